@@ -1,0 +1,176 @@
+import helmet from '@fastify/helmet';
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { DestinationStream } from 'pino';
+import { AppModule } from './app.module';
+import { DomainException, ErrorDetail, ValidationException } from './common/errors/domain.exception';
+import { errorEnvelope } from './common/errors/error-envelope';
+import { createRootLogger, PinoNestLogger } from './common/logging/logger';
+import { AppConfig } from './config/config';
+import { SettingsService } from './settings/settings.service';
+
+export interface CreateAppOptions {
+  /** Where JSON log lines go (default stdout); tests capture them here. */
+  logDestination?: DestinationStream;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Routes that also take application/x-www-form-urlencoded (RFC 6749 / 7009 clients). */
+const FORM_ROUTES = ['/oauth/token', '/oauth/revoke'];
+
+/** Turns class-validator errors into field-keyed details: "work_email" / "must be an email". */
+export function validationDetails(errors: ValidationError[], parent = ''): ErrorDetail[] {
+  return errors.flatMap((e) => {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.entries(e.constraints ?? {}).map(([rule, message]) => ({
+      field,
+      message: rule === 'whitelistValidation' ? 'is not allowed' : message.replace(new RegExp(`^${e.property}\\s+`), ''),
+    }));
+    return [...own, ...validationDetails(e.children ?? [], field)];
+  });
+}
+
+/**
+ * Builds the HTTP application: Fastify, the /app/api prefix, body parsing and limits, the error
+ * envelope for framework errors, request ids, the REST-enabled gate, CORS, security headers and
+ * the OpenAPI document. Used by main.ts, the demo and the tests; the caller decides to listen.
+ */
+export async function createApp(config: AppConfig, opts: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = createRootLogger(config.logLevel, opts.logDestination);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+  });
+  app.setGlobalPrefix(config.apiPrefix);
+  app.useGlobalPipes(
+    new ValidationPipe({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      exceptionFactory: (errors) => new ValidationException(validationDetails(errors)),
+    }),
+  );
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  // Body-parser, not-found and other Fastify errors reach the global AllExceptionsFilter through
+  // the error handler Nest installs, so they get the same envelope as everything else.
+  registerBodyParsers(fastify, config);
+  const settings = app.get(SettingsService);
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+    await restGate(config, settings, request, reply);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
+        scriptSrc: ["'self'"],
+      },
+    },
+  });
+  app.enableCors({
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+    maxAge: 600,
+  });
+
+  const document = buildOpenApiDocument(app, config);
+  SwaggerModule.setup(`${config.apiPrefix}/docs`, app, document, {
+    jsonDocumentUrl: `${config.apiPrefix}/openapi.json`,
+    yamlDocumentUrl: `${config.apiPrefix}/openapi.yaml`,
+    useGlobalPrefix: false,
+  });
+
+  await app.init();
+  await fastify.ready();
+  return app;
+}
+
+export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('HR service API')
+    .setDescription(
+      [
+        `Every path is under \`${config.apiPrefix}\` (BASE_PATH + /app/api). Bodies are JSON.`,
+        'Success: `{"status":"SUCCESS","data":...}`; lists add `total`, `page`, `limit`, `nextPage`.',
+        'Errors: `{"status":"ERROR","error":{"code","message","details?"}}` with a stable `code`.',
+        'Lists take `page` (1-based), `limit` (1-500, default 50), `sortField` (documented per endpoint), `sortOrder` (ascend|descend) and `filters` (JSON object).',
+        'Obtain a token with POST /oauth/token and send `Authorization: Bearer <token>`.',
+        'While the setting "Enable Rest Api" is No, every route except /health/* answers 503 API_DISABLED.',
+      ].join('\n\n'),
+    )
+    .setVersion(process.env.npm_package_version ?? '0.1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Access token from POST /oauth/token' });
+  return SwaggerModule.createDocument(app, builder.build());
+}
+
+function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.bodyLimit }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new DomainException('INVALID_JSON', 'Request body is not valid JSON'), undefined);
+    }
+  });
+  const formRoutes = FORM_ROUTES.map((r) => `${config.apiPrefix}${r}`);
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: config.bodyLimit },
+    (req, body, done) => {
+      if (!formRoutes.includes(req.routeOptions.url ?? '')) {
+        return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
+      }
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+}
+
+/** API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health probes. */
+async function restGate(config: AppConfig, settings: SettingsService, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.method === 'OPTIONS') return;
+  const path = request.url.split('?')[0];
+  const prefix = config.apiPrefix;
+  if (path !== prefix && !path.startsWith(`${prefix}/`)) return;
+  if (path.startsWith(`${prefix}/health/`)) return;
+  let enabled: boolean;
+  try {
+    enabled = await settings.isRestEnabled();
+  } catch (err) {
+    request.log.error({ err }, 'cannot read the REST API setting');
+    return reply.status(503).send(errorEnvelope('DEPENDENCY_DOWN', 'The database is not reachable'));
+  }
+  if (!enabled) {
+    return reply
+      .status(503)
+      .send(
+        errorEnvelope(
+          'API_DISABLED',
+          'The REST API is disabled. An administrator enables it under Settings -> Other -> Enable Rest Api, ' +
+            'or with the command line: hr settings:set "Enable Rest Api" Yes',
+        ),
+      );
+  }
+}

@@ -1,0 +1,44 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Public } from '../common/auth/access.decorators';
+import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { RawResponse } from '../common/envelope/raw-response.decorator';
+import { AuthService } from './auth.service';
+import { RevokeRequestDto, RevokeResponseDto, TokenRequestDto, TokenResponseDto } from './dto/token.dto';
+import { IssuedTokens } from './token.service';
+
+@ApiTags('Authentication')
+@Controller('oauth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Public()
+  @RawResponse()
+  @ApiOperation({
+    summary: 'Obtain tokens (RFC 6749 password and refresh_token grants)',
+    description: 'The success body is the bare RFC 6749 token response, without the envelope. Rate limited per address and per username.',
+  })
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiBody({ type: TokenRequestDto })
+  @ApiResponse({ status: 200, type: TokenResponseDto })
+  @ApiErrors(400, 401, 429)
+  token(@Body() body: unknown, @Req() req: FastifyRequest): Promise<IssuedTokens> {
+    return this.auth.token(body, req.ip);
+  }
+
+  @Post('revoke')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Revoke an access or refresh token (RFC 7009); a refresh token ends its whole grant' })
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiBody({ type: RevokeRequestDto })
+  @ApiOkEnvelope(RevokeResponseDto)
+  @ApiErrors(400)
+  async revoke(@Body() body: unknown): Promise<RevokeResponseDto> {
+    await this.auth.revoke(body);
+    return { revoked: true };
+  }
+}

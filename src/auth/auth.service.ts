@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { DomainException } from '../common/errors/domain.exception';
+import { LoginRateLimiter } from './login-rate-limiter';
+import { IssuedTokens, normalizeLogin, TokenService } from './token.service';
+
+const TOKEN_FIELDS = ['grant_type', 'username', 'password', 'refresh_token', 'client_id', 'client_secret', 'scope'];
+
+function stringField(body: Record<string, unknown>, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.length === 0 || v.length > 1024) {
+    throw new DomainException('INVALID_REQUEST', `${name} must be a non-empty string`, [{ field: name, message: 'must be a non-empty string' }]);
+  }
+  return v;
+}
+
+/** POST /oauth/token and /oauth/revoke: request checks, rate limits, then the token service. */
+@Injectable()
+export class AuthService {
+  private readonly limiter: LoginRateLimiter;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: TokenService,
+  ) {
+    this.limiter = new LoginRateLimiter(config.loginRateLimit.windowSec * 1000);
+  }
+
+  async token(body: unknown, clientAddress: string): Promise<IssuedTokens> {
+    this.limit(`addr:${clientAddress}`, this.config.loginRateLimit.perAddress);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new DomainException('INVALID_REQUEST', 'Send a JSON or form-encoded body with grant_type');
+    }
+    const fields = body as Record<string, unknown>;
+    const unknown = Object.keys(fields).filter((k) => !TOKEN_FIELDS.includes(k));
+    if (unknown.length) {
+      throw new DomainException(
+        'INVALID_REQUEST',
+        `Unknown parameter ${unknown[0]}`,
+        unknown.map((field) => ({ field, message: 'is not a token request parameter' })),
+      );
+    }
+    const grantType = stringField(fields, 'grant_type');
+    switch (grantType) {
+      case undefined:
+        throw new DomainException('INVALID_REQUEST', 'grant_type is required', [{ field: 'grant_type', message: 'is required' }]);
+      case 'password': {
+        const username = stringField(fields, 'username');
+        const password = stringField(fields, 'password');
+        if (!username || !password) {
+          const missing = !username ? 'username' : 'password';
+          throw new DomainException('INVALID_REQUEST', `${missing} is required`, [{ field: missing, message: 'is required' }]);
+        }
+        this.limit(`user:${normalizeLogin(username)}`, this.config.loginRateLimit.perUsername);
+        return this.tokens.passwordGrant(username, password);
+      }
+      case 'refresh_token': {
+        const refresh = stringField(fields, 'refresh_token');
+        if (!refresh) {
+          throw new DomainException('INVALID_REQUEST', 'refresh_token is required', [{ field: 'refresh_token', message: 'is required' }]);
+        }
+        return this.tokens.refreshGrant(refresh);
+      }
+      default:
+        throw new DomainException('UNSUPPORTED_GRANT_TYPE', 'grant_type must be password or refresh_token', [
+          { field: 'grant_type', message: 'must be password or refresh_token' },
+        ]);
+    }
+  }
+
+  async revoke(body: unknown): Promise<void> {
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const token = stringField(fields, 'token');
+    if (!token) throw new DomainException('INVALID_REQUEST', 'token is required', [{ field: 'token', message: 'is required' }]);
+    await this.tokens.revoke(token);
+  }
+
+  private limit(key: string, max: number): void {
+    const wait = this.limiter.hit(key, max);
+    if (wait > 0) {
+      throw new DomainException('RATE_LIMITED', `Too many sign-in attempts; retry in ${wait} s`, undefined, {
+        'Retry-After': String(wait),
+      });
+    }
+  }
+}

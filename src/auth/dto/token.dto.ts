@@ -1,0 +1,42 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Documentation of POST /oauth/token; the body is checked by AuthService (RFC 6749 error codes). */
+export class TokenRequestDto {
+  @ApiProperty({ enum: ['password', 'refresh_token'] })
+  grant_type: string;
+
+  @ApiPropertyOptional({ description: 'username or e-mail (password grant)' })
+  username?: string;
+
+  @ApiPropertyOptional({ description: 'password grant' })
+  password?: string;
+
+  @ApiPropertyOptional({ description: 'refresh_token grant' })
+  refresh_token?: string;
+
+  @ApiPropertyOptional({ description: 'accepted and ignored' })
+  client_id?: string;
+
+  @ApiPropertyOptional({ description: 'accepted and ignored' })
+  client_secret?: string;
+}
+
+export class TokenResponseDto {
+  @ApiProperty() access_token: string;
+  @ApiProperty({ example: 'Bearer' }) token_type: string;
+  @ApiProperty({ description: 'seconds', example: 3600 }) expires_in: number;
+  @ApiProperty() refresh_token: string;
+  @ApiProperty({ description: 'the user level in lower case', example: 'admin' }) scope: string;
+}
+
+export class RevokeRequestDto {
+  @ApiProperty({ description: 'an access or refresh token' })
+  token: string;
+
+  @ApiPropertyOptional({ enum: ['access_token', 'refresh_token'], description: 'accepted and ignored' })
+  token_type_hint?: string;
+}
+
+export class RevokeResponseDto {
+  @ApiProperty({ example: true }) revoked: boolean;
+}

@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { In, IsNull, Not, Repository } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException } from '../common/errors/domain.exception';
+import { User } from '../users/entities/user.entity';
+import { UserDepartment } from '../users/entities/user-department.entity';
+import { OAuthToken, TokenKind } from './entities/oauth-token.entity';
+import { PasswordHasher } from './password-hasher';
+
+export interface IssuedTokens {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+const PREFIX: Record<TokenKind, string> = { access: 'hra_', refresh: 'hrr_' };
+const CACHE_MAX = 10_000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function newToken(kind: TokenKind): string {
+  return PREFIX[kind] + randomBytes(32).toString('base64url');
+}
+
+export function normalizeLogin(login: string): string {
+  return login.trim().toLowerCase();
+}
+
+/**
+ * Opaque bearer tokens: issued in access/refresh pairs sharing a grant id, stored as SHA-256
+ * hashes, checked against expiry, revocation and the user's active flag. Validated access tokens
+ * are cached for TOKEN_CACHE_MS; revocations in this process clear the cache at once.
+ */
+@Injectable()
+export class TokenService {
+  private readonly cache = new Map<string, { user: AuthUser; expiresAt: number; cachedUntil: number }>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(OAuthToken) private readonly tokens: Repository<OAuthToken>,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(UserDepartment) private readonly userDepartments: Repository<UserDepartment>,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** Issues an access/refresh pair. `accessTtlSec` overrides ACCESS_TOKEN_TTL (CLI tokens). */
+  async issue(user: User, opts: { accessTtlSec?: number; grantId?: string } = {}): Promise<IssuedTokens> {
+    const accessTtl = opts.accessTtlSec ?? this.config.accessTokenTtlSec;
+    const grantId = opts.grantId ?? randomUUID();
+    const access = newToken('access');
+    const refresh = newToken('refresh');
+    const now = Date.now();
+    await this.tokens.insert([
+      this.row(user.id, 'access', access, grantId, new Date(now + accessTtl * 1000)),
+      this.row(user.id, 'refresh', refresh, grantId, new Date(now + this.config.refreshTokenTtlSec * 1000)),
+    ]);
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: accessTtl,
+      refresh_token: refresh,
+      scope: user.userLevel.toLowerCase(),
+    };
+  }
+
+  /** The password grant: username or e-mail. Unknown user and wrong password look the same. */
+  async passwordGrant(login: string, password: string): Promise<IssuedTokens> {
+    const normalized = normalizeLogin(login);
+    const user = await this.users.findOne({
+      where: normalized.includes('@') ? [{ email: normalized }, { username: normalized }] : { username: normalized },
+    });
+    const ok = user ? await this.hasher.verify(password, user.passwordHash) : await this.hasher.verifyAgainstNothing(password);
+    if (!user || !ok || !user.active) {
+      throw new DomainException('INVALID_CREDENTIALS', 'Invalid username or password');
+    }
+    return this.issue(user);
+  }
+
+  /**
+   * The refresh_token grant. A refresh token works once; presenting a used one again revokes the
+   * whole grant, since one of the two parties holding it is not its owner.
+   */
+  async refreshGrant(refreshToken: string): Promise<IssuedTokens> {
+    const invalid = () => new DomainException('INVALID_GRANT', 'Invalid, expired or revoked refresh token');
+    const row = await this.tokens.findOne({ where: { tokenHash: hashToken(refreshToken), kind: 'refresh' } });
+    if (!row) throw invalid();
+    if (row.revokedAt) {
+      await this.revokeGrant(row.grantId);
+      throw invalid();
+    }
+    if (row.expiresAt.getTime() <= Date.now()) throw invalid();
+    const user = await this.users.findOne({ where: { id: row.userId } });
+    if (!user || !user.active) throw invalid();
+    // Only one of two concurrent refreshes with the same token wins this update.
+    const res = await this.tokens.update({ id: row.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+    if (res.affected !== 1) throw invalid();
+    return this.issue(user, { grantId: row.grantId });
+  }
+
+  /** RFC 7009: revoking a refresh token ends its grant; an access token ends alone. Unknown tokens are ignored. */
+  async revoke(token: string): Promise<void> {
+    const row = await this.tokens.findOne({ where: { tokenHash: hashToken(token) } });
+    if (!row) return;
+    if (row.kind === 'refresh') {
+      await this.revokeGrant(row.grantId);
+    } else {
+      await this.tokens.update({ id: row.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      this.cache.delete(row.tokenHash);
+    }
+  }
+
+  /** Ends every token of the user, except those of one grant (the caller's own, on password change). */
+  async revokeUserTokens(userId: number, exceptGrantId?: string): Promise<void> {
+    await this.tokens.update(
+      exceptGrantId
+        ? { userId, revokedAt: IsNull(), grantId: Not(exceptGrantId) }
+        : { userId, revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
+    this.forgetUser(userId);
+  }
+
+  /** Drops cached tokens of a user whose level, flags or scope changed. */
+  forgetUser(userId: number): void {
+    for (const [hash, entry] of this.cache) if (entry.user.id === userId) this.cache.delete(hash);
+  }
+
+  /** Deletes tokens that expired more than a day ago; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const cutoff = new Date(Date.now() - 86_400_000);
+    const res = await this.tokens.createQueryBuilder().delete().where('expires_at < :cutoff', { cutoff }).execute();
+    return res.affected ?? 0;
+  }
+
+  /** Resolves an access token to its user, or null when unknown, expired, revoked or the user is inactive. */
+  async authenticate(token: string): Promise<AuthUser | null> {
+    const hash = hashToken(token);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.cachedUntil > now) return cached.expiresAt > now ? cached.user : null;
+
+    const row = await this.tokens.findOne({ where: { tokenHash: hash, kind: 'access' } });
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return null;
+    const user = await this.users.findOne({ where: { id: row.userId } });
+    if (!user || !user.active) return null;
+    const departmentIds =
+      user.userLevel === 'Restricted Admin'
+        ? (await this.userDepartments.find({ where: { userId: user.id } })).map((d) => d.departmentId)
+        : [];
+    const authUser: AuthUser = {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      level: user.userLevel,
+      employeeId: user.employeeId,
+      departmentIds,
+      mustChangePassword: user.mustChangePassword,
+      grantId: row.grantId,
+    };
+    if (this.config.tokenCacheMs > 0) {
+      if (this.cache.size >= CACHE_MAX) this.cache.clear();
+      this.cache.set(hash, { user: authUser, expiresAt: row.expiresAt.getTime(), cachedUntil: now + this.config.tokenCacheMs });
+    }
+    return authUser;
+  }
+
+  private async revokeGrant(grantId: string): Promise<void> {
+    const rows = await this.tokens.find({ where: { grantId }, select: { id: true, tokenHash: true, userId: true } });
+    if (!rows.length) return;
+    await this.tokens.update({ id: In(rows.map((r) => r.id)), revokedAt: IsNull() }, { revokedAt: new Date() });
+    for (const r of rows) this.cache.delete(r.tokenHash);
+  }
+
+  private row(userId: number, kind: TokenKind, token: string, grantId: string, expiresAt: Date): Partial<OAuthToken> {
+    return { userId, kind, tokenHash: hashToken(token), grantId, expiresAt, revokedAt: null };
+  }
+}

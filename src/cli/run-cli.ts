@@ -1,0 +1,177 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import pino from 'pino';
+import { DataSource } from 'typeorm';
+import { createApp } from '../app.factory';
+import { AppModule } from '../app.module';
+import { TokenService } from '../auth/token.service';
+import { DomainException } from '../common/errors/domain.exception';
+import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
+import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/config';
+import { dataSourceOptions, runMigrations } from '../database/data-source';
+import { seedDemo } from '../database/seeds/demo.seed';
+import { SettingsService } from '../settings/settings.service';
+import { UsersService } from '../users/users.service';
+import { parseArgs, required, UsageError } from './args';
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export const USAGE = `Usage: hr <command> [options]
+
+Commands:
+  db:migrate                                   apply pending database migrations
+  users:create-admin --username U --email E --password P
+                                               create an Admin user
+  tokens:issue --username U [--ttl 1h]         print a new access token for scripts
+  tokens:purge                                 delete tokens expired for over a day
+  settings:get <name>                          print a setting's value
+  settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
+  demo                                         serve the API on ./data/demo.sqlite with a demo company
+
+Configuration comes from the environment (DATABASE_URL, REDIS_URL, ...; see README).`;
+
+type Handler = (args: string[], ctx: { config: AppConfig; io: CliIo }) => Promise<void>;
+
+/** Boots the modules without HTTP for one command; nothing consumes jobs, logs go to stderr. */
+async function withContext<T>(config: AppConfig, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ ...config, queueConsumer: false }), {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
+
+const COMMANDS: Record<string, Handler> = {
+  'db:migrate': async (argv, { config, io }) => {
+    parseArgs(argv, []);
+    const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
+    try {
+      const applied = await runMigrations(ds);
+      io.out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+    } finally {
+      await ds.destroy();
+    }
+  },
+
+  'users:create-admin': async (argv, { config, io }) => {
+    const args = parseArgs(argv, ['username', 'email', 'password']);
+    const input = { username: required(args, 'username'), email: required(args, 'email'), password: required(args, 'password') };
+    await withContext(config, async (app) => {
+      const user = await app.get(UsersService).create({ ...input, level: 'Admin' });
+      io.out(`created Admin ${user.username} (id ${user.id})`);
+    });
+  },
+
+  'tokens:issue': async (argv, { config, io }) => {
+    const args = parseArgs(argv, ['username', 'ttl']);
+    const username = required(args, 'username');
+    const ttl = args.options.ttl === undefined ? undefined : parseDuration(args.options.ttl);
+    if (ttl === null) throw new UsageError('--ttl must be a duration such as 15m, 1h or 30d');
+    await withContext(config, async (app) => {
+      const user = await app.get(UsersService).findByUsername(username);
+      if (!user || !user.active) throw new UsageError(`no active user named ${username}`);
+      const issued = await app.get(TokenService).issue(user, { accessTtlSec: ttl });
+      io.out(issued.access_token);
+    });
+  },
+
+  'tokens:purge': async (argv, { config, io }) => {
+    parseArgs(argv, []);
+    await withContext(config, async (app) => io.out(`deleted ${await app.get(TokenService).purgeExpired()} expired token(s)`));
+  },
+
+  'settings:get': async (argv, { config, io }) => {
+    const { positionals } = parseArgs(argv, []);
+    if (positionals.length !== 1) throw new UsageError('settings:get takes one setting name');
+    await withContext(config, async (app) => io.out(await app.get(SettingsService).get(positionals[0])));
+  },
+
+  'settings:set': async (argv, { config, io }) => {
+    const { positionals } = parseArgs(argv, []);
+    if (positionals.length !== 2) throw new UsageError('settings:set takes a setting name and a value');
+    await withContext(config, async (app) => {
+      const s = await app.get(SettingsService).set(positionals[0], positionals[1]);
+      io.out(`${s.name} = ${s.value}`);
+    });
+  },
+
+  demo: async (argv, { io }) => {
+    parseArgs(argv, []);
+    await runDemo(io);
+  },
+};
+
+/** The demo always uses ./data/demo.sqlite, whatever DATABASE_URL says, so it never seeds a real database. */
+export function demoConfig(env: Record<string, string | undefined>): AppConfig {
+  return loadConfig({
+    ...env,
+    DATABASE_URL: 'sqlite:./data/demo.sqlite',
+    REDIS_URL: '',
+    HOST: env.HOST ?? '127.0.0.1',
+    PORT: env.PORT ?? '3000',
+    LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+  });
+}
+
+async function runDemo(io: CliIo, env: Record<string, string | undefined> = process.env): Promise<void> {
+  const config = demoConfig(env);
+  const app = await createApp(config);
+  const seeded = await seedDemo(app);
+  await app.listen(config.port, config.host);
+  const base = `http://${config.host}:${config.port}${config.apiPrefix}`;
+  io.out(`HR service demo on ${base} (database ./data/demo.sqlite)`);
+  for (const u of seeded.users) {
+    io.out(
+      u.password
+        ? `  ${u.level}: username ${u.username}, password ${u.password}   (shown once; keep it)`
+        : `  ${u.level}: username ${u.username} (password shown when it was created; delete ./data/demo.sqlite for a new one)`,
+    );
+  }
+  io.out(`API documentation: ${base}/docs`);
+  io.out('Try it:');
+  io.out(`  curl -s -H "Authorization: Bearer ${seeded.accessToken}" ${base}/settings`);
+  io.out('Press Ctrl+C to stop.');
+}
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[], io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === 'help') {
+    (command ? io.out : io.err)(USAGE);
+    return command ? 0 : 2;
+  }
+  const handler = COMMANDS[command];
+  if (!handler) {
+    io.err(`unknown command: ${command}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const config = command === 'demo' ? demoConfig(env) : loadConfig(env);
+    await handler(rest, { config, io });
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`error: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      io.err(err.message);
+      return 2;
+    }
+    if (err instanceof DomainException) {
+      const details = err.details?.map((d) => `  ${d.field}: ${d.message}`).join('\n');
+      io.err(`error: ${err.message}${details ? `\n${details}` : ''}`);
+      return 1;
+    }
+    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

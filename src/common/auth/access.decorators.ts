@@ -1,0 +1,27 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { USER_LEVELS, UserLevel } from '../../users/entities/user.entity';
+import { AuthUser } from './auth-user';
+
+export const ACCESS_POLICY = 'hr:access-policy';
+export const ALLOW_PENDING_PASSWORD = 'hr:allow-pending-password';
+
+export type AccessPolicy = { public: true } | { public: false; levels: readonly UserLevel[] };
+
+/** No token needed. */
+export const Public = () => SetMetadata<string, AccessPolicy>(ACCESS_POLICY, { public: true });
+
+/** A valid token of one of these user levels. */
+export const Levels = (...levels: UserLevel[]) => SetMetadata<string, AccessPolicy>(ACCESS_POLICY, { public: false, levels });
+
+/** Any authenticated user; record-level scope is then checked by the service. */
+export const Authenticated = () => Levels(...USER_LEVELS);
+
+/** Reachable while the caller still has to replace a temporary password. */
+export const AllowPendingPasswordChange = () => SetMetadata(ALLOW_PENDING_PASSWORD, true);
+
+export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthUser => {
+  const request = ctx.switchToHttp().getRequest<FastifyRequest & { user?: AuthUser }>();
+  if (!request.user) throw new Error('CurrentUser used on a route without authentication');
+  return request.user;
+});

@@ -1,0 +1,16 @@
+import { UserLevel } from '../../users/entities/user.entity';
+
+/** The authenticated caller, as the bearer strategy puts it on the request. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  email: string;
+  level: UserLevel;
+  /** The caller's own employee record, when linked. */
+  employeeId: number | null;
+  /** Departments assigned to a Restricted Admin (without their children). */
+  departmentIds: number[];
+  mustChangePassword: boolean;
+  /** The grant (token pair) this request's token belongs to. */
+  grantId: string;
+}

@@ -1,0 +1,81 @@
+import { HttpException } from '@nestjs/common';
+import { DomainException } from './domain.exception';
+import { codeForStatus, ErrorCode } from './error-codes';
+import { ErrorEnvelope, errorEnvelope } from './error-envelope';
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorEnvelope;
+  headers: Record<string, string>;
+  /** True for unexpected errors: logged with the request id, answered with a bare 500. */
+  unexpected: boolean;
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+};
+
+const FASTIFY_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  PAYLOAD_TOO_LARGE: 'Request body is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported Content-Type: send application/json',
+  INVALID_JSON: 'Request body is not valid JSON',
+};
+
+function isFastifyError(err: unknown): err is { code: string; statusCode: number; message: string } {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === 'string' &&
+    (err as { code: string }).code.startsWith('FST_') &&
+    typeof (err as { statusCode?: unknown }).statusCode === 'number'
+  );
+}
+
+function withAuthChallenge(status: number, headers: Record<string, string>): Record<string, string> {
+  return status === 401 ? { 'WWW-Authenticate': 'Bearer realm="hr"', ...headers } : headers;
+}
+
+/**
+ * Maps anything thrown during a request to the error envelope of API.md §2. Used by the Nest
+ * exception filter and by Fastify's own error handler, so framework errors look the same.
+ */
+export function toErrorResponse(err: unknown): ErrorResponse {
+  if (err instanceof DomainException) {
+    return {
+      status: err.status,
+      body: errorEnvelope(err.code, err.message, err.details),
+      headers: withAuthChallenge(err.status, err.headers ?? {}),
+      unexpected: false,
+    };
+  }
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    if (status >= 500) return internal();
+    const code = codeForStatus(status);
+    const message = status === 401 ? 'Missing, invalid or expired access token' : (FASTIFY_MESSAGES[code] ?? err.message);
+    return { status, body: errorEnvelope(code, message), headers: withAuthChallenge(status, {}), unexpected: false };
+  }
+  if (isFastifyError(err) && err.statusCode < 500) {
+    const code = FASTIFY_CODES[err.code] ?? codeForStatus(err.statusCode);
+    return {
+      status: err.statusCode,
+      body: errorEnvelope(code, FASTIFY_MESSAGES[code] ?? err.message),
+      headers: {},
+      unexpected: false,
+    };
+  }
+  return internal();
+}
+
+function internal(): ErrorResponse {
+  return {
+    status: 500,
+    body: errorEnvelope('INTERNAL_ERROR', 'Internal server error'),
+    headers: {},
+    unexpected: true,
+  };
+}

@@ -1,0 +1,65 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { DestinationStream, Logger } from 'pino';
+import { LogLevel } from '../../config/config';
+
+/** Paths pino removes from every log line: credentials never reach the logs. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.new_password',
+  '*.current_password',
+  '*.access_token',
+  '*.refresh_token',
+  '*.token',
+  '*.temporary_password',
+];
+
+/** Keeps query-string tokens out of logged URLs, should a client send one. */
+export function redactUrl(url: string): string {
+  return url.replace(/((?:access_token|refresh_token|token|password)=)[^&]*/gi, '$1[REDACTED]');
+}
+
+export function createRootLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'hr' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        err: pino.stdSerializers.err,
+      },
+    },
+    destination,
+  );
+}
+
+/** Nest's own log calls (bootstrap, module messages, Logger in services) as JSON through pino. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.logger.info({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ context }, String(message));
+  }
+}

@@ -1,0 +1,55 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 50;
+export const SORT_ORDERS = ['ascend', 'descend'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** Query parameters every list endpoint takes (API.md §6). Defaults and limits live here. */
+export class ListQueryDto {
+  @ApiPropertyOptional({ minimum: 1, default: 1, description: '1-based page number' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page: number = 1;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit: number = DEFAULT_PAGE_SIZE;
+
+  @ApiPropertyOptional({ description: 'one of the sort fields documented for the endpoint; default id' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  sortField?: string;
+
+  @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'ascend' })
+  @IsOptional()
+  @IsIn(SORT_ORDERS)
+  sortOrder: SortOrder = 'ascend';
+
+  @ApiPropertyOptional({
+    description: 'JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields',
+    example: '{"status":"Active"}',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  filters?: string;
+}
+
+export class SearchableListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ description: 'free-text search over the documented fields' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}

@@ -1,0 +1,166 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ErrorDetail, ValidationException } from '../errors/domain.exception';
+import { ListQueryDto, SearchableListQueryDto } from './list-query.dto';
+import { Page } from './page';
+
+export type FilterType = 'int' | 'string' | 'date' | 'boolean';
+export type FilterValue = string | number | boolean | null;
+
+export interface FilterField {
+  /** SQL column expression, e.g. "e.department_id". */
+  column: string;
+  type: FilterType;
+  /** Allowed values for enumerated string fields. */
+  values?: readonly string[];
+}
+
+/** What one list endpoint allows: documented sort and filter fields mapped to columns. */
+export interface ListSpec {
+  /** API field name → SQL column expression. */
+  sortFields: Record<string, string>;
+  filterFields?: Record<string, FilterField>;
+  /** Stable tie-breaker and default order, e.g. "e.id". */
+  idColumn: string;
+  /** Columns matched by `search` (case-insensitive substring). */
+  searchColumns?: string[];
+}
+
+export interface ListRequest {
+  page: number;
+  limit: number;
+  offset: number;
+  order: Array<[column: string, direction: 'ASC' | 'DESC']>;
+  filters: Array<{ column: string; values: FilterValue[] }>;
+  search?: string;
+  searchColumns: string[];
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+function coerce(field: string, spec: FilterField, raw: unknown, problems: ErrorDetail[]): FilterValue | undefined {
+  if (raw === null) return null;
+  switch (spec.type) {
+    case 'int': {
+      const n = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
+      problems.push({ field: `filters.${field}`, message: 'must be an integer' });
+      return undefined;
+    }
+    case 'boolean':
+      if (typeof raw === 'boolean') return raw;
+      problems.push({ field: `filters.${field}`, message: 'must be true or false' });
+      return undefined;
+    case 'date':
+      if (typeof raw === 'string' && DATE_RE.test(raw)) return raw;
+      problems.push({ field: `filters.${field}`, message: 'must be a date YYYY-MM-DD' });
+      return undefined;
+    case 'string':
+      if (typeof raw === 'string' && (!spec.values || spec.values.includes(raw))) return raw;
+      problems.push({
+        field: `filters.${field}`,
+        message: spec.values ? `must be one of ${spec.values.join(', ')}` : 'must be a string',
+      });
+      return undefined;
+  }
+}
+
+/** Validates page, sort, filters and search against the endpoint's spec; 400 with the field named. */
+export function parseListQuery(query: ListQueryDto | SearchableListQueryDto, spec: ListSpec): ListRequest {
+  const problems: ErrorDetail[] = [];
+  const order: ListRequest['order'] = [];
+  const direction = query.sortOrder === 'descend' ? 'DESC' : 'ASC';
+  if (query.sortField !== undefined) {
+    const column = spec.sortFields[query.sortField];
+    if (!column) {
+      const allowed = Object.keys(spec.sortFields);
+      problems.push({ field: 'sortField', message: `must be one of ${allowed.join(', ') || '(none)'}` });
+    } else if (column !== spec.idColumn) {
+      order.push([column, direction]);
+    }
+  }
+  order.push([spec.idColumn, query.sortField && spec.sortFields[query.sortField] === spec.idColumn ? direction : 'ASC']);
+
+  const filters: ListRequest['filters'] = [];
+  if (query.filters !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(query.filters);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      problems.push({ field: 'filters', message: 'must be a JSON object such as {"status":"Active"}' });
+    } else {
+      for (const [field, raw] of Object.entries(parsed)) {
+        const fieldSpec = spec.filterFields?.[field];
+        if (!fieldSpec) {
+          const allowed = Object.keys(spec.filterFields ?? {});
+          problems.push({ field: `filters.${field}`, message: `is not filterable; use ${allowed.join(', ') || '(none)'}` });
+          continue;
+        }
+        const rawValues: unknown[] = Array.isArray(raw) ? raw : [raw];
+        if (rawValues.length === 0 || rawValues.length > 100) {
+          problems.push({ field: `filters.${field}`, message: 'must have 1 to 100 values' });
+          continue;
+        }
+        const values = rawValues.map((v) => coerce(field, fieldSpec, v, problems));
+        if (values.every((v) => v !== undefined)) filters.push({ column: fieldSpec.column, values: values as FilterValue[] });
+      }
+    }
+  }
+
+  const search = 'search' in query ? query.search?.trim() : undefined;
+  if (problems.length) throw new ValidationException(problems);
+  return {
+    page: query.page,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    order,
+    filters,
+    search: search || undefined,
+    searchColumns: spec.searchColumns ?? [],
+  };
+}
+
+/** Escapes LIKE wildcards with '!' so the same pattern works on SQLite and MariaDB. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
+/** Applies filters, search and order to a query builder (parameters only, never interpolated values). */
+export function applyListRequest<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: ListRequest): SelectQueryBuilder<T> {
+  req.filters.forEach((f, i) => {
+    const nonNull = f.values.filter((v) => v !== null);
+    const parts: string[] = [];
+    if (nonNull.length) parts.push(`${f.column} IN (:...lf${i})`);
+    if (nonNull.length !== f.values.length) parts.push(`${f.column} IS NULL`);
+    qb.andWhere(`(${parts.join(' OR ')})`, { [`lf${i}`]: nonNull });
+  });
+  if (req.search && req.searchColumns.length) {
+    qb.andWhere(`(${req.searchColumns.map((c) => `${c} LIKE :lsearch ESCAPE '!'`).join(' OR ')})`, {
+      lsearch: likePattern(req.search),
+    });
+  }
+  req.order.forEach(([column, dir], i) => (i === 0 ? qb.orderBy(column, dir) : qb.addOrderBy(column, dir)));
+  return qb;
+}
+
+/**
+ * One page and one COUNT. The query must not join one-to-many relations (rows would multiply);
+ * load those in bulk for the page's ids instead.
+ */
+export async function findPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: ListRequest): Promise<Page<T>> {
+  applyListRequest(qb, req);
+  const [items, total] = await Promise.all([qb.clone().offset(req.offset).limit(req.limit).getMany(), qb.getCount()]);
+  return new Page(items, total, req.page, req.limit);
+}
+
+/** Pages an in-memory list (small fixed registries such as settings), which has no sort or filter fields. */
+export function pageOf<T>(all: T[], query: ListQueryDto): Page<T> {
+  const problems: ErrorDetail[] = [];
+  if (query.sortField !== undefined) problems.push({ field: 'sortField', message: 'is not supported by this list' });
+  if (query.filters !== undefined) problems.push({ field: 'filters', message: 'is not supported by this list' });
+  if (problems.length) throw new ValidationException(problems);
+  const offset = (query.page - 1) * query.limit;
+  return new Page(all.slice(offset, offset + query.limit), all.length, query.page, query.limit);
+}

@@ -1,0 +1,115 @@
+import { Logger } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import { AttemptOutcome, EnqueuedJob, JobHandler, JobRunner, QueueName, RetryPolicy } from './queue.constants';
+
+interface Tracked {
+  state: 'waiting' | 'active' | 'delayed' | 'completed' | 'failed';
+  attemptsMade: number;
+  events: EventEmitter;
+}
+
+/**
+ * Runs jobs inside this process (no REDIS_URL): same handlers, same retry policy and job-id
+ * de-duplication as Bull, but nothing survives a restart. close() waits for running attempts;
+ * retries still waiting for their backoff are dropped with a warning.
+ */
+export class InProcessRunner implements JobRunner {
+  readonly kind = 'in-process' as const;
+  private readonly logger = new Logger('Jobs');
+  private readonly handlers = new Map<string, JobHandler<unknown>>();
+  private readonly jobs = new Map<string, Tracked>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  register(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
+    this.handlers.set(`${queue}:${name}`, handler);
+  }
+
+  async start(): Promise<void> {}
+
+  async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {
+    if (this.closed) throw new Error('job runner is closed');
+    const handler = this.handlers.get(`${queue}:${name}`);
+    if (!handler) throw new Error(`no handler registered for job ${queue}:${name}`);
+    let job = this.jobs.get(jobId);
+    if (!job || job.state === 'completed' || job.state === 'failed') {
+      job = { state: 'waiting', attemptsMade: 0, events: new EventEmitter() };
+      this.jobs.set(jobId, job);
+      this.schedule(job, jobId, 0, () => this.attempt(job as Tracked, jobId, handler, data, retry));
+    }
+    return this.handle(jobId, job);
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timers.size) this.logger.warn(`dropping ${this.timers.size} job(s) waiting for a retry`);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private schedule(job: Tracked, jobId: string, delayMs: number, run: () => Promise<void>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      const p = run().finally(() => this.running.delete(p));
+      this.running.add(p);
+    }, delayMs);
+    this.timers.add(timer);
+    job.state = delayMs ? 'delayed' : 'waiting';
+  }
+
+  private async attempt(job: Tracked, jobId: string, handler: JobHandler<unknown>, data: unknown, retry: RetryPolicy): Promise<void> {
+    job.state = 'active';
+    job.attemptsMade += 1;
+    const attempt = job.attemptsMade;
+    try {
+      await handler(data, { jobId, attempt, attempts: retry.attempts });
+      job.state = 'completed';
+      job.events.emit('attempt', 'completed');
+      this.forgetLater(jobId);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      job.events.emit('attempt', 'failed');
+      if (attempt < retry.attempts && !this.closed) {
+        const delay = retry.backoffMs * 2 ** (attempt - 1);
+        this.logger.warn(`job ${jobId} attempt ${attempt}/${retry.attempts} failed (${message}); retry in ${delay} ms`);
+        this.schedule(job, jobId, delay, () => this.attempt(job, jobId, handler, data, retry));
+      } else {
+        job.state = 'failed';
+        this.logger.error(`job ${jobId} failed after ${attempt} attempt(s): ${message}`);
+        this.forgetLater(jobId);
+      }
+    }
+  }
+
+  /** Finished jobs are kept briefly so a late firstAttempt() still sees the outcome. */
+  private forgetLater(jobId: string): void {
+    const t = setTimeout(() => this.jobs.delete(jobId), 60_000);
+    t.unref();
+  }
+
+  private handle(jobId: string, job: Tracked): EnqueuedJob {
+    return {
+      id: jobId,
+      firstAttempt: (timeoutMs: number) =>
+        new Promise<AttemptOutcome>((resolve) => {
+          if (job.attemptsMade > 0 && job.state !== 'active') {
+            resolve(job.state === 'completed' ? 'completed' : 'failed');
+            return;
+          }
+          const timer = setTimeout(() => {
+            job.events.off('attempt', done);
+            resolve('timeout');
+          }, timeoutMs);
+          const done = (outcome: AttemptOutcome) => {
+            clearTimeout(timer);
+            resolve(outcome);
+          };
+          job.events.once('attempt', done);
+        }),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobRunner } from './queue.constants';
+
+/**
+ * The producer/consumer facade. Modules register handlers for their job definitions (in
+ * onModuleInit) and add jobs; whether Bull or the in-process runner executes them is decided in
+ * QueueModule alone.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(@Inject(JOB_RUNNER) private readonly runner: JobRunner) {}
+
+  get kind(): JobRunner['kind'] {
+    return this.runner.kind;
+  }
+
+  register<T>(job: JobDefinition<T>, handler: JobHandler<T>): void {
+    this.runner.register(job.queue, job.name, handler as JobHandler<unknown>, job.retry ?? DEFAULT_RETRY);
+  }
+
+  /** Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second one is added. */
+  add<T>(job: JobDefinition<T>, data: T, opts: { jobId?: string } = {}): Promise<EnqueuedJob> {
+    return this.runner.add(job.queue, job.name, data, opts.jobId ?? randomUUID(), job.retry ?? DEFAULT_RETRY);
+  }
+
+  ping(): Promise<void> {
+    return this.runner.ping();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runner.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner.close();
+  }
+}

@@ -1,0 +1,56 @@
+/** Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`). */
+export const QUEUE_NAMES = ['mail', 'payroll'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Exponential backoff: the n-th retry waits backoffMs * 2^(n-1). */
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, backoffMs: 2000 };
+
+/** A named, typed job. Modules declare these as constants beside their processors. */
+export interface JobDefinition<TData> {
+  queue: QueueName;
+  name: string;
+  retry?: RetryPolicy;
+  /** Phantom field carrying the payload type. */
+  readonly __data?: TData;
+}
+
+export function defineJob<TData>(queue: QueueName, name: string, retry?: RetryPolicy): JobDefinition<TData> {
+  return { queue, name, retry };
+}
+
+export interface JobContext {
+  jobId: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  attempts: number;
+}
+
+export type JobHandler<TData> = (data: TData, ctx: JobContext) => Promise<unknown>;
+
+export type AttemptOutcome = 'completed' | 'failed' | 'timeout';
+
+export interface EnqueuedJob {
+  id: string;
+  /** Resolves with the outcome of the job's first attempt, or 'timeout' after timeoutMs. */
+  firstAttempt(timeoutMs: number): Promise<AttemptOutcome>;
+}
+
+/** What executes jobs: Bull on Redis, or the in-process runner. */
+export interface JobRunner {
+  readonly kind: 'bull' | 'in-process';
+  register(queue: QueueName, name: string, handler: JobHandler<unknown>, retry: RetryPolicy): void;
+  /** Starts consuming registered handlers. */
+  start(): Promise<void>;
+  add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob>;
+  /** Throws when the backend is unreachable. */
+  ping(): Promise<void>;
+  /** Stops taking jobs and waits for the running ones. */
+  close(): Promise<void>;
+}
+
+export const JOB_RUNNER = Symbol('JOB_RUNNER');

@@ -1,0 +1,200 @@
+/**
+ * Typed configuration. This is the only module that reads process.env (through loadConfig's
+ * argument): everything else receives an AppConfig. Invalid values fail at boot with one line
+ * per bad variable, naming it.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string } // ':memory:' for an in-memory database
+  | { type: 'mysql'; url: string };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Installation sub-path, '' or '/hr'. */
+  basePath: string;
+  /** basePath + '/app/api': the root of every route. */
+  apiPrefix: string;
+  database: DatabaseConfig;
+  migrationsRun: boolean;
+  redisUrl: string | null;
+  /** Prefix of every Bull key in Redis, so several installations (or CI) can share one Redis. */
+  queuePrefix: string;
+  /** Whether this process consumes jobs (the API does unless QUEUE_CONSUMER=false; the worker always). */
+  queueConsumer: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  mailStatusWaitMs: number;
+  publicUrl: string;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  corsOrigins: string[];
+  bodyLimit: number;
+  logLevel: LogLevel;
+  trustProxy: boolean;
+  /** How long the REST-enabled setting is cached in each process. */
+  settingsCacheMs: number;
+  /** How long a validated access token is cached in each process. */
+  tokenCacheMs: number;
+  loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** '90' (seconds), '45s', '15m', '1h', '30d' → seconds; null when malformed. */
+export function parseDuration(value: string): number | null {
+  const m = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
+  if (!m) return null;
+  const seconds = Number(m[1]) * (m[2] ? DURATION_UNITS[m[2]] : 1);
+  return seconds > 0 ? seconds : null;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 };
+
+/** '1048576', '512kb', '1mb' → bytes; null when malformed. */
+export function parseByteSize(value: string): number | null {
+  const m = /^(\d+)\s*(b|kb|mb)?$/i.exec(value.trim());
+  if (!m) return null;
+  const bytes = Number(m[1]) * SIZE_UNITS[(m[2] ?? '').toLowerCase()];
+  return bytes > 0 ? bytes : null;
+}
+
+export function parseDatabaseUrl(value: string): DatabaseConfig | null {
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!path) return null;
+    return { type: 'sqlite', path };
+  }
+  if (/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$-]+/.test(value)) {
+    return { type: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
+  }
+  return null;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Env): AppConfig {
+  const problems: string[] = [];
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return def;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      problems.push(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+      return def;
+    }
+    return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = get(name);
+    if (raw === undefined) return def;
+    if (/^(true|1|yes)$/i.test(raw)) return true;
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    problems.push(`${name}: must be true or false, got "${raw}"`);
+    return def;
+  };
+  const duration = (name: string, def: string): number => {
+    const raw = get(name) ?? def;
+    const s = parseDuration(raw);
+    if (s === null) {
+      problems.push(`${name}: must be a duration such as 90s, 15m, 1h or 30d, got "${raw}"`);
+      return parseDuration(def) as number;
+    }
+    return s;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = get(name);
+    if (raw === undefined) return null;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      problems.push(`${name}: must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+      return null;
+    }
+  };
+
+  const basePath = (get('BASE_PATH') ?? '').replace(/\/+$/, '');
+  if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
+    problems.push(`BASE_PATH: must be empty or a path such as /hr, got "${basePath}"`);
+  }
+
+  const dbRaw = get('DATABASE_URL') ?? 'sqlite:./data/hr.sqlite';
+  const database = parseDatabaseUrl(dbRaw);
+  if (!database) {
+    problems.push('DATABASE_URL: must be sqlite:<file>, sqlite::memory: or mysql://user:pass@host:3306/db');
+  }
+
+  const bodyRaw = get('BODY_LIMIT') ?? '1mb';
+  const bodyLimit = parseByteSize(bodyRaw);
+  if (bodyLimit === null) problems.push(`BODY_LIMIT: must be a size such as 1048576, 512kb or 1mb, got "${bodyRaw}"`);
+
+  const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const corsOrigins = (get('CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      problems.push(`CORS_ORIGINS: "${origin}" is not an origin such as https://hr.example.com`);
+    }
+  }
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = get('HOST') ?? '127.0.0.1';
+  const queuePrefix = get('QUEUE_PREFIX') ?? 'hr';
+  if (!/^[A-Za-z0-9_:-]{1,64}$/.test(queuePrefix)) problems.push('QUEUE_PREFIX: letters, digits, _ : - only');
+
+  const mailFrom = get('MAIL_FROM') ?? 'HR <no-reply@localhost>';
+  const publicUrl = (get('PUBLIC_URL') ?? `http://${host}:${port}${basePath}`).replace(/\/+$/, '');
+
+  const config: AppConfig = {
+    port,
+    host,
+    basePath,
+    apiPrefix: `${basePath}/app/api`,
+    database: database ?? { type: 'sqlite', path: ':memory:' },
+    migrationsRun: bool('MIGRATIONS_RUN', true),
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    queuePrefix,
+    queueConsumer: bool('QUEUE_CONSUMER', true),
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    mailStatusWaitMs: int('MAIL_STATUS_WAIT_MS', 10_000, 0, 120_000),
+    publicUrl,
+    accessTokenTtlSec: duration('ACCESS_TOKEN_TTL', '1h'),
+    refreshTokenTtlSec: duration('REFRESH_TOKEN_TTL', '30d'),
+    corsOrigins,
+    bodyLimit: bodyLimit ?? 1024 * 1024,
+    logLevel,
+    trustProxy: bool('TRUST_PROXY', false),
+    settingsCacheMs: int('SETTINGS_CACHE_MS', 2000, 0, 5000),
+    tokenCacheMs: int('TOKEN_CACHE_MS', 2000, 0, 5000),
+    loginRateLimit: {
+      perAddress: int('LOGIN_RATE_LIMIT_PER_ADDRESS', 30, 1, 100_000),
+      perUsername: int('LOGIN_RATE_LIMIT_PER_USERNAME', 10, 1, 100_000),
+      windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
+    },
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { DatabaseConfig } from '../config/config';
+import { MIGRATIONS } from './migrations';
+
+/** Connection options for DATABASE_URL: better-sqlite3 (WAL) or mysql2 for MySQL/MariaDB. */
+export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
+  const common = { synchronize: false, migrationsRun: false, migrations: MIGRATIONS, logging: false } as const;
+  if (db.type === 'sqlite') {
+    if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: db.path,
+      prepareDatabase: (conn: { pragma(sql: string): unknown }) => {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('synchronous = NORMAL');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('busy_timeout = 5000');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: db.url,
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    supportBigNumbers: true,
+    poolSize: 10,
+  };
+}
+
+/**
+ * Applies pending migrations. On MySQL/MariaDB a named lock keeps two processes starting at once
+ * (API and worker) from running the same migration twice.
+ */
+export async function runMigrations(ds: DataSource): Promise<string[]> {
+  if (ds.options.type !== 'mysql') {
+    return (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  }
+  const runner = ds.createQueryRunner();
+  await runner.connect();
+  try {
+    const [row] = (await runner.query("SELECT GET_LOCK('hr_migrations', 120) AS got")) as Array<{ got: number }>;
+    if (Number(row?.got) !== 1) throw new Error('could not take the migration lock within 120 s');
+    return (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  } finally {
+    await runner.query("SELECT RELEASE_LOCK('hr_migrations')").catch(() => undefined);
+    await runner.release();
+  }
+}

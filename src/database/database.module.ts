@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { dataSourceOptions, runMigrations } from './data-source';
+
+/** The TypeORM connection; pending migrations are applied before any module uses it. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config.database),
+        autoLoadEntities: true,
+        retryAttempts: 3,
+        retryDelay: 2000,
+        // Carried to dataSourceFactory below, which runs them under the migration lock.
+        migrationsRun: config.migrationsRun,
+      }),
+      dataSourceFactory: async (options) => {
+        if (!options) throw new Error('missing data source options');
+        const ds = await new DataSource({ ...options, migrationsRun: false } as DataSourceOptions).initialize();
+        if (options.migrationsRun) await runMigrations(ds);
+        return ds;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

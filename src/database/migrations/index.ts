@@ -1,0 +1,4 @@
+import { Platform1763800000000 } from './1763800000000-Platform';
+
+/** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
+export const MIGRATIONS = [Platform1763800000000];

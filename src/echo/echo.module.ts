@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { EchoController } from './echo.controller';
+
+@Module({ controllers: [EchoController] })
+export class EchoModule {}

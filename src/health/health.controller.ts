@@ -1,0 +1,61 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { Public } from '../common/auth/access.decorators';
+import { DomainException, ErrorDetail } from '../common/errors/domain.exception';
+import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { JobQueue } from '../common/queue/job-queue.service';
+
+export class HealthDto {
+  @ApiProperty({ example: 'ok' }) status: string;
+  @ApiProperty({ example: { database: 'ok', queue: 'ok' }, required: false }) checks?: Record<string, string>;
+}
+
+/** Probes for orchestrators: public, and answering while the REST API setting is off. */
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  @Get('live')
+  @Public()
+  @ApiOperation({ summary: 'Liveness: the process serves HTTP' })
+  @ApiOkEnvelope(HealthDto)
+  live(): HealthDto {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Public()
+  @ApiOperation({ summary: 'Readiness: the database answers, and Redis when REDIS_URL is set' })
+  @ApiOkEnvelope(HealthDto)
+  @ApiErrors(503)
+  async ready(): Promise<HealthDto> {
+    const failures: ErrorDetail[] = [];
+    const checks: Record<string, string> = {};
+    const probe = async (name: string, fn: () => Promise<unknown>) => {
+      try {
+        await withTimeout(fn(), 2000);
+        checks[name] = 'ok';
+      } catch {
+        failures.push({ field: name, message: 'unreachable' });
+      }
+    };
+    await Promise.all([
+      probe('database', () => this.dataSource.query('SELECT 1')),
+      this.jobs.kind === 'bull' ? probe('redis', () => this.jobs.ping()) : Promise.resolve(),
+    ]);
+    if (failures.length) throw new DomainException('DEPENDENCY_DOWN', 'A dependency is down', failures);
+    return { status: 'ok', checks };
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('timeout')), ms);
+    p.then(resolve, reject).finally(() => clearTimeout(t));
+  });
+}

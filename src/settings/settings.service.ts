@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { ValidationException } from '../common/errors/domain.exception';
+import { SettingDto } from './dto/setting.dto';
+import { Setting } from './entities/setting.entity';
+import { ENABLE_REST_API, findSetting, SETTINGS } from './settings.registry';
+
+/**
+ * Settings stored in the database, read through a per-process cache of SETTINGS_CACHE_MS (at most
+ * 5 s), so a change made by another process (the CLI, another instance) takes effect within that.
+ */
+@Injectable()
+export class SettingsService {
+  private cache: { values: Map<string, string>; until: number } | null = null;
+  private loading: Promise<Map<string, string>> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(Setting) private readonly settings: Repository<Setting>,
+  ) {}
+
+  async isRestEnabled(): Promise<boolean> {
+    return (await this.get(ENABLE_REST_API)) === 'Yes';
+  }
+
+  /** The value, or the default when never set. Throws a 400 for an unknown name. */
+  async get(name: string): Promise<string> {
+    const def = this.definition(name);
+    return (await this.values()).get(def.name) ?? def.default;
+  }
+
+  async list(): Promise<SettingDto[]> {
+    const values = await this.values();
+    return SETTINGS.map((def) => this.toDto(def.name, values.get(def.name) ?? def.default));
+  }
+
+  async set(name: string, value: string): Promise<SettingDto> {
+    const def = this.definition(name);
+    if (def.values && !def.values.includes(value)) {
+      throw ValidationException.field('value', `must be one of ${def.values.join(', ')} for "${def.name}"`);
+    }
+    if (def.maxLength !== undefined && value.length > def.maxLength) {
+      throw ValidationException.field('value', `must be at most ${def.maxLength} characters`);
+    }
+    await this.settings.upsert({ name: def.name, value, updatedAt: new Date() }, ['name']);
+    this.cache = null;
+    return this.toDto(def.name, value);
+  }
+
+  private definition(name: string) {
+    const def = findSetting(name);
+    if (!def) throw ValidationException.field('name', `unknown setting; known: ${SETTINGS.map((s) => s.name).join(', ')}`);
+    return def;
+  }
+
+  private toDto(name: string, value: string): SettingDto {
+    const def = this.definition(name);
+    return { name: def.name, value, group: def.group, description: def.description, allowed_values: def.values ? [...def.values] : null };
+  }
+
+  private async values(): Promise<Map<string, string>> {
+    if (this.cache && this.cache.until > Date.now()) return this.cache.values;
+    this.loading ??= this.settings
+      .find()
+      .then((rows) => {
+        const values = new Map(rows.map((r) => [r.name, r.value]));
+        this.cache = { values, until: Date.now() + this.config.settingsCacheMs };
+        return values;
+      })
+      .finally(() => (this.loading = null));
+    return this.loading;
+  }
+}

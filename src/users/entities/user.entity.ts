@@ -1,0 +1,45 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export const USER_LEVELS = ['Admin', 'Restricted Admin', 'Manager', 'Employee'] as const;
+export type UserLevel = (typeof USER_LEVELS)[number];
+
+@Entity('users')
+export class User {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Index('uq_users_username', { unique: true })
+  @Column({ type: 'varchar', length: 100 })
+  username: string;
+
+  @Index('uq_users_email', { unique: true })
+  @Column({ type: 'varchar', length: 255 })
+  email: string;
+
+  /** scrypt hash (see PasswordHasher); never leaves the service. */
+  @Column({ name: 'password_hash', type: 'varchar', length: 255 })
+  passwordHash: string;
+
+  @Column({ name: 'user_level', type: 'varchar', length: 20 })
+  userLevel: UserLevel;
+
+  /** The linked employee; the employees table arrives with the Employees module. */
+  @Index('ix_users_employee')
+  @Column({ name: 'employee_id', type: 'integer', nullable: true })
+  employeeId: number | null;
+
+  @Column({ type: 'boolean', default: true })
+  active: boolean;
+
+  @Column({ name: 'must_change_password', type: 'boolean', default: false })
+  mustChangePassword: boolean;
+
+  @Column({ name: 'password_changed_at', type: 'datetime', nullable: true })
+  passwordChangedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' })
+  updatedAt: Date;
+}

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PasswordHasher } from '../auth/password-hasher';
+import { normalizeLogin, TokenService } from '../auth/token.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException, ValidationException } from '../common/errors/domain.exception';
+import { User, UserLevel } from './entities/user.entity';
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const USERNAME_RE = /^[a-z0-9._@-]{2,100}$/;
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+  level: UserLevel;
+  employeeId?: number | null;
+  mustChangePassword?: boolean;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenService,
+  ) {}
+
+  findByUsername(username: string): Promise<User | null> {
+    return this.users.findOne({ where: { username: normalizeLogin(username) } });
+  }
+
+  /** Usernames and e-mails are stored in lower case, so sign-in ignores case on every database. */
+  async create(input: NewUser): Promise<User> {
+    const username = normalizeLogin(input.username);
+    const email = normalizeLogin(input.email);
+    if (!USERNAME_RE.test(username)) {
+      throw ValidationException.field('username', 'must be 2-100 characters: letters, digits, . _ @ -');
+    }
+    if (!EMAIL_RE.test(email) || email.length > 255) throw ValidationException.field('email', 'must be an email');
+    this.checkPasswordLength(input.password, 'password');
+    if (await this.users.exists({ where: { username } })) {
+      throw new DomainException('USERNAME_TAKEN', 'Username is already taken');
+    }
+    if (await this.users.exists({ where: { email } })) {
+      throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
+    }
+    return this.users.save(
+      this.users.create({
+        username,
+        email,
+        passwordHash: await this.hasher.hash(input.password),
+        userLevel: input.level,
+        employeeId: input.employeeId ?? null,
+        active: true,
+        mustChangePassword: input.mustChangePassword ?? false,
+      }),
+    );
+  }
+
+  /** Changes the caller's password; every other token of the user stops working, the caller's own keeps working. */
+  async changePassword(caller: AuthUser, current: string, next: string): Promise<void> {
+    const user = await this.users.findOneOrFail({ where: { id: caller.id } });
+    if (!(await this.hasher.verify(current, user.passwordHash))) {
+      throw ValidationException.field('current_password', 'is not the current password');
+    }
+    this.checkPasswordLength(next, 'new_password');
+    if (current === next) throw ValidationException.field('new_password', 'must differ from the current password');
+    await this.users.update(
+      { id: user.id },
+      { passwordHash: await this.hasher.hash(next), mustChangePassword: false, passwordChangedAt: new Date() },
+    );
+    await this.tokens.revokeUserTokens(user.id, caller.grantId);
+  }
+
+  private checkPasswordLength(password: string, field: string): void {
+    if (password.length < PasswordHasher.MIN_LENGTH) {
+      throw ValidationException.field(field, `must be at least ${PasswordHasher.MIN_LENGTH} characters`);
+    }
+    if (password.length > PasswordHasher.MAX_LENGTH) {
+      throw ValidationException.field(field, `must be at most ${PasswordHasher.MAX_LENGTH} characters`);
+    }
+  }
+}
