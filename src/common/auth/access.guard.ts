@@ -45,7 +45,9 @@ export class AccessGuard extends AuthGuard('bearer') {
   }
 
   override handleRequest<TUser = AuthUser>(err: unknown, user: TUser | false): TUser {
-    if (err || !user) throw new DomainException('UNAUTHORIZED', 'Invalid, expired or revoked access token');
+    // A failing token lookup (database down) is not the caller's fault: it must not read as 401.
+    if (err) throw err;
+    if (!user) throw new DomainException('UNAUTHORIZED', 'Invalid, expired or revoked access token');
     return user;
   }
 }

@@ -1,0 +1,98 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { TokenService } from '../../src/auth/token.service';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { dataSourceOptions } from '../../src/database/data-source';
+import { SettingsService } from '../../src/settings/settings.service';
+import { User, UserLevel } from '../../src/users/entities/user.entity';
+import { UsersService } from '../../src/users/users.service';
+
+/** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
+export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
+
+/** Test configuration: SQLite in memory and the in-process job runner, or the integration servers. */
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  const env: Record<string, string | undefined> = {
+    DATABASE_URL: 'sqlite::memory:',
+    LOG_LEVEL: 'info',
+    SETTINGS_CACHE_MS: '200',
+  };
+  if (INTEGRATION) {
+    env.DATABASE_URL = process.env.DATABASE_URL;
+    env.REDIS_URL = process.env.REDIS_URL;
+    env.QUEUE_PREFIX = process.env.QUEUE_PREFIX;
+  }
+  return loadConfig({ ...env, ...overrides });
+}
+
+/** Drops every table of an integration database, so each suite starts from the migrations. */
+export async function resetDatabase(config: AppConfig): Promise<void> {
+  if (config.database.type !== 'mysql') return;
+  const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
+  try {
+    await ds.dropDatabase();
+  } finally {
+    await ds.destroy();
+  }
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  /** Every JSON log line the app wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  overrides: Record<string, string> = {},
+  opts: { enableApi?: boolean } = {},
+): Promise<TestApp> {
+  const config = testConfig(overrides);
+  await resetDatabase(config);
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(chunk.toString());
+      cb();
+    },
+  });
+  const app = await createApp(config, { logDestination });
+  if (opts.enableApi !== false) await app.get(SettingsService).set('Enable Rest Api', 'Yes');
+  return { app, config, logs, close: () => app.close() };
+}
+
+let counter = 0;
+
+export interface TestUser {
+  user: User;
+  password: string;
+  token: string;
+}
+
+/** A user of the given level with a fresh access token. */
+export async function createUser(
+  app: NestFastifyApplication,
+  level: UserLevel,
+  opts: { employeeId?: number; mustChangePassword?: boolean; username?: string } = {},
+): Promise<TestUser> {
+  counter += 1;
+  const username = opts.username ?? `${level.replace(' ', '').toLowerCase()}${counter}`;
+  const password = `pw-${username}-Secret1`;
+  const user = await app.get(UsersService).create({
+    username,
+    email: `${username}@test.example`,
+    password,
+    level,
+    employeeId: opts.employeeId ?? null,
+    mustChangePassword: opts.mustChangePassword,
+  });
+  const token = (await app.get(TokenService).issue(user)).access_token;
+  return { user, password, token };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
