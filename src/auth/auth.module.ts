@@ -14,6 +14,6 @@ import { TokenService } from './token.service';
   imports: [PassportModule, TypeOrmModule.forFeature([OAuthToken, User, UserDepartment])],
   controllers: [AuthController],
   providers: [AuthService, TokenService, BearerStrategy, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
-  exports: [TokenService, PasswordHasher],
+  exports: [TokenService, PasswordHasher, BearerStrategy],
 })
 export class AuthModule {}

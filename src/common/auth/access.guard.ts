@@ -1,23 +1,31 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
+import { Authenticator } from 'passport';
+import { BearerStrategy } from '../../auth/bearer.strategy';
 import { DomainException } from '../errors/domain.exception';
 import { ACCESS_POLICY, AccessPolicy, ALLOW_PENDING_PASSWORD } from './access.decorators';
 import { AuthUser } from './auth-user';
 
 /**
  * The one global guard. Every route declares @Public() or @Levels(...); a route declaring nothing
- * is refused (fail closed) and the access-policy test names it. Authentication goes through the
- * passport bearer strategy, reading the Authorization header only.
+ * is refused (fail closed) and the access-policy test names it. Authentication runs the
+ * passport-http-bearer strategy through a passport Authenticator owned by this application:
+ * passport's default instance is process-wide, and two applications in one process (the CLI
+ * beside a server, the test suites) would otherwise authenticate against each other's database.
  */
 @Injectable()
-export class AccessGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
-    super();
+export class AccessGuard implements CanActivate {
+  private readonly passport = new Authenticator();
+
+  constructor(
+    private readonly reflector: Reflector,
+    strategy: BearerStrategy,
+  ) {
+    this.passport.use('bearer', strategy);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const policy = this.reflector.getAllAndOverride<AccessPolicy | undefined>(ACCESS_POLICY, targets);
     if (!policy) {
@@ -29,14 +37,12 @@ export class AccessGuard extends AuthGuard('bearer') {
     if (!request.headers.authorization) {
       throw new DomainException('UNAUTHORIZED', 'Missing access token: send Authorization: Bearer <token>');
     }
-    await super.canActivate(context);
-    const user = request.user as AuthUser;
+    const user = await this.authenticate(request);
+    if (!user) throw new DomainException('UNAUTHORIZED', 'Invalid, expired or revoked access token');
+    request.user = user;
 
     if (user.mustChangePassword && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_PASSWORD, targets)) {
-      throw new DomainException(
-        'PASSWORD_CHANGE_REQUIRED',
-        'Change the temporary password first: POST /users/me/password',
-      );
+      throw new DomainException('PASSWORD_CHANGE_REQUIRED', 'Change the temporary password first: POST /users/me/password');
     }
     if (!policy.levels.includes(user.level)) {
       throw new DomainException('FORBIDDEN', 'Your user level does not allow this operation');
@@ -44,10 +50,13 @@ export class AccessGuard extends AuthGuard('bearer') {
     return true;
   }
 
-  override handleRequest<TUser = AuthUser>(err: unknown, user: TUser | false): TUser {
-    // A failing token lookup (database down) is not the caller's fault: it must not read as 401.
-    if (err) throw err;
-    if (!user) throw new DomainException('UNAUTHORIZED', 'Invalid, expired or revoked access token');
-    return user;
+  /** Resolves the user, false when the token is refused; rejects when the lookup itself fails (a 500, not a 401). */
+  private authenticate(request: FastifyRequest): Promise<AuthUser | false> {
+    return new Promise((resolve, reject) => {
+      const middleware = this.passport.authenticate('bearer', { session: false }, (err: unknown, user: AuthUser | false) =>
+        err ? reject(err) : resolve(user || false),
+      ) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
+      middleware(request, {}, (err?: unknown) => (err ? reject(err) : resolve(false)));
+    });
   }
 }

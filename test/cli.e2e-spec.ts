@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../src/cli/run-cli';
+import { createTestApp, INTEGRATION, resetDatabase, testConfig } from './helpers/test-app';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
+}
+
+describe('hr command line', () => {
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hr-cli-'));
+    env = { DATABASE_URL: INTEGRATION ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'cli.sqlite')}`, LOG_LEVEL: 'warn' };
+    await resetDatabase(testConfig(env));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('db:migrate applies the migrations once', async () => {
+    const first = capture();
+    expect(await runCli(['db:migrate'], first.io, env)).toBe(0);
+    expect(first.out[0]).toMatch(/^applied: Platform\d+/);
+    const second = capture();
+    expect(await runCli(['db:migrate'], second.io, env)).toBe(0);
+    expect(second.out).toEqual(['database is up to date']);
+  });
+
+  it('users:create-admin creates an Admin who can sign in; tokens:issue prints only a working token', async () => {
+    const created = capture();
+    const code = await runCli(
+      ['users:create-admin', '--username', 'root', '--email', 'root@example.com', '--password', 'a-long-Secret-1'],
+      created.io,
+      env,
+    );
+    expect(created.err).toEqual([]);
+    expect(code).toBe(0);
+    expect(created.out[0]).toMatch(/^created Admin root \(id \d+\)$/);
+
+    const issued = capture();
+    expect(await runCli(['tokens:issue', '--username', 'root', '--ttl', '2h'], issued.io, env)).toBe(0);
+    expect(issued.out).toHaveLength(1);
+    expect(issued.out[0]).toMatch(/^hra_[A-Za-z0-9_-]{43}$/);
+
+    // The token works against an app on the same database.
+    const t = await createTestApp({ DATABASE_URL: env.DATABASE_URL });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/app/api/settings', headers: { authorization: `Bearer ${issued.out[0]}` } });
+      expect(res.statusCode).toBe(200);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/app/api/oauth/token',
+        payload: { grant_type: 'password', username: 'root@example.com', password: 'a-long-Secret-1' },
+      });
+      expect(login.json().scope).toBe('admin');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('fails with exit code 1 and a clear message on a duplicate or a bad value', async () => {
+    const dup = capture();
+    const code = await runCli(
+      ['users:create-admin', '--username', 'root', '--email', 'other@example.com', '--password', 'a-long-Secret-1'],
+      dup.io,
+      env,
+    );
+    expect(code).toBe(1);
+    expect(dup.err[0]).toBe('error: Username is already taken');
+
+    const weak = capture();
+    expect(await runCli(['users:create-admin', '--username', 'x2', '--email', 'x2@example.com', '--password', 'short'], weak.io, env)).toBe(1);
+    expect(weak.err[0]).toContain('password must be at least 8 characters');
+
+    const setting = capture();
+    expect(await runCli(['settings:set', 'Enable Rest Api', 'Maybe'], setting.io, env)).toBe(1);
+    expect(setting.err[0]).toContain('must be one of Yes, No');
+
+    const unknownUser = capture();
+    expect(await runCli(['tokens:issue', '--username', 'ghost'], unknownUser.io, env)).toBe(2);
+    expect(unknownUser.err[0]).toContain('no active user named ghost');
+  });
+
+  it('fails with exit code 2 and the usage on bad arguments', async () => {
+    const cases: string[][] = [
+      [],
+      ['no:such-command'],
+      ['users:create-admin', '--username', 'a'],
+      ['users:create-admin', '--username'],
+      ['tokens:issue', '--username', 'root', '--ttl', 'forever'],
+      ['tokens:issue', '--user', 'root'],
+      ['settings:set', 'Enable Rest Api'],
+    ];
+    for (const argv of cases) {
+      const c = capture();
+      expect(await runCli(argv, c.io, env)).toBe(2);
+      expect(c.err.join('\n')).toContain('Usage: hr <command>');
+    }
+  });
+
+  it('reports an invalid configuration naming the variable', async () => {
+    const c = capture();
+    expect(await runCli(['settings:get', 'Company Name'], c.io, { ...env, ACCESS_TOKEN_TTL: 'soon' })).toBe(2);
+    expect(c.err[0]).toContain('ACCESS_TOKEN_TTL');
+  });
+});
