@@ -15,6 +15,8 @@ export class BullRunner implements JobRunner {
   private readonly handlers: Array<{ queue: QueueName; name: string; handler: JobHandler<unknown> }> = [];
   private readonly waiters = new Map<string, Set<Waiter>>();
   private listening = false;
+  private started = false;
+  private readonly logging = new Set<QueueName>();
 
   constructor(
     queues: Queue[],
@@ -26,23 +28,31 @@ export class BullRunner implements JobRunner {
 
   register(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
     this.handlers.push({ queue, name, handler });
+    if (this.started) this.consumeWith(queue, name, handler);
   }
 
   async start(): Promise<void> {
+    this.started = true;
+    for (const { queue, name, handler } of this.handlers) this.consumeWith(queue, name, handler);
+  }
+
+  private consumeWith(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
     if (!this.consume) return;
-    for (const { queue, name, handler } of this.handlers) {
-      const q = this.queue(queue);
-      // process() resolves only when the queue closes, so it is not awaited here.
-      q.process(name, this.concurrency, (job: Job) =>
-        handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 }),
-      ).catch((err: unknown) => this.logger.error(`consumer of ${queue}:${name} stopped: ${String(err)}`));
+    const q = this.queue(queue);
+    if (!this.logging.has(queue)) {
+      this.logging.add(queue);
       q.on('failed', (job: Job, err: Error) => {
-        const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+        const attempts = job.opts.attempts ?? 1;
+        const final = job.attemptsMade >= attempts;
         this.logger[final ? 'error' : 'warn'](
-          `job ${job.id} attempt ${job.attemptsMade}/${job.opts.attempts ?? 1} failed: ${err.message}${final ? '' : '; will retry'}`,
+          `job ${job.id} attempt ${job.attemptsMade}/${attempts} failed: ${err.message}${final ? '' : '; will retry'}`,
         );
       });
     }
+    // process() resolves only when the queue closes, so it is not awaited here.
+    q.process(name, this.concurrency, (job: Job) =>
+      handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 }),
+    ).catch((err: unknown) => this.logger.error(`consumer of ${queue}:${name} stopped: ${String(err)}`));
   }
 
   async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {

@@ -32,8 +32,9 @@ export class InProcessRunner implements JobRunner {
     if (this.closed) throw new Error('job runner is closed');
     const handler = this.handlers.get(`${queue}:${name}`);
     if (!handler) throw new Error(`no handler registered for job ${queue}:${name}`);
+    // Like Bull, a job id that is waiting, running or recently finished is not added again.
     let job = this.jobs.get(jobId);
-    if (!job || job.state === 'completed' || job.state === 'failed') {
+    if (!job) {
       job = { state: 'waiting', attemptsMade: 0, events: new EventEmitter() };
       this.jobs.set(jobId, job);
       this.schedule(job, jobId, 0, () => this.attempt(job as Tracked, jobId, handler, data, retry));
@@ -85,9 +86,9 @@ export class InProcessRunner implements JobRunner {
     }
   }
 
-  /** Finished jobs are kept briefly so a late firstAttempt() still sees the outcome. */
+  /** Finished jobs are kept for a while: their id de-duplicates, and a late firstAttempt() sees the outcome. */
   private forgetLater(jobId: string): void {
-    const t = setTimeout(() => this.jobs.delete(jobId), 60_000);
+    const t = setTimeout(() => this.jobs.delete(jobId), 10 * 60_000);
     t.unref();
   }
 

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { JobQueue } from '../src/common/queue/job-queue.service';
+import { defineJob } from '../src/common/queue/queue.constants';
+import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(fn: () => boolean, ms: number): Promise<void> {
+  const start = Date.now();
+  while (!fn()) {
+    if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner'})`, () => {
+  let t: TestApp;
+  let jobs: JobQueue;
+  const run = randomUUID().slice(0, 8);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    jobs = t.app.get(JobQueue);
+  });
+  afterAll(() => t?.close());
+
+  it('uses Bull when REDIS_URL is set and the in-process runner otherwise', () => {
+    expect(jobs.kind).toBe(INTEGRATION && t.config.redisUrl ? 'bull' : 'in-process');
+  });
+
+  it('runs a job with its data; the first attempt reports completed', async () => {
+    const def = defineJob<{ n: number }>('mail', `double-${run}`, { attempts: 1, backoffMs: 10 });
+    const seen: Array<{ n: number; attempt: number }> = [];
+    jobs.register(def, async (data, ctx) => {
+      seen.push({ n: data.n * 2, attempt: ctx.attempt });
+    });
+    const job = await jobs.add(def, { n: 21 });
+    await expect(job.firstAttempt(5000)).resolves.toBe('completed');
+    expect(seen).toEqual([{ n: 42, attempt: 1 }]);
+  });
+
+  it('retries a failing job with exponential backoff until it succeeds', async () => {
+    const def = defineJob<Record<string, never>>('mail', `flaky-${run}`, { attempts: 3, backoffMs: 100 });
+    const times: number[] = [];
+    jobs.register(def, async () => {
+      times.push(Date.now());
+      if (times.length < 3) throw new Error('SMTP says no');
+    });
+    const job = await jobs.add(def, {});
+    await expect(job.firstAttempt(5000)).resolves.toBe('failed');
+    await until(() => times.length === 3, 5000);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(90);
+    expect(times[2] - times[1]).toBeGreaterThanOrEqual(190); // 100 ms, then 200 ms
+    await sleep(300);
+    expect(times).toHaveLength(3);
+  });
+
+  it('gives up after the policy\'s attempts', async () => {
+    const def = defineJob<Record<string, never>>('payroll', `doomed-${run}`, { attempts: 2, backoffMs: 20 });
+    let calls = 0;
+    jobs.register(def, async () => {
+      calls += 1;
+      throw new Error('always');
+    });
+    await jobs.add(def, {});
+    await until(() => calls === 2, 5000);
+    await sleep(300);
+    expect(calls).toBe(2);
+  });
+
+  it('reports timeout when the first attempt outlasts the wait, and the job still finishes', async () => {
+    const def = defineJob<Record<string, never>>('mail', `slow-${run}`, { attempts: 1, backoffMs: 10 });
+    let done = false;
+    jobs.register(def, async () => {
+      await sleep(400);
+      done = true;
+    });
+    const job = await jobs.add(def, {});
+    await expect(job.firstAttempt(50)).resolves.toBe('timeout');
+    await until(() => done, 5000);
+    await expect(job.firstAttempt(2000)).resolves.toBe('completed');
+  });
+
+  it('de-duplicates by job id: one run for the same id', async () => {
+    const def = defineJob<Record<string, never>>('payroll', `once-${run}`, { attempts: 1, backoffMs: 10 });
+    let calls = 0;
+    jobs.register(def, async () => {
+      calls += 1;
+      await sleep(100);
+    });
+    const jobId = `payroll-7-v1-${run}`;
+    const [a, b] = await Promise.all([jobs.add(def, {}, { jobId }), jobs.add(def, {}, { jobId })]);
+    expect(a.id).toBe(jobId);
+    expect(b.id).toBe(jobId);
+    await expect(a.firstAttempt(5000)).resolves.toBe('completed');
+    await jobs.add(def, {}, { jobId });
+    await sleep(300);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('shutdown', () => {
+  it('waits for a running job before the application closes', async () => {
+    const t = await createTestApp();
+    const jobs = t.app.get(JobQueue);
+    const def = defineJob<Record<string, never>>('mail', `drain-${randomUUID().slice(0, 8)}`, { attempts: 1, backoffMs: 10 });
+    let started = false;
+    let finished = false;
+    jobs.register(def, async () => {
+      started = true;
+      await sleep(300);
+      finished = true;
+    });
+    await jobs.add(def, {});
+    await until(() => started, 5000);
+    await t.close();
+    expect(finished).toBe(true);
+  });
+});
