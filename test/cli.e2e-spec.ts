@@ -47,7 +47,7 @@ describe('hr command line', () => {
     expect(issued.out[0]).toMatch(/^hra_[A-Za-z0-9_-]{43}$/);
 
     // The token works against an app on the same database.
-    const t = await createTestApp({ DATABASE_URL: env.DATABASE_URL });
+    const t = await createTestApp({ DATABASE_URL: env.DATABASE_URL }, { keepDatabase: true });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/app/api/settings', headers: { authorization: `Bearer ${issued.out[0]}` } });
       expect(res.statusCode).toBe(200);

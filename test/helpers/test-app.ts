@@ -48,10 +48,10 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  opts: { enableApi?: boolean } = {},
+  opts: { enableApi?: boolean; keepDatabase?: boolean } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
-  await resetDatabase(config);
+  if (!opts.keepDatabase) await resetDatabase(config);
   const logs: string[] = [];
   const logDestination = new Writable({
     write(chunk: Buffer, _enc, cb) {

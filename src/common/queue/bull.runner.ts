@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { AttemptOutcome, EnqueuedJob, JobHandler, JobRunner, QueueName, RetryPolicy } from './queue.constants';
 
-type Waiter = (outcome: AttemptOutcome) => void;
+const POLL_MS = 50;
 
 /**
  * Bull on Redis (REDIS_URL set). Jobs survive restarts and can be consumed by a separate worker
@@ -12,11 +12,8 @@ export class BullRunner implements JobRunner {
   readonly kind = 'bull' as const;
   private readonly logger = new Logger('Jobs');
   private readonly queues: Map<QueueName, Queue>;
-  private readonly handlers: Array<{ queue: QueueName; name: string; handler: JobHandler<unknown> }> = [];
-  private readonly waiters = new Map<string, Set<Waiter>>();
-  private listening = false;
+  private readonly handlers = new Map<string, JobHandler<unknown>>();
   private started = false;
-  private readonly logging = new Set<QueueName>();
 
   constructor(
     queues: Queue[],
@@ -27,37 +24,35 @@ export class BullRunner implements JobRunner {
   }
 
   register(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
-    this.handlers.push({ queue, name, handler });
-    if (this.started) this.consumeWith(queue, name, handler);
+    this.handlers.set(`${queue}:${name}`, handler);
   }
 
+  /**
+   * One '*' processor per queue dispatches by job name. (Calling Bull's process() once per name
+   * starts a blocking loop per name, and closing those races: "Connection is closed".)
+   */
   async start(): Promise<void> {
+    if (!this.consume || this.started) return;
     this.started = true;
-    for (const { queue, name, handler } of this.handlers) this.consumeWith(queue, name, handler);
-  }
-
-  private consumeWith(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
-    if (!this.consume) return;
-    const q = this.queue(queue);
-    if (!this.logging.has(queue)) {
-      this.logging.add(queue);
+    for (const [name, q] of this.queues) {
       q.on('failed', (job: Job, err: Error) => {
         const attempts = job.opts.attempts ?? 1;
         const final = job.attemptsMade >= attempts;
         this.logger[final ? 'error' : 'warn'](
-          `job ${job.id} attempt ${job.attemptsMade}/${attempts} failed: ${err.message}${final ? '' : '; will retry'}`,
+          `job ${job.id} (${name}:${job.name}) attempt ${job.attemptsMade}/${attempts} failed: ${err.message}${final ? '' : '; will retry'}`,
         );
       });
+      // process() resolves only when the queue closes, so it is not awaited here.
+      q.process('*', this.concurrency, (job: Job) => {
+        const handler = this.handlers.get(`${name}:${job.name}`);
+        if (!handler) throw new Error(`no handler registered for job ${name}:${job.name}`);
+        return handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 });
+      }).catch((err: unknown) => this.logger.error(`consumer of queue ${name} stopped: ${String(err)}`));
     }
-    // process() resolves only when the queue closes, so it is not awaited here.
-    q.process(name, this.concurrency, (job: Job) =>
-      handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 }),
-    ).catch((err: unknown) => this.logger.error(`consumer of ${queue}:${name} stopped: ${String(err)}`));
   }
 
   async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {
     const q = this.queue(queue);
-    this.listen();
     await q.add(name, data, {
       jobId,
       attempts: retry.attempts,
@@ -83,46 +78,22 @@ export class BullRunner implements JobRunner {
     return q;
   }
 
-  /** Global events reach this process whichever process ran the job. */
-  private listen(): void {
-    if (this.listening) return;
-    this.listening = true;
-    for (const q of this.queues.values()) {
-      q.on('global:completed', (jobId: string | number) => this.settle(String(jobId), 'completed'));
-      q.on('global:failed', (jobId: string | number) => this.settle(String(jobId), 'failed'));
+  /**
+   * Polls the job's state in Redis: Bull publishes no global event for a failed attempt that will
+   * be retried, and the attempt may run in another process (the worker).
+   */
+  private async waitFirstAttempt(q: Queue, jobId: string, timeoutMs: number): Promise<AttemptOutcome> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await q.getJob(jobId);
+      if (job) {
+        const state = await job.getState();
+        if (state === 'completed') return 'completed';
+        if (state === 'failed' || job.attemptsMade > 0) return 'failed';
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return 'timeout';
+      await new Promise((r) => setTimeout(r, Math.min(POLL_MS, left)));
     }
-  }
-
-  private settle(jobId: string, outcome: AttemptOutcome): void {
-    const set = this.waiters.get(jobId);
-    if (!set) return;
-    this.waiters.delete(jobId);
-    for (const w of set) w(outcome);
-  }
-
-  private waitFirstAttempt(q: Queue, jobId: string, timeoutMs: number): Promise<AttemptOutcome> {
-    return new Promise<AttemptOutcome>((resolve) => {
-      let done = false;
-      const finish = (outcome: AttemptOutcome) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.waiters.get(jobId)?.delete(finish);
-        resolve(outcome);
-      };
-      const timer = setTimeout(() => finish('timeout'), timeoutMs);
-      const set = this.waiters.get(jobId) ?? new Set<Waiter>();
-      set.add(finish);
-      this.waiters.set(jobId, set);
-      // The attempt may have ended before we subscribed: ask the job itself once.
-      void q
-        .getJob(jobId)
-        .then(async (job) => {
-          if (!job) return;
-          if (await job.isCompleted()) finish('completed');
-          else if (job.attemptsMade > 0 && !(await job.isActive())) finish('failed');
-        })
-        .catch(() => undefined);
-    });
   }
 }
