@@ -30,9 +30,10 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: {
-        req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+        // Only these three: request headers (Authorization, cookies) are never logged.
+        req: (req: { method?: string; url?: string; ip?: string }) => ({
           method: req.method,
-          url: redactUrl(req.url),
+          url: typeof req.url === 'string' ? redactUrl(req.url) : undefined,
           remoteAddress: req.ip,
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

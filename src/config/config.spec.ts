@@ -1,0 +1,87 @@
+import { ConfigError, loadConfig, parseByteSize, parseDatabaseUrl, parseDuration } from './config';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      basePath: '',
+      apiPrefix: '/app/api',
+      database: { type: 'sqlite', path: './data/hr.sqlite' },
+      redisUrl: null,
+      smtpUrl: null,
+      accessTokenTtlSec: 3600,
+      refreshTokenTtlSec: 30 * 86400,
+      corsOrigins: [],
+      bodyLimit: 1024 * 1024,
+      logLevel: 'info',
+      migrationsRun: true,
+      queueConsumer: true,
+    });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      BASE_PATH: '/hr/',
+      DATABASE_URL: 'mysql://u:p@db:3306/hr',
+      REDIS_URL: 'redis://cache:6379/1',
+      SMTP_URL: 'smtp://mail:25',
+      MAIL_FROM: 'HR <hr@example.com>',
+      ACCESS_TOKEN_TTL: '15m',
+      REFRESH_TOKEN_TTL: '7d',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      BODY_LIMIT: '512kb',
+      LOG_LEVEL: 'DEBUG',
+      MIGRATIONS_RUN: 'false',
+      QUEUE_CONSUMER: 'false',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      basePath: '/hr',
+      apiPrefix: '/hr/app/api',
+      database: { type: 'mysql', url: 'mysql://u:p@db:3306/hr' },
+      redisUrl: 'redis://cache:6379/1',
+      smtpUrl: 'smtp://mail:25',
+      mailFrom: 'HR <hr@example.com>',
+      accessTokenTtlSec: 900,
+      refreshTokenTtlSec: 7 * 86400,
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      bodyLimit: 512 * 1024,
+      logLevel: 'debug',
+      migrationsRun: false,
+      queueConsumer: false,
+    });
+  });
+
+  it('fails at boot with one line per bad variable, naming it', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x/y', ACCESS_TOKEN_TTL: '1 week', REDIS_URL: 'http://x', BASE_PATH: 'hr' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems.map((p) => p.split(':')[0]).sort()).toEqual(
+      ['ACCESS_TOKEN_TTL', 'BASE_PATH', 'DATABASE_URL', 'PORT', 'REDIS_URL'].sort(),
+    );
+    expect(error!.message).toContain('PORT: must be an integer from 0 to 65535, got "eighty"');
+  });
+
+  it('parses durations, sizes and database URLs', () => {
+    expect(parseDuration('90')).toBe(90);
+    expect(parseDuration('1h')).toBe(3600);
+    expect(parseDuration('0s')).toBeNull();
+    expect(parseDuration('1w')).toBeNull();
+    expect(parseByteSize('1mb')).toBe(1048576);
+    expect(parseByteSize('2 KB')).toBe(2048);
+    expect(parseByteSize('lots')).toBeNull();
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ type: 'sqlite', path: ':memory:' });
+    expect(parseDatabaseUrl('sqlite:./data/x.sqlite')).toEqual({ type: 'sqlite', path: './data/x.sqlite' });
+    expect(parseDatabaseUrl('mariadb://root:@127.0.0.1:3306/hr')).toEqual({ type: 'mysql', url: 'mysql://root:@127.0.0.1:3306/hr' });
+    expect(parseDatabaseUrl('sqlite:')).toBeNull();
+  });
+});
