@@ -66,7 +66,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   );
   app.enableShutdownHooks();
 
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const fastify = app.getHttpAdapter().getInstance();
   // Body-parser, not-found and other Fastify errors reach the global AllExceptionsFilter through
   // the error handler Nest installs, so they get the same envelope as everything else.
   registerBodyParsers(fastify, config);
@@ -149,7 +149,12 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
 }
 
 /** API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health probes. */
-async function restGate(config: AppConfig, settings: SettingsService, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function restGate(
+  config: AppConfig,
+  settings: SettingsService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   if (request.method === 'OPTIONS') return;
   const path = request.url.split('?')[0];
   const prefix = config.apiPrefix;

@@ -46,10 +46,17 @@ describe('access policy on every route', () => {
   });
 
   it('the check names a route that declares nothing, and the guard refuses to serve it', async () => {
-    const app = await NestFactory.create<NestFastifyApplication>(ForgottenModule, new FastifyAdapter(), { logger: false, abortOnError: false });
+    const app = await NestFactory.create<NestFastifyApplication>(ForgottenModule, new FastifyAdapter(), {
+      logger: false,
+      abortOnError: false,
+    });
     await app.init();
     try {
-      expect(routePolicies(app).filter((r) => !r.policy).map((r) => r.route)).toEqual(['ForgottenController.oops']);
+      expect(
+        routePolicies(app)
+          .filter((r) => !r.policy)
+          .map((r) => r.route),
+      ).toEqual(['ForgottenController.oops']);
       const guard = new AccessGuard(new Reflector(), {} as never);
       const ctx = {
         getHandler: () => ForgottenController.prototype.oops,

@@ -128,7 +128,9 @@ describe('Authentication: /oauth/token, /oauth/revoke, /users/me/password', () =
     expect((await settings(other.access_token)).statusCode).toBe(401);
     expect((await token({ grant_type: 'refresh_token', refresh_token: other.refresh_token })).statusCode).toBe(400);
     // Unknown tokens are accepted silently (RFC 7009); a missing token is a 400.
-    expect((await t.app.inject({ method: 'POST', url: '/app/api/oauth/revoke', payload: { token: 'nope' } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/app/api/oauth/revoke', payload: { token: 'nope' } })).statusCode).toBe(
+      200,
+    );
     expect((await t.app.inject({ method: 'POST', url: '/app/api/oauth/revoke', payload: {} })).statusCode).toBe(400);
   });
 
@@ -195,7 +197,8 @@ describe('Authentication: /oauth/token, /oauth/revoke, /users/me/password', () =
   it('rate limits sign-in per username with 429 and Retry-After', async () => {
     const u = await createUser(t.app, 'Employee');
     const attempts = [];
-    for (let i = 0; i < 6; i++) attempts.push(await token({ grant_type: 'password', username: u.user.username, password: 'wrong-pass' }));
+    for (let i = 0; i < 6; i++)
+      attempts.push(await token({ grant_type: 'password', username: u.user.username, password: 'wrong-pass' }));
     expect(attempts.slice(0, 5).every((r) => r.statusCode === 401)).toBe(true);
     const limited = attempts[5];
     expect(limited.statusCode).toBe(429);

@@ -49,7 +49,11 @@ describe('hr command line', () => {
     // The token works against an app on the same database.
     const t = await createTestApp({ DATABASE_URL: env.DATABASE_URL }, { keepDatabase: true });
     try {
-      const res = await t.app.inject({ method: 'GET', url: '/app/api/settings', headers: { authorization: `Bearer ${issued.out[0]}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/app/api/settings',
+        headers: { authorization: `Bearer ${issued.out[0]}` },
+      });
       expect(res.statusCode).toBe(200);
       const login = await t.app.inject({
         method: 'POST',
@@ -73,7 +77,9 @@ describe('hr command line', () => {
     expect(dup.err[0]).toBe('error: Username is already taken');
 
     const weak = capture();
-    expect(await runCli(['users:create-admin', '--username', 'x2', '--email', 'x2@example.com', '--password', 'short'], weak.io, env)).toBe(1);
+    expect(
+      await runCli(['users:create-admin', '--username', 'x2', '--email', 'x2@example.com', '--password', 'short'], weak.io, env),
+    ).toBe(1);
     expect(weak.err[0]).toContain('password must be at least 8 characters');
 
     const setting = capture();

@@ -21,7 +21,14 @@ describe('health probes and the OpenAPI document', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.ErrorEnvelopeDto.properties.error).toBeDefined();
-    for (const path of ['/app/api/echo', '/app/api/oauth/token', '/app/api/oauth/revoke', '/app/api/users/me/password', '/app/api/settings', '/app/api/health/ready']) {
+    for (const path of [
+      '/app/api/echo',
+      '/app/api/oauth/token',
+      '/app/api/oauth/revoke',
+      '/app/api/users/me/password',
+      '/app/api/settings',
+      '/app/api/health/ready',
+    ]) {
       expect(doc.paths[path]).toBeDefined();
     }
     const settings = doc.paths['/app/api/settings'].get;

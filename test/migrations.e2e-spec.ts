@@ -16,7 +16,9 @@ describe(`migrations (${testConfig().database.type})`, () => {
   const tables = async () => {
     const runner = ds.createQueryRunner();
     try {
-      return (await runner.getTables(['settings', 'users', 'user_departments', 'oauth_tokens'])).map((t) => t.name.split('.').pop());
+      return (await runner.getTables(['settings', 'users', 'user_departments', 'oauth_tokens'])).map((t) =>
+        t.name.split('.').pop(),
+      );
     } finally {
       await runner.release();
     }
@@ -30,8 +32,12 @@ describe(`migrations (${testConfig().database.type})`, () => {
     const users = await runner.getTable('users');
     const tokens = await runner.getTable('oauth_tokens');
     await runner.release();
-    expect(users!.indices.map((i) => i.name)).toEqual(expect.arrayContaining(['uq_users_username', 'uq_users_email', 'ix_users_employee']));
-    expect(tokens!.indices.map((i) => i.name)).toEqual(expect.arrayContaining(['uq_oauth_tokens_hash', 'ix_oauth_tokens_expires']));
+    expect(users!.indices.map((i) => i.name)).toEqual(
+      expect.arrayContaining(['uq_users_username', 'uq_users_email', 'ix_users_employee']),
+    );
+    expect(tokens!.indices.map((i) => i.name)).toEqual(
+      expect.arrayContaining(['uq_oauth_tokens_hash', 'ix_oauth_tokens_expires']),
+    );
     expect(tokens!.foreignKeys.map((f) => f.onDelete)).toEqual(['CASCADE']);
   });
 

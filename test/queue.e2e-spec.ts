@@ -55,7 +55,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
     expect(times).toHaveLength(3);
   });
 
-  it('gives up after the policy\'s attempts', async () => {
+  it("gives up after the policy's attempts", async () => {
     const def = defineJob<Record<string, never>>('payroll', `doomed-${run}`, { attempts: 2, backoffMs: 20 });
     let calls = 0;
     jobs.register(def, async () => {

@@ -19,7 +19,8 @@ export class AuthController {
   @RawResponse()
   @ApiOperation({
     summary: 'Obtain tokens (RFC 6749 password and refresh_token grants)',
-    description: 'The success body is the bare RFC 6749 token response, without the envelope. Rate limited per address and per username.',
+    description:
+      'The success body is the bare RFC 6749 token response, without the envelope. Rate limited per address and per username.',
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({ type: TokenRequestDto })

@@ -11,7 +11,9 @@ function stringField(body: Record<string, unknown>, name: string): string | unde
   const v = body[name];
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || v.length === 0 || v.length > 1024) {
-    throw new DomainException('INVALID_REQUEST', `${name} must be a non-empty string`, [{ field: name, message: 'must be a non-empty string' }]);
+    throw new DomainException('INVALID_REQUEST', `${name} must be a non-empty string`, [
+      { field: name, message: 'must be a non-empty string' },
+    ]);
   }
   return v;
 }
@@ -59,7 +61,9 @@ export class AuthService {
       case 'refresh_token': {
         const refresh = stringField(fields, 'refresh_token');
         if (!refresh) {
-          throw new DomainException('INVALID_REQUEST', 'refresh_token is required', [{ field: 'refresh_token', message: 'is required' }]);
+          throw new DomainException('INVALID_REQUEST', 'refresh_token is required', [
+            { field: 'refresh_token', message: 'is required' },
+          ]);
         }
         return this.tokens.refreshGrant(refresh);
       }

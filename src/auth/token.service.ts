@@ -120,9 +120,7 @@ export class TokenService {
   /** Ends every token of the user, except those of one grant (the caller's own, on password change). */
   async revokeUserTokens(userId: number, exceptGrantId?: string): Promise<void> {
     await this.tokens.update(
-      exceptGrantId
-        ? { userId, revokedAt: IsNull(), grantId: Not(exceptGrantId) }
-        : { userId, revokedAt: IsNull() },
+      exceptGrantId ? { userId, revokedAt: IsNull(), grantId: Not(exceptGrantId) } : { userId, revokedAt: IsNull() },
       { revokedAt: new Date() },
     );
     this.forgetUser(userId);

@@ -60,7 +60,13 @@ describe('configuration', () => {
   it('fails at boot with one line per bad variable, naming it', () => {
     let error: ConfigError | undefined;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x/y', ACCESS_TOKEN_TTL: '1 week', REDIS_URL: 'http://x', BASE_PATH: 'hr' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'postgres://x/y',
+        ACCESS_TOKEN_TTL: '1 week',
+        REDIS_URL: 'http://x',
+        BASE_PATH: 'hr',
+      });
     } catch (e) {
       error = e as ConfigError;
     }
@@ -81,7 +87,10 @@ describe('configuration', () => {
     expect(parseByteSize('lots')).toBeNull();
     expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ type: 'sqlite', path: ':memory:' });
     expect(parseDatabaseUrl('sqlite:./data/x.sqlite')).toEqual({ type: 'sqlite', path: './data/x.sqlite' });
-    expect(parseDatabaseUrl('mariadb://root:@127.0.0.1:3306/hr')).toEqual({ type: 'mysql', url: 'mysql://root:@127.0.0.1:3306/hr' });
+    expect(parseDatabaseUrl('mariadb://root:@127.0.0.1:3306/hr')).toEqual({
+      type: 'mysql',
+      url: 'mysql://root:@127.0.0.1:3306/hr',
+    });
     expect(parseDatabaseUrl('sqlite:')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, runMigrations } from './data-source';
@@ -20,7 +20,7 @@ import { dataSourceOptions, runMigrations } from './data-source';
       }),
       dataSourceFactory: async (options) => {
         if (!options) throw new Error('missing data source options');
-        const ds = await new DataSource({ ...options, migrationsRun: false } as DataSourceOptions).initialize();
+        const ds = await new DataSource({ ...options, migrationsRun: false }).initialize();
         if (options.migrationsRun) await runMigrations(ds);
         return ds;
       },

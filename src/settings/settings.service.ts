@@ -58,7 +58,13 @@ export class SettingsService {
 
   private toDto(name: string, value: string): SettingDto {
     const def = this.definition(name);
-    return { name: def.name, value, group: def.group, description: def.description, allowed_values: def.values ? [...def.values] : null };
+    return {
+      name: def.name,
+      value,
+      group: def.group,
+      description: def.description,
+      allowed_values: def.values ? [...def.values] : null,
+    };
   }
 
   private async values(): Promise<Map<string, string>> {

@@ -14,7 +14,9 @@ const caller = (level: UserLevel, employeeId: number | null, departmentIds: numb
 });
 
 // Department tree: 1 -> 2 -> 3, and 4 on its own.
-const tree = { subtree: async (ids: number[]) => [...new Set(ids.flatMap((id) => ({ 1: [1, 2, 3], 2: [2, 3], 3: [3], 4: [4] })[id] ?? [id]))] };
+const tree = {
+  subtree: async (ids: number[]) => [...new Set(ids.flatMap((id) => ({ 1: [1, 2, 3], 2: [2, 3], 3: [3], 4: [4] })[id] ?? [id]))],
+};
 
 // Employees: 10 manager (dept 1), 11 and 12 report to 10 (dept 2, 3), 13 elsewhere (dept 4), 14 reports to 11.
 const emp: Record<number, EmployeeRef> = {

@@ -67,7 +67,10 @@ export class AccessScopeService {
       case 'Admin':
         return { kind: 'all' };
       case 'Restricted Admin':
-        return { kind: 'departments', departmentIds: caller.departmentIds.length ? await this.tree.subtree(caller.departmentIds) : [] };
+        return {
+          kind: 'departments',
+          departmentIds: caller.departmentIds.length ? await this.tree.subtree(caller.departmentIds) : [],
+        };
       case 'Manager':
         return caller.employeeId === null ? { kind: 'none' } : { kind: 'team', selfId: caller.employeeId };
       case 'Employee':

@@ -53,10 +53,11 @@ export class AccessGuard implements CanActivate {
   /** Resolves the user, false when the token is refused; rejects when the lookup itself fails (a 500, not a 401). */
   private authenticate(request: FastifyRequest): Promise<AuthUser | false> {
     return new Promise((resolve, reject) => {
+      const fail = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
       const middleware = this.passport.authenticate('bearer', { session: false }, (err: unknown, user: AuthUser | false) =>
-        err ? reject(err) : resolve(user || false),
+        err ? fail(err) : resolve(user || false),
       ) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
-      middleware(request, {}, (err?: unknown) => (err ? reject(err) : resolve(false)));
+      middleware(request, {}, (err?: unknown) => (err ? fail(err) : resolve(false)));
     });
   }
 }

@@ -22,7 +22,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input (bad JSON, failed validation, bad query parameter)',
   401: 'Missing, invalid, expired or revoked token',
   403: 'Authenticated but not allowed',
-  404: 'Unknown route or record (also records outside the caller\'s scope)',
+  404: "Unknown route or record (also records outside the caller's scope)",
   409: 'Conflict with the current state',
   413: 'Request body too large',
   415: 'Content-Type is not application/json',

@@ -11,7 +11,10 @@ describe('toErrorResponse', () => {
       headers: { 'Retry-After': '7' },
       unexpected: false,
     });
-    expect(toErrorResponse(new NotFoundException('Employee')).body.error).toEqual({ code: 'NOT_FOUND', message: 'Employee not found' });
+    expect(toErrorResponse(new NotFoundException('Employee')).body.error).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Employee not found',
+    });
     expect(toErrorResponse(ValidationException.field('work_email', 'must be an email')).body.error).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'work_email must be an email',

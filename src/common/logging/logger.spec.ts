@@ -11,7 +11,10 @@ describe('logger', () => {
       },
     });
     const log = createRootLogger('info', sink);
-    log.info({ req: { headers: { authorization: 'Bearer hra_secret' } }, body: { password: 'p4ss', refresh_token: 'hrr_x' } }, 'x');
+    log.info(
+      { req: { headers: { authorization: 'Bearer hra_secret' } }, body: { password: 'p4ss', refresh_token: 'hrr_x' } },
+      'x',
+    );
     log.info({ req: { method: 'GET', url: '/x?access_token=hra_abc&page=2' } }, 'y');
     const all = lines.join('');
     expect(all).not.toContain('hra_secret');

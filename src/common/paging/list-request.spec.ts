@@ -29,7 +29,9 @@ const query = (q: Partial<ListQueryDto & { search: string }>) =>
 
 describe('list requests', () => {
   it('validates sort fields, filter fields and values, naming each bad one', () => {
-    expect(() => parseListQuery(query({ sortField: 'password_hash' }), spec)).toThrow('sortField must be one of id, username, level');
+    expect(() => parseListQuery(query({ sortField: 'password_hash' }), spec)).toThrow(
+      'sortField must be one of id, username, level',
+    );
     const bad = () => parseListQuery(query({ filters: '{"level":"King","employee":"x","secret":1}' }), spec);
     expect(bad).toThrow();
     try {
@@ -63,7 +65,12 @@ describe('list requests', () => {
     const counter = new QueryCounter(['query']);
 
     beforeAll(async () => {
-      ds = new DataSource({ ...dataSourceOptions({ type: 'sqlite', path: ':memory:' }), entities: [User], logger: counter, logging: ['query'] });
+      ds = new DataSource({
+        ...dataSourceOptions({ type: 'sqlite', path: ':memory:' }),
+        entities: [User],
+        logger: counter,
+        logging: ['query'],
+      });
       await ds.initialize();
       await runMigrations(ds);
       const levels = ['Admin', 'Manager', 'Employee'] as const;
@@ -82,7 +89,14 @@ describe('list requests', () => {
 
     it('pages, sorts, filters and searches in one page query and one COUNT', async () => {
       const req = parseListQuery(
-        query({ page: 2, limit: 10, sortField: 'username', sortOrder: 'descend', filters: '{"level":["Admin","Manager"],"active":true}', search: 'CORP' }),
+        query({
+          page: 2,
+          limit: 10,
+          sortField: 'username',
+          sortOrder: 'descend',
+          filters: '{"level":["Admin","Manager"],"active":true}',
+          search: 'CORP',
+        }),
         spec,
       );
       counter.selects = 0;

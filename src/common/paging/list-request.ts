@@ -104,7 +104,7 @@ export function parseListQuery(query: ListQueryDto | SearchableListQueryDto, spe
           continue;
         }
         const values = rawValues.map((v) => coerce(field, fieldSpec, v, problems));
-        if (values.every((v) => v !== undefined)) filters.push({ column: fieldSpec.column, values: values as FilterValue[] });
+        if (values.every((v) => v !== undefined)) filters.push({ column: fieldSpec.column, values: values });
       }
     }
   }

@@ -62,7 +62,13 @@ export class InProcessRunner implements JobRunner {
     job.state = delayMs ? 'delayed' : 'waiting';
   }
 
-  private async attempt(job: Tracked, jobId: string, handler: JobHandler<unknown>, data: unknown, retry: RetryPolicy): Promise<void> {
+  private async attempt(
+    job: Tracked,
+    jobId: string,
+    handler: JobHandler<unknown>,
+    data: unknown,
+    retry: RetryPolicy,
+  ): Promise<void> {
     job.state = 'active';
     job.attemptsMade += 1;
     const attempt = job.attemptsMade;
