@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Private MariaDB and Redis on 127.0.0.1 for CI when the machine has none: installed with apt,
+# data under $SVC_DIR, stopped by PID. Usage: services.sh start | stop
+# (The recipe verified in shared/TOOLCHAIN.md.)
+set -euo pipefail
+SVC_DIR=${SVC_DIR:?}
+DB_PORT=${DB_PORT:-3307}
+REDIS_PORT=${REDIS_PORT:-6380}
+DB_NAME=${DB_NAME:-hr_ci}
+DB_USER=${DB_USER:-hr}
+DB_PASS=${DB_PASS:-hr}
+MY="$SVC_DIR/mysql"
+
+wait_for() { # wait_for <seconds> <command...>
+  local n=$(($1 * 4))
+  shift
+  for _ in $(seq 1 "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
+  return 1
+}
+
+install_pkgs() {
+  local need=()
+  command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
+  command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "installing ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+}
+
+start_mariadb() {
+  mkdir -p "$MY"
+  chown mysql:mysql "$MY"
+  if [ ! -d "$MY/data/mysql" ]; then
+    mariadb-install-db --user=mysql --datadir="$MY/data" --auth-root-authentication-method=socket --skip-test-db >"$MY/install.log" 2>&1
+  fi
+  # --no-defaults must come first: nothing from /etc/mysql (port, socket) leaks in.
+  setsid mariadbd --no-defaults --user=mysql --datadir="$MY/data" \
+    --socket="$MY/mysqld.sock" --pid-file="$MY/mysqld.pid" \
+    --bind-address=127.0.0.1 --port="$DB_PORT" --skip-name-resolve \
+    --log-error="$MY/error.log" --innodb-buffer-pool-size=128M \
+    --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
+    </dev/null >/dev/null 2>&1 &
+  wait_for 60 mariadb-admin --socket="$MY/mysqld.sock" ping || { tail -20 "$MY/error.log"; exit 1; }
+  mariadb --socket="$MY/mysqld.sock" <<SQL
+CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
+CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASS';
+GRANT ALL ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1';
+GRANT ALL ON \`$DB_NAME\`.* TO '$DB_USER'@'localhost';
+SQL
+}
+
+start_redis() {
+  mkdir -p "$SVC_DIR"
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
+    --pidfile "$SVC_DIR/redis.pid" --logfile "$SVC_DIR/redis.log" \
+    --save '' --appendonly no --dir "$SVC_DIR"
+  wait_for 20 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping || { tail -20 "$SVC_DIR/redis.log"; exit 1; }
+}
+
+stop_pidfile() { # SIGTERM the PID in <file>, wait up to 30 s, then SIGKILL
+  local f=$1 pid
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid"
+    for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+  fi
+  rm -f "$f"
+}
+
+case "${1:-}" in
+  start-mariadb) install_pkgs; start_mariadb; echo "private MariaDB pid $(cat "$MY/mysqld.pid") on 127.0.0.1:$DB_PORT" ;;
+  start-redis) install_pkgs; start_redis; echo "private Redis pid $(cat "$SVC_DIR/redis.pid") on 127.0.0.1:$REDIS_PORT" ;;
+  stop) stop_pidfile "$MY/mysqld.pid"; stop_pidfile "$SVC_DIR/redis.pid" ;;
+  *) echo "usage: $0 start-mariadb|start-redis|stop" >&2; exit 2 ;;
+esac
