@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ModuleMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -16,6 +16,8 @@ import { SettingsService } from './settings/settings.service';
 export interface CreateAppOptions {
   /** Where JSON log lines go (default stdout); tests capture them here. */
   logDestination?: DestinationStream;
+  /** Extra modules mounted in the application. */
+  imports?: NonNullable<ModuleMetadata['imports']>;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -51,7 +53,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
       return typeof sent === 'string' && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, opts.imports), adapter, {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });

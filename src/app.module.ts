@@ -1,10 +1,11 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { AccessGuard } from './common/auth/access.guard';
 import { AccessModule } from './common/auth/access.module';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { QueueModule } from './common/queue/queue.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -16,7 +17,8 @@ import { UsersModule } from './users/users.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `imports` adds modules to the application (the test suites mount fixtures this way). */
+  static forRoot(config: AppConfig, imports: NonNullable<ModuleMetadata['imports']> = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -24,11 +26,13 @@ export class AppModule {
         DatabaseModule,
         QueueModule.forRoot(config),
         AccessModule,
+        IdempotencyModule,
         SettingsModule,
         AuthModule,
         UsersModule,
         EchoModule,
         HealthModule,
+        ...imports,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { runCli } from '../src/cli/run-cli';
+import { dataSourceOptions } from '../src/database/data-source';
 import { createTestApp, INTEGRATION, resetDatabase, testConfig } from './helpers/test-app';
 
 function capture() {
@@ -63,6 +65,35 @@ describe('hr command line', () => {
       expect(login.json().scope).toBe('admin');
     } finally {
       await t.close();
+    }
+  });
+
+  it('maintenance:purge deletes expired tokens and idempotency keys, and nothing else', async () => {
+    const ds = await new DataSource(dataSourceOptions(testConfig(env).database)).initialize();
+    try {
+      const [{ id }] = await ds.query("SELECT id FROM users WHERE username = 'root'");
+      const uid = Number(id);
+      await ds.query(
+        `INSERT INTO oauth_tokens (user_id, kind, token_hash, grant_id, expires_at) VALUES
+         (${uid}, 'access', 'old', 'g1', '2001-01-01 00:00:00'), (${uid}, 'access', 'new', 'g2', '2999-01-01 00:00:00')`,
+      );
+      await ds.query(
+        `INSERT INTO idempotency_keys (user_id, idem_key, request_hash, state, expires_at) VALUES
+         (${uid}, 'k-old', 'h', 'done', '2001-01-01 00:00:00'), (${uid}, 'k-new', 'h', 'done', '2999-01-01 00:00:00')`,
+      );
+      const c = capture();
+      expect(await runCli(['maintenance:purge'], c.io, env)).toBe(0);
+      expect(c.out).toEqual(['deleted 1 expired token(s) and 1 expired idempotency key(s)']);
+      expect(
+        (await ds.query("SELECT token_hash FROM oauth_tokens WHERE token_hash IN ('old', 'new')")).map(
+          (r: { token_hash: string }) => r.token_hash,
+        ),
+      ).toEqual(['new']);
+      expect((await ds.query('SELECT idem_key FROM idempotency_keys')).map((r: { idem_key: string }) => r.idem_key)).toEqual([
+        'k-new',
+      ]);
+    } finally {
+      await ds.destroy();
     }
   });
 

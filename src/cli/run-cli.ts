@@ -6,6 +6,7 @@ import { createApp } from '../app.factory';
 import { AppModule } from '../app.module';
 import { TokenService } from '../auth/token.service';
 import { DomainException } from '../common/errors/domain.exception';
+import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interceptor';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/config';
 import { dataSourceOptions, runMigrations } from '../database/data-source';
@@ -26,7 +27,7 @@ Commands:
   users:create-admin --username U --email E --password P
                                                create an Admin user
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
-  tokens:purge                                 delete tokens expired for over a day
+  maintenance:purge                            delete expired tokens and idempotency keys (run daily)
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
   demo                                         serve the API on ./data/demo.sqlite with a demo company
@@ -83,9 +84,13 @@ const COMMANDS: Record<string, Handler> = {
     });
   },
 
-  'tokens:purge': async (argv, { config, io }) => {
+  'maintenance:purge': async (argv, { config, io }) => {
     parseArgs(argv, []);
-    await withContext(config, async (app) => io.out(`deleted ${await app.get(TokenService).purgeExpired()} expired token(s)`));
+    await withContext(config, async (app) => {
+      const tokens = await app.get(TokenService).purgeExpired();
+      const keys = await app.get(IdempotencyInterceptor).purgeExpired();
+      io.out(`deleted ${tokens} expired token(s) and ${keys} expired idempotency key(s)`);
+    });
   },
 
   'settings:get': async (argv, { config, io }) => {

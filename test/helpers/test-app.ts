@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory';
+import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { TokenService } from '../../src/auth/token.service';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { dataSourceOptions } from '../../src/database/data-source';
@@ -48,7 +48,7 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  opts: { enableApi?: boolean; keepDatabase?: boolean } = {},
+  opts: { enableApi?: boolean; keepDatabase?: boolean; imports?: CreateAppOptions['imports'] } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   if (!opts.keepDatabase) await resetDatabase(config);
@@ -59,7 +59,7 @@ export async function createTestApp(
       cb();
     },
   });
-  const app = await createApp(config, { logDestination });
+  const app = await createApp(config, { logDestination, imports: opts.imports });
   if (opts.enableApi !== false) await app.get(SettingsService).set('Enable Rest Api', 'Yes');
   return { app, config, logs, close: () => app.close() };
 }
