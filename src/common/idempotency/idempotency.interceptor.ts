@@ -44,7 +44,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const userId = request.user.id;
     const path = request.url.split('?')[0];
-    const requestHash = createHash('sha256').update(`${request.method} ${path}\n${canonicalJson(request.body)}`).digest('hex');
+    const requestHash = createHash('sha256')
+      .update(`${request.method} ${path}\n${canonicalJson(request.body)}`)
+      .digest('hex');
 
     await this.keys.delete({ userId, idemKey: key, expiresAt: LessThan(new Date()) });
     const existing = await this.keys.findOne({ where: { userId, idemKey: key } });
