@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runCli } from '../src/cli/run-cli';
 import { dataSourceOptions } from '../src/database/data-source';
-import { createTestApp, INTEGRATION, resetDatabase, testConfig } from './helpers/test-app';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
-}
+import { captureIo, createTestApp, INTEGRATION, resetDatabase, testConfig } from './helpers/test-app';
 
 describe('hr command line', () => {
   let dir: string;
@@ -24,16 +18,16 @@ describe('hr command line', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('db:migrate applies the migrations once', async () => {
-    const first = capture();
+    const first = captureIo();
     expect(await runCli(['db:migrate'], first.io, env)).toBe(0);
     expect(first.out[0]).toMatch(/^applied: Platform\d+/);
-    const second = capture();
+    const second = captureIo();
     expect(await runCli(['db:migrate'], second.io, env)).toBe(0);
     expect(second.out).toEqual(['database is up to date']);
   });
 
   it('users:create-admin creates an Admin who can sign in; tokens:issue prints only a working token', async () => {
-    const created = capture();
+    const created = captureIo();
     const code = await runCli(
       ['users:create-admin', '--username', 'root', '--email', 'root@example.com', '--password', 'a-long-Secret-1'],
       created.io,
@@ -43,7 +37,7 @@ describe('hr command line', () => {
     expect(code).toBe(0);
     expect(created.out[0]).toMatch(/^created Admin root \(id \d+\)$/);
 
-    const issued = capture();
+    const issued = captureIo();
     expect(await runCli(['tokens:issue', '--username', 'root', '--ttl', '2h'], issued.io, env)).toBe(0);
     expect(issued.out).toHaveLength(1);
     expect(issued.out[0]).toMatch(/^hra_[A-Za-z0-9_-]{43}$/);
@@ -81,7 +75,7 @@ describe('hr command line', () => {
         `INSERT INTO idempotency_keys (user_id, idem_key, request_hash, state, expires_at) VALUES
          (${uid}, 'k-old', 'h', 'done', '2001-01-01 00:00:00'), (${uid}, 'k-new', 'h', 'done', '2999-01-01 00:00:00')`,
       );
-      const c = capture();
+      const c = captureIo();
       expect(await runCli(['maintenance:purge'], c.io, env)).toBe(0);
       expect(c.out).toEqual(['deleted 1 expired token(s) and 1 expired idempotency key(s)']);
       expect(
@@ -98,7 +92,7 @@ describe('hr command line', () => {
   });
 
   it('fails with exit code 1 and a clear message on a duplicate or a bad value', async () => {
-    const dup = capture();
+    const dup = captureIo();
     const code = await runCli(
       ['users:create-admin', '--username', 'root', '--email', 'other@example.com', '--password', 'a-long-Secret-1'],
       dup.io,
@@ -107,17 +101,17 @@ describe('hr command line', () => {
     expect(code).toBe(1);
     expect(dup.err[0]).toBe('error: Username is already taken');
 
-    const weak = capture();
+    const weak = captureIo();
     expect(
       await runCli(['users:create-admin', '--username', 'x2', '--email', 'x2@example.com', '--password', 'short'], weak.io, env),
     ).toBe(1);
     expect(weak.err[0]).toContain('password must be at least 8 characters');
 
-    const setting = capture();
+    const setting = captureIo();
     expect(await runCli(['settings:set', 'Enable Rest Api', 'Maybe'], setting.io, env)).toBe(1);
     expect(setting.err[0]).toContain('must be one of Yes, No');
 
-    const unknownUser = capture();
+    const unknownUser = captureIo();
     expect(await runCli(['tokens:issue', '--username', 'ghost'], unknownUser.io, env)).toBe(2);
     expect(unknownUser.err[0]).toContain('no active user named ghost');
   });
@@ -133,14 +127,14 @@ describe('hr command line', () => {
       ['settings:set', 'Enable Rest Api'],
     ];
     for (const argv of cases) {
-      const c = capture();
+      const c = captureIo();
       expect(await runCli(argv, c.io, env)).toBe(2);
       expect(c.err.join('\n')).toContain('Usage: hr <command>');
     }
   });
 
   it('reports an invalid configuration naming the variable', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await runCli(['settings:get', 'Company Name'], c.io, { ...env, ACCESS_TOKEN_TTL: 'soon' })).toBe(2);
     expect(c.err[0]).toContain('ACCESS_TOKEN_TTL');
   });

@@ -2,13 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/run-cli';
-import { bearer, createTestApp, createUser, INTEGRATION, TestApp } from './helpers/test-app';
-
-const io = () => {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
-};
+import { bearer, captureIo, createTestApp, createUser, INTEGRATION, TestApp } from './helpers/test-app';
 
 async function until(fn: () => Promise<boolean>, ms: number): Promise<number> {
   const start = Date.now();
@@ -55,13 +49,13 @@ describe('the "Enable Rest Api" gate', () => {
   });
 
   it('opens within the cache time after the CLI enables it in another connection, without a restart', async () => {
-    const c = io();
+    const c = captureIo();
     expect(await runCli(['settings:set', 'Enable Rest Api', 'Yes'], c.io, env)).toBe(0);
     expect(c.out).toEqual(['Enable Rest Api = Yes']);
     const waited = await until(async () => (await get('/app/api/echo')).statusCode === 200, 5000);
     expect(waited).toBeLessThanOrEqual(5000);
 
-    const g = io();
+    const g = captureIo();
     expect(await runCli(['settings:get', 'enable rest api'], g.io, env)).toBe(0);
     expect(g.out).toEqual(['Yes']);
   });

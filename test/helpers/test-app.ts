@@ -96,3 +96,10 @@ export async function createUser(
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
+
+/** Captures what a CLI command prints, for runCli(argv, io, env). */
+export function captureIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
+}
