@@ -3,6 +3,7 @@ import { Repository } from 'typeorm';
 import { OAuthToken } from '../src/auth/entities/oauth-token.entity';
 import { TokenService } from '../src/auth/token.service';
 import { User } from '../src/users/entities/user.entity';
+import { UsersService } from '../src/users/users.service';
 import { bearer, createTestApp, createUser, TestApp } from './helpers/test-app';
 
 describe('Authentication: /oauth/token, /oauth/revoke, /users/me/password', () => {
@@ -243,5 +244,21 @@ describe('sign-in rate limit per address', () => {
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('creating users concurrently', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('answers 409 USERNAME_TAKEN to the loser of a race, never a 500', async () => {
+    const users = t.app.get(UsersService);
+    const make = (email: string) => users.create({ username: 'racer', email, password: 'long-enough-1', level: 'Employee' });
+    const results = await Promise.allSettled([make('r1@x.test'), make('r2@x.test'), make('r3@x.test')]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+      expect(r.reason).toMatchObject({ code: 'USERNAME_TAKEN' });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../src/common/errors/db-errors';
 import { dataSourceOptions, runMigrations } from '../src/database/data-source';
 import { MIGRATIONS } from '../src/database/migrations';
 import { resetDatabase, testConfig } from './helpers/test-app';
@@ -53,9 +54,14 @@ describe(`migrations (${testConfig().database.type})`, () => {
 
   it('enforce the unique username and cascade tokens with their user', async () => {
     await ds.query("INSERT INTO users (username, email, password_hash, user_level) VALUES ('a', 'a@x.test', 'h', 'Admin')");
-    await expect(
-      ds.query("INSERT INTO users (username, email, password_hash, user_level) VALUES ('a', 'b@x.test', 'h', 'Admin')"),
-    ).rejects.toThrow();
+    const duplicate = await ds
+      .query("INSERT INTO users (username, email, password_hash, user_level) VALUES ('a', 'b@x.test', 'h', 'Admin')")
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    expect(isUniqueViolation(new Error('other'))).toBe(false);
     const [{ id }] = await ds.query("SELECT id FROM users WHERE username = 'a'");
     await ds.query(
       `INSERT INTO oauth_tokens (user_id, kind, token_hash, grant_id, expires_at) VALUES (${Number(id)}, 'access', 'h1', 'g', '2030-01-01 00:00:00')`,

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
 import { normalizeLogin, TokenService } from '../auth/token.service';
 import { AuthUser } from '../common/auth/auth-user';
+import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
 import { User, UserLevel } from './entities/user.entity';
 
@@ -40,23 +41,33 @@ export class UsersService {
     }
     if (!EMAIL_RE.test(email) || email.length > 255) throw ValidationException.field('email', 'must be an email');
     this.checkPasswordLength(input.password, 'password');
+    await this.assertAvailable(username, email);
+    const user = this.users.create({
+      username,
+      email,
+      passwordHash: await this.hasher.hash(input.password),
+      userLevel: input.level,
+      employeeId: input.employeeId ?? null,
+      active: true,
+      mustChangePassword: input.mustChangePassword ?? false,
+    });
+    try {
+      return await this.users.save(user);
+    } catch (err) {
+      // A concurrent create took the name between the check and the insert.
+      if (!isUniqueViolation(err)) throw err;
+      await this.assertAvailable(username, email);
+      throw err;
+    }
+  }
+
+  private async assertAvailable(username: string, email: string): Promise<void> {
     if (await this.users.exists({ where: { username } })) {
       throw new DomainException('USERNAME_TAKEN', 'Username is already taken');
     }
     if (await this.users.exists({ where: { email } })) {
       throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
     }
-    return this.users.save(
-      this.users.create({
-        username,
-        email,
-        passwordHash: await this.hasher.hash(input.password),
-        userLevel: input.level,
-        employeeId: input.employeeId ?? null,
-        active: true,
-        mustChangePassword: input.mustChangePassword ?? false,
-      }),
-    );
   }
 
   /** Changes the caller's password; every other token of the user stops working, the caller's own keeps working. */

@@ -1,0 +1,8 @@
+import { QueryFailedError } from 'typeorm';
+
+/** True for a unique-index violation on MySQL/MariaDB (ER_DUP_ENTRY) or SQLite (SQLITE_CONSTRAINT_UNIQUE/PRIMARYKEY). */
+export function isUniqueViolation(err: unknown): boolean {
+  if (!(err instanceof QueryFailedError)) return false;
+  const code = (err.driverError as { code?: string } | undefined)?.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
