@@ -6,6 +6,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
+import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { DomainException, ErrorDetail, ValidationException } from './common/errors/domain.exception';
 import { errorEnvelope } from './common/errors/error-envelope';
@@ -121,7 +122,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
         'While the setting "Enable Rest Api" is No, every route except /health/* answers 503 API_DISABLED.',
       ].join('\n\n'),
     )
-    .setVersion(process.env.npm_package_version ?? '0.1.0')
+    .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Access token from POST /oauth/token' });
   return SwaggerModule.createDocument(app, builder.build());
 }

@@ -1,3 +1,4 @@
+import { version } from '../package.json';
 import { createTestApp, TestApp } from './helpers/test-app';
 
 describe('health probes and the OpenAPI document', () => {
@@ -19,6 +20,7 @@ describe('health probes and the OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.version).toBe(version);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.ErrorEnvelopeDto.properties.error).toBeDefined();
     for (const path of [

@@ -37,7 +37,7 @@ export class InProcessRunner implements JobRunner {
     if (!job) {
       job = { state: 'waiting', attemptsMade: 0, events: new EventEmitter() };
       this.jobs.set(jobId, job);
-      this.schedule(job, jobId, 0, () => this.attempt(job as Tracked, jobId, handler, data, retry));
+      this.schedule(job, 0, () => this.attempt(job as Tracked, jobId, handler, data, retry));
     }
     return this.handle(jobId, job);
   }
@@ -46,13 +46,13 @@ export class InProcessRunner implements JobRunner {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timers.size) this.logger.warn(`dropping ${this.timers.size} job(s) waiting for a retry`);
+    if (this.timers.size) this.logger.warn(`dropping ${this.timers.size} job(s) not started yet or waiting for a retry`);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled([...this.running]);
   }
 
-  private schedule(job: Tracked, jobId: string, delayMs: number, run: () => Promise<void>): void {
+  private schedule(job: Tracked, delayMs: number, run: () => Promise<void>): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       const p = run().finally(() => this.running.delete(p));
@@ -83,7 +83,7 @@ export class InProcessRunner implements JobRunner {
       if (attempt < retry.attempts && !this.closed) {
         const delay = retry.backoffMs * 2 ** (attempt - 1);
         this.logger.warn(`job ${jobId} attempt ${attempt}/${retry.attempts} failed (${message}); retry in ${delay} ms`);
-        this.schedule(job, jobId, delay, () => this.attempt(job, jobId, handler, data, retry));
+        this.schedule(job, delay, () => this.attempt(job, jobId, handler, data, retry));
       } else {
         job.state = 'failed';
         this.logger.error(`job ${jobId} failed after ${attempt} attempt(s): ${message}`);
