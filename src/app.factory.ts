@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import { ModuleMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
-import { DomainException, ErrorDetail, ValidationException } from './common/errors/domain.exception';
+import { DomainException } from './common/errors/domain.exception';
+import { createValidationPipe } from './common/validation/validation-pipe';
 import { errorEnvelope } from './common/errors/error-envelope';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/config';
@@ -24,18 +25,6 @@ export interface CreateAppOptions {
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Routes that also take application/x-www-form-urlencoded (RFC 6749 / 7009 clients). */
 const FORM_ROUTES = ['/oauth/token', '/oauth/revoke'];
-
-/** Turns class-validator errors into field-keyed details: "work_email" / "must be an email". */
-export function validationDetails(errors: ValidationError[], parent = ''): ErrorDetail[] {
-  return errors.flatMap((e) => {
-    const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.entries(e.constraints ?? {}).map(([rule, message]) => ({
-      field,
-      message: rule === 'whitelistValidation' ? 'is not allowed' : message.replace(new RegExp(`^${e.property}\\s+`), ''),
-    }));
-    return [...own, ...validationDetails(e.children ?? [], field)];
-  });
-}
 
 /**
  * Builds the HTTP application: Fastify, the /app/api prefix, body parsing and limits, the error
@@ -59,14 +48,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     bodyParser: false,
   });
   app.setGlobalPrefix(config.apiPrefix);
-  app.useGlobalPipes(
-    new ValidationPipe({
-      transform: true,
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      exceptionFactory: (errors) => new ValidationException(validationDetails(errors)),
-    }),
-  );
+  app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();

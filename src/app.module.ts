@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EchoModule } from './echo/echo.module';
 import { HealthModule } from './health/health.module';
+import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 
@@ -32,6 +33,7 @@ export class AppModule {
         UsersModule,
         EchoModule,
         HealthModule,
+        ReferenceModule,
         ...imports,
       ],
       providers: [

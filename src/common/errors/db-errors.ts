@@ -6,3 +6,10 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err.driverError as { code?: string } | undefined)?.code;
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/** True when a row is still referenced (delete restricted) or points to a missing row. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  if (!(err instanceof QueryFailedError)) return false;
+  const code = (err.driverError as { code?: string } | undefined)?.code;
+  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_NO_REFERENCED_ROW_2' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

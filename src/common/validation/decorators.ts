@@ -1,0 +1,76 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import currencyCodes from 'currency-codes';
+import countries from 'i18n-iso-countries';
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** YYYY-MM-DD that names a real calendar day (2023-02-30 is refused). */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1900 && y <= 2999 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function simple(name: string, test: (v: unknown) => boolean, message: string, options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `$property ${message}`, ...options },
+      validator: { validate: test },
+    });
+}
+
+export const IsCalendarDate = (o?: ValidationOptions) => simple('isCalendarDate', isCalendarDate, 'must be a real date YYYY-MM-DD', o);
+
+/** ISO 3166-1 alpha-2 country code, e.g. "DE". */
+export const IsCountryCode = (o?: ValidationOptions) =>
+  simple('isCountryCode', (v) => typeof v === 'string' && /^[A-Z]{2}$/.test(v) && countries.isValid(v), 'must be an ISO 3166-1 alpha-2 country code such as DE', o);
+
+/** ISO 4217 currency code, e.g. "EUR". */
+export const IsCurrencyCode = (o?: ValidationOptions) =>
+  simple('isCurrencyCode', (v) => typeof v === 'string' && /^[A-Z]{3}$/.test(v) && currencyCodes.code(v) !== undefined, 'must be an ISO 4217 currency code such as EUR', o);
+
+/** Accepts null (to clear the field) as well as values passing the other validators. */
+export const Nullable = () => ValidateIf((_o: unknown, v: unknown) => v !== null);
+
+/** The id of another record: a positive 32-bit integer. */
+export const IsRefId = () => applyDecorators(IsInt(), Min(1), Max(2_147_483_647));
+
+const MONEY_RE = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** "5000", "5000.5", 5000.5 → "5000.50"; anything else is left for IsMoney to refuse. No float arithmetic. */
+export function normalizeMoney(value: unknown): unknown {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !MONEY_RE.test(text)) return value;
+  const [int, frac = ''] = text.split('.');
+  return `${BigInt(int).toString()}.${frac.padEnd(2, '0')}`;
+}
+
+/** A non-negative amount with at most 2 decimals, as a string or a JSON number; stored as "1234.50". */
+export const IsMoney = (o?: ValidationOptions) =>
+  applyDecorators(
+    Transform(({ value }) => normalizeMoney(value)),
+    simple('isMoney', (v) => typeof v === 'string' && /^\d{1,12}\.\d{2}$/.test(v), 'must be an amount such as "5000.00"', o),
+  );
+
+/** Compares two normalized money strings ("12.50"). */
+export function compareMoney(a: string, b: string): number {
+  const d = BigInt(a.replace('.', '')) - BigInt(b.replace('.', ''));
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+/** Trims strings before validation, so "  " counts as empty. */
+export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+/** DECIMAL columns as "1234.50" strings on every driver (SQLite hands back numbers, MariaDB strings). */
+export const MONEY_COLUMN = {
+  to: (value: string | null | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : (normalizeMoney(String(value)) as string)),
+};

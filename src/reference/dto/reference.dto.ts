@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IsCurrencyCode, IsMoney, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+
+export class ReferenceDto {
+  @ApiProperty({ example: 1 }) id: number;
+  @ApiProperty({ example: 'Software Engineer' }) name: string;
+}
+
+export class CreateReferenceDto {
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+}
+
+export class UpdateReferenceDto extends PartialType(CreateReferenceDto) {}
+
+export class DepartmentDto extends ReferenceDto {
+  @ApiProperty({ type: Number, nullable: true, description: 'parent department id; null at the root' }) parent: number | null;
+}
+
+export class CreateDepartmentDto extends CreateReferenceDto {
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  parent?: number | null;
+}
+
+export class UpdateDepartmentDto extends PartialType(CreateDepartmentDto) {}
+
+export class PayGradeDto extends ReferenceDto {
+  @ApiProperty({ type: String, nullable: true, example: 'EUR' }) currency: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '3000.00' }) min_salary: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '5000.00' }) max_salary: string | null;
+}
+
+export class CreatePayGradeDto extends CreateReferenceDto {
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'ISO 4217 code' })
+  @IsOptional()
+  @Nullable()
+  @IsCurrencyCode()
+  currency?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'decimal string; a JSON number is accepted' })
+  @IsOptional()
+  @Nullable()
+  @IsMoney()
+  min_salary?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @IsMoney()
+  max_salary?: string | null;
+}
+
+export class UpdatePayGradeDto extends PartialType(CreatePayGradeDto) {}
+
+export class DeletedDto {
+  @ApiProperty({ example: 5 }) id: number;
+}

@@ -1,0 +1,120 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { AccessScopeService, DepartmentTree } from '../common/auth/access-scope.service';
+import { ValidationException } from '../common/errors/domain.exception';
+import { compareMoney } from '../common/validation/decorators';
+import { DepartmentDto, PayGradeDto, ReferenceDto } from './dto/reference.dto';
+import {
+  Certification,
+  Department,
+  EducationLevel,
+  EmploymentStatus,
+  JobTitle,
+  Language,
+  NamedReference,
+  Nationality,
+  PayGrade,
+  Skill,
+} from './entities/reference.entities';
+import { ReferenceCrud } from './reference-crud';
+
+export const NAMED_KINDS = {
+  'job-titles': { entity: JobTitle, label: 'Job title' },
+  'employment-statuses': { entity: EmploymentStatus, label: 'Employment status' },
+  nationalities: { entity: Nationality, label: 'Nationality' },
+  languages: { entity: Language, label: 'Language' },
+  skills: { entity: Skill, label: 'Skill' },
+  certifications: { entity: Certification, label: 'Certification' },
+  'education-levels': { entity: EducationLevel, label: 'Education level' },
+} as const;
+export type NamedKind = keyof typeof NAMED_KINDS;
+
+const toReferenceDto = (e: NamedReference): ReferenceDto => ({ id: e.id, name: e.name });
+
+/**
+ * Reference data the employee fields point to, and the department tree that Restricted Admin
+ * scope and insights expand (registered with the access scope service at start).
+ */
+@Injectable()
+export class ReferenceService implements DepartmentTree, OnModuleInit {
+  readonly departments: ReferenceCrud<Department, DepartmentDto>;
+  readonly payGrades: ReferenceCrud<PayGrade, PayGradeDto>;
+  private readonly named = new Map<NamedKind, ReferenceCrud<NamedReference, ReferenceDto>>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly scopes: AccessScopeService,
+  ) {
+    const departments = dataSource.getRepository(Department);
+    this.departments = new ReferenceCrud<Department, DepartmentDto>({
+      label: 'Department',
+      repo: departments,
+      toDto: (d) => ({ id: d.id, name: d.name, parent: d.parentId }),
+      toEntity: (i) => ({ ...pick(i, 'name'), ...('parent' in i ? { parentId: i.parent as number | null } : {}) }),
+      check: (d, id) => this.checkParent(departments, d, id),
+      listSpec: { filterFields: { parent: { column: 'r.parent_id', type: 'int' } } },
+    });
+    this.payGrades = new ReferenceCrud<PayGrade, PayGradeDto>({
+      label: 'Pay grade',
+      repo: dataSource.getRepository(PayGrade),
+      toDto: (p) => ({ id: p.id, name: p.name, currency: p.currency, min_salary: p.minSalary, max_salary: p.maxSalary }),
+      toEntity: (i) => ({
+        ...pick(i, 'name', 'currency'),
+        ...('min_salary' in i ? { minSalary: i.min_salary as string | null } : {}),
+        ...('max_salary' in i ? { maxSalary: i.max_salary as string | null } : {}),
+      }),
+      check: async (p) => {
+        if (p.minSalary !== null && p.maxSalary !== null && compareMoney(p.minSalary, p.maxSalary) > 0) {
+          throw ValidationException.field('max_salary', 'must not be below min_salary');
+        }
+      },
+    });
+    for (const [kind, { entity, label }] of Object.entries(NAMED_KINDS) as Array<[NamedKind, (typeof NAMED_KINDS)[NamedKind]]>) {
+      this.named.set(
+        kind,
+        new ReferenceCrud<NamedReference, ReferenceDto>({
+          label,
+          repo: dataSource.getRepository(entity) as Repository<NamedReference>,
+          toDto: toReferenceDto,
+          toEntity: (i) => pick(i, 'name'),
+        }),
+      );
+    }
+  }
+
+  onModuleInit(): void {
+    this.scopes.useDepartmentTree(this);
+  }
+
+  crud(kind: NamedKind): ReferenceCrud<NamedReference, ReferenceDto> {
+    return this.named.get(kind) as ReferenceCrud<NamedReference, ReferenceDto>;
+  }
+
+  /** The given departments and all their descendants, in one recursive query. */
+  async subtree(rootIds: number[]): Promise<number[]> {
+    if (!rootIds.length) return [];
+    const placeholders = rootIds.map(() => '?').join(', ');
+    const rows = (await this.dataSource.query(
+      `WITH RECURSIVE sub (id) AS (
+         SELECT id FROM departments WHERE id IN (${placeholders})
+         UNION SELECT d.id FROM departments d JOIN sub ON d.parent_id = sub.id
+       ) SELECT id FROM sub`,
+      rootIds,
+    )) as Array<{ id: number | string }>;
+    return rows.map((r) => Number(r.id));
+  }
+
+  private async checkParent(repo: Repository<Department>, d: Department, id?: number): Promise<void> {
+    if (d.parentId === null || d.parentId === undefined) return;
+    if (!(await repo.exists({ where: { id: d.parentId } }))) throw ValidationException.field('parent', 'department does not exist');
+    if (id !== undefined && (await this.subtree([id])).includes(d.parentId)) {
+      throw ValidationException.field('parent', 'would make the department its own ancestor');
+    }
+  }
+}
+
+/** Keeps the listed keys that are present in the input. */
+function pick<K extends string>(input: Record<string, unknown>, ...keys: K[]): Partial<Record<K, never>> {
+  return Object.fromEntries(keys.filter((k) => k in input).map((k) => [k, input[k]])) as Partial<Record<K, never>>;
+}
