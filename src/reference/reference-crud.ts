@@ -61,7 +61,8 @@ export class ReferenceCrud<E extends NamedReference, Dto> {
     try {
       await this.kind.repo.delete(id);
     } catch (err) {
-      if (isForeignKeyViolation(err)) throw new DomainException('IN_USE', `${this.kind.label} ${id} is in use and cannot be deleted`);
+      if (isForeignKeyViolation(err))
+        throw new DomainException('IN_USE', `${this.kind.label} ${id} is in use and cannot be deleted`);
       throw err;
     }
     return { id };
@@ -89,6 +90,8 @@ export class ReferenceCrud<E extends NamedReference, Dto> {
   }
 
   private duplicate(name: string): never {
-    throw new DomainException('DUPLICATE', `${this.kind.label} "${name}" already exists`, [{ field: 'name', message: 'already exists' }]);
+    throw new DomainException('DUPLICATE', `${this.kind.label} "${name}" already exists`, [
+      { field: 'name', message: 'already exists' },
+    ]);
   }
 }

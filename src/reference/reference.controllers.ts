@@ -47,7 +47,10 @@ function referenceController(spec: ControllerSpec): Type<unknown> {
 
     @Get()
     @Authenticated()
-    @ApiOperation({ summary: `List ${spec.label.toLowerCase()}s`, description: `sortField: ${spec.sortable}; search matches the name.` })
+    @ApiOperation({
+      summary: `List ${spec.label.toLowerCase()}s`,
+      description: `sortField: ${spec.sortable}; search matches the name.`,
+    })
     @ApiListEnvelope(spec.dto)
     @ApiErrors(400, 401)
     list(@Query() query: SearchableListQueryDto): Promise<Page<unknown>> {

@@ -107,7 +107,8 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
 
   private async checkParent(repo: Repository<Department>, d: Department, id?: number): Promise<void> {
     if (d.parentId === null || d.parentId === undefined) return;
-    if (!(await repo.exists({ where: { id: d.parentId } }))) throw ValidationException.field('parent', 'department does not exist');
+    if (!(await repo.exists({ where: { id: d.parentId } })))
+      throw ValidationException.field('parent', 'department does not exist');
     if (id !== undefined && (await this.subtree([id])).includes(d.parentId)) {
       throw ValidationException.field('parent', 'would make the department its own ancestor');
     }

@@ -10,6 +10,10 @@ export function isUniqueViolation(err: unknown): boolean {
 /** True when a row is still referenced (delete restricted) or points to a missing row. */
 export function isForeignKeyViolation(err: unknown): boolean {
   if (!(err instanceof QueryFailedError)) return false;
-  const code = (err.driverError as { code?: string } | undefined)?.code;
-  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_NO_REFERENCED_ROW_2' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  const driver = err.driverError as { code?: string; message?: string } | undefined;
+  const code = driver?.code;
+  if (code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_NO_REFERENCED_ROW_2' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+    return true;
+  // SQLite reports ON DELETE RESTRICT through a trigger code.
+  return code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY constraint failed/.test(driver?.message ?? '');
 }

@@ -27,15 +27,26 @@ function simple(name: string, test: (v: unknown) => boolean, message: string, op
     });
 }
 
-export const IsCalendarDate = (o?: ValidationOptions) => simple('isCalendarDate', isCalendarDate, 'must be a real date YYYY-MM-DD', o);
+export const IsCalendarDate = (o?: ValidationOptions) =>
+  simple('isCalendarDate', isCalendarDate, 'must be a real date YYYY-MM-DD', o);
 
 /** ISO 3166-1 alpha-2 country code, e.g. "DE". */
 export const IsCountryCode = (o?: ValidationOptions) =>
-  simple('isCountryCode', (v) => typeof v === 'string' && /^[A-Z]{2}$/.test(v) && countries.isValid(v), 'must be an ISO 3166-1 alpha-2 country code such as DE', o);
+  simple(
+    'isCountryCode',
+    (v) => typeof v === 'string' && /^[A-Z]{2}$/.test(v) && countries.isValid(v),
+    'must be an ISO 3166-1 alpha-2 country code such as DE',
+    o,
+  );
 
 /** ISO 4217 currency code, e.g. "EUR". */
 export const IsCurrencyCode = (o?: ValidationOptions) =>
-  simple('isCurrencyCode', (v) => typeof v === 'string' && /^[A-Z]{3}$/.test(v) && currencyCodes.code(v) !== undefined, 'must be an ISO 4217 currency code such as EUR', o);
+  simple(
+    'isCurrencyCode',
+    (v) => typeof v === 'string' && /^[A-Z]{3}$/.test(v) && currencyCodes.code(v) !== undefined,
+    'must be an ISO 4217 currency code such as EUR',
+    o,
+  );
 
 /** Accepts null (to clear the field) as well as values passing the other validators. */
 export const Nullable = () => ValidateIf((_o: unknown, v: unknown) => v !== null);

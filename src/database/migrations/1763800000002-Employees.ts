@@ -1,6 +1,12 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex, TableColumnOptions } from 'typeorm';
 
-const id: TableColumnOptions = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
+const id: TableColumnOptions = {
+  name: 'id',
+  type: 'integer',
+  isPrimary: true,
+  isGenerated: true,
+  generationStrategy: 'increment',
+};
 const name: TableColumnOptions = { name: 'name', type: 'varchar', length: '100' };
 const timestamps: TableColumnOptions[] = [
   { name: 'created_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
@@ -29,7 +35,11 @@ function fk(table: string, column: string, refTable: string, onDelete: 'CASCADE'
 }
 
 function ix(table: string, columns: string[], unique = false): TableIndex {
-  return new TableIndex({ name: `${unique ? 'uq' : 'ix'}_${table}_${columns.join('_')}`, columnNames: columns, isUnique: unique });
+  return new TableIndex({
+    name: `${unique ? 'uq' : 'ix'}_${table}_${columns.join('_')}`,
+    columnNames: columns,
+    isUnique: unique,
+  });
 }
 
 /** Employees, the reference data they point to, their sub-resources and status messages. */
@@ -62,7 +72,12 @@ export class Employees1763800000002 implements MigrationInterface {
       }),
     );
 
-    const text = (n: string, length = 100): TableColumnOptions => ({ name: n, type: 'varchar', length: String(length), isNullable: true });
+    const text = (n: string, length = 100): TableColumnOptions => ({
+      name: n,
+      type: 'varchar',
+      length: String(length),
+      isNullable: true,
+    });
     const date = (n: string, nullable = true): TableColumnOptions => ({ name: n, type: 'date', isNullable: nullable });
     const ref = (n: string): TableColumnOptions => ({ name: n, type: 'integer', isNullable: true });
     await q.createTable(
@@ -181,7 +196,13 @@ export class Employees1763800000002 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['employee_status_messages', 'employee_languages', 'employee_certifications', 'employee_educations', 'employee_skills']) {
+    for (const t of [
+      'employee_status_messages',
+      'employee_languages',
+      'employee_certifications',
+      'employee_educations',
+      'employee_skills',
+    ]) {
       await q.dropTable(t);
     }
     await q.dropTable('employees');

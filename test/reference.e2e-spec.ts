@@ -1,0 +1,91 @@
+import { bearer, createTestApp, createUser, TestApp } from './helpers/test-app';
+
+describe('reference data', () => {
+  let t: TestApp;
+  let admin: string;
+  let employee: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await createUser(t.app, 'Admin')).token;
+    employee = (await createUser(t.app, 'Employee')).token;
+  });
+  afterAll(() => t.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
+    t.app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
+
+  it.each(['job-titles', 'employment-statuses', 'nationalities', 'languages', 'skills', 'certifications', 'education-levels'])(
+    '/%s: Admin creates, renames and deletes; anyone authenticated reads',
+    async (path) => {
+      const created = await call('POST', `/${path}`, admin, { name: `  First ${path}  ` });
+      expect(created.statusCode).toBe(200);
+      const { id } = created.json().data;
+      expect(created.json().data).toEqual({ id, name: `First ${path}` });
+      expect((await call('PUT', `/${path}/${id}`, admin, { name: 'Renamed' })).json().data).toEqual({ id, name: 'Renamed' });
+      const list = await call('GET', `/${path}?search=renam`, employee);
+      expect(list.json()).toMatchObject({ status: 'SUCCESS', total: 1, data: [{ id, name: 'Renamed' }] });
+      expect((await call('GET', `/${path}/${id}`, employee)).json().data.name).toBe('Renamed');
+      expect((await call('POST', `/${path}`, employee, { name: 'x' })).statusCode).toBe(403);
+      expect((await call('DELETE', `/${path}/${id}`, admin)).json()).toEqual({ status: 'SUCCESS', data: { id } });
+      expect((await call('GET', `/${path}/${id}`, admin)).statusCode).toBe(404);
+    },
+  );
+
+  it('refuses duplicate names with 409 DUPLICATE and empty or unknown fields with 400', async () => {
+    await call('POST', '/skills', admin, { name: 'Welding' });
+    const dup = await call('POST', '/skills', admin, { name: 'Welding' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().error).toMatchObject({ code: 'DUPLICATE', details: [{ field: 'name' }] });
+    expect((await call('POST', '/skills', admin, { name: '   ' })).json().error.details[0].field).toBe('name');
+    expect((await call('POST', '/skills', admin, { name: 'A', color: 'red' })).json().error.details[0]).toEqual({
+      field: 'color',
+      message: 'is not allowed',
+    });
+    expect((await call('GET', '/skills/abc', admin)).json().error.details[0].field).toBe('id');
+  });
+
+  it('departments form a tree: parents must exist, no cycles, in-use parents cannot be deleted', async () => {
+    const root = (await call('POST', '/departments', admin, { name: 'Company' })).json().data;
+    expect(root.parent).toBeNull();
+    const child = (await call('POST', '/departments', admin, { name: 'Engineering', parent: root.id })).json().data;
+    const grandchild = (await call('POST', '/departments', admin, { name: 'Platform', parent: child.id })).json().data;
+    expect(grandchild).toEqual({ id: grandchild.id, name: 'Platform', parent: child.id });
+
+    const missing = await call('POST', '/departments', admin, { name: 'Ghost', parent: 999999 });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.details[0].field).toBe('parent');
+    const cycle = await call('PUT', `/departments/${root.id}`, admin, { parent: grandchild.id });
+    expect(cycle.statusCode).toBe(400);
+    expect(cycle.json().error.message).toContain('ancestor');
+    expect((await call('PUT', `/departments/${root.id}`, admin, { parent: root.id })).statusCode).toBe(400);
+
+    const inUse = await call('DELETE', `/departments/${child.id}`, admin);
+    expect(inUse.statusCode).toBe(409);
+    expect(inUse.json().error.code).toBe('IN_USE');
+    const children = await call('GET', `/departments?filters=${encodeURIComponent(JSON.stringify({ parent: root.id }))}`, admin);
+    expect(children.json().data.map((d: { name: string }) => d.name)).toEqual(['Engineering']);
+  });
+
+  it('pay grades take an ISO currency and exact salary bounds', async () => {
+    const res = await call('POST', '/pay-grades', admin, { name: 'G1', currency: 'EUR', min_salary: 3000.5, max_salary: '5000' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      id: expect.any(Number),
+      name: 'G1',
+      currency: 'EUR',
+      min_salary: '3000.50',
+      max_salary: '5000.00',
+    });
+    const got = await call('GET', `/pay-grades/${res.json().data.id}`, employee);
+    expect(got.json().data.min_salary).toBe('3000.50');
+    expect((await call('POST', '/pay-grades', admin, { name: 'G2', currency: 'EURO' })).json().error.details[0].field).toBe(
+      'currency',
+    );
+    expect((await call('POST', '/pay-grades', admin, { name: 'G3', min_salary: '1.234' })).json().error.details[0].field).toBe(
+      'min_salary',
+    );
+    const inverted = await call('POST', '/pay-grades', admin, { name: 'G4', min_salary: '9000', max_salary: '100' });
+    expect(inverted.json().error.details[0].field).toBe('max_salary');
+  });
+});
