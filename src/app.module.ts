@@ -11,6 +11,7 @@ import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EchoModule } from './echo/echo.module';
+import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
@@ -34,6 +35,7 @@ export class AppModule {
         EchoModule,
         HealthModule,
         ReferenceModule,
+        EmployeesModule,
         ...imports,
       ],
       providers: [

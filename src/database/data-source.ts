@@ -28,6 +28,8 @@ export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
     supportBigNumbers: true,
+    // DATE columns as 'YYYY-MM-DD' strings, never shifted through a JS Date and a time zone.
+    dateStrings: ['DATE'],
     poolSize: 10,
   };
 }

@@ -1,0 +1,165 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsCalendarDate, IsCountryCode, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { EMPLOYEE_STATUSES, GENDERS } from '../entities/employee.entity';
+
+/** An optional text field that null clears. */
+function OptionalText(max: number) {
+  return (target: object, key: string) => {
+    ApiPropertyOptional({ type: String, nullable: true, maxLength: max })(target, key);
+    Trim()(target, key);
+    IsOptional()(target, key);
+    Nullable()(target, key);
+    IsString()(target, key);
+    MaxLength(max)(target, key);
+  };
+}
+
+function OptionalDate() {
+  return (target: object, key: string) => {
+    ApiPropertyOptional({ type: String, format: 'date', nullable: true, example: '2024-01-15' })(target, key);
+    IsOptional()(target, key);
+    Nullable()(target, key);
+    IsCalendarDate()(target, key);
+  };
+}
+
+function OptionalRef(description: string) {
+  return (target: object, key: string) => {
+    ApiPropertyOptional({ type: Number, nullable: true, description })(target, key);
+    IsOptional()(target, key);
+    Nullable()(target, key);
+    IsRefId()(target, key);
+  };
+}
+
+function OptionalEmail() {
+  return (target: object, key: string) => {
+    ApiPropertyOptional({ type: String, nullable: true, format: 'email' })(target, key);
+    Trim()(target, key);
+    IsOptional()(target, key);
+    Nullable()(target, key);
+    IsEmail({}, { message: '$property must be an email' })(target, key);
+    MaxLength(255)(target, key);
+  };
+}
+
+/** POST /employees. Required: employee_id, first_name, last_name, joined_date (API.md §7). */
+export class CreateEmployeeDto {
+  @ApiProperty({ example: 'E0042', maxLength: 50 })
+  @Trim()
+  @IsString()
+  @Length(1, 50)
+  employee_id: string;
+
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  first_name: string;
+
+  @OptionalText(100) middle_name?: string | null;
+
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  last_name: string;
+
+  @ApiPropertyOptional({ enum: GENDERS, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @IsIn(GENDERS)
+  gender?: string | null;
+
+  @OptionalText(30) marital_status?: string | null;
+  @OptionalDate() birthday?: string | null;
+
+  @ApiProperty({ format: 'date', example: '2024-01-15' })
+  @IsCalendarDate()
+  joined_date: string;
+
+  @OptionalDate() confirmation_date?: string | null;
+  @OptionalDate() termination_date?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'the name of a nationality from /nationalities' })
+  @Trim()
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @Length(1, 100)
+  nationality?: string | null;
+
+  @OptionalText(100) ssn_num?: string | null;
+  @OptionalText(100) nic_num?: string | null;
+  @OptionalText(100) other_id?: string | null;
+  @OptionalText(100) driving_license?: string | null;
+  @OptionalText(200) address1?: string | null;
+  @OptionalText(200) address2?: string | null;
+  @OptionalText(100) city?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'ISO 3166-1 alpha-2 code', example: 'DE' })
+  @IsOptional()
+  @Nullable()
+  @IsCountryCode()
+  country?: string | null;
+
+  @OptionalText(100) province?: string | null;
+  @OptionalText(20) postal_code?: string | null;
+  @OptionalText(30) home_phone?: string | null;
+  @OptionalText(30) mobile_phone?: string | null;
+  @OptionalText(30) work_phone?: string | null;
+  @OptionalEmail() work_email?: string | null;
+  @OptionalEmail() private_email?: string | null;
+  @OptionalRef('id from /employment-statuses') employment_status?: number | null;
+  @OptionalRef('id from /job-titles') job_title?: number | null;
+  @OptionalRef('id from /pay-grades') pay_grade?: number | null;
+  @OptionalRef('id from /departments') department?: number | null;
+  @OptionalRef('id of another employee') supervisor?: number | null;
+  @OptionalRef('id of another employee') approver1?: number | null;
+  @OptionalRef('id of another employee') approver2?: number | null;
+  @OptionalRef('id of another employee') approver3?: number | null;
+
+  @ApiPropertyOptional({ enum: EMPLOYEE_STATUSES, default: 'Active' })
+  @IsOptional()
+  @IsIn(EMPLOYEE_STATUSES)
+  status?: string;
+}
+
+/** PUT /employees/{id}: any subset; an `id` in the body is ignored. */
+export class UpdateEmployeeDto extends PartialType(CreateEmployeeDto) {
+  @ApiPropertyOptional({ description: 'ignored' })
+  @Allow()
+  id?: unknown;
+}
+
+export class EmployeeListItemDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee_id: string;
+  @ApiProperty() first_name: string;
+  @ApiProperty() last_name: string;
+  @ApiProperty({ type: String, nullable: true }) work_email: string | null;
+  @ApiProperty({ type: Number, nullable: true }) job_title: number | null;
+  @ApiProperty({ type: Number, nullable: true }) department: number | null;
+  @ApiProperty({ enum: EMPLOYEE_STATUSES }) status: string;
+}
+
+export class CurrentEmployeeDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee_id: string;
+  @ApiProperty() first_name: string;
+  @ApiProperty() last_name: string;
+  @ApiProperty({ type: String, nullable: true }) work_email: string | null;
+  @ApiProperty({ type: Number, nullable: true }) department: number | null;
+  @ApiProperty({ type: Number, nullable: true }) supervisor: number | null;
+}
+
+/** Every seed field, references as integer ids, nationality as its name. */
+export class EmployeeDto extends CreateEmployeeDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ enum: EMPLOYEE_STATUSES }) declare status: string;
+}
+
+export class EmployeeDeletedDto {
+  @ApiProperty({ example: 5 }) id: number;
+}

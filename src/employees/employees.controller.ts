@@ -1,0 +1,100 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
+import { AuthUser } from '../common/auth/auth-user';
+import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { Idempotent } from '../common/idempotency/idempotent.decorator';
+import { SearchableListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { IdParamPipe } from '../common/validation/id-param.pipe';
+import {
+  CreateEmployeeDto,
+  CurrentEmployeeDto,
+  EmployeeDeletedDto,
+  EmployeeDto,
+  EmployeeListItemDto,
+  UpdateEmployeeDto,
+} from './dto/employee.dto';
+import { EmployeesService } from './employees.service';
+
+@ApiTags('Employees')
+@ApiBearerAuth()
+@Controller('employees')
+export class EmployeesController {
+  constructor(private readonly employees: EmployeesService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Employees the caller can see',
+    description:
+      'Admin: all; Restricted Admin: its departments and their children; Manager: its direct reports; Employee: none. ' +
+      'sortField: id, employee_id, first_name, last_name, joined_date, department. ' +
+      'filters: status, department, job_title, employment_status, supervisor. ' +
+      'search: first, middle and last name, employee_id, work_email.',
+  })
+  @ApiListEnvelope(EmployeeListItemDto)
+  @ApiErrors(400, 401)
+  list(@CurrentUser() caller: AuthUser, @Query() query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
+    return this.employees.list(caller, query);
+  }
+
+  @Get('me')
+  @Authenticated()
+  @ApiOperation({ summary: "The caller's own employee record" })
+  @ApiOkEnvelope(CurrentEmployeeDto)
+  @ApiErrors(401, 404)
+  me(@CurrentUser() caller: AuthUser): Promise<CurrentEmployeeDto> {
+    return this.employees.me(caller);
+  }
+
+  @Get(':id')
+  @Authenticated()
+  @ApiOperation({ summary: 'One employee with every field; 404 when missing or outside your scope' })
+  @ApiOkEnvelope(EmployeeDto)
+  @ApiErrors(400, 401, 404)
+  get(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<EmployeeDto> {
+    return this.employees.get(caller, id);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Levels('Admin')
+  @Idempotent()
+  @ApiOperation({ summary: 'Create an employee (Admin)', description: 'employee_id and work_email are unique (409 DUPLICATE).' })
+  @ApiOkEnvelope(EmployeeDto)
+  @ApiErrors(400, 401, 403, 409)
+  create(@Body() dto: CreateEmployeeDto): Promise<EmployeeDto> {
+    return this.employees.create(dto);
+  }
+
+  @Put(':id')
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Change any subset of fields',
+    description:
+      'Admin: any employee; Restricted Admin: employees in its scope (departments within it); Manager and Employee: ' +
+      'personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it.',
+  })
+  @ApiOkEnvelope(EmployeeDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  update(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() dto: UpdateEmployeeDto,
+  ): Promise<EmployeeDto> {
+    return this.employees.update(caller, id, dto);
+  }
+
+  @Delete(':id')
+  @Levels('Admin')
+  @ApiOperation({
+    summary: 'Delete an employee (Admin)',
+    description: 'Removes its sub-records; its user is deactivated; payroll history keeps its numbers.',
+  })
+  @ApiOkEnvelope(EmployeeDeletedDto)
+  @ApiErrors(400, 401, 403, 404)
+  remove(@Param('id', new IdParamPipe()) id: number): Promise<EmployeeDeletedDto> {
+    return this.employees.remove(id);
+  }
+}

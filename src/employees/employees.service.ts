@@ -1,0 +1,265 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, Not, Repository } from 'typeorm';
+import { TokenService } from '../auth/token.service';
+import { AccessScopeService, EmployeeRef, EmployeeScope } from '../common/auth/access-scope.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { SearchableListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { Nationality, NamedReference } from '../reference/entities/reference.entities';
+import { User } from '../users/entities/user.entity';
+import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
+import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
+import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
+
+/** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
+export const EMPLOYEE_LIST_SPEC: ListSpec = {
+  idColumn: 'e.id',
+  sortFields: {
+    id: 'e.id',
+    employee_id: 'e.employee_id',
+    first_name: 'e.first_name',
+    last_name: 'e.last_name',
+    joined_date: 'e.joined_date',
+    department: 'e.department_id',
+  },
+  filterFields: {
+    status: { column: 'e.status', type: 'string', values: EMPLOYEE_STATUSES },
+    department: { column: 'e.department_id', type: 'int' },
+    job_title: { column: 'e.job_title_id', type: 'int' },
+    employment_status: { column: 'e.employment_status_id', type: 'int' },
+    supervisor: { column: 'e.supervisor_id', type: 'int' },
+  },
+  searchColumns: ['e.first_name', 'e.middle_name', 'e.last_name', 'e.employee_id', 'e.work_email'],
+};
+
+const SCOPE_COLUMNS = { id: 'e.id', department: 'e.department_id', supervisor: 'e.supervisor_id' };
+const LIST_SELECT = [
+  'e.id',
+  'e.employeeId',
+  'e.firstName',
+  'e.lastName',
+  'e.workEmail',
+  'e.jobTitleId',
+  'e.departmentId',
+  'e.status',
+];
+
+type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
+
+export function employeeRef(e: Pick<Employee, 'id' | 'departmentId' | 'supervisorId'>): EmployeeRef {
+  return { id: e.id, departmentId: e.departmentId, supervisorId: e.supervisorId };
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+@Injectable()
+export class EmployeesService {
+  private readonly employees: Repository<Employee>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly scopes: AccessScopeService,
+    private readonly tokens: TokenService,
+  ) {
+    this.employees = dataSource.getRepository(Employee);
+  }
+
+  /** Admin: all; Restricted Admin: its department subtree; Manager: its direct reports; Employee: none. */
+  async list(caller: AuthUser, query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
+    const request = parseListQuery(query, EMPLOYEE_LIST_SPEC);
+    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), SCOPE_COLUMNS);
+    const qb = this.employees.createQueryBuilder('e').select(LIST_SELECT);
+    if (condition.sql) qb.where(condition.sql, condition.params);
+    const page = await findPage(qb, request);
+    return page.map((e) => ({
+      id: e.id,
+      employee_id: e.employeeId,
+      first_name: e.firstName,
+      last_name: e.lastName,
+      work_email: e.workEmail,
+      job_title: e.jobTitleId,
+      department: e.departmentId,
+      status: e.status,
+    }));
+  }
+
+  async me(caller: AuthUser): Promise<CurrentEmployeeDto> {
+    const e = caller.employeeId === null ? null : await this.employees.findOne({ where: { id: caller.employeeId } });
+    if (!e) throw new DomainException('NOT_FOUND', 'No employee record is linked to your user');
+    return {
+      id: e.id,
+      employee_id: e.employeeId,
+      first_name: e.firstName,
+      last_name: e.lastName,
+      work_email: e.workEmail,
+      department: e.departmentId,
+      supervisor: e.supervisorId,
+    };
+  }
+
+  async get(caller: AuthUser, id: number): Promise<EmployeeDto> {
+    const { employee } = await this.visible(caller, id);
+    return this.toDto(employee);
+  }
+
+  /** The employee if the caller may see it, else NOT_FOUND (missing and out of scope look alike). */
+  async visible(caller: AuthUser, id: number): Promise<{ employee: Employee; scope: EmployeeScope }> {
+    const scope = await this.scopes.scopeOf(caller);
+    const employee = await this.employees.findOne({ where: { id } });
+    this.scopes.assertVisible(scope, employee && employeeRef(employee));
+    return { employee: employee as Employee, scope };
+  }
+
+  async create(dto: CreateEmployeeDto): Promise<EmployeeDto> {
+    const patch = await this.toPatch(dto);
+    const employee = this.employees.create({ status: 'Active', ...patch } as Partial<Employee>);
+    await this.check(employee, patch);
+    return this.toDto(await this.save(employee));
+  }
+
+  async update(caller: AuthUser, id: number, dto: UpdateEmployeeDto): Promise<EmployeeDto> {
+    const { employee, scope } = await this.visible(caller, id);
+    const { id: _ignored, ...fields } = dto;
+    const patch = await this.toPatch(fields);
+    const changed = EMPLOYEE_FIELDS.filter((f) => f.prop in patch && patch[f.prop] !== employee[f.prop]);
+    const forbidden = this.scopes.forbiddenFields(
+      scope,
+      employeeRef(employee),
+      changed.map((f) => f.api),
+    );
+    if (scope.kind === 'departments' && 'departmentId' in patch && patch.departmentId !== employee.departmentId) {
+      if (patch.departmentId === null || !scope.departmentIds.includes(patch.departmentId as number))
+        forbidden.push('department');
+    }
+    if (forbidden.length) {
+      throw new DomainException(
+        'FIELD_NOT_ALLOWED',
+        `You may not change ${forbidden.join(', ')}`,
+        forbidden.map((field) => ({ field, message: 'may not be changed by you' })),
+      );
+    }
+    const changedPatch = Object.fromEntries(changed.map((f) => [f.prop, patch[f.prop]])) as Patch;
+    Object.assign(employee, changedPatch);
+    await this.check(employee, changedPatch);
+    return this.toDto(await this.save(employee));
+  }
+
+  /**
+   * Removes the employee and its sub-records in one transaction; reports and approvals pointing to
+   * it are cleared (foreign keys SET NULL); its user is deactivated and its tokens revoked.
+   */
+  async remove(id: number): Promise<{ id: number }> {
+    const users = await this.dataSource.transaction(async (em) => {
+      if (!(await em.exists(Employee, { where: { id } }))) throw new NotFoundException('Employee');
+      const linked = await em.find(User, { where: { employeeId: id }, select: { id: true } });
+      if (linked.length) await em.update(User, { id: In(linked.map((u) => u.id)) }, { active: false, employeeId: null });
+      await em.delete(Employee, { id });
+      return linked;
+    });
+    for (const u of users) await this.tokens.revokeUserTokens(u.id);
+    return { id };
+  }
+
+  /** API fields → entity properties; the nationality name becomes its id. Only fields present are set. */
+  private async toPatch(dto: Partial<CreateEmployeeDto>): Promise<Patch> {
+    const patch: Patch = {};
+    const source = dto as Record<string, unknown>;
+    for (const f of EMPLOYEE_FIELDS) {
+      if (source[f.api] === undefined) continue;
+      patch[f.prop] = source[f.api];
+    }
+    if (typeof patch.nationalityId === 'string') {
+      const nationality = await this.dataSource
+        .getRepository(Nationality)
+        .createQueryBuilder('n')
+        .where('LOWER(n.name) = LOWER(:name)', { name: patch.nationalityId })
+        .getOne();
+      if (!nationality) throw ValidationException.field('nationality', 'must be the name of a nationality from /nationalities');
+      patch.nationalityId = nationality.id;
+    }
+    return patch;
+  }
+
+  /** References exist, no self or circular supervision, unique ids and e-mails, termination rules. */
+  private async check(e: Employee, patch: Patch): Promise<void> {
+    const problems: ErrorDetail[] = [];
+    for (const f of EMPLOYEE_FIELDS) {
+      const value = patch[f.prop];
+      if (!f.ref || f.byName || value === null || value === undefined) continue;
+      if (f.ref === 'employee') {
+        if (e.id !== undefined && value === e.id) problems.push({ field: f.api, message: 'cannot be the employee itself' });
+        else if (!(await this.employees.exists({ where: { id: value as number } }))) {
+          problems.push({ field: f.api, message: 'employee does not exist' });
+        }
+      } else if (!(await this.dataSource.getRepository<NamedReference>(f.ref).exists({ where: { id: value as number } }))) {
+        problems.push({ field: f.api, message: 'does not exist' });
+      }
+    }
+    if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = today();
+    if (e.terminationDate && e.joinedDate && e.terminationDate < e.joinedDate) {
+      problems.push({ field: 'termination_date', message: 'must not be before joined_date' });
+    }
+    if (problems.length) throw new ValidationException(problems);
+
+    if (
+      e.id !== undefined &&
+      typeof patch.supervisorId === 'number' &&
+      (await this.supervisorChain(patch.supervisorId)).includes(e.id)
+    ) {
+      throw ValidationException.field('supervisor', 'would create a supervision cycle');
+    }
+    await this.assertUnique(e);
+  }
+
+  /** The supervisor and everyone above it, in one recursive query. */
+  private async supervisorChain(supervisorId: number): Promise<number[]> {
+    const rows = (await this.dataSource.query(
+      `WITH RECURSIVE chain (id, sup, depth) AS (
+         SELECT id, supervisor_id, 0 FROM employees WHERE id = ?
+         UNION ALL SELECT e.id, e.supervisor_id, c.depth + 1 FROM employees e JOIN chain c ON e.id = c.sup WHERE c.depth < 1000
+       ) SELECT id FROM chain`,
+      [supervisorId],
+    )) as Array<{ id: number | string }>;
+    return rows.map((r) => Number(r.id));
+  }
+
+  private async assertUnique(e: Employee): Promise<void> {
+    const others = e.id === undefined ? {} : { id: Not(e.id) };
+    if (await this.employees.exists({ where: { employeeId: e.employeeId, ...others } })) {
+      throw new DomainException('DUPLICATE', `employee_id ${e.employeeId} is already used`, [
+        { field: 'employee_id', message: 'already used' },
+      ]);
+    }
+    if (e.workEmail && (await this.employees.exists({ where: { workEmail: e.workEmail, ...others } }))) {
+      throw new DomainException('DUPLICATE', `work_email ${e.workEmail} is already used`, [
+        { field: 'work_email', message: 'already used' },
+      ]);
+    }
+  }
+
+  private async save(e: Employee): Promise<Employee> {
+    try {
+      return await this.employees.save(e);
+    } catch (err) {
+      // A concurrent write took the employee_id or e-mail between the check and the save.
+      if (isUniqueViolation(err)) await this.assertUnique(e);
+      throw err;
+    }
+  }
+
+  private async toDto(e: Employee): Promise<EmployeeDto> {
+    const nationality =
+      e.nationalityId === null
+        ? null
+        : await this.dataSource.getRepository(Nationality).findOne({ where: { id: e.nationalityId } });
+    const dto: Record<string, unknown> = { id: e.id };
+    for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? (nationality?.name ?? null) : (e[f.prop] ?? null);
+    return dto as unknown as EmployeeDto;
+  }
+}
