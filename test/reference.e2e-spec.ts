@@ -89,3 +89,21 @@ describe('reference data', () => {
     expect(inverted.json().error.details[0].field).toBe('max_salary');
   });
 });
+
+describe('pay grades without salary bounds', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('are created with null bounds', async () => {
+    const admin = (await createUser(t.app, 'Admin')).token;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/pay-grades',
+      headers: bearer(admin),
+      payload: { name: 'Bare' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ id: expect.any(Number), name: 'Bare', currency: null, min_salary: null, max_salary: null });
+  });
+});

@@ -65,7 +65,7 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
         ...('max_salary' in i ? { maxSalary: i.max_salary as string | null } : {}),
       }),
       check: async (p) => {
-        if (p.minSalary !== null && p.maxSalary !== null && compareMoney(p.minSalary, p.maxSalary) > 0) {
+        if (p.minSalary && p.maxSalary && compareMoney(p.minSalary, p.maxSalary) > 0) {
           throw ValidationException.field('max_salary', 'must not be below min_salary');
         }
       },
