@@ -2,14 +2,17 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { ReferenceModule } from '../reference/reference.module';
+import { EMPLOYEE_ITEM_CONTROLLERS } from './employee-items.controller';
+import { EmployeeItemsService } from './employee-items.service';
+import { EMPLOYEE_ITEM_ENTITIES } from './entities/employee-items.entity';
 import { Employee } from './entities/employee.entity';
 import { EmployeesController } from './employees.controller';
 import { EmployeesService } from './employees.service';
 
 @Module({
-  imports: [AuthModule, ReferenceModule, TypeOrmModule.forFeature([Employee])],
-  controllers: [EmployeesController],
-  providers: [EmployeesService],
+  imports: [AuthModule, ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
+  controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
+  providers: [EmployeesService, EmployeeItemsService],
   exports: [EmployeesService],
 })
 export class EmployeesModule {}

@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, ObjectLiteral } from 'typeorm';
+import { EmployeeScope } from '../common/auth/access-scope.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { Certification, EducationLevel, Language, NamedReference, Skill } from '../reference/entities/reference.entities';
+import { StatusHistoryItemDto, StatusMessageDto } from './dto/employee-items.dto';
+import { EmployeesService } from './employees.service';
+import {
+  EmployeeCertification,
+  EmployeeEducation,
+  EmployeeItem,
+  EmployeeLanguage,
+  EmployeeSkill,
+  EmployeeStatusMessage,
+} from './entities/employee-items.entity';
+
+type Input = Record<string, unknown>;
+
+export interface ItemKind {
+  path: 'skills' | 'educations' | 'certifications' | 'languages';
+  label: string;
+  entity: new () => EmployeeItem;
+  /** Besides Admins and Restricted Admins in scope, the employee itself may maintain these. */
+  selfEditable: boolean;
+  /** Request field → [entity property, referenced table when it is an id]. */
+  fields: Record<string, [string, (new () => NamedReference)?]>;
+}
+
+export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
+  skills: {
+    path: 'skills',
+    label: 'Skill',
+    entity: EmployeeSkill,
+    selfEditable: false,
+    fields: { skill_id: ['skillId', Skill], details: ['details'] },
+  },
+  educations: {
+    path: 'educations',
+    label: 'Education',
+    entity: EmployeeEducation,
+    selfEditable: true,
+    fields: {
+      education_level: ['educationLevelId', EducationLevel],
+      institute: ['institute'],
+      date_start: ['dateStart'],
+      date_end: ['dateEnd'],
+    },
+  },
+  certifications: {
+    path: 'certifications',
+    label: 'Certification',
+    entity: EmployeeCertification,
+    selfEditable: false,
+    fields: {
+      certification_id: ['certificationId', Certification],
+      institute: ['institute'],
+      date_start: ['dateStart'],
+      date_end: ['dateEnd'],
+    },
+  },
+  languages: {
+    path: 'languages',
+    label: 'Language',
+    entity: EmployeeLanguage,
+    selfEditable: true,
+    fields: {
+      language_id: ['languageId', Language],
+      reading: ['reading'],
+      speaking: ['speaking'],
+      writing: ['writing'],
+      understanding: ['understanding'],
+    },
+  },
+};
+
+/**
+ * Skills, educations, certifications, languages and the status message of an employee. Every
+ * call checks the employee's scope first, exactly like the employee record (out of scope = 404).
+ */
+@Injectable()
+export class EmployeeItemsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly employees: EmployeesService,
+  ) {}
+
+  async list(caller: AuthUser, employeeId: number, kind: ItemKind, query: ListQueryDto): Promise<Page<Input>> {
+    await this.employees.visible(caller, employeeId);
+    const qb = this.dataSource
+      .getRepository(kind.entity)
+      .createQueryBuilder('i')
+      .where('i.employee_id = :employeeId', { employeeId });
+    const page = await findPage(qb, parseListQuery(query, { idColumn: 'i.id', sortFields: { id: 'i.id' } }));
+    return page.map((item) => this.toDto(kind, item));
+  }
+
+  async create(caller: AuthUser, employeeId: number, kind: ItemKind, input: Input): Promise<Input> {
+    await this.assertEditable(caller, employeeId, kind);
+    const problems: ErrorDetail[] = [];
+    const row: ObjectLiteral = { employeeId };
+    for (const [field, [prop, ref]] of Object.entries(kind.fields)) {
+      const value = input[field] ?? null;
+      row[prop] = value;
+      if (ref && value !== null && !(await this.dataSource.getRepository(ref).exists({ where: { id: value as number } }))) {
+        problems.push({ field, message: 'does not exist' });
+      }
+    }
+    if (row.dateStart && row.dateEnd && (row.dateEnd as string) < (row.dateStart as string)) {
+      problems.push({ field: 'date_end', message: 'must not be before date_start' });
+    }
+    if (problems.length) throw new ValidationException(problems);
+    const repo = this.dataSource.getRepository(kind.entity);
+    return this.toDto(kind, await repo.save(repo.create(row)));
+  }
+
+  async remove(caller: AuthUser, employeeId: number, kind: ItemKind, itemId: number): Promise<{ id: number }> {
+    await this.assertEditable(caller, employeeId, kind);
+    const res = await this.dataSource.getRepository(kind.entity).delete({ id: itemId, employeeId });
+    if (!res.affected) throw new NotFoundException(kind.label);
+    return { id: itemId };
+  }
+
+  async status(caller: AuthUser, employeeId: number): Promise<StatusMessageDto> {
+    await this.employees.visible(caller, employeeId);
+    const latest = await this.dataSource
+      .getRepository(EmployeeStatusMessage)
+      .findOne({ where: { employeeId }, order: { id: 'DESC' } });
+    return { status: latest?.message ?? null, updated_at: latest ? latest.createdAt.toISOString() : null };
+  }
+
+  /** The employee itself, its Manager, a Restricted Admin in scope and Admins set it; each message is kept. */
+  async setStatus(caller: AuthUser, employeeId: number, message: string): Promise<StatusMessageDto> {
+    await this.employees.visible(caller, employeeId);
+    const repo = this.dataSource.getRepository(EmployeeStatusMessage);
+    const saved = await repo.save(repo.create({ employeeId, message, createdBy: caller.id }));
+    const row = await repo.findOneOrFail({ where: { id: saved.id } });
+    return { status: row.message, updated_at: row.createdAt.toISOString() };
+  }
+
+  async statusHistory(caller: AuthUser, employeeId: number, query: ListQueryDto): Promise<Page<StatusHistoryItemDto>> {
+    await this.employees.visible(caller, employeeId);
+    const qb = this.dataSource
+      .getRepository(EmployeeStatusMessage)
+      .createQueryBuilder('s')
+      .where('s.employee_id = :employeeId', { employeeId });
+    const request = parseListQuery(
+      { ...query, sortField: query.sortField ?? 'id', sortOrder: query.sortField ? query.sortOrder : 'descend' },
+      {
+        idColumn: 's.id',
+        sortFields: { id: 's.id' },
+      },
+    );
+    const page = await findPage(qb, request);
+    return page.map((s) => ({ id: s.id, status: s.message, created_by: s.createdBy, created_at: s.createdAt.toISOString() }));
+  }
+
+  private async assertEditable(caller: AuthUser, employeeId: number, kind: ItemKind): Promise<void> {
+    const { scope } = await this.employees.visible(caller, employeeId);
+    if (!this.mayEdit(caller, scope, employeeId, kind)) {
+      throw new DomainException('FORBIDDEN', `You may not change the ${kind.path} of this employee`);
+    }
+  }
+
+  private mayEdit(caller: AuthUser, scope: EmployeeScope, employeeId: number, kind: ItemKind): boolean {
+    if (scope.kind === 'all' || scope.kind === 'departments') return true;
+    return kind.selfEditable && caller.employeeId === employeeId;
+  }
+
+  private toDto(kind: ItemKind, item: EmployeeItem): Input {
+    const dto: Input = { id: item.id };
+    for (const [field, [prop]] of Object.entries(kind.fields)) dto[field] = (item as unknown as Input)[prop] ?? null;
+    return dto;
+  }
+}
