@@ -18,7 +18,7 @@ describe('employees', () => {
 
   describe('POST and GET round-trip every seed field', () => {
     it('returns what was sent, with integer references and the nationality by name', async () => {
-      const nat = (await call('POST', '/nationalities', admin, { name: 'German' })).json().data;
+      await call('POST', '/nationalities', admin, { name: 'German' });
       const status = (await call('POST', '/employment-statuses', admin, { name: 'Full Time' })).json().data;
       const grade = (await call('POST', '/pay-grades', admin, { name: 'P1' })).json().data;
       const body = employeeBody({

@@ -219,13 +219,13 @@ export class EmployeesService {
 
   /** The supervisor and everyone above it, in one recursive query. */
   private async supervisorChain(supervisorId: number): Promise<number[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<Array<{ id: number | string }>>(
       `WITH RECURSIVE chain (id, sup, depth) AS (
          SELECT id, supervisor_id, 0 FROM employees WHERE id = ?
          UNION ALL SELECT e.id, e.supervisor_id, c.depth + 1 FROM employees e JOIN chain c ON e.id = c.sup WHERE c.depth < 1000
        ) SELECT id FROM chain`,
       [supervisorId],
-    )) as Array<{ id: number | string }>;
+    );
     return rows.map((r) => Number(r.id));
   }
 

@@ -75,7 +75,7 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
         kind,
         new ReferenceCrud<NamedReference, ReferenceDto>({
           label,
-          repo: dataSource.getRepository(entity) as Repository<NamedReference>,
+          repo: dataSource.getRepository<NamedReference>(entity),
           toDto: toReferenceDto,
           toEntity: (i) => pick(i, 'name'),
         }),
@@ -95,13 +95,13 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
   async subtree(rootIds: number[]): Promise<number[]> {
     if (!rootIds.length) return [];
     const placeholders = rootIds.map(() => '?').join(', ');
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<Array<{ id: number | string }>>(
       `WITH RECURSIVE sub (id) AS (
          SELECT id FROM departments WHERE id IN (${placeholders})
          UNION SELECT d.id FROM departments d JOIN sub ON d.parent_id = sub.id
        ) SELECT id FROM sub`,
       rootIds,
-    )) as Array<{ id: number | string }>;
+    );
     return rows.map((r) => Number(r.id));
   }
 

@@ -50,7 +50,7 @@ describe('list requests', () => {
   it('orders by the sort field with id as a stable tie-breaker', () => {
     expect(parseListQuery(query({ sortField: 'username', sortOrder: 'descend' }), spec).order).toEqual([
       ['u.username', 'DESC'],
-      ['u.id', 'ASC'],
+      ['u.id', 'DESC'],
     ]);
     expect(parseListQuery(query({ sortField: 'id', sortOrder: 'descend' }), spec).order).toEqual([['u.id', 'DESC']]);
     expect(parseListQuery(query({}), spec).order).toEqual([['u.id', 'ASC']]);

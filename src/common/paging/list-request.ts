@@ -33,6 +33,7 @@ export interface ListRequest {
   filters: Array<{ column: string; values: FilterValue[] }>;
   search?: string;
   searchColumns: string[];
+  idColumn: string;
 }
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -78,7 +79,9 @@ export function parseListQuery(query: ListQueryDto | SearchableListQueryDto, spe
       order.push([column, direction]);
     }
   }
-  order.push([spec.idColumn, query.sortField && spec.sortFields[query.sortField] === spec.idColumn ? direction : 'ASC']);
+  // The id breaks ties in the same direction, so an index on (sort column) — which ends with the
+  // primary key — serves the whole ORDER BY, scanned backwards for descend.
+  order.push([spec.idColumn, query.sortField && spec.sortFields[query.sortField] ? direction : 'ASC']);
 
   const filters: ListRequest['filters'] = [];
   if (query.filters !== undefined) {
@@ -119,6 +122,7 @@ export function parseListQuery(query: ListQueryDto | SearchableListQueryDto, spe
     filters,
     search: search || undefined,
     searchColumns: spec.searchColumns ?? [],
+    idColumn: spec.idColumn,
   };
 }
 
@@ -146,12 +150,17 @@ export function applyListRequest<T extends ObjectLiteral>(qb: SelectQueryBuilder
 }
 
 /**
- * One page and one COUNT. The query must not join one-to-many relations (rows would multiply);
- * load those in bulk for the page's ids instead.
+ * One page query and one COUNT, whatever the size of the table. The page is a deferred join: the
+ * ordered, offset ids are picked in a derived table (an index-only scan when the sort column is
+ * indexed), then only those rows are read, so page 1000 costs about what page 1 does. The query
+ * must not join one-to-many relations (rows would multiply); load those in bulk for the page's ids.
  */
 export async function findPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: ListRequest): Promise<Page<T>> {
   applyListRequest(qb, req);
-  const [items, total] = await Promise.all([qb.clone().offset(req.offset).limit(req.limit).getMany(), qb.getCount()]);
+  const ids = qb.clone().select(req.idColumn, 'page_id').offset(req.offset).limit(req.limit);
+  // The derived table lets MySQL/MariaDB take a LIMIT inside IN (...); parameters are shared by name.
+  const page = qb.clone().andWhere(`${req.idColumn} IN (SELECT page_id FROM (${ids.getQuery()}) page_ids)`);
+  const [items, total] = await Promise.all([page.getMany(), qb.getCount()]);
   return new Page(items, total, req.page, req.limit);
 }
 

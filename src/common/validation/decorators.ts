@@ -78,7 +78,7 @@ export function compareMoney(a: string, b: string): number {
 }
 
 /** Trims strings before validation, so "  " counts as empty. */
-export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /** DECIMAL columns as "1234.50" strings on every driver (SQLite hands back numbers, MariaDB strings). */
 export const MONEY_COLUMN = {

@@ -1,0 +1,100 @@
+import { DataSource } from 'typeorm';
+import { AuthUser } from '../src/common/auth/auth-user';
+import { SearchableListQueryDto } from '../src/common/paging/list-query.dto';
+import { EmployeesService } from '../src/employees/employees.service';
+import { ReferenceService } from '../src/reference/reference.service';
+import { bulkEmployees } from '../src/database/seeds/bulk-employees';
+import { createTestApp, TestApp } from './helpers/test-app';
+
+const COUNT = 100_000;
+
+const caller = (over: Partial<AuthUser>): AuthUser => ({
+  id: 1,
+  username: 'x',
+  email: 'x@x.test',
+  level: 'Admin',
+  employeeId: null,
+  departmentIds: [],
+  mustChangePassword: false,
+  grantId: 'g',
+  ...over,
+});
+
+const query = (q: Partial<SearchableListQueryDto>) => Object.assign(new SearchableListQueryDto(), q);
+
+describe(`GET /employees over ${COUNT} employees`, () => {
+  let t: TestApp;
+  let ds: DataSource;
+  let service: EmployeesService;
+  let first: number;
+  let deps: { root: number; a: number; b: number; c: number };
+  let selects: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ds = t.app.get(DataSource);
+    service = t.app.get(EmployeesService);
+    const ref = t.app.get(ReferenceService);
+    const dep = async (name: string, parent: number | null) =>
+      ((await ref.departments.create({ name, parent })) as { id: number }).id;
+    const root = await dep('Root', null);
+    deps = { root, a: await dep('A', root), b: 0, c: 0 };
+    deps.b = await dep('B', deps.a);
+    deps.c = await dep('C', root);
+    first = await bulkEmployees(ds, COUNT, [deps.a, deps.b, deps.c]);
+
+    // Every query any query runner sends, whichever driver.
+    const proto = Object.getPrototypeOf(ds.createQueryRunner()) as { query: (...args: unknown[]) => Promise<unknown> };
+    const original = proto.query;
+    jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if (/^\s*(SELECT|WITH)/i.test(String(args[0]))) selects.push(String(args[0]));
+      return original.apply(this, args);
+    });
+  }, 180_000);
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await t.close();
+  });
+
+  beforeEach(() => (selects = []));
+
+  it('an Admin pages, sorts and filters with one page query and one COUNT', async () => {
+    const page = await service.list(
+      caller({}),
+      query({
+        page: 3,
+        limit: 50,
+        sortField: 'last_name',
+        sortOrder: 'descend',
+        filters: JSON.stringify({ status: 'Active', department: [deps.a, deps.b] }),
+      }),
+    );
+    expect(selects).toHaveLength(2);
+    expect(page.items).toHaveLength(50);
+    // Independent count: i % 3 in {0, 1} (departments a, b) and i % 7 != 0 (Active).
+    let expected = 0;
+    for (let i = 0; i < COUNT; i++) if (i % 3 !== 2 && i % 7 !== 0) expected++;
+    expect(page.total).toBe(expected);
+    const names = page.items.map((e) => e.last_name);
+    expect(names).toEqual([...names].sort().reverse());
+  });
+
+  it('the last page and a search also take two queries', async () => {
+    const last = await service.list(caller({}), query({ page: COUNT / 500, limit: 500 }));
+    expect(last.items).toHaveLength(500);
+    expect(last.nextPage).toBeNull();
+    const search = await service.list(caller({}), query({ search: 'B099999' }));
+    expect(search.items.map((e) => e.employee_id)).toEqual(['B099999']);
+    expect(selects).toHaveLength(4);
+  });
+
+  it('a Restricted Admin adds one recursive department query; a Manager none', async () => {
+    const restricted = await service.list(caller({ level: 'Restricted Admin', departmentIds: [deps.a] }), query({ limit: 10 }));
+    expect(selects).toHaveLength(3);
+    expect(restricted.total).toBe(Math.ceil((2 * COUNT) / 3)); // departments a and its child b
+    selects = [];
+    const manager = await service.list(caller({ level: 'Manager', employeeId: first }), query({ limit: 500 }));
+    expect(selects).toHaveLength(2);
+    expect(manager.total).toBe(9);
+  });
+});
