@@ -142,7 +142,7 @@ async function runDemo(io: CliIo, env: Record<string, string | undefined> = proc
   }
   io.out(`API documentation: ${base}/docs`);
   io.out('Try it:');
-  io.out(`  curl -s -H "Authorization: Bearer ${seeded.accessToken}" ${base}/settings`);
+  io.out(`  curl -s -H "Authorization: Bearer ${seeded.accessToken}" "${base}/employees?limit=5"`);
   io.out('Press Ctrl+C to stop.');
 }
 

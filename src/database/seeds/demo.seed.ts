@@ -1,9 +1,15 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { TokenService } from '../../auth/token.service';
+import { Employee } from '../../employees/entities/employee.entity';
+import { Department } from '../../reference/entities/reference.entities';
 import { SettingsService } from '../../settings/settings.service';
 import { COMPANY_NAME, ENABLE_REST_API } from '../../settings/settings.registry';
+import { UserDepartment } from '../../users/entities/user-department.entity';
+import { User, UserLevel } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
+import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
   username: string;
@@ -20,26 +26,48 @@ export interface DemoSeedResult {
 export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 
 /**
- * The demo company. Idempotent: a second run keeps existing data and prints no password again.
- * Later modules add their demo data here.
+ * The demo company: settings, reference data, 60 employees, and an Admin, a Manager, an Employee
+ * and a Restricted Admin user. Idempotent: a second run keeps existing data and prints no password again.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const users = app.get(UsersService);
   const settings = app.get(SettingsService);
   const tokens = app.get(TokenService);
+  const ds = app.get(DataSource);
 
   await settings.set(ENABLE_REST_API, 'Yes');
   await settings.set(COMPANY_NAME, 'Demo Company');
+  await seedDemoCompany(app);
 
-  let admin = await users.findByUsername(DEMO_ADMIN.username);
-  let adminPassword: string | null = null;
-  if (!admin) {
-    adminPassword = randomBytes(12).toString('base64url');
-    admin = await users.create({ ...DEMO_ADMIN, password: adminPassword, level: 'Admin' });
+  const employeeId = async (code: string) => (await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: code } })).id;
+  const specs: Array<{ username: string; level: UserLevel; employee?: string; department?: string }> = [
+    { username: DEMO_ADMIN.username, level: 'Admin' },
+    { username: 'manager', level: 'Manager', employee: DEMO_MANAGER_EMPLOYEE },
+    { username: 'employee', level: 'Employee', employee: DEMO_EMPLOYEE_EMPLOYEE },
+    { username: 'hradmin', level: 'Restricted Admin', department: DEMO_RESTRICTED_DEPARTMENT },
+  ];
+  const result: DemoCredentials[] = [];
+  let admin: User | null = null;
+  for (const spec of specs) {
+    let user = await users.findByUsername(spec.username);
+    let password: string | null = null;
+    if (!user) {
+      password = randomBytes(12).toString('base64url');
+      user = await users.create({
+        username: spec.username,
+        email: spec.username === DEMO_ADMIN.username ? DEMO_ADMIN.email : `${spec.username}@demo.example`,
+        password,
+        level: spec.level,
+        employeeId: spec.employee ? await employeeId(spec.employee) : null,
+      });
+      if (spec.department) {
+        const department = await ds.getRepository(Department).findOneOrFail({ where: { name: spec.department } });
+        await ds.getRepository(UserDepartment).insert({ userId: user.id, departmentId: department.id });
+      }
+    }
+    if (spec.level === 'Admin') admin = user;
+    result.push({ username: user.username, password, level: spec.level });
   }
-  const issued = await tokens.issue(admin, { accessTtlSec: 12 * 3600 });
-  return {
-    users: [{ username: admin.username, password: adminPassword, level: 'Admin' }],
-    accessToken: issued.access_token,
-  };
+  const issued = await tokens.issue(admin as User, { accessTtlSec: 12 * 3600 });
+  return { users: result, accessToken: issued.access_token };
 }

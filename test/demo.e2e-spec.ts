@@ -1,0 +1,43 @@
+import { seedDemo } from '../src/database/seeds/demo.seed';
+import { bearer, createTestApp, TestApp } from './helpers/test-app';
+
+describe('demo seed', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp({}, { enableApi: false })));
+  afterAll(() => t.close());
+
+  it('builds the demo company and its users once, with working credentials', async () => {
+    const first = await seedDemo(t.app);
+    expect(first.users.map((u) => [u.username, u.level, typeof u.password])).toEqual([
+      ['admin', 'Admin', 'string'],
+      ['manager', 'Manager', 'string'],
+      ['employee', 'Employee', 'string'],
+      ['hradmin', 'Restricted Admin', 'string'],
+    ]);
+    const admin = bearer(first.accessToken);
+    const list = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin });
+    expect(list.json().total).toBe(60);
+    const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
+    expect(departments.json().total).toBe(6);
+
+    const login = async (username: string) => {
+      const password = first.users.find((u) => u.username === username)!.password;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/app/api/oauth/token',
+        payload: { grant_type: 'password', username, password },
+      });
+      return bearer(res.json().access_token);
+    };
+    const manager = await t.app.inject({ method: 'GET', url: '/app/api/employees', headers: await login('manager') });
+    expect(manager.json().total).toBeGreaterThan(0);
+    const me = await t.app.inject({ method: 'GET', url: '/app/api/employees/me', headers: await login('employee') });
+    expect(me.json().data.employee_id).toBe('E0007');
+    const hr = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=500', headers: await login('hradmin') });
+    expect(hr.json().total).toBe(7); // the head of People & Finance and its six accountants
+
+    const second = await seedDemo(t.app);
+    expect(second.users.every((u) => u.password === null)).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(60);
+  });
+});
