@@ -59,7 +59,7 @@ PIDS+=($!)
 for _ in $(seq 1 300); do grep -q 'curl -s' "$TMP/demo.log" && break; sleep 0.1; done
 cat "$TMP/demo.log"
 line=$(grep -o 'curl -s .*' "$TMP/demo.log") || { echo "demo printed no curl line" >&2; exit 1; }
-url=$(echo "$line" | grep -o 'http://[^ ]*')
+url=$(echo "$line" | grep -o 'http://[^ "]*')
 token=$(echo "$line" | grep -o 'hra_[A-Za-z0-9_-]*')
 res=$(get "$url" "$token")
 case "$res" in 200*'"status":"SUCCESS"'*) echo "the demo's curl line works" ;; *) echo "demo curl line failed: $res" >&2; exit 1 ;; esac
