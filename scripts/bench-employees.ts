@@ -39,8 +39,7 @@ async function main(): Promise<void> {
   try {
     await app.get(SettingsService).set('Enable Rest Api', 'Yes');
     const ref = app.get(ReferenceService);
-    const dep = async (name: string, parent: number | null) =>
-      ((await ref.departments.create({ name, parent })) as { id: number }).id;
+    const dep = (name: string, parent: number | null) => ref.addDepartment(name, parent);
     const root = await dep('Root', null);
     const a = await dep('A', root);
     const b = await dep('B', a);

@@ -1,14 +1,16 @@
-import { bearer, createTestApp, TestApp } from './helpers/test-app';
+import { TestApp, apiCaller, createTestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
 
 describe('employee sub-resources and status message', () => {
   let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
   let c: Company;
   let admin: string;
   const ref: Record<string, number> = {};
 
   beforeAll(async () => {
     t = await createTestApp();
+    call = apiCaller(t.app);
     c = await buildCompany(t.app);
     admin = c.users.admin.token;
     for (const [path, name] of [
@@ -21,10 +23,6 @@ describe('employee sub-resources and status message', () => {
     }
   });
   afterAll(() => t.close());
-
-  function call(method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: object) {
-    return t.app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
-  }
 
   const cases: Array<[string, () => Record<string, unknown>]> = [
     ['skills', () => ({ skill_id: ref.skills, details: '5 years' })],

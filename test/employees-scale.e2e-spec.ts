@@ -35,8 +35,7 @@ describe(`GET /employees over ${COUNT} employees`, () => {
     ds = t.app.get(DataSource);
     service = t.app.get(EmployeesService);
     const ref = t.app.get(ReferenceService);
-    const dep = async (name: string, parent: number | null) =>
-      ((await ref.departments.create({ name, parent })) as { id: number }).id;
+    const dep = (name: string, parent: number | null) => ref.addDepartment(name, parent);
     const root = await dep('Root', null);
     deps = { root, a: await dep('A', root), b: 0, c: 0 };
     deps.b = await dep('B', deps.a);

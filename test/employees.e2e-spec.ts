@@ -1,20 +1,19 @@
-import { bearer, createTestApp, TestApp } from './helpers/test-app';
+import { TestApp, apiCaller, createTestApp } from './helpers/test-app';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 
 describe('employees', () => {
   let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
   let c: Company;
   let admin: string;
 
   beforeAll(async () => {
     t = await createTestApp();
+    call = apiCaller(t.app);
     c = await buildCompany(t.app);
     admin = c.users.admin.token;
   });
   afterAll(() => t.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
 
   describe('POST and GET round-trip every seed field', () => {
     it('returns what was sent, with integer references and the nationality by name', async () => {

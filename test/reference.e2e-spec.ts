@@ -1,19 +1,18 @@
-import { bearer, createTestApp, createUser, TestApp } from './helpers/test-app';
+import { TestApp, apiCaller, bearer, createTestApp, createUser } from './helpers/test-app';
 
 describe('reference data', () => {
   let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
   let admin: string;
   let employee: string;
 
   beforeAll(async () => {
     t = await createTestApp();
+    call = apiCaller(t.app);
     admin = (await createUser(t.app, 'Admin')).token;
     employee = (await createUser(t.app, 'Employee')).token;
   });
   afterAll(() => t.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
 
   it.each(['job-titles', 'employment-statuses', 'nationalities', 'languages', 'skills', 'certifications', 'education-levels'])(
     '/%s: Admin creates, renames and deletes; anyone authenticated reads',

@@ -87,6 +87,11 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
     this.scopes.useDepartmentTree(this);
   }
 
+  /** Creates a department and returns its id (seeds, fixtures, benchmarks). */
+  async addDepartment(name: string, parent: number | null): Promise<number> {
+    return (await this.departments.create({ name, parent })).id;
+  }
+
   crud(kind: NamedKind): ReferenceCrud<NamedReference, ReferenceDto> {
     return this.named.get(kind) as ReferenceCrud<NamedReference, ReferenceDto>;
   }

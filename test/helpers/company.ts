@@ -34,13 +34,12 @@ export interface Company {
 export async function buildCompany(app: NestFastifyApplication): Promise<Company> {
   const ref = app.get(ReferenceService);
   const employees = app.get(EmployeesService);
-  const dep = async (name: string, parent: number | null) =>
-    ((await ref.departments.create({ name, parent })) as { id: number }).id;
+  const dep = (name: string, parent: number | null) => ref.addDepartment(name, parent);
   const company = await dep(`Company ${++seq}`, null);
   const engineering = await dep(`Engineering ${seq}`, company);
   const platform = await dep(`Platform ${seq}`, engineering);
   const sales = await dep(`Sales ${seq}`, company);
-  const jobTitle = ((await ref.crud('job-titles').create({ name: `Engineer ${seq}` })) as { id: number }).id;
+  const jobTitle = (await ref.crud('job-titles').create({ name: `Engineer ${seq}` })).id;
 
   const make = async (o: Partial<CreateEmployeeDto>) => (await employees.create(employeeBody(o))).id;
   const manager = await make({ department: engineering, job_title: jobTitle });

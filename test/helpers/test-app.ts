@@ -103,3 +103,11 @@ export function captureIo() {
   const err: string[] = [];
   return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
 }
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** `call(method, '/employees', token, body)` against {base}/app/api with a bearer token. */
+export function apiCaller(app: NestFastifyApplication) {
+  return (method: Method, url: string, token: string, payload?: object) =>
+    app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
+}

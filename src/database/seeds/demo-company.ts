@@ -75,7 +75,7 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
 
   const ids: Record<string, number> = {};
   for (const [kind, names] of NAMED) {
-    for (const name of names) ids[name] = ((await ref.crud(kind).create({ name })) as { id: number }).id;
+    for (const name of names) ids[name] = (await ref.crud(kind).create({ name })).id;
   }
   for (const [i, grade] of ['G1', 'G2', 'G3', 'G4'].entries()) {
     await ref.payGrades.create({
@@ -85,8 +85,7 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
       max_salary: `${45000 + i * 20000}.00`,
     });
   }
-  const dep = async (name: string, parent: number | null) =>
-    ((await ref.departments.create({ name, parent })) as { id: number }).id;
+  const dep = (name: string, parent: number | null) => ref.addDepartment(name, parent);
   const company = await dep('Demo Company', null);
   const engineering = await dep('Engineering', company);
   const platform = await dep('Platform', engineering);
