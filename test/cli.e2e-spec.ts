@@ -116,6 +116,103 @@ describe('hr command line', () => {
     expect(unknownUser.err[0]).toContain('no active user named ghost');
   });
 
+  it('users:create makes a user of any level, linked to an employee, with a Restricted Admin scope', async () => {
+    const ds = await new DataSource(dataSourceOptions(testConfig(env).database)).initialize();
+    try {
+      await ds.query("INSERT INTO departments (name) VALUES ('CLI dept')");
+      const [{ id: dept }] = await ds.query("SELECT id FROM departments WHERE name = 'CLI dept'");
+      await ds.query(
+        "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES ('CLI1', 'C', 'L', '2020-01-01')",
+      );
+      const [{ id: emp }] = await ds.query("SELECT id FROM employees WHERE employee_id = 'CLI1'");
+      const run = async (...argv: string[]) => {
+        const c = captureIo();
+        return { code: await runCli(argv, c.io, env), ...c };
+      };
+      const pw = ['--password', 'long-enough-1'];
+      const ra = await run(
+        'users:create',
+        '--username',
+        'scoped',
+        '--email',
+        'scoped@x.test',
+        ...pw,
+        '--level',
+        'Restricted Admin',
+        '--departments',
+        String(dept),
+      );
+      expect([ra.code, ra.out[0]]).toEqual([0, expect.stringMatching(/^created Restricted Admin scoped \(id \d+\)$/)]);
+      const [{ id: raId }] = await ds.query("SELECT id FROM users WHERE username = 'scoped'");
+      expect(
+        (await ds.query(`SELECT department_id FROM user_departments WHERE user_id = ${Number(raId)}`)).map(
+          (r: { department_id: number }) => Number(r.department_id),
+        ),
+      ).toEqual([Number(dept)]);
+      const mgr = await run(
+        'users:create',
+        '--username',
+        'boss',
+        '--email',
+        'boss@x.test',
+        ...pw,
+        '--level',
+        'Manager',
+        '--employee',
+        String(emp),
+      );
+      expect(mgr.code).toBe(0);
+      expect(Number((await ds.query("SELECT employee_id FROM users WHERE username = 'boss'"))[0].employee_id)).toBe(Number(emp));
+
+      expect((await run('users:create', '--username', 'x1', '--email', 'x1@x.test', ...pw, '--level', 'King')).code).toBe(2);
+      expect(
+        (
+          await run(
+            'users:create',
+            '--username',
+            'x2',
+            '--email',
+            'x2@x.test',
+            ...pw,
+            '--level',
+            'Manager',
+            '--departments',
+            String(dept),
+          )
+        ).code,
+      ).toBe(2);
+      const ghost = await run(
+        'users:create',
+        '--username',
+        'x3',
+        '--email',
+        'x3@x.test',
+        ...pw,
+        '--level',
+        'Employee',
+        '--employee',
+        '999999',
+      );
+      expect([ghost.code, ghost.err[0]]).toEqual([2, expect.stringContaining('no employee with id 999999')]);
+      const noDept = await run(
+        'users:create',
+        '--username',
+        'x4',
+        '--email',
+        'x4@x.test',
+        ...pw,
+        '--level',
+        'Restricted Admin',
+        '--departments',
+        '999999',
+      );
+      expect(noDept.code).toBe(2);
+      expect(await ds.query("SELECT username FROM users WHERE username IN ('x1', 'x2', 'x3', 'x4')")).toEqual([]);
+    } finally {
+      await ds.destroy();
+    }
+  });
+
   it('fails with exit code 2 and the usage on bad arguments', async () => {
     const cases: string[][] = [
       [],

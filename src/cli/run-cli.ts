@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import pino from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { createApp } from '../app.factory';
 import { AppModule } from '../app.module';
 import { TokenService } from '../auth/token.service';
@@ -12,6 +12,10 @@ import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/con
 import { dataSourceOptions, runMigrations } from '../database/data-source';
 import { seedDemo } from '../database/seeds/demo.seed';
 import { SettingsService } from '../settings/settings.service';
+import { Employee } from '../employees/entities/employee.entity';
+import { Department } from '../reference/entities/reference.entities';
+import { UserDepartment } from '../users/entities/user-department.entity';
+import { USER_LEVELS, UserLevel } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
 import { parseArgs, required, UsageError } from './args';
 
@@ -26,6 +30,10 @@ Commands:
   db:migrate                                   apply pending database migrations
   users:create-admin --username U --email E --password P
                                                create an Admin user
+  users:create --username U --email E --password P --level L [--employee ID] [--departments 1,2]
+                                               create a user of any level (Admin, "Restricted Admin",
+                                               Manager, Employee), linked to an employee id; a Restricted
+                                               Admin's departments (ids) are its scope
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
   maintenance:purge                            delete expired tokens and idempotency keys (run daily)
   settings:get <name>                          print a setting's value
@@ -68,6 +76,51 @@ const COMMANDS: Record<string, Handler> = {
     await withContext(config, async (app) => {
       const user = await app.get(UsersService).create({ ...input, level: 'Admin' });
       io.out(`created Admin ${user.username} (id ${user.id})`);
+    });
+  },
+
+  'users:create': async (argv, { config, io }) => {
+    const args = parseArgs(argv, ['username', 'email', 'password', 'level', 'employee', 'departments']);
+    const level = required(args, 'level') as UserLevel;
+    if (!USER_LEVELS.includes(level)) throw new UsageError(`--level must be one of ${USER_LEVELS.join(', ')}`);
+    const ids = (name: string) =>
+      (args.options[name] ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((v) => {
+          if (!/^\d+$/.test(v)) throw new UsageError(`--${name} takes numeric ids`);
+          return Number(v);
+        });
+    const [employeeId] = ids('employee');
+    const departments = ids('departments');
+    if (departments.length && level !== 'Restricted Admin')
+      throw new UsageError('--departments applies to a Restricted Admin only');
+    await withContext(config, async (app) => {
+      const ds = app.get(DataSource);
+      if (employeeId !== undefined && !(await ds.getRepository(Employee).exists({ where: { id: employeeId } }))) {
+        throw new UsageError(`no employee with id ${employeeId}`);
+      }
+      const found = departments.length ? await ds.getRepository(Department).count({ where: { id: In(departments) } }) : 0;
+      if (found !== departments.length) throw new UsageError('--departments names a department that does not exist');
+      const user = await ds.transaction(async (em) => {
+        const created = await app.get(UsersService).create(
+          {
+            username: required(args, 'username'),
+            email: required(args, 'email'),
+            password: required(args, 'password'),
+            level,
+            employeeId: employeeId ?? null,
+          },
+          em,
+        );
+        if (departments.length)
+          await em.insert(
+            UserDepartment,
+            departments.map((departmentId) => ({ userId: created.id, departmentId })),
+          );
+        return created;
+      });
+      io.out(`created ${level} ${user.username} (id ${user.id})`);
     });
   },
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
 import { normalizeLogin, TokenService } from '../auth/token.service';
 import { AuthUser } from '../common/auth/auth-user';
@@ -33,7 +33,8 @@ export class UsersService {
   }
 
   /** Usernames and e-mails are stored in lower case, so sign-in ignores case on every database. */
-  async create(input: NewUser): Promise<User> {
+  async create(input: NewUser, em?: EntityManager): Promise<User> {
+    const users = em ? em.getRepository(User) : this.users;
     const username = normalizeLogin(input.username);
     const email = normalizeLogin(input.email);
     if (!USERNAME_RE.test(username)) {
@@ -42,7 +43,7 @@ export class UsersService {
     if (!EMAIL_RE.test(email) || email.length > 255) throw ValidationException.field('email', 'must be an email');
     this.checkPasswordLength(input.password, 'password');
     await this.assertAvailable(username, email);
-    const user = this.users.create({
+    const user = users.create({
       username,
       email,
       passwordHash: await this.hasher.hash(input.password),
@@ -52,7 +53,7 @@ export class UsersService {
       mustChangePassword: input.mustChangePassword ?? false,
     });
     try {
-      return await this.users.save(user);
+      return await users.save(user);
     } catch (err) {
       // A concurrent create took the name between the check and the insert.
       if (!isUniqueViolation(err)) throw err;
