@@ -41,6 +41,35 @@ describe('health probes and the OpenAPI document', () => {
     );
   });
 
+  it('documents every employee and reference route once, with unique operation ids', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/app/api/openapi.json' })).json();
+    const paths = Object.keys(doc.paths);
+    for (const path of [
+      '/app/api/employees',
+      '/app/api/employees/me',
+      '/app/api/employees/{id}',
+      '/app/api/employees/{id}/skills',
+      '/app/api/employees/{id}/educations/{itemId}',
+      '/app/api/employees/{id}/certifications',
+      '/app/api/employees/{id}/languages',
+      '/app/api/employees/{id}/status',
+      '/app/api/employees/{id}/status/history',
+      '/app/api/departments/{id}',
+      '/app/api/pay-grades',
+      '/app/api/education-levels',
+    ]) {
+      expect(paths).toContain(path);
+    }
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/app/api/employees'].post.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(doc.paths['/app/api/pay-grades'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CreatePayGradeDto',
+    );
+  });
+
   it('serves the Swagger UI at /docs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/app/api/docs' });
     expect(res.statusCode).toBe(200);
