@@ -96,7 +96,7 @@ describe('employees', () => {
       const dupId = await call('POST', '/employees', admin, employeeBody({ employee_id: first.employee_id }));
       expect(dupId.statusCode).toBe(409);
       expect(dupId.json().error).toMatchObject({ code: 'DUPLICATE', details: [{ field: 'employee_id' }] });
-      const dupMail = await call('POST', '/employees', admin, employeeBody({ work_email: first.work_email }));
+      const dupMail = await call('POST', '/employees', admin, employeeBody({ work_email: first.work_email!.toUpperCase() }));
       expect(dupMail.json().error.details[0].field).toBe('work_email');
     });
   });

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IsCalendarDate, IsCountryCode, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { EMPLOYEE_STATUSES, GENDERS } from '../entities/employee.entity';
@@ -33,10 +34,11 @@ function OptionalRef(description: string) {
   };
 }
 
+/** Stored in lower case, so uniqueness means the same on SQLite (case-sensitive) and MariaDB. */
 function OptionalEmail() {
   return (target: object, key: string) => {
-    ApiPropertyOptional({ type: String, nullable: true, format: 'email' })(target, key);
-    Trim()(target, key);
+    ApiPropertyOptional({ type: String, nullable: true, format: 'email', description: 'stored in lower case' })(target, key);
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))(target, key);
     IsOptional()(target, key);
     Nullable()(target, key);
     IsEmail({}, { message: '$property must be an email' })(target, key);
