@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { UserDepartment } from '../src/users/entities/user-department.entity';
 import { TestApp, apiCaller, bearer, createTestApp, createUser } from './helpers/test-app';
 
 describe('reference data', () => {
@@ -62,6 +64,12 @@ describe('reference data', () => {
     const inUse = await call('DELETE', `/departments/${child.id}`, admin);
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json().error.code).toBe('IN_USE');
+    // A department assigned to a Restricted Admin can go; the assignment goes with it.
+    const scoped = await createUser(t.app, 'Restricted Admin');
+    const ud = t.app.get(DataSource).getRepository(UserDepartment);
+    await ud.insert({ userId: scoped.user.id, departmentId: grandchild.id });
+    expect((await call('DELETE', `/departments/${grandchild.id}`, admin)).statusCode).toBe(200);
+    expect(await ud.find({ where: { userId: scoped.user.id } })).toEqual([]);
     const children = await call('GET', `/departments?filters=${encodeURIComponent(JSON.stringify({ parent: root.id }))}`, admin);
     expect(children.json().data.map((d: { name: string }) => d.name)).toEqual(['Engineering']);
   });

@@ -58,6 +58,10 @@ export class Employees1763800000002 implements MigrationInterface {
         foreignKeys: [fk('departments', 'parent_id', 'departments', 'RESTRICT')],
       }),
     );
+    // Restricted Admin scopes point at departments now that they exist; deleting a department
+    // removes it from those scopes (access only ever narrows).
+    await q.query('DELETE FROM user_departments WHERE department_id NOT IN (SELECT id FROM departments)');
+    await q.createForeignKey('user_departments', fk('user_departments', 'department_id', 'departments', 'CASCADE'));
     await q.createTable(
       new Table({
         name: 'pay_grades',
@@ -207,6 +211,7 @@ export class Employees1763800000002 implements MigrationInterface {
     }
     await q.dropTable('employees');
     await q.dropTable('pay_grades');
+    await q.dropForeignKey('user_departments', 'fk_user_departments_department_id');
     await q.dropTable('departments');
     for (const t of [...NAMED_REFERENCE_TABLES].reverse()) await q.dropTable(t);
   }
