@@ -1,5 +1,6 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module';
 import { AccessGuard } from './common/auth/access.guard';
 import { AccessModule } from './common/auth/access.module';
@@ -13,6 +14,7 @@ import { DatabaseModule } from './database/database.module';
 import { EchoModule } from './echo/echo.module';
 import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
+import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
@@ -27,6 +29,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         QueueModule.forRoot(config),
+        MailModule.forRoot(config),
+        EventEmitterModule.forRoot(),
         AccessModule,
         IdempotencyModule,
         SettingsModule,

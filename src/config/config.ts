@@ -28,6 +28,8 @@ export interface AppConfig {
   smtpUrl: string | null;
   mailFrom: string;
   mailStatusWaitMs: number;
+  /** First retry delay of a failed e-mail; doubles each attempt (5 attempts). */
+  mailRetryBackoffMs: number;
   publicUrl: string;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -180,6 +182,7 @@ export function loadConfig(env: Env): AppConfig {
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
     mailStatusWaitMs: int('MAIL_STATUS_WAIT_MS', 10_000, 0, 120_000),
+    mailRetryBackoffMs: int('MAIL_RETRY_BACKOFF_MS', 30_000, 10, 3_600_000),
     publicUrl,
     accessTokenTtlSec: duration('ACCESS_TOKEN_TTL', '1h'),
     refreshTokenTtlSec: duration('REFRESH_TOKEN_TTL', '30d'),

@@ -6,7 +6,7 @@ import { normalizeLogin, TokenService } from '../auth/token.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
-import { User, UserLevel } from './entities/user.entity';
+import { User, UserLevel, WelcomeEmailStatus } from './entities/user.entity';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME_RE = /^[a-z0-9._@-]{2,100}$/;
@@ -18,6 +18,10 @@ export interface NewUser {
   level: UserLevel;
   employeeId?: number | null;
   mustChangePassword?: boolean;
+  userRoles?: number[];
+  lang?: string | null;
+  defaultModule?: string | null;
+  welcomeEmailStatus?: WelcomeEmailStatus | null;
 }
 
 @Injectable()
@@ -51,6 +55,10 @@ export class UsersService {
       employeeId: input.employeeId ?? null,
       active: true,
       mustChangePassword: input.mustChangePassword ?? false,
+      userRoles: input.userRoles ?? [],
+      lang: input.lang ?? null,
+      defaultModule: input.defaultModule ?? null,
+      welcomeEmailStatus: input.welcomeEmailStatus ?? null,
     });
     try {
       return await users.save(user);

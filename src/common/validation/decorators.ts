@@ -52,7 +52,7 @@ export const IsCurrencyCode = (o?: ValidationOptions) =>
 export const Nullable = () => ValidateIf((_o: unknown, v: unknown) => v !== null);
 
 /** The id of another record: a positive 32-bit integer. */
-export const IsRefId = () => applyDecorators(IsInt(), Min(1), Max(2_147_483_647));
+export const IsRefId = (o?: ValidationOptions) => applyDecorators(IsInt(o), Min(1, o), Max(2_147_483_647, o));
 
 const MONEY_RE = /^\d{1,12}(\.\d{1,2})?$/;
 

@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 
 export const USER_LEVELS = ['Admin', 'Restricted Admin', 'Manager', 'Employee'] as const;
 export type UserLevel = (typeof USER_LEVELS)[number];
+export type WelcomeEmailStatus = 'pending' | 'sent' | 'not_sent' | 'none';
 
 @Entity('users')
 export class User {
@@ -36,6 +37,32 @@ export class User {
 
   @Column({ name: 'password_changed_at', type: 'datetime', nullable: true })
   passwordChangedAt: Date | null;
+
+  /** Role ids (API.md §8), stored as JSON text. */
+  @Column({
+    name: 'user_roles',
+    type: 'varchar',
+    length: 500,
+    nullable: true,
+    transformer: {
+      to: (v: number[] | null | undefined) => (v ? JSON.stringify(v) : null),
+      from: (v: string | null) => (v ? (JSON.parse(v) as number[]) : []),
+    },
+  })
+  userRoles: number[];
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  lang: string | null;
+
+  @Column({ name: 'default_module', type: 'varchar', length: 50, nullable: true })
+  defaultModule: string | null;
+
+  /** pending, sent, not_sent (gave up after the retries), none (no mail transport). */
+  @Column({ name: 'welcome_email_status', type: 'varchar', length: 10, nullable: true })
+  welcomeEmailStatus: WelcomeEmailStatus | null;
+
+  @Column({ name: 'welcome_email_sent_at', type: 'datetime', nullable: true })
+  welcomeEmailSentAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'datetime' })
   createdAt: Date;

@@ -1,0 +1,31 @@
+import { MailerModule } from '@nestjs-modules/mailer';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { MailService } from './mail.service';
+
+/** SMTP from SMTP_URL (nodemailer through @nestjs-modules/mailer); without it, MailService is disabled. */
+@Global()
+@Module({})
+export class MailModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: MailModule,
+      imports: config.smtpUrl
+        ? [
+            MailerModule.forRoot({
+              transport: {
+                url: config.smtpUrl,
+                // Bounded, so a dead server fails the attempt (and is retried) instead of hanging a worker.
+                connectionTimeout: 10_000,
+                greetingTimeout: 10_000,
+                socketTimeout: 20_000,
+              },
+              defaults: { from: config.mailFrom },
+            }),
+          ]
+        : [],
+      providers: [MailService],
+      exports: [MailService],
+    };
+  }
+}

@@ -1,0 +1,195 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { TokenService } from '../auth/token.service';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { SearchableListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { Department } from '../reference/entities/reference.entities';
+import { CreateUserForEmployeeDto, CreateUserResponseDto, UpdateUserDto, UserDto } from './dto/user-account.dto';
+import { UserDepartment } from './entities/user-department.entity';
+import { USER_LEVELS, User, UserLevel } from './entities/user.entity';
+import { UsersService } from './users.service';
+import { WelcomeMailService } from './welcome-mail.service';
+
+/** Emitted after a user was created for an employee; the Tasks module adds "change your temporary password". */
+export const USER_CREATED_EVENT = 'user.created';
+export interface UserCreatedEvent {
+  userId: number;
+  employeeId: number;
+  temporaryPassword: boolean;
+}
+
+const USER_LIST_SPEC: ListSpec = {
+  idColumn: 'u.id',
+  sortFields: { id: 'u.id', username: 'u.username', email: 'u.email', user_level: 'u.user_level' },
+  filterFields: {
+    user_level: { column: 'u.user_level', type: 'string', values: USER_LEVELS },
+    active: { column: 'u.active', type: 'boolean' },
+    employee: { column: 'u.employee_id', type: 'int' },
+  },
+  searchColumns: ['u.username', 'u.email'],
+};
+
+/** Levels that act for an employee of their own need one (the seed: all but Admin and Restricted Admin). */
+const NEEDS_EMPLOYEE: readonly UserLevel[] = ['Manager', 'Employee'];
+
+/** Login users: create-user for an employee with its welcome e-mail, and the Admin users API. */
+@Injectable()
+export class UserAccountsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly welcome: WelcomeMailService,
+    private readonly tokens: TokenService,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  /**
+   * Creates the employee's login user with an unusable password and `must_change_password`; the
+   * welcome job makes the temporary password and e-mails it. The caller has checked the employee exists.
+   */
+  async createForEmployee(employeeId: number, dto: CreateUserForEmployeeDto): Promise<CreateUserResponseDto> {
+    if (await this.dataSource.getRepository(User).exists({ where: { employeeId } })) {
+      throw new DomainException('USER_EXISTS', `Employee ${employeeId} already has a user`);
+    }
+    const level = dto.user_level ?? 'Employee';
+    const user = await this.users.create({
+      username: dto.username,
+      email: dto.email,
+      // Nobody ever learns this one: the welcome job replaces it with the e-mailed temporary password.
+      password: randomBytes(32).toString('base64url'),
+      level,
+      employeeId,
+      mustChangePassword: true,
+      userRoles: dto.user_roles ?? [],
+      lang: dto.lang ?? null,
+      defaultModule: dto.default_module ?? null,
+      welcomeEmailStatus: 'pending',
+    });
+    const emailStatus = await this.welcome.send(user.id);
+    if (emailStatus === 'none') await this.dataSource.getRepository(User).update({ id: user.id }, { welcomeEmailStatus: 'none' });
+    this.events.emit(USER_CREATED_EVENT, { userId: user.id, employeeId, temporaryPassword: true } satisfies UserCreatedEvent);
+    return {
+      user: { id: user.id, username: user.username, email: user.email, user_level: level, employee: String(employeeId) },
+      email_status: emailStatus,
+    };
+  }
+
+  async list(query: SearchableListQueryDto): Promise<Page<UserDto>> {
+    const page = await findPage(
+      this.dataSource.getRepository(User).createQueryBuilder('u'),
+      parseListQuery(query, USER_LIST_SPEC),
+    );
+    const departments = await this.departmentsOf(page.items.map((u) => u.id));
+    return page.map((u) => this.toDto(u, departments.get(u.id) ?? []));
+  }
+
+  async get(id: number): Promise<UserDto> {
+    const user = await this.find(id);
+    return this.toDto(user, (await this.departmentsOf([id])).get(id) ?? []);
+  }
+
+  async update(id: number, dto: UpdateUserDto): Promise<UserDto> {
+    const user = await this.find(id);
+    const level = dto.user_level ?? user.userLevel;
+    const active = dto.active ?? user.active;
+    if (NEEDS_EMPLOYEE.includes(level) && user.employeeId === null) {
+      throw ValidationException.field('user_level', `${level} needs a linked employee; this user has none`);
+    }
+    if (dto.departments && level !== 'Restricted Admin') {
+      throw ValidationException.field('departments', 'applies to a Restricted Admin only');
+    }
+    if (dto.departments?.length) {
+      const found = await this.dataSource.getRepository(Department).count({ where: { id: In(dto.departments) } });
+      if (found !== new Set(dto.departments).size)
+        throw ValidationException.field('departments', 'names a department that does not exist');
+    }
+    if (dto.email && dto.email.toLowerCase() !== user.email) {
+      if (await this.dataSource.getRepository(User).exists({ where: { email: dto.email.toLowerCase(), id: Not(id) } })) {
+        throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
+      }
+    }
+    if (user.userLevel === 'Admin' && user.active && (level !== 'Admin' || !active)) await this.assertNotLastAdmin(id);
+
+    await this.dataSource.transaction(async (em) => {
+      await em.update(
+        User,
+        { id },
+        {
+          ...(dto.email ? { email: dto.email.toLowerCase() } : {}),
+          userLevel: level,
+          active,
+          ...(dto.user_roles ? { userRoles: dto.user_roles } : {}),
+          ...(dto.lang !== undefined ? { lang: dto.lang } : {}),
+          ...(dto.default_module !== undefined ? { defaultModule: dto.default_module } : {}),
+        },
+      );
+      // Leaving Restricted Admin drops its scope; a new department list replaces the old one.
+      if (dto.departments || level !== 'Restricted Admin')
+        await this.replaceDepartments(em, id, level === 'Restricted Admin' ? (dto.departments ?? []) : []);
+    });
+    if (!active) await this.tokens.revokeUserTokens(id);
+    else this.tokens.forgetUser(id); // level, scope or flags changed: cached tokens must be re-read
+    return this.get(id);
+  }
+
+  /** Deletes the user; its tokens, scope and idempotency keys go with it (foreign keys cascade). */
+  async remove(id: number): Promise<{ id: number }> {
+    const user = await this.find(id);
+    if (user.userLevel === 'Admin' && user.active) await this.assertNotLastAdmin(id);
+    await this.dataSource.getRepository(User).delete({ id });
+    this.tokens.forgetUser(id);
+    return { id };
+  }
+
+  private async assertNotLastAdmin(id: number): Promise<void> {
+    const others = await this.dataSource.getRepository(User).count({ where: { userLevel: 'Admin', active: true, id: Not(id) } });
+    if (others === 0) throw new DomainException('LAST_ADMIN', 'The last active Admin cannot be demoted, deactivated or deleted');
+  }
+
+  private async replaceDepartments(em: EntityManager, userId: number, departments: number[]): Promise<void> {
+    await em.delete(UserDepartment, { userId });
+    if (departments.length)
+      await em.insert(
+        UserDepartment,
+        [...new Set(departments)].map((departmentId) => ({ userId, departmentId })),
+      );
+  }
+
+  private async find(id: number): Promise<User> {
+    const user = await this.dataSource.getRepository(User).findOne({ where: { id } });
+    if (!user) throw new NotFoundException('User');
+    return user;
+  }
+
+  /** Departments of many users in one query. */
+  private async departmentsOf(userIds: number[]): Promise<Map<number, number[]>> {
+    const map = new Map<number, number[]>();
+    if (!userIds.length) return map;
+    const rows = await this.dataSource
+      .getRepository(UserDepartment)
+      .find({ where: { userId: In(userIds) }, order: { departmentId: 'ASC' } });
+    for (const r of rows) map.set(r.userId, [...(map.get(r.userId) ?? []), r.departmentId]);
+    return map;
+  }
+
+  private toDto(u: User, departments: number[]): UserDto {
+    return {
+      id: u.id,
+      username: u.username,
+      email: u.email,
+      user_level: u.userLevel,
+      employee: u.employeeId === null ? null : String(u.employeeId),
+      active: u.active,
+      departments,
+      user_roles: u.userRoles ?? [],
+      lang: u.lang,
+      default_module: u.defaultModule,
+      welcome_email_status: u.welcomeEmailStatus,
+    };
+  }
+}
