@@ -61,7 +61,9 @@ export class WelcomeMailService implements OnModuleInit {
    */
   async send(userId: number): Promise<EmailStatus> {
     if (!this.mail.enabled) return 'none';
-    const job = await this.jobs.add(this.job, { userId }, { jobId: `welcome-${userId}` });
+    // No fixed job id: the job itself does nothing once the e-mail went out, which keeps it to one
+    // e-mail per user, and a restored database can reuse user ids that Redis still remembers.
+    const job = await this.jobs.add(this.job, { userId });
     return (await job.firstAttempt(this.config.mailStatusWaitMs)) === 'completed' ? 'sent' : 'not_sent';
   }
 

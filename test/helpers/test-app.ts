@@ -12,6 +12,8 @@ import { UsersService } from '../../src/users/users.service';
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
 export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
 
+let apps = 0;
+
 /** Test configuration: SQLite in memory and the in-process job runner, or the integration servers. */
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   const env: Record<string, string | undefined> = {
@@ -22,7 +24,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   if (INTEGRATION) {
     env.DATABASE_URL = process.env.DATABASE_URL;
     env.REDIS_URL = process.env.REDIS_URL;
-    env.QUEUE_PREFIX = process.env.QUEUE_PREFIX;
+    // Each app its own keys under the run's prefix: a job left over by one suite (a retry) is never
+    // consumed by the next suite's app against a reset database.
+    env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'hr'}:t${++apps}`;
   }
   return loadConfig({ ...env, ...overrides });
 }

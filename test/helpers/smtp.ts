@@ -1,0 +1,71 @@
+import { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  subject: string;
+  /** The temporary password as written in the text part. */
+  password: string | null;
+}
+
+export interface SmtpSink {
+  port: number;
+  url: string;
+  messages: ReceivedMail[];
+  /** RCPT TO commands seen: one per delivery attempt. */
+  attempts: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on loopback (the smtp-server package). With `rejectCode` every recipient is
+ * refused with that code (550: mailbox unavailable), so delivery attempts fail.
+ */
+export async function startSmtp(opts: { rejectCode?: number } = {}): Promise<SmtpSink> {
+  const sink = { messages: [] as ReceivedMail[], attempts: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      sink.attempts += 1;
+      if (opts.rejectCode) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: opts.rejectCode }));
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        sink.messages.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+          password: /Temporary password: ([A-Za-z0-9_-]{12,})/.exec(raw)?.[1] ?? null,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    get messages() {
+      return sink.messages;
+    },
+    get attempts() {
+      return sink.attempts;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A loopback port with nothing listening. */
+export async function closedPort(): Promise<number> {
+  const s = await startSmtp();
+  await s.close();
+  return s.port;
+}
