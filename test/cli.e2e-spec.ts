@@ -213,6 +213,30 @@ describe('hr command line', () => {
     }
   });
 
+  it('users:reset-password prints a temporary password that signs in and must be changed', async () => {
+    const c = captureIo();
+    expect(await runCli(['users:reset-password', '--username', 'boss'], c.io, env)).toBe(0);
+    expect(c.out[0]).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const t = await createTestApp({ DATABASE_URL: env.DATABASE_URL }, { keepDatabase: true });
+    try {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/app/api/oauth/token',
+        payload: { grant_type: 'password', username: 'boss', password: c.out[0] },
+      });
+      expect(login.statusCode).toBe(200);
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/app/api/employees/me',
+        headers: { authorization: `Bearer ${login.json().access_token}` },
+      });
+      expect(me.json().error.code).toBe('PASSWORD_CHANGE_REQUIRED');
+    } finally {
+      await t.close();
+    }
+    expect(await runCli(['users:reset-password', '--username', 'ghost'], captureIo().io, env)).toBe(2);
+  });
+
   it('fails with exit code 2 and the usage on bad arguments', async () => {
     const cases: string[][] = [
       [],

@@ -34,6 +34,8 @@ Commands:
                                                create a user of any level (Admin, "Restricted Admin",
                                                Manager, Employee), linked to an employee id; a Restricted
                                                Admin's departments (ids) are its scope
+  users:reset-password --username U            print a new temporary password (to hand over when no
+                                               SMTP_URL is set); the user must change it, its tokens end
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
   maintenance:purge                            delete expired tokens and idempotency keys (run daily)
   settings:get <name>                          print a setting's value
@@ -121,6 +123,16 @@ const COMMANDS: Record<string, Handler> = {
         return created;
       });
       io.out(`created ${level} ${user.username} (id ${user.id})`);
+    });
+  },
+
+  'users:reset-password': async (argv, { config, io }) => {
+    const args = parseArgs(argv, ['username']);
+    const username = required(args, 'username');
+    await withContext(config, async (app) => {
+      const user = await app.get(UsersService).findByUsername(username);
+      if (!user) throw new UsageError(`no user named ${username}`);
+      io.out(await app.get(UsersService).resetToTemporaryPassword(user.id));
     });
   },
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
@@ -7,6 +8,11 @@ import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
 import { User, UserLevel, WelcomeEmailStatus } from './entities/user.entity';
+
+/** A temporary password: 16 random characters (96 bits). */
+export function temporaryPassword(): string {
+  return randomBytes(12).toString('base64url');
+}
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME_RE = /^[a-z0-9._@-]{2,100}$/;
@@ -68,6 +74,14 @@ export class UsersService {
       await this.assertAvailable(username, email);
       throw err;
     }
+  }
+
+  /** A new temporary password for the operator to hand over; the user must change it; its tokens end. */
+  async resetToTemporaryPassword(userId: number): Promise<string> {
+    const password = temporaryPassword();
+    await this.users.update({ id: userId }, { passwordHash: await this.hasher.hash(password), mustChangePassword: true });
+    await this.tokens.revokeUserTokens(userId);
+    return password;
   }
 
   private async assertAvailable(username: string, email: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
 import { TokenService } from '../auth/token.service';
@@ -14,6 +13,7 @@ import { renderWelcome } from '../mail/welcome.template';
 import { SettingsService } from '../settings/settings.service';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { User } from './entities/user.entity';
+import { temporaryPassword } from './users.service';
 
 /** Only the user id travels through Redis: the temporary password is made inside the job. */
 export interface WelcomeJobData {
@@ -21,11 +21,6 @@ export interface WelcomeJobData {
 }
 
 export type EmailStatus = 'sent' | 'not_sent' | 'none';
-
-/** A temporary password: 16 random characters (96 bits). */
-export function temporaryPassword(): string {
-  return randomBytes(12).toString('base64url');
-}
 
 /**
  * The welcome e-mail of a new user, as a job on the `mail` queue. Each attempt makes a fresh
