@@ -144,6 +144,16 @@ describe('POST /employees/{id}/create-user with a real SMTP server', () => {
     add.mockRestore();
   });
 
+  it('two concurrent create-users for one employee: one user, the other 409 USER_EXISTS', async () => {
+    const employee = await newEmployee();
+    const [a, b] = await Promise.all([
+      call('POST', `/employees/${employee}/create-user`, c.users.admin.token, { username: 'twin1', email: 'twin1@company.test' }),
+      call('POST', `/employees/${employee}/create-user`, c.users.admin.token, { username: 'twin2', email: 'twin2@company.test' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)!.json().error.code).toBe('USER_EXISTS');
+  });
+
   it('never shows a temporary password in a response or a log line', async () => {
     const employee = await newEmployee();
     await call('POST', `/employees/${employee}/create-user`, c.users.admin.token, {

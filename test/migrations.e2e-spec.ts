@@ -34,7 +34,7 @@ describe(`migrations (${testConfig().database.type})`, () => {
     const tokens = await runner.getTable('oauth_tokens');
     await runner.release();
     expect(users!.indices.map((i) => i.name)).toEqual(
-      expect.arrayContaining(['uq_users_username', 'uq_users_email', 'ix_users_employee']),
+      expect.arrayContaining(['uq_users_username', 'uq_users_email', 'uq_users_employee']),
     );
     expect(tokens!.indices.map((i) => i.name)).toEqual(
       expect.arrayContaining(['uq_oauth_tokens_hash', 'ix_oauth_tokens_expires']),

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { TokenService } from '../auth/token.service';
+import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
@@ -57,21 +58,28 @@ export class UserAccountsService {
       throw new DomainException('USER_EXISTS', `Employee ${employeeId} already has a user`);
     }
     const level = dto.user_level ?? 'Employee';
-    const user = await this.users.create({
-      username: dto.username,
-      email: dto.email,
-      // Nobody ever learns this one: the welcome job replaces it with the e-mailed temporary password.
-      password: randomBytes(32).toString('base64url'),
-      level,
-      employeeId,
-      mustChangePassword: true,
-      userRoles: dto.user_roles ?? [],
-      lang: dto.lang ?? null,
-      defaultModule: dto.default_module ?? null,
-      welcomeEmailStatus: 'pending',
-    });
+    const user = await this.users
+      .create({
+        username: dto.username,
+        email: dto.email,
+        // Nobody ever learns this one: the welcome job replaces it with the e-mailed temporary password.
+        password: randomBytes(32).toString('base64url'),
+        level,
+        employeeId,
+        mustChangePassword: true,
+        userRoles: dto.user_roles ?? [],
+        lang: dto.lang ?? null,
+        defaultModule: dto.default_module ?? null,
+        welcomeEmailStatus: this.welcome.enabled ? 'pending' : 'none',
+      })
+      .catch(async (err: unknown) => {
+        // Another request linked a user to this employee between the check and the insert.
+        if (isUniqueViolation(err) && (await this.dataSource.getRepository(User).exists({ where: { employeeId } }))) {
+          throw new DomainException('USER_EXISTS', `Employee ${employeeId} already has a user`);
+        }
+        throw err;
+      });
     const emailStatus = await this.welcome.send(user.id);
-    if (emailStatus === 'none') await this.dataSource.getRepository(User).update({ id: user.id }, { welcomeEmailStatus: 'none' });
     this.events.emit(USER_CREATED_EVENT, { userId: user.id, employeeId, temporaryPassword: true } satisfies UserCreatedEvent);
     return {
       user: { id: user.id, username: user.username, email: user.email, user_level: level, employee: String(employeeId) },

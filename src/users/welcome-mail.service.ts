@@ -54,6 +54,11 @@ export class WelcomeMailService implements OnModuleInit {
    * SMTP server accepted it; `not_sent` when it failed or did not finish in time (it is retried);
    * `none` without a mail transport (no job).
    */
+  /** False without SMTP_URL: no job is queued and the e-mail status is `none`. */
+  get enabled(): boolean {
+    return this.mail.enabled;
+  }
+
   async send(userId: number): Promise<EmailStatus> {
     if (!this.mail.enabled) return 'none';
     // No fixed job id: the job itself does nothing once the e-mail went out, which keeps it to one

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner, TableColumn, TableForeignKey } from 'typeorm';
+import { MigrationInterface, QueryRunner, TableColumn, TableForeignKey, TableIndex } from 'typeorm';
 
 /** What create-user and the users API keep on a user: preferences and the welcome e-mail's outcome. */
 export class UserAccounts1763800000003 implements MigrationInterface {
@@ -14,6 +14,9 @@ export class UserAccounts1763800000003 implements MigrationInterface {
     ]);
     // A user's employee is an employee: deleting the employee unlinks the user (the service also deactivates it).
     await q.query('UPDATE users SET employee_id = NULL WHERE employee_id NOT IN (SELECT id FROM employees)');
+    // One user per employee (create-user answers USER_EXISTS; the index settles concurrent requests).
+    await q.dropIndex('users', 'ix_users_employee');
+    await q.createIndex('users', new TableIndex({ name: 'uq_users_employee', columnNames: ['employee_id'], isUnique: true }));
     await q.createForeignKey(
       'users',
       new TableForeignKey({
@@ -28,6 +31,8 @@ export class UserAccounts1763800000003 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.dropForeignKey('users', 'fk_users_employee_id');
+    await q.dropIndex('users', 'uq_users_employee');
+    await q.createIndex('users', new TableIndex({ name: 'ix_users_employee', columnNames: ['employee_id'] }));
     for (const c of ['welcome_email_sent_at', 'welcome_email_status', 'default_module', 'lang', 'user_roles'])
       await q.dropColumn('users', c);
   }

@@ -25,7 +25,7 @@ export class User {
   userLevel: UserLevel;
 
   /** The linked employee; the employees table arrives with the Employees module. */
-  @Index('ix_users_employee')
+  @Index('uq_users_employee', { unique: true })
   @Column({ name: 'employee_id', type: 'integer', nullable: true })
   employeeId: number | null;
 
