@@ -1,6 +1,7 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AttendanceModule } from './attendance/attendance.module';
 import { AuthModule } from './auth/auth.module';
 import { AccessGuard } from './common/auth/access.guard';
 import { AccessModule } from './common/auth/access.module';
@@ -40,6 +41,7 @@ export class AppModule {
         HealthModule,
         ReferenceModule,
         EmployeesModule,
+        AttendanceModule,
         ...imports,
       ],
       providers: [

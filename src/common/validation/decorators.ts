@@ -27,6 +27,18 @@ function simple(name: string, test: (v: unknown) => boolean, message: string, op
     });
 }
 
+const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** ISO 8601 date-time with an offset ("2026-03-10T23:30:00-05:00" or "...Z"): the instant is unambiguous. */
+export function isIsoDateTime(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const m = DATETIME_RE.exec(value);
+  return !!m && isCalendarDate(m[1]) && !Number.isNaN(Date.parse(value));
+}
+
+export const IsIsoDateTime = (o?: ValidationOptions) =>
+  simple('isIsoDateTime', isIsoDateTime, 'must be an ISO 8601 date-time with an offset, such as 2026-03-10T09:00:00+01:00', o);
+
 export const IsCalendarDate = (o?: ValidationOptions) =>
   simple('isCalendarDate', isCalendarDate, 'must be a real date YYYY-MM-DD', o);
 

@@ -2,6 +2,7 @@ import { Platform1763800000000 } from './1763800000000-Platform';
 import { IdempotencyKeys1763800000001 } from './1763800000001-IdempotencyKeys';
 import { Employees1763800000002 } from './1763800000002-Employees';
 import { UserAccounts1763800000003 } from './1763800000003-UserAccounts';
+import { Attendance1763800000004 } from './1763800000004-Attendance';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1763800000001,
   Employees1763800000002,
   UserAccounts1763800000003,
+  Attendance1763800000004,
 ];

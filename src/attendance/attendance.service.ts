@@ -1,0 +1,282 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { AccessScopeService } from '../common/auth/access-scope.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { EmployeesService } from '../employees/employees.service';
+import { Employee } from '../employees/entities/employee.entity';
+import {
+  AttendanceDto,
+  AttendanceListQueryDto,
+  AttendanceSummaryDto,
+  CreateAttendanceDto,
+  PunchInDto,
+  PunchOutDto,
+  UpdateAttendanceDto,
+} from './dto/attendance.dto';
+import { AttendanceRecord } from './entities/attendance.entity';
+
+const LIST_SPEC: ListSpec = {
+  idColumn: 'a.id',
+  sortFields: { id: 'a.id', in_time: 'a.in_time' },
+  filterFields: {
+    employee: { column: 'a.employee_id', type: 'int' },
+    work_from_home: { column: 'a.work_from_home', type: 'boolean' },
+  },
+};
+
+/** A punch may be up to this far in the future (clock skew between a device and the server). */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The instant, to the second (both databases store seconds). */
+function instant(iso: string | undefined, now = new Date()): Date {
+  const d = iso === undefined ? now : new Date(iso);
+  return new Date(Math.floor(d.getTime() / 1000) * 1000);
+}
+
+export function toAttendanceDto(r: AttendanceRecord): AttendanceDto {
+  return {
+    id: r.id,
+    employee: r.employeeId,
+    in_time: r.inTime.toISOString(),
+    out_time: r.outTime ? r.outTime.toISOString() : null,
+    note: r.note,
+    work_from_home: r.workFromHome,
+    hours: r.durationSeconds === null ? null : round2(r.durationSeconds / 3600),
+  };
+}
+
+/**
+ * Attendance: punch in/out for oneself (or, for Admins, Restricted Admins in scope and Managers,
+ * for the employees they can see), Admin maintenance, and the per-employee list and summary.
+ * An employee's records never overlap and at most one is open (punched in, not out).
+ */
+@Injectable()
+export class AttendanceService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly employees: EmployeesService,
+    private readonly scopes: AccessScopeService,
+  ) {}
+
+  async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
+    const employeeId = await this.subject(caller, dto.employee);
+    const at = this.notInFuture(instant(dto.time), 'time');
+    return this.locked(employeeId, async (em) => {
+      const repo = em.getRepository(AttendanceRecord);
+      if (await repo.exists({ where: { employeeId, outTime: IsNull() } })) {
+        throw new DomainException('ALREADY_PUNCHED_IN', 'Already punched in: punch out first');
+      }
+      // An open record must not cover any existing one: nothing of this employee may end after `at`.
+      const later = await repo
+        .createQueryBuilder('a')
+        .where('a.employee_id = :employeeId AND a.out_time > :at', { employeeId, at })
+        .getExists();
+      if (later)
+        throw new DomainException('OVERLAPPING_ATTENDANCE', 'The punch-in time falls inside or before an existing record');
+      const saved = await repo.save(
+        repo.create({
+          employeeId,
+          inTime: at,
+          outTime: null,
+          durationSeconds: null,
+          note: dto.note ?? null,
+          workFromHome: dto.work_from_home ?? false,
+        }),
+      );
+      return toAttendanceDto(saved);
+    });
+  }
+
+  async punchOut(caller: AuthUser, dto: PunchOutDto): Promise<AttendanceDto> {
+    const employeeId = await this.subject(caller, dto.employee);
+    const at = this.notInFuture(instant(dto.time), 'time');
+    return this.locked(employeeId, async (em) => {
+      const repo = em.getRepository(AttendanceRecord);
+      const open = await repo.findOne({ where: { employeeId, outTime: IsNull() } });
+      if (!open) throw new DomainException('NOT_PUNCHED_IN', 'Not punched in: punch in first');
+      if (at.getTime() <= open.inTime.getTime()) {
+        throw new DomainException(
+          'OUT_BEFORE_IN',
+          `The punch-out time must be after the punch-in time ${open.inTime.toISOString()}`,
+        );
+      }
+      await this.assertNoOverlap(em, employeeId, open.inTime, at, open.id);
+      open.outTime = at;
+      open.durationSeconds = Math.round((at.getTime() - open.inTime.getTime()) / 1000);
+      if (dto.note !== undefined) open.note = dto.note;
+      return toAttendanceDto(await repo.save(open));
+    });
+  }
+
+  async create(caller: AuthUser, dto: CreateAttendanceDto): Promise<AttendanceDto> {
+    await this.employees.visible(caller, dto.employee);
+    const record = this.dataSource.getRepository(AttendanceRecord).create({
+      employeeId: dto.employee,
+      inTime: instant(dto.in_time),
+      outTime: dto.out_time ? instant(dto.out_time) : null,
+      note: dto.note ?? null,
+      workFromHome: dto.work_from_home ?? false,
+    });
+    return this.write(record);
+  }
+
+  async update(caller: AuthUser, id: number, dto: UpdateAttendanceDto): Promise<AttendanceDto> {
+    const record = await this.find(caller, id);
+    if (dto.employee !== undefined) {
+      await this.employees.visible(caller, dto.employee);
+      record.employeeId = dto.employee;
+    }
+    if (dto.in_time !== undefined) record.inTime = instant(dto.in_time);
+    if (dto.out_time !== undefined) record.outTime = dto.out_time === null ? null : instant(dto.out_time);
+    if (dto.note !== undefined) record.note = dto.note;
+    if (dto.work_from_home !== undefined) record.workFromHome = dto.work_from_home;
+    return this.write(record);
+  }
+
+  async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
+    await this.find(caller, id);
+    await this.dataSource.getRepository(AttendanceRecord).delete({ id });
+    return { id };
+  }
+
+  async get(caller: AuthUser, id: number): Promise<AttendanceDto> {
+    return toAttendanceDto(await this.find(caller, id));
+  }
+
+  /** All records the caller's scope covers (Admin: all; Restricted Admin: its departments), newest first by default. */
+  async list(caller: AuthUser, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
+    const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
+    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), {
+      id: 'e.id',
+      department: 'e.department_id',
+      supervisor: 'e.supervisor_id',
+    });
+    if (condition.sql) qb.innerJoin(Employee, 'e', 'e.id = a.employee_id').where(condition.sql, condition.params);
+    return this.page(qb, query);
+  }
+
+  /** GET /employees/{id}/attendance: paged, newest first. */
+  async forEmployee(caller: AuthUser, employeeId: number, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
+    await this.employees.visible(caller, employeeId);
+    const qb = this.dataSource
+      .getRepository(AttendanceRecord)
+      .createQueryBuilder('a')
+      .where('a.employee_id = :employeeId', { employeeId });
+    return this.page(qb, query);
+  }
+
+  /** API.md §9, in one aggregate query. Months are UTC calendar months. */
+  async summary(caller: AuthUser, employeeId: number, now = new Date()): Promise<AttendanceSummaryDto> {
+    await this.employees.visible(caller, employeeId);
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    const row = await this.dataSource
+      .getRepository(AttendanceRecord)
+      .createQueryBuilder('a')
+      .select('COUNT(*)', 'records')
+      .addSelect('COUNT(a.duration_seconds)', 'closed')
+      .addSelect('COALESCE(SUM(a.duration_seconds), 0)', 'seconds')
+      .addSelect('COALESCE(SUM(CASE WHEN a.in_time >= :monthStart THEN 1 ELSE 0 END), 0)', 'thisMonth')
+      .addSelect('COALESCE(SUM(CASE WHEN a.work_from_home = 1 THEN 1 ELSE 0 END), 0)', 'wfh')
+      .where('a.employee_id = :employeeId', { employeeId, monthStart })
+      .getRawOne<Record<'records' | 'closed' | 'seconds' | 'thisMonth' | 'wfh', string | number>>();
+    const n = (k: keyof NonNullable<typeof row>) => Number(row?.[k] ?? 0);
+    const hours = n('seconds') / 3600;
+    return {
+      total_records: n('records'),
+      total_hours: round2(hours),
+      this_month_records: n('thisMonth'),
+      average_hours: n('closed') ? round2(hours / n('closed')) : 0,
+      work_from_home_records: n('wfh'),
+    };
+  }
+
+  private async page(qb: SelectQueryBuilder<AttendanceRecord>, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
+    if (query.from) qb.andWhere('a.in_time >= :from', { from: new Date(`${query.from}T00:00:00Z`) });
+    if (query.to) qb.andWhere('a.in_time < :toEnd', { toEnd: new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) });
+    // Newest first unless the caller sorts otherwise.
+    const request = parseListQuery(
+      query.sortField === undefined ? { ...query, sortField: 'in_time', sortOrder: 'descend' } : query,
+      LIST_SPEC,
+    );
+    return (await findPage(qb, request)).map(toAttendanceDto);
+  }
+
+  /** Whose attendance a punch is: the caller's own employee, or one it can see (Admin, Restricted Admin, Manager). */
+  private async subject(caller: AuthUser, employee: number | undefined): Promise<number> {
+    if (employee === undefined || employee === caller.employeeId) {
+      if (caller.employeeId === null)
+        throw new DomainException('NOT_FOUND', 'No employee record is linked to your user: pass employee');
+      return caller.employeeId;
+    }
+    await this.employees.visible(caller, employee); // an Employee sees only itself: 404 here
+    return employee;
+  }
+
+  private notInFuture(at: Date, field: string): Date {
+    if (at.getTime() > Date.now() + FUTURE_SKEW_MS) throw ValidationException.field(field, 'must not be in the future');
+    return at;
+  }
+
+  private async find(caller: AuthUser, id: number): Promise<AttendanceRecord> {
+    const record = await this.dataSource.getRepository(AttendanceRecord).findOne({ where: { id } });
+    if (!record) throw new NotFoundException('Attendance record');
+    await this.employees.visible(caller, record.employeeId).catch(() => {
+      throw new NotFoundException('Attendance record');
+    });
+    return record;
+  }
+
+  /** Admin create/update: out after in, no overlap with the employee's other records, at most one open. */
+  private async write(record: AttendanceRecord): Promise<AttendanceDto> {
+    if (record.outTime && record.outTime.getTime() <= record.inTime.getTime())
+      throw ValidationException.field('out_time', 'must be after in_time');
+    record.durationSeconds = record.outTime ? Math.round((record.outTime.getTime() - record.inTime.getTime()) / 1000) : null;
+    return this.locked(record.employeeId, async (em) => {
+      const repo = em.getRepository(AttendanceRecord);
+      const others = record.id ? { id: Not(record.id) } : {};
+      if (!record.outTime && (await repo.exists({ where: { employeeId: record.employeeId, outTime: IsNull(), ...others } }))) {
+        throw new DomainException('ALREADY_PUNCHED_IN', 'The employee already has an open record');
+      }
+      await this.assertNoOverlap(em, record.employeeId, record.inTime, record.outTime, record.id);
+      return toAttendanceDto(await repo.save(record));
+    });
+  }
+
+  /** Records of the employee overlapping [start, end) — an open record counts as running on. */
+  private async assertNoOverlap(
+    em: EntityManager,
+    employeeId: number,
+    start: Date,
+    end: Date | null,
+    exceptId?: number,
+  ): Promise<void> {
+    const qb = em
+      .getRepository(AttendanceRecord)
+      .createQueryBuilder('a')
+      .where('a.employee_id = :employeeId', { employeeId })
+      .andWhere(new Brackets((b) => b.where('a.out_time IS NULL').orWhere('a.out_time > :start', { start })));
+    if (end) qb.andWhere('a.in_time < :end', { end });
+    if (exceptId) qb.andWhere('a.id <> :exceptId', { exceptId });
+    if (await qb.getExists())
+      throw new DomainException('OVERLAPPING_ATTENDANCE', "The record overlaps another of the employee's records");
+  }
+
+  /**
+   * Runs the check-then-write in a transaction holding the employee's row lock on MariaDB, so two
+   * concurrent punches of one employee cannot both pass the checks. (SQLite serializes writes.)
+   */
+  private locked<T>(employeeId: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (em) => {
+      if (this.dataSource.options.type === 'mysql') {
+        await em.getRepository(Employee).findOne({ where: { id: employeeId }, lock: { mode: 'pessimistic_write' } });
+      }
+      return work(em);
+    });
+  }
+}

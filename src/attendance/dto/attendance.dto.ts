@@ -1,0 +1,105 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ListQueryDto } from '../../common/paging/list-query.dto';
+import { IsCalendarDate, IsIsoDateTime, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+
+export class AttendanceDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'employee id' }) employee: number;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T08:00:00.000Z', description: 'UTC' }) in_time: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'UTC; null while punched in' }) out_time:
+    string | null;
+  @ApiProperty({ type: String, nullable: true }) note: string | null;
+  @ApiProperty() work_from_home: boolean;
+  @ApiProperty({ type: Number, nullable: true, example: 8.5, description: 'worked hours, 2 decimals; null while punched in' })
+  hours: number | null;
+}
+
+class NoteField {
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @Trim()
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(500)
+  note?: string | null;
+}
+
+export class PunchInDto extends NoteField {
+  @ApiPropertyOptional({ description: 'ISO 8601 with an offset; default now', example: '2026-03-10T09:00:00+01:00' })
+  @IsOptional()
+  @IsIsoDateTime()
+  time?: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  work_from_home?: boolean;
+
+  @ApiPropertyOptional({
+    description: "another employee's id: Admin, Restricted Admin in scope, or a Manager for its direct reports",
+  })
+  @IsOptional()
+  @IsRefId()
+  employee?: number;
+}
+
+export class PunchOutDto extends NoteField {
+  @ApiPropertyOptional({ description: 'ISO 8601 with an offset; default now' })
+  @IsOptional()
+  @IsIsoDateTime()
+  time?: string;
+
+  @ApiPropertyOptional({ description: "another employee's id, as for punch-in" })
+  @IsOptional()
+  @IsRefId()
+  employee?: number;
+}
+
+export class CreateAttendanceDto extends NoteField {
+  @ApiProperty({ description: 'employee id' })
+  @IsRefId()
+  employee: number;
+
+  @ApiProperty({ example: '2026-03-10T09:00:00+01:00' })
+  @IsIsoDateTime()
+  in_time: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-10T17:30:00+01:00' })
+  @IsOptional()
+  @Nullable()
+  @IsIsoDateTime()
+  out_time?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  work_from_home?: boolean;
+}
+
+export class UpdateAttendanceDto extends PartialType(CreateAttendanceDto) {}
+
+/** Lists take a date range besides paging: UTC days, both ends included. */
+export class AttendanceListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'date', description: 'records from this UTC day on' })
+  @IsOptional()
+  @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'records up to and including this UTC day' })
+  @IsOptional()
+  @IsCalendarDate()
+  to?: string;
+}
+
+export class AttendanceSummaryDto {
+  @ApiProperty() total_records: number;
+  @ApiProperty({ description: 'hours of closed records, 2 decimals' }) total_hours: number;
+  @ApiProperty({ description: 'records starting in the current calendar month (UTC)' }) this_month_records: number;
+  @ApiProperty({ description: 'total_hours / closed records, 2 decimals' }) average_hours: number;
+  @ApiProperty() work_from_home_records: number;
+}
+
+export class AttendanceDeletedDto {
+  @ApiProperty() id: number;
+}
