@@ -59,6 +59,18 @@ describe('attendance', () => {
       await call('POST', '/attendance/punch-out', token, { time: '2026-03-11T18:00:00Z' });
     });
 
+    it('two simultaneous punch-ins of one employee: one record, the other 409', async () => {
+      const token = c.users.admin.token;
+      const employee = c.emp.outsider;
+      const results = await Promise.all(
+        [1, 2, 3].map(() => call('POST', '/attendance/punch-in', token, { employee, time: '2026-05-04T09:00:00Z' })),
+      );
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+      const open = await call('GET', `/employees/${employee}/attendance?from=2026-05-04&to=2026-05-04`, token);
+      expect(open.json().total).toBe(1);
+      await call('POST', '/attendance/punch-out', token, { employee, time: '2026-05-04T10:00:00Z' });
+    });
+
     it('validates times: an offset is required, the future is refused', async () => {
       const token = c.users.employee.token;
       const naive = await call('POST', '/attendance/punch-in', token, { time: '2026-03-12T09:00:00' });
