@@ -36,6 +36,19 @@ describe('demo seed', () => {
     const hr = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=500', headers: await login('hradmin') });
     expect(hr.json().total).toBe(7); // the head of People & Finance and its six accountants
 
+    // Two years of attendance history, weekdays only.
+    const summary = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/attendance/summary`,
+      headers: admin,
+    });
+    expect(summary.json().data.total_records).toBeGreaterThan(100);
+    expect(summary.json().data.average_hours).toBeGreaterThanOrEqual(7);
+    expect(summary.json().data.average_hours).toBeLessThanOrEqual(9.5);
+    const days = await t.app.inject({ method: 'GET', url: '/app/api/attendance?limit=500', headers: admin });
+    expect(days.json().total).toBeGreaterThan(60 * 100);
+    expect(days.json().data.every((r: { in_time: string }) => ![0, 6].includes(new Date(r.in_time).getUTCDay()))).toBe(true);
+
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(60);

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EmployeesService } from '../../employees/employees.service';
 import { Department } from '../../reference/entities/reference.entities';
 import { NamedKind, ReferenceService } from '../../reference/reference.service';
+import { seedDemoAttendance } from './demo-attendance';
 
 const FIRST = [
   'Ada',
@@ -131,4 +132,5 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(10, product, 'Software Engineer', productLead);
   await team(14, sales, 'Account Executive', salesHead);
   await team(6, people, 'Accountant', peopleHead);
+  await seedDemoAttendance(app.get(DataSource));
 }
