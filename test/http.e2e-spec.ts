@@ -1,3 +1,4 @@
+import { SETTINGS } from '../src/settings/settings.registry';
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, bearer, TestApp } from './helpers/test-app';
 
@@ -28,10 +29,12 @@ describe('HTTP layer: envelopes, errors, request ids, limits, headers', () => {
     const res = await inject({ method: 'GET', url: '/app/api/settings?limit=1', headers: bearer(admin) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ status: 'SUCCESS', total: 2, page: 1, limit: 1, nextPage: 2 });
+    expect(body).toMatchObject({ status: 'SUCCESS', total: SETTINGS.length, page: 1, limit: 1, nextPage: 2 });
     expect(body.data).toHaveLength(1);
-    const last = await inject({ method: 'GET', url: '/app/api/settings?limit=1&page=2', headers: bearer(admin) });
-    expect(last.json()).toMatchObject({ page: 2, nextPage: null });
+    const lastPage = SETTINGS.length;
+    const last = await inject({ method: 'GET', url: `/app/api/settings?limit=1&page=${lastPage}`, headers: bearer(admin) });
+    expect(last.json()).toMatchObject({ page: lastPage, nextPage: null });
+    expect(last.json().data).toHaveLength(1);
   });
 
   it('rejects out-of-range paging and unknown sort fields with 400 naming the parameter', async () => {

@@ -16,6 +16,8 @@ export interface ReferenceKind<E extends NamedReference, Dto> {
   /** Extra checks before a write (references, ranges); `id` is set on update. */
   check?(entity: E, id?: number): Promise<void>;
   listSpec?: Partial<ListSpec>;
+  /** Names must be unique (default true). */
+  uniqueName?: boolean;
 }
 
 /**
@@ -75,8 +77,10 @@ export class ReferenceCrud<E extends NamedReference, Dto> {
   }
 
   private async checkWrite(entity: E, id?: number): Promise<void> {
-    const where = { name: entity.name, ...(id ? { id: Not(id) } : {}) } as FindOptionsWhere<E>;
-    if (await this.kind.repo.exists({ where })) this.duplicate(entity.name);
+    if (this.kind.uniqueName !== false) {
+      const where = { name: entity.name, ...(id ? { id: Not(id) } : {}) } as FindOptionsWhere<E>;
+      if (await this.kind.repo.exists({ where })) this.duplicate(entity.name);
+    }
     await this.kind.check?.(entity, id);
   }
 
@@ -84,7 +88,7 @@ export class ReferenceCrud<E extends NamedReference, Dto> {
     try {
       return await this.kind.repo.save(entity);
     } catch (err) {
-      if (isUniqueViolation(err)) this.duplicate(entity.name);
+      if (isUniqueViolation(err)) this.duplicate(this.kind.uniqueName === false ? String(entity.id ?? '') : entity.name);
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, Levels } from '../common/auth/access.decorators';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
@@ -6,6 +6,7 @@ import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { createValidationPipe } from '../common/validation/validation-pipe';
+import { UserLevel } from '../users/entities/user.entity';
 import {
   CreateDepartmentDto,
   CreatePayGradeDto,
@@ -21,29 +22,39 @@ import {
 import { ReferenceCrud } from './reference-crud';
 import { NAMED_KINDS, NamedKind, ReferenceService } from './reference.service';
 
-interface ControllerSpec {
+export interface CrudControllerSpec<S> {
   path: string;
   label: string;
+  /** Swagger tag. */
+  tag?: string;
   dto: Type<unknown>;
   createDto: Type<unknown>;
   updateDto: Type<unknown>;
-  crud: (service: ReferenceService) => ReferenceCrud<never, unknown>;
+  /** The provider holding the ReferenceCrud. */
+  service: Type<S>;
+  crud: (service: S) => ReferenceCrud<never, unknown>;
   sortable: string;
+  /** Who writes (default Admin). */
+  writers?: UserLevel[];
 }
+
+type ControllerSpec = CrudControllerSpec<ReferenceService>;
 
 /**
  * One controller class per reference resource, same routes and rules: any authenticated user
  * reads (list envelope, paging, sort by id or name, search by name); Admins write.
  */
-function referenceController(spec: ControllerSpec): Type<unknown> {
+export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
+  const writers = spec.writers ?? ['Admin'];
   const createPipe = createValidationPipe(spec.createDto);
   const updatePipe = createValidationPipe(spec.updateDto);
 
-  @ApiTags('Reference data')
+  @ApiTags(spec.tag ?? 'Reference data')
   @ApiBearerAuth()
   @Controller(spec.path)
+  @Injectable()
   class ReferenceController {
-    constructor(readonly service: ReferenceService) {}
+    constructor(@Inject(spec.service) readonly service: S) {}
 
     @Get()
     @Authenticated()
@@ -68,8 +79,8 @@ function referenceController(spec: ControllerSpec): Type<unknown> {
 
     @Post()
     @HttpCode(200)
-    @Levels('Admin')
-    @ApiOperation({ summary: `Create a ${spec.label.toLowerCase()} (Admin)` })
+    @Levels(...writers)
+    @ApiOperation({ summary: `Create a ${spec.label.toLowerCase()} (${writers.join(', ')})` })
     @ApiBody({ type: spec.createDto })
     @ApiOkEnvelope(spec.dto)
     @ApiErrors(400, 401, 403, 409)
@@ -78,8 +89,8 @@ function referenceController(spec: ControllerSpec): Type<unknown> {
     }
 
     @Put(':id')
-    @Levels('Admin')
-    @ApiOperation({ summary: `Change a ${spec.label.toLowerCase()} (Admin)` })
+    @Levels(...writers)
+    @ApiOperation({ summary: `Change a ${spec.label.toLowerCase()} (${writers.join(', ')})` })
     @ApiBody({ type: spec.updateDto })
     @ApiOkEnvelope(spec.dto)
     @ApiErrors(400, 401, 403, 404, 409)
@@ -88,8 +99,8 @@ function referenceController(spec: ControllerSpec): Type<unknown> {
     }
 
     @Delete(':id')
-    @Levels('Admin')
-    @ApiOperation({ summary: `Delete a ${spec.label.toLowerCase()} (Admin); 409 IN_USE while referenced` })
+    @Levels(...writers)
+    @ApiOperation({ summary: `Delete a ${spec.label.toLowerCase()} (${writers.join(', ')}); 409 IN_USE while referenced` })
     @ApiOkEnvelope(DeletedDto)
     @ApiErrors(400, 401, 403, 404, 409)
     remove(@Param('id', new IdParamPipe()) id: number): Promise<DeletedDto> {
@@ -99,6 +110,8 @@ function referenceController(spec: ControllerSpec): Type<unknown> {
   Object.defineProperty(ReferenceController, 'name', { value: `${spec.label.replace(/\s/g, '')}Controller` });
   return ReferenceController;
 }
+
+const referenceController = (spec: Omit<ControllerSpec, 'service'>) => crudController<ReferenceService>({ ...spec, service: ReferenceService });
 
 export const REFERENCE_CONTROLLERS: Array<Type<unknown>> = [
   referenceController({

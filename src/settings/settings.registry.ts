@@ -7,10 +7,14 @@ export interface SettingDefinition {
   /** Allowed values; absent for free text. */
   values?: readonly string[];
   maxLength?: number;
+  /** Free text must match this. */
+  pattern?: RegExp;
 }
 
 export const ENABLE_REST_API = 'Enable Rest Api';
 export const COMPANY_NAME = 'Company Name';
+export const WORK_WEEK = 'Work Week';
+export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
 export const SETTINGS: readonly SettingDefinition[] = [
   {
@@ -26,6 +30,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
     description: 'Shown in e-mails and payslips.',
     default: 'My Company',
     maxLength: 200,
+  },
+  {
+    name: WORK_WEEK,
+    group: 'Leave',
+    description: 'The days that count as working days for leave, comma-separated: Mon,Tue,Wed,Thu,Fri.',
+    default: 'Mon,Tue,Wed,Thu,Fri',
+    pattern: /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)(,(Mon|Tue|Wed|Thu|Fri|Sat|Sun)){0,6}$/,
+    maxLength: 27,
   },
 ];
 

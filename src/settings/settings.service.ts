@@ -42,6 +42,9 @@ export class SettingsService {
     if (def.values && !def.values.includes(value)) {
       throw ValidationException.field('value', `must be one of ${def.values.join(', ')} for "${def.name}"`);
     }
+    if (def.pattern && !def.pattern.test(value)) {
+      throw ValidationException.field('value', `is not a valid value for "${def.name}": ${def.description}`);
+    }
     if (def.maxLength !== undefined && value.length > def.maxLength) {
       throw ValidationException.field('value', `must be at most ${def.maxLength} characters`);
     }

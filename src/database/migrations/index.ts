@@ -3,6 +3,7 @@ import { IdempotencyKeys1763800000001 } from './1763800000001-IdempotencyKeys';
 import { Employees1763800000002 } from './1763800000002-Employees';
 import { UserAccounts1763800000003 } from './1763800000003-UserAccounts';
 import { Attendance1763800000004 } from './1763800000004-Attendance';
+import { Leave1763800000005 } from './1763800000005-Leave';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Employees1763800000002,
   UserAccounts1763800000003,
   Attendance1763800000004,
+  Leave1763800000005,
 ];

@@ -1,0 +1,61 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** DECIMAL(6,1) day counts as JSON numbers (MariaDB returns "3.0", SQLite 3). */
+const DAYS = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
+
+export const LEAVE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'] as const;
+export type LeaveStatus = (typeof LEAVE_STATUSES)[number];
+
+@Entity('leave_types')
+export class LeaveType {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ name: 'default_days', type: 'decimal', precision: 6, scale: 1, transformer: DAYS }) defaultDays: number;
+  @Column({ type: 'varchar', length: 7, nullable: true }) color: string | null;
+  /** Requests may take the balance below zero. */
+  @Column({ name: 'allow_negative', type: 'boolean', default: false }) allowNegative: boolean;
+}
+
+@Entity('leave_periods')
+export class LeavePeriod {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ name: 'date_start', type: 'date' }) dateStart: string;
+  @Column({ name: 'date_end', type: 'date' }) dateEnd: string;
+}
+
+@Entity('holidays')
+export class Holiday {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ type: 'date' }) date: string;
+}
+
+@Entity('leave_entitlements')
+export class LeaveEntitlement {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @Column({ name: 'leave_type_id', type: 'integer' }) leaveTypeId: number;
+  @Column({ name: 'leave_period_id', type: 'integer' }) leavePeriodId: number;
+  @Column({ type: 'decimal', precision: 6, scale: 1, transformer: DAYS }) days: number;
+}
+
+@Entity('leave_requests')
+export class LeaveRequest {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @Column({ name: 'leave_type_id', type: 'integer' }) leaveTypeId: number;
+  @Column({ name: 'date_start', type: 'date' }) dateStart: string;
+  @Column({ name: 'date_end', type: 'date' }) dateEnd: string;
+  @Column({ name: 'half_day', type: 'boolean', default: false }) halfDay: boolean;
+  @Column({ type: 'decimal', precision: 6, scale: 1, transformer: DAYS }) days: number;
+  @Column({ type: 'varchar', length: 10 }) status: LeaveStatus;
+  @Column({ type: 'varchar', length: 500, nullable: true }) reason: string | null;
+  /** The employee who decided (supervisor or approver); null when an Admin without an employee did. */
+  @Column({ name: 'approver_id', type: 'integer', nullable: true }) approverId: number | null;
+  @Column({ name: 'decided_by', type: 'integer', nullable: true }) decidedBy: number | null;
+  @Column({ name: 'decided_at', type: 'datetime', nullable: true }) decidedAt: Date | null;
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+}
+
+export const LEAVE_ENTITIES = [LeaveType, LeavePeriod, Holiday, LeaveEntitlement, LeaveRequest];
