@@ -111,7 +111,8 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
   return ReferenceController;
 }
 
-const referenceController = (spec: Omit<ControllerSpec, 'service'>) => crudController<ReferenceService>({ ...spec, service: ReferenceService });
+const referenceController = (spec: Omit<ControllerSpec, 'service'>) =>
+  crudController<ReferenceService>({ ...spec, service: ReferenceService });
 
 export const REFERENCE_CONTROLLERS: Array<Type<unknown>> = [
   referenceController({

@@ -1,9 +1,27 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableForeignKey, TableIndex } from 'typeorm';
 
-const id: TableColumnOptions = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
-const days = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'decimal', precision: 6, scale: 1, isNullable: nullable });
+const id: TableColumnOptions = {
+  name: 'id',
+  type: 'integer',
+  isPrimary: true,
+  isGenerated: true,
+  generationStrategy: 'increment',
+};
+const days = (name: string, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'decimal',
+  precision: 6,
+  scale: 1,
+  isNullable: nullable,
+});
 const fk = (table: string, column: string, ref: string, onDelete: 'CASCADE' | 'RESTRICT' | 'SET NULL') =>
-  new TableForeignKey({ name: `fk_${table}_${column}`, columnNames: [column], referencedTableName: ref, referencedColumnNames: ['id'], onDelete });
+  new TableForeignKey({
+    name: `fk_${table}_${column}`,
+    columnNames: [column],
+    referencedTableName: ref,
+    referencedColumnNames: ['id'],
+    onDelete,
+  });
 
 /** Leave types, periods, holidays, entitlements and requests. */
 export class Leave1763800000005 implements MigrationInterface {
@@ -26,7 +44,12 @@ export class Leave1763800000005 implements MigrationInterface {
     await q.createTable(
       new Table({
         name: 'leave_periods',
-        columns: [id, { name: 'name', type: 'varchar', length: '100' }, { name: 'date_start', type: 'date' }, { name: 'date_end', type: 'date' }],
+        columns: [
+          id,
+          { name: 'name', type: 'varchar', length: '100' },
+          { name: 'date_start', type: 'date' },
+          { name: 'date_end', type: 'date' },
+        ],
         indices: [
           new TableIndex({ name: 'uq_leave_periods_name', columnNames: ['name'], isUnique: true }),
           new TableIndex({ name: 'ix_leave_periods_dates', columnNames: ['date_start', 'date_end'] }),
@@ -51,7 +74,11 @@ export class Leave1763800000005 implements MigrationInterface {
           days('days'),
         ],
         indices: [
-          new TableIndex({ name: 'uq_leave_entitlements_employee_type_period', columnNames: ['employee_id', 'leave_type_id', 'leave_period_id'], isUnique: true }),
+          new TableIndex({
+            name: 'uq_leave_entitlements_employee_type_period',
+            columnNames: ['employee_id', 'leave_type_id', 'leave_period_id'],
+            isUnique: true,
+          }),
           new TableIndex({ name: 'ix_leave_entitlements_type', columnNames: ['leave_type_id'] }),
           new TableIndex({ name: 'ix_leave_entitlements_period', columnNames: ['leave_period_id'] }),
         ],
