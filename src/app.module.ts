@@ -15,6 +15,7 @@ import { DatabaseModule } from './database/database.module';
 import { EchoModule } from './echo/echo.module';
 import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
+import { LeaveModule } from './leave/leave.module';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
@@ -42,6 +43,7 @@ export class AppModule {
         ReferenceModule,
         EmployeesModule,
         AttendanceModule,
+        LeaveModule,
         ...imports,
       ],
       providers: [

@@ -7,6 +7,7 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { EmployeesService } from '../employees/employees.service';
+import { withEmployeeLock } from '../employees/employee-lock';
 import { Employee } from '../employees/entities/employee.entity';
 import {
   AttendanceDto,
@@ -267,16 +268,7 @@ export class AttendanceService {
       throw new DomainException('OVERLAPPING_ATTENDANCE', "The record overlaps another of the employee's records");
   }
 
-  /**
-   * Runs the check-then-write in a transaction holding the employee's row lock on MariaDB, so two
-   * concurrent punches of one employee cannot both pass the checks. (SQLite serializes writes.)
-   */
   private locked<T>(employeeId: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (em) => {
-      if (this.dataSource.options.type === 'mysql') {
-        await em.getRepository(Employee).findOne({ where: { id: employeeId }, lock: { mode: 'pessimistic_write' } });
-      }
-      return work(em);
-    });
+    return withEmployeeLock(this.dataSource, employeeId, work);
   }
 }

@@ -1,0 +1,160 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ListQueryDto } from '../../common/paging/list-query.dto';
+import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { LEAVE_STATUSES } from '../entities/leave.entities';
+
+const Days = () => (target: object, key: string) => {
+  IsNumber({ maxDecimalPlaces: 1, allowNaN: false, allowInfinity: false })(target, key);
+  Min(0)(target, key);
+  Max(366)(target, key);
+};
+
+class Named {
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+}
+
+export class LeaveTypeDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: 20, description: 'entitlement per period when none is set for the employee' }) default_days: number;
+  @ApiProperty({ type: String, nullable: true, example: '#4caf50' }) color: string | null;
+  @ApiProperty({ description: 'requests may take the balance below zero' }) allow_negative: boolean;
+}
+
+export class CreateLeaveTypeDto extends Named {
+  @ApiProperty({ example: 20 }) @Days() default_days: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '#4caf50' })
+  @IsOptional()
+  @Nullable()
+  @Matches(/^#[0-9a-fA-F]{6}$/, { message: '$property must be a colour such as #4caf50' })
+  color?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  allow_negative?: boolean;
+}
+
+export class UpdateLeaveTypeDto extends PartialType(CreateLeaveTypeDto) {}
+
+export class LeavePeriodDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ format: 'date' }) date_start: string;
+  @ApiProperty({ format: 'date' }) date_end: string;
+}
+
+export class CreateLeavePeriodDto extends Named {
+  @ApiProperty({ format: 'date', example: '2026-01-01' }) @IsCalendarDate() date_start: string;
+  @ApiProperty({ format: 'date', example: '2026-12-31' }) @IsCalendarDate() date_end: string;
+}
+
+export class UpdateLeavePeriodDto extends PartialType(CreateLeavePeriodDto) {}
+
+export class HolidayDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ format: 'date' }) date: string;
+}
+
+export class CreateHolidayDto extends Named {
+  @ApiProperty({ format: 'date', example: '2026-12-25' }) @IsCalendarDate() date: string;
+}
+
+export class UpdateHolidayDto extends PartialType(CreateHolidayDto) {}
+
+export class EntitlementDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee: number;
+  @ApiProperty() leave_type: number;
+  @ApiProperty() leave_period: number;
+  @ApiProperty() days: number;
+}
+
+export class SetEntitlementDto {
+  @ApiProperty() @IsRefId() employee: number;
+  @ApiProperty() @IsRefId() leave_type: number;
+  @ApiProperty() @IsRefId() leave_period: number;
+  @ApiProperty({ example: 25 }) @Days() days: number;
+}
+
+export class LeaveRequestDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee: number;
+  @ApiProperty() leave_type: number;
+  @ApiProperty({ format: 'date' }) date_start: string;
+  @ApiProperty({ format: 'date' }) date_end: string;
+  @ApiProperty() half_day: boolean;
+  @ApiProperty({ example: 3, description: 'working days: the work week without holidays; 0.5 for a half day' }) days: number;
+  @ApiProperty({ enum: LEAVE_STATUSES }) status: string;
+  @ApiProperty({ type: String, nullable: true }) reason: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'employee who decided' }) approver: number | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class CreateLeaveRequestDto {
+  @ApiProperty() @IsRefId() leave_type: number;
+  @ApiProperty({ format: 'date', example: '2026-03-05' }) @IsCalendarDate() date_start: string;
+  @ApiProperty({ format: 'date', example: '2026-03-10' }) @IsCalendarDate() date_end: string;
+
+  @ApiPropertyOptional({ default: false, description: 'a half day: date_start must equal date_end' })
+  @IsOptional()
+  @IsBoolean()
+  half_day?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @Trim()
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(500)
+  reason?: string | null;
+
+  @ApiPropertyOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
+  @IsOptional()
+  @IsRefId()
+  employee?: number;
+}
+
+export class LeaveListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'date', description: 'requests ending on or after this day' })
+  @IsOptional()
+  @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'requests starting on or before this day' })
+  @IsOptional()
+  @IsCalendarDate()
+  to?: string;
+}
+
+export class LeaveTypeBalanceDto {
+  @ApiProperty() leave_type: number;
+  @ApiProperty() name: string;
+  @ApiProperty() entitled: number;
+  @ApiProperty({ description: 'approved days' }) taken: number;
+  @ApiProperty({ description: 'pending days' }) pending: number;
+  @ApiProperty({ description: 'entitled − taken − pending' }) available: number;
+}
+
+export class LeaveSummaryDto {
+  @ApiProperty({ type: LeavePeriodDto, nullable: true, description: 'the leave period containing today' })
+  period: LeavePeriodDto | null;
+  @ApiProperty({ type: [LeaveTypeBalanceDto] }) types: LeaveTypeBalanceDto[];
+  @ApiProperty({
+    example: { Pending: 1, Approved: 4, Rejected: 0, Cancelled: 1 },
+    description: 'requests by status, all periods',
+  })
+  by_status: Record<string, number>;
+}
+
+export class LeaveDeletedDto {
+  @ApiProperty() id: number;
+}

@@ -1,0 +1,317 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Between, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { AccessScopeService } from '../common/auth/access-scope.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { withEmployeeLock } from '../employees/employee-lock';
+import { employeeRef, EmployeesService } from '../employees/employees.service';
+import { Employee } from '../employees/entities/employee.entity';
+import { SettingsService } from '../settings/settings.service';
+import { WORK_WEEK } from '../settings/settings.registry';
+import { CreateLeaveRequestDto, LeaveListQueryDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
+import {
+  Holiday,
+  LEAVE_STATUSES,
+  LeaveEntitlement,
+  LeavePeriod,
+  LeaveRequest,
+  LeaveStatus,
+  LeaveType,
+} from './entities/leave.entities';
+import { LeaveSetupService } from './leave-setup.service';
+import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
+
+/** Events for the Tasks module: approval tasks on request, clean-up on decision. */
+export const LEAVE_REQUESTED_EVENT = 'leave.requested';
+export const LEAVE_DECIDED_EVENT = 'leave.decided';
+export interface LeaveEvent {
+  requestId: number;
+  employeeId: number;
+  status: LeaveStatus;
+}
+
+const LIST_SPEC: ListSpec = {
+  idColumn: 'l.id',
+  sortFields: { id: 'l.id', date_start: 'l.date_start' },
+  filterFields: {
+    employee: { column: 'l.employee_id', type: 'int' },
+    leave_type: { column: 'l.leave_type_id', type: 'int' },
+    status: { column: 'l.status', type: 'string', values: LEAVE_STATUSES },
+  },
+};
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
+  return {
+    id: l.id,
+    employee: l.employeeId,
+    leave_type: l.leaveTypeId,
+    date_start: l.dateStart,
+    date_end: l.dateEnd,
+    half_day: l.halfDay,
+    days: l.days,
+    status: l.status,
+    reason: l.reason,
+    approver: l.approverId,
+    decided_at: l.decidedAt ? l.decidedAt.toISOString() : null,
+    created_at: l.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Leave requests: working days counted over the work week without holidays; one leave period per
+ * request; no overlap with the employee's own pending or approved leave; the balance (entitled −
+ * taken − pending) must cover it unless the type allows negative. Decided by the supervisor,
+ * approver1..3 or an Admin (never the requester); cancelled by the requester or an Admin.
+ */
+@Injectable()
+export class LeaveRequestsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly employees: EmployeesService,
+    private readonly setup: LeaveSetupService,
+    private readonly settings: SettingsService,
+    private readonly scopes: AccessScopeService,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async create(caller: AuthUser, dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {
+    const employeeId = await this.applicant(caller, dto.employee);
+    const problems: ErrorDetail[] = [];
+    if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
+    if (dto.half_day && dto.date_end !== dto.date_start)
+      problems.push({ field: 'half_day', message: 'needs date_start equal to date_end' });
+    const type = await this.dataSource.getRepository(LeaveType).findOne({ where: { id: dto.leave_type } });
+    if (!type) problems.push({ field: 'leave_type', message: 'does not exist' });
+    if (problems.length) throw new ValidationException(problems);
+    const period = await this.setup.periodOf(dto.date_start);
+    if (!period) throw ValidationException.field('date_start', 'no leave period covers this date');
+    if (dto.date_end > period.dateEnd)
+      throw ValidationException.field(
+        'date_end',
+        `must be in the leave period ${period.name} (ends ${period.dateEnd}); split the request`,
+      );
+
+    const days = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
+    return withEmployeeLock(this.dataSource, employeeId, async (em) => {
+      const overlap = await em
+        .getRepository(LeaveRequest)
+        .createQueryBuilder('l')
+        .where('l.employee_id = :employeeId', { employeeId })
+        .andWhere('l.status IN (:...active)', { active: ['Pending', 'Approved'] })
+        .andWhere('l.date_start <= :end AND l.date_end >= :start', { start: dto.date_start, end: dto.date_end })
+        .getExists();
+      if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
+      const [balance] = await this.balances(em, employeeId, period, [type as LeaveType]);
+      if (days > balance.available && !(type as LeaveType).allowNegative) {
+        throw new DomainException('INSUFFICIENT_BALANCE', `${days} days requested, ${balance.available} available`, [
+          { field: 'days', message: `exceeds the available balance of ${balance.available}` },
+        ]);
+      }
+      const repo = em.getRepository(LeaveRequest);
+      const saved = await repo.save(
+        repo.create({
+          employeeId,
+          leaveTypeId: dto.leave_type,
+          dateStart: dto.date_start,
+          dateEnd: dto.date_end,
+          halfDay: dto.half_day ?? false,
+          days,
+          status: 'Pending',
+          reason: dto.reason ?? null,
+          approverId: null,
+          decidedBy: null,
+          decidedAt: null,
+        }),
+      );
+      const created = await repo.findOneOrFail({ where: { id: saved.id } });
+      this.emit(LEAVE_REQUESTED_EVENT, created);
+      return toLeaveDto(created);
+    });
+  }
+
+  async decide(caller: AuthUser, id: number, status: 'Approved' | 'Rejected'): Promise<LeaveRequestDto> {
+    const { request, employee } = await this.load(caller, id);
+    if (caller.employeeId === request.employeeId)
+      throw new DomainException('FORBIDDEN', 'You cannot decide your own leave request');
+    const approvers = [employee.supervisorId, employee.approver1Id, employee.approver2Id, employee.approver3Id];
+    if (!(await this.administers(caller, employee)) && (caller.employeeId === null || !approvers.includes(caller.employeeId))) {
+      throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its leave");
+    }
+    return this.transition(request, ['Pending'], status, caller);
+  }
+
+  async cancel(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
+    const { request, employee } = await this.load(caller, id);
+    if (!(await this.administers(caller, employee)) && caller.employeeId !== request.employeeId)
+      throw new DomainException('FORBIDDEN', 'Only the requester or an Admin cancel a leave request');
+    return this.transition(request, ['Pending', 'Approved'], 'Cancelled', caller);
+  }
+
+  async get(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
+    return toLeaveDto((await this.load(caller, id)).request);
+  }
+
+  /** Admin: all requests; Restricted Admin: its departments; newest first unless sorted otherwise. */
+  async list(caller: AuthUser, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
+    const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
+    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), {
+      id: 'e.id',
+      department: 'e.department_id',
+      supervisor: 'e.supervisor_id',
+    });
+    if (condition.sql) qb.innerJoin(Employee, 'e', 'e.id = l.employee_id').where(condition.sql, condition.params);
+    return this.page(qb, query);
+  }
+
+  async forEmployee(caller: AuthUser, employeeId: number, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
+    await this.employees.visible(caller, employeeId);
+    return this.page(
+      this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l').where('l.employee_id = :employeeId', { employeeId }),
+      query,
+    );
+  }
+
+  /** Per leave type for the period containing today, and request counts by status (all periods). */
+  async summary(caller: AuthUser, employeeId: number, today = new Date().toISOString().slice(0, 10)): Promise<LeaveSummaryDto> {
+    await this.employees.visible(caller, employeeId);
+    const period = await this.setup.periodOf(today);
+    const types = await this.dataSource.getRepository(LeaveType).find({ order: { id: 'ASC' } });
+    const counts = await this.dataSource
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .select('l.status', 'status')
+      .addSelect('COUNT(*)', 'n')
+      .where('l.employee_id = :employeeId', { employeeId })
+      .groupBy('l.status')
+      .getRawMany<{ status: LeaveStatus; n: string | number }>();
+    const byStatus = Object.fromEntries(LEAVE_STATUSES.map((s) => [s, Number(counts.find((c) => c.status === s)?.n ?? 0)]));
+    return {
+      period: period && { id: period.id, name: period.name, date_start: period.dateStart, date_end: period.dateEnd },
+      types: period ? await this.balances(this.dataSource.manager, employeeId, period, types) : [],
+      by_status: byStatus,
+    };
+  }
+
+  /** entitled (the employee's entitlement, else the type's default), taken (approved), pending, available — in two queries. */
+  private async balances(
+    em: EntityManager,
+    employeeId: number,
+    period: LeavePeriod,
+    types: LeaveType[],
+  ): Promise<LeaveTypeBalanceDto[]> {
+    const typeIds = types.map((t) => t.id);
+    const entitlements = await em
+      .getRepository(LeaveEntitlement)
+      .find({ where: { employeeId, leavePeriodId: period.id, leaveTypeId: In(typeIds) } });
+    const used = await em
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .select('l.leave_type_id', 'type')
+      .addSelect('l.status', 'status')
+      .addSelect('SUM(l.days)', 'days')
+      .where('l.employee_id = :employeeId', { employeeId })
+      .andWhere('l.leave_type_id IN (:...typeIds)', { typeIds })
+      .andWhere('l.status IN (:...counted)', { counted: ['Pending', 'Approved'] })
+      .andWhere('l.date_start BETWEEN :start AND :end', { start: period.dateStart, end: period.dateEnd })
+      .groupBy('l.leave_type_id')
+      .addGroupBy('l.status')
+      .getRawMany<{ type: number | string; status: LeaveStatus; days: string | number }>();
+    const sum = (type: number, status: LeaveStatus) =>
+      Number(used.find((u) => Number(u.type) === type && u.status === status)?.days ?? 0);
+    return types.map((t) => {
+      const entitled = entitlements.find((e) => e.leaveTypeId === t.id)?.days ?? t.defaultDays;
+      const taken = sum(t.id, 'Approved');
+      const pending = sum(t.id, 'Pending');
+      return {
+        leave_type: t.id,
+        name: t.name,
+        entitled,
+        taken: round1(taken),
+        pending: round1(pending),
+        available: round1(entitled - taken - pending),
+      };
+    });
+  }
+
+  private async countDays(start: string, end: string, halfDay: boolean): Promise<number> {
+    const span = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
+    if (span > MAX_LEAVE_SPAN_DAYS)
+      throw ValidationException.field('date_end', `a request covers at most ${MAX_LEAVE_SPAN_DAYS} days`);
+    const holidays = await this.dataSource.getRepository(Holiday).find({ where: { date: Between(start, end) } });
+    const days = workingDays(start, end, parseWorkWeek(await this.settings.get(WORK_WEEK)), new Set(holidays.map((h) => h.date)));
+    if (!days.length) throw ValidationException.field('date_start', 'the request covers no working day');
+    return halfDay ? 0.5 : days.length;
+  }
+
+  /** Whose request it is: the caller's own employee, or (Admin, Restricted Admin in scope) the one named. */
+  private async applicant(caller: AuthUser, employee: number | undefined): Promise<number> {
+    if (employee === undefined || employee === caller.employeeId) {
+      if (caller.employeeId === null)
+        throw new DomainException('NOT_FOUND', 'No employee record is linked to your user: pass employee');
+      return caller.employeeId;
+    }
+    await this.employees.visible(caller, employee);
+    if (caller.level !== 'Admin' && caller.level !== 'Restricted Admin') {
+      throw new DomainException('FORBIDDEN', 'Employees apply for leave for themselves');
+    }
+    return employee;
+  }
+
+  /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
+  private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: Employee }> {
+    const request = await this.dataSource.getRepository(LeaveRequest).findOne({ where: { id } });
+    const employee = request && (await this.dataSource.getRepository(Employee).findOne({ where: { id: request.employeeId } }));
+    if (!request || !employee) throw new NotFoundException('Leave request');
+    const approvers = [employee.supervisorId, employee.approver1Id, employee.approver2Id, employee.approver3Id];
+    const scope = await this.scopes.scopeOf(caller);
+    const visible = this.scopes.canSee(scope, employeeRef(employee));
+    if (!visible && (caller.employeeId === null || !approvers.includes(caller.employeeId)))
+      throw new NotFoundException('Leave request');
+    return { request, employee };
+  }
+
+  /** An Admin, or a Restricted Admin whose scope holds the employee. */
+  private async administers(caller: AuthUser, employee: Employee): Promise<boolean> {
+    const scope = await this.scopes.scopeOf(caller);
+    return scope.kind === 'all' || (scope.kind === 'departments' && this.scopes.canSee(scope, employeeRef(employee)));
+  }
+
+  private async transition(
+    request: LeaveRequest,
+    from: LeaveStatus[],
+    to: LeaveStatus,
+    caller: AuthUser,
+  ): Promise<LeaveRequestDto> {
+    if (!from.includes(request.status)) {
+      throw new DomainException('INVALID_STATE', `A ${request.status} request cannot become ${to}`);
+    }
+    const repo = this.dataSource.getRepository(LeaveRequest);
+    const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
+    // Only one of two concurrent decisions wins: the update requires the status it started from.
+    const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });
+    if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The request changed meanwhile; reload it');
+    const updated = await repo.findOneOrFail({ where: { id: request.id } });
+    this.emit(LEAVE_DECIDED_EVENT, updated);
+    return toLeaveDto(updated);
+  }
+
+  private async page(qb: SelectQueryBuilder<LeaveRequest>, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
+    if (query.from) qb.andWhere('l.date_end >= :from', { from: query.from });
+    if (query.to) qb.andWhere('l.date_start <= :to', { to: query.to });
+    const request = parseListQuery(
+      query.sortField === undefined ? { ...query, sortField: 'date_start', sortOrder: 'descend' } : query,
+      LIST_SPEC,
+    );
+    return (await findPage(qb, request)).map(toLeaveDto);
+  }
+
+  private emit(event: string, l: LeaveRequest): void {
+    this.events.emit(event, { requestId: l.id, employeeId: l.employeeId, status: l.status } satisfies LeaveEvent);
+  }
+}

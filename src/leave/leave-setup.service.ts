@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { EmployeesService } from '../employees/employees.service';
+import { ReferenceCrud } from '../reference/reference-crud';
+import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
+import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
+
+type Input = Record<string, unknown>;
+const has = (i: Input, k: string) => i[k] !== undefined;
+
+const ENTITLEMENT_SPEC: ListSpec = {
+  idColumn: 'x.id',
+  sortFields: { id: 'x.id' },
+  filterFields: {
+    employee: { column: 'x.employee_id', type: 'int' },
+    leave_type: { column: 'x.leave_type_id', type: 'int' },
+    leave_period: { column: 'x.leave_period_id', type: 'int' },
+  },
+};
+
+const toEntitlementDto = (x: LeaveEntitlement): EntitlementDto => ({
+  id: x.id,
+  employee: x.employeeId,
+  leave_type: x.leaveTypeId,
+  leave_period: x.leavePeriodId,
+  days: x.days,
+});
+
+/** What leave requests are measured against: types, periods, holidays, entitlements. */
+@Injectable()
+export class LeaveSetupService {
+  readonly types: ReferenceCrud<LeaveType, LeaveTypeDto>;
+  readonly periods: ReferenceCrud<LeavePeriod, LeavePeriodDto>;
+  readonly holidays: ReferenceCrud<Holiday, HolidayDto>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly employees: EmployeesService,
+  ) {
+    this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
+      label: 'Leave type',
+      repo: dataSource.getRepository(LeaveType),
+      toDto: (t) => ({ id: t.id, name: t.name, default_days: t.defaultDays, color: t.color, allow_negative: t.allowNegative }),
+      toEntity: (i: Input) => ({
+        ...(has(i, 'name') ? { name: i.name as string } : {}),
+        ...(has(i, 'default_days') ? { defaultDays: i.default_days as number } : {}),
+        ...(has(i, 'color') ? { color: i.color as string | null } : {}),
+        ...(has(i, 'allow_negative') ? { allowNegative: i.allow_negative as boolean } : {}),
+      }),
+    });
+    const periods = dataSource.getRepository(LeavePeriod);
+    this.periods = new ReferenceCrud<LeavePeriod, LeavePeriodDto>({
+      label: 'Leave period',
+      repo: periods,
+      toDto: (p) => ({ id: p.id, name: p.name, date_start: p.dateStart, date_end: p.dateEnd }),
+      toEntity: (i: Input) => ({
+        ...(has(i, 'name') ? { name: i.name as string } : {}),
+        ...(has(i, 'date_start') ? { dateStart: i.date_start as string } : {}),
+        ...(has(i, 'date_end') ? { dateEnd: i.date_end as string } : {}),
+      }),
+      check: async (p, id) => {
+        if (p.dateEnd < p.dateStart) throw ValidationException.field('date_end', 'must not be before date_start');
+        const overlap = await periods.exists({
+          where: { dateStart: LessThanOrEqual(p.dateEnd), dateEnd: MoreThanOrEqual(p.dateStart), ...(id ? { id: Not(id) } : {}) },
+        });
+        if (overlap)
+          throw new DomainException('CONFLICT', 'Leave periods may not overlap', [
+            { field: 'date_start', message: 'overlaps another period' },
+          ]);
+      },
+      listSpec: { sortFields: { id: 'r.id', name: 'r.name', date_start: 'r.date_start' } },
+    });
+    const holidays = dataSource.getRepository(Holiday);
+    this.holidays = new ReferenceCrud<Holiday, HolidayDto>({
+      label: 'Holiday',
+      repo: holidays,
+      uniqueName: false,
+      toDto: (h) => ({ id: h.id, name: h.name, date: h.date }),
+      toEntity: (i: Input) => ({
+        ...(has(i, 'name') ? { name: i.name as string } : {}),
+        ...(has(i, 'date') ? { date: i.date as string } : {}),
+      }),
+      check: async (h, id) => {
+        if (await holidays.exists({ where: { date: h.date, ...(id ? { id: Not(id) } : {}) } })) {
+          throw new DomainException('DUPLICATE', `${h.date} is already a holiday`, [
+            { field: 'date', message: 'already a holiday' },
+          ]);
+        }
+      },
+      listSpec: { sortFields: { id: 'r.id', name: 'r.name', date: 'r.date' } },
+    });
+  }
+
+  /** The leave period containing the day, if any. */
+  periodOf(date: string): Promise<LeavePeriod | null> {
+    return this.dataSource
+      .getRepository(LeavePeriod)
+      .findOne({ where: { dateStart: LessThanOrEqual(date), dateEnd: MoreThanOrEqual(date) } });
+  }
+
+  async listEntitlements(caller: AuthUser, query: ListQueryDto): Promise<Page<EntitlementDto>> {
+    const request = parseListQuery(query, ENTITLEMENT_SPEC);
+    const employee = request.filters.find((f) => f.column === 'x.employee_id');
+    // Admins list everything; others must name an employee they can see.
+    if (caller.level !== 'Admin') {
+      if (!employee || employee.values.length !== 1) throw ValidationException.field('filters.employee', 'name one employee');
+      await this.employees.visible(caller, Number(employee.values[0]));
+    }
+    const page = await findPage(this.dataSource.getRepository(LeaveEntitlement).createQueryBuilder('x'), request);
+    return page.map(toEntitlementDto);
+  }
+
+  /** Sets the days of an employee for a type and period (creates or replaces). */
+  async setEntitlement(caller: AuthUser, dto: SetEntitlementDto): Promise<EntitlementDto> {
+    await this.employees.visible(caller, dto.employee);
+    const problems = [];
+    if (!(await this.dataSource.getRepository(LeaveType).exists({ where: { id: dto.leave_type } }))) {
+      problems.push({ field: 'leave_type', message: 'does not exist' });
+    }
+    if (!(await this.dataSource.getRepository(LeavePeriod).exists({ where: { id: dto.leave_period } }))) {
+      problems.push({ field: 'leave_period', message: 'does not exist' });
+    }
+    if (problems.length) throw new ValidationException(problems);
+    const repo = this.dataSource.getRepository(LeaveEntitlement);
+    const key = { employeeId: dto.employee, leaveTypeId: dto.leave_type, leavePeriodId: dto.leave_period };
+    const existing = await repo.findOne({ where: key });
+    return toEntitlementDto(
+      await repo.save(existing ? Object.assign(existing, { days: dto.days }) : repo.create({ ...key, days: dto.days })),
+    );
+  }
+
+  async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {
+    const repo = this.dataSource.getRepository(LeaveEntitlement);
+    const row = await repo.findOne({ where: { id } });
+    if (!row) throw new NotFoundException('Entitlement');
+    await this.employees.visible(caller, row.employeeId).catch(() => {
+      throw new NotFoundException('Entitlement');
+    });
+    await repo.delete({ id });
+    return { id };
+  }
+}

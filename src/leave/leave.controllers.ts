@@ -1,0 +1,223 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
+import { AuthUser } from '../common/auth/auth-user';
+import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { IdParamPipe } from '../common/validation/id-param.pipe';
+import { crudController } from '../reference/reference.controllers';
+import { ReferenceCrud } from '../reference/reference-crud';
+import {
+  CreateHolidayDto,
+  CreateLeavePeriodDto,
+  CreateLeaveRequestDto,
+  CreateLeaveTypeDto,
+  EntitlementDto,
+  HolidayDto,
+  LeaveDeletedDto,
+  LeaveListQueryDto,
+  LeavePeriodDto,
+  LeaveRequestDto,
+  LeaveSummaryDto,
+  LeaveTypeDto,
+  SetEntitlementDto,
+  UpdateHolidayDto,
+  UpdateLeavePeriodDto,
+  UpdateLeaveTypeDto,
+} from './dto/leave.dto';
+import { LeaveRequestsService } from './leave-requests.service';
+import { LeaveSetupService } from './leave-setup.service';
+
+const setup = (
+  path: string,
+  label: string,
+  dto: Type<unknown>,
+  createDto: Type<unknown>,
+  updateDto: Type<unknown>,
+  crud: (s: LeaveSetupService) => ReferenceCrud<never, unknown>,
+  sortable: string,
+) =>
+  crudController<LeaveSetupService>({
+    path,
+    label,
+    tag: 'Leave',
+    dto,
+    createDto,
+    updateDto,
+    service: LeaveSetupService,
+    crud,
+    sortable,
+  });
+
+export const LEAVE_SETUP_CONTROLLERS = [
+  setup(
+    'leave-types',
+    'Leave type',
+    LeaveTypeDto,
+    CreateLeaveTypeDto,
+    UpdateLeaveTypeDto,
+    (s) => s.types as ReferenceCrud<never, unknown>,
+    'id, name',
+  ),
+  setup(
+    'leave-periods',
+    'Leave period',
+    LeavePeriodDto,
+    CreateLeavePeriodDto,
+    UpdateLeavePeriodDto,
+    (s) => s.periods as ReferenceCrud<never, unknown>,
+    'id, name, date_start; periods never overlap',
+  ),
+  setup(
+    'holidays',
+    'Holiday',
+    HolidayDto,
+    CreateHolidayDto,
+    UpdateHolidayDto,
+    (s) => s.holidays as ReferenceCrud<never, unknown>,
+    'id, name, date; one holiday per date',
+  ),
+];
+
+@ApiTags('Leave')
+@ApiBearerAuth()
+@Controller('leave-entitlements')
+export class LeaveEntitlementsController {
+  constructor(private readonly setup: LeaveSetupService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Entitlements',
+    description: 'filters: employee, leave_type, leave_period. Callers other than Admins name one employee they can see.',
+  })
+  @ApiListEnvelope(EntitlementDto)
+  @ApiErrors(400, 401, 404)
+  list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<EntitlementDto>> {
+    return this.setup.listEntitlements(caller, query);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Levels('Admin', 'Restricted Admin')
+  @ApiOperation({ summary: 'Set the days of an employee for a leave type and period (creates or replaces)' })
+  @ApiOkEnvelope(EntitlementDto)
+  @ApiErrors(400, 401, 403, 404)
+  set(@CurrentUser() caller: AuthUser, @Body() dto: SetEntitlementDto): Promise<EntitlementDto> {
+    return this.setup.setEntitlement(caller, dto);
+  }
+
+  @Delete(':id')
+  @Levels('Admin', 'Restricted Admin')
+  @ApiOperation({ summary: 'Remove an entitlement (the type default applies again)' })
+  @ApiOkEnvelope(LeaveDeletedDto)
+  @ApiErrors(400, 401, 403, 404)
+  remove(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveDeletedDto> {
+    return this.setup.removeEntitlement(caller, id);
+  }
+}
+
+@ApiTags('Leave')
+@ApiBearerAuth()
+@Controller('leaves')
+export class LeavesController {
+  constructor(private readonly leaves: LeaveRequestsService) {}
+
+  @Get()
+  @Levels('Admin', 'Restricted Admin')
+  @ApiOperation({
+    summary: 'Leave requests (Admin; Restricted Admin: its departments)',
+    description: 'Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.',
+  })
+  @ApiListEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 403)
+  list(@CurrentUser() caller: AuthUser, @Query() query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
+    return this.leaves.list(caller, query);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Apply for leave (for oneself; Admins and Restricted Admins in scope may name the employee)',
+    description:
+      'days = working days (the Work Week setting, holidays excluded), 0.5 with half_day. One leave period per request. ' +
+      '409 LEAVE_OVERLAP with your pending or approved leave; 400 INSUFFICIENT_BALANCE unless the type allows negative.',
+  })
+  @ApiOkEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  create(@CurrentUser() caller: AuthUser, @Body() dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {
+    return this.leaves.create(caller, dto);
+  }
+
+  @Get(':id')
+  @Authenticated()
+  @ApiOperation({ summary: 'One leave request (the employee, its approvers, and who can see the employee)' })
+  @ApiOkEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 404)
+  get(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveRequestDto> {
+    return this.leaves.get(caller, id);
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Approve a pending request (supervisor, approver1..3, Admin; never the requester)' })
+  @ApiOkEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  approve(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveRequestDto> {
+    return this.leaves.decide(caller, id, 'Approved');
+  }
+
+  @Post(':id/reject')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Reject a pending request (supervisor, approver1..3, Admin; never the requester)' })
+  @ApiOkEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  reject(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveRequestDto> {
+    return this.leaves.decide(caller, id, 'Rejected');
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Cancel a pending or approved request (the requester or an Admin)' })
+  @ApiOkEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  cancel(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveRequestDto> {
+    return this.leaves.cancel(caller, id);
+  }
+}
+
+@ApiTags('Leave')
+@ApiBearerAuth()
+@Controller('employees/:id/leaves')
+export class EmployeeLeavesController {
+  constructor(private readonly leaves: LeaveRequestsService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({ summary: "The employee's leave requests, newest first" })
+  @ApiListEnvelope(LeaveRequestDto)
+  @ApiErrors(400, 401, 404)
+  list(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: LeaveListQueryDto,
+  ): Promise<Page<LeaveRequestDto>> {
+    return this.leaves.forEmployee(caller, id, query);
+  }
+
+  @Get('summary')
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Balance per leave type for the current leave period (entitled, taken, pending, available) and requests by status',
+  })
+  @ApiOkEnvelope(LeaveSummaryDto)
+  @ApiErrors(400, 401, 404)
+  summary(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveSummaryDto> {
+    return this.leaves.summary(caller, id);
+  }
+}
