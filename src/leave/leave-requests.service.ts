@@ -65,8 +65,8 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
 
 /**
  * Leave requests: working days counted over the work week without holidays; one leave period per
- * request; no overlap with the employee's own pending or approved leave; the balance (entitled −
- * taken − pending) must cover it unless the type allows negative. Decided by the supervisor,
+ * request; no overlap with the employee's own pending or approved leave; the free balance
+ * (entitled − taken − pending) must cover it unless the type allows negative. Decided by the supervisor,
  * approver1..3 or an Admin (never the requester); cancelled by the requester or an Admin.
  */
 @Injectable()
@@ -107,11 +107,15 @@ export class LeaveRequestsService {
         .andWhere('l.date_start <= :end AND l.date_end >= :start', { start: dto.date_start, end: dto.date_end })
         .getExists();
       if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
+      // What is still free: the available days less those already asked for.
       const [balance] = await this.balances(em, employeeId, period, [type as LeaveType]);
-      if (days > balance.available && !(type as LeaveType).allowNegative) {
-        throw new DomainException('INSUFFICIENT_BALANCE', `${days} days requested, ${balance.available} available`, [
-          { field: 'days', message: `exceeds the available balance of ${balance.available}` },
-        ]);
+      const free = round1(balance.available - balance.pending);
+      if (days > free && !(type as LeaveType).allowNegative) {
+        throw new DomainException(
+          'INSUFFICIENT_BALANCE',
+          `${days} days requested, ${free} free (${balance.available} available, ${balance.pending} pending)`,
+          [{ field: 'days', message: `exceeds the free balance of ${free}` }],
+        );
       }
       const repo = em.getRepository(LeaveRequest);
       const saved = await repo.save(
@@ -198,7 +202,7 @@ export class LeaveRequestsService {
     };
   }
 
-  /** entitled (the employee's entitlement, else the type's default), taken (approved), pending, available — in two queries. */
+  /** entitled (the employee's entitlement, else the type's default), taken (approved), pending, available = entitled − taken; two queries. */
   private async balances(
     em: EntityManager,
     employeeId: number,
@@ -234,7 +238,7 @@ export class LeaveRequestsService {
         entitled,
         taken: round1(taken),
         pending: round1(pending),
-        available: round1(entitled - taken - pending),
+        available: round1(entitled - taken),
       };
     });
   }

@@ -141,7 +141,11 @@ export class LeaveTypeBalanceDto {
   @ApiProperty() entitled: number;
   @ApiProperty({ description: 'approved days' }) taken: number;
   @ApiProperty({ description: 'pending days' }) pending: number;
-  @ApiProperty({ description: 'entitled − taken − pending' }) available: number;
+  @ApiProperty({
+    description:
+      'entitled − taken (approving a request moves its days from available to taken); requests may ask for available − pending',
+  })
+  available: number;
 }
 
 export class LeaveSummaryDto {
