@@ -29,6 +29,9 @@ const LIST_SPEC: ListSpec = {
   },
 };
 
+/** Who may punch for an employee it can see: a Manager only sees itself and its direct reports. */
+const PUNCH_FOR_OTHERS = ['Admin', 'Restricted Admin', 'Manager'] as const;
+
 /** A punch may be up to this far in the future (clock skew between a device and the server). */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
@@ -66,7 +69,7 @@ export class AttendanceService {
   ) {}
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
-    const employeeId = await this.subject(caller, dto.employee);
+    const employeeId = await this.employees.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
     const at = this.notInFuture(instant(dto.time), 'time');
     return this.locked(employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);
@@ -95,7 +98,7 @@ export class AttendanceService {
   }
 
   async punchOut(caller: AuthUser, dto: PunchOutDto): Promise<AttendanceDto> {
-    const employeeId = await this.subject(caller, dto.employee);
+    const employeeId = await this.employees.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
     const at = this.notInFuture(instant(dto.time), 'time');
     return this.locked(employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);
@@ -206,17 +209,6 @@ export class AttendanceService {
       LIST_SPEC,
     );
     return (await findPage(qb, request)).map(toAttendanceDto);
-  }
-
-  /** Whose attendance a punch is: the caller's own employee, or one it can see (Admin, Restricted Admin, Manager). */
-  private async subject(caller: AuthUser, employee: number | undefined): Promise<number> {
-    if (employee === undefined || employee === caller.employeeId) {
-      if (caller.employeeId === null)
-        throw new DomainException('NOT_FOUND', 'No employee record is linked to your user: pass employee');
-      return caller.employeeId;
-    }
-    await this.employees.visible(caller, employee); // an Employee sees only itself: 404 here
-    return employee;
   }
 
   private notInFuture(at: Date, field: string): Date {

@@ -10,7 +10,7 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { Nationality, NamedReference } from '../reference/entities/reference.entities';
-import { User } from '../users/entities/user.entity';
+import { User, UserLevel } from '../users/entities/user.entity';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
@@ -52,6 +52,14 @@ type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
 
 export function employeeRef(e: Pick<Employee, 'id' | 'departmentId' | 'supervisorId'>): EmployeeRef {
   return { id: e.id, departmentId: e.departmentId, supervisorId: e.supervisorId };
+}
+
+/** Whether the caller's employee is the employee's supervisor or one of its approvers (leave, timesheets). */
+export function isApproverOf(
+  caller: AuthUser,
+  e: Pick<Employee, 'supervisorId' | 'approver1Id' | 'approver2Id' | 'approver3Id'>,
+): boolean {
+  return caller.employeeId !== null && [e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].includes(caller.employeeId);
 }
 
 function today(): string {
@@ -114,6 +122,21 @@ export class EmployeesService {
     const employee = await this.employees.findOne({ where: { id } });
     this.scopes.assertVisible(scope, employee && employeeRef(employee));
     return { employee: employee as Employee, scope };
+  }
+
+  /**
+   * Whose record a request creates: the caller's own employee, or the one it names when its level
+   * is among `levels` and it can see that employee (404 otherwise, 403 for a level not allowed).
+   */
+  async subjectOf(caller: AuthUser, employee: number | undefined, levels: readonly UserLevel[]): Promise<number> {
+    if (employee === undefined || employee === caller.employeeId) {
+      if (caller.employeeId === null)
+        throw new DomainException('NOT_FOUND', 'No employee record is linked to your user: pass employee');
+      return caller.employeeId;
+    }
+    await this.visible(caller, employee);
+    if (!levels.includes(caller.level)) throw new DomainException('FORBIDDEN', 'You may act for yourself only');
+    return employee;
   }
 
   async create(dto: CreateEmployeeDto): Promise<EmployeeDto> {

@@ -8,7 +8,7 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { employeeRef, EmployeesService } from '../employees/employees.service';
+import { employeeRef, EmployeesService, isApproverOf } from '../employees/employees.service';
 import { Employee } from '../employees/entities/employee.entity';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
@@ -81,7 +81,7 @@ export class LeaveRequestsService {
   ) {}
 
   async create(caller: AuthUser, dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {
-    const employeeId = await this.applicant(caller, dto.employee);
+    const employeeId = await this.employees.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
     const problems: ErrorDetail[] = [];
     if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
     if (dto.half_day && dto.date_end !== dto.date_start)
@@ -143,8 +143,7 @@ export class LeaveRequestsService {
     const { request, employee } = await this.load(caller, id);
     if (caller.employeeId === request.employeeId)
       throw new DomainException('FORBIDDEN', 'You cannot decide your own leave request');
-    const approvers = [employee.supervisorId, employee.approver1Id, employee.approver2Id, employee.approver3Id];
-    if (!(await this.administers(caller, employee)) && (caller.employeeId === null || !approvers.includes(caller.employeeId))) {
+    if (!(await this.scopes.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its leave");
     }
     return this.transition(request, ['Pending'], status, caller);
@@ -152,7 +151,7 @@ export class LeaveRequestsService {
 
   async cancel(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
     const { request, employee } = await this.load(caller, id);
-    if (!(await this.administers(caller, employee)) && caller.employeeId !== request.employeeId)
+    if (!(await this.scopes.administers(caller, employeeRef(employee))) && caller.employeeId !== request.employeeId)
       throw new DomainException('FORBIDDEN', 'Only the requester or an Admin cancel a leave request');
     return this.transition(request, ['Pending', 'Approved'], 'Cancelled', caller);
   }
@@ -253,37 +252,14 @@ export class LeaveRequestsService {
     return halfDay ? 0.5 : days.length;
   }
 
-  /** Whose request it is: the caller's own employee, or (Admin, Restricted Admin in scope) the one named. */
-  private async applicant(caller: AuthUser, employee: number | undefined): Promise<number> {
-    if (employee === undefined || employee === caller.employeeId) {
-      if (caller.employeeId === null)
-        throw new DomainException('NOT_FOUND', 'No employee record is linked to your user: pass employee');
-      return caller.employeeId;
-    }
-    await this.employees.visible(caller, employee);
-    if (caller.level !== 'Admin' && caller.level !== 'Restricted Admin') {
-      throw new DomainException('FORBIDDEN', 'Employees apply for leave for themselves');
-    }
-    return employee;
-  }
-
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: Employee }> {
     const request = await this.dataSource.getRepository(LeaveRequest).findOne({ where: { id } });
     const employee = request && (await this.dataSource.getRepository(Employee).findOne({ where: { id: request.employeeId } }));
     if (!request || !employee) throw new NotFoundException('Leave request');
-    const approvers = [employee.supervisorId, employee.approver1Id, employee.approver2Id, employee.approver3Id];
-    const scope = await this.scopes.scopeOf(caller);
-    const visible = this.scopes.canSee(scope, employeeRef(employee));
-    if (!visible && (caller.employeeId === null || !approvers.includes(caller.employeeId)))
-      throw new NotFoundException('Leave request');
+    const visible = this.scopes.canSee(await this.scopes.scopeOf(caller), employeeRef(employee));
+    if (!visible && !isApproverOf(caller, employee)) throw new NotFoundException('Leave request');
     return { request, employee };
-  }
-
-  /** An Admin, or a Restricted Admin whose scope holds the employee. */
-  private async administers(caller: AuthUser, employee: Employee): Promise<boolean> {
-    const scope = await this.scopes.scopeOf(caller);
-    return scope.kind === 'all' || (scope.kind === 'departments' && this.scopes.canSee(scope, employeeRef(employee)));
   }
 
   private async transition(

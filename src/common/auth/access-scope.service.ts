@@ -93,6 +93,12 @@ export class AccessScopeService {
     }
   }
 
+  /** An Admin, or a Restricted Admin whose departments hold the employee: may act on its records as an administrator. */
+  async administers(caller: AuthUser, employee: EmployeeRef): Promise<boolean> {
+    const scope = await this.scopeOf(caller);
+    return scope.kind === 'all' || (scope.kind === 'departments' && this.canSee(scope, employee));
+  }
+
   /** Throws NOT_FOUND unless the employee exists and is in scope. */
   assertVisible(scope: EmployeeScope, employee: EmployeeRef | null): asserts employee is EmployeeRef {
     if (!employee || !this.canSee(scope, employee)) throw new NotFoundException('Employee');

@@ -4,6 +4,7 @@ import { Employees1763800000002 } from './1763800000002-Employees';
 import { UserAccounts1763800000003 } from './1763800000003-UserAccounts';
 import { Attendance1763800000004 } from './1763800000004-Attendance';
 import { Leave1763800000005 } from './1763800000005-Leave';
+import { Timesheets1763800000006 } from './1763800000006-Timesheets';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   UserAccounts1763800000003,
   Attendance1763800000004,
   Leave1763800000005,
+  Timesheets1763800000006,
 ];

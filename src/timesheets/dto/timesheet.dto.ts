@@ -1,0 +1,81 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ListQueryDto } from '../../common/paging/list-query.dto';
+import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { TIME_ENTRY_STATUSES } from '../entities/timesheet.entities';
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+export class ProjectDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) client: string | null;
+}
+
+export class CreateProjectDto {
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  @Trim()
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(100)
+  client?: string | null;
+}
+
+export class UpdateProjectDto extends PartialType(CreateProjectDto) {}
+
+export class TimeEntryDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee: number;
+  @ApiProperty({ type: Number, nullable: true }) project: number | null;
+  @ApiProperty({ format: 'date' }) date: string;
+  @ApiProperty({ example: '09:00' }) start: string;
+  @ApiProperty({ example: '12:30' }) end: string;
+  @ApiProperty({ example: 3.5, description: '2 decimals' }) hours: number;
+  @ApiProperty({ type: String, nullable: true }) details: string | null;
+  @ApiProperty({ enum: TIME_ENTRY_STATUSES }) status: string;
+}
+
+export class CreateTimeEntryDto {
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'id from /projects' })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  project?: number | null;
+
+  @ApiProperty({ format: 'date' }) @IsCalendarDate() date: string;
+  @ApiProperty({ example: '09:00' }) @Matches(HHMM, { message: '$property must be a time HH:MM' }) start: string;
+  @ApiProperty({ example: '12:30', description: 'after start, on the same day' })
+  @Matches(HHMM, { message: '$property must be a time HH:MM' })
+  end: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @Trim()
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(500)
+  details?: string | null;
+
+  @ApiPropertyOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
+  @IsOptional()
+  @IsRefId()
+  employee?: number;
+}
+
+export class UpdateTimeEntryDto extends PartialType(CreateTimeEntryDto) {}
+
+export class TimesheetListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() from?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() to?: string;
+}
+
+export class TimeEntryDeletedDto {
+  @ApiProperty() id: number;
+}
