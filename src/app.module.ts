@@ -19,6 +19,7 @@ import { LeaveModule } from './leave/leave.module';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
+import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -44,6 +45,7 @@ export class AppModule {
         EmployeesModule,
         AttendanceModule,
         LeaveModule,
+        TimesheetsModule,
         ...imports,
       ],
       providers: [

@@ -1,0 +1,145 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
+import { AuthUser } from '../common/auth/auth-user';
+import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { Page } from '../common/paging/page';
+import { IdParamPipe } from '../common/validation/id-param.pipe';
+import { crudController } from '../reference/reference.controllers';
+import { ReferenceCrud } from '../reference/reference-crud';
+import {
+  CreateProjectDto,
+  CreateTimeEntryDto,
+  ProjectDto,
+  TimeEntryDeletedDto,
+  TimeEntryDto,
+  TimesheetListQueryDto,
+  UpdateProjectDto,
+  UpdateTimeEntryDto,
+} from './dto/timesheet.dto';
+import { TimesheetsService } from './timesheets.service';
+
+export const ProjectsController = crudController<TimesheetsService>({
+  path: 'projects',
+  label: 'Project',
+  tag: 'Timesheets',
+  dto: ProjectDto,
+  createDto: CreateProjectDto,
+  updateDto: UpdateProjectDto,
+  service: TimesheetsService,
+  crud: (s) => s.projects as ReferenceCrud<never, unknown>,
+  sortable: 'id, name',
+});
+
+@ApiTags('Timesheets')
+@ApiBearerAuth()
+@Controller('timesheets')
+export class TimesheetsController {
+  constructor(private readonly timesheets: TimesheetsService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Time entries of the employees the caller can see (Manager: its direct reports)',
+    description: 'Newest first; sortField: id, date; filters: employee, project, status; from/to.',
+  })
+  @ApiListEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401)
+  list(@CurrentUser() caller: AuthUser, @Query() query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
+    return this.timesheets.list(caller, query);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Record time (Draft), for oneself; Admins and Restricted Admins in scope may name the employee',
+    description: 'start/end HH:MM on date; no overlap with the same day’s entries (409).',
+  })
+  @ApiOkEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  create(@CurrentUser() caller: AuthUser, @Body() dto: CreateTimeEntryDto): Promise<TimeEntryDto> {
+    return this.timesheets.create(caller, dto);
+  }
+
+  @Get(':id')
+  @Authenticated()
+  @ApiOperation({ summary: 'One time entry' })
+  @ApiOkEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 404)
+  get(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDto> {
+    return this.timesheets.get(caller, id);
+  }
+
+  @Put(':id')
+  @Authenticated()
+  @ApiOperation({ summary: 'Change a Draft or Rejected entry (the employee or an Admin); it becomes Draft' })
+  @ApiOkEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  update(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() dto: UpdateTimeEntryDto,
+  ): Promise<TimeEntryDto> {
+    return this.timesheets.update(caller, id, dto);
+  }
+
+  @Delete(':id')
+  @Authenticated()
+  @ApiOperation({ summary: 'Delete a Draft or Rejected entry (the employee or an Admin)' })
+  @ApiOkEnvelope(TimeEntryDeletedDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  remove(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDeletedDto> {
+    return this.timesheets.remove(caller, id);
+  }
+
+  @Post(':id/submit')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Submit a Draft or Rejected entry for approval (emits timesheet.submitted)' })
+  @ApiOkEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  submit(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDto> {
+    return this.timesheets.submit(caller, id);
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Approve a submitted entry (supervisor, approver1..3, Admin; never one’s own)' })
+  @ApiOkEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  approve(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDto> {
+    return this.timesheets.decide(caller, id, 'Approved');
+  }
+
+  @Post(':id/reject')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Reject a submitted entry (supervisor, approver1..3, Admin; never one’s own)' })
+  @ApiOkEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  reject(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDto> {
+    return this.timesheets.decide(caller, id, 'Rejected');
+  }
+}
+
+@ApiTags('Timesheets')
+@ApiBearerAuth()
+@Controller('employees/:id/timesheets')
+export class EmployeeTimesheetsController {
+  constructor(private readonly timesheets: TimesheetsService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({ summary: "The employee's time entries, newest first" })
+  @ApiListEnvelope(TimeEntryDto)
+  @ApiErrors(400, 401, 404)
+  list(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: TimesheetListQueryDto,
+  ): Promise<Page<TimeEntryDto>> {
+    return this.timesheets.forEmployee(caller, id, query);
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EmployeesModule } from '../employees/employees.module';
+import { Project, TimeEntry } from './entities/timesheet.entities';
+import { EmployeeTimesheetsController, ProjectsController, TimesheetsController } from './timesheets.controller';
+import { TimesheetsService } from './timesheets.service';
+
+@Module({
+  imports: [EmployeesModule, TypeOrmModule.forFeature([Project, TimeEntry])],
+  controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
+  providers: [TimesheetsService],
+  exports: [TimesheetsService],
+})
+export class TimesheetsModule {}

@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { AccessScopeService } from '../common/auth/access-scope.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { withEmployeeLock } from '../employees/employee-lock';
+import { employeeRef, EmployeesService, isApproverOf } from '../employees/employees.service';
+import { Employee } from '../employees/entities/employee.entity';
+import { ReferenceCrud } from '../reference/reference-crud';
+import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, TimesheetListQueryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
+import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
+
+/** For the Tasks module: an approval task for the employee's supervisor. */
+export const TIMESHEET_SUBMITTED_EVENT = 'timesheet.submitted';
+export interface TimesheetSubmittedEvent {
+  entryId: number;
+  employeeId: number;
+}
+
+const LIST_SPEC: ListSpec = {
+  idColumn: 't.id',
+  sortFields: { id: 't.id', date: 't.date' },
+  filterFields: {
+    employee: { column: 't.employee_id', type: 'int' },
+    project: { column: 't.project_id', type: 'int' },
+    status: { column: 't.status', type: 'string', values: TIME_ENTRY_STATUSES },
+  },
+};
+
+/** Entries the owner may still change. */
+const EDITABLE: TimeEntryStatus[] = ['Draft', 'Rejected'];
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+export function toTimeEntryDto(t: TimeEntry): TimeEntryDto {
+  return {
+    id: t.id,
+    employee: t.employeeId,
+    project: t.projectId,
+    date: t.date,
+    start: t.start,
+    end: t.end,
+    hours: Math.round((t.minutes / 60) * 100) / 100,
+    details: t.details,
+    status: t.status,
+  };
+}
+
+/**
+ * Projects and time entries. An employee records its own entries (Admins and Restricted Admins in
+ * scope may record for others), changes them while Draft or Rejected, and submits them; the
+ * supervisor, approver1..3 or an administrator approves or rejects submitted entries, never its own.
+ */
+@Injectable()
+export class TimesheetsService {
+  readonly projects: ReferenceCrud<Project, ProjectDto>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly employees: EmployeesService,
+    private readonly scopes: AccessScopeService,
+    private readonly events: EventEmitter2,
+  ) {
+    this.projects = new ReferenceCrud<Project, ProjectDto>({
+      label: 'Project',
+      repo: dataSource.getRepository(Project),
+      toDto: (p) => ({ id: p.id, name: p.name, client: p.client }),
+      toEntity: (i) => ({
+        ...(i.name !== undefined ? { name: i.name as string } : {}),
+        ...(i.client !== undefined ? { client: i.client as string | null } : {}),
+      }),
+    });
+  }
+
+  async create(caller: AuthUser, dto: CreateTimeEntryDto): Promise<TimeEntryDto> {
+    const employeeId = await this.employees.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
+    const entry = this.dataSource.getRepository(TimeEntry).create({
+      employeeId,
+      projectId: dto.project ?? null,
+      date: dto.date,
+      start: dto.start,
+      end: dto.end,
+      details: dto.details ?? null,
+      status: 'Draft',
+      decidedBy: null,
+      decidedAt: null,
+    });
+    return this.write(entry);
+  }
+
+  async update(caller: AuthUser, id: number, dto: UpdateTimeEntryDto): Promise<TimeEntryDto> {
+    const { entry } = await this.editable(caller, id);
+    if (dto.employee !== undefined && dto.employee !== entry.employeeId)
+      throw ValidationException.field('employee', 'cannot be changed');
+    if (dto.project !== undefined) entry.projectId = dto.project;
+    if (dto.date !== undefined) entry.date = dto.date;
+    if (dto.start !== undefined) entry.start = dto.start;
+    if (dto.end !== undefined) entry.end = dto.end;
+    if (dto.details !== undefined) entry.details = dto.details;
+    entry.status = 'Draft'; // a corrected rejected entry starts over
+    return this.write(entry);
+  }
+
+  async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
+    await this.editable(caller, id);
+    await this.dataSource.getRepository(TimeEntry).delete({ id });
+    return { id };
+  }
+
+  async submit(caller: AuthUser, id: number): Promise<TimeEntryDto> {
+    const { entry } = await this.editable(caller, id);
+    const updated = await this.transition(entry, EDITABLE, 'Submitted', null);
+    this.events.emit(TIMESHEET_SUBMITTED_EVENT, {
+      entryId: entry.id,
+      employeeId: entry.employeeId,
+    } satisfies TimesheetSubmittedEvent);
+    return updated;
+  }
+
+  async decide(caller: AuthUser, id: number, to: 'Approved' | 'Rejected'): Promise<TimeEntryDto> {
+    const { entry, employee } = await this.load(caller, id);
+    if (caller.employeeId === entry.employeeId) throw new DomainException('FORBIDDEN', 'You cannot decide your own time entries');
+    if (!(await this.scopes.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
+      throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its time entries");
+    }
+    return this.transition(entry, ['Submitted'], to, caller);
+  }
+
+  async get(caller: AuthUser, id: number): Promise<TimeEntryDto> {
+    return toTimeEntryDto((await this.load(caller, id)).entry);
+  }
+
+  /** The entries of the employees the caller can see (Manager: its direct reports); date order, newest first. */
+  async list(caller: AuthUser, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
+    const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
+    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), {
+      id: 'e.id',
+      department: 'e.department_id',
+      supervisor: 'e.supervisor_id',
+    });
+    if (condition.sql) qb.innerJoin(Employee, 'e', 'e.id = t.employee_id').where(condition.sql, condition.params);
+    return this.page(qb, query);
+  }
+
+  async forEmployee(caller: AuthUser, employeeId: number, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
+    await this.employees.visible(caller, employeeId);
+    return this.page(
+      this.dataSource.getRepository(TimeEntry).createQueryBuilder('t').where('t.employee_id = :employeeId', { employeeId }),
+      query,
+    );
+  }
+
+  private async write(entry: TimeEntry): Promise<TimeEntryDto> {
+    const problems: ErrorDetail[] = [];
+    if (minutesOf(entry.end) <= minutesOf(entry.start))
+      problems.push({ field: 'end', message: 'must be after start, on the same day' });
+    if (entry.projectId !== null && !(await this.dataSource.getRepository(Project).exists({ where: { id: entry.projectId } }))) {
+      problems.push({ field: 'project', message: 'does not exist' });
+    }
+    if (problems.length) throw new ValidationException(problems);
+    entry.minutes = minutesOf(entry.end) - minutesOf(entry.start);
+    return withEmployeeLock(this.dataSource, entry.employeeId, async (em: EntityManager) => {
+      const qb = em
+        .getRepository(TimeEntry)
+        .createQueryBuilder('t')
+        .where('t.employee_id = :employeeId AND t.date = :date', { employeeId: entry.employeeId, date: entry.date })
+        .andWhere('t.start_time < :end AND t.end_time > :start', { start: entry.start, end: entry.end });
+      if (entry.id) qb.andWhere('t.id <> :id', { id: entry.id });
+      if (await qb.getExists())
+        throw new DomainException('CONFLICT', 'The entry overlaps another entry of the same day', [
+          { field: 'start', message: 'overlaps another entry' },
+        ]);
+      return toTimeEntryDto(await em.getRepository(TimeEntry).save(entry));
+    });
+  }
+
+  /** The entry if its owner or an administrator of the employee asks, and it is still Draft or Rejected. */
+  private async editable(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: Employee }> {
+    const found = await this.load(caller, id);
+    if (caller.employeeId !== found.entry.employeeId && !(await this.scopes.administers(caller, employeeRef(found.employee)))) {
+      throw new DomainException('FORBIDDEN', 'Only the employee or an Admin changes its time entries');
+    }
+    if (!EDITABLE.includes(found.entry.status)) {
+      throw new DomainException('INVALID_STATE', `A ${found.entry.status} entry cannot be changed`);
+    }
+    return found;
+  }
+
+  /** The entry with its employee, for whoever can see the employee or approves for it; else 404. */
+  private async load(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: Employee }> {
+    const entry = await this.dataSource.getRepository(TimeEntry).findOne({ where: { id } });
+    const employee = entry && (await this.dataSource.getRepository(Employee).findOne({ where: { id: entry.employeeId } }));
+    if (!entry || !employee) throw new NotFoundException('Time entry');
+    const visible = this.scopes.canSee(await this.scopes.scopeOf(caller), employeeRef(employee));
+    if (!visible && !isApproverOf(caller, employee)) throw new NotFoundException('Time entry');
+    return { entry, employee };
+  }
+
+  private async transition(
+    entry: TimeEntry,
+    from: TimeEntryStatus[],
+    to: TimeEntryStatus,
+    caller: AuthUser | null,
+  ): Promise<TimeEntryDto> {
+    if (!from.includes(entry.status)) throw new DomainException('INVALID_STATE', `A ${entry.status} entry cannot become ${to}`);
+    const repo = this.dataSource.getRepository(TimeEntry);
+    const decided = caller ? { decidedBy: caller.id, decidedAt: new Date() } : {};
+    const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
+    if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
+    return toTimeEntryDto(await repo.findOneOrFail({ where: { id: entry.id } }));
+  }
+
+  private async page(qb: SelectQueryBuilder<TimeEntry>, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
+    if (query.from) qb.andWhere('t.date >= :from', { from: query.from });
+    if (query.to) qb.andWhere('t.date <= :to', { to: query.to });
+    const request = parseListQuery(
+      query.sortField === undefined ? { ...query, sortField: 'date', sortOrder: 'descend' } : query,
+      LIST_SPEC,
+    );
+    return (await findPage(qb, request)).map(toTimeEntryDto);
+  }
+}
