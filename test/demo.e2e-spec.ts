@@ -49,6 +49,23 @@ describe('demo seed', () => {
     expect(days.json().total).toBeGreaterThan(60 * 100);
     expect(days.json().data.every((r: { in_time: string }) => ![0, 6].includes(new Date(r.in_time).getUTCDay()))).toBe(true);
 
+    // Leave and timesheet history: balances for this year's period, entries for engineers.
+    const leave = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/leaves/summary`,
+      headers: admin,
+    });
+    expect(leave.json().data.period.name).toBe(String(new Date().getUTCFullYear()));
+    expect(leave.json().data.types.map((x: { name: string }) => x.name)).toEqual(['Annual', 'Sick', 'Unpaid']);
+    const allLeave = await t.app.inject({ method: 'GET', url: '/app/api/leaves?limit=1', headers: admin });
+    expect(allLeave.json().total).toBeGreaterThan(60 * 3 * 3 - 1);
+    const sheets = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/timesheets?limit=1`,
+      headers: admin,
+    });
+    expect(sheets.json().total).toBeGreaterThan(500);
+
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(60);

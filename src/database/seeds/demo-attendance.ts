@@ -1,18 +1,10 @@
 import { DataSource } from 'typeorm';
-
-/** Deterministic pseudo-random numbers, so every demo database looks the same. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { insertRows, prng } from './seed-tools';
 
 /**
  * Two years of attendance for every employee, up to yesterday: weekdays only, in between 07:30 and
  * 10:00 UTC, 7 to 9.5 hours, about one day in five from home, and about one weekday in twenty
- * absent. Multi-row inserts in one transaction. Returns the number of records.
+ * absent. Returns the number of records.
  */
 export async function seedDemoAttendance(ds: DataSource, now = new Date()): Promise<number> {
   const employees = await ds.query<Array<{ id: number | string; joined_date: string }>>('SELECT id, joined_date FROM employees');
@@ -30,24 +22,6 @@ export async function seedDemoAttendance(ds: DataSource, now = new Date()): Prom
       rows.push([Number(e.id), inTime, new Date(inTime.getTime() + seconds * 1000), seconds, rand() < 0.2]);
     }
   }
-  await ds.transaction(async (em) => {
-    for (let i = 0; i < rows.length; i += 500) {
-      const batch = rows.slice(i, i + 500);
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into('attendance', ['employee_id', 'in_time', 'out_time', 'duration_seconds', 'work_from_home'])
-        .values(
-          batch.map(([employee_id, in_time, out_time, duration_seconds, work_from_home]) => ({
-            employee_id,
-            in_time,
-            out_time,
-            duration_seconds,
-            work_from_home,
-          })),
-        )
-        .execute();
-    }
-  });
+  await insertRows(ds, 'attendance', ['employee_id', 'in_time', 'out_time', 'duration_seconds', 'work_from_home'], rows);
   return rows.length;
 }

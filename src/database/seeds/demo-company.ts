@@ -4,6 +4,7 @@ import { EmployeesService } from '../../employees/employees.service';
 import { Department } from '../../reference/entities/reference.entities';
 import { NamedKind, ReferenceService } from '../../reference/reference.service';
 import { seedDemoAttendance } from './demo-attendance';
+import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
 
 const FIRST = [
   'Ada',
@@ -133,4 +134,5 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(14, sales, 'Account Executive', salesHead);
   await team(6, people, 'Accountant', peopleHead);
   await seedDemoAttendance(app.get(DataSource));
+  await seedDemoLeaveAndTimesheets(app.get(DataSource));
 }

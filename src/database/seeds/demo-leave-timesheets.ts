@@ -1,0 +1,147 @@
+import { DataSource } from 'typeorm';
+import { parseWorkWeek, workingDays } from '../../leave/working-days';
+import { insertRows, prng } from './seed-tools';
+
+const DAY = 86_400_000;
+const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/**
+ * Leave and timesheet history for the demo company: calendar-year leave periods for the last two
+ * years and this one, three leave types, public holidays, two or three annual leaves and a sick
+ * leave per employee and year (mostly approved, some pending, rejected or cancelled), and
+ * timesheets for the engineering employees on two projects over the last two years.
+ */
+export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date()): Promise<void> {
+  const year = now.getUTCFullYear();
+  const today = Date.UTC(year, now.getUTCMonth(), now.getUTCDate());
+  const years = [year - 2, year - 1, year];
+  await insertRows(
+    ds,
+    'leave_periods',
+    ['name', 'date_start', 'date_end'],
+    years.map((y) => [String(y), `${y}-01-01`, `${y}-12-31`]),
+  );
+  await insertRows(
+    ds,
+    'leave_types',
+    ['name', 'default_days', 'color', 'allow_negative'],
+    [
+      ['Annual', 25, '#4caf50', false],
+      ['Sick', 0, '#f44336', true],
+      ['Unpaid', 0, '#9e9e9e', true],
+    ],
+  );
+  const holidayDates = years.flatMap((y) => [`${y}-01-01`, `${y}-05-01`, `${y}-12-25`, `${y}-12-26`]);
+  await insertRows(
+    ds,
+    'holidays',
+    ['name', 'date'],
+    holidayDates.map((d) => [
+      { '01-01': "New Year's Day", '05-01': 'Labour Day', '12-25': 'Christmas Day', '12-26': 'Boxing Day' }[d.slice(5)] as string,
+      d,
+    ]),
+  );
+  const types = await ds.query<Array<{ id: number | string; name: string }>>('SELECT id, name FROM leave_types');
+  const typeId = (name: string) => Number(types.find((t) => t.name === name)?.id);
+  const week = parseWorkWeek('Mon,Tue,Wed,Thu,Fri');
+  const holidays = new Set(holidayDates);
+  const employees = await ds.query<
+    Array<{ id: number | string; supervisor_id: number | string | null; department_id: number | string }>
+  >('SELECT id, supervisor_id, department_id FROM employees');
+
+  const leaves: unknown[][] = [];
+  for (const e of employees) {
+    const rand = prng(Number(e.id) * 31 + 7);
+    for (const y of years) {
+      const plans: Array<[string, number]> = [
+        ['Annual', 2 + Math.floor(rand() * 4)],
+        ['Annual', 3 + Math.floor(rand() * 6)],
+        ['Sick', 1 + Math.floor(rand() * 3)],
+      ];
+      if (rand() < 0.5) plans.push(['Annual', 1 + Math.floor(rand() * 3)]);
+      plans.forEach(([type, length], i) => {
+        const startDay = Date.UTC(y, 0, 1) + Math.floor(((i + rand()) / plans.length) * 330) * DAY;
+        const start = iso(startDay);
+        const end = iso(startDay + (length - 1) * DAY);
+        const days = workingDays(start, end, week, holidays).length;
+        if (!days) return;
+        const future = startDay > today;
+        const roll = rand();
+        const status = future
+          ? roll < 0.7
+            ? 'Pending'
+            : 'Approved'
+          : roll < 0.85
+            ? 'Approved'
+            : roll < 0.93
+              ? 'Rejected'
+              : 'Cancelled';
+        const decided = status === 'Approved' || status === 'Rejected';
+        leaves.push([
+          Number(e.id),
+          typeId(type),
+          start,
+          end,
+          false,
+          days,
+          status,
+          null,
+          decided ? e.supervisor_id : null,
+          decided ? new Date(Math.min(startDay, today) - 7 * DAY) : null,
+        ]);
+      });
+    }
+  }
+  await insertRows(
+    ds,
+    'leave_requests',
+    [
+      'employee_id',
+      'leave_type_id',
+      'date_start',
+      'date_end',
+      'half_day',
+      'days',
+      'status',
+      'reason',
+      'approver_id',
+      'decided_at',
+    ],
+    leaves,
+  );
+
+  await insertRows(
+    ds,
+    'projects',
+    ['name', 'client'],
+    [
+      ['Platform rewrite', null],
+      ['Mobile app', 'Demo Company'],
+      ['Customer portal', 'Acme Corp'],
+    ],
+  );
+  const projects = (await ds.query<Array<{ id: number | string }>>('SELECT id FROM projects ORDER BY id')).map((p) =>
+    Number(p.id),
+  );
+  const engineering = await ds.query<Array<{ id: number | string }>>(
+    "SELECT e.id FROM employees e JOIN departments d ON d.id = e.department_id WHERE d.name IN ('Engineering', 'Platform', 'Product')",
+  );
+  const entries: unknown[][] = [];
+  for (const e of engineering) {
+    const rand = prng(Number(e.id) * 17 + 3);
+    for (let day = today - 730 * DAY; day < today; day += DAY) {
+      const weekday = new Date(day).getUTCDay();
+      if (weekday === 0 || weekday === 6 || rand() < 0.1) continue;
+      const recent = today - day < 14 * DAY;
+      const status = recent ? (rand() < 0.5 ? 'Draft' : 'Submitted') : 'Approved';
+      entries.push([Number(e.id), projects[Math.floor(rand() * projects.length)], iso(day), '09:00', '12:30', 210, null, status]);
+      entries.push([Number(e.id), projects[Math.floor(rand() * projects.length)], iso(day), '13:30', '17:30', 240, null, status]);
+    }
+  }
+  await insertRows(
+    ds,
+    'time_entries',
+    ['employee_id', 'project_id', 'date', 'start_time', 'end_time', 'minutes', 'details', 'status'],
+    entries,
+  );
+}
