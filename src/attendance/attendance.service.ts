@@ -8,7 +8,7 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { Page } from '../common/paging/page';
 import { EmployeesService } from '../employees/employees.service';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { Employee } from '../employees/entities/employee.entity';
+
 import {
   AttendanceDto,
   AttendanceListQueryDto,
@@ -156,12 +156,7 @@ export class AttendanceService {
   /** All records the caller's scope covers (Admin: all; Restricted Admin: its departments), newest first by default. */
   async list(caller: AuthUser, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
     const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
-    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), {
-      id: 'e.id',
-      department: 'e.department_id',
-      supervisor: 'e.supervisor_id',
-    });
-    if (condition.sql) qb.innerJoin(Employee, 'e', 'e.id = a.employee_id').where(condition.sql, condition.params);
+    await this.employees.restrictToListScope(caller, qb, 'a.employee_id');
     return this.page(qb, query);
   }
 

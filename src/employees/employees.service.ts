@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, Not, Repository } from 'typeorm';
+import { DataSource, In, Not, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { TokenService } from '../auth/token.service';
 import { AccessScopeService, EmployeeRef, EmployeeScope } from '../common/auth/access-scope.service';
 import { AuthUser } from '../common/auth/auth-user';
@@ -95,6 +95,20 @@ export class EmployeesService {
       department: e.departmentId,
       status: e.status,
     }));
+  }
+
+  /**
+   * Restricts a query over a table with an employee column to the employees the caller's list
+   * scope covers (API.md §5: Admin all, Restricted Admin its departments, Manager its direct reports).
+   */
+  async restrictToListScope<T extends ObjectLiteral>(
+    caller: AuthUser,
+    qb: SelectQueryBuilder<T>,
+    employeeColumn: string,
+  ): Promise<SelectQueryBuilder<T>> {
+    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), SCOPE_COLUMNS);
+    if (condition.sql) qb.innerJoin(Employee, 'e', `e.id = ${employeeColumn}`).andWhere(condition.sql, condition.params);
+    return qb;
   }
 
   async me(caller: AuthUser): Promise<CurrentEmployeeDto> {

@@ -163,12 +163,7 @@ export class LeaveRequestsService {
   /** Admin: all requests; Restricted Admin: its departments; newest first unless sorted otherwise. */
   async list(caller: AuthUser, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
     const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
-    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), {
-      id: 'e.id',
-      department: 'e.department_id',
-      supervisor: 'e.supervisor_id',
-    });
-    if (condition.sql) qb.innerJoin(Employee, 'e', 'e.id = l.employee_id').where(condition.sql, condition.params);
+    await this.employees.restrictToListScope(caller, qb, 'l.employee_id');
     return this.page(qb, query);
   }
 

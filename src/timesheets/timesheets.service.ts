@@ -137,12 +137,7 @@ export class TimesheetsService {
   /** The entries of the employees the caller can see (Manager: its direct reports); date order, newest first. */
   async list(caller: AuthUser, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
     const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
-    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), {
-      id: 'e.id',
-      department: 'e.department_id',
-      supervisor: 'e.supervisor_id',
-    });
-    if (condition.sql) qb.innerJoin(Employee, 'e', 'e.id = t.employee_id').where(condition.sql, condition.params);
+    await this.employees.restrictToListScope(caller, qb, 't.employee_id');
     return this.page(qb, query);
   }
 

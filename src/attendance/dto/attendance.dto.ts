@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ListQueryDto } from '../../common/paging/list-query.dto';
-import { IsCalendarDate, IsIsoDateTime, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
+import { IsIsoDateTime, IsRefId, Nullable, OptionalText } from '../../common/validation/decorators';
 
 export class AttendanceDto {
   @ApiProperty() id: number;
@@ -16,12 +16,7 @@ export class AttendanceDto {
 }
 
 class NoteField {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @Trim()
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   note?: string | null;
 }
 
@@ -79,18 +74,7 @@ export class CreateAttendanceDto extends NoteField {
 
 export class UpdateAttendanceDto extends PartialType(CreateAttendanceDto) {}
 
-/** Lists take a date range besides paging: UTC days, both ends included. */
-export class AttendanceListQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ format: 'date', description: 'records from this UTC day on' })
-  @IsOptional()
-  @IsCalendarDate()
-  from?: string;
-
-  @ApiPropertyOptional({ format: 'date', description: 'records up to and including this UTC day' })
-  @IsOptional()
-  @IsCalendarDate()
-  to?: string;
-}
+export class AttendanceListQueryDto extends DateRangeListQueryDto {}
 
 export class AttendanceSummaryDto {
   @ApiProperty() total_records: number;

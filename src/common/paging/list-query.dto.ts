@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsCalendarDate } from '../validation/decorators';
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -52,4 +53,17 @@ export class SearchableListQueryDto extends ListQueryDto {
   @IsString()
   @MaxLength(200)
   search?: string;
+}
+
+/** Lists of dated records (attendance, leave, timesheets): `from`/`to` are days, both included; each endpoint says which date they test. */
+export class DateRangeListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'date', description: 'first day, included' })
+  @IsOptional()
+  @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'last day, included' })
+  @IsOptional()
+  @IsCalendarDate()
+  to?: string;
 }

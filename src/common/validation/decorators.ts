@@ -1,6 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateIf,
+  ValidationOptions,
+} from 'class-validator';
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 
@@ -97,3 +108,14 @@ export const MONEY_COLUMN = {
   to: (value: string | null | undefined) => value,
   from: (value: string | number | null) => (value === null ? null : (normalizeMoney(String(value)) as string)),
 };
+
+/** An optional, trimmed text field of at most `max` characters that null clears. */
+export const OptionalText = (max: number) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, maxLength: max }),
+    Trim(),
+    IsOptional(),
+    Nullable(),
+    IsString(),
+    MaxLength(max),
+  );

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 
 export const LANGUAGE_LEVELS = [
   'Elementary',
@@ -22,12 +22,7 @@ export class SkillItemDto {
 
 export class CreateSkillItemDto {
   @ApiProperty({ description: 'id from /skills' }) @IsRefId() skill_id: number;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @Trim()
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   details?: string | null;
 }
 
@@ -77,12 +72,7 @@ export class CertificationItemDto {
 
 export class CreateCertificationItemDto extends DatedItem {
   @ApiProperty({ description: 'id from /certifications' }) @IsRefId() certification_id: number;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
-  @Trim()
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   institute?: string | null;
 }
 

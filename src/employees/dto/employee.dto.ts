@@ -1,20 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { IsCalendarDate, IsCountryCode, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsCalendarDate, IsCountryCode, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { EMPLOYEE_STATUSES, GENDERS } from '../entities/employee.entity';
-
-/** An optional text field that null clears. */
-function OptionalText(max: number) {
-  return (target: object, key: string) => {
-    ApiPropertyOptional({ type: String, nullable: true, maxLength: max })(target, key);
-    Trim()(target, key);
-    IsOptional()(target, key);
-    Nullable()(target, key);
-    IsString()(target, key);
-    MaxLength(max)(target, key);
-  };
-}
 
 function OptionalDate() {
   return (target: object, key: string) => {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ListQueryDto } from '../../common/paging/list-query.dto';
-import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
+import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { LEAVE_STATUSES } from '../entities/leave.entities';
 
 const Days = () => (target: object, key: string) => {
@@ -109,12 +109,7 @@ export class CreateLeaveRequestDto {
   @IsBoolean()
   half_day?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @Trim()
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   reason?: string | null;
 
   @ApiPropertyOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
@@ -123,17 +118,7 @@ export class CreateLeaveRequestDto {
   employee?: number;
 }
 
-export class LeaveListQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ format: 'date', description: 'requests ending on or after this day' })
-  @IsOptional()
-  @IsCalendarDate()
-  from?: string;
-
-  @ApiPropertyOptional({ format: 'date', description: 'requests starting on or before this day' })
-  @IsOptional()
-  @IsCalendarDate()
-  to?: string;
-}
+export class LeaveListQueryDto extends DateRangeListQueryDto {}
 
 export class LeaveTypeBalanceDto {
   @ApiProperty() leave_type: number;

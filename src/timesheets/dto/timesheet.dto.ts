@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ListQueryDto } from '../../common/paging/list-query.dto';
-import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
+import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { TIME_ENTRY_STATUSES } from '../entities/timesheet.entities';
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -19,12 +19,7 @@ export class CreateProjectDto {
   @Length(1, 100)
   name: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
-  @Trim()
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   client?: string | null;
 }
 
@@ -55,12 +50,7 @@ export class CreateTimeEntryDto {
   @Matches(HHMM, { message: '$property must be a time HH:MM' })
   end: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @Trim()
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   details?: string | null;
 
   @ApiPropertyOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
@@ -71,10 +61,7 @@ export class CreateTimeEntryDto {
 
 export class UpdateTimeEntryDto extends PartialType(CreateTimeEntryDto) {}
 
-export class TimesheetListQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() from?: string;
-  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() to?: string;
-}
+export class TimesheetListQueryDto extends DateRangeListQueryDto {}
 
 export class TimeEntryDeletedDto {
   @ApiProperty() id: number;
