@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, IsNull, Not, SelectQueryBuilder } from 'typeorm';
-import { AccessScopeService } from '../common/auth/access-scope.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
@@ -65,7 +64,6 @@ export class AttendanceService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly employees: EmployeesService,
-    private readonly scopes: AccessScopeService,
   ) {}
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
