@@ -20,6 +20,7 @@ import {
 import { AttendanceRecord } from './entities/attendance.entity';
 
 const LIST_SPEC: ListSpec = {
+  defaultSort: { field: 'in_time', order: 'descend' },
   idColumn: 'a.id',
   sortFields: { id: 'a.id', in_time: 'a.in_time' },
   filterFields: {
@@ -196,11 +197,7 @@ export class AttendanceService {
   private async page(qb: SelectQueryBuilder<AttendanceRecord>, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
     if (query.from) qb.andWhere('a.in_time >= :from', { from: new Date(`${query.from}T00:00:00Z`) });
     if (query.to) qb.andWhere('a.in_time < :toEnd', { toEnd: new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) });
-    // Newest first unless the caller sorts otherwise.
-    const request = parseListQuery(
-      query.sortField === undefined ? { ...query, sortField: 'in_time', sortOrder: 'descend' } : query,
-      LIST_SPEC,
-    );
+    const request = parseListQuery(query, LIST_SPEC);
     return (await findPage(qb, request)).map(toAttendanceDto);
   }
 

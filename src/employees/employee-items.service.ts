@@ -148,13 +148,11 @@ export class EmployeeItemsService {
       .getRepository(EmployeeStatusMessage)
       .createQueryBuilder('s')
       .where('s.employee_id = :employeeId', { employeeId });
-    const request = parseListQuery(
-      { ...query, sortField: query.sortField ?? 'id', sortOrder: query.sortField ? query.sortOrder : 'descend' },
-      {
-        idColumn: 's.id',
-        sortFields: { id: 's.id' },
-      },
-    );
+    const request = parseListQuery(query, {
+      idColumn: 's.id',
+      sortFields: { id: 's.id' },
+      defaultSort: { field: 'id', order: 'descend' },
+    });
     const page = await findPage(qb, request);
     return page.map((s) => ({ id: s.id, status: s.message, created_by: s.createdBy, created_at: s.createdAt.toISOString() }));
   }

@@ -35,6 +35,7 @@ export interface LeaveEvent {
 }
 
 const LIST_SPEC: ListSpec = {
+  defaultSort: { field: 'date_start', order: 'descend' },
   idColumn: 'l.id',
   sortFields: { id: 'l.id', date_start: 'l.date_start' },
   filterFields: {
@@ -279,10 +280,7 @@ export class LeaveRequestsService {
   private async page(qb: SelectQueryBuilder<LeaveRequest>, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
     if (query.from) qb.andWhere('l.date_end >= :from', { from: query.from });
     if (query.to) qb.andWhere('l.date_start <= :to', { to: query.to });
-    const request = parseListQuery(
-      query.sortField === undefined ? { ...query, sortField: 'date_start', sortOrder: 'descend' } : query,
-      LIST_SPEC,
-    );
+    const request = parseListQuery(query, LIST_SPEC);
     return (await findPage(qb, request)).map(toLeaveDto);
   }
 

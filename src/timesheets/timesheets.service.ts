@@ -22,6 +22,7 @@ export interface TimesheetSubmittedEvent {
 }
 
 const LIST_SPEC: ListSpec = {
+  defaultSort: { field: 'date', order: 'descend' },
   idColumn: 't.id',
   sortFields: { id: 't.id', date: 't.date' },
   filterFields: {
@@ -212,10 +213,7 @@ export class TimesheetsService {
   private async page(qb: SelectQueryBuilder<TimeEntry>, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
     if (query.from) qb.andWhere('t.date >= :from', { from: query.from });
     if (query.to) qb.andWhere('t.date <= :to', { to: query.to });
-    const request = parseListQuery(
-      query.sortField === undefined ? { ...query, sortField: 'date', sortOrder: 'descend' } : query,
-      LIST_SPEC,
-    );
+    const request = parseListQuery(query, LIST_SPEC);
     return (await findPage(qb, request)).map(toTimeEntryDto);
   }
 }

@@ -56,6 +56,18 @@ describe('list requests', () => {
     expect(parseListQuery(query({}), spec).order).toEqual([['u.id', 'ASC']]);
   });
 
+  it("applies the endpoint default order without a sortField, and the caller's sortField otherwise", () => {
+    const newestFirst = { ...spec, defaultSort: { field: 'username', order: 'descend' as const } };
+    expect(parseListQuery(query({}), newestFirst).order).toEqual([
+      ['u.username', 'DESC'],
+      ['u.id', 'DESC'],
+    ]);
+    expect(parseListQuery(query({ sortField: 'level' }), newestFirst).order).toEqual([
+      ['u.user_level', 'ASC'],
+      ['u.id', 'ASC'],
+    ]);
+  });
+
   it('escapes LIKE wildcards in search text', () => {
     expect(likePattern('50%_a!')).toBe('%50!%!_a!!%');
   });

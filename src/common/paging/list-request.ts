@@ -1,6 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
-import { ListQueryDto, SearchableListQueryDto } from './list-query.dto';
+import { ListQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
 import { Page } from './page';
 
 export type FilterType = 'int' | 'string' | 'date' | 'boolean';
@@ -23,6 +23,8 @@ export interface ListSpec {
   idColumn: string;
   /** Columns matched by `search` (case-insensitive substring). */
   searchColumns?: string[];
+  /** The order without a `sortField` (its direction replaces `sortOrder`); default: id ascending. */
+  defaultSort?: { field: string; order: SortOrder };
 }
 
 export interface ListRequest {
@@ -66,7 +68,11 @@ function coerce(field: string, spec: FilterField, raw: unknown, problems: ErrorD
 }
 
 /** Validates page, sort, filters and search against the endpoint's spec; 400 with the field named. */
-export function parseListQuery(query: ListQueryDto | SearchableListQueryDto, spec: ListSpec): ListRequest {
+export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spec: ListSpec): ListRequest {
+  const query =
+    input.sortField === undefined && spec.defaultSort
+      ? { ...input, sortField: spec.defaultSort.field, sortOrder: spec.defaultSort.order }
+      : input;
   const problems: ErrorDetail[] = [];
   const order: ListRequest['order'] = [];
   const direction = query.sortOrder === 'descend' ? 'DESC' : 'ASC';
@@ -112,7 +118,7 @@ export function parseListQuery(query: ListQueryDto | SearchableListQueryDto, spe
     }
   }
 
-  const search = 'search' in query ? query.search?.trim() : undefined;
+  const search = 'search' in input ? input.search?.trim() : undefined;
   if (problems.length) throw new ValidationException(problems);
   return {
     page: query.page,
