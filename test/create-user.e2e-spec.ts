@@ -2,18 +2,9 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { User } from '../src/users/entities/user.entity';
-import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
+import { TestApp, apiCaller, createTestApp, sleep, until } from './helpers/test-app';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { closedPort, SmtpSink, startSmtp } from './helpers/smtp';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(fn: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const start = Date.now();
-  while (!(await fn())) {
-    if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);
-    await sleep(25);
-  }
-}
 
 describe('POST /employees/{id}/create-user with a real SMTP server', () => {
   let smtp: SmtpSink;

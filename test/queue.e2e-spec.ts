@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { defineJob } from '../src/common/queue/queue.constants';
-import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(fn: () => boolean, ms: number): Promise<void> {
-  const start = Date.now();
-  while (!fn()) {
-    if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);
-    await sleep(20);
-  }
-}
+import { INTEGRATION, TestApp, createTestApp, sleep, until } from './helpers/test-app';
 
 describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner'})`, () => {
   let t: TestApp;

@@ -2,16 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/run-cli';
-import { bearer, captureIo, createTestApp, createUser, INTEGRATION, TestApp } from './helpers/test-app';
-
-async function until(fn: () => Promise<boolean>, ms: number): Promise<number> {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    if (await fn()) return Date.now() - start;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`condition not met within ${ms} ms`);
-}
+import { INTEGRATION, TestApp, bearer, captureIo, createTestApp, createUser, until } from './helpers/test-app';
 
 describe('the "Enable Rest Api" gate', () => {
   let dir: string;

@@ -2,11 +2,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from '../src/app.module';
-import { apiCaller, createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
+import { INTEGRATION, TestApp, apiCaller, createTestApp, sleep } from './helpers/test-app';
 import { buildCompany, employeeBody } from './helpers/company';
 import { SmtpSink, startSmtp } from './helpers/smtp';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Bull on Redis with a separate worker: the API process does not consume (QUEUE_CONSUMER=false).

@@ -115,3 +115,15 @@ export function apiCaller(app: NestFastifyApplication) {
   return (method: Method, url: string, token: string, payload?: object) =>
     app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
 }
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `fn` until it holds; returns the milliseconds waited, throws after `ms`. */
+export async function until(fn: () => boolean | Promise<boolean>, ms: number): Promise<number> {
+  const start = Date.now();
+  while (!(await fn())) {
+    if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);
+    await sleep(25);
+  }
+  return Date.now() - start;
+}
