@@ -11,9 +11,6 @@ import { ReferenceCrud } from '../reference/reference-crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
 
-type Input = Record<string, unknown>;
-const has = (i: Input, k: string) => i[k] !== undefined;
-
 const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',
   sortFields: { id: 'x.id' },
@@ -46,24 +43,13 @@ export class LeaveSetupService {
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
       label: 'Leave type',
       repo: dataSource.getRepository(LeaveType),
-      toDto: (t) => ({ id: t.id, name: t.name, default_days: t.defaultDays, color: t.color, allow_negative: t.allowNegative }),
-      toEntity: (i: Input) => ({
-        ...(has(i, 'name') ? { name: i.name as string } : {}),
-        ...(has(i, 'default_days') ? { defaultDays: i.default_days as number } : {}),
-        ...(has(i, 'color') ? { color: i.color as string | null } : {}),
-        ...(has(i, 'allow_negative') ? { allowNegative: i.allow_negative as boolean } : {}),
-      }),
+      fields: { name: 'name', default_days: 'defaultDays', color: 'color', allow_negative: 'allowNegative' },
     });
     const periods = dataSource.getRepository(LeavePeriod);
     this.periods = new ReferenceCrud<LeavePeriod, LeavePeriodDto>({
       label: 'Leave period',
       repo: periods,
-      toDto: (p) => ({ id: p.id, name: p.name, date_start: p.dateStart, date_end: p.dateEnd }),
-      toEntity: (i: Input) => ({
-        ...(has(i, 'name') ? { name: i.name as string } : {}),
-        ...(has(i, 'date_start') ? { dateStart: i.date_start as string } : {}),
-        ...(has(i, 'date_end') ? { dateEnd: i.date_end as string } : {}),
-      }),
+      fields: { name: 'name', date_start: 'dateStart', date_end: 'dateEnd' },
       check: async (p, id) => {
         if (p.dateEnd < p.dateStart) throw ValidationException.field('date_end', 'must not be before date_start');
         const overlap = await periods.exists({
@@ -81,11 +67,7 @@ export class LeaveSetupService {
       label: 'Holiday',
       repo: holidays,
       uniqueName: false,
-      toDto: (h) => ({ id: h.id, name: h.name, date: h.date }),
-      toEntity: (i: Input) => ({
-        ...(has(i, 'name') ? { name: i.name as string } : {}),
-        ...(has(i, 'date') ? { date: i.date as string } : {}),
-      }),
+      fields: { name: 'name', date: 'date' },
       check: async (h, id) => {
         if (await holidays.exists({ where: { date: h.date, ...(id ? { id: Not(id) } : {}) } })) {
           throw new DomainException('DUPLICATE', `${h.date} is already a holiday`, [

@@ -6,13 +6,15 @@ import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { NamedReference } from './entities/reference.entities';
 
-export interface ReferenceKind<E extends NamedReference, Dto> {
+export interface ReferenceKind<E extends NamedReference> {
   /** "Job title": used in messages. */
   label: string;
   repo: Repository<E>;
-  toDto(entity: E): Dto;
-  /** Maps request fields to entity fields. */
-  toEntity(input: Record<string, unknown>): Partial<E>;
+  /**
+   * API field → entity property, besides `id` (`{ parent: 'parentId' }`). The response is `id` plus
+   * these fields; a write takes the ones present in the (validated) request.
+   */
+  fields: Record<string, keyof E & string>;
   /** Extra checks before a write (references, ranges); `id` is set on update. */
   check?(entity: E, id?: number): Promise<void>;
   listSpec?: Partial<ListSpec>;
@@ -27,7 +29,7 @@ export interface ReferenceKind<E extends NamedReference, Dto> {
 export class ReferenceCrud<E extends NamedReference, Dto> {
   private readonly spec: ListSpec;
 
-  constructor(private readonly kind: ReferenceKind<E, Dto>) {
+  constructor(private readonly kind: ReferenceKind<E>) {
     this.spec = {
       idColumn: 'r.id',
       sortFields: { id: 'r.id', name: 'r.name' },
@@ -38,24 +40,24 @@ export class ReferenceCrud<E extends NamedReference, Dto> {
 
   async list(query: ListQueryDto): Promise<Page<Dto>> {
     const page = await findPage(this.kind.repo.createQueryBuilder('r'), parseListQuery(query, this.spec));
-    return page.map((e) => this.kind.toDto(e));
+    return page.map((e) => this.toDto(e));
   }
 
   async get(id: number): Promise<Dto> {
-    return this.kind.toDto(await this.find(id));
+    return this.toDto(await this.find(id));
   }
 
   async create(input: Record<string, unknown>): Promise<Dto> {
-    const entity = this.kind.repo.create(this.kind.toEntity(input) as E);
+    const entity = this.kind.repo.create(this.toEntity(input) as E);
     await this.checkWrite(entity);
-    return this.kind.toDto(await this.save(entity));
+    return this.toDto(await this.save(entity));
   }
 
   async update(id: number, input: Record<string, unknown>): Promise<Dto> {
     const entity = await this.find(id);
-    Object.assign(entity, this.kind.toEntity(input));
+    Object.assign(entity, this.toEntity(input));
     await this.checkWrite(entity, id);
-    return this.kind.toDto(await this.save(entity));
+    return this.toDto(await this.save(entity));
   }
 
   async remove(id: number): Promise<{ id: number }> {
@@ -68,6 +70,19 @@ export class ReferenceCrud<E extends NamedReference, Dto> {
       throw err;
     }
     return { id };
+  }
+
+  private toDto(entity: E): Dto {
+    const dto: Record<string, unknown> = { id: entity.id };
+    for (const [api, prop] of Object.entries(this.kind.fields)) dto[api] = entity[prop] ?? null;
+    return dto as Dto;
+  }
+
+  /** Only the fields present: null is a value (it clears), absent leaves the field as it is. */
+  private toEntity(input: Record<string, unknown>): Partial<E> {
+    const entity: Record<string, unknown> = {};
+    for (const [api, prop] of Object.entries(this.kind.fields)) if (input[api] !== undefined) entity[prop] = input[api];
+    return entity as Partial<E>;
   }
 
   private async find(id: number): Promise<E> {

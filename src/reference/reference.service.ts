@@ -30,8 +30,6 @@ export const NAMED_KINDS = {
 } as const;
 export type NamedKind = keyof typeof NAMED_KINDS;
 
-const toReferenceDto = (e: NamedReference): ReferenceDto => ({ id: e.id, name: e.name });
-
 /**
  * Reference data the employee fields point to, and the department tree that Restricted Admin
  * scope and insights expand (registered with the access scope service at start).
@@ -50,20 +48,14 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
     this.departments = new ReferenceCrud<Department, DepartmentDto>({
       label: 'Department',
       repo: departments,
-      toDto: (d) => ({ id: d.id, name: d.name, parent: d.parentId }),
-      toEntity: (i) => ({ ...pick(i, 'name'), ...('parent' in i ? { parentId: i.parent as number | null } : {}) }),
+      fields: { name: 'name', parent: 'parentId' },
       check: (d, id) => this.checkParent(departments, d, id),
       listSpec: { filterFields: { parent: { column: 'r.parent_id', type: 'int' } } },
     });
     this.payGrades = new ReferenceCrud<PayGrade, PayGradeDto>({
       label: 'Pay grade',
       repo: dataSource.getRepository(PayGrade),
-      toDto: (p) => ({ id: p.id, name: p.name, currency: p.currency, min_salary: p.minSalary, max_salary: p.maxSalary }),
-      toEntity: (i) => ({
-        ...pick(i, 'name', 'currency'),
-        ...('min_salary' in i ? { minSalary: i.min_salary as string | null } : {}),
-        ...('max_salary' in i ? { maxSalary: i.max_salary as string | null } : {}),
-      }),
+      fields: { name: 'name', currency: 'currency', min_salary: 'minSalary', max_salary: 'maxSalary' },
       check: async (p) => {
         if (p.minSalary && p.maxSalary && compareMoney(p.minSalary, p.maxSalary) > 0) {
           throw ValidationException.field('max_salary', 'must not be below min_salary');
@@ -76,8 +68,7 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
         new ReferenceCrud<NamedReference, ReferenceDto>({
           label,
           repo: dataSource.getRepository<NamedReference>(entity),
-          toDto: toReferenceDto,
-          toEntity: (i) => pick(i, 'name'),
+          fields: { name: 'name' },
         }),
       );
     }
@@ -118,9 +109,4 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
       throw ValidationException.field('parent', 'would make the department its own ancestor');
     }
   }
-}
-
-/** Keeps the listed keys that are present in the input. */
-function pick<K extends string>(input: Record<string, unknown>, ...keys: K[]): Partial<Record<K, never>> {
-  return Object.fromEntries(keys.filter((k) => k in input).map((k) => [k, input[k]])) as Partial<Record<K, never>>;
 }

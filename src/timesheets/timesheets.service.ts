@@ -69,11 +69,7 @@ export class TimesheetsService {
     this.projects = new ReferenceCrud<Project, ProjectDto>({
       label: 'Project',
       repo: dataSource.getRepository(Project),
-      toDto: (p) => ({ id: p.id, name: p.name, client: p.client }),
-      toEntity: (i) => ({
-        ...(i.name !== undefined ? { name: i.name as string } : {}),
-        ...(i.client !== undefined ? { client: i.client as string | null } : {}),
-      }),
+      fields: { name: 'name', client: 'client' },
     });
   }
 
