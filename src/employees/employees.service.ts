@@ -153,6 +153,17 @@ export class EmployeesService {
     return employee;
   }
 
+  /**
+   * The employee owning a record that needs a decision (leave, timesheets): visible to whoever can
+   * see the employee and to its supervisor and approvers; null for everybody else (answer 404).
+   */
+  async forDecision(caller: AuthUser, employeeId: number): Promise<Employee | null> {
+    const employee = await this.employees.findOne({ where: { id: employeeId } });
+    if (!employee) return null;
+    const visible = this.scopes.canSee(await this.scopes.scopeOf(caller), employeeRef(employee));
+    return visible || isApproverOf(caller, employee) ? employee : null;
+  }
+
   async create(dto: CreateEmployeeDto): Promise<EmployeeDto> {
     const patch = await this.toPatch(dto);
     const employee = this.employees.create({ status: 'Active', ...patch } as Partial<Employee>);

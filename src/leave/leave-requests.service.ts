@@ -251,10 +251,8 @@ export class LeaveRequestsService {
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: Employee }> {
     const request = await this.dataSource.getRepository(LeaveRequest).findOne({ where: { id } });
-    const employee = request && (await this.dataSource.getRepository(Employee).findOne({ where: { id: request.employeeId } }));
+    const employee = request && (await this.employees.forDecision(caller, request.employeeId));
     if (!request || !employee) throw new NotFoundException('Leave request');
-    const visible = this.scopes.canSee(await this.scopes.scopeOf(caller), employeeRef(employee));
-    if (!visible && !isApproverOf(caller, employee)) throw new NotFoundException('Leave request');
     return { request, employee };
   }
 

@@ -185,10 +185,8 @@ export class TimesheetsService {
   /** The entry with its employee, for whoever can see the employee or approves for it; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: Employee }> {
     const entry = await this.dataSource.getRepository(TimeEntry).findOne({ where: { id } });
-    const employee = entry && (await this.dataSource.getRepository(Employee).findOne({ where: { id: entry.employeeId } }));
+    const employee = entry && (await this.employees.forDecision(caller, entry.employeeId));
     if (!entry || !employee) throw new NotFoundException('Time entry');
-    const visible = this.scopes.canSee(await this.scopes.scopeOf(caller), employeeRef(employee));
-    if (!visible && !isApproverOf(caller, employee)) throw new NotFoundException('Time entry');
     return { entry, employee };
   }
 
