@@ -18,8 +18,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-extraneous-class': 'off',
+      // One transaction helper (src/database/transaction.ts): it serializes SQLite transactions.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Use transaction(dataSource, work) from src/database/transaction.ts',
+        },
+      ],
     },
   },
+  { files: ['src/database/transaction.ts'], rules: { 'no-restricted-syntax': 'off' } },
   {
     // Tests poke at JSON bodies and mocks; the bug-catching promise rules stay on.
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],

@@ -11,6 +11,7 @@ import { AppModule } from './app.module';
 import { DomainException } from './common/errors/domain.exception';
 import { createValidationPipe } from './common/validation/validation-pipe';
 import { errorEnvelope } from './common/errors/error-envelope';
+import { parseJsonBody } from './common/validation/json-body';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/config';
 import { SettingsService } from './settings/settings.service';
@@ -115,9 +116,9 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new DomainException('INVALID_JSON', 'Request body is not valid JSON'), undefined);
+      done(null, parseJsonBody(text));
+    } catch (err) {
+      done(err as DomainException, undefined);
     }
   });
   const formRoutes = FORM_ROUTES.map((r) => `${config.apiPrefix}${r}`);
@@ -133,6 +134,44 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
   );
 }
 
+/**
+ * The path as a router could understand it: percent-decoded (repeatedly, so %2561 is "a"), empty
+ * and "." segments dropped, ".." applied, no trailing slash, no query string.
+ */
+export function normalizedPath(url: string): string {
+  let path = url.split('?')[0];
+  for (let i = 0; i < 3; i++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segments: string[] = [];
+  for (const segment of path.split(/[/\\]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}
+
+/**
+ * Whether the gate applies: decided on the route the router matched, or for a request that matched
+ * none on the normalized path, so "/app/%61pi/echo" or "/app/api//echo" are gated like "/app/api/echo".
+ * The health probes are the only exception.
+ */
+function underGate(prefix: string, request: FastifyRequest): boolean {
+  const matched = request.routeOptions.url;
+  const path = (matched ?? normalizedPath(request.url)).toLowerCase();
+  const base = prefix.toLowerCase();
+  if (path !== base && !path.startsWith(`${base}/`)) return false;
+  return !path.startsWith(`${base}/health/`);
+}
+
 /** API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health probes. */
 async function restGate(
   config: AppConfig,
@@ -141,10 +180,7 @@ async function restGate(
   reply: FastifyReply,
 ): Promise<void> {
   if (request.method === 'OPTIONS') return;
-  const path = request.url.split('?')[0];
-  const prefix = config.apiPrefix;
-  if (path !== prefix && !path.startsWith(`${prefix}/`)) return;
-  if (path.startsWith(`${prefix}/health/`)) return;
+  if (!underGate(config.apiPrefix, request)) return;
   let enabled: boolean;
   try {
     enabled = await settings.isRestEnabled();

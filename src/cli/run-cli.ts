@@ -18,6 +18,7 @@ import { UserDepartment } from '../users/entities/user-department.entity';
 import { USER_LEVELS, UserLevel } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
 import { parseArgs, required, UsageError } from './args';
+import { transaction } from '../database/transaction';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -104,7 +105,7 @@ const COMMANDS: Record<string, Handler> = {
       }
       const found = departments.length ? await ds.getRepository(Department).count({ where: { id: In(departments) } }) : 0;
       if (found !== departments.length) throw new UsageError('--departments names a department that does not exist');
-      const user = await ds.transaction(async (em) => {
+      const user = await transaction(ds, async (em) => {
         const created = await app.get(UsersService).create(
           {
             username: required(args, 'username'),
@@ -218,7 +219,7 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
     (command ? io.out : io.err)(USAGE);
     return command ? 0 : 2;
   }
-  const handler = COMMANDS[command];
+  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!handler) {
     io.err(`unknown command: ${command}\n\n${USAGE}`);
     return 2;

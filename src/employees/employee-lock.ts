@@ -1,17 +1,18 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { transaction } from '../database/transaction';
 import { Employee } from './entities/employee.entity';
 
 /**
  * Runs a check-then-write for one employee in a transaction holding the employee's row lock on
  * MySQL/MariaDB, so two concurrent requests for the same employee (punches, leave requests) cannot
- * both pass their checks. SQLite serializes writes on its one connection.
+ * both pass their checks. On SQLite the transaction helper runs one transaction at a time.
  */
 export function withEmployeeLock<T>(
   dataSource: DataSource,
   employeeId: number,
   work: (em: EntityManager) => Promise<T>,
 ): Promise<T> {
-  return dataSource.transaction(async (em) => {
+  return transaction(dataSource, async (em) => {
     if (dataSource.options.type === 'mysql') {
       await em.getRepository(Employee).findOne({ where: { id: employeeId }, lock: { mode: 'pessimistic_write' } });
     }

@@ -14,6 +14,7 @@ import { User, UserLevel } from '../users/entities/user.entity';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
+import { transaction } from '../database/transaction';
 
 /** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
 export const EMPLOYEE_LIST_SPEC: ListSpec = {
@@ -203,7 +204,7 @@ export class EmployeesService {
    * it are cleared (foreign keys SET NULL); its user is deactivated and its tokens revoked.
    */
   async remove(id: number): Promise<{ id: number }> {
-    const users = await this.dataSource.transaction(async (em) => {
+    const users = await transaction(this.dataSource, async (em) => {
       if (!(await em.exists(Employee, { where: { id } }))) throw new NotFoundException('Employee');
       const linked = await em.find(User, { where: { employeeId: id }, select: { id: true } });
       if (linked.length) await em.update(User, { id: In(linked.map((u) => u.id)) }, { active: false, employeeId: null });

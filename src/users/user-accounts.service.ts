@@ -15,6 +15,7 @@ import { UserDepartment } from './entities/user-department.entity';
 import { USER_LEVELS, User, UserLevel } from './entities/user.entity';
 import { UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
+import { transaction } from '../database/transaction';
 
 /** Emitted after a user was created for an employee; the Tasks module adds "change your temporary password". */
 export const USER_CREATED_EVENT = 'user.created';
@@ -123,7 +124,7 @@ export class UserAccountsService {
     }
     if (user.userLevel === 'Admin' && user.active && (level !== 'Admin' || !active)) await this.assertNotLastAdmin(id);
 
-    await this.dataSource.transaction(async (em) => {
+    await transaction(this.dataSource, async (em) => {
       await em.update(
         User,
         { id },

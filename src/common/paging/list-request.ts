@@ -40,6 +40,11 @@ export interface ListRequest {
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A client-supplied name looked up among the spec's own keys: "__proto__" or "toString" are just unknown names. */
+function own<V>(record: Record<string, V> | undefined, name: string): V | undefined {
+  return record && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
 function coerce(field: string, spec: FilterField, raw: unknown, problems: ErrorDetail[]): FilterValue | undefined {
   if (raw === null) return null;
   switch (spec.type) {
@@ -77,7 +82,7 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
   const order: ListRequest['order'] = [];
   const direction = query.sortOrder === 'descend' ? 'DESC' : 'ASC';
   if (query.sortField !== undefined) {
-    const column = spec.sortFields[query.sortField];
+    const column = own(spec.sortFields, query.sortField);
     if (!column) {
       const allowed = Object.keys(spec.sortFields);
       problems.push({ field: 'sortField', message: `must be one of ${allowed.join(', ') || '(none)'}` });
@@ -87,7 +92,7 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
   }
   // The id breaks ties in the same direction, so an index on (sort column) — which ends with the
   // primary key — serves the whole ORDER BY, scanned backwards for descend.
-  order.push([spec.idColumn, query.sortField && spec.sortFields[query.sortField] ? direction : 'ASC']);
+  order.push([spec.idColumn, query.sortField && own(spec.sortFields, query.sortField) ? direction : 'ASC']);
 
   const filters: ListRequest['filters'] = [];
   if (query.filters !== undefined) {
@@ -101,7 +106,7 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
       problems.push({ field: 'filters', message: 'must be a JSON object such as {"status":"Active"}' });
     } else {
       for (const [field, raw] of Object.entries(parsed)) {
-        const fieldSpec = spec.filterFields?.[field];
+        const fieldSpec = own(spec.filterFields, field);
         if (!fieldSpec) {
           const allowed = Object.keys(spec.filterFields ?? {});
           problems.push({ field: `filters.${field}`, message: `is not filterable; use ${allowed.join(', ') || '(none)'}` });

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { transaction } from '../transaction';
 
 /**
  * Inserts `count` employees in multi-row INSERTs inside one transaction: department
@@ -7,7 +8,7 @@ import { DataSource } from 'typeorm';
  */
 export async function bulkEmployees(ds: DataSource, count: number, departments: number[], prefix = 'B'): Promise<number> {
   const batch = 500;
-  await ds.transaction(async (em) => {
+  await transaction(ds, async (em) => {
     for (let start = 0; start < count; start += batch) {
       const rows: string[] = [];
       const params: unknown[] = [];

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { transaction } from '../transaction';
 
 /** Deterministic pseudo-random numbers, so every demo database looks the same. */
 export function prng(seed: number): () => number {
@@ -13,7 +14,7 @@ export function prng(seed: number): () => number {
 export async function insertRows(ds: DataSource, table: string, columns: string[], rows: unknown[][]): Promise<void> {
   const value = (v: unknown) =>
     typeof v === 'boolean' ? (v ? 1 : 0) : v instanceof Date ? v.toISOString().slice(0, 19).replace('T', ' ') : v;
-  await ds.transaction(async (em) => {
+  await transaction(ds, async (em) => {
     for (let i = 0; i < rows.length; i += 400) {
       const batch = rows.slice(i, i + 400);
       const placeholders = batch.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');

@@ -1,0 +1,91 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+
+/** The transaction a piece of code runs in: its data source, its entity manager, whether it is still open. */
+interface TransactionContext {
+  ds: DataSource;
+  em: EntityManager | null;
+  open: boolean;
+}
+
+const current = new AsyncLocalStorage<TransactionContext>();
+
+/**
+ * better-sqlite3 gives TypeORM one connection, and so one QueryRunner, for the whole process: two
+ * transactions that overlap in time would nest as savepoints of one transaction (one request's
+ * rollback undoing the other's writes). The gate runs SQLite transactions one at a time, and makes
+ * statements from outside the open transaction wait until it ends instead of joining it.
+ */
+class SqliteGate {
+  private tail: Promise<unknown> = Promise.resolve();
+  owner: TransactionContext | null = null;
+  ended: Promise<void> = Promise.resolve();
+
+  constructor(private readonly runner: QueryRunner) {
+    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+    (runner as { query: unknown }).query = async (...args: unknown[]) => {
+      while (this.owner && current.getStore() !== this.owner) await this.ended;
+      return query(...args);
+    };
+  }
+
+  run<T>(ds: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const result = this.tail.then(async () => {
+      // A TypeORM save() outside our transactions wraps itself in one; it runs no I/O but its own
+      // statements, so it ends within a few ticks.
+      while (this.runner.isTransactionActive) await new Promise((r) => setImmediate(r));
+      const context: TransactionContext = { ds, em: null, open: true };
+      let end = () => undefined as void;
+      this.owner = context;
+      this.ended = new Promise((r) => (end = r));
+      try {
+        return await current.run(context, () => ds.transaction((em) => ((context.em = em), work(em))));
+      } finally {
+        context.open = false;
+        this.owner = null;
+        end();
+      }
+    });
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+const gates = new WeakMap<DataSource, SqliteGate>();
+
+/**
+ * The one way to run a multi-statement write. On MySQL/MariaDB a plain transaction (callers take
+ * the row locks they need, e.g. withEmployeeLock); on SQLite transactions are serialized (see
+ * SqliteGate). Called inside another transaction of the same data source, it joins that one.
+ */
+export function transaction<T>(ds: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  const outer = current.getStore();
+  if (outer && outer.ds === ds && outer.open && outer.em) return work(outer.em);
+  if (ds.options.type !== 'better-sqlite3') {
+    const context: TransactionContext = { ds, em: null, open: true };
+    return current
+      .run(context, () => ds.transaction((em) => ((context.em = em), work(em))))
+      .finally(() => (context.open = false));
+  }
+  let gate = gates.get(ds);
+  if (!gate) gates.set(ds, (gate = new SqliteGate(ds.createQueryRunner())));
+  return gate.run(ds, work);
+}
+
+/**
+ * MariaDB/MySQL: refuses a connection whose character set is not utf8mb4, where CJK names and
+ * emoji would fail or turn into '?'.
+ */
+export async function assertUtf8mb4(ds: DataSource): Promise<void> {
+  if (ds.options.type !== 'mysql') return;
+  const [row] = (await ds.query(
+    'SELECT @@character_set_client AS client, @@character_set_connection AS connection, @@character_set_results AS results',
+  )) as Array<Record<'client' | 'connection' | 'results', string | null>>;
+  const wrong = Object.entries(row ?? {}).filter(([, v]) => v !== 'utf8mb4');
+  if (wrong.length) {
+    throw new Error(
+      `The database connection must use utf8mb4 (${wrong.map(([k, v]) => `character_set_${k}=${v}`).join(', ')}): ` +
+        'check DATABASE_URL for a charset parameter and the server settings',
+    );
+  }
+}
