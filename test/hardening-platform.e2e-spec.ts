@@ -94,7 +94,11 @@ describe('hardening (issue 8): platform', () => {
 
   describe('item 9: throttling', () => {
     it('TRUST_PROXY as a hop count: a rotating X-Forwarded-For does not escape the per-address sign-in limit', async () => {
-      const t = await createTestApp({ TRUST_PROXY: '1', LOGIN_RATE_LIMIT_PER_ADDRESS: '3', LOGIN_RATE_LIMIT_PER_USERNAME: '1000' });
+      const t = await createTestApp({
+        TRUST_PROXY: '1',
+        LOGIN_RATE_LIMIT_PER_ADDRESS: '3',
+        LOGIN_RATE_LIMIT_PER_USERNAME: '1000',
+      });
       try {
         const statuses: number[] = [];
         for (let i = 0; i < 5; i++) {
@@ -120,12 +124,22 @@ describe('hardening (issue 8): platform', () => {
         const u = await createUser(t.app, 'Admin');
         const statuses: number[] = [];
         for (let i = 0; i < 5; i++) {
-          const res = await call('POST', '/users/me/password', u.token, { current_password: `wrong-${i}-guess`, new_password: 'Another-pass-1' });
+          const res = await call('POST', '/users/me/password', u.token, {
+            current_password: `wrong-${i}-guess`,
+            new_password: 'Another-pass-1',
+          });
           statuses.push(res.statusCode);
         }
         expect(statuses).toEqual([400, 400, 400, 429, 429]);
         const other = await createUser(t.app, 'Admin');
-        expect((await call('POST', '/users/me/password', other.token, { current_password: 'x-wrong-1', new_password: 'Another-pass-1' })).statusCode).toBe(400);
+        expect(
+          (
+            await call('POST', '/users/me/password', other.token, {
+              current_password: 'x-wrong-1',
+              new_password: 'Another-pass-1',
+            })
+          ).statusCode,
+        ).toBe(400);
       } finally {
         await t.close();
       }

@@ -87,12 +87,15 @@ describe('hardening (issue 8)', () => {
   describe('item 3: null in updates', () => {
     /** How to make one record of each PUT route, and who may update it. */
     const fixtures: Record<string, () => Promise<{ id: number | string; token: string }>> = {};
-    const adminPost = (path: string, body: object) => async () => ({
-      id: (await call('POST', path, c.users.admin.token, body)).json().data.id as number,
-      token: c.users.admin.token,
-    });
+    const adminPost = (path: string, body: object) => async () => {
+      const res = await call('POST', path, c.users.admin.token, body);
+      expect({ path, body: res.json() }).toEqual({ path, body: expect.objectContaining({ status: 'SUCCESS' }) });
+      return { id: res.json().data.id as number, token: c.users.admin.token };
+    };
     let n = 0;
     const name = () => `Null probe ${++n}`;
+    let days = 0;
+    const nextDay = () => new Date(Date.UTC(2023, 0, 2) + days++ * 86_400_000).toISOString().slice(0, 10);
     beforeAll(() => {
       for (const path of [
         'job-titles',
@@ -109,24 +112,26 @@ describe('hardening (issue 8)', () => {
         adminPost('/pay-grades', { name: name(), currency: 'EUR', min_salary: '1000.00', max_salary: '2000.00' })();
       fixtures['/employees/{id}'] = async () =>
         adminPost('/employees', employeeBody({ department: c.departments.engineering, middle_name: 'M', gender: 'Female' }))();
-      fixtures['/users/{id}'] = async () => ({ id: (await createUser(t.app, 'Employee', { employeeId: c.emp.report2 })).user.id, token: c.users.admin.token });
-      fixtures['/attendance/{id}'] = async () =>
-        adminPost('/attendance', {
-          employee: c.emp.report2,
-          in_time: `2025-01-${String(10 + n).padStart(2, '0')}T09:00:00Z`,
-          out_time: `2025-01-${String(10 + n++).padStart(2, '0')}T17:00:00Z`,
-          note: 'n',
-        })();
-      fixtures['/leave-types/{id}'] = async () => adminPost('/leave-types', { name: name(), default_days: 10, color: '#112233' })();
+      fixtures['/users/{id}'] = async () => {
+        const employeeId = (await call('POST', '/employees', c.users.admin.token, employeeBody())).json().data.id as number;
+        return { id: (await createUser(t.app, 'Employee', { employeeId })).user.id, token: c.users.admin.token };
+      };
+      fixtures['/attendance/{id}'] = async () => {
+        const day = nextDay();
+        const employee = (await call('POST', '/employees', c.users.admin.token, employeeBody())).json().data.id as number;
+        return adminPost('/attendance', { employee, in_time: `${day}T09:00:00Z`, out_time: `${day}T17:00:00Z`, note: 'n' })();
+      };
+      fixtures['/leave-types/{id}'] = async () =>
+        adminPost('/leave-types', { name: name(), default_days: 10, color: '#112233' })();
       fixtures['/leave-periods/{id}'] = async () => {
         const year = 2100 + ++n;
         return adminPost('/leave-periods', { name: name(), date_start: `${year}-01-01`, date_end: `${year}-12-31` })();
       };
-      fixtures['/holidays/{id}'] = async () => adminPost('/holidays', { name: name(), date: `2031-05-${String((n % 27) + 1).padStart(2, '0')}` })();
+      fixtures['/holidays/{id}'] = async () => adminPost('/holidays', { name: name(), date: nextDay() })();
       fixtures['/projects/{id}'] = async () => adminPost('/projects', { name: name(), client: 'C' })();
       fixtures['/timesheets/{id}'] = async () => {
         const me = c.users.employee.token;
-        const day = `2025-02-${String((++n % 27) + 1).padStart(2, '0')}`;
+        const day = nextDay();
         const res = await call('POST', '/timesheets', me, { date: day, start: '09:00', end: '10:00', details: 'd' });
         return { id: res.json().data.id as number, token: me };
       };
@@ -162,14 +167,18 @@ describe('hardening (issue 8)', () => {
             if (path === '/attendance/{id}' && field === 'out_time') expected.hours = null;
             expect({ path, field, after }).toEqual({ path, field, after: expected });
           } else {
-            expect(res.json().error.details).toEqual(expect.arrayContaining([{ field, message: expect.stringContaining('null') }]));
+            expect(res.json().error.details).toEqual(
+              expect.arrayContaining([{ field, message: expect.stringContaining('null') }]),
+            );
             expect({ path, field, after }).toEqual({ path, field, after: before });
           }
         }
         covered.push(path);
       }
       expect(covered.length).toBe(puts.length);
-      expect(covered).toEqual(expect.arrayContaining(['/employees/{id}', '/timesheets/{id}', '/attendance/{id}', '/departments/{id}']));
+      expect(covered).toEqual(
+        expect.arrayContaining(['/employees/{id}', '/timesheets/{id}', '/attendance/{id}', '/departments/{id}']),
+      );
     });
 
     it('the employee itself: null for a personal required field is 400, not 500', async () => {
@@ -240,7 +249,7 @@ describe('hardening (issue 8)', () => {
 
   describe('item 6: token responses are not cached', () => {
     it('answers /oauth/token with Cache-Control: no-store and Pragma: no-cache, success and error alike', async () => {
-      const u = await createUser(t.app, 'Employee', { employeeId: c.emp.report2 });
+      const u = await createUser(t.app, 'Employee');
       for (const res of [await signIn(u.user.username, u.password), await signIn(u.user.username, 'wrong-password')]) {
         expect(res.headers['cache-control']).toBe('no-store');
         expect(res.headers['pragma']).toBe('no-cache');
@@ -261,7 +270,9 @@ describe('hardening (issue 8)', () => {
         expect(refused.statusCode).toBe(409);
         expect(refused.json().error.code).toBe('LAST_ADMIN');
         expect((await soloCall('GET', `/employees/${employee}`, admin.token)).statusCode).toBe(200);
-        expect((await solo.app.get<Repository<User>>(getRepositoryToken(User)).findOneByOrFail({ id: admin.user.id })).active).toBe(true);
+        expect(
+          (await solo.app.get<Repository<User>>(getRepositoryToken(User)).findOneByOrFail({ id: admin.user.id })).active,
+        ).toBe(true);
         await soloCall('PUT', `/users/${bootstrap.user.id}`, admin.token, { active: true });
         expect((await soloCall('DELETE', `/employees/${employee}`, admin.token)).statusCode).toBe(200);
       } finally {
@@ -272,10 +283,13 @@ describe('hardening (issue 8)', () => {
 
   describe('item 10: password hashing', () => {
     it('hashes with scrypt N=2^15, r=8, p=3 and upgrades an older hash at the next successful sign-in', async () => {
-      const u = await createUser(t.app, 'Employee', { employeeId: c.emp.report2 });
+      const u = await createUser(t.app, 'Employee');
       const users = t.app.get<Repository<User>>(getRepositoryToken(User));
       expect((await users.findOneByOrFail({ id: u.user.id })).passwordHash).toMatch(/^scrypt\$15\$8\$3\$/);
-      await users.update({ id: u.user.id }, { passwordHash: await new PasswordHasher({ logN: 14, r: 8, p: 1 }).hash(u.password) });
+      await users.update(
+        { id: u.user.id },
+        { passwordHash: await new PasswordHasher({ logN: 14, r: 8, p: 1 }).hash(u.password) },
+      );
       expect((await signIn(u.user.username, 'not-the-password')).statusCode).toBe(401);
       expect((await users.findOneByOrFail({ id: u.user.id })).passwordHash).toMatch(/^scrypt\$14\$8\$1\$/);
       expect((await signIn(u.user.username, u.password)).statusCode).toBe(200);
@@ -298,7 +312,9 @@ describe('hardening (issue 8)', () => {
       const inside = await call('PUT', `/employees/${c.emp.report2}`, ra, { approver1: c.emp.report1 });
       expect(inside.statusCode).toBe(200);
       // An Admin sees everybody: the outsider is a valid reference for it.
-      expect((await call('PUT', `/employees/${c.emp.report2}`, c.users.admin.token, { approver2: c.emp.outsider })).statusCode).toBe(200);
+      expect(
+        (await call('PUT', `/employees/${c.emp.report2}`, c.users.admin.token, { approver2: c.emp.outsider })).statusCode,
+      ).toBe(200);
     });
   });
 
@@ -337,7 +353,11 @@ describe('hardening (issue 8)', () => {
       const ts = (await call('POST', '/timesheets', me, { date: '2025-06-02', start: '09:00', end: '10:00' })).json().data.id;
       const mgrTs = (await call('POST', '/timesheets', mgr, { date: '2025-06-02', start: '09:00', end: '10:00' })).json().data.id;
       const att = (
-        await call('POST', '/attendance', admin, { employee: c.emp.report1, in_time: '2025-06-02T09:00:00Z', out_time: '2025-06-02T10:00:00Z' })
+        await call('POST', '/attendance', admin, {
+          employee: c.emp.report1,
+          in_time: '2025-06-02T09:00:00Z',
+          out_time: '2025-06-02T10:00:00Z',
+        })
       ).json().data.id;
       const type = (await call('POST', '/leave-types', admin, { name: 'Own list leave', default_days: 20 })).json().data.id;
       await call('POST', '/leave-periods', admin, { name: 'Own list 2027', date_start: '2027-01-01', date_end: '2027-12-31' });
@@ -356,7 +376,11 @@ describe('hardening (issue 8)', () => {
         const team = (await call('GET', `${path}?limit=500`, mgr)).json().data as Array<{ id: number; employee: number }>;
         expect({ path, has: team.some((r) => r.id === id) }).toEqual({ path, has: true });
         expect(team.every((r) => [c.emp.manager, c.emp.report1, c.emp.report2].includes(r.employee))).toBe(true);
-        const filtered = await call('GET', `${path}?filters=${encodeURIComponent(JSON.stringify({ employee: c.emp.outsider }))}`, me);
+        const filtered = await call(
+          'GET',
+          `${path}?filters=${encodeURIComponent(JSON.stringify({ employee: c.emp.outsider }))}`,
+          me,
+        );
         expect(filtered.json().data).toEqual([]);
       }
       const mgrList = (await call('GET', '/timesheets?limit=500', mgr)).json().data.map((r: { id: number }) => r.id);

@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/auth/access.decorators';
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { RawResponse } from '../common/envelope/raw-response.decorator';
@@ -26,7 +26,9 @@ export class AuthController {
   @ApiBody({ type: TokenRequestDto })
   @ApiResponse({ status: 200, type: TokenResponseDto })
   @ApiErrors(400, 401, 429)
-  token(@Body() body: unknown, @Req() req: FastifyRequest): Promise<IssuedTokens> {
+  token(@Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<IssuedTokens> {
+    // RFC 6749 §5.1: token responses are never cached; set first, so error answers carry them too.
+    void reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     return this.auth.token(body, req.ip);
   }
 

@@ -90,10 +90,12 @@ export class EmployeesController {
   @Levels('Admin')
   @ApiOperation({
     summary: 'Delete an employee (Admin)',
-    description: 'Removes its sub-records; its user is deactivated; payroll history keeps its numbers.',
+    description:
+      'Removes its sub-records; its user is deactivated; payroll history keeps its numbers. ' +
+      'Refused with 409 LAST_ADMIN when its user is the last active Admin.',
   })
   @ApiOkEnvelope(EmployeeDeletedDto)
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 409)
   remove(@Param('id', new IdParamPipe()) id: number): Promise<EmployeeDeletedDto> {
     return this.employees.remove(id);
   }

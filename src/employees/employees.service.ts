@@ -11,6 +11,7 @@ import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { Nationality, NamedReference } from '../reference/entities/reference.entities';
 import { User, UserLevel } from '../users/entities/user.entity';
+import { assertAdminsRemain } from '../users/last-admin';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
@@ -207,6 +208,8 @@ export class EmployeesService {
     const users = await transaction(this.dataSource, async (em) => {
       if (!(await em.exists(Employee, { where: { id } }))) throw new NotFoundException('Employee');
       const linked = await em.find(User, { where: { employeeId: id }, select: { id: true } });
+      // Its user is deactivated below: refused when that leaves no active Admin.
+      if (linked.length) await assertAdminsRemain(em, linked.map((u) => u.id));
       if (linked.length) await em.update(User, { id: In(linked.map((u) => u.id)) }, { active: false, employeeId: null });
       await em.delete(Employee, { id });
       return linked;

@@ -13,6 +13,7 @@ import { Department } from '../reference/entities/reference.entities';
 import { CreateUserForEmployeeDto, CreateUserResponseDto, UpdateUserDto, UserDto } from './dto/user-account.dto';
 import { UserDepartment } from './entities/user-department.entity';
 import { USER_LEVELS, User, UserLevel } from './entities/user.entity';
+import { assertAdminsRemain } from './last-admin';
 import { UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
 import { transaction } from '../database/transaction';
@@ -122,9 +123,8 @@ export class UserAccountsService {
         throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
       }
     }
-    if (user.userLevel === 'Admin' && user.active && (level !== 'Admin' || !active)) await this.assertNotLastAdmin(id);
-
     await transaction(this.dataSource, async (em) => {
+      if (level !== 'Admin' || !active) await assertAdminsRemain(em, [id]);
       await em.update(
         User,
         { id },
@@ -148,16 +148,13 @@ export class UserAccountsService {
 
   /** Deletes the user; its tokens, scope and idempotency keys go with it (foreign keys cascade). */
   async remove(id: number): Promise<{ id: number }> {
-    const user = await this.find(id);
-    if (user.userLevel === 'Admin' && user.active) await this.assertNotLastAdmin(id);
-    await this.dataSource.getRepository(User).delete({ id });
+    await this.find(id);
+    await transaction(this.dataSource, async (em) => {
+      await assertAdminsRemain(em, [id]);
+      await em.delete(User, { id });
+    });
     this.tokens.forgetUser(id);
     return { id };
-  }
-
-  private async assertNotLastAdmin(id: number): Promise<void> {
-    const others = await this.dataSource.getRepository(User).count({ where: { userLevel: 'Admin', active: true, id: Not(id) } });
-    if (others === 0) throw new DomainException('LAST_ADMIN', 'The last active Admin cannot be demoted, deactivated or deleted');
   }
 
   private async replaceDepartments(em: EntityManager, userId: number, departments: number[]): Promise<void> {

@@ -14,6 +14,9 @@ import { AuthUser } from './auth-user';
  * passport's default instance is process-wide, and two applications in one process (the CLI
  * beside a server, the test suites) would otherwise authenticate against each other's database.
  */
+/** RFC 6750 §2.1: "Bearer", one space or more, the token (b64token characters). */
+const BEARER_RE = /^Bearer +[A-Za-z0-9\-._~+/]+=*$/i;
+
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly passport = new Authenticator();
@@ -34,10 +37,11 @@ export class AccessGuard implements CanActivate {
     if (policy.public) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: AuthUser }>();
-    if (!request.headers.authorization) {
+    const header = request.headers.authorization;
+    if (typeof header !== 'string' || !BEARER_RE.test(header)) {
       throw new DomainException('UNAUTHORIZED', 'Missing access token: send Authorization: Bearer <token>');
     }
-    const user = await this.authenticate(request);
+    const user = await this.authenticate(header);
     if (!user) throw new DomainException('UNAUTHORIZED', 'Invalid, expired or revoked access token');
     request.user = user;
 
@@ -50,8 +54,13 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
-  /** Resolves the user, false when the token is refused; rejects when the lookup itself fails (a 500, not a 401). */
-  private authenticate(request: FastifyRequest): Promise<AuthUser | false> {
+  /**
+   * Resolves the user, false when the token is refused; rejects when the lookup itself fails (a 500,
+   * not a 401). The strategy sees the Authorization header alone: passport-http-bearer would also
+   * take `access_token` from the query string or the body (API.md §4: only the header counts).
+   */
+  private authenticate(authorization: string): Promise<AuthUser | false> {
+    const request = { headers: { authorization } };
     return new Promise((resolve, reject) => {
       const fail = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
       const middleware = this.passport.authenticate('bearer', { session: false }, (err: unknown, user: AuthUser | false) =>

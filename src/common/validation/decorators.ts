@@ -71,8 +71,14 @@ export const IsCurrencyCode = (o?: ValidationOptions) =>
     o,
   );
 
-/** Accepts null (to clear the field) as well as values passing the other validators. */
-export const Nullable = () => ValidateIf((_o: unknown, v: unknown) => v !== null);
+/** The condition behind Nullable(); the validation pipe recognizes nullable properties by it. */
+export const NULLABLE_CONDITION = (_o: unknown, v: unknown): boolean => v !== null;
+
+/**
+ * Accepts null (to clear the field) as well as values passing the other validators. Without it,
+ * the validation pipe refuses null for the property (IsOptional alone lets null through).
+ */
+export const Nullable = () => ValidateIf(NULLABLE_CONDITION);
 
 /** The id of another record: a positive 32-bit integer. */
 export const IsRefId = (o?: ValidationOptions) => applyDecorators(IsInt(o), Min(1, o), Max(2_147_483_647, o));

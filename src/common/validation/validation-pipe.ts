@@ -1,4 +1,6 @@
-import { Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import { NULLABLE_CONDITION } from './decorators';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
 
 /** Turns class-validator errors into field-keyed details: "work_email" / "must be an email". */
@@ -13,12 +15,56 @@ export function validationDetails(errors: ValidationError[], parent = ''): Error
   });
 }
 
+const nullableCache = new Map<Function, ReadonlySet<string>>();
+
+/** Properties of a DTO class marked @Nullable(), its parents and mapped types (PartialType copies the metadata) included. */
+function nullableProperties(type: Function): ReadonlySet<string> {
+  let props = nullableCache.get(type);
+  if (!props) {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
+    props = new Set(
+      metadata
+        .filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.constraints?.[0] === NULLABLE_CONDITION)
+        .map((m) => m.propertyName),
+    );
+    nullableCache.set(type, props);
+  }
+  return props;
+}
+
+/**
+ * `null` for a property not marked @Nullable(): class-validator's IsOptional (and so every
+ * PartialType update DTO) skips null, which would reach the service as a value. Walks nested DTO
+ * instances (ValidateNested + Type) and arrays of them.
+ */
+export function nullDetails(value: unknown, parent = ''): ErrorDetail[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => nullDetails(v, `${parent}[${i}]`));
+  if (typeof value !== 'object' || value === null) return [];
+  const type = Object.getPrototypeOf(value)?.constructor as Function | undefined;
+  if (!type || type === Object) return [];
+  const nullable = nullableProperties(type);
+  return Object.entries(value).flatMap(([key, v]) => {
+    const field = parent ? `${parent}.${key}` : key;
+    if (v === null) return nullable.has(key) ? [] : [{ field, message: 'must not be null' }];
+    return nullDetails(v, field);
+  });
+}
+
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const result: unknown = await super.transform(value, metadata);
+    const problems = nullDetails(result);
+    if (problems.length) throw new ValidationException(problems);
+    return result;
+  }
+}
+
 /**
  * The one strict validation pipe (transform, whitelist, forbidNonWhitelisted, field-keyed 400s).
  * `expectedType` serves routes built by factories, whose parameter types TypeScript erases.
  */
 export function createValidationPipe(expectedType?: Type<unknown>): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
