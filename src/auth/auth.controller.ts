@@ -26,7 +26,11 @@ export class AuthController {
   @ApiBody({ type: TokenRequestDto })
   @ApiResponse({ status: 200, type: TokenResponseDto })
   @ApiErrors(400, 401, 429)
-  token(@Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<IssuedTokens> {
+  token(
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IssuedTokens> {
     // RFC 6749 §5.1: token responses are never cached; set first, so error answers carry them too.
     void reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     return this.auth.token(body, req.ip);

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
+import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors/domain.exception';
-import { LoginRateLimiter } from './login-rate-limiter';
+import { RateLimitsService } from './rate-limits.service';
 import { IssuedTokens, normalizeLogin, TokenService } from './token.service';
 
 const TOKEN_FIELDS = ['grant_type', 'username', 'password', 'refresh_token', 'client_id', 'client_secret', 'scope'];
@@ -21,17 +19,13 @@ function stringField(body: Record<string, unknown>, name: string): string | unde
 /** POST /oauth/token and /oauth/revoke: request checks, rate limits, then the token service. */
 @Injectable()
 export class AuthService {
-  private readonly limiter: LoginRateLimiter;
-
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: TokenService,
-  ) {
-    this.limiter = new LoginRateLimiter(config.loginRateLimit.windowSec * 1000);
-  }
+    private readonly limits: RateLimitsService,
+  ) {}
 
   async token(body: unknown, clientAddress: string): Promise<IssuedTokens> {
-    this.limit(`addr:${clientAddress}`, this.config.loginRateLimit.perAddress);
+    await this.limits.consume('login-address', clientAddress, 'Too many sign-in attempts');
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new DomainException('INVALID_REQUEST', 'Send a JSON or form-encoded body with grant_type');
     }
@@ -55,7 +49,7 @@ export class AuthService {
           const missing = !username ? 'username' : 'password';
           throw new DomainException('INVALID_REQUEST', `${missing} is required`, [{ field: missing, message: 'is required' }]);
         }
-        this.limit(`user:${normalizeLogin(username)}`, this.config.loginRateLimit.perUsername);
+        await this.limits.consume('login-username', normalizeLogin(username), 'Too many sign-in attempts');
         return this.tokens.passwordGrant(username, password);
       }
       case 'refresh_token': {
@@ -79,14 +73,5 @@ export class AuthService {
     const token = stringField(fields, 'token');
     if (!token) throw new DomainException('INVALID_REQUEST', 'token is required', [{ field: 'token', message: 'is required' }]);
     await this.tokens.revoke(token);
-  }
-
-  private limit(key: string, max: number): void {
-    const wait = this.limiter.hit(key, max);
-    if (wait > 0) {
-      throw new DomainException('RATE_LIMITED', `Too many sign-in attempts; retry in ${wait} s`, undefined, {
-        'Retry-After': String(wait),
-      });
-    }
   }
 }

@@ -1,7 +1,7 @@
 import { PasswordHasher } from './password-hasher';
 
 describe('PasswordHasher', () => {
-  const hasher = new PasswordHasher(12);
+  const hasher = new PasswordHasher({ logN: 12, r: 8, p: 1 });
 
   it('verifies the right password only, with a fresh salt each time', async () => {
     const a = await hasher.hash('correct horse');
@@ -14,8 +14,15 @@ describe('PasswordHasher', () => {
   });
 
   it('verifies hashes made with another cost, since the parameters travel with the hash', async () => {
-    const old = await new PasswordHasher(10).hash('s3cret-pass');
+    const old = await new PasswordHasher({ logN: 10, r: 8, p: 1 }).hash('s3cret-pass');
     await expect(hasher.verify('s3cret-pass', old)).resolves.toBe(true);
+  });
+
+  it('tells hashes made with other parameters apart, for the upgrade at sign-in', async () => {
+    const current = await hasher.hash('s3cret-pass');
+    expect(hasher.needsRehash(current)).toBe(false);
+    expect(hasher.needsRehash(await new PasswordHasher({ logN: 12, r: 8, p: 2 }).hash('s3cret-pass'))).toBe(true);
+    expect(new PasswordHasher().needsRehash(current)).toBe(true);
   });
 
   it('spends a verification on unknown users and says no', async () => {

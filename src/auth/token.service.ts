@@ -81,6 +81,13 @@ export class TokenService {
     if (!user || !ok || !user.active) {
       throw new DomainException('INVALID_CREDENTIALS', 'Invalid username or password');
     }
+    if (this.hasher.needsRehash(user.passwordHash)) {
+      // Older parameters: upgraded now that the password is known; unless it changed meanwhile.
+      await this.users.update(
+        { id: user.id, passwordHash: user.passwordHash },
+        { passwordHash: await this.hasher.hash(password) },
+      );
+    }
     return this.issue(user);
   }
 

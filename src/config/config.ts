@@ -36,12 +36,18 @@ export interface AppConfig {
   corsOrigins: string[];
   bodyLimit: number;
   logLevel: LogLevel;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe: false (none), a hop count, or proxy addresses/CIDRs
+   * (Fastify's trustProxy). Never "every hop": a client could then name any address it likes.
+   */
+  trustProxy: false | number | string[];
   /** How long the REST-enabled setting is cached in each process. */
   settingsCacheMs: number;
   /** How long a validated access token is cached in each process. */
   tokenCacheMs: number;
   loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
+  /** POST /users/me/password attempts per user and window. */
+  passwordChangeRateLimit: { perUser: number; windowSec: number };
 }
 
 export class ConfigError extends Error {
@@ -84,6 +90,31 @@ export function parseDatabaseUrl(value: string): DatabaseConfig | null {
 }
 
 type Env = Record<string, string | undefined>;
+
+const IPV4_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/;
+const IPV6_CIDR = /^[0-9a-f:]+(:\d{1,3}(\.\d{1,3}){3})?(\/\d{1,3})?$/i;
+
+/**
+ * TRUST_PROXY: unset/false → trust nobody; a number → that many proxy hops; a comma-separated list
+ * of addresses or CIDRs (loopback, 10.0.0.0/8, ...). Returns a message (string) when invalid.
+ */
+export function parseTrustProxy(raw: string | undefined): false | number | string[] | string {
+  if (raw === undefined || /^(false|0|no)$/i.test(raw)) return false;
+  if (/^(true|yes)$/i.test(raw)) {
+    return 'true would trust every hop, so a client could name any address in X-Forwarded-For; give the number of proxies in front of the service (1) or their addresses/CIDRs';
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    return hops >= 1 && hops <= 10 ? hops : `must be a hop count from 1 to 10, got "${raw}"`;
+  }
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const named = ['loopback', 'linklocal', 'uniquelocal'];
+  const bad = list.filter((a) => !named.includes(a) && !IPV4_CIDR.test(a) && !IPV6_CIDR.test(a));
+  return bad.length ? `not an address or CIDR: ${bad.join(', ')}` : list;
+}
 
 /** Reads and validates the configuration; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Env): AppConfig {
@@ -161,6 +192,9 @@ export function loadConfig(env: Env): AppConfig {
     }
   }
 
+  const trustProxy = parseTrustProxy(get('TRUST_PROXY'));
+  if (typeof trustProxy === 'string') problems.push(`TRUST_PROXY: ${trustProxy}`);
+
   const port = int('PORT', 3000, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const queuePrefix = get('QUEUE_PREFIX') ?? 'hr';
@@ -189,13 +223,17 @@ export function loadConfig(env: Env): AppConfig {
     corsOrigins,
     bodyLimit: bodyLimit ?? 1024 * 1024,
     logLevel,
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy: typeof trustProxy === 'string' ? false : trustProxy,
     settingsCacheMs: int('SETTINGS_CACHE_MS', 2000, 0, 5000),
     tokenCacheMs: int('TOKEN_CACHE_MS', 2000, 0, 5000),
     loginRateLimit: {
       perAddress: int('LOGIN_RATE_LIMIT_PER_ADDRESS', 30, 1, 100_000),
       perUsername: int('LOGIN_RATE_LIMIT_PER_USERNAME', 10, 1, 100_000),
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
+    },
+    passwordChangeRateLimit: {
+      perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
+      windowSec: duration('PASSWORD_CHANGE_RATE_LIMIT_WINDOW', '15m'),
     },
   };
   if (problems.length) throw new ConfigError(problems);

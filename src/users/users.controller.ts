@@ -70,10 +70,12 @@ export class UsersController {
   @AllowPendingPasswordChange()
   @ApiOperation({
     summary: "Change the caller's password",
-    description: 'Every other token of the user stops working; the token used for this call keeps working.',
+    description:
+      'Every other token of the user stops working; the token used for this call keeps working. ' +
+      'Limited per user (PASSWORD_CHANGE_RATE_LIMIT attempts per PASSWORD_CHANGE_RATE_LIMIT_WINDOW, default 5 per 15 min): 429 with Retry-After.',
   })
   @ApiOkEnvelope(PasswordChangedDto)
-  @ApiErrors(400, 401)
+  @ApiErrors(400, 401, 429)
   async changePassword(@CurrentUser() caller: AuthUser, @Body() dto: ChangePasswordDto): Promise<PasswordChangedDto> {
     await this.users.changePassword(caller, dto.current_password, dto.new_password);
     return { changed: true };

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
+import { RateLimitsService } from '../auth/rate-limits.service';
 import { normalizeLogin, TokenService } from '../auth/token.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
@@ -36,6 +37,7 @@ export class UsersService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
+    private readonly limits: RateLimitsService,
   ) {}
 
   findByUsername(username: string): Promise<User | null> {
@@ -95,6 +97,8 @@ export class UsersService {
 
   /** Changes the caller's password; every other token of the user stops working, the caller's own keeps working. */
   async changePassword(caller: AuthUser, current: string, next: string): Promise<void> {
+    // Every attempt counts: a stolen token must not guess the current password, nor queue scrypt work.
+    await this.limits.consume('password-change', String(caller.id), 'Too many password change attempts');
     const user = await this.users.findOneOrFail({ where: { id: caller.id } });
     if (!(await this.hasher.verify(current, user.passwordHash))) {
       throw ValidationException.field('current_password', 'is not the current password');

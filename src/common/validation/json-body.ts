@@ -10,7 +10,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -21,7 +22,10 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 }
 
 function refusePrototypeKeys(this: unknown, key: string, value: unknown): unknown {
-  if (key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'))) {
+  if (
+    key === '__proto__' ||
+    (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'))
+  ) {
     throw new DomainException('INVALID_JSON', `Request body may not contain the key "${key}"`, [
       { field: key, message: 'is not allowed' },
     ]);
