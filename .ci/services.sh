@@ -47,8 +47,9 @@ start_mariadb() {
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
 CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASS';
-GRANT ALL ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1';
-GRANT ALL ON \`$DB_NAME\`.* TO '$DB_USER'@'localhost';
+-- all databases: the character-set test makes (and drops) a latin1 database of its own
+GRANT ALL ON *.* TO '$DB_USER'@'127.0.0.1';
+GRANT ALL ON *.* TO '$DB_USER'@'localhost';
 SQL
 }
 

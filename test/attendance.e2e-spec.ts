@@ -1,6 +1,20 @@
 import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
 
+type FakeableApi = NonNullable<Extract<Parameters<typeof jest.useFakeTimers>[0], { doNotFake?: unknown }>['doNotFake']>[number];
+const REAL_TIMERS: FakeableApi[] = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+];
+
 describe('attendance', () => {
   let t: TestApp;
   let c: Company;
@@ -14,8 +28,15 @@ describe('attendance', () => {
   afterAll(() => t.close());
 
   describe('punch in and out', () => {
+    // Punches may lie at most 24 h in the past ("Punch Back-dating Hours"): these tests set the clock
+    // (Date alone; timers stay real) to just after the times they punch.
+    beforeAll(() => jest.useFakeTimers({ doNotFake: REAL_TIMERS }));
+    afterAll(() => jest.useRealTimers());
+    const clock = (iso: string) => jest.setSystemTime(new Date(iso));
+
     it('records the right hours and work_from_home, with times in UTC', async () => {
       const token = c.users.employee.token;
+      clock('2026-03-10T18:00:00Z');
       const punchIn = await call('POST', '/attendance/punch-in', token, {
         time: '2026-03-10T09:00:00+01:00',
         work_from_home: true,
@@ -44,6 +65,7 @@ describe('attendance', () => {
 
     it('refuses a second punch-in, a punch-out without punch-in, out before in, and overlaps with clear 409 codes', async () => {
       const token = c.users.manager.token; // the manager punches for itself
+      clock('2026-03-11T19:00:00Z');
       expect((await call('POST', '/attendance/punch-out', token, {})).json().error.code).toBe('NOT_PUNCHED_IN');
       await call('POST', '/attendance/punch-in', token, { time: '2026-03-11T09:00:00Z' });
       const again = await call('POST', '/attendance/punch-in', token, { time: '2026-03-11T10:00:00Z' });
@@ -62,6 +84,7 @@ describe('attendance', () => {
     it('two simultaneous punch-ins of one employee: one record, the other 409', async () => {
       const token = c.users.admin.token;
       const employee = c.emp.outsider;
+      clock('2026-05-04T11:00:00Z');
       const results = await Promise.all(
         [1, 2, 3].map(() => call('POST', '/attendance/punch-in', token, { employee, time: '2026-05-04T09:00:00Z' })),
       );
@@ -82,10 +105,12 @@ describe('attendance', () => {
     it('handles time zones: a shift across midnight UTC, and a punch at 23:30 local time', async () => {
       const token = c.users.restricted.token; // punching for grandReport, in its scope
       const employee = c.emp.grandReport;
+      clock('2026-03-15T03:00:00Z');
       await call('POST', '/attendance/punch-in', token, { employee, time: '2026-03-14T22:00:00Z' });
       const out = await call('POST', '/attendance/punch-out', token, { employee, time: '2026-03-15T02:00:00Z' });
       expect(out.json().data.hours).toBe(4);
       // 23:30 in New York (UTC−4 in March after DST) is 03:30 UTC the next day: it belongs to that UTC day.
+      clock('2026-03-16T06:00:00Z');
       const late = await call('POST', '/attendance/punch-in', token, { employee, time: '2026-03-15T23:30:00-04:00' });
       expect(late.json().data.in_time).toBe('2026-03-16T03:30:00.000Z');
       await call('POST', '/attendance/punch-out', token, { employee, time: '2026-03-16T01:00:00-04:00' });
@@ -144,11 +169,14 @@ describe('attendance', () => {
       const e = c.users.employee.token;
       expect((await call('GET', `/employees/${c.emp.report1}/attendance/summary`, e)).statusCode).toBe(200);
       expect((await call('GET', `/employees/${c.emp.manager}/attendance`, e)).statusCode).toBe(404);
-      expect((await call('GET', '/attendance', e)).statusCode).toBe(403);
+      // The attendance list: an Employee's own records only.
+      const own = await call('GET', '/attendance?limit=500', e);
+      expect(own.statusCode).toBe(200);
+      expect(own.json().data.every((r: { employee: number }) => r.employee === c.emp.report1)).toBe(true);
     });
 
     it('punches for another employee only where the caller may', async () => {
-      const body = { employee: c.emp.outsider, time: '2026-03-20T09:00:00Z' };
+      const body = { employee: c.emp.outsider, time: new Date(Date.now() - 3_600_000).toISOString() };
       expect(
         (await call('POST', '/attendance/punch-in', c.users.employee.token, { ...body, employee: c.emp.manager })).statusCode,
       ).toBe(404);

@@ -83,7 +83,10 @@ describe('timesheets', () => {
       true,
     );
     expect(manager.json().total).toBeGreaterThan(0);
-    expect((await call('GET', '/timesheets', c.users.employee.token)).json().total).toBe(0);
+    // An Employee's list holds its own entries only (API.md §9).
+    const mine = (await call('GET', '/timesheets?limit=500', c.users.employee.token)).json();
+    expect(mine.total).toBeGreaterThan(0);
+    expect(mine.data.every((r: { employee: number }) => r.employee === c.emp.report1)).toBe(true);
     const own = await call('GET', `/employees/${c.emp.report1}/timesheets?from=2026-03-12&to=2026-03-12`, c.users.employee.token);
     expect(
       own

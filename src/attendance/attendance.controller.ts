@@ -52,9 +52,10 @@ export class AttendanceController {
   }
 
   @Get()
-  @Levels('Admin', 'Restricted Admin')
+  @Authenticated()
   @ApiOperation({
-    summary: 'Attendance records (Admin; Restricted Admin: its departments)',
+    summary:
+      'Attendance records the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)',
     description: `Newest first by default. sortField: id, in_time; filters: employee, work_from_home; from/to: UTC days. ${TIMES}`,
   })
   @ApiListEnvelope(AttendanceDto)

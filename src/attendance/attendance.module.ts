@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
+import { SettingsModule } from '../settings/settings.module';
 import { AttendanceController, EmployeeAttendanceController } from './attendance.controller';
 import { AttendanceService } from './attendance.service';
 import { AttendanceRecord } from './entities/attendance.entity';
 
 @Module({
-  imports: [EmployeesModule, TypeOrmModule.forFeature([AttendanceRecord])],
+  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([AttendanceRecord])],
   controllers: [AttendanceController, EmployeeAttendanceController],
   providers: [AttendanceService],
   exports: [AttendanceService],

@@ -7,6 +7,8 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { Page } from '../common/paging/page';
 import { EmployeesService } from '../employees/employees.service';
 import { withEmployeeLock } from '../employees/employee-lock';
+import { PUNCH_BACKDATING_HOURS } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
 
 import {
   AttendanceDto,
@@ -34,6 +36,8 @@ const PUNCH_FOR_OTHERS = ['Admin', 'Restricted Admin', 'Manager'] as const;
 
 /** A punch may be up to this far in the future (clock skew between a device and the server). */
 const FUTURE_SKEW_MS = 5 * 60_000;
+/** No attendance record spans more than a day. */
+const MAX_SPAN_MS = 24 * 3_600_000;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -65,11 +69,12 @@ export class AttendanceService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly employees: EmployeesService,
+    private readonly settings: SettingsService,
   ) {}
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
     const employeeId = await this.employees.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
-    const at = this.notInFuture(instant(dto.time), 'time');
+    const at = await this.punchTime(dto.time);
     return this.locked(employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);
       if (await repo.exists({ where: { employeeId, outTime: IsNull() } })) {
@@ -98,7 +103,7 @@ export class AttendanceService {
 
   async punchOut(caller: AuthUser, dto: PunchOutDto): Promise<AttendanceDto> {
     const employeeId = await this.employees.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
-    const at = this.notInFuture(instant(dto.time), 'time');
+    const at = await this.punchTime(dto.time);
     return this.locked(employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);
       const open = await repo.findOne({ where: { employeeId, outTime: IsNull() } });
@@ -107,6 +112,12 @@ export class AttendanceService {
         throw new DomainException(
           'OUT_BEFORE_IN',
           `The punch-out time must be after the punch-in time ${open.inTime.toISOString()}`,
+        );
+      }
+      if (at.getTime() - open.inTime.getTime() > MAX_SPAN_MS) {
+        throw ValidationException.field(
+          'time',
+          `would make a record longer than 24 h (punched in at ${open.inTime.toISOString()}); an administrator corrects it`,
         );
       }
       await this.assertNoOverlap(em, employeeId, open.inTime, at, open.id);
@@ -155,7 +166,7 @@ export class AttendanceService {
   /** All records the caller's scope covers (Admin: all; Restricted Admin: its departments), newest first by default. */
   async list(caller: AuthUser, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
     const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
-    await this.employees.restrictToListScope(caller, qb, 'a.employee_id');
+    await this.employees.restrictToRecordScope(caller, qb, 'a.employee_id');
     return this.page(qb, query);
   }
 
@@ -201,8 +212,21 @@ export class AttendanceService {
     return (await findPage(qb, request)).map(toAttendanceDto);
   }
 
-  private notInFuture(at: Date, field: string): Date {
-    if (at.getTime() > Date.now() + FUTURE_SKEW_MS) throw ValidationException.field(field, 'must not be in the future');
+  /**
+   * The instant of a punch: now by default; not in the future, and at most "Punch Back-dating Hours"
+   * (default 24) in the past: older corrections are the maintenance routes' (POST/PUT /attendance).
+   */
+  private async punchTime(time: string | undefined): Promise<Date> {
+    const at = instant(time);
+    const now = Date.now();
+    if (at.getTime() > now + FUTURE_SKEW_MS) throw ValidationException.field('time', 'must not be in the future');
+    const hours = Number(await this.settings.get(PUNCH_BACKDATING_HOURS));
+    if (at.getTime() < now - hours * 3_600_000) {
+      throw ValidationException.field(
+        'time',
+        `must be at most ${hours} h in the past ("${PUNCH_BACKDATING_HOURS}"); an administrator corrects older records`,
+      );
+    }
     return at;
   }
 
@@ -219,6 +243,8 @@ export class AttendanceService {
   private async write(record: AttendanceRecord): Promise<AttendanceDto> {
     if (record.outTime && record.outTime.getTime() <= record.inTime.getTime())
       throw ValidationException.field('out_time', 'must be after in_time');
+    if (record.outTime && record.outTime.getTime() - record.inTime.getTime() > MAX_SPAN_MS)
+      throw ValidationException.field('out_time', 'must be at most 24 h after in_time');
     record.durationSeconds = record.outTime ? Math.round((record.outTime.getTime() - record.inTime.getTime()) / 1000) : null;
     return this.locked(record.employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);

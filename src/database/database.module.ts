@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, runMigrations } from './data-source';
+import { assertUtf8mb4 } from './transaction';
 
 /** The TypeORM connection; pending migrations are applied before any module uses it. */
 @Module({
@@ -21,6 +22,10 @@ import { dataSourceOptions, runMigrations } from './data-source';
       dataSourceFactory: async (options) => {
         if (!options) throw new Error('missing data source options');
         const ds = await new DataSource({ ...options, migrationsRun: false }).initialize();
+        await assertUtf8mb4(ds).catch(async (err: unknown) => {
+          await ds.destroy();
+          throw err;
+        });
         if (options.migrationsRun) await runMigrations(ds);
         return ds;
       },

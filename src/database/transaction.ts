@@ -22,10 +22,11 @@ class SqliteGate {
   ended: Promise<void> = Promise.resolve();
 
   constructor(private readonly runner: QueryRunner) {
-    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+    // The class's method, looked up at each call (so instrumentation of the prototype still sees it).
+    const proto = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
     (runner as { query: unknown }).query = async (...args: unknown[]) => {
       while (this.owner && current.getStore() !== this.owner) await this.ended;
-      return query(...args);
+      return proto.query.apply(runner, args);
     };
   }
 
@@ -78,9 +79,9 @@ export function transaction<T>(ds: DataSource, work: (em: EntityManager) => Prom
  */
 export async function assertUtf8mb4(ds: DataSource): Promise<void> {
   if (ds.options.type !== 'mysql') return;
-  const [row] = (await ds.query(
+  const [row] = await ds.query<Array<Record<'client' | 'connection' | 'results', string | null>>>(
     'SELECT @@character_set_client AS client, @@character_set_connection AS connection, @@character_set_results AS results',
-  )) as Array<Record<'client' | 'connection' | 'results', string | null>>;
+  );
   const wrong = Object.entries(row ?? {}).filter(([, v]) => v !== 'utf8mb4');
   if (wrong.length) {
     throw new Error(

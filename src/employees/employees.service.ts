@@ -100,15 +100,16 @@ export class EmployeesService {
   }
 
   /**
-   * Restricts a query over a table with an employee column to the employees the caller's list
-   * scope covers (API.md §5: Admin all, Restricted Admin its departments, Manager its direct reports).
+   * Restricts a query over a table with an employee column (attendance, leave, timesheets) to the
+   * records the caller may list: Admin all, Restricted Admin its departments, Manager itself and its
+   * direct reports, Employee itself (API.md §5, §9).
    */
-  async restrictToListScope<T extends ObjectLiteral>(
+  async restrictToRecordScope<T extends ObjectLiteral>(
     caller: AuthUser,
     qb: SelectQueryBuilder<T>,
     employeeColumn: string,
   ): Promise<SelectQueryBuilder<T>> {
-    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), SCOPE_COLUMNS);
+    const condition = this.scopes.recordsCondition(await this.scopes.scopeOf(caller), SCOPE_COLUMNS);
     if (condition.sql) qb.innerJoin(Employee, 'e', `e.id = ${employeeColumn}`).andWhere(condition.sql, condition.params);
     return qb;
   }
@@ -196,7 +197,7 @@ export class EmployeesService {
     }
     const changedPatch = Object.fromEntries(changed.map((f) => [f.prop, patch[f.prop]])) as Patch;
     Object.assign(employee, changedPatch);
-    await this.check(employee, changedPatch);
+    await this.check(employee, changedPatch, scope);
     return this.toDto(await this.save(employee));
   }
 
@@ -242,15 +243,18 @@ export class EmployeesService {
     return patch;
   }
 
-  /** References exist, no self or circular supervision, unique ids and e-mails, termination rules. */
-  private async check(e: Employee, patch: Patch): Promise<void> {
+  /**
+   * References exist, no self or circular supervision, unique ids and e-mails, termination rules.
+   * A reference to an employee outside the caller's scope answers exactly like a missing one.
+   */
+  private async check(e: Employee, patch: Patch, scope: EmployeeScope = { kind: 'all' }): Promise<void> {
     const problems: ErrorDetail[] = [];
     for (const f of EMPLOYEE_FIELDS) {
       const value = patch[f.prop];
       if (!f.ref || f.byName || value === null || value === undefined) continue;
       if (f.ref === 'employee') {
         if (e.id !== undefined && value === e.id) problems.push({ field: f.api, message: 'cannot be the employee itself' });
-        else if (!(await this.employees.exists({ where: { id: value as number } }))) {
+        else if (!(await this.referable(scope, value as number))) {
           problems.push({ field: f.api, message: 'employee does not exist' });
         }
       } else if (!(await this.dataSource.getRepository<NamedReference>(f.ref).exists({ where: { id: value as number } }))) {
@@ -271,6 +275,11 @@ export class EmployeesService {
       throw ValidationException.field('supervisor', 'would create a supervision cycle');
     }
     await this.assertUnique(e);
+  }
+
+  private async referable(scope: EmployeeScope, id: number): Promise<boolean> {
+    const other = await this.employees.findOne({ where: { id }, select: { id: true, departmentId: true, supervisorId: true } });
+    return !!other && this.scopes.canSee(scope, employeeRef(other));
   }
 
   /** The supervisor and everyone above it, in one recursive query. */

@@ -164,7 +164,7 @@ export class LeaveRequestsService {
   /** Admin: all requests; Restricted Admin: its departments; newest first unless sorted otherwise. */
   async list(caller: AuthUser, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
     const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
-    await this.employees.restrictToListScope(caller, qb, 'l.employee_id');
+    await this.employees.restrictToRecordScope(caller, qb, 'l.employee_id');
     return this.page(qb, query);
   }
 

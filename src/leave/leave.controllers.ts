@@ -125,9 +125,10 @@ export class LeavesController {
   constructor(private readonly leaves: LeaveRequestsService) {}
 
   @Get()
-  @Levels('Admin', 'Restricted Admin')
+  @Authenticated()
   @ApiOperation({
-    summary: 'Leave requests (Admin; Restricted Admin: its departments)',
+    summary:
+      'Leave requests the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)',
     description: 'Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.',
   })
   @ApiListEnvelope(LeaveRequestDto)

@@ -14,6 +14,7 @@ export interface SettingDefinition {
 export const ENABLE_REST_API = 'Enable Rest Api';
 export const COMPANY_NAME = 'Company Name';
 export const WORK_WEEK = 'Work Week';
+export const PUNCH_BACKDATING_HOURS = 'Punch Back-dating Hours';
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
 export const SETTINGS: readonly SettingDefinition[] = [
@@ -38,6 +39,15 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: 'Mon,Tue,Wed,Thu,Fri',
     pattern: /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)(,(Mon|Tue|Wed|Thu|Fri|Sat|Sun)){0,6}$/,
     maxLength: 27,
+  },
+  {
+    name: PUNCH_BACKDATING_HOURS,
+    group: 'Attendance',
+    description:
+      'How far in the past (hours, 0-168) a punch-in or punch-out may be placed; older corrections are made by an administrator.',
+    default: '24',
+    pattern: /^(0|[1-9]\d?|1[0-5]\d|16[0-8])$/,
+    maxLength: 3,
   },
 ];
 

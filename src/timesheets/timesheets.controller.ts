@@ -40,7 +40,8 @@ export class TimesheetsController {
   @Get()
   @Authenticated()
   @ApiOperation({
-    summary: 'Time entries of the employees the caller can see (Manager: its direct reports)',
+    summary:
+      'Time entries the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)',
     description: 'Newest first; sortField: id, date; filters: employee, project, status; from/to.',
   })
   @ApiListEnvelope(TimeEntryDto)

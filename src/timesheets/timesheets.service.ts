@@ -134,7 +134,7 @@ export class TimesheetsService {
   /** The entries of the employees the caller can see (Manager: its direct reports); date order, newest first. */
   async list(caller: AuthUser, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
     const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
-    await this.employees.restrictToListScope(caller, qb, 't.employee_id');
+    await this.employees.restrictToRecordScope(caller, qb, 't.employee_id');
     return this.page(qb, query);
   }
 

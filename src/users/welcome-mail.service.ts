@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
 import { TokenService } from '../auth/token.service';
 import { JobQueue } from '../common/queue/job-queue.service';
@@ -77,7 +77,15 @@ export class WelcomeMailService implements OnModuleInit {
     const employee =
       user.employeeId === null ? null : await this.dataSource.getRepository(Employee).findOne({ where: { id: user.employeeId } });
     const password = temporaryPassword();
-    await users.update({ id: userId }, { passwordHash: await this.hasher.hash(password) });
+    // Only while the user has not chosen a password (a retry may run after it did): then nothing is sent.
+    const written = await users.update(
+      { id: userId, mustChangePassword: true, passwordChangedAt: IsNull() },
+      { passwordHash: await this.hasher.hash(password) },
+    );
+    if (written.affected !== 1) {
+      this.logger.log(`welcome e-mail for user ${userId} not needed any more: a password was chosen meanwhile`);
+      return;
+    }
     this.tokens.forgetUser(userId);
     try {
       await this.mail.send({

@@ -142,4 +142,25 @@ export class AccessScopeService {
         return { sql: '1 = 0', params: {} };
     }
   }
+
+  /**
+   * The WHERE condition for lists of employee-owned records (attendance, leave, timesheets): the
+   * employees the caller can see, its own records included (a Manager: itself and its direct reports;
+   * an Employee: itself), unlike the employee list.
+   */
+  recordsCondition(scope: EmployeeScope, columns: { id: string; department: string; supervisor: string }): ListCondition {
+    switch (scope.kind) {
+      case 'team':
+        return {
+          sql: `(${columns.supervisor} = :scopeSelf OR ${columns.id} = :scopeSelf)`,
+          params: { scopeSelf: scope.selfId },
+        };
+      case 'self':
+        return { sql: `${columns.id} = :scopeSelf`, params: { scopeSelf: scope.selfId } };
+      case 'all':
+      case 'departments':
+      case 'none':
+        return this.listCondition(scope, columns);
+    }
+  }
 }

@@ -15,10 +15,11 @@ export function validationDetails(errors: ValidationError[], parent = ''): Error
   });
 }
 
-const nullableCache = new Map<Function, ReadonlySet<string>>();
+type DtoClass = abstract new (...args: never[]) => unknown;
+const nullableCache = new Map<DtoClass, ReadonlySet<string>>();
 
 /** Properties of a DTO class marked @Nullable(), its parents and mapped types (PartialType copies the metadata) included. */
-function nullableProperties(type: Function): ReadonlySet<string> {
+function nullableProperties(type: DtoClass): ReadonlySet<string> {
   let props = nullableCache.get(type);
   if (!props) {
     const metadata = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
@@ -40,8 +41,9 @@ function nullableProperties(type: Function): ReadonlySet<string> {
 export function nullDetails(value: unknown, parent = ''): ErrorDetail[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => nullDetails(v, `${parent}[${i}]`));
   if (typeof value !== 'object' || value === null) return [];
-  const type = Object.getPrototypeOf(value)?.constructor as Function | undefined;
-  if (!type || type === Object) return [];
+  const proto = Object.getPrototypeOf(value) as { constructor?: DtoClass } | null;
+  const type = proto?.constructor;
+  if (!type || (type as unknown) === Object) return [];
   const nullable = nullableProperties(type);
   return Object.entries(value).flatMap(([key, v]) => {
     const field = parent ? `${parent}.${key}` : key;

@@ -5,6 +5,7 @@ import { UserAccounts1763800000003 } from './1763800000003-UserAccounts';
 import { Attendance1763800000004 } from './1763800000004-Attendance';
 import { Leave1763800000005 } from './1763800000005-Leave';
 import { Timesheets1763800000006 } from './1763800000006-Timesheets';
+import { Utf8mb41763800000007 } from './1763800000007-Utf8mb4';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Attendance1763800000004,
   Leave1763800000005,
   Timesheets1763800000006,
+  Utf8mb41763800000007,
 ];
