@@ -48,6 +48,29 @@ describe('hardening (issue 8): platform', () => {
   });
 
   describe('item 7: the last Admin under concurrency', () => {
+    it('refuses to delete the employee of the only active Admin with 409 LAST_ADMIN, and deletes it once another Admin exists', async () => {
+      // An application of its own: the only Admin is the one created here.
+      const solo = await createTestApp();
+      try {
+        const soloCall = apiCaller(solo.app);
+        const bootstrap = await createUser(solo.app, 'Admin');
+        const employee = (await soloCall('POST', '/employees', bootstrap.token, employeeBody())).json().data.id as number;
+        const admin = await createUser(solo.app, 'Admin', { employeeId: employee });
+        await soloCall('PUT', `/users/${bootstrap.user.id}`, admin.token, { active: false });
+        const refused = await soloCall('DELETE', `/employees/${employee}`, admin.token);
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().error.code).toBe('LAST_ADMIN');
+        expect((await soloCall('GET', `/employees/${employee}`, admin.token)).statusCode).toBe(200);
+        expect(
+          (await solo.app.get<Repository<User>>(getRepositoryToken(User)).findOneByOrFail({ id: admin.user.id })).active,
+        ).toBe(true);
+        await soloCall('PUT', `/users/${bootstrap.user.id}`, admin.token, { active: true });
+        expect((await soloCall('DELETE', `/employees/${employee}`, admin.token)).statusCode).toBe(200);
+      } finally {
+        await solo.close();
+      }
+    });
+
     it('two concurrent deactivations of the only two Admins: one succeeds, the other answers LAST_ADMIN', async () => {
       const t = await createTestApp();
       try {

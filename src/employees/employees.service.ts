@@ -209,13 +209,11 @@ export class EmployeesService {
     const users = await transaction(this.dataSource, async (em) => {
       if (!(await em.exists(Employee, { where: { id } }))) throw new NotFoundException('Employee');
       const linked = await em.find(User, { where: { employeeId: id }, select: { id: true } });
-      // Its user is deactivated below: refused when that leaves no active Admin.
-      if (linked.length)
-        await assertAdminsRemain(
-          em,
-          linked.map((u) => u.id),
-        );
-      if (linked.length) await em.update(User, { id: In(linked.map((u) => u.id)) }, { active: false, employeeId: null });
+      if (linked.length) {
+        const userIds = linked.map((u) => u.id);
+        await assertAdminsRemain(em, userIds); // deactivating them must leave an active Admin
+        await em.update(User, { id: In(userIds) }, { active: false, employeeId: null });
+      }
       await em.delete(Employee, { id });
       return linked;
     });

@@ -52,8 +52,18 @@ export function nullDetails(value: unknown, parent = ''): ErrorDetail[] {
   });
 }
 
+/**
+ * Names of Object.prototype's members ("__proto__", "constructor", "toString", ...): class-transformer
+ * drops them silently, so the whitelist check would never name them. Refused like any unknown name.
+ */
+const RESERVED_KEYS = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (typeof value === 'object' && value !== null && metadata.type !== 'custom') {
+      const reserved = RESERVED_KEYS.filter((k) => Object.hasOwn(value, k));
+      if (reserved.length) throw new ValidationException(reserved.map((field) => ({ field, message: 'is not allowed' })));
+    }
     const result: unknown = await super.transform(value, metadata);
     const problems = nullDetails(result);
     if (problems.length) throw new ValidationException(problems);
