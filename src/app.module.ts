@@ -20,6 +20,7 @@ import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
+import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -38,6 +39,7 @@ export class AppModule {
         IdempotencyModule,
         SettingsModule,
         AuthModule,
+        UserDirectoryModule,
         UsersModule,
         EchoModule,
         HealthModule,

@@ -6,10 +6,9 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException } from '../common/errors/domain.exception';
-import { User } from '../users/entities/user.entity';
-import { UserDepartment } from '../users/entities/user-department.entity';
 import { OAuthToken, TokenKind } from './entities/oauth-token.entity';
 import { PasswordHasher } from './password-hasher';
+import { DirectoryUser, USER_DIRECTORY, UserDirectory } from './user-directory';
 
 export interface IssuedTokens {
   access_token: string;
@@ -46,13 +45,15 @@ export class TokenService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(OAuthToken) private readonly tokens: Repository<OAuthToken>,
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(UserDepartment) private readonly userDepartments: Repository<UserDepartment>,
+    @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
     private readonly hasher: PasswordHasher,
   ) {}
 
   /** Issues an access/refresh pair. `accessTtlSec` overrides ACCESS_TOKEN_TTL (CLI tokens). */
-  async issue(user: User, opts: { accessTtlSec?: number; grantId?: string } = {}): Promise<IssuedTokens> {
+  async issue(
+    user: Pick<DirectoryUser, 'id' | 'userLevel'>,
+    opts: { accessTtlSec?: number; grantId?: string } = {},
+  ): Promise<IssuedTokens> {
     const accessTtl = opts.accessTtlSec ?? this.config.accessTokenTtlSec;
     const grantId = opts.grantId ?? randomUUID();
     const access = newToken('access');
@@ -74,19 +75,14 @@ export class TokenService {
   /** The password grant: username or e-mail. Unknown user and wrong password look the same. */
   async passwordGrant(login: string, password: string): Promise<IssuedTokens> {
     const normalized = normalizeLogin(login);
-    const user = await this.users.findOne({
-      where: normalized.includes('@') ? [{ email: normalized }, { username: normalized }] : { username: normalized },
-    });
+    const user = await this.users.findByLogin(normalized);
     const ok = user ? await this.hasher.verify(password, user.passwordHash) : await this.hasher.verifyAgainstNothing(password);
     if (!user || !ok || !user.active) {
       throw new DomainException('INVALID_CREDENTIALS', 'Invalid username or password');
     }
     if (this.hasher.needsRehash(user.passwordHash)) {
       // Older parameters: upgraded now that the password is known; unless it changed meanwhile.
-      await this.users.update(
-        { id: user.id, passwordHash: user.passwordHash },
-        { passwordHash: await this.hasher.hash(password) },
-      );
+      await this.users.replacePasswordHash(user.id, user.passwordHash, await this.hasher.hash(password));
     }
     return this.issue(user);
   }
@@ -104,7 +100,7 @@ export class TokenService {
       throw invalid();
     }
     if (row.expiresAt.getTime() <= Date.now()) throw invalid();
-    const user = await this.users.findOne({ where: { id: row.userId } });
+    const user = await this.users.findById(row.userId);
     if (!user || !user.active) throw invalid();
     // Only one of two concurrent refreshes with the same token wins this update.
     const res = await this.tokens.update({ id: row.id, revokedAt: IsNull() }, { revokedAt: new Date() });
@@ -154,12 +150,9 @@ export class TokenService {
 
     const row = await this.tokens.findOne({ where: { tokenHash: hash, kind: 'access' } });
     if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return null;
-    const user = await this.users.findOne({ where: { id: row.userId } });
+    const user = await this.users.findById(row.userId);
     if (!user || !user.active) return null;
-    const departmentIds =
-      user.userLevel === 'Restricted Admin'
-        ? (await this.userDepartments.find({ where: { userId: user.id } })).map((d) => d.departmentId)
-        : [];
+    const departmentIds = user.userLevel === 'Restricted Admin' ? await this.users.departmentsOf(user.id) : [];
     const authUser: AuthUser = {
       id: user.id,
       username: user.username,

@@ -15,7 +15,7 @@ import { SettingsService } from '../settings/settings.service';
 import { Employee } from '../employees/entities/employee.entity';
 import { Department } from '../reference/entities/reference.entities';
 import { UserDepartment } from '../users/entities/user-department.entity';
-import { USER_LEVELS, UserLevel } from '../users/entities/user.entity';
+import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { UsersService } from '../users/users.service';
 import { parseArgs, required, UsageError } from './args';
 import { transaction } from '../database/transaction';

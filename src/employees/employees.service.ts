@@ -10,7 +10,8 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { Nationality, NamedReference } from '../reference/entities/reference.entities';
-import { User, UserLevel } from '../users/entities/user.entity';
+import { UserLevel } from '../common/auth/user-level';
+import { User } from '../users/entities/user.entity';
 import { assertAdminsRemain } from '../users/last-admin';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';

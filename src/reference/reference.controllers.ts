@@ -6,7 +6,7 @@ import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { createValidationPipe } from '../common/validation/validation-pipe';
-import { UserLevel } from '../users/entities/user.entity';
+import { UserLevel } from '../common/auth/user-level';
 import {
   CreateDepartmentDto,
   CreatePayGradeDto,

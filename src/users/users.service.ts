@@ -8,7 +8,8 @@ import { normalizeLogin, TokenService } from '../auth/token.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
-import { User, UserLevel, WelcomeEmailStatus } from './entities/user.entity';
+import { UserLevel } from '../common/auth/user-level';
+import { User, WelcomeEmailStatus } from './entities/user.entity';
 
 /** A temporary password: 16 random characters (96 bits). */
 export function temporaryPassword(): string {

@@ -6,7 +6,8 @@ import { TokenService } from '../../src/auth/token.service';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { SettingsService } from '../../src/settings/settings.service';
-import { User, UserLevel } from '../../src/users/entities/user.entity';
+import { UserLevel } from '../../src/common/auth/user-level';
+import { User } from '../../src/users/entities/user.entity';
 import { UsersService } from '../../src/users/users.service';
 
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */

@@ -1,4 +1,4 @@
-import { UserLevel } from '../../users/entities/user.entity';
+import { UserLevel } from './user-level';
 import { AccessScopeService, EmployeeRef } from './access-scope.service';
 import { AuthUser } from './auth-user';
 

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { USER_LEVELS, UserLevel } from '../../users/entities/user.entity';
+import { USER_LEVELS, UserLevel } from './user-level';
 import { AuthUser } from './auth-user';
 
 export const ACCESS_POLICY = 'hr:access-policy';

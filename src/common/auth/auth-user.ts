@@ -1,4 +1,4 @@
-import { UserLevel } from '../../users/entities/user.entity';
+import { UserLevel } from './user-level';
 
 /** The authenticated caller, as the bearer strategy puts it on the request. */
 export interface AuthUser {

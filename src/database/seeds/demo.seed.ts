@@ -7,7 +7,8 @@ import { Department } from '../../reference/entities/reference.entities';
 import { SettingsService } from '../../settings/settings.service';
 import { COMPANY_NAME, ENABLE_REST_API } from '../../settings/settings.registry';
 import { UserDepartment } from '../../users/entities/user-department.entity';
-import { User, UserLevel } from '../../users/entities/user.entity';
+import { UserLevel } from '../../common/auth/user-level';
+import { User } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 

@@ -12,7 +12,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { IsRefId, Nullable, Trim } from '../../common/validation/decorators';
-import { USER_LEVELS } from '../entities/user.entity';
+import { USER_LEVELS } from '../../common/auth/user-level';
 
 const LANG_RE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 const MODULE_RE = /^[A-Za-z0-9_-]{1,50}$/;

@@ -1,7 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { UserLevel } from '../../common/auth/user-level';
 
-export const USER_LEVELS = ['Admin', 'Restricted Admin', 'Manager', 'Employee'] as const;
-export type UserLevel = (typeof USER_LEVELS)[number];
 export type WelcomeEmailStatus = 'pending' | 'sent' | 'not_sent' | 'none';
 
 @Entity('users')

@@ -1,0 +1,30 @@
+import { UserLevel } from '../common/auth/user-level';
+
+/** Injection token of the UserDirectory; the Users module provides it (UserDirectoryModule). */
+export const USER_DIRECTORY = Symbol('USER_DIRECTORY');
+
+/** What authentication needs to know of a login user. */
+export interface DirectoryUser {
+  id: number;
+  username: string;
+  email: string;
+  userLevel: UserLevel;
+  employeeId: number | null;
+  active: boolean;
+  mustChangePassword: boolean;
+  passwordHash: string;
+}
+
+/**
+ * The narrow view of the users that tokens and sign-in need. The Users module implements it, so
+ * `auth/` never imports `users/` (which imports `auth/` for tokens and password hashing).
+ */
+export interface UserDirectory {
+  /** By username, or by e-mail when `login` contains "@" (both stored in lower case). */
+  findByLogin(login: string): Promise<DirectoryUser | null>;
+  findById(id: number): Promise<DirectoryUser | null>;
+  /** A Restricted Admin's assigned departments. */
+  departmentsOf(userId: number): Promise<number[]>;
+  /** Replaces the password hash only while it is still `expected` (a rehash must not undo a change). */
+  replacePasswordHash(userId: number, expected: string, next: string): Promise<void>;
+}
