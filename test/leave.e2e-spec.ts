@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../src/leave/leave-requests.service';
+import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../src/leave/leave.events';
 import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
 

@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from '../src/timesheets/timesheets.service';
+import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from '../src/timesheets/timesheets.events';
 import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
 

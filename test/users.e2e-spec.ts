@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { USER_CREATED_EVENT, UserCreatedEvent } from '../src/users/user-accounts.service';
+import { USER_CREATED_EVENT, UserCreatedEvent } from '../src/users/users.events';
 import { apiCaller, createTestApp, createUser, TestApp } from './helpers/test-app';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 

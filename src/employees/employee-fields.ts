@@ -1,11 +1,4 @@
-import {
-  Department,
-  EmploymentStatus,
-  JobTitle,
-  NamedReference,
-  Nationality,
-  PayGrade,
-} from '../reference/entities/reference.entities';
+import { ReferenceKind } from '../reference/reference.service';
 import { Employee } from './entities/employee.entity';
 
 type Prop = Exclude<keyof Employee, 'id' | 'createdAt' | 'updatedAt'>;
@@ -17,8 +10,8 @@ type Prop = Exclude<keyof Employee, 'id' | 'createdAt' | 'updatedAt'>;
 export interface EmployeeField {
   api: string;
   prop: Prop;
-  /** The table an id points to ('employee' for other employees). */
-  ref?: 'employee' | (new () => NamedReference);
+  /** What an id points to: another employee, or a reference table. */
+  ref?: 'employee' | ReferenceKind;
   /** The seed types nationality as a string: the API carries the nationality's name, stored as its id. */
   byName?: boolean;
 }
@@ -34,7 +27,7 @@ export const EMPLOYEE_FIELDS: readonly EmployeeField[] = [
   { api: 'joined_date', prop: 'joinedDate' },
   { api: 'confirmation_date', prop: 'confirmationDate' },
   { api: 'termination_date', prop: 'terminationDate' },
-  { api: 'nationality', prop: 'nationalityId', ref: Nationality, byName: true },
+  { api: 'nationality', prop: 'nationalityId', ref: 'nationalities', byName: true },
   { api: 'ssn_num', prop: 'ssnNum' },
   { api: 'nic_num', prop: 'nicNum' },
   { api: 'other_id', prop: 'otherId' },
@@ -50,10 +43,10 @@ export const EMPLOYEE_FIELDS: readonly EmployeeField[] = [
   { api: 'work_phone', prop: 'workPhone' },
   { api: 'work_email', prop: 'workEmail' },
   { api: 'private_email', prop: 'privateEmail' },
-  { api: 'employment_status', prop: 'employmentStatusId', ref: EmploymentStatus },
-  { api: 'job_title', prop: 'jobTitleId', ref: JobTitle },
-  { api: 'pay_grade', prop: 'payGradeId', ref: PayGrade },
-  { api: 'department', prop: 'departmentId', ref: Department },
+  { api: 'employment_status', prop: 'employmentStatusId', ref: 'employment-statuses' },
+  { api: 'job_title', prop: 'jobTitleId', ref: 'job-titles' },
+  { api: 'pay_grade', prop: 'payGradeId', ref: 'pay-grades' },
+  { api: 'department', prop: 'departmentId', ref: 'departments' },
   { api: 'supervisor', prop: 'supervisorId', ref: 'employee' },
   { api: 'approver1', prop: 'approver1Id', ref: 'employee' },
   { api: 'approver2', prop: 'approver2Id', ref: 'employee' },

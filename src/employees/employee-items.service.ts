@@ -7,7 +7,7 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { findPage, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { Certification, EducationLevel, Language, NamedReference, Skill } from '../reference/entities/reference.entities';
+import { ReferenceKind, ReferenceService } from '../reference/reference.service';
 import { StatusHistoryItemDto, StatusMessageDto } from './dto/employee-items.dto';
 import { EmployeesService } from './employees.service';
 import {
@@ -28,7 +28,7 @@ export interface ItemKind {
   /** Besides Admins and Restricted Admins in scope, the employee itself may maintain these. */
   selfEditable: boolean;
   /** Request field → [entity property, referenced table when it is an id]. */
-  fields: Record<string, [string, (new () => NamedReference)?]>;
+  fields: Record<string, [string, ReferenceKind?]>;
 }
 
 export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
@@ -37,7 +37,7 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
     label: 'Skill',
     entity: EmployeeSkill,
     selfEditable: false,
-    fields: { skill_id: ['skillId', Skill], details: ['details'] },
+    fields: { skill_id: ['skillId', 'skills'], details: ['details'] },
   },
   educations: {
     path: 'educations',
@@ -45,7 +45,7 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
     entity: EmployeeEducation,
     selfEditable: true,
     fields: {
-      education_level: ['educationLevelId', EducationLevel],
+      education_level: ['educationLevelId', 'education-levels'],
       institute: ['institute'],
       date_start: ['dateStart'],
       date_end: ['dateEnd'],
@@ -57,7 +57,7 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
     entity: EmployeeCertification,
     selfEditable: false,
     fields: {
-      certification_id: ['certificationId', Certification],
+      certification_id: ['certificationId', 'certifications'],
       institute: ['institute'],
       date_start: ['dateStart'],
       date_end: ['dateEnd'],
@@ -69,7 +69,7 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
     entity: EmployeeLanguage,
     selfEditable: true,
     fields: {
-      language_id: ['languageId', Language],
+      language_id: ['languageId', 'languages'],
       reading: ['reading'],
       speaking: ['speaking'],
       writing: ['writing'],
@@ -87,6 +87,7 @@ export class EmployeeItemsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly employees: EmployeesService,
+    private readonly reference: ReferenceService,
   ) {}
 
   async list(caller: AuthUser, employeeId: number, kind: ItemKind, query: ListQueryDto): Promise<Page<Input>> {
@@ -106,7 +107,7 @@ export class EmployeeItemsService {
     for (const [field, [prop, ref]] of Object.entries(kind.fields)) {
       const value = input[field] ?? null;
       row[prop] = value;
-      if (ref && value !== null && !(await this.dataSource.getRepository(ref).exists({ where: { id: value as number } }))) {
+      if (ref && value !== null && !(await this.reference.exists(ref, value as number))) {
         problems.push({ field, message: 'does not exist' });
       }
     }

@@ -1,9 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module';
 import { ReferenceModule } from '../reference/reference.module';
-import { UsersModule } from '../users/users.module';
-import { EmployeeUserController } from './employee-user.controller';
 import { EMPLOYEE_ITEM_CONTROLLERS } from './employee-items.controller';
 import { EmployeeItemsService } from './employee-items.service';
 import { EMPLOYEE_ITEM_ENTITIES } from './entities/employee-items.entity';
@@ -12,8 +9,8 @@ import { EmployeesController } from './employees.controller';
 import { EmployeesService } from './employees.service';
 
 @Module({
-  imports: [AuthModule, ReferenceModule, UsersModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
-  controllers: [EmployeesController, EmployeeUserController, ...EMPLOYEE_ITEM_CONTROLLERS],
+  imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
+  controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
   providers: [EmployeesService, EmployeeItemsService],
   exports: [EmployeesService],
 })

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, Not, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
-import { TokenService } from '../auth/token.service';
+import { DataSource, EntityManager, Not, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AccessScopeService, EmployeeRef, EmployeeScope } from '../common/auth/access-scope.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
@@ -9,10 +8,8 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { Nationality, NamedReference } from '../reference/entities/reference.entities';
+import { ReferenceService } from '../reference/reference.service';
 import { UserLevel } from '../common/auth/user-level';
-import { User } from '../users/entities/user.entity';
-import { assertAdminsRemain } from '../users/last-admin';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
@@ -69,14 +66,21 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+/**
+ * Work another module does when an employee is deleted, inside the deleting transaction (throw to
+ * refuse the deletion); it may return work to run after the commit.
+ */
+export type EmployeeRemovalHook = (em: EntityManager, employeeId: number) => Promise<(() => Promise<void>) | void>;
+
 @Injectable()
 export class EmployeesService {
   private readonly employees: Repository<Employee>;
+  private readonly removalHooks: EmployeeRemovalHook[] = [];
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly scopes: AccessScopeService,
-    private readonly tokens: TokenService,
+    private readonly reference: ReferenceService,
   ) {
     this.employees = dataSource.getRepository(Employee);
   }
@@ -202,24 +206,34 @@ export class EmployeesService {
     return this.toDto(await this.save(employee));
   }
 
+  /** Registers what another module does when an employee is deleted (the Users module deactivates its user). */
+  onRemove(hook: EmployeeRemovalHook): void {
+    this.removalHooks.push(hook);
+  }
+
   /**
-   * Removes the employee and its sub-records in one transaction; reports and approvals pointing to
-   * it are cleared (foreign keys SET NULL); its user is deactivated and its tokens revoked.
+   * Removes the employee and its sub-records in one transaction, with the removal hooks' writes
+   * (they may refuse it); reports and approvals pointing to it are cleared (foreign keys SET NULL).
    */
   async remove(id: number): Promise<{ id: number }> {
-    const users = await transaction(this.dataSource, async (em) => {
+    const afterCommit = await transaction(this.dataSource, async (em) => {
       if (!(await em.exists(Employee, { where: { id } }))) throw new NotFoundException('Employee');
-      const linked = await em.find(User, { where: { employeeId: id }, select: { id: true } });
-      if (linked.length) {
-        const userIds = linked.map((u) => u.id);
-        await assertAdminsRemain(em, userIds); // deactivating them must leave an active Admin
-        await em.update(User, { id: In(userIds) }, { active: false, employeeId: null });
+      const later: Array<() => Promise<void>> = [];
+      for (const hook of this.removalHooks) {
+        const after = await hook(em, id);
+        if (after) later.push(after);
       }
       await em.delete(Employee, { id });
-      return linked;
+      return later;
     });
-    for (const u of users) await this.tokens.revokeUserTokens(u.id);
+    for (const after of afterCommit) await after();
     return { id };
+  }
+
+  /** "First Last" of an employee, null when there is none (e-mails, payslips). */
+  async displayName(id: number): Promise<string | null> {
+    const e = await this.employees.findOne({ where: { id }, select: { id: true, firstName: true, lastName: true } });
+    return e ? `${e.firstName} ${e.lastName}` : null;
   }
 
   /** API fields → entity properties; the nationality name becomes its id. Only fields present are set. */
@@ -231,11 +245,7 @@ export class EmployeesService {
       patch[f.prop] = source[f.api];
     }
     if (typeof patch.nationalityId === 'string') {
-      const nationality = await this.dataSource
-        .getRepository(Nationality)
-        .createQueryBuilder('n')
-        .where('LOWER(n.name) = LOWER(:name)', { name: patch.nationalityId })
-        .getOne();
+      const nationality = await this.reference.nationalityByName(patch.nationalityId);
       if (!nationality) throw ValidationException.field('nationality', 'must be the name of a nationality from /nationalities');
       patch.nationalityId = nationality.id;
     }
@@ -256,7 +266,7 @@ export class EmployeesService {
         else if (!(await this.referable(scope, value as number))) {
           problems.push({ field: f.api, message: 'employee does not exist' });
         }
-      } else if (!(await this.dataSource.getRepository<NamedReference>(f.ref).exists({ where: { id: value as number } }))) {
+      } else if (!(await this.reference.exists(f.ref, value as number))) {
         problems.push({ field: f.api, message: 'does not exist' });
       }
     }
@@ -318,12 +328,9 @@ export class EmployeesService {
   }
 
   private async toDto(e: Employee): Promise<EmployeeDto> {
-    const nationality =
-      e.nationalityId === null
-        ? null
-        : await this.dataSource.getRepository(Nationality).findOne({ where: { id: e.nationalityId } });
+    const nationality = e.nationalityId === null ? null : await this.reference.nameOf('nationalities', e.nationalityId);
     const dto: Record<string, unknown> = { id: e.id };
-    for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? (nationality?.name ?? null) : (e[f.prop] ?? null);
+    for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
     return dto as unknown as EmployeeDto;
   }
 }

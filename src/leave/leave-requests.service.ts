@@ -24,15 +24,7 @@ import {
 } from './entities/leave.entities';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
-
-/** Events for the Tasks module: approval tasks on request, clean-up on decision. */
-export const LEAVE_REQUESTED_EVENT = 'leave.requested';
-export const LEAVE_DECIDED_EVENT = 'leave.decided';
-export interface LeaveEvent {
-  requestId: number;
-  employeeId: number;
-  status: LeaveStatus;
-}
+import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
 
 const LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date_start', order: 'descend' },

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { AccessScopeService, DepartmentTree } from '../common/auth/access-scope.service';
 import { ValidationException } from '../common/errors/domain.exception';
 import { compareMoney } from '../common/validation/decorators';
@@ -29,6 +29,8 @@ export const NAMED_KINDS = {
   'education-levels': { entity: EducationLevel, label: 'Education level' },
 } as const;
 export type NamedKind = keyof typeof NAMED_KINDS;
+/** Every reference table other modules point to by id, named by its URL segment. */
+export type ReferenceKind = NamedKind | 'departments' | 'pay-grades';
 
 /**
  * Reference data the employee fields point to, and the department tree that Restricted Admin
@@ -76,6 +78,36 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
 
   onModuleInit(): void {
     this.scopes.useDepartmentTree(this);
+  }
+
+  /** How many of `ids` exist in the reference table (other modules check their references with it). */
+  async countExisting(kind: ReferenceKind, ids: readonly number[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return 0;
+    return this.repository(kind).count({ where: { id: In(unique) } });
+  }
+
+  async exists(kind: ReferenceKind, id: number): Promise<boolean> {
+    return (await this.countExisting(kind, [id])) === 1;
+  }
+
+  /** A nationality by its name, ignoring case (employees carry the name, API.md §7). */
+  async nationalityByName(name: string): Promise<ReferenceDto | null> {
+    const row = await this.repository('nationalities')
+      .createQueryBuilder('n')
+      .where('LOWER(n.name) = LOWER(:name)', { name })
+      .getOne();
+    return row && { id: row.id, name: row.name };
+  }
+
+  async nameOf(kind: ReferenceKind, id: number): Promise<string | null> {
+    return (await this.repository(kind).findOne({ where: { id } }))?.name ?? null;
+  }
+
+  private repository(kind: ReferenceKind): Repository<NamedReference> {
+    if (kind === 'departments') return this.dataSource.getRepository(Department);
+    if (kind === 'pay-grades') return this.dataSource.getRepository(PayGrade);
+    return this.dataSource.getRepository<NamedReference>(NAMED_KINDS[kind].entity);
   }
 
   /** Creates a department and returns its id (seeds, fixtures, benchmarks). */

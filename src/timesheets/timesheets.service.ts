@@ -13,13 +13,7 @@ import { Employee } from '../employees/entities/employee.entity';
 import { ReferenceCrud } from '../reference/reference-crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, TimesheetListQueryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
-
-/** For the Tasks module: an approval task for the employee's supervisor. */
-export const TIMESHEET_SUBMITTED_EVENT = 'timesheet.submitted';
-export interface TimesheetSubmittedEvent {
-  entryId: number;
-  employeeId: number;
-}
+import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from './timesheets.events';
 
 const LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date', order: 'descend' },

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +9,8 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { Department } from '../reference/entities/reference.entities';
+import { EmployeesService } from '../employees/employees.service';
+import { ReferenceService } from '../reference/reference.service';
 import { CreateUserForEmployeeDto, CreateUserResponseDto, UpdateUserDto, UserDto } from './dto/user-account.dto';
 import { UserDepartment } from './entities/user-department.entity';
 import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
@@ -18,14 +19,7 @@ import { assertAdminsRemain } from './last-admin';
 import { UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
 import { transaction } from '../database/transaction';
-
-/** Emitted after a user was created for an employee; the Tasks module adds "change your temporary password". */
-export const USER_CREATED_EVENT = 'user.created';
-export interface UserCreatedEvent {
-  userId: number;
-  employeeId: number;
-  temporaryPassword: boolean;
-}
+import { USER_CREATED_EVENT, UserCreatedEvent } from './users.events';
 
 const USER_LIST_SPEC: ListSpec = {
   idColumn: 'u.id',
@@ -43,14 +37,35 @@ const NEEDS_EMPLOYEE: readonly UserLevel[] = ['Manager', 'Employee'];
 
 /** Login users: create-user for an employee with its welcome e-mail, and the Admin users API. */
 @Injectable()
-export class UserAccountsService {
+export class UserAccountsService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly welcome: WelcomeMailService,
     private readonly tokens: TokenService,
     private readonly events: EventEmitter2,
+    private readonly employees: EmployeesService,
+    private readonly reference: ReferenceService,
   ) {}
+
+  onModuleInit(): void {
+    this.employees.onRemove((em, employeeId) => this.detachEmployee(em, employeeId));
+  }
+
+  /**
+   * An employee is being deleted: its users are deactivated and unlinked in the same transaction
+   * (409 LAST_ADMIN when that leaves no active Admin), and their tokens end after the commit.
+   */
+  private async detachEmployee(em: EntityManager, employeeId: number): Promise<(() => Promise<void>) | void> {
+    const linked = await em.find(User, { where: { employeeId }, select: { id: true } });
+    if (!linked.length) return;
+    const userIds = linked.map((u) => u.id);
+    await assertAdminsRemain(em, userIds);
+    await em.update(User, { id: In(userIds) }, { active: false, employeeId: null });
+    return async () => {
+      for (const id of userIds) await this.tokens.revokeUserTokens(id);
+    };
+  }
 
   /**
    * Creates the employee's login user with an unusable password and `must_change_password`; the
@@ -115,7 +130,7 @@ export class UserAccountsService {
       throw ValidationException.field('departments', 'applies to a Restricted Admin only');
     }
     if (dto.departments?.length) {
-      const found = await this.dataSource.getRepository(Department).count({ where: { id: In(dto.departments) } });
+      const found = await this.reference.countExisting('departments', dto.departments);
       if (found !== new Set(dto.departments).size)
         throw ValidationException.field('departments', 'names a department that does not exist');
     }

@@ -1,18 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { EmployeesModule } from '../employees/employees.module';
+import { ReferenceModule } from '../reference/reference.module';
 import { SettingsModule } from '../settings/settings.module';
+import { EmployeeUserController } from './employee-user.controller';
 import { User } from './entities/user.entity';
 import { UserDepartment } from './entities/user-department.entity';
 import { UsersController } from './users.controller';
 import { UserAccountsService } from './user-accounts.service';
 import { UsersService } from './users.service';
+import { WelcomeMailProcessor } from './welcome-mail.processor';
 import { WelcomeMailService } from './welcome-mail.service';
 
 @Module({
-  imports: [AuthModule, SettingsModule, TypeOrmModule.forFeature([User, UserDepartment])],
-  controllers: [UsersController],
-  providers: [UsersService, UserAccountsService, WelcomeMailService],
+  imports: [AuthModule, EmployeesModule, ReferenceModule, SettingsModule, TypeOrmModule.forFeature([User, UserDepartment])],
+  controllers: [UsersController, EmployeeUserController],
+  providers: [UsersService, UserAccountsService, WelcomeMailService, WelcomeMailProcessor],
   exports: [UsersService, UserAccountsService],
 })
 export class UsersModule {}

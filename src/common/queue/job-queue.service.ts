@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobRunner } from './queue.constants';
+import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobRunner, RetryPolicy } from './queue.constants';
 
 /**
  * The producer/consumer facade. Modules register handlers for their job definitions (in
@@ -9,19 +9,28 @@ import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobR
  */
 @Injectable()
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly retries = new Map<string, RetryPolicy>();
+
   constructor(@Inject(JOB_RUNNER) private readonly runner: JobRunner) {}
 
   get kind(): JobRunner['kind'] {
     return this.runner.kind;
   }
 
-  register<T>(job: JobDefinition<T>, handler: JobHandler<T>): void {
-    this.runner.register(job.queue, job.name, handler as JobHandler<unknown>, job.retry ?? DEFAULT_RETRY);
+  /**
+   * Registers the job's handler (a processor does, in onModuleInit). `retry` overrides the
+   * definition's policy when it depends on configuration; jobs added later use it too.
+   */
+  register<T>(job: JobDefinition<T>, handler: JobHandler<T>, retry?: RetryPolicy): void {
+    const policy = retry ?? job.retry ?? DEFAULT_RETRY;
+    this.retries.set(`${job.queue}:${job.name}`, policy);
+    this.runner.register(job.queue, job.name, handler as JobHandler<unknown>, policy);
   }
 
   /** Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second one is added. */
   add<T>(job: JobDefinition<T>, data: T, opts: { jobId?: string } = {}): Promise<EnqueuedJob> {
-    return this.runner.add(job.queue, job.name, data, opts.jobId ?? randomUUID(), job.retry ?? DEFAULT_RETRY);
+    const policy = this.retries.get(`${job.queue}:${job.name}`) ?? job.retry ?? DEFAULT_RETRY;
+    return this.runner.add(job.queue, job.name, data, opts.jobId ?? randomUUID(), policy);
   }
 
   ping(): Promise<void> {

@@ -5,10 +5,11 @@ import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { CreateUserForEmployeeDto, CreateUserResponseDto } from '../users/dto/user-account.dto';
-import { UserAccountsService } from '../users/user-accounts.service';
-import { EmployeesService } from './employees.service';
+import { EmployeesService } from '../employees/employees.service';
+import { CreateUserForEmployeeDto, CreateUserResponseDto } from './dto/user-account.dto';
+import { UserAccountsService } from './user-accounts.service';
 
+/** Served under /employees/{id} but a use case of the Users module, which depends on Employees (not the other way). */
 @ApiTags('Employees')
 @ApiBearerAuth()
 @Controller('employees/:id/create-user')

@@ -1,0 +1,7 @@
+/** Emitted after a user was created for an employee; the Tasks module adds "change your temporary password". */
+export const USER_CREATED_EVENT = 'user.created';
+export interface UserCreatedEvent {
+  userId: number;
+  employeeId: number;
+  temporaryPassword: boolean;
+}
