@@ -4,7 +4,6 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AttendanceModule } from './attendance/attendance.module';
 import { AuthModule } from './auth/auth.module';
 import { AccessGuard } from './common/auth/access.guard';
-import { AccessModule } from './common/auth/access.module';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
@@ -35,7 +34,6 @@ export class AppModule {
         QueueModule.forRoot(config),
         MailModule.forRoot(config),
         EventEmitterModule.forRoot(),
-        AccessModule,
         IdempotencyModule,
         SettingsModule,
         AuthModule,

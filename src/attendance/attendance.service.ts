@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeAccessService } from '../employees/employee-access.service';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { PUNCH_BACKDATING_HOURS } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
@@ -68,12 +68,12 @@ export function toAttendanceDto(r: AttendanceRecord): AttendanceDto {
 export class AttendanceService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly employees: EmployeesService,
+    private readonly access: EmployeeAccessService,
     private readonly settings: SettingsService,
   ) {}
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
-    const employeeId = await this.employees.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
+    const employeeId = await this.access.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
     const at = await this.punchTime(dto.time);
     return this.locked(employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);
@@ -102,7 +102,7 @@ export class AttendanceService {
   }
 
   async punchOut(caller: AuthUser, dto: PunchOutDto): Promise<AttendanceDto> {
-    const employeeId = await this.employees.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
+    const employeeId = await this.access.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
     const at = await this.punchTime(dto.time);
     return this.locked(employeeId, async (em) => {
       const repo = em.getRepository(AttendanceRecord);
@@ -129,7 +129,7 @@ export class AttendanceService {
   }
 
   async create(caller: AuthUser, dto: CreateAttendanceDto): Promise<AttendanceDto> {
-    await this.employees.visible(caller, dto.employee);
+    await this.access.visible(caller, dto.employee);
     const record = this.dataSource.getRepository(AttendanceRecord).create({
       employeeId: dto.employee,
       inTime: instant(dto.in_time),
@@ -143,7 +143,7 @@ export class AttendanceService {
   async update(caller: AuthUser, id: number, dto: UpdateAttendanceDto): Promise<AttendanceDto> {
     const record = await this.find(caller, id);
     if (dto.employee !== undefined) {
-      await this.employees.visible(caller, dto.employee);
+      await this.access.visible(caller, dto.employee);
       record.employeeId = dto.employee;
     }
     if (dto.in_time !== undefined) record.inTime = instant(dto.in_time);
@@ -166,13 +166,13 @@ export class AttendanceService {
   /** All records the caller's scope covers (Admin: all; Restricted Admin: its departments), newest first by default. */
   async list(caller: AuthUser, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
     const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
-    await this.employees.restrictToRecordScope(caller, qb, 'a.employee_id');
+    await this.access.restrictToRecordScope(caller, qb, 'a.employee_id');
     return this.page(qb, query);
   }
 
   /** GET /employees/{id}/attendance: paged, newest first. */
   async forEmployee(caller: AuthUser, employeeId: number, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const qb = this.dataSource
       .getRepository(AttendanceRecord)
       .createQueryBuilder('a')
@@ -182,7 +182,7 @@ export class AttendanceService {
 
   /** API.md §9, in one aggregate query. Months are UTC calendar months. */
   async summary(caller: AuthUser, employeeId: number, now = new Date()): Promise<AttendanceSummaryDto> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
     const row = await this.dataSource
       .getRepository(AttendanceRecord)
@@ -233,7 +233,7 @@ export class AttendanceService {
   private async find(caller: AuthUser, id: number): Promise<AttendanceRecord> {
     const record = await this.dataSource.getRepository(AttendanceRecord).findOne({ where: { id } });
     if (!record) throw new NotFoundException('Attendance record');
-    await this.employees.visible(caller, record.employeeId).catch(() => {
+    await this.access.visible(caller, record.employeeId).catch(() => {
       throw new NotFoundException('Attendance record');
     });
     return record;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, ObjectLiteral } from 'typeorm';
-import { EmployeeScope } from '../common/auth/access-scope.service';
+import { EmployeeScope } from './employee-access.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, parseListQuery } from '../common/paging/list-request';
@@ -9,7 +9,7 @@ import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { ReferenceKind, ReferenceService } from '../reference/reference.service';
 import { StatusHistoryItemDto, StatusMessageDto } from './dto/employee-items.dto';
-import { EmployeesService } from './employees.service';
+import { EmployeeAccessService } from './employee-access.service';
 import {
   EmployeeCertification,
   EmployeeEducation,
@@ -86,12 +86,12 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
 export class EmployeeItemsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly employees: EmployeesService,
+    private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
   ) {}
 
   async list(caller: AuthUser, employeeId: number, kind: ItemKind, query: ListQueryDto): Promise<Page<Input>> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const qb = this.dataSource
       .getRepository(kind.entity)
       .createQueryBuilder('i')
@@ -127,7 +127,7 @@ export class EmployeeItemsService {
   }
 
   async status(caller: AuthUser, employeeId: number): Promise<StatusMessageDto> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const latest = await this.dataSource
       .getRepository(EmployeeStatusMessage)
       .findOne({ where: { employeeId }, order: { id: 'DESC' } });
@@ -136,7 +136,7 @@ export class EmployeeItemsService {
 
   /** The employee itself, its Manager, a Restricted Admin in scope and Admins set it; each message is kept. */
   async setStatus(caller: AuthUser, employeeId: number, message: string): Promise<StatusMessageDto> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const repo = this.dataSource.getRepository(EmployeeStatusMessage);
     const saved = await repo.save(repo.create({ employeeId, message, createdBy: caller.id }));
     const row = await repo.findOneOrFail({ where: { id: saved.id } });
@@ -144,7 +144,7 @@ export class EmployeeItemsService {
   }
 
   async statusHistory(caller: AuthUser, employeeId: number, query: ListQueryDto): Promise<Page<StatusHistoryItemDto>> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const qb = this.dataSource
       .getRepository(EmployeeStatusMessage)
       .createQueryBuilder('s')
@@ -159,7 +159,7 @@ export class EmployeeItemsService {
   }
 
   private async assertEditable(caller: AuthUser, employeeId: number, kind: ItemKind): Promise<void> {
-    const { scope } = await this.employees.visible(caller, employeeId);
+    const { scope } = await this.access.visible(caller, employeeId);
     if (!this.mayEdit(caller, scope, employeeId, kind)) {
       throw new DomainException('FORBIDDEN', `You may not change the ${kind.path} of this employee`);
     }

@@ -6,12 +6,13 @@ import { EmployeeItemsService } from './employee-items.service';
 import { EMPLOYEE_ITEM_ENTITIES } from './entities/employee-items.entity';
 import { Employee } from './entities/employee.entity';
 import { EmployeesController } from './employees.controller';
+import { EmployeeAccessService } from './employee-access.service';
 import { EmployeesService } from './employees.service';
 
 @Module({
   imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
   controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
-  providers: [EmployeesService, EmployeeItemsService],
-  exports: [EmployeesService],
+  providers: [EmployeesService, EmployeeAccessService, EmployeeItemsService],
+  exports: [EmployeesService, EmployeeAccessService],
 })
 export class EmployeesModule {}

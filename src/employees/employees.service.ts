@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Not, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
-import { AccessScopeService, EmployeeRef, EmployeeScope } from '../common/auth/access-scope.service';
+import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -9,8 +8,8 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { ReferenceService } from '../reference/reference.service';
-import { UserLevel } from '../common/auth/user-level';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
+import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
 import { transaction } from '../database/transaction';
@@ -36,7 +35,6 @@ export const EMPLOYEE_LIST_SPEC: ListSpec = {
   searchColumns: ['e.first_name', 'e.middle_name', 'e.last_name', 'e.employee_id', 'e.work_email'],
 };
 
-const SCOPE_COLUMNS = { id: 'e.id', department: 'e.department_id', supervisor: 'e.supervisor_id' };
 const LIST_SELECT = [
   'e.id',
   'e.employeeId',
@@ -49,18 +47,6 @@ const LIST_SELECT = [
 ];
 
 type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
-
-export function employeeRef(e: Pick<Employee, 'id' | 'departmentId' | 'supervisorId'>): EmployeeRef {
-  return { id: e.id, departmentId: e.departmentId, supervisorId: e.supervisorId };
-}
-
-/** Whether the caller's employee is the employee's supervisor or one of its approvers (leave, timesheets). */
-export function isApproverOf(
-  caller: AuthUser,
-  e: Pick<Employee, 'supervisorId' | 'approver1Id' | 'approver2Id' | 'approver3Id'>,
-): boolean {
-  return caller.employeeId !== null && [e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].includes(caller.employeeId);
-}
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
@@ -79,7 +65,7 @@ export class EmployeesService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly scopes: AccessScopeService,
+    private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
   ) {
     this.employees = dataSource.getRepository(Employee);
@@ -88,7 +74,7 @@ export class EmployeesService {
   /** Admin: all; Restricted Admin: its department subtree; Manager: its direct reports; Employee: none. */
   async list(caller: AuthUser, query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
     const request = parseListQuery(query, EMPLOYEE_LIST_SPEC);
-    const condition = this.scopes.listCondition(await this.scopes.scopeOf(caller), SCOPE_COLUMNS);
+    const condition = this.access.listCondition(await this.access.scopeOf(caller));
     const qb = this.employees.createQueryBuilder('e').select(LIST_SELECT);
     if (condition.sql) qb.where(condition.sql, condition.params);
     const page = await findPage(qb, request);
@@ -102,21 +88,6 @@ export class EmployeesService {
       department: e.departmentId,
       status: e.status,
     }));
-  }
-
-  /**
-   * Restricts a query over a table with an employee column (attendance, leave, timesheets) to the
-   * records the caller may list: Admin all, Restricted Admin its departments, Manager itself and its
-   * direct reports, Employee itself (API.md §5, §9).
-   */
-  async restrictToRecordScope<T extends ObjectLiteral>(
-    caller: AuthUser,
-    qb: SelectQueryBuilder<T>,
-    employeeColumn: string,
-  ): Promise<SelectQueryBuilder<T>> {
-    const condition = this.scopes.recordsCondition(await this.scopes.scopeOf(caller), SCOPE_COLUMNS);
-    if (condition.sql) qb.innerJoin(Employee, 'e', `e.id = ${employeeColumn}`).andWhere(condition.sql, condition.params);
-    return qb;
   }
 
   async me(caller: AuthUser): Promise<CurrentEmployeeDto> {
@@ -134,42 +105,8 @@ export class EmployeesService {
   }
 
   async get(caller: AuthUser, id: number): Promise<EmployeeDto> {
-    const { employee } = await this.visible(caller, id);
+    const { employee } = await this.access.visible(caller, id);
     return this.toDto(employee);
-  }
-
-  /** The employee if the caller may see it, else NOT_FOUND (missing and out of scope look alike). */
-  async visible(caller: AuthUser, id: number): Promise<{ employee: Employee; scope: EmployeeScope }> {
-    const scope = await this.scopes.scopeOf(caller);
-    const employee = await this.employees.findOne({ where: { id } });
-    this.scopes.assertVisible(scope, employee && employeeRef(employee));
-    return { employee: employee as Employee, scope };
-  }
-
-  /**
-   * Whose record a request creates: the caller's own employee, or the one it names when its level
-   * is among `levels` and it can see that employee (404 otherwise, 403 for a level not allowed).
-   */
-  async subjectOf(caller: AuthUser, employee: number | undefined, levels: readonly UserLevel[]): Promise<number> {
-    if (employee === undefined || employee === caller.employeeId) {
-      if (caller.employeeId === null)
-        throw new DomainException('NOT_FOUND', 'No employee record is linked to your user: pass employee');
-      return caller.employeeId;
-    }
-    await this.visible(caller, employee);
-    if (!levels.includes(caller.level)) throw new DomainException('FORBIDDEN', 'You may act for yourself only');
-    return employee;
-  }
-
-  /**
-   * The employee owning a record that needs a decision (leave, timesheets): visible to whoever can
-   * see the employee and to its supervisor and approvers; null for everybody else (answer 404).
-   */
-  async forDecision(caller: AuthUser, employeeId: number): Promise<Employee | null> {
-    const employee = await this.employees.findOne({ where: { id: employeeId } });
-    if (!employee) return null;
-    const visible = this.scopes.canSee(await this.scopes.scopeOf(caller), employeeRef(employee));
-    return visible || isApproverOf(caller, employee) ? employee : null;
   }
 
   async create(dto: CreateEmployeeDto): Promise<EmployeeDto> {
@@ -180,11 +117,11 @@ export class EmployeesService {
   }
 
   async update(caller: AuthUser, id: number, dto: UpdateEmployeeDto): Promise<EmployeeDto> {
-    const { employee, scope } = await this.visible(caller, id);
+    const { employee, scope } = await this.access.visible(caller, id);
     const { id: _ignored, ...fields } = dto;
     const patch = await this.toPatch(fields);
     const changed = EMPLOYEE_FIELDS.filter((f) => f.prop in patch && patch[f.prop] !== employee[f.prop]);
-    const forbidden = this.scopes.forbiddenFields(
+    const forbidden = this.access.forbiddenFields(
       scope,
       employeeRef(employee),
       changed.map((f) => f.api),
@@ -263,7 +200,7 @@ export class EmployeesService {
       if (!f.ref || f.byName || value === null || value === undefined) continue;
       if (f.ref === 'employee') {
         if (e.id !== undefined && value === e.id) problems.push({ field: f.api, message: 'cannot be the employee itself' });
-        else if (!(await this.referable(scope, value as number))) {
+        else if (!(await this.access.referable(scope, value as number))) {
           problems.push({ field: f.api, message: 'employee does not exist' });
         }
       } else if (!(await this.reference.exists(f.ref, value as number))) {
@@ -284,11 +221,6 @@ export class EmployeesService {
       throw ValidationException.field('supervisor', 'would create a supervision cycle');
     }
     await this.assertUnique(e);
-  }
-
-  private async referable(scope: EmployeeScope, id: number): Promise<boolean> {
-    const other = await this.employees.findOne({ where: { id }, select: { id: true, departmentId: true, supervisorId: true } });
-    return !!other && this.scopes.canSee(scope, employeeRef(other));
   }
 
   /** The supervisor and everyone above it, in one recursive query. */

@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { AccessScopeService } from '../common/auth/access-scope.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { employeeRef, EmployeesService, isApproverOf } from '../employees/employees.service';
-import { Employee } from '../employees/entities/employee.entity';
+import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
 import { CreateLeaveRequestDto, LeaveListQueryDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
@@ -66,15 +64,14 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
 export class LeaveRequestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly employees: EmployeesService,
+    private readonly access: EmployeeAccessService,
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
-    private readonly scopes: AccessScopeService,
     private readonly events: EventEmitter2,
   ) {}
 
   async create(caller: AuthUser, dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {
-    const employeeId = await this.employees.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
+    const employeeId = await this.access.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
     const problems: ErrorDetail[] = [];
     if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
     if (dto.half_day && dto.date_end !== dto.date_start)
@@ -136,7 +133,7 @@ export class LeaveRequestsService {
     const { request, employee } = await this.load(caller, id);
     if (caller.employeeId === request.employeeId)
       throw new DomainException('FORBIDDEN', 'You cannot decide your own leave request');
-    if (!(await this.scopes.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
+    if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its leave");
     }
     return this.transition(request, ['Pending'], status, caller);
@@ -144,7 +141,7 @@ export class LeaveRequestsService {
 
   async cancel(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
     const { request, employee } = await this.load(caller, id);
-    if (!(await this.scopes.administers(caller, employeeRef(employee))) && caller.employeeId !== request.employeeId)
+    if (!(await this.access.administers(caller, employeeRef(employee))) && caller.employeeId !== request.employeeId)
       throw new DomainException('FORBIDDEN', 'Only the requester or an Admin cancel a leave request');
     return this.transition(request, ['Pending', 'Approved'], 'Cancelled', caller);
   }
@@ -156,12 +153,12 @@ export class LeaveRequestsService {
   /** Admin: all requests; Restricted Admin: its departments; newest first unless sorted otherwise. */
   async list(caller: AuthUser, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
     const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
-    await this.employees.restrictToRecordScope(caller, qb, 'l.employee_id');
+    await this.access.restrictToRecordScope(caller, qb, 'l.employee_id');
     return this.page(qb, query);
   }
 
   async forEmployee(caller: AuthUser, employeeId: number, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     return this.page(
       this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l').where('l.employee_id = :employeeId', { employeeId }),
       query,
@@ -170,7 +167,7 @@ export class LeaveRequestsService {
 
   /** Per leave type for the period containing today, and request counts by status (all periods). */
   async summary(caller: AuthUser, employeeId: number, today = new Date().toISOString().slice(0, 10)): Promise<LeaveSummaryDto> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     const period = await this.setup.periodOf(today);
     const types = await this.dataSource.getRepository(LeaveType).find({ order: { id: 'ASC' } });
     const counts = await this.dataSource
@@ -241,9 +238,9 @@ export class LeaveRequestsService {
   }
 
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
-  private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: Employee }> {
+  private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: DecisionSubject }> {
     const request = await this.dataSource.getRepository(LeaveRequest).findOne({ where: { id } });
-    const employee = request && (await this.employees.forDecision(caller, request.employeeId));
+    const employee = request && (await this.access.forDecision(caller, request.employeeId));
     if (!request || !employee) throw new NotFoundException('Leave request');
     return { request, employee };
   }

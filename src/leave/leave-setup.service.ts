@@ -6,7 +6,7 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeAccessService } from '../employees/employee-access.service';
 import { ReferenceCrud } from '../reference/reference-crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
@@ -38,7 +38,7 @@ export class LeaveSetupService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly employees: EmployeesService,
+    private readonly access: EmployeeAccessService,
   ) {
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
       label: 'Leave type',
@@ -92,7 +92,7 @@ export class LeaveSetupService {
     // Admins list everything; others must name an employee they can see.
     if (caller.level !== 'Admin') {
       if (!employee || employee.values.length !== 1) throw ValidationException.field('filters.employee', 'name one employee');
-      await this.employees.visible(caller, Number(employee.values[0]));
+      await this.access.visible(caller, Number(employee.values[0]));
     }
     const page = await findPage(this.dataSource.getRepository(LeaveEntitlement).createQueryBuilder('x'), request);
     return page.map(toEntitlementDto);
@@ -100,7 +100,7 @@ export class LeaveSetupService {
 
   /** Sets the days of an employee for a type and period (creates or replaces). */
   async setEntitlement(caller: AuthUser, dto: SetEntitlementDto): Promise<EntitlementDto> {
-    await this.employees.visible(caller, dto.employee);
+    await this.access.visible(caller, dto.employee);
     const problems = [];
     if (!(await this.dataSource.getRepository(LeaveType).exists({ where: { id: dto.leave_type } }))) {
       problems.push({ field: 'leave_type', message: 'does not exist' });
@@ -121,7 +121,7 @@ export class LeaveSetupService {
     const repo = this.dataSource.getRepository(LeaveEntitlement);
     const row = await repo.findOne({ where: { id } });
     if (!row) throw new NotFoundException('Entitlement');
-    await this.employees.visible(caller, row.employeeId).catch(() => {
+    await this.access.visible(caller, row.employeeId).catch(() => {
       throw new NotFoundException('Entitlement');
     });
     await repo.delete({ id });

@@ -1,7 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
-import { AccessScopeService, DepartmentTree } from '../common/auth/access-scope.service';
 import { ValidationException } from '../common/errors/domain.exception';
 import { compareMoney } from '../common/validation/decorators';
 import { DepartmentDto, PayGradeDto, ReferenceDto } from './dto/reference.dto';
@@ -34,18 +33,15 @@ export type ReferenceKind = NamedKind | 'departments' | 'pay-grades';
 
 /**
  * Reference data the employee fields point to, and the department tree that Restricted Admin
- * scope and insights expand (registered with the access scope service at start).
+ * scope (EmployeeAccessService) and insights expand.
  */
 @Injectable()
-export class ReferenceService implements DepartmentTree, OnModuleInit {
+export class ReferenceService {
   readonly departments: ReferenceCrud<Department, DepartmentDto>;
   readonly payGrades: ReferenceCrud<PayGrade, PayGradeDto>;
   private readonly named = new Map<NamedKind, ReferenceCrud<NamedReference, ReferenceDto>>();
 
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly scopes: AccessScopeService,
-  ) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const departments = dataSource.getRepository(Department);
     this.departments = new ReferenceCrud<Department, DepartmentDto>({
       label: 'Department',
@@ -74,10 +70,6 @@ export class ReferenceService implements DepartmentTree, OnModuleInit {
         }),
       );
     }
-  }
-
-  onModuleInit(): void {
-    this.scopes.useDepartmentTree(this);
   }
 
   /** How many of `ids` exist in the reference table (other modules check their references with it). */

@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { AccessScopeService } from '../common/auth/access-scope.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { employeeRef, EmployeesService, isApproverOf } from '../employees/employees.service';
-import { Employee } from '../employees/entities/employee.entity';
+import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
 import { ReferenceCrud } from '../reference/reference-crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, TimesheetListQueryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
@@ -56,8 +54,7 @@ export class TimesheetsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly employees: EmployeesService,
-    private readonly scopes: AccessScopeService,
+    private readonly access: EmployeeAccessService,
     private readonly events: EventEmitter2,
   ) {
     this.projects = new ReferenceCrud<Project, ProjectDto>({
@@ -68,7 +65,7 @@ export class TimesheetsService {
   }
 
   async create(caller: AuthUser, dto: CreateTimeEntryDto): Promise<TimeEntryDto> {
-    const employeeId = await this.employees.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
+    const employeeId = await this.access.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
     const entry = this.dataSource.getRepository(TimeEntry).create({
       employeeId,
       projectId: dto.project ?? null,
@@ -115,7 +112,7 @@ export class TimesheetsService {
   async decide(caller: AuthUser, id: number, to: 'Approved' | 'Rejected'): Promise<TimeEntryDto> {
     const { entry, employee } = await this.load(caller, id);
     if (caller.employeeId === entry.employeeId) throw new DomainException('FORBIDDEN', 'You cannot decide your own time entries');
-    if (!(await this.scopes.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
+    if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its time entries");
     }
     return this.transition(entry, ['Submitted'], to, caller);
@@ -128,12 +125,12 @@ export class TimesheetsService {
   /** The entries of the employees the caller can see (Manager: its direct reports); date order, newest first. */
   async list(caller: AuthUser, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
     const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
-    await this.employees.restrictToRecordScope(caller, qb, 't.employee_id');
+    await this.access.restrictToRecordScope(caller, qb, 't.employee_id');
     return this.page(qb, query);
   }
 
   async forEmployee(caller: AuthUser, employeeId: number, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
-    await this.employees.visible(caller, employeeId);
+    await this.access.visible(caller, employeeId);
     return this.page(
       this.dataSource.getRepository(TimeEntry).createQueryBuilder('t').where('t.employee_id = :employeeId', { employeeId }),
       query,
@@ -165,9 +162,9 @@ export class TimesheetsService {
   }
 
   /** The entry if its owner or an administrator of the employee asks, and it is still Draft or Rejected. */
-  private async editable(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: Employee }> {
+  private async editable(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: DecisionSubject }> {
     const found = await this.load(caller, id);
-    if (caller.employeeId !== found.entry.employeeId && !(await this.scopes.administers(caller, employeeRef(found.employee)))) {
+    if (caller.employeeId !== found.entry.employeeId && !(await this.access.administers(caller, employeeRef(found.employee)))) {
       throw new DomainException('FORBIDDEN', 'Only the employee or an Admin changes its time entries');
     }
     if (!EDITABLE.includes(found.entry.status)) {
@@ -177,9 +174,9 @@ export class TimesheetsService {
   }
 
   /** The entry with its employee, for whoever can see the employee or approves for it; else 404. */
-  private async load(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: Employee }> {
+  private async load(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: DecisionSubject }> {
     const entry = await this.dataSource.getRepository(TimeEntry).findOne({ where: { id } });
-    const employee = entry && (await this.employees.forDecision(caller, entry.employeeId));
+    const employee = entry && (await this.access.forDecision(caller, entry.employeeId));
     if (!entry || !employee) throw new NotFoundException('Time entry');
     return { entry, employee };
   }

@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeAccessService } from '../employees/employee-access.service';
 import { CreateUserForEmployeeDto, CreateUserResponseDto } from './dto/user-account.dto';
 import { UserAccountsService } from './user-accounts.service';
 
@@ -15,7 +15,7 @@ import { UserAccountsService } from './user-accounts.service';
 @Controller('employees/:id/create-user')
 export class EmployeeUserController {
   constructor(
-    private readonly employees: EmployeesService,
+    private readonly access: EmployeeAccessService,
     private readonly accounts: UserAccountsService,
   ) {}
 
@@ -38,7 +38,7 @@ export class EmployeeUserController {
     @Param('id', new IdParamPipe()) id: number,
     @Body() dto: CreateUserForEmployeeDto,
   ): Promise<CreateUserResponseDto> {
-    await this.employees.visible(caller, id);
+    await this.access.visible(caller, id);
     return this.accounts.createForEmployee(id, dto);
   }
 }

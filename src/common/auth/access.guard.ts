@@ -35,7 +35,9 @@ export class AccessGuard implements CanActivate {
     if (!token) throw new DomainException('UNAUTHORIZED', 'Missing access token: send Authorization: Bearer <token>');
     const user = await this.authenticator.authenticate(token);
     if (!user) throw new DomainException('UNAUTHORIZED', 'Invalid, expired or revoked access token');
-    request.user = user;
+    // A copy per request: per-request caches (a Restricted Admin's department subtree) key on it,
+    // and the token cache hands out the same object to every request for a while.
+    request.user = { ...user };
 
     if (user.mustChangePassword && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_PASSWORD, targets)) {
       throw new DomainException('PASSWORD_CHANGE_REQUIRED', 'Change the temporary password first: POST /users/me/password');
