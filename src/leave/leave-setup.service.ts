@@ -7,7 +7,7 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { EmployeeAccessService } from '../employees/employee-access.service';
-import { ReferenceCrud } from '../reference/reference-crud';
+import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
 

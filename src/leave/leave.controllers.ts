@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
@@ -6,8 +6,7 @@ import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/ap
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { crudController } from '../reference/reference.controllers';
-import { ReferenceCrud } from '../reference/reference-crud';
+import { crudController, CrudControllerSpec } from '../common/crud/crud.controller';
 import {
   CreateHolidayDto,
   CreateLeavePeriodDto,
@@ -29,55 +28,38 @@ import {
 import { LeaveRequestsService } from './leave-requests.service';
 import { LeaveSetupService } from './leave-setup.service';
 
-const setup = (
-  path: string,
-  label: string,
-  dto: Type<unknown>,
-  createDto: Type<unknown>,
-  updateDto: Type<unknown>,
-  crud: (s: LeaveSetupService) => ReferenceCrud<never, unknown>,
-  sortable: string,
-) =>
-  crudController<LeaveSetupService>({
-    path,
-    label,
-    tag: 'Leave',
-    dto,
-    createDto,
-    updateDto,
-    service: LeaveSetupService,
-    crud,
-    sortable,
-  });
+/** Leave's reference-like tables through the shared CRUD controller. */
+const setup = (spec: Omit<CrudControllerSpec<LeaveSetupService>, 'service' | 'tag'>) =>
+  crudController<LeaveSetupService>({ ...spec, tag: 'Leave', service: LeaveSetupService });
 
 export const LEAVE_SETUP_CONTROLLERS = [
-  setup(
-    'leave-types',
-    'Leave type',
-    LeaveTypeDto,
-    CreateLeaveTypeDto,
-    UpdateLeaveTypeDto,
-    (s) => s.types as ReferenceCrud<never, unknown>,
-    'id, name',
-  ),
-  setup(
-    'leave-periods',
-    'Leave period',
-    LeavePeriodDto,
-    CreateLeavePeriodDto,
-    UpdateLeavePeriodDto,
-    (s) => s.periods as ReferenceCrud<never, unknown>,
-    'id, name, date_start; periods never overlap',
-  ),
-  setup(
-    'holidays',
-    'Holiday',
-    HolidayDto,
-    CreateHolidayDto,
-    UpdateHolidayDto,
-    (s) => s.holidays as ReferenceCrud<never, unknown>,
-    'id, name, date; one holiday per date',
-  ),
+  setup({
+    path: 'leave-types',
+    label: 'Leave type',
+    dto: LeaveTypeDto,
+    createDto: CreateLeaveTypeDto,
+    updateDto: UpdateLeaveTypeDto,
+    crud: (s) => s.types,
+    sortable: 'id, name',
+  }),
+  setup({
+    path: 'leave-periods',
+    label: 'Leave period',
+    dto: LeavePeriodDto,
+    createDto: CreateLeavePeriodDto,
+    updateDto: UpdateLeavePeriodDto,
+    crud: (s) => s.periods,
+    sortable: 'id, name, date_start; periods never overlap',
+  }),
+  setup({
+    path: 'holidays',
+    label: 'Holiday',
+    dto: HolidayDto,
+    createDto: CreateHolidayDto,
+    updateDto: UpdateHolidayDto,
+    crud: (s) => s.holidays,
+    sortable: 'id, name, date; one holiday per date',
+  }),
 ];
 
 @ApiTags('Leave')

@@ -16,7 +16,7 @@ import {
   PayGrade,
   Skill,
 } from './entities/reference.entities';
-import { ReferenceCrud } from './reference-crud';
+import { ReferenceCrud } from '../common/crud/crud';
 
 export const NAMED_KINDS = {
   'job-titles': { entity: JobTitle, label: 'Job title' },

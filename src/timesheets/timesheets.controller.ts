@@ -5,8 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { crudController } from '../reference/reference.controllers';
-import { ReferenceCrud } from '../reference/reference-crud';
+import { crudController } from '../common/crud/crud.controller';
 import {
   CreateProjectDto,
   CreateTimeEntryDto,
@@ -27,7 +26,7 @@ export const ProjectsController = crudController<TimesheetsService>({
   createDto: CreateProjectDto,
   updateDto: UpdateProjectDto,
   service: TimesheetsService,
-  crud: (s) => s.projects as ReferenceCrud<never, unknown>,
+  crud: (s) => s.projects,
   sortable: 'id, name',
 });
 

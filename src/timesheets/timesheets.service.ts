@@ -8,7 +8,7 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
-import { ReferenceCrud } from '../reference/reference-crud';
+import { ReferenceCrud } from '../common/crud/crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, TimesheetListQueryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
 import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from './timesheets.events';

@@ -58,7 +58,3 @@ export class CreatePayGradeDto extends CreateReferenceDto {
 }
 
 export class UpdatePayGradeDto extends PartialType(CreatePayGradeDto) {}
-
-export class DeletedDto {
-  @ApiProperty({ example: 5 }) id: number;
-}

@@ -1,12 +1,26 @@
 import { FindOptionsWhere, Not, Repository } from 'typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { DomainException, NotFoundException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
-import { Page } from '../common/paging/page';
-import { NamedReference } from './entities/reference.entities';
+import { isForeignKeyViolation, isUniqueViolation } from '../errors/db-errors';
+import { DomainException, NotFoundException } from '../errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../paging/list-request';
+import { ListQueryDto } from '../paging/list-query.dto';
+import { Page } from '../paging/page';
 
-export interface ReferenceKind<E extends NamedReference> {
+/** A table the CRUD helper serves: an id and a name (unique unless the kind says otherwise). */
+export interface CrudEntity {
+  id: number;
+  name: string;
+}
+
+/** What a CRUD controller calls; every ReferenceCrud is one, whatever its entity and response types. */
+export interface CrudOperations {
+  list(query: ListQueryDto): Promise<Page<unknown>>;
+  get(id: number): Promise<unknown>;
+  create(input: Record<string, unknown>): Promise<unknown>;
+  update(id: number, input: Record<string, unknown>): Promise<unknown>;
+  remove(id: number): Promise<{ id: number }>;
+}
+
+export interface CrudKind<E extends CrudEntity> {
   /** "Job title": used in messages. */
   label: string;
   repo: Repository<E>;
@@ -23,13 +37,13 @@ export interface ReferenceKind<E extends NamedReference> {
 }
 
 /**
- * CRUD of one reference table: unique names (409 DUPLICATE), deletes refused while the row is
+ * CRUD of one reference-like table (reference data, leave types, projects, and payroll's components): unique names (409 DUPLICATE), deletes refused while the row is
  * referenced (409 IN_USE, enforced by the foreign keys), 404 for unknown ids.
  */
-export class ReferenceCrud<E extends NamedReference, Dto> {
+export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations {
   private readonly spec: ListSpec;
 
-  constructor(private readonly kind: ReferenceKind<E>) {
+  constructor(private readonly kind: CrudKind<E>) {
     this.spec = {
       idColumn: 'r.id',
       sortFields: { id: 'r.id', name: 'r.name' },

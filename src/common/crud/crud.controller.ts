@@ -1,0 +1,101 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Put, Query, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Authenticated, Levels } from '../auth/access.decorators';
+import { UserLevel } from '../auth/user-level';
+import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../envelope/api-envelope.decorators';
+import { SearchableListQueryDto } from '../paging/list-query.dto';
+import { Page } from '../paging/page';
+import { IdParamPipe } from '../validation/id-param.pipe';
+import { createValidationPipe } from '../validation/validation-pipe';
+import { CrudOperations } from './crud';
+
+export class DeletedDto {
+  @ApiProperty({ example: 5 }) id: number;
+}
+
+export interface CrudControllerSpec<S> {
+  path: string;
+  label: string;
+  /** Swagger tag. */
+  tag?: string;
+  dto: Type<unknown>;
+  createDto: Type<unknown>;
+  updateDto: Type<unknown>;
+  /** The provider holding the CRUD (a ReferenceCrud). */
+  service: Type<S>;
+  crud: (service: S) => CrudOperations;
+  sortable: string;
+  /** Who writes (default Admin). */
+  writers?: UserLevel[];
+}
+
+/**
+ * One controller class per resource, same routes and rules: any authenticated user reads (list
+ * envelope, paging, sort, search by name); `writers` (default Admin) write.
+ */
+export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
+  const writers = spec.writers ?? ['Admin'];
+  const createPipe = createValidationPipe(spec.createDto);
+  const updatePipe = createValidationPipe(spec.updateDto);
+
+  @ApiTags(spec.tag ?? 'Reference data')
+  @ApiBearerAuth()
+  @Controller(spec.path)
+  @Injectable()
+  class ReferenceController {
+    constructor(@Inject(spec.service) readonly service: S) {}
+
+    @Get()
+    @Authenticated()
+    @ApiOperation({
+      summary: `List ${spec.label.toLowerCase()}s`,
+      description: `sortField: ${spec.sortable}; search matches the name.`,
+    })
+    @ApiListEnvelope(spec.dto)
+    @ApiErrors(400, 401)
+    list(@Query() query: SearchableListQueryDto): Promise<Page<unknown>> {
+      return spec.crud(this.service).list(query);
+    }
+
+    @Get(':id')
+    @Authenticated()
+    @ApiOperation({ summary: `One ${spec.label.toLowerCase()}` })
+    @ApiOkEnvelope(spec.dto)
+    @ApiErrors(400, 401, 404)
+    get(@Param('id', new IdParamPipe()) id: number): Promise<unknown> {
+      return spec.crud(this.service).get(id);
+    }
+
+    @Post()
+    @HttpCode(200)
+    @Levels(...writers)
+    @ApiOperation({ summary: `Create a ${spec.label.toLowerCase()} (${writers.join(', ')})` })
+    @ApiBody({ type: spec.createDto })
+    @ApiOkEnvelope(spec.dto)
+    @ApiErrors(400, 401, 403, 409)
+    create(@Body(createPipe) body: Record<string, unknown>): Promise<unknown> {
+      return spec.crud(this.service).create(body);
+    }
+
+    @Put(':id')
+    @Levels(...writers)
+    @ApiOperation({ summary: `Change a ${spec.label.toLowerCase()} (${writers.join(', ')})` })
+    @ApiBody({ type: spec.updateDto })
+    @ApiOkEnvelope(spec.dto)
+    @ApiErrors(400, 401, 403, 404, 409)
+    update(@Param('id', new IdParamPipe()) id: number, @Body(updatePipe) body: Record<string, unknown>): Promise<unknown> {
+      return spec.crud(this.service).update(id, body);
+    }
+
+    @Delete(':id')
+    @Levels(...writers)
+    @ApiOperation({ summary: `Delete a ${spec.label.toLowerCase()} (${writers.join(', ')}); 409 IN_USE while referenced` })
+    @ApiOkEnvelope(DeletedDto)
+    @ApiErrors(400, 401, 403, 404, 409)
+    remove(@Param('id', new IdParamPipe()) id: number): Promise<DeletedDto> {
+      return spec.crud(this.service).remove(id);
+    }
+  }
+  Object.defineProperty(ReferenceController, 'name', { value: `${spec.label.replace(/\s/g, '')}Controller` });
+  return ReferenceController;
+}
