@@ -125,7 +125,7 @@ export class EmployeeAttendanceController {
     @Param('id', new IdParamPipe()) id: number,
     @Query() query: AttendanceListQueryDto,
   ): Promise<Page<AttendanceDto>> {
-    return this.attendance.forEmployee(caller, id, query);
+    return this.attendance.list(caller, query, id);
   }
 
   @Get('summary')

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { EmployeeAccessService } from '../employees/employee-access.service';
 import { withEmployeeLock } from '../employees/employee-lock';
@@ -23,6 +23,7 @@ import { AttendanceRecord } from './entities/attendance.entity';
 
 const LIST_SPEC: ListSpec = {
   defaultSort: { field: 'in_time', order: 'descend' },
+  dateRange: { start: 'a.in_time', instant: true },
   idColumn: 'a.id',
   sortFields: { id: 'a.id', in_time: 'a.in_time' },
   filterFields: {
@@ -163,23 +164,6 @@ export class AttendanceService {
     return toAttendanceDto(await this.find(caller, id));
   }
 
-  /** All records the caller's scope covers (Admin: all; Restricted Admin: its departments), newest first by default. */
-  async list(caller: AuthUser, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
-    const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
-    await this.access.restrictToRecordScope(caller, qb, 'a.employee_id');
-    return this.page(qb, query);
-  }
-
-  /** GET /employees/{id}/attendance: paged, newest first. */
-  async forEmployee(caller: AuthUser, employeeId: number, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
-    await this.access.visible(caller, employeeId);
-    const qb = this.dataSource
-      .getRepository(AttendanceRecord)
-      .createQueryBuilder('a')
-      .where('a.employee_id = :employeeId', { employeeId });
-    return this.page(qb, query);
-  }
-
   /** API.md §9, in one aggregate query. Months are UTC calendar months. */
   async summary(caller: AuthUser, employeeId: number, now = new Date()): Promise<AttendanceSummaryDto> {
     await this.access.visible(caller, employeeId);
@@ -205,11 +189,19 @@ export class AttendanceService {
     };
   }
 
-  private async page(qb: SelectQueryBuilder<AttendanceRecord>, query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
-    if (query.from) qb.andWhere('a.in_time >= :from', { from: new Date(`${query.from}T00:00:00Z`) });
-    if (query.to) qb.andWhere('a.in_time < :toEnd', { toEnd: new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) });
-    const request = parseListQuery(query, LIST_SPEC);
-    return (await findPage(qb, request)).map(toAttendanceDto);
+  /**
+   * Attendance records the caller may list (its own included), or with `employeeId` one employee's it may see;
+   * newest first unless sorted otherwise, with paging, filters and the from/to range.
+   */
+  list(caller: AuthUser, query: AttendanceListQueryDto, employeeId?: number): Promise<Page<AttendanceDto>> {
+    const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
+    return this.access.recordsPage(caller, qb, {
+      employeeColumn: 'a.employee_id',
+      employeeId,
+      query,
+      spec: LIST_SPEC,
+      map: toAttendanceDto,
+    });
   }
 
   /**

@@ -4,6 +4,9 @@ import { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { UserLevel } from '../common/auth/user-level';
 import { DomainException, NotFoundException } from '../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
 import { ReferenceService } from '../reference/reference.service';
 import { Employee } from './entities/employee.entity';
 
@@ -229,6 +232,24 @@ export class EmployeeAccessService {
     const condition = this.recordsCondition(await this.scopeOf(caller));
     if (condition.sql) qb.innerJoin(Employee, 'e', `e.id = ${employeeColumn}`).andWhere(condition.sql, condition.params);
     return qb;
+  }
+
+  /**
+   * A page of employee-owned records (attendance, leave, timesheets): one employee's, when the
+   * caller may see it (404 otherwise), or all the caller may list (restrictToRecordScope). Paging,
+   * sort, filters and the date range come from the spec.
+   */
+  async recordsPage<T extends ObjectLiteral, D>(
+    caller: AuthUser,
+    qb: SelectQueryBuilder<T>,
+    opts: { employeeColumn: string; employeeId?: number; query: ListQueryDto; spec: ListSpec; map: (row: T) => D },
+  ): Promise<Page<D>> {
+    if (opts.employeeId === undefined) await this.restrictToRecordScope(caller, qb, opts.employeeColumn);
+    else {
+      await this.visible(caller, opts.employeeId);
+      qb.andWhere(`${opts.employeeColumn} = :recordsOf`, { recordsOf: opts.employeeId });
+    }
+    return (await findPage(qb, parseListQuery(opts.query, opts.spec))).map(opts.map);
   }
 
   private async computeScope(caller: AuthUser): Promise<EmployeeScope> {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Between, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { Between, DataSource, EntityManager, In } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
@@ -26,6 +26,7 @@ import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.
 
 const LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date_start', order: 'descend' },
+  dateRange: { start: 'l.date_start', end: 'l.date_end' },
   idColumn: 'l.id',
   sortFields: { id: 'l.id', date_start: 'l.date_start' },
   filterFields: {
@@ -150,21 +151,6 @@ export class LeaveRequestsService {
     return toLeaveDto((await this.load(caller, id)).request);
   }
 
-  /** Admin: all requests; Restricted Admin: its departments; newest first unless sorted otherwise. */
-  async list(caller: AuthUser, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
-    const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
-    await this.access.restrictToRecordScope(caller, qb, 'l.employee_id');
-    return this.page(qb, query);
-  }
-
-  async forEmployee(caller: AuthUser, employeeId: number, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
-    await this.access.visible(caller, employeeId);
-    return this.page(
-      this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l').where('l.employee_id = :employeeId', { employeeId }),
-      query,
-    );
-  }
-
   /** Per leave type for the period containing today, and request counts by status (all periods). */
   async summary(caller: AuthUser, employeeId: number, today = new Date().toISOString().slice(0, 10)): Promise<LeaveSummaryDto> {
     await this.access.visible(caller, employeeId);
@@ -264,11 +250,19 @@ export class LeaveRequestsService {
     return toLeaveDto(updated);
   }
 
-  private async page(qb: SelectQueryBuilder<LeaveRequest>, query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
-    if (query.from) qb.andWhere('l.date_end >= :from', { from: query.from });
-    if (query.to) qb.andWhere('l.date_start <= :to', { to: query.to });
-    const request = parseListQuery(query, LIST_SPEC);
-    return (await findPage(qb, request)).map(toLeaveDto);
+  /**
+   * Leave requests the caller may list (its own included), or with `employeeId` one employee's it may see;
+   * newest first unless sorted otherwise, with paging, filters and the from/to range.
+   */
+  list(caller: AuthUser, query: LeaveListQueryDto, employeeId?: number): Promise<Page<LeaveRequestDto>> {
+    const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
+    return this.access.recordsPage(caller, qb, {
+      employeeColumn: 'l.employee_id',
+      employeeId,
+      query,
+      spec: LIST_SPEC,
+      map: toLeaveDto,
+    });
   }
 
   private emit(event: string, l: LeaveRequest): void {

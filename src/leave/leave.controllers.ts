@@ -190,7 +190,7 @@ export class EmployeeLeavesController {
     @Param('id', new IdParamPipe()) id: number,
     @Query() query: LeaveListQueryDto,
   ): Promise<Page<LeaveRequestDto>> {
-    return this.leaves.forEmployee(caller, id, query);
+    return this.leaves.list(caller, query, id);
   }
 
   @Get('summary')

@@ -140,6 +140,6 @@ export class EmployeeTimesheetsController {
     @Param('id', new IdParamPipe()) id: number,
     @Query() query: TimesheetListQueryDto,
   ): Promise<Page<TimeEntryDto>> {
-    return this.timesheets.forEmployee(caller, id, query);
+    return this.timesheets.list(caller, query, id);
   }
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
@@ -15,6 +15,7 @@ import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from './timesheets
 
 const LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date', order: 'descend' },
+  dateRange: { start: 't.date' },
   idColumn: 't.id',
   sortFields: { id: 't.id', date: 't.date' },
   filterFields: {
@@ -122,21 +123,6 @@ export class TimesheetsService {
     return toTimeEntryDto((await this.load(caller, id)).entry);
   }
 
-  /** The entries of the employees the caller can see (Manager: its direct reports); date order, newest first. */
-  async list(caller: AuthUser, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
-    const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
-    await this.access.restrictToRecordScope(caller, qb, 't.employee_id');
-    return this.page(qb, query);
-  }
-
-  async forEmployee(caller: AuthUser, employeeId: number, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
-    await this.access.visible(caller, employeeId);
-    return this.page(
-      this.dataSource.getRepository(TimeEntry).createQueryBuilder('t').where('t.employee_id = :employeeId', { employeeId }),
-      query,
-    );
-  }
-
   private async write(entry: TimeEntry): Promise<TimeEntryDto> {
     const problems: ErrorDetail[] = [];
     if (minutesOf(entry.end) <= minutesOf(entry.start))
@@ -195,10 +181,18 @@ export class TimesheetsService {
     return toTimeEntryDto(await repo.findOneOrFail({ where: { id: entry.id } }));
   }
 
-  private async page(qb: SelectQueryBuilder<TimeEntry>, query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
-    if (query.from) qb.andWhere('t.date >= :from', { from: query.from });
-    if (query.to) qb.andWhere('t.date <= :to', { to: query.to });
-    const request = parseListQuery(query, LIST_SPEC);
-    return (await findPage(qb, request)).map(toTimeEntryDto);
+  /**
+   * Time entries the caller may list (its own included), or with `employeeId` one employee's it may see;
+   * newest first unless sorted otherwise, with paging, filters and the from/to range.
+   */
+  list(caller: AuthUser, query: TimesheetListQueryDto, employeeId?: number): Promise<Page<TimeEntryDto>> {
+    const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
+    return this.access.recordsPage(caller, qb, {
+      employeeColumn: 't.employee_id',
+      employeeId,
+      query,
+      spec: LIST_SPEC,
+      map: toTimeEntryDto,
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
-import { ListQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
+import { DateRangeListQueryDto, ListQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
 import { Page } from './page';
 
 export type FilterType = 'int' | 'string' | 'date' | 'boolean';
@@ -25,6 +25,12 @@ export interface ListSpec {
   searchColumns?: string[];
   /** The order without a `sortField` (its direction replaces `sortOrder`); default: id ascending. */
   defaultSort?: { field: string; order: SortOrder };
+  /**
+   * What `from`/`to` (days YYYY-MM-DD, both included) test: a record matches when [start, end]
+   * meets the range (`end` defaults to `start`). `instant`: the columns hold UTC instants, so
+   * `to` means before the next day's 00:00 UTC.
+   */
+  dateRange?: { start: string; end?: string; instant?: boolean };
 }
 
 export interface ListRequest {
@@ -36,6 +42,8 @@ export interface ListRequest {
   search?: string;
   searchColumns: string[];
   idColumn: string;
+  /** Further WHERE conditions (the date range), with their parameters. */
+  conditions: Array<{ sql: string; params: Record<string, unknown> }>;
 }
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -124,6 +132,7 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
   }
 
   const search = 'search' in input ? input.search?.trim() : undefined;
+  const conditions = dateRangeConditions(input, spec);
   if (problems.length) throw new ValidationException(problems);
   return {
     page: query.page,
@@ -134,7 +143,25 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
     search: search || undefined,
     searchColumns: spec.searchColumns ?? [],
     idColumn: spec.idColumn,
+    conditions,
   };
+}
+
+function dateRangeConditions(input: ListQueryDto, spec: ListSpec): ListRequest['conditions'] {
+  const range = spec.dateRange;
+  const { from, to } = input as DateRangeListQueryDto;
+  if (!range) return [];
+  const conditions: ListRequest['conditions'] = [];
+  const day = (d: string, plusDays = 0) => (range.instant ? new Date(Date.parse(`${d}T00:00:00Z`) + plusDays * 86_400_000) : d);
+  if (from) conditions.push({ sql: `${range.end ?? range.start} >= :rangeFrom`, params: { rangeFrom: day(from) } });
+  if (to) {
+    conditions.push(
+      range.instant
+        ? { sql: `${range.start} < :rangeTo`, params: { rangeTo: day(to, 1) } }
+        : { sql: `${range.start} <= :rangeTo`, params: { rangeTo: to } },
+    );
+  }
+  return conditions;
 }
 
 /** Escapes LIKE wildcards with '!' so the same pattern works on SQLite and MariaDB. */
@@ -144,6 +171,7 @@ export function likePattern(text: string): string {
 
 /** Applies filters, search and order to a query builder (parameters only, never interpolated values). */
 export function applyListRequest<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: ListRequest): SelectQueryBuilder<T> {
+  for (const c of req.conditions) qb.andWhere(c.sql, c.params);
   req.filters.forEach((f, i) => {
     const nonNull = f.values.filter((v) => v !== null);
     const parts: string[] = [];
