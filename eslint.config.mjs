@@ -18,17 +18,68 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-extraneous-class': 'off',
-      // One transaction helper (src/database/transaction.ts): it serializes SQLite transactions.
+      // One transaction helper (src/common/database/transaction.ts): it serializes SQLite transactions.
       'no-restricted-syntax': [
         'error',
         {
           selector: "CallExpression[callee.property.name='transaction']",
-          message: 'Use transaction(dataSource, work) from src/database/transaction.ts',
+          message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
         },
       ],
     },
   },
-  { files: ['src/database/transaction.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['src/common/database/transaction.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  {
+    // Layers (docs/ARCHITECTURE.md): config → common → domain modules → database/, cli, app and
+    // entry points. common/ (whose files sit one folder deep) imports only common/ and config/.
+    files: ['src/common/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./){2,}(?!config/)',
+              message: 'common/ imports nothing from a domain module, database/ or an entry point (docs/ARCHITECTURE.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/config/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./', message: 'config/ is the bottom layer: it imports nothing of ours (docs/ARCHITECTURE.md).' }] },
+      ],
+    },
+  },
+  {
+    // A module reads another module's tables through that module's exported service, never its entities.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**', 'src/cli/**', 'src/common/**', 'src/config/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+[a-z-]+/entities/',
+              message: "Another module's entities: go through that module's exported service (docs/ARCHITECTURE.md).",
+            },
+            {
+              regex: '^(\\.\\./)+(database|cli)/',
+              message: 'Domain modules do not import database/ or cli/ (migrations and seeds sit above them).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // Tests poke at JSON bodies and mocks; the bug-catching promise rules stay on.
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],

@@ -2,7 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { dataSourceOptions } from '../src/database/data-source';
-import { assertUtf8mb4, transaction } from '../src/database/transaction';
+import { assertUtf8mb4, transaction } from '../src/common/database/transaction';
 import { Department } from '../src/reference/entities/reference.entities';
 import { UserAccountsService } from '../src/users/user-accounts.service';
 import { User } from '../src/users/entities/user.entity';

@@ -18,7 +18,7 @@ import { UserDepartment } from '../users/entities/user-department.entity';
 import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { UsersService } from '../users/users.service';
 import { parseArgs, required, UsageError } from './args';
-import { transaction } from '../database/transaction';
+import { transaction } from '../common/database/transaction';
 
 export interface CliIo {
   out: (line: string) => void;

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, runMigrations } from './data-source';
-import { assertUtf8mb4 } from './transaction';
+import { assertUtf8mb4 } from '../common/database/transaction';
 
 /** The TypeORM connection; pending migrations are applied before any module uses it. */
 @Module({

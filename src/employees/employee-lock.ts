@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { transaction } from '../database/transaction';
+import { transaction } from '../common/database/transaction';
 import { Employee } from './entities/employee.entity';
 
 /**

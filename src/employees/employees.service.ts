@@ -12,7 +12,7 @@ import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto
 import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
-import { transaction } from '../database/transaction';
+import { transaction } from '../common/database/transaction';
 
 /** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
 export const EMPLOYEE_LIST_SPEC: ListSpec = {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { ValidationException } from '../common/errors/domain.exception';
-import { compareMoney } from '../common/validation/decorators';
+import { compareMoney } from '../common/money/money';
 import { DepartmentDto, PayGradeDto, ReferenceDto } from './dto/reference.dto';
 import {
   Certification,

@@ -18,7 +18,7 @@ import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
 import { UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
-import { transaction } from '../database/transaction';
+import { transaction } from '../common/database/transaction';
 import { USER_CREATED_EVENT, UserCreatedEvent } from './users.events';
 
 const USER_LIST_SPEC: ListSpec = {

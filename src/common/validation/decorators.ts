@@ -27,7 +27,12 @@ export function isCalendarDate(value: unknown): value is string {
   return y >= 1900 && y <= 2999 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
-function simple(name: string, test: (v: unknown) => boolean, message: string, options?: ValidationOptions): PropertyDecorator {
+export function simple(
+  name: string,
+  test: (v: unknown) => boolean,
+  message: string,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name,
@@ -83,37 +88,8 @@ export const Nullable = () => ValidateIf(NULLABLE_CONDITION);
 /** The id of another record: a positive 32-bit integer. */
 export const IsRefId = (o?: ValidationOptions) => applyDecorators(IsInt(o), Min(1, o), Max(2_147_483_647, o));
 
-const MONEY_RE = /^\d{1,12}(\.\d{1,2})?$/;
-
-/** "5000", "5000.5", 5000.5 → "5000.50"; anything else is left for IsMoney to refuse. No float arithmetic. */
-export function normalizeMoney(value: unknown): unknown {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text !== 'string' || !MONEY_RE.test(text)) return value;
-  const [int, frac = ''] = text.split('.');
-  return `${BigInt(int).toString()}.${frac.padEnd(2, '0')}`;
-}
-
-/** A non-negative amount with at most 2 decimals, as a string or a JSON number; stored as "1234.50". */
-export const IsMoney = (o?: ValidationOptions) =>
-  applyDecorators(
-    Transform(({ value }) => normalizeMoney(value)),
-    simple('isMoney', (v) => typeof v === 'string' && /^\d{1,12}\.\d{2}$/.test(v), 'must be an amount such as "5000.00"', o),
-  );
-
-/** Compares two normalized money strings ("12.50"). */
-export function compareMoney(a: string, b: string): number {
-  const d = BigInt(a.replace('.', '')) - BigInt(b.replace('.', ''));
-  return d < 0n ? -1 : d > 0n ? 1 : 0;
-}
-
 /** Trims strings before validation, so "  " counts as empty. */
 export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
-
-/** DECIMAL columns as "1234.50" strings on every driver (SQLite hands back numbers, MariaDB strings). */
-export const MONEY_COLUMN = {
-  to: (value: string | null | undefined) => value,
-  from: (value: string | number | null) => (value === null ? null : (normalizeMoney(String(value)) as string)),
-};
 
 /** An optional, trimmed text field of at most `max` characters that null clears. */
 export const OptionalText = (max: number) =>

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { transaction } from '../transaction';
+import { transaction } from '../../common/database/transaction';
 
 /**
  * Inserts `count` employees in multi-row INSERTs inside one transaction: department

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { transaction } from '../transaction';
+import { transaction } from '../../common/database/transaction';
 
 /** Deterministic pseudo-random numbers, so every demo database looks the same. */
 export function prng(seed: number): () => number {

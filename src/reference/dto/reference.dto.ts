@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
-import { IsCurrencyCode, IsMoney, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsMoney } from '../../common/money/money';
+import { IsCurrencyCode, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 
 export class ReferenceDto {
   @ApiProperty({ example: 1 }) id: number;

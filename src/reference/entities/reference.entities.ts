@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { MONEY_COLUMN } from '../../common/validation/decorators';
+import { MONEY_COLUMN } from '../../common/money/money';
 
 /** The columns every reference table has: an id and a unique name. */
 export abstract class NamedReference {

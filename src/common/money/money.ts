@@ -1,0 +1,37 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { ValidationOptions } from 'class-validator';
+import { simple } from '../validation/decorators';
+
+/**
+ * Exact money as decimal strings ("1234.50"): no binary floats anywhere (API.md §10). Payroll's
+ * arithmetic builds on these.
+ */
+const MONEY_RE = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** "5000", "5000.5", 5000.5 → "5000.50"; anything else is left for IsMoney to refuse. No float arithmetic. */
+export function normalizeMoney(value: unknown): unknown {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !MONEY_RE.test(text)) return value;
+  const [int, frac = ''] = text.split('.');
+  return `${BigInt(int).toString()}.${frac.padEnd(2, '0')}`;
+}
+
+/** A non-negative amount with at most 2 decimals, as a string or a JSON number; stored as "1234.50". */
+export const IsMoney = (o?: ValidationOptions) =>
+  applyDecorators(
+    Transform(({ value }) => normalizeMoney(value)),
+    simple('isMoney', (v) => typeof v === 'string' && /^\d{1,12}\.\d{2}$/.test(v), 'must be an amount such as "5000.00"', o),
+  );
+
+/** Compares two normalized money strings ("12.50"). */
+export function compareMoney(a: string, b: string): number {
+  const d = BigInt(a.replace('.', '')) - BigInt(b.replace('.', ''));
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+/** DECIMAL columns as "1234.50" strings on every driver (SQLite hands back numbers, MariaDB strings). */
+export const MONEY_COLUMN = {
+  to: (value: string | null | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : (normalizeMoney(String(value)) as string)),
+};
