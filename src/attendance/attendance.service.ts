@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -69,6 +69,7 @@ export function toAttendanceDto(r: AttendanceRecord): AttendanceDto {
 export class AttendanceService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(AttendanceRecord) private readonly attendanceRecordRepo: Repository<AttendanceRecord>,
     private readonly access: EmployeeAccessService,
     private readonly settings: SettingsService,
   ) {}
@@ -131,7 +132,7 @@ export class AttendanceService {
 
   async create(caller: AuthUser, dto: CreateAttendanceDto): Promise<AttendanceDto> {
     await this.access.visible(caller, dto.employee);
-    const record = this.dataSource.getRepository(AttendanceRecord).create({
+    const record = this.attendanceRecordRepo.create({
       employeeId: dto.employee,
       inTime: instant(dto.in_time),
       outTime: dto.out_time ? instant(dto.out_time) : null,
@@ -156,7 +157,7 @@ export class AttendanceService {
 
   async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
     await this.find(caller, id);
-    await this.dataSource.getRepository(AttendanceRecord).delete({ id });
+    await this.attendanceRecordRepo.delete({ id });
     return { id };
   }
 
@@ -168,8 +169,7 @@ export class AttendanceService {
   async summary(caller: AuthUser, employeeId: number, now = new Date()): Promise<AttendanceSummaryDto> {
     await this.access.visible(caller, employeeId);
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const row = await this.dataSource
-      .getRepository(AttendanceRecord)
+    const row = await this.attendanceRecordRepo
       .createQueryBuilder('a')
       .select('COUNT(*)', 'records')
       .addSelect('COUNT(a.duration_seconds)', 'closed')
@@ -194,7 +194,7 @@ export class AttendanceService {
    * newest first unless sorted otherwise, with paging, filters and the from/to range.
    */
   list(caller: AuthUser, query: AttendanceListQueryDto, employeeId?: number): Promise<Page<AttendanceDto>> {
-    const qb = this.dataSource.getRepository(AttendanceRecord).createQueryBuilder('a');
+    const qb = this.attendanceRecordRepo.createQueryBuilder('a');
     return this.access.recordsPage(caller, qb, {
       employeeColumn: 'a.employee_id',
       employeeId,
@@ -223,7 +223,7 @@ export class AttendanceService {
   }
 
   private async find(caller: AuthUser, id: number): Promise<AttendanceRecord> {
-    const record = await this.dataSource.getRepository(AttendanceRecord).findOne({ where: { id } });
+    const record = await this.attendanceRecordRepo.findOne({ where: { id } });
     if (!record) throw new NotFoundException('Attendance record');
     await this.access.visible(caller, record.employeeId).catch(() => {
       throw new NotFoundException('Attendance record');

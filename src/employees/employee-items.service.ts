@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, ObjectLiteral, Repository } from 'typeorm';
 import { EmployeeScope } from './employee-access.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -86,6 +86,7 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
 export class EmployeeItemsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(EmployeeStatusMessage) private readonly employeeStatusMessageRepo: Repository<EmployeeStatusMessage>,
     private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
   ) {}
@@ -128,16 +129,14 @@ export class EmployeeItemsService {
 
   async status(caller: AuthUser, employeeId: number): Promise<StatusMessageDto> {
     await this.access.visible(caller, employeeId);
-    const latest = await this.dataSource
-      .getRepository(EmployeeStatusMessage)
-      .findOne({ where: { employeeId }, order: { id: 'DESC' } });
+    const latest = await this.employeeStatusMessageRepo.findOne({ where: { employeeId }, order: { id: 'DESC' } });
     return { status: latest?.message ?? null, updated_at: latest ? latest.createdAt.toISOString() : null };
   }
 
   /** The employee itself, its Manager, a Restricted Admin in scope and Admins set it; each message is kept. */
   async setStatus(caller: AuthUser, employeeId: number, message: string): Promise<StatusMessageDto> {
     await this.access.visible(caller, employeeId);
-    const repo = this.dataSource.getRepository(EmployeeStatusMessage);
+    const repo = this.employeeStatusMessageRepo;
     const saved = await repo.save(repo.create({ employeeId, message, createdBy: caller.id }));
     const row = await repo.findOneOrFail({ where: { id: saved.id } });
     return { status: row.message, updated_at: row.createdAt.toISOString() };
@@ -145,10 +144,7 @@ export class EmployeeItemsService {
 
   async statusHistory(caller: AuthUser, employeeId: number, query: ListQueryDto): Promise<Page<StatusHistoryItemDto>> {
     await this.access.visible(caller, employeeId);
-    const qb = this.dataSource
-      .getRepository(EmployeeStatusMessage)
-      .createQueryBuilder('s')
-      .where('s.employee_id = :employeeId', { employeeId });
+    const qb = this.employeeStatusMessageRepo.createQueryBuilder('s').where('s.employee_id = :employeeId', { employeeId });
     const request = parseListQuery(query, {
       idColumn: 's.id',
       sortFields: { id: 's.id' },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Between, DataSource, EntityManager, In } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Between, DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -65,6 +65,9 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
 export class LeaveRequestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Holiday) private readonly holidayRepo: Repository<Holiday>,
+    @InjectRepository(LeaveRequest) private readonly leaveRequestRepo: Repository<LeaveRequest>,
+    @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
@@ -77,7 +80,7 @@ export class LeaveRequestsService {
     if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
     if (dto.half_day && dto.date_end !== dto.date_start)
       problems.push({ field: 'half_day', message: 'needs date_start equal to date_end' });
-    const type = await this.dataSource.getRepository(LeaveType).findOne({ where: { id: dto.leave_type } });
+    const type = await this.leaveTypeRepo.findOne({ where: { id: dto.leave_type } });
     if (!type) problems.push({ field: 'leave_type', message: 'does not exist' });
     if (problems.length) throw new ValidationException(problems);
     const period = await this.setup.periodOf(dto.date_start);
@@ -155,9 +158,8 @@ export class LeaveRequestsService {
   async summary(caller: AuthUser, employeeId: number, today = new Date().toISOString().slice(0, 10)): Promise<LeaveSummaryDto> {
     await this.access.visible(caller, employeeId);
     const period = await this.setup.periodOf(today);
-    const types = await this.dataSource.getRepository(LeaveType).find({ order: { id: 'ASC' } });
-    const counts = await this.dataSource
-      .getRepository(LeaveRequest)
+    const types = await this.leaveTypeRepo.find({ order: { id: 'ASC' } });
+    const counts = await this.leaveRequestRepo
       .createQueryBuilder('l')
       .select('l.status', 'status')
       .addSelect('COUNT(*)', 'n')
@@ -217,7 +219,7 @@ export class LeaveRequestsService {
     const span = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
     if (span > MAX_LEAVE_SPAN_DAYS)
       throw ValidationException.field('date_end', `a request covers at most ${MAX_LEAVE_SPAN_DAYS} days`);
-    const holidays = await this.dataSource.getRepository(Holiday).find({ where: { date: Between(start, end) } });
+    const holidays = await this.holidayRepo.find({ where: { date: Between(start, end) } });
     const days = workingDays(start, end, parseWorkWeek(await this.settings.get(WORK_WEEK)), new Set(holidays.map((h) => h.date)));
     if (!days.length) throw ValidationException.field('date_start', 'the request covers no working day');
     return halfDay ? 0.5 : days.length;
@@ -225,7 +227,7 @@ export class LeaveRequestsService {
 
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: DecisionSubject }> {
-    const request = await this.dataSource.getRepository(LeaveRequest).findOne({ where: { id } });
+    const request = await this.leaveRequestRepo.findOne({ where: { id } });
     const employee = request && (await this.access.forDecision(caller, request.employeeId));
     if (!request || !employee) throw new NotFoundException('Leave request');
     return { request, employee };
@@ -240,7 +242,7 @@ export class LeaveRequestsService {
     if (!from.includes(request.status)) {
       throw new DomainException('INVALID_STATE', `A ${request.status} request cannot become ${to}`);
     }
-    const repo = this.dataSource.getRepository(LeaveRequest);
+    const repo = this.leaveRequestRepo;
     const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
     // Only one of two concurrent decisions wins: the update requires the status it started from.
     const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });
@@ -255,7 +257,7 @@ export class LeaveRequestsService {
    * newest first unless sorted otherwise, with paging, filters and the from/to range.
    */
   list(caller: AuthUser, query: LeaveListQueryDto, employeeId?: number): Promise<Page<LeaveRequestDto>> {
-    const qb = this.dataSource.getRepository(LeaveRequest).createQueryBuilder('l');
+    const qb = this.leaveRequestRepo.createQueryBuilder('l');
     return this.access.recordsPage(caller, qb, {
       employeeColumn: 'l.employee_id',
       employeeId,

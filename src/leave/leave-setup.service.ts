@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
@@ -38,6 +38,9 @@ export class LeaveSetupService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(LeaveEntitlement) private readonly leaveEntitlementRepo: Repository<LeaveEntitlement>,
+    @InjectRepository(LeavePeriod) private readonly leavePeriodRepo: Repository<LeavePeriod>,
+    @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
   ) {
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
@@ -81,9 +84,7 @@ export class LeaveSetupService {
 
   /** The leave period containing the day, if any. */
   periodOf(date: string): Promise<LeavePeriod | null> {
-    return this.dataSource
-      .getRepository(LeavePeriod)
-      .findOne({ where: { dateStart: LessThanOrEqual(date), dateEnd: MoreThanOrEqual(date) } });
+    return this.leavePeriodRepo.findOne({ where: { dateStart: LessThanOrEqual(date), dateEnd: MoreThanOrEqual(date) } });
   }
 
   async listEntitlements(caller: AuthUser, query: ListQueryDto): Promise<Page<EntitlementDto>> {
@@ -94,7 +95,7 @@ export class LeaveSetupService {
       if (!employee || employee.values.length !== 1) throw ValidationException.field('filters.employee', 'name one employee');
       await this.access.visible(caller, Number(employee.values[0]));
     }
-    const page = await findPage(this.dataSource.getRepository(LeaveEntitlement).createQueryBuilder('x'), request);
+    const page = await findPage(this.leaveEntitlementRepo.createQueryBuilder('x'), request);
     return page.map(toEntitlementDto);
   }
 
@@ -102,14 +103,14 @@ export class LeaveSetupService {
   async setEntitlement(caller: AuthUser, dto: SetEntitlementDto): Promise<EntitlementDto> {
     await this.access.visible(caller, dto.employee);
     const problems = [];
-    if (!(await this.dataSource.getRepository(LeaveType).exists({ where: { id: dto.leave_type } }))) {
+    if (!(await this.leaveTypeRepo.exists({ where: { id: dto.leave_type } }))) {
       problems.push({ field: 'leave_type', message: 'does not exist' });
     }
-    if (!(await this.dataSource.getRepository(LeavePeriod).exists({ where: { id: dto.leave_period } }))) {
+    if (!(await this.leavePeriodRepo.exists({ where: { id: dto.leave_period } }))) {
       problems.push({ field: 'leave_period', message: 'does not exist' });
     }
     if (problems.length) throw new ValidationException(problems);
-    const repo = this.dataSource.getRepository(LeaveEntitlement);
+    const repo = this.leaveEntitlementRepo;
     const key = { employeeId: dto.employee, leaveTypeId: dto.leave_type, leavePeriodId: dto.leave_period };
     const existing = await repo.findOne({ where: key });
     return toEntitlementDto(
@@ -118,7 +119,7 @@ export class LeaveSetupService {
   }
 
   async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {
-    const repo = this.dataSource.getRepository(LeaveEntitlement);
+    const repo = this.leaveEntitlementRepo;
     const row = await repo.findOne({ where: { id } });
     if (!row) throw new NotFoundException('Entitlement');
     await this.access.visible(caller, row.employeeId).catch(() => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -55,6 +55,8 @@ export class TimesheetsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Project) private readonly projectRepo: Repository<Project>,
+    @InjectRepository(TimeEntry) private readonly timeEntryRepo: Repository<TimeEntry>,
     private readonly access: EmployeeAccessService,
     private readonly events: EventEmitter2,
   ) {
@@ -67,7 +69,7 @@ export class TimesheetsService {
 
   async create(caller: AuthUser, dto: CreateTimeEntryDto): Promise<TimeEntryDto> {
     const employeeId = await this.access.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
-    const entry = this.dataSource.getRepository(TimeEntry).create({
+    const entry = this.timeEntryRepo.create({
       employeeId,
       projectId: dto.project ?? null,
       date: dto.date,
@@ -96,7 +98,7 @@ export class TimesheetsService {
 
   async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
     await this.editable(caller, id);
-    await this.dataSource.getRepository(TimeEntry).delete({ id });
+    await this.timeEntryRepo.delete({ id });
     return { id };
   }
 
@@ -127,7 +129,7 @@ export class TimesheetsService {
     const problems: ErrorDetail[] = [];
     if (minutesOf(entry.end) <= minutesOf(entry.start))
       problems.push({ field: 'end', message: 'must be after start, on the same day' });
-    if (entry.projectId !== null && !(await this.dataSource.getRepository(Project).exists({ where: { id: entry.projectId } }))) {
+    if (entry.projectId !== null && !(await this.projectRepo.exists({ where: { id: entry.projectId } }))) {
       problems.push({ field: 'project', message: 'does not exist' });
     }
     if (problems.length) throw new ValidationException(problems);
@@ -161,7 +163,7 @@ export class TimesheetsService {
 
   /** The entry with its employee, for whoever can see the employee or approves for it; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: DecisionSubject }> {
-    const entry = await this.dataSource.getRepository(TimeEntry).findOne({ where: { id } });
+    const entry = await this.timeEntryRepo.findOne({ where: { id } });
     const employee = entry && (await this.access.forDecision(caller, entry.employeeId));
     if (!entry || !employee) throw new NotFoundException('Time entry');
     return { entry, employee };
@@ -174,7 +176,7 @@ export class TimesheetsService {
     caller: AuthUser | null,
   ): Promise<TimeEntryDto> {
     if (!from.includes(entry.status)) throw new DomainException('INVALID_STATE', `A ${entry.status} entry cannot become ${to}`);
-    const repo = this.dataSource.getRepository(TimeEntry);
+    const repo = this.timeEntryRepo;
     const decided = caller ? { decidedBy: caller.id, decidedAt: new Date() } : {};
     const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
     if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
@@ -186,7 +188,7 @@ export class TimesheetsService {
    * newest first unless sorted otherwise, with paging, filters and the from/to range.
    */
   list(caller: AuthUser, query: TimesheetListQueryDto, employeeId?: number): Promise<Page<TimeEntryDto>> {
-    const qb = this.dataSource.getRepository(TimeEntry).createQueryBuilder('t');
+    const qb = this.timeEntryRepo.createQueryBuilder('t');
     return this.access.recordsPage(caller, qb, {
       employeeColumn: 't.employee_id',
       employeeId,

@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { TokenService } from '../auth/token.service';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -40,6 +40,8 @@ const NEEDS_EMPLOYEE: readonly UserLevel[] = ['Manager', 'Employee'];
 export class UserAccountsService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(UserDepartment) private readonly userDepartmentRepo: Repository<UserDepartment>,
+    @InjectRepository(User) private readonly userRepo: Repository<User>,
     private readonly users: UsersService,
     private readonly welcome: WelcomeMailService,
     private readonly tokens: TokenService,
@@ -72,7 +74,7 @@ export class UserAccountsService implements OnModuleInit {
    * welcome job makes the temporary password and e-mails it. The caller has checked the employee exists.
    */
   async createForEmployee(employeeId: number, dto: CreateUserForEmployeeDto): Promise<CreateUserResponseDto> {
-    if (await this.dataSource.getRepository(User).exists({ where: { employeeId } })) {
+    if (await this.userRepo.exists({ where: { employeeId } })) {
       throw new DomainException('USER_EXISTS', `Employee ${employeeId} already has a user`);
     }
     const level = dto.user_level ?? 'Employee';
@@ -92,7 +94,7 @@ export class UserAccountsService implements OnModuleInit {
       })
       .catch(async (err: unknown) => {
         // Another request linked a user to this employee between the check and the insert.
-        if (isUniqueViolation(err) && (await this.dataSource.getRepository(User).exists({ where: { employeeId } }))) {
+        if (isUniqueViolation(err) && (await this.userRepo.exists({ where: { employeeId } }))) {
           throw new DomainException('USER_EXISTS', `Employee ${employeeId} already has a user`);
         }
         throw err;
@@ -106,10 +108,7 @@ export class UserAccountsService implements OnModuleInit {
   }
 
   async list(query: SearchableListQueryDto): Promise<Page<UserDto>> {
-    const page = await findPage(
-      this.dataSource.getRepository(User).createQueryBuilder('u'),
-      parseListQuery(query, USER_LIST_SPEC),
-    );
+    const page = await findPage(this.userRepo.createQueryBuilder('u'), parseListQuery(query, USER_LIST_SPEC));
     const departments = await this.departmentsOf(page.items.map((u) => u.id));
     return page.map((u) => this.toDto(u, departments.get(u.id) ?? []));
   }
@@ -135,7 +134,7 @@ export class UserAccountsService implements OnModuleInit {
         throw ValidationException.field('departments', 'names a department that does not exist');
     }
     if (dto.email && dto.email.toLowerCase() !== user.email) {
-      if (await this.dataSource.getRepository(User).exists({ where: { email: dto.email.toLowerCase(), id: Not(id) } })) {
+      if (await this.userRepo.exists({ where: { email: dto.email.toLowerCase(), id: Not(id) } })) {
         throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
       }
     }
@@ -183,7 +182,7 @@ export class UserAccountsService implements OnModuleInit {
   }
 
   private async find(id: number): Promise<User> {
-    const user = await this.dataSource.getRepository(User).findOne({ where: { id } });
+    const user = await this.userRepo.findOne({ where: { id } });
     if (!user) throw new NotFoundException('User');
     return user;
   }
@@ -192,9 +191,7 @@ export class UserAccountsService implements OnModuleInit {
   private async departmentsOf(userIds: number[]): Promise<Map<number, number[]>> {
     const map = new Map<number, number[]>();
     if (!userIds.length) return map;
-    const rows = await this.dataSource
-      .getRepository(UserDepartment)
-      .find({ where: { userId: In(userIds) }, order: { departmentId: 'ASC' } });
+    const rows = await this.userDepartmentRepo.find({ where: { userId: In(userIds) }, order: { departmentId: 'ASC' } });
     for (const r of rows) map.set(r.userId, [...(map.get(r.userId) ?? []), r.departmentId]);
     return map;
   }
