@@ -20,6 +20,7 @@ import {
   LeaveStatus,
   LeaveType,
 } from './entities/leave.entities';
+import { assertCovers, balanceOf } from './leave-balance';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
@@ -35,8 +36,6 @@ const LIST_SPEC: ListSpec = {
     status: { column: 'l.status', type: 'string', values: LEAVE_STATUSES },
   },
 };
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
   return {
@@ -103,14 +102,7 @@ export class LeaveRequestsService {
       if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
       // What is still free: the available days less those already asked for.
       const [balance] = await this.balances(em, employeeId, period, [type as LeaveType]);
-      const free = round1(balance.available - balance.pending);
-      if (days > free && !(type as LeaveType).allowNegative) {
-        throw new DomainException(
-          'INSUFFICIENT_BALANCE',
-          `${days} days requested, ${free} free (${balance.available} available, ${balance.pending} pending)`,
-          [{ field: 'days', message: `exceeds the free balance of ${free}` }],
-        );
-      }
+      assertCovers(days, balance, (type as LeaveType).allowNegative);
       const repo = em.getRepository(LeaveRequest);
       const saved = await repo.save(
         repo.create({
@@ -200,19 +192,9 @@ export class LeaveRequestsService {
       .getRawMany<{ type: number | string; status: LeaveStatus; days: string | number }>();
     const sum = (type: number, status: LeaveStatus) =>
       Number(used.find((u) => Number(u.type) === type && u.status === status)?.days ?? 0);
-    return types.map((t) => {
-      const entitled = entitlements.find((e) => e.leaveTypeId === t.id)?.days ?? t.defaultDays;
-      const taken = sum(t.id, 'Approved');
-      const pending = sum(t.id, 'Pending');
-      return {
-        leave_type: t.id,
-        name: t.name,
-        entitled,
-        taken: round1(taken),
-        pending: round1(pending),
-        available: round1(entitled - taken),
-      };
-    });
+    return types.map((t) =>
+      balanceOf(t, entitlements.find((e) => e.leaveTypeId === t.id)?.days, sum(t.id, 'Approved'), sum(t.id, 'Pending')),
+    );
   }
 
   private async countDays(start: string, end: string, halfDay: boolean): Promise<number> {
