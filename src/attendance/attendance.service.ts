@@ -4,15 +4,13 @@ import { Brackets, DataSource, EntityManager, IsNull, Not, Repository } from 'ty
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
-import { Page } from '../common/paging/page';
-import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeeAccessService, RecordList } from '../employees/employee-access.service';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { PUNCH_BACKDATING_HOURS } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 
 import {
   AttendanceDto,
-  AttendanceListQueryDto,
   AttendanceSummaryDto,
   CreateAttendanceDto,
   PunchInDto,
@@ -67,12 +65,17 @@ export function toAttendanceDto(r: AttendanceRecord): AttendanceDto {
  */
 @Injectable()
 export class AttendanceService {
+  /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
+  readonly list: RecordList<AttendanceDto>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(AttendanceRecord) private readonly attendanceRecordRepo: Repository<AttendanceRecord>,
     private readonly access: EmployeeAccessService,
     private readonly settings: SettingsService,
-  ) {}
+  ) {
+    this.list = access.recordList(attendanceRecordRepo, 'a', LIST_SPEC, toAttendanceDto);
+  }
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
     const employeeId = await this.access.subjectOf(caller, dto.employee, PUNCH_FOR_OTHERS);
@@ -187,21 +190,6 @@ export class AttendanceService {
       average_hours: n('closed') ? round2(hours / n('closed')) : 0,
       work_from_home_records: n('wfh'),
     };
-  }
-
-  /**
-   * Attendance records the caller may list (its own included), or with `employeeId` one employee's it may see;
-   * newest first unless sorted otherwise, with paging, filters and the from/to range.
-   */
-  list(caller: AuthUser, query: AttendanceListQueryDto, employeeId?: number): Promise<Page<AttendanceDto>> {
-    const qb = this.attendanceRecordRepo.createQueryBuilder('a');
-    return this.access.recordsPage(caller, qb, {
-      employeeColumn: 'a.employee_id',
-      employeeId,
-      query,
-      spec: LIST_SPEC,
-      map: toAttendanceDto,
-    });
   }
 
   /**

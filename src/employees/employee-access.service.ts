@@ -10,6 +10,9 @@ import { Page } from '../common/paging/page';
 import { ReferenceService } from '../reference/reference.service';
 import { Employee } from './entities/employee.entity';
 
+/** All the records of one kind the caller may list (its own included), or with `employeeId` one employee's it may see. */
+export type RecordList<D> = (caller: AuthUser, query: ListQueryDto, employeeId?: number) => Promise<Page<D>>;
+
 /** What the scope rules need to know of an employee record. */
 export interface EmployeeRef {
   id: number;
@@ -250,6 +253,21 @@ export class EmployeeAccessService {
       qb.andWhere(`${opts.employeeColumn} = :recordsOf`, { recordsOf: opts.employeeId });
     }
     return (await findPage(qb, parseListQuery(opts.query, opts.spec))).map(opts.map);
+  }
+
+  /**
+   * The list of one kind of employee-owned record, for a service to expose as `list`: alias `a` of
+   * `repo`, its employee column `<alias>.employee_id`, the endpoint's spec and response mapper.
+   */
+  recordList<T extends ObjectLiteral, D>(repo: Repository<T>, alias: string, spec: ListSpec, map: (row: T) => D): RecordList<D> {
+    return (caller, query, employeeId) =>
+      this.recordsPage(caller, repo.createQueryBuilder(alias), {
+        employeeColumn: `${alias}.employee_id`,
+        employeeId,
+        query,
+        spec,
+        map,
+      });
   }
 
   private async computeScope(caller: AuthUser): Promise<EmployeeScope> {

@@ -5,12 +5,17 @@ import { Between, DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
-import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
+import {
+  EmployeeAccessService,
+  employeeRef,
+  isApproverOf,
+  DecisionSubject,
+  RecordList,
+} from '../employees/employee-access.service';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
-import { CreateLeaveRequestDto, LeaveListQueryDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
+import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
 import {
   Holiday,
   LEAVE_STATUSES,
@@ -62,6 +67,9 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
  */
 @Injectable()
 export class LeaveRequestsService {
+  /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
+  readonly list: RecordList<LeaveRequestDto>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Holiday) private readonly holidayRepo: Repository<Holiday>,
@@ -71,7 +79,9 @@ export class LeaveRequestsService {
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
     private readonly events: EventEmitter2,
-  ) {}
+  ) {
+    this.list = access.recordList(leaveRequestRepo, 'l', LIST_SPEC, toLeaveDto);
+  }
 
   async create(caller: AuthUser, dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {
     const employeeId = await this.access.subjectOf(caller, dto.employee, ['Admin', 'Restricted Admin']);
@@ -232,21 +242,6 @@ export class LeaveRequestsService {
     const updated = await repo.findOneOrFail({ where: { id: request.id } });
     this.emit(LEAVE_DECIDED_EVENT, updated);
     return toLeaveDto(updated);
-  }
-
-  /**
-   * Leave requests the caller may list (its own included), or with `employeeId` one employee's it may see;
-   * newest first unless sorted otherwise, with paging, filters and the from/to range.
-   */
-  list(caller: AuthUser, query: LeaveListQueryDto, employeeId?: number): Promise<Page<LeaveRequestDto>> {
-    const qb = this.leaveRequestRepo.createQueryBuilder('l');
-    return this.access.recordsPage(caller, qb, {
-      employeeColumn: 'l.employee_id',
-      employeeId,
-      query,
-      spec: LIST_SPEC,
-      map: toLeaveDto,
-    });
   }
 
   private emit(event: string, l: LeaveRequest): void {

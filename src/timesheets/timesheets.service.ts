@@ -5,11 +5,16 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
-import { Page } from '../common/paging/page';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
+import {
+  EmployeeAccessService,
+  employeeRef,
+  isApproverOf,
+  DecisionSubject,
+  RecordList,
+} from '../employees/employee-access.service';
 import { ReferenceCrud } from '../common/crud/crud';
-import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, TimesheetListQueryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
+import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
 import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from './timesheets.events';
 
@@ -53,6 +58,9 @@ export function toTimeEntryDto(t: TimeEntry): TimeEntryDto {
 export class TimesheetsService {
   readonly projects: ReferenceCrud<Project, ProjectDto>;
 
+  /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
+  readonly list: RecordList<TimeEntryDto>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Project) private readonly projectRepo: Repository<Project>,
@@ -60,6 +68,7 @@ export class TimesheetsService {
     private readonly access: EmployeeAccessService,
     private readonly events: EventEmitter2,
   ) {
+    this.list = access.recordList(timeEntryRepo, 't', LIST_SPEC, toTimeEntryDto);
     this.projects = new ReferenceCrud<Project, ProjectDto>({
       label: 'Project',
       repo: dataSource.getRepository(Project),
@@ -181,20 +190,5 @@ export class TimesheetsService {
     const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
     if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
     return toTimeEntryDto(await repo.findOneOrFail({ where: { id: entry.id } }));
-  }
-
-  /**
-   * Time entries the caller may list (its own included), or with `employeeId` one employee's it may see;
-   * newest first unless sorted otherwise, with paging, filters and the from/to range.
-   */
-  list(caller: AuthUser, query: TimesheetListQueryDto, employeeId?: number): Promise<Page<TimeEntryDto>> {
-    const qb = this.timeEntryRepo.createQueryBuilder('t');
-    return this.access.recordsPage(caller, qb, {
-      employeeColumn: 't.employee_id',
-      employeeId,
-      query,
-      spec: LIST_SPEC,
-      map: toTimeEntryDto,
-    });
   }
 }
