@@ -1,0 +1,232 @@
+import Decimal from 'decimal.js';
+import {
+  CompiledFormula,
+  compileFormula,
+  Dec,
+  EmployeeFormulaField,
+  FormulaRuntimeError,
+  FormulaScope,
+} from '../formula/formula';
+
+/** A payroll column as the engine needs it (API.md §10). */
+export interface EngineColumn {
+  id: number;
+  name: string;
+  variable: string;
+  salaryComponents: readonly number[];
+  addColumns: readonly number[];
+  subColumns: readonly number[];
+  script: string | null;
+  /** A calculation hook's code: its value (HookValues) replaces everything else. */
+  hook: string | null;
+  defaultValue: string | null;
+}
+
+export interface EngineEmployee {
+  id: number;
+  /** Decimal places of the employee's currency (ISO 4217 minor unit): 2 for EUR, 0 for JPY. */
+  minorUnit: number;
+  fields: Partial<Record<EmployeeFormulaField, number | null>>;
+  /** Salary component id → amount ("5000.00"). */
+  salary: ReadonlyMap<number, string>;
+}
+
+/** A hook column's value for an employee, computed beforehand in bulk (null: no value, take the default). */
+export type HookValues = (columnId: number, employeeId: number) => string | null | undefined;
+
+export interface CellError {
+  employee: number;
+  column: number;
+  message: string;
+}
+
+/** A column that cannot be planned: a bad script (with its position), an unknown column, a cycle. */
+export interface ColumnError {
+  columnId: number;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** Columns in dependency order, each script compiled once. */
+export interface ColumnPlan {
+  order: readonly EngineColumn[];
+}
+
+export interface EngineResult {
+  /** Column ids in the order of `values`. */
+  columns: number[];
+  rows: Array<{ employee: number; values: Array<string | null> }>;
+  errors: CellError[];
+}
+
+interface PlannedColumn {
+  column: EngineColumn;
+  formula: CompiledFormula | null;
+  /** Positions in the plan of the added / subtracted columns. */
+  add: number[];
+  sub: number[];
+}
+
+/** Cells are DECIMAL(14, 2)-sized: anything at or above this is an error, not a stored amount. */
+const MAX_CELL = new Dec('1e12');
+const ZERO = new Dec(0);
+
+/**
+ * Orders the columns so that every column comes after those it reads (added, subtracted, or named
+ * in its script), compiles each script once, and reports unknown variables, bad scripts and
+ * dependency cycles per column. `plan` is null when anything is wrong.
+ */
+export function planColumns(columns: readonly EngineColumn[]): { plan: PlannedPlan | null; errors: ColumnError[] } {
+  const errors: ColumnError[] = [];
+  const byId = new Map(columns.map((c) => [c.id, c]));
+  const byVariable = new Map(columns.map((c) => [c.variable, c]));
+  const variables = new Set(byVariable.keys());
+  const formulas = new Map<number, CompiledFormula>();
+  const deps = new Map<number, Set<number>>();
+  for (const c of columns) {
+    const d = new Set<number>();
+    for (const id of [...c.addColumns, ...c.subColumns]) {
+      if (!byId.has(id)) errors.push({ columnId: c.id, message: `column ${id} does not exist` });
+      else d.add(id);
+    }
+    if (c.script && !c.hook) {
+      const { formula, errors: scriptErrors } = compileFormula(c.script, variables);
+      for (const e of scriptErrors) errors.push({ columnId: c.id, ...e });
+      if (formula) {
+        formulas.set(c.id, formula);
+        for (const v of formula.variables) d.add((byVariable.get(v) as EngineColumn).id);
+      }
+    }
+    deps.set(c.id, d);
+  }
+  // Kahn's algorithm; what is left over sits on a cycle.
+  const order: EngineColumn[] = [];
+  const remaining = new Map([...deps].map(([id, d]) => [id, new Set(d)]));
+  let ready = columns.filter((c) => remaining.get(c.id)?.size === 0).map((c) => c.id);
+  while (ready.length) {
+    const next: number[] = [];
+    for (const id of ready) {
+      order.push(byId.get(id) as EngineColumn);
+      remaining.delete(id);
+      for (const [other, d] of remaining) if (d.delete(id) && d.size === 0) next.push(other);
+    }
+    ready = next;
+  }
+  if (remaining.size) {
+    const names = [...remaining.keys()].map((id) => (byId.get(id) as EngineColumn).variable);
+    for (const id of remaining.keys()) errors.push({ columnId: id, message: `dependency cycle among ${names.join(', ')}` });
+  }
+  if (errors.length) return { plan: null, errors };
+  const position = new Map(order.map((c, i) => [c.id, i]));
+  return {
+    plan: {
+      order,
+      planned: order.map((column) => ({
+        column,
+        formula: formulas.get(column.id) ?? null,
+        add: column.addColumns.map((id) => position.get(id) as number),
+        sub: column.subColumns.map((id) => position.get(id) as number),
+      })),
+      variableIndex: new Map(order.map((c, i) => [c.variable, i])),
+    },
+    errors: [],
+  };
+}
+
+export interface PlannedPlan extends ColumnPlan {
+  planned: PlannedColumn[];
+  variableIndex: Map<string, number>;
+}
+
+class CellFailure extends Error {}
+
+/**
+ * Computes every cell of a payroll in memory (no I/O): per employee, the columns in dependency
+ * order; a column's value is the sum of its salary components plus added columns minus subtracted
+ * ones, a script's result replaces that, a hook's value replaces everything, and an empty column
+ * takes its default value (API.md §10). Arithmetic is exact; each cell is rounded half-up to the
+ * employee's currency minor unit when stored, and later columns read the stored value, so a
+ * payslip adds up. Failures are collected per cell (employee, column, message).
+ */
+export function computePayroll(plan: PlannedPlan, employees: readonly EngineEmployee[], hooks?: HookValues): EngineResult {
+  const errors: CellError[] = [];
+  const rows: EngineResult['rows'] = [];
+  const n = plan.planned.length;
+  for (const employee of employees) {
+    const stored: Array<Dec | undefined> = new Array<Dec | undefined>(n);
+    const values: Array<string | null> = new Array<string | null>(n).fill(null);
+    const scope: FormulaScope = {
+      variable(name) {
+        const value = stored[plan.variableIndex.get(name) as number];
+        if (value === undefined) throw new CellFailure(`${name} has no value: its cell failed`);
+        return value;
+      },
+      employee(field) {
+        const value = employee.fields[field];
+        if (value === null || value === undefined) throw new CellFailure(`employee.${field} is not set for this employee`);
+        return new Dec(value);
+      },
+    };
+    for (let i = 0; i < n; i++) {
+      const { column, formula, add, sub } = plan.planned[i];
+      try {
+        const value = cellValue(column, formula, add, sub, employee, stored, scope, hooks).toDecimalPlaces(
+          employee.minorUnit,
+          Decimal.ROUND_HALF_UP,
+        );
+        if (value.abs().gte(MAX_CELL)) throw new CellFailure('the result is out of range');
+        stored[i] = value;
+        values[i] = value.toFixed(employee.minorUnit);
+      } catch (err) {
+        if (!(err instanceof CellFailure || err instanceof FormulaRuntimeError || err instanceof Error)) throw err;
+        errors.push({ employee: employee.id, column: column.id, message: err.message });
+      }
+    }
+    rows.push({ employee: employee.id, values });
+  }
+  return { columns: plan.order.map((c) => c.id), rows, errors };
+}
+
+function cellValue(
+  column: EngineColumn,
+  formula: CompiledFormula | null,
+  add: number[],
+  sub: number[],
+  employee: EngineEmployee,
+  stored: Array<Dec | undefined>,
+  scope: FormulaScope,
+  hooks: HookValues | undefined,
+): Dec {
+  if (column.hook) {
+    const hooked = hooks?.(column.id, employee.id);
+    return hooked === null || hooked === undefined ? defaultOf(column) : new Dec(hooked);
+  }
+  let value: Dec | null = null;
+  if (column.salaryComponents.length || add.length || sub.length) {
+    value = ZERO;
+    for (const component of column.salaryComponents) {
+      const amount = employee.salary.get(component);
+      if (amount === undefined) throw new CellFailure(`no salary amount for component ${component}`);
+      value = value.plus(amount);
+    }
+    for (const i of add) value = value.plus(read(stored, i));
+    for (const i of sub) value = value.minus(read(stored, i));
+  }
+  if (formula) {
+    const result = formula.evaluate(scope);
+    if (typeof result === 'boolean') throw new CellFailure(`the script gave ${result}, not an amount`);
+    value = result;
+  }
+  return value ?? defaultOf(column);
+}
+
+function read(stored: Array<Dec | undefined>, i: number): Dec {
+  const value = stored[i];
+  if (value === undefined) throw new CellFailure('a column it adds or subtracts has no value: its cell failed');
+  return value;
+}
+
+function defaultOf(column: EngineColumn): Dec {
+  return column.defaultValue === null ? ZERO : new Dec(column.defaultValue);
+}

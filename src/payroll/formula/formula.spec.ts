@@ -1,0 +1,120 @@
+import { compileFormula, Dec, FormulaScope, MAX_SCRIPT_LENGTH } from './formula';
+
+const scope = (vars: Record<string, string> = {}, employee: Record<string, number> = {}): FormulaScope => ({
+  variable: (name) => new Dec(vars[name]),
+  employee: (field) => new Dec(employee[field]),
+});
+
+const evaluate = (script: string, vars: Record<string, string> = {}, employee: Record<string, number> = {}) => {
+  const { formula, errors } = compileFormula(script);
+  expect(errors).toEqual([]);
+  const value = formula!.evaluate(scope(vars, employee));
+  return typeof value === 'boolean' ? value : value.toString();
+};
+
+describe('formula language', () => {
+  it('evaluates the documented operators and functions exactly', () => {
+    expect(evaluate('1 + 2 * 3 - 4 / 8')).toBe('6.5');
+    expect(evaluate('2 ^ 3 ^ 2')).toBe('512'); // right-associative
+    expect(evaluate('-2 ^ 2')).toBe('4');
+    expect(evaluate('17 % 5 + (1 + 2) * 2')).toBe('8');
+    expect(evaluate('0.1 + 0.2')).toBe('0.3');
+    expect(evaluate('1 < 2 and not (3 <= 2) or false')).toBe(true);
+    expect(evaluate('1 > 2 || !(2 == 2) && true')).toBe(false);
+    expect(evaluate('2 != 3 ? 10 : 20')).toBe('10');
+    expect(evaluate('if(basic >= 1000, basic * 0.1, 0)', { basic: '1500.50' })).toBe('150.05');
+    expect(evaluate('min(3, 1, 2) + max(4, 9) + abs(-1.5) + floor(2.7) + ceil(2.1) + round(2.345, 2) + round(2.5)')).toBe(
+      '21.85',
+    );
+    expect(evaluate('employee.years_of_service * 10', {}, { years_of_service: 3 })).toBe('30');
+  });
+
+  it('reports syntax errors with line and column', () => {
+    expect(compileFormula('1 +').errors).toEqual([{ message: 'Expected expression after +', line: 1, column: 4 }]);
+    expect(compileFormula('a +\n  (b * ').errors[0]).toMatchObject({ line: 2 });
+    expect(compileFormula('(1').errors[0].message).toMatch(/Unclosed/);
+    expect(compileFormula(`${'('.repeat(70)}1${')'.repeat(70)}`).errors[0]).toEqual({
+      message: 'nested deeper than 64 levels',
+      line: 1,
+      column: 65,
+    });
+    expect(compileFormula('-'.repeat(5000) + '1').errors[0]?.message ?? 'ok').toMatch(/nested deeper|ok/);
+  });
+
+  it('reports unknown variables, functions and employee fields with their position', () => {
+    const known = new Set(['basic', 'gross']);
+    expect(compileFormula('basic +\n gross * bonus', known).errors).toEqual([
+      { message: 'unknown variable bonus', line: 2, column: 10 },
+    ]);
+    expect(compileFormula('sqrt(basic)', known).errors[0]).toMatchObject({
+      message: expect.stringMatching(/^unknown function sqrt/),
+      line: 1,
+      column: 1,
+    });
+    expect(compileFormula('employee.salary', known).errors[0].message).toMatch(/^unknown employee field salary/);
+    expect(compileFormula('if(1, 2)').errors[0].message).toMatch(/if takes 3 arguments/);
+    const ok = compileFormula('basic + gross + employee.age', known);
+    expect(ok.errors).toEqual([]);
+    expect(ok.formula!.variables.sort()).toEqual(['basic', 'gross']);
+    expect(ok.formula!.employeeFields).toEqual(['age']);
+  });
+
+  describe('hostile scripts fail validation or evaluate harmlessly', () => {
+    const hostile = [
+      "constructor.constructor('return process')()",
+      "employee.constructor.constructor('return process')()",
+      'this',
+      'this.constructor',
+      '__proto__',
+      'employee.__proto__',
+      'employee["age"]',
+      'globalThis.process.exit(1)',
+      'process.exit(1)',
+      'require("fs")',
+      'a = 1',
+      'x; y',
+      '[1, 2]',
+      '"text"',
+      'null',
+      'undefined',
+      'Math.max(1, 2)',
+      'eval("1")',
+      'new Date()',
+      '(() => 1)()',
+      'function () {}',
+      'х + 1', // Cyrillic х, a lookalike of x
+      '1 ＋ 1', // full-width plus
+      '1 | 2',
+      '~1',
+      'typeof x',
+      `${'('.repeat(10_000)}1${')'.repeat(10_000)}`,
+      '1 + '.repeat(300_000) + '1', // about 1 MB
+    ];
+    it.each(hostile.map((s) => [s.length > 60 ? `${s.slice(0, 40)}… (${s.length} chars)` : s, s]))('%s', (_label, script) => {
+      const before = { exit: process.exit, keys: Object.getOwnPropertyNames(Object.prototype).length };
+      const known = new Set(['x', 'basic']);
+      const { formula, errors } = compileFormula(script, known);
+      if (formula) {
+        // Only a harmless number or boolean can come out.
+        const value = formula.evaluate(scope({ x: '1', basic: '1' }));
+        expect(typeof value === 'boolean' || value instanceof Dec).toBe(true);
+      } else {
+        expect(errors.length).toBeGreaterThan(0);
+        expect(errors[0]).toEqual({ message: expect.any(String), line: expect.any(Number), column: expect.any(Number) });
+      }
+      expect(process.exit).toBe(before.exit);
+      expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(before.keys);
+    });
+
+    it('has a size limit', () => {
+      expect(compileFormula('1'.repeat(MAX_SCRIPT_LENGTH + 1)).errors[0].message).toMatch(/longer than/);
+    });
+
+    it('keeps huge numbers and powers harmless', () => {
+      expect(evaluate('1e308 * 10')).toBe('1e+309');
+      const { formula } = compileFormula('2 ^ 100000');
+      expect(() => formula!.evaluate(scope())).toThrow(/exponent/);
+      expect(() => compileFormula('1 / (2 - 2)').formula!.evaluate(scope())).toThrow('division by zero');
+    });
+  });
+});

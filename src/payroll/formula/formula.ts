@@ -1,0 +1,316 @@
+import Decimal from 'decimal.js';
+import jsep, { Expression } from 'jsep';
+
+/**
+ * The payroll formula language (API.md §10): numbers, `+ - * / % ^`, parentheses, comparisons,
+ * `and or not` (and `&& || !`), `if(cond, a, b)` and `cond ? a : b`, `min max round floor ceil abs`,
+ * other columns by their `variable`, and `employee.<field>` for EMPLOYEE_FORMULA_FIELDS.
+ *
+ * jsep (a maintained expression parser) turns the text into an AST; this module walks the AST once
+ * against a whitelist and compiles it into closures over exact decimals. Nothing of the script ever
+ * reaches eval, Function or vm, and no node can reach a JavaScript object: there is no member access
+ * but `employee.<field>`, no strings, no arrays, no assignment, no `this`.
+ */
+
+/** Exact decimals for scripts: 40 significant digits, half-up rounding. */
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 40 });
+export type Dec = Decimal;
+
+export const MAX_SCRIPT_LENGTH = 10_000;
+export const MAX_NESTING = 64;
+/** `x ^ n`: n an integer of at most this size, so one power cannot take the process's time. */
+const MAX_EXPONENT = 1000;
+
+/** The employee fields a script may read, as numbers (`employee.years_of_service`). */
+export const EMPLOYEE_FORMULA_FIELDS = [
+  'id',
+  'department',
+  'job_title',
+  'pay_grade',
+  'employment_status',
+  'supervisor',
+  'age',
+  'years_of_service',
+] as const;
+export type EmployeeFormulaField = (typeof EMPLOYEE_FORMULA_FIELDS)[number];
+
+export const FORMULA_FUNCTIONS = ['if', 'min', 'max', 'round', 'floor', 'ceil', 'abs'] as const;
+
+// jsep is configured once for this language: the bitwise operators go, `^` is a right-associative
+// power binding tighter than `*`, `and`/`or`/`not` join `&&`/`||`/`!`.
+for (const op of ['|', '&', '<<', '>>', '>>>', '===', '!==', '??', '**']) jsep.removeBinaryOp(op);
+for (const op of ['~', 'typeof', 'void', 'delete']) jsep.removeUnaryOp(op);
+jsep.addBinaryOp('^', 11, true);
+jsep.addBinaryOp('and', 2);
+jsep.addBinaryOp('or', 1);
+jsep.addUnaryOp('not');
+jsep.removeLiteral('null');
+jsep.removeLiteral('undefined');
+
+export interface FormulaError {
+  message: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+export type Value = Dec | boolean;
+
+/** What a formula reads while it runs: other columns' stored values and the employee's fields. */
+export interface FormulaScope {
+  variable(name: string): Dec;
+  employee(field: EmployeeFormulaField): Dec;
+}
+
+export interface CompiledFormula {
+  /** Column variables the script reads (its dependencies). */
+  variables: string[];
+  employeeFields: EmployeeFormulaField[];
+  evaluate(scope: FormulaScope): Value;
+}
+
+/** A run-time failure of one evaluation (division by zero, a non-number where a number is needed). */
+export class FormulaRuntimeError extends Error {}
+
+type Node = (scope: FormulaScope) => Value;
+
+function position(script: string, index: number): { line: number; column: number } {
+  const before = script.slice(0, Math.max(0, Math.min(index, script.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+}
+
+/** Where `token` first appears as a whole word (jsep keeps no node positions); the start otherwise. */
+function positionOfToken(script: string, token: string): { line: number; column: number } {
+  const re = new RegExp(`(^|[^A-Za-z0-9_$])${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_$])`);
+  const m = re.exec(script);
+  return position(script, m ? m.index + m[1].length : 0);
+}
+
+function nestingError(script: string): FormulaError | null {
+  let depth = 0;
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i];
+    if (c === '(' || c === '[') {
+      if (++depth > MAX_NESTING) return { message: `nested deeper than ${MAX_NESTING} levels`, ...position(script, i) };
+    } else if (c === ')' || c === ']') depth--;
+  }
+  return null;
+}
+
+/** jsep types node fields as unknown: names, operators and raw texts are strings, anything else is none. */
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const num = (v: Value, what: string): Dec => {
+  if (typeof v === 'boolean') throw new FormulaRuntimeError(`${what} needs a number, got ${v}`);
+  return v;
+};
+const truth = (v: Value): boolean => (typeof v === 'boolean' ? v : !v.isZero());
+
+/**
+ * Parses and checks a script. `knownVariables`, when given, makes an unknown column variable an
+ * error (validate-script, saving a column); the compiled formula is returned only without errors.
+ */
+export function compileFormula(
+  script: string,
+  knownVariables?: ReadonlySet<string>,
+): { formula: CompiledFormula | null; errors: FormulaError[] } {
+  if (script.length > MAX_SCRIPT_LENGTH) {
+    return { formula: null, errors: [{ message: `longer than ${MAX_SCRIPT_LENGTH} characters`, line: 1, column: 1 }] };
+  }
+  const nesting = nestingError(script);
+  if (nesting) return { formula: null, errors: [nesting] };
+  let ast: Expression;
+  try {
+    ast = jsep(script);
+  } catch (err) {
+    const e = err as Error & { index?: number; description?: string };
+    return { formula: null, errors: [{ message: e.description ?? e.message, ...position(script, e.index ?? 0) }] };
+  }
+  const errors: FormulaError[] = [];
+  const variables = new Set<string>();
+  const employeeFields = new Set<EmployeeFormulaField>();
+  const fail = (message: string, token?: string): Node => {
+    errors.push({ message, ...(token ? positionOfToken(script, token) : { line: 1, column: 1 }) });
+    return () => false;
+  };
+
+  const compile = (node: Expression, depth: number): Node => {
+    if (depth > MAX_NESTING) return fail(`nested deeper than ${MAX_NESTING} levels`);
+    switch (node.type) {
+      case 'Literal': {
+        const raw = str(node.raw);
+        if (typeof node.value === 'boolean') {
+          const b = node.value;
+          return () => b;
+        }
+        if (typeof node.value !== 'number') return fail('only numbers are allowed as literals', raw.slice(0, 20));
+        const value = new Dec(raw);
+        return () => value;
+      }
+      case 'Identifier': {
+        const name = str(node.name);
+        if (name === 'employee') return fail('employee needs a field: employee.<field>', name);
+        if (knownVariables && !knownVariables.has(name)) return fail(`unknown variable ${name}`, name);
+        variables.add(name);
+        return (s) => s.variable(name);
+      }
+      case 'MemberExpression': {
+        const object = node.object as Expression;
+        const property = node.property as Expression;
+        if (node.computed || object.type !== 'Identifier' || object.name !== 'employee' || property.type !== 'Identifier') {
+          return fail(
+            'only employee.<field> may be read from an object',
+            property.type === 'Identifier' ? str(property.name) : undefined,
+          );
+        }
+        const field = str(property.name);
+        if (!(EMPLOYEE_FORMULA_FIELDS as readonly string[]).includes(field)) {
+          return fail(`unknown employee field ${field}; known: ${EMPLOYEE_FORMULA_FIELDS.join(', ')}`, field);
+        }
+        employeeFields.add(field as EmployeeFormulaField);
+        return (s) => s.employee(field as EmployeeFormulaField);
+      }
+      case 'UnaryExpression': {
+        const arg = compile(node.argument as Expression, depth + 1);
+        const op = str(node.operator);
+        switch (op) {
+          case '-':
+            return (s) => num(arg(s), 'minus').neg();
+          case '+':
+            return (s) => num(arg(s), 'plus');
+          case '!':
+          case 'not':
+            return (s) => !truth(arg(s));
+          default:
+            return fail(`unknown operator ${op}`, op);
+        }
+      }
+      case 'BinaryExpression':
+        return binary(
+          str(node.operator),
+          compile(node.left as Expression, depth + 1),
+          compile(node.right as Expression, depth + 1),
+        );
+      case 'ConditionalExpression': {
+        const test = compile(node.test as Expression, depth + 1);
+        const yes = compile(node.consequent as Expression, depth + 1);
+        const no = compile(node.alternate as Expression, depth + 1);
+        return (s) => (truth(test(s)) ? yes(s) : no(s));
+      }
+      case 'CallExpression': {
+        const callee = node.callee as Expression;
+        const name = callee.type === 'Identifier' ? str(callee.name) : '';
+        if (!(FORMULA_FUNCTIONS as readonly string[]).includes(name)) {
+          return fail(
+            name ? `unknown function ${name}; known: ${FORMULA_FUNCTIONS.join(', ')}` : 'only named functions may be called',
+            name || undefined,
+          );
+        }
+        const args = (node.arguments as Expression[]).map((a) => compile(a, depth + 1));
+        return call(name, args, fail);
+      }
+      default:
+        return fail(`${node.type.replace(/Expression$/, '').toLowerCase() || 'this'} is not part of the formula language`);
+    }
+  };
+
+  const binary = (op: string, l: Node, r: Node): Node => {
+    switch (op) {
+      case '+':
+        return (s) => num(l(s), '+').plus(num(r(s), '+'));
+      case '-':
+        return (s) => num(l(s), '-').minus(num(r(s), '-'));
+      case '*':
+        return (s) => num(l(s), '*').times(num(r(s), '*'));
+      case '/':
+        return (s) => {
+          const d = num(r(s), '/');
+          if (d.isZero()) throw new FormulaRuntimeError('division by zero');
+          return num(l(s), '/').div(d);
+        };
+      case '%':
+        return (s) => {
+          const d = num(r(s), '%');
+          if (d.isZero()) throw new FormulaRuntimeError('division by zero');
+          return num(l(s), '%').mod(d);
+        };
+      case '^':
+        return (s) => {
+          const e = num(r(s), '^');
+          if (!e.isInteger() || e.abs().gt(MAX_EXPONENT)) {
+            throw new FormulaRuntimeError(`the exponent must be a whole number from -${MAX_EXPONENT} to ${MAX_EXPONENT}`);
+          }
+          const b = num(l(s), '^');
+          if (b.isZero() && e.isNeg()) throw new FormulaRuntimeError('division by zero');
+          return b.pow(e);
+        };
+      case '<':
+        return (s) => num(l(s), '<').lt(num(r(s), '<'));
+      case '<=':
+        return (s) => num(l(s), '<=').lte(num(r(s), '<='));
+      case '>':
+        return (s) => num(l(s), '>').gt(num(r(s), '>'));
+      case '>=':
+        return (s) => num(l(s), '>=').gte(num(r(s), '>='));
+      case '==':
+        return (s) => equal(l(s), r(s));
+      case '!=':
+        return (s) => !equal(l(s), r(s));
+      case '&&':
+      case 'and':
+        return (s) => truth(l(s)) && truth(r(s));
+      case '||':
+      case 'or':
+        return (s) => truth(l(s)) || truth(r(s));
+      default:
+        return fail(`unknown operator ${op}`, op);
+    }
+  };
+
+  const root = compile(ast, 0);
+  if (errors.length) return { formula: null, errors };
+  return {
+    formula: { variables: [...variables], employeeFields: [...employeeFields], evaluate: root },
+    errors: [],
+  };
+}
+
+function equal(a: Value, b: Value): boolean {
+  if (typeof a === 'boolean' || typeof b === 'boolean') return a === b;
+  return a.eq(b);
+}
+
+function call(name: string, args: Node[], fail: (message: string, token?: string) => Node): Node {
+  const arity = (min: number, max: number): boolean => args.length >= min && args.length <= max;
+  switch (name) {
+    case 'if':
+      if (!arity(3, 3)) return fail('if takes 3 arguments: if(condition, then, else)', 'if');
+      return (s) => (truth(args[0](s)) ? args[1](s) : args[2](s));
+    case 'min':
+    case 'max':
+      if (!arity(1, 100)) return fail(`${name} takes 1 to 100 arguments`, name);
+      return (s) => {
+        const values = args.map((a) => num(a(s), name));
+        return name === 'min' ? Dec.min(...values) : Dec.max(...values);
+      };
+    case 'round':
+      if (!arity(1, 2)) return fail('round takes 1 or 2 arguments: round(x, places)', 'round');
+      return (s) => {
+        const places = args[1] ? num(args[1](s), 'round') : new Dec(0);
+        if (!places.isInteger() || places.lt(0) || places.gt(10)) throw new FormulaRuntimeError('round: places must be 0 to 10');
+        return num(args[0](s), 'round').toDecimalPlaces(places.toNumber(), Decimal.ROUND_HALF_UP);
+      };
+    case 'floor':
+    case 'ceil':
+    case 'abs':
+      if (!arity(1, 1)) return fail(`${name} takes 1 argument`, name);
+      return (s) => {
+        const x = num(args[0](s), name);
+        return name === 'floor' ? x.floor() : name === 'ceil' ? x.ceil() : x.abs();
+      };
+    default:
+      return fail(`unknown function ${name}`, name);
+  }
+}
