@@ -16,6 +16,7 @@ import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
 import { LeaveModule } from './leave/leave.module';
 import { MailModule } from './mail/mail.module';
+import { PayrollModule } from './payroll/payroll.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
@@ -46,6 +47,7 @@ export class AppModule {
         AttendanceModule,
         LeaveModule,
         TimesheetsModule,
+        PayrollModule,
         ...imports,
       ],
       providers: [

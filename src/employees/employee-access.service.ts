@@ -121,6 +121,17 @@ export class EmployeeAccessService {
     return scope.kind === 'all' || (scope.kind === 'departments' && this.canSee(scope, employee));
   }
 
+  /** `administers` for an employee id: false when it does not exist or lies outside the caller's administration. */
+  async administersId(caller: AuthUser, employeeId: number): Promise<boolean> {
+    const scope = await this.scopeOf(caller);
+    if (scope.kind !== 'all' && scope.kind !== 'departments') return false;
+    const e = await this.employees.findOne({
+      where: { id: employeeId },
+      select: { id: true, departmentId: true, supervisorId: true },
+    });
+    return !!e && this.canSee(scope, e);
+  }
+
   /** The employee if the caller may see it, else NOT_FOUND (missing and out of scope look alike). */
   async visible(caller: AuthUser, id: number): Promise<{ employee: Employee; scope: EmployeeScope }> {
     const scope = await this.scopeOf(caller);

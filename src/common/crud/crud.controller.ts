@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Authenticated, Levels } from '../auth/access.decorators';
-import { UserLevel } from '../auth/user-level';
+import { Levels } from '../auth/access.decorators';
+import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../envelope/api-envelope.decorators';
 import { SearchableListQueryDto } from '../paging/list-query.dto';
 import { Page } from '../paging/page';
@@ -27,6 +27,8 @@ export interface CrudControllerSpec<S> {
   sortable: string;
   /** Who writes (default Admin). */
   writers?: UserLevel[];
+  /** Who reads (default every authenticated user). */
+  readers?: UserLevel[];
 }
 
 /**
@@ -35,6 +37,7 @@ export interface CrudControllerSpec<S> {
  */
 export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
   const writers = spec.writers ?? ['Admin'];
+  const readers = spec.readers ?? [...USER_LEVELS];
   const createPipe = createValidationPipe(spec.createDto);
   const updatePipe = createValidationPipe(spec.updateDto);
 
@@ -46,7 +49,7 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
     constructor(@Inject(spec.service) readonly service: S) {}
 
     @Get()
-    @Authenticated()
+    @Levels(...readers)
     @ApiOperation({
       summary: `List ${spec.label.toLowerCase()}s`,
       description: `sortField: ${spec.sortable}; search matches the name.`,
@@ -58,7 +61,7 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
     }
 
     @Get(':id')
-    @Authenticated()
+    @Levels(...readers)
     @ApiOperation({ summary: `One ${spec.label.toLowerCase()}` })
     @ApiOkEnvelope(spec.dto)
     @ApiErrors(400, 401, 404)

@@ -31,6 +31,8 @@ export interface CrudKind<E extends CrudEntity> {
   fields: Record<string, keyof E & string>;
   /** Extra checks before a write (references, ranges); `id` is set on update. */
   check?(entity: E, id?: number): Promise<void>;
+  /** Refuses a delete (409 IN_USE naming the users) before the foreign keys would. */
+  checkDelete?(id: number): Promise<void>;
   listSpec?: Partial<ListSpec>;
   /** Names must be unique (default true). */
   uniqueName?: boolean;
@@ -76,6 +78,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
 
   async remove(id: number): Promise<{ id: number }> {
     await this.find(id);
+    await this.kind.checkDelete?.(id);
     try {
       await this.kind.repo.delete(id);
     } catch (err) {

@@ -56,6 +56,25 @@ export function ApiOkEnvelope(model: Type<unknown>, description = 'Success') {
   );
 }
 
+/** 200 with {status: "SUCCESS", data: [<model>...]}: a whole (small) array, not a paged list. */
+export function ApiArrayEnvelope(model: Type<unknown>, description = 'Success') {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiResponse({
+      status: 200,
+      description,
+      schema: {
+        type: 'object',
+        required: ['status', 'data'],
+        properties: {
+          status: { type: 'string', enum: ['SUCCESS'] },
+          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+        },
+      },
+    }),
+  );
+}
+
 /** 200 with the list envelope: data array plus total, page, limit, nextPage. */
 export function ApiListEnvelope(model: Type<unknown>, description = 'One page of the list') {
   return applyDecorators(

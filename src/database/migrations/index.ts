@@ -6,6 +6,7 @@ import { Attendance1763800000004 } from './1763800000004-Attendance';
 import { Leave1763800000005 } from './1763800000005-Leave';
 import { Timesheets1763800000006 } from './1763800000006-Timesheets';
 import { Utf8mb41763800000007 } from './1763800000007-Utf8mb4';
+import { PayrollConfig1763800000008 } from './1763800000008-PayrollConfig';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Leave1763800000005,
   Timesheets1763800000006,
   Utf8mb41763800000007,
+  PayrollConfig1763800000008,
 ];

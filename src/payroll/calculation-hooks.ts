@@ -1,0 +1,72 @@
+/** An argument a calculation hook takes (API.md §10: `calculation_hook_args`). */
+export interface HookArgument {
+  name: string;
+  type: 'number' | 'integer' | 'string';
+  required: boolean;
+  description: string;
+}
+
+export interface CalculationHook {
+  code: string;
+  name: string;
+  description: string;
+  args: HookArgument[];
+}
+
+/**
+ * The calculation hooks (the IceHrm set), each computed from this service's own data over the
+ * payroll's date range. A hook column's value replaces sums and scripts.
+ */
+export const CALCULATION_HOOKS: readonly CalculationHook[] = [
+  {
+    code: 'hours_worked',
+    name: 'Hours worked',
+    description: 'Hours of closed attendance records starting in the payroll period.',
+    args: [],
+  },
+  {
+    code: 'regular_hours',
+    name: 'Regular hours',
+    description: 'Hours worked, each day capped at the daily threshold.',
+    args: [
+      { name: 'daily_threshold', type: 'number', required: false, description: 'hours per day counted as regular (default 8)' },
+    ],
+  },
+  {
+    code: 'overtime_hours',
+    name: 'Overtime hours',
+    description: 'Hours worked beyond the daily threshold, summed over the days of the period.',
+    args: [
+      {
+        name: 'daily_threshold',
+        type: 'number',
+        required: false,
+        description: 'hours per day before overtime starts (default 8)',
+      },
+    ],
+  },
+  {
+    code: 'approved_timesheet_hours',
+    name: 'Approved timesheet hours',
+    description: 'Hours of approved time entries dated in the period.',
+    args: [{ name: 'project', type: 'integer', required: false, description: 'only this project' }],
+  },
+  {
+    code: 'approved_leave_days',
+    name: 'Approved leave days',
+    description: 'Working days of approved leave falling in the period (half days count 0.5).',
+    args: [{ name: 'leave_type', type: 'integer', required: false, description: 'only this leave type' }],
+  },
+  {
+    code: 'employee_field',
+    name: 'Employee field value',
+    description: 'A numeric employee field, such as years_of_service or age at the end of the period.',
+    args: [
+      { name: 'field', type: 'string', required: true, description: 'one of the employee.<field> names of the formula language' },
+    ],
+  },
+];
+
+export function findHook(code: string): CalculationHook | undefined {
+  return CALCULATION_HOOKS.find((h) => h.code === code);
+}

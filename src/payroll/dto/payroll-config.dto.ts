@@ -1,0 +1,287 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsMoney } from '../../common/money/money';
+import { IsCurrencyCode, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
+import { COMPONENT_TYPES } from '../entities/payroll-config.entities';
+
+export class PayFrequencyDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ example: 'Monthly' }) name: string;
+}
+
+export class CurrencyDto {
+  @ApiProperty({ example: 'EUR' }) code: string;
+  @ApiProperty({ example: 'Euro' }) name: string;
+  @ApiProperty({ example: '978' }) numeric: string;
+  @ApiProperty({ example: 2, description: 'decimal places of amounts (ISO 4217 minor unit)' }) minor_unit: number;
+}
+
+export class DeductionGroupDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+}
+
+export class CreateDeductionGroupDto {
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @OptionalText(500) description?: string | null;
+}
+
+export class UpdateDeductionGroupDto extends PartialType(CreateDeductionGroupDto) {}
+
+export class SalaryComponentDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: COMPONENT_TYPES }) component_type: string;
+  @ApiProperty({ type: String, nullable: true }) details: string | null;
+}
+
+export class CreateSalaryComponentDto {
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiProperty({ enum: COMPONENT_TYPES })
+  @IsIn(COMPONENT_TYPES)
+  component_type: string;
+
+  @OptionalText(500) details?: string | null;
+}
+
+export class UpdateSalaryComponentDto extends PartialType(CreateSalaryComponentDto) {}
+
+export class SalaryItemDto {
+  @ApiProperty({ description: 'salary component id' }) component: number;
+  @ApiProperty({ example: '5000.00', description: 'decimal string in the currency of the payroll employee' }) amount: string;
+}
+
+export class SalaryItemInputDto {
+  @ApiProperty({ description: 'salary component id' })
+  @IsRefId()
+  component: number;
+
+  @ApiProperty({ example: '5000.00', description: 'decimal string; a JSON number is accepted' })
+  @IsMoney()
+  amount: string;
+}
+
+/** PUT /employees/{id}/salary: the whole set, replacing the previous one. */
+export class PutSalaryDto {
+  @ApiProperty({ type: [SalaryItemInputDto] })
+  @IsArray()
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => SalaryItemInputDto)
+  items: SalaryItemInputDto[];
+}
+
+export class PayrollEmployeeDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'employee id' }) employee: number;
+  @ApiProperty({ description: 'pay frequency id' }) pay_frequency: number;
+  @ApiProperty({ example: 'USD' }) currency: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'deduction group id' }) deduction_group: number | null;
+}
+
+/** POST /payroll_config/payroll-employees: with `id` it updates that record, without it creates one (one per employee). */
+export class SavePayrollEmployeeDto {
+  @ApiPropertyOptional({ description: 'the record to update' })
+  @IsOptional()
+  @IsRefId()
+  id?: number;
+
+  @ApiProperty({ description: 'employee id' })
+  @IsRefId()
+  employee: number;
+
+  @ApiProperty({ description: 'pay frequency id' })
+  @IsRefId()
+  pay_frequency: number;
+
+  @ApiProperty({ example: 'USD', description: 'ISO 4217 code' })
+  @IsCurrencyCode()
+  currency: string;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'deduction group id' })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  deduction_group?: number | null;
+}
+
+export class PayrollStatusEmployeeDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee_id: string;
+  @ApiProperty() first_name: string;
+  @ApiProperty() last_name: string;
+  @ApiProperty({ type: Number, nullable: true }) department: number | null;
+  @ApiProperty({ description: 'has a payroll employee record' }) configured: boolean;
+  @ApiProperty({ type: Number, nullable: true }) payroll_employee: number | null;
+  @ApiProperty({ type: Number, nullable: true }) pay_frequency: number | null;
+  @ApiProperty({ type: String, nullable: true }) currency: string | null;
+  @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
+}
+
+export class PayrollColumnDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: 'gross_pay' }) variable: string;
+  @ApiProperty({ description: '1..n, dense' }) colorder: number;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty() editable: boolean;
+  @ApiProperty({ type: String, nullable: true, example: '0.00' }) default_value: string | null;
+  @ApiProperty({ type: [Number] }) salary_components: number[];
+  @ApiProperty({ type: [Number] }) add_columns: number[];
+  @ApiProperty({ type: [Number] }) sub_columns: number[];
+  @ApiProperty({ type: String, nullable: true }) calculation_hook: string | null;
+  @ApiProperty({ type: Object }) calculation_hook_args: Record<string, string | number>;
+  @ApiProperty({ type: String, nullable: true }) script: string | null;
+  @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
+}
+
+const ID_LIST = (description: string) => ApiPropertyOptional({ type: [Number], description, default: [] });
+
+/** POST /payroll_config/payroll-columns: with `id` it updates that column, without it creates one. */
+export class SavePayrollColumnDto {
+  @ApiPropertyOptional({ description: 'the column to update' })
+  @IsOptional()
+  @IsRefId()
+  id?: number;
+
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ description: 'letters, digits, _; unique; default: the name in snake_case', example: 'gross_pay' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: '$property must be letters, digits and _, not starting with a digit' })
+  variable?: string;
+
+  @ApiPropertyOptional({ description: 'position (1 = first); default: last; later columns move down' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  colorder?: number;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: 'values may be edited in the data grid' })
+  @IsOptional()
+  @IsBoolean()
+  editable?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '0.00' })
+  @IsOptional()
+  @Nullable()
+  @IsMoney()
+  default_value?: string | null;
+
+  @ID_LIST('salary component ids summed into the column')
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsInt({ each: true })
+  salary_components?: number[];
+
+  @ID_LIST('column ids added')
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsInt({ each: true })
+  add_columns?: number[];
+
+  @ID_LIST('column ids subtracted')
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsInt({ each: true })
+  sub_columns?: number[];
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'a code from /payroll_config/calculation-hooks' })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(40)
+  calculation_hook?: string | null;
+
+  @ApiPropertyOptional({ type: Object, description: "the hook's arguments by name" })
+  @IsOptional()
+  @IsObject()
+  calculation_hook_args?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'a formula (see validate-script)' })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(10_000)
+  script?: string | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  deduction_group?: number | null;
+}
+
+export class ValidateScriptDto {
+  @ApiProperty({ example: 'if(gross > 5000, (gross - 5000) * 0.2, 0)' })
+  @IsString()
+  @MaxLength(1_000_000)
+  script: string;
+}
+
+export class ScriptErrorDto {
+  @ApiProperty() message: string;
+  @ApiProperty({ description: '1-based' }) line: number;
+  @ApiProperty({ description: '1-based' }) column: number;
+}
+
+export class ValidateScriptResultDto {
+  @ApiProperty() valid: boolean;
+  @ApiPropertyOptional({ type: [String], description: 'column variables the script reads (when valid)' }) variables?: string[];
+  @ApiPropertyOptional({ type: [ScriptErrorDto] }) errors?: ScriptErrorDto[];
+}
+
+export class HookArgumentDto {
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['number', 'integer', 'string'] }) type: string;
+  @ApiProperty() required: boolean;
+  @ApiProperty() description: string;
+}
+
+export class CalculationHookDto {
+  @ApiProperty({ example: 'overtime_hours' }) code: string;
+  @ApiProperty() name: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ type: [HookArgumentDto] }) args: HookArgumentDto[];
+}

@@ -1,0 +1,78 @@
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+/** DECIMAL amounts as strings on every driver (SQLite hands back numbers, MariaDB strings); never floats. */
+const AMOUNT = {
+  to: (value: string | null | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : String(value)),
+};
+
+export const COMPONENT_TYPES = ['Earning', 'Deduction', 'Benefit', 'Reimbursement'] as const;
+export type ComponentType = (typeof COMPONENT_TYPES)[number];
+
+@Entity('pay_frequencies')
+export class PayFrequency {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 30 }) name: string;
+}
+
+@Entity('deduction_groups')
+export class DeductionGroup {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ type: 'varchar', length: 500, nullable: true }) description: string | null;
+}
+
+@Entity('salary_components')
+export class SalaryComponent {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ name: 'component_type', type: 'varchar', length: 20 }) componentType: ComponentType;
+  @Column({ type: 'varchar', length: 500, nullable: true }) details: string | null;
+}
+
+@Entity('employee_salaries')
+export class EmployeeSalary {
+  @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @PrimaryColumn({ name: 'component_id', type: 'integer' }) componentId: number;
+  @Column({ type: 'decimal', precision: 14, scale: 3, transformer: AMOUNT }) amount: string;
+}
+
+@Entity('payroll_employees')
+export class PayrollEmployee {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @Column({ name: 'pay_frequency_id', type: 'integer' }) payFrequencyId: number;
+  /** ISO 4217 code. */
+  @Column({ type: 'varchar', length: 3 }) currency: string;
+  @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
+}
+
+@Entity('payroll_columns')
+export class PayrollColumn {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  /** How scripts refer to the column: letters, digits and _, unique. */
+  @Column({ type: 'varchar', length: 64 }) variable: string;
+  /** 1..n without gaps, kept dense by the service. */
+  @Column({ type: 'integer' }) colorder: number;
+  @Column({ type: 'boolean', default: true }) enabled: boolean;
+  @Column({ type: 'boolean', default: false }) editable: boolean;
+  @Column({ name: 'default_value', type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: AMOUNT })
+  defaultValue: string | null;
+  @Column({ name: 'salary_components', type: 'simple-json' }) salaryComponents: number[];
+  @Column({ name: 'add_columns', type: 'simple-json' }) addColumns: number[];
+  @Column({ name: 'sub_columns', type: 'simple-json' }) subColumns: number[];
+  @Column({ name: 'calculation_hook', type: 'varchar', length: 40, nullable: true }) calculationHook: string | null;
+  @Column({ name: 'calculation_hook_args', type: 'simple-json' }) calculationHookArgs: Record<string, string | number>;
+  @Column({ type: 'text', nullable: true }) script: string | null;
+  @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
+}
+
+export const PAYROLL_CONFIG_ENTITIES = [
+  PayFrequency,
+  DeductionGroup,
+  SalaryComponent,
+  EmployeeSalary,
+  PayrollEmployee,
+  PayrollColumn,
+];

@@ -1,0 +1,335 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import currencyCodes from 'currency-codes';
+import Decimal from 'decimal.js';
+import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
+import { transaction } from '../common/database/transaction';
+import { ReferenceCrud } from '../common/crud/crud';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, pageOf, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { CALCULATION_HOOKS, CalculationHook, findHook } from './calculation-hooks';
+import {
+  CurrencyDto,
+  DeductionGroupDto,
+  PayFrequencyDto,
+  PayrollColumnDto,
+  SalaryComponentDto,
+  SavePayrollColumnDto,
+  ValidateScriptResultDto,
+} from './dto/payroll-config.dto';
+import { EngineColumn, planColumns } from './engine/payroll-engine';
+import {
+  DeductionGroup,
+  EmployeeSalary,
+  PayFrequency,
+  PayrollColumn,
+  PayrollEmployee,
+  SalaryComponent,
+} from './entities/payroll-config.entities';
+import { compileFormula } from './formula/formula';
+
+/** ISO 4217 (currency-codes), sorted by code: code, name, numeric, minor unit. */
+const CURRENCIES: readonly CurrencyDto[] = currencyCodes.data
+  .map((c) => ({ code: c.code, name: c.currency, numeric: c.number, minor_unit: c.digits }))
+  .sort((a, b) => a.code.localeCompare(b.code));
+
+/** Decimal places of a currency's amounts (2 when unknown). */
+export function minorUnitOf(code: string): number {
+  return currencyCodes.code(code)?.digits ?? 2;
+}
+
+/** "0.000" (MariaDB) or 0 (SQLite) → "0.00": two decimals at least, more only when they matter. */
+export function amountText(value: string): string {
+  const d = new Decimal(value);
+  return d.decimalPlaces() > 2 ? d.toString() : d.toFixed(2);
+}
+
+/** "Gross Pay (EUR)" → "gross_pay_eur": the default column variable. */
+export function snakeCase(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[^\w\s]/g, ' ')
+    .trim()
+    .replace(/\s+/g, '_')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '');
+  return /^[a-z_]/.test(s) ? s.slice(0, 64) : `c_${s}`.slice(0, 64);
+}
+
+export function toColumnDto(c: PayrollColumn): PayrollColumnDto {
+  return {
+    id: c.id,
+    name: c.name,
+    variable: c.variable,
+    colorder: c.colorder,
+    enabled: c.enabled,
+    editable: c.editable,
+    default_value: c.defaultValue === null ? null : amountText(c.defaultValue),
+    salary_components: c.salaryComponents,
+    add_columns: c.addColumns,
+    sub_columns: c.subColumns,
+    calculation_hook: c.calculationHook,
+    calculation_hook_args: c.calculationHookArgs,
+    script: c.script,
+    deduction_group: c.deductionGroupId,
+  };
+}
+
+export function toEngineColumn(c: PayrollColumn): EngineColumn {
+  return {
+    id: c.id,
+    name: c.name,
+    variable: c.variable,
+    salaryComponents: c.salaryComponents,
+    addColumns: c.addColumns,
+    subColumns: c.subColumns,
+    script: c.script,
+    hook: c.calculationHook,
+    defaultValue: c.defaultValue,
+  };
+}
+
+const inUse = (what: string, users: string[]): never => {
+  throw new DomainException(
+    'IN_USE',
+    `${what} is in use by ${users.slice(0, 10).join(', ')}${users.length > 10 ? ` and ${users.length - 10} more` : ''}`,
+    users.slice(0, 50).map((u) => ({ field: 'id', message: `used by ${u}` })),
+  );
+};
+
+/** Payroll configuration (API.md §10): frequencies, currencies, deduction groups, salary components, columns, scripts. */
+@Injectable()
+export class PayrollConfigService {
+  readonly groups: ReferenceCrud<DeductionGroup, DeductionGroupDto>;
+  readonly components: ReferenceCrud<SalaryComponent, SalaryComponentDto>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
+    @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
+    @InjectRepository(PayrollEmployee) private readonly payrollEmployees: Repository<PayrollEmployee>,
+    @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
+    @InjectRepository(DeductionGroup) groups: Repository<DeductionGroup>,
+    @InjectRepository(SalaryComponent) components: Repository<SalaryComponent>,
+  ) {
+    this.groups = new ReferenceCrud<DeductionGroup, DeductionGroupDto>({
+      label: 'Deduction group',
+      repo: groups,
+      fields: { name: 'name', description: 'description' },
+      checkDelete: (id) => this.assertGroupUnused(id),
+    });
+    this.components = new ReferenceCrud<SalaryComponent, SalaryComponentDto>({
+      label: 'Salary component',
+      repo: components,
+      fields: { name: 'name', component_type: 'componentType', details: 'details' },
+      listSpec: { filterFields: { component_type: { column: 'r.component_type', type: 'string' } } },
+      checkDelete: (id) => this.assertComponentUnused(id),
+    });
+  }
+
+  async payFrequencies(query: ListQueryDto): Promise<Page<PayFrequencyDto>> {
+    const page = await findPage(
+      this.frequencies.createQueryBuilder('f'),
+      parseListQuery(query, { idColumn: 'f.id', sortFields: { id: 'f.id', name: 'f.name' } }),
+    );
+    return page.map((f) => ({ id: f.id, name: f.name }));
+  }
+
+  currencies(query: ListQueryDto): Page<CurrencyDto> {
+    return pageOf([...CURRENCIES], query);
+  }
+
+  hooks(query: ListQueryDto): Page<CalculationHook> {
+    return pageOf([...CALCULATION_HOOKS], query);
+  }
+
+  async listColumns(query: ListQueryDto): Promise<Page<PayrollColumnDto>> {
+    const page = await findPage(
+      this.columns.createQueryBuilder('c'),
+      parseListQuery(query, {
+        idColumn: 'c.id',
+        sortFields: { id: 'c.id', colorder: 'c.colorder', name: 'c.name' },
+        defaultSort: { field: 'colorder', order: 'ascend' },
+        filterFields: { enabled: { column: 'c.enabled', type: 'boolean' } },
+      }),
+    );
+    return page.map(toColumnDto);
+  }
+
+  async getColumn(id: number): Promise<PayrollColumnDto> {
+    return toColumnDto(await this.findColumn(id));
+  }
+
+  /**
+   * Creates a column, or with `id` updates it. The whole column set is planned with the change
+   * (scripts compiled against the variables, references checked, no cycle): 400 with the script's
+   * errors otherwise. `colorder` is kept 1..n: the column takes its position, later ones move down.
+   */
+  async saveColumn(dto: SavePayrollColumnDto): Promise<PayrollColumnDto> {
+    return transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(PayrollColumn);
+      const existing = dto.id === undefined ? null : await repo.findOne({ where: { id: dto.id } });
+      if (dto.id !== undefined && !existing) throw new NotFoundException('Payroll column');
+      const column = existing ?? repo.create({ enabled: true, editable: false, calculationHookArgs: {} });
+      column.name = dto.name;
+      column.variable = dto.variable ?? (existing && existing.name === dto.name ? existing.variable : snakeCase(dto.name));
+      if (dto.enabled !== undefined) column.enabled = dto.enabled;
+      if (dto.editable !== undefined) column.editable = dto.editable;
+      if (dto.default_value !== undefined) column.defaultValue = dto.default_value;
+      column.salaryComponents = [...new Set(dto.salary_components ?? existing?.salaryComponents ?? [])];
+      column.addColumns = [...new Set(dto.add_columns ?? existing?.addColumns ?? [])];
+      column.subColumns = [...new Set(dto.sub_columns ?? existing?.subColumns ?? [])];
+      if (dto.calculation_hook !== undefined) column.calculationHook = dto.calculation_hook;
+      if (dto.calculation_hook_args !== undefined)
+        column.calculationHookArgs = dto.calculation_hook_args as Record<string, string | number>;
+      if (dto.script !== undefined) column.script = dto.script === null || dto.script.trim() === '' ? null : dto.script;
+      if (dto.deduction_group !== undefined) column.deductionGroupId = dto.deduction_group;
+      column.calculationHook ??= null;
+      column.script ??= null;
+      column.defaultValue ??= null;
+      column.deductionGroupId ??= null;
+      await this.checkColumn(em, column);
+
+      const others = await repo.find({ where: column.id ? { id: Not(column.id) } : {}, order: { colorder: 'ASC', id: 'ASC' } });
+      const position = Math.min(dto.colorder ?? existing?.colorder ?? others.length + 1, others.length + 1);
+      column.colorder = position;
+      const saved = await repo.save(column);
+      // Dense 1..n: the others keep their order around the saved column.
+      let order = 1;
+      for (const other of others) {
+        if (order === position) order += 1;
+        if (other.colorder !== order) await repo.update({ id: other.id }, { colorder: order });
+        order += 1;
+      }
+      return toColumnDto(saved);
+    });
+  }
+
+  /** Deletes a column no other column uses (409 naming them); the rest close up to 1..n. */
+  async removeColumn(id: number): Promise<{ id: number }> {
+    return transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(PayrollColumn);
+      const column = await repo.findOne({ where: { id } });
+      if (!column) throw new NotFoundException('Payroll column');
+      const others = await repo.find({ where: { id: Not(id) }, order: { colorder: 'ASC', id: 'ASC' } });
+      const users = others.filter(
+        (o) =>
+          o.addColumns.includes(id) ||
+          o.subColumns.includes(id) ||
+          (o.script && compileFormula(o.script).formula?.variables.includes(column.variable)),
+      );
+      if (users.length)
+        inUse(
+          `Payroll column ${column.variable}`,
+          users.map((u) => `column ${u.variable}`),
+        );
+      await repo.delete({ id });
+      for (const [i, other] of others.entries())
+        if (other.colorder !== i + 1) await repo.update({ id: other.id }, { colorder: i + 1 });
+      return { id };
+    });
+  }
+
+  /** POST /payroll_config/validate-script: syntax, functions, employee fields and the current columns' variables. */
+  async validateScript(script: string): Promise<ValidateScriptResultDto> {
+    const variables = new Set((await this.columns.find({ select: { variable: true } })).map((c) => c.variable));
+    const { formula, errors } = compileFormula(script, variables);
+    return formula ? { valid: true, variables: formula.variables.sort() } : { valid: false, errors };
+  }
+
+  /** A column's references exist, its hook and arguments are known, and the set it joins plans. */
+  private async checkColumn(em: EntityManager, column: PayrollColumn): Promise<void> {
+    const problems: ErrorDetail[] = [];
+    const all = await em.getRepository(PayrollColumn).find();
+    if (all.some((c) => c.variable === column.variable && c.id !== column.id)) {
+      throw new DomainException('DUPLICATE', `variable ${column.variable} is already used`, [
+        { field: 'variable', message: 'already used' },
+      ]);
+    }
+    if (column.salaryComponents.length) {
+      const found = await em.getRepository(SalaryComponent).count({ where: { id: In(column.salaryComponents) } });
+      if (found !== column.salaryComponents.length)
+        problems.push({ field: 'salary_components', message: 'names a component that does not exist' });
+    }
+    if (
+      column.deductionGroupId !== null &&
+      !(await em.getRepository(DeductionGroup).exists({ where: { id: column.deductionGroupId } }))
+    ) {
+      problems.push({ field: 'deduction_group', message: 'does not exist' });
+    }
+    if (column.calculationHook !== null) {
+      const hook = findHook(column.calculationHook);
+      if (!hook)
+        problems.push({
+          field: 'calculation_hook',
+          message: `must be one of ${CALCULATION_HOOKS.map((h) => h.code).join(', ')}`,
+        });
+      else problems.push(...hookArgumentProblems(hook, column.calculationHookArgs));
+    }
+    if (problems.length) throw new ValidationException(problems);
+    const set = [...all.filter((c) => c.id !== column.id), { ...column, id: column.id ?? 0 }].map(toEngineColumn);
+    const { errors } = planColumns(set);
+    const own = errors.filter((e) => e.columnId === (column.id ?? 0) || e.message.startsWith('dependency cycle'));
+    if (own.length) {
+      throw new ValidationException(
+        own.map((e) => ({
+          field: e.line === undefined ? (e.message.startsWith('column') ? 'add_columns' : 'script') : 'script',
+          message: e.line === undefined ? e.message : `${e.message} (line ${e.line}, column ${e.column})`,
+        })),
+      );
+    }
+  }
+
+  private async assertGroupUnused(id: number): Promise<void> {
+    const employees = await this.payrollEmployees.find({
+      where: { deductionGroupId: id },
+      select: { employeeId: true },
+      take: 51,
+    });
+    const columns = await this.columns.find({ where: { deductionGroupId: id }, select: { variable: true } });
+    const users = [...employees.map((e) => `employee ${e.employeeId}`), ...columns.map((c) => `column ${c.variable}`)];
+    if (users.length) inUse(`Deduction group ${id}`, users);
+  }
+
+  private async assertComponentUnused(id: number): Promise<void> {
+    const salaries = await this.salaries.find({ where: { componentId: id }, select: { employeeId: true }, take: 51 });
+    const columns = (await this.columns.find({ select: { variable: true, salaryComponents: true } })).filter((c) =>
+      c.salaryComponents.includes(id),
+    );
+    const users = [...columns.map((c) => `column ${c.variable}`), ...salaries.map((s) => `employee ${s.employeeId}`)];
+    if (users.length) inUse(`Salary component ${id}`, users);
+  }
+
+  private async findColumn(id: number): Promise<PayrollColumn> {
+    const column = await this.columns.findOne({ where: { id } });
+    if (!column) throw new NotFoundException('Payroll column');
+    return column;
+  }
+}
+
+function hookArgumentProblems(hook: CalculationHook, args: Record<string, unknown>): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  for (const name of Object.keys(args)) {
+    if (!hook.args.some((a) => a.name === name))
+      problems.push({ field: `calculation_hook_args.${name}`, message: `is not an argument of ${hook.code}` });
+  }
+  for (const arg of hook.args) {
+    const value = Object.hasOwn(args, arg.name) ? args[arg.name] : undefined;
+    if (value === undefined) {
+      if (arg.required) problems.push({ field: `calculation_hook_args.${arg.name}`, message: 'is required' });
+      continue;
+    }
+    const ok =
+      arg.type === 'string'
+        ? typeof value === 'string' && value.length <= 100
+        : typeof value === 'number' && Number.isFinite(value) && (arg.type === 'number' || Number.isInteger(value));
+    if (!ok)
+      problems.push({
+        field: `calculation_hook_args.${arg.name}`,
+        message: `must be ${arg.type === 'integer' ? 'an integer' : `a ${arg.type}`}`,
+      });
+  }
+  return problems;
+}
