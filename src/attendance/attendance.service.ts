@@ -259,4 +259,40 @@ export class AttendanceService {
   private locked<T>(employeeId: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
     return withEmployeeLock(this.dataSource, employeeId, work);
   }
+
+  /**
+   * For payroll hooks: seconds of closed records per employee and UTC day of punch-in, for records
+   * starting from `from` to `to` (days, both included); one grouped query per 1 000 employees.
+   */
+  async secondsByDay(
+    employeeIds: number[],
+    from: string,
+    to: string,
+  ): Promise<Array<{ employee: number; day: string; seconds: number }>> {
+    const out: Array<{ employee: number; day: string; seconds: number }> = [];
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const rows = await this.attendanceRecordRepo
+        .createQueryBuilder('a')
+        .select('a.employee_id', 'employee')
+        .addSelect('DATE(a.in_time)', 'day')
+        .addSelect('SUM(a.duration_seconds)', 'seconds')
+        .where('a.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
+        .andWhere('a.in_time >= :from AND a.in_time < :end', {
+          from: new Date(`${from}T00:00:00Z`),
+          end: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+        })
+        .andWhere('a.duration_seconds IS NOT NULL')
+        .groupBy('a.employee_id')
+        .addGroupBy('DATE(a.in_time)')
+        .getRawMany<{ employee: number | string; day: string | Date; seconds: number | string }>();
+      for (const r of rows) {
+        out.push({
+          employee: Number(r.employee),
+          day: r.day instanceof Date ? r.day.toISOString().slice(0, 10) : String(r.day).slice(0, 10),
+          seconds: Number(r.seconds),
+        });
+      }
+    }
+    return out;
+  }
 }

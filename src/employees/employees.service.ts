@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -264,5 +264,34 @@ export class EmployeesService {
     const dto: Record<string, unknown> = { id: e.id };
     for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
     return dto as unknown as EmployeeDto;
+  }
+
+  /**
+   * The numeric fields payroll scripts read (employee.<field>), for many employees at once; age and
+   * years of service in whole years at `asOf` (YYYY-MM-DD), null when the date is not set.
+   */
+  async formulaFields(ids: number[], asOf: string): Promise<Map<number, Record<string, number | null>>> {
+    const out = new Map<number, Record<string, number | null>>();
+    const years = (date: string | null) => {
+      if (!date) return null;
+      const [y, m, d] = date.split('-').map(Number);
+      const [ay, am, ad] = asOf.split('-').map(Number);
+      return ay - y - (am < m || (am === m && ad < d) ? 1 : 0);
+    };
+    for (let i = 0; i < ids.length; i += 1000) {
+      for (const e of await this.employees.find({ where: { id: In(ids.slice(i, i + 1000)) } })) {
+        out.set(e.id, {
+          id: e.id,
+          department: e.departmentId,
+          job_title: e.jobTitleId,
+          pay_grade: e.payGradeId,
+          employment_status: e.employmentStatusId,
+          supervisor: e.supervisorId,
+          age: years(e.birthday),
+          years_of_service: years(e.joinedDate),
+        });
+      }
+    }
+    return out;
   }
 }

@@ -25,7 +25,7 @@ import {
   LeaveStatus,
   LeaveType,
 } from './entities/leave.entities';
-import { assertCovers, balanceOf } from './leave-balance';
+import { assertCovers, balanceOf, round1 } from './leave-balance';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
@@ -246,5 +246,32 @@ export class LeaveRequestsService {
 
   private emit(event: string, l: LeaveRequest): void {
     this.events.emit(event, { requestId: l.id, employeeId: l.employeeId, status: l.status } satisfies LeaveEvent);
+  }
+
+  /**
+   * For payroll hooks: working days of approved leave falling from `from` to `to`, per employee
+   * (optionally one leave type). A request inside the range counts its days; one crossing an edge
+   * counts the working days of the overlap (half days 0.5).
+   */
+  async approvedLeaveDays(employeeIds: number[], from: string, to: string, leaveType?: number): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
+    const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const qb = this.leaveRequestRepo
+        .createQueryBuilder('l')
+        .where('l.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
+        .andWhere("l.status = 'Approved' AND l.date_start <= :to AND l.date_end >= :from", { from, to });
+      if (leaveType !== undefined) qb.andWhere('l.leave_type_id = :leaveType', { leaveType });
+      for (const l of await qb.getMany()) {
+        const inside = l.dateStart >= from && l.dateEnd <= to;
+        const days = inside
+          ? l.days
+          : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
+            (l.halfDay ? 0.5 : 1);
+        out.set(l.employeeId, round1((out.get(l.employeeId) ?? 0) + days));
+      }
+    }
+    return out;
   }
 }

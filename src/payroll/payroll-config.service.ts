@@ -28,7 +28,7 @@ import {
   PayrollEmployee,
   SalaryComponent,
 } from './entities/payroll-config.entities';
-import { compileFormula } from './formula/formula';
+import { compileFormula, EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
 
 /** ISO 4217 (currency-codes), sorted by code: code, name, numeric, minor unit. */
 const CURRENCIES: readonly CurrencyDto[] = currencyCodes.data
@@ -330,6 +330,13 @@ function hookArgumentProblems(hook: CalculationHook, args: Record<string, unknow
         field: `calculation_hook_args.${arg.name}`,
         message: `must be ${arg.type === 'integer' ? 'an integer' : `a ${arg.type}`}`,
       });
+  }
+  if (
+    hook.code === 'employee_field' &&
+    typeof args.field === 'string' &&
+    !(EMPLOYEE_FORMULA_FIELDS as readonly string[]).includes(args.field)
+  ) {
+    problems.push({ field: 'calculation_hook_args.field', message: `must be one of ${EMPLOYEE_FORMULA_FIELDS.join(', ')}` });
   }
   return problems;
 }

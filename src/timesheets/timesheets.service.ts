@@ -191,4 +191,22 @@ export class TimesheetsService {
     if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
     return toTimeEntryDto(await repo.findOneOrFail({ where: { id: entry.id } }));
   }
+
+  /** For payroll hooks: minutes of approved entries dated from `from` to `to` per employee (optionally one project). */
+  async approvedMinutes(employeeIds: number[], from: string, to: string, project?: number): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const qb = this.timeEntryRepo
+        .createQueryBuilder('t')
+        .select('t.employee_id', 'employee')
+        .addSelect('SUM(t.minutes)', 'minutes')
+        .where('t.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
+        .andWhere("t.status = 'Approved' AND t.date BETWEEN :from AND :to", { from, to })
+        .groupBy('t.employee_id');
+      if (project !== undefined) qb.andWhere('t.project_id = :project', { project });
+      for (const r of await qb.getRawMany<{ employee: number | string; minutes: number | string }>())
+        out.set(Number(r.employee), Number(r.minutes));
+    }
+    return out;
+  }
 }
