@@ -65,6 +65,22 @@ describe('demo seed', () => {
       headers: admin,
     });
     expect(sheets.json().total).toBeGreaterThan(500);
+    // Payroll configuration: a readable column set, salaries and payroll employees in two currencies.
+    const columns = await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/payroll-columns', headers: admin });
+    expect(columns.json().data.map((c: { variable: string }) => c.variable)).toEqual([
+      'basic',
+      'allowances',
+      'overtime_hours',
+      'overtime_pay',
+      'unpaid_days',
+      'unpaid_leave',
+      'gross',
+      'tax',
+      'net',
+    ]);
+    const status = await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/employees?limit=500', headers: admin });
+    expect(status.json().data.every((e: { configured: boolean }) => e.configured)).toBe(true);
+    expect(new Set(status.json().data.map((e: { currency: string }) => e.currency))).toEqual(new Set(['EUR', 'GBP']));
 
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);

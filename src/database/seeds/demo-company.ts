@@ -5,6 +5,7 @@ import { Department } from '../../reference/entities/reference.entities';
 import { NamedKind, ReferenceService } from '../../reference/reference.service';
 import { seedDemoAttendance } from './demo-attendance';
 import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
+import { seedDemoPayroll } from './demo-payroll';
 
 const FIRST = [
   'Ada',
@@ -135,4 +136,5 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(6, people, 'Accountant', peopleHead);
   await seedDemoAttendance(app.get(DataSource));
   await seedDemoLeaveAndTimesheets(app.get(DataSource));
+  await seedDemoPayroll(app);
 }

@@ -1,0 +1,86 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthUser } from '../../common/auth/auth-user';
+import { Employee } from '../../employees/entities/employee.entity';
+import { LeaveType } from '../../leave/entities/leave.entities';
+import { Department } from '../../reference/entities/reference.entities';
+import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
+import { PayrollConfigService } from '../../payroll/payroll-config.service';
+import { PayrollEmployeesService } from '../../payroll/payroll-employees.service';
+
+/** The seed acts as an Admin through the services, so every rule (scripts, cycles, references) applies. */
+const SEED_ADMIN: AuthUser = {
+  id: 0,
+  username: 'seed',
+  email: 'seed@demo.example',
+  level: 'Admin',
+  employeeId: null,
+  departmentIds: [],
+  mustChangePassword: false,
+  grantId: 'seed',
+};
+
+/**
+ * Payroll configuration for the demo company: salary components, two deduction groups, salaries in
+ * EUR (and GBP for Sales), a payroll employee each, and a column set a newcomer can read in
+ * GET /payroll_config/payroll-columns: basic, allowances, overtime from attendance, unpaid leave
+ * from leave, gross, a progressive tax script and net. Does nothing when columns exist.
+ */
+export async function seedDemoPayroll(app: INestApplicationContext): Promise<void> {
+  const ds = app.get(DataSource);
+  if (await ds.getRepository(PayrollColumn).exists()) return;
+  const config = app.get(PayrollConfigService);
+  const payroll = app.get(PayrollEmployeesService);
+
+  const component = async (name: string, component_type: string, details: string) =>
+    (await config.components.create({ name, component_type, details })).id;
+  const basic = await component('Basic salary', 'Earning', 'monthly base pay');
+  const housing = await component('Housing allowance', 'Benefit', 'flat monthly amount');
+  const transport = await component('Transport allowance', 'Benefit', 'flat monthly amount');
+  const germany = (await config.groups.create({ name: 'Germany', description: 'EUR payroll, German tax brackets' })).id;
+  const uk = (await config.groups.create({ name: 'United Kingdom', description: 'GBP payroll' })).id;
+
+  const sales = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Sales' } });
+  const employees = await ds.getRepository(Employee).find({ order: { id: 'ASC' } });
+  for (const [i, e] of employees.entries()) {
+    const gbp = e.departmentId === sales.id;
+    await payroll.setSalary(SEED_ADMIN, e.id, {
+      items: [
+        { component: basic, amount: `${3000 + ((i * 97) % 4000)}.00` },
+        { component: housing, amount: gbp ? '650.00' : '500.00' },
+        { component: transport, amount: '85.50' },
+      ],
+    });
+    await payroll.save(SEED_ADMIN, {
+      employee: e.id,
+      pay_frequency: 4,
+      currency: gbp ? 'GBP' : 'EUR',
+      deduction_group: gbp ? uk : germany,
+    });
+  }
+
+  const unpaid = await ds.getRepository(LeaveType).findOne({ where: { name: 'Unpaid' } });
+  const column = (name: string, variable: string, rest: Record<string, unknown>) =>
+    config.saveColumn({ name, variable, ...rest });
+  await column('Basic', 'basic', { salary_components: [basic] });
+  await column('Allowances', 'allowances', { salary_components: [housing, transport] });
+  await column('Overtime hours', 'overtime_hours', {
+    calculation_hook: 'overtime_hours',
+    calculation_hook_args: { daily_threshold: 8 },
+  });
+  await column('Overtime pay', 'overtime_pay', { script: 'round(basic / 173.33, 4) * overtime_hours * 1.5' });
+  await column('Unpaid leave days', 'unpaid_days', {
+    calculation_hook: 'approved_leave_days',
+    calculation_hook_args: unpaid ? { leave_type: unpaid.id } : {},
+  });
+  await column('Unpaid leave', 'unpaid_leave', { script: 'unpaid_days * basic / 21.67' });
+  await column('Gross', 'gross', { script: 'basic + allowances + overtime_pay - unpaid_leave' });
+  await column('Income tax', 'tax', {
+    script:
+      'if(gross <= 1000, 0,\n' +
+      '  if(gross <= 3000, (gross - 1000) * 0.14,\n' +
+      '    if(gross <= 6000, 280 + (gross - 3000) * 0.24,\n' +
+      '      1000 + (gross - 6000) * 0.42)))',
+  });
+  await column('Net pay', 'net', { script: 'gross - tax' });
+}
