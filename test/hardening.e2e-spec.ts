@@ -38,9 +38,23 @@ describe('hardening (issue 8)', () => {
 
     it('refuses prototype names as sortField and filter names on every paged list with 400 naming them; sign-in still works', async () => {
       const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+      // A record for every kind of {id} a list hangs under: an employee, a payroll.
+      const column = (
+        await call('POST', '/payroll_config/payroll-columns', c.users.admin.token, { name: 'Proto probe', default_value: '1' })
+      ).json().data.id;
+      const payroll = await call('POST', '/payroll_config/payrolls', c.users.admin.token, {
+        name: 'Proto probe',
+        pay_period: 4,
+        department: c.departments.company,
+        date_start: '2026-01-01',
+        date_end: '2026-01-31',
+        columns: [column],
+      });
+      const idFor = (path: string) =>
+        (path.startsWith('/app/api/payroll_config/payrolls/') ? payroll.json().data.id : c.emp.report1) as number;
       const lists = Object.entries(doc.paths)
         .filter(([, ops]) => ops.get?.parameters?.some((p) => p.name === 'sortField'))
-        .map(([path]) => path.replace('/app/api', '').replace('{id}', String(c.emp.report1)));
+        .map(([path]) => path.replace('{id}', String(idFor(path))).replace('/app/api', ''));
       expect(lists.length).toBeGreaterThanOrEqual(20);
       for (const path of lists) {
         for (const name of NAMES) {

@@ -46,6 +46,8 @@ export interface AppConfig {
   /** How long a validated access token is cached in each process. */
   tokenCacheMs: number;
   loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
+  /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
+  payrollRunTimeoutSec: number;
   /** POST /users/me/password attempts per user and window. */
   passwordChangeRateLimit: { perUser: number; windowSec: number };
 }
@@ -231,6 +233,7 @@ export function loadConfig(env: Env): AppConfig {
       perUsername: int('LOGIN_RATE_LIMIT_PER_USERNAME', 10, 1, 100_000),
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
     },
+    payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
       windowSec: duration('PASSWORD_CHANGE_RATE_LIMIT_WINDOW', '15m'),

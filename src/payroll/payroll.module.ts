@@ -6,10 +6,14 @@ import { LeaveModule } from '../leave/leave.module';
 import { TimesheetsModule } from '../timesheets/timesheets.module';
 import { ReferenceModule } from '../reference/reference.module';
 import { PAYROLL_CONFIG_ENTITIES } from './entities/payroll-config.entities';
+import { PAYROLL_RUN_ENTITIES } from './entities/payroll-run.entities';
 import { EmployeeSalaryController, PAYROLL_CRUD_CONTROLLERS, PayrollConfigController } from './payroll-config.controller';
 import { PayrollConfigService } from './payroll-config.service';
 import { PayrollEmployeesService } from './payroll-employees.service';
 import { PayrollInputsService } from './payroll-inputs.service';
+import { PayrollRunsController } from './payroll-runs.controller';
+import { PayrollRunsService } from './payroll-runs.service';
+import { PayrollProcessor } from './payroll.processor';
 
 @Module({
   imports: [
@@ -18,10 +22,10 @@ import { PayrollInputsService } from './payroll-inputs.service';
     LeaveModule,
     ReferenceModule,
     TimesheetsModule,
-    TypeOrmModule.forFeature(PAYROLL_CONFIG_ENTITIES),
+    TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES]),
   ],
-  controllers: [PayrollConfigController, EmployeeSalaryController, ...PAYROLL_CRUD_CONTROLLERS],
-  providers: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService],
-  exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService],
+  controllers: [PayrollConfigController, PayrollRunsController, EmployeeSalaryController, ...PAYROLL_CRUD_CONTROLLERS],
+  providers: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService, PayrollProcessor],
+  exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService],
 })
 export class PayrollModule {}

@@ -203,12 +203,17 @@ export async function findPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T
   return new Page(items, total, req.page, req.limit);
 }
 
-/** Pages an in-memory list (small fixed registries such as settings), which has no sort or filter fields. */
-export function pageOf<T>(all: T[], query: ListQueryDto): Page<T> {
+/** For lists with a fixed order and no filters: a sortField or filters is a 400, not silently ignored. */
+export function assertPagingOnly(query: ListQueryDto): void {
   const problems: ErrorDetail[] = [];
   if (query.sortField !== undefined) problems.push({ field: 'sortField', message: 'is not supported by this list' });
   if (query.filters !== undefined) problems.push({ field: 'filters', message: 'is not supported by this list' });
   if (problems.length) throw new ValidationException(problems);
+}
+
+/** Pages an in-memory list (small fixed registries such as settings), which has no sort or filter fields. */
+export function pageOf<T>(all: T[], query: ListQueryDto): Page<T> {
+  assertPagingOnly(query);
   const offset = (query.page - 1) * query.limit;
   return new Page(all.slice(offset, offset + query.limit), all.length, query.page, query.limit);
 }

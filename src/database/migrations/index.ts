@@ -7,6 +7,7 @@ import { Leave1763800000005 } from './1763800000005-Leave';
 import { Timesheets1763800000006 } from './1763800000006-Timesheets';
 import { Utf8mb41763800000007 } from './1763800000007-Utf8mb4';
 import { PayrollConfig1763800000008 } from './1763800000008-PayrollConfig';
+import { PayrollRuns1763800000009 } from './1763800000009-PayrollRuns';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Timesheets1763800000006,
   Utf8mb41763800000007,
   PayrollConfig1763800000008,
+  PayrollRuns1763800000009,
 ];

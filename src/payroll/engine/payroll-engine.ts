@@ -149,7 +149,13 @@ class CellFailure extends Error {}
  * employee's currency minor unit when stored, and later columns read the stored value, so a
  * payslip adds up. Failures are collected per cell (employee, column, message).
  */
-export function computePayroll(plan: PlannedPlan, employees: readonly EngineEmployee[], hooks?: HookValues): EngineResult {
+export function computePayroll(
+  plan: PlannedPlan,
+  employees: readonly EngineEmployee[],
+  hooks?: HookValues,
+  /** Values fixed by hand (edited cells of editable columns): used as they are, and read by later columns. */
+  overrides?: (columnId: number, employeeId: number) => string | undefined,
+): EngineResult {
   const errors: CellError[] = [];
   const rows: EngineResult['rows'] = [];
   const n = plan.planned.length;
@@ -171,10 +177,9 @@ export function computePayroll(plan: PlannedPlan, employees: readonly EngineEmpl
     for (let i = 0; i < n; i++) {
       const { column, formula, add, sub } = plan.planned[i];
       try {
-        const value = cellValue(column, formula, add, sub, employee, stored, scope, hooks).toDecimalPlaces(
-          employee.minorUnit,
-          Decimal.ROUND_HALF_UP,
-        );
+        const fixed = overrides?.(column.id, employee.id);
+        const raw = fixed !== undefined ? new Dec(fixed) : cellValue(column, formula, add, sub, employee, stored, scope, hooks);
+        const value = raw.toDecimalPlaces(employee.minorUnit, Decimal.ROUND_HALF_UP);
         if (value.abs().gte(MAX_CELL)) throw new CellFailure('the result is out of range');
         stored[i] = value;
         values[i] = value.toFixed(employee.minorUnit);

@@ -1,0 +1,136 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsMoney } from '../../common/money/money';
+import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { PAYROLL_STATUSES } from '../entities/payroll-run.entities';
+
+export class PayrollDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'pay frequency id' }) pay_period: number;
+  @ApiProperty({ description: 'department id: the payroll covers it and its children' }) department: number;
+  @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
+  @ApiProperty({ format: 'date' }) date_start: string;
+  @ApiProperty({ format: 'date' }) date_end: string;
+  @ApiProperty({ type: [Number], description: 'payroll column ids' }) columns: number[];
+  @ApiProperty({ type: Number, nullable: true }) payslip_template: number | null;
+  @ApiProperty({ enum: PAYROLL_STATUSES }) status: string;
+  @ApiProperty({ description: '0-100 while Processing or Completing' }) progress: number;
+  @ApiProperty({ type: String, nullable: true }) error: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) processed_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completed_at: string | null;
+}
+
+/** POST /payroll_config/payrolls: with `id` it updates that payroll (not while Processing, Completing or Completed). */
+export class SavePayrollDto {
+  @ApiPropertyOptional({ description: 'the payroll to update' })
+  @IsOptional()
+  @IsRefId()
+  id?: number;
+
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiProperty({ description: 'pay frequency id' })
+  @IsRefId()
+  pay_period: number;
+
+  @ApiProperty({ description: 'department id' })
+  @IsRefId()
+  department: number;
+
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  deduction_group?: number | null;
+
+  @ApiProperty({ format: 'date' })
+  @IsCalendarDate()
+  date_start: string;
+
+  @ApiProperty({ format: 'date' })
+  @IsCalendarDate()
+  date_end: string;
+
+  @ApiProperty({ type: [Number] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @IsInt({ each: true })
+  columns: number[];
+
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  payslip_template?: number | null;
+}
+
+export class PayrollEmployeeRowDto {
+  @ApiProperty({ description: 'employee id' }) id: number;
+  @ApiProperty() employee_id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'payroll employee id' }) payroll_employee: number;
+  @ApiProperty() currency: string;
+}
+
+export class PayrollErrorDto {
+  @ApiProperty({ type: Number, nullable: true }) employee: number | null;
+  @ApiProperty({ type: Number, nullable: true }) column: number | null;
+  @ApiProperty() message: string;
+}
+
+export class GridColumnDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() editable: boolean;
+}
+
+export class GridEmployeeDto {
+  @ApiProperty() id: number;
+  @ApiProperty() employee_id: string;
+  @ApiProperty() name: string;
+}
+
+export class GridRowDto {
+  @ApiProperty({ type: GridEmployeeDto }) employee: GridEmployeeDto;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', nullable: true }, example: { '3': '123.45' } })
+  values: Record<string, string | null>;
+}
+
+export class PayrollDataDto {
+  @ApiProperty({ type: [GridColumnDto] }) columns: GridColumnDto[];
+  @ApiProperty({ type: [GridRowDto] }) rows: GridRowDto[];
+  @ApiProperty({ description: 'employees in the payroll' }) total: number;
+  @ApiProperty() page: number;
+  @ApiProperty() limit: number;
+}
+
+export class CellEditDto {
+  @ApiProperty({ description: 'employee id' })
+  @IsRefId()
+  employee: number;
+
+  @ApiProperty({ description: 'column id (an editable column of the payroll)' })
+  @IsRefId()
+  column: number;
+
+  @ApiProperty({ example: '100.00' })
+  @IsMoney()
+  amount: string;
+}
+
+export class PayrollDataUpdateDto {
+  @ApiProperty({ type: [CellEditDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => CellEditDto)
+  values: CellEditDto[];
+}

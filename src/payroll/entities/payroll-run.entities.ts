@@ -1,0 +1,52 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
+export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
+
+const AMOUNT = {
+  to: (value: string | null | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : String(value)),
+};
+
+@Entity('payrolls')
+export class Payroll {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  /** Pay frequency id. */
+  @Column({ name: 'pay_period', type: 'integer' }) payPeriod: number;
+  @Column({ name: 'department_id', type: 'integer' }) departmentId: number;
+  @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
+  @Column({ name: 'date_start', type: 'date' }) dateStart: string;
+  @Column({ name: 'date_end', type: 'date' }) dateEnd: string;
+  /** Payroll column ids. */
+  @Column({ type: 'simple-json' }) columns: number[];
+  @Column({ name: 'payslip_template_id', type: 'integer', nullable: true }) payslipTemplateId: number | null;
+  @Column({ type: 'varchar', length: 12 }) status: PayrollStatus;
+  @Column({ type: 'integer', default: 0 }) progress: number;
+  @Column({ type: 'varchar', length: 1000, nullable: true }) error: string | null;
+  @Column({ name: 'processing_started_at', type: 'datetime', nullable: true }) processingStartedAt: Date | null;
+  @Column({ name: 'processed_at', type: 'datetime', nullable: true }) processedAt: Date | null;
+  @Column({ name: 'completed_at', type: 'datetime', nullable: true }) completedAt: Date | null;
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+}
+
+@Entity('payroll_cells')
+export class PayrollCell {
+  @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @PrimaryColumn({ name: 'column_id', type: 'integer' }) columnId: number;
+  @Column({ type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: AMOUNT }) value: string | null;
+  /** Set by POST .../data on an editable column: kept when the payroll is processed again. */
+  @Column({ type: 'boolean', default: false }) edited: boolean;
+}
+
+@Entity('payroll_errors')
+export class PayrollError {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  @Column({ name: 'employee_id', type: 'integer', nullable: true }) employeeId: number | null;
+  @Column({ name: 'column_id', type: 'integer', nullable: true }) columnId: number | null;
+  @Column({ type: 'varchar', length: 500 }) message: string;
+}
+
+export const PAYROLL_RUN_ENTITIES = [Payroll, PayrollCell, PayrollError];

@@ -1,0 +1,486 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import Decimal from 'decimal.js';
+import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { transaction } from '../common/database/transaction';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { assertPagingOnly, findPage, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob } from '../common/queue/queue.constants';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeesService } from '../employees/employees.service';
+import { ReferenceService } from '../reference/reference.service';
+import {
+  PayrollDataDto,
+  PayrollDataUpdateDto,
+  PayrollDto,
+  PayrollEmployeeRowDto,
+  PayrollErrorDto,
+  SavePayrollDto,
+} from './dto/payroll-run.dto';
+import { computePayroll, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
+import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
+import { Payroll, PayrollCell, PayrollError, PayrollStatus } from './entities/payroll-run.entities';
+import { minorUnitOf, toEngineColumn } from './payroll-config.service';
+import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
+import { PayrollInputsService } from './payroll-inputs.service';
+
+export interface PayrollJobData {
+  payrollId: number;
+}
+
+/** Processing a payroll: a job on the `payroll` queue, one per claim of the transition (deterministic id). */
+export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 });
+
+const PROCESSABLE: PayrollStatus[] = ['Draft', 'Processed', 'Failed'];
+const EDITABLE_STATES: PayrollStatus[] = ['Draft', 'Processed'];
+const BATCH = 500;
+
+function toPayrollDto(p: Payroll): PayrollDto {
+  return {
+    id: p.id,
+    name: p.name,
+    pay_period: p.payPeriod,
+    department: p.departmentId,
+    deduction_group: p.deductionGroupId,
+    date_start: p.dateStart,
+    date_end: p.dateEnd,
+    columns: p.columns,
+    payslip_template: p.payslipTemplateId,
+    status: p.status,
+    progress: p.progress,
+    error: p.error,
+    processed_at: p.processedAt ? p.processedAt.toISOString() : null,
+    completed_at: p.completedAt ? p.completedAt.toISOString() : null,
+  };
+}
+
+const invalidState = (p: Payroll, action: string) =>
+  new DomainException('INVALID_STATE', `A ${p.status} payroll cannot ${action}`, [{ field: 'status', message: p.status }]);
+
+/**
+ * Payroll runs (API.md §10): payrolls and their state machine, processing as a job that computes
+ * every cell with the engine and writes them in batched inserts in one transaction, the data grid
+ * and edits of editable cells. Admins; Restricted Admins for payrolls of their departments.
+ */
+@Injectable()
+export class PayrollRunsService {
+  private readonly logger = new Logger('PayrollRuns');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
+    @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
+    @InjectRepository(PayrollError) private readonly errors: Repository<PayrollError>,
+    @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
+    @InjectRepository(PayrollEmployee) private readonly payrollEmployees: Repository<PayrollEmployee>,
+    @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
+    @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
+    @InjectRepository(DeductionGroup) private readonly groups: Repository<DeductionGroup>,
+    private readonly access: EmployeeAccessService,
+    private readonly employees: EmployeesService,
+    private readonly reference: ReferenceService,
+    private readonly inputs: PayrollInputsService,
+    private readonly jobs: JobQueue,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async list(caller: AuthUser, query: ListQueryDto): Promise<Page<PayrollDto>> {
+    await this.failStalled();
+    const qb = this.payrolls.createQueryBuilder('p');
+    const departments = await this.departmentsOf(caller);
+    if (departments) qb.where(departments.length ? 'p.department_id IN (:...departments)' : '1 = 0', { departments });
+    const request = parseListQuery(query, {
+      idColumn: 'p.id',
+      sortFields: { id: 'p.id', date_start: 'p.date_start', name: 'p.name' },
+      defaultSort: { field: 'date_start', order: 'descend' },
+      filterFields: { status: { column: 'p.status', type: 'string' }, department: { column: 'p.department_id', type: 'int' } },
+    });
+    return (await findPage(qb, request)).map(toPayrollDto);
+  }
+
+  async get(caller: AuthUser, id: number): Promise<PayrollDto> {
+    await this.failStalled();
+    return toPayrollDto(await this.visible(caller, id));
+  }
+
+  /** Creates a payroll (Draft), or with `id` changes one that is Draft, Processed or Failed. */
+  async save(caller: AuthUser, dto: SavePayrollDto): Promise<PayrollDto> {
+    const payroll =
+      dto.id === undefined
+        ? this.payrolls.create({ status: 'Draft', progress: 0, error: null })
+        : await this.visible(caller, dto.id);
+    if (dto.id !== undefined && !PROCESSABLE.includes(payroll.status)) throw invalidState(payroll, 'be changed');
+    const problems: ErrorDetail[] = [];
+    if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
+    if (!(await this.frequencies.exists({ where: { id: dto.pay_period } })))
+      problems.push({ field: 'pay_period', message: 'does not exist' });
+    if (!(await this.reference.exists('departments', dto.department)))
+      problems.push({ field: 'department', message: 'does not exist' });
+    else {
+      const departments = await this.departmentsOf(caller);
+      if (departments && !departments.includes(dto.department))
+        problems.push({ field: 'department', message: 'is outside your departments' });
+    }
+    if (dto.deduction_group != null && !(await this.groups.exists({ where: { id: dto.deduction_group } }))) {
+      problems.push({ field: 'deduction_group', message: 'does not exist' });
+    }
+    const columnIds = [...new Set(dto.columns)];
+    if ((await this.columns.count({ where: { id: In(columnIds) } })) !== columnIds.length) {
+      problems.push({ field: 'columns', message: 'names a payroll column that does not exist' });
+    }
+    if (problems.length) throw new ValidationException(problems);
+    Object.assign(payroll, {
+      name: dto.name,
+      payPeriod: dto.pay_period,
+      departmentId: dto.department,
+      deductionGroupId: dto.deduction_group ?? null,
+      dateStart: dto.date_start,
+      dateEnd: dto.date_end,
+      columns: columnIds,
+      payslipTemplateId: dto.payslip_template ?? null,
+    });
+    return toPayrollDto(await this.payrolls.save(payroll));
+  }
+
+  /** Draft, Processed and Failed payrolls go with their cells; a Completed one keeps its payslips (409). */
+  async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
+    const payroll = await this.visible(caller, id);
+    const res = await this.payrolls.delete({ id, status: In(PROCESSABLE) });
+    if (res.affected !== 1) throw invalidState(payroll, 'be deleted');
+    return { id };
+  }
+
+  /** The payroll employees selected: the pay frequency (and deduction group, when set), Active, in the department or below. */
+  async employeesOf(caller: AuthUser, id: number): Promise<PayrollEmployeeRowDto[]> {
+    return this.selection(await this.visible(caller, id));
+  }
+
+  async errorsOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollErrorDto>> {
+    await this.visible(caller, id);
+    const page = await findPage(
+      this.errors.createQueryBuilder('x').where('x.payroll_id = :id', { id }),
+      parseListQuery(query, { idColumn: 'x.id', sortFields: { id: 'x.id' } }),
+    );
+    return page.map((e) => ({ employee: e.employeeId, column: e.columnId, message: e.message }));
+  }
+
+  /**
+   * Claims Processing with one conditional UPDATE (two concurrent calls: one wins, the other gets
+   * 409), then queues the job; answers at once. The job id is the claim's, so a retry never doubles.
+   */
+  async process(caller: AuthUser, id: number): Promise<PayrollDto> {
+    const payroll = await this.visible(caller, id);
+    // The claim's instant names the job: a retry of this run is the same job, a later run a new one.
+    const startedAt = new Date();
+    const claim = await this.payrolls.update(
+      { id, status: In(PROCESSABLE) },
+      { status: 'Processing', progress: 0, error: null, processingStartedAt: startedAt },
+    );
+    if (claim.affected !== 1)
+      throw invalidState(await this.payrolls.findOneOrFail({ where: { id } }).catch(() => payroll), 'be processed');
+    await this.jobs.add(PAYROLL_PROCESS_JOB, { payrollId: id }, { jobId: `payroll-${id}-${startedAt.getTime()}` });
+    return toPayrollDto(await this.payrolls.findOneOrFail({ where: { id } }));
+  }
+
+  /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
+  async run({ payrollId }: PayrollJobData): Promise<void> {
+    const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
+    if (!payroll || payroll.status !== 'Processing') return; // done already, or reset meanwhile
+    try {
+      const selection = await this.selection(payroll);
+      await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 20 });
+      const ids = selection.map((s) => s.id);
+      const edited = await this.cells.find({ where: { payrollId, edited: true } });
+      const result = await this.compute(payroll, ids, edited);
+      await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
+      await transaction(this.dataSource, async (em) => {
+        await em.delete(PayrollCell, { payrollId });
+        await this.writeCells(em, payrollId, result, edited);
+        await em.delete(PayrollError, { payrollId });
+        await this.writeErrors(em, payrollId, result.errors);
+      });
+      const failed = result.errors.length > 0;
+      await this.finish(
+        payroll,
+        failed ? 'Failed' : 'Processed',
+        failed ? `${result.errors.length} cells could not be computed: see /errors` : null,
+        ids.length,
+        result.errors.length,
+      );
+    } catch (err) {
+      if (err instanceof PlanFailure) {
+        await transaction(this.dataSource, async (em) => {
+          await em.delete(PayrollError, { payrollId });
+          await this.writeErrors(em, payrollId, err.errors);
+        });
+        await this.finish(payroll, 'Failed', err.message, 0, err.errors.length);
+        return;
+      }
+      this.logger.error(`payroll ${payrollId} failed: ${(err as Error).message}`);
+      await this.finish(payroll, 'Failed', `processing failed: ${(err as Error).message}`.slice(0, 1000), 0, 0);
+    }
+  }
+
+  /** GET .../data: columns in colorder, rows by employee name, paged. */
+  async data(caller: AuthUser, id: number, query: ListQueryDto): Promise<PayrollDataDto> {
+    assertPagingOnly(query); // rows are always by employee name
+    const payroll = await this.visible(caller, id);
+    const columns = await this.payrollColumns(payroll);
+    const employeeIds = (
+      await this.cells
+        .createQueryBuilder('c')
+        .select('DISTINCT c.employee_id', 'employee')
+        .where('c.payroll_id = :id', { id })
+        .getRawMany<{ employee: number | string }>()
+    ).map((r) => Number(r.employee));
+    const names = await this.employees.namesOf(employeeIds);
+    const ordered = employeeIds
+      .map((e) => names.get(e) ?? { id: e, employee_id: '', name: `Employee ${e}` })
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    const offset = (query.page - 1) * query.limit;
+    const pageRows = ordered.slice(offset, offset + query.limit);
+    const pageIds = pageRows.map((r) => r.id);
+    const cells = pageIds.length ? await this.cells.find({ where: { payrollId: id, employeeId: In(pageIds) } }) : [];
+    const currencies = await this.currenciesOf(pageIds);
+    const byEmployee = new Map<number, Record<string, string | null>>();
+    for (const cell of cells) {
+      const values = byEmployee.get(cell.employeeId) ?? {};
+      values[String(cell.columnId)] =
+        cell.value === null
+          ? null
+          : new Decimal(cell.value).toFixed(minorUnitOf(currencies.get(cell.employeeId) ?? ''), Decimal.ROUND_HALF_UP);
+      byEmployee.set(cell.employeeId, values);
+    }
+    return {
+      columns: columns.map((c) => ({ id: c.id, name: c.name, editable: c.editable })),
+      rows: pageRows.map((employee) => ({
+        employee,
+        values: Object.fromEntries(columns.map((c) => [String(c.id), byEmployee.get(employee.id)?.[String(c.id)] ?? null])),
+      })),
+      total: ordered.length,
+      page: query.page,
+      limit: query.limit,
+    };
+  }
+
+  /**
+   * POST .../data: sets cells of editable columns (kept by later processing) and recomputes the
+   * other cells of the edited employees at once. Draft or Processed payrolls only.
+   */
+  async update(caller: AuthUser, id: number, dto: PayrollDataUpdateDto): Promise<PayrollDataDto> {
+    const payroll = await this.visible(caller, id);
+    if (!EDITABLE_STATES.includes(payroll.status)) throw invalidState(payroll, 'be edited');
+    const columns = new Map((await this.payrollColumns(payroll)).map((c) => [c.id, c]));
+    const employeeIds = [...new Set(dto.values.map((v) => v.employee))];
+    const present = new Set(
+      (await this.cells.find({ select: { employeeId: true }, where: { payrollId: id, employeeId: In(employeeIds) } })).map(
+        (c) => c.employeeId,
+      ),
+    );
+    const problems: ErrorDetail[] = [];
+    dto.values.forEach((v, i) => {
+      const column = columns.get(v.column);
+      if (!column) problems.push({ field: `values[${i}].column`, message: 'is not a column of this payroll' });
+      else if (!column.editable) problems.push({ field: `values[${i}].column`, message: `${column.name} is not editable` });
+      if (!present.has(v.employee)) problems.push({ field: `values[${i}].employee`, message: 'is not in this payroll' });
+    });
+    if (problems.length) throw new ValidationException(problems);
+    await transaction(this.dataSource, async (em) => {
+      for (const v of dto.values) {
+        await em.update(
+          PayrollCell,
+          { payrollId: id, employeeId: v.employee, columnId: v.column },
+          { value: v.amount, edited: true },
+        );
+      }
+      const edited = await em
+        .getRepository(PayrollCell)
+        .find({ where: { payrollId: id, employeeId: In(employeeIds), edited: true } });
+      const result = await this.compute(payroll, employeeIds, edited);
+      for (const [r, row] of result.rows.entries()) {
+        for (const [k, columnId] of result.columns.entries()) {
+          if (edited.some((c) => c.employeeId === row.employee && c.columnId === columnId)) continue;
+          await em.update(
+            PayrollCell,
+            { payrollId: id, employeeId: result.rows[r].employee, columnId },
+            { value: row.values[k] },
+          );
+        }
+      }
+    });
+    return this.data(caller, id, Object.assign(new ListQueryDto(), { page: 1, limit: 500 }));
+  }
+
+  /** A payroll left in Processing past PAYROLL_RUN_TIMEOUT (its worker died and no retry came) goes to Failed. */
+  async failStalled(): Promise<number> {
+    const cutoff = new Date(Date.now() - this.config.payrollRunTimeoutSec * 1000);
+    const res = await this.payrolls.update(
+      { status: 'Processing', processingStartedAt: LessThan(cutoff) },
+      { status: 'Failed', error: 'processing did not finish in time (the worker stopped?); process it again' },
+    );
+    return res.affected ?? 0;
+  }
+
+  private async compute(payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
+    const columns = await this.payrollColumns(payroll);
+    if (columns.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
+    const { plan, errors } = planColumns(columns.map(toEngineColumn));
+    if (!plan) {
+      throw new PlanFailure(
+        'the payroll columns cannot be computed: see /errors',
+        errors.map((e) => ({ employee: null, column: e.columnId, message: e.message })),
+      );
+    }
+    const salaries = new Map<number, Map<number, string>>();
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      for (const s of await this.salaries.find({ where: { employeeId: In(employeeIds.slice(i, i + 1000)) } })) {
+        const map = salaries.get(s.employeeId) ?? new Map<number, string>();
+        map.set(s.componentId, s.amount);
+        salaries.set(s.employeeId, map);
+      }
+    }
+    const currencies = await this.currenciesOf(employeeIds);
+    const fields = await this.inputs.engineFields(employeeIds, payroll.dateEnd);
+    const hookColumns = columns
+      .filter((c) => c.calculationHook)
+      .map((c) => ({ id: c.id, hook: c.calculationHook as string, args: c.calculationHookArgs }));
+    const hooks = await this.inputs.hookValues(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd);
+    const editable = new Set(columns.filter((c) => c.editable).map((c) => c.id));
+    const fixed = new Map(
+      edited.filter((c) => editable.has(c.columnId)).map((c) => [`${c.employeeId}:${c.columnId}`, c.value ?? '0']),
+    );
+    const engineEmployees: EngineEmployee[] = employeeIds.map((id) => ({
+      id,
+      minorUnit: minorUnitOf(currencies.get(id) ?? ''),
+      fields: fields.get(id) ?? {},
+      salary: salaries.get(id) ?? new Map(),
+    }));
+    return computePayroll(plan, engineEmployees, hooks, (columnId, employeeId) => fixed.get(`${employeeId}:${columnId}`));
+  }
+
+  private async writeCells(em: EntityManager, payrollId: number, result: EngineResult, edited: PayrollCell[]): Promise<void> {
+    const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
+    let batch: Array<Partial<PayrollCell>> = [];
+    for (const row of result.rows) {
+      for (const [k, columnId] of result.columns.entries()) {
+        batch.push({
+          payrollId,
+          employeeId: row.employee,
+          columnId,
+          value: row.values[k],
+          edited: editedKeys.has(`${row.employee}:${columnId}`),
+        });
+        if (batch.length === BATCH) {
+          await em.createQueryBuilder().insert().into(PayrollCell).values(batch).execute();
+          batch = [];
+        }
+      }
+    }
+    if (batch.length) await em.createQueryBuilder().insert().into(PayrollCell).values(batch).execute();
+  }
+
+  private async writeErrors(
+    em: EntityManager,
+    payrollId: number,
+    errors: Array<{ employee: number | null; column: number | null; message: string }>,
+  ): Promise<void> {
+    const rows = errors
+      .slice(0, 10_000)
+      .map((e) => ({ payrollId, employeeId: e.employee, columnId: e.column, message: e.message.slice(0, 500) }));
+    for (let i = 0; i < rows.length; i += BATCH)
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(PayrollError)
+        .values(rows.slice(i, i + BATCH))
+        .execute();
+  }
+
+  private async finish(
+    payroll: Payroll,
+    status: PayrollStatus,
+    error: string | null,
+    employees: number,
+    errors: number,
+  ): Promise<void> {
+    const res = await this.payrolls.update(
+      { id: payroll.id, status: 'Processing' },
+      { status, progress: 100, error, processedAt: status === 'Processed' ? new Date() : payroll.processedAt },
+    );
+    if (res.affected === 1) {
+      this.events.emit(status === 'Processed' ? PAYROLL_PROCESSED_EVENT : PAYROLL_FAILED_EVENT, {
+        payrollId: payroll.id,
+        status,
+        employees,
+        errors,
+      } satisfies PayrollEvent);
+    }
+  }
+
+  private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
+    const departments = await this.reference.subtree([payroll.departmentId]);
+    const active = await this.employees.activeIn(departments);
+    const byId = new Map(active.map((e) => [e.id, e]));
+    const rows: PayrollEmployeeRowDto[] = [];
+    const ids = active.map((e) => e.id);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const where = {
+        employeeId: In(ids.slice(i, i + 1000)),
+        payFrequencyId: payroll.payPeriod,
+        ...(payroll.deductionGroupId === null ? {} : { deductionGroupId: payroll.deductionGroupId }),
+      };
+      for (const p of await this.payrollEmployees.find({ where })) {
+        const e = byId.get(p.employeeId) as { id: number; employee_id: string; name: string };
+        rows.push({ ...e, payroll_employee: p.id, currency: p.currency });
+      }
+    }
+    return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  }
+
+  private async payrollColumns(payroll: Payroll): Promise<PayrollColumn[]> {
+    return this.columns.find({ where: { id: In(payroll.columns) }, order: { colorder: 'ASC', id: 'ASC' } });
+  }
+
+  private async currenciesOf(employeeIds: number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      for (const p of await this.payrollEmployees.find({
+        select: { employeeId: true, currency: true },
+        where: { employeeId: In(employeeIds.slice(i, i + 1000)) },
+      })) {
+        out.set(p.employeeId, p.currency);
+      }
+    }
+    return out;
+  }
+
+  /** Admin: null (all); Restricted Admin: its department subtree. */
+  private async departmentsOf(caller: AuthUser): Promise<number[] | null> {
+    const scope = await this.access.scopeOf(caller);
+    return scope.kind === 'departments' ? scope.departmentIds : scope.kind === 'all' ? null : [];
+  }
+
+  private async visible(caller: AuthUser, id: number): Promise<Payroll> {
+    const payroll = await this.payrolls.findOne({ where: { id } });
+    const departments = payroll && (await this.departmentsOf(caller));
+    if (!payroll || (departments && !departments.includes(payroll.departmentId))) throw new NotFoundException('Payroll');
+    return payroll;
+  }
+}
+
+class PlanFailure extends Error {
+  constructor(
+    message: string,
+    readonly errors: Array<{ employee: number | null; column: number | null; message: string }>,
+  ) {
+    super(message);
+  }
+}

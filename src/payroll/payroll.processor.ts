@@ -1,0 +1,16 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { PAYROLL_PROCESS_JOB, PayrollRunsService } from './payroll-runs.service';
+
+/** Runs PAYROLL_PROCESS_JOB (the `payroll` queue): thin, the service does the work. */
+@Injectable()
+export class PayrollProcessor implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly runs: PayrollRunsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(PAYROLL_PROCESS_JOB, (data) => this.runs.run(data));
+  }
+}

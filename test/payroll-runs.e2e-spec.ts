@@ -1,0 +1,205 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Payroll } from '../src/payroll/entities/payroll-run.entities';
+import { buildCompany, Company } from './helpers/company';
+import { apiCaller, createTestApp, TestApp, until } from './helpers/test-app';
+
+describe('payroll runs: process, data grid, edits, state machine', () => {
+  let t: TestApp;
+  let c: Company;
+  let call: ReturnType<typeof apiCaller>;
+  let admin: string;
+  const col: Record<string, number> = {};
+
+  const ok = async (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) => {
+    const res = await call(method, url, token, body);
+    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.json() }).toEqual({
+      url,
+      status: 200,
+      body: null,
+    });
+    return res.json().data;
+  };
+  const settled = async (id: number) => {
+    await until(
+      async () => !['Processing', 'Completing'].includes((await ok('GET', `/payroll_config/payrolls/${id}`)).status),
+      10_000,
+    );
+    return ok('GET', `/payroll_config/payrolls/${id}`);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    c = await buildCompany(t.app);
+    call = apiCaller(t.app);
+    admin = c.users.admin.token;
+    const basic = (await ok('POST', '/payroll_config/salary-components', { name: 'Basic', component_type: 'Earning' })).id;
+    const allowance = (await ok('POST', '/payroll_config/salary-components', { name: 'Allowance', component_type: 'Benefit' }))
+      .id;
+    col.basic = (await ok('POST', '/payroll_config/payroll-columns', { name: 'Basic', salary_components: [basic] })).id;
+    col.allowance = (
+      await ok('POST', '/payroll_config/payroll-columns', { name: 'Allowance', salary_components: [allowance], editable: true })
+    ).id;
+    col.gross = (await ok('POST', '/payroll_config/payroll-columns', { name: 'Gross', script: 'basic + allowance' })).id;
+    col.tax = (
+      await ok('POST', '/payroll_config/payroll-columns', { name: 'Tax', script: 'if(gross > 5000, (gross - 5000) * 0.2, 0)' })
+    ).id;
+    col.net = (await ok('POST', '/payroll_config/payroll-columns', { name: 'Net', script: 'gross - tax' })).id;
+    const salary = async (employee: number, b: string, a: string, frequency = 4) => {
+      await ok('PUT', `/employees/${employee}/salary`, {
+        items: [
+          { component: basic, amount: b },
+          { component: allowance, amount: a },
+        ],
+      });
+      await ok('POST', '/payroll_config/payroll-employees', { employee, pay_frequency: frequency, currency: 'EUR' });
+    };
+    await salary(c.emp.manager, '5000.00', '999.99');
+    await salary(c.emp.report1, '3000', '250.50');
+    await salary(c.emp.report2, '7000', '0.01');
+    await salary(c.emp.grandReport, '1000', '0', 1); // weekly: not in a monthly payroll
+    await salary(c.emp.outsider, '4000', '0'); // Sales: outside the Engineering payroll
+  });
+  afterAll(() => t.close());
+
+  const payrollBody = (over: object = {}) => ({
+    name: 'Engineering March 2026',
+    pay_period: 4,
+    department: c.departments.engineering,
+    date_start: '2026-03-01',
+    date_end: '2026-03-31',
+    columns: [col.basic, col.allowance, col.gross, col.tax, col.net],
+    ...over,
+  });
+
+  it('processes a payroll into the hand-computed grid; an edit recomputes the row; processing again keeps the edit', async () => {
+    const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody());
+    expect(payroll).toMatchObject({
+      status: 'Draft',
+      progress: 0,
+      error: null,
+      processed_at: null,
+      department: c.departments.engineering,
+    });
+    const selected = (await ok('GET', `/payroll_config/payrolls/${payroll.id}/employees`))
+      .map((e: { id: number }) => e.id)
+      .sort();
+    expect(selected).toEqual([c.emp.manager, c.emp.report1, c.emp.report2].sort());
+
+    expect((await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`)).status).toBe('Processing');
+    const done = await settled(payroll.id);
+    expect(done).toMatchObject({ status: 'Processed', progress: 100, error: null, processed_at: expect.any(String) });
+
+    const grid = await ok('GET', `/payroll_config/payrolls/${payroll.id}/data`);
+    expect(grid.columns).toEqual([
+      { id: col.basic, name: 'Basic', editable: false },
+      { id: col.allowance, name: 'Allowance', editable: true },
+      { id: col.gross, name: 'Gross', editable: false },
+      { id: col.tax, name: 'Tax', editable: false },
+      { id: col.net, name: 'Net', editable: false },
+    ]);
+    const row = (g: { rows: Array<{ employee: { id: number }; values: Record<string, string> }> }, employee: number) =>
+      Object.values(g.rows.find((r) => r.employee.id === employee)!.values);
+    expect(row(grid, c.emp.manager)).toEqual(['5000.00', '999.99', '5999.99', '200.00', '5799.99']);
+    expect(row(grid, c.emp.report1)).toEqual(['3000.00', '250.50', '3250.50', '0.00', '3250.50']);
+    expect(row(grid, c.emp.report2)).toEqual(['7000.00', '0.01', '7000.01', '400.00', '6600.01']);
+    const names = grid.rows.map((r: { employee: { name: string } }) => r.employee.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}/data?limit=2&page=2`)).rows).toHaveLength(1);
+
+    const edited = await ok('POST', `/payroll_config/payrolls/${payroll.id}/data`, {
+      values: [{ employee: c.emp.manager, column: col.allowance, amount: '1000.01' }],
+    });
+    expect(row(edited, c.emp.manager)).toEqual(['5000.00', '1000.01', '6000.01', '200.00', '5800.01']);
+    const notEditable = await call('POST', `/payroll_config/payrolls/${payroll.id}/data`, admin, {
+      values: [{ employee: c.emp.manager, column: col.net, amount: '1.00' }],
+    });
+    expect([notEditable.statusCode, notEditable.json().error.details[0].message]).toEqual([400, 'Net is not editable']);
+    const stranger = await call('POST', `/payroll_config/payrolls/${payroll.id}/data`, admin, {
+      values: [{ employee: c.emp.outsider, column: col.allowance, amount: '1.00' }],
+    });
+    expect(stranger.statusCode).toBe(400);
+
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    expect(row(await ok('GET', `/payroll_config/payrolls/${payroll.id}/data`), c.emp.manager)).toEqual([
+      '5000.00',
+      '1000.01',
+      '6000.01',
+      '200.00',
+      '5800.01',
+    ]);
+    await ok('DELETE', `/payroll_config/payrolls/${payroll.id}`);
+    expect((await call('GET', `/payroll_config/payrolls/${payroll.id}`, admin)).statusCode).toBe(404);
+  });
+
+  it('20 concurrent process calls start one run; forbidden transitions answer 409 INVALID_STATE', async () => {
+    const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Concurrent' }));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', `/payroll_config/payrolls/${payroll.id}/process`, admin)),
+    );
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(refused).toHaveLength(19);
+    expect(refused[0].json().error.code).toBe('INVALID_STATE');
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    // While Processing it can be neither changed nor deleted.
+    const repo = t.app.get<Repository<Payroll>>(getRepositoryToken(Payroll));
+    await repo.update({ id: payroll.id }, { status: 'Processing' });
+    expect((await call('DELETE', `/payroll_config/payrolls/${payroll.id}`, admin)).json().error.message).toBe(
+      'A Processing payroll cannot be deleted',
+    );
+    expect((await call('POST', '/payroll_config/payrolls', admin, { ...payrollBody(), id: payroll.id })).statusCode).toBe(409);
+    expect(
+      (
+        await call('POST', `/payroll_config/payrolls/${payroll.id}/data`, admin, {
+          values: [{ employee: c.emp.manager, column: col.allowance, amount: '1' }],
+        })
+      ).statusCode,
+    ).toBe(409);
+    // A run left in Processing past the timeout (its worker died) goes to Failed and can run again.
+    await repo.update({ id: payroll.id }, { processingStartedAt: new Date(Date.now() - 3 * 3600_000) });
+    expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
+      status: 'Failed',
+      error: expect.stringContaining('did not finish'),
+    });
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    await repo.update({ id: payroll.id }, { status: 'Completed' });
+    for (const [method, url] of [
+      ['POST', `/payroll_config/payrolls/${payroll.id}/process`],
+      ['DELETE', `/payroll_config/payrolls/${payroll.id}`],
+    ] as const) {
+      const res = await call(method, url, admin);
+      expect([res.statusCode, res.json().error.code, res.json().error.message]).toEqual([
+        409,
+        'INVALID_STATE',
+        expect.stringContaining('Completed'),
+      ]);
+    }
+  });
+
+  it('a run with failing cells ends Failed with the per-cell errors; the Restricted Admin sees its departments only', async () => {
+    const ratio = (await ok('POST', '/payroll_config/payroll-columns', { name: 'Ratio', script: 'net / (basic - 3000)' })).id;
+    const payroll = await ok(
+      'POST',
+      '/payroll_config/payrolls',
+      payrollBody({ name: 'Failing', columns: [col.basic, col.allowance, col.gross, col.tax, col.net, ratio] }),
+    );
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect(await settled(payroll.id)).toMatchObject({ status: 'Failed', error: '1 cells could not be computed: see /errors' });
+    expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}/errors`)).toEqual([
+      { employee: c.emp.report1, column: ratio, message: 'division by zero' },
+    ]);
+
+    const ra = c.users.restricted.token;
+    expect((await call('GET', `/payroll_config/payrolls/${payroll.id}`, ra)).statusCode).toBe(200);
+    const sales = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Sales', department: c.departments.sales }));
+    expect((await call('GET', `/payroll_config/payrolls/${sales.id}`, ra)).statusCode).toBe(404);
+    expect((await call('POST', `/payroll_config/payrolls/${sales.id}/process`, ra)).statusCode).toBe(404);
+    expect((await ok('GET', '/payroll_config/payrolls', undefined, ra)).map((p: { id: number }) => p.id)).not.toContain(sales.id);
+    const outside = await call('POST', '/payroll_config/payrolls', ra, payrollBody({ department: c.departments.sales }));
+    expect([outside.statusCode, outside.json().error.details[0].field]).toEqual([400, 'department']);
+    expect((await call('GET', '/payroll_config/payrolls', c.users.manager.token)).statusCode).toBe(403);
+  });
+});
