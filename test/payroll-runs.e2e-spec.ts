@@ -202,4 +202,72 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect([outside.statusCode, outside.json().error.details[0].field]).toEqual([400, 'department']);
     expect((await call('GET', '/payroll_config/payrolls', c.users.manager.token)).statusCode).toBe(403);
   });
+
+  it('templates, payslips and the rest of the lifecycle: generate → Completed, read, delete → Processed', async () => {
+    const broken = await call('POST', '/payroll_config/payslip-templates', admin, {
+      name: 'Broken',
+      content: '<p>{{#each columns}}{{/if}}</p>',
+    });
+    expect([broken.statusCode, broken.json().error.details[0].field]).toEqual([400, 'content']);
+    expect(broken.json().error.details[0].message).toMatch(/\(line 1, column \d+\)$/);
+    const helper = await call('POST', '/payroll_config/payslip-templates', admin, {
+      name: 'Lookup',
+      content: '{{lookup employee "constructor"}}',
+    });
+    expect(helper.statusCode).toBe(400);
+    const content =
+      '<h1>{{company.name}}</h1><p>{{employee.name}} ({{employee.employee_id}}), {{payroll.name}}</p><ul>{{#each columns}}<li>{{name}}: {{value}}</li>{{/each}}</ul>{{constructor}}';
+    const template = await ok('POST', '/payroll_config/payslip-templates', { name: 'Standard', content });
+    expect(template).toMatchObject({ status: 'Active', content });
+    const draftPreview = await ok('POST', '/payroll_config/payslip-templates/preview', { content: '<b>{{employee.name}}</b>' });
+    expect(draftPreview.html).toMatch(/^<b>.+<\/b>$/);
+
+    const payroll = await ok(
+      'POST',
+      '/payroll_config/payrolls',
+      payrollBody({ name: 'Payslips <March>', payslip_template: template.id }),
+    );
+    const refuse = async (action: string, state: string) => {
+      const res = await call('POST', `/payroll_config/payrolls/${payroll.id}/${action}`, admin);
+      expect([res.statusCode, res.json().error.code, res.json().error.message]).toEqual([
+        409,
+        'INVALID_STATE',
+        expect.stringContaining(state),
+      ]);
+    };
+    await refuse('generate-payslips', 'Draft');
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    await refuse('delete-payslips', 'Processed');
+    expect((await ok('GET', `/payroll_config/payslip-templates/${template.id}/preview`)).html).toContain('Net: ');
+
+    expect((await ok('POST', `/payroll_config/payrolls/${payroll.id}/generate-payslips`)).status).toBe('Completing');
+    const completed = await settled(payroll.id);
+    expect(completed).toMatchObject({ status: 'Completed', completed_at: expect.any(String) });
+    await refuse('process', 'Completed');
+    expect((await call('DELETE', `/payroll_config/payrolls/${payroll.id}`, admin)).statusCode).toBe(409);
+    expect((await call('DELETE', `/payroll_config/payslip-templates/${template.id}`, admin)).statusCode).toBe(409);
+
+    const slips = await ok('GET', `/payroll_config/payrolls/${payroll.id}/payslips`);
+    expect(slips.map((p: { employee: number }) => p.employee).sort()).toEqual(
+      [c.emp.manager, c.emp.report1, c.emp.report2].sort(),
+    );
+    const mine = slips.find((p: { employee: number }) => p.employee === c.emp.report1);
+    expect(mine.html).toContain('<li>Net: 3250.50</li>');
+    expect(mine.html).toContain('Payslips &lt;March&gt;'); // values are escaped
+    expect(mine.html).not.toContain('function');
+    // The employee reads its own payslips; a colleague gets 404; an Admin reads anybody's.
+    const me = c.users.employee.token;
+    expect((await ok('GET', `/employees/${c.emp.report1}/payslips`, undefined, me)).map((p: { id: number }) => p.id)).toContain(
+      mine.id,
+    );
+    expect((await ok('GET', `/employees/${c.emp.report1}/payslips/${mine.id}`, undefined, me)).html).toBe(mine.html);
+    expect((await call('GET', `/employees/${c.emp.manager}/payslips`, me)).statusCode).toBe(404);
+    expect((await call('GET', `/employees/${c.emp.report1}/payslips`, c.users.manager.token)).statusCode).toBe(404);
+    expect((await call('GET', `/employees/${c.emp.report2}/payslips/${mine.id}`, admin)).statusCode).toBe(404);
+
+    expect((await ok('POST', `/payroll_config/payrolls/${payroll.id}/delete-payslips`)).status).toBe('Processed');
+    expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}/payslips`)).toEqual([]);
+    await refuse('delete-payslips', 'Processed');
+  });
 });

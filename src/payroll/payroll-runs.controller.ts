@@ -7,6 +7,7 @@ import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
+import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import {
   PayrollDataDto,
   PayrollDataUpdateDto,
@@ -80,6 +81,7 @@ export class PayrollRunsController {
   @Post(':id/process')
   @HttpCode(200)
   @Levels(...ADMINS)
+  @Idempotent()
   @ApiOperation({
     summary: 'Start processing (Draft, Processed or Failed → Processing); answers at once',
     description:

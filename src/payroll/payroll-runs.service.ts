@@ -26,7 +26,7 @@ import {
 } from './dto/payroll-run.dto';
 import { computePayroll, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
 import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
-import { Payroll, PayrollCell, PayrollError, PayrollStatus } from './entities/payroll-run.entities';
+import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
 import { minorUnitOf, toEngineColumn } from './payroll-config.service';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
@@ -131,6 +131,12 @@ export class PayrollRunsService {
     }
     if (dto.deduction_group != null && !(await this.groups.exists({ where: { id: dto.deduction_group } }))) {
       problems.push({ field: 'deduction_group', message: 'does not exist' });
+    }
+    if (
+      dto.payslip_template != null &&
+      !(await this.dataSource.getRepository(PayslipTemplate).exists({ where: { id: dto.payslip_template } }))
+    ) {
+      problems.push({ field: 'payslip_template', message: 'does not exist' });
     }
     const columnIds = [...new Set(dto.columns)];
     if ((await this.columns.count({ where: { id: In(columnIds) } })) !== columnIds.length) {

@@ -14,6 +14,9 @@ import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollRunsController } from './payroll-runs.controller';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PayrollProcessor } from './payroll.processor';
+import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
+import { PayslipsService } from './payslips.service';
+import { SettingsModule } from '../settings/settings.module';
 
 @Module({
   imports: [
@@ -21,11 +24,27 @@ import { PayrollProcessor } from './payroll.processor';
     EmployeesModule,
     LeaveModule,
     ReferenceModule,
+    SettingsModule,
     TimesheetsModule,
     TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES]),
   ],
-  controllers: [PayrollConfigController, PayrollRunsController, EmployeeSalaryController, ...PAYROLL_CRUD_CONTROLLERS],
-  providers: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService, PayrollProcessor],
+  controllers: [
+    PayrollConfigController,
+    PayrollRunsController,
+    PayslipTemplatesController,
+    PayrollPayslipsController,
+    EmployeePayslipsController,
+    EmployeeSalaryController,
+    ...PAYROLL_CRUD_CONTROLLERS,
+  ],
+  providers: [
+    PayrollConfigService,
+    PayrollEmployeesService,
+    PayrollInputsService,
+    PayrollRunsService,
+    PayrollProcessor,
+    PayslipsService,
+  ],
   exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService],
 })
 export class PayrollModule {}

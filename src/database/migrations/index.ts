@@ -8,6 +8,7 @@ import { Timesheets1763800000006 } from './1763800000006-Timesheets';
 import { Utf8mb41763800000007 } from './1763800000007-Utf8mb4';
 import { PayrollConfig1763800000008 } from './1763800000008-PayrollConfig';
 import { PayrollRuns1763800000009 } from './1763800000009-PayrollRuns';
+import { Payslips1763800000010 } from './1763800000010-Payslips';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Utf8mb41763800000007,
   PayrollConfig1763800000008,
   PayrollRuns1763800000009,
+  Payslips1763800000010,
 ];

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 import { IsMoney } from '../../common/money/money';
 import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { PAYROLL_STATUSES } from '../entities/payroll-run.entities';
@@ -133,4 +133,57 @@ export class PayrollDataUpdateDto {
   @ValidateNested({ each: true })
   @Type(() => CellEditDto)
   values: CellEditDto[];
+}
+
+export class PayslipTemplateDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['Active', 'Inactive'] }) status: string;
+  @ApiProperty({
+    description: 'Handlebars HTML: {{employee.*}}, {{payroll.*}}, {{company.*}}, {{#each columns}}{{name}} {{value}}{{/each}}',
+  })
+  content: string;
+}
+
+/** POST /payroll_config/payslip-templates: with `id` it updates that template. */
+export class SavePayslipTemplateDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsRefId()
+  id?: number;
+
+  @ApiProperty({ maxLength: 100 })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ enum: ['Active', 'Inactive'], default: 'Active' })
+  @IsOptional()
+  @IsIn(['Active', 'Inactive'])
+  status?: string;
+
+  @ApiProperty({ maxLength: 100_000 })
+  @IsString()
+  @Length(1, 100_000)
+  content: string;
+}
+
+export class PreviewTemplateDto {
+  @ApiProperty({ maxLength: 100_000, description: 'a template definition to render without saving' })
+  @IsString()
+  @Length(1, 100_000)
+  content: string;
+}
+
+export class RenderedDto {
+  @ApiProperty({ description: 'the rendered HTML (values escaped)' }) html: string;
+}
+
+export class PayslipDto {
+  @ApiProperty() id: number;
+  @ApiProperty() payroll: number;
+  @ApiProperty() employee: number;
+  @ApiProperty() html: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
 }

@@ -49,4 +49,24 @@ export class PayrollError {
   @Column({ type: 'varchar', length: 500 }) message: string;
 }
 
-export const PAYROLL_RUN_ENTITIES = [Payroll, PayrollCell, PayrollError];
+export const TEMPLATE_STATUSES = ['Active', 'Inactive'] as const;
+
+@Entity('payslip_templates')
+export class PayslipTemplate {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ type: 'varchar', length: 10 }) status: (typeof TEMPLATE_STATUSES)[number];
+  /** Handlebars HTML. */
+  @Column({ type: 'text' }) content: string;
+}
+
+@Entity('payslips')
+export class Payslip {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  @Column({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @Column({ type: 'text' }) html: string;
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+}
+
+export const PAYROLL_RUN_ENTITIES = [Payroll, PayrollCell, PayrollError, PayslipTemplate, Payslip];

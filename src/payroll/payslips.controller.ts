@@ -1,0 +1,166 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
+import { AuthUser } from '../common/auth/auth-user';
+import { DeletedDto } from '../common/crud/crud.controller';
+import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { Idempotent } from '../common/idempotency/idempotent.decorator';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { IdParamPipe } from '../common/validation/id-param.pipe';
+import {
+  PayrollDto,
+  PayslipDto,
+  PayslipTemplateDto,
+  PreviewTemplateDto,
+  RenderedDto,
+  SavePayslipTemplateDto,
+} from './dto/payroll-run.dto';
+import { PayslipsService } from './payslips.service';
+
+const ADMINS = ['Admin', 'Restricted Admin'] as const;
+const TEMPLATE_HELP =
+  'Handlebars HTML with escaping on: {{employee.name}}, {{employee.employee_id}}, {{payroll.name}}, {{payroll.date_start}}, ' +
+  '{{payroll.date_end}}, {{company.name}}, {{#each columns}}{{name}} {{value}}{{/each}}; helpers each, if, unless only. ' +
+  'A template that does not compile → 400 with line and column.';
+
+@ApiTags('Payslips')
+@ApiBearerAuth()
+@Controller('payroll_config/payslip-templates')
+export class PayslipTemplatesController {
+  constructor(private readonly payslips: PayslipsService) {}
+
+  @Get()
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: 'Payslip templates' })
+  @ApiListEnvelope(PayslipTemplateDto)
+  @ApiErrors(400, 401, 403)
+  list(@Query() query: ListQueryDto): Promise<Page<PayslipTemplateDto>> {
+    return this.payslips.listTemplates(query);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Levels('Admin')
+  @ApiOperation({ summary: 'Create a template, or with id update it (Admin)', description: TEMPLATE_HELP })
+  @ApiOkEnvelope(PayslipTemplateDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  save(@Body() dto: SavePayslipTemplateDto): Promise<PayslipTemplateDto> {
+    return this.payslips.saveTemplate(dto);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: 'Render a template definition without saving it', description: TEMPLATE_HELP })
+  @ApiOkEnvelope(RenderedDto)
+  @ApiErrors(400, 401, 403)
+  previewDraft(@CurrentUser() caller: AuthUser, @Body() dto: PreviewTemplateDto): Promise<RenderedDto> {
+    return this.payslips.preview(caller, dto.content);
+  }
+
+  @Get(':id')
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: 'One template' })
+  @ApiOkEnvelope(PayslipTemplateDto)
+  @ApiErrors(400, 401, 403, 404)
+  get(@Param('id', new IdParamPipe()) id: number): Promise<PayslipTemplateDto> {
+    return this.payslips.getTemplate(id);
+  }
+
+  @Get(':id/preview')
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: "Render a saved template with the first processed payroll's first employee, or placeholders" })
+  @ApiOkEnvelope(RenderedDto)
+  @ApiErrors(400, 401, 403, 404)
+  preview(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<RenderedDto> {
+    return this.payslips.previewSaved(caller, id);
+  }
+
+  @Delete(':id')
+  @Levels('Admin')
+  @ApiOperation({ summary: 'Delete a template no payroll uses (409 IN_USE otherwise)' })
+  @ApiOkEnvelope(DeletedDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  remove(@Param('id', new IdParamPipe()) id: number): Promise<DeletedDto> {
+    return this.payslips.removeTemplate(id);
+  }
+}
+
+@ApiTags('Payslips')
+@ApiBearerAuth()
+@Controller('payroll_config/payrolls/:id')
+export class PayrollPayslipsController {
+  constructor(private readonly payslips: PayslipsService) {}
+
+  @Post('generate-payslips')
+  @HttpCode(200)
+  @Levels(...ADMINS)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Finalize: Processed → Completing; a job renders one payslip per employee → Completed (409 INVALID_STATE otherwise)',
+  })
+  @ApiOkEnvelope(PayrollDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  generate(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<PayrollDto> {
+    return this.payslips.startGenerate(caller, id);
+  }
+
+  @Post('delete-payslips')
+  @HttpCode(200)
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: 'Completed → Processed, the payslips removed (409 INVALID_STATE otherwise)' })
+  @ApiOkEnvelope(PayrollDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  deleteAll(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<PayrollDto> {
+    return this.payslips.deleteAll(caller, id);
+  }
+
+  @Get('payslips')
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: "The payroll's payslips" })
+  @ApiListEnvelope(PayslipDto)
+  @ApiErrors(400, 401, 403, 404)
+  list(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: ListQueryDto,
+  ): Promise<Page<PayslipDto>> {
+    return this.payslips.ofPayroll(caller, id, query);
+  }
+}
+
+@ApiTags('Payslips')
+@ApiBearerAuth()
+@Controller('employees/:id/payslips')
+export class EmployeePayslipsController {
+  constructor(private readonly payslips: PayslipsService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({
+    summary: "The employee's payslips, newest first (the employee itself, or an Admin / Restricted Admin in scope; others 404)",
+  })
+  @ApiListEnvelope(PayslipDto)
+  @ApiErrors(400, 401, 404)
+  list(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: ListQueryDto,
+  ): Promise<Page<PayslipDto>> {
+    return this.payslips.ofEmployee(caller, id, query);
+  }
+
+  @Get(':payslipId')
+  @Authenticated()
+  @ApiOperation({ summary: 'One payslip of the employee' })
+  @ApiOkEnvelope(PayslipDto)
+  @ApiErrors(400, 401, 404)
+  get(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Param('payslipId', new IdParamPipe()) payslipId: number,
+  ): Promise<PayslipDto> {
+    return this.payslips.oneOfEmployee(caller, id, payslipId);
+  }
+}

@@ -1,0 +1,309 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import Handlebars from 'handlebars';
+import { DataSource, In, Repository } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { transaction } from '../common/database/transaction';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob } from '../common/queue/queue.constants';
+import { EmployeeAccessService } from '../employees/employee-access.service';
+import { COMPANY_NAME } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
+import { PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
+import { PayrollColumn } from './entities/payroll-config.entities';
+import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
+import { PayrollRunsService } from './payroll-runs.service';
+import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
+
+export const PAYSLIPS_JOB = defineJob<{ payrollId: number }>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 });
+
+/** Handlebars with escaping on, only each/if/unless, no prototype access (the 4.6+ defaults kept). */
+const handlebars = Handlebars.create();
+const COMPILE_OPTIONS: CompileOptions = {
+  knownHelpersOnly: true,
+  knownHelpers: {
+    each: true,
+    if: true,
+    unless: true,
+    with: false,
+    lookup: false,
+    log: false,
+    helperMissing: false,
+    blockHelperMissing: false,
+  },
+  strict: false,
+  noEscape: false,
+};
+const RUNTIME_OPTIONS: RuntimeOptions = { allowProtoMethodsByDefault: false, allowProtoPropertiesByDefault: false };
+
+export interface PayslipContext {
+  employee: { id: number; employee_id: string; name: string };
+  payroll: { id: number; name: string; date_start: string; date_end: string };
+  company: { name: string };
+  columns: Array<{ name: string; value: string | null }>;
+}
+
+/** Compiles a template or answers 400 with the position of the problem. */
+export function compileTemplate(content: string): (context: PayslipContext) => string {
+  try {
+    handlebars.precompile(content, COMPILE_OPTIONS);
+  } catch (err) {
+    const e = err as Error & { lineNumber?: number; column?: number };
+    const where = e.lineNumber !== undefined ? ` (line ${e.lineNumber}, column ${(e.column ?? 0) + 1})` : '';
+    throw ValidationException.field('content', `${e.message.split('\n')[0]}${where}`);
+  }
+  const template = handlebars.compile<PayslipContext>(content, COMPILE_OPTIONS);
+  return (context) => template(context, RUNTIME_OPTIONS);
+}
+
+function toTemplateDto(t: PayslipTemplate): PayslipTemplateDto {
+  return { id: t.id, name: t.name, status: t.status, content: t.content };
+}
+
+function toPayslipDto(p: Payslip): PayslipDto {
+  return { id: p.id, payroll: p.payrollId, employee: p.employeeId, html: p.html, created_at: p.createdAt.toISOString() };
+}
+
+const PLACEHOLDERS: PayslipContext = {
+  employee: { id: 0, employee_id: 'E0000', name: 'Sample Employee' },
+  payroll: { id: 0, name: 'Sample payroll', date_start: '2026-01-01', date_end: '2026-01-31' },
+  company: { name: 'My Company' },
+  columns: [
+    { name: 'Gross', value: '0.00' },
+    { name: 'Net', value: '0.00' },
+  ],
+};
+
+/**
+ * Payslip templates and payslips: generate-payslips (Processed → Completing, a job renders one
+ * payslip per employee → Completed), delete-payslips (Completed → Processed), and reading them.
+ */
+@Injectable()
+export class PayslipsService implements OnModuleInit {
+  private readonly logger = new Logger('Payslips');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(PayslipTemplate) private readonly templates: Repository<PayslipTemplate>,
+    @InjectRepository(Payslip) private readonly payslips: Repository<Payslip>,
+    @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
+    @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
+    private readonly runs: PayrollRunsService,
+    private readonly access: EmployeeAccessService,
+    private readonly settings: SettingsService,
+    private readonly jobs: JobQueue,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(PAYSLIPS_JOB, (data) => this.generate(data.payrollId));
+  }
+
+  async listTemplates(query: ListQueryDto): Promise<Page<PayslipTemplateDto>> {
+    const page = await findPage(
+      this.templates.createQueryBuilder('t'),
+      parseListQuery(query, { idColumn: 't.id', sortFields: { id: 't.id', name: 't.name' } }),
+    );
+    return page.map(toTemplateDto);
+  }
+
+  async getTemplate(id: number): Promise<PayslipTemplateDto> {
+    return toTemplateDto(await this.findTemplate(id));
+  }
+
+  async saveTemplate(dto: SavePayslipTemplateDto): Promise<PayslipTemplateDto> {
+    compileTemplate(dto.content);
+    const template = dto.id === undefined ? this.templates.create({ status: 'Active' }) : await this.findTemplate(dto.id);
+    template.name = dto.name;
+    template.content = dto.content;
+    if (dto.status) template.status = dto.status as PayslipTemplate['status'];
+    try {
+      return toTemplateDto(await this.templates.save(template));
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw new DomainException('DUPLICATE', `A template named ${dto.name} exists`, [
+          { field: 'name', message: 'already used' },
+        ]);
+      throw err;
+    }
+  }
+
+  async removeTemplate(id: number): Promise<{ id: number }> {
+    await this.findTemplate(id);
+    const users = await this.payrolls.find({ select: { id: true }, where: { payslipTemplateId: id } });
+    if (users.length) {
+      throw new DomainException('IN_USE', `Payslip template ${id} is in use by payroll ${users.map((p) => p.id).join(', ')}`);
+    }
+    await this.templates.delete({ id });
+    return { id };
+  }
+
+  /** Renders a template with the first processed payroll's first row, or placeholders. */
+  async preview(caller: AuthUser, content: string): Promise<{ html: string }> {
+    const render = compileTemplate(content);
+    const payroll = await this.payrolls.findOne({ where: { status: In(['Processed', 'Completed']) }, order: { id: 'ASC' } });
+    if (payroll) {
+      const grid = await this.runs
+        .data(caller, payroll.id, Object.assign(new ListQueryDto(), { page: 1, limit: 1 }))
+        .catch(() => null);
+      const row = grid?.rows[0];
+      if (grid && row) {
+        return {
+          html: render(
+            await this.context(
+              payroll,
+              row.employee,
+              grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] })),
+            ),
+          ),
+        };
+      }
+    }
+    return { html: render({ ...PLACEHOLDERS, company: { name: await this.settings.get(COMPANY_NAME) } }) };
+  }
+
+  async previewSaved(caller: AuthUser, id: number): Promise<{ html: string }> {
+    return this.preview(caller, (await this.findTemplate(id)).content);
+  }
+
+  /** Processed → Completing (one conditional UPDATE), then the job renders the payslips → Completed. */
+  async startGenerate(caller: AuthUser, id: number): Promise<PayrollDto> {
+    const payroll = await this.runs.get(caller, id);
+    if (payroll.payslip_template === null)
+      throw ValidationException.field('payslip_template', 'set a payslip template on the payroll first');
+    await this.findTemplate(payroll.payslip_template);
+    const claim = await this.payrolls.update({ id, status: 'Processed' }, { status: 'Completing', progress: 0 });
+    if (claim.affected !== 1) throw this.invalidState(await this.runs.get(caller, id), 'generate payslips');
+    await this.jobs.add(PAYSLIPS_JOB, { payrollId: id }, { jobId: `payslips-${id}-${Date.now()}` });
+    return this.runs.get(caller, id);
+  }
+
+  /** The job: one payslip per employee of the grid, in one transaction; Completed. */
+  async generate(payrollId: number): Promise<void> {
+    const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
+    if (!payroll || payroll.status !== 'Completing' || payroll.payslipTemplateId === null) return;
+    try {
+      const render = compileTemplate((await this.findTemplate(payroll.payslipTemplateId)).content);
+      const system: AuthUser = {
+        id: 0,
+        username: 'system',
+        email: '',
+        level: 'Admin',
+        employeeId: null,
+        departmentIds: [],
+        mustChangePassword: false,
+        grantId: '',
+      };
+      const rows: Array<Partial<Payslip>> = [];
+      for (let page = 1; ; page++) {
+        const grid = await this.runs.data(system, payrollId, Object.assign(new ListQueryDto(), { page, limit: 500 }));
+        for (const row of grid.rows) {
+          const columns = grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] }));
+          rows.push({ payrollId, employeeId: row.employee.id, html: render(await this.context(payroll, row.employee, columns)) });
+        }
+        if (page * 500 >= grid.total) break;
+      }
+      await transaction(this.dataSource, async (em) => {
+        await em.delete(Payslip, { payrollId });
+        for (let i = 0; i < rows.length; i += 200)
+          await em
+            .createQueryBuilder()
+            .insert()
+            .into(Payslip)
+            .values(rows.slice(i, i + 200))
+            .execute();
+      });
+      const done = await this.payrolls.update(
+        { id: payrollId, status: 'Completing' },
+        { status: 'Completed', progress: 100, completedAt: new Date() },
+      );
+      if (done.affected === 1) {
+        this.events.emit(PAYROLL_COMPLETED_EVENT, {
+          payrollId,
+          status: 'Completed',
+          employees: rows.length,
+          errors: 0,
+        } satisfies PayrollEvent);
+      }
+    } catch (err) {
+      this.logger.error(`payslips of payroll ${payrollId} failed: ${(err as Error).message}`);
+      await this.payrolls.update(
+        { id: payrollId, status: 'Completing' },
+        { status: 'Processed', progress: 100, error: `payslips failed: ${(err as Error).message}`.slice(0, 1000) },
+      );
+    }
+  }
+
+  /** Completed → Processed, its payslips removed. */
+  async deleteAll(caller: AuthUser, id: number): Promise<PayrollDto> {
+    await this.runs.get(caller, id);
+    await transaction(this.dataSource, async (em) => {
+      const res = await em.update(Payroll, { id, status: 'Completed' }, { status: 'Processed', completedAt: null });
+      if (res.affected !== 1) throw this.invalidState(await this.runs.get(caller, id), 'delete payslips');
+      await em.delete(Payslip, { payrollId: id });
+    });
+    return this.runs.get(caller, id);
+  }
+
+  async ofPayroll(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayslipDto>> {
+    await this.runs.get(caller, id);
+    const page = await findPage(
+      this.payslips.createQueryBuilder('s').where('s.payroll_id = :id', { id }),
+      parseListQuery(query, { idColumn: 's.id', sortFields: { id: 's.id', employee: 's.employee_id' } }),
+    );
+    return page.map(toPayslipDto);
+  }
+
+  /** The employee's payslips: the employee itself, or an Admin / Restricted Admin administering it; others 404. */
+  async ofEmployee(caller: AuthUser, employeeId: number, query: ListQueryDto): Promise<Page<PayslipDto>> {
+    await this.assertReader(caller, employeeId);
+    const page = await findPage(
+      this.payslips.createQueryBuilder('s').where('s.employee_id = :employeeId', { employeeId }),
+      parseListQuery(query, { idColumn: 's.id', sortFields: { id: 's.id' }, defaultSort: { field: 'id', order: 'descend' } }),
+    );
+    return page.map(toPayslipDto);
+  }
+
+  async oneOfEmployee(caller: AuthUser, employeeId: number, payslipId: number): Promise<PayslipDto> {
+    await this.assertReader(caller, employeeId);
+    const payslip = await this.payslips.findOne({ where: { id: payslipId, employeeId } });
+    if (!payslip) throw new NotFoundException('Payslip');
+    return toPayslipDto(payslip);
+  }
+
+  private async assertReader(caller: AuthUser, employeeId: number): Promise<void> {
+    if (caller.employeeId === employeeId) return;
+    if (!(await this.access.administersId(caller, employeeId))) throw new NotFoundException('Employee');
+  }
+
+  private async context(
+    payroll: Payroll,
+    employee: { id: number; employee_id: string; name: string },
+    columns: PayslipContext['columns'],
+  ): Promise<PayslipContext> {
+    return {
+      employee,
+      payroll: { id: payroll.id, name: payroll.name, date_start: payroll.dateStart, date_end: payroll.dateEnd },
+      company: { name: await this.settings.get(COMPANY_NAME) },
+      columns,
+    };
+  }
+
+  private invalidState(payroll: PayrollDto, action: string): DomainException {
+    return new DomainException('INVALID_STATE', `A ${payroll.status} payroll cannot ${action}`, [
+      { field: 'status', message: payroll.status },
+    ]);
+  }
+
+  private async findTemplate(id: number): Promise<PayslipTemplate> {
+    const template = await this.templates.findOne({ where: { id } });
+    if (!template) throw new NotFoundException('Payslip template');
+    return template;
+  }
+}
