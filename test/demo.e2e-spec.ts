@@ -81,6 +81,24 @@ describe('demo seed', () => {
     const status = await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/employees?limit=500', headers: admin });
     expect(status.json().data.every((e: { configured: boolean }) => e.configured)).toBe(true);
     expect(new Set(status.json().data.map((e: { currency: string }) => e.currency))).toEqual(new Set(['EUR', 'GBP']));
+    // Payroll runs: a Completed payroll with payslips (the month before last) and a Processed one (last month).
+    const payrolls = (await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/payrolls', headers: admin })).json().data;
+    expect(payrolls.map((p: { status: string }) => p.status)).toEqual(['Processed', 'Completed']);
+    const completed = payrolls[1];
+    const slips = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${completed.id}/payslips?limit=1`,
+      headers: admin,
+    });
+    expect(slips.json().total).toBe(60);
+    expect(slips.json().data[0].html).toContain('Net pay');
+    const grid = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${payrolls[0].id}/data?limit=5`,
+      headers: admin,
+    });
+    expect(grid.json().data.total).toBe(60);
+    expect(grid.json().data.rows[0].values[String(grid.json().data.columns[8].id)]).toMatch(/^\d+\.\d{2}$/);
 
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);

@@ -7,6 +7,8 @@ import { Department } from '../../reference/entities/reference.entities';
 import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
 import { PayrollConfigService } from '../../payroll/payroll-config.service';
 import { PayrollEmployeesService } from '../../payroll/payroll-employees.service';
+import { PayrollRunsService } from '../../payroll/payroll-runs.service';
+import { PayslipsService } from '../../payroll/payslips.service';
 
 /** The seed acts as an Admin through the services, so every rule (scripts, cycles, references) applies. */
 const SEED_ADMIN: AuthUser = {
@@ -83,4 +85,56 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
       '      1000 + (gross - 6000) * 0.42)))',
   });
   await column('Net pay', 'net', { script: 'gross - tax' });
+  await seedDemoPayrollRuns(app);
+}
+
+/** Waits (polling) until the payroll leaves a running state; the demo shows settled runs. */
+async function settle(app: INestApplicationContext, id: number): Promise<string> {
+  const runs = app.get(PayrollRunsService);
+  for (let i = 0; i < 600; i++) {
+    const { status } = await runs.get(SEED_ADMIN, id);
+    if (status !== 'Processing' && status !== 'Completing') return status;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`demo payroll ${id} did not settle`);
+}
+
+/**
+ * The whole lifecycle at once: a Completed payroll with payslips for the month before last, and a
+ * Processed one for last month, both for the whole company.
+ */
+async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date()): Promise<void> {
+  const ds = app.get(DataSource);
+  const runs = app.get(PayrollRunsService);
+  const payslips = app.get(PayslipsService);
+  const company = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Demo Company' } });
+  const columns = (await ds.getRepository(PayrollColumn).find({ order: { colorder: 'ASC' } })).map((c) => c.id);
+  const template = await payslips.saveTemplate({
+    name: 'Standard payslip',
+    content:
+      '<h1>{{company.name}}</h1>\n<h2>Payslip {{payroll.date_start}} – {{payroll.date_end}}</h2>\n' +
+      '<p>{{employee.name}} ({{employee.employee_id}})</p>\n<table>\n{{#each columns}}  <tr><td>{{name}}</td><td>{{value}}</td></tr>\n{{/each}}</table>',
+  });
+  const month = (back: number) => {
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back + 1, 0));
+    return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
+  };
+  for (const back of [2, 1]) {
+    const { start, end } = month(back);
+    const payroll = await runs.save(SEED_ADMIN, {
+      name: `Monthly payroll ${start.slice(0, 7)}`,
+      pay_period: 4,
+      department: company.id,
+      date_start: start,
+      date_end: end,
+      columns,
+      payslip_template: template.id,
+    });
+    await runs.process(SEED_ADMIN, payroll.id);
+    if ((await settle(app, payroll.id)) === 'Processed' && back === 2) {
+      await payslips.startGenerate(SEED_ADMIN, payroll.id);
+      await settle(app, payroll.id);
+    }
+  }
 }
