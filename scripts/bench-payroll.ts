@@ -1,0 +1,125 @@
+/**
+ * A payroll processed end to end, run by hand: `npm run bench:payroll [employees]` (SQLite file in a
+ * temp dir), or with DATABASE_URL=mysql://... for MariaDB (that database is emptied first!) and
+ * REDIS_URL for Bull. Loads N employees (default 10 000) with salaries and payroll employees, the 30
+ * benchmark columns, then POST .../process through HTTP (app.inject) and polls until Processed.
+ * Prints seconds, cells written per second and the peak RSS. Target (issue 11): ≤ 5 s and ≤ 400 MB
+ * on MariaDB for 10 000 × 30, growing linearly.
+ */
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { createApp } from '../src/app.factory';
+import { TokenService } from '../src/auth/token.service';
+import { loadConfig } from '../src/config/config';
+import { dataSourceOptions } from '../src/database/data-source';
+import { bulkEmployees } from '../src/database/seeds/bulk-employees';
+import { insertRows } from '../src/database/seeds/seed-tools';
+import { PayrollConfigService } from '../src/payroll/payroll-config.service';
+import { ReferenceService } from '../src/reference/reference.service';
+import { SettingsService } from '../src/settings/settings.service';
+import { UsersService } from '../src/users/users.service';
+import { benchColumns } from './bench-payroll-columns';
+
+const COUNT = Number(process.argv[2] ?? 10_000);
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hr-bench-payroll-'));
+  const config = loadConfig({
+    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.sqlite')}`,
+    REDIS_URL: process.env.REDIS_URL,
+    QUEUE_PREFIX: `bench${Date.now()}`,
+    LOG_LEVEL: 'warn',
+  });
+  if (config.database.type === 'mysql') {
+    const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
+    await ds.dropDatabase();
+    await ds.destroy();
+  }
+  const app = await createApp(config);
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    await app.get(SettingsService).set('Enable Rest Api', 'Yes');
+    const ds = app.get(DataSource);
+    const department = await app.get(ReferenceService).addDepartment('Bench', null);
+    const t0 = Date.now();
+    const first = await bulkEmployees(ds, COUNT, [department]);
+    const config_ = app.get(PayrollConfigService);
+    for (const name of ['Basic', 'Housing', 'Transport']) await config_.components.create({ name, component_type: 'Earning' });
+    const ids = Array.from({ length: COUNT }, (_, i) => first + i);
+    await insertRows(
+      ds,
+      'employee_salaries',
+      ['employee_id', 'component_id', 'amount'],
+      ids.flatMap((id, i) => [
+        [id, 1, `${2500 + (i % 5000)}.${String(i % 100).padStart(2, '0')}`],
+        [id, 2, `${300 + (i % 700)}.50`],
+        [id, 3, '85.00'],
+      ]),
+    );
+    await insertRows(
+      ds,
+      'payroll_employees',
+      ['employee_id', 'pay_frequency_id', 'currency', 'deduction_group_id'],
+      ids.map((id, i) => [id, 4, i % 10 === 0 ? 'JPY' : 'EUR', null]),
+    );
+    for (const c of benchColumns()) {
+      await config_.saveColumn({
+        name: c.name,
+        variable: c.variable,
+        salary_components: [...c.salaryComponents],
+        add_columns: [...c.addColumns],
+        sub_columns: [...c.subColumns],
+        script: c.script,
+        calculation_hook: c.hook,
+        calculation_hook_args: {},
+        default_value: c.defaultValue,
+      });
+    }
+    console.log(
+      `${config.database.type}${config.redisUrl ? ' + Bull' : ''}: loaded ${COUNT} employees with salaries in ${Date.now() - t0} ms`,
+    );
+
+    const admin = await app
+      .get(UsersService)
+      .create({ username: 'bench-admin', email: 'bench@x.test', password: 'bench-Secret-1', level: 'Admin' });
+    const token = (await app.get(TokenService).issue(admin)).access_token;
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+    const payroll = (
+      await call('POST', '/payroll_config/payrolls', {
+        name: 'Bench',
+        pay_period: 4,
+        department,
+        date_start: '2026-01-01',
+        date_end: '2026-01-31',
+        columns: benchColumns().map((c) => c.id),
+      })
+    ).json().data;
+    peak = process.memoryUsage().rss;
+    const start = process.hrtime.bigint();
+    const res = await call('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    if (res.statusCode !== 200) throw new Error(res.body);
+    let status = 'Processing';
+    while (status === 'Processing') {
+      await new Promise((r) => setTimeout(r, 20));
+      status = (await call('GET', `/payroll_config/payrolls/${payroll.id}`)).json().data.status;
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const cells = COUNT * benchColumns().length;
+    console.log(`payroll ${COUNT} employees × ${benchColumns().length} columns: ${status} in ${seconds.toFixed(2)} s`);
+    console.log(
+      `cells written: ${cells.toLocaleString('en-US')} (${Math.round(cells / seconds).toLocaleString('en-US')} cells/s)`,
+    );
+    console.log(`peak RSS during the run: ${Math.round(peak / 1048576)} MiB`);
+  } finally {
+    clearInterval(sampler);
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
