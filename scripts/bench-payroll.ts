@@ -90,17 +90,15 @@ async function main(): Promise<void> {
     const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
       app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
     const payroll = (
-      (
-        await call('POST', '/payroll_config/payrolls', {
-          name: 'Bench',
-          pay_period: 4,
-          department,
-          date_start: '2026-01-01',
-          date_end: '2026-01-31',
-          columns: benchColumns().map((c) => c.id),
-        })
-      ).json() as { data: { id: number } }
-    ).data;
+      await call('POST', '/payroll_config/payrolls', {
+        name: 'Bench',
+        pay_period: 4,
+        department,
+        date_start: '2026-01-01',
+        date_end: '2026-01-31',
+        columns: benchColumns().map((c) => c.id),
+      })
+    ).json<{ data: { id: number } }>().data;
     peak = process.memoryUsage().rss;
     const start = process.hrtime.bigint();
     const res = await call('POST', `/payroll_config/payrolls/${payroll.id}/process`);
@@ -108,7 +106,7 @@ async function main(): Promise<void> {
     let status = 'Processing';
     while (status === 'Processing') {
       await new Promise((r) => setTimeout(r, 20));
-      status = ((await call('GET', `/payroll_config/payrolls/${payroll.id}`)).json() as { data: { status: string } }).data.status;
+      status = (await call('GET', `/payroll_config/payrolls/${payroll.id}`)).json<{ data: { status: string } }>().data.status;
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const cells = COUNT * benchColumns().length;
