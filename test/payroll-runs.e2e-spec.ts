@@ -129,8 +129,21 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
       '200.00',
       '5800.01',
     ]);
+    // A column a payroll uses cannot be deleted; it can once the payroll is gone.
+    const extra = (await ok('POST', '/payroll_config/payroll-columns', { name: 'Bonus', default_value: '5' })).id;
+    await ok('POST', '/payroll_config/payrolls', {
+      ...payrollBody(),
+      id: payroll.id,
+      columns: [...payrollBody().columns, extra],
+    });
+    const inUse = await call('DELETE', `/payroll_config/payroll-columns/${extra}`, admin);
+    expect([inUse.statusCode, inUse.json().error.message]).toEqual([
+      409,
+      `Payroll column bonus is in use by payroll ${payroll.id}`,
+    ]);
     await ok('DELETE', `/payroll_config/payrolls/${payroll.id}`);
     expect((await call('GET', `/payroll_config/payrolls/${payroll.id}`, admin)).statusCode).toBe(404);
+    await ok('DELETE', `/payroll_config/payroll-columns/${extra}`);
   });
 
   it('20 concurrent process calls start one run; forbidden transitions answer 409 INVALID_STATE', async () => {

@@ -28,6 +28,7 @@ import {
   PayrollEmployee,
   SalaryComponent,
 } from './entities/payroll-config.entities';
+import { Payroll } from './entities/payroll-run.entities';
 import { compileFormula, EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
 
 /** ISO 4217 (currency-codes), sorted by code: code, name, numeric, minor unit. */
@@ -220,11 +221,16 @@ export class PayrollConfigService {
           o.subColumns.includes(id) ||
           (o.script && compileFormula(o.script).formula?.variables.includes(column.variable)),
       );
-      if (users.length)
-        inUse(
-          `Payroll column ${column.variable}`,
-          users.map((u) => `column ${u.variable}`),
-        );
+      // Payrolls name their columns (a JSON list): the few payroll rows are read and checked here.
+      const payrolls = (await em.getRepository(Payroll).find({ select: { id: true, columns: true } })).filter((p) =>
+        p.columns.includes(id),
+      );
+      if (users.length || payrolls.length) {
+        inUse(`Payroll column ${column.variable}`, [
+          ...users.map((u) => `column ${u.variable}`),
+          ...payrolls.map((p) => `payroll ${p.id}`),
+        ]);
+      }
       await repo.delete({ id });
       for (const [i, other] of others.entries())
         if (other.colorder !== i + 1) await repo.update({ id: other.id }, { colorder: i + 1 });
