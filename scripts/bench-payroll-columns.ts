@@ -1,4 +1,4 @@
-import { EngineColumn } from '../src/payroll/engine/payroll-engine';
+import { EngineColumn, engineColumn } from '../src/payroll/engine/payroll-engine';
 
 /**
  * The 30 columns of the payroll benchmarks: salary components 1-3 (basic, housing, transport),
@@ -7,19 +7,7 @@ import { EngineColumn } from '../src/payroll/engine/payroll-engine';
  */
 export function benchColumns(): EngineColumn[] {
   const cols: EngineColumn[] = [];
-  const add = (variable: string, over: Partial<EngineColumn>) =>
-    cols.push({
-      id: cols.length + 1,
-      name: variable,
-      variable,
-      salaryComponents: [],
-      addColumns: [],
-      subColumns: [],
-      script: null,
-      hook: null,
-      defaultValue: null,
-      ...over,
-    });
+  const add = (variable: string, over: Partial<EngineColumn>) => cols.push(engineColumn(cols.length + 1, variable, over));
   add('basic', { salaryComponents: [1] });
   add('housing', { salaryComponents: [2] });
   add('transport', { salaryComponents: [3] });

@@ -1,4 +1,4 @@
-import { computePayroll, EngineColumn, planColumns } from '../src/payroll/engine/payroll-engine';
+import { computePayroll, engineColumn, planColumns } from '../src/payroll/engine/payroll-engine';
 import { HookColumn, PayrollInputsService } from '../src/payroll/payroll-inputs.service';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
@@ -70,18 +70,7 @@ describe('payroll calculation hooks from our own data', () => {
     expect(of(c.emp.report1)).toEqual(['16.5', '14.5', '2', '4.5', '4.5', '3', '3', '5']);
     expect(of(c.emp.report2)).toEqual(['0', '0', '0', '0', '0', '0', '0', '5']); // joined 2020-01-15
 
-    const column = (id: number, variable: string, over: Partial<EngineColumn>): EngineColumn => ({
-      id,
-      name: variable,
-      variable,
-      salaryComponents: [],
-      addColumns: [],
-      subColumns: [],
-      script: null,
-      hook: null,
-      defaultValue: null,
-      ...over,
-    });
+    const column = engineColumn;
     const { plan } = planColumns([
       column(3, 'overtime', { hook: 'overtime_hours' }),
       column(10, 'overtime_pay', { script: 'overtime * 25.125' }),

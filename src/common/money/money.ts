@@ -35,3 +35,9 @@ export const MONEY_COLUMN = {
   to: (value: string | null | undefined) => value,
   from: (value: string | number | null) => (value === null ? null : (normalizeMoney(String(value)) as string)),
 };
+
+/** DECIMAL columns read back as exact strings at their stored scale (SQLite hands back numbers, MariaDB strings). */
+export const DECIMAL_TEXT_COLUMN = {
+  to: (value: string | null | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : String(value)),
+};

@@ -1,17 +1,6 @@
-import { computePayroll, EngineColumn, EngineEmployee, planColumns } from './payroll-engine';
+import { computePayroll, EngineColumn, EngineEmployee, engineColumn, planColumns } from './payroll-engine';
 
-const column = (id: number, variable: string, over: Partial<EngineColumn> = {}): EngineColumn => ({
-  id,
-  name: variable,
-  variable,
-  salaryComponents: [],
-  addColumns: [],
-  subColumns: [],
-  script: null,
-  hook: null,
-  defaultValue: null,
-  ...over,
-});
+const column = engineColumn;
 
 const employee = (id: number, salary: Record<number, string>, minorUnit = 2, fields = {}): EngineEmployee => ({
   id,

@@ -22,6 +22,22 @@ export interface EngineColumn {
   defaultValue: string | null;
 }
 
+/** A column with nothing set but what `over` gives: name and variable alike (specs, benchmarks, demo data). */
+export function engineColumn(id: number, variable: string, over: Partial<EngineColumn> = {}): EngineColumn {
+  return {
+    id,
+    name: variable,
+    variable,
+    salaryComponents: [],
+    addColumns: [],
+    subColumns: [],
+    script: null,
+    hook: null,
+    defaultValue: null,
+    ...over,
+  };
+}
+
 export interface EngineEmployee {
   id: number;
   /** Decimal places of the employee's currency (ISO 4217 minor unit): 2 for EUR, 0 for JPY. */

@@ -1,10 +1,5 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
-
-/** DECIMAL amounts as strings on every driver (SQLite hands back numbers, MariaDB strings); never floats. */
-const AMOUNT = {
-  to: (value: string | null | undefined) => value,
-  from: (value: string | number | null) => (value === null ? null : String(value)),
-};
+import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 
 export const COMPONENT_TYPES = ['Earning', 'Deduction', 'Benefit', 'Reimbursement'] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
@@ -34,7 +29,7 @@ export class SalaryComponent {
 export class EmployeeSalary {
   @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
   @PrimaryColumn({ name: 'component_id', type: 'integer' }) componentId: number;
-  @Column({ type: 'decimal', precision: 14, scale: 3, transformer: AMOUNT }) amount: string;
+  @Column({ type: 'decimal', precision: 14, scale: 3, transformer: DECIMAL_TEXT_COLUMN }) amount: string;
 }
 
 @Entity('payroll_employees')
@@ -57,7 +52,7 @@ export class PayrollColumn {
   @Column({ type: 'integer' }) colorder: number;
   @Column({ type: 'boolean', default: true }) enabled: boolean;
   @Column({ type: 'boolean', default: false }) editable: boolean;
-  @Column({ name: 'default_value', type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: AMOUNT })
+  @Column({ name: 'default_value', type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: DECIMAL_TEXT_COLUMN })
   defaultValue: string | null;
   @Column({ name: 'salary_components', type: 'simple-json' }) salaryComponents: number[];
   @Column({ name: 'add_columns', type: 'simple-json' }) addColumns: number[];

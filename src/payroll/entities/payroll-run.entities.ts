@@ -1,12 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 
 export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
 export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
-
-const AMOUNT = {
-  to: (value: string | null | undefined) => value,
-  from: (value: string | number | null) => (value === null ? null : String(value)),
-};
 
 @Entity('payrolls')
 export class Payroll {
@@ -35,7 +31,7 @@ export class PayrollCell {
   @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
   @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
   @PrimaryColumn({ name: 'column_id', type: 'integer' }) columnId: number;
-  @Column({ type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: AMOUNT }) value: string | null;
+  @Column({ type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: DECIMAL_TEXT_COLUMN }) value: string | null;
   /** Set by POST .../data on an editable column: kept when the payroll is processed again. */
   @Column({ type: 'boolean', default: false }) edited: boolean;
 }
