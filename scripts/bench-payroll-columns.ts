@@ -1,4 +1,9 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { bulkEmployees } from '../src/database/seeds/bulk-employees';
+import { insertRows } from '../src/database/seeds/seed-tools';
 import { EngineColumn, engineColumn } from '../src/payroll/engine/payroll-engine';
+import { PayrollConfigService } from '../src/payroll/payroll-config.service';
 
 /**
  * The 30 columns of the payroll benchmarks: salary components 1-3 (basic, housing, transport),
@@ -42,4 +47,54 @@ export function benchColumns(): EngineColumn[] {
   add('meal_vouchers', { defaultValue: '40.00' });
   add('payout', { addColumns: [23, 29] });
   return cols;
+}
+
+/**
+ * Loads `count` employees of `department` (bulk inserts, employee ids `prefix`000000…; every 7th Terminated) with three salary components and monthly
+ * payroll employees (every tenth in JPY), and on first use the components and the 30 columns of
+ * benchColumns(). Returns the employees' ids. For the payroll benchmark and the worker tests.
+ */
+export async function loadPayrollDataset(
+  app: INestApplicationContext,
+  department: number,
+  count: number,
+  prefix = 'B',
+): Promise<number[]> {
+  const ds = app.get(DataSource);
+  const first = await bulkEmployees(ds, count, [department], prefix);
+  const payroll = app.get(PayrollConfigService);
+  if (!(await ds.query<unknown[]>('SELECT 1 FROM salary_components LIMIT 1')).length) {
+    for (const name of ['Basic', 'Housing', 'Transport']) await payroll.components.create({ name, component_type: 'Earning' });
+    for (const c of benchColumns()) {
+      await payroll.saveColumn({
+        name: c.name,
+        variable: c.variable,
+        salary_components: [...c.salaryComponents],
+        add_columns: [...c.addColumns],
+        sub_columns: [...c.subColumns],
+        script: c.script,
+        calculation_hook: c.hook,
+        calculation_hook_args: {},
+        default_value: c.defaultValue,
+      });
+    }
+  }
+  const ids = Array.from({ length: count }, (_, i) => first + i);
+  await insertRows(
+    ds,
+    'employee_salaries',
+    ['employee_id', 'component_id', 'amount'],
+    ids.flatMap((id, i) => [
+      [id, 1, `${2500 + (i % 5000)}.${String(i % 100).padStart(2, '0')}`],
+      [id, 2, `${300 + (i % 700)}.50`],
+      [id, 3, '85.00'],
+    ]),
+  );
+  await insertRows(
+    ds,
+    'payroll_employees',
+    ['employee_id', 'pay_frequency_id', 'currency', 'deduction_group_id'],
+    ids.map((id, i) => [id, 4, i % 10 === 0 ? 'JPY' : 'EUR', null]),
+  );
+  return ids;
 }

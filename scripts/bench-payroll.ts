@@ -15,13 +15,10 @@ import { createApp } from '../src/app.factory';
 import { TokenService } from '../src/auth/token.service';
 import { loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
-import { bulkEmployees } from '../src/database/seeds/bulk-employees';
-import { insertRows } from '../src/database/seeds/seed-tools';
-import { PayrollConfigService } from '../src/payroll/payroll-config.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { SettingsService } from '../src/settings/settings.service';
 import { UsersService } from '../src/users/users.service';
-import { benchColumns } from './bench-payroll-columns';
+import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
 
@@ -43,42 +40,9 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   try {
     await app.get(SettingsService).set('Enable Rest Api', 'Yes');
-    const ds = app.get(DataSource);
     const department = await app.get(ReferenceService).addDepartment('Bench', null);
     const t0 = Date.now();
-    const first = await bulkEmployees(ds, COUNT, [department]);
-    const config_ = app.get(PayrollConfigService);
-    for (const name of ['Basic', 'Housing', 'Transport']) await config_.components.create({ name, component_type: 'Earning' });
-    const ids = Array.from({ length: COUNT }, (_, i) => first + i);
-    await insertRows(
-      ds,
-      'employee_salaries',
-      ['employee_id', 'component_id', 'amount'],
-      ids.flatMap((id, i) => [
-        [id, 1, `${2500 + (i % 5000)}.${String(i % 100).padStart(2, '0')}`],
-        [id, 2, `${300 + (i % 700)}.50`],
-        [id, 3, '85.00'],
-      ]),
-    );
-    await insertRows(
-      ds,
-      'payroll_employees',
-      ['employee_id', 'pay_frequency_id', 'currency', 'deduction_group_id'],
-      ids.map((id, i) => [id, 4, i % 10 === 0 ? 'JPY' : 'EUR', null]),
-    );
-    for (const c of benchColumns()) {
-      await config_.saveColumn({
-        name: c.name,
-        variable: c.variable,
-        salary_components: [...c.salaryComponents],
-        add_columns: [...c.addColumns],
-        sub_columns: [...c.subColumns],
-        script: c.script,
-        calculation_hook: c.hook,
-        calculation_hook_args: {},
-        default_value: c.defaultValue,
-      });
-    }
+    await loadPayrollDataset(app, department, COUNT);
     console.log(
       `${config.database.type}${config.redisUrl ? ' + Bull' : ''}: loaded ${COUNT} employees with salaries in ${Date.now() - t0} ms`,
     );

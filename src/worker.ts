@@ -1,12 +1,17 @@
 import 'reflect-metadata';
+import { getQueueToken } from '@nestjs/bull';
 import { NestFactory } from '@nestjs/core';
+import type { Queue } from 'bull';
 import { AppModule } from './app.module';
+import { QUEUE_DASHBOARD_PATH, startQueueDashboard } from './common/queue/queue-dashboard';
+import { QUEUE_NAMES } from './common/queue/queue.constants';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 
 /**
  * The queue worker: the same modules as the API, no HTTP listener. It consumes the `mail` and
- * `payroll` queues from Redis and drains running jobs on SIGTERM/SIGINT.
+ * `payroll` queues from Redis and drains running jobs on SIGTERM/SIGINT. With QUEUE_DASHBOARD_PORT
+ * it also serves the queue dashboard on 127.0.0.1.
  */
 async function main(): Promise<void> {
   const config = { ...loadConfig(process.env), queueConsumer: true };
@@ -15,9 +20,34 @@ async function main(): Promise<void> {
   }
   const logger = createRootLogger(config.logLevel);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new PinoNestLogger(logger) });
-  app.enableShutdownHooks();
   await app.init();
-  logger.info({ queues: ['mail', 'payroll'], prefix: config.queuePrefix }, 'worker consuming jobs');
+  logger.info({ queues: QUEUE_NAMES, prefix: config.queuePrefix }, 'worker consuming jobs');
+  const dashboard =
+    config.queueDashboardPort === null
+      ? null
+      : await startQueueDashboard(
+          QUEUE_NAMES.map((name) => app.get<Queue>(getQueueToken(name))),
+          config.queueDashboardPort,
+        );
+  if (dashboard) logger.info({ url: `http://127.0.0.1:${dashboard.port}${QUEUE_DASHBOARD_PATH}` }, 'queue dashboard');
+
+  // SIGTERM/SIGINT: stop taking jobs, let the running ones finish (Bull's close waits for them),
+  // then exit 0. A second signal exits at once.
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'worker stopping: finishing running jobs');
+    process.once(signal, () => process.exit(1));
+    void (async () => {
+      await dashboard?.close();
+      await app.close();
+      logger.info('worker stopped');
+      process.exit(0);
+    })().catch((err: unknown) => {
+      logger.error({ err }, 'worker did not stop cleanly');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {

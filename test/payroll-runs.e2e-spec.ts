@@ -1,6 +1,10 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Payroll } from '../src/payroll/entities/payroll-run.entities';
+import { JobQueue } from '../src/common/queue/job-queue.service';
+import { defineJob } from '../src/common/queue/queue.constants';
+import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
+import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
+import { payrollJobId } from '../src/payroll/payroll.jobs';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, TestApp, until } from './helpers/test-app';
 
@@ -171,7 +175,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
       ).statusCode,
     ).toBe(409);
     // A run left in Processing past the timeout (its worker died) goes to Failed and can run again.
-    await repo.update({ id: payroll.id }, { processingStartedAt: new Date(Date.now() - 3 * 3600_000) });
+    await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
       status: 'Failed',
       error: expect.stringContaining('did not finish'),
@@ -190,6 +194,53 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
         expect.stringContaining('Completed'),
       ]);
     }
+  });
+
+  it('past the timeout a run whose job is live stays; once the job is gone it fails; a job of an earlier claim does nothing', async () => {
+    const repo = t.app.get<Repository<Payroll>>(getRepositoryToken(Payroll));
+    const runs = t.app.get(PayrollRunsService);
+    const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Live job' }));
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    const cells = () =>
+      t.app.get<Repository<PayrollCell>>(getRepositoryToken(PayrollCell)).count({ where: { payrollId: payroll.id } });
+    const before = await cells();
+    expect(before).toBe(15);
+
+    // Claim Processing as `process` does, but hold the claim's job id with a job that waits.
+    const claim = (await runs.claim(payroll.id, ['Processed'], 'Processing')) as number;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const jobs = t.app.get(JobQueue);
+    const HOLD = defineJob<object>('payroll', `hold-${claim}`, { attempts: 1, backoffMs: 1 });
+    jobs.register(HOLD, () => held);
+    await jobs.add(HOLD, {}, { jobId: payrollJobId('Processing', payroll.id, claim) });
+    await until(async () => jobs.isLive(HOLD, payrollJobId('Processing', payroll.id, claim)), 5000);
+    await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
+    expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).status).toBe('Processing');
+
+    // A job queued by an earlier claim finds a later claim and leaves the payroll alone.
+    await runs.run({ payrollId: payroll.id, claim: claim - 1 });
+    expect(await repo.findOneByOrFail({ id: payroll.id })).toMatchObject({ status: 'Processing', claim });
+    expect(await cells()).toBe(before);
+
+    release();
+    await until(async () => !(await jobs.isLive(HOLD, payrollJobId('Processing', payroll.id, claim))), 5000);
+    expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
+      status: 'Failed',
+      error: expect.stringContaining('its job is gone'),
+    });
+
+    // Completing falls back to Processed the same way.
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    const again = (await runs.claim(payroll.id, ['Processed'], 'Completing')) as number;
+    expect(again).toBe(claim + 2);
+    await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
+    expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
+      status: 'Processed',
+      error: expect.stringContaining('generating payslips did not finish'),
+    });
   });
 
   it('a run with failing cells ends Failed with the per-cell errors; the Restricted Admin sees its departments only', async () => {

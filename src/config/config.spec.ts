@@ -34,6 +34,9 @@ describe('configuration', () => {
       logLevel: 'info',
       migrationsRun: true,
       queueConsumer: true,
+      queueLockMs: 30_000,
+      queueStalledCheckMs: 30_000,
+      queueDashboardPort: null,
     });
   });
 
@@ -53,6 +56,9 @@ describe('configuration', () => {
       LOG_LEVEL: 'DEBUG',
       MIGRATIONS_RUN: 'false',
       QUEUE_CONSUMER: 'false',
+      QUEUE_LOCK_MS: '2000',
+      QUEUE_STALLED_CHECK_MS: '1000',
+      QUEUE_DASHBOARD_PORT: '3001',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -70,7 +76,12 @@ describe('configuration', () => {
       logLevel: 'debug',
       migrationsRun: false,
       queueConsumer: false,
+      queueLockMs: 2000,
+      queueStalledCheckMs: 1000,
+      queueDashboardPort: 3001,
     });
+    expect(loadConfig({ QUEUE_DASHBOARD_PORT: '0' }).queueDashboardPort).toBe(0);
+    expect(() => loadConfig({ QUEUE_DASHBOARD_PORT: '70000' })).toThrow(/QUEUE_DASHBOARD_PORT: must be an integer/);
   });
 
   it('fails at boot with one line per bad variable, naming it', () => {

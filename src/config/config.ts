@@ -25,6 +25,14 @@ export interface AppConfig {
   queuePrefix: string;
   /** Whether this process consumes jobs (the API does unless QUEUE_CONSUMER=false; the worker always). */
   queueConsumer: boolean;
+  /**
+   * Bull's job lock (renewed at half this while the job runs) and how often a consumer looks for
+   * jobs whose lock expired (their worker died) to run them again.
+   */
+  queueLockMs: number;
+  queueStalledCheckMs: number;
+  /** The worker serves the queue dashboard on 127.0.0.1 at this port; null (unset) = no dashboard, 0 = any free port. */
+  queueDashboardPort: number | null;
   smtpUrl: string | null;
   mailFrom: string;
   mailStatusWaitMs: number;
@@ -215,6 +223,9 @@ export function loadConfig(env: Env): AppConfig {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     queuePrefix,
     queueConsumer: bool('QUEUE_CONSUMER', true),
+    queueLockMs: int('QUEUE_LOCK_MS', 30_000, 1000, 600_000),
+    queueStalledCheckMs: int('QUEUE_STALLED_CHECK_MS', 30_000, 500, 600_000),
+    queueDashboardPort: get('QUEUE_DASHBOARD_PORT') === undefined ? null : int('QUEUE_DASHBOARD_PORT', 0, 0, 65535),
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
     mailStatusWaitMs: int('MAIL_STATUS_WAIT_MS', 10_000, 0, 120_000),

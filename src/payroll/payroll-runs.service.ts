@@ -4,13 +4,12 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
-import { transaction } from '../common/database/transaction';
+import { transaction, TransactionOptions } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { assertPagingOnly, findPage, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
-import { defineJob } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService } from '../employees/employee-access.service';
@@ -30,17 +29,13 @@ import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } fr
 import { minorUnitOf, toEngineColumn } from './payroll-config.service';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
-
-export interface PayrollJobData {
-  payrollId: number;
-}
-
-/** Processing a payroll: a job on the `payroll` queue, one per claim of the transition (deterministic id). */
-export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 });
+import { isCurrentClaim, JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
 const PROCESSABLE: PayrollStatus[] = ['Draft', 'Processed', 'Failed'];
 const EDITABLE_STATES: PayrollStatus[] = ['Draft', 'Processed'];
 const BATCH = 1000;
+/** Replacing one payroll's rows while other payrolls' runs replace theirs (see TransactionOptions). */
+export const ROW_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
 
 function toPayrollDto(p: Payroll): PayrollDto {
   return {
@@ -184,22 +179,35 @@ export class PayrollRunsService {
    */
   async process(caller: AuthUser, id: number): Promise<PayrollDto> {
     const payroll = await this.visible(caller, id);
-    // The claim's instant names the job: a retry of this run is the same job, a later run a new one.
-    const startedAt = new Date();
-    const claim = await this.payrolls.update(
-      { id, status: In(PROCESSABLE) },
-      { status: 'Processing', progress: 0, error: null, processingStartedAt: startedAt },
-    );
-    if (claim.affected !== 1)
+    const claim = await this.claim(id, PROCESSABLE, 'Processing');
+    if (claim === null)
       throw invalidState(await this.payrolls.findOneOrFail({ where: { id } }).catch(() => payroll), 'be processed');
-    await this.jobs.add(PAYROLL_PROCESS_JOB, { payrollId: id }, { jobId: `payroll-${id}-${startedAt.getTime()}` });
+    await this.jobs.add(PAYROLL_PROCESS_JOB, { payrollId: id, claim }, { jobId: payrollJobId('Processing', id, claim) });
     return toPayrollDto(await this.payrolls.findOneOrFail({ where: { id } }));
   }
 
+  /**
+   * Moves the payroll from one of `from` to a job-run state with one conditional UPDATE (of
+   * concurrent claims one wins) and returns the claim's number, or null when it was not in `from`.
+   */
+  async claim(id: number, from: PayrollStatus[], to: JobRunState): Promise<number | null> {
+    const res = await this.payrolls
+      .createQueryBuilder()
+      .update()
+      .set({ status: to, progress: 0, error: null, claimedAt: new Date(), claim: () => 'claim + 1' })
+      .where({ id, status: In(from) })
+      .execute();
+    if (res.affected !== 1) return null;
+    // Read back: only the job of this claim moves the payroll out of `to`, so the number is ours.
+    return (await this.payrolls.findOneOrFail({ select: { id: true, claim: true }, where: { id } })).claim;
+  }
+
   /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
-  async run({ payrollId }: PayrollJobData): Promise<void> {
+  async run(data: PayrollJobData): Promise<void> {
+    const payrollId = data.payrollId;
     const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
-    if (!payroll || payroll.status !== 'Processing') return; // done already, or reset meanwhile
+    // Done already, deleted, or claimed again since this job was queued (that claim has its own job).
+    if (!payroll || !isCurrentClaim(data, payroll, 'Processing')) return;
     try {
       const selection = await this.selection(payroll);
       await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 20 });
@@ -207,12 +215,18 @@ export class PayrollRunsService {
       const edited = await this.cells.find({ where: { payrollId, edited: true } });
       const result = await this.compute(payroll, ids, edited);
       await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
-      await transaction(this.dataSource, async (em) => {
-        await em.delete(PayrollCell, { payrollId });
-        await this.writeCells(em, payrollId, result, edited);
-        await em.delete(PayrollError, { payrollId });
-        await this.writeErrors(em, payrollId, result.errors);
-      });
+      // Concurrent runs of other payrolls insert beside these rows: no gap locks, and a deadlock
+      // victim writes again.
+      await transaction(
+        this.dataSource,
+        async (em) => {
+          await em.delete(PayrollCell, { payrollId });
+          await this.writeCells(em, payrollId, result, edited);
+          await em.delete(PayrollError, { payrollId });
+          await this.writeErrors(em, payrollId, result.errors);
+        },
+        ROW_REPLACEMENT,
+      );
       const failed = result.errors.length > 0;
       await this.finish(
         payroll,
@@ -325,14 +339,40 @@ export class PayrollRunsService {
     return this.data(caller, id, Object.assign(new ListQueryDto(), { page: 1, limit: 500 }));
   }
 
-  /** A payroll left in Processing past PAYROLL_RUN_TIMEOUT (its worker died and no retry came) goes to Failed. */
+  /**
+   * A payroll left in Processing or Completing past PAYROLL_RUN_TIMEOUT whose job is no longer
+   * live (its worker died and no stalled-job check took it up, or the queue lost it) goes to Failed
+   * (Processing) or back to Processed (Completing), with an error saying so. A job still waiting
+   * for a worker, or running with its lock held, is left alone however long it takes.
+   */
   async failStalled(): Promise<number> {
     const cutoff = new Date(Date.now() - this.config.payrollRunTimeoutSec * 1000);
-    const res = await this.payrolls.update(
-      { status: 'Processing', processingStartedAt: LessThan(cutoff) },
-      { status: 'Failed', error: 'processing did not finish in time (the worker stopped?); process it again' },
-    );
-    return res.affected ?? 0;
+    const stale = await this.payrolls.find({
+      select: { id: true, status: true, claim: true },
+      where: { status: In(Object.keys(JOB_STATES)), claimedAt: LessThan(cutoff) },
+    });
+    let reset = 0;
+    for (const p of stale) {
+      const state = p.status as JobRunState;
+      if (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, p.id, p.claim))) continue;
+      const res = await this.payrolls.update(
+        { id: p.id, status: state, claim: p.claim },
+        {
+          status: JOB_STATES[state].fallback,
+          error:
+            state === 'Processing'
+              ? 'processing did not finish in time and its job is gone (the worker stopped?); process it again'
+              : 'generating payslips did not finish in time and its job is gone (the worker stopped?); generate them again',
+        },
+      );
+      if (res.affected === 1) {
+        this.logger.warn(
+          `payroll ${p.id}: ${state} past PAYROLL_RUN_TIMEOUT without a live job, now ${JOB_STATES[state].fallback}`,
+        );
+        reset++;
+      }
+    }
+    return reset;
   }
 
   private async compute(payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
@@ -422,6 +462,7 @@ export class PayrollRunsService {
       { status, progress: 100, error, processedAt: status === 'Processed' ? new Date() : payroll.processedAt },
     );
     if (res.affected === 1) {
+      this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
       this.events.emit(status === 'Processed' ? PAYROLL_PROCESSED_EVENT : PAYROLL_FAILED_EVENT, {
         payrollId: payroll.id,
         status,

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../common/queue/job-queue.service';
-import { PAYROLL_PROCESS_JOB, PayrollRunsService } from './payroll-runs.service';
+import { PayrollRunsService } from './payroll-runs.service';
+import { PAYROLL_PROCESS_JOB } from './payroll.jobs';
 
 /** Runs PAYROLL_PROCESS_JOB (the `payroll` queue): thin, the service does the work. */
 @Injectable()

@@ -11,17 +11,15 @@ import { findPage, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
-import { defineJob } from '../common/queue/queue.constants';
 import { EmployeeAccessService } from '../employees/employee-access.service';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
 import { PayrollColumn } from './entities/payroll-config.entities';
 import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
-import { PayrollRunsService } from './payroll-runs.service';
+import { PayrollRunsService, ROW_REPLACEMENT } from './payroll-runs.service';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
-
-export const PAYSLIPS_JOB = defineJob<{ payrollId: number }>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 });
+import { isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
 /** Handlebars with escaping on, only each/if/unless, no prototype access (the 4.6+ defaults kept). */
 const handlebars = Handlebars.create();
@@ -102,7 +100,7 @@ export class PayslipsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(PAYSLIPS_JOB, (data) => this.generate(data.payrollId));
+    this.jobs.register(PAYSLIPS_JOB, (data) => this.generate(data));
   }
 
   async listTemplates(query: ListQueryDto): Promise<Page<PayslipTemplateDto>> {
@@ -178,16 +176,17 @@ export class PayslipsService implements OnModuleInit {
     if (payroll.payslip_template === null)
       throw ValidationException.field('payslip_template', 'set a payslip template on the payroll first');
     await this.findTemplate(payroll.payslip_template);
-    const claim = await this.payrolls.update({ id, status: 'Processed' }, { status: 'Completing', progress: 0 });
-    if (claim.affected !== 1) throw this.invalidState(await this.runs.get(caller, id), 'generate payslips');
-    await this.jobs.add(PAYSLIPS_JOB, { payrollId: id }, { jobId: `payslips-${id}-${Date.now()}` });
+    const claim = await this.runs.claim(id, ['Processed'], 'Completing');
+    if (claim === null) throw this.invalidState(await this.runs.get(caller, id), 'generate payslips');
+    await this.jobs.add(PAYSLIPS_JOB, { payrollId: id, claim }, { jobId: payrollJobId('Completing', id, claim) });
     return this.runs.get(caller, id);
   }
 
   /** The job: one payslip per employee of the grid, in one transaction; Completed. */
-  async generate(payrollId: number): Promise<void> {
+  async generate(data: PayrollJobData): Promise<void> {
+    const payrollId = data.payrollId;
     const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
-    if (!payroll || payroll.status !== 'Completing' || payroll.payslipTemplateId === null) return;
+    if (!payroll || !isCurrentClaim(data, payroll, 'Completing') || payroll.payslipTemplateId === null) return;
     try {
       const render = compileTemplate((await this.findTemplate(payroll.payslipTemplateId)).content);
       const system: AuthUser = {
@@ -209,16 +208,20 @@ export class PayslipsService implements OnModuleInit {
         }
         if (page * 500 >= grid.total) break;
       }
-      await transaction(this.dataSource, async (em) => {
-        await em.delete(Payslip, { payrollId });
-        for (let i = 0; i < rows.length; i += 200)
-          await em
-            .createQueryBuilder()
-            .insert()
-            .into(Payslip)
-            .values(rows.slice(i, i + 200))
-            .execute();
-      });
+      await transaction(
+        this.dataSource,
+        async (em) => {
+          await em.delete(Payslip, { payrollId });
+          for (let i = 0; i < rows.length; i += 200)
+            await em
+              .createQueryBuilder()
+              .insert()
+              .into(Payslip)
+              .values(rows.slice(i, i + 200))
+              .execute();
+        },
+        ROW_REPLACEMENT,
+      );
       const done = await this.payrolls.update(
         { id: payrollId, status: 'Completing' },
         { status: 'Completed', progress: 100, completedAt: new Date() },

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { isDeadlock } from '../errors/db-errors';
 
 /** The transaction a piece of code runs in: its data source, its entity manager, whether it is still open. */
 interface TransactionContext {
@@ -54,19 +56,46 @@ class SqliteGate {
 
 const gates = new WeakMap<DataSource, SqliteGate>();
 
+export interface TransactionOptions {
+  /**
+   * MySQL/MariaDB isolation level. 'READ COMMITTED' takes no gap locks, for bulk delete-and-insert
+   * of one owner's rows (a payroll's cells) that must not lock the gaps other owners insert into.
+   */
+  isolation?: IsolationLevel;
+  /**
+   * MySQL/MariaDB: runs `work` again (from the start, in a new transaction) when the server chose
+   * it as a deadlock victim, up to this many times. Only for work whose effects are all in the
+   * database.
+   */
+  deadlockRetries?: number;
+}
+
 /**
  * The one way to run a multi-statement write. On MySQL/MariaDB a plain transaction (callers take
  * the row locks they need, e.g. withEmployeeLock); on SQLite transactions are serialized (see
- * SqliteGate). Called inside another transaction of the same data source, it joins that one.
+ * SqliteGate; options do not apply). Called inside another transaction of the same data source,
+ * it joins that one.
  */
-export function transaction<T>(ds: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  ds: DataSource,
+  work: (em: EntityManager) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   const outer = current.getStore();
   if (outer && outer.ds === ds && outer.open && outer.em) return work(outer.em);
   if (ds.options.type !== 'better-sqlite3') {
-    const context: TransactionContext = { ds, em: null, open: true };
-    return current
-      .run(context, () => ds.transaction((em) => ((context.em = em), work(em))))
-      .finally(() => (context.open = false));
+    for (let attempt = 0; ; attempt++) {
+      const context: TransactionContext = { ds, em: null, open: true };
+      const run = (em: EntityManager) => ((context.em = em), work(em));
+      try {
+        return await current
+          .run(context, () => (options.isolation ? ds.transaction(options.isolation, run) : ds.transaction(run)))
+          .finally(() => (context.open = false));
+      } catch (err) {
+        if (!isDeadlock(err) || attempt >= (options.deadlockRetries ?? 0)) throw err;
+        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40 * (attempt + 1)));
+      }
+    }
   }
   let gate = gates.get(ds);
   if (!gate) gates.set(ds, (gate = new SqliteGate(ds.createQueryRunner())));

@@ -17,3 +17,8 @@ export function isForeignKeyViolation(err: unknown): boolean {
   // SQLite reports ON DELETE RESTRICT through a trigger code.
   return code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY constraint failed/.test(driver?.message ?? '');
 }
+
+/** True when MySQL/MariaDB chose this transaction as a deadlock victim (ER_LOCK_DEADLOCK): it was rolled back and may be run again. */
+export function isDeadlock(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === 'ER_LOCK_DEADLOCK';
+}

@@ -63,6 +63,16 @@ export class BullRunner implements JobRunner {
     return { id: jobId, firstAttempt: (timeoutMs) => this.waitFirstAttempt(q, jobId, timeoutMs) };
   }
 
+  async isLive(queue: QueueName, jobId: string): Promise<boolean> {
+    const q = this.queue(queue);
+    const job = await q.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state === 'waiting' || state === 'delayed' || state === 'paused') return true;
+    // An active job's lock is renewed while its process lives; an expired lock means it died.
+    return state === 'active' && (await q.client.exists(job.lockKey())) === 1;
+  }
+
   async ping(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.client.ping()));
   }

@@ -42,6 +42,11 @@ export class InProcessRunner implements JobRunner {
     return this.handle(jobId, job);
   }
 
+  async isLive(_queue: QueueName, jobId: string): Promise<boolean> {
+    const state = this.jobs.get(jobId)?.state;
+    return state === 'waiting' || state === 'active' || state === 'delayed';
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {

@@ -33,6 +33,11 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     return this.runner.add(job.queue, job.name, data, opts.jobId ?? randomUUID(), policy);
   }
 
+  /** Whether a job with this id is waiting, delayed or running in a live process. */
+  isLive<T>(job: JobDefinition<T>, jobId: string): Promise<boolean> {
+    return this.runner.isLive(job.queue, jobId);
+  }
+
   ping(): Promise<void> {
     return this.runner.ping();
   }

@@ -47,6 +47,11 @@ export interface JobRunner {
   /** Starts consuming registered handlers. */
   start(): Promise<void>;
   add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob>;
+  /**
+   * Whether the job is waiting, delayed or running in a live process: false when it finished, was
+   * never added, or its process died (a Bull job whose lock expired; a job of an earlier process).
+   */
+  isLive(queue: QueueName, jobId: string): Promise<boolean>;
   /** Throws when the backend is unreachable. */
   ping(): Promise<void>;
   /** Stops taking jobs and waits for the running ones. */

@@ -22,7 +22,11 @@ export class QueueModule {
     return {
       module: QueueModule,
       imports: [
-        BullModule.forRoot({ url: config.redisUrl, prefix: config.queuePrefix }),
+        BullModule.forRoot({
+          url: config.redisUrl,
+          prefix: config.queuePrefix,
+          settings: { lockDuration: config.queueLockMs, stalledInterval: config.queueStalledCheckMs },
+        }),
         BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
       ],
       providers: [

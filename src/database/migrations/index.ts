@@ -9,6 +9,7 @@ import { Utf8mb41763800000007 } from './1763800000007-Utf8mb4';
 import { PayrollConfig1763800000008 } from './1763800000008-PayrollConfig';
 import { PayrollRuns1763800000009 } from './1763800000009-PayrollRuns';
 import { Payslips1763800000010 } from './1763800000010-Payslips';
+import { PayrollClaims1763800000011 } from './1763800000011-PayrollClaims';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   PayrollConfig1763800000008,
   PayrollRuns1763800000009,
   Payslips1763800000010,
+  PayrollClaims1763800000011,
 ];

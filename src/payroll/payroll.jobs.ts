@@ -1,0 +1,40 @@
+import { defineJob, JobDefinition } from '../common/queue/queue.constants';
+import type { PayrollStatus } from './entities/payroll-run.entities';
+
+/**
+ * A job of one claim of a payroll's job-run state. `claim` is the payroll's claim number when the
+ * job was added: the job does nothing once the payroll has been claimed again (or left the state).
+ * Jobs queued before claims existed carry none and are accepted.
+ */
+export interface PayrollJobData {
+  payrollId: number;
+  claim?: number;
+}
+
+/** Processing a payroll (Processing → Processed | Failed). */
+export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 });
+
+/** Rendering its payslips (Completing → Completed). */
+export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 });
+
+/** The state a job of each kind runs in, and where a run whose job is gone falls back to. */
+export const JOB_STATES = {
+  Processing: { job: PAYROLL_PROCESS_JOB, prefix: 'payroll', fallback: 'Failed' },
+  Completing: { job: PAYSLIPS_JOB, prefix: 'payslips', fallback: 'Processed' },
+} as const satisfies Record<string, { job: JobDefinition<PayrollJobData>; prefix: string; fallback: PayrollStatus }>;
+
+export type JobRunState = keyof typeof JOB_STATES;
+
+/** Deterministic: the same claim is the same job, so a retried add never doubles work. */
+export function payrollJobId(state: JobRunState, payrollId: number, claim: number): string {
+  return `${JOB_STATES[state].prefix}-${payrollId}-${claim}`;
+}
+
+/** True when the job was queued for this claim of the payroll (or predates claims). */
+export function isCurrentClaim(
+  data: PayrollJobData,
+  payroll: { status: PayrollStatus; claim: number },
+  state: JobRunState,
+): boolean {
+  return payroll.status === state && (data.claim === undefined || data.claim === payroll.claim);
+}

@@ -1,0 +1,189 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { ReferenceService } from '../src/reference/reference.service';
+import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
+import { buildCompany } from './helpers/company';
+import { INTEGRATION, TestApp, apiCaller, createTestApp, sleep, until } from './helpers/test-app';
+
+const WORKER = join(__dirname, '..', 'dist', 'src', 'worker.js');
+
+/** A `node dist/src/worker.js` child process, its JSON log lines collected. */
+class WorkerProcess {
+  readonly lines: string[] = [];
+  readonly proc: ChildProcess;
+  private readonly exited: Promise<number | null>;
+
+  constructor(env: Record<string, string>) {
+    this.proc = spawn(process.execPath, [WORKER], {
+      env: { PATH: process.env.PATH ?? '', TZ: 'UTC', LOG_LEVEL: 'info', MIGRATIONS_RUN: 'false', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let rest = '';
+    const collect = (chunk: Buffer) => {
+      const parts = (rest + chunk.toString()).split('\n');
+      rest = parts.pop() ?? '';
+      this.lines.push(...parts);
+    };
+    this.proc.stdout?.on('data', collect);
+    this.proc.stderr?.on('data', collect);
+    this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
+  }
+
+  messages(): string[] {
+    return this.lines.flatMap((l) => {
+      try {
+        return [String((JSON.parse(l) as { msg?: unknown }).msg)];
+      } catch {
+        return [l];
+      }
+    });
+  }
+
+  async ready(): Promise<void> {
+    await until(() => this.messages().includes('worker consuming jobs'), 30_000).catch(() => {
+      throw new Error(`worker did not start:\n${this.lines.join('\n')}`);
+    });
+  }
+
+  kill(signal: NodeJS.Signals): Promise<number | null> {
+    this.proc.kill(signal);
+    return this.exited;
+  }
+}
+
+/** Payrolls each cell of whose run is counted; `payroll N Processed` lines across workers. */
+const processedLines = (workers: WorkerProcess[], id: number) =>
+  workers.flatMap((w) => w.messages()).filter((m) => m.startsWith(`payroll ${id} Processed`)).length;
+
+/**
+ * Real worker processes (the built `dist/src/worker.js`) on MariaDB + Redis: a worker killed with
+ * SIGKILL in the middle of writing a run, two workers sharing twenty runs, the queue dashboard.
+ * `npm run test:integration` builds first.
+ */
+(INTEGRATION ? describe : describe.skip)('payroll runs with worker processes (MariaDB + Redis)', () => {
+  let api: TestApp;
+  let ds: DataSource;
+  let call: ReturnType<typeof apiCaller>;
+  let admin: string;
+  let workerEnv: Record<string, string>;
+  const workers: WorkerProcess[] = [];
+  const columns = benchColumns().map((c) => c.id);
+
+  beforeAll(async () => {
+    if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: npm run build`);
+    const prefix = `${process.env.QUEUE_PREFIX ?? 'hr'}:workers-${randomUUID().slice(0, 8)}`;
+    api = await createTestApp({ QUEUE_CONSUMER: 'false', QUEUE_PREFIX: prefix });
+    if (api.config.database.type !== 'mysql' || !api.config.redisUrl)
+      throw new Error('needs DATABASE_URL=mysql:// and REDIS_URL');
+    ds = api.app.get(DataSource);
+    call = apiCaller(api.app);
+    admin = (await buildCompany(api.app)).users.admin.token;
+    workerEnv = {
+      DATABASE_URL: api.config.database.url,
+      REDIS_URL: api.config.redisUrl,
+      QUEUE_PREFIX: prefix,
+      // A dead worker's lock expires after 2 s; a live consumer looks for such jobs every second.
+      QUEUE_LOCK_MS: '2000',
+      QUEUE_STALLED_CHECK_MS: '1000',
+    };
+  }, 60_000);
+  afterAll(async () => {
+    for (const w of workers) if (w.proc.exitCode === null && w.proc.signalCode === null) await w.kill('SIGKILL');
+    await api.close();
+  });
+
+  const start = async (env: Record<string, string> = {}) => {
+    const w = new WorkerProcess({ ...workerEnv, ...env });
+    workers.push(w);
+    await w.ready();
+    return w;
+  };
+  const createPayroll = async (department: number, name: string): Promise<number> => {
+    const res = await call('POST', '/payroll_config/payrolls', admin, {
+      name,
+      pay_period: 4,
+      department,
+      date_start: '2026-01-01',
+      date_end: '2026-01-31',
+      columns,
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json().data.id;
+  };
+  const selected = async (id: number): Promise<number> =>
+    (await call('GET', `/payroll_config/payrolls/${id}/employees`, admin)).json().data.length;
+  const row = async (id: number) =>
+    (
+      await ds.query<Array<{ status: string; progress: number; claim: number }>>(
+        'SELECT status, progress, claim FROM payrolls WHERE id = ?',
+        [id],
+      )
+    )[0];
+  const cellCount = async (id: number) =>
+    Number(
+      (await ds.query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM payroll_cells WHERE payroll_id = ?', [id]))[0].n,
+    );
+
+  it('a worker killed while it writes a run: another worker takes the stalled job up; Processed once, each cell once', async () => {
+    const department = await api.app.get(ReferenceService).addDepartment('Kill', null);
+    await loadPayrollDataset(api.app, department, 5000, 'XK');
+    const payroll = await createPayroll(department, 'Killed mid-run');
+    const employees = await selected(payroll);
+    expect(employees).toBe(4285); // the Active ones
+    const first = await start({ QUEUE_DASHBOARD_PORT: '0' });
+
+    // The queue dashboard of that worker, on loopback only.
+    const dashboardLine = first.lines.find((l) => l.includes('"queue dashboard"')) ?? '';
+    const dashboard = (JSON.parse(dashboardLine) as { url: string }).url;
+    expect(dashboard).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/queues$/);
+    const queues = (await (await fetch(`${dashboard}/api/queues`)).json()) as { queues: Array<{ name: string }> };
+    expect(queues.queues.map((q) => q.name).sort()).toEqual(['mail', 'payroll']);
+
+    expect((await call('POST', `/payroll_config/payrolls/${payroll}/process`, admin)).statusCode).toBe(200);
+    // Progress 60: computed, now writing 150 000 cells in one transaction.
+    await until(async () => (await row(payroll)).progress >= 60, 60_000);
+    expect(await first.kill('SIGKILL')).toBeNull();
+    expect(await row(payroll)).toMatchObject({ status: 'Processing', claim: 1 }); // killed mid-run
+    expect(await cellCount(payroll)).toBe(0); // its transaction rolled back
+
+    const second = await start();
+    await until(async () => (await row(payroll)).status !== 'Processing', 60_000);
+    expect(await row(payroll)).toMatchObject({ status: 'Processed', progress: 100, claim: 1 });
+    expect(await cellCount(payroll)).toBe(employees * columns.length);
+    await sleep(1500); // a second stalled-job check: no further run
+    expect(processedLines([first, second], payroll)).toBe(1);
+    expect(await second.kill('SIGTERM')).toBe(0);
+  }, 180_000);
+
+  it('two workers and twenty payrolls started at once: each processed exactly once, each cell once', async () => {
+    const department = await api.app.get(ReferenceService).addDepartment('Twenty', null);
+    await loadPayrollDataset(api.app, department, 300, 'XT');
+    const pair = [await start(), await start()];
+    const payrolls = await Promise.all(Array.from({ length: 20 }, (_, i) => createPayroll(department, `Run ${i + 1}`)));
+    const employees = await selected(payrolls[0]);
+    const started = await Promise.all(payrolls.map((id) => call('POST', `/payroll_config/payrolls/${id}/process`, admin)));
+    expect(started.map((r) => r.statusCode)).toEqual(payrolls.map(() => 200));
+    await until(async () => {
+      const rows = await Promise.all(payrolls.map(row));
+      return rows.every((r) => r.status !== 'Processing');
+    }, 120_000);
+    await sleep(1500);
+    for (const id of payrolls) {
+      expect({ id, ...(await row(id)), cells: await cellCount(id), runs: processedLines(pair, id) }).toEqual({
+        id,
+        status: 'Processed',
+        progress: 100,
+        claim: 1,
+        cells: employees * columns.length,
+        runs: 1,
+      });
+    }
+    // Both workers took part; neither serves a dashboard (off unless QUEUE_DASHBOARD_PORT is set).
+    for (const w of pair) expect(w.messages()).not.toContain('queue dashboard');
+    for (const w of pair) expect(payrolls.filter((id) => processedLines([w], id) === 1).length).toBeGreaterThan(0);
+    expect(await Promise.all(pair.map((w) => w.kill('SIGTERM')))).toEqual([0, 0]);
+  }, 180_000);
+});
