@@ -16,6 +16,7 @@ import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
 import { LeaveModule } from './leave/leave.module';
 import { MailModule } from './mail/mail.module';
+import { MetaModule } from './meta/meta.module';
 import { PayrollModule } from './payroll/payroll.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
@@ -48,6 +49,7 @@ export class AppModule {
         LeaveModule,
         TimesheetsModule,
         PayrollModule,
+        MetaModule,
         ...imports,
       ],
       providers: [

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { CurrencyDto } from '../common/money/currencies';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
@@ -14,7 +15,6 @@ import {
   CalculationHookDto,
   CreateDeductionGroupDto,
   CreateSalaryComponentDto,
-  CurrencyDto,
   DeductionGroupDto,
   PayFrequencyDto,
   PayrollColumnDto,

@@ -1,6 +1,6 @@
+import { CURRENCIES, CurrencyDto } from '../common/money/currencies';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import currencyCodes from 'currency-codes';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { transaction } from '../common/database/transaction';
@@ -11,7 +11,6 @@ import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { CALCULATION_HOOKS, CalculationHook, findHook } from './calculation-hooks';
 import {
-  CurrencyDto,
   DeductionGroupDto,
   PayFrequencyDto,
   PayrollColumnDto,
@@ -30,16 +29,6 @@ import {
 } from './entities/payroll-config.entities';
 import { Payroll } from './entities/payroll-run.entities';
 import { compileFormula, EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
-
-/** ISO 4217 (currency-codes), sorted by code: code, name, numeric, minor unit. */
-const CURRENCIES: readonly CurrencyDto[] = currencyCodes.data
-  .map((c) => ({ code: c.code, name: c.currency, numeric: c.number, minor_unit: c.digits }))
-  .sort((a, b) => a.code.localeCompare(b.code));
-
-/** Decimal places of a currency's amounts (2 when unknown). */
-export function minorUnitOf(code: string): number {
-  return currencyCodes.code(code)?.digits ?? 2;
-}
 
 /** "0.000" (MariaDB) or 0 (SQLite) → "0.00": two decimals at least, more only when they matter. */
 export function amountText(value: string): string {

@@ -25,7 +25,7 @@ import {
   PayrollEmployee,
   SalaryComponent,
 } from './entities/payroll-config.entities';
-import { minorUnitOf } from './payroll-config.service';
+import { minorUnitOf } from '../common/money/currencies';
 
 const PAYROLL_EMPLOYEE_SPEC: ListSpec = {
   idColumn: 'p.id',

@@ -26,7 +26,8 @@ import {
 import { computePayroll, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
 import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
-import { minorUnitOf, toEngineColumn } from './payroll-config.service';
+import { toEngineColumn } from './payroll-config.service';
+import { minorUnitOf } from '../common/money/currencies';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { isCurrentClaim, JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';

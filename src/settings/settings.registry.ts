@@ -17,6 +17,20 @@ export const WORK_WEEK = 'Work Week';
 export const PUNCH_BACKDATING_HOURS = 'Punch Back-dating Hours';
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
+/** The modules a mobile app may show (GET /meta/mobile-modules), each switched by a Yes/No setting. */
+export const MOBILE_MODULES = [
+  { key: 'attendance', label: 'Attendance' },
+  { key: 'leaves', label: 'Leaves' },
+  { key: 'timesheets', label: 'Timesheets' },
+  { key: 'staffdirectory', label: 'Staff Directory' },
+  { key: 'payslips', label: 'Payslips' },
+  { key: 'insights', label: 'Insights' },
+  { key: 'tasks', label: 'Tasks' },
+] as const;
+
+/** "Mobile App: Leaves" */
+export const mobileModuleSetting = (label: string) => `Mobile App: ${label}`;
+
 export const SETTINGS: readonly SettingDefinition[] = [
   {
     name: ENABLE_REST_API,
@@ -49,6 +63,13 @@ export const SETTINGS: readonly SettingDefinition[] = [
     pattern: /^(0|[1-9]\d?|1[0-5]\d|16[0-8])$/,
     maxLength: 3,
   },
+  ...MOBILE_MODULES.map((m) => ({
+    name: mobileModuleSetting(m.label),
+    group: 'Mobile App',
+    description: `Whether the mobile app shows the ${m.label} module (GET /meta/mobile-modules).`,
+    default: 'Yes',
+    values: ['Yes', 'No'],
+  })),
 ];
 
 export function findSetting(name: string): SettingDefinition | undefined {

@@ -25,13 +25,6 @@ export class PayFrequencyDto {
   @ApiProperty({ example: 'Monthly' }) name: string;
 }
 
-export class CurrencyDto {
-  @ApiProperty({ example: 'EUR' }) code: string;
-  @ApiProperty({ example: 'Euro' }) name: string;
-  @ApiProperty({ example: '978' }) numeric: string;
-  @ApiProperty({ example: 2, description: 'decimal places of amounts (ISO 4217 minor unit)' }) minor_unit: number;
-}
-
 export class DeductionGroupDto {
   @ApiProperty() id: number;
   @ApiProperty() name: string;

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import countries from 'i18n-iso-countries';
+import en from 'i18n-iso-countries/langs/en.json';
+import { version } from '../../package.json';
+import { CURRENCIES, CurrencyDto } from '../common/money/currencies';
+import { pageOf } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { MOBILE_MODULES, mobileModuleSetting } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
+import { CountryDto, ExtensionDto, MobileModulesDto } from './meta.dto';
+
+countries.registerLocale(en);
+
+/** ISO 3166-1 from the maintained i18n-iso-countries package (English names), sorted by code. */
+const COUNTRIES: readonly CountryDto[] = Object.entries(countries.getNames('en', { select: 'official' }))
+  .map(([code, name]) => ({
+    code,
+    name,
+    iso3: countries.alpha2ToAlpha3(code) ?? '',
+    numeric: countries.alpha2ToNumeric(code) ?? '',
+  }))
+  .sort((a, b) => a.code.localeCompare(b.code));
+
+/** This service's modules as the seed's extension entries (all built in, so installed). */
+const EXTENSIONS: readonly Omit<ExtensionDto, 'version' | 'installed' | 'isGroup'>[] = [
+  { code: 'employees', label: 'Employees', features: ['profiles', 'skills', 'certifications', 'staff-directory', 'users'] },
+  { code: 'attendance', label: 'Attendance', features: ['punch-in-out', 'work-from-home', 'attendance-summary'] },
+  { code: 'leave', label: 'Leave', features: ['leave-types', 'leave-periods', 'holidays', 'leave-requests', 'approvals'] },
+  { code: 'timesheets', label: 'Timesheets', features: ['projects', 'time-entries', 'approvals'] },
+  { code: 'payroll', label: 'Payroll', features: ['salary', 'payroll-columns', 'payroll-runs', 'payslips'] },
+  { code: 'insights', label: 'Insights', features: ['leave-insights', 'attendance-insights', 'timesheet-insights'] },
+  { code: 'tasks', label: 'Tasks', features: ['task-list'] },
+];
+
+/** Reference lists and what the service offers (API.md §11): any authenticated user. */
+@Injectable()
+export class MetaService {
+  constructor(private readonly settings: SettingsService) {}
+
+  countries(query: ListQueryDto): Page<CountryDto> {
+    return pageOf([...COUNTRIES], query);
+  }
+
+  currencies(query: ListQueryDto): Page<CurrencyDto> {
+    return pageOf([...CURRENCIES], query);
+  }
+
+  async mobileModules(): Promise<MobileModulesDto> {
+    const out = { expenses: false } as MobileModulesDto;
+    for (const m of MOBILE_MODULES) out[m.key] = (await this.settings.get(mobileModuleSetting(m.label))) === 'Yes';
+    return out;
+  }
+
+  extensions(query: ListQueryDto): Page<ExtensionDto> {
+    return pageOf(
+      EXTENSIONS.map((e) => ({ ...e, features: [...e.features], installed: true, version, isGroup: false })),
+      query,
+    );
+  }
+}
