@@ -20,6 +20,7 @@ import { MetaModule } from './meta/meta.module';
 import { PayrollModule } from './payroll/payroll.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
+import { TasksModule } from './tasks/tasks.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
@@ -50,6 +51,7 @@ export class AppModule {
         TimesheetsModule,
         PayrollModule,
         MetaModule,
+        TasksModule,
         ...imports,
       ],
       providers: [

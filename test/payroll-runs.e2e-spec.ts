@@ -208,7 +208,8 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect(before).toBe(15);
 
     // Claim Processing as `process` does, but hold the claim's job id with a job that waits.
-    const claim = (await runs.claim(payroll.id, ['Processed'], 'Processing')) as number;
+    const claim = (await runs.claim(payroll.id, ['Processed'], 'Processing')) as string;
+    expect(claim).toMatch(/^[0-9a-f-]{36}$/);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const jobs = t.app.get(JobQueue);
@@ -220,7 +221,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).status).toBe('Processing');
 
     // A job queued by an earlier claim finds a later claim and leaves the payroll alone.
-    await runs.run({ payrollId: payroll.id, claim: claim - 1 });
+    await runs.run({ payrollId: payroll.id, claim: '00000000-0000-4000-8000-000000000000' });
     expect(await repo.findOneByOrFail({ id: payroll.id })).toMatchObject({ status: 'Processing', claim });
     expect(await cells()).toBe(before);
 
@@ -234,13 +235,28 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     // Completing falls back to Processed the same way.
     await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
     expect((await settled(payroll.id)).status).toBe('Processed');
-    const again = (await runs.claim(payroll.id, ['Processed'], 'Completing')) as number;
-    expect(again).toBe(claim + 2);
+    const again = await runs.claim(payroll.id, ['Processed'], 'Completing');
+    expect(again).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again).not.toBe(claim);
     await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
       status: 'Processed',
       error: expect.stringContaining('generating payslips did not finish'),
     });
+  });
+
+  it('a job id is never reused: after the claim column is restored to an earlier value, processing runs again', async () => {
+    const repo = t.app.get<Repository<Payroll>>(getRepositoryToken(Payroll));
+    const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Restored' }));
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    const first = (await repo.findOneByOrFail({ id: payroll.id })).claim;
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    // A backup from between the two runs is restored; the finished jobs are still in the queue.
+    await repo.update({ id: payroll.id }, { claim: first, progress: 0 });
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect(await settled(payroll.id)).toMatchObject({ status: 'Processed', progress: 100 });
   });
 
   it('a run with failing cells ends Failed with the per-cell errors; the Restricted Admin sees its departments only', async () => {

@@ -117,7 +117,7 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
     (await call('GET', `/payroll_config/payrolls/${id}/employees`, admin)).json().data.length;
   const row = async (id: number) =>
     (
-      await ds.query<Array<{ status: string; progress: number; claim: number }>>(
+      await ds.query<Array<{ status: string; progress: number; claim: string }>>(
         'SELECT status, progress, claim FROM payrolls WHERE id = ?',
         [id],
       )
@@ -146,12 +146,13 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
     // Progress 60: computed, now writing 150 000 cells in one transaction.
     await until(async () => (await row(payroll)).progress >= 60, 60_000);
     expect(await first.kill('SIGKILL')).toBeNull();
-    expect(await row(payroll)).toMatchObject({ status: 'Processing', claim: 1 }); // killed mid-run
+    const killed = await row(payroll);
+    expect(killed).toMatchObject({ status: 'Processing', claim: expect.stringMatching(/^[0-9a-f-]{36}$/) }); // killed mid-run
     expect(await cellCount(payroll)).toBe(0); // its transaction rolled back
 
     const second = await start();
     await until(async () => (await row(payroll)).status !== 'Processing', 60_000);
-    expect(await row(payroll)).toMatchObject({ status: 'Processed', progress: 100, claim: 1 });
+    expect(await row(payroll)).toEqual({ status: 'Processed', progress: 100, claim: killed.claim }); // the same claim's job
     expect(await cellCount(payroll)).toBe(employees * columns.length);
     await sleep(1500); // a second stalled-job check: no further run
     expect(processedLines([first, second], payroll)).toBe(1);
@@ -176,7 +177,7 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
         id,
         status: 'Processed',
         progress: 100,
-        claim: 1,
+        claim: expect.stringMatching(/^[0-9a-f-]{36}$/),
         cells: employees * columns.length,
         runs: 1,
       });

@@ -168,6 +168,16 @@ export class EmployeesService {
   }
 
   /** "First Last" of an employee, null when there is none (e-mails, payslips). */
+  /** The employee's supervisor and approvers 1-3 (employee ids, distinct): who decides its leave and time entries. */
+  async approversOf(id: number): Promise<number[]> {
+    const e = await this.employees.findOne({
+      select: { id: true, supervisorId: true, approver1Id: true, approver2Id: true, approver3Id: true },
+      where: { id },
+    });
+    if (!e) return [];
+    return [...new Set([e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].filter((x): x is number => x !== null))];
+  }
+
   async displayName(id: number): Promise<string | null> {
     const e = await this.employees.findOne({ where: { id }, select: { id: true, firstName: true, lastName: true } });
     return e ? `${e.firstName} ${e.lastName}` : null;

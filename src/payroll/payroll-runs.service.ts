@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
-import { DataSource, EntityManager, In, LessThan, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
+import { randomUUID } from 'node:crypto';
 import { AuthUser } from '../common/auth/auth-user';
 import { transaction, TransactionOptions } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -189,18 +190,15 @@ export class PayrollRunsService {
 
   /**
    * Moves the payroll from one of `from` to a job-run state with one conditional UPDATE (of
-   * concurrent claims one wins) and returns the claim's number, or null when it was not in `from`.
+   * concurrent claims one wins) and returns the claim's token, or null when it was not in `from`.
    */
-  async claim(id: number, from: PayrollStatus[], to: JobRunState): Promise<number | null> {
-    const res = await this.payrolls
-      .createQueryBuilder()
-      .update()
-      .set({ status: to, progress: 0, error: null, claimedAt: new Date(), claim: () => 'claim + 1' })
-      .where({ id, status: In(from) })
-      .execute();
-    if (res.affected !== 1) return null;
-    // Read back: only the job of this claim moves the payroll out of `to`, so the number is ours.
-    return (await this.payrolls.findOneOrFail({ select: { id: true, claim: true }, where: { id } })).claim;
+  async claim(id: number, from: PayrollStatus[], to: JobRunState): Promise<string | null> {
+    const claim = randomUUID();
+    const res = await this.payrolls.update(
+      { id, status: In(from) },
+      { status: to, progress: 0, error: null, claimedAt: new Date(), claim },
+    );
+    return res.affected === 1 ? claim : null;
   }
 
   /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
@@ -355,9 +353,10 @@ export class PayrollRunsService {
     let reset = 0;
     for (const p of stale) {
       const state = p.status as JobRunState;
-      if (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, p.id, p.claim))) continue;
+      // A claim without a token predates tokens: its job cannot be looked up, the timeout decides.
+      if (p.claim && (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, p.id, p.claim)))) continue;
       const res = await this.payrolls.update(
-        { id: p.id, status: state, claim: p.claim },
+        { id: p.id, status: state, claim: p.claim ?? IsNull() },
         {
           status: JOB_STATES[state].fallback,
           error:

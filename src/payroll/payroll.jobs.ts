@@ -2,13 +2,13 @@ import { defineJob, JobDefinition } from '../common/queue/queue.constants';
 import type { PayrollStatus } from './entities/payroll-run.entities';
 
 /**
- * A job of one claim of a payroll's job-run state. `claim` is the payroll's claim number when the
- * job was added: the job does nothing once the payroll has been claimed again (or left the state).
+ * A job of one claim of a payroll's job-run state. `claim` is the claim's token: the job does
+ * nothing once the payroll has been claimed again (or left the state).
  * Jobs queued before claims existed carry none and are accepted.
  */
 export interface PayrollJobData {
   payrollId: number;
-  claim?: number;
+  claim?: string;
 }
 
 /** Processing a payroll (Processing → Processed | Failed). */
@@ -25,15 +25,15 @@ export const JOB_STATES = {
 
 export type JobRunState = keyof typeof JOB_STATES;
 
-/** Deterministic: the same claim is the same job, so a retried add never doubles work. */
-export function payrollJobId(state: JobRunState, payrollId: number, claim: number): string {
+/** Deterministic: the same claim is the same job, so a retried add never doubles work; a new claim is a new job. */
+export function payrollJobId(state: JobRunState, payrollId: number, claim: string): string {
   return `${JOB_STATES[state].prefix}-${payrollId}-${claim}`;
 }
 
 /** True when the job was queued for this claim of the payroll (or predates claims). */
 export function isCurrentClaim(
   data: PayrollJobData,
-  payroll: { status: PayrollStatus; claim: number },
+  payroll: { status: PayrollStatus; claim: string | null },
   state: JobRunState,
 ): boolean {
   return payroll.status === state && (data.claim === undefined || data.claim === payroll.claim);

@@ -16,7 +16,12 @@ import {
 import { ReferenceCrud } from '../common/crud/crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
-import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from './timesheets.events';
+import {
+  TIMESHEET_DECIDED_EVENT,
+  TIMESHEET_SUBMITTED_EVENT,
+  TimesheetDecidedEvent,
+  TimesheetSubmittedEvent,
+} from './timesheets.events';
 
 const LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date', order: 'descend' },
@@ -127,7 +132,13 @@ export class TimesheetsService {
     if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its time entries");
     }
-    return this.transition(entry, ['Submitted'], to, caller);
+    const decided = await this.transition(entry, ['Submitted'], to, caller);
+    this.events.emit(TIMESHEET_DECIDED_EVENT, {
+      entryId: entry.id,
+      employeeId: entry.employeeId,
+      status: to,
+    } satisfies TimesheetDecidedEvent);
+    return decided;
   }
 
   async get(caller: AuthUser, id: number): Promise<TimeEntryDto> {

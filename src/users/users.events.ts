@@ -5,3 +5,9 @@ export interface UserCreatedEvent {
   employeeId: number;
   temporaryPassword: boolean;
 }
+
+/** Emitted after a user changed its own password; the Tasks module completes "change your temporary password". */
+export const USER_PASSWORD_CHANGED_EVENT = 'user.password_changed';
+export interface UserPasswordChangedEvent {
+  userId: number;
+}

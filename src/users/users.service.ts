@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RateLimitsService } from '../auth/rate-limits.service';
 import { normalizeLogin, TokenService } from '../auth/token.service';
@@ -10,6 +11,7 @@ import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
 import { UserLevel } from '../common/auth/user-level';
 import { User, WelcomeEmailStatus } from './entities/user.entity';
+import { USER_PASSWORD_CHANGED_EVENT, UserPasswordChangedEvent } from './users.events';
 
 /** A temporary password: 16 random characters (96 bits). */
 export function temporaryPassword(): string {
@@ -39,7 +41,28 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly limits: RateLimitsService,
+    private readonly events: EventEmitter2,
   ) {}
+
+  /** The active users of these employees, as {user, employee}. */
+  async usersOfEmployees(employeeIds: number[]): Promise<Array<{ user: number; employee: number }>> {
+    if (!employeeIds.length) return [];
+    const users = await this.users.find({
+      select: { id: true, employeeId: true },
+      where: { employeeId: In(employeeIds), active: true },
+    });
+    return users.map((u) => ({ user: u.id, employee: u.employeeId as number }));
+  }
+
+  /** The ids of the active Admin users. */
+  async adminIds(): Promise<number[]> {
+    return (await this.users.find({ select: { id: true }, where: { userLevel: 'Admin', active: true } })).map((u) => u.id);
+  }
+
+  /** Whether an active user with this id exists. */
+  exists(id: number): Promise<boolean> {
+    return this.users.exists({ where: { id, active: true } });
+  }
 
   findByUsername(username: string): Promise<User | null> {
     return this.users.findOne({ where: { username: normalizeLogin(username) } });
@@ -111,6 +134,7 @@ export class UsersService {
       { passwordHash: await this.hasher.hash(next), mustChangePassword: false, passwordChangedAt: new Date() },
     );
     await this.tokens.revokeUserTokens(user.id, caller.grantId);
+    this.events.emit(USER_PASSWORD_CHANGED_EVENT, { userId: user.id } satisfies UserPasswordChangedEvent);
   }
 
   private checkPasswordLength(password: string, field: string): void {

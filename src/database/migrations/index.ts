@@ -10,6 +10,7 @@ import { PayrollConfig1763800000008 } from './1763800000008-PayrollConfig';
 import { PayrollRuns1763800000009 } from './1763800000009-PayrollRuns';
 import { Payslips1763800000010 } from './1763800000010-Payslips';
 import { PayrollClaims1763800000011 } from './1763800000011-PayrollClaims';
+import { Tasks1763800000012 } from './1763800000012-Tasks';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   PayrollRuns1763800000009,
   Payslips1763800000010,
   PayrollClaims1763800000011,
+  Tasks1763800000012,
 ];

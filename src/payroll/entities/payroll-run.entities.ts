@@ -22,8 +22,8 @@ export class Payroll {
   @Column({ type: 'varchar', length: 1000, nullable: true }) error: string | null;
   /** When the current job-run state (Processing, Completing) was claimed; PAYROLL_RUN_TIMEOUT counts from here. */
   @Column({ name: 'processing_started_at', type: 'datetime', nullable: true }) claimedAt: Date | null;
-  /** Claims so far: the current claim's number names its job (see migration PayrollClaims). */
-  @Column({ type: 'integer', default: 0 }) claim: number;
+  /** The current claim's token (a UUID): names its job (see migration PayrollClaims). */
+  @Column({ type: 'varchar', length: 36, nullable: true }) claim: string | null;
   @Column({ name: 'processed_at', type: 'datetime', nullable: true }) processedAt: Date | null;
   @Column({ name: 'completed_at', type: 'datetime', nullable: true }) completedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;

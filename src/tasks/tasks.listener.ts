@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { EmployeesService } from '../employees/employees.service';
+import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../leave/leave.events';
+import { PAYROLL_COMPLETED_EVENT, PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from '../payroll/payroll.events';
+import {
+  TIMESHEET_DECIDED_EVENT,
+  TIMESHEET_SUBMITTED_EVENT,
+  TimesheetDecidedEvent,
+  TimesheetSubmittedEvent,
+} from '../timesheets/timesheets.events';
+import {
+  USER_CREATED_EVENT,
+  USER_PASSWORD_CHANGED_EVENT,
+  UserCreatedEvent,
+  UserPasswordChangedEvent,
+} from '../users/users.events';
+import { UsersService } from '../users/users.service';
+import { TasksService } from './tasks.service';
+
+/**
+ * The tasks the service makes itself, from the events the other modules emit (each imported from
+ * its `*.events.ts`): at most one per source record and user (the unique index), completed when
+ * the thing to do is done.
+ */
+@Injectable()
+export class TasksListener {
+  constructor(
+    private readonly tasks: TasksService,
+    private readonly users: UsersService,
+    private readonly employees: EmployeesService,
+  ) {}
+
+  @OnEvent(USER_CREATED_EVENT)
+  async userCreated(e: UserCreatedEvent): Promise<void> {
+    if (!e.temporaryPassword) return;
+    await this.tasks.safely(`task for user ${e.userId}`, () =>
+      this.tasks.assign('password-change', e.userId, [e.userId], {
+        title: 'Change your temporary password',
+        description: 'Your account was created with a temporary password: choose your own (POST /users/me/password).',
+        priority: 'High',
+        link: '/users/me/password',
+      }),
+    );
+  }
+
+  @OnEvent(USER_PASSWORD_CHANGED_EVENT)
+  async passwordChanged(e: UserPasswordChangedEvent): Promise<void> {
+    await this.tasks.safely(`password task of user ${e.userId}`, () => this.tasks.completeAll('password-change', [e.userId]));
+  }
+
+  @OnEvent(LEAVE_REQUESTED_EVENT)
+  async leaveRequested(e: LeaveEvent): Promise<void> {
+    await this.tasks.safely(`approval task of leave request ${e.requestId}`, async () => {
+      const name = (await this.employees.displayName(e.employeeId)) ?? `employee ${e.employeeId}`;
+      await this.tasks.assign('leave-approval', e.requestId, await this.approverUsers(e.employeeId), {
+        title: `Approve the leave request of ${name}`,
+        description: `Leave request ${e.requestId}: approve or reject it (POST /leaves/${e.requestId}/approve or /reject).`,
+        link: `/leaves/${e.requestId}`,
+      });
+    });
+  }
+
+  @OnEvent(LEAVE_DECIDED_EVENT)
+  async leaveDecided(e: LeaveEvent): Promise<void> {
+    await this.tasks.safely(`approval tasks of leave request ${e.requestId}`, () =>
+      this.tasks.completeAll('leave-approval', [e.requestId]),
+    );
+  }
+
+  @OnEvent(TIMESHEET_SUBMITTED_EVENT)
+  async timesheetSubmitted(e: TimesheetSubmittedEvent): Promise<void> {
+    await this.tasks.safely(`approval task of time entry ${e.entryId}`, async () => {
+      const name = (await this.employees.displayName(e.employeeId)) ?? `employee ${e.employeeId}`;
+      await this.tasks.assign('timesheet-approval', e.entryId, await this.approverUsers(e.employeeId), {
+        title: `Approve a time entry of ${name}`,
+        description: `Time entry ${e.entryId}: approve or reject it (POST /timesheets/${e.entryId}/approve or /reject).`,
+        link: `/timesheets/${e.entryId}`,
+      });
+    });
+  }
+
+  @OnEvent(TIMESHEET_DECIDED_EVENT)
+  async timesheetDecided(e: TimesheetDecidedEvent): Promise<void> {
+    await this.tasks.safely(`approval tasks of time entry ${e.entryId}`, () =>
+      this.tasks.completeAll('timesheet-approval', [e.entryId]),
+    );
+  }
+
+  @OnEvent(PAYROLL_PROCESSED_EVENT)
+  async payrollProcessed(e: PayrollEvent): Promise<void> {
+    await this.tasks.safely(`review task of payroll ${e.payrollId}`, async () => {
+      await this.tasks.completeAll('payroll-failed', [e.payrollId]);
+      await this.tasks.assign('payroll-review', e.payrollId, await this.users.adminIds(), {
+        title: `Review payroll ${e.payrollId} and generate its payslips`,
+        description: `${e.employees} employees processed: check the data grid, then POST /payroll_config/payrolls/${e.payrollId}/generate-payslips.`,
+        link: `/payroll_config/payrolls/${e.payrollId}/data`,
+      });
+    });
+  }
+
+  @OnEvent(PAYROLL_FAILED_EVENT)
+  async payrollFailed(e: PayrollEvent): Promise<void> {
+    await this.tasks.safely(`failure task of payroll ${e.payrollId}`, async () => {
+      await this.tasks.assign('payroll-failed', e.payrollId, await this.users.adminIds(), {
+        title: `Payroll ${e.payrollId} failed to process`,
+        description: `${e.errors} errors: read them, fix the columns or salaries, and process it again.`,
+        priority: 'High',
+        link: `/payroll_config/payrolls/${e.payrollId}/errors`,
+      });
+    });
+  }
+
+  @OnEvent(PAYROLL_COMPLETED_EVENT)
+  async payrollCompleted(e: PayrollEvent): Promise<void> {
+    await this.tasks.safely(`review tasks of payroll ${e.payrollId}`, () =>
+      this.tasks.completeAll('payroll-review', [e.payrollId]),
+    );
+  }
+
+  /** The users of the employee's supervisor and approvers; the Admins when none of them has one. */
+  private async approverUsers(employeeId: number): Promise<number[]> {
+    const approvers = await this.users.usersOfEmployees(await this.employees.approversOf(employeeId));
+    return approvers.length ? approvers.map((a) => a.user) : this.users.adminIds();
+  }
+}

@@ -1,0 +1,157 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { findPage, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { UsersService } from '../users/users.service';
+import { CreateTaskDto, TaskDto } from './dto/task.dto';
+import { Task, TASK_STATUSES, TaskPriority, TaskStatus } from './entities/task.entity';
+
+/** The kinds of task the service makes itself; each with its source record, at most once per user. */
+export const TASK_SOURCES = [
+  'password-change',
+  'leave-approval',
+  'timesheet-approval',
+  'payroll-review',
+  'payroll-failed',
+] as const;
+export type TaskSource = (typeof TASK_SOURCES)[number] | 'manual';
+
+export interface NewTask {
+  title: string;
+  description?: string | null;
+  priority?: TaskPriority;
+  dueDate?: string | null;
+  /** A path under the API prefix, e.g. `/leaves/5`. */
+  link?: string | null;
+}
+
+function toTaskDto(t: Task): TaskDto {
+  return {
+    id: t.id,
+    user: t.userId,
+    title: t.title,
+    description: t.description,
+    status: t.status,
+    priority: t.priority,
+    due_date: t.dueDate,
+    link: t.link,
+    source: t.source,
+    source_id: t.sourceId,
+    created_at: t.createdAt.toISOString(),
+    completed_at: t.completedAt ? t.completedAt.toISOString() : null,
+  };
+}
+
+/** Each user's task list (API.md §11): the caller's own tasks; Admins add tasks for users. */
+@Injectable()
+export class TasksService {
+  private readonly logger = new Logger('Tasks');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(Task) private readonly tasks: Repository<Task>,
+    private readonly users: UsersService,
+  ) {}
+
+  /** The caller's tasks, newest first unless sorted otherwise; `filters={"status":"Open"}`. */
+  async list(caller: AuthUser, query: ListQueryDto): Promise<Page<TaskDto>> {
+    const qb = this.tasks.createQueryBuilder('t').where('t.user_id = :user', { user: caller.id });
+    const request = parseListQuery(query, {
+      idColumn: 't.id',
+      sortFields: { id: 't.id', created_at: 't.id', due_date: 't.due_date' },
+      defaultSort: { field: 'id', order: 'descend' },
+      filterFields: {
+        status: { column: 't.status', type: 'string', values: TASK_STATUSES },
+        source: { column: 't.source', type: 'string' },
+      },
+    });
+    return (await findPage(qb, request)).map(toTaskDto);
+  }
+
+  /** Open or Completed, for the task's owner; another user's task is a 404. */
+  async setStatus(caller: AuthUser, id: number, status: TaskStatus): Promise<TaskDto> {
+    const task = await this.tasks.findOne({ where: { id, userId: caller.id } });
+    if (!task) throw new NotFoundException('Task');
+    if (task.status !== status) {
+      task.status = status;
+      task.completedAt = status === 'Completed' ? new Date() : null;
+      await this.tasks.save(task);
+    }
+    return toTaskDto(task);
+  }
+
+  /** POST /tasks (Admins): a task for an active user. */
+  async create(dto: CreateTaskDto): Promise<TaskDto> {
+    if (!(await this.users.exists(dto.user))) throw ValidationException.field('user', 'does not exist');
+    const task = await this.tasks.save(
+      this.tasks.create({
+        userId: dto.user,
+        title: dto.title,
+        description: dto.description ?? null,
+        priority: dto.priority ?? 'Normal',
+        dueDate: dto.due_date ?? null,
+        link: dto.link ?? null,
+        status: 'Open',
+        source: 'manual',
+        sourceId: null,
+        completedAt: null,
+      }),
+    );
+    return toTaskDto(task);
+  }
+
+  /**
+   * Gives each of `userIds` the task of this source record, unless it has it already (the unique
+   * index on source, source id and user decides, so concurrent events cannot double it).
+   * Returns how many were added.
+   */
+  async assign(source: Exclude<TaskSource, 'manual'>, sourceId: number, userIds: number[], task: NewTask): Promise<number> {
+    let added = 0;
+    for (const userId of new Set(userIds)) {
+      try {
+        await this.tasks.insert({
+          userId,
+          title: task.title.slice(0, 200),
+          description: task.description?.slice(0, 2000) ?? null,
+          priority: task.priority ?? 'Normal',
+          dueDate: task.dueDate ?? null,
+          link: task.link ? `${this.config.apiPrefix}${task.link}` : null,
+          status: 'Open',
+          source,
+          sourceId,
+          completedAt: null,
+        });
+        added++;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+      }
+    }
+    return added;
+  }
+
+  /** Completes every open task of this source record (for whoever holds one). */
+  async completeAll(source: Exclude<TaskSource, 'manual'>, sourceIds: number[], userId?: number): Promise<number> {
+    if (!sourceIds.length) return 0;
+    const res = await this.tasks.update(
+      { source, sourceId: In(sourceIds), status: 'Open', ...(userId === undefined ? {} : { userId }) },
+      { status: 'Completed', completedAt: new Date() },
+    );
+    return res.affected ?? 0;
+  }
+
+  /** For event handlers: failures are logged, never thrown into the emitter of the event. */
+  async safely(what: string, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      this.logger.error(`${what}: ${(err as Error).message}`);
+    }
+  }
+}
