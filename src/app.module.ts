@@ -14,6 +14,7 @@ import { DatabaseModule } from './database/database.module';
 import { EchoModule } from './echo/echo.module';
 import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
+import { InsightsModule } from './insights/insights.module';
 import { LeaveModule } from './leave/leave.module';
 import { MailModule } from './mail/mail.module';
 import { MetaModule } from './meta/meta.module';
@@ -51,6 +52,7 @@ export class AppModule {
         TimesheetsModule,
         PayrollModule,
         MetaModule,
+        InsightsModule,
         TasksModule,
         ...imports,
       ],

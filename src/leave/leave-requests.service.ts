@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, In, Repository } from 'typeorm';
+import { transaction } from '../common/database/transaction';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -17,6 +18,7 @@ import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
 import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
 import {
+  LeaveDay,
   Holiday,
   LEAVE_STATUSES,
   LeaveEntitlement,
@@ -100,7 +102,7 @@ export class LeaveRequestsService {
         `must be in the leave period ${period.name} (ends ${period.dateEnd}); split the request`,
       );
 
-    const days = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
+    const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
     return withEmployeeLock(this.dataSource, employeeId, async (em) => {
       const overlap = await em
         .getRepository(LeaveRequest)
@@ -128,6 +130,16 @@ export class LeaveRequestsService {
           decidedBy: null,
           decidedAt: null,
         }),
+      );
+      await em.getRepository(LeaveDay).insert(
+        dates.map((date) => ({
+          requestId: saved.id,
+          date,
+          employeeId,
+          leaveTypeId: dto.leave_type,
+          status: 'Pending' as const,
+          days: days === 0.5 ? 0.5 : 1,
+        })),
       );
       const created = await repo.findOneOrFail({ where: { id: saved.id } });
       this.emit(LEAVE_REQUESTED_EVENT, created);
@@ -207,14 +219,15 @@ export class LeaveRequestsService {
     );
   }
 
-  private async countDays(start: string, end: string, halfDay: boolean): Promise<number> {
+  /** The request's working days (each a leave_days row) and their count (0.5 for a half day). */
+  private async countDays(start: string, end: string, halfDay: boolean): Promise<{ days: number; dates: string[] }> {
     const span = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
     if (span > MAX_LEAVE_SPAN_DAYS)
       throw ValidationException.field('date_end', `a request covers at most ${MAX_LEAVE_SPAN_DAYS} days`);
     const holidays = await this.holidayRepo.find({ where: { date: Between(start, end) } });
     const days = workingDays(start, end, parseWorkWeek(await this.settings.get(WORK_WEEK)), new Set(holidays.map((h) => h.date)));
     if (!days.length) throw ValidationException.field('date_start', 'the request covers no working day');
-    return halfDay ? 0.5 : days.length;
+    return { days: halfDay ? 0.5 : days.length, dates: days };
   }
 
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
@@ -234,12 +247,15 @@ export class LeaveRequestsService {
     if (!from.includes(request.status)) {
       throw new DomainException('INVALID_STATE', `A ${request.status} request cannot become ${to}`);
     }
-    const repo = this.leaveRequestRepo;
     const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
-    // Only one of two concurrent decisions wins: the update requires the status it started from.
-    const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });
-    if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The request changed meanwhile; reload it');
-    const updated = await repo.findOneOrFail({ where: { id: request.id } });
+    const updated = await transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(LeaveRequest);
+      // Only one of two concurrent decisions wins: the update requires the status it started from.
+      const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });
+      if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The request changed meanwhile; reload it');
+      await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
+      return repo.findOneOrFail({ where: { id: request.id } });
+    });
     this.emit(LEAVE_DECIDED_EVENT, updated);
     return toLeaveDto(updated);
   }

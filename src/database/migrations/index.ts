@@ -11,6 +11,7 @@ import { PayrollRuns1763800000009 } from './1763800000009-PayrollRuns';
 import { Payslips1763800000010 } from './1763800000010-Payslips';
 import { PayrollClaims1763800000011 } from './1763800000011-PayrollClaims';
 import { Tasks1763800000012 } from './1763800000012-Tasks';
+import { LeaveDays1763800000013 } from './1763800000013-LeaveDays';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Payslips1763800000010,
   PayrollClaims1763800000011,
   Tasks1763800000012,
+  LeaveDays1763800000013,
 ];

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { expandLeaveDays } from '../../leave/leave-days';
 import { parseWorkWeek, workingDays } from '../../leave/working-days';
 import { insertRows, prng } from './seed-tools';
 
@@ -109,6 +110,7 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date(
     ],
     leaves,
   );
+  await expandLeaveDays((sql, params) => ds.query(sql, params));
 
   await insertRows(
     ds,

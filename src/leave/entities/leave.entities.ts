@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /** DECIMAL(6,1) day counts as JSON numbers (MariaDB returns "3.0", SQLite 3). */
 const DAYS = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
@@ -58,4 +58,19 @@ export class LeaveRequest {
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
 }
 
-export const LEAVE_ENTITIES = [LeaveType, LeavePeriod, Holiday, LeaveEntitlement, LeaveRequest];
+/**
+ * One working day of a leave request (0.5 for a half day), kept beside the request so insights
+ * count the days of any period, pattern and breakdown by GROUP BY on indexed columns. Written with
+ * the request, its status kept in step (migration 1763800000013-LeaveDays).
+ */
+@Entity('leave_days')
+export class LeaveDay {
+  @PrimaryColumn({ name: 'request_id', type: 'integer' }) requestId: number;
+  @PrimaryColumn({ type: 'date' }) date: string;
+  @Column({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @Column({ name: 'leave_type_id', type: 'integer' }) leaveTypeId: number;
+  @Column({ type: 'varchar', length: 10 }) status: LeaveStatus;
+  @Column({ type: 'decimal', precision: 3, scale: 1, transformer: DAYS }) days: number;
+}
+
+export const LEAVE_ENTITIES = [LeaveType, LeavePeriod, Holiday, LeaveEntitlement, LeaveRequest, LeaveDay];

@@ -1,0 +1,124 @@
+import { applyDecorators, Controller, Get, Param, PipeTransform, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AuthUser } from '../common/auth/auth-user';
+import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
+import { ApiArrayEnvelope, ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { DomainException } from '../common/errors/domain.exception';
+import {
+  AttendanceSummaryDto,
+  DayOfMonthValueDto,
+  INSIGHT_PERIODS,
+  InsightPeriod,
+  LeaveDepartmentShareDto,
+  LeaveStatusSummaryDto,
+  LeaveTypeShareDto,
+  TimesheetSummaryDto,
+  WeekdayValueDto,
+} from './insights.dto';
+import { InsightsService } from './insights.service';
+
+/** `{period}`: one of INSIGHT_PERIODS, else 400 INVALID_PERIOD listing them. */
+class PeriodPipe implements PipeTransform<string, InsightPeriod> {
+  transform(value: string): InsightPeriod {
+    if ((INSIGHT_PERIODS as readonly string[]).includes(value)) return value as InsightPeriod;
+    throw new DomainException('INVALID_PERIOD', `period must be one of ${INSIGHT_PERIODS.join(', ')}`, [
+      { field: 'period', message: `must be one of ${INSIGHT_PERIODS.join(', ')}` },
+    ]);
+  }
+}
+
+/** Access, the period parameter and the response shape of one insight. */
+function Insight(summary: string, model: Type<unknown>, array: boolean) {
+  return applyDecorators(
+    Authenticated(),
+    ApiOperation({
+      summary,
+      description:
+        'Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.',
+    }),
+    ApiParam({ name: 'period', enum: INSIGHT_PERIODS }),
+    array ? ApiArrayEnvelope(model) : ApiOkEnvelope(model),
+    ApiErrors(400, 401),
+  );
+}
+
+@ApiTags('Insights')
+@ApiBearerAuth()
+@Controller('insights')
+export class InsightsController {
+  constructor(private readonly insights: InsightsService) {}
+
+  @Get('leave-summary/:period')
+  @Insight('Leave requests and their days in the period, by status (all four, zeros included)', LeaveStatusSummaryDto, true)
+  leaveSummary(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.leaveSummary(caller, period);
+  }
+
+  @Get('leave-monthly-pattern/:period')
+  @Insight(
+    'Approved leave by day of month: 31 items, value = requests taking that day, days = leave days',
+    DayOfMonthValueDto,
+    true,
+  )
+  leaveMonthlyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.leaveMonthlyPattern(caller, period);
+  }
+
+  @Get('leave-weekly-pattern/:period')
+  @Insight(
+    'Approved leave by weekday: 7 items from Monday, value = requests taking that weekday, days = leave days',
+    WeekdayValueDto,
+    true,
+  )
+  leaveWeeklyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.leaveWeeklyPattern(caller, period);
+  }
+
+  @Get('leave-type-distribution/:period')
+  @Insight('Approved leave by leave type (every type, zeros included)', LeaveTypeShareDto, true)
+  leaveTypeDistribution(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.leaveTypeDistribution(caller, period);
+  }
+
+  @Get('leave-by-department/:period')
+  @Insight("Approved leave by the employees' departments, most days first", LeaveDepartmentShareDto, true)
+  leaveByDepartment(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.leaveByDepartment(caller, period);
+  }
+
+  @Get('attendance-summary/:period')
+  @Insight('Attendance records started in the period: counts and hours', AttendanceSummaryDto, false)
+  attendanceSummary(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.attendanceSummary(caller, period);
+  }
+
+  @Get('attendance-monthly-pattern/:period')
+  @Insight('Attendance hours by day of month (the day a record starts, UTC): 31 items', DayOfMonthValueDto, true)
+  attendanceMonthlyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.attendanceMonthlyPattern(caller, period);
+  }
+
+  @Get('attendance-weekly-pattern/:period')
+  @Insight('Attendance hours by weekday (the day a record starts, UTC): 7 items from Monday', WeekdayValueDto, true)
+  attendanceWeeklyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.attendanceWeeklyPattern(caller, period);
+  }
+
+  @Get('timesheet-summary/:period')
+  @Insight('Time entries of the period (not rejected): counts and hours', TimesheetSummaryDto, false)
+  timesheetSummary(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.timesheetSummary(caller, period);
+  }
+
+  @Get('timesheet-monthly-pattern/:period')
+  @Insight('Time entry hours by day of month: 31 items', DayOfMonthValueDto, true)
+  timesheetMonthlyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.timesheetMonthlyPattern(caller, period);
+  }
+
+  @Get('timesheet-weekly-pattern/:period')
+  @Insight('Time entry hours by weekday: 7 items from Monday', WeekdayValueDto, true)
+  timesheetWeeklyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.insights.timesheetWeeklyPattern(caller, period);
+  }
+}

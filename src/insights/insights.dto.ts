@@ -1,0 +1,52 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export const INSIGHT_PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
+export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
+export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+export class LeaveStatusSummaryDto {
+  @ApiProperty({ enum: ['Pending', 'Approved', 'Rejected', 'Cancelled'] }) status: string;
+  @ApiProperty({ description: 'requests with at least one leave day in the period' }) requests: number;
+  @ApiProperty({ example: 12.5, description: 'their working days inside the period' }) days: number;
+}
+
+export class LeaveTypeShareDto {
+  @ApiProperty() leave_type: number;
+  @ApiProperty({ example: 'Annual' }) name: string;
+  @ApiProperty() requests: number;
+  @ApiProperty() days: number;
+}
+
+export class LeaveDepartmentShareDto {
+  @ApiProperty() department: number;
+  @ApiProperty({ example: 'Engineering' }) name: string;
+  @ApiProperty() requests: number;
+  @ApiProperty() days: number;
+}
+
+export class DayOfMonthValueDto {
+  @ApiProperty({ minimum: 1, maximum: 31 }) day: number;
+  @ApiProperty({ description: 'leave: approved requests taking that day; attendance and timesheets: hours' }) value: number;
+  @ApiProperty({ required: false, description: 'leave only: the approved leave days on that day' }) days?: number;
+}
+
+export class WeekdayValueDto {
+  @ApiProperty({ enum: WEEKDAY_NAMES }) day: string;
+  @ApiProperty({ description: 'leave: approved requests taking that weekday; attendance and timesheets: hours' }) value: number;
+  @ApiProperty({ required: false, description: 'leave only: the approved leave days on that weekday' }) days?: number;
+}
+
+export class AttendanceSummaryDto {
+  @ApiProperty() records: number;
+  @ApiProperty() employees: number;
+  @ApiProperty({ example: 1234.5 }) total_hours: number;
+  @ApiProperty({ example: 7.9, description: 'total_hours per completed (punched-out) record' }) average_hours: number;
+  @ApiProperty() work_from_home_records: number;
+}
+
+export class TimesheetSummaryDto {
+  @ApiProperty() entries: number;
+  @ApiProperty() employees: number;
+  @ApiProperty() total_hours: number;
+  @ApiProperty({ description: 'total_hours per entry' }) average_hours: number;
+}

@@ -1,0 +1,288 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
+import { EmployeeAccessService } from '../employees/employee-access.service';
+import {
+  AttendanceSummaryDto,
+  DayOfMonthValueDto,
+  InsightPeriod,
+  LeaveDepartmentShareDto,
+  LeaveStatusSummaryDto,
+  LeaveTypeShareDto,
+  TimesheetSummaryDto,
+  WEEKDAY_NAMES,
+  WeekdayValueDto,
+} from './insights.dto';
+
+const LEAVE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'];
+/** Time entries that count as worked time: all but rejected ones. */
+const COUNTED_ENTRY_STATUSES = ['Draft', 'Submitted', 'Approved'];
+
+export interface PeriodRange {
+  /** First day (YYYY-MM-DD), null for `all`. */
+  from: string | null;
+  /** Today. */
+  to: string;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/**
+ * The period ending today (server time zone, TZ): `6months` runs from the day after the same date
+ * six months earlier (clamped to that month's end: 31 August → from 1 March), and so on; `all` has
+ * no start.
+ */
+export function periodRange(period: InsightPeriod, now = new Date()): PeriodRange {
+  const to = localDay(now);
+  const months = { '6months': 6, '1year': 12, '2years': 24, '3years': 36, all: 0 }[period];
+  if (!months) return { from: null, to };
+  const month = now.getMonth() - months;
+  const lastDay = new Date(now.getFullYear(), month + 1, 0).getDate();
+  const start = new Date(now.getFullYear(), month, Math.min(now.getDate(), lastDay) + 1);
+  return { from: localDay(start), to };
+}
+
+/** Local midnight of a YYYY-MM-DD day as an instant (attendance times are instants). */
+const midnight = (day: string, plusDays = 0) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y, m - 1, d + plusDays);
+};
+
+const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * The eleven insights (API.md §11). Every figure is one GROUP BY aggregation in the database over
+ * an indexed date range (leave_days.date, attendance.in_time, time_entries.date), restricted to the
+ * employees the caller may see: Admin the company, Restricted Admin its department subtree,
+ * Manager its direct reports, Employee itself. Read-only over the leave, attendance and timesheet
+ * tables.
+ */
+@Injectable()
+export class InsightsService {
+  private readonly sql: SqlDialect;
+  /** "Today" comes from here (the tests set a fixed day). */
+  clock: () => Date = () => new Date();
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly access: EmployeeAccessService,
+  ) {
+    this.sql = sqlDialect(ds);
+  }
+
+  async leaveSummary(caller: AuthUser, period: InsightPeriod): Promise<LeaveStatusSummaryDto[]> {
+    const rows = await (
+      await this.leaveDays(caller, period)
+    )
+      .select('d.status', 'status')
+      .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
+      .addSelect('SUM(d.days)', 'days')
+      .groupBy('d.status')
+      .getRawMany<{ status: string; requests: unknown; days: unknown }>();
+    return LEAVE_STATUSES.map((status) => {
+      const r = rows.find((x) => x.status === status);
+      return { status, requests: num(r?.requests), days: round1(num(r?.days)) };
+    });
+  }
+
+  async leaveMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
+    const rows = await this.approvedLeaveBy(caller, period, this.sql.dayOfMonth('d.date'));
+    return Array.from({ length: 31 }, (_, i) => {
+      const r = rows.get(i + 1);
+      return { day: i + 1, value: r?.requests ?? 0, days: r?.days ?? 0 };
+    });
+  }
+
+  async leaveWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
+    const rows = await this.approvedLeaveBy(caller, period, this.sql.weekday('d.date'));
+    return WEEKDAY_NAMES.map((day, i) => ({ day, value: rows.get(i)?.requests ?? 0, days: rows.get(i)?.days ?? 0 }));
+  }
+
+  /** Every leave type, with its approved requests and days in the period (zeros included). */
+  async leaveTypeDistribution(caller: AuthUser, period: InsightPeriod): Promise<LeaveTypeShareDto[]> {
+    const rows = await this.approvedLeaveBy(caller, period, 'd.leave_type_id');
+    const types = await this.ds
+      .createQueryBuilder()
+      .select('t.id', 'id')
+      .addSelect('t.name', 'name')
+      .from('leave_types', 't')
+      .orderBy('t.name')
+      .getRawMany<{ id: unknown; name: string }>();
+    return types.map((t) => {
+      const r = rows.get(num(t.id));
+      return { leave_type: num(t.id), name: t.name, requests: r?.requests ?? 0, days: r?.days ?? 0 };
+    });
+  }
+
+  /** The departments with approved leave in the period, most days first. */
+  async leaveByDepartment(caller: AuthUser, period: InsightPeriod): Promise<LeaveDepartmentShareDto[]> {
+    const qb = await this.leaveDays(caller, period, true);
+    const rows = await qb
+      .innerJoin('departments', 'dep', 'dep.id = e.department_id')
+      .andWhere('d.status = :approved', { approved: 'Approved' })
+      .select('e.department_id', 'department')
+      .addSelect('dep.name', 'name')
+      .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
+      .addSelect('SUM(d.days)', 'days')
+      .groupBy('e.department_id')
+      .addGroupBy('dep.name')
+      .getRawMany<{ department: unknown; name: string; requests: unknown; days: unknown }>();
+    return rows
+      .map((r) => ({ department: num(r.department), name: r.name, requests: num(r.requests), days: round1(num(r.days)) }))
+      .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
+  }
+
+  async attendanceSummary(caller: AuthUser, period: InsightPeriod): Promise<AttendanceSummaryDto> {
+    const r = await (
+      await this.attendance(caller, period)
+    )
+      .select('COUNT(*)', 'records')
+      .addSelect('COUNT(DISTINCT a.employee_id)', 'employees')
+      .addSelect('SUM(a.duration_seconds)', 'seconds')
+      .addSelect('SUM(CASE WHEN a.out_time IS NULL THEN 0 ELSE 1 END)', 'completed')
+      .addSelect('SUM(CASE WHEN a.work_from_home = 1 THEN 1 ELSE 0 END)', 'wfh')
+      .getRawOne<Record<string, unknown>>();
+    const hours = num(r?.seconds) / 3600;
+    const completed = num(r?.completed);
+    return {
+      records: num(r?.records),
+      employees: num(r?.employees),
+      total_hours: round2(hours),
+      average_hours: completed ? round2(hours / completed) : 0,
+      work_from_home_records: num(r?.wfh),
+    };
+  }
+
+  async attendanceMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
+    const hours = await this.hoursBy(
+      await this.attendance(caller, period),
+      this.sql.dayOfMonth('a.in_time'),
+      'a.duration_seconds',
+      3600,
+    );
+    return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
+  }
+
+  async attendanceWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
+    const hours = await this.hoursBy(
+      await this.attendance(caller, period),
+      this.sql.weekday('a.in_time'),
+      'a.duration_seconds',
+      3600,
+    );
+    return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
+  }
+
+  async timesheetSummary(caller: AuthUser, period: InsightPeriod): Promise<TimesheetSummaryDto> {
+    const r = await (
+      await this.timeEntries(caller, period)
+    )
+      .select('COUNT(*)', 'entries')
+      .addSelect('COUNT(DISTINCT t.employee_id)', 'employees')
+      .addSelect('SUM(t.minutes)', 'minutes')
+      .getRawOne<Record<string, unknown>>();
+    const entries = num(r?.entries);
+    const hours = num(r?.minutes) / 60;
+    return {
+      entries,
+      employees: num(r?.employees),
+      total_hours: round2(hours),
+      average_hours: entries ? round2(hours / entries) : 0,
+    };
+  }
+
+  async timesheetMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
+    const hours = await this.hoursBy(await this.timeEntries(caller, period), this.sql.dayOfMonth('t.date'), 't.minutes', 60);
+    return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
+  }
+
+  async timesheetWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
+    const hours = await this.hoursBy(await this.timeEntries(caller, period), this.sql.weekday('t.date'), 't.minutes', 60);
+    return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
+  }
+
+  /** Approved leave grouped by `key`: requests taking leave there and their days. */
+  private async approvedLeaveBy(
+    caller: AuthUser,
+    period: InsightPeriod,
+    key: string,
+  ): Promise<Map<number, { requests: number; days: number }>> {
+    const rows = await (
+      await this.leaveDays(caller, period)
+    )
+      .andWhere('d.status = :approved', { approved: 'Approved' })
+      .select(key, 'k')
+      .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
+      .addSelect('SUM(d.days)', 'days')
+      .groupBy(key)
+      .getRawMany<{ k: unknown; requests: unknown; days: unknown }>();
+    return new Map(rows.map((r) => [num(r.k), { requests: num(r.requests), days: round1(num(r.days)) }]));
+  }
+
+  private async hoursBy<T extends object>(
+    qb: SelectQueryBuilder<T>,
+    key: string,
+    amount: string,
+    perHour: number,
+  ): Promise<Map<number, number>> {
+    const rows = await qb
+      .select(key, 'k')
+      .addSelect(`SUM(${amount})`, 'amount')
+      .groupBy(key)
+      .getRawMany<{ k: unknown; amount: unknown }>();
+    return new Map(rows.map((r) => [num(r.k), round2(num(r.amount) / perHour)]));
+  }
+
+  /** leave_days `d` of the period in the caller's scope (`withEmployee`: joined to employees `e` always). */
+  private async leaveDays(caller: AuthUser, period: InsightPeriod, withEmployee = false): Promise<SelectQueryBuilder<object>> {
+    const { from, to } = periodRange(period, this.clock());
+    const qb = this.ds.createQueryBuilder().from('leave_days', 'd').where('d.date <= :to', { to });
+    if (from) qb.andWhere('d.date >= :from', { from });
+    return this.scoped(caller, qb, 'd.employee_id', withEmployee);
+  }
+
+  /** attendance `a` started in the period (an attendance record's hours count on the day it starts). */
+  private async attendance(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
+    const { from, to } = periodRange(period, this.clock());
+    const qb = this.ds
+      .createQueryBuilder()
+      .from('attendance', 'a')
+      .where('a.in_time < :end', { end: midnight(to, 1) });
+    if (from) qb.andWhere('a.in_time >= :start', { start: midnight(from) });
+    return this.scoped(caller, qb, 'a.employee_id');
+  }
+
+  /** time_entries `t` of the period that count as worked time (not rejected). */
+  private async timeEntries(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
+    const { from, to } = periodRange(period, this.clock());
+    const qb = this.ds
+      .createQueryBuilder()
+      .from('time_entries', 't')
+      .where('t.date <= :to', { to })
+      .andWhere('t.status IN (:...counted)', { counted: COUNTED_ENTRY_STATUSES });
+    if (from) qb.andWhere('t.date >= :from', { from });
+    return this.scoped(caller, qb, 't.employee_id');
+  }
+
+  /**
+   * Insights scope (API.md §5): Admin everyone (no join), Restricted Admin its department subtree,
+   * Manager its direct reports, Employee itself, a user without an employee nobody.
+   */
+  private async scoped(
+    caller: AuthUser,
+    qb: SelectQueryBuilder<object>,
+    employeeColumn: string,
+    join = false,
+  ): Promise<SelectQueryBuilder<object>> {
+    const scope = await this.access.scopeOf(caller);
+    const condition = scope.kind === 'self' ? this.access.recordsCondition(scope) : this.access.listCondition(scope);
+    if (condition.sql || join) qb.innerJoin('employees', 'e', `e.id = ${employeeColumn}`);
+    if (condition.sql) qb.andWhere(condition.sql, condition.params);
+    return qb;
+  }
+}

@@ -1,0 +1,82 @@
+import { WORK_WEEK } from '../settings/settings.registry';
+import { parseWorkWeek, workingDays } from './working-days';
+import type { LeaveStatus } from './entities/leave.entities';
+
+type Query = <T = unknown>(sql: string, params?: unknown[]) => Promise<T>;
+
+export interface LeaveDayRequest {
+  id: number;
+  employeeId: number;
+  leaveTypeId: number;
+  status: LeaveStatus;
+  dateStart: string;
+  dateEnd: string;
+  halfDay: boolean;
+}
+
+export const LEAVE_DAY_COLUMNS = ['request_id', 'date', 'employee_id', 'leave_type_id', 'status', 'days'] as const;
+
+/** The leave_days rows of a request: each working day, 0.5 for a half-day request. */
+export function leaveDayRows(r: LeaveDayRequest, workWeek: Set<number>, holidays: Set<string>): unknown[][] {
+  const dates = workingDays(r.dateStart, r.dateEnd, workWeek, holidays);
+  return dates.map((date) => [r.id, date, r.employeeId, r.leaveTypeId, r.status, r.halfDay ? 0.5 : 1]);
+}
+
+/**
+ * Writes the leave_days rows of every request that has none (all of them after the migration
+ * adds the table; those of a bulk seed), with today's work week and holidays. Plain SQL, so a
+ * migration's query runner and a data source can both run it.
+ */
+export async function expandLeaveDays(query: Query): Promise<number> {
+  const setting = await query<Array<{ value: string }>>('SELECT value FROM settings WHERE name = ?', [WORK_WEEK]);
+  const workWeek = parseWorkWeek(setting[0]?.value ?? 'Mon,Tue,Wed,Thu,Fri');
+  const holidays = new Set(
+    (await query<Array<{ date: string | Date }>>('SELECT date FROM holidays')).map((h) =>
+      typeof h.date === 'string' ? h.date.slice(0, 10) : h.date.toISOString().slice(0, 10),
+    ),
+  );
+  const requests = await query<
+    Array<{
+      id: number | string;
+      employee_id: number | string;
+      leave_type_id: number | string;
+      status: LeaveStatus;
+      date_start: string | Date;
+      date_end: string | Date;
+      half_day: number | boolean | string;
+    }>
+  >(
+    `SELECT r.id, r.employee_id, r.leave_type_id, r.status, r.date_start, r.date_end, r.half_day FROM leave_requests r
+     WHERE NOT EXISTS (SELECT 1 FROM leave_days d WHERE d.request_id = r.id)`,
+  );
+  const day = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+  let rows: unknown[][] = [];
+  let written = 0;
+  const flush = async () => {
+    if (!rows.length) return;
+    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+    await query(`INSERT INTO leave_days (${LEAVE_DAY_COLUMNS.join(', ')}) VALUES ${placeholders}`, rows.flat());
+    written += rows.length;
+    rows = [];
+  };
+  for (const r of requests) {
+    rows.push(
+      ...leaveDayRows(
+        {
+          id: Number(r.id),
+          employeeId: Number(r.employee_id),
+          leaveTypeId: Number(r.leave_type_id),
+          status: r.status,
+          dateStart: day(r.date_start),
+          dateEnd: day(r.date_end),
+          halfDay: r.half_day === true || Number(r.half_day) === 1,
+        },
+        workWeek,
+        holidays,
+      ),
+    );
+    if (rows.length >= 400) await flush();
+  }
+  await flush();
+  return written;
+}
