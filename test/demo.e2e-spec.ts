@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { seedDemo } from '../src/database/seeds/demo.seed';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
@@ -99,6 +100,28 @@ describe('demo seed', () => {
     });
     expect(grid.json().data.total).toBe(60);
     expect(grid.json().data.rows[0].values[String(grid.json().data.columns[8].id)]).toMatch(/^\d+\.\d{2}$/);
+
+    // Insights look like a company's: shorter Fridays, annual leave ahead of sick leave, summer and
+    // December leave ahead of the rest, every department present, nobody at work on approved leave.
+    const insight = async (path: string) =>
+      (await t.app.inject({ method: 'GET', url: `/app/api/insights/${path}`, headers: admin })).json().data;
+    const week = await insight('attendance-weekly-pattern/1year');
+    const hours = Object.fromEntries(week.map((d: { day: string; value: number }) => [d.day, d.value]));
+    expect(hours.Friday).toBeLessThan(hours.Thursday * 0.85);
+    expect(hours.Saturday).toBe(0);
+    const types = await insight('leave-type-distribution/1year');
+    const byType = Object.fromEntries(types.map((x: { name: string; days: number }) => [x.name, x.days]));
+    expect(byType.Annual).toBeGreaterThan(byType.Sick * 2);
+    expect((await insight('leave-by-department/all')).length).toBeGreaterThanOrEqual(4);
+    const ds = t.app.get(DataSource);
+    const [season] = await ds.query<Array<{ summer: number; spring: number }>>(
+      "SELECT SUM(CASE WHEN SUBSTR(date, 6, 2) IN ('07', '08') THEN days ELSE 0 END) AS summer, SUM(CASE WHEN SUBSTR(date, 6, 2) IN ('09', '10') THEN days ELSE 0 END) AS spring FROM leave_days WHERE status = 'Approved'",
+    );
+    expect(Number(season.summer)).toBeGreaterThan(Number(season.spring) * 3);
+    const [{ clash }] = await ds.query<Array<{ clash: number }>>(
+      "SELECT COUNT(*) AS clash FROM attendance a JOIN leave_days d ON d.employee_id = a.employee_id AND d.date = date(a.in_time) AND d.status = 'Approved'",
+    );
+    expect(Number(clash)).toBe(0);
 
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);

@@ -134,7 +134,7 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(10, product, 'Software Engineer', productLead);
   await team(14, sales, 'Account Executive', salesHead);
   await team(6, people, 'Accountant', peopleHead);
-  await seedDemoAttendance(app.get(DataSource));
   await seedDemoLeaveAndTimesheets(app.get(DataSource));
+  await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
   await seedDemoPayroll(app);
 }

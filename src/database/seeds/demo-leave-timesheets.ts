@@ -8,8 +8,9 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /**
  * Leave and timesheet history for the demo company: calendar-year leave periods for the last two
- * years and this one, three leave types, public holidays, two or three annual leaves and a sick
- * leave per employee and year (mostly approved, some pending, rejected or cancelled), and
+ * years and this one, three leave types, public holidays, seasonal leave per employee and year (a
+ * winter sick leave, a long summer break, a few days before Christmas, a spring break for half of
+ * them; mostly approved, some pending, rejected or cancelled), and
  * timesheets for the engineering employees on two projects over the last two years.
  */
 export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date()): Promise<void> {
@@ -54,14 +55,16 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date(
   for (const e of employees) {
     const rand = prng(Number(e.id) * 31 + 7);
     for (const y of years) {
-      const plans: Array<[string, number]> = [
-        ['Annual', 2 + Math.floor(rand() * 4)],
-        ['Annual', 3 + Math.floor(rand() * 6)],
-        ['Sick', 1 + Math.floor(rand() * 3)],
+      // Seasonal: sick leave in winter, a short break in spring for half of them, the long one in
+      // summer, a few days before Christmas. [type, length in days, window start, window length in days]
+      const plans: Array<[string, number, number, number]> = [
+        ['Sick', 1 + Math.floor(rand() * 3), Date.UTC(y, 0, 8), 70],
+        ['Annual', 7 + Math.floor(rand() * 8), Date.UTC(y, 6, 1), 45],
+        ['Annual', 2 + Math.floor(rand() * 4), Date.UTC(y, 11, 14), 6],
       ];
-      if (rand() < 0.5) plans.push(['Annual', 1 + Math.floor(rand() * 3)]);
-      plans.forEach(([type, length], i) => {
-        const startDay = Date.UTC(y, 0, 1) + Math.floor(((i + rand()) / plans.length) * 330) * DAY;
+      if (rand() < 0.5) plans.push(['Annual', 1 + Math.floor(rand() * 4), Date.UTC(y, 3, 1), 60]);
+      plans.forEach(([type, length, windowStart, windowDays]) => {
+        const startDay = windowStart + Math.floor(rand() * windowDays) * DAY;
         const start = iso(startDay);
         const end = iso(startDay + (length - 1) * DAY);
         const days = workingDays(start, end, week, holidays).length;
