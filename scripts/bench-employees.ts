@@ -6,38 +6,19 @@
  */
 import 'reflect-metadata';
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory';
 import { TokenService } from '../src/auth/token.service';
-import { loadConfig } from '../src/config/config';
-import { dataSourceOptions } from '../src/database/data-source';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
-import { SettingsService } from '../src/settings/settings.service';
 import { UserDepartment } from '../src/users/entities/user-department.entity';
 import { User } from '../src/users/entities/user.entity';
 import { UsersService } from '../src/users/users.service';
+import { withBenchApp } from './bench-tools';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'hr-bench-'));
-  const config = loadConfig({
-    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.sqlite')}`,
-    PORT: '3991',
-    LOG_LEVEL: 'warn',
-  });
-  if (config.database.type === 'mysql') {
-    const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
-    await ds.dropDatabase();
-    await ds.destroy();
-  }
-  const app = await createApp(config);
-  try {
-    await app.get(SettingsService).set('Enable Rest Api', 'Yes');
+  await withBenchApp('employees', { PORT: '3991' }, async (app, config) => {
     const ref = app.get(ReferenceService);
     const dep = (name: string, parent: number | null) => ref.addDepartment(name, parent);
     const root = await dep('Root', null);
@@ -77,10 +58,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`);
-  } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 void main();

@@ -7,83 +7,62 @@
  * on MariaDB for 10 000 × 30, growing linearly.
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory';
 import { TokenService } from '../src/auth/token.service';
-import { loadConfig } from '../src/config/config';
-import { dataSourceOptions } from '../src/database/data-source';
 import { ReferenceService } from '../src/reference/reference.service';
-import { SettingsService } from '../src/settings/settings.service';
 import { UsersService } from '../src/users/users.service';
+import { withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'hr-bench-payroll-'));
-  const config = loadConfig({
-    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.sqlite')}`,
-    REDIS_URL: process.env.REDIS_URL,
-    QUEUE_PREFIX: `bench${Date.now()}`,
-    LOG_LEVEL: 'warn',
-  });
-  if (config.database.type === 'mysql') {
-    const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
-    await ds.dropDatabase();
-    await ds.destroy();
-  }
-  const app = await createApp(config);
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  try {
-    await app.get(SettingsService).set('Enable Rest Api', 'Yes');
-    const department = await app.get(ReferenceService).addDepartment('Bench', null);
-    const t0 = Date.now();
-    await loadPayrollDataset(app, department, COUNT);
-    console.log(
-      `${config.database.type}${config.redisUrl ? ' + Bull' : ''}: loaded ${COUNT} employees with salaries in ${Date.now() - t0} ms`,
-    );
+  await withBenchApp('payroll', { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench${Date.now()}` }, async (app, config) => {
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    try {
+      const department = await app.get(ReferenceService).addDepartment('Bench', null);
+      const t0 = Date.now();
+      await loadPayrollDataset(app, department, COUNT);
+      console.log(
+        `${config.database.type}${config.redisUrl ? ' + Bull' : ''}: loaded ${COUNT} employees with salaries in ${Date.now() - t0} ms`,
+      );
 
-    const admin = await app
-      .get(UsersService)
-      .create({ username: 'bench-admin', email: 'bench@x.test', password: 'bench-Secret-1', level: 'Admin' });
-    const token = (await app.get(TokenService).issue(admin)).access_token;
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
-    const payroll = (
-      await call('POST', '/payroll_config/payrolls', {
-        name: 'Bench',
-        pay_period: 4,
-        department,
-        date_start: '2026-01-01',
-        date_end: '2026-01-31',
-        columns: benchColumns().map((c) => c.id),
-      })
-    ).json<{ data: { id: number } }>().data;
-    peak = process.memoryUsage().rss;
-    const start = process.hrtime.bigint();
-    const res = await call('POST', `/payroll_config/payrolls/${payroll.id}/process`);
-    if (res.statusCode !== 200) throw new Error(res.body);
-    let status = 'Processing';
-    while (status === 'Processing') {
-      await new Promise((r) => setTimeout(r, 20));
-      status = (await call('GET', `/payroll_config/payrolls/${payroll.id}`)).json<{ data: { status: string } }>().data.status;
+      const admin = await app
+        .get(UsersService)
+        .create({ username: 'bench-admin', email: 'bench@x.test', password: 'bench-Secret-1', level: 'Admin' });
+      const token = (await app.get(TokenService).issue(admin)).access_token;
+      const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+        app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+      const payroll = (
+        await call('POST', '/payroll_config/payrolls', {
+          name: 'Bench',
+          pay_period: 4,
+          department,
+          date_start: '2026-01-01',
+          date_end: '2026-01-31',
+          columns: benchColumns().map((c) => c.id),
+        })
+      ).json<{ data: { id: number } }>().data;
+      peak = process.memoryUsage().rss;
+      const start = process.hrtime.bigint();
+      const res = await call('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+      if (res.statusCode !== 200) throw new Error(res.body);
+      let status = 'Processing';
+      while (status === 'Processing') {
+        await new Promise((r) => setTimeout(r, 20));
+        status = (await call('GET', `/payroll_config/payrolls/${payroll.id}`)).json<{ data: { status: string } }>().data.status;
+      }
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const cells = COUNT * benchColumns().length;
+      console.log(`payroll ${COUNT} employees × ${benchColumns().length} columns: ${status} in ${seconds.toFixed(2)} s`);
+      console.log(
+        `cells written: ${cells.toLocaleString('en-US')} (${Math.round(cells / seconds).toLocaleString('en-US')} cells/s)`,
+      );
+      console.log(`peak RSS during the run: ${Math.round(peak / 1048576)} MiB`);
+    } finally {
+      clearInterval(sampler);
     }
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    const cells = COUNT * benchColumns().length;
-    console.log(`payroll ${COUNT} employees × ${benchColumns().length} columns: ${status} in ${seconds.toFixed(2)} s`);
-    console.log(
-      `cells written: ${cells.toLocaleString('en-US')} (${Math.round(cells / seconds).toLocaleString('en-US')} cells/s)`,
-    );
-    console.log(`peak RSS during the run: ${Math.round(peak / 1048576)} MiB`);
-  } finally {
-    clearInterval(sampler);
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 void main();

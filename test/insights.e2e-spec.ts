@@ -1,24 +1,12 @@
 import { DataSource } from 'typeorm';
 import { insertRows } from '../src/database/seeds/seed-tools';
+import { INSIGHT_NAMES } from '../src/insights/insights.dto';
 import { InsightsService } from '../src/insights/insights.service';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, sleep, TestApp } from './helpers/test-app';
 
 const PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
-const ENDPOINTS = [
-  'leave-summary',
-  'leave-monthly-pattern',
-  'leave-weekly-pattern',
-  'leave-type-distribution',
-  'leave-by-department',
-  'attendance-summary',
-  'attendance-monthly-pattern',
-  'attendance-weekly-pattern',
-  'timesheet-summary',
-  'timesheet-monthly-pattern',
-  'timesheet-weekly-pattern',
-];
 const WEEK = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** 31 items, zeros except `values` ({day: [value, days?]}). */
@@ -69,7 +57,7 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ INSIGHTS_CACHE_MS: '500' });
     c = await buildCompany(t.app);
     call = apiCaller(t.app);
     admin = c.users.admin.token;
@@ -288,8 +276,26 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
     });
   });
 
+  it('a figure is reused for INSIGHTS_CACHE_MS within its scope, then computed again', async () => {
+    const approved = async (token: string) =>
+      (await get('/insights/leave-summary/1year', token)).find((s: { status: string }) => s.status === 'Approved');
+    await sleep(600);
+    expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 1, days: 3 });
+    const res = await call('POST', '/leaves', admin, {
+      employee: c.emp.report1,
+      leave_type: types.sick,
+      date_start: '2026-06-08',
+      date_end: '2026-06-08',
+    });
+    expect((await call('POST', `/leaves/${res.json().data.id}/approve`, admin)).statusCode).toBe(200);
+    expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 1, days: 3 }); // within 500 ms
+    await sleep(600);
+    expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 2, days: 4 });
+    expect(await approved(c.users.manager.token)).toEqual({ status: 'Approved', requests: 3, days: 9 });
+  });
+
   it('every endpoint answers each period in its shape; any other period is 400 INVALID_PERIOD; a token is needed', async () => {
-    for (const e of ENDPOINTS) {
+    for (const e of INSIGHT_NAMES) {
       for (const p of PERIODS) {
         const data = await get(`/insights/${e}/${p}`, c.users.employee.token);
         if (e.endsWith('monthly-pattern')) expect(data).toHaveLength(31);

@@ -54,6 +54,8 @@ export interface AppConfig {
   /** How long a validated access token is cached in each process. */
   tokenCacheMs: number;
   loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
+  /** How long an insights figure is reused per scope and period (0: computed on every request). */
+  insightsCacheMs: number;
   /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
   payrollRunTimeoutSec: number;
   /** POST /users/me/password attempts per user and window. */
@@ -244,6 +246,7 @@ export function loadConfig(env: Env): AppConfig {
       perUsername: int('LOGIN_RATE_LIMIT_PER_USERNAME', 10, 1, 100_000),
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
     },
+    insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),

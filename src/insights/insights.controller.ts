@@ -5,14 +5,14 @@ import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
 import { ApiArrayEnvelope, ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { DomainException } from '../common/errors/domain.exception';
 import {
-  AttendanceSummaryDto,
+  AttendanceInsightDto,
   DayOfMonthValueDto,
   INSIGHT_PERIODS,
   InsightPeriod,
   LeaveDepartmentShareDto,
   LeaveStatusSummaryDto,
   LeaveTypeShareDto,
-  TimesheetSummaryDto,
+  TimesheetInsightDto,
   WeekdayValueDto,
 } from './insights.dto';
 import { InsightsService } from './insights.service';
@@ -51,7 +51,7 @@ export class InsightsController {
   @Get('leave-summary/:period')
   @Insight('Leave requests and their days in the period, by status (all four, zeros included)', LeaveStatusSummaryDto, true)
   leaveSummary(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.leaveSummary(caller, period);
+    return this.insights.get(caller, 'leave-summary', period);
   }
 
   @Get('leave-monthly-pattern/:period')
@@ -61,7 +61,7 @@ export class InsightsController {
     true,
   )
   leaveMonthlyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.leaveMonthlyPattern(caller, period);
+    return this.insights.get(caller, 'leave-monthly-pattern', period);
   }
 
   @Get('leave-weekly-pattern/:period')
@@ -71,54 +71,54 @@ export class InsightsController {
     true,
   )
   leaveWeeklyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.leaveWeeklyPattern(caller, period);
+    return this.insights.get(caller, 'leave-weekly-pattern', period);
   }
 
   @Get('leave-type-distribution/:period')
   @Insight('Approved leave by leave type (every type, zeros included)', LeaveTypeShareDto, true)
   leaveTypeDistribution(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.leaveTypeDistribution(caller, period);
+    return this.insights.get(caller, 'leave-type-distribution', period);
   }
 
   @Get('leave-by-department/:period')
   @Insight("Approved leave by the employees' departments, most days first", LeaveDepartmentShareDto, true)
   leaveByDepartment(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.leaveByDepartment(caller, period);
+    return this.insights.get(caller, 'leave-by-department', period);
   }
 
   @Get('attendance-summary/:period')
-  @Insight('Attendance records started in the period: counts and hours', AttendanceSummaryDto, false)
+  @Insight('Attendance records started in the period: counts and hours', AttendanceInsightDto, false)
   attendanceSummary(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.attendanceSummary(caller, period);
+    return this.insights.get(caller, 'attendance-summary', period);
   }
 
   @Get('attendance-monthly-pattern/:period')
   @Insight('Attendance hours by day of month (the day a record starts, UTC): 31 items', DayOfMonthValueDto, true)
   attendanceMonthlyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.attendanceMonthlyPattern(caller, period);
+    return this.insights.get(caller, 'attendance-monthly-pattern', period);
   }
 
   @Get('attendance-weekly-pattern/:period')
   @Insight('Attendance hours by weekday (the day a record starts, UTC): 7 items from Monday', WeekdayValueDto, true)
   attendanceWeeklyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.attendanceWeeklyPattern(caller, period);
+    return this.insights.get(caller, 'attendance-weekly-pattern', period);
   }
 
   @Get('timesheet-summary/:period')
-  @Insight('Time entries of the period (not rejected): counts and hours', TimesheetSummaryDto, false)
+  @Insight('Time entries of the period (not rejected): counts and hours', TimesheetInsightDto, false)
   timesheetSummary(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.timesheetSummary(caller, period);
+    return this.insights.get(caller, 'timesheet-summary', period);
   }
 
   @Get('timesheet-monthly-pattern/:period')
   @Insight('Time entry hours by day of month: 31 items', DayOfMonthValueDto, true)
   timesheetMonthlyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.timesheetMonthlyPattern(caller, period);
+    return this.insights.get(caller, 'timesheet-monthly-pattern', period);
   }
 
   @Get('timesheet-weekly-pattern/:period')
   @Insight('Time entry hours by weekday: 7 items from Monday', WeekdayValueDto, true)
   timesheetWeeklyPattern(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
-    return this.insights.timesheetWeeklyPattern(caller, period);
+    return this.insights.get(caller, 'timesheet-weekly-pattern', period);
   }
 }

@@ -2,6 +2,20 @@ import { ApiProperty } from '@nestjs/swagger';
 
 export const INSIGHT_PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
 export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
+/** The endpoints, /insights/<name>/{period}. */
+export const INSIGHT_NAMES = [
+  'leave-summary',
+  'leave-monthly-pattern',
+  'leave-weekly-pattern',
+  'leave-type-distribution',
+  'leave-by-department',
+  'attendance-summary',
+  'attendance-monthly-pattern',
+  'attendance-weekly-pattern',
+  'timesheet-summary',
+  'timesheet-monthly-pattern',
+  'timesheet-weekly-pattern',
+] as const;
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
 export class LeaveStatusSummaryDto {
@@ -36,7 +50,7 @@ export class WeekdayValueDto {
   @ApiProperty({ required: false, description: 'leave only: the approved leave days on that weekday' }) days?: number;
 }
 
-export class AttendanceSummaryDto {
+export class AttendanceInsightDto {
   @ApiProperty() records: number;
   @ApiProperty() employees: number;
   @ApiProperty({ example: 1234.5 }) total_hours: number;
@@ -44,7 +58,7 @@ export class AttendanceSummaryDto {
   @ApiProperty() work_from_home_records: number;
 }
 
-export class TimesheetSummaryDto {
+export class TimesheetInsightDto {
   @ApiProperty() entries: number;
   @ApiProperty() employees: number;
   @ApiProperty() total_hours: number;

@@ -1,17 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
-import { EmployeeAccessService } from '../employees/employee-access.service';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { EmployeeAccessService, EmployeeScope } from '../employees/employee-access.service';
 import {
-  AttendanceSummaryDto,
+  AttendanceInsightDto,
   DayOfMonthValueDto,
+  INSIGHT_NAMES,
   InsightPeriod,
   LeaveDepartmentShareDto,
   LeaveStatusSummaryDto,
   LeaveTypeShareDto,
-  TimesheetSummaryDto,
+  TimesheetInsightDto,
   WEEKDAY_NAMES,
   WeekdayValueDto,
 } from './insights.dto';
@@ -51,6 +54,22 @@ const midnight = (day: string, plusDays = 0) => {
   return new Date(y, m - 1, d + plusDays);
 };
 
+type Insights = InsightsService['insights'];
+export type InsightName = keyof Insights;
+
+function scopeKey(scope: EmployeeScope): string {
+  switch (scope.kind) {
+    case 'all':
+    case 'none':
+      return scope.kind;
+    case 'departments':
+      return `departments:${[...scope.departmentIds].sort((a, b) => a - b).join(',')}`;
+    case 'team':
+    case 'self':
+      return `${scope.kind}:${scope.selfId}`;
+  }
+}
+
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -68,11 +87,51 @@ export class InsightsService {
   /** "Today" comes from here (the tests set a fixed day). */
   clock: () => Date = () => new Date();
 
+  /** The computations by endpoint name. */
+  readonly insights = {
+    'leave-summary': (c: AuthUser, p: InsightPeriod) => this.leaveSummary(c, p),
+    'leave-monthly-pattern': (c: AuthUser, p: InsightPeriod) => this.leaveMonthlyPattern(c, p),
+    'leave-weekly-pattern': (c: AuthUser, p: InsightPeriod) => this.leaveWeeklyPattern(c, p),
+    'leave-type-distribution': (c: AuthUser, p: InsightPeriod) => this.leaveTypeDistribution(c, p),
+    'leave-by-department': (c: AuthUser, p: InsightPeriod) => this.leaveByDepartment(c, p),
+    'attendance-summary': (c: AuthUser, p: InsightPeriod) => this.attendanceSummary(c, p),
+    'attendance-monthly-pattern': (c: AuthUser, p: InsightPeriod) => this.attendanceMonthlyPattern(c, p),
+    'attendance-weekly-pattern': (c: AuthUser, p: InsightPeriod) => this.attendanceWeeklyPattern(c, p),
+    'timesheet-summary': (c: AuthUser, p: InsightPeriod) => this.timesheetSummary(c, p),
+    'timesheet-monthly-pattern': (c: AuthUser, p: InsightPeriod) => this.timesheetMonthlyPattern(c, p),
+    'timesheet-weekly-pattern': (c: AuthUser, p: InsightPeriod) => this.timesheetWeeklyPattern(c, p),
+  } satisfies Record<(typeof INSIGHT_NAMES)[number], (c: AuthUser, p: InsightPeriod) => Promise<unknown>>;
+
+  /** Figures by endpoint, period, day and scope: the promise, so concurrent equal requests share one query. */
+  private readonly cache = new Map<string, { until: number; value: Promise<unknown> }>();
+
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly access: EmployeeAccessService,
   ) {
     this.sql = sqlDialect(ds);
+  }
+
+  /**
+   * An insight, reused for INSIGHTS_CACHE_MS (default 30 s) by every caller of the same scope
+   * (Admins share one entry, a Restricted Admin's departments, a Manager's or Employee's own), so a
+   * dashboard's repeated loads cost one aggregation. At most 2 000 entries, the oldest dropped.
+   */
+  async get<N extends InsightName>(caller: AuthUser, name: N, period: InsightPeriod): Promise<Awaited<ReturnType<Insights[N]>>> {
+    const compute = () => this.insights[name](caller, period) as Promise<Awaited<ReturnType<Insights[N]>>>;
+    const ttl = this.config.insightsCacheMs;
+    if (!ttl) return compute();
+    const key = `${name}|${period}|${periodRange(period, this.clock()).to}|${scopeKey(await this.access.scopeOf(caller))}`;
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.until > now) return hit.value as Promise<Awaited<ReturnType<Insights[N]>>>;
+    const value = compute();
+    this.cache.delete(key);
+    this.cache.set(key, { until: now + ttl, value });
+    if (this.cache.size > 2000) this.cache.delete(this.cache.keys().next().value as string);
+    value.catch(() => this.cache.delete(key));
+    return value;
   }
 
   async leaveSummary(caller: AuthUser, period: InsightPeriod): Promise<LeaveStatusSummaryDto[]> {
@@ -137,7 +196,7 @@ export class InsightsService {
       .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
   }
 
-  async attendanceSummary(caller: AuthUser, period: InsightPeriod): Promise<AttendanceSummaryDto> {
+  async attendanceSummary(caller: AuthUser, period: InsightPeriod): Promise<AttendanceInsightDto> {
     const r = await (
       await this.attendance(caller, period)
     )
@@ -178,7 +237,7 @@ export class InsightsService {
     return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
   }
 
-  async timesheetSummary(caller: AuthUser, period: InsightPeriod): Promise<TimesheetSummaryDto> {
+  async timesheetSummary(caller: AuthUser, period: InsightPeriod): Promise<TimesheetInsightDto> {
     const r = await (
       await this.timeEntries(caller, period)
     )

@@ -1,0 +1,40 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { createApp } from '../src/app.factory';
+import { AppConfig, loadConfig } from '../src/config/config';
+import { dataSourceOptions } from '../src/database/data-source';
+import { SettingsService } from '../src/settings/settings.service';
+
+/**
+ * The application a benchmark runs against: DATABASE_URL from the environment (a MariaDB database
+ * is emptied first!) or a SQLite file in a temporary directory, `env` on top, the REST API enabled.
+ * `run` gets the app and its config; the app is closed and the directory removed afterwards.
+ */
+export async function withBenchApp(
+  name: string,
+  env: Record<string, string | undefined>,
+  run: (app: NestFastifyApplication, config: AppConfig) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), `hr-bench-${name}-`));
+  const config = loadConfig({
+    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.sqlite')}`,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  if (config.database.type === 'mysql') {
+    const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
+    await ds.dropDatabase();
+    await ds.destroy();
+  }
+  const app = await createApp(config);
+  try {
+    await app.get(SettingsService).set('Enable Rest Api', 'Yes');
+    await run(app, config);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
