@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { EmployeeAccessService, EmployeeScope } from '../employees/employee-access.service';
+import { EmployeeAccessService, EmployeeScope, ListCondition } from '../employees/employee-access.service';
 import {
   AttendanceInsightDto,
   DayOfMonthValueDto,
@@ -178,16 +178,36 @@ export class InsightsService {
     });
   }
 
-  /** The departments with approved leave in the period, most days first. */
+  /**
+   * The departments with approved leave in the period, most days first. Grouped by employee first
+   * (over the covering index; a request belongs to one employee, so its requests add up exactly),
+   * then by the employees' departments.
+   */
   async leaveByDepartment(caller: AuthUser, period: InsightPeriod): Promise<LeaveDepartmentShareDto[]> {
-    const qb = await this.leaveDays(caller, period, true);
-    const rows = await qb
-      .innerJoin('departments', 'dep', 'dep.id = e.department_id')
-      .andWhere('d.status = :approved', { approved: 'Approved' })
-      .select('e.department_id', 'department')
-      .addSelect('dep.name', 'name')
+    const { from, to } = periodRange(period, this.clock());
+    const perEmployee = this.ds
+      .createQueryBuilder()
+      .select('d.employee_id', 'employee_id')
       .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
       .addSelect('SUM(d.days)', 'days')
+      .from('leave_days', 'd')
+      .where('d.status = :approved', { approved: 'Approved' })
+      .andWhere('d.date <= :to', { to });
+    if (from) perEmployee.andWhere('d.date >= :from', { from });
+    perEmployee.groupBy('d.employee_id');
+    const qb = this.ds
+      .createQueryBuilder()
+      .from(`(${perEmployee.getQuery()})`, 'x')
+      .setParameters(perEmployee.getParameters())
+      .innerJoin('employees', 'e', 'e.id = x.employee_id')
+      .innerJoin('departments', 'dep', 'dep.id = e.department_id');
+    const condition = await this.scopeCondition(caller);
+    if (condition.sql) qb.andWhere(condition.sql, condition.params);
+    const rows = await qb
+      .select('e.department_id', 'department')
+      .addSelect('dep.name', 'name')
+      .addSelect('SUM(x.requests)', 'requests')
+      .addSelect('SUM(x.days)', 'days')
       .groupBy('e.department_id')
       .addGroupBy('dep.name')
       .getRawMany<{ department: unknown; name: string; requests: unknown; days: unknown }>();
@@ -297,12 +317,12 @@ export class InsightsService {
     return new Map(rows.map((r) => [num(r.k), round2(num(r.amount) / perHour)]));
   }
 
-  /** leave_days `d` of the period in the caller's scope (`withEmployee`: joined to employees `e` always). */
-  private async leaveDays(caller: AuthUser, period: InsightPeriod, withEmployee = false): Promise<SelectQueryBuilder<object>> {
+  /** leave_days `d` of the period in the caller's scope. */
+  private async leaveDays(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
     const { from, to } = periodRange(period, this.clock());
     const qb = this.ds.createQueryBuilder().from('leave_days', 'd').where('d.date <= :to', { to });
     if (from) qb.andWhere('d.date >= :from', { from });
-    return this.scoped(caller, qb, 'd.employee_id', withEmployee);
+    return this.scoped(caller, qb, 'd.employee_id');
   }
 
   /** attendance `a` started in the period (an attendance record's hours count on the day it starts). */
@@ -336,12 +356,15 @@ export class InsightsService {
     caller: AuthUser,
     qb: SelectQueryBuilder<object>,
     employeeColumn: string,
-    join = false,
   ): Promise<SelectQueryBuilder<object>> {
-    const scope = await this.access.scopeOf(caller);
-    const condition = scope.kind === 'self' ? this.access.recordsCondition(scope) : this.access.listCondition(scope);
-    if (condition.sql || join) qb.innerJoin('employees', 'e', `e.id = ${employeeColumn}`);
-    if (condition.sql) qb.andWhere(condition.sql, condition.params);
+    const condition = await this.scopeCondition(caller);
+    if (condition.sql) qb.innerJoin('employees', 'e', `e.id = ${employeeColumn}`).andWhere(condition.sql, condition.params);
     return qb;
+  }
+
+  /** The condition over employees `e` (null: everyone). */
+  private async scopeCondition(caller: AuthUser): Promise<ListCondition> {
+    const scope = await this.access.scopeOf(caller);
+    return scope.kind === 'self' ? this.access.recordsCondition(scope) : this.access.listCondition(scope);
   }
 }

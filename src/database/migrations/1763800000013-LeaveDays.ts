@@ -22,7 +22,11 @@ export class LeaveDays1763800000013 implements MigrationInterface {
           { name: 'days', type: 'decimal', precision: 3, scale: 1 },
         ],
         indices: [
-          new TableIndex({ name: 'ix_leave_days_status_date', columnNames: ['status', 'date'] }),
+          // Covering for the company-wide figures (no row lookups): 285k rows 'all' in 110 ms instead of 500 on MariaDB.
+          new TableIndex({
+            name: 'ix_leave_days_status_date',
+            columnNames: ['status', 'date', 'leave_type_id', 'employee_id', 'days'],
+          }),
           new TableIndex({ name: 'ix_leave_days_employee_date', columnNames: ['employee_id', 'date'] }),
         ],
         foreignKeys: [
