@@ -12,14 +12,13 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
-import { transaction } from '../src/common/database/transaction';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { prng } from '../src/database/seeds/seed-tools';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { INSIGHT_NAMES } from '../src/insights/insights.dto';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { withBenchApp } from './bench-tools';
+import { bulkInsert, isoDay, sqlTime, withBenchApp } from './bench-tools';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,23 +29,6 @@ const ATTENDANCE = arg('attendance', 1_000_000);
 const LEAVE = arg('leave', 200_000);
 const ENTRIES = arg('entries', 1_000_000);
 const DAY = 86_400_000;
-
-/** Multi-row INSERTs of `batch` rows, one transaction. */
-async function bulk(ds: DataSource, table: string, columns: string[], count: number, row: (i: number) => unknown[]) {
-  const batch = 2000;
-  await transaction(ds, async (em) => {
-    for (let start = 0; start < count; start += batch) {
-      const n = Math.min(batch, count - start);
-      const params: unknown[] = [];
-      for (let i = start; i < start + n; i++) params.push(...row(i));
-      const placeholders = Array.from({ length: n }, () => `(${columns.map(() => '?').join(', ')})`).join(', ');
-      await em.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, params);
-    }
-  });
-}
-
-const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
-const sqlTime = (t: number) => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
 
 async function load(ds: DataSource, reference: ReferenceService): Promise<{ first: number }> {
   const t0 = Date.now();
@@ -59,12 +41,18 @@ async function load(ds: DataSource, reference: ReferenceService): Promise<{ firs
   const rand = prng(42);
   const employee = (i: number) => first + (i % EMPLOYEES);
   // Attendance: weekdays spread over three years, 6-9.5 h.
-  await bulk(ds, 'attendance', ['employee_id', 'in_time', 'out_time', 'duration_seconds', 'work_from_home'], ATTENDANCE, (i) => {
-    const day = today - (1 + Math.floor(rand() * span)) * DAY;
-    const inTime = day + (7 * 60 + Math.floor(rand() * 180)) * 60_000;
-    const seconds = Math.floor((6 + rand() * 3.5) * 3600);
-    return [employee(i), sqlTime(inTime), sqlTime(inTime + seconds * 1000), seconds, rand() < 0.2 ? 1 : 0];
-  });
+  await bulkInsert(
+    ds,
+    'attendance',
+    ['employee_id', 'in_time', 'out_time', 'duration_seconds', 'work_from_home'],
+    ATTENDANCE,
+    (i) => {
+      const day = today - (1 + Math.floor(rand() * span)) * DAY;
+      const inTime = day + (7 * 60 + Math.floor(rand() * 180)) * 60_000;
+      const seconds = Math.floor((6 + rand() * 3.5) * 3600);
+      return [employee(i), sqlTime(inTime), sqlTime(inTime + seconds * 1000), seconds, rand() < 0.2 ? 1 : 0];
+    },
+  );
   console.log(`  attendance: ${ATTENDANCE.toLocaleString('en-US')} rows (${((Date.now() - t0) / 1000).toFixed(1)} s so far)`);
   await ds.query(
     "INSERT INTO leave_types (name, default_days, allow_negative) VALUES ('Annual', 25, 0), ('Sick', 0, 1), ('Unpaid', 0, 1)",
@@ -73,7 +61,7 @@ async function load(ds: DataSource, reference: ReferenceService): Promise<{ firs
     Number(r.id),
   );
   const statuses = ['Approved', 'Approved', 'Approved', 'Approved', 'Pending', 'Rejected', 'Cancelled'];
-  await bulk(
+  await bulkInsert(
     ds,
     'leave_requests',
     ['employee_id', 'leave_type_id', 'date_start', 'date_end', 'half_day', 'days', 'status'],
@@ -81,7 +69,15 @@ async function load(ds: DataSource, reference: ReferenceService): Promise<{ firs
     (i) => {
       const start = today - Math.floor(rand() * span) * DAY;
       const length = 1 + Math.floor(rand() * 3);
-      return [employee(i), types[i % 3], iso(start), iso(start + (length - 1) * DAY), 0, length, statuses[i % statuses.length]];
+      return [
+        employee(i),
+        types[i % 3],
+        isoDay(start),
+        isoDay(start + (length - 1) * DAY),
+        0,
+        length,
+        statuses[i % statuses.length],
+      ];
     },
   );
   const days = await expandLeaveDays((sql, params) => ds.query(sql, params));
@@ -89,9 +85,9 @@ async function load(ds: DataSource, reference: ReferenceService): Promise<{ firs
     `  leave: ${LEAVE.toLocaleString('en-US')} requests, ${days.toLocaleString('en-US')} leave days (${((Date.now() - t0) / 1000).toFixed(1)} s so far)`,
   );
   const entryStatuses = ['Approved', 'Approved', 'Approved', 'Submitted', 'Draft', 'Rejected'];
-  await bulk(ds, 'time_entries', ['employee_id', 'date', 'start_time', 'end_time', 'minutes', 'status'], ENTRIES, (i) => [
+  await bulkInsert(ds, 'time_entries', ['employee_id', 'date', 'start_time', 'end_time', 'minutes', 'status'], ENTRIES, (i) => [
     employee(i),
-    iso(today - Math.floor(rand() * span) * DAY),
+    isoDay(today - Math.floor(rand() * span) * DAY),
     '09:00',
     '12:30',
     210,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory';
+import { transaction } from '../src/common/database/transaction';
 import { AppConfig, loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
 import { SettingsService } from '../src/settings/settings.service';
@@ -38,3 +39,28 @@ export async function withBenchApp(
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Multi-row INSERTs of 2 000 rows a statement, one transaction; `row(i)` gives row i of `count`. */
+export async function bulkInsert(
+  ds: DataSource,
+  table: string,
+  columns: readonly string[],
+  count: number,
+  row: (i: number) => unknown[],
+): Promise<void> {
+  const batch = 2000;
+  await transaction(ds, async (em) => {
+    for (let start = 0; start < count; start += batch) {
+      const n = Math.min(batch, count - start);
+      const params: unknown[] = [];
+      for (let i = start; i < start + n; i++) params.push(...row(i));
+      const placeholders = Array.from({ length: n }, () => `(${columns.map(() => '?').join(', ')})`).join(', ');
+      await em.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, params);
+    }
+  });
+}
+
+/** 'YYYY-MM-DD' of an instant (UTC). */
+export const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+/** 'YYYY-MM-DD HH:MM:SS' of an instant (UTC), as the datetime columns hold it. */
+export const sqlTime = (t: number) => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
