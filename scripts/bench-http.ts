@@ -1,50 +1,203 @@
 /**
- * Throughput of the platform's hot path, run by hand: `npm run build && node dist/scripts/bench-http.js`.
- * Serves the built app on a temporary SQLite file at 127.0.0.1:3990 and drives it with autocannon
- * (10 connections, 2 s warm-up then 10 s per route): the public echo (REST gate + envelope) and an authenticated
- * list (bearer lookup through the token cache + level guard + paging). Prints req/s and latency.
- * autocannon runs in the same process, sharing the cores: the figures understate a dedicated server.
+ * The service against the bare-stack floor, in one run, by hand:
+ *   DATABASE_URL=... npm run bench:seed -- --employees 100000 --reset
+ *   DATABASE_URL=... npm run bench:http [-- --connections 50 --duration 10 --rounds 3 --only employees]
+ * Starts the production build (`node dist/src/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and
+ * the floor (`dist/scripts/bench-floor.js`: bare Fastify, the same primary-key SELECT) as separate
+ * processes, drives them with autocannon from this one, alternating which goes first each round,
+ * and prints per scenario the median over the rounds of requests/s, p50 and p99 (ms), the non-2xx
+ * count, and for the by-id read the ratio service / floor. Also the cold start: spawn to the
+ * first 200 on /health/live. The database must hold bench:seed's data and users.
  */
-import 'reflect-metadata';
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createApp } from '../src/app.factory';
-import { TokenService } from '../src/auth/token.service';
-import { loadConfig } from '../src/config/config';
-import { SettingsService } from '../src/settings/settings.service';
-import { UsersService } from '../src/users/users.service';
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'hr-bench-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, PORT: '3990', LOG_LEVEL: 'warn' });
-  const app = await createApp(config);
-  try {
-    await app.get(SettingsService).set('Enable Rest Api', 'Yes');
-    const admin = await app
-      .get(UsersService)
-      .create({ username: 'bench', email: 'bench@x.test', password: 'bench-Secret-1', level: 'Admin' });
-    const token = (await app.get(TokenService).issue(admin)).access_token;
-    await app.listen(config.port, config.host);
-    const base = `http://${config.host}:${config.port}${config.apiPrefix}`;
-    for (const [name, path, headers] of [
-      ['GET /echo (public)', '/echo', {}],
-      ['GET /settings (bearer, Admin)', '/settings', { authorization: `Bearer ${token}` }],
-    ] as const) {
-      await autocannon({ url: base + path, headers, connections: 10, duration: 2 }); // warm-up
-      const r = await autocannon({ url: base + path, headers, connections: 10, duration: 10 });
-      const non2xx = r.non2xx + r.errors;
-      console.log(
-        `${name.padEnd(32)} ${Math.round(r.requests.average)} req/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${non2xx}`,
-      );
+const arg = (name: string, def: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const argText = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const CONNECTIONS = arg('connections', 50);
+const DURATION = arg('duration', 10);
+const ROUNDS = arg('rounds', 3);
+const ONLY = argText('only');
+const SERVICE_PORT = 3990;
+const FLOOR_PORT = 3991;
+const PASSWORD = 'bench-Secret-1';
+const DIST = join(__dirname, '..');
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [join(DIST, script)], {
+    env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`${script} exited: ${code ?? signal}`);
+  });
+  return child;
+}
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(url)).status === 200) return Date.now() - t0;
+    } catch {
+      // not listening yet
     }
-    const mem = process.memoryUsage();
-    console.log(`RSS after the run: ${Math.round(mem.rss / 1048576)} MiB, heap ${Math.round(mem.heapUsed / 1048576)} MiB`);
-  } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
-void main();
+async function drive(opts: autocannon.Options): Promise<Figures> {
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const summary = (runs: Figures[]): Figures => ({
+  rps: median(runs.map((r) => r.rps)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+});
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required: the database bench:seed filled');
+  const t0 = Date.now();
+  const service = start('src/main.js', {
+    DATABASE_URL: databaseUrl,
+    PORT: String(SERVICE_PORT),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    LOGIN_RATE_LIMIT_PER_USERNAME: '1000',
+    ...(process.env.API_PROCESSES ? { API_PROCESSES: process.env.API_PROCESSES } : {}),
+  });
+  const floor = start('scripts/bench-floor.js', { DATABASE_URL: databaseUrl, PORT: String(FLOOR_PORT) });
+  try {
+    const base = `http://127.0.0.1:${SERVICE_PORT}/app/api`;
+    await waitFor(`${base}/health/live`);
+    const coldStart = Date.now() - t0;
+    await waitFor(`http://127.0.0.1:${FLOOR_PORT}/employees/1`).catch(() => undefined);
+    const token = async (username: string) => {
+      const res = await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'password', username, password: PASSWORD }),
+      });
+      if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} (run bench:seed first)`);
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    const admin = { authorization: `Bearer ${await token('bench-admin')}` };
+    const employee = { authorization: `Bearer ${await token('bench-employee')}` };
+    const get = async <T>(path: string): Promise<T> =>
+      ((await (await fetch(base + path, { headers: admin })).json()) as { data: T }).data;
+    const [first] = await get<Array<{ id: number }>>('/employees?limit=1');
+    const id = first.id + 42;
+    const departments = (await get<Array<{ id: number; parent: number | null }>>('/departments?limit=500')).filter(
+      (d) => d.parent !== null,
+    );
+    const filters = encodeURIComponent(JSON.stringify({ status: 'Active', department: departments.slice(-2).map((d) => d.id) }));
+    let unique = 0;
+    const scenarios: Array<{ name: string; opts: autocannon.Options; floor?: string }> = [
+      { name: 'GET /employees/{id}', opts: { url: `${base}/employees/${id}`, headers: admin }, floor: `/employees/${id}` },
+      { name: 'GET /employees/me', opts: { url: `${base}/employees/me`, headers: employee } },
+      {
+        name: 'GET /employees?limit=50&sortField=last_name',
+        opts: { url: `${base}/employees?limit=50&sortField=last_name`, headers: admin },
+      },
+      {
+        name: '  the same, page 1000',
+        opts: { url: `${base}/employees?limit=50&sortField=last_name&page=1000`, headers: admin },
+      },
+      {
+        name: '  filtered: Active, two departments',
+        opts: { url: `${base}/employees?limit=50&sortField=last_name&filters=${filters}`, headers: admin },
+      },
+      { name: 'GET /employees?search=Last12', opts: { url: `${base}/employees?limit=50&search=Last12`, headers: admin } },
+      {
+        name: 'POST /employees',
+        opts: {
+          url: `${base}/employees`,
+          method: 'POST',
+          headers: { ...admin, 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (req) => {
+                unique += 1;
+                const n = `${process.pid}-${Date.now()}-${unique}`;
+                return {
+                  ...req,
+                  body: JSON.stringify({
+                    employee_id: `H${n}`,
+                    first_name: 'Bench',
+                    last_name: `Post${unique}`,
+                    joined_date: '2024-01-15',
+                    work_email: `h${n}@bench.test`,
+                  }),
+                };
+              },
+            },
+          ],
+        },
+      },
+      {
+        name: 'GET /employees/{id}/leaves/summary',
+        opts: { url: `${base}/employees/${first.id}/leaves/summary`, headers: admin },
+      },
+      { name: 'GET /insights/leave-summary/1year', opts: { url: `${base}/insights/leave-summary/1year`, headers: admin } },
+    ];
+    const kind = databaseUrl.startsWith('mysql') ? 'MariaDB' : 'SQLite';
+    console.log(
+      `${kind}, ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per scenario (medians), cold start ${coldStart} ms${process.env.API_PROCESSES ? `, API_PROCESSES=${process.env.API_PROCESSES}` : ''}`,
+    );
+    console.log(
+      `${'scenario'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(8)}  ratio`,
+    );
+    const line = (name: string, f: Figures, ratio = '') =>
+      console.log(
+        `${name.padEnd(44)} ${Math.round(f.rps).toString().padStart(8)} ${f.p50.toString().padStart(6)} ${f.p99.toString().padStart(6)} ${f.non2xx.toString().padStart(8)}  ${ratio}`,
+      );
+    for (const s of scenarios) {
+      if (ONLY && !s.name.includes(ONLY)) continue;
+      const own: Figures[] = [];
+      const bare: Figures[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const floorRun = async () => {
+          if (s.floor) bare.push(await drive({ url: `http://127.0.0.1:${FLOOR_PORT}${s.floor}` }));
+        };
+        if (round % 2) await floorRun();
+        own.push(await drive(s.opts));
+        if (!(round % 2)) await floorRun();
+      }
+      const mine = summary(own);
+      if (s.floor) {
+        const f = summary(bare);
+        line(s.name, mine, (mine.rps / f.rps).toFixed(2));
+        line('  the floor (bare Fastify, same SELECT)', f);
+      } else line(s.name, mine);
+    }
+  } finally {
+    service.kill('SIGTERM');
+    floor.kill('SIGTERM');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
