@@ -1,10 +1,11 @@
-import helmet from '@fastify/helmet';
 import { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
@@ -57,20 +58,10 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   // the error handler Nest installs, so they get the same envelope as everything else.
   registerBodyParsers(fastify, config);
   const settings = app.get(SettingsService);
+  const securityHeaders = SECURITY_HEADERS;
   fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
+    void reply.headers(securityHeaders).header('X-Request-Id', request.id);
     await restGate(config, settings, request, reply);
-  });
-
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
-        scriptSrc: ["'self'"],
-      },
-    },
   });
   app.enableCors({
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
@@ -91,6 +82,32 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   await fastify.ready();
   return app;
 }
+
+/**
+ * Helmet's security headers (CSP, HSTS, X-Frame-Options, ...), computed once at boot: with no CSP
+ * nonces they do not depend on the request, and the Fastify plugin rebuilt the middleware (parsing
+ * the CSP directives again) on every request.
+ */
+export function securityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number) => (headers[name] = String(value)),
+    removeHeader: (name: string) => delete headers[name],
+  };
+  helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
+        scriptSrc: ["'self'"],
+      },
+    },
+  })({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+const SECURITY_HEADERS = securityHeaders();
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()

@@ -135,11 +135,17 @@ describe('HTTP layer: envelopes, errors, request ids, limits, headers', () => {
     expect(missing.headers['x-request-id']).toBe('r-404');
   });
 
-  it('sends security headers', async () => {
-    const res = await inject({ method: 'GET', url: '/app/api/echo' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  it('sends security headers, on errors too', async () => {
+    for (const url of ['/app/api/echo', '/app/api/nope', '/app/api/health/live']) {
+      const res = await inject({ method: 'GET', url });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("img-src 'self' data: validator.swagger.io");
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
   });
 
   it('answers CORS preflight for an allowed origin, listing PUT and DELETE', async () => {
