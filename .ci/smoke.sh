@@ -2,6 +2,7 @@
 # Smoke tests of the built artifacts as an operator runs them (after `npm run build`):
 #  1. `node dist/src/main.js` on a fresh SQLite file: 503 API_DISABLED, then the CLI enables the API
 #     in another process and the running server opens within 5 s, without a restart.
+#     With API_PROCESSES=2 two HTTP processes share the port and SIGTERM stops them, exit 0.
 #  2. `npm run demo`: serves, and the printed curl line works.
 #  3. with REDIS_URL set: `npm run worker` starts, consumes, and stops cleanly on SIGTERM.
 set -euo pipefail
@@ -50,6 +51,14 @@ echo "echo answered $(( ($(date +%s%N) - start) / 1000000 )) ms after settings:s
 node dist/src/cli.js users:create-admin --username smoke --email smoke@example.com --password 'smoke-Secret-1' >/dev/null
 TOKEN=$(node dist/src/cli.js tokens:issue --username smoke --ttl 5m)
 case "$(get http://127.0.0.1:3931/app/api/settings "$TOKEN")" in 200*) echo "CLI token works" ;; *) echo "CLI token refused" >&2; exit 1 ;; esac
+echo "-- API_PROCESSES=2: two HTTP processes on one port, SIGTERM stops both, exit 0"
+PORT=3933 API_PROCESSES=2 node dist/src/main.js >"$TMP/cluster.log" 2>&1 &
+cpid=$!
+wait_http "http://127.0.0.1:3933/app/api/health/live" 30
+[ "$(pgrep -P "$cpid" | wc -l)" -eq 2 ] || { echo "expected 2 HTTP processes under $cpid" >&2; cat "$TMP/cluster.log"; exit 1; }
+for _ in $(seq 1 10); do get "http://127.0.0.1:3933/app/api/echo" "" | grep -q '^200 ' || { echo "cluster echo failed" >&2; exit 1; }; done
+kill -TERM "$cpid"
+wait "$cpid" && echo "both processes served and stopped; exit 0" || { echo "API_PROCESSES=2 did not exit 0" >&2; cat "$TMP/cluster.log"; exit 1; }
 unset DATABASE_URL PORT HOST LOG_LEVEL
 
 echo "-- npm run demo"

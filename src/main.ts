@@ -1,11 +1,57 @@
 import 'reflect-metadata';
+import cluster, { Worker } from 'node:cluster';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/config';
+import { createRootLogger } from './common/logging/logger';
+import { AppConfig, ConfigError, loadConfig } from './config/config';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  if (config.apiProcesses > 1 && cluster.isPrimary) return runPrimary(config);
   const app = await createApp(config);
   await app.listen(config.port, config.host);
+}
+
+/**
+ * API_PROCESSES > 1: this process forks that many HTTP processes sharing the port (node:cluster
+ * hands connections out in turn). The first starts alone and applies pending migrations; the
+ * others start after it listens, with MIGRATIONS_RUN=false. One that dies is replaced after a
+ * second. SIGTERM/SIGINT go to all of them (each finishes its requests and drains its jobs); this
+ * process exits 0 when they all stopped cleanly.
+ */
+async function runPrimary(config: AppConfig): Promise<void> {
+  const logger = createRootLogger(config.logLevel);
+  let stopping = false;
+  let unclean = 0;
+  const fork = (env: Record<string, string>) =>
+    new Promise<Worker>((resolve, reject) => {
+      const worker = cluster.fork(env);
+      const early = (code: number | null) => reject(new Error(`an HTTP process exited (${code}) before it listened`));
+      worker.once('exit', early);
+      worker.once('listening', () => {
+        worker.off('exit', early);
+        resolve(worker);
+      });
+    });
+  await fork({});
+  await Promise.all(Array.from({ length: config.apiProcesses - 1 }, () => fork({ MIGRATIONS_RUN: 'false' })));
+  logger.info({ processes: config.apiProcesses, port: config.port }, 'HTTP processes listening');
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') unclean++;
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(unclean ? 1 : 0);
+      return;
+    }
+    logger.error({ pid: worker.process.pid, code, signal }, 'an HTTP process died; starting another');
+    setTimeout(() => void fork({ MIGRATIONS_RUN: 'false' }).catch((err: Error) => logger.error(err.message)), 1000);
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    logger.info({ signal }, 'stopping the HTTP processes');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {

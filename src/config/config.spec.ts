@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig, parseByteSize, parseDatabaseUrl, parseDuration } from './config';
 
 describe('configuration', () => {
@@ -81,6 +82,10 @@ describe('configuration', () => {
       queueDashboardPort: 3001,
     });
     expect(loadConfig({ QUEUE_DASHBOARD_PORT: '0' }).queueDashboardPort).toBe(0);
+    expect(loadConfig({}).apiProcesses).toBe(1);
+    expect(loadConfig({ API_PROCESSES: '2' }).apiProcesses).toBe(2);
+    expect(loadConfig({ API_PROCESSES: 'auto' }).apiProcesses).toBe(availableParallelism());
+    expect(() => loadConfig({ API_PROCESSES: '0' })).toThrow(/API_PROCESSES: must be an integer from 1 to 64/);
     expect(() => loadConfig({ QUEUE_DASHBOARD_PORT: '70000' })).toThrow(/QUEUE_DASHBOARD_PORT: must be an integer/);
   });
 

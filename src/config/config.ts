@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Typed configuration. This is the only module that reads process.env (through loadConfig's
  * argument): everything else receives an AppConfig. Invalid values fail at boot with one line
@@ -13,6 +15,8 @@ export type DatabaseConfig =
 
 export interface AppConfig {
   port: number;
+  /** HTTP processes sharing the port (node:cluster); API_PROCESSES=auto = the number of cores. */
+  apiProcesses: number;
   host: string;
   /** Installation sub-path, '' or '/hr'. */
   basePath: string;
@@ -208,6 +212,7 @@ export function loadConfig(env: Env): AppConfig {
   if (typeof trustProxy === 'string') problems.push(`TRUST_PROXY: ${trustProxy}`);
 
   const port = int('PORT', 3000, 0, 65535);
+  const apiProcesses = get('API_PROCESSES')?.toLowerCase() === 'auto' ? availableParallelism() : int('API_PROCESSES', 1, 1, 64);
   const host = get('HOST') ?? '127.0.0.1';
   const queuePrefix = get('QUEUE_PREFIX') ?? 'hr';
   if (!/^[A-Za-z0-9_:-]{1,64}$/.test(queuePrefix)) problems.push('QUEUE_PREFIX: letters, digits, _ : - only');
@@ -217,6 +222,7 @@ export function loadConfig(env: Env): AppConfig {
 
   const config: AppConfig = {
     port,
+    apiProcesses,
     host,
     basePath,
     apiPrefix: `${basePath}/app/api`,
