@@ -36,6 +36,9 @@ const emp: Record<number, EmployeeRef> = {
 describe('EmployeeAccessService', () => {
   const repo = { findOne: async ({ where }: { where: { id: number } }) => emp[where.id] ?? null };
   const scopes = new EmployeeAccessService(repo as unknown as Repository<Employee>, tree);
+  // The by-id reader needs a data source; here it reads the fixture.
+  (scopes as unknown as { employeeById: (id: number) => Promise<EmployeeRef | null> }).employeeById = (id) =>
+    repo.findOne({ where: { id } });
   const visible = async (c: AuthUser) => {
     const scope = await scopes.scopeOf(c);
     return Object.values(emp)

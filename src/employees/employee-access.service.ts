@@ -1,3 +1,4 @@
+import { byIdReader } from '../common/database/by-id-reader';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
@@ -84,11 +85,20 @@ export function isApproverOf(caller: AuthUser, e: Omit<DecisionSubject, 'id' | '
 @Injectable()
 export class EmployeeAccessService {
   private readonly scopes = new WeakMap<AuthUser, Promise<EmployeeScope>>();
+  /** The employee by id, SQL built once (the hot read of every /employees/{id}/... route). */
+  private readonly employeeById: (id: number) => Promise<Employee | null>;
 
   constructor(
     @InjectRepository(Employee) private readonly employees: Repository<Employee>,
     @Inject(ReferenceService) private readonly tree: DepartmentTree,
-  ) {}
+  ) {
+    this.employeeById = byIdReader(employees);
+  }
+
+  /** The employee row, or null; no scope check (the caller's own record, say). */
+  employee(id: number): Promise<Employee | null> {
+    return this.employeeById(id);
+  }
 
   scopeOf(caller: AuthUser): Promise<EmployeeScope> {
     let scope = this.scopes.get(caller);
@@ -135,7 +145,7 @@ export class EmployeeAccessService {
   /** The employee if the caller may see it, else NOT_FOUND (missing and out of scope look alike). */
   async visible(caller: AuthUser, id: number): Promise<{ employee: Employee; scope: EmployeeScope }> {
     const scope = await this.scopeOf(caller);
-    const employee = await this.employees.findOne({ where: { id } });
+    const employee = await this.employeeById(id);
     if (!employee || !this.canSee(scope, employee)) throw new NotFoundException('Employee');
     return { employee, scope };
   }

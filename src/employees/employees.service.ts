@@ -91,7 +91,7 @@ export class EmployeesService {
   }
 
   async me(caller: AuthUser): Promise<CurrentEmployeeDto> {
-    const e = caller.employeeId === null ? null : await this.employees.findOne({ where: { id: caller.employeeId } });
+    const e = caller.employeeId === null ? null : await this.access.employee(caller.employeeId);
     if (!e) throw new DomainException('NOT_FOUND', 'No employee record is linked to your user');
     return {
       id: e.id,

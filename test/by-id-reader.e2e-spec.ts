@@ -1,0 +1,61 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { byIdReader } from '../src/common/database/by-id-reader';
+import { Employee } from '../src/employees/entities/employee.entity';
+import { Payroll } from '../src/payroll/entities/payroll-run.entities';
+import { User } from '../src/users/entities/user.entity';
+import { buildCompany, employeeBody } from './helpers/company';
+import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
+
+/** byIdReader answers exactly what findOne does, on SQLite and (integration) MariaDB. */
+describe('byIdReader: one entity by primary key, SQL built once', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('hydrates like findOne: dates, numbers, nulls, booleans, transformers, JSON columns; null when missing', async () => {
+    const c = await buildCompany(t.app);
+    const call = apiCaller(t.app);
+    const full = await call('POST', '/employees', c.users.admin.token, {
+      ...employeeBody({ department: c.departments.platform, supervisor: c.emp.manager }),
+      middle_name: 'Ö. Ünïcødé',
+      birthday: '1990-02-28',
+      marital_status: 'Married',
+      termination_date: '2030-12-31',
+      ssn_num: '123-45-6789',
+    });
+    expect(full.statusCode).toBe(200);
+    const employees = t.app.get<Repository<Employee>>(getRepositoryToken(Employee));
+    const read = byIdReader(employees);
+    for (const id of [full.json().data.id, c.emp.manager, c.emp.outsider]) {
+      const mine = await read(id);
+      expect(mine).toBeInstanceOf(Employee);
+      expect(mine).toEqual(await employees.findOne({ where: { id } }));
+    }
+    expect(await read(999_999)).toBeNull();
+    // Other entities: booleans and datetimes (users), simple-json and decimals (payrolls' columns).
+    const users = t.app.get<Repository<User>>(getRepositoryToken(User));
+    expect(await byIdReader(users)(c.users.admin.user.id)).toEqual(await users.findOne({ where: { id: c.users.admin.user.id } }));
+    const payrolls = t.app.get<Repository<Payroll>>(getRepositoryToken(Payroll));
+    const saved = await payrolls.save(
+      payrolls.create({
+        name: 'Reader',
+        payPeriod: 4,
+        departmentId: c.departments.company,
+        deductionGroupId: null,
+        dateStart: '2026-01-01',
+        dateEnd: '2026-01-31',
+        columns: [3, 1, 2],
+        payslipTemplateId: null,
+        status: 'Draft',
+        progress: 0,
+        error: null,
+        claimedAt: new Date('2026-02-01T10:11:12Z'),
+        claim: null,
+        processedAt: null,
+        completedAt: null,
+      }),
+    );
+    expect(await byIdReader(payrolls)(saved.id)).toEqual(await payrolls.findOne({ where: { id: saved.id } }));
+  });
+});
