@@ -9,6 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
+import { registerEnvelope } from './common/envelope/envelope.hook';
+import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { DomainException } from './common/errors/domain.exception';
 import { createValidationPipe } from './common/validation/validation-pipe';
 import { errorEnvelope } from './common/errors/error-envelope';
@@ -71,12 +73,19 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     maxAge: 600,
   });
 
+  registerEnvelope(fastify);
+  // The documentation's routes answer as they are: flag every route Swagger adds.
+  let documentationRoutes = true;
+  fastify.addHook('onRoute', (route) => {
+    if (documentationRoutes) route.config = { ...(route.config as object), [RAW_RESPONSE]: true };
+  });
   const document = buildOpenApiDocument(app, config);
   SwaggerModule.setup(`${config.apiPrefix}/docs`, app, document, {
     jsonDocumentUrl: `${config.apiPrefix}/openapi.json`,
     yamlDocumentUrl: `${config.apiPrefix}/openapi.yaml`,
     useGlobalPrefix: false,
   });
+  documentationRoutes = false;
 
   await app.init();
   await fastify.ready();

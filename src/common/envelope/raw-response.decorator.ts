@@ -1,6 +1,7 @@
-import { SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 
-export const RAW_RESPONSE = 'hr:raw-response';
+/** Route config flag read by the envelope hook (envelope.hook.ts). */
+export const RAW_RESPONSE = 'rawResponse';
 
 /** The handler's return value is sent as it is, without the success envelope (RFC 6749 token). */
-export const RawResponse = () => SetMetadata(RAW_RESPONSE, true);
+export const RawResponse = () => RouteConfig({ [RAW_RESPONSE]: true });
