@@ -1,12 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { dataSourceOptions, runMigrations } from './data-source';
+import { dataSourceOptions, optimizeSqlite, runMigrations } from './data-source';
 import { assertUtf8mb4 } from '../common/database/transaction';
 
-/** The TypeORM connection; pending migrations are applied before any module uses it. */
+/**
+ * The TypeORM connection; pending migrations are applied before any module uses it. On SQLite the
+ * planner's statistics are refreshed at start and every hour (`optimizeSqlite`).
+ */
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -27,9 +30,24 @@ import { assertUtf8mb4 } from '../common/database/transaction';
           throw err;
         });
         if (options.migrationsRun) await runMigrations(ds);
+        await optimizeSqlite(ds);
         return ds;
       },
     }),
   ],
 })
-export class DatabaseModule {}
+export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(@Inject(DataSource) private readonly ds: DataSource) {}
+
+  onModuleInit(): void {
+    if (this.ds.options.type !== 'better-sqlite3') return;
+    this.timer = setInterval(() => void optimizeSqlite(this.ds).catch(() => undefined), 3_600_000);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
