@@ -199,8 +199,18 @@ export async function findPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T
   const ids = qb.clone().select(req.idColumn, 'page_id').offset(req.offset).limit(req.limit);
   // The derived table lets MySQL/MariaDB take a LIMIT inside IN (...); parameters are shared by name.
   const page = qb.clone().andWhere(`${req.idColumn} IN (SELECT page_id FROM (${ids.getQuery()}) page_ids)`);
-  const [items, total] = await Promise.all([page.getMany(), qb.getCount()]);
+  const [items, total] = await Promise.all([page.getMany(), countRows(qb)]);
   return new Page(items, total, req.page, req.limit);
+}
+
+/**
+ * COUNT(*) of the list's rows. TypeORM's getCount() counts DISTINCT ids, which costs a
+ * de-duplication (on SQLite 13 ms instead of 0.1 at 100 000 rows, without a WHERE); list queries
+ * join only many-to-one (an employee per record), so every row is one item.
+ */
+async function countRows<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): Promise<number> {
+  const row = await qb.clone().orderBy().select('COUNT(*)', 'total').getRawOne<{ total: number | string }>();
+  return Number(row?.total ?? 0);
 }
 
 /** For lists with a fixed order and no filters: a sortField or filters is a 400, not silently ignored. */
