@@ -4,7 +4,7 @@ import { INSIGHT_NAMES } from '../src/insights/insights.dto';
 import { InsightsService } from '../src/insights/insights.service';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, sleep, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, sleep, TestApp } from './helpers/test-app';
 
 const PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
 const WEEK = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -46,15 +46,7 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
   let admin: string;
   const types: Record<string, number> = {};
 
-  const get = async (url: string, token = admin) => {
-    const res = await call('GET', url, token);
-    expect({ url, status: res.statusCode, error: res.statusCode === 200 ? null : res.json() }).toEqual({
-      url,
-      status: 200,
-      error: null,
-    });
-    return res.json().data;
-  };
+  const get = (url: string, token = admin) => okCaller(t.app)('GET', url, token);
 
   beforeAll(async () => {
     t = await createTestApp({ INSIGHTS_CACHE_MS: '500' });

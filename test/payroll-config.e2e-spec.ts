@@ -1,5 +1,5 @@
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 
 describe('payroll configuration (/payroll_config)', () => {
   let t: TestApp;
@@ -15,15 +15,8 @@ describe('payroll configuration (/payroll_config)', () => {
   });
   afterAll(() => t.close());
 
-  const ok = async (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) => {
-    const res = await call(method, url, token, body);
-    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.json() }).toEqual({
-      url,
-      status: 200,
-      body: null,
-    });
-    return res.json().data;
-  };
+  const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
+    okCaller(t.app)(method, url, token, body);
 
   it('serves the reference lists: pay frequencies, ISO 4217 currencies with minor units, departments, calculation hooks', async () => {
     expect((await ok('GET', '/payroll_config/pay-frequencies')).map((f: { name: string }) => f.name)).toEqual([

@@ -6,7 +6,7 @@ import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entiti
 import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
 import { payrollJobId } from '../src/payroll/payroll.jobs';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, TestApp, until } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
 describe('payroll runs: process, data grid, edits, state machine', () => {
   let t: TestApp;
@@ -15,15 +15,8 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
   let admin: string;
   const col: Record<string, number> = {};
 
-  const ok = async (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) => {
-    const res = await call(method, url, token, body);
-    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.json() }).toEqual({
-      url,
-      status: 200,
-      body: null,
-    });
-    return res.json().data;
-  };
+  const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
+    okCaller(t.app)(method, url, token, body);
   const settled = async (id: number) => {
     await until(
       async () => !['Processing', 'Completing'].includes((await ok('GET', `/payroll_config/payrolls/${id}`)).status),

@@ -3,7 +3,7 @@ import { PAYROLL_COMPLETED_EVENT, PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT 
 import { USER_CREATED_EVENT } from '../src/users/users.events';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { SmtpSink, startSmtp } from './helpers/smtp';
-import { apiCaller, createTestApp, createUser, sleep, TestApp, until } from './helpers/test-app';
+import { apiCaller, createTestApp, createUser, okCaller, sleep, TestApp, until } from './helpers/test-app';
 
 describe('tasks: made by the service from events, each once; the owner sets the status', () => {
   let t: TestApp;
@@ -13,15 +13,8 @@ describe('tasks: made by the service from events, each once; the owner sets the 
   let annual: number;
   let smtp: SmtpSink;
 
-  const ok = async (method: Parameters<typeof call>[0], url: string, token: string, body?: object) => {
-    const res = await call(method, url, token, body);
-    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.json() }).toEqual({
-      url,
-      status: 200,
-      body: null,
-    });
-    return res.json().data;
-  };
+  const ok = (method: Parameters<typeof call>[0], url: string, token: string, body?: object) =>
+    okCaller(t.app)(method, url, token, body);
   const tasksOf = async (token: string, query = '') =>
     (await ok('GET', `/tasks${query}`, token)) as Array<Record<string, unknown>>;
   /** Waits for the event handlers, then a little longer for any duplicate. */

@@ -117,6 +117,23 @@ export function apiCaller(app: NestFastifyApplication) {
     app.inject({ method, url: `/app/api${url}`, headers: bearer(token), payload });
 }
 
+/**
+ * Like apiCaller, but expects 200 and returns the envelope's `data`; a failure shows the URL and the
+ * error body.
+ */
+export function okCaller(app: NestFastifyApplication) {
+  const call = apiCaller(app);
+  return async (method: Method, url: string, token: string, payload?: object) => {
+    const res = await call(method, url, token, payload);
+    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.json() }).toEqual({
+      url,
+      status: 200,
+      body: null,
+    });
+    return res.json().data;
+  };
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `fn` until it holds; returns the milliseconds waited, throws after `ms`. */
