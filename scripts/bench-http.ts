@@ -12,19 +12,12 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { numberArg, textArg } from './bench-tools';
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
-const argText = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
-const CONNECTIONS = arg('connections', 50);
-const DURATION = arg('duration', 10);
-const ROUNDS = arg('rounds', 3);
-const ONLY = argText('only');
+const CONNECTIONS = numberArg('connections', 50);
+const DURATION = numberArg('duration', 10);
+const ROUNDS = numberArg('rounds', 3);
+const ONLY = textArg('only');
 const SERVICE_PORT = 3990;
 const FLOOR_PORT = 3991;
 const PASSWORD = 'bench-Secret-1';

@@ -18,16 +18,12 @@ import { expandLeaveDays } from '../src/leave/leave-days';
 import { INSIGHT_NAMES } from '../src/insights/insights.dto';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { bulkInsert, isoDay, sqlTime, withBenchApp } from './bench-tools';
+import { bulkInsert, isoDay, numberArg, sqlTime, withBenchApp } from './bench-tools';
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
-const EMPLOYEES = arg('employees', 1000);
-const ATTENDANCE = arg('attendance', 1_000_000);
-const LEAVE = arg('leave', 200_000);
-const ENTRIES = arg('entries', 1_000_000);
+const EMPLOYEES = numberArg('employees', 1000);
+const ATTENDANCE = numberArg('attendance', 1_000_000);
+const LEAVE = numberArg('leave', 200_000);
+const ENTRIES = numberArg('entries', 1_000_000);
 const DAY = 86_400_000;
 
 async function load(ds: DataSource, reference: ReferenceService): Promise<{ first: number }> {

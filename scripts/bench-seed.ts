@@ -22,20 +22,15 @@ import { expandLeaveDays } from '../src/leave/leave-days';
 import { ReferenceService } from '../src/reference/reference.service';
 import { SettingsService } from '../src/settings/settings.service';
 import { UsersService } from '../src/users/users.service';
-import { bulkInsert, isoDay, sqlTime } from './bench-tools';
+import { bulkInsert, isoDay, numberArg, sqlTime } from './bench-tools';
 
 const DAY = 86_400_000;
 export const BENCH_PASSWORD = 'bench-Secret-1';
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
-
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is required (sqlite:/tmp/bench.sqlite or mysql://...)');
-  const employees = arg('employees', 100_000);
-  const history = Math.min(arg('history', 1000), employees);
+  const employees = numberArg('employees', 100_000);
+  const history = Math.min(numberArg('history', 1000), employees);
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', REDIS_URL: undefined, SMTP_URL: undefined });
   if (process.argv.includes('--reset')) {
     const ds = await new DataSource(dataSourceOptions(config.database)).initialize();

@@ -64,3 +64,15 @@ export async function bulkInsert(
 export const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** 'YYYY-MM-DD HH:MM:SS' of an instant (UTC), as the datetime columns hold it. */
 export const sqlTime = (t: number) => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+
+/** `--name N` on the command line, else `def`. */
+export function numberArg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+/** `--name text` on the command line, else undefined. */
+export function textArg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}

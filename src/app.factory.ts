@@ -60,9 +60,8 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   // the error handler Nest installs, so they get the same envelope as everything else.
   registerBodyParsers(fastify, config);
   const settings = app.get(SettingsService);
-  const securityHeaders = SECURITY_HEADERS;
   fastify.addHook('onRequest', async (request, reply) => {
-    void reply.headers(securityHeaders).header('X-Request-Id', request.id);
+    void reply.headers(SECURITY_HEADERS).header('X-Request-Id', request.id);
     await restGate(config, settings, request, reply);
   });
   app.enableCors({

@@ -184,17 +184,12 @@ export class InsightsService {
    * then by the employees' departments.
    */
   async leaveByDepartment(caller: AuthUser, period: InsightPeriod): Promise<LeaveDepartmentShareDto[]> {
-    const { from, to } = periodRange(period, this.clock());
-    const perEmployee = this.ds
-      .createQueryBuilder()
+    const perEmployee = this.leaveDaysOf(period)
+      .andWhere('d.status = :approved', { approved: 'Approved' })
       .select('d.employee_id', 'employee_id')
       .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
       .addSelect('SUM(d.days)', 'days')
-      .from('leave_days', 'd')
-      .where('d.status = :approved', { approved: 'Approved' })
-      .andWhere('d.date <= :to', { to });
-    if (from) perEmployee.andWhere('d.date >= :from', { from });
-    perEmployee.groupBy('d.employee_id');
+      .groupBy('d.employee_id');
     const qb = this.ds
       .createQueryBuilder()
       .from(`(${perEmployee.getQuery()})`, 'x')
@@ -319,10 +314,15 @@ export class InsightsService {
 
   /** leave_days `d` of the period in the caller's scope. */
   private async leaveDays(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
+    return this.scoped(caller, this.leaveDaysOf(period), 'd.employee_id');
+  }
+
+  /** leave_days `d` of the period, everyone's. */
+  private leaveDaysOf(period: InsightPeriod): SelectQueryBuilder<object> {
     const { from, to } = periodRange(period, this.clock());
     const qb = this.ds.createQueryBuilder().from('leave_days', 'd').where('d.date <= :to', { to });
     if (from) qb.andWhere('d.date >= :from', { from });
-    return this.scoped(caller, qb, 'd.employee_id');
+    return qb;
   }
 
   /** attendance `a` started in the period (an attendance record's hours count on the day it starts). */

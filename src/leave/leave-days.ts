@@ -14,6 +14,9 @@ export interface LeaveDayRequest {
   halfDay: boolean;
 }
 
+/** A DATE column's value as 'YYYY-MM-DD' (SQLite answers text, MariaDB text or a Date). */
+export const dateOnly = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+
 export const LEAVE_DAY_COLUMNS = ['request_id', 'date', 'employee_id', 'leave_type_id', 'status', 'days'] as const;
 
 /** The leave_days rows of a request: each working day, 0.5 for a half-day request. */
@@ -31,9 +34,7 @@ export async function expandLeaveDays(query: Query): Promise<number> {
   const setting = await query<Array<{ value: string }>>('SELECT value FROM settings WHERE name = ?', [WORK_WEEK]);
   const workWeek = parseWorkWeek(setting[0]?.value ?? 'Mon,Tue,Wed,Thu,Fri');
   const holidays = new Set(
-    (await query<Array<{ date: string | Date }>>('SELECT date FROM holidays')).map((h) =>
-      typeof h.date === 'string' ? h.date.slice(0, 10) : h.date.toISOString().slice(0, 10),
-    ),
+    (await query<Array<{ date: string | Date }>>('SELECT date FROM holidays')).map((h) => dateOnly(h.date)),
   );
   const requests = await query<
     Array<{
@@ -49,7 +50,6 @@ export async function expandLeaveDays(query: Query): Promise<number> {
     `SELECT r.id, r.employee_id, r.leave_type_id, r.status, r.date_start, r.date_end, r.half_day FROM leave_requests r
      WHERE NOT EXISTS (SELECT 1 FROM leave_days d WHERE d.request_id = r.id)`,
   );
-  const day = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
   let rows: unknown[][] = [];
   let written = 0;
   const flush = async () => {
@@ -67,8 +67,8 @@ export async function expandLeaveDays(query: Query): Promise<number> {
           employeeId: Number(r.employee_id),
           leaveTypeId: Number(r.leave_type_id),
           status: r.status,
-          dateStart: day(r.date_start),
-          dateEnd: day(r.date_end),
+          dateStart: dateOnly(r.date_start),
+          dateEnd: dateOnly(r.date_end),
           halfDay: r.half_day === true || Number(r.half_day) === 1,
         },
         workWeek,

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { dateOnly } from '../../leave/leave-days';
 import { insertRows, prng } from './seed-tools';
 
 /**
@@ -14,9 +15,7 @@ export async function seedDemoAttendance(ds: DataSource, now = new Date()): Prom
       await ds.query<Array<{ employee_id: number | string; date: string | Date }>>(
         "SELECT employee_id, date FROM leave_days WHERE status = 'Approved'",
       )
-    ).map(
-      (d) => `${Number(d.employee_id)}:${typeof d.date === 'string' ? d.date.slice(0, 10) : d.date.toISOString().slice(0, 10)}`,
-    ),
+    ).map((d) => `${Number(d.employee_id)}:${dateOnly(d.date)}`),
   );
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = today - 730 * 86_400_000;
