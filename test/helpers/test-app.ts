@@ -14,6 +14,8 @@ import { UsersService } from '../../src/users/users.service';
 export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
 
 let apps = 0;
+/** This test file's load: a fresh module registry per file. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 /** Test configuration: SQLite in memory and the in-process job runner, or the integration servers. */
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
@@ -26,8 +28,10 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     env.DATABASE_URL = process.env.DATABASE_URL;
     env.REDIS_URL = process.env.REDIS_URL;
     // Each app its own keys under the run's prefix: a job left over by one suite (a retry) is never
-    // consumed by the next suite's app against a reset database.
-    env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'hr'}:t${++apps}`;
+    // consumed by the next suite's app against a reset database, and rate-limit counters are not
+    // shared. Unique across suites: jest loads this module afresh for every test file, so the
+    // counter alone restarts at 1 in each (every suite's first app shared `:t1`).
+    env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'hr'}:t${RUN}-${++apps}`;
   }
   return loadConfig({ ...env, ...overrides });
 }
