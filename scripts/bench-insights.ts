@@ -12,6 +12,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
+import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { prng } from '../src/database/seeds/seed-tools';
 import { expandLeaveDays } from '../src/leave/leave-days';
@@ -98,8 +99,12 @@ async function main(): Promise<void> {
     const ds = app.get(DataSource);
     console.log(`${config.database.type}: loading`);
     const { first } = await load(ds, app.get(ReferenceService));
+    const t0 = Date.now();
+    await rebuildInsightRollups(ds);
+    console.log(`  insights rollups rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (config.database.type === 'mysql') {
-      for (const table of ['attendance', 'leave_days', 'time_entries', 'employees']) await ds.query(`ANALYZE TABLE ${table}`);
+      for (const table of ['attendance', 'attendance_days', 'leave_days', 'time_entries', 'time_entry_days', 'employees'])
+        await ds.query(`ANALYZE TABLE ${table}`);
     }
     const users = app.get(UsersService);
     const tokens = app.get(TokenService);

@@ -16,6 +16,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
+import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { prng } from '../src/database/seeds/seed-tools';
 import { expandLeaveDays } from '../src/leave/leave-days';
@@ -172,6 +173,11 @@ async function main(): Promise<void> {
         },
       );
       return `${count.toLocaleString('en-US')} entries`;
+    });
+
+    await timed('insights rollups', async () => {
+      await rebuildInsightRollups(ds);
+      return 'attendance_days, time_entry_days';
     });
 
     const users = app.get(UsersService);

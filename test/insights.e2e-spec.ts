@@ -92,31 +92,36 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
     expect(await expandLeaveDays((sql, params) => ds.query(sql, params))).toBe(2);
     expect(await expandLeaveDays((sql, params) => ds.query(sql, params))).toBe(0); // only requests without days
 
-    await insertRows(
-      ds,
-      'attendance',
-      ['employee_id', 'in_time', 'out_time', 'duration_seconds', 'work_from_home'],
-      [
-        [c.emp.report1, new Date('2026-06-12T09:00:00Z'), new Date('2026-06-12T17:00:00Z'), 8 * 3600, false],
-        [c.emp.report1, new Date('2026-06-15T08:00:00Z'), new Date('2026-06-15T12:30:00Z'), 4.5 * 3600, true],
-        [c.emp.report2, new Date('2025-12-31T22:00:00Z'), new Date('2026-01-01T06:00:00Z'), 8 * 3600, false],
-        [c.emp.manager, new Date('2026-06-15T10:00:00Z'), null, null, false],
-        [c.emp.outsider, new Date('2024-01-10T09:00:00Z'), new Date('2024-01-10T13:00:00Z'), 4 * 3600, false],
-        [c.emp.report1, new Date('2026-06-16T09:00:00Z'), new Date('2026-06-16T10:00:00Z'), 3600, false],
-      ],
-    );
-    await insertRows(
-      ds,
-      'time_entries',
-      ['employee_id', 'date', 'start_time', 'end_time', 'minutes', 'status'],
-      [
-        [c.emp.report1, '2026-06-12', '09:00', '12:00', 180, 'Approved'],
-        [c.emp.report1, '2026-06-12', '13:00', '14:30', 90, 'Submitted'],
-        [c.emp.report2, '2026-06-01', '09:00', '11:00', 120, 'Rejected'],
-        [c.emp.report2, '2025-11-03', '08:30', '17:00', 510, 'Approved'],
-        [c.emp.grandReport, '2026-06-15', '09:00', '10:00', 60, 'Draft'],
-      ],
-    );
+    // Attendance and time entries through the API, so the rollups the company figures read are kept by the services.
+    const attendance: Array<[number, string, string | null, boolean]> = [
+      [c.emp.report1, '2026-06-12T09:00:00Z', '2026-06-12T17:00:00Z', false],
+      [c.emp.report1, '2026-06-15T08:00:00Z', '2026-06-15T12:30:00Z', true],
+      [c.emp.report2, '2025-12-31T22:00:00Z', '2026-01-01T06:00:00Z', false],
+      [c.emp.manager, '2026-06-15T10:00:00Z', null, false],
+      [c.emp.outsider, '2024-01-10T09:00:00Z', '2024-01-10T13:00:00Z', false],
+      [c.emp.report1, '2026-06-16T09:00:00Z', '2026-06-16T10:00:00Z', false],
+    ];
+    for (const [employee, in_time, out_time, work_from_home] of attendance) {
+      await okCaller(t.app)('POST', '/attendance', admin, {
+        employee,
+        in_time,
+        ...(out_time ? { out_time } : {}),
+        work_from_home,
+      });
+    }
+    const entries: Array<[number, string, string, string, 'Approved' | 'Submitted' | 'Rejected' | 'Draft']> = [
+      [c.emp.report1, '2026-06-12', '09:00', '12:00', 'Approved'],
+      [c.emp.report1, '2026-06-12', '13:00', '14:30', 'Submitted'],
+      [c.emp.report2, '2026-06-01', '09:00', '11:00', 'Rejected'],
+      [c.emp.report2, '2025-11-03', '08:30', '17:00', 'Approved'],
+      [c.emp.grandReport, '2026-06-15', '09:00', '10:00', 'Draft'],
+    ];
+    for (const [employee, date, start, end, status] of entries) {
+      const { id } = await okCaller(t.app)('POST', '/timesheets', admin, { employee, date, start, end });
+      if (status !== 'Draft') await okCaller(t.app)('POST', `/timesheets/${id}/submit`, admin);
+      if (status === 'Approved') await okCaller(t.app)('POST', `/timesheets/${id}/approve`, admin);
+      if (status === 'Rejected') await okCaller(t.app)('POST', `/timesheets/${id}/reject`, admin);
+    }
   });
   afterAll(() => t.close());
 

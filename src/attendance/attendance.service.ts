@@ -5,6 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
 import { EmployeeAccessService, RecordList } from '../employees/employee-access.service';
+import { EmployeesService } from '../employees/employees.service';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { PUNCH_BACKDATING_HOURS } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
@@ -17,6 +18,7 @@ import {
   PunchOutDto,
   UpdateAttendanceDto,
 } from './dto/attendance.dto';
+import { ATTENDANCE_DAYS } from './attendance-days';
 import { AttendanceRecord } from './entities/attendance.entity';
 
 const LIST_SPEC: ListSpec = {
@@ -73,8 +75,15 @@ export class AttendanceService {
     @InjectRepository(AttendanceRecord) private readonly attendanceRecordRepo: Repository<AttendanceRecord>,
     private readonly access: EmployeeAccessService,
     private readonly settings: SettingsService,
+    private readonly employees: EmployeesService,
   ) {
     this.list = access.recordList(attendanceRecordRepo, 'a', LIST_SPEC, toAttendanceDto);
+  }
+
+  /** attendance_days follows employees between departments and out of the company. */
+  onModuleInit(): void {
+    this.employees.onDepartmentChange((em, employeeId, from, to) => ATTENDANCE_DAYS.moveEmployee(em, employeeId, from, to));
+    this.employees.onRemove((em, employeeId) => ATTENDANCE_DAYS.forgetEmployee(em, employeeId));
   }
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {
@@ -102,6 +111,7 @@ export class AttendanceService {
           workFromHome: dto.work_from_home ?? false,
         }),
       );
+      await ATTENDANCE_DAYS.change(em, null, saved);
       return toAttendanceDto(saved);
     });
   }
@@ -126,10 +136,13 @@ export class AttendanceService {
         );
       }
       await this.assertNoOverlap(em, employeeId, open.inTime, at, open.id);
+      const before = { ...open };
       open.outTime = at;
       open.durationSeconds = Math.round((at.getTime() - open.inTime.getTime()) / 1000);
       if (dto.note !== undefined) open.note = dto.note;
-      return toAttendanceDto(await repo.save(open));
+      const saved = await repo.save(open);
+      await ATTENDANCE_DAYS.change(em, before, saved);
+      return toAttendanceDto(saved);
     });
   }
 
@@ -159,8 +172,13 @@ export class AttendanceService {
   }
 
   async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
-    await this.find(caller, id);
-    await this.attendanceRecordRepo.delete({ id });
+    const { employeeId } = await this.find(caller, id);
+    await this.locked(employeeId, async (em) => {
+      const before = await em.findOne(AttendanceRecord, { where: { id } });
+      if (!before) return;
+      await em.delete(AttendanceRecord, { id });
+      await ATTENDANCE_DAYS.change(em, before, null);
+    });
     return { id };
   }
 
@@ -233,7 +251,11 @@ export class AttendanceService {
         throw new DomainException('ALREADY_PUNCHED_IN', 'The employee already has an open record');
       }
       await this.assertNoOverlap(em, record.employeeId, record.inTime, record.outTime, record.id);
-      return toAttendanceDto(await repo.save(record));
+      const before = record.id ? await repo.findOne({ where: { id: record.id } }) : null;
+      if (record.id && !before) throw new NotFoundException('Attendance record');
+      const saved = await repo.save(record);
+      await ATTENDANCE_DAYS.change(em, before, saved);
+      return toAttendanceDto(saved);
     });
   }
 

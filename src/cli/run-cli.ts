@@ -10,6 +10,7 @@ import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interc
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/config';
 import { dataSourceOptions, runMigrations } from '../database/data-source';
+import { rebuildInsightRollups } from '../database/insight-rollups';
 import { seedDemo } from '../database/seeds/demo.seed';
 import { SettingsService } from '../settings/settings.service';
 import { Employee } from '../employees/entities/employee.entity';
@@ -39,6 +40,7 @@ Commands:
                                                SMTP_URL is set); the user must change it, its tokens end
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
   maintenance:purge                            delete expired tokens and idempotency keys (run daily)
+  maintenance:rebuild-insights                 recompute the insights rollups after loading attendance or time entries around the API
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
   demo                                         serve the API on ./data/demo.sqlite with a demo company
@@ -156,6 +158,15 @@ const COMMANDS: Record<string, Handler> = {
       const tokens = await app.get(TokenService).purgeExpired();
       const keys = await app.get(IdempotencyInterceptor).purgeExpired();
       io.out(`deleted ${tokens} expired token(s) and ${keys} expired idempotency key(s)`);
+    });
+  },
+
+  'maintenance:rebuild-insights': async (argv, { config, io }) => {
+    parseArgs(argv, []);
+    await withContext(config, async (app) => {
+      const started = Date.now();
+      await rebuildInsightRollups(app.get(DataSource));
+      io.out(`rebuilt attendance_days and time_entry_days in ${Date.now() - started} ms`);
     });
   },
 

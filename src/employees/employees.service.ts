@@ -13,6 +13,7 @@ import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-ac
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
+import { withEmployeeLock } from './employee-lock';
 
 /** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
 export const EMPLOYEE_LIST_SPEC: ListSpec = {
@@ -57,11 +58,19 @@ function today(): string {
  * refuse the deletion); it may return work to run after the commit.
  */
 export type EmployeeRemovalHook = (em: EntityManager, employeeId: number) => Promise<(() => Promise<void>) | void>;
+/** What another module does, in the same transaction, when an employee moves from one department (null: none) to another. */
+export type DepartmentChangeHook = (
+  em: EntityManager,
+  employeeId: number,
+  from: number | null,
+  to: number | null,
+) => Promise<void>;
 
 @Injectable()
 export class EmployeesService {
   private readonly employees: Repository<Employee>;
   private readonly removalHooks: EmployeeRemovalHook[] = [];
+  private readonly departmentHooks: DepartmentChangeHook[] = [];
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -140,7 +149,24 @@ export class EmployeesService {
     const changedPatch = Object.fromEntries(changed.map((f) => [f.prop, patch[f.prop]])) as Patch;
     Object.assign(employee, changedPatch);
     await this.check(employee, changedPatch, scope);
-    return this.toDto(await this.save(employee));
+    if (!('departmentId' in changedPatch) || !this.departmentHooks.length) return this.toDto(await this.save(employee));
+    const saved = await withEmployeeLock(this.dataSource, id, async (em) => {
+      // The department as of the lock: the hooks move what was counted under it.
+      const current = await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } });
+      if (!current) throw new NotFoundException('Employee');
+      const before = current.departmentId;
+      const after = await this.save(employee, em.getRepository(Employee));
+      if (before !== after.departmentId) {
+        for (const hook of this.departmentHooks) await hook(em, id, before, after.departmentId);
+      }
+      return after;
+    });
+    return this.toDto(saved);
+  }
+
+  /** Registers what another module does when an employee changes department (the insights rollups move its history). */
+  onDepartmentChange(hook: DepartmentChangeHook): void {
+    this.departmentHooks.push(hook);
   }
 
   /** Registers what another module does when an employee is deleted (the Users module deactivates its user). */
@@ -259,9 +285,9 @@ export class EmployeesService {
     }
   }
 
-  private async save(e: Employee): Promise<Employee> {
+  private async save(e: Employee, repo = this.employees): Promise<Employee> {
     try {
-      return await this.employees.save(e);
+      return await repo.save(e);
     } catch (err) {
       // A concurrent write took the employee_id or e-mail between the check and the save.
       if (isUniqueViolation(err)) await this.assertUnique(e);

@@ -6,6 +6,7 @@ import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService, EmployeeScope, ListCondition } from '../employees/employee-access.service';
+import { COUNTED_ENTRY_STATUSES } from '../timesheets/time-entry-days';
 import {
   AttendanceInsightDto,
   DayOfMonthValueDto,
@@ -20,8 +21,6 @@ import {
 } from './insights.dto';
 
 const LEAVE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'];
-/** Time entries that count as worked time: all but rejected ones. */
-const COUNTED_ENTRY_STATUSES = ['Draft', 'Submitted', 'Approved'];
 
 export interface PeriodRange {
   /** First day (YYYY-MM-DD), null for `all`. */
@@ -48,11 +47,8 @@ export function periodRange(period: InsightPeriod, now = new Date()): PeriodRang
   return { from: localDay(start), to };
 }
 
-/** Local midnight of a YYYY-MM-DD day as an instant (attendance times are instants). */
-const midnight = (day: string, plusDays = 0) => {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y, m - 1, d + plusDays);
-};
+/** UTC midnight of a YYYY-MM-DD day as an instant: attendance counts on the UTC day it starts (times are stored in UTC). */
+const midnight = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T00:00:00Z`) + plusDays * 86_400_000);
 
 type Insights = InsightsService['insights'];
 export type InsightName = keyof Insights;
@@ -76,10 +72,11 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * The eleven insights (API.md §11). Every figure is one GROUP BY aggregation in the database over
- * an indexed date range (leave_days.date, attendance.in_time, time_entries.date), restricted to the
- * employees the caller may see: Admin the company, Restricted Admin its department subtree,
- * Manager its direct reports, Employee itself. Read-only over the leave, attendance and timesheet
- * tables.
+ * an indexed date range, restricted to the employees the caller may see: Admin the company,
+ * Restricted Admin its department subtree, Manager its direct reports, Employee itself. Leave from
+ * leave_days; attendance and time entries from their per-day, per-department rollups
+ * (attendance_days, time_entry_days) for the department scopes, from the records themselves for a
+ * Manager or an Employee. Read-only over the leave, attendance and timesheet tables.
  */
 @Injectable()
 export class InsightsService {
@@ -212,20 +209,28 @@ export class InsightsService {
   }
 
   async attendanceSummary(caller: AuthUser, period: InsightPeriod): Promise<AttendanceInsightDto> {
-    const r = await (
-      await this.attendance(caller, period)
-    )
-      .select('COUNT(*)', 'records')
-      .addSelect('COUNT(DISTINCT a.employee_id)', 'employees')
-      .addSelect('SUM(a.duration_seconds)', 'seconds')
-      .addSelect('SUM(CASE WHEN a.out_time IS NULL THEN 0 ELSE 1 END)', 'completed')
-      .addSelect('SUM(CASE WHEN a.work_from_home = 1 THEN 1 ELSE 0 END)', 'wfh')
-      .getRawOne<Record<string, unknown>>();
+    const rollup = await this.rollup(caller, period, 'attendance_days');
+    const r = rollup
+      ? await rollup
+          .select('SUM(r.records)', 'records')
+          .addSelect('SUM(r.seconds)', 'seconds')
+          .addSelect('SUM(r.completed)', 'completed')
+          .addSelect('SUM(r.wfh)', 'wfh')
+          .getRawOne<Record<string, unknown>>()
+      : await (
+          await this.attendance(caller, period)
+        )
+          .select('COUNT(*)', 'records')
+          .addSelect('COUNT(DISTINCT a.employee_id)', 'employees')
+          .addSelect('SUM(a.duration_seconds)', 'seconds')
+          .addSelect('COUNT(a.out_time)', 'completed')
+          .addSelect('SUM(CASE WHEN a.work_from_home = 1 THEN 1 ELSE 0 END)', 'wfh')
+          .getRawOne<Record<string, unknown>>();
     const hours = num(r?.seconds) / 3600;
     const completed = num(r?.completed);
     return {
       records: num(r?.records),
-      employees: num(r?.employees),
+      employees: rollup ? await this.employeesWith(caller, period, 'attendance') : num(r?.employees),
       total_hours: round2(hours),
       average_hours: completed ? round2(hours / completed) : 0,
       work_from_home_records: num(r?.wfh),
@@ -233,51 +238,61 @@ export class InsightsService {
   }
 
   async attendanceMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
-    const hours = await this.hoursBy(
-      await this.attendance(caller, period),
-      this.sql.dayOfMonth('a.in_time'),
-      'a.duration_seconds',
-      3600,
-    );
+    const hours = await this.attendanceHoursBy(caller, period, (day) => this.sql.dayOfMonth(day));
     return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
   }
 
   async attendanceWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
-    const hours = await this.hoursBy(
-      await this.attendance(caller, period),
-      this.sql.weekday('a.in_time'),
-      'a.duration_seconds',
-      3600,
-    );
+    const hours = await this.attendanceHoursBy(caller, period, (day) => this.sql.weekday(day));
     return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
   }
 
   async timesheetSummary(caller: AuthUser, period: InsightPeriod): Promise<TimesheetInsightDto> {
-    const r = await (
-      await this.timeEntries(caller, period)
-    )
-      .select('COUNT(*)', 'entries')
-      .addSelect('COUNT(DISTINCT t.employee_id)', 'employees')
-      .addSelect('SUM(t.minutes)', 'minutes')
-      .getRawOne<Record<string, unknown>>();
+    const rollup = await this.rollup(caller, period, 'time_entry_days');
+    const r = rollup
+      ? await rollup
+          .select('SUM(r.entries)', 'entries')
+          .addSelect('SUM(r.minutes)', 'minutes')
+          .getRawOne<Record<string, unknown>>()
+      : await (
+          await this.timeEntries(caller, period)
+        )
+          .select('COUNT(*)', 'entries')
+          .addSelect('COUNT(DISTINCT t.employee_id)', 'employees')
+          .addSelect('SUM(t.minutes)', 'minutes')
+          .getRawOne<Record<string, unknown>>();
     const entries = num(r?.entries);
     const hours = num(r?.minutes) / 60;
     return {
       entries,
-      employees: num(r?.employees),
+      employees: rollup ? await this.employeesWith(caller, period, 'time_entries') : num(r?.employees),
       total_hours: round2(hours),
       average_hours: entries ? round2(hours / entries) : 0,
     };
   }
 
   async timesheetMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
-    const hours = await this.hoursBy(await this.timeEntries(caller, period), this.sql.dayOfMonth('t.date'), 't.minutes', 60);
+    const hours = await this.timesheetHoursBy(caller, period, (day) => this.sql.dayOfMonth(day));
     return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
   }
 
   async timesheetWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
-    const hours = await this.hoursBy(await this.timeEntries(caller, period), this.sql.weekday('t.date'), 't.minutes', 60);
+    const hours = await this.timesheetHoursBy(caller, period, (day) => this.sql.weekday(day));
     return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
+  }
+
+  /** Attendance hours by `key` of the day (day of month, weekday): from the rollup for the company and departments. */
+  private async attendanceHoursBy(caller: AuthUser, period: InsightPeriod, key: (day: string) => string) {
+    const rollup = await this.rollup(caller, period, 'attendance_days');
+    if (rollup) return this.hoursBy(rollup, key('r.day'), 'r.seconds', 3600);
+    return this.hoursBy(await this.attendance(caller, period), key('a.in_time'), 'a.duration_seconds', 3600);
+  }
+
+  /** Time entry hours by `key` of the day: from the rollup for the company and departments. */
+  private async timesheetHoursBy(caller: AuthUser, period: InsightPeriod, key: (day: string) => string) {
+    const rollup = await this.rollup(caller, period, 'time_entry_days');
+    if (rollup) return this.hoursBy(rollup, key('r.day'), 'r.minutes', 60);
+    return this.hoursBy(await this.timeEntries(caller, period), key('t.date'), 't.minutes', 60);
   }
 
   /** Approved leave grouped by `key`: requests taking leave there and their days. */
@@ -312,6 +327,52 @@ export class InsightsService {
     return new Map(rows.map((r) => [num(r.k), round2(num(r.amount) / perHour)]));
   }
 
+  /**
+   * The rollup rows `r` (attendance_days, time_entry_days: sums per day and department) of the
+   * period, for the scopes made of departments: Admin everything, Restricted Admin its subtree.
+   * Null for a Manager or Employee, whose few records are read directly.
+   */
+  private async rollup(caller: AuthUser, period: InsightPeriod, table: string): Promise<SelectQueryBuilder<object> | null> {
+    const scope = await this.access.scopeOf(caller);
+    if (scope.kind !== 'all' && scope.kind !== 'departments') return null;
+    const { from, to } = periodRange(period, this.clock());
+    const qb = this.ds.createQueryBuilder().from(table, 'r').where('r.day <= :to', { to });
+    if (from) qb.andWhere('r.day >= :from', { from });
+    if (scope.kind === 'departments') {
+      if (scope.departmentIds.length) qb.andWhere('r.department_id IN (:...departments)', { departments: scope.departmentIds });
+      else qb.andWhere('1 = 0');
+    }
+    return qb;
+  }
+
+  /**
+   * How many employees in the caller's scope have attendance (or counted time entries) in the
+   * period. Grouped by employee with MIN() over (employee_id, in_time) and (employee_id, status,
+   * date), which MariaDB answers by a loose index scan (one seek per employee and status) instead
+   * of reading the period's rows; the scope joins the few resulting rows.
+   */
+  private async employeesWith(caller: AuthUser, period: InsightPeriod, source: 'attendance' | 'time_entries'): Promise<number> {
+    const perEmployee =
+      source === 'attendance'
+        ? (await this.attendance(null, period))
+            .select('a.employee_id', 'employee_id')
+            .addSelect('MIN(a.in_time)', 'first')
+            .groupBy('a.employee_id')
+        : (await this.timeEntries(null, period))
+            .select('t.employee_id', 'employee_id')
+            .addSelect('MIN(t.date)', 'first')
+            .groupBy('t.employee_id')
+            .addGroupBy('t.status');
+    const qb = this.ds
+      .createQueryBuilder()
+      .from(`(${perEmployee.getQuery()})`, 'x')
+      .setParameters(perEmployee.getParameters())
+      .select('COUNT(DISTINCT x.employee_id)', 'n');
+    const condition = await this.scopeCondition(caller);
+    if (condition.sql) qb.innerJoin('employees', 'e', 'e.id = x.employee_id').andWhere(condition.sql, condition.params);
+    return num((await qb.getRawOne<{ n: unknown }>())?.n);
+  }
+
   /** leave_days `d` of the period in the caller's scope. */
   private async leaveDays(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
     return this.scoped(caller, this.leaveDaysOf(period), 'd.employee_id');
@@ -325,19 +386,19 @@ export class InsightsService {
     return qb;
   }
 
-  /** attendance `a` started in the period (an attendance record's hours count on the day it starts). */
-  private async attendance(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
+  /** attendance `a` started in the period (an attendance record's hours count on the day it starts); null caller: everyone's. */
+  private async attendance(caller: AuthUser | null, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
     const { from, to } = periodRange(period, this.clock());
     const qb = this.ds
       .createQueryBuilder()
       .from('attendance', 'a')
       .where('a.in_time < :end', { end: midnight(to, 1) });
     if (from) qb.andWhere('a.in_time >= :start', { start: midnight(from) });
-    return this.scoped(caller, qb, 'a.employee_id');
+    return caller ? this.scoped(caller, qb, 'a.employee_id') : qb;
   }
 
-  /** time_entries `t` of the period that count as worked time (not rejected). */
-  private async timeEntries(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
+  /** time_entries `t` of the period that count as worked time (not rejected); null caller: everyone's. */
+  private async timeEntries(caller: AuthUser | null, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
     const { from, to } = periodRange(period, this.clock());
     const qb = this.ds
       .createQueryBuilder()
@@ -345,7 +406,7 @@ export class InsightsService {
       .where('t.date <= :to', { to })
       .andWhere('t.status IN (:...counted)', { counted: COUNTED_ENTRY_STATUSES });
     if (from) qb.andWhere('t.date >= :from', { from });
-    return this.scoped(caller, qb, 't.employee_id');
+    return caller ? this.scoped(caller, qb, 't.employee_id') : qb;
   }
 
   /**

@@ -6,6 +6,9 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
 import { withEmployeeLock } from '../employees/employee-lock';
+import { EmployeesService } from '../employees/employees.service';
+import { transaction } from '../common/database/transaction';
+import { TIME_ENTRY_DAYS } from './time-entry-days';
 import {
   EmployeeAccessService,
   employeeRef,
@@ -72,6 +75,7 @@ export class TimesheetsService {
     @InjectRepository(TimeEntry) private readonly timeEntryRepo: Repository<TimeEntry>,
     private readonly access: EmployeeAccessService,
     private readonly events: EventEmitter2,
+    private readonly employees: EmployeesService,
   ) {
     this.list = access.recordList(timeEntryRepo, 't', LIST_SPEC, toTimeEntryDto);
     this.projects = new ReferenceCrud<Project, ProjectDto>({
@@ -79,6 +83,12 @@ export class TimesheetsService {
       repo: dataSource.getRepository(Project),
       fields: { name: 'name', client: 'client' },
     });
+  }
+
+  /** time_entry_days follows employees between departments and out of the company. */
+  onModuleInit(): void {
+    this.employees.onDepartmentChange((em, employeeId, from, to) => TIME_ENTRY_DAYS.moveEmployee(em, employeeId, from, to));
+    this.employees.onRemove((em, employeeId) => TIME_ENTRY_DAYS.forgetEmployee(em, employeeId));
   }
 
   async create(caller: AuthUser, dto: CreateTimeEntryDto): Promise<TimeEntryDto> {
@@ -111,8 +121,13 @@ export class TimesheetsService {
   }
 
   async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
-    await this.editable(caller, id);
-    await this.timeEntryRepo.delete({ id });
+    const { entry } = await this.editable(caller, id);
+    await withEmployeeLock(this.dataSource, entry.employeeId, async (em) => {
+      const before = await em.findOne(TimeEntry, { where: { id } });
+      if (!before) return;
+      await em.delete(TimeEntry, { id });
+      await TIME_ENTRY_DAYS.change(em, before, null);
+    });
     return { id };
   }
 
@@ -165,7 +180,11 @@ export class TimesheetsService {
         throw new DomainException('CONFLICT', 'The entry overlaps another entry of the same day', [
           { field: 'start', message: 'overlaps another entry' },
         ]);
-      return toTimeEntryDto(await em.getRepository(TimeEntry).save(entry));
+      const before = entry.id ? await em.findOne(TimeEntry, { where: { id: entry.id } }) : null;
+      if (entry.id && !before) throw new NotFoundException('Time entry');
+      const saved = await em.getRepository(TimeEntry).save(entry);
+      await TIME_ENTRY_DAYS.change(em, before, saved);
+      return toTimeEntryDto(saved);
     });
   }
 
@@ -196,11 +215,15 @@ export class TimesheetsService {
     caller: AuthUser | null,
   ): Promise<TimeEntryDto> {
     if (!from.includes(entry.status)) throw new DomainException('INVALID_STATE', `A ${entry.status} entry cannot become ${to}`);
-    const repo = this.timeEntryRepo;
     const decided = caller ? { decidedBy: caller.id, decidedAt: new Date() } : {};
-    const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
-    if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
-    return toTimeEntryDto(await repo.findOneOrFail({ where: { id: entry.id } }));
+    return transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(TimeEntry);
+      const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
+      if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
+      const after = await repo.findOneOrFail({ where: { id: entry.id } });
+      await TIME_ENTRY_DAYS.change(em, { ...after, status: entry.status }, after);
+      return toTimeEntryDto(after);
+    });
   }
 
   /** For payroll hooks: minutes of approved entries dated from `from` to `to` per employee (optionally one project). */

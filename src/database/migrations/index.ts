@@ -12,6 +12,7 @@ import { Payslips1763800000010 } from './1763800000010-Payslips';
 import { PayrollClaims1763800000011 } from './1763800000011-PayrollClaims';
 import { Tasks1763800000012 } from './1763800000012-Tasks';
 import { LeaveDays1763800000013 } from './1763800000013-LeaveDays';
+import { InsightRollups1763800000014 } from './1763800000014-InsightRollups';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   PayrollClaims1763800000011,
   Tasks1763800000012,
   LeaveDays1763800000013,
+  InsightRollups1763800000014,
 ];

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EmployeesService } from '../../employees/employees.service';
 import { Department } from '../../reference/entities/reference.entities';
 import { NamedKind, ReferenceService } from '../../reference/reference.service';
+import { rebuildInsightRollups } from '../insight-rollups';
 import { seedDemoAttendance } from './demo-attendance';
 import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
 import { seedDemoPayroll } from './demo-payroll';
@@ -136,5 +137,6 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(6, people, 'Accountant', peopleHead);
   await seedDemoLeaveAndTimesheets(app.get(DataSource));
   await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
+  await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   await seedDemoPayroll(app);
 }
