@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
+import { InsightsService } from '../src/insights/insights.service';
 import { buildCompany, Company } from './helpers/company';
 import { createTestApp, okCaller, TestApp } from './helpers/test-app';
 
@@ -26,16 +27,27 @@ describe('insights rollups: kept exact by every write', () => {
 
   /** The rows that count (a row may fall to all zeros), as plain numbers. */
   const rows = async (table: string) => {
-    const all = await ds.query<Array<Record<string, unknown>>>(`SELECT * FROM ${table} ORDER BY day, department_id`);
+    const all = await ds.query<Array<Record<string, unknown>>>(`SELECT * FROM ${table}`);
+    const keys = ['day', 'department_id', 'status', 'leave_type_id'];
     return all
-      .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'day' ? String(v).slice(0, 10) : Number(v)])))
-      .filter((r) => Object.entries(r).some(([k, v]) => k !== 'day' && k !== 'department_id' && v !== 0));
+      .map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, k === 'day' ? String(v).slice(0, 10) : k === 'status' ? v : Number(v)]),
+        ),
+      )
+      .filter((r) => Object.entries(r).some(([k, v]) => !keys.includes(k) && v !== 0))
+      .sort((a, b) => keys.map((k) => String(a[k] ?? '').localeCompare(String(b[k] ?? ''))).find((x) => x !== 0) ?? 0);
   };
   /** Asserts the kept rollups equal a rebuild, and returns them. */
   const exact = async () => {
-    const kept = { attendance: await rows('attendance_days'), time: await rows('time_entry_days') };
+    const all = async () => ({
+      attendance: await rows('attendance_days'),
+      time: await rows('time_entry_days'),
+      leave: await rows('leave_day_sums'),
+    });
+    const kept = await all();
     await rebuildInsightRollups(ds);
-    expect({ attendance: await rows('attendance_days'), time: await rows('time_entry_days') }).toEqual(kept);
+    expect(await all()).toEqual(kept);
     return kept;
   };
 
@@ -112,6 +124,45 @@ describe('insights rollups: kept exact by every write', () => {
     ]);
   });
 
+  it('leave: requested, approved, cancelled; a request running across a period start counts once per weekday, as for a Manager', async () => {
+    t.app.get(InsightsService).clock = () => new Date('2026-06-15T12:00:00Z'); // 6months starts on 2025-12-16
+    for (const y of [2025, 2026])
+      await ok('POST', '/leave-periods', admin, { name: `P${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
+    const type = (await ok('POST', '/leave-types', admin, { name: 'Any', default_days: 0, allow_negative: true })).id;
+    const request = async (employee: number, date_start: string, date_end: string) =>
+      (await ok('POST', '/leaves', admin, { employee, leave_type: type, date_start, date_end })).id;
+    // Four weeks from Monday 1 December: every weekday four times, two of them before the period.
+    const across = await request(c.emp.report1, '2025-12-01', '2025-12-26');
+    expect((await exact()).leave).toEqual([
+      expect.objectContaining({
+        day: '2025-12-01',
+        department_id: c.departments.platform,
+        status: 'Pending',
+        days: 1,
+        requests: 1,
+      }),
+      ...Array.from({ length: 19 }, () => expect.objectContaining({ status: 'Pending', requests: 0 })),
+    ]);
+    await ok('POST', `/leaves/${across}/approve`, admin);
+    const cancelled = await request(c.emp.report1, '2026-01-05', '2026-01-06');
+    await ok('POST', `/leaves/${cancelled}/cancel`, admin);
+    expect((await exact()).leave.map((r) => r.status)).toEqual([...Array(20).fill('Approved'), 'Cancelled', 'Cancelled']);
+
+    const weekly = (token: string) => ok('GET', '/insights/leave-weekly-pattern/6months', token);
+    const expected = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((day, i) => ({
+      day,
+      value: i < 5 ? 1 : 0,
+      days: i === 0 ? 1 : i < 5 ? 2 : 0, // from Tuesday 16th: Monday the 22nd only
+    }));
+    expect(await weekly(admin)).toEqual(expected); // leave_day_sums
+    expect(await weekly(c.users.manager.token)).toEqual(expected); // leave_days (report1 reports to the manager)
+    expect(await ok('GET', '/insights/leave-summary/6months', admin)).toContainEqual({
+      status: 'Approved',
+      requests: 1,
+      days: 9,
+    });
+  });
+
   it("an employee's history follows it to another department, and leaves with it when it is deleted", async () => {
     await ok('POST', '/attendance', admin, {
       employee: c.emp.report2,
@@ -123,9 +174,14 @@ describe('insights rollups: kept exact by every write', () => {
     expect(moved.attendance).toContainEqual(expect.objectContaining({ day: '2026-04-01', department_id: c.departments.sales }));
     expect(moved.time).toContainEqual(expect.objectContaining({ day: '2026-03-10', department_id: c.departments.sales }));
     expect(moved.time.filter((r) => r.department_id === c.departments.engineering)).toEqual([]);
+    await ok('PUT', `/employees/${c.emp.report1}`, admin, { department: c.departments.sales });
+    expect((await exact()).leave.filter((r) => r.department_id === c.departments.platform)).toEqual([]);
 
     await ok('DELETE', `/employees/${c.emp.report2}`, admin);
+    await ok('DELETE', `/employees/${c.emp.grandReport}`, admin); // report1's report: the manager's chain stays
+    await ok('DELETE', `/employees/${c.emp.report1}`, admin);
     const gone = await exact();
+    expect(gone.leave).toEqual([]);
     expect(gone.attendance.find((r) => r.day === '2026-04-01')).toBeUndefined();
     expect(gone.time.find((r) => r.day === '2026-03-10')).toBeUndefined();
   });

@@ -52,6 +52,69 @@ describe(`migrations (${testConfig().database.type})`, () => {
     expect((await runMigrations(ds)).length).toBe(MIGRATIONS.length);
   });
 
+  it('InsightRollups on existing data: sums attendance and time entries per day and department, marks leave days', async () => {
+    await ds.undoLastMigration(); // back to 1763800000013
+    await ds.query("INSERT INTO departments (name) VALUES ('D1')");
+    const [{ id: dep }] = await ds.query("SELECT id FROM departments WHERE name = 'D1'");
+    await ds.query(
+      `INSERT INTO employees (employee_id, first_name, last_name, joined_date, department_id) VALUES ('M1', 'A', 'B', '2020-01-01', ?), ('M2', 'C', 'D', '2020-01-01', NULL)`,
+      [dep],
+    );
+    const ids = (await ds.query("SELECT id FROM employees WHERE employee_id IN ('M1', 'M2') ORDER BY employee_id")).map(
+      (r: { id: unknown }) => Number(r.id),
+    );
+    await ds.query(`INSERT INTO attendance (employee_id, in_time, out_time, duration_seconds, work_from_home) VALUES
+      (${ids[0]}, '2026-03-02 09:00:00', '2026-03-02 17:00:00', 28800, 1), (${ids[0]}, '2026-03-02 18:00:00', NULL, NULL, 0),
+      (${ids[1]}, '2026-03-02 09:00:00', '2026-03-02 10:00:00', 3600, 0)`);
+    await ds.query(`INSERT INTO time_entries (employee_id, date, start_time, end_time, minutes, status) VALUES
+      (${ids[0]}, '2026-03-03', '09:00', '10:00', 60, 'Approved'), (${ids[0]}, '2026-03-03', '10:00', '12:00', 120, 'Rejected')`);
+    await ds.query("INSERT INTO leave_types (name, default_days) VALUES ('T1', 20)");
+    const [{ id: type }] = await ds.query("SELECT id FROM leave_types WHERE name = 'T1'");
+    await ds.query(
+      `INSERT INTO leave_requests (employee_id, leave_type_id, date_start, date_end, days, status) VALUES (?, ?, '2026-01-05', '2026-02-06', 25, 'Approved')`,
+      [ids[0], type],
+    );
+    const [{ id: request }] = await ds.query('SELECT id FROM leave_requests');
+    // Some of the working days from Monday 5 January to Friday 6 February: the 5th and 6th come twice, Mondays three times.
+    const dates = ['2026-01-05', '2026-01-06', '2026-01-07', '2026-01-12', '2026-01-19', '2026-02-05', '2026-02-06'];
+    for (const date of dates) {
+      await ds.query(
+        `INSERT INTO leave_days (request_id, date, employee_id, leave_type_id, status, days) VALUES (?, ?, ?, ?, 'Approved', 1)`,
+        [request, date, ids[0], type],
+      );
+    }
+
+    await runMigrations(ds);
+    const numbers = (rows: Array<Record<string, unknown>>) =>
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, /^(date|first_date|day)$/.test(k) ? String(v).slice(0, 10) : Number(v)]),
+        ),
+      );
+    expect(numbers(await ds.query('SELECT * FROM attendance_days ORDER BY department_id'))).toEqual([
+      { day: '2026-03-02', department_id: 0, records: 1, seconds: 3600, completed: 1, wfh: 0 },
+      { day: '2026-03-02', department_id: Number(dep), records: 2, seconds: 28800, completed: 1, wfh: 1 },
+    ]);
+    expect(numbers(await ds.query('SELECT * FROM time_entry_days'))).toEqual([
+      { day: '2026-03-03', department_id: Number(dep), entries: 1, minutes: 60 },
+    ]);
+    expect(
+      numbers(await ds.query('SELECT date, first_date, first_of_dom, first_of_weekday FROM leave_days ORDER BY date')),
+    ).toEqual([
+      { date: '2026-01-05', first_date: '2026-01-05', first_of_dom: 1, first_of_weekday: 1 },
+      { date: '2026-01-06', first_date: '2026-01-05', first_of_dom: 1, first_of_weekday: 1 },
+      { date: '2026-01-07', first_date: '2026-01-05', first_of_dom: 1, first_of_weekday: 1 },
+      { date: '2026-01-12', first_date: '2026-01-05', first_of_dom: 1, first_of_weekday: 0 },
+      { date: '2026-01-19', first_date: '2026-01-05', first_of_dom: 1, first_of_weekday: 0 },
+      { date: '2026-02-05', first_date: '2026-01-05', first_of_dom: 0, first_of_weekday: 1 },
+      { date: '2026-02-06', first_date: '2026-01-05', first_of_dom: 0, first_of_weekday: 1 },
+    ]);
+    await ds.query('DELETE FROM leave_requests');
+    await ds.query('DELETE FROM attendance');
+    await ds.query('DELETE FROM time_entries');
+    await ds.query('DELETE FROM employees');
+  });
+
   it('enforce the unique username and cascade tokens with their user', async () => {
     await ds.query("INSERT INTO users (username, email, password_hash, user_level) VALUES ('a', 'a@x.test', 'h', 'Admin')");
     const duplicate = await ds

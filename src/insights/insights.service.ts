@@ -6,6 +6,7 @@ import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService, EmployeeScope, ListCondition } from '../employees/employee-access.service';
+import { MAX_LEAVE_SPAN_DAYS } from '../leave/working-days';
 import { COUNTED_ENTRY_STATUSES } from '../timesheets/time-entry-days';
 import {
   AttendanceInsightDto,
@@ -21,6 +22,29 @@ import {
 } from './insights.dto';
 
 const LEAVE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'];
+/** A leave day that is its request's first. */
+const FIRST_DAY = 'CASE WHEN d.date = d.first_date THEN 1 ELSE 0 END';
+
+/** How leaveBy groups: the key and the mark of a request's first day in it, over leave_day_sums `r` and leave_days `d` (employee `e`). */
+interface LeaveGrouping {
+  approvedOnly: boolean;
+  key: { rollup: string; day: string };
+  first: { rollup: string; day: string };
+}
+
+const LEAVE_BY = {
+  status: { approvedOnly: false, key: { rollup: 'r.status', day: 'd.status' }, first: { rollup: 'r.requests', day: FIRST_DAY } },
+  type: {
+    approvedOnly: true,
+    key: { rollup: 'r.leave_type_id', day: 'd.leave_type_id' },
+    first: { rollup: 'r.requests', day: FIRST_DAY },
+  },
+  department: {
+    approvedOnly: true,
+    key: { rollup: 'r.department_id', day: 'COALESCE(e.department_id, 0)' },
+    first: { rollup: 'r.requests', day: FIRST_DAY },
+  },
+} satisfies Record<string, LeaveGrouping>;
 
 export interface PeriodRange {
   /** First day (YYYY-MM-DD), null for `all`. */
@@ -132,36 +156,38 @@ export class InsightsService {
   }
 
   async leaveSummary(caller: AuthUser, period: InsightPeriod): Promise<LeaveStatusSummaryDto[]> {
-    const rows = await (
-      await this.leaveDays(caller, period)
-    )
-      .select('d.status', 'status')
-      .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
-      .addSelect('SUM(d.days)', 'days')
-      .groupBy('d.status')
-      .getRawMany<{ status: string; requests: unknown; days: unknown }>();
-    return LEAVE_STATUSES.map((status) => {
-      const r = rows.find((x) => x.status === status);
-      return { status, requests: num(r?.requests), days: round1(num(r?.days)) };
-    });
+    const rows = await this.leaveBy(caller, period, LEAVE_BY.status);
+    return LEAVE_STATUSES.map((status) => ({ status, ...(rows.get(status) ?? { requests: 0, days: 0 }) }));
   }
 
   async leaveMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
-    const rows = await this.approvedLeaveBy(caller, period, this.sql.dayOfMonth('d.date'));
+    const rows = await this.leaveBy(caller, period, {
+      approvedOnly: true,
+      key: { rollup: this.sql.dayOfMonth('r.day'), day: this.sql.dayOfMonth('d.date') },
+      first: { rollup: 'r.dom_requests', day: 'd.first_of_dom' },
+    });
     return Array.from({ length: 31 }, (_, i) => {
-      const r = rows.get(i + 1);
+      const r = rows.get(String(i + 1));
       return { day: i + 1, value: r?.requests ?? 0, days: r?.days ?? 0 };
     });
   }
 
   async leaveWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
-    const rows = await this.approvedLeaveBy(caller, period, this.sql.weekday('d.date'));
-    return WEEKDAY_NAMES.map((day, i) => ({ day, value: rows.get(i)?.requests ?? 0, days: rows.get(i)?.days ?? 0 }));
+    const rows = await this.leaveBy(caller, period, {
+      approvedOnly: true,
+      key: { rollup: this.sql.weekday('r.day'), day: this.sql.weekday('d.date') },
+      first: { rollup: 'r.weekday_requests', day: 'd.first_of_weekday' },
+    });
+    return WEEKDAY_NAMES.map((day, i) => ({
+      day,
+      value: rows.get(String(i))?.requests ?? 0,
+      days: rows.get(String(i))?.days ?? 0,
+    }));
   }
 
   /** Every leave type, with its approved requests and days in the period (zeros included). */
   async leaveTypeDistribution(caller: AuthUser, period: InsightPeriod): Promise<LeaveTypeShareDto[]> {
-    const rows = await this.approvedLeaveBy(caller, period, 'd.leave_type_id');
+    const rows = await this.leaveBy(caller, period, LEAVE_BY.type);
     const types = await this.ds
       .createQueryBuilder()
       .select('t.id', 'id')
@@ -170,41 +196,30 @@ export class InsightsService {
       .orderBy('t.name')
       .getRawMany<{ id: unknown; name: string }>();
     return types.map((t) => {
-      const r = rows.get(num(t.id));
+      const r = rows.get(String(num(t.id)));
       return { leave_type: num(t.id), name: t.name, requests: r?.requests ?? 0, days: r?.days ?? 0 };
     });
   }
 
-  /**
-   * The departments with approved leave in the period, most days first. Grouped by employee first
-   * (over the covering index; a request belongs to one employee, so its requests add up exactly),
-   * then by the employees' departments.
-   */
+  /** The departments with approved leave in the period, most days first. */
   async leaveByDepartment(caller: AuthUser, period: InsightPeriod): Promise<LeaveDepartmentShareDto[]> {
-    const perEmployee = this.leaveDaysOf(period)
-      .andWhere('d.status = :approved', { approved: 'Approved' })
-      .select('d.employee_id', 'employee_id')
-      .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
-      .addSelect('SUM(d.days)', 'days')
-      .groupBy('d.employee_id');
-    const qb = this.ds
+    const rows = await this.leaveBy(caller, period, LEAVE_BY.department);
+    const ids = [...rows.keys()].map(Number).filter((id) => id > 0);
+    if (!ids.length) return [];
+    const departments = await this.ds
       .createQueryBuilder()
-      .from(`(${perEmployee.getQuery()})`, 'x')
-      .setParameters(perEmployee.getParameters())
-      .innerJoin('employees', 'e', 'e.id = x.employee_id')
-      .innerJoin('departments', 'dep', 'dep.id = e.department_id');
-    const condition = await this.scopeCondition(caller);
-    if (condition.sql) qb.andWhere(condition.sql, condition.params);
-    const rows = await qb
-      .select('e.department_id', 'department')
+      .select('dep.id', 'id')
       .addSelect('dep.name', 'name')
-      .addSelect('SUM(x.requests)', 'requests')
-      .addSelect('SUM(x.days)', 'days')
-      .groupBy('e.department_id')
-      .addGroupBy('dep.name')
-      .getRawMany<{ department: unknown; name: string; requests: unknown; days: unknown }>();
-    return rows
-      .map((r) => ({ department: num(r.department), name: r.name, requests: num(r.requests), days: round1(num(r.days)) }))
+      .from('departments', 'dep')
+      .where('dep.id IN (:...ids)', { ids })
+      .getRawMany<{ id: unknown; name: string }>();
+    return departments
+      .map((d) => ({
+        department: num(d.id),
+        name: d.name,
+        ...(rows.get(String(num(d.id))) as { requests: number; days: number }),
+      }))
+      .filter((d) => d.requests > 0 || d.days > 0)
       .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
   }
 
@@ -295,22 +310,88 @@ export class InsightsService {
     return this.hoursBy(await this.timeEntries(caller, period), key('t.date'), 't.minutes', 60);
   }
 
-  /** Approved leave grouped by `key`: requests taking leave there and their days. */
-  private async approvedLeaveBy(
+  /**
+   * Leave in the period by a key: the requests with a leave day there and those days. From
+   * leave_day_sums for the department scopes, from leave_days for a Manager or Employee. A request
+   * is counted on its first day inside the key (its first day, its first 5th of a month, its first
+   * Tuesday: the leave-day marks), which adds up without a DISTINCT; a request begun before the
+   * period may have its first such day before it, so the few requests running across the period's
+   * start are counted from their days one by one.
+   */
+  private async leaveBy(
     caller: AuthUser,
     period: InsightPeriod,
-    key: string,
-  ): Promise<Map<number, { requests: number; days: number }>> {
-    const rows = await (
-      await this.leaveDays(caller, period)
-    )
-      .andWhere('d.status = :approved', { approved: 'Approved' })
-      .select(key, 'k')
-      .addSelect('COUNT(DISTINCT d.request_id)', 'requests')
-      .addSelect('SUM(d.days)', 'days')
-      .groupBy(key)
-      .getRawMany<{ k: unknown; requests: unknown; days: unknown }>();
-    return new Map(rows.map((r) => [num(r.k), { requests: num(r.requests), days: round1(num(r.days)) }]));
+    by: LeaveGrouping,
+  ): Promise<Map<string, { requests: number; days: number }>> {
+    const { from, to } = periodRange(period, this.clock());
+    const out = new Map<string, { requests: number; days: number }>();
+    const add = (rows: Array<{ k: unknown; requests: unknown; days?: unknown }>) => {
+      for (const r of rows) {
+        const key = String(r.k);
+        const sum = out.get(key) ?? { requests: 0, days: 0 };
+        out.set(key, { requests: sum.requests + num(r.requests), days: round1(sum.days + num(r.days)) });
+      }
+    };
+    const approved = (qb: SelectQueryBuilder<object>, alias: string) =>
+      by.approvedOnly ? qb.andWhere(`${alias}.status = :approved`, { approved: 'Approved' }) : qb;
+
+    const rollup = await this.rollup(caller, period, 'leave_day_sums');
+    if (!rollup) {
+      // A Manager's or Employee's own few leave days (scoped() joins their employees `e`).
+      const qb = await this.scoped(caller, this.ds.createQueryBuilder().from('leave_days', 'd'), 'd.employee_id');
+      qb.andWhere('d.date <= :to', { to });
+      if (from) qb.andWhere('d.date >= :from', { from });
+      const requests = from
+        ? `SUM(CASE WHEN d.first_date >= :from THEN ${by.first.day} ELSE 0 END) + COUNT(DISTINCT CASE WHEN d.first_date < :from THEN d.request_id END)`
+        : `SUM(${by.first.day})`;
+      add(
+        await approved(qb, 'd')
+          .select(by.key.day, 'k')
+          .addSelect(requests, 'requests')
+          .addSelect('SUM(d.days)', 'days')
+          .groupBy(by.key.day)
+          .getRawMany(),
+      );
+      return out;
+    }
+    add(
+      await approved(rollup, 'r')
+        .select(by.key.rollup, 'k')
+        .addSelect(`SUM(${by.first.rollup})`, 'requests')
+        .addSelect('SUM(r.days)', 'days')
+        .groupBy(by.key.rollup)
+        .getRawMany(),
+    );
+    if (!from) return out;
+    // Requests running across `from` (a request covers at most MAX_LEAVE_SPAN_DAYS): each counts
+    // once per key, less the first days the sums above already counted.
+    const spanStart = new Date(Date.parse(`${from}T00:00:00Z`) - MAX_LEAVE_SPAN_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const ids = (
+      await this.ds
+        .createQueryBuilder()
+        .select('l.id', 'id')
+        .from('leave_requests', 'l')
+        .where('l.date_start >= :spanStart AND l.date_start < :from AND l.date_end >= :from', { spanStart, from })
+        .getRawMany<{ id: unknown }>()
+    ).map((r) => num(r.id));
+    const condition = await this.scopeCondition(caller);
+    for (let i = 0; i < ids.length; i += 5000) {
+      const across = this.ds
+        .createQueryBuilder()
+        .from('leave_days', 'd')
+        .innerJoin('employees', 'e', 'e.id = d.employee_id')
+        .where('d.request_id IN (:...ids)', { ids: ids.slice(i, i + 5000) })
+        .andWhere('d.date >= :from AND d.date <= :to', { from, to });
+      if (condition.sql) across.andWhere(condition.sql, condition.params);
+      add(
+        await approved(across, 'd')
+          .select(by.key.day, 'k')
+          .addSelect(`COUNT(DISTINCT d.request_id) - SUM(${by.first.day})`, 'requests')
+          .groupBy(by.key.day)
+          .getRawMany(),
+      );
+    }
+    return out;
   }
 
   private async hoursBy<T extends object>(
@@ -371,19 +452,6 @@ export class InsightsService {
     const condition = await this.scopeCondition(caller);
     if (condition.sql) qb.innerJoin('employees', 'e', 'e.id = x.employee_id').andWhere(condition.sql, condition.params);
     return num((await qb.getRawOne<{ n: unknown }>())?.n);
-  }
-
-  /** leave_days `d` of the period in the caller's scope. */
-  private async leaveDays(caller: AuthUser, period: InsightPeriod): Promise<SelectQueryBuilder<object>> {
-    return this.scoped(caller, this.leaveDaysOf(period), 'd.employee_id');
-  }
-
-  /** leave_days `d` of the period, everyone's. */
-  private leaveDaysOf(period: InsightPeriod): SelectQueryBuilder<object> {
-    const { from, to } = periodRange(period, this.clock());
-    const qb = this.ds.createQueryBuilder().from('leave_days', 'd').where('d.date <= :to', { to });
-    if (from) qb.andWhere('d.date >= :from', { from });
-    return qb;
   }
 
   /** attendance `a` started in the period (an attendance record's hours count on the day it starts); null caller: everyone's. */

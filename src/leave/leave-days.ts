@@ -17,12 +17,59 @@ export interface LeaveDayRequest {
 /** A DATE column's value as 'YYYY-MM-DD' (SQLite answers text, MariaDB text or a Date). */
 export const dateOnly = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
-export const LEAVE_DAY_COLUMNS = ['request_id', 'date', 'employee_id', 'leave_type_id', 'status', 'days'] as const;
+export const LEAVE_DAY_COLUMNS = [
+  'request_id',
+  'date',
+  'employee_id',
+  'leave_type_id',
+  'status',
+  'days',
+  'first_date',
+  'first_of_dom',
+  'first_of_weekday',
+] as const;
 
-/** The leave_days rows of a request: each working day, 0.5 for a half-day request. */
+export interface LeaveDayMarks {
+  date: string;
+  /** The request's first working day. */
+  firstDate: string;
+  /** The request's first day with this day of the month / this weekday. */
+  firstOfDom: boolean;
+  firstOfWeekday: boolean;
+}
+
+/**
+ * A request's days (ascending) with the marks the insights count requests by: a request has leave
+ * in a period from its first day on if that day is inside, and takes the 5th of a month (or a
+ * Tuesday) in it if its first 5th (first Tuesday) is inside; only requests begun before the
+ * period need a DISTINCT count.
+ */
+export function leaveDayMarks(dates: string[]): LeaveDayMarks[] {
+  const doms = new Set<number>();
+  const weekdays = new Set<number>();
+  return dates.map((date) => {
+    const d = new Date(`${date}T00:00:00Z`);
+    const firstOfDom = !doms.has(d.getUTCDate());
+    const firstOfWeekday = !weekdays.has(d.getUTCDay());
+    doms.add(d.getUTCDate());
+    weekdays.add(d.getUTCDay());
+    return { date, firstDate: dates[0], firstOfDom, firstOfWeekday };
+  });
+}
+
+/** The leave_days rows of a request (LEAVE_DAY_COLUMNS): each working day, 0.5 for a half-day request. */
 export function leaveDayRows(r: LeaveDayRequest, workWeek: Set<number>, holidays: Set<string>): unknown[][] {
-  const dates = workingDays(r.dateStart, r.dateEnd, workWeek, holidays);
-  return dates.map((date) => [r.id, date, r.employeeId, r.leaveTypeId, r.status, r.halfDay ? 0.5 : 1]);
+  return leaveDayMarks(workingDays(r.dateStart, r.dateEnd, workWeek, holidays)).map((m) => [
+    r.id,
+    m.date,
+    r.employeeId,
+    r.leaveTypeId,
+    r.status,
+    r.halfDay ? 0.5 : 1,
+    m.firstDate,
+    m.firstOfDom ? 1 : 0,
+    m.firstOfWeekday ? 1 : 0,
+  ]);
 }
 
 /**
@@ -54,7 +101,7 @@ export async function expandLeaveDays(query: Query): Promise<number> {
   let written = 0;
   const flush = async () => {
     if (!rows.length) return;
-    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+    const placeholders = rows.map(() => `(${LEAVE_DAY_COLUMNS.map(() => '?').join(', ')})`).join(', ');
     await query(`INSERT INTO leave_days (${LEAVE_DAY_COLUMNS.join(', ')}) VALUES ${placeholders}`, rows.flat());
     written += rows.length;
     rows = [];

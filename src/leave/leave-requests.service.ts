@@ -7,6 +7,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
 import { withEmployeeLock } from '../employees/employee-lock';
+import { EmployeesService } from '../employees/employees.service';
 import {
   EmployeeAccessService,
   employeeRef,
@@ -28,6 +29,8 @@ import {
   LeaveType,
 } from './entities/leave.entities';
 import { assertCovers, balanceOf, round1 } from './leave-balance';
+import { LEAVE_DAY_SUMS } from './leave-day-sums';
+import { leaveDayMarks } from './leave-days';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
@@ -81,8 +84,15 @@ export class LeaveRequestsService {
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
     private readonly events: EventEmitter2,
+    private readonly employees: EmployeesService,
   ) {
     this.list = access.recordList(leaveRequestRepo, 'l', LIST_SPEC, toLeaveDto);
+  }
+
+  /** leave_day_sums follows employees between departments and out of the company. */
+  onModuleInit(): void {
+    this.employees.onDepartmentChange((em, employeeId, from, to) => LEAVE_DAY_SUMS.moveEmployee(em, employeeId, from, to));
+    this.employees.onRemove((em, employeeId) => LEAVE_DAY_SUMS.forgetEmployee(em, employeeId));
   }
 
   async create(caller: AuthUser, dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {
@@ -132,15 +142,16 @@ export class LeaveRequestsService {
         }),
       );
       await em.getRepository(LeaveDay).insert(
-        dates.map((date) => ({
+        leaveDayMarks(dates).map((marks) => ({
           requestId: saved.id,
-          date,
           employeeId,
           leaveTypeId: dto.leave_type,
           status: 'Pending' as const,
           days: days === 0.5 ? 0.5 : 1,
+          ...marks,
         })),
       );
+      await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [saved.id]);
       const created = await repo.findOneOrFail({ where: { id: saved.id } });
       this.emit(LEAVE_REQUESTED_EVENT, created);
       return toLeaveDto(created);
@@ -253,7 +264,9 @@ export class LeaveRequestsService {
       // Only one of two concurrent decisions wins: the update requires the status it started from.
       const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });
       if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The request changed meanwhile; reload it');
+      await LEAVE_DAY_SUMS.add(em, -1, 's.request_id = ?', [request.id]);
       await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
+      await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [request.id]);
       return repo.findOneOrFail({ where: { id: request.id } });
     });
     this.emit(LEAVE_DECIDED_EVENT, updated);

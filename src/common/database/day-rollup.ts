@@ -1,14 +1,16 @@
 import { DataSource, EntityManager } from 'typeorm';
 
-/** A record's share of a rollup: its day (YYYY-MM-DD) and one number per summed column; null when it counts nowhere. */
+/** A record's share of a rollup: its day (YYYY-MM-DD) and one number per summed column. */
 export interface Contribution {
   day: string;
   values: number[];
 }
 
 export interface DayRollupSpec<R extends { employeeId: number }> {
-  /** The rollup table: (day, department_id) primary key, then `columns`. */
+  /** The rollup table: primary key (day, department_id, ...keys), then `columns`. */
   table: string;
+  /** Further key columns and their expressions over the source row `s` (leave: status, type). */
+  keys?: Array<{ column: string; expr: string }>;
   columns: string[];
   /** The source table, aliased `s`, with an `employee_id` column. */
   source: string;
@@ -18,27 +20,37 @@ export interface DayRollupSpec<R extends { employeeId: number }> {
   sums: string[];
   /** Which source rows count (SQL over `s`), if not all. */
   where?: string;
-  /** The same in JavaScript, for one record. */
-  contribution(record: R): Contribution | null;
+  /** The same in JavaScript, for one record (null: it counts nowhere); for rollups without further keys. */
+  contribution?(record: R): Contribution | null;
 }
 
 type Query = (sql: string, params?: unknown[]) => Promise<unknown>;
 
 /**
- * Per-day, per-department sums of a large table (attendance, time entries), so company-wide and
- * department figures over years read a few thousand rows instead of millions. Kept exact in the
- * transaction of every write: `change` for a record written or deleted, `moveEmployee` when an
- * employee changes department or is deleted, `rebuild` after bulk loads that bypass the services
- * (seeds, `hr maintenance:rebuild-insights`). Employees without a department count under 0.
+ * Per-day, per-department sums of a large table (attendance, time entries, leave days), so
+ * company-wide and department figures over years read a few thousand rows instead of millions.
+ * Kept exact in the transaction of every write: `change` for a record written or deleted (from
+ * JavaScript), `add` for source rows matching a condition (in SQL), `moveEmployee` when an employee
+ * changes department, `forgetEmployee` before it is deleted, `rebuild` after bulk loads that bypass
+ * the services (seeds, `hr maintenance:rebuild-insights`). Employees without a department count
+ * under 0. Triggers would do the same in the database, but MariaDB fires none on foreign-key
+ * cascades and needs extra privileges to create them with binary logging.
  */
 export class DayRollup<R extends { employeeId: number }> {
-  constructor(private readonly spec: DayRollupSpec<R>) {}
+  private readonly keyColumns: string[];
+
+  constructor(private readonly spec: DayRollupSpec<R>) {
+    this.keyColumns = ['day', 'department_id', ...(spec.keys ?? []).map((k) => k.column)];
+  }
 
   /** Adds the record's new share and removes its old one (null: created / deleted), under its employee's department. */
   async change(em: EntityManager, before: R | null, after: R | null): Promise<void> {
+    const contribution = this.spec.contribution;
+    if (!contribution || this.spec.keys?.length)
+      throw new Error(`${this.spec.table}: change() needs a contribution and no further keys`);
     const deltas = new Map<string, { department: number; day: string; values: number[] }>();
     const add = async (record: R | null, sign: number) => {
-      const c = record && this.spec.contribution(record);
+      const c = record && contribution(record);
       if (!c) return;
       const department = await departmentOf(em, record.employeeId);
       const key = `${c.day}|${department}`;
@@ -57,47 +69,65 @@ export class DayRollup<R extends { employeeId: number }> {
     const { table, columns } = this.spec;
     const tuple = `(?, ?, ${columns.map(() => '?').join(', ')})`;
     await em.query(
-      `INSERT INTO ${table} (day, department_id, ${columns.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}${accumulate(em.connection, columns)}`,
+      `INSERT INTO ${table} (day, department_id, ${columns.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}${this.accumulate(em.connection)}`,
       rows.flatMap((d) => [d.day, d.department, ...d.values]),
     );
   }
 
+  /** Adds (sign 1) or removes (-1) the source rows matching `condition` (SQL over `s`), under their employees' departments. */
+  async add(em: EntityManager, sign: 1 | -1, condition: string, params: unknown[]): Promise<void> {
+    await this.shift(em, sign, 'COALESCE(e.department_id, 0)', [], condition, params);
+  }
+
   /** Before an employee's deletion (its records go with it by foreign key): takes its history out. */
   async forgetEmployee(em: EntityManager, employeeId: number): Promise<void> {
-    await this.shift(em, employeeId, [[-1, await departmentOf(em, employeeId)]]);
+    await this.add(em, -1, 's.employee_id = ?', [employeeId]);
   }
 
-  /** Moves an employee's whole history from one department to another. */
+  /** Moves an employee's whole history from one department to another (the employee row may already say either). */
   async moveEmployee(em: EntityManager, employeeId: number, from: number | null, to: number | null): Promise<void> {
-    await this.shift(em, employeeId, [
-      [-1, from ?? 0],
-      [1, to ?? 0],
-    ]);
-  }
-
-  /** Adds the employee's per-day sums, times each sign, to each department. */
-  private async shift(em: EntityManager, employeeId: number, shifts: Array<[sign: number, department: number]>): Promise<void> {
-    const { table, columns, source, day, sums, where } = this.spec;
-    for (const [sign, department] of shifts) {
-      await em.query(
-        `INSERT INTO ${table} (day, department_id, ${columns.join(', ')})
-         SELECT ${day}, ?, ${sums.map((s) => `${sign} * (${s})`).join(', ')} FROM ${source} s
-         WHERE s.employee_id = ?${where ? ` AND ${where}` : ''} GROUP BY ${day}${accumulate(em.connection, columns)}`,
-        [department, employeeId],
-      );
-    }
+    await this.shift(em, -1, '?', [from ?? 0], 's.employee_id = ?', [employeeId]);
+    await this.shift(em, 1, '?', [to ?? 0], 's.employee_id = ?', [employeeId]);
   }
 
   /** Recomputes the whole table from the source (run inside a transaction). */
   async rebuild(query: Query): Promise<void> {
+    await query(`DELETE FROM ${this.spec.table}`);
+    await query(this.select(1, 'COALESCE(e.department_id, 0)', 'TRUE'));
+  }
+
+  /** Adds the per-key sums of the matching source rows, times `sign`, to the rollup. */
+  private async shift(
+    em: EntityManager,
+    sign: 1 | -1,
+    department: string,
+    departmentParams: unknown[],
+    condition: string,
+    params: unknown[],
+  ): Promise<void> {
+    await em.query(`${this.select(sign, department, condition)}${this.accumulate(em.connection)}`, [
+      ...departmentParams,
+      ...params,
+    ]);
+  }
+
+  private select(sign: 1 | -1, department: string, condition: string): string {
     const { table, columns, source, day, sums, where } = this.spec;
-    const department = 'COALESCE(e.department_id, 0)';
-    await query(`DELETE FROM ${table}`);
-    await query(
-      `INSERT INTO ${table} (day, department_id, ${columns.join(', ')})
-       SELECT ${day}, ${department}, ${sums.join(', ')} FROM ${source} s JOIN employees e ON e.id = s.employee_id
-       ${where ? `WHERE ${where}` : ''} GROUP BY ${day}, ${department}`,
-    );
+    const keys = (this.spec.keys ?? []).map((k) => k.expr);
+    // A department given as a parameter is a constant: not grouped by (MySQL reads GROUP BY 3 as a column position).
+    const group = [day, ...(department === '?' ? [] : [department]), ...keys].join(', ');
+    return `INSERT INTO ${table} (${this.keyColumns.join(', ')}, ${columns.join(', ')})
+      SELECT ${[day, department, ...keys].join(', ')}, ${sums.map((s) => (sign === 1 ? s : `-(${s})`)).join(', ')}
+      FROM ${source} s JOIN employees e ON e.id = s.employee_id
+      WHERE ${condition}${where ? ` AND ${where}` : ''} GROUP BY ${group}`;
+  }
+
+  /** The upsert clause adding the inserted values to an existing row of the same key. */
+  private accumulate(ds: DataSource): string {
+    const { columns } = this.spec;
+    return ds.options.type === 'better-sqlite3'
+      ? ` ON CONFLICT (${this.keyColumns.join(', ')}) DO UPDATE SET ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`
+      : ` ON DUPLICATE KEY UPDATE ${columns.map((c) => `${this.spec.table}.${c} = ${this.spec.table}.${c} + VALUES(${c})`).join(', ')}`;
   }
 }
 
@@ -106,11 +136,4 @@ async function departmentOf(em: EntityManager, employeeId: number): Promise<numb
     employeeId,
   ]);
   return Number(rows[0]?.d ?? 0);
-}
-
-/** The upsert clause adding the inserted values to an existing (day, department_id) row. */
-function accumulate(ds: DataSource, columns: string[]): string {
-  return ds.options.type === 'better-sqlite3'
-    ? ` ON CONFLICT (day, department_id) DO UPDATE SET ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`
-    : ` ON DUPLICATE KEY UPDATE ${columns.map((c) => `${c} = ${c} + VALUES(${c})`).join(', ')}`;
 }

@@ -71,6 +71,10 @@ export class LeaveDay {
   @Column({ name: 'leave_type_id', type: 'integer' }) leaveTypeId: number;
   @Column({ type: 'varchar', length: 10 }) status: LeaveStatus;
   @Column({ type: 'decimal', precision: 3, scale: 1, transformer: DAYS }) days: number;
+  /** The marks insights count requests by (leaveDayMarks; migration 1763800000014). */
+  @Column({ name: 'first_date', type: 'date' }) firstDate: string;
+  @Column({ name: 'first_of_dom', type: 'boolean' }) firstOfDom: boolean;
+  @Column({ name: 'first_of_weekday', type: 'boolean' }) firstOfWeekday: boolean;
 }
 
 export const LEAVE_ENTITIES = [LeaveType, LeavePeriod, Holiday, LeaveEntitlement, LeaveRequest, LeaveDay];
