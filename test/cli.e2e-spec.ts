@@ -91,6 +91,29 @@ describe('hr command line', () => {
     }
   });
 
+  it('maintenance:rebuild-insights sums attendance loaded with SQL into the insights rollups', async () => {
+    const ds = await new DataSource(dataSourceOptions(testConfig(env).database)).initialize();
+    try {
+      await ds.query(
+        "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES ('R1', 'A', 'B', '2020-01-01')",
+      );
+      const [{ id }] = await ds.query("SELECT id FROM employees WHERE employee_id = 'R1'");
+      await ds.query(
+        `INSERT INTO attendance (employee_id, in_time, out_time, duration_seconds) VALUES (?, '2026-02-03 09:00:00', '2026-02-03 11:00:00', 7200)`,
+        [Number(id)],
+      );
+      expect(await ds.query("SELECT * FROM attendance_days WHERE day = '2026-02-03'")).toEqual([]);
+      const c = captureIo();
+      expect(await runCli(['maintenance:rebuild-insights'], c.io, env)).toBe(0);
+      expect(c.out[0]).toMatch(/^rebuilt attendance_days, time_entry_days and leave_day_sums in \d+ ms$/);
+      const [row] = await ds.query("SELECT records, seconds FROM attendance_days WHERE day = '2026-02-03'");
+      expect([Number(row.records), Number(row.seconds)]).toEqual([1, 7200]);
+      await ds.query('DELETE FROM employees WHERE id = ?', [Number(id)]);
+    } finally {
+      await ds.destroy();
+    }
+  });
+
   it('fails with exit code 1 and a clear message on a duplicate or a bad value', async () => {
     const dup = captureIo();
     const code = await runCli(

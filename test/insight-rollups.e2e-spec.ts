@@ -36,7 +36,10 @@ describe('insights rollups: kept exact by every write', () => {
         ),
       )
       .filter((r) => Object.entries(r).some(([k, v]) => !keys.includes(k) && v !== 0))
-      .sort((a, b) => keys.map((k) => String(a[k] ?? '').localeCompare(String(b[k] ?? ''))).find((x) => x !== 0) ?? 0);
+      .sort(
+        (a, b) =>
+          keys.map((k) => `${a[k] as string | number}`.localeCompare(`${b[k] as string | number}`)).find((x) => x !== 0) ?? 0,
+      );
   };
   /** Asserts the kept rollups equal a rebuild, and returns them. */
   const exact = async () => {

@@ -40,7 +40,7 @@ Commands:
                                                SMTP_URL is set); the user must change it, its tokens end
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
   maintenance:purge                            delete expired tokens and idempotency keys (run daily)
-  maintenance:rebuild-insights                 recompute the insights rollups after loading attendance or time entries around the API
+  maintenance:rebuild-insights                 recompute the insights rollups after loading attendance, time entries or leave around the API
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
   demo                                         serve the API on ./data/demo.sqlite with a demo company
@@ -166,7 +166,7 @@ const COMMANDS: Record<string, Handler> = {
     await withContext(config, async (app) => {
       const started = Date.now();
       await rebuildInsightRollups(app.get(DataSource));
-      io.out(`rebuilt attendance_days and time_entry_days in ${Date.now() - started} ms`);
+      io.out(`rebuilt attendance_days, time_entry_days and leave_day_sums in ${Date.now() - started} ms`);
     });
   },
 

@@ -21,7 +21,7 @@ export interface DayRollupSpec<R extends { employeeId: number }> {
   /** Which source rows count (SQL over `s`), if not all. */
   where?: string;
   /** The same in JavaScript, for one record (null: it counts nowhere); for rollups without further keys. */
-  contribution?(record: R): Contribution | null;
+  contribution?: (record: R) => Contribution | null;
 }
 
 type Query = (sql: string, params?: unknown[]) => Promise<unknown>;
