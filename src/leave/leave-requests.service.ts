@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, In, Repository } from 'typeorm';
-import { transaction } from '../common/database/transaction';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -259,7 +258,8 @@ export class LeaveRequestsService {
       throw new DomainException('INVALID_STATE', `A ${request.status} request cannot become ${to}`);
     }
     const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
-    const updated = await transaction(this.dataSource, async (em) => {
+    // Under the employee lock, as every change of the employee's rollup rows (a department move included).
+    const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
       const repo = em.getRepository(LeaveRequest);
       // Only one of two concurrent decisions wins: the update requires the status it started from.
       const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });

@@ -7,7 +7,6 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { ListSpec } from '../common/paging/list-request';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
-import { transaction } from '../common/database/transaction';
 import { TIME_ENTRY_DAYS } from './time-entry-days';
 import {
   EmployeeAccessService,
@@ -216,7 +215,8 @@ export class TimesheetsService {
   ): Promise<TimeEntryDto> {
     if (!from.includes(entry.status)) throw new DomainException('INVALID_STATE', `A ${entry.status} entry cannot become ${to}`);
     const decided = caller ? { decidedBy: caller.id, decidedAt: new Date() } : {};
-    return transaction(this.dataSource, async (em) => {
+    // Under the employee lock, as every change of the employee's rollup rows (a department move included).
+    return withEmployeeLock(this.dataSource, entry.employeeId, async (em) => {
       const repo = em.getRepository(TimeEntry);
       const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
       if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
