@@ -33,7 +33,10 @@ export const EMPLOYEE_LIST_SPEC: ListSpec = {
     employment_status: { column: 'e.employment_status_id', type: 'int' },
     supervisor: { column: 'e.supervisor_id', type: 'int' },
   },
-  searchColumns: ['e.first_name', 'e.middle_name', 'e.last_name', 'e.employee_id', 'e.work_email'],
+  fullText: {
+    columns: ['e.first_name', 'e.middle_name', 'e.last_name', 'e.employee_id', 'e.work_email'],
+    sqliteTable: 'employees_search',
+  },
 };
 
 const LIST_SELECT = [

@@ -1,4 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
 import { DateRangeListQueryDto, ListQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
 import { Page } from './page';
@@ -23,6 +24,8 @@ export interface ListSpec {
   idColumn: string;
   /** Columns matched by `search` (case-insensitive substring). */
   searchColumns?: string[];
+  /** Instead: `search` as word prefixes over a full-text index (large tables: employees). */
+  fullText?: FullTextSpec;
   /** The order without a `sortField` (its direction replaces `sortOrder`); default: id ascending. */
   defaultSort?: { field: string; order: SortOrder };
   /**
@@ -41,6 +44,7 @@ export interface ListRequest {
   filters: Array<{ column: string; values: FilterValue[] }>;
   search?: string;
   searchColumns: string[];
+  fullText?: FullTextSpec;
   idColumn: string;
   /** Further WHERE conditions (the date range), with their parameters. */
   conditions: Array<{ sql: string; params: Record<string, unknown> }>;
@@ -142,6 +146,7 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
     filters,
     search: search || undefined,
     searchColumns: spec.searchColumns ?? [],
+    fullText: spec.fullText,
     idColumn: spec.idColumn,
     conditions,
   };
@@ -179,7 +184,10 @@ export function applyListRequest<T extends ObjectLiteral>(qb: SelectQueryBuilder
     if (nonNull.length !== f.values.length) parts.push(`${f.column} IS NULL`);
     qb.andWhere(`(${parts.join(' OR ')})`, { [`lf${i}`]: nonNull });
   });
-  if (req.search && req.searchColumns.length) {
+  if (req.search && req.fullText) {
+    const { sql, params } = fullTextCondition(qb.connection, req.fullText, req.idColumn, req.search);
+    qb.andWhere(sql, params);
+  } else if (req.search && req.searchColumns.length) {
     qb.andWhere(`(${req.searchColumns.map((c) => `${c} LIKE :lsearch ESCAPE '!'`).join(' OR ')})`, {
       lsearch: likePattern(req.search),
     });

@@ -13,6 +13,7 @@ import { PayrollClaims1763800000011 } from './1763800000011-PayrollClaims';
 import { Tasks1763800000012 } from './1763800000012-Tasks';
 import { LeaveDays1763800000013 } from './1763800000013-LeaveDays';
 import { InsightRollups1763800000014 } from './1763800000014-InsightRollups';
+import { EmployeeSearch1763800000015 } from './1763800000015-EmployeeSearch';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Tasks1763800000012,
   LeaveDays1763800000013,
   InsightRollups1763800000014,
+  EmployeeSearch1763800000015,
 ];
