@@ -60,6 +60,8 @@ export interface AppConfig {
   loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
   /** How long an insights figure is reused per scope and period (0: computed on every request). */
   insightsCacheMs: number;
+  /** How long the employee list's `total` is reused for the same scope, filters and search (0: counted on every request). */
+  listTotalsCacheMs: number;
   /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
   payrollRunTimeoutSec: number;
   /** POST /users/me/password attempts per user and window. */
@@ -253,6 +255,7 @@ export function loadConfig(env: Env): AppConfig {
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
     },
     insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
+    listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),

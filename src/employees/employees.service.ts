@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -7,6 +7,9 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
+import { TotalsCache } from '../common/paging/totals-cache';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
 import { ReferenceService } from '../reference/reference.service';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
@@ -75,12 +78,17 @@ export class EmployeesService {
   private readonly removalHooks: EmployeeRemovalHook[] = [];
   private readonly departmentHooks: DepartmentChangeHook[] = [];
 
+  /** The list's totals, reused for LIST_TOTALS_CACHE_MS; cleared by this process's own writes. */
+  private readonly totals: TotalsCache;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
   ) {
     this.employees = dataSource.getRepository(Employee);
+    this.totals = new TotalsCache(config.listTotalsCacheMs);
   }
 
   /** Admin: all; Restricted Admin: its department subtree; Manager: its direct reports; Employee: none. */
@@ -89,7 +97,7 @@ export class EmployeesService {
     const condition = this.access.listCondition(await this.access.scopeOf(caller));
     const qb = this.employees.createQueryBuilder('e').select(LIST_SELECT);
     if (condition.sql) qb.where(condition.sql, condition.params);
-    const page = await findPage(qb, request);
+    const page = await findPage(qb, request, this.totals);
     return page.map((e) => ({
       id: e.id,
       employee_id: e.employeeId,
@@ -192,6 +200,7 @@ export class EmployeesService {
       await em.delete(Employee, { id });
       return later;
     });
+    this.totals.clear();
     for (const after of afterCommit) await after();
     return { id };
   }
@@ -289,6 +298,7 @@ export class EmployeesService {
   }
 
   private async save(e: Employee, repo = this.employees): Promise<Employee> {
+    this.totals.clear();
     try {
       return await repo.save(e);
     } catch (err) {

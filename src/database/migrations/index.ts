@@ -14,6 +14,7 @@ import { Tasks1763800000012 } from './1763800000012-Tasks';
 import { LeaveDays1763800000013 } from './1763800000013-LeaveDays';
 import { InsightRollups1763800000014 } from './1763800000014-InsightRollups';
 import { EmployeeSearch1763800000015 } from './1763800000015-EmployeeSearch';
+import { EmployeeListIndexes1763800000016 } from './1763800000016-EmployeeListIndexes';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   LeaveDays1763800000013,
   InsightRollups1763800000014,
   EmployeeSearch1763800000015,
+  EmployeeListIndexes1763800000016,
 ];
