@@ -31,7 +31,9 @@ export class EmployeesController {
       'Admin: all; Restricted Admin: its departments and their children; Manager: its direct reports; Employee: none. ' +
       'sortField: id, employee_id, first_name, last_name, joined_date, department. ' +
       'filters: status, department, job_title, employment_status, supervisor. ' +
-      'search: first, middle and last name, employee_id, work_email.',
+      'search: word prefixes (every word must begin a word of the first, middle or last name, employee_id or work_email; ' +
+      'case and accents ignored; letters and digits only, anything else separates words). ' +
+      "total may lag other processes' changes by up to LIST_TOTALS_CACHE_MS.",
   })
   @ApiListEnvelope(EmployeeListItemDto)
   @ApiErrors(400, 401)
