@@ -97,10 +97,10 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 /**
  * The eleven insights (API.md §11). Every figure is one GROUP BY aggregation in the database over
  * an indexed date range, restricted to the employees the caller may see: Admin the company,
- * Restricted Admin its department subtree, Manager its direct reports, Employee itself. Leave from
- * leave_days; attendance and time entries from their per-day, per-department rollups
- * (attendance_days, time_entry_days) for the department scopes, from the records themselves for a
- * Manager or an Employee. Read-only over the leave, attendance and timesheet tables.
+ * Restricted Admin its department subtree, Manager its direct reports, Employee itself. The
+ * department scopes read the per-day, per-department rollups (leave_day_sums, attendance_days,
+ * time_entry_days), a Manager or an Employee the records themselves (leave_days, attendance,
+ * time_entries). Read-only over the leave, attendance and timesheet tables.
  */
 @Injectable()
 export class InsightsService {
