@@ -177,7 +177,7 @@ async function main(): Promise<void> {
 
     await timed('insights rollups', async () => {
       await rebuildInsightRollups(ds);
-      return 'attendance_days, time_entry_days';
+      return 'attendance_days, time_entry_days, leave_day_sums';
     });
 
     const users = app.get(UsersService);
