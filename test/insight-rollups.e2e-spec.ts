@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { InsightsService } from '../src/insights/insights.service';
-import { buildCompany, Company } from './helpers/company';
-import { createTestApp, okCaller, TestApp } from './helpers/test-app';
+import { buildCompany, Company, employeeBody } from './helpers/company';
+import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 
 /**
  * attendance_days and time_entry_days (the per-day, per-department sums the company and department
@@ -187,5 +187,30 @@ describe('insights rollups: kept exact by every write', () => {
     expect(gone.leave).toEqual([]);
     expect(gone.attendance.find((r) => r.day === '2026-04-01')).toBeUndefined();
     expect(gone.time.find((r) => r.day === '2026-03-10')).toBeUndefined();
+  });
+});
+
+describe('insights rollups under concurrent writes', () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it("twenty employees of one department punch in at once: each 200, the day's row counts all twenty", async () => {
+    t = await createTestApp();
+    const c = await buildCompany(t.app);
+    const ok = okCaller(t.app);
+    const admin = c.users.admin.token;
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      ids.push((await ok('POST', '/employees', admin, employeeBody({ department: c.departments.sales }))).id);
+    }
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const results = await Promise.all(
+      ids.map((employee) => apiCaller(t.app)('POST', '/attendance/punch-in', admin, { employee, time: at })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(ids.map(() => 200));
+    const [row] = await t.app
+      .get(DataSource)
+      .query('SELECT records FROM attendance_days WHERE day = ? AND department_id = ?', [at.slice(0, 10), c.departments.sales]);
+    expect(Number(row.records)).toBe(20);
   });
 });
