@@ -135,9 +135,12 @@ describe('HTTP layer: envelopes, errors, request ids, limits, headers', () => {
     expect(missing.headers['x-request-id']).toBe('r-404');
   });
 
-  it('sends security headers, on errors too', async () => {
-    for (const url of ['/app/api/echo', '/app/api/nope', '/app/api/health/live']) {
+  it('sends security headers and no X-Powered-By, on errors too', async () => {
+    const statuses: number[] = [];
+    for (const url of ['/app/api/echo', '/app/api/nope', '/app/api/health/live', '/app/api/employees']) {
       const res = await inject({ method: 'GET', url });
+      statuses.push(res.statusCode);
+      expect(res.headers['x-powered-by']).toBeUndefined();
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
@@ -146,6 +149,7 @@ describe('HTTP layer: envelopes, errors, request ids, limits, headers', () => {
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
     }
+    expect(statuses).toEqual([200, 404, 200, 401]);
   });
 
   it('answers CORS preflight for an allowed origin, listing PUT and DELETE', async () => {
