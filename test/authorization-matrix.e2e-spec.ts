@@ -9,7 +9,8 @@ import { createTestApp, TestApp } from './helpers/test-app';
  * missing ids and an empty body. Expected: anonymous 401 unless public; a level the table does not
  * allow 403; an allowed level anything but 401/403; never a 5xx. The table is written from
  * API.md §5 and the README's tables, not from the decorators, so the two are checked against each
- * other. Record scope (own, report, other department, missing) is the employees access matrix's.
+ * other; then the employee record routes against each level's own record, a report's, another
+ * department's and a missing one (writes: the employees access matrix).
  */
 const ANY: readonly UserLevel[] = ['Admin', 'Restricted Admin', 'Manager', 'Employee'];
 const ADMINS: readonly UserLevel[] = ['Admin', 'Restricted Admin'];
@@ -66,6 +67,33 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/POST/, /^\/task-list\/:id\/status$/, ANY],
 ];
 
+/**
+ * Record scope of the employee record routes (GET /employees/:id/...), API.md §5: who sees which
+ * of the company's employees. `manager` is the Manager user's employee, `report1` (Platform) and
+ * `report2` (Engineering) its direct reports, report1 the Employee user's own record,
+ * `grandReport` report1's report (Platform, under Engineering), `outsider` in Sales; the
+ * Restricted Admin holds Engineering.
+ */
+type Target = 'manager' | 'report1' | 'report2' | 'grandReport' | 'outsider' | 'missing';
+type Sees = Record<UserLevel, readonly Target[]>;
+const VISIBLE: Sees = {
+  Admin: ['manager', 'report1', 'report2', 'grandReport', 'outsider'],
+  'Restricted Admin': ['manager', 'report1', 'report2', 'grandReport'],
+  Manager: ['manager', 'report1', 'report2'],
+  Employee: ['report1'],
+};
+/** Payslips are the employee's own and the payroll administrators': not its manager's. */
+const OWN_OR_ADMINS: Sees = { ...VISIBLE, Manager: ['manager'] };
+const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
+  [/^\/employees\/:id\/payslips\/:payslipId$/, 'missing-item'],
+  [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
+  [/^\/employees\/:id\/salary$/, VISIBLE], // Managers and Employees are refused by level first (403)
+  [
+    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|timesheets))?$/,
+    VISIBLE,
+  ],
+];
+
 function ruleOf(route: DiscoveredRoute): Rule | undefined {
   return TABLE.find(([method, path]) => method.test(route.method) && path.test(route.path))?.[2];
 }
@@ -119,6 +147,43 @@ describe('authorization matrix: every route × anonymous and the four levels', (
       }
     }
     console.log(`authorization matrix: ${cells} cells over ${routes.length} routes, ${unexpected.length} unexpected`);
+    expect(unexpected).toEqual([]);
+  });
+
+  it('employee record routes: each level on its own record, a report, another department and a missing id', async () => {
+    const routes = discoverRoutes(t.app).filter((r) => r.method === 'GET' && r.path.startsWith('/employees/:id'));
+    expect(routes.filter((r) => !SCOPE.some(([path]) => path.test(r.path))).map((r) => r.key)).toEqual([]);
+    const callers: Array<[UserLevel, string]> = [
+      ['Employee', c.users.employee.token],
+      ['Manager', c.users.manager.token],
+      ['Restricted Admin', c.users.restricted.token],
+      ['Admin', c.users.admin.token],
+    ];
+    const targets: Record<Target, number> = { ...c.emp, missing: 987654 };
+    const unexpected: string[] = [];
+    let cells = 0;
+    for (const route of routes) {
+      const sees = SCOPE.find(([path]) => path.test(route.path))![1];
+      for (const [level, token] of callers) {
+        for (const [target, id] of Object.entries(targets) as Array<[Target, number]>) {
+          const url = `/app/api${route.path.replace(':id', String(id)).replace(/:[A-Za-z]+/g, '987654')}`;
+          const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+          cells += 1;
+          const rule = ruleOf(route);
+          const expected =
+            rule !== 'public' && rule && !rule.includes(level)
+              ? 403
+              : sees !== 'missing-item' && sees[level].includes(target)
+                ? 200
+                : 404;
+          if (res.statusCode !== expected)
+            unexpected.push(`${route.key} as ${level} on ${target}: ${res.statusCode}, expected ${expected}`);
+        }
+      }
+    }
+    console.log(
+      `authorization matrix, record scope: ${cells} cells over ${routes.length} routes, ${unexpected.length} unexpected`,
+    );
     expect(unexpected).toEqual([]);
   });
 });
