@@ -1,27 +1,9 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, ModulesContainer, NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ACCESS_POLICY, AccessPolicy } from '../src/common/auth/access.decorators';
 import { AccessGuard } from '../src/common/auth/access.guard';
+import { discoverRoutes } from './helpers/routes';
 import { createTestApp, TestApp } from './helpers/test-app';
-
-/** Every controller handler of the application, with the access policy it declares (or undefined). */
-function routePolicies(app: { get: NestFastifyApplication['get'] }): Array<{ route: string; policy?: AccessPolicy }> {
-  const discovery = new DiscoveryService(app.get(ModulesContainer));
-  const scanner = new MetadataScanner();
-  const reflector = new Reflector();
-  return discovery.getControllers().flatMap((wrapper) => {
-    const instance = wrapper.instance as object;
-    const proto = Object.getPrototypeOf(instance) as Record<string, unknown>;
-    return scanner
-      .getAllMethodNames(proto)
-      .filter((name) => Reflect.getMetadata('path', proto[name] as object) !== undefined)
-      .map((name) => ({
-        route: `${wrapper.name}.${name}`,
-        policy: reflector.getAllAndOverride<AccessPolicy>(ACCESS_POLICY, [proto[name] as () => void, instance.constructor]),
-      }));
-  });
-}
 
 @Controller('forgotten')
 class ForgottenController {
@@ -40,9 +22,9 @@ describe('access policy on every route', () => {
   afterAll(() => t.close());
 
   it('every route of the application declares @Public() or @Levels(...)', () => {
-    const routes = routePolicies(t.app);
+    const routes = discoverRoutes(t.app);
     expect(routes.length).toBeGreaterThan(5);
-    expect(routes.filter((r) => !r.policy).map((r) => r.route)).toEqual([]);
+    expect(routes.filter((r) => !r.policy).map((r) => r.key)).toEqual([]);
   });
 
   it('the check names a route that declares nothing, and the guard refuses to serve it', async () => {
@@ -53,10 +35,10 @@ describe('access policy on every route', () => {
     await app.init();
     try {
       expect(
-        routePolicies(app)
+        discoverRoutes(app)
           .filter((r) => !r.policy)
-          .map((r) => r.route),
-      ).toEqual(['ForgottenController.oops']);
+          .map((r) => r.key),
+      ).toEqual(['GET /forgotten']);
       const guard = new AccessGuard(new Reflector(), {} as never);
       const ctx = {
         getHandler: () => ForgottenController.prototype.oops,
