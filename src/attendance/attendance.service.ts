@@ -82,8 +82,7 @@ export class AttendanceService {
 
   /** attendance_days follows employees between departments and out of the company. */
   onModuleInit(): void {
-    this.employees.onDepartmentChange((em, employeeId, from, to) => ATTENDANCE_DAYS.moveEmployee(em, employeeId, from, to));
-    this.employees.onRemove((em, employeeId) => ATTENDANCE_DAYS.forgetEmployee(em, employeeId));
+    ATTENDANCE_DAYS.followEmployees(this.employees);
   }
 
   async punchIn(caller: AuthUser, dto: PunchInDto): Promise<AttendanceDto> {

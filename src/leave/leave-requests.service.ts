@@ -90,8 +90,7 @@ export class LeaveRequestsService {
 
   /** leave_day_sums follows employees between departments and out of the company. */
   onModuleInit(): void {
-    this.employees.onDepartmentChange((em, employeeId, from, to) => LEAVE_DAY_SUMS.moveEmployee(em, employeeId, from, to));
-    this.employees.onRemove((em, employeeId) => LEAVE_DAY_SUMS.forgetEmployee(em, employeeId));
+    LEAVE_DAY_SUMS.followEmployees(this.employees);
   }
 
   async create(caller: AuthUser, dto: CreateLeaveRequestDto): Promise<LeaveRequestDto> {

@@ -86,8 +86,7 @@ export class TimesheetsService {
 
   /** time_entry_days follows employees between departments and out of the company. */
   onModuleInit(): void {
-    this.employees.onDepartmentChange((em, employeeId, from, to) => TIME_ENTRY_DAYS.moveEmployee(em, employeeId, from, to));
-    this.employees.onRemove((em, employeeId) => TIME_ENTRY_DAYS.forgetEmployee(em, employeeId));
+    TIME_ENTRY_DAYS.followEmployees(this.employees);
   }
 
   async create(caller: AuthUser, dto: CreateTimeEntryDto): Promise<TimeEntryDto> {

@@ -26,6 +26,14 @@ export interface DayRollupSpec<R extends { employeeId: number }> {
 
 type Query = (sql: string, params?: unknown[]) => Promise<unknown>;
 
+/** Where employee moves and deletions are announced, in their transaction (EmployeesService). */
+export interface EmployeeChanges {
+  onDepartmentChange(
+    hook: (em: EntityManager, employeeId: number, from: number | null, to: number | null) => Promise<void>,
+  ): void;
+  onRemove(hook: (em: EntityManager, employeeId: number) => Promise<void>): void;
+}
+
 /**
  * Per-day, per-department sums of a large table (attendance, time entries, leave days), so
  * company-wide and department figures over years read a few thousand rows instead of millions.
@@ -49,10 +57,13 @@ export class DayRollup<R extends { employeeId: number }> {
     if (!contribution || this.spec.keys?.length)
       throw new Error(`${this.spec.table}: change() needs a contribution and no further keys`);
     const deltas = new Map<string, { department: number; day: string; values: number[] }>();
+    const departments = new Map<number, Promise<number>>();
     const add = async (record: R | null, sign: number) => {
       const c = record && contribution(record);
       if (!c) return;
-      const department = await departmentOf(em, record.employeeId);
+      // One lookup per employee: an update's before and after usually share it.
+      if (!departments.has(record.employeeId)) departments.set(record.employeeId, departmentOf(em, record.employeeId));
+      const department = await departments.get(record.employeeId)!;
       const key = `${c.day}|${department}`;
       const delta = deltas.get(key) ?? { department, day: c.day, values: this.spec.columns.map(() => 0) };
       c.values.forEach((v, i) => (delta.values[i] += sign * v));
@@ -77,6 +88,12 @@ export class DayRollup<R extends { employeeId: number }> {
   /** Adds (sign 1) or removes (-1) the source rows matching `condition` (SQL over `s`), under their employees' departments. */
   async add(em: EntityManager, sign: 1 | -1, condition: string, params: unknown[]): Promise<void> {
     await this.shift(em, sign, 'COALESCE(e.department_id, 0)', [], condition, params);
+  }
+
+  /** Keeps the rollup in step with the employees: a department change moves their history, a deletion takes it out. */
+  followEmployees(employees: EmployeeChanges): void {
+    employees.onDepartmentChange((em, employeeId, from, to) => this.moveEmployee(em, employeeId, from, to));
+    employees.onRemove((em, employeeId) => this.forgetEmployee(em, employeeId));
   }
 
   /** Before an employee's deletion (its records go with it by foreign key): takes its history out. */
