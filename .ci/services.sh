@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Private MariaDB and Redis on 127.0.0.1 for CI when the machine has none: installed with apt,
-# data under $SVC_DIR, stopped by PID. Usage: services.sh start | stop
+# data under $SVC_DIR, stopped by PID. Usage: services.sh install | start-mariadb | start-redis | stop
+# (install: only the packages, for the fault-injection tests, which start and stop servers of their own)
 # (The recipe verified in shared/TOOLCHAIN.md.)
 set -euo pipefail
 SVC_DIR=${SVC_DIR:?}
@@ -74,8 +75,9 @@ stop_pidfile() { # SIGTERM the PID in <file>, wait up to 30 s, then SIGKILL
 }
 
 case "${1:-}" in
+  install) install_pkgs ;;
   start-mariadb) install_pkgs; start_mariadb; echo "private MariaDB pid $(cat "$MY/mysqld.pid") on 127.0.0.1:$DB_PORT" ;;
   start-redis) install_pkgs; start_redis; echo "private Redis pid $(cat "$SVC_DIR/redis.pid") on 127.0.0.1:$REDIS_PORT" ;;
   stop) stop_pidfile "$MY/mysqld.pid"; stop_pidfile "$SVC_DIR/redis.pid" ;;
-  *) echo "usage: $0 start-mariadb|start-redis|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 install|start-mariadb|start-redis|stop" >&2; exit 2 ;;
 esac

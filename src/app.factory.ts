@@ -11,6 +11,7 @@ import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { registerEnvelope } from './common/envelope/envelope.hook';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
+import { DEPENDENCY_RETRY_AFTER_S } from './common/errors/db-errors';
 import { DomainException } from './common/errors/domain.exception';
 import { createValidationPipe } from './common/validation/validation-pipe';
 import { errorEnvelope } from './common/errors/error-envelope';
@@ -24,6 +25,11 @@ export interface CreateAppOptions {
   logDestination?: DestinationStream;
   /** Extra modules mounted in the application. */
   imports?: NonNullable<ModuleMetadata['imports']>;
+  /**
+   * Nest's own SIGTERM/SIGINT handling (default true). main.ts handles the signals itself: it stops
+   * the listener first, then the application, and exits 0.
+   */
+  shutdownHooks?: boolean;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -42,6 +48,9 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
+    // While the listener closes, a request arriving on an open keep-alive connection is served
+    // (with Connection: close), not refused with Fastify's bare 503 outside the error envelope.
+    return503OnClosing: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
@@ -53,7 +62,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   });
   app.setGlobalPrefix(config.apiPrefix);
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  if (opts.shutdownHooks !== false) app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
   // Body-parser, not-found and other Fastify errors reach the global AllExceptionsFilter through
@@ -211,7 +220,10 @@ async function restGate(
     enabled = await settings.isRestEnabled();
   } catch (err) {
     request.log.error({ err }, 'cannot read the REST API setting');
-    return reply.status(503).send(errorEnvelope('DEPENDENCY_DOWN', 'The database is not reachable'));
+    return reply
+      .status(503)
+      .header('Retry-After', String(DEPENDENCY_RETRY_AFTER_S))
+      .send(errorEnvelope('DEPENDENCY_UNAVAILABLE', 'The database is not reachable'));
   }
   if (!enabled) {
     return reply

@@ -7,8 +7,24 @@ import { AppConfig, ConfigError, loadConfig } from './config/config';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   if (config.apiProcesses > 1 && cluster.isPrimary) return runPrimary(config);
-  const app = await createApp(config);
+  const app = await createApp(config, { shutdownHooks: false });
   await app.listen(config.port, config.host);
+  // SIGTERM/SIGINT: stop listening and let the requests in flight finish (Fastify's close), then
+  // close the application (jobs this process runs are drained, connections closed) and exit 0.
+  // The listener goes first so a request in flight can still queue its job. A second signal exits at once.
+  const stop = (signal: NodeJS.Signals) => {
+    process.once(signal, () => process.exit(1));
+    void (async () => {
+      await app.getHttpAdapter().close();
+      await app.close();
+      process.exit(0);
+    })().catch((err: unknown) => {
+      process.stderr.write(`did not stop cleanly: ${String((err as Error)?.stack ?? err)}\n`);
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -6,51 +5,19 @@ import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
 import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
 import { buildCompany } from './helpers/company';
+import { DIST, NodeProcess } from './helpers/node-process';
 import { INTEGRATION, TestApp, apiCaller, createTestApp, sleep, until } from './helpers/test-app';
 
-const WORKER = join(__dirname, '..', 'dist', 'src', 'worker.js');
+const WORKER = join(DIST, 'worker.js');
 
-/** A `node dist/src/worker.js` child process, its JSON log lines collected. */
-class WorkerProcess {
-  readonly lines: string[] = [];
-  readonly proc: ChildProcess;
-  private readonly exited: Promise<number | null>;
-
+/** A `node dist/src/worker.js` child process. */
+class WorkerProcess extends NodeProcess {
   constructor(env: Record<string, string>) {
-    this.proc = spawn(process.execPath, [WORKER], {
-      env: { PATH: process.env.PATH ?? '', TZ: 'UTC', LOG_LEVEL: 'info', MIGRATIONS_RUN: 'false', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let rest = '';
-    const collect = (chunk: Buffer) => {
-      const parts = (rest + chunk.toString()).split('\n');
-      rest = parts.pop() ?? '';
-      this.lines.push(...parts);
-    };
-    this.proc.stdout?.on('data', collect);
-    this.proc.stderr?.on('data', collect);
-    this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
+    super('worker', env);
   }
 
-  messages(): string[] {
-    return this.lines.flatMap((l) => {
-      try {
-        return [String((JSON.parse(l) as { msg?: unknown }).msg)];
-      } catch {
-        return [l];
-      }
-    });
-  }
-
-  async ready(): Promise<void> {
-    await until(() => this.messages().includes('worker consuming jobs'), 30_000).catch(() => {
-      throw new Error(`worker did not start:\n${this.lines.join('\n')}`);
-    });
-  }
-
-  kill(signal: NodeJS.Signals): Promise<number | null> {
-    this.proc.kill(signal);
-    return this.exited;
+  ready(): Promise<void> {
+    return this.logged('worker consuming jobs');
   }
 }
 

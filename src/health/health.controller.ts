@@ -48,7 +48,7 @@ export class HealthController {
       probe('database', () => this.dataSource.query('SELECT 1')),
       this.jobs.kind === 'bull' ? probe('redis', () => this.jobs.ping()) : Promise.resolve(),
     ]);
-    if (failures.length) throw new DomainException('DEPENDENCY_DOWN', 'A dependency is down', failures);
+    if (failures.length) throw new DomainException('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable', failures);
     return { status: 'ok', checks };
   }
 }

@@ -463,7 +463,9 @@ export class PayrollRunsService {
     );
     if (res.affected === 1) {
       this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
-      this.events.emit(status === 'Processed' ? PAYROLL_PROCESSED_EVENT : PAYROLL_FAILED_EVENT, {
+      // Awaited: the job ends only after its listeners (the review task) did, so a worker that
+      // drains on SIGTERM does not close the database under them.
+      await this.events.emitAsync(status === 'Processed' ? PAYROLL_PROCESSED_EVENT : PAYROLL_FAILED_EVENT, {
         payrollId: payroll.id,
         status,
         employees,

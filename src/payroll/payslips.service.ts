@@ -227,7 +227,7 @@ export class PayslipsService implements OnModuleInit {
         { status: 'Completed', progress: 100, completedAt: new Date() },
       );
       if (done.affected === 1) {
-        this.events.emit(PAYROLL_COMPLETED_EVENT, {
+        await this.events.emitAsync(PAYROLL_COMPLETED_EVENT, {
           payrollId,
           status: 'Completed',
           employees: rows.length,

@@ -20,9 +20,10 @@ export interface SmtpSink {
 
 /**
  * A real SMTP server on loopback (the smtp-server package). With `rejectCode` every recipient is
- * refused with that code (550: mailbox unavailable), so delivery attempts fail.
+ * refused with that code (550: mailbox unavailable), so delivery attempts fail. With
+ * `acceptDelayMs` a message is answered (accepted and counted) only that long after its data ended.
  */
-export async function startSmtp(opts: { rejectCode?: number } = {}): Promise<SmtpSink> {
+export async function startSmtp(opts: { rejectCode?: number; acceptDelayMs?: number } = {}): Promise<SmtpSink> {
   const sink = { messages: [] as ReceivedMail[], attempts: 0 };
   const server = new SMTPServer({
     authOptional: true,
@@ -38,13 +39,17 @@ export async function startSmtp(opts: { rejectCode?: number } = {}): Promise<Smt
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        sink.messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
-          password: /Temporary password: ([A-Za-z0-9_-]{12,})/.exec(raw)?.[1] ?? null,
-        });
-        callback();
+        const accept = () => {
+          sink.messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+            password: /Temporary password: ([A-Za-z0-9_-]{12,})/.exec(raw)?.[1] ?? null,
+          });
+          callback();
+        };
+        if (opts.acceptDelayMs) setTimeout(accept, opts.acceptDelayMs);
+        else accept();
       });
     },
   });

@@ -11,6 +11,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const res = toErrorResponse(exception);
     if (res.unexpected) request.log.error({ err: exception }, 'unhandled error');
+    else if (res.unavailable) request.log.warn({ err: exception }, 'dependency unavailable');
     void reply.status(res.status).headers(res.headers).send(res.body);
   }
 }

@@ -22,3 +22,47 @@ export function isForeignKeyViolation(err: unknown): boolean {
 export function isDeadlock(err: unknown): boolean {
   return err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === 'ER_LOCK_DEADLOCK';
 }
+
+/** Seconds a client is asked to wait (Retry-After) when the database or Redis is unavailable. */
+export const DEPENDENCY_RETRY_AFTER_S = 5;
+
+/**
+ * Error codes of a database or Redis that cannot be reached or went away: connection refused, reset
+ * or timed out (Node), a connection lost or the server shutting down (mysql2/MariaDB), SQLite locked
+ * beyond its busy timeout.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_CON_COUNT_ERROR',
+  'SQLITE_BUSY',
+]);
+
+/**
+ * True when `err` says a dependency is unavailable rather than that the request or the code is
+ * wrong: one of the codes above on the error, its TypeORM `driverError` or its `cause`; a mysql2
+ * error flagged `fatal` (the connection is unusable); ioredis giving up on a command while Redis is
+ * down. Answered 503 DEPENDENCY_UNAVAILABLE with Retry-After instead of 500.
+ */
+export function isDependencyUnavailable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
+    const { code, fatal, name, message } = e as { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (fatal === true) return true;
+    if (name === 'MaxRetriesPerRequestError' || message === 'Connection is closed.') return true;
+    const inner = e as { driverError?: unknown; cause?: unknown };
+    e = inner.driverError ?? inner.cause;
+  }
+  return false;
+}

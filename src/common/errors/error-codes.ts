@@ -37,7 +37,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   API_DISABLED: 503,
-  DEPENDENCY_DOWN: 503,
+  DEPENDENCY_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -64,7 +64,7 @@ export function codeForStatus(status: number): ErrorCode {
     case 429:
       return 'RATE_LIMITED';
     case 503:
-      return 'DEPENDENCY_DOWN';
+      return 'DEPENDENCY_UNAVAILABLE';
     default:
       return status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST';
   }

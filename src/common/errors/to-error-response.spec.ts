@@ -1,4 +1,5 @@
 import { BadRequestException, NotFoundException as NestNotFound, UnauthorizedException } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 import { DomainException, NotFoundException, ValidationException } from './domain.exception';
 import { toErrorResponse } from './to-error-response';
 
@@ -32,6 +33,35 @@ describe('toErrorResponse', () => {
   it('maps Fastify body errors', () => {
     const tooLarge = Object.assign(new Error('x'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
     expect(toErrorResponse(tooLarge).body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers 503 DEPENDENCY_UNAVAILABLE with Retry-After when the database or Redis cannot be reached', () => {
+    const driver = (code: string, extra: object = {}) => Object.assign(new Error(`driver ${code}`), { code, ...extra });
+    const unavailable = [
+      // mysql2 through TypeORM: refused, lost mid-query, the server shutting down
+      new QueryFailedError('SELECT 1', [], driver('ECONNREFUSED')),
+      new QueryFailedError('SELECT 1', [], driver('PROTOCOL_CONNECTION_LOST', { fatal: true })),
+      new QueryFailedError('SELECT 1', [], driver('ER_SERVER_SHUTDOWN')),
+      // a pool that cannot connect rejects with the driver's own error
+      driver('ECONNREFUSED', { errno: -111, fatal: true }),
+      driver('SQLITE_BUSY'),
+      // ioredis giving up on a command while Redis is down
+      Object.assign(new Error('Reached the max retries per request limit'), { name: 'MaxRetriesPerRequestError' }),
+      new Error('Connection is closed.'),
+    ];
+    for (const err of unavailable) {
+      expect({ err: err.message, ...toErrorResponse(err) }).toEqual({
+        err: err.message,
+        status: 503,
+        body: { status: 'ERROR', error: { code: 'DEPENDENCY_UNAVAILABLE', message: expect.stringMatching(/unavailable/) } },
+        headers: { 'Retry-After': '5' },
+        unexpected: false,
+        unavailable: true,
+      });
+    }
+    // A query error that is the query's fault stays a 500.
+    const syntax = new QueryFailedError('SELEC 1', [], driver('ER_PARSE_ERROR'));
+    expect(toErrorResponse(syntax).status).toBe(500);
   });
 
   it('answers anything else with a bare 500 and flags it for logging', () => {

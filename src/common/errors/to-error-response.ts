@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { DEPENDENCY_RETRY_AFTER_S, isDependencyUnavailable } from './db-errors';
 import { DomainException } from './domain.exception';
 import { codeForStatus, ErrorCode } from './error-codes';
 import { ErrorEnvelope, errorEnvelope } from './error-envelope';
@@ -9,6 +10,8 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** True for unexpected errors: logged with the request id, answered with a bare 500. */
   unexpected: boolean;
+  /** True when a dependency (database, Redis) is unavailable: logged as a warning, answered 503. */
+  unavailable?: boolean;
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -64,6 +67,18 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       body: errorEnvelope(code, FASTIFY_MESSAGES[code] ?? err.message),
       headers: {},
       unexpected: false,
+    };
+  }
+  if (isDependencyUnavailable(err)) {
+    return {
+      status: 503,
+      body: errorEnvelope(
+        'DEPENDENCY_UNAVAILABLE',
+        'A service this API depends on (the database or the job queue) is unavailable; retry shortly',
+      ),
+      headers: { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_S) },
+      unexpected: false,
+      unavailable: true,
     };
   }
   return internal();
