@@ -1,7 +1,7 @@
 import { UserLevel } from '../src/common/auth/user-level';
 import { buildCompany, Company } from './helpers/company';
 import { discoverRoutes, DiscoveredRoute } from './helpers/routes';
-import { createTestApp, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
 
 /**
  * The level gate of every route, discovered at runtime (a new route is covered, and fails here
@@ -82,6 +82,11 @@ const VISIBLE: Sees = {
   Manager: ['manager', 'report1', 'report2'],
   Employee: ['report1'],
 };
+/**
+ * Leave requests and time entries are also seen (and decided) by the employee's supervisor and
+ * approvers at any level: the Employee user (report1) supervises grandReport.
+ */
+const DECIDES: Sees = { ...VISIBLE, Employee: ['report1', 'grandReport'] };
 /** Payslips are the employee's own and the payroll administrators': not its manager's. */
 const OWN_OR_ADMINS: Sees = { ...VISIBLE, Manager: ['manager'] };
 const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
@@ -185,5 +190,126 @@ describe('authorization matrix: every route × anonymous and the four levels', (
       `authorization matrix, record scope: ${cells} cells over ${routes.length} routes, ${unexpected.length} unexpected`,
     );
     expect(unexpected).toEqual([]);
+  });
+
+  it('records by their own ids (leave requests, time entries, attendance, payrolls): reads and writes out of scope answer 404', async () => {
+    const call = apiCaller(t.app);
+    const admin = c.users.admin.token;
+    const made = async (path: string, body: object): Promise<number> => {
+      const res = await call('POST', path, admin, body);
+      expect({ path, status: res.statusCode, body: res.statusCode === 200 ? null : res.json() }).toEqual({
+        path,
+        status: 200,
+        body: null,
+      });
+      return res.json().data.id;
+    };
+    await made('/leave-periods', { name: 'Scope 2026', date_start: '2026-01-01', date_end: '2026-12-31' });
+    const leaveType = await made('/leave-types', { name: 'Scope leave', default_days: 0, allow_negative: true });
+    // One record of each kind per employee of the fixture company, made by the Admin.
+    const records: Array<{ kind: string; target: Target; id: number }> = [];
+    for (const [target, employee] of Object.entries(c.emp) as Array<[Target, number]>) {
+      records.push(
+        {
+          kind: 'leaves',
+          target,
+          id: await made('/leaves', { employee, leave_type: leaveType, date_start: '2026-03-02', date_end: '2026-03-02' }),
+        },
+        {
+          kind: 'timesheets',
+          target,
+          id: await made('/timesheets', { employee, date: '2026-03-02', start: '09:00', end: '10:00' }),
+        },
+        {
+          kind: 'attendance',
+          target,
+          id: await made('/attendance', { employee, in_time: '2026-03-02T09:00:00Z', out_time: '2026-03-02T17:00:00Z' }),
+        },
+      );
+    }
+    for (const kind of ['leaves', 'timesheets', 'attendance']) records.push({ kind, target: 'missing', id: 987654 });
+    const component = await made('/payroll_config/salary-components', { name: 'Scope basic', component_type: 'Earning' });
+    const column = await made('/payroll_config/payroll-columns', { name: 'Scope basic', salary_components: [component] });
+    // Payrolls belong to a department: Engineering's is in the Restricted Admin's scope, Sales' is not.
+    const payroll = (department: number, name: string) =>
+      made('/payroll_config/payrolls', {
+        name,
+        pay_period: 4,
+        department,
+        date_start: '2026-01-01',
+        date_end: '2026-01-31',
+        columns: [column],
+      });
+    const payrolls: Array<[string, number, readonly UserLevel[]]> = [
+      ['engineering', await payroll(c.departments.engineering, 'Scope Engineering'), ADMINS],
+      ['sales', await payroll(c.departments.sales, 'Scope Sales'), ADMIN],
+      ['missing', 987654, []],
+    ];
+
+    const callers: Array<[UserLevel, string]> = [
+      ['Employee', c.users.employee.token],
+      ['Manager', c.users.manager.token],
+      ['Restricted Admin', c.users.restricted.token],
+      ['Admin', admin],
+    ];
+    const unexpected: string[] = [];
+    let cells = 0;
+    const check = async (
+      level: UserLevel,
+      token: string,
+      method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+      url: string,
+      expected: number,
+      body?: object,
+    ) => {
+      const res = await call(method, url, token, body);
+      cells += 1;
+      if (res.statusCode !== expected) unexpected.push(`${method} ${url} as ${level}: ${res.statusCode}, expected ${expected}`);
+    };
+    for (const [level, token] of callers) {
+      for (const { kind, target, id } of records) {
+        // Attendance maintenance is the Admins' (level gate first); the rest is scoped like the employee.
+        const gate = kind === 'attendance' && !ADMINS.includes(level) ? 403 : null;
+        const visible = target !== 'missing' && (kind === 'attendance' ? VISIBLE : DECIDES)[level].includes(target);
+        await check(level, token, 'GET', `/${kind}/${id}`, gate ?? (visible ? 200 : 404));
+        if (visible) continue; // writes in scope are the modules' own suites
+        // Out of scope, a write is refused exactly like a missing record, and changes nothing.
+        const write: Record<string, ['PUT' | 'POST' | 'DELETE', string, object | undefined]> = {
+          leaves: ['POST', `/leaves/${id}/approve`, {}],
+          timesheets: ['PUT', `/timesheets/${id}`, { details: 'not mine' }],
+          attendance: ['DELETE', `/attendance/${id}`, undefined],
+        };
+        const [method, url, body] = write[kind];
+        await check(level, token, method, url, gate ?? 404, body);
+      }
+      for (const [name, id, allowed] of payrolls) {
+        const expected = !ADMINS.includes(level) ? 403 : allowed.includes(level) ? 200 : 404;
+        await check(level, token, 'GET', `/payroll_config/payrolls/${id}`, expected);
+        if (expected === 404 || name === 'missing')
+          await check(level, token, 'DELETE', `/payroll_config/payrolls/${id}`, expected === 200 ? 404 : expected);
+      }
+    }
+    console.log(`authorization matrix, records by id: ${cells} cells, ${unexpected.length} unexpected`);
+    expect(unexpected).toEqual([]);
+    // Nothing the refused writes touched changed.
+    for (const { kind, id, target } of records) {
+      if (target === 'missing') continue;
+      const res = await call('GET', `/${kind}/${id}`, admin);
+      expect({
+        kind,
+        target,
+        status: res.statusCode,
+        details: res.json().data.details ?? null,
+        state: res.json().data.status ?? null,
+      }).toEqual({
+        kind,
+        target,
+        status: 200,
+        details: null,
+        state: kind === 'leaves' ? 'Pending' : kind === 'timesheets' ? 'Draft' : null,
+      });
+    }
+    for (const [name, id] of payrolls)
+      if (name !== 'missing') expect((await call('GET', `/payroll_config/payrolls/${id}`, admin)).statusCode).toBe(200);
   });
 });
