@@ -11,6 +11,7 @@ import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { registerEnvelope } from './common/envelope/envelope.hook';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
+import { runAs } from './common/audit/audit-context';
 import { DEPENDENCY_RETRY_AFTER_S } from './common/errors/db-errors';
 import { DomainException } from './common/errors/domain.exception';
 import { createValidationPipe } from './common/validation/validation-pipe';
@@ -81,6 +82,10 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     maxAge: 600,
   });
 
+  // The audit log's context: each request's changes are recorded under its request id, as the
+  // service until the access guard names the user. (preHandler: after the body is parsed, so the
+  // handler and everything it awaits run inside it.)
+  fastify.addHook('preHandler', (request, _reply, done) => runAs('system', request.id, done));
   registerEnvelope(fastify);
   // The documentation's routes answer as they are: flag every route Swagger adds.
   let documentationRoutes = true;

@@ -21,6 +21,7 @@ import { PayrollModule } from './payroll/payroll.module';
 import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
 import { TasksModule } from './tasks/tasks.module';
+import { AuditModule } from './audit/audit.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
@@ -53,6 +54,7 @@ export class AppModule {
         MetaModule,
         InsightsModule,
         TasksModule,
+        AuditModule,
         ...imports,
       ],
       providers: [

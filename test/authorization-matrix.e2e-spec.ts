@@ -60,6 +60,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/POST|PUT|DELETE/, /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components)(\/:id)?$/, ADMIN],
   [/POST|DELETE/, /^\/payroll_config\/payslip-templates(\/:id)?$/, ADMIN],
   [/GET|POST|DELETE/, /^\/payroll_config\//, ADMINS],
+  // Audit log: Admins (a Restricted Admin its departments' employees)
+  [/GET/, /^\/(audit-log|employees\/:id\/audit-log)$/, ADMINS],
   // Insights, tasks
   [/GET/, /^\/insights\/[a-z-]+\/:period$/, ANY],
   [/GET/, /^\/tasks$/, ANY],
@@ -92,7 +94,7 @@ const OWN_OR_ADMINS: Sees = { ...VISIBLE, Manager: ['manager'] };
 const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips\/:payslipId$/, 'missing-item'],
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
-  [/^\/employees\/:id\/salary$/, VISIBLE], // Managers and Employees are refused by level first (403)
+  [/^\/employees\/:id\/(salary|audit-log)$/, VISIBLE], // Managers and Employees are refused by level first (403)
   [
     /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|timesheets))?$/,
     VISIBLE,

@@ -62,11 +62,25 @@ describe('hr command line', () => {
     }
   });
 
-  it('maintenance:purge deletes expired tokens and idempotency keys, and nothing else', async () => {
+  it('maintenance:purge deletes expired tokens, idempotency keys and audit entries past the retention, and nothing else', async () => {
     const ds = await new DataSource(dataSourceOptions(testConfig(env).database)).initialize();
     try {
       const [{ id }] = await ds.query("SELECT id FROM users WHERE username = 'root'");
       const uid = Number(id);
+      // The command line's own change is in the audit log, as made by "cli", without the password.
+      const created = await ds.query<Array<{ actor: string; actor_user_id: number | null; changes: string }>>(
+        "SELECT actor, actor_user_id, changes FROM audit_log WHERE resource = 'users' AND action = 'create' AND resource_id = ?",
+        [String(uid)],
+      );
+      expect(created).toEqual([
+        { actor: 'cli', actor_user_id: null, changes: expect.stringContaining('"username":[null,"root"]') },
+      ]);
+      expect(created[0].changes).not.toMatch(/password|scrypt/i);
+      const old = new Date(Date.now() - 731 * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+      await ds.query(
+        `INSERT INTO audit_log (at, actor, action, resource, resource_id, changes) VALUES (?, 'cli', 'update', 'settings', 'x', '{}')`,
+        [old],
+      );
       await ds.query(
         `INSERT INTO oauth_tokens (user_id, kind, token_hash, grant_id, expires_at) VALUES
          (${uid}, 'access', 'old', 'g1', '2001-01-01 00:00:00'), (${uid}, 'access', 'new', 'g2', '2999-01-01 00:00:00')`,
@@ -77,7 +91,10 @@ describe('hr command line', () => {
       );
       const c = captureIo();
       expect(await runCli(['maintenance:purge'], c.io, env)).toBe(0);
-      expect(c.out).toEqual(['deleted 1 expired token(s) and 1 expired idempotency key(s)']);
+      expect(c.out).toEqual([
+        'deleted 1 expired token(s), 1 expired idempotency key(s) and 1 audit log entry older than 730 days',
+      ]);
+      expect(await ds.query("SELECT id FROM audit_log WHERE resource = 'users'")).toHaveLength(1);
       expect(
         (await ds.query("SELECT token_hash FROM oauth_tokens WHERE token_hash IN ('old', 'new')")).map(
           (r: { token_hash: string }) => r.token_hash,

@@ -6,6 +6,7 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { ListSpec } from '../common/paging/list-request';
 import { EmployeeAccessService, RecordList } from '../employees/employee-access.service';
 import { EmployeesService } from '../employees/employees.service';
+import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { PUNCH_BACKDATING_HOURS } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
@@ -177,6 +178,13 @@ export class AttendanceService {
       if (!before) return;
       await em.delete(AttendanceRecord, { id });
       await ATTENDANCE_DAYS.change(em, before, null);
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'attendance',
+        resourceId: id,
+        employee: before.employeeId,
+        before: toAttendanceDto(before),
+      });
     });
     return { id };
   }
@@ -254,7 +262,17 @@ export class AttendanceService {
       if (record.id && !before) throw new NotFoundException('Attendance record');
       const saved = await repo.save(record);
       await ATTENDANCE_DAYS.change(em, before, saved);
-      return toAttendanceDto(saved);
+      const view = toAttendanceDto(saved);
+      // The maintenance routes' changes (punches are the employees' own records of time, not audited).
+      await recordAudit(em, {
+        action: before ? 'update' : 'create',
+        resource: 'attendance',
+        resourceId: saved.id,
+        employee: saved.employeeId,
+        before: before && toAttendanceDto(before),
+        after: view,
+      });
+      return view;
     });
   }
 

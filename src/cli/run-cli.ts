@@ -20,6 +20,9 @@ import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { UsersService } from '../users/users.service';
 import { parseArgs, required, UsageError } from './args';
 import { transaction } from '../common/database/transaction';
+import { runAs } from '../common/audit/audit-context';
+import { AuditService } from '../audit/audit.service';
+import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -39,7 +42,7 @@ Commands:
   users:reset-password --username U            print a new temporary password (to hand over when no
                                                SMTP_URL is set); the user must change it, its tokens end
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
-  maintenance:purge                            delete expired tokens and idempotency keys (run daily)
+  maintenance:purge                            delete expired tokens and idempotency keys, and audit log entries past "Audit Log Retention Days" (run daily)
   maintenance:rebuild-insights                 recompute the insights rollups after loading attendance, time entries or leave around the API
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
@@ -157,7 +160,11 @@ const COMMANDS: Record<string, Handler> = {
     await withContext(config, async (app) => {
       const tokens = await app.get(TokenService).purgeExpired();
       const keys = await app.get(IdempotencyInterceptor).purgeExpired();
-      io.out(`deleted ${tokens} expired token(s) and ${keys} expired idempotency key(s)`);
+      const days = Number(await app.get(SettingsService).get(AUDIT_RETENTION_DAYS));
+      const audit = await app.get(AuditService).purgeOlderThan(days);
+      io.out(
+        `deleted ${tokens} expired token(s), ${keys} expired idempotency key(s) and ${audit} audit log entr${audit === 1 ? 'y' : 'ies'} older than ${days} days`,
+      );
     });
   },
 
@@ -237,7 +244,8 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
   }
   try {
     const config = command === 'demo' ? demoConfig(env) : loadConfig(env);
-    await handler(rest, { config, io });
+    // What a command changes is recorded in the audit log as made by "cli".
+    await runAs('cli', null, () => handler(rest, { config, io }));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -17,6 +17,7 @@ import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
+import { recordAudit } from '../common/audit/audit-log';
 
 /** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
 export const EMPLOYEE_LIST_SPEC: ListSpec = {
@@ -71,6 +72,11 @@ export type DepartmentChangeHook = (
   from: number | null,
   to: number | null,
 ) => Promise<void>;
+
+/** An employee as the audit log records it: API field names, stored values (nationality by id). */
+function auditView(e: Employee): Record<string, unknown> {
+  return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));
+}
 
 @Injectable()
 export class EmployeesService {
@@ -133,7 +139,20 @@ export class EmployeesService {
     const patch = await this.toPatch(dto);
     const employee = this.employees.create({ status: 'Active', ...patch } as Partial<Employee>);
     await this.check(employee, patch);
-    return this.toDto(await this.save(employee));
+    const saved = await this.write(employee, () =>
+      transaction(this.dataSource, async (em) => {
+        const created = await em.getRepository(Employee).save(employee);
+        await recordAudit(em, {
+          action: 'create',
+          resource: 'employees',
+          resourceId: created.id,
+          employee: created.id,
+          after: auditView(created),
+        });
+        return created;
+      }),
+    );
+    return this.toDto(saved);
   }
 
   async update(caller: AuthUser, id: number, dto: UpdateEmployeeDto): Promise<EmployeeDto> {
@@ -158,20 +177,34 @@ export class EmployeesService {
       );
     }
     const changedPatch = Object.fromEntries(changed.map((f) => [f.prop, patch[f.prop]])) as Patch;
+    const before = auditView(employee);
     Object.assign(employee, changedPatch);
     await this.check(employee, changedPatch, scope);
-    if (!('departmentId' in changedPatch) || !this.departmentHooks.length) return this.toDto(await this.save(employee));
-    const saved = await withEmployeeLock(this.dataSource, id, async (em) => {
-      // The department as of the lock: the hooks move what was counted under it.
-      const current = await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } });
-      if (!current) throw new NotFoundException('Employee');
-      const before = current.departmentId;
-      const after = await this.save(employee, em.getRepository(Employee));
-      if (before !== after.departmentId) {
-        for (const hook of this.departmentHooks) await hook(em, id, before, after.departmentId);
-      }
-      return after;
-    });
+    const audit = (em: EntityManager, after: Employee) =>
+      recordAudit(em, { action: 'update', resource: 'employees', resourceId: id, employee: id, before, after: auditView(after) });
+    if (!('departmentId' in changedPatch) || !this.departmentHooks.length) {
+      const saved = await this.write(employee, () =>
+        transaction(this.dataSource, async (em) => {
+          const after = await em.getRepository(Employee).save(employee);
+          await audit(em, after);
+          return after;
+        }),
+      );
+      return this.toDto(saved);
+    }
+    const saved = await this.write(employee, () =>
+      withEmployeeLock(this.dataSource, id, async (em) => {
+        // The department as of the lock: the hooks move what was counted under it.
+        const current = await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } });
+        if (!current) throw new NotFoundException('Employee');
+        const after = await em.getRepository(Employee).save(employee);
+        if (current.departmentId !== after.departmentId) {
+          for (const hook of this.departmentHooks) await hook(em, id, current.departmentId, after.departmentId);
+        }
+        await audit(em, after);
+        return after;
+      }),
+    );
     return this.toDto(saved);
   }
 
@@ -191,7 +224,15 @@ export class EmployeesService {
    */
   async remove(id: number): Promise<{ id: number }> {
     const afterCommit = await transaction(this.dataSource, async (em) => {
-      if (!(await em.exists(Employee, { where: { id } }))) throw new NotFoundException('Employee');
+      const existing = await em.findOne(Employee, { where: { id } });
+      if (!existing) throw new NotFoundException('Employee');
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'employees',
+        resourceId: id,
+        employee: id,
+        before: auditView(existing),
+      });
       const later: Array<() => Promise<void>> = [];
       for (const hook of this.removalHooks) {
         const after = await hook(em, id);
@@ -297,12 +338,16 @@ export class EmployeesService {
     }
   }
 
-  private async save(e: Employee, repo = this.employees): Promise<Employee> {
+  /**
+   * Runs a write of `e` (its transaction, with the audit record): the cached list totals are
+   * dropped, and a unique violation (a concurrent write took the employee_id or e-mail between
+   * the check and the save) becomes 409 DUPLICATE, checked after the transaction rolled back.
+   */
+  private async write<T>(e: Employee, run: () => Promise<T>): Promise<T> {
     this.totals.clear();
     try {
-      return await repo.save(e);
+      return await run();
     } catch (err) {
-      // A concurrent write took the employee_id or e-mail between the check and the save.
       if (isUniqueViolation(err)) await this.assertUnique(e);
       throw err;
     }

@@ -5,6 +5,7 @@ import { Between, DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
+import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
 import {
@@ -69,6 +70,14 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
  * (entitled − taken − pending) must cover it unless the type allows negative. Decided by the supervisor,
  * approver1..3 or an Admin (never the requester); cancelled by the requester or an Admin.
  */
+/** The audit log's action for a transition to each status. */
+const ACTION_OF: Record<LeaveStatus, string> = {
+  Pending: 'update',
+  Approved: 'approve',
+  Rejected: 'reject',
+  Cancelled: 'cancel',
+};
+
 @Injectable()
 export class LeaveRequestsService {
   /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
@@ -151,8 +160,10 @@ export class LeaveRequestsService {
       );
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [saved.id]);
       const created = await repo.findOneOrFail({ where: { id: saved.id } });
+      const view = toLeaveDto(created);
+      await recordAudit(em, { action: 'create', resource: 'leaves', resourceId: created.id, employee: employeeId, after: view });
       this.emit(LEAVE_REQUESTED_EVENT, created);
-      return toLeaveDto(created);
+      return view;
     });
   }
 
@@ -266,7 +277,16 @@ export class LeaveRequestsService {
       await LEAVE_DAY_SUMS.add(em, -1, 's.request_id = ?', [request.id]);
       await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [request.id]);
-      return repo.findOneOrFail({ where: { id: request.id } });
+      const after = await repo.findOneOrFail({ where: { id: request.id } });
+      await recordAudit(em, {
+        action: ACTION_OF[to],
+        resource: 'leaves',
+        resourceId: request.id,
+        employee: request.employeeId,
+        before: toLeaveDto(request),
+        after: toLeaveDto(after),
+      });
+      return after;
     });
     this.emit(LEAVE_DECIDED_EVENT, updated);
     return toLeaveDto(updated);

@@ -45,12 +45,14 @@ export class LeaveSetupService {
   ) {
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
       label: 'Leave type',
+      resource: 'leave-types',
       repo: dataSource.getRepository(LeaveType),
       fields: { name: 'name', default_days: 'defaultDays', color: 'color', allow_negative: 'allowNegative' },
     });
     const periods = dataSource.getRepository(LeavePeriod);
     this.periods = new ReferenceCrud<LeavePeriod, LeavePeriodDto>({
       label: 'Leave period',
+      resource: 'leave-periods',
       repo: periods,
       fields: { name: 'name', date_start: 'dateStart', date_end: 'dateEnd' },
       check: async (p, id) => {
@@ -68,6 +70,7 @@ export class LeaveSetupService {
     const holidays = dataSource.getRepository(Holiday);
     this.holidays = new ReferenceCrud<Holiday, HolidayDto>({
       label: 'Holiday',
+      resource: 'holidays',
       repo: holidays,
       uniqueName: false,
       fields: { name: 'name', date: 'date' },

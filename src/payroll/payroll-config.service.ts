@@ -106,12 +106,14 @@ export class PayrollConfigService {
   ) {
     this.groups = new ReferenceCrud<DeductionGroup, DeductionGroupDto>({
       label: 'Deduction group',
+      resource: 'payroll_config/payroll-groups',
       repo: groups,
       fields: { name: 'name', description: 'description' },
       checkDelete: (id) => this.assertGroupUnused(id),
     });
     this.components = new ReferenceCrud<SalaryComponent, SalaryComponentDto>({
       label: 'Salary component',
+      resource: 'payroll_config/salary-components',
       repo: components,
       fields: { name: 'name', component_type: 'componentType', details: 'details' },
       listSpec: { filterFields: { component_type: { column: 'r.component_type', type: 'string' } } },

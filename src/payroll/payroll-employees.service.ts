@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
 import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
+import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -85,12 +86,24 @@ export class PayrollEmployeesService {
       throw ValidationException.field('items', 'names a salary component that does not exist');
     }
     await transaction(this.dataSource, async (em) => {
+      const before = await em.find(EmployeeSalary, { where: { employeeId } });
       await em.delete(EmployeeSalary, { employeeId });
       if (dto.items.length)
         await em.insert(
           EmployeeSalary,
           dto.items.map((i) => ({ employeeId, componentId: i.component, amount: i.amount })),
         );
+      // One field per component ("component 3"), amounts as decimal strings: before and after.
+      const view = (items: Array<{ componentId: number; amount: string }>) =>
+        Object.fromEntries(items.map((i) => [`component ${i.componentId}`, new Decimal(i.amount).toFixed()]));
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'employees/salary',
+        resourceId: employeeId,
+        employee: employeeId,
+        before: view(before),
+        after: view(dto.items.map((i) => ({ componentId: i.component, amount: i.amount }))),
+      });
     });
     return this.salaryOf(employeeId);
   }

@@ -45,6 +45,7 @@ export class ReferenceService {
     const departments = dataSource.getRepository(Department);
     this.departments = new ReferenceCrud<Department, DepartmentDto>({
       label: 'Department',
+      resource: 'departments',
       repo: departments,
       fields: { name: 'name', parent: 'parentId' },
       check: (d, id) => this.checkParent(departments, d, id),
@@ -52,6 +53,7 @@ export class ReferenceService {
     });
     this.payGrades = new ReferenceCrud<PayGrade, PayGradeDto>({
       label: 'Pay grade',
+      resource: 'pay-grades',
       repo: dataSource.getRepository(PayGrade),
       fields: { name: 'name', currency: 'currency', min_salary: 'minSalary', max_salary: 'maxSalary' },
       check: async (p) => {
@@ -65,6 +67,7 @@ export class ReferenceService {
         kind,
         new ReferenceCrud<NamedReference, ReferenceDto>({
           label,
+          resource: kind,
           repo: dataSource.getRepository<NamedReference>(entity),
           fields: { name: 'name' },
         }),

@@ -15,6 +15,7 @@ export const ENABLE_REST_API = 'Enable Rest Api';
 export const COMPANY_NAME = 'Company Name';
 export const WORK_WEEK = 'Work Week';
 export const PUNCH_BACKDATING_HOURS = 'Punch Back-dating Hours';
+export const AUDIT_RETENTION_DAYS = 'Audit Log Retention Days';
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
 /** The modules a mobile app may show (GET /meta/mobile-modules), each switched by a Yes/No setting. */
@@ -62,6 +63,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: '24',
     pattern: /^(0|[1-9]\d?|1[0-5]\d|16[0-8])$/,
     maxLength: 3,
+  },
+  {
+    name: AUDIT_RETENTION_DAYS,
+    group: 'Other',
+    description: 'How long (days, 1-36500) the audit log keeps a change; `hr maintenance:purge` deletes older entries.',
+    default: '730',
+    pattern: /^[1-9]\d{0,4}$/,
+    maxLength: 5,
   },
   ...MOBILE_MODULES.map((m) => ({
     name: mobileModuleSetting(m.label),

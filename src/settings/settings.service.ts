@@ -4,6 +4,8 @@ import { Repository } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ValidationException } from '../common/errors/domain.exception';
+import { recordAudit } from '../common/audit/audit-log';
+import { transaction } from '../common/database/transaction';
 import { SettingDto } from './dto/setting.dto';
 import { Setting } from './entities/setting.entity';
 import { ENABLE_REST_API, findSetting, SETTINGS } from './settings.registry';
@@ -48,7 +50,17 @@ export class SettingsService {
     if (def.maxLength !== undefined && value.length > def.maxLength) {
       throw ValidationException.field('value', `must be at most ${def.maxLength} characters`);
     }
-    await this.settings.upsert({ name: def.name, value, updatedAt: new Date() }, ['name']);
+    await transaction(this.settings.manager.dataSource, async (em) => {
+      const before = (await em.findOne(Setting, { where: { name: def.name } }))?.value ?? def.default;
+      await em.getRepository(Setting).upsert({ name: def.name, value, updatedAt: new Date() }, ['name']);
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'settings',
+        resourceId: def.name,
+        before: { value: before },
+        after: { value },
+      });
+    });
     this.cache = null;
     return this.toDto(def.name, value);
   }

@@ -5,6 +5,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
+import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
 import { TIME_ENTRY_DAYS } from './time-entry-days';
@@ -79,6 +80,7 @@ export class TimesheetsService {
     this.list = access.recordList(timeEntryRepo, 't', LIST_SPEC, toTimeEntryDto);
     this.projects = new ReferenceCrud<Project, ProjectDto>({
       label: 'Project',
+      resource: 'projects',
       repo: dataSource.getRepository(Project),
       fields: { name: 'name', client: 'client' },
     });
@@ -125,6 +127,13 @@ export class TimesheetsService {
       if (!before) return;
       await em.delete(TimeEntry, { id });
       await TIME_ENTRY_DAYS.change(em, before, null);
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'timesheets',
+        resourceId: id,
+        employee: before.employeeId,
+        before: toTimeEntryDto(before),
+      });
     });
     return { id };
   }
@@ -182,7 +191,16 @@ export class TimesheetsService {
       if (entry.id && !before) throw new NotFoundException('Time entry');
       const saved = await em.getRepository(TimeEntry).save(entry);
       await TIME_ENTRY_DAYS.change(em, before, saved);
-      return toTimeEntryDto(saved);
+      const view = toTimeEntryDto(saved);
+      await recordAudit(em, {
+        action: before ? 'update' : 'create',
+        resource: 'timesheets',
+        resourceId: saved.id,
+        employee: saved.employeeId,
+        before: before && toTimeEntryDto(before),
+        after: view,
+      });
+      return view;
     });
   }
 
@@ -221,7 +239,16 @@ export class TimesheetsService {
       if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
       const after = await repo.findOneOrFail({ where: { id: entry.id } });
       await TIME_ENTRY_DAYS.change(em, { ...after, status: entry.status }, after);
-      return toTimeEntryDto(after);
+      const view = toTimeEntryDto(after);
+      await recordAudit(em, {
+        action: to === 'Submitted' ? 'submit' : to === 'Approved' ? 'approve' : 'reject',
+        resource: 'timesheets',
+        resourceId: entry.id,
+        employee: entry.employeeId,
+        before: toTimeEntryDto(entry),
+        after: view,
+      });
+      return view;
     });
   }
 

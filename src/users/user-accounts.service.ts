@@ -16,9 +16,10 @@ import { UserDepartment } from './entities/user-department.entity';
 import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
-import { UsersService } from './users.service';
+import { userAuditView, UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
 import { transaction } from '../common/database/transaction';
+import { recordAudit } from '../common/audit/audit-log';
 import { USER_CREATED_EVENT, UserCreatedEvent } from './users.events';
 
 const USER_LIST_SPEC: ListSpec = {
@@ -59,11 +60,20 @@ export class UserAccountsService implements OnModuleInit {
    * (409 LAST_ADMIN when that leaves no active Admin), and their tokens end after the commit.
    */
   private async detachEmployee(em: EntityManager, employeeId: number): Promise<(() => Promise<void>) | void> {
-    const linked = await em.find(User, { where: { employeeId }, select: { id: true } });
+    const linked = await em.find(User, { where: { employeeId }, select: { id: true, active: true } });
     if (!linked.length) return;
     const userIds = linked.map((u) => u.id);
     await assertAdminsRemain(em, userIds);
     await em.update(User, { id: In(userIds) }, { active: false, employeeId: null });
+    for (const u of linked)
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'users',
+        resourceId: u.id,
+        employee: employeeId,
+        before: { active: u.active, employee: employeeId },
+        after: { active: false, employee: null },
+      });
     return async () => {
       for (const id of userIds) await this.tokens.revokeUserTokens(id);
     };
@@ -138,6 +148,7 @@ export class UserAccountsService implements OnModuleInit {
         throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
       }
     }
+    const before = userAuditView(user, (await this.departmentsOf([id])).get(id) ?? []);
     await transaction(this.dataSource, async (em) => {
       if (level !== 'Admin' || !active) await assertAdminsRemain(em, [id]);
       await em.update(
@@ -155,6 +166,14 @@ export class UserAccountsService implements OnModuleInit {
       // Leaving Restricted Admin drops its scope; a new department list replaces the old one.
       if (dto.departments || level !== 'Restricted Admin')
         await this.replaceDepartments(em, id, level === 'Restricted Admin' ? (dto.departments ?? []) : []);
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'users',
+        resourceId: id,
+        employee: user.employeeId,
+        before,
+        after: await this.auditView(em, id),
+      });
     });
     if (!active) await this.tokens.revokeUserTokens(id);
     else this.tokens.forgetUser(id); // level, scope or flags changed: cached tokens must be re-read
@@ -163,13 +182,25 @@ export class UserAccountsService implements OnModuleInit {
 
   /** Deletes the user; its tokens, scope and idempotency keys go with it (foreign keys cascade). */
   async remove(id: number): Promise<{ id: number }> {
-    await this.find(id);
+    const user = await this.find(id);
+    const before = userAuditView(user, (await this.departmentsOf([id])).get(id) ?? []);
     await transaction(this.dataSource, async (em) => {
       await assertAdminsRemain(em, [id]);
       await em.delete(User, { id });
+      await recordAudit(em, { action: 'delete', resource: 'users', resourceId: id, employee: user.employeeId, before });
     });
     this.tokens.forgetUser(id);
     return { id };
+  }
+
+  /** The user as the audit log records it, read in the transaction `em`. */
+  private async auditView(em: EntityManager, id: number): Promise<Record<string, unknown>> {
+    const user = await em.findOneOrFail(User, { where: { id } });
+    const departments = await em.find(UserDepartment, { where: { userId: id }, order: { departmentId: 'ASC' } });
+    return userAuditView(
+      user,
+      departments.map((d) => d.departmentId),
+    );
   }
 
   private async replaceDepartments(em: EntityManager, userId: number, departments: number[]): Promise<void> {

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { recordAudit } from '../common/audit/audit-log';
+import { transaction } from '../common/database/transaction';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RateLimitsService } from '../auth/rate-limits.service';
@@ -32,6 +34,22 @@ export interface NewUser {
   lang?: string | null;
   defaultModule?: string | null;
   welcomeEmailStatus?: WelcomeEmailStatus | null;
+}
+
+/** A user as the audit log records it: the API's fields, never the password hash. */
+export function userAuditView(u: User, departments: number[]): Record<string, unknown> {
+  return {
+    username: u.username,
+    email: u.email,
+    user_level: u.userLevel,
+    employee: u.employeeId,
+    active: u.active,
+    departments,
+    user_roles: u.userRoles ?? [],
+    lang: u.lang,
+    default_module: u.defaultModule,
+    must_change_password: u.mustChangePassword,
+  };
 }
 
 @Injectable()
@@ -92,8 +110,20 @@ export class UsersService {
       defaultModule: input.defaultModule ?? null,
       welcomeEmailStatus: input.welcomeEmailStatus ?? null,
     });
+    // The insert and its audit record in one transaction (the caller's, when it gives one).
+    const save = async (target: EntityManager) => {
+      const saved = await target.getRepository(User).save(user);
+      await recordAudit(target, {
+        action: 'create',
+        resource: 'users',
+        resourceId: saved.id,
+        employee: saved.employeeId,
+        after: userAuditView(saved, []),
+      });
+      return saved;
+    };
     try {
-      return await users.save(user);
+      return await (em ? save(em) : transaction(users.manager.dataSource, save));
     } catch (err) {
       // A concurrent create took the name between the check and the insert.
       if (!isUniqueViolation(err)) throw err;

@@ -1,3 +1,4 @@
+import { setAuditActor } from '../audit/audit-context';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
@@ -38,6 +39,7 @@ export class AccessGuard implements CanActivate {
     // A copy per request: per-request caches (a Restricted Admin's department subtree) key on it,
     // and the token cache hands out the same object to every request for a while.
     request.user = { ...user };
+    setAuditActor(user.id);
 
     if (user.mustChangePassword && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_PASSWORD, targets)) {
       throw new DomainException('PASSWORD_CHANGE_REQUIRED', 'Change the temporary password first: POST /users/me/password');

@@ -1,4 +1,6 @@
 import { FindOptionsWhere, Not, Repository } from 'typeorm';
+import { recordAudit } from '../audit/audit-log';
+import { transaction } from '../database/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors/db-errors';
 import { DomainException, NotFoundException } from '../errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../paging/list-request';
@@ -23,6 +25,8 @@ export interface CrudOperations {
 export interface CrudKind<E extends CrudEntity> {
   /** "Job title": used in messages. */
   label: string;
+  /** The collection's path in the API ("job-titles", "payroll_config/salary-components"): the audit log's resource. */
+  resource: string;
   repo: Repository<E>;
   /**
    * API field → entity property, besides `id` (`{ parent: 'parentId' }`). The response is `id` plus
@@ -66,21 +70,25 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
   async create(input: Record<string, unknown>): Promise<Dto> {
     const entity = this.kind.repo.create(this.toEntity(input) as E);
     await this.checkWrite(entity);
-    return this.toDto(await this.save(entity));
+    return this.toDto(await this.save(entity, null));
   }
 
   async update(id: number, input: Record<string, unknown>): Promise<Dto> {
     const entity = await this.find(id);
+    const before = this.toDto(entity) as object;
     Object.assign(entity, this.toEntity(input));
     await this.checkWrite(entity, id);
-    return this.toDto(await this.save(entity));
+    return this.toDto(await this.save(entity, before));
   }
 
   async remove(id: number): Promise<{ id: number }> {
-    await this.find(id);
+    const before = this.toDto(await this.find(id)) as object;
     await this.kind.checkDelete?.(id);
     try {
-      await this.kind.repo.delete(id);
+      await transaction(this.kind.repo.manager.dataSource, async (em) => {
+        await em.getRepository(this.kind.repo.target).delete(id);
+        await recordAudit(em, { action: 'delete', resource: this.kind.resource, resourceId: id, before });
+      });
     } catch (err) {
       if (isForeignKeyViolation(err))
         throw new DomainException('IN_USE', `${this.kind.label} ${id} is in use and cannot be deleted`);
@@ -116,9 +124,20 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
     await this.kind.check?.(entity, id);
   }
 
-  private async save(entity: E): Promise<E> {
+  /** Saves with its audit record (`before`: null for a create) in one transaction. */
+  private async save(entity: E, before: object | null): Promise<E> {
     try {
-      return await this.kind.repo.save(entity);
+      return await transaction(this.kind.repo.manager.dataSource, async (em) => {
+        const saved = await em.getRepository(this.kind.repo.target).save(entity);
+        await recordAudit(em, {
+          action: before ? 'update' : 'create',
+          resource: this.kind.resource,
+          resourceId: saved.id,
+          before,
+          after: this.toDto(saved) as object,
+        });
+        return saved;
+      });
     } catch (err) {
       if (isUniqueViolation(err)) this.duplicate(this.kind.uniqueName === false ? String(entity.id ?? '') : entity.name);
       throw err;

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { runAs } from '../audit/audit-context';
 import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobRunner, RetryPolicy } from './queue.constants';
 
 /**
@@ -24,7 +25,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   register<T>(job: JobDefinition<T>, handler: JobHandler<T>, retry?: RetryPolicy): void {
     const policy = retry ?? job.retry ?? DEFAULT_RETRY;
     this.retries.set(`${job.queue}:${job.name}`, policy);
-    this.runner.register(job.queue, job.name, handler as JobHandler<unknown>, policy);
+    // A job's changes are the service's own, whichever request queued it (the in-process runner
+    // would otherwise run it in that request's audit context).
+    const run = handler as JobHandler<unknown>;
+    this.runner.register(job.queue, job.name, (data, ctx) => runAs('system', null, () => run(data, ctx)), policy);
   }
 
   /** Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second one is added. */

@@ -15,6 +15,7 @@ import { LeaveDays1763800000013 } from './1763800000013-LeaveDays';
 import { InsightRollups1763800000014 } from './1763800000014-InsightRollups';
 import { EmployeeSearch1763800000015 } from './1763800000015-EmployeeSearch';
 import { EmployeeListIndexes1763800000016 } from './1763800000016-EmployeeListIndexes';
+import { AuditLog1763800000017 } from './1763800000017-AuditLog';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   InsightRollups1763800000014,
   EmployeeSearch1763800000015,
   EmployeeListIndexes1763800000016,
+  AuditLog1763800000017,
 ];

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EmployeesModule } from '../employees/employees.module';
+import { AuditController } from './audit.controller';
+import { AuditService } from './audit.service';
+import { AuditEntry } from './entities/audit-entry.entity';
+
+/** The audit log's API and retention; every module records its changes with common/audit `recordAudit`. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEntry]), EmployeesModule],
+  controllers: [AuditController],
+  providers: [AuditService],
+  exports: [AuditService],
+})
+export class AuditModule {}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Repository } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { ListSpec } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { EmployeeAccessService } from '../employees/employee-access.service';
+import { AuditEntryDto, AuditListQueryDto } from './dto/audit-entry.dto';
+import { AuditEntry } from './entities/audit-entry.entity';
+
+const LIST_SPEC: ListSpec = {
+  defaultSort: { field: 'id', order: 'descend' },
+  dateRange: { start: 'a.at', instant: true },
+  idColumn: 'a.id',
+  sortFields: { id: 'a.id' },
+  filterFields: {
+    resource: { column: 'a.resource', type: 'string' },
+    resource_id: { column: 'a.resource_id', type: 'string' },
+    employee: { column: 'a.employee_id', type: 'int' },
+    actor: { column: 'a.actor', type: 'string' },
+    action: { column: 'a.action', type: 'string' },
+  },
+};
+
+export function toAuditDto(a: AuditEntry): AuditEntryDto {
+  return {
+    id: a.id,
+    at: a.at.toISOString(),
+    actor: a.actorUserId ?? (a.actor === 'cli' ? 'cli' : 'system'),
+    action: a.action,
+    resource: a.resource,
+    resource_id: a.resourceId,
+    employee: a.employeeId,
+    changes: JSON.parse(a.changes) as Record<string, [unknown, unknown]>,
+    request_id: a.requestId,
+  };
+}
+
+/**
+ * Reads the audit log (modules write it in their transactions with common/audit `recordAudit`):
+ * an Admin everything, a Restricted Admin the changes of its departments' employees; retention.
+ */
+@Injectable()
+export class AuditService {
+  constructor(
+    @InjectRepository(AuditEntry) private readonly entries: Repository<AuditEntry>,
+    private readonly access: EmployeeAccessService,
+  ) {}
+
+  list(caller: AuthUser, query: AuditListQueryDto, employeeId?: number): Promise<Page<AuditEntryDto>> {
+    return this.access.recordsPage(caller, this.entries.createQueryBuilder('a'), {
+      employeeColumn: 'a.employee_id',
+      employeeId,
+      query,
+      spec: LIST_SPEC,
+      map: toAuditDto,
+    });
+  }
+
+  /** Deletes entries older than `days` days (maintenance:purge with the retention setting). */
+  async purgeOlderThan(days: number, now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - days * 86_400_000);
+    const res = await this.entries.delete({ at: LessThan(cutoff) });
+    return res.affected ?? 0;
+  }
+}

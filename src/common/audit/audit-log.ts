@@ -1,0 +1,79 @@
+import { EntityManager } from 'typeorm';
+import { auditContext } from './audit-context';
+
+/** The table the Audit module owns and lists; every module writes to it through recordAudit. */
+export const AUDIT_TABLE = 'audit_log';
+
+export type FieldChanges = Record<string, [unknown, unknown]>;
+
+export interface AuditChange {
+  /** create, update, delete, or a state transition (approve, reject, cancel, submit, process, ...). */
+  action: string;
+  /** The collection as addressed in the API: employees, employees/salary, users, settings, departments, leaves, ... */
+  resource: string;
+  resourceId: string | number;
+  /** The employee the record belongs to, when it belongs to one (what Restricted Admins are scoped by). */
+  employee?: number | null;
+  /** Before and after as the API shows them (field → value); null for a create's before or a delete's after. */
+  before?: object | null;
+  after?: object | null;
+}
+
+/**
+ * Fields never recorded, not even hashed: passwords and their hashes, tokens, secrets, temporary
+ * passwords (matched on the field name).
+ */
+const SECRET_FIELD = /password|secret|token|hash|api[_-]?key/i;
+
+/** A value as stored in the log: dates as ISO strings, everything else as JSON has it. */
+function normalize(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (value === undefined) return null;
+  return value;
+}
+
+/**
+ * The fields whose values differ between `before` and `after` (compared as JSON), each as
+ * [before, after]; secrets and the record's own id left out. A create lists every field of `after` that is not null, a
+ * delete every field of `before`.
+ */
+export function fieldChanges(before: object | null | undefined, after: object | null | undefined): FieldChanges {
+  const b = (before ?? {}) as Record<string, unknown>;
+  const a = (after ?? {}) as Record<string, unknown>;
+  const changes: FieldChanges = {};
+  for (const field of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (field === 'id' || SECRET_FIELD.test(field)) continue; // the id is the entry's resource_id
+    const from = before ? normalize(b[field]) : null;
+    const to = after ? normalize(a[field]) : null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = [from, to];
+  }
+  return changes;
+}
+
+/** 'YYYY-MM-DD HH:MM:SS.mmm' in UTC, as both databases store a datetime. */
+const sqlInstant = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
+
+/**
+ * Records a change in the audit log with `em`, the entity manager of the transaction that makes
+ * the change: the record commits or rolls back with it. An update that changes nothing is not
+ * recorded. The actor and request id come from the current request or command (auditContext).
+ */
+export async function recordAudit(em: EntityManager, change: AuditChange): Promise<void> {
+  const changes = fieldChanges(change.before, change.after);
+  if (change.action === 'update' && Object.keys(changes).length === 0) return;
+  const { actor, requestId } = auditContext();
+  await em.query(
+    `INSERT INTO ${AUDIT_TABLE} (at, actor_user_id, actor, action, resource, resource_id, employee_id, changes, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      sqlInstant(new Date()),
+      typeof actor === 'number' ? actor : null,
+      String(actor),
+      change.action,
+      change.resource,
+      String(change.resourceId),
+      change.employee ?? null,
+      JSON.stringify(changes),
+      requestId,
+    ],
+  );
+}
