@@ -169,6 +169,45 @@ describe('audit log', () => {
     expect(raw).not.toMatch(/password|scrypt\$|hra_|hrr_|a-new-Secret-42/i);
   });
 
+  it('payroll configuration and runs: columns, payroll employees, payrolls, the request to process', async () => {
+    const component = (
+      await ok('POST', '/payroll_config/salary-components', admin, { name: 'Audit pay', component_type: 'Earning' })
+    ).id;
+    const column = await ok('POST', '/payroll_config/payroll-columns', admin, {
+      name: 'Audit pay',
+      salary_components: [component],
+    });
+    await ok('POST', '/payroll_config/payroll-columns', admin, { id: column.id, name: 'Audit pay', enabled: false });
+    const record = await ok('POST', '/payroll_config/payroll-employees', admin, {
+      employee: c.emp.outsider,
+      pay_frequency: 4,
+      currency: 'EUR',
+    });
+    const payroll = await ok('POST', '/payroll_config/payrolls', admin, {
+      name: 'Audit run',
+      pay_period: 4,
+      department: c.departments.sales,
+      date_start: '2026-01-01',
+      date_end: '2026-01-31',
+      columns: [column.id],
+    });
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`, admin);
+    const log = await entries();
+    const find = (resource: string, action: string, id: number) =>
+      log.find((e) => e.resource === resource && e.action === action && e.resource_id === String(id));
+    expect(find('payroll_config/payroll-columns', 'create', column.id)?.changes).toMatchObject({ name: [null, 'Audit pay'] });
+    expect(find('payroll_config/payroll-columns', 'update', column.id)?.changes).toEqual({ enabled: [true, false] });
+    expect(find('payroll_config/payroll-employees', 'create', record.id)).toMatchObject({
+      employee: c.emp.outsider,
+      changes: { currency: [null, 'EUR'] },
+    });
+    expect(find('payroll_config/payrolls', 'create', payroll.id)?.changes).toMatchObject({ name: [null, 'Audit run'] });
+    expect(find('payroll_config/payrolls', 'process', payroll.id)).toMatchObject({
+      actor: c.users.admin.user.id,
+      changes: { status: ['Draft', 'Processing'] },
+    });
+  });
+
   it('a Restricted Admin sees the changes of its departments\u2019 employees only; filters and date range', async () => {
     const restricted = c.users.restricted.token;
     const seen = (await ok('GET', '/audit-log?limit=100', restricted)) as Entry[];

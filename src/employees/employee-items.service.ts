@@ -1,3 +1,5 @@
+import { recordAudit } from '../common/audit/audit-log';
+import { transaction } from '../common/database/transaction';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, ObjectLiteral, Repository } from 'typeorm';
@@ -116,14 +118,35 @@ export class EmployeeItemsService {
       problems.push({ field: 'date_end', message: 'must not be before date_start' });
     }
     if (problems.length) throw new ValidationException(problems);
-    const repo = this.dataSource.getRepository(kind.entity);
-    return this.toDto(kind, await repo.save(repo.create(row)));
+    return transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(kind.entity);
+      const view = this.toDto(kind, await repo.save(repo.create(row)));
+      await recordAudit(em, {
+        action: 'create',
+        resource: `employees/${kind.path}`,
+        resourceId: view.id as number,
+        employee: employeeId,
+        after: view,
+      });
+      return view;
+    });
   }
 
   async remove(caller: AuthUser, employeeId: number, kind: ItemKind, itemId: number): Promise<{ id: number }> {
     await this.assertEditable(caller, employeeId, kind);
-    const res = await this.dataSource.getRepository(kind.entity).delete({ id: itemId, employeeId });
-    if (!res.affected) throw new NotFoundException(kind.label);
+    await transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(kind.entity);
+      const item = await repo.findOne({ where: { id: itemId, employeeId } });
+      if (!item) throw new NotFoundException(kind.label);
+      await repo.delete({ id: itemId, employeeId });
+      await recordAudit(em, {
+        action: 'delete',
+        resource: `employees/${kind.path}`,
+        resourceId: itemId,
+        employee: employeeId,
+        before: this.toDto(kind, item),
+      });
+    });
     return { id: itemId };
   }
 

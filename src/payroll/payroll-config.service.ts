@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
+import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { ReferenceCrud } from '../common/crud/crud';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -164,6 +165,7 @@ export class PayrollConfigService {
       const repo = em.getRepository(PayrollColumn);
       const existing = dto.id === undefined ? null : await repo.findOne({ where: { id: dto.id } });
       if (dto.id !== undefined && !existing) throw new NotFoundException('Payroll column');
+      const before = existing && toColumnDto(existing);
       const column = existing ?? repo.create({ enabled: true, editable: false, calculationHookArgs: {} });
       column.name = dto.name;
       column.variable = dto.variable ?? (existing && existing.name === dto.name ? existing.variable : snakeCase(dto.name));
@@ -195,7 +197,15 @@ export class PayrollConfigService {
         if (other.colorder !== order) await repo.update({ id: other.id }, { colorder: order });
         order += 1;
       }
-      return toColumnDto(saved);
+      const view = toColumnDto(saved);
+      await recordAudit(em, {
+        action: before ? 'update' : 'create',
+        resource: 'payroll_config/payroll-columns',
+        resourceId: saved.id,
+        before,
+        after: view,
+      });
+      return view;
     });
   }
 
@@ -223,6 +233,12 @@ export class PayrollConfigService {
         ]);
       }
       await repo.delete({ id });
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'payroll_config/payroll-columns',
+        resourceId: id,
+        before: toColumnDto(column),
+      });
       for (const [i, other] of others.entries())
         if (other.colorder !== i + 1) await repo.update({ id: other.id }, { colorder: i + 1 });
       return { id };

@@ -128,12 +128,24 @@ export class PayrollEmployeesService {
     if (dto.deduction_group != null && !(await this.groups.exists({ where: { id: dto.deduction_group } }))) {
       throw ValidationException.field('deduction_group', 'does not exist');
     }
+    const before = record.id ? toPayrollEmployeeDto(record) : null;
     record.payFrequencyId = dto.pay_frequency;
     record.currency = dto.currency;
     if (dto.deduction_group !== undefined || record.deductionGroupId === undefined)
       record.deductionGroupId = dto.deduction_group ?? null;
     try {
-      return toPayrollEmployeeDto(await this.payrollEmployees.save(record));
+      return await transaction(this.dataSource, async (em) => {
+        const view = toPayrollEmployeeDto(await em.getRepository(PayrollEmployee).save(record));
+        await recordAudit(em, {
+          action: before ? 'update' : 'create',
+          resource: 'payroll_config/payroll-employees',
+          resourceId: view.id,
+          employee: record.employeeId,
+          before,
+          after: view,
+        });
+        return view;
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.duplicate(dto.employee);
       throw err;
@@ -144,7 +156,16 @@ export class PayrollEmployeesService {
     const existing = await this.payrollEmployees.findOne({ where: { id } });
     if (!existing || !(await this.access.administersId(caller, existing.employeeId)))
       throw new NotFoundException('Payroll employee');
-    await this.payrollEmployees.delete({ id });
+    await transaction(this.dataSource, async (em) => {
+      await em.delete(PayrollEmployee, { id });
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'payroll_config/payroll-employees',
+        resourceId: id,
+        employee: existing.employeeId,
+        before: toPayrollEmployeeDto(existing),
+      });
+    });
     return { id };
   }
 

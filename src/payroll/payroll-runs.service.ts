@@ -5,6 +5,7 @@ import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { AuthUser } from '../common/auth/auth-user';
+import { recordAudit } from '../common/audit/audit-log';
 import { transaction, TransactionOptions } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { assertPagingOnly, findPage, parseListQuery } from '../common/paging/list-request';
@@ -38,6 +39,9 @@ const EDITABLE_STATES: PayrollStatus[] = ['Draft', 'Processed'];
 const BATCH = 1000;
 /** Replacing one payroll's rows while other payrolls' runs replace theirs (see TransactionOptions). */
 export const ROW_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
+
+/** The payrolls' resource in the audit log. */
+const PAYROLLS = 'payroll_config/payrolls';
 
 function toPayrollDto(p: Payroll): PayrollDto {
   return {
@@ -140,6 +144,7 @@ export class PayrollRunsService {
       problems.push({ field: 'columns', message: 'names a payroll column that does not exist' });
     }
     if (problems.length) throw new ValidationException(problems);
+    const before = dto.id === undefined ? null : toPayrollDto(payroll);
     Object.assign(payroll, {
       name: dto.name,
       payPeriod: dto.pay_period,
@@ -150,14 +155,27 @@ export class PayrollRunsService {
       columns: columnIds,
       payslipTemplateId: dto.payslip_template ?? null,
     });
-    return toPayrollDto(await this.payrolls.save(payroll));
+    return transaction(this.dataSource, async (em) => {
+      const view = toPayrollDto(await em.getRepository(Payroll).save(payroll));
+      await recordAudit(em, {
+        action: before ? 'update' : 'create',
+        resource: PAYROLLS,
+        resourceId: view.id,
+        before,
+        after: view,
+      });
+      return view;
+    });
   }
 
   /** Draft, Processed and Failed payrolls go with their cells; a Completed one keeps its payslips (409). */
   async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
     const payroll = await this.visible(caller, id);
-    const res = await this.payrolls.delete({ id, status: In(PROCESSABLE) });
-    if (res.affected !== 1) throw invalidState(payroll, 'be deleted');
+    await transaction(this.dataSource, async (em) => {
+      const res = await em.delete(Payroll, { id, status: In(PROCESSABLE) });
+      if (res.affected !== 1) throw invalidState(payroll, 'be deleted');
+      await recordAudit(em, { action: 'delete', resource: PAYROLLS, resourceId: id, before: toPayrollDto(payroll) });
+    });
     return { id };
   }
 
@@ -194,11 +212,24 @@ export class PayrollRunsService {
    */
   async claim(id: number, from: PayrollStatus[], to: JobRunState): Promise<string | null> {
     const claim = randomUUID();
-    const res = await this.payrolls.update(
-      { id, status: In(from) },
-      { status: to, progress: 0, error: null, claimedAt: new Date(), claim },
-    );
-    return res.affected === 1 ? claim : null;
+    return transaction(this.dataSource, async (em) => {
+      const before = await em.findOne(Payroll, { where: { id }, select: { id: true, status: true } });
+      const res = await em.update(
+        Payroll,
+        { id, status: In(from) },
+        { status: to, progress: 0, error: null, claimedAt: new Date(), claim },
+      );
+      if (res.affected !== 1) return null;
+      // The caller's request to run the job (the job's own outcome is the service's).
+      await recordAudit(em, {
+        action: to === 'Processing' ? 'process' : 'generate-payslips',
+        resource: PAYROLLS,
+        resourceId: id,
+        before: { status: before?.status ?? null },
+        after: { status: to },
+      });
+      return claim;
+    });
   }
 
   /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
@@ -313,6 +344,21 @@ export class PayrollRunsService {
     });
     if (problems.length) throw new ValidationException(problems);
     await transaction(this.dataSource, async (em) => {
+      const previous = await em.getRepository(PayrollCell).find({
+        where: { payrollId: id, employeeId: In(employeeIds) },
+        select: { employeeId: true, columnId: true, value: true },
+      });
+      const old = new Map(previous.map((c) => [`${c.employeeId}:${c.columnId}`, c.value]));
+      // The edited cells, "employee 7 column 3": before and after (recomputed cells follow from them).
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'payroll_config/payrolls/data',
+        resourceId: id,
+        before: Object.fromEntries(
+          dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, old.get(`${v.employee}:${v.column}`) ?? null]),
+        ),
+        after: Object.fromEntries(dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, v.amount])),
+      });
       for (const v of dto.values) {
         await em.update(
           PayrollCell,

@@ -4,6 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Handlebars from 'handlebars';
 import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
+import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -59,6 +60,9 @@ export function compileTemplate(content: string): (context: PayslipContext) => s
   const template = handlebars.compile<PayslipContext>(content, COMPILE_OPTIONS);
   return (context) => template(context, RUNTIME_OPTIONS);
 }
+
+/** The payslip templates' resource in the audit log. */
+const TEMPLATES = 'payroll_config/payslip-templates';
 
 function toTemplateDto(t: PayslipTemplate): PayslipTemplateDto {
   return { id: t.id, name: t.name, status: t.status, content: t.content };
@@ -118,11 +122,22 @@ export class PayslipsService implements OnModuleInit {
   async saveTemplate(dto: SavePayslipTemplateDto): Promise<PayslipTemplateDto> {
     compileTemplate(dto.content);
     const template = dto.id === undefined ? this.templates.create({ status: 'Active' }) : await this.findTemplate(dto.id);
+    const before = dto.id === undefined ? null : toTemplateDto(template);
     template.name = dto.name;
     template.content = dto.content;
     if (dto.status) template.status = dto.status as PayslipTemplate['status'];
     try {
-      return toTemplateDto(await this.templates.save(template));
+      return await transaction(this.dataSource, async (em) => {
+        const view = toTemplateDto(await em.getRepository(PayslipTemplate).save(template));
+        await recordAudit(em, {
+          action: before ? 'update' : 'create',
+          resource: TEMPLATES,
+          resourceId: view.id,
+          before,
+          after: view,
+        });
+        return view;
+      });
     } catch (err) {
       if (isUniqueViolation(err))
         throw new DomainException('DUPLICATE', `A template named ${dto.name} exists`, [
@@ -133,12 +148,15 @@ export class PayslipsService implements OnModuleInit {
   }
 
   async removeTemplate(id: number): Promise<{ id: number }> {
-    await this.findTemplate(id);
+    const template = await this.findTemplate(id);
     const users = await this.payrolls.find({ select: { id: true }, where: { payslipTemplateId: id } });
     if (users.length) {
       throw new DomainException('IN_USE', `Payslip template ${id} is in use by payroll ${users.map((p) => p.id).join(', ')}`);
     }
-    await this.templates.delete({ id });
+    await transaction(this.dataSource, async (em) => {
+      await em.delete(PayslipTemplate, { id });
+      await recordAudit(em, { action: 'delete', resource: TEMPLATES, resourceId: id, before: toTemplateDto(template) });
+    });
     return { id };
   }
 
@@ -249,7 +267,14 @@ export class PayslipsService implements OnModuleInit {
     await transaction(this.dataSource, async (em) => {
       const res = await em.update(Payroll, { id, status: 'Completed' }, { status: 'Processed', completedAt: null });
       if (res.affected !== 1) throw this.invalidState(await this.runs.get(caller, id), 'delete payslips');
-      await em.delete(Payslip, { payrollId: id });
+      const payslips = await em.delete(Payslip, { payrollId: id });
+      await recordAudit(em, {
+        action: 'delete-payslips',
+        resource: 'payroll_config/payrolls',
+        resourceId: id,
+        before: { status: 'Completed', payslips: payslips.affected ?? null },
+        after: { status: 'Processed', payslips: 0 },
+      });
     });
     return this.runs.get(caller, id);
   }
