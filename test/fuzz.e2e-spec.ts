@@ -134,6 +134,94 @@ const query = fc.oneof(
   },
 );
 
+interface Schema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  example?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/**
+ * Plausible bodies from the route's OpenAPI request schema (dates, e-mails, times, amounts, existing
+ * ids, enum members), then one field replaced by a hostile value, dropped, or a hostile field
+ * added: such a body gets past the request validation often enough to reach the services' own
+ * checks, where a write made before a refusal would show.
+ */
+function schemaBodies(schemas: Record<string, Schema>, ids: number[]) {
+  const resolve = (s: Schema): Schema => (s.$ref ? (schemas[s.$ref.split('/').pop() ?? ''] ?? {}) : s);
+  const sample = (raw: Schema, depth: number): fc.Arbitrary<unknown> => {
+    const s = resolve(raw);
+    if (s.allOf) return sample(Object.assign({}, ...s.allOf.map(resolve)) as Schema, depth);
+    if (s.oneOf) return fc.oneof(...s.oneOf.map((o) => sample(o, depth)));
+    if (s.enum?.length) return fc.constantFrom(...s.enum);
+    switch (s.type) {
+      case 'object': {
+        const props = s.properties ?? {};
+        if (depth > 3) return fc.constant({});
+        const required = new Set(s.required ?? []);
+        const field = (keys: string[]) => fc.record(Object.fromEntries(keys.map((k) => [k, sample(props[k], depth + 1)])));
+        // The required fields and at most two optional ones: every further field is a further
+        // chance of a validation error before the code under test.
+        const optional = Object.keys(props).filter((k) => !required.has(k));
+        return fc
+          .tuple(
+            field([...required].filter((k) => k in props)),
+            fc.subarray(optional, { maxLength: Math.min(2, optional.length) }).chain(field),
+          )
+          .map(([a, b]) => ({ ...a, ...b }));
+      }
+      case 'array':
+        return fc.array(sample(s.items ?? {}, depth + 1), { maxLength: 2 });
+      case 'integer':
+      case 'number':
+        return fc.oneof(
+          fc.constantFrom(...ids),
+          fc.integer({ min: s.minimum ?? 0, max: Math.max(s.minimum ?? 0, Math.min(s.maximum ?? 40, 40)) }),
+        );
+      case 'boolean':
+        return fc.boolean();
+      case 'string':
+        if (s.format === 'date') return fc.constantFrom('2026-03-02', '2026-03-10', '2026-12-31', '2025-01-01');
+        if (s.format === 'date-time') return fc.constantFrom('2026-03-02T09:00:00Z', '2026-03-02T17:00:00+01:00');
+        if (s.format === 'email') return fc.constantFrom('fuzz@x.test', 'employee1@company.test');
+        return fc.oneof(
+          ...(typeof s.example === 'string' ? [fc.constant(s.example)] : []),
+          fc.constantFrom('Fuzz', 'Engineering', 'basic + 1', '09:00', '17:30', 'EUR', '100.00', 'Active', 'Yes'),
+        );
+      default:
+        return value;
+    }
+  };
+  return (schema: Schema): fc.Arbitrary<unknown> =>
+    sample(schema, 0).chain((b) => {
+      if (typeof b !== 'object' || b === null || Array.isArray(b)) return fc.constant(b);
+      const keys = Object.keys(b);
+      return fc.oneof(
+        { weight: 1, arbitrary: fc.constant(b) },
+        ...(keys.length
+          ? [
+              { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...keys), value).map(([k, v]) => ({ ...b, [k]: v })) },
+              {
+                weight: 1,
+                arbitrary: fc
+                  .constantFrom(...keys)
+                  .map((k) => Object.fromEntries(Object.entries(b).filter(([key]) => key !== k))),
+              },
+            ]
+          : []),
+        { weight: 1, arbitrary: fc.tuple(nasty, value).map(([k, v]) => ({ ...b, [k]: v })) },
+      );
+    });
+}
+
 describe('hostile input: property-based, every route with a body or a query', () => {
   let t: TestApp;
   let c: Company;
@@ -167,39 +255,50 @@ describe('hostile input: property-based, every route with a body or a query', ()
       { weight: 3, arbitrary: fc.constantFrom(...realIds) },
       { weight: 1, arbitrary: fc.constantFrom(...badIds) },
     );
+    // Each route's request schema, from the OpenAPI document the application serves.
+    const doc = (await t.app.inject({ method: 'GET', url: '/app/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+      components: { schemas: Record<string, Schema> };
+    }>();
+    const plausible = schemaBodies(doc.components.schemas, [c.emp.report1, c.emp.outsider, 1, 2, 3]);
+    const requestSchema = (route: DiscoveredRoute): Schema | undefined => {
+      const path = `/app/api${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+      return doc.paths[path]?.[route.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
+    };
+    expect(routes.filter((r) => requestSchema(r)).length).toBeGreaterThan(50);
+    const routeAndBody = fc.constantFrom(...routes).chain((route) => {
+      const schema = requestSchema(route);
+      return fc.tuple(
+        fc.constant(route),
+        schema ? fc.oneof({ weight: 2, arbitrary: plausible(schema) }, { weight: 1, arbitrary: body }) : body,
+      );
+    });
     const failures: string[] = [];
     let cases = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...routes),
-        fc.constantFrom(...callers),
-        ids,
-        body,
-        query,
-        async (route, token, id, payload, params) => {
-          cases += 1;
-          const qs = new URLSearchParams(params).toString();
-          const url = `/app/api${route.path.replace(/:[A-Za-z]+/g, id)}${qs ? `?${qs}` : ''}`;
-          const before = await checksum();
-          const res = await t.app.inject({
-            method: route.method as 'GET',
-            url,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: JSON.stringify(payload) ?? 'null' }),
-          });
-          const where = `${route.method} ${url.slice(0, 200)} ${JSON.stringify(payload)?.slice(0, 200)}`;
-          if (res.statusCode >= 500) failures.push(`${res.statusCode} ${where}: ${res.body.slice(0, 200)}`);
-          if (res.statusCode >= 400 && res.statusCode < 500) {
-            refused += 1;
-            const envelope = res.json<{ status?: string; error?: { code?: string } }>();
-            if (envelope.status !== 'ERROR' || typeof envelope.error?.code !== 'string')
-              failures.push(`no error envelope ${where}: ${res.body.slice(0, 200)}`);
-            if ((await checksum()) !== before) failures.push(`${res.statusCode} changed the database: ${where}`);
-          }
-          return failures.length === 0;
-        },
-      ),
+      fc.asyncProperty(routeAndBody, fc.constantFrom(...callers), ids, query, async ([route, payload], token, id, params) => {
+        cases += 1;
+        const qs = new URLSearchParams(params).toString();
+        const url = `/app/api${route.path.replace(/:[A-Za-z]+/g, id)}${qs ? `?${qs}` : ''}`;
+        const before = await checksum();
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: JSON.stringify(payload) ?? 'null' }),
+        });
+        const where = `${route.method} ${url.slice(0, 200)} ${JSON.stringify(payload)?.slice(0, 200)}`;
+        if (res.statusCode >= 500) failures.push(`${res.statusCode} ${where}: ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 400 && res.statusCode < 500) {
+          refused += 1;
+          const envelope = res.json<{ status?: string; error?: { code?: string } }>();
+          if (envelope.status !== 'ERROR' || typeof envelope.error?.code !== 'string')
+            failures.push(`no error envelope ${where}: ${res.body.slice(0, 200)}`);
+          if ((await checksum()) !== before) failures.push(`${res.statusCode} changed the database: ${where}`);
+        }
+        return failures.length === 0;
+      }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
     console.log(
