@@ -196,6 +196,7 @@ function schemaBodies(schemas: Record<string, Schema>, ids: number[]) {
           ...(typeof s.example === 'string' ? [fc.constant(s.example)] : []),
           fc.constantFrom('Fuzz', 'Engineering', 'basic + 1', '09:00', '17:30', 'EUR', '100.00', 'Active', 'Yes'),
         );
+      case undefined:
       default:
         return value;
     }
