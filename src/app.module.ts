@@ -22,6 +22,7 @@ import { ReferenceModule } from './reference/reference.module';
 import { SettingsModule } from './settings/settings.module';
 import { TasksModule } from './tasks/tasks.module';
 import { AuditModule } from './audit/audit.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
@@ -55,6 +56,7 @@ export class AppModule {
         InsightsModule,
         TasksModule,
         AuditModule,
+        WebhooksModule,
         ...imports,
       ],
       providers: [

@@ -62,6 +62,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|DELETE/, /^\/payroll_config\//, ADMINS],
   // Audit log: Admins (a Restricted Admin its departments' employees)
   [/GET/, /^\/(audit-log|employees\/:id\/audit-log)$/, ADMINS],
+  // Webhooks: Admin
+  [/GET|POST|PUT|DELETE/, /^\/webhooks(\/:id(\/(rotate-secret|deliveries|test))?)?$/, ADMIN],
   // Insights, tasks
   [/GET/, /^\/insights\/[a-z-]+\/:period$/, ANY],
   [/GET/, /^\/tasks$/, ANY],

@@ -50,8 +50,17 @@ describe('hardening (issue 8)', () => {
         date_end: '2026-01-31',
         columns: [column],
       });
+      // A public address literal: no DNS needed, and allowed without WEBHOOK_ALLOW_PRIVATE.
+      const webhook = await call('POST', '/webhooks', c.users.admin.token, {
+        url: 'http://93.184.216.34/hook',
+        events: ['user.created'],
+      });
       const idFor = (path: string) =>
-        (path.startsWith('/app/api/payroll_config/payrolls/') ? payroll.json().data.id : c.emp.report1) as number;
+        (path.startsWith('/app/api/payroll_config/payrolls/')
+          ? payroll.json().data.id
+          : path.startsWith('/app/api/webhooks/')
+            ? webhook.json().data.id
+            : c.emp.report1) as number;
       const lists = Object.entries(doc.paths)
         .filter(([, ops]) => ops.get?.parameters?.some((p) => p.name === 'sortField'))
         .map(([path]) => path.replace('{id}', String(idFor(path))).replace('/app/api', ''));
@@ -152,6 +161,8 @@ describe('hardening (issue 8)', () => {
         adminPost('/payroll_config/payroll-groups', { name: name(), description: 'd' })();
       fixtures['/payroll_config/salary-components/{id}'] = async () =>
         adminPost('/payroll_config/salary-components', { name: name(), component_type: 'Earning', details: 'd' })();
+      fixtures['/webhooks/{id}'] = async () =>
+        adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();
       fixtures['/timesheets/{id}'] = async () => {
         const me = c.users.employee.token;
         const day = nextDay();

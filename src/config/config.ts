@@ -66,6 +66,20 @@ export interface AppConfig {
   payrollRunTimeoutSec: number;
   /** POST /users/me/password attempts per user and window. */
   passwordChangeRateLimit: { perUser: number; windowSec: number };
+  webhooks: {
+    /** Deliver to loopback, private, link-local and metadata addresses (tests, on-premise receivers). */
+    allowPrivate: boolean;
+    /** How often a consuming process moves new events from the outbox to the queue. */
+    dispatchMs: number;
+    /** A delivery attempt's timeout. */
+    timeoutMs: number;
+    /** First retry delay of a failed delivery; doubles each attempt. */
+    retryBackoffMs: number;
+    /** Attempts per event and subscription. */
+    attempts: number;
+    /** A subscription whose deliveries have failed for this long is disabled. */
+    disableAfterSec: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -260,6 +274,15 @@ export function loadConfig(env: Env): AppConfig {
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
       windowSec: duration('PASSWORD_CHANGE_RATE_LIMIT_WINDOW', '15m'),
+    },
+    webhooks: {
+      allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+      dispatchMs: int('WEBHOOK_DISPATCH_MS', 1000, 10, 600_000),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      // 13 attempts 30 s apart doubling: the last one about 34 hours after the first.
+      retryBackoffMs: int('WEBHOOK_RETRY_BACKOFF_MS', 30_000, 10, 3_600_000),
+      attempts: int('WEBHOOK_ATTEMPTS', 13, 1, 50),
+      disableAfterSec: duration('WEBHOOK_DISABLE_AFTER', '24h'),
     },
   };
   if (problems.length) throw new ConfigError(problems);

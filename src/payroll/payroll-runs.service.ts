@@ -6,6 +6,7 @@ import { DataSource, EntityManager, In, IsNull, LessThan, Repository } from 'typ
 import { randomUUID } from 'node:crypto';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
+import { recordEvent } from '../common/outbox/outbox';
 import { transaction, TransactionOptions } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { assertPagingOnly, findPage, parseListQuery } from '../common/paging/list-request';
@@ -503,10 +504,22 @@ export class PayrollRunsService {
     employees: number,
     errors: number,
   ): Promise<void> {
-    const res = await this.payrolls.update(
-      { id: payroll.id, status: 'Processing' },
-      { status, progress: 100, error, processedAt: status === 'Processed' ? new Date() : payroll.processedAt },
-    );
+    // The outcome and its webhook event (payroll.processed or payroll.failed) in one transaction.
+    const res = await transaction(this.dataSource, async (em) => {
+      const updated = await em.update(
+        Payroll,
+        { id: payroll.id, status: 'Processing' },
+        { status, progress: 100, error, processedAt: status === 'Processed' ? new Date() : payroll.processedAt },
+      );
+      if (updated.affected === 1)
+        await recordEvent(em, status === 'Processed' ? 'payroll.processed' : 'payroll.failed', {
+          id: payroll.id,
+          status,
+          employees,
+          errors,
+        });
+      return updated;
+    });
     if (res.affected === 1) {
       this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
       // Awaited: the job ends only after its listeners (the review task) did, so a worker that

@@ -5,6 +5,7 @@ import Handlebars from 'handlebars';
 import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
+import { recordEvent } from '../common/outbox/outbox';
 import { transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -240,10 +241,16 @@ export class PayslipsService implements OnModuleInit {
         },
         ROW_REPLACEMENT,
       );
-      const done = await this.payrolls.update(
-        { id: payrollId, status: 'Completing' },
-        { status: 'Completed', progress: 100, completedAt: new Date() },
-      );
+      const done = await transaction(this.dataSource, async (em) => {
+        const updated = await em.update(
+          Payroll,
+          { id: payrollId, status: 'Completing' },
+          { status: 'Completed', progress: 100, completedAt: new Date() },
+        );
+        if (updated.affected === 1)
+          await recordEvent(em, 'payroll.completed', { id: payrollId, status: 'Completed', employees: rows.length, errors: 0 });
+        return updated;
+      });
       if (done.affected === 1) {
         await this.events.emitAsync(PAYROLL_COMPLETED_EVENT, {
           payrollId,

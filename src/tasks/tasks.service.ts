@@ -20,6 +20,7 @@ export const TASK_SOURCES = [
   'timesheet-approval',
   'payroll-review',
   'payroll-failed',
+  'webhook-disabled',
 ] as const;
 export type TaskSource = (typeof TASK_SOURCES)[number] | 'manual';
 

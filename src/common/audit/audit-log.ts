@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { eventOfChange, recordEvent } from '../outbox/outbox';
 import { auditContext } from './audit-context';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
@@ -57,6 +58,8 @@ const sqlInstant = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
  * Records a change in the audit log with `em`, the entity manager of the transaction that makes
  * the change: the record commits or rolls back with it. An update that changes nothing is not
  * recorded. The actor and request id come from the current request or command (auditContext).
+ * A change that is also a webhook event (employee.created, leave.decided, ...) is put in the
+ * webhooks' outbox in the same transaction, with the same field changes.
  */
 export async function recordAudit(em: EntityManager, change: AuditChange): Promise<void> {
   const changes = fieldChanges(change.before, change.after);
@@ -76,4 +79,9 @@ export async function recordAudit(em: EntityManager, change: AuditChange): Promi
       requestId,
     ],
   );
+  const event = eventOfChange(change.resource, change.action);
+  if (event) {
+    const id = typeof change.resourceId === 'number' ? change.resourceId : Number(change.resourceId);
+    await recordEvent(em, event, { id, employee: change.employee ?? null, changes });
+  }
 }

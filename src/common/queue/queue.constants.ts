@@ -1,5 +1,5 @@
 /** Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`). */
-export const QUEUE_NAMES = ['mail', 'payroll'] as const;
+export const QUEUE_NAMES = ['mail', 'payroll', 'webhooks'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Exponential backoff: the n-th retry waits backoffMs * 2^(n-1). */

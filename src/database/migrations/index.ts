@@ -16,6 +16,7 @@ import { InsightRollups1763800000014 } from './1763800000014-InsightRollups';
 import { EmployeeSearch1763800000015 } from './1763800000015-EmployeeSearch';
 import { EmployeeListIndexes1763800000016 } from './1763800000016-EmployeeListIndexes';
 import { AuditLog1763800000017 } from './1763800000017-AuditLog';
+import { Webhooks1763800000018 } from './1763800000018-Webhooks';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   EmployeeSearch1763800000015,
   EmployeeListIndexes1763800000016,
   AuditLog1763800000017,
+  Webhooks1763800000018,
 ];

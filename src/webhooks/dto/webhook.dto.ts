@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+} from 'class-validator';
+import { WEBHOOK_EVENTS } from '../../common/outbox/outbox';
+import { OptionalText, Trim } from '../../common/validation/decorators';
+
+export class WebhookDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ example: 'https://accounting.example.com/hooks/hr' }) url: string;
+  @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true }) events: string[];
+  @ApiProperty({ description: 'false: nothing is delivered (set by an Admin, or after a day of failed deliveries)' })
+  active: boolean;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why the service disabled it, when it did' })
+  disabled_reason: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class WebhookWithSecretDto extends WebhookDto {
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'The signing secret, shown only in this answer (creation, rotate-secret): keep it with the receiver',
+  })
+  secret: string;
+}
+
+export class CreateWebhookDto {
+  @ApiProperty({ maxLength: 2000, description: 'http(s); refused when it resolves to a loopback, private or link-local address' })
+  @Trim()
+  @IsString()
+  @Length(1, 2000)
+  url: string;
+
+  @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(WEBHOOK_EVENTS.length)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENTS, { each: true })
+  events: string[];
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @OptionalText(500)
+  description?: string | null;
+}
+
+export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {}
+
+export class WebhookDeliveryDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ example: 'leave.decided' }) event: string;
+  @ApiProperty({ description: 'the webhook-id header without its msg_ prefix: the same on every attempt' }) event_id: string;
+  @ApiProperty() attempt: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'null when no answer came' }) status_code: number | null;
+  @ApiProperty() duration_ms: number;
+  @ApiProperty({ type: String, nullable: true }) error: string | null;
+  @ApiProperty() delivered: boolean;
+  @ApiProperty({ format: 'date-time' }) at: string;
+}

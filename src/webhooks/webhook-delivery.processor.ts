@@ -1,0 +1,144 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, IsNull } from 'typeorm';
+import { transaction } from '../common/database/transaction';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob, JobContext } from '../common/queue/queue.constants';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
+import { postJson } from './post';
+import { signedHeaders } from './signing';
+import { WEBHOOK_DISABLED_EVENT, WebhookDisabledEvent } from './webhooks.events';
+
+/** A datetime column as read raw: a Date (mysql2) or 'YYYY-MM-DD HH:MM:SS.mmm' in UTC (SQLite). */
+const utc = (v: string | Date) => (v instanceof Date ? v.getTime() : Date.parse(`${v.replace(' ', 'T')}Z`));
+
+export interface DeliverJobData {
+  eventId: string;
+  webhookId: number;
+}
+
+/** One event to one subscription; retried with exponential backoff (WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_BACKOFF_MS). */
+export const DELIVER_JOB = defineJob<DeliverJobData>('webhooks', 'deliver');
+
+/**
+ * Moves events from the outbox to the `webhooks` queue (one job per event and subscribed active
+ * webhook, the job id made of the event's uuid and the webhook id) and delivers them. The
+ * dispatcher runs in every process that consumes jobs, every WEBHOOK_DISPATCH_MS; on MariaDB
+ * `FOR UPDATE SKIP LOCKED` lets several share the outbox. An event is marked dispatched in the
+ * transaction that queued it: a crash before the commit dispatches it again (at least once: the
+ * receiver de-duplicates on webhook-id).
+ */
+@Injectable()
+export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private timer: NodeJS.Timeout | null = null;
+  private dispatching: Promise<number> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(DELIVER_JOB, (data, ctx) => this.deliver(data, ctx), {
+      attempts: this.config.webhooks.attempts,
+      backoffMs: this.config.webhooks.retryBackoffMs,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.jobs.kind === 'bull' && !this.config.queueConsumer) return; // the workers dispatch
+    this.timer = setInterval(
+      () => void this.dispatch().catch((err: Error) => this.logger.warn(`dispatch failed: ${err.message}`)),
+      this.config.webhooks.dispatchMs,
+    );
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.dispatching?.catch(() => undefined);
+  }
+
+  /** Queues the outbox's undispatched events (up to 500); returns how many events it took. */
+  dispatch(): Promise<number> {
+    this.dispatching ??= this.dispatchBatch().finally(() => (this.dispatching = null));
+    return this.dispatching;
+  }
+
+  private dispatchBatch(): Promise<number> {
+    const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
+    return transaction(this.dataSource, async (em) => {
+      const rows = await em.query<Array<{ id: number; event_id: string; event: string; created_at: string | Date }>>(
+        `SELECT id, event_id, event, created_at FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT 500${lock}`,
+      );
+      if (!rows.length) return 0;
+      const hooks = await em.find(Webhook, { where: { active: true }, select: { id: true, events: true, createdAt: true } });
+      for (const row of rows)
+        for (const hook of hooks)
+          // A subscription gets the events of its own time on (created_at has whole seconds on SQLite).
+          if (hook.events.includes(row.event) && utc(row.created_at) >= Math.floor(hook.createdAt.getTime() / 1000) * 1000)
+            await this.jobs.add(
+              DELIVER_JOB,
+              { eventId: row.event_id, webhookId: hook.id },
+              { jobId: `webhook-${hook.id}-${row.event_id}` },
+            );
+      await em.update(
+        OutboxEvent,
+        { id: In(rows.map((r) => Number(r.id))), dispatchedAt: IsNull() },
+        { dispatchedAt: new Date() },
+      );
+      return rows.length;
+    });
+  }
+
+  /** One attempt: signed POST, the attempt recorded; a failure throws (retried) until the subscription has failed for a day. */
+  async deliver({ eventId, webhookId }: DeliverJobData, ctx: JobContext): Promise<void> {
+    const hook = await this.dataSource.getRepository(Webhook).findOne({ where: { id: webhookId } });
+    const event = await this.dataSource.getRepository(OutboxEvent).findOne({ where: { eventId } });
+    if (!hook || !hook.active || !event) return; // deleted or switched off meanwhile
+    const body = JSON.stringify({
+      type: event.event,
+      timestamp: event.createdAt.toISOString(),
+      data: JSON.parse(event.payload) as unknown,
+    });
+    const result = await postJson(hook.url, body, signedHeaders(hook.secret, `msg_${eventId}`, body), {
+      timeoutMs: this.config.webhooks.timeoutMs,
+      allowPrivate: this.config.webhooks.allowPrivate,
+    });
+    const now = new Date();
+    await this.dataSource.getRepository(WebhookDelivery).insert({
+      webhookId,
+      eventId,
+      event: event.event,
+      attempt: ctx.attempt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      delivered: result.error === null,
+      at: now,
+    });
+    const hooks = this.dataSource.getRepository(Webhook);
+    if (result.error === null) {
+      if (hook.failingSince) await hooks.update({ id: webhookId }, { failingSince: null });
+      return;
+    }
+    const since = hook.failingSince ?? now;
+    if (!hook.failingSince) await hooks.update({ id: webhookId, failingSince: IsNull() }, { failingSince: now });
+    if (now.getTime() - since.getTime() >= this.config.webhooks.disableAfterSec * 1000) {
+      const reason = `deliveries failed since ${since.toISOString()}; last: ${result.error}`.slice(0, 500);
+      const off = await hooks.update({ id: webhookId, active: true }, { active: false, disabledReason: reason });
+      if (off.affected === 1) {
+        this.logger.warn(`webhook ${webhookId} disabled: ${reason}`);
+        await this.events.emitAsync(WEBHOOK_DISABLED_EVENT, { webhookId, url: hook.url, reason } satisfies WebhookDisabledEvent);
+      }
+      return;
+    }
+    throw new Error(`webhook ${webhookId}: ${result.error}`);
+  }
+}

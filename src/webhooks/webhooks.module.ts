@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** Signed webhooks fed by the transactional outbox (common/outbox `recordEvent`, written with the audit log). */
+@Module({
+  imports: [TypeOrmModule.forFeature([Webhook, OutboxEvent, WebhookDelivery])],
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookDeliveryProcessor],
+  exports: [WebhookDeliveryProcessor],
+})
+export class WebhooksModule {}
