@@ -22,6 +22,7 @@ import { parseArgs, required, UsageError } from './args';
 import { transaction } from '../common/database/transaction';
 import { runAs } from '../common/audit/audit-context';
 import { AuditService } from '../audit/audit.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
 
 export interface CliIo {
@@ -162,8 +163,12 @@ const COMMANDS: Record<string, Handler> = {
       const keys = await app.get(IdempotencyInterceptor).purgeExpired();
       const days = Number(await app.get(SettingsService).get(AUDIT_RETENTION_DAYS));
       const audit = await app.get(AuditService).purgeOlderThan(days);
+      const webhooks = await app.get(WebhooksService).purge();
       io.out(
         `deleted ${tokens} expired token(s), ${keys} expired idempotency key(s) and ${audit} audit log entr${audit === 1 ? 'y' : 'ies'} older than ${days} days`,
+      );
+      io.out(
+        `deleted ${webhooks.events} webhook event(s) dispatched over 7 days ago and ${webhooks.deliveries} delivery attempt(s) over 30 days old`,
       );
     });
   },

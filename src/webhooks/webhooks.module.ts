@@ -10,6 +10,6 @@ import { WebhooksService } from './webhooks.service';
   imports: [TypeOrmModule.forFeature([Webhook, OutboxEvent, WebhookDelivery])],
   controllers: [WebhooksController],
   providers: [WebhooksService, WebhookDeliveryProcessor],
-  exports: [WebhookDeliveryProcessor],
+  exports: [WebhookDeliveryProcessor, WebhooksService],
 })
 export class WebhooksModule {}

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -11,7 +11,7 @@ import { Page } from '../common/paging/page';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
-import { Webhook, WebhookDelivery } from './entities/webhook.entities';
+import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
 import { postJson } from './post';
 import { urlProblem } from './safe-address';
 import { newSecret, signedHeaders } from './signing';
@@ -166,6 +166,17 @@ export class WebhooksService {
       at: new Date(),
     });
     return toDeliveryDto(delivery);
+  }
+
+  /**
+   * Deletes outbox events dispatched more than 7 days ago and delivery attempts older than 30 days
+   * (maintenance:purge); returns how many rows of each.
+   */
+  async purge(now = new Date()): Promise<{ events: number; deliveries: number }> {
+    const days = (n: number) => new Date(now.getTime() - n * 86_400_000);
+    const events = await this.dataSource.getRepository(OutboxEvent).delete({ dispatchedAt: LessThan(days(7)) });
+    const deliveries = await this.dataSource.getRepository(WebhookDelivery).delete({ at: LessThan(days(30)) });
+    return { events: events.affected ?? 0, deliveries: deliveries.affected ?? 0 };
   }
 
   private async find(id: number): Promise<Webhook> {
