@@ -139,6 +139,7 @@ describe('audit log', () => {
     await ok('POST', `/leaves/${leave.id}/approve`, c.users.manager.token, {});
     const entry = await ok('POST', '/timesheets', c.users.employee.token, { date: '2026-05-05', start: '09:00', end: '10:00' });
     await ok('POST', `/timesheets/${entry.id}/submit`, c.users.employee.token, {});
+    await ok('POST', `/employees/${c.emp.report1}/status`, c.users.employee.token, { status: 'Auditing' });
     const record = await ok('POST', '/attendance', admin, {
       employee: c.emp.report1,
       in_time: '2026-05-05T08:00:00Z',
@@ -153,6 +154,17 @@ describe('audit log', () => {
       changes: { username: [null, 'audited'] },
     });
     expect(find('users', 'update', user.user.id)?.changes).toEqual({ user_level: ['Employee', 'Manager'] });
+    expect(log.find((e) => e.resource === 'employees/status')).toMatchObject({
+      action: 'create',
+      employee: c.emp.report1,
+      actor: c.users.employee.user.id,
+      changes: { status: [null, 'Auditing'] },
+    });
+    // A password change is recorded as such, with nothing of the password.
+    expect(find('users', 'change-password', c.users.manager.user.id)).toMatchObject({
+      actor: c.users.manager.user.id,
+      changes: {},
+    });
     expect(find('settings', 'update', 'Company Name')?.changes).toEqual({ value: ['My Company', 'Audit Corp'] });
     expect(find('job-titles', 'create', title.id)?.changes).toEqual({ name: [null, 'Auditor'] });
     expect(find('job-titles', 'update', title.id)?.changes).toEqual({ name: ['Auditor', 'Senior auditor'] });
@@ -221,7 +233,7 @@ describe('audit log', () => {
     expect(byAction.length).toBeGreaterThan(0);
     expect(byAction.every((e) => e.action === 'approve')).toBe(true);
     const byActor = await entries(`&filters=${encodeURIComponent(JSON.stringify({ actor: String(c.users.employee.user.id) }))}`);
-    expect(byActor.map((e) => e.resource).sort()).toEqual(['leaves', 'timesheets', 'timesheets']);
+    expect(byActor.map((e) => e.resource).sort()).toEqual(['employees/status', 'leaves', 'timesheets', 'timesheets']);
     expect(await entries('&from=2001-01-01&to=2001-12-31')).toEqual([]);
     const ids = (await entries()).map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a)); // newest first

@@ -159,9 +159,18 @@ export class EmployeeItemsService {
   /** The employee itself, its Manager, a Restricted Admin in scope and Admins set it; each message is kept. */
   async setStatus(caller: AuthUser, employeeId: number, message: string): Promise<StatusMessageDto> {
     await this.access.visible(caller, employeeId);
-    const repo = this.employeeStatusMessageRepo;
-    const saved = await repo.save(repo.create({ employeeId, message, createdBy: caller.id }));
-    const row = await repo.findOneOrFail({ where: { id: saved.id } });
+    const row = await transaction(this.dataSource, async (em) => {
+      const repo = em.getRepository(EmployeeStatusMessage);
+      const saved = await repo.save(repo.create({ employeeId, message, createdBy: caller.id }));
+      await recordAudit(em, {
+        action: 'create',
+        resource: 'employees/status',
+        resourceId: saved.id,
+        employee: employeeId,
+        after: { status: message },
+      });
+      return repo.findOneOrFail({ where: { id: saved.id } });
+    });
     return { status: row.message, updated_at: row.createdAt.toISOString() };
   }
 

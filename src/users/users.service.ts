@@ -135,7 +135,23 @@ export class UsersService {
   /** A new temporary password for the operator to hand over; the user must change it; its tokens end. */
   async resetToTemporaryPassword(userId: number): Promise<string> {
     const password = temporaryPassword();
-    await this.users.update({ id: userId }, { passwordHash: await this.hasher.hash(password), mustChangePassword: true });
+    const passwordHash = await this.hasher.hash(password);
+    await transaction(this.users.manager.dataSource, async (em) => {
+      const user = await em.findOneOrFail(User, {
+        where: { id: userId },
+        select: { id: true, employeeId: true, mustChangePassword: true },
+      });
+      await em.update(User, { id: userId }, { passwordHash, mustChangePassword: true });
+      // That it happened, and the flag; never the password or its hash.
+      await recordAudit(em, {
+        action: 'reset-password',
+        resource: 'users',
+        resourceId: userId,
+        employee: user.employeeId,
+        before: { must_change_password: user.mustChangePassword },
+        after: { must_change_password: true },
+      });
+    });
     await this.tokens.revokeUserTokens(userId);
     return password;
   }
@@ -159,10 +175,18 @@ export class UsersService {
     }
     this.checkPasswordLength(next, 'new_password');
     if (current === next) throw ValidationException.field('new_password', 'must differ from the current password');
-    await this.users.update(
-      { id: user.id },
-      { passwordHash: await this.hasher.hash(next), mustChangePassword: false, passwordChangedAt: new Date() },
-    );
+    const passwordHash = await this.hasher.hash(next);
+    await transaction(this.users.manager.dataSource, async (em) => {
+      await em.update(User, { id: user.id }, { passwordHash, mustChangePassword: false, passwordChangedAt: new Date() });
+      await recordAudit(em, {
+        action: 'change-password',
+        resource: 'users',
+        resourceId: user.id,
+        employee: user.employeeId,
+        before: { must_change_password: user.mustChangePassword },
+        after: { must_change_password: false },
+      });
+    });
     await this.tokens.revokeUserTokens(user.id, caller.grantId);
     this.events.emit(USER_PASSWORD_CHANGED_EVENT, { userId: user.id } satisfies UserPasswordChangedEvent);
   }
