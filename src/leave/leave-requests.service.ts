@@ -120,7 +120,7 @@ export class LeaveRequestsService {
       );
 
     const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
-    return withEmployeeLock(this.dataSource, employeeId, async (em) => {
+    const created = await withEmployeeLock(this.dataSource, employeeId, async (em) => {
       const overlap = await em
         .getRepository(LeaveRequest)
         .createQueryBuilder('l')
@@ -160,11 +160,18 @@ export class LeaveRequestsService {
       );
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [saved.id]);
       const created = await repo.findOneOrFail({ where: { id: saved.id } });
-      const view = toLeaveDto(created);
-      await recordAudit(em, { action: 'create', resource: 'leaves', resourceId: created.id, employee: employeeId, after: view });
-      this.emit(LEAVE_REQUESTED_EVENT, created);
-      return view;
+      await recordAudit(em, {
+        action: 'create',
+        resource: 'leaves',
+        resourceId: created.id,
+        employee: employeeId,
+        after: toLeaveDto(created),
+      });
+      return created;
     });
+    // After the commit: the listeners (approval tasks) never see a request that was rolled back.
+    this.emit(LEAVE_REQUESTED_EVENT, created);
+    return toLeaveDto(created);
   }
 
   async decide(caller: AuthUser, id: number, status: 'Approved' | 'Rejected'): Promise<LeaveRequestDto> {
