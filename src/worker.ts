@@ -9,9 +9,10 @@ import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 
 /**
- * The queue worker: the same modules as the API, no HTTP listener. It consumes the `mail` and
- * `payroll` queues from Redis and drains running jobs on SIGTERM/SIGINT. With QUEUE_DASHBOARD_PORT
- * it also serves the queue dashboard on 127.0.0.1.
+ * The queue worker: the same modules as the API, no HTTP listener. It consumes the `mail`,
+ * `payroll` and `webhooks` queues from Redis (moving new webhook events from the outbox to the
+ * last) and drains running jobs on SIGTERM/SIGINT. With QUEUE_DASHBOARD_PORT it also serves the
+ * queue dashboard on 127.0.0.1.
  */
 async function main(): Promise<void> {
   const config = { ...loadConfig(process.env), queueConsumer: true };

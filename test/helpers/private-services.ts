@@ -27,16 +27,38 @@ async function stopProcess(proc: ChildProcess | null, signal: NodeJS.Signals, gr
   clearTimeout(timer);
 }
 
+/** A server process of the test's own, with its data in a temporary directory. */
+abstract class PrivateServer {
+  protected proc: ChildProcess | null = null;
+  port = 0;
+
+  constructor(readonly dir: string) {}
+
+  get running(): boolean {
+    return this.proc !== null && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  /** A clean shutdown (SIGTERM), as `systemctl stop` does. */
+  stop(): Promise<void> {
+    return stopProcess(this.proc, 'SIGTERM');
+  }
+
+  async destroy(): Promise<void> {
+    await stopProcess(this.proc, 'SIGTERM');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * A MariaDB server of the test's own (the fault-injection tests stop and start it, which the
  * machine's shared server must not suffer): `mariadbd --no-defaults` on a free port with its data
  * in a temporary directory, a user `hr`/`hr` with every privilege. Needs root (mariadbd runs as
  * the mysql user) and the mariadb-server package (.ci/services.sh install).
  */
-export class PrivateMariaDb {
-  readonly dir = mkdtempSync(join(tmpdir(), 'hr-faults-db-'));
-  private proc: ChildProcess | null = null;
-  port = 0;
+export class PrivateMariaDb extends PrivateServer {
+  constructor() {
+    super(mkdtempSync(join(tmpdir(), 'hr-faults-db-')));
+  }
 
   get url(): string {
     return `mysql://hr:hr@127.0.0.1:${this.port}/hr_faults`;
@@ -93,30 +115,16 @@ export class PrivateMariaDb {
     );
     await until(() => spawnSync('mariadb-admin', [`--socket=${this.socket}`, 'ping']).status === 0, 60_000);
   }
-
-  get running(): boolean {
-    return this.proc !== null && this.proc.exitCode === null && this.proc.signalCode === null;
-  }
-
-  /** A clean shutdown (SIGTERM), as `systemctl stop` does. */
-  stop(): Promise<void> {
-    return stopProcess(this.proc, 'SIGTERM');
-  }
-
-  async destroy(): Promise<void> {
-    await stopProcess(this.proc, 'SIGTERM');
-    rmSync(this.dir, { recursive: true, force: true });
-  }
 }
 
 /**
  * A Redis of the test's own with an append-only file fsynced on every write (how Redis must run
  * for queued jobs to survive its restart), on a free port.
  */
-export class PrivateRedis {
-  readonly dir = mkdtempSync(join(tmpdir(), 'hr-faults-redis-'));
-  private proc: ChildProcess | null = null;
-  port = 0;
+export class PrivateRedis extends PrivateServer {
+  constructor() {
+    super(mkdtempSync(join(tmpdir(), 'hr-faults-redis-')));
+  }
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
@@ -146,19 +154,6 @@ export class PrivateRedis {
       () => spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG',
       20_000,
     );
-  }
-
-  get running(): boolean {
-    return this.proc !== null && this.proc.exitCode === null && this.proc.signalCode === null;
-  }
-
-  stop(): Promise<void> {
-    return stopProcess(this.proc, 'SIGTERM');
-  }
-
-  async destroy(): Promise<void> {
-    await stopProcess(this.proc, 'SIGTERM');
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,4 @@
-/** Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`). */
+/** Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`; webhook deliveries on `webhooks`). */
 export const QUEUE_NAMES = ['mail', 'payroll', 'webhooks'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
