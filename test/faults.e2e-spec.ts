@@ -1,4 +1,5 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, IncomingHttpHeaders, request as httpRequest, ServerResponse } from 'node:http';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createConnection } from 'mysql2/promise';
 import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
 import { ReferenceService } from '../src/reference/reference.service';
@@ -106,6 +107,8 @@ const summary = (samples: Sample[]) => {
     MAIL_RETRY_BACKOFF_MS: '500',
     QUEUE_LOCK_MS: '3000',
     QUEUE_STALLED_CHECK_MS: '1000',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_DISPATCH_MS: '100',
   });
 
   /** `node dist/src/main.js` (NODE_ENV=production), not consuming jobs; resolves once it answers. */
@@ -335,7 +338,7 @@ const summary = (samples: Sample[]) => {
     }
   }, 60_000);
 
-  it('SIGTERM to a worker during a payroll run: the run finishes once, the next job waits for another worker, exit 0', async () => {
+  it('SIGTERM to a worker during a payroll run: the run finishes before exit 0, a run queued meanwhile is processed once', async () => {
     const { api, base } = await startApi();
     const create = async (name: string) => {
       const res = await post(base, '/payroll_config/payrolls', {
@@ -362,14 +365,14 @@ const summary = (samples: Sample[]) => {
       60_000,
     );
     const exit = worker.kill('SIGTERM');
-    // Bull lets a stopping consumer's blocked wait for the next job run on for up to 500 ms: a job
-    // added in that window is taken and finished before the exit (nothing is lost either way).
     await sleep(1000);
     expect(await status(first)).toBe('Processing'); // still draining
     expect((await post(base, `/payroll_config/payrolls/${second}/process`, {})).status).toBe(200);
     expect(await exit).toBe(0);
     expect(await status(first)).toBe('Processed'); // drained: finished before the exit
-    expect(await status(second)).toBe('Processing'); // not taken by the stopping worker
+    // A run queued while the worker drains is usually left for the next worker; Bull sometimes
+    // still hands it to the stopping one, which then finishes it before exiting (seen once in
+    // five runs). Either way it is processed exactly once.
     const next = await startWorker();
     await until(async () => (await status(second)) === 'Processed', 60_000);
     await sleep(1500);
@@ -389,4 +392,55 @@ const summary = (samples: Sample[]) => {
     expect(await next.kill('SIGTERM')).toBe(0);
     expect(await api.kill('SIGTERM')).toBe(0);
   }, 180_000);
+
+  it('a worker SIGKILLed while it delivers a webhook: the next worker delivers the event, with the same webhook-id', async () => {
+    const { api, base } = await startApi();
+    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const held: ServerResponse[] = [];
+    // The first delivery is never answered (the worker dies waiting); later ones get 200.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        if (received.length === 1) held.push(res);
+        else res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+      const hook = await post(base, '/webhooks', { url, events: ['employee.created'] });
+      expect(hook.status).toBe(200);
+      const first = await startWorker();
+      const employee = await post(base, '/employees', employeeBody({ employee_id: 'HOOKED1' }));
+      expect(employee.status).toBe(200);
+      await until(() => received.length >= 1, 15_000);
+      expect(await first.kill('SIGKILL')).toBeNull();
+      // Its job's lock expires (QUEUE_LOCK_MS 3 s) and the next worker's stalled-job check takes it.
+      const next = await startWorker();
+      await until(() => received.length >= 2, 30_000);
+      const [lost, delivered] = received;
+      expect(delivered.headers['webhook-id']).toBe(lost.headers['webhook-id']);
+      const payload = new StandardWebhook(String(hook.body.data.secret)).verify(
+        delivered.body,
+        delivered.headers as Record<string, string>,
+      );
+      expect(payload).toMatchObject({ type: 'employee.created', data: { id: employee.body.data.id } });
+      await until(
+        async () =>
+          (
+            await query<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE delivered = 1 AND event = ?', [
+              'employee.created',
+            ])
+          ).map((r) => Number(r.n))[0] === 1,
+        10_000,
+      );
+      expect(await next.kill('SIGTERM')).toBe(0);
+      expect(await api.kill('SIGTERM')).toBe(0);
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 120_000);
 });
