@@ -43,7 +43,9 @@ Commands:
   users:reset-password --username U            print a new temporary password (to hand over when no
                                                SMTP_URL is set); the user must change it, its tokens end
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
-  maintenance:purge                            delete expired tokens and idempotency keys, and audit log entries past "Audit Log Retention Days" (run daily)
+  maintenance:purge                            delete expired tokens and idempotency keys, audit log entries past
+                                               "Audit Log Retention Days", webhook events dispatched over 7 days
+                                               ago and delivery attempts over 30 days old (run daily)
   maintenance:rebuild-insights                 recompute the insights rollups after loading attendance, time entries or leave around the API
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes

@@ -1,10 +1,10 @@
-import { recordAudit } from '../common/audit/audit-log';
-import { transaction } from '../common/database/transaction';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, ObjectLiteral, Repository } from 'typeorm';
 import { EmployeeScope } from './employee-access.service';
 import { AuthUser } from '../common/auth/auth-user';
+import { recordAudit } from '../common/audit/audit-log';
+import { transaction } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';

@@ -180,30 +180,28 @@ export class EmployeesService {
     const before = auditView(employee);
     Object.assign(employee, changedPatch);
     await this.check(employee, changedPatch, scope);
-    const audit = (em: EntityManager, after: Employee) =>
-      recordAudit(em, { action: 'update', resource: 'employees', resourceId: id, employee: id, before, after: auditView(after) });
-    if (!('departmentId' in changedPatch) || !this.departmentHooks.length) {
-      const saved = await this.write(employee, () =>
-        transaction(this.dataSource, async (em) => {
-          const after = await em.getRepository(Employee).save(employee);
-          await audit(em, after);
-          return after;
-        }),
-      );
-      return this.toDto(saved);
-    }
+    // A department change runs the hooks under the employee lock; any other change is a plain transaction.
+    const moves = 'departmentId' in changedPatch && this.departmentHooks.length > 0;
+    const work = async (em: EntityManager) => {
+      // The department as of the lock: the hooks move what was counted under it.
+      const current = moves ? await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } }) : null;
+      if (moves && !current) throw new NotFoundException('Employee');
+      const after = await em.getRepository(Employee).save(employee);
+      if (current && current.departmentId !== after.departmentId) {
+        for (const hook of this.departmentHooks) await hook(em, id, current.departmentId, after.departmentId);
+      }
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'employees',
+        resourceId: id,
+        employee: id,
+        before,
+        after: auditView(after),
+      });
+      return after;
+    };
     const saved = await this.write(employee, () =>
-      withEmployeeLock(this.dataSource, id, async (em) => {
-        // The department as of the lock: the hooks move what was counted under it.
-        const current = await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } });
-        if (!current) throw new NotFoundException('Employee');
-        const after = await em.getRepository(Employee).save(employee);
-        if (current.departmentId !== after.departmentId) {
-          for (const hook of this.departmentHooks) await hook(em, id, current.departmentId, after.departmentId);
-        }
-        await audit(em, after);
-        return after;
-      }),
+      moves ? withEmployeeLock(this.dataSource, id, work) : transaction(this.dataSource, work),
     );
     return this.toDto(saved);
   }

@@ -64,12 +64,6 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
   };
 }
 
-/**
- * Leave requests: working days counted over the work week without holidays; one leave period per
- * request; no overlap with the employee's own pending or approved leave; the free balance
- * (entitled − taken − pending) must cover it unless the type allows negative. Decided by the supervisor,
- * approver1..3 or an Admin (never the requester); cancelled by the requester or an Admin.
- */
 /** The audit log's action for a transition to each status. */
 const ACTION_OF: Record<LeaveStatus, string> = {
   Pending: 'update',
@@ -78,6 +72,12 @@ const ACTION_OF: Record<LeaveStatus, string> = {
   Cancelled: 'cancel',
 };
 
+/**
+ * Leave requests: working days counted over the work week without holidays; one leave period per
+ * request; no overlap with the employee's own pending or approved leave; the free balance
+ * (entitled − taken − pending) must cover it unless the type allows negative. Decided by the supervisor,
+ * approver1..3 or an Admin (never the requester); cancelled by the requester or an Admin.
+ */
 @Injectable()
 export class LeaveRequestsService {
   /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */

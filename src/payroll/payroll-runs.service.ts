@@ -42,7 +42,7 @@ const BATCH = 1000;
 export const ROW_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
 
 /** The payrolls' resource in the audit log. */
-const PAYROLLS = 'payroll_config/payrolls';
+export const PAYROLLS = 'payroll_config/payrolls';
 
 function toPayrollDto(p: Payroll): PayrollDto {
   return {

@@ -19,7 +19,7 @@ import { SettingsService } from '../settings/settings.service';
 import { PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
 import { PayrollColumn } from './entities/payroll-config.entities';
 import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
-import { PayrollRunsService, ROW_REPLACEMENT } from './payroll-runs.service';
+import { PAYROLLS, PayrollRunsService, ROW_REPLACEMENT } from './payroll-runs.service';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
 import { isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
@@ -277,7 +277,7 @@ export class PayslipsService implements OnModuleInit {
       const payslips = await em.delete(Payslip, { payrollId: id });
       await recordAudit(em, {
         action: 'delete-payslips',
-        resource: 'payroll_config/payrolls',
+        resource: PAYROLLS,
         resourceId: id,
         before: { status: 'Completed', payslips: payslips.affected ?? null },
         after: { status: 'Processed', payslips: 0 },

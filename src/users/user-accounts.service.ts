@@ -148,7 +148,7 @@ export class UserAccountsService implements OnModuleInit {
         throw new DomainException('EMAIL_TAKEN', 'E-mail is already taken');
       }
     }
-    const before = userAuditView(user, (await this.departmentsOf([id])).get(id) ?? []);
+    const before = await this.viewBefore(user);
     await transaction(this.dataSource, async (em) => {
       if (level !== 'Admin' || !active) await assertAdminsRemain(em, [id]);
       await em.update(
@@ -183,7 +183,7 @@ export class UserAccountsService implements OnModuleInit {
   /** Deletes the user; its tokens, scope and idempotency keys go with it (foreign keys cascade). */
   async remove(id: number): Promise<{ id: number }> {
     const user = await this.find(id);
-    const before = userAuditView(user, (await this.departmentsOf([id])).get(id) ?? []);
+    const before = await this.viewBefore(user);
     await transaction(this.dataSource, async (em) => {
       await assertAdminsRemain(em, [id]);
       await em.delete(User, { id });
@@ -191,6 +191,11 @@ export class UserAccountsService implements OnModuleInit {
     });
     this.tokens.forgetUser(id);
     return { id };
+  }
+
+  /** The user as the audit log records it, before a write (its departments read now). */
+  private async viewBefore(user: User): Promise<Record<string, unknown>> {
+    return userAuditView(user, (await this.departmentsOf([user.id])).get(user.id) ?? []);
   }
 
   /** The user as the audit log records it, read in the transaction `em`. */

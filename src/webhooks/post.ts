@@ -48,14 +48,12 @@ export function postJson(
           read += chunk.length;
           if (read > 65_536) res.destroy();
         });
-        res.on('end', () => {
-          const code = res.statusCode ?? 0;
-          done(code, code >= 200 && code < 300 ? null : `answered ${code}`);
-        });
+        // 'close' follows the end of the answer, and its cut-off past 64 KiB.
         res.on('error', () => done(res.statusCode ?? null, `answered ${res.statusCode ?? '?'} and broke off`));
-        res.on('close', () =>
-          done(res.statusCode ?? null, res.statusCode && res.statusCode < 300 ? null : `answered ${res.statusCode ?? '?'}`),
-        );
+        res.on('close', () => {
+          const code = res.statusCode ?? null;
+          done(code, code !== null && code >= 200 && code < 300 ? null : `answered ${code ?? '?'}`);
+        });
       },
     );
     const timer = setTimeout(() => {
