@@ -112,28 +112,34 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBoot
       allowPrivate: this.config.webhooks.allowPrivate,
     });
     const now = new Date();
-    await this.dataSource.getRepository(WebhookDelivery).insert({
-      webhookId,
-      eventId,
-      event: event.event,
-      attempt: ctx.attempt,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      error: result.error,
-      delivered: result.error === null,
-      at: now,
-    });
-    const hooks = this.dataSource.getRepository(Webhook);
-    if (result.error === null) {
-      if (hook.failingSince) await hooks.update({ id: webhookId }, { failingSince: null });
-      return;
-    }
     const since = hook.failingSince ?? now;
-    if (!hook.failingSince) await hooks.update({ id: webhookId, failingSince: IsNull() }, { failingSince: now });
-    if (now.getTime() - since.getTime() >= this.config.webhooks.disableAfterSec * 1000) {
-      const reason = `deliveries failed since ${since.toISOString()}; last: ${result.error}`.slice(0, 500);
-      const off = await hooks.update({ id: webhookId, active: true }, { active: false, disabledReason: reason });
-      if (off.affected === 1) {
+    const disable = result.error !== null && now.getTime() - since.getTime() >= this.config.webhooks.disableAfterSec * 1000;
+    const reason = `deliveries failed since ${since.toISOString()}; last: ${result.error}`.slice(0, 500);
+    // The attempt and what it means for the subscription (its failures' start, or its disabling), together.
+    const disabled = await transaction(this.dataSource, async (em) => {
+      await em.insert(WebhookDelivery, {
+        webhookId,
+        eventId,
+        event: event.event,
+        attempt: ctx.attempt,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+        delivered: result.error === null,
+        at: now,
+      });
+      if (result.error === null) {
+        if (hook.failingSince) await em.update(Webhook, { id: webhookId }, { failingSince: null });
+        return false;
+      }
+      if (!hook.failingSince) await em.update(Webhook, { id: webhookId, failingSince: IsNull() }, { failingSince: now });
+      if (!disable) return false;
+      const off = await em.update(Webhook, { id: webhookId, active: true }, { active: false, disabledReason: reason });
+      return off.affected === 1;
+    });
+    if (result.error === null) return;
+    if (disable) {
+      if (disabled) {
         this.logger.warn(`webhook ${webhookId} disabled: ${reason}`);
         await this.events.emitAsync(WEBHOOK_DISABLED_EVENT, { webhookId, url: hook.url, reason } satisfies WebhookDisabledEvent);
       }
