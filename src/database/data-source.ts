@@ -34,6 +34,9 @@ export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
     // A server that does not answer a new connection within 5 s counts as unavailable (503) rather
     // than holding the request for mysql2's default 10 s.
     connectTimeout: 5000,
+    // mysql2's promise API otherwise captures a stack trace for every query (4 % of the CPU of
+    // GET /employees/{id}); errors keep their code and message, and our own stack is in the log.
+    trace: false,
   };
 }
 

@@ -1,5 +1,42 @@
 import { ObjectLiteral, Repository } from 'typeorm';
 
+type Row = Record<string, unknown>;
+interface MysqlPool {
+  query(sql: string, params: unknown[], done: (err: Error | null, rows: Row[]) => void): void;
+}
+interface SqliteDatabase {
+  prepare(sql: string): { get(...params: unknown[]): Row | undefined };
+}
+
+/**
+ * The first row of `sql` with one parameter, straight through the driver that TypeORM opened: the
+ * mysql2 pool's callback query, or a better-sqlite3 statement prepared once. TypeORM's
+ * manager.query would create and release a query runner, broadcast before- and after-query events
+ * and wrap the driver in promises on every call (with the mysql2 promise wrapper, 7 % of the CPU of
+ * GET /employees/{id} on MariaDB). The text protocol stays, so values hydrate exactly as findOne's.
+ * Errors are the driver's own (their codes decide 503 or 500, as through TypeORM). Anything else
+ * (a replication pool) goes through manager.query.
+ */
+function firstRowReader(repo: Repository<ObjectLiteral>, sql: string): (id: number) => Promise<Row | undefined> {
+  const driver = repo.manager.connection.driver as unknown as { pool?: MysqlPool; databaseConnection?: SqliteDatabase };
+  const type = repo.manager.connection.options.type;
+  if (type === 'mysql' && driver.pool) {
+    const pool = driver.pool;
+    return (id) => new Promise((resolve, reject) => pool.query(sql, [id], (err, rows) => (err ? reject(err) : resolve(rows[0]))));
+  }
+  if (type === 'better-sqlite3' && driver.databaseConnection) {
+    const statement = driver.databaseConnection.prepare(sql);
+    return (id) => {
+      try {
+        return Promise.resolve(statement.get(id));
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    };
+  }
+  return async (id) => (await repo.manager.query<Row[]>(sql, [id]))[0];
+}
+
 /**
  * Reads one entity by its primary key with SQL built once. TypeORM's findOne builds the query
  * (aliases, escaping, find options) and hydrates through its generic result transformer on every
@@ -8,7 +45,7 @@ import { ObjectLiteral, Repository } from 'typeorm';
  * embedded or virtual columns, load listeners); anything else is refused when the reader is made.
  */
 export function byIdReader<E extends ObjectLiteral>(repo: Repository<E>): (id: number) => Promise<E | null> {
-  let prepared: { sql: string; hydrate: (row: Record<string, unknown>) => E } | null = null;
+  let prepared: { read: (id: number) => Promise<Row | undefined>; hydrate: (row: Row) => E } | null = null;
   // Built at the first read: the metadata is complete once the data source is initialized.
   const prepare = () => {
     const meta = repo.metadata;
@@ -18,9 +55,10 @@ export function byIdReader<E extends ObjectLiteral>(repo: Repository<E>): (id: n
     }
     const columns = meta.columns.filter((c) => !c.isVirtual);
     const select = columns.map((c) => driver.escape(c.databaseName)).join(', ');
+    const sql = `SELECT ${select} FROM ${driver.escape(meta.tableName)} WHERE ${driver.escape(meta.primaryColumns[0].databaseName)} = ?`;
     return {
-      sql: `SELECT ${select} FROM ${driver.escape(meta.tableName)} WHERE ${driver.escape(meta.primaryColumns[0].databaseName)} = ?`,
-      hydrate: (row: Record<string, unknown>) => {
+      read: firstRowReader(repo, sql),
+      hydrate: (row: Row) => {
         const entity = repo.create();
         for (const c of columns) c.setEntityValue(entity, driver.prepareHydratedValue(row[c.databaseName], c));
         return entity;
@@ -29,7 +67,7 @@ export function byIdReader<E extends ObjectLiteral>(repo: Repository<E>): (id: n
   };
   return async (id) => {
     prepared ??= prepare();
-    const rows = await repo.manager.query<Array<Record<string, unknown>>>(prepared.sql, [id]);
-    return rows.length ? prepared.hydrate(rows[0]) : null;
+    const row = await prepared.read(id);
+    return row ? prepared.hydrate(row) : null;
   };
 }
