@@ -74,4 +74,66 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
     const inactive = await tokens.issue({ ...alice, id: 8 });
     await expect(tokens.authenticate(inactive.access_token)).resolves.toBeNull(); // the directory knows no user 8
   });
+
+  describe('with the cache on', () => {
+    let cached: TokenService;
+    let lookups = 0;
+    let gate: Promise<void> = Promise.resolve();
+    beforeAll(() => {
+      const counting: UserDirectory = {
+        ...directory,
+        findById: async (id) => {
+          lookups += 1;
+          await gate;
+          return directory.findById(id);
+        },
+      };
+      cached = new TokenService(
+        loadConfig({ TOKEN_CACHE_MS: '2000' }),
+        ds.getRepository(OAuthToken),
+        counting,
+        new PasswordHasher({ logN: 10, r: 8, p: 1 }),
+      );
+    });
+
+    it('concurrent requests with the same uncached token share one lookup, then the cache answers', async () => {
+      const pair = await cached.issue(alice);
+      lookups = 0;
+      const users = await Promise.all(Array.from({ length: 20 }, () => cached.authenticate(pair.access_token)));
+      expect(users.every((u) => u?.id === 7)).toBe(true);
+      expect(lookups).toBe(1);
+      await cached.authenticate(pair.access_token);
+      expect(lookups).toBe(1);
+    });
+
+    it('a lookup under way when the user is invalidated is not cached, and later requests do not join it', async () => {
+      const pair = await cached.issue(alice);
+      lookups = 0;
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      const before = cached.authenticate(pair.access_token);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the lookup waits in findById
+      cached.forgetUser(7);
+      const after = cached.authenticate(pair.access_token);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(lookups).toBe(2); // a lookup of its own, not the one under way
+      open();
+      gate = Promise.resolve();
+      await expect(before).resolves.toMatchObject({ id: 7 });
+      await expect(after).resolves.toMatchObject({ id: 7 });
+      cached.forgetUser(7);
+      lookups = 0;
+      gate = new Promise((resolve) => (open = resolve));
+      const stale = cached.authenticate(pair.access_token);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      cached.forgetUser(7);
+      open();
+      gate = Promise.resolve();
+      await expect(stale).resolves.toMatchObject({ id: 7 });
+      await cached.authenticate(pair.access_token); // the stale lookup's answer was not cached
+      expect(lookups).toBe(2);
+      await cached.revoke(pair.access_token);
+      await expect(cached.authenticate(pair.access_token)).resolves.toBeNull();
+    });
+  });
 });

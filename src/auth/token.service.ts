@@ -37,10 +37,16 @@ export function normalizeLogin(login: string): string {
  * Opaque bearer tokens: issued in access/refresh pairs sharing a grant id, stored as SHA-256
  * hashes, checked against expiry, revocation and the user's active flag. Validated access tokens
  * are cached for TOKEN_CACHE_MS; revocations in this process clear the cache at once.
+ * Concurrent requests with the same uncached token share one lookup (when the cache entry expires
+ * under load, 50 connections made 50 lookups at once). A lookup that was under way when a token or
+ * user was invalidated is not cached, and requests after the invalidation do not join it.
  */
 @Injectable()
 export class TokenService {
   private readonly cache = new Map<string, { user: AuthUser; expiresAt: number; cachedUntil: number }>();
+  private readonly lookups = new Map<string, Promise<AuthUser | null>>();
+  /** Counts invalidations: a lookup that saw another value than the current one must not be cached. */
+  private generation = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -116,7 +122,7 @@ export class TokenService {
       await this.revokeGrant(row.grantId);
     } else {
       await this.tokens.update({ id: row.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-      this.cache.delete(row.tokenHash);
+      this.invalidate((hash) => hash === row.tokenHash);
     }
   }
 
@@ -131,7 +137,7 @@ export class TokenService {
 
   /** Drops cached tokens of a user whose level, flags or scope changed. */
   forgetUser(userId: number): void {
-    for (const [hash, entry] of this.cache) if (entry.user.id === userId) this.cache.delete(hash);
+    this.invalidate((_hash, user) => user.id === userId);
   }
 
   /** Deletes tokens that expired more than a day ago; returns how many. */
@@ -148,6 +154,27 @@ export class TokenService {
     const cached = this.cache.get(hash);
     if (cached && cached.cachedUntil > now) return cached.expiresAt > now ? cached.user : null;
 
+    let lookup = this.lookups.get(hash);
+    if (!lookup) {
+      const generation = this.generation;
+      lookup = this.lookUp(hash, now).then((user) => {
+        if (user && this.config.tokenCacheMs > 0 && generation === this.generation) {
+          if (this.cache.size >= CACHE_MAX) this.cache.clear();
+          this.cache.set(hash, { user: user.user, expiresAt: user.expiresAt, cachedUntil: now + this.config.tokenCacheMs });
+        }
+        return user && user.user;
+      });
+      const settled = lookup;
+      this.lookups.set(hash, settled);
+      void settled.then(
+        () => this.lookups.get(hash) === settled && this.lookups.delete(hash),
+        () => this.lookups.get(hash) === settled && this.lookups.delete(hash),
+      );
+    }
+    return lookup;
+  }
+
+  private async lookUp(hash: string, now: number): Promise<{ user: AuthUser; expiresAt: number } | null> {
     const row = await this.tokens.findOne({ where: { tokenHash: hash, kind: 'access' } });
     if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return null;
     const user = await this.users.findById(row.userId);
@@ -163,18 +190,22 @@ export class TokenService {
       mustChangePassword: user.mustChangePassword,
       grantId: row.grantId,
     };
-    if (this.config.tokenCacheMs > 0) {
-      if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      this.cache.set(hash, { user: authUser, expiresAt: row.expiresAt.getTime(), cachedUntil: now + this.config.tokenCacheMs });
-    }
-    return authUser;
+    return { user: authUser, expiresAt: row.expiresAt.getTime() };
+  }
+
+  /** Forgets cached and in-flight lookups of the tokens `drop` selects (all when omitted). */
+  private invalidate(drop: (hash: string, user: AuthUser) => boolean): void {
+    this.generation += 1;
+    this.lookups.clear();
+    for (const [hash, entry] of this.cache) if (drop(hash, entry.user)) this.cache.delete(hash);
   }
 
   private async revokeGrant(grantId: string): Promise<void> {
     const rows = await this.tokens.find({ where: { grantId }, select: { id: true, tokenHash: true, userId: true } });
     if (!rows.length) return;
     await this.tokens.update({ id: In(rows.map((r) => r.id)), revokedAt: IsNull() }, { revokedAt: new Date() });
-    for (const r of rows) this.cache.delete(r.tokenHash);
+    const hashes = new Set(rows.map((r) => r.tokenHash));
+    this.invalidate((hash) => hashes.has(hash));
   }
 
   private row(userId: number, kind: TokenKind, token: string, grantId: string, expiresAt: Date): Partial<OAuthToken> {
