@@ -105,6 +105,7 @@ async function main(): Promise<void> {
       (d) => d.parent !== null,
     );
     const filters = encodeURIComponent(JSON.stringify({ status: 'Active', department: departments.slice(-2).map((d) => d.id) }));
+    const [payroll] = await get<Array<{ id: number }>>('/payroll_config/payrolls?limit=1');
     let unique = 0;
     const scenarios: Array<{ name: string; opts: autocannon.Options; floor?: string }> = [
       { name: 'GET /employees/{id}', opts: { url: `${base}/employees/${id}`, headers: admin }, floor: `/employees/${id}` },
@@ -151,6 +152,14 @@ async function main(): Promise<void> {
       {
         name: 'GET /employees/{id}/leaves/summary',
         opts: { url: `${base}/employees/${first.id}/leaves/summary`, headers: admin },
+      },
+      {
+        name: 'GET /payroll_config/payrolls/{id}/data',
+        opts: { url: `${base}/payroll_config/payrolls/${payroll.id}/data?limit=50`, headers: admin },
+      },
+      {
+        name: '  the same, page 100',
+        opts: { url: `${base}/payroll_config/payrolls/${payroll.id}/data?limit=50&page=100`, headers: admin },
       },
       { name: 'GET /insights/leave-summary/1year', opts: { url: `${base}/insights/leave-summary/1year`, headers: admin } },
     ];

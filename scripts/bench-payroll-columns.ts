@@ -49,6 +49,27 @@ export function benchColumns(): EngineColumn[] {
   return cols;
 }
 
+/** Creates the three salary components and the 30 columns of benchColumns() unless the database has components already. */
+export async function ensureBenchColumns(app: INestApplicationContext): Promise<void> {
+  const ds = app.get(DataSource);
+  const payroll = app.get(PayrollConfigService);
+  if ((await ds.query<unknown[]>('SELECT 1 FROM salary_components LIMIT 1')).length) return;
+  for (const name of ['Basic', 'Housing', 'Transport']) await payroll.components.create({ name, component_type: 'Earning' });
+  for (const c of benchColumns()) {
+    await payroll.saveColumn({
+      name: c.name,
+      variable: c.variable,
+      salary_components: [...c.salaryComponents],
+      add_columns: [...c.addColumns],
+      sub_columns: [...c.subColumns],
+      script: c.script,
+      calculation_hook: c.hook,
+      calculation_hook_args: {},
+      default_value: c.defaultValue,
+    });
+  }
+}
+
 /**
  * Loads `count` employees of `department` (bulk inserts, employee ids `prefix`000000…; every 7th Terminated) with three salary components and monthly
  * payroll employees (every tenth in JPY), and on first use the components and the 30 columns of
@@ -62,23 +83,7 @@ export async function loadPayrollDataset(
 ): Promise<number[]> {
   const ds = app.get(DataSource);
   const first = await bulkEmployees(ds, count, [department], prefix);
-  const payroll = app.get(PayrollConfigService);
-  if (!(await ds.query<unknown[]>('SELECT 1 FROM salary_components LIMIT 1')).length) {
-    for (const name of ['Basic', 'Housing', 'Transport']) await payroll.components.create({ name, component_type: 'Earning' });
-    for (const c of benchColumns()) {
-      await payroll.saveColumn({
-        name: c.name,
-        variable: c.variable,
-        salary_components: [...c.salaryComponents],
-        add_columns: [...c.addColumns],
-        sub_columns: [...c.subColumns],
-        script: c.script,
-        calculation_hook: c.hook,
-        calculation_hook_args: {},
-        default_value: c.defaultValue,
-      });
-    }
-  }
+  await ensureBenchColumns(app);
   const ids = Array.from({ length: count }, (_, i) => first + i);
   await insertRows(
     ds,

@@ -5,12 +5,14 @@
  * 8 divisions of 5 teams), 30 job titles, N employees (every tenth the supervisor of the next nine,
  * every seventh Terminated), three leave types and this year's leave period, and for the first
  * `--history` employees (default 1 000) a year of attendance (weekdays), leave (five requests each,
- * their leave days) and time entries (two a weekday). Users, all with the password
+ * their leave days) and time entries (two a weekday), and a processed payroll of the first division
+ * (its employees × the 30 columns of bench:payroll) for the data grid. Users, all with the password
  * `bench-Secret-1`: `bench-admin` (Admin), `bench-manager` (the first employee, supervising nine),
  * `bench-employee` (the second). `--reset` empties the database first; otherwise it must hold no
  * employees yet. Prints what it wrote and how long each part took.
  */
 import 'reflect-metadata';
+import { rmSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
@@ -23,6 +25,7 @@ import { expandLeaveDays } from '../src/leave/leave-days';
 import { ReferenceService } from '../src/reference/reference.service';
 import { SettingsService } from '../src/settings/settings.service';
 import { UsersService } from '../src/users/users.service';
+import { benchColumns, ensureBenchColumns } from './bench-payroll-columns';
 import { bulkInsert, isoDay, numberArg, sqlTime } from './bench-tools';
 
 const DAY = 86_400_000;
@@ -34,9 +37,14 @@ async function main(): Promise<void> {
   const history = Math.min(numberArg('history', 1000), employees);
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', REDIS_URL: undefined, SMTP_URL: undefined });
   if (process.argv.includes('--reset')) {
-    const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
-    await ds.dropDatabase();
-    await ds.destroy();
+    if (config.database.type === 'sqlite') {
+      // A new file: TypeORM's dropDatabase would also drop the FTS5 table's shadow tables, which SQLite refuses.
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.database.path}${suffix}`, { force: true });
+    } else {
+      const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
+      await ds.dropDatabase();
+      await ds.destroy();
+    }
   }
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ ...config, queueConsumer: false }), {
     logger: ['error', 'warn'],
@@ -175,6 +183,41 @@ async function main(): Promise<void> {
       return `${count.toLocaleString('en-US')} entries`;
     });
 
+    await timed('payroll', async () => {
+      // Division 1's payroll, processed: its employees' cells of the 30 benchmark columns, for the data grid.
+      await ensureBenchColumns(app);
+      const division = departments[1];
+      const staff = (
+        await ds.query<Array<{ id: number | string }>>(
+          'SELECT id FROM employees WHERE department_id IN (SELECT id FROM departments WHERE id = ? OR parent_id = ?) ORDER BY id',
+          [division, division],
+        )
+      ).map((r) => Number(r.id));
+      await bulkInsert(
+        ds,
+        'payroll_employees',
+        ['employee_id', 'pay_frequency_id', 'currency', 'deduction_group_id'],
+        staff.length,
+        (i) => [staff[i], 4, i % 10 === 0 ? 'JPY' : 'EUR', null],
+      );
+      const columns = benchColumns().map((c) => c.id);
+      await ds.query(
+        "INSERT INTO payrolls (name, pay_period, department_id, date_start, date_end, columns, status, progress) VALUES ('Bench', 4, ?, ?, ?, ?, 'Processed', 100)",
+        [division, `${year}-01-01`, `${year}-01-31`, JSON.stringify(columns)],
+      );
+      const [{ id }] = await ds.query<Array<{ id: number | string }>>('SELECT MAX(id) AS id FROM payrolls');
+      const cells = staff.length * columns.length;
+      await bulkInsert(ds, 'payroll_cells', ['payroll_id', 'employee_id', 'column_id', 'value', 'edited'], cells, (i) => [
+        Number(id),
+        staff[Math.floor(i / columns.length)],
+        columns[i % columns.length],
+        // As the engine stores them: rounded to the currency's minor unit (JPY: none).
+        (1000 + rand() * 5000).toFixed(Math.floor(i / columns.length) % 10 === 0 ? 0 : 2),
+        0,
+      ]);
+      return `payroll ${id} of Division 1: ${staff.length.toLocaleString('en-US')} employees × ${columns.length} columns`;
+    });
+
     await timed('insights rollups', async () => {
       await rebuildInsightRollups(ds);
       return 'attendance_days, time_entry_days, leave_day_sums';
@@ -197,7 +240,7 @@ async function main(): Promise<void> {
       employeeId: first + 1,
     });
     if (config.database.type === 'mysql') {
-      for (const table of ['employees', 'attendance', 'leave_requests', 'leave_days', 'time_entries'])
+      for (const table of ['employees', 'attendance', 'leave_requests', 'leave_days', 'time_entries', 'payroll_cells'])
         await ds.query(`ANALYZE TABLE ${table}`);
     }
     console.log(

@@ -5,7 +5,7 @@ import { defineJob } from '../src/common/queue/queue.constants';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
 import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
 import { payrollJobId } from '../src/payroll/payroll.jobs';
-import { buildCompany, Company } from './helpers/company';
+import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
 describe('payroll runs: process, data grid, edits, state machine', () => {
@@ -141,6 +141,37 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     await ok('DELETE', `/payroll_config/payrolls/${payroll.id}`);
     expect((await call('GET', `/payroll_config/payrolls/${payroll.id}`, admin)).statusCode).toBe(404);
     await ok('DELETE', `/payroll_config/payroll-columns/${extra}`);
+  });
+
+  it("the grid's row order is reused between requests of one run, never across runs; names are always current", async () => {
+    const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Grid rows' }));
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    const grid = async () => ok('GET', `/payroll_config/payrolls/${payroll.id}/data`);
+    const first = await grid();
+    expect(first.total).toBe(3);
+    // A rename shows at once (the order may lag by LIST_TOTALS_CACHE_MS, 5 s here).
+    await ok('PUT', `/employees/${c.emp.report2}`, { first_name: 'Renamed' });
+    const renamed = await grid();
+    expect(renamed.rows.find((r: { employee: { id: number } }) => r.employee.id === c.emp.report2).employee.name).toMatch(
+      /^Renamed /,
+    );
+    // A new member of the department, processed in a new run, is a row at once.
+    const newcomer = (await ok('POST', '/employees', employeeBody({ department: c.departments.engineering }))).id;
+    const components = await ok('GET', '/payroll_config/salary-components');
+    await ok('PUT', `/employees/${newcomer}/salary`, {
+      items: components.map((k: { id: number }) => ({ component: k.id, amount: '100' })),
+    });
+    await ok('POST', '/payroll_config/payroll-employees', { employee: newcomer, pay_frequency: 4, currency: 'EUR' });
+    await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    expect((await settled(payroll.id)).status).toBe('Processed');
+    const again = await grid();
+    expect(again.total).toBe(4);
+    const names = again.rows.map((r: { employee: { name: string } }) => r.employee.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(again.rows.map((r: { employee: { id: number } }) => r.employee.id)).toContain(newcomer);
+    await ok('DELETE', `/employees/${newcomer}`);
+    await ok('DELETE', `/payroll_config/payrolls/${payroll.id}`);
   });
 
   it('20 concurrent process calls start one run; forbidden transitions answer 409 INVALID_STATE', async () => {

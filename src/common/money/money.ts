@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { Transform } from 'class-transformer';
 import { ValidationOptions } from 'class-validator';
 import { simple } from '../validation/decorators';
@@ -41,3 +42,25 @@ export const DECIMAL_TEXT_COLUMN = {
   to: (value: string | null | undefined) => value,
   from: (value: string | number | null) => (value === null ? null : String(value)),
 };
+
+/** A decimal without exponent or leading zeros: sign, integer part, the decimals. */
+const PLAIN_DECIMAL = /^(-?)(0|[1-9]\d*)(?:\.(\d*))?$/;
+
+/**
+ * A decimal string with `digits` decimals, rounded half up (away from zero), exactly as decimal.js's
+ * `toFixed(digits, ROUND_HALF_UP)` gives it. A value that needs no rounding (its decimals past
+ * `digits` are zeros: what the payroll engine stores, "5799.990" for 2 digits) is cut or padded as
+ * text; anything else goes through decimal.js. The data grid formats 1 500 cells a page this way
+ * (decimal.js for each was an eighth of the CPU of GET /payroll_config/payrolls/{id}/data).
+ */
+export function toFixedText(value: string, digits: number): string {
+  const m = PLAIN_DECIMAL.exec(value);
+  if (m && !/[1-9]/.test((m[3] ?? '').slice(digits))) {
+    const [, sign, int, frac = ''] = m;
+    const kept = frac.slice(0, digits).padEnd(digits, '0');
+    // A zero has no sign in decimal.js's output ("-0.000" gives "0.00").
+    const zero = int === '0' && !/[1-9]/.test(frac);
+    return `${zero ? '' : sign}${int}${digits ? `.${kept}` : ''}`;
+  }
+  return new Decimal(value).toFixed(digits, Decimal.ROUND_HALF_UP);
+}
