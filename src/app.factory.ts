@@ -92,8 +92,8 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   fastify.addHook('onRoute', (route) => {
     if (documentationRoutes) route.config = { ...(route.config as object), [RAW_RESPONSE]: true };
   });
-  const document = buildOpenApiDocument(app, config);
-  SwaggerModule.setup(`${config.apiPrefix}/docs`, app, document, {
+  // Built at the first request for it (a third of a second at boot, for every process).
+  SwaggerModule.setup(`${config.apiPrefix}/docs`, app, () => buildOpenApiDocument(app, config), {
     jsonDocumentUrl: `${config.apiPrefix}/openapi.json`,
     yamlDocumentUrl: `${config.apiPrefix}/openapi.yaml`,
     useGlobalPrefix: false,

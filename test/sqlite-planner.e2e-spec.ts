@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { optimizeSqlite } from '../src/database/data-source';
+import { optimizeSqlite, startupStatistics } from '../src/database/data-source';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
 import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
@@ -34,5 +34,15 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
       expect(p).toMatch(/ix_employees_(status|department_id)_/);
       expect(p).not.toContain('TEMP B-TREE');
     }
+  });
+
+  it('at start, analyzes only a database without statistics or with a migration just applied', async () => {
+    const ds = t.app.get(DataSource);
+    await optimizeSqlite(ds);
+    expect(await startupStatistics(ds, [])).toBe(false);
+    expect(await startupStatistics(ds, ['1763800000018-Webhooks'])).toBe(true);
+    await ds.query('DELETE FROM sqlite_stat1');
+    expect(await startupStatistics(ds, [])).toBe(true);
+    expect((await ds.query<unknown[]>('SELECT 1 FROM sqlite_stat1')).length).toBeGreaterThan(0);
   });
 });

@@ -73,3 +73,18 @@ export async function optimizeSqlite(ds: DataSource): Promise<void> {
   await ds.query('PRAGMA analysis_limit = 20000');
   await ds.query('ANALYZE');
 }
+
+/**
+ * At start, SQLite: analyzes when the database has no statistics yet or a migration was just
+ * applied (new indexes), and says whether it did. Otherwise the statistics in the file serve, and
+ * the DatabaseModule refreshes them a minute after start and hourly: ANALYZE took 300 ms of a
+ * 2.6 s cold start at 100 000 employees and a million other rows.
+ */
+export async function startupStatistics(ds: DataSource, appliedMigrations: string[]): Promise<boolean> {
+  if (ds.options.type !== 'better-sqlite3') return false;
+  const tables = await ds.query<unknown[]>("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'");
+  if (!appliedMigrations.length && tables.length && (await ds.query<unknown[]>('SELECT 1 FROM sqlite_stat1 LIMIT 1')).length)
+    return false;
+  await optimizeSqlite(ds);
+  return true;
+}

@@ -3,12 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { dataSourceOptions, optimizeSqlite, runMigrations } from './data-source';
+import { dataSourceOptions, optimizeSqlite, runMigrations, startupStatistics } from './data-source';
 import { assertUtf8mb4 } from '../common/database/transaction';
 
 /**
  * The TypeORM connection; pending migrations are applied before any module uses it. On SQLite the
- * planner's statistics are refreshed at start and every hour (`optimizeSqlite`).
+ * planner's statistics are made at start when missing (`startupStatistics`), and refreshed a minute
+ * after start and every hour (`optimizeSqlite`).
  */
 @Module({
   imports: [
@@ -29,8 +30,8 @@ import { assertUtf8mb4 } from '../common/database/transaction';
           await ds.destroy();
           throw err;
         });
-        if (options.migrationsRun) await runMigrations(ds);
-        await optimizeSqlite(ds);
+        const applied = options.migrationsRun ? await runMigrations(ds) : [];
+        await startupStatistics(ds, applied);
         return ds;
       },
     }),
@@ -38,16 +39,21 @@ import { assertUtf8mb4 } from '../common/database/transaction';
 })
 export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
+  private first: NodeJS.Timeout | null = null;
 
   constructor(@Inject(DataSource) private readonly ds: DataSource) {}
 
   onModuleInit(): void {
     if (this.ds.options.type !== 'better-sqlite3') return;
-    this.timer = setInterval(() => void optimizeSqlite(this.ds).catch(() => undefined), 3_600_000);
+    const refresh = () => void optimizeSqlite(this.ds).catch(() => undefined);
+    this.first = setTimeout(refresh, 60_000);
+    this.first.unref();
+    this.timer = setInterval(refresh, 3_600_000);
     this.timer.unref();
   }
 
   onApplicationShutdown(): void {
+    if (this.first) clearTimeout(this.first);
     if (this.timer) clearInterval(this.timer);
   }
 }
