@@ -10,6 +10,7 @@ import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { registerEnvelope } from './common/envelope/envelope.hook';
+import { HandlersInFlight } from './common/http/handlers-in-flight';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
 import { DEPENDENCY_RETRY_AFTER_S } from './common/errors/db-errors';
@@ -86,6 +87,9 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   // service until the access guard names the user. (preHandler: after the body is parsed, so the
   // handler and everything it awaits run inside it.)
   fastify.addHook('preHandler', (request, _reply, done) => runAs('system', request.id, done));
+  const handlers = new HandlersInFlight();
+  handlers.register(fastify);
+  HANDLERS.set(app, handlers);
   registerEnvelope(fastify);
   // The documentation's routes answer as they are: flag every route Swagger adds.
   let documentationRoutes = true;
@@ -103,6 +107,16 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   await app.init();
   await fastify.ready();
   return app;
+}
+
+const HANDLERS = new WeakMap<NestFastifyApplication, HandlersInFlight>();
+
+/**
+ * Waits, at most `timeoutMs`, for the route handlers still running (their clients may have gone
+ * away); false when some were left. Between closing the listener and closing the application.
+ */
+export function handlersDone(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
+  return HANDLERS.get(app)?.idle(timeoutMs) ?? Promise.resolve(true);
 }
 
 /**

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import cluster, { Worker } from 'node:cluster';
-import { createApp } from './app.factory';
+import { createApp, handlersDone } from './app.factory';
 import { createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 
@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     process.once(signal, () => process.exit(1));
     void (async () => {
       await app.getHttpAdapter().close();
+      // Handlers whose clients went away are not waited for by the listener: they still need the database.
+      if (!(await handlersDone(app, 10_000))) process.stderr.write('stopping with route handlers still running after 10 s\n');
       await app.close();
       process.exit(0);
     })().catch((err: unknown) => {
