@@ -206,6 +206,12 @@ describe('hr command line', () => {
           (r: { department_id: number }) => Number(r.department_id),
         ),
       ).toEqual([Number(dept)]);
+      // Its audit entry names the departments it was created with.
+      const [created] = await ds.query(
+        "SELECT changes FROM audit_log WHERE resource = 'users' AND action = 'create' AND resource_id = ?",
+        [String(raId)],
+      );
+      expect(JSON.parse(created.changes as string).departments).toEqual([null, [Number(dept)]]);
       const mgr = await run(
         'users:create',
         '--username',

@@ -15,11 +15,9 @@ import { seedDemo } from '../database/seeds/demo.seed';
 import { SettingsService } from '../settings/settings.service';
 import { Employee } from '../employees/entities/employee.entity';
 import { Department } from '../reference/entities/reference.entities';
-import { UserDepartment } from '../users/entities/user-department.entity';
 import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { UsersService } from '../users/users.service';
 import { parseArgs, required, UsageError } from './args';
-import { transaction } from '../common/database/transaction';
 import { runAs } from '../common/audit/audit-context';
 import { AuditService } from '../audit/audit.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -113,23 +111,13 @@ const COMMANDS: Record<string, Handler> = {
       }
       const found = departments.length ? await ds.getRepository(Department).count({ where: { id: In(departments) } }) : 0;
       if (found !== departments.length) throw new UsageError('--departments names a department that does not exist');
-      const user = await transaction(ds, async (em) => {
-        const created = await app.get(UsersService).create(
-          {
-            username: required(args, 'username'),
-            email: required(args, 'email'),
-            password: required(args, 'password'),
-            level,
-            employeeId: employeeId ?? null,
-          },
-          em,
-        );
-        if (departments.length)
-          await em.insert(
-            UserDepartment,
-            departments.map((departmentId) => ({ userId: created.id, departmentId })),
-          );
-        return created;
+      const user = await app.get(UsersService).create({
+        username: required(args, 'username'),
+        email: required(args, 'email'),
+        password: required(args, 'password'),
+        level,
+        employeeId: employeeId ?? null,
+        departmentIds: departments,
       });
       io.out(`created ${level} ${user.username} (id ${user.id})`);
     });

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
 import { UserLevel } from '../common/auth/user-level';
 import { User, WelcomeEmailStatus } from './entities/user.entity';
+import { UserDepartment } from './entities/user-department.entity';
 import { USER_PASSWORD_CHANGED_EVENT, UserPasswordChangedEvent } from './users.events';
 
 /** A temporary password: 16 random characters (96 bits). */
@@ -34,6 +35,8 @@ export interface NewUser {
   lang?: string | null;
   defaultModule?: string | null;
   welcomeEmailStatus?: WelcomeEmailStatus | null;
+  /** A Restricted Admin's departments (existing ids), stored and audited with the user. */
+  departmentIds?: number[];
 }
 
 /** A user as the audit log records it: the API's fields, never the password hash. */
@@ -113,12 +116,18 @@ export class UsersService {
     // The insert and its audit record in one transaction (the caller's, when it gives one).
     const save = async (target: EntityManager) => {
       const saved = await target.getRepository(User).save(user);
+      const departments = [...new Set(input.departmentIds ?? [])].sort((a, b) => a - b);
+      if (departments.length)
+        await target.insert(
+          UserDepartment,
+          departments.map((departmentId) => ({ userId: saved.id, departmentId })),
+        );
       await recordAudit(target, {
         action: 'create',
         resource: 'users',
         resourceId: saved.id,
         employee: saved.employeeId,
-        after: userAuditView(saved, []),
+        after: userAuditView(saved, departments),
       });
       return saved;
     };

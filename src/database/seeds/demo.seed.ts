@@ -6,7 +6,6 @@ import { Employee } from '../../employees/entities/employee.entity';
 import { Department } from '../../reference/entities/reference.entities';
 import { SettingsService } from '../../settings/settings.service';
 import { COMPANY_NAME, ENABLE_REST_API } from '../../settings/settings.registry';
-import { UserDepartment } from '../../users/entities/user-department.entity';
 import { UserLevel } from '../../common/auth/user-level';
 import { User } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
@@ -54,17 +53,17 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     let password: string | null = null;
     if (!user) {
       password = randomBytes(12).toString('base64url');
+      const department = spec.department
+        ? await ds.getRepository(Department).findOneOrFail({ where: { name: spec.department } })
+        : null;
       user = await users.create({
         username: spec.username,
         email: spec.username === DEMO_ADMIN.username ? DEMO_ADMIN.email : `${spec.username}@demo.example`,
         password,
         level: spec.level,
         employeeId: spec.employee ? await employeeId(spec.employee) : null,
+        departmentIds: department ? [department.id] : [],
       });
-      if (spec.department) {
-        const department = await ds.getRepository(Department).findOneOrFail({ where: { name: spec.department } });
-        await ds.getRepository(UserDepartment).insert({ userId: user.id, departmentId: department.id });
-      }
     }
     if (spec.level === 'Admin') admin = user;
     result.push({ username: user.username, password, level: spec.level });
