@@ -29,7 +29,12 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
     await optimizeSqlite(ds);
     expect((await ds.query<unknown[]>("SELECT 1 FROM sqlite_stat1 WHERE tbl = 'employees'")).length).toBeGreaterThan(0);
     // No sort of every match: (status, last_name, id), (status, joined_date, id) or the department's index.
-    for (const order of ['e.last_name, e.id', 'e.joined_date DESC, e.id DESC']) {
+    for (const order of [
+      'e.last_name, e.id',
+      'e.joined_date DESC, e.id DESC',
+      'e.employee_id, e.id',
+      'e.employee_id DESC, e.id DESC',
+    ]) {
       const p = await plan(order);
       expect(p).toMatch(/ix_employees_(status|department_id)_/);
       expect(p).not.toContain('TEMP B-TREE');

@@ -17,6 +17,7 @@ import { EmployeeSearch1763800000015 } from './1763800000015-EmployeeSearch';
 import { EmployeeListIndexes1763800000016 } from './1763800000016-EmployeeListIndexes';
 import { AuditLog1763800000017 } from './1763800000017-AuditLog';
 import { Webhooks1763800000018 } from './1763800000018-Webhooks';
+import { EmployeeStatusCodeIndex1763800000019 } from './1763800000019-EmployeeStatusCodeIndex';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   EmployeeListIndexes1763800000016,
   AuditLog1763800000017,
   Webhooks1763800000018,
+  EmployeeStatusCodeIndex1763800000019,
 ];
