@@ -193,7 +193,7 @@ export class TokenService {
     return { user: authUser, expiresAt: row.expiresAt.getTime() };
   }
 
-  /** Forgets cached and in-flight lookups of the tokens `drop` selects (all when omitted). */
+  /** Forgets the cached tokens `drop` selects, and every lookup under way (they may have read what changed). */
   private invalidate(drop: (hash: string, user: AuthUser) => boolean): void {
     this.generation += 1;
     this.lookups.clear();
