@@ -187,10 +187,11 @@ async function main(): Promise<void> {
       // Division 1's payroll, processed: its employees' cells of the 30 benchmark columns, for the data grid.
       await ensureBenchColumns(app);
       const division = departments[1];
+      const subtree = await app.get(ReferenceService).subtree([division]);
       const staff = (
         await ds.query<Array<{ id: number | string }>>(
-          'SELECT id FROM employees WHERE department_id IN (SELECT id FROM departments WHERE id = ? OR parent_id = ?) ORDER BY id',
-          [division, division],
+          `SELECT id FROM employees WHERE department_id IN (${subtree.map(() => '?').join(', ')}) ORDER BY id`,
+          subtree,
         )
       ).map((r) => Number(r.id));
       await bulkInsert(

@@ -165,11 +165,9 @@ export class TokenService {
         return user && user.user;
       });
       const settled = lookup;
+      const forget = () => this.lookups.get(hash) === settled && this.lookups.delete(hash);
       this.lookups.set(hash, settled);
-      void settled.then(
-        () => this.lookups.get(hash) === settled && this.lookups.delete(hash),
-        () => this.lookups.get(hash) === settled && this.lookups.delete(hash),
-      );
+      void settled.then(forget, forget);
     }
     return lookup;
   }

@@ -42,6 +42,13 @@ const BATCH = 1000;
 /** Replacing one payroll's rows while other payrolls' runs replace theirs (see TransactionOptions). */
 export const ROW_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
 
+type EmployeeName = { id: number; employee_id: string; name: string };
+
+/** A grid row's employee; one deleted since the run is "Employee <id>". */
+function rowEmployee(names: Map<number, EmployeeName>, id: number): EmployeeName {
+  return names.get(id) ?? { id, employee_id: '', name: `Employee ${id}` };
+}
+
 /** The payrolls' resource in the audit log. */
 export const PAYROLLS = 'payroll_config/payrolls';
 
@@ -303,7 +310,7 @@ export class PayrollRunsService {
     const offset = (query.page - 1) * query.limit;
     const pageIds = ordered.slice(offset, offset + query.limit);
     const names = await this.employees.namesOf(pageIds);
-    const pageRows = pageIds.map((e) => names.get(e) ?? { id: e, employee_id: '', name: `Employee ${e}` });
+    const pageRows = pageIds.map((e) => rowEmployee(names, e));
     // Plain rows: 1 500 cells a page hydrated as entities cost more than the rest of the request.
     const cells = pageIds.length
       ? await this.cells
@@ -335,7 +342,7 @@ export class PayrollRunsService {
     };
   }
 
-  /** The employees with cells in the payroll, by name (then id); an employee deleted since is "Employee <id>". */
+  /** The employees with cells in the payroll, by name (then id). */
   private async rowOrder(id: number): Promise<number[]> {
     const employeeIds = (
       await this.cells
@@ -346,7 +353,7 @@ export class PayrollRunsService {
     ).map((r) => Number(r.employee));
     const names = await this.employees.namesOf(employeeIds);
     return employeeIds
-      .map((e) => names.get(e) ?? { id: e, name: `Employee ${e}` })
+      .map((e) => rowEmployee(names, e))
       .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
       .map((e) => e.id);
   }
