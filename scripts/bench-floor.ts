@@ -1,33 +1,67 @@
 /**
- * The floor of bench:http: a bare Fastify server answering GET /employees/:id with the same
- * primary-key SELECT as the service, through mysql2 (a pool of 10, as TypeORM's) or better-sqlite3
- * (a prepared statement), returning the row as JSON. No auth, no envelope, no validation: what
- * the stack itself costs. `DATABASE_URL=... PORT=3991 node dist/scripts/bench-floor.js`.
+ * The floors of bench:http, each answering GET /employees/:id with the same primary-key SELECT as
+ * the service, through mysql2 (a pool of 10, as TypeORM's) or better-sqlite3 (a prepared
+ * statement), returning the row as JSON. No auth, no envelope, no validation:
+ * - `FLOOR=fastify` (default): a bare Fastify server, what the stack itself costs;
+ * - `FLOOR=nest`: the same read in one NestJS controller on the Fastify adapter (no guard, pipe,
+ *   filter or hook), what the framework the service is built on costs before any code of ours.
+ * `DATABASE_URL=... PORT=3991 [FLOOR=nest] node dist/scripts/bench-floor.js`.
  */
+import 'reflect-metadata';
+import { Controller, Get, Module, NotFoundException, Param } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { createPool } from 'mysql2/promise';
 import { parseDatabaseUrl } from '../src/config/config';
 
-async function main(): Promise<void> {
+type ById = (id: number) => Promise<unknown>;
+
+function reader(): ById {
   const db = parseDatabaseUrl(process.env.DATABASE_URL ?? '');
   if (!db) throw new Error('DATABASE_URL is required');
-  let byId: (id: number) => Promise<unknown>;
   if (db.type === 'mysql') {
     const pool = createPool({ uri: db.url, connectionLimit: 10, charset: 'utf8mb4' });
-    byId = async (id) => ((await pool.execute('SELECT * FROM employees WHERE id = ?', [id]))[0] as unknown[])[0];
-  } else {
-    const statement = new Database(db.path, { readonly: true }).prepare('SELECT * FROM employees WHERE id = ?');
-    byId = (id) => Promise.resolve(statement.get(id));
+    return async (id) => ((await pool.execute('SELECT * FROM employees WHERE id = ?', [id]))[0] as unknown[])[0];
   }
+  const statement = new Database(db.path, { readonly: true }).prepare('SELECT * FROM employees WHERE id = ?');
+  return (id) => Promise.resolve(statement.get(id));
+}
+
+async function fastifyFloor(byId: ById, port: number): Promise<() => Promise<void>> {
   const app = Fastify({ logger: false });
   app.get<{ Params: { id: string } }>('/employees/:id', async (req, reply) => {
     const row = await byId(Number(req.params.id));
     if (!row) return reply.code(404).send({ error: 'not found' });
     return row;
   });
-  await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 3991) });
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  await app.listen({ host: '127.0.0.1', port });
+  return () => app.close();
+}
+
+async function nestFloor(byId: ById, port: number): Promise<() => Promise<void>> {
+  @Controller('employees')
+  class EmployeesController {
+    @Get(':id')
+    async get(@Param('id') id: string): Promise<unknown> {
+      const row = await byId(Number(id));
+      if (!row) throw new NotFoundException();
+      return row;
+    }
+  }
+  @Module({ controllers: [EmployeesController] })
+  class FloorModule {}
+  const app = await NestFactory.create<NestFastifyApplication>(FloorModule, new FastifyAdapter(), { logger: false });
+  await app.listen(port, '127.0.0.1');
+  return () => app.close();
+}
+
+async function main(): Promise<void> {
+  const byId = reader();
+  const port = Number(process.env.PORT ?? 3991);
+  const close = process.env.FLOOR === 'nest' ? await nestFloor(byId, port) : await fastifyFloor(byId, port);
+  process.on('SIGTERM', () => void close().then(() => process.exit(0)));
 }
 
 main().catch((err: unknown) => {

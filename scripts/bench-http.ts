@@ -2,9 +2,11 @@
  * The service against the bare-stack floor, in one run, by hand:
  *   DATABASE_URL=... npm run bench:seed -- --employees 100000 --reset
  *   DATABASE_URL=... npm run bench:http [-- --connections 50 --duration 10 --rounds 3 --only employees]
- * Starts the production build (`node dist/src/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and
- * the floor (`dist/scripts/bench-floor.js`: bare Fastify, the same primary-key SELECT) as separate
- * processes, drives them with autocannon from this one, alternating which goes first each round,
+ * Starts the production build as `npm start` does (`node --max-semi-space-size=64
+ * dist/src/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and the floors
+ * (`dist/scripts/bench-floor.js`, with the same node flags: bare Fastify, the same primary-key
+ * SELECT; and the same in one NestJS controller) as separate processes, drives them with autocannon
+ * from this one, alternating which goes first each round,
  * and prints per scenario the median over the rounds of requests/s, p50 and p99 (ms), the non-2xx
  * count, and for the by-id read the ratio service / floor. Also the cold start: spawn to the
  * first 200 on /health/live. The database must hold bench:seed's data and users.
@@ -12,7 +14,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { numberArg, textArg } from './bench-tools';
+import { numberArg, rssMiB, textArg } from './bench-tools';
 
 const CONNECTIONS = numberArg('connections', 50);
 const DURATION = numberArg('duration', 10);
@@ -20,6 +22,7 @@ const ROUNDS = numberArg('rounds', 3);
 const ONLY = textArg('only');
 const SERVICE_PORT = 3990;
 const FLOOR_PORT = 3991;
+const NEST_FLOOR_PORT = 3992;
 const PASSWORD = 'bench-Secret-1';
 const DIST = join(__dirname, '..');
 
@@ -30,8 +33,11 @@ interface Figures {
   non2xx: number;
 }
 
+/** The node flags of `npm start` (package.json), for the service and the floors alike. */
+const NODE_FLAGS = ['--max-semi-space-size=64'];
+
 function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(DIST, script)], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(DIST, script)], {
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -81,11 +87,13 @@ async function main(): Promise<void> {
     ...(process.env.API_PROCESSES ? { API_PROCESSES: process.env.API_PROCESSES } : {}),
   });
   const floor = start('scripts/bench-floor.js', { DATABASE_URL: databaseUrl, PORT: String(FLOOR_PORT) });
+  const nestFloor = start('scripts/bench-floor.js', { DATABASE_URL: databaseUrl, PORT: String(NEST_FLOOR_PORT), FLOOR: 'nest' });
   try {
     const base = `http://127.0.0.1:${SERVICE_PORT}/app/api`;
     await waitFor(`${base}/health/live`);
     const coldStart = Date.now() - t0;
     await waitFor(`http://127.0.0.1:${FLOOR_PORT}/employees/1`).catch(() => undefined);
+    await waitFor(`http://127.0.0.1:${NEST_FLOOR_PORT}/employees/1`).catch(() => undefined);
     const token = async (username: string) => {
       const res = await fetch(`${base}/oauth/token`, {
         method: 'POST',
@@ -168,34 +176,41 @@ async function main(): Promise<void> {
       `${kind}, ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per scenario (medians), cold start ${coldStart} ms${process.env.API_PROCESSES ? `, API_PROCESSES=${process.env.API_PROCESSES}` : ''}`,
     );
     console.log(
-      `${'scenario'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(8)}  ratio`,
+      `${'scenario'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(8)} ${'RSS MiB'.padStart(8)}  ratio`,
     );
-    const line = (name: string, f: Figures, ratio = '') =>
+    const line = (name: string, f: Figures, ratio = '', rss = '') =>
       console.log(
-        `${name.padEnd(44)} ${Math.round(f.rps).toString().padStart(8)} ${f.p50.toString().padStart(6)} ${f.p99.toString().padStart(6)} ${f.non2xx.toString().padStart(8)}  ${ratio}`,
+        `${name.padEnd(44)} ${Math.round(f.rps).toString().padStart(8)} ${f.p50.toString().padStart(6)} ${f.p99.toString().padStart(6)} ${f.non2xx.toString().padStart(8)} ${rss.padStart(8)}  ${ratio}`,
       );
     for (const s of scenarios) {
       if (ONLY && !s.name.includes(ONLY)) continue;
       const own: Figures[] = [];
       const bare: Figures[] = [];
+      const nest: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const floorRun = async () => {
-          if (s.floor) bare.push(await drive({ url: `http://127.0.0.1:${FLOOR_PORT}${s.floor}` }));
+          if (!s.floor) return;
+          bare.push(await drive({ url: `http://127.0.0.1:${FLOOR_PORT}${s.floor}` }));
+          nest.push(await drive({ url: `http://127.0.0.1:${NEST_FLOOR_PORT}${s.floor}` }));
         };
         if (round % 2) await floorRun();
         own.push(await drive(s.opts));
         if (!(round % 2)) await floorRun();
       }
       const mine = summary(own);
+      // The service's resident memory (all its processes) right after its last round of the scenario.
+      const rss = rssMiB(service.pid ?? 0).toFixed(0);
       if (s.floor) {
         const f = summary(bare);
-        line(s.name, mine, (mine.rps / f.rps).toFixed(2));
+        line(s.name, mine, (mine.rps / f.rps).toFixed(2), rss);
         line('  the floor (bare Fastify, same SELECT)', f);
-      } else line(s.name, mine);
+        line('  the NestJS floor (one controller, same SELECT)', summary(nest), (summary(nest).rps / f.rps).toFixed(2));
+      } else line(s.name, mine, '', rss);
     }
   } finally {
     service.kill('SIGTERM');
     floor.kill('SIGTERM');
+    nestFloor.kill('SIGTERM');
   }
 }
 

@@ -14,13 +14,12 @@
  */
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
-import { numberArg, withBenchApp } from './bench-tools';
+import { numberArg, rssMiB, withBenchApp } from './bench-tools';
 
 const DURATION_S = numberArg('duration', 600);
 const RATE = numberArg('rate', 100);
@@ -54,30 +53,6 @@ function start(script: string, env: Record<string, string>): { proc: ChildProces
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return { proc, exit: new Promise((resolve) => proc.once('exit', (code) => resolve(code))) };
-}
-
-/** Resident set size in MiB of a process and its children (the cluster's HTTP processes). */
-function rssMiB(pid: number): number {
-  const pids = [pid];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let kib = 0;
-  for (const p of pids) {
-    try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kib / 1024;
 }
 
 const p99 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] : 0);

@@ -19,6 +19,7 @@ import { createValidationPipe } from './common/validation/validation-pipe';
 import { errorEnvelope } from './common/errors/error-envelope';
 import { parseJsonBody } from './common/validation/json-body';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
+import { lazyChildLogger } from './common/logging/request-logger';
 import { AppConfig } from './config/config';
 import { SettingsService } from './settings/settings.service';
 
@@ -47,6 +48,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   const logger = createRootLogger(config.logLevel, opts.logDestination);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -71,9 +73,9 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   // the error handler Nest installs, so they get the same envelope as everything else.
   registerBodyParsers(fastify, config);
   const settings = app.get(SettingsService);
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(SECURITY_HEADERS).header('X-Request-Id', request.id);
-    await restGate(config, settings, request, reply);
+    restGate(config, settings, request, reply, done);
   });
   app.enableCors({
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
@@ -225,34 +227,42 @@ function underGate(prefix: string, request: FastifyRequest): boolean {
   return !path.startsWith(`${base}/health/`);
 }
 
-/** API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health probes. */
-async function restGate(
+/**
+ * API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health
+ * probes. Answered from the settings cache without a promise when it is fresh (every request but
+ * one in SETTINGS_CACHE_MS); `done` lets the request through, a refusal is sent instead.
+ */
+function restGate(
   config: AppConfig,
   settings: SettingsService,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
-  if (request.method === 'OPTIONS') return;
-  if (!underGate(config.apiPrefix, request)) return;
-  let enabled: boolean;
-  try {
-    enabled = await settings.isRestEnabled();
-  } catch (err) {
-    request.log.error({ err }, 'cannot read the REST API setting');
-    return reply
-      .status(503)
-      .header('Retry-After', String(DEPENDENCY_RETRY_AFTER_S))
-      .send(errorEnvelope('DEPENDENCY_UNAVAILABLE', 'The database is not reachable'));
-  }
-  if (!enabled) {
-    return reply
-      .status(503)
-      .send(
-        errorEnvelope(
-          'API_DISABLED',
-          'The REST API is disabled. An administrator enables it under Settings -> Other -> Enable Rest Api, ' +
-            'or with the command line: hr settings:set "Enable Rest Api" Yes',
-        ),
-      );
-  }
+  done: () => void,
+): void {
+  if (request.method === 'OPTIONS' || !underGate(config.apiPrefix, request)) return done();
+  const cached = settings.cachedRestEnabled();
+  if (cached !== undefined) return gate(cached, reply, done);
+  settings.isRestEnabled().then(
+    (enabled) => gate(enabled, reply, done),
+    (err: unknown) => {
+      request.log.error({ err }, 'cannot read the REST API setting');
+      void reply
+        .status(503)
+        .header('Retry-After', String(DEPENDENCY_RETRY_AFTER_S))
+        .send(errorEnvelope('DEPENDENCY_UNAVAILABLE', 'The database is not reachable'));
+    },
+  );
+}
+
+function gate(enabled: boolean, reply: FastifyReply, done: () => void): void {
+  if (enabled) return done();
+  void reply
+    .status(503)
+    .send(
+      errorEnvelope(
+        'API_DISABLED',
+        'The REST API is disabled. An administrator enables it under Settings -> Other -> Enable Rest Api, ' +
+          'or with the command line: hr settings:set "Enable Rest Api" Yes',
+      ),
+    );
 }

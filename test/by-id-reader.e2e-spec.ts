@@ -58,4 +58,21 @@ describe('byIdReader: one entity by primary key, SQL built once', () => {
     );
     expect(await byIdReader(payrolls)(saved.id)).toEqual(await payrolls.findOne({ where: { id: saved.id } }));
   });
+
+  it('refuses an entity with a floating-point column (the prepared statement would read it as a double)', async () => {
+    const employees = t.app.get<Repository<Employee>>(getRepositoryToken(Employee));
+    const meta = employees.metadata;
+    const withColumns = (columns: unknown[]) =>
+      ({
+        manager: employees.manager,
+        metadata: { ...meta, columns },
+        create: () => employees.create(),
+      }) as unknown as Repository<Employee>;
+    const c = await buildCompany(t.app);
+    // The same copy of the metadata without the float column reads the employee.
+    await expect(byIdReader(withColumns(meta.columns))(c.emp.manager)).resolves.toMatchObject({ id: c.emp.manager });
+    await expect(
+      byIdReader(withColumns([...meta.columns, { ...meta.columns[1], type: 'float' }]))(c.emp.manager),
+    ).rejects.toThrow('is not an entity of plain columns');
+  });
 });

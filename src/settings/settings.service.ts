@@ -28,10 +28,15 @@ export class SettingsService {
     return (await this.get(ENABLE_REST_API)) === 'Yes';
   }
 
+  /** isRestEnabled() from the cache while it is fresh, else undefined (the REST gate's fast path). */
+  cachedRestEnabled(): boolean | undefined {
+    if (!this.cache || this.cache.until <= Date.now()) return undefined;
+    return this.valueIn(this.cache.values, ENABLE_REST_API) === 'Yes';
+  }
+
   /** The value, or the default when never set. Throws a 400 for an unknown name. */
   async get(name: string): Promise<string> {
-    const def = this.definition(name);
-    return (await this.values()).get(def.name) ?? def.default;
+    return this.valueIn(await this.values(), name);
   }
 
   async list(): Promise<SettingDto[]> {
@@ -63,6 +68,11 @@ export class SettingsService {
     });
     this.cache = null;
     return this.toDto(def.name, value);
+  }
+
+  private valueIn(values: Map<string, string>, name: string): string {
+    const def = this.definition(name);
+    return values.get(def.name) ?? def.default;
   }
 
   private definition(name: string) {
