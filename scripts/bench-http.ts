@@ -13,6 +13,7 @@
  */
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { numberArg, rssMiB, textArg } from './bench-tools';
 
@@ -33,6 +34,8 @@ interface Figures {
   non2xx: number;
 }
 
+let stopping = false;
+
 /** The node flags of `npm start` (package.json), for the service and the floors alike. */
 const NODE_FLAGS = ['--max-semi-space-size=64'];
 
@@ -41,10 +44,25 @@ function start(script: string, env: Record<string, string>): ChildProcess {
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // A server that stops during the run would leave its figures meaningless: the run ends there.
   child.on('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') console.error(`${script} exited: ${code ?? signal}`);
+    if (stopping) return;
+    console.error(`${script} exited during the run: ${code ?? signal}`);
+    process.exit(1);
   });
   return child;
+}
+
+/**
+ * Fails when something already listens on `port`: the run would measure that server instead of the
+ * one it starts (a stray service from an earlier run answered a whole run once, cold start 54 ms).
+ */
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`port ${port} is in use: stop what listens there (ss -ltnp) and run again`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 async function waitFor(url: string, timeoutMs = 30_000): Promise<number> {
@@ -76,6 +94,7 @@ const summary = (runs: Figures[]): Figures => ({
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required: the database bench:seed filled');
+  for (const port of [SERVICE_PORT, FLOOR_PORT, NEST_FLOOR_PORT]) await assertPortFree(port);
   const t0 = Date.now();
   const service = start('src/main.js', {
     DATABASE_URL: databaseUrl,
@@ -208,6 +227,7 @@ async function main(): Promise<void> {
       } else line(s.name, mine, '', rss);
     }
   } finally {
+    stopping = true;
     service.kill('SIGTERM');
     floor.kill('SIGTERM');
     nestFloor.kill('SIGTERM');
