@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { numberArg, rssMiB, textArg } from './bench-tools';
+import { numberArg, PRODUCTION_NODE_FLAGS, rssMiB, textArg } from './bench-tools';
 
 const CONNECTIONS = numberArg('connections', 50);
 const DURATION = numberArg('duration', 10);
@@ -36,11 +36,8 @@ interface Figures {
 
 let stopping = false;
 
-/** The node flags of `npm start` (package.json), for the service and the floors alike. */
-const NODE_FLAGS = ['--max-semi-space-size=64'];
-
 function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [...NODE_FLAGS, join(DIST, script)], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, join(DIST, script)], {
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -19,7 +19,7 @@ import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
-import { numberArg, rssMiB, withBenchApp } from './bench-tools';
+import { numberArg, PRODUCTION_NODE_FLAGS, rssMiB, withBenchApp } from './bench-tools';
 
 const DURATION_S = numberArg('duration', 600);
 const RATE = numberArg('rate', 100);
@@ -47,8 +47,13 @@ interface Minute {
   latencies: number[];
 }
 
-function start(script: string, env: Record<string, string>): { proc: ChildProcess; exit: Promise<number | null> } {
-  const proc = spawn(process.execPath, [join(DIST, script)], {
+/** The API (with the node flags of `npm start`) or the worker (as `npm run worker` starts it). */
+function start(
+  script: 'main.js' | 'worker.js',
+  env: Record<string, string>,
+): { proc: ChildProcess; exit: Promise<number | null> } {
+  const flags = script === 'main.js' ? PRODUCTION_NODE_FLAGS : [];
+  const proc = spawn(process.execPath, [...flags, join(DIST, script)], {
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

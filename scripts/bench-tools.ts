@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { scripts } from '../package.json';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -100,3 +101,15 @@ export function rssMiB(pid: number): number {
   }
   return kib / 1024;
 }
+
+/**
+ * The node flags of the production start (`npm start` in package.json, `node <flags> dist/src/main.js`),
+ * for the benchmarks that start the API as a separate process, so they measure what is shipped.
+ */
+export const PRODUCTION_NODE_FLAGS: readonly string[] = (() => {
+  const words = scripts.start.split(/\s+/);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/src/main.js') {
+    throw new Error(`package.json start is not "node [flags] dist/src/main.js": ${scripts.start}`);
+  }
+  return words.slice(1, -1);
+})();
