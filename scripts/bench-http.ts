@@ -2,11 +2,11 @@
  * The service against the bare-stack floor, in one run, by hand:
  *   DATABASE_URL=... npm run bench:seed -- --employees 100000 --reset
  *   DATABASE_URL=... npm run bench:http [-- --connections 50 --duration 10 --rounds 3 --only employees]
- * Starts the production build as `npm start` does (`node --max-semi-space-size=64
- * dist/src/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and the floors
- * (`dist/scripts/bench-floor.js`, with the same node flags: bare Fastify, the same primary-key
- * SELECT; and the same in one NestJS controller) as separate processes, drives them with autocannon
- * from this one, alternating which goes first each round,
+ * Starts the production build as `npm start` does (its node flags read from package.json,
+ * NODE_ENV=production, LOG_LEVEL=warn) and the floors (`dist/scripts/bench-floor.js`, with the
+ * same node flags: bare Fastify, the same primary-key SELECT; and the same in one NestJS
+ * controller) as separate processes, drives them with autocannon from this one, alternating which
+ * goes first each round,
  * and prints per scenario the median over the rounds of requests/s, p50 and p99 (ms), the non-2xx
  * count, and for the by-id read the ratio service / floor. Also the cold start: spawn to the
  * first 200 on /health/live. The database must hold bench:seed's data and users.
