@@ -220,7 +220,8 @@ async function main(): Promise<void> {
         const f = summary(bare);
         line(s.name, mine, (mine.rps / f.rps).toFixed(2), rss);
         line('  the floor (bare Fastify, same SELECT)', f);
-        line('  the NestJS floor (one controller, same SELECT)', summary(nest), (summary(nest).rps / f.rps).toFixed(2));
+        const n = summary(nest);
+        line('  the NestJS floor (one controller, same SELECT)', n, (n.rps / f.rps).toFixed(2));
       } else line(s.name, mine, '', rss);
     }
   } finally {

@@ -19,7 +19,7 @@ export class RequestLogger implements FastifyBaseLogger {
     private readonly bindings: Bindings,
     private readonly options: ChildLoggerOptions,
   ) {
-    this.threshold = levelValue(parent, options.level || parent.level);
+    this.threshold = levelValue(parent, this.level);
   }
 
   private get logger(): Logger {
