@@ -1,6 +1,7 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { byIdReader } from '../src/common/database/by-id-reader';
+import { transaction } from '../src/common/database/transaction';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { Payroll } from '../src/payroll/entities/payroll-run.entities';
 import { User } from '../src/users/entities/user.entity';
@@ -74,5 +75,29 @@ describe('byIdReader: one entity by primary key, SQL built once', () => {
     await expect(
       byIdReader(withColumns([...meta.columns, { ...meta.columns[1], type: 'float' }]))(c.emp.manager),
     ).rejects.toThrow('is not an entity of plain columns');
+  });
+
+  it('never sees the writes of a transaction that is still open, and none of one rolled back', async () => {
+    const c = await buildCompany(t.app);
+    const ds = t.app.get(DataSource);
+    const employees = t.app.get<Repository<Employee>>(getRepositoryToken(Employee));
+    const read = byIdReader(employees);
+    let reached!: () => void;
+    const inside = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = transaction(ds, async (em) => {
+      await em.update(Employee, { id: c.emp.manager }, { firstName: 'Uncommitted' });
+      reached();
+      await held;
+      throw new Error('rolled back');
+    });
+    await inside;
+    // On SQLite the read waits for the transaction (one connection); on MariaDB it reads the committed row.
+    const during = read(c.emp.manager);
+    release();
+    await expect(tx).rejects.toThrow('rolled back');
+    expect((await during)?.firstName).not.toBe('Uncommitted');
+    expect((await read(c.emp.manager))?.firstName).not.toBe('Uncommitted');
   });
 });

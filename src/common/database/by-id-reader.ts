@@ -1,52 +1,14 @@
 import { ObjectLiteral, Repository } from 'typeorm';
+import { DriverReader, Row } from './driver-reader';
 
-type Row = Record<string, unknown>;
 /** Column types the binary protocol returns as doubles where the text protocol gives their printed value. */
 const FLOATING_TYPES = new Set(['float', 'double', 'double precision', 'real']);
-interface MysqlPool {
-  execute(sql: string, params: unknown[], done: (err: Error | null, rows: Row[]) => void): void;
-}
-interface SqliteDatabase {
-  prepare(sql: string): { get(...params: unknown[]): Row | undefined };
-}
-
-/**
- * The first row of `sql` with one parameter, straight through the driver that TypeORM opened: a
- * prepared statement of the mysql2 pool (each connection prepares it once and keeps it), or a
- * better-sqlite3 statement prepared once. TypeORM's manager.query would create and release a query
- * runner, broadcast before- and after-query events and wrap the driver in promises on every call
- * (with the mysql2 promise wrapper, 7 % of the CPU of GET /employees/{id} on MariaDB); the text
- * protocol also made MariaDB parse the statement for every read (60 µs of its CPU per read against
- * 40 µs prepared). The binary protocol hydrates every column type as the text protocol does (dates
- * as Date, decimals and big integers as strings: TypeORM's pool options) except floating-point
- * numbers, which byIdReader refuses. Errors are the driver's own (their codes decide 503 or 500, as
- * through TypeORM). Anything else (a replication pool) goes through manager.query.
- */
-function firstRowReader(repo: Repository<ObjectLiteral>, sql: string): (id: number) => Promise<Row | undefined> {
-  const driver = repo.manager.connection.driver as unknown as { pool?: MysqlPool; databaseConnection?: SqliteDatabase };
-  const type = repo.manager.connection.options.type;
-  if (type === 'mysql' && driver.pool) {
-    const pool = driver.pool;
-    return (id) =>
-      new Promise((resolve, reject) => pool.execute(sql, [id], (err, rows) => (err ? reject(err) : resolve(rows[0]))));
-  }
-  if (type === 'better-sqlite3' && driver.databaseConnection) {
-    const statement = driver.databaseConnection.prepare(sql);
-    return (id) => {
-      try {
-        return Promise.resolve(statement.get(id));
-      } catch (err) {
-        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-      }
-    };
-  }
-  return async (id) => (await repo.manager.query<Row[]>(sql, [id]))[0];
-}
 
 /**
  * Reads one entity by its primary key with SQL built once. TypeORM's findOne builds the query
  * (aliases, escaping, find options) and hydrates through its generic result transformer on every
- * call: a quarter of the CPU of GET /employees/{id}. Values go through the driver's hydration
+ * call: a quarter of the CPU of GET /employees/{id}. The statement is a prepared one on MariaDB
+ * (DriverReader.first). Values go through the driver's hydration
  * (column types, transformers) as findOne's do. For entities of plain columns (no relations,
  * embedded or virtual columns, load listeners, floating-point columns); anything else is refused
  * when the reader is made.
@@ -69,8 +31,9 @@ export function byIdReader<E extends ObjectLiteral>(repo: Repository<E>): (id: n
     const columns = meta.columns.filter((c) => !c.isVirtual);
     const select = columns.map((c) => driver.escape(c.databaseName)).join(', ');
     const sql = `SELECT ${select} FROM ${driver.escape(meta.tableName)} WHERE ${driver.escape(meta.primaryColumns[0].databaseName)} = ?`;
+    const reader = DriverReader.of(repo.manager.connection);
     return {
-      read: firstRowReader(repo, sql),
+      read: (id: number) => reader.first(sql, [id]),
       hydrate: (row: Row) => {
         const entity = repo.create();
         for (const c of columns) c.setEntityValue(entity, driver.prepareHydratedValue(row[c.databaseName], c));

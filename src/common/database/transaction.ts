@@ -27,9 +27,19 @@ class SqliteGate {
     // The class's method, looked up at each call (so instrumentation of the prototype still sees it).
     const proto = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
     (runner as { query: unknown }).query = async (...args: unknown[]) => {
-      while (this.owner && current.getStore() !== this.owner) await this.ended;
+      await this.turn();
       return proto.query.apply(runner, args);
     };
+  }
+
+  /** Resolves when a statement of the calling code may run: at once inside the open transaction or when none is open. */
+  async turn(): Promise<void> {
+    while (this.owner && current.getStore() !== this.owner) await this.ended;
+  }
+
+  /** Whether a statement of the calling code must wait for the open transaction (checked without a promise). */
+  mustWait(): boolean {
+    return this.owner !== null && current.getStore() !== this.owner;
   }
 
   run<T>(ds: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -100,6 +110,17 @@ export async function transaction<T>(
   let gate = gates.get(ds);
   if (!gate) gates.set(ds, (gate = new SqliteGate(ds.createQueryRunner())));
   return gate.run(ds, work);
+}
+
+/**
+ * SQLite: what a statement run straight through the driver (not through TypeORM's query runner)
+ * must await first, so that it neither reads the writes of another caller's open transaction nor
+ * runs inside it; null when it may run now (no transaction open, or the caller's own). Always null
+ * on other databases, whose transactions have connections of their own.
+ */
+export function sqliteTurn(ds: DataSource): Promise<void> | null {
+  const gate = gates.get(ds);
+  return gate?.mustWait() ? gate.turn() : null;
 }
 
 /**
