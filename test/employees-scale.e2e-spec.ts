@@ -1,7 +1,10 @@
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../src/common/auth/auth-user';
+import { DriverReader } from '../src/common/database/driver-reader';
 import { SearchableListQueryDto } from '../src/common/paging/list-query.dto';
-import { EmployeesService } from '../src/employees/employees.service';
+import { findPage, parseListQuery } from '../src/common/paging/list-request';
+import { Employee } from '../src/employees/entities/employee.entity';
+import { EMPLOYEE_LIST_SPEC, EmployeesService } from '../src/employees/employees.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { createTestApp, TestApp } from './helpers/test-app';
@@ -43,13 +46,20 @@ describe(`GET /employees over ${COUNT} employees`, () => {
     deps.c = await dep('C', root);
     first = await bulkEmployees(ds, COUNT, [deps.a, deps.b, deps.c]);
 
-    // Every query any query runner sends, whichever driver.
-    const proto = Object.getPrototypeOf(ds.createQueryRunner()) as { query: (...args: unknown[]) => Promise<unknown> };
-    const original = proto.query;
-    jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      if (/^\s*(SELECT|WITH)/i.test(String(args[0]))) selects.push(String(args[0]));
-      return original.apply(this, args);
-    });
+    // Every query any query runner sends, whichever driver, and every read straight through the driver.
+    const spy = (
+      proto: Record<'query' | 'first' | 'arrays', (...args: unknown[]) => Promise<unknown>>,
+      method: 'query' | 'first' | 'arrays',
+    ) => {
+      const original = proto[method];
+      jest.spyOn(proto, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
+        if (/^\s*(SELECT|WITH)/i.test(String(args[0]))) selects.push(String(args[0]));
+        return original.apply(this, args);
+      });
+    };
+    spy(Object.getPrototypeOf(ds.createQueryRunner()), 'query');
+    spy(DriverReader.prototype as never, 'first');
+    spy(DriverReader.prototype as never, 'arrays');
   }, 180_000);
   afterAll(async () => {
     jest.restoreAllMocks();
@@ -96,5 +106,25 @@ describe(`GET /employees over ${COUNT} employees`, () => {
     const manager = await service.list(caller({ level: 'Manager', employeeId: first }), query({ limit: 500 }));
     expect(selects).toHaveLength(2);
     expect(manager.total).toBe(9);
+  });
+
+  it('pages read directly (offset up to 200) and by the deferred join follow on without a gap or a repeat', async () => {
+    const spec = {
+      sortField: 'last_name',
+      sortOrder: 'descend' as const,
+      filters: JSON.stringify({ department: [deps.a, deps.c] }),
+    };
+    const whole = await service.list(caller({}), query({ ...spec, limit: 500 }));
+    const pages = [];
+    for (let page = 1; page <= 10; page++)
+      pages.push(...(await service.list(caller({}), query({ ...spec, page, limit: 50 }))).items);
+    expect(pages.map((e) => e.id)).toEqual(whole.items.map((e) => e.id));
+    // findPage (the query-builder lists) reads its pages the same way.
+    const request = (page: number, limit: number) => parseListQuery(query({ ...spec, page, limit }), EMPLOYEE_LIST_SPEC);
+    const qb = () => ds.getRepository(Employee).createQueryBuilder('e');
+    const built = [];
+    for (let page = 1; page <= 10; page++) built.push(...(await findPage(qb(), request(page, 50))).items);
+    expect(built.map((e) => e.id)).toEqual(whole.items.map((e) => e.id));
+    expect((await findPage(qb(), request(1, 500))).items.map((e) => e.id)).toEqual(whole.items.map((e) => e.id));
   });
 });

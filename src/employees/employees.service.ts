@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { findRowsPage, ListSpec, parseListQuery, RowsSource } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { TotalsCache } from '../common/paging/totals-cache';
@@ -43,16 +43,44 @@ export const EMPLOYEE_LIST_SPEC: ListSpec = {
   },
 };
 
-const LIST_SELECT = [
-  'e.id',
-  'e.employeeId',
-  'e.firstName',
-  'e.lastName',
-  'e.workEmail',
-  'e.jobTitleId',
-  'e.departmentId',
-  'e.status',
-];
+/** GET /employees reads these columns as rows of values (findRowsPage), mapped by toListItem. */
+const LIST_SOURCE: RowsSource = {
+  from: 'employees e',
+  select: [
+    'e.id',
+    'e.employee_id',
+    'e.first_name',
+    'e.last_name',
+    'e.work_email',
+    'e.job_title_id',
+    'e.department_id',
+    'e.status',
+  ],
+};
+
+/** A row of LIST_SOURCE: integer and text columns, which both drivers return as numbers and strings. */
+function toListItem(row: unknown[]): EmployeeListItemDto {
+  const [id, employeeId, firstName, lastName, workEmail, jobTitle, department, status] = row as [
+    number,
+    string,
+    string,
+    string,
+    string | null,
+    number | null,
+    number | null,
+    EmployeeListItemDto['status'],
+  ];
+  return {
+    id,
+    employee_id: employeeId,
+    first_name: firstName,
+    last_name: lastName,
+    work_email: workEmail,
+    job_title: jobTitle,
+    department,
+    status,
+  };
+}
 
 type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
 
@@ -101,19 +129,14 @@ export class EmployeesService {
   async list(caller: AuthUser, query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
     const request = parseListQuery(query, EMPLOYEE_LIST_SPEC);
     const condition = this.access.listCondition(await this.access.scopeOf(caller));
-    const qb = this.employees.createQueryBuilder('e').select(LIST_SELECT);
-    if (condition.sql) qb.where(condition.sql, condition.params);
-    const page = await findPage(qb, request, this.totals);
-    return page.map((e) => ({
-      id: e.id,
-      employee_id: e.employeeId,
-      first_name: e.firstName,
-      last_name: e.lastName,
-      work_email: e.workEmail,
-      job_title: e.jobTitleId,
-      department: e.departmentId,
-      status: e.status,
-    }));
+    const page = await findRowsPage(
+      this.dataSource,
+      LIST_SOURCE,
+      request,
+      condition.sql ? [{ sql: condition.sql, params: condition.params }] : [],
+      this.totals,
+    );
+    return page.map(toListItem);
   }
 
   async me(caller: AuthUser): Promise<CurrentEmployeeDto> {

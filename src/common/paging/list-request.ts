@@ -1,4 +1,5 @@
-import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DriverReader, positional } from '../database/driver-reader';
 import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
 import { DateRangeListQueryDto, ListQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
@@ -48,7 +49,7 @@ export interface ListRequest {
   fullText?: FullTextSpec;
   idColumn: string;
   /** Further WHERE conditions (the date range), with their parameters. */
-  conditions: Array<{ sql: string; params: Record<string, unknown> }>;
+  conditions: Condition[];
 }
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -175,33 +176,54 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
-/** Applies filters, search and order to a query builder (parameters only, never interpolated values). */
-export function applyListRequest<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: ListRequest): SelectQueryBuilder<T> {
-  for (const c of req.conditions) qb.andWhere(c.sql, c.params);
+/** A WHERE condition with its named parameters (TypeORM's `:name` and `:...list`). */
+export interface Condition {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/** The WHERE conditions of a list request: date range, filters, search (parameters only, never interpolated values). */
+export function listConditions(ds: DataSource, req: ListRequest): Condition[] {
+  const conditions = [...req.conditions];
   req.filters.forEach((f, i) => {
     const nonNull = f.values.filter((v) => v !== null);
     const parts: string[] = [];
     if (nonNull.length) parts.push(`${f.column} IN (:...lf${i})`);
     if (nonNull.length !== f.values.length) parts.push(`${f.column} IS NULL`);
-    qb.andWhere(`(${parts.join(' OR ')})`, { [`lf${i}`]: nonNull });
+    conditions.push({ sql: `(${parts.join(' OR ')})`, params: { [`lf${i}`]: nonNull } });
   });
   if (req.search && req.fullText) {
-    const { sql, params } = fullTextCondition(qb.connection, req.fullText, req.idColumn, req.search);
-    qb.andWhere(sql, params);
+    conditions.push(fullTextCondition(ds, req.fullText, req.idColumn, req.search));
   } else if (req.search && req.searchColumns.length) {
-    qb.andWhere(`(${req.searchColumns.map((c) => `${c} LIKE :lsearch ESCAPE '!'`).join(' OR ')})`, {
-      lsearch: likePattern(req.search),
+    conditions.push({
+      sql: `(${req.searchColumns.map((c) => `${c} LIKE :lsearch ESCAPE '!'`).join(' OR ')})`,
+      params: { lsearch: likePattern(req.search) },
     });
   }
+  return conditions;
+}
+
+/** Applies filters, search and order to a query builder. */
+export function applyListRequest<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, req: ListRequest): SelectQueryBuilder<T> {
+  for (const c of listConditions(qb.connection, req)) qb.andWhere(c.sql, c.params);
   req.order.forEach(([column, dir], i) => (i === 0 ? qb.orderBy(column, dir) : qb.addOrderBy(column, dir)));
   return qb;
 }
 
 /**
- * One page query and one COUNT (or a recent equal COUNT from `totals`), whatever the size of the table. The page is a deferred join: the
- * ordered, offset ids are picked in a derived table (an index-only scan when the sort column is
- * indexed), then only those rows are read, so page 1000 costs about what page 1 does. The query
- * must not join one-to-many relations (rows would multiply); load those in bulk for the page's ids.
+ * Up to this offset a page is read directly (ORDER BY ... LIMIT ... OFFSET over the rows); past it,
+ * by the deferred join of findPage. Measured at 100 000 employees, sorted by last name: the direct
+ * read costs about 1 µs per skipped row on MariaDB and 0.02 µs on SQLite, the deferred join a fixed
+ * 190 µs (MariaDB) or 42 µs (SQLite) more than the direct read of page 1.
+ */
+const DIRECT_MAX_OFFSET = 200;
+
+/**
+ * One page query and one COUNT (or a recent equal COUNT from `totals`), whatever the size of the
+ * table. Past DIRECT_MAX_OFFSET the page is a deferred join: the ordered, offset ids are picked in a
+ * derived table (an index-only scan when the sort column is indexed), then only those rows are
+ * read, so page 1000 costs about what page 1 does. The query must not join one-to-many relations
+ * (rows would multiply); load those in bulk for the page's ids.
  */
 export async function findPage<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
@@ -209,17 +231,64 @@ export async function findPage<T extends ObjectLiteral>(
   totals?: TotalsCache,
 ): Promise<Page<T>> {
   applyListRequest(qb, req);
-  const ids = qb.clone().select(req.idColumn, 'page_id').offset(req.offset).limit(req.limit);
-  // The derived table lets MySQL/MariaDB take a LIMIT inside IN (...); parameters are shared by
-  // name. The ids already met every condition: the outer query keeps only that one (where()
-  // replaces them), so a full-text match or a scope test is not evaluated twice.
-  const page = qb.clone().where(`${req.idColumn} IN (SELECT page_id FROM (${ids.getQuery()}) page_ids)`);
+  const deferred = () => {
+    const ids = qb.clone().select(req.idColumn, 'page_id').offset(req.offset).limit(req.limit);
+    // The derived table lets MySQL/MariaDB take a LIMIT inside IN (...); parameters are shared by
+    // name. The ids already met every condition: the outer query keeps only that one (where()
+    // replaces them), so a full-text match or a scope test is not evaluated twice.
+    return qb.clone().where(`${req.idColumn} IN (SELECT page_id FROM (${ids.getQuery()}) page_ids)`);
+  };
+  const page = req.offset <= DIRECT_MAX_OFFSET ? qb.clone().offset(req.offset).limit(req.limit) : deferred();
   const count = qb.clone().orderBy().select('COUNT(*)', 'total');
   const [items, total] = await Promise.all([
     page.getMany(),
     totals ? totals.get(JSON.stringify(count.getQueryAndParameters()), () => countRows(count)) : countRows(count),
   ]);
   return new Page(items, total, req.page, req.limit);
+}
+
+/** What a list of plain rows reads: the table (with its alias) and the columns, in the order its rows hold them. */
+export interface RowsSource {
+  /** FROM clause, e.g. "employees e". */
+  from: string;
+  /** Column expressions of the select list. */
+  select: readonly string[];
+}
+
+/**
+ * findPage for lists that need no entities: the same page (direct for the first pages, then the
+ * deferred join) and the same COUNT, composed as SQL text from the request instead of through a
+ * query builder, and read as arrays of values in `source.select` order (DriverReader.arrays).
+ * TypeORM's building, cloning and hydration were 22 % of the CPU of GET /employees on SQLite.
+ * `where`: the caller's own conditions (its scope), ANDed with the request's.
+ */
+export async function findRowsPage(
+  ds: DataSource,
+  source: RowsSource,
+  req: ListRequest,
+  where: Condition[],
+  totals?: TotalsCache,
+): Promise<Page<unknown[]>> {
+  const conditions = [...where, ...listConditions(ds, req)];
+  const params: Record<string, unknown> = { pageLimit: req.limit, pageOffset: req.offset };
+  for (const c of conditions) Object.assign(params, c.params);
+  const whereSql = conditions.length ? ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}` : '';
+  const orderSql = ` ORDER BY ${req.order.map(([column, dir]) => `${column} ${dir}`).join(', ')}`;
+  const window = `${orderSql} LIMIT :pageLimit OFFSET :pageOffset`;
+  const select = source.select.join(', ');
+  const pageSql =
+    req.offset <= DIRECT_MAX_OFFSET
+      ? `SELECT ${select} FROM ${source.from}${whereSql}${window}`
+      : `SELECT ${select} FROM ${source.from} WHERE ${req.idColumn} IN ` +
+        `(SELECT page_id FROM (SELECT ${req.idColumn} AS page_id FROM ${source.from}${whereSql}${window}) page_ids)${orderSql}`;
+  const countSql = `SELECT COUNT(*) FROM ${source.from}${whereSql}`;
+  const reader = DriverReader.of(ds);
+  const count = async () => Number((await reader.arrays(countSql, params))[0]?.[0] ?? 0);
+  const [rows, total] = await Promise.all([
+    reader.arrays(pageSql, params),
+    totals ? totals.get(JSON.stringify(positional(countSql, params, false)), count) : count(),
+  ]);
+  return new Page(rows, total, req.page, req.limit);
 }
 
 /**
