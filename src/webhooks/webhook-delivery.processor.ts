@@ -73,28 +73,36 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBoot
 
   private dispatchBatch(): Promise<number> {
     const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
-    return transaction(this.dataSource, async (em) => {
-      const rows = await em.query<Array<{ id: number; event_id: string; event: string; created_at: string | Date }>>(
-        `SELECT id, event_id, event, created_at FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT 500${lock}`,
-      );
-      if (!rows.length) return 0;
-      const hooks = await em.find(Webhook, { where: { active: true }, select: { id: true, events: true, createdAt: true } });
-      for (const row of rows)
-        for (const hook of hooks)
-          // A subscription gets the events of its own time on (created_at has whole seconds on SQLite).
-          if (hook.events.includes(row.event) && utc(row.created_at) >= Math.floor(hook.createdAt.getTime() / 1000) * 1000)
-            await this.jobs.add(
-              DELIVER_JOB,
-              { eventId: row.event_id, webhookId: hook.id },
-              { jobId: `webhook-${hook.id}-${row.event_id}` },
-            );
-      await em.update(
-        OutboxEvent,
-        { id: In(rows.map((r) => Number(r.id))), dispatchedAt: IsNull() },
-        { dispatchedAt: new Date() },
-      );
-      return rows.length;
-    });
+    // READ COMMITTED: the locking read locks the rows it takes and no gap. In REPEATABLE READ it
+    // also locked the gap every new event is inserted into, for the whole batch (Redis calls
+    // included): every audited change waited for the dispatcher, and deadlocked with it when the
+    // dispatcher's UPDATE waited for that change in turn (a 500 on POST /leaves in the CI soak).
+    return transaction(
+      this.dataSource,
+      async (em) => {
+        const rows = await em.query<Array<{ id: number; event_id: string; event: string; created_at: string | Date }>>(
+          `SELECT id, event_id, event, created_at FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT 500${lock}`,
+        );
+        if (!rows.length) return 0;
+        const hooks = await em.find(Webhook, { where: { active: true }, select: { id: true, events: true, createdAt: true } });
+        for (const row of rows)
+          for (const hook of hooks)
+            // A subscription gets the events of its own time on (created_at has whole seconds on SQLite).
+            if (hook.events.includes(row.event) && utc(row.created_at) >= Math.floor(hook.createdAt.getTime() / 1000) * 1000)
+              await this.jobs.add(
+                DELIVER_JOB,
+                { eventId: row.event_id, webhookId: hook.id },
+                { jobId: `webhook-${hook.id}-${row.event_id}` },
+              );
+        await em.update(
+          OutboxEvent,
+          { id: In(rows.map((r) => Number(r.id))), dispatchedAt: IsNull() },
+          { dispatchedAt: new Date() },
+        );
+        return rows.length;
+      },
+      { isolation: 'READ COMMITTED' },
+    );
   }
 
   /** One attempt: signed POST, the attempt recorded; a failure throws (retried) until the subscription has failed for a day. */
