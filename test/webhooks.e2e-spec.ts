@@ -234,7 +234,7 @@ describe('webhooks', () => {
     async () => {
       const jobs = t.app.get(JobQueue);
       const hook = await ok('POST', '/webhooks', admin, { url: 'http://127.0.0.1:9/x', events: ['employee.updated'] });
-      const original = jobs.add.bind(jobs) as JobQueue['add'];
+      const original = jobs.add.bind(jobs);
       let entered!: () => void;
       const inBatch = new Promise<void>((r) => (entered = r));
       let release!: () => void;
