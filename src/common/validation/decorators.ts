@@ -13,7 +13,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import currencyCodes from 'currency-codes';
-import countries from 'i18n-iso-countries';
+import countries from 'i18n-iso-countries/index';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
