@@ -12,6 +12,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = toErrorResponse(exception);
     if (res.unexpected) request.log.error({ err: exception }, 'unhandled error');
     else if (res.unavailable) request.log.warn({ err: exception }, 'dependency unavailable');
+    else if (res.lockConflict) request.log.warn({ err: exception }, 'lock conflict: transaction rolled back');
     void reply.status(res.status).headers(res.headers).send(res.body);
   }
 }

@@ -23,6 +23,17 @@ export function isDeadlock(err: unknown): boolean {
   return err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === 'ER_LOCK_DEADLOCK';
 }
 
+/**
+ * True when MySQL/MariaDB gave up on a statement because of another transaction's locks: chosen
+ * as a deadlock victim (ER_LOCK_DEADLOCK, the transaction rolled back) or tired of waiting
+ * (ER_LOCK_WAIT_TIMEOUT, innodb_lock_wait_timeout). The request changed nothing and may be sent again.
+ */
+export function isLockConflict(err: unknown): boolean {
+  if (!(err instanceof QueryFailedError)) return false;
+  const code = (err.driverError as { code?: string } | undefined)?.code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
 /** Seconds a client is asked to wait (Retry-After) when the database or Redis is unavailable. */
 export const DEPENDENCY_RETRY_AFTER_S = 5;
 

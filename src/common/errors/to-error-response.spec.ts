@@ -64,6 +64,21 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(syntax).status).toBe(500);
   });
 
+  it('answers 409 CONFLICT when MariaDB rolled the transaction back over locks (deadlock victim, lock wait timeout)', () => {
+    const driver = (code: string) => Object.assign(new Error(`driver ${code}`), { code });
+    for (const code of ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']) {
+      const err = new QueryFailedError('INSERT INTO webhook_outbox ...', [], driver(code));
+      expect({ code, ...toErrorResponse(err) }).toEqual({
+        code,
+        status: 409,
+        body: { status: 'ERROR', error: { code: 'CONFLICT', message: expect.stringMatching(/not applied; send it again$/) } },
+        headers: {},
+        unexpected: false,
+        lockConflict: true,
+      });
+    }
+  });
+
   it('answers anything else with a bare 500 and flags it for logging', () => {
     const res = toErrorResponse(new Error('SELECT * FROM users failed at /srv/app.ts:12'));
     expect(res.status).toBe(500);

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DEPENDENCY_RETRY_AFTER_S, isDependencyUnavailable } from './db-errors';
+import { DEPENDENCY_RETRY_AFTER_S, isDependencyUnavailable, isLockConflict } from './db-errors';
 import { DomainException } from './domain.exception';
 import { codeForStatus, ErrorCode } from './error-codes';
 import { ErrorEnvelope, errorEnvelope } from './error-envelope';
@@ -12,6 +12,8 @@ export interface ErrorResponse {
   unexpected: boolean;
   /** True when a dependency (database, Redis) is unavailable: logged as a warning, answered 503. */
   unavailable?: boolean;
+  /** True when the database gave up on the request's transaction over another one's locks: logged as a warning, answered 409. */
+  lockConflict?: boolean;
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -67,6 +69,20 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       body: errorEnvelope(code, FASTIFY_MESSAGES[code] ?? err.message),
       headers: {},
       unexpected: false,
+    };
+  }
+  // A transaction rolled back by MariaDB (deadlock victim, lock wait timeout) is not a bug of the
+  // request nor of the code: 409, nothing was changed, the client may send it again.
+  if (isLockConflict(err)) {
+    return {
+      status: 409,
+      body: errorEnvelope(
+        'CONFLICT',
+        'The request collided with concurrent changes to the same records and was not applied; send it again',
+      ),
+      headers: {},
+      unexpected: false,
+      lockConflict: true,
     };
   }
   if (isDependencyUnavailable(err)) {
