@@ -69,6 +69,37 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     ...over,
   });
 
+  it('GET .../{id}/employees is a list like every other: paged, by employee id, sortField, 400 for anything else', async () => {
+    const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Paged selection' }));
+    const url = `/payroll_config/payrolls/${payroll.id}/employees`;
+    const selected = [c.emp.manager, c.emp.report1, c.emp.report2].sort((a, b) => a - b);
+    const first = (await call('GET', `${url}?limit=2`, admin)).json();
+    expect(first).toMatchObject({ status: 'SUCCESS', total: 3, page: 1, limit: 2, nextPage: 2 });
+    const second = (await call('GET', `${url}?limit=2&page=2`, admin)).json();
+    expect(second).toMatchObject({ total: 3, page: 2, nextPage: null });
+    type Row = { id: number; name: string };
+    const rows = [...first.data, ...second.data] as Row[];
+    expect(rows.map((r) => r.id)).toEqual(selected);
+    expect(rows[0]).toEqual({
+      id: selected[0],
+      employee_id: expect.any(String),
+      name: expect.stringMatching(/^First\d+ Last\d+$/),
+      payroll_employee: expect.any(Number),
+      currency: 'EUR',
+    });
+    const lastNames = rows.map((r) => r.name.split(' ')[1]);
+    const byLastName = (await ok('GET', `${url}?sortField=last_name&sortOrder=descend`)) as Row[];
+    expect(byLastName.map((r) => r.name.split(' ')[1])).toEqual([...lastNames].sort().reverse());
+    for (const query of ['sortField=salary', 'limit=501', 'filters={"status":"Active"}']) {
+      const res = await call('GET', `${url}?${query}`, admin);
+      expect({ query, status: res.statusCode, code: res.json().error?.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
+    }
+  });
+
   it('processes a payroll into the hand-computed grid; an edit recomputes the row; processing again keeps the edit', async () => {
     const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody());
     expect(payroll).toMatchObject({

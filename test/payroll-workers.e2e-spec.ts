@@ -81,7 +81,7 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
     return res.json().data.id;
   };
   const selected = async (id: number): Promise<number> =>
-    (await call('GET', `/payroll_config/payrolls/${id}/employees`, admin)).json().data.length;
+    (await call('GET', `/payroll_config/payrolls/${id}/employees?limit=1`, admin)).json().total;
   const row = async (id: number) =>
     (
       await ds.query<Array<{ status: string; progress: number; claim: string }>>(

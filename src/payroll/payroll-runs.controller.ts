@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { DeletedDto } from '../common/crud/crud.controller';
-import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
@@ -71,11 +71,16 @@ export class PayrollRunsController {
   @ApiOperation({
     summary:
       'The payroll employees the payroll selects: its pay frequency (and deduction group), Active, in its department or below',
+    description: 'Paged; by employee id unless sortField (id, employee_id, first_name, last_name) says otherwise.',
   })
-  @ApiArrayEnvelope(PayrollEmployeeRowDto)
+  @ApiListEnvelope(PayrollEmployeeRowDto)
   @ApiErrors(400, 401, 403, 404)
-  employees(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<PayrollEmployeeRowDto[]> {
-    return this.runs.employeesOf(caller, id);
+  employees(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: ListQueryDto,
+  ): Promise<Page<PayrollEmployeeRowDto>> {
+    return this.runs.employeesOf(caller, id, query);
   }
 
   @Post(':id/process')

@@ -10,7 +10,7 @@ import { recordEvent } from '../common/outbox/outbox';
 import { transaction, TransactionOptions } from '../common/database/transaction';
 import { DriverReader } from '../common/database/driver-reader';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { assertPagingOnly, findPage, parseListQuery } from '../common/paging/list-request';
+import { assertPagingOnly, findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
@@ -44,6 +44,13 @@ const BATCH = 1000;
 export const ROW_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
 
 type EmployeeName = { id: number; employee_id: string; name: string };
+
+/** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
+const SELECTION_SPEC: ListSpec = {
+  idColumn: 'p.id',
+  sortFields: { id: 'e.id', employee_id: 'e.employee_id', first_name: 'e.first_name', last_name: 'e.last_name' },
+  defaultSort: { field: 'id', order: 'ascend' },
+};
 
 /** A grid row's employee; one deleted since the run is "Employee <id>". */
 function rowEmployee(names: Map<number, EmployeeName>, id: number): EmployeeName {
@@ -193,9 +200,25 @@ export class PayrollRunsService {
     return { id };
   }
 
-  /** The payroll employees selected: the pay frequency (and deduction group, when set), Active, in the department or below. */
-  async employeesOf(caller: AuthUser, id: number): Promise<PayrollEmployeeRowDto[]> {
-    return this.selection(await this.visible(caller, id));
+  /**
+   * GET .../{id}/employees: one page of the payroll employees the payroll selects (the pay
+   * frequency, and deduction group when set; Active; in the department or below), as processing
+   * selects them. A page query, a COUNT and the page's names: never the whole selection (12 500
+   * rows for a run of 12 500 employees before it was paged).
+   */
+  async employeesOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollEmployeeRowDto>> {
+    const payroll = await this.visible(caller, id);
+    const departments = await this.reference.subtree([payroll.departmentId]);
+    const qb = this.payrollEmployees
+      .createQueryBuilder('p')
+      .innerJoin('employees', 'e', 'e.id = p.employee_id')
+      .where('p.pay_frequency_id = :payPeriod', { payPeriod: payroll.payPeriod })
+      .andWhere("e.status = 'Active'")
+      .andWhere('e.department_id IN (:...departments)', { departments });
+    if (payroll.deductionGroupId !== null) qb.andWhere('p.deduction_group_id = :group', { group: payroll.deductionGroupId });
+    const page = await findPage(qb, parseListQuery(query, SELECTION_SPEC));
+    const names = await this.employees.namesOf(page.items.map((p) => p.employeeId));
+    return page.map((p) => ({ ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency }));
   }
 
   async errorsOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollErrorDto>> {
