@@ -1,6 +1,7 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { byIdReader } from '../src/common/database/by-id-reader';
+import { DriverReader } from '../src/common/database/driver-reader';
 import { transaction } from '../src/common/database/transaction';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { Payroll } from '../src/payroll/entities/payroll-run.entities';
@@ -99,5 +100,17 @@ describe('byIdReader: one entity by primary key, SQL built once', () => {
     await expect(tx).rejects.toThrow('rolled back');
     expect((await during)?.firstName).not.toBe('Uncommitted');
     expect((await read(c.emp.manager))?.firstName).not.toBe('Uncommitted');
+  });
+
+  it('inside a transaction reads the writes of that same transaction (on MariaDB through its connection, not the pool)', async () => {
+    const c = await buildCompany(t.app);
+    const ds = t.app.get(DataSource);
+    const read = byIdReader(t.app.get<Repository<Employee>>(getRepositoryToken(Employee)));
+    const seen = await transaction(ds, async (em) => {
+      await em.update(Employee, { id: c.emp.report1 }, { firstName: 'Own write' });
+      const rows = await DriverReader.of(ds).arrays('SELECT first_name FROM employees WHERE id = :id', { id: c.emp.report1 });
+      return { byId: (await read(c.emp.report1))?.firstName, arrays: rows[0]?.[0] };
+    });
+    expect(seen).toEqual({ byId: 'Own write', arrays: 'Own write' });
   });
 });

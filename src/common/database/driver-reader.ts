@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
-import { sqliteTurn } from './transaction';
+import { openTransaction, sqliteTurn } from './transaction';
 
 export type Row = Record<string, unknown>;
 
@@ -30,8 +30,10 @@ const MAX_PREPARED = 500;
  * Values are the driver's own, as getRawMany() gives them (TypeORM's pool options: dates as Date,
  * decimals and big integers as strings on MariaDB). Errors are the driver's own (their codes
  * decide 503 or 500, as through TypeORM). On SQLite every statement first waits for another
- * caller's open transaction (sqliteTurn), as TypeORM's own statements do. Anything else (a
- * replication pool) goes through manager.query.
+ * caller's open transaction (sqliteTurn), as TypeORM's own statements do; on MySQL/MariaDB a
+ * caller inside a transaction reads through that transaction's connection (openTransaction), so
+ * that it sees its own writes and keeps its isolation. Anything else (a replication pool) goes
+ * through manager.query.
  */
 export class DriverReader {
   private static readonly readers = new WeakMap<DataSource, DriverReader>();
@@ -62,6 +64,8 @@ export class DriverReader {
   first(sql: string, params: unknown[]): Promise<Row | undefined> {
     // Not an async function: the hot read by id makes no promise beyond the driver's own.
     const pool = this.pool;
+    const inTransaction = pool && openTransaction(this.ds);
+    if (inTransaction) return inTransaction.query<Row[]>(sql, params).then((rows) => rows[0]);
     if (pool)
       return new Promise((resolve, reject) => pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows[0]))));
     if (this.sqlite) {
@@ -84,6 +88,8 @@ export class DriverReader {
   async arrays(sql: string, named: Record<string, unknown>): Promise<unknown[][]> {
     const [text, params] = positional(sql, named, this.sqlite !== undefined);
     const pool = this.pool;
+    const inTransaction = pool && openTransaction(this.ds);
+    if (inTransaction) return (await inTransaction.query<Row[]>(text, params)).map((row) => Object.values(row));
     if (pool) {
       return new Promise((resolve, reject) =>
         pool.query({ sql: text, values: params, rowsAsArray: true }, (err, rows) => (err ? reject(err) : resolve(rows))),

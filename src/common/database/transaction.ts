@@ -113,6 +113,16 @@ export async function transaction<T>(
 }
 
 /**
+ * The entity manager of the transaction of `ds` the calling code runs in, or null outside one. A
+ * statement run straight through the driver's pool on MySQL/MariaDB would run on another
+ * connection, where this transaction's own writes are not seen; inside one it goes through this.
+ */
+export function openTransaction(ds: DataSource): EntityManager | null {
+  const context = current.getStore();
+  return context && context.ds === ds && context.open ? context.em : null;
+}
+
+/**
  * SQLite: what a statement run straight through the driver (not through TypeORM's query runner)
  * must await first, so that it neither reads the writes of another caller's open transaction nor
  * runs inside it; null when it may run now (no transaction open, or the caller's own). Always null
