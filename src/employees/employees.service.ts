@@ -410,16 +410,6 @@ export class EmployeesService {
     return out;
   }
 
-  /** For payroll runs: the Active employees of the given departments, with their names. */
-  async activeIn(departmentIds: number[]): Promise<Array<{ id: number; employee_id: string; name: string }>> {
-    if (!departmentIds.length) return [];
-    const rows = await this.employees.find({
-      select: { id: true, employeeId: true, firstName: true, lastName: true },
-      where: { departmentId: In(departmentIds), status: 'Active' },
-    });
-    return rows.map((e) => ({ id: e.id, employee_id: e.employeeId, name: `${e.firstName} ${e.lastName}` }));
-  }
-
   /** For payroll grids: ids, employee ids and names of many employees (deleted ones are simply absent). */
   async namesOf(ids: number[]): Promise<Map<number, { id: number; employee_id: string; name: string }>> {
     const out = new Map<number, { id: number; employee_id: string; name: string }>();

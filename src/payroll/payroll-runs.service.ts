@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, LessThan, Repository, SelectQueryBuilder } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
@@ -200,23 +200,9 @@ export class PayrollRunsService {
     return { id };
   }
 
-  /**
-   * GET .../{id}/employees: one page of the payroll employees the payroll selects (the pay
-   * frequency, and deduction group when set; Active; in the department or below), as processing
-   * selects them. A page query, a COUNT and the page's names: never the whole selection (12 500
-   * rows for a run of 12 500 employees before it was paged).
-   */
+  /** GET .../{id}/employees: one page of the payroll employees the payroll selects, never the whole selection. */
   async employeesOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollEmployeeRowDto>> {
-    const payroll = await this.visible(caller, id);
-    const departments = await this.reference.subtree([payroll.departmentId]);
-    const qb = this.payrollEmployees
-      .createQueryBuilder('p')
-      .innerJoin('employees', 'e', 'e.id = p.employee_id')
-      .where('p.pay_frequency_id = :payPeriod', { payPeriod: payroll.payPeriod })
-      .andWhere("e.status = 'Active'")
-      .andWhere('e.department_id IN (:...departments)', { departments });
-    if (payroll.deductionGroupId !== null) qb.andWhere('p.deduction_group_id = :group', { group: payroll.deductionGroupId });
-    const page = await findPage(qb, parseListQuery(query, SELECTION_SPEC));
+    const page = await findPage(await this.selectionQuery(await this.visible(caller, id)), parseListQuery(query, SELECTION_SPEC));
     const names = await this.employees.namesOf(page.items.map((p) => p.employeeId));
     return page.map((p) => ({ ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency }));
   }
@@ -592,24 +578,29 @@ export class PayrollRunsService {
     }
   }
 
-  private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
+  /**
+   * The payroll employees a payroll selects (what it processes and GET .../{id}/employees lists):
+   * the pay frequency, and deduction group when set; Active; in the department or below.
+   */
+  private async selectionQuery(payroll: Payroll): Promise<SelectQueryBuilder<PayrollEmployee>> {
     const departments = await this.reference.subtree([payroll.departmentId]);
-    const active = await this.employees.activeIn(departments);
-    const byId = new Map(active.map((e) => [e.id, e]));
-    const rows: PayrollEmployeeRowDto[] = [];
-    const ids = active.map((e) => e.id);
-    for (let i = 0; i < ids.length; i += 1000) {
-      const where = {
-        employeeId: In(ids.slice(i, i + 1000)),
-        payFrequencyId: payroll.payPeriod,
-        ...(payroll.deductionGroupId === null ? {} : { deductionGroupId: payroll.deductionGroupId }),
-      };
-      for (const p of await this.payrollEmployees.find({ where })) {
-        const e = byId.get(p.employeeId) as { id: number; employee_id: string; name: string };
-        rows.push({ ...e, payroll_employee: p.id, currency: p.currency });
-      }
-    }
-    return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    const qb = this.payrollEmployees
+      .createQueryBuilder('p')
+      .innerJoin('employees', 'e', 'e.id = p.employee_id')
+      .where('p.pay_frequency_id = :payPeriod', { payPeriod: payroll.payPeriod })
+      .andWhere("e.status = 'Active'")
+      .andWhere('e.department_id IN (:...departments)', { departments });
+    if (payroll.deductionGroupId !== null) qb.andWhere('p.deduction_group_id = :group', { group: payroll.deductionGroupId });
+    return qb;
+  }
+
+  /** The whole selection, by name (the grid's order). */
+  private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
+    const selected = await (await this.selectionQuery(payroll)).getMany();
+    const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
+    return selected
+      .map((p) => ({ ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
   private async payrollColumns(payroll: Payroll): Promise<PayrollColumn[]> {
