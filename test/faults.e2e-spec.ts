@@ -365,8 +365,9 @@ const summary = (samples: Sample[]) => {
       60_000,
     );
     const exit = worker.kill('SIGTERM');
-    await sleep(1000);
-    expect(await status(first)).toBe('Processing'); // still draining
+    // The signal came mid-run (checked at once: how long a run of this size takes after its
+    // progress shows depends on the machine; after a fixed 1 s wait it was over once in CI).
+    expect(await status(first)).toBe('Processing');
     expect((await post(base, `/payroll_config/payrolls/${second}/process`, {})).status).toBe(200);
     expect(await exit).toBe(0);
     expect(await status(first)).toBe('Processed'); // drained: finished before the exit
