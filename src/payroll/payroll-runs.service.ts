@@ -57,6 +57,11 @@ function rowEmployee(names: Map<number, EmployeeName>, id: number): EmployeeName
   return names.get(id) ?? { id, employee_id: '', name: `Employee ${id}` };
 }
 
+/** A payroll employee of a payroll's selection, with its employee's name. */
+function selectionRow(names: Map<number, EmployeeName>, p: PayrollEmployee): PayrollEmployeeRowDto {
+  return { ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency };
+}
+
 /** The payrolls' resource in the audit log. */
 export const PAYROLLS = 'payroll_config/payrolls';
 
@@ -204,7 +209,7 @@ export class PayrollRunsService {
   async employeesOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollEmployeeRowDto>> {
     const page = await findPage(await this.selectionQuery(await this.visible(caller, id)), parseListQuery(query, SELECTION_SPEC));
     const names = await this.employees.namesOf(page.items.map((p) => p.employeeId));
-    return page.map((p) => ({ ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency }));
+    return page.map((p) => selectionRow(names, p));
   }
 
   async errorsOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollErrorDto>> {
@@ -598,9 +603,7 @@ export class PayrollRunsService {
   private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
     const selected = await (await this.selectionQuery(payroll)).getMany();
     const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
-    return selected
-      .map((p) => ({ ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency }))
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    return selected.map((p) => selectionRow(names, p)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
   private async payrollColumns(payroll: Payroll): Promise<PayrollColumn[]> {
