@@ -4,9 +4,16 @@
  * scripts (a progressive tax with if/min/max, ratios, employee fields) and a hook column. Prints
  * cells per second (best and median of the rounds, planning and compiling included) and the peak
  * RSS. Target (issue 10): at least 300 000 cells/s on the 2-core machine.
+ *
+ * Then the bounds of issue 24: the time per cell of the costliest script of each kind the formula
+ * limits accept, and the time to check and render the costliest payslip templates the template
+ * limits accept (scripts/worst-cases.ts). Each is the median of its repetitions.
  */
 import { computePayroll, EngineEmployee, planColumns } from '../src/payroll/engine/payroll-engine';
+import { compileFormula } from '../src/payroll/formula/formula';
+import { compilePayslipTemplate } from '../src/payroll/payslip-template';
 import { benchColumns as columns } from './bench-payroll-columns';
+import { WORST_VARIABLES, worstFormulas, worstScope, worstTemplates } from './worst-cases';
 
 const EMPLOYEES = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -51,6 +58,52 @@ function main(): void {
   console.log(`cell errors: ${errors}`);
   console.log(`peak RSS: ${Math.round(peakRss / 1048576)} MiB`);
   console.log(`target 300,000 cells/s: ${sorted[Math.floor(sorted.length / 2)] >= 300_000 ? 'met' : 'NOT met'}`);
+  bounds();
+}
+
+/** Median milliseconds of `runs` calls of `fn`, after two warm-up calls. */
+function medianMs(fn: () => unknown, runs: number): number {
+  fn();
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+function bounds(): void {
+  console.log('\nworst-case scripts under the formula limits (ms per cell, median of 30):');
+  let worst = 0;
+  for (const { name, script } of worstFormulas()) {
+    const { formula } = compileFormula(script, new Set(WORST_VARIABLES.keys()));
+    if (!formula) throw new Error(`${name}: refused by the limits`);
+    const ms = medianMs(() => {
+      try {
+        formula.evaluate(worstScope);
+      } catch {
+        // an error ("out of range") is an outcome like a value
+      }
+    }, 30);
+    worst = Math.max(worst, ms);
+    console.log(`  ${name.padEnd(32)} ${String(script.length).padStart(6)} chars  ${ms.toFixed(3)} ms`);
+  }
+  console.log(`worst per cell: ${worst.toFixed(3)} ms`);
+  console.log('\nworst-case payslip templates under the template limits (ms, median of 15):');
+  let worstRender = 0;
+  for (const { name, content, context } of worstTemplates()) {
+    const check = medianMs(() => compilePayslipTemplate(content), 15);
+    const render = compilePayslipTemplate(content);
+    const out = render(context).length;
+    const ms = medianMs(() => render(context), 15);
+    worstRender = Math.max(worstRender, ms);
+    console.log(
+      `  ${name.padEnd(28)} check ${check.toFixed(2)} ms, render ${ms.toFixed(2)} ms, ${out.toLocaleString('en-US')} characters`,
+    );
+  }
+  console.log(`worst render: ${worstRender.toFixed(2)} ms`);
 }
 
 main();

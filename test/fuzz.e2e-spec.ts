@@ -17,7 +17,34 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
 const RUNS = Number(process.env.FUZZ_RUNS ?? (INTEGRATION ? 300 : 1000));
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 
+/** Templates and scripts that cost exponential or quadratic work, or make non-finite numbers (issue 24). */
+const chainedPartials = (levels: number) => {
+  let t = '{{#*inline "a0"}}x{{/inline}}';
+  for (let i = 1; i <= levels; i++) t += `{{#*inline "a${i}"}}{{> a${i - 1}}}{{> a${i - 1}}}{{/inline}}`;
+  return `${t}{{> a${levels}}}`;
+};
+const COSTLY = [
+  chainedPartials(24),
+  '{{#*inline "r"}}{{> r}}{{/inline}}{{> r}}',
+  '{{> x}}',
+  `${'{{#each @root.columns}}'.repeat(20)}x${'{{/each}}'.repeat(20)}`,
+  `{{#each columns}}{{#each @root.columns}}{{#each @root.columns}}{{#each @root.columns}}${'y'.repeat(9000)}{{/each}}{{/each}}{{/each}}{{/each}}`,
+  '{{#if}}x{{/if}}',
+  '{{#each}}x{{/each}}',
+  '{{#if 1 2}}x{{/if}}',
+  '{{*foo}}',
+  '{{{employee.name}}}',
+  '1e1200000 % 7.3',
+  '1e99999999999999999 - 1e99999999999999999',
+  '(9e30)^2 - (9e30)^2',
+  '9.999999999999999999999999999999999999999e39 % 1.000000000000000000000000000000000000001e-40',
+  '1.000000000000000000000000000000000000001 ^ -999',
+  `${'-'.repeat(9000)}1`,
+  `${'not '.repeat(2000)}1`,
+];
+
 const nasty = fc.oneof(
+  fc.constantFrom(...COSTLY),
   fc.constantFrom(
     '__proto__',
     'constructor',
@@ -195,6 +222,7 @@ function schemaBodies(schemas: Record<string, Schema>, ids: number[]) {
         return fc.oneof(
           ...(typeof s.example === 'string' ? [fc.constant(s.example)] : []),
           fc.constantFrom('Fuzz', 'Engineering', 'basic + 1', '09:00', '17:30', 'EUR', '100.00', 'Active', 'Yes'),
+          fc.constantFrom(...COSTLY),
         );
       case undefined:
       default:

@@ -27,7 +27,7 @@ import {
   PayrollErrorDto,
   SavePayrollDto,
 } from './dto/payroll-run.dto';
-import { computePayroll, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
+import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
 import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
 import { toEngineColumn } from './payroll-config.service';
@@ -35,7 +35,15 @@ import { minorUnitOf } from '../common/money/currencies';
 import { DECIMAL_TEXT_COLUMN, toFixedText } from '../common/money/money';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
-import { isCurrentClaim, JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
+import {
+  internalFailure,
+  isCurrentClaim,
+  JOB_STATES,
+  JobRunState,
+  PAYROLL_PROCESS_JOB,
+  payrollJobId,
+  PayrollJobData,
+} from './payroll.jobs';
 
 const PROCESSABLE: PayrollStatus[] = ['Draft', 'Processed', 'Failed'];
 const EDITABLE_STATES: PayrollStatus[] = ['Draft', 'Processed'];
@@ -280,8 +288,7 @@ export class PayrollRunsService {
         async (em) => {
           await em.delete(PayrollCell, { payrollId });
           await this.writeCells(em, payrollId, result, edited);
-          await em.delete(PayrollError, { payrollId });
-          await this.writeErrors(em, payrollId, result.errors);
+          await this.replaceErrors(em, payrollId, result.errors);
         },
         ROW_REPLACEMENT,
       );
@@ -295,15 +302,13 @@ export class PayrollRunsService {
       );
     } catch (err) {
       if (err instanceof PlanFailure) {
-        await transaction(this.dataSource, async (em) => {
-          await em.delete(PayrollError, { payrollId });
-          await this.writeErrors(em, payrollId, err.errors);
-        });
+        await transaction(this.dataSource, (em) => this.replaceErrors(em, payrollId, err.errors), ROW_REPLACEMENT);
         await this.finish(payroll, 'Failed', err.message, 0, err.errors.length);
         return;
       }
-      this.logger.error(`payroll ${payrollId} failed: ${(err as Error).message}`);
-      await this.finish(payroll, 'Failed', `processing failed: ${(err as Error).message}`.slice(0, 1000), 0, 0);
+      const job = payrollJobId('Processing', payrollId, data.claim ?? 'unclaimed');
+      this.logger.error(`payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
+      await this.finish(payroll, 'Failed', internalFailure('processing', job), 0, 0);
     }
   }
 
@@ -506,7 +511,7 @@ export class PayrollRunsService {
       fields: fields.get(id) ?? {},
       salary: salaries.get(id) ?? new Map(),
     }));
-    return computePayroll(plan, engineEmployees, hooks, (columnId, employeeId) => fixed.get(`${employeeId}:${columnId}`));
+    return computePayrollYielding(plan, engineEmployees, hooks, (columnId, employeeId) => fixed.get(`${employeeId}:${columnId}`));
   }
 
   /** Plain multi-row INSERTs (BATCH rows a statement): TypeORM's entity insert costs more than the engine. */
@@ -528,6 +533,16 @@ export class PayrollRunsService {
       }
     }
     await flush();
+  }
+
+  /** Replaces a payroll's error list: its cells' (processing), or payslips that could not be rendered. */
+  async replaceErrors(
+    em: EntityManager,
+    payrollId: number,
+    errors: Array<{ employee: number | null; column: number | null; message: string }>,
+  ): Promise<void> {
+    await em.delete(PayrollError, { payrollId });
+    await this.writeErrors(em, payrollId, errors);
   }
 
   private async writeErrors(

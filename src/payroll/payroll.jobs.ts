@@ -38,3 +38,12 @@ export function isCurrentClaim(
 ): boolean {
   return payroll.status === state && (data.claim === undefined || data.claim === payroll.claim);
 }
+
+/**
+ * A payroll's `error` for a job that failed unexpectedly: a stable sentence with the job's id,
+ * under which the service log holds the detail. Never the failure's own text, which may be a
+ * driver's (SQL, column names) and is not for clients.
+ */
+export function internalFailure(what: string, job: string): string {
+  return `${what} failed with an internal error (job ${job}); the service log has the details, and it may be started again`;
+}

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import Handlebars from 'handlebars';
 import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
@@ -21,26 +20,8 @@ import { PayrollColumn } from './entities/payroll-config.entities';
 import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService, ROW_REPLACEMENT } from './payroll-runs.service';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
-import { isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
-
-/** Handlebars with escaping on, only each/if/unless, no prototype access (the 4.6+ defaults kept). */
-const handlebars = Handlebars.create();
-const COMPILE_OPTIONS: CompileOptions = {
-  knownHelpersOnly: true,
-  knownHelpers: {
-    each: true,
-    if: true,
-    unless: true,
-    with: false,
-    lookup: false,
-    log: false,
-    helperMissing: false,
-    blockHelperMissing: false,
-  },
-  strict: false,
-  noEscape: false,
-};
-const RUNTIME_OPTIONS: RuntimeOptions = { allowProtoMethodsByDefault: false, allowProtoPropertiesByDefault: false };
+import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
+import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
 export interface PayslipContext {
   employee: { id: number; employee_id: string; name: string };
@@ -49,17 +30,24 @@ export interface PayslipContext {
   columns: Array<{ name: string; value: string | null }>;
 }
 
-/** Compiles a template or answers 400 with the position of the problem. */
-export function compileTemplate(content: string): (context: PayslipContext) => string {
+/** Checks a template (400 on `content` with the position of the problem) and returns its bounded renderer. */
+export function compileTemplate(content: string): RenderTemplate {
   try {
-    handlebars.precompile(content, COMPILE_OPTIONS);
+    return compilePayslipTemplate(content);
   } catch (err) {
-    const e = err as Error & { lineNumber?: number; column?: number };
-    const where = e.lineNumber !== undefined ? ` (line ${e.lineNumber}, column ${(e.column ?? 0) + 1})` : '';
-    throw ValidationException.field('content', `${e.message.split('\n')[0]}${where}`);
+    if (err instanceof TemplateSyntaxError) throw ValidationException.field('content', err.message);
+    throw err;
   }
-  const template = handlebars.compile<PayslipContext>(content, COMPILE_OPTIONS);
-  return (context) => template(context, RUNTIME_OPTIONS);
+}
+
+/** A preview's render: past a bound, 400 on `content`. */
+function renderPreview(render: RenderTemplate, context: PayslipContext): { html: string } {
+  try {
+    return { html: render(context) };
+  } catch (err) {
+    if (err instanceof TemplateRenderError) throw ValidationException.field('content', err.message);
+    throw err;
+  }
 }
 
 /** The payslip templates' resource in the audit log. */
@@ -72,6 +60,22 @@ function toTemplateDto(t: PayslipTemplate): PayslipTemplateDto {
 function toPayslipDto(p: Payslip): PayslipDto {
   return { id: p.id, payroll: p.payrollId, employee: p.employeeId, html: p.html, created_at: p.createdAt.toISOString() };
 }
+
+/** Payslips per INSERT statement, and the rendered characters held before they are written. */
+const INSERT_ROWS = 200;
+const FLUSH_CHARS = 4_000_000;
+
+/** The job's caller: payslips are of every employee of the payroll. */
+const SYSTEM: AuthUser = {
+  id: 0,
+  username: 'system',
+  email: '',
+  level: 'Admin',
+  employeeId: null,
+  departmentIds: [],
+  mustChangePassword: false,
+  grantId: '',
+};
 
 const PLACEHOLDERS: PayslipContext = {
   employee: { id: 0, employee_id: 'E0000', name: 'Sample Employee' },
@@ -171,18 +175,17 @@ export class PayslipsService implements OnModuleInit {
         .catch(() => null);
       const row = grid?.rows[0];
       if (grid && row) {
-        return {
-          html: render(
-            await this.context(
-              payroll,
-              row.employee,
-              grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] })),
-            ),
+        return renderPreview(
+          render,
+          await this.context(
+            payroll,
+            row.employee,
+            grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] })),
           ),
-        };
+        );
       }
     }
-    return { html: render({ ...PLACEHOLDERS, company: { name: await this.settings.get(COMPANY_NAME) } }) };
+    return renderPreview(render, { ...PLACEHOLDERS, company: { name: await this.settings.get(COMPANY_NAME) } });
   }
 
   async previewSaved(caller: AuthUser, id: number): Promise<{ html: string }> {
@@ -201,46 +204,86 @@ export class PayslipsService implements OnModuleInit {
     return this.runs.get(caller, id);
   }
 
-  /** The job: one payslip per employee of the grid, in one transaction; Completed. */
+  /**
+   * The job: one payslip per employee of the grid, written in batches as they are rendered (memory
+   * holds one batch, not the payroll's); Completed. A payslip whose render goes past a template
+   * bound is listed in the payroll's errors by employee, and the payroll goes back to Processed
+   * without payslips. Anything else that fails is logged with the job id; the payroll's `error`
+   * says so in a stable sentence, never the failure's own text (it may be a driver's, with SQL).
+   */
   async generate(data: PayrollJobData): Promise<void> {
     const payrollId = data.payrollId;
     const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
     if (!payroll || !isCurrentClaim(data, payroll, 'Completing') || payroll.payslipTemplateId === null) return;
+    const job = payrollJobId('Completing', payrollId, data.claim ?? 'unclaimed');
     try {
-      const render = compileTemplate((await this.findTemplate(payroll.payslipTemplateId)).content);
-      const system: AuthUser = {
-        id: 0,
-        username: 'system',
-        email: '',
-        level: 'Admin',
-        employeeId: null,
-        departmentIds: [],
-        mustChangePassword: false,
-        grantId: '',
-      };
-      const rows: Array<Partial<Payslip>> = [];
-      for (let page = 1; ; page++) {
-        const grid = await this.runs.data(system, payrollId, Object.assign(new ListQueryDto(), { page, limit: 500 }));
-        for (const row of grid.rows) {
-          const columns = grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] }));
-          rows.push({ payrollId, employeeId: row.employee.id, html: render(await this.context(payroll, row.employee, columns)) });
-        }
-        if (page * 500 >= grid.total) break;
+      const template = await this.findTemplate(payroll.payslipTemplateId);
+      let render: RenderTemplate;
+      try {
+        render = compilePayslipTemplate(template.content);
+      } catch (err) {
+        if (!(err instanceof TemplateSyntaxError)) throw err;
+        await this.backToProcessed(payrollId, `the payslip template ${template.id} cannot be used: ${err.message}`);
+        return;
       }
+      // A retried job starts over: an earlier attempt's payslips and errors go first.
       await transaction(
         this.dataSource,
         async (em) => {
           await em.delete(Payslip, { payrollId });
-          for (let i = 0; i < rows.length; i += 200)
-            await em
-              .createQueryBuilder()
-              .insert()
-              .into(Payslip)
-              .values(rows.slice(i, i + 200))
-              .execute();
+          await this.runs.replaceErrors(em, payrollId, []);
         },
         ROW_REPLACEMENT,
       );
+      const failures: Array<{ employee: number; column: null; message: string }> = [];
+      let batch: Array<Partial<Payslip>> = [];
+      let batchChars = 0;
+      let written = 0;
+      const flush = async () => {
+        const rows = batch;
+        batch = [];
+        batchChars = 0;
+        for (let i = 0; i < rows.length; i += INSERT_ROWS)
+          await this.payslips
+            .createQueryBuilder()
+            .insert()
+            .into(Payslip)
+            .values(rows.slice(i, i + INSERT_ROWS))
+            .execute();
+        written += rows.length;
+      };
+      for (let page = 1; ; page++) {
+        const grid = await this.runs.data(SYSTEM, payrollId, Object.assign(new ListQueryDto(), { page, limit: 500 }));
+        for (const row of grid.rows) {
+          const columns = grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] }));
+          let html: string;
+          try {
+            html = render(await this.context(payroll, row.employee, columns));
+          } catch (err) {
+            if (!(err instanceof TemplateRenderError)) throw err;
+            failures.push({ employee: row.employee.id, column: null, message: err.message });
+            continue;
+          }
+          if (failures.length) continue; // no payslip is kept: only the failures are still of use
+          batch.push({ payrollId, employeeId: row.employee.id, html });
+          batchChars += html.length;
+          if (batchChars >= FLUSH_CHARS) await flush();
+        }
+        if (!failures.length) await flush();
+        if (page * 500 >= grid.total) break;
+      }
+      if (failures.length) {
+        await transaction(
+          this.dataSource,
+          async (em) => {
+            await em.delete(Payslip, { payrollId });
+            await this.runs.replaceErrors(em, payrollId, failures);
+          },
+          ROW_REPLACEMENT,
+        );
+        await this.backToProcessed(payrollId, `${failures.length} payslips could not be rendered: see /errors`);
+        return;
+      }
       const done = await transaction(this.dataSource, async (em) => {
         const updated = await em.update(
           Payroll,
@@ -248,24 +291,26 @@ export class PayslipsService implements OnModuleInit {
           { status: 'Completed', progress: 100, completedAt: new Date() },
         );
         if (updated.affected === 1)
-          await recordEvent(em, 'payroll.completed', { id: payrollId, status: 'Completed', employees: rows.length, errors: 0 });
+          await recordEvent(em, 'payroll.completed', { id: payrollId, status: 'Completed', employees: written, errors: 0 });
         return updated;
       });
       if (done.affected === 1) {
         await this.events.emitAsync(PAYROLL_COMPLETED_EVENT, {
           payrollId,
           status: 'Completed',
-          employees: rows.length,
+          employees: written,
           errors: 0,
         } satisfies PayrollEvent);
       }
     } catch (err) {
-      this.logger.error(`payslips of payroll ${payrollId} failed: ${(err as Error).message}`);
-      await this.payrolls.update(
-        { id: payrollId, status: 'Completing' },
-        { status: 'Processed', progress: 100, error: `payslips failed: ${(err as Error).message}`.slice(0, 1000) },
-      );
+      this.logger.error(`payslips of payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
+      await this.payslips.delete({ payrollId }).catch(() => undefined);
+      await this.backToProcessed(payrollId, internalFailure('generating payslips', job));
     }
+  }
+
+  private async backToProcessed(payrollId: number, error: string): Promise<void> {
+    await this.payrolls.update({ id: payrollId, status: 'Completing' }, { status: 'Processed', progress: 100, error });
   }
 
   /** Completed → Processed, its payslips removed. */

@@ -122,7 +122,7 @@ describe('payroll engine', () => {
         column(3, 'after', { script: 'ratio + 1' }),
         column(4, 'ok', { script: '2 * 2' }),
         column(5, 'flag', { script: 'basic > 1' }),
-        column(6, 'huge', { script: '1e308 * 10' }),
+        column(6, 'huge', { script: '1e39 * 10' }),
         column(7, 'age', { script: 'employee.age' }),
       ],
       [employee(1, { 1: '10' }, 2, { age: 40 }), employee(2, {})],

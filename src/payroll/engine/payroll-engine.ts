@@ -170,43 +170,78 @@ export function computePayroll(
   employees: readonly EngineEmployee[],
   hooks?: HookValues,
   /** Values fixed by hand (edited cells of editable columns): used as they are, and read by later columns. */
-  overrides?: (columnId: number, employeeId: number) => string | undefined,
+  overrides?: CellOverrides,
 ): EngineResult {
-  const errors: CellError[] = [];
-  const rows: EngineResult['rows'] = [];
-  const n = plan.planned.length;
+  const result: EngineResult = { columns: plan.order.map((c) => c.id), rows: [], errors: [] };
+  for (const employee of employees) computeRow(plan, employee, hooks, overrides, result);
+  return result;
+}
+
+export type CellOverrides = (columnId: number, employeeId: number) => string | undefined;
+
+/** How long the engine computes before it lets the event loop run other work (computePayrollYielding). */
+const SLICE_MS = 10;
+
+/**
+ * computePayroll for a process that serves requests too (the in-process job runner): after each
+ * employee, past SLICE_MS of computing, it yields to the event loop. One employee's row is the
+ * longest it runs at once: its columns × the per-cell bound of the formula language.
+ */
+export async function computePayrollYielding(
+  plan: PlannedPlan,
+  employees: readonly EngineEmployee[],
+  hooks?: HookValues,
+  overrides?: CellOverrides,
+): Promise<EngineResult> {
+  const result: EngineResult = { columns: plan.order.map((c) => c.id), rows: [], errors: [] };
+  let sliceStart = performance.now();
   for (const employee of employees) {
-    const stored: Array<Dec | undefined> = new Array<Dec | undefined>(n);
-    const values: Array<string | null> = new Array<string | null>(n).fill(null);
-    const scope: FormulaScope = {
-      variable(name) {
-        const value = stored[plan.variableIndex.get(name) as number];
-        if (value === undefined) throw new CellFailure(`${name} has no value: its cell failed`);
-        return value;
-      },
-      employee(field) {
-        const value = employee.fields[field];
-        if (value === null || value === undefined) throw new CellFailure(`employee.${field} is not set for this employee`);
-        return new Dec(value);
-      },
-    };
-    for (let i = 0; i < n; i++) {
-      const { column, formula, add, sub } = plan.planned[i];
-      try {
-        const fixed = overrides?.(column.id, employee.id);
-        const raw = fixed !== undefined ? new Dec(fixed) : cellValue(column, formula, add, sub, employee, stored, scope, hooks);
-        const value = raw.toDecimalPlaces(employee.minorUnit, Decimal.ROUND_HALF_UP);
-        if (value.abs().gte(MAX_CELL)) throw new CellFailure('the result is out of range');
-        stored[i] = value;
-        values[i] = value.toFixed(employee.minorUnit);
-      } catch (err) {
-        if (!(err instanceof CellFailure || err instanceof FormulaRuntimeError || err instanceof Error)) throw err;
-        errors.push({ employee: employee.id, column: column.id, message: err.message });
-      }
+    computeRow(plan, employee, hooks, overrides, result);
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
     }
-    rows.push({ employee: employee.id, values });
   }
-  return { columns: plan.order.map((c) => c.id), rows, errors };
+  return result;
+}
+
+function computeRow(
+  plan: PlannedPlan,
+  employee: EngineEmployee,
+  hooks: HookValues | undefined,
+  overrides: CellOverrides | undefined,
+  result: EngineResult,
+): void {
+  const n = plan.planned.length;
+  const stored: Array<Dec | undefined> = new Array<Dec | undefined>(n);
+  const values: Array<string | null> = new Array<string | null>(n).fill(null);
+  const scope: FormulaScope = {
+    variable(name) {
+      const value = stored[plan.variableIndex.get(name) as number];
+      if (value === undefined) throw new CellFailure(`${name} has no value: its cell failed`);
+      return value;
+    },
+    employee(field) {
+      const value = employee.fields[field];
+      if (value === null || value === undefined) throw new CellFailure(`employee.${field} is not set for this employee`);
+      return new Dec(value);
+    },
+  };
+  for (let i = 0; i < n; i++) {
+    const { column, formula, add, sub } = plan.planned[i];
+    try {
+      const fixed = overrides?.(column.id, employee.id);
+      const raw = fixed !== undefined ? new Dec(fixed) : cellValue(column, formula, add, sub, employee, stored, scope, hooks);
+      const value = raw.toDecimalPlaces(employee.minorUnit, Decimal.ROUND_HALF_UP);
+      if (!value.isFinite() || value.abs().gte(MAX_CELL)) throw new CellFailure('the result is out of range');
+      stored[i] = value;
+      values[i] = value.toFixed(employee.minorUnit);
+    } catch (err) {
+      if (!(err instanceof CellFailure || err instanceof FormulaRuntimeError || err instanceof Error)) throw err;
+      result.errors.push({ employee: employee.id, column: column.id, message: err.message });
+    }
+  }
+  result.rows.push({ employee: employee.id, values });
 }
 
 function cellValue(

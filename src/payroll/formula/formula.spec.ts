@@ -38,7 +38,24 @@ describe('formula language', () => {
       line: 1,
       column: 65,
     });
-    expect(compileFormula('-'.repeat(5000) + '1').errors[0]?.message ?? 'ok').toMatch(/nested deeper|ok/);
+    // Prefix operators in a row nest like brackets: counted before the parser recurses into them.
+    for (const chain of [
+      '-'.repeat(9000) + '1',
+      '!'.repeat(9000) + '1',
+      'not '.repeat(2000) + '1',
+      `1 + ${'- + '.repeat(40)}1`,
+    ]) {
+      expect(compileFormula(chain).errors).toEqual([
+        { message: 'nested deeper than 64 levels', line: 1, column: expect.any(Number) },
+      ]);
+    }
+    expect(compileFormula(`${'-'.repeat(30)}(${'-'.repeat(30)}(1))`).errors).toEqual([]);
+    expect(compileFormula(`${'-'.repeat(40)}(${'-'.repeat(30)}(1))`).errors[0].message).toBe('nested deeper than 64 levels');
+    expect(compileFormula('not not (1 > 2) and -1 < - -2 or 1e-3 - -2e+5 > 0').errors).toEqual([]);
+    expect(
+      compileFormula(`max(${Array.from({ length: 100 }, () => 'max(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1)').join(',')})`)
+        .errors[0].message,
+    ).toMatch(/more than 2000/);
   });
 
   it('reports unknown variables, functions and employee fields with their position', () => {
@@ -111,7 +128,12 @@ describe('formula language', () => {
     });
 
     it('keeps huge numbers and powers harmless', () => {
-      expect(evaluate('1e308 * 10')).toBe('1e+309');
+      expect(compileFormula('1e308 * 10').errors[0].message).toMatch(/the number 1e308 is out of range/);
+      expect(compileFormula('1e-41 + 1').errors[0].message).toMatch(/out of range/);
+      expect(evaluate('9.99e39 - 1e39')).toBe('8990000000000000000000000000000000000000');
+      expect(() => compileFormula('1e39 * 10').formula!.evaluate(scope())).toThrow('the result is out of range');
+      expect(() => compileFormula('(1e39 * 10) - (1e39 * 10)').formula!.evaluate(scope())).toThrow('the result is out of range');
+      expect(evaluate('1e-40 / 10')).toBe('0'); // below the range: 0
       const { formula } = compileFormula('2 ^ 100000');
       expect(() => formula!.evaluate(scope())).toThrow(/exponent/);
       expect(() => compileFormula('1 / (2 - 2)').formula!.evaluate(scope())).toThrow('division by zero');

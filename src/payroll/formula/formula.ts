@@ -12,12 +12,34 @@ import jsep, { Expression } from 'jsep';
  * but `employee.<field>`, no strings, no arrays, no assignment, no `this`.
  */
 
-/** Exact decimals for scripts: 40 significant digits, half-up rounding. */
-export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 40 });
+/**
+ * The engine's range: every number of a script, literal or intermediate, is below 10^40 in
+ * magnitude (a larger one is "out of range"), and one below 10^-40 counts as 0. With 40
+ * significant digits, this bounds the cost of every operation: `%` divides exactly, and unbounded
+ * operands made `1e4000000 % 7` take 19 s.
+ */
+export const MAX_EXPONENT_OF_VALUES = 39;
+export const MIN_EXPONENT_OF_VALUES = -40;
+
+/** Exact decimals for scripts: 40 significant digits, half-up rounding, the range above. */
+export const Dec = Decimal.clone({
+  precision: 40,
+  rounding: Decimal.ROUND_HALF_UP,
+  toExpNeg: -40,
+  toExpPos: 40,
+  maxE: MAX_EXPONENT_OF_VALUES,
+  minE: MIN_EXPONENT_OF_VALUES,
+});
 export type Dec = Decimal;
 
 export const MAX_SCRIPT_LENGTH = 10_000;
 export const MAX_NESTING = 64;
+/**
+ * Operators, functions, values and names in one script: what one evaluation may do. A power
+ * counts POWER_WEIGHT (one `^` costs as much as 25 other operations: 23 µs against under 2).
+ */
+export const MAX_SCRIPT_NODES = 2_000;
+export const POWER_WEIGHT = 30;
 /** `x ^ n`: n an integer of at most this size, so one power cannot take the process's time. */
 const MAX_EXPONENT = 1000;
 
@@ -88,15 +110,48 @@ function positionOfToken(script: string, token: string): { line: number; column:
   return position(script, m ? m.index + m[1].length : 0);
 }
 
+/**
+ * jsep parses brackets and prefix operators by recursion: a chain of 9 000 `-` overflowed the
+ * stack before any check ran. This counts both before parsing: the open brackets, plus the prefix
+ * operators in a row (`-`, `+`, `!`, `not` where an operand is expected).
+ */
 function nestingError(script: string): FormulaError | null {
   let depth = 0;
+  let prefixes = 0;
+  let expectOperand = true;
   for (let i = 0; i < script.length; i++) {
     const c = script[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
     if (c === '(' || c === '[') {
-      if (++depth > MAX_NESTING) return { message: `nested deeper than ${MAX_NESTING} levels`, ...position(script, i) };
-    } else if (c === ')' || c === ']') depth--;
+      depth++;
+      expectOperand = true;
+    } else if (c === ')' || c === ']') {
+      depth--;
+      prefixes = 0;
+      expectOperand = false;
+    } else if (expectOperand && (c === '-' || c === '+' || c === '!' || /^not(?![A-Za-z0-9_$])/.test(script.slice(i, i + 4)))) {
+      prefixes++;
+      if (c === 'n') i += 2;
+    } else if (/[A-Za-z0-9_$.]/.test(c)) {
+      // An operand (a name or a number, with its exponent's sign); words such as `and` end it below.
+      const word = /^[A-Za-z0-9_$.]+(?:[eE][+-]?\d+)?/.exec(script.slice(i))?.[0] ?? c;
+      i += word.length - 1;
+      const operator = word === 'and' || word === 'or';
+      expectOperand = operator;
+      if (!operator) prefixes = 0;
+    } else {
+      // A binary operator, a comma, `?` or `:`: an operand comes next.
+      expectOperand = true;
+    }
+    if (depth + prefixes > MAX_NESTING) return { message: `nested deeper than ${MAX_NESTING} levels`, ...position(script, i) };
   }
   return null;
+}
+
+/** Every arithmetic result is checked: past the range it is an error, never Infinity or NaN. */
+function inRange(value: Dec): Dec {
+  if (!value.isFinite()) throw new FormulaRuntimeError('the result is out of range');
+  return value;
 }
 
 /** jsep types node fields as unknown: names, operators and raw texts are strings, anything else is none. */
@@ -136,8 +191,13 @@ export function compileFormula(
     return () => false;
   };
 
+  let nodes = 0;
   const compile = (node: Expression, depth: number): Node => {
     if (depth > MAX_NESTING) return fail(`nested deeper than ${MAX_NESTING} levels`);
+    const before = nodes;
+    nodes += node.type === 'BinaryExpression' && node.operator === '^' ? POWER_WEIGHT : 1;
+    if (before <= MAX_SCRIPT_NODES && nodes > MAX_SCRIPT_NODES)
+      return fail(`more than ${MAX_SCRIPT_NODES} operators, values and names (a power counts ${POWER_WEIGHT})`);
     switch (node.type) {
       case 'Literal': {
         const raw = str(node.raw);
@@ -147,6 +207,9 @@ export function compileFormula(
         }
         if (typeof node.value !== 'number') return fail('only numbers are allowed as literals', raw.slice(0, 20));
         const value = new Dec(raw);
+        if (!value.isFinite() || (value.isZero() && /[1-9]/.test(raw.replace(/[eE].*$/, '')))) {
+          return fail(`the number ${raw.slice(0, 20)} is out of range (below 1e40 and, unless 0, from 1e-40)`, raw.slice(0, 20));
+        }
         return () => value;
       }
       case 'Identifier': {
@@ -219,22 +282,22 @@ export function compileFormula(
   const binary = (op: string, l: Node, r: Node): Node => {
     switch (op) {
       case '+':
-        return (s) => num(l(s), '+').plus(num(r(s), '+'));
+        return (s) => inRange(num(l(s), '+').plus(num(r(s), '+')));
       case '-':
-        return (s) => num(l(s), '-').minus(num(r(s), '-'));
+        return (s) => inRange(num(l(s), '-').minus(num(r(s), '-')));
       case '*':
-        return (s) => num(l(s), '*').times(num(r(s), '*'));
+        return (s) => inRange(num(l(s), '*').times(num(r(s), '*')));
       case '/':
         return (s) => {
           const d = num(r(s), '/');
           if (d.isZero()) throw new FormulaRuntimeError('division by zero');
-          return num(l(s), '/').div(d);
+          return inRange(num(l(s), '/').div(d));
         };
       case '%':
         return (s) => {
           const d = num(r(s), '%');
           if (d.isZero()) throw new FormulaRuntimeError('division by zero');
-          return num(l(s), '%').mod(d);
+          return inRange(num(l(s), '%').mod(d));
         };
       case '^':
         return (s) => {
@@ -244,7 +307,7 @@ export function compileFormula(
           }
           const b = num(l(s), '^');
           if (b.isZero() && e.isNeg()) throw new FormulaRuntimeError('division by zero');
-          return b.pow(e);
+          return inRange(b.pow(e));
         };
       case '<':
         return (s) => num(l(s), '<').lt(num(r(s), '<'));
