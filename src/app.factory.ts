@@ -73,8 +73,9 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   // the error handler Nest installs, so they get the same envelope as everything else.
   registerBodyParsers(fastify, config);
   const settings = app.get(SettingsService);
+  const headers = securityHeaders(config);
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.headers(SECURITY_HEADERS).header('X-Request-Id', request.id);
+    void reply.headers(headers).header('X-Request-Id', request.id);
     restGate(config, settings, request, reply, done);
   });
   app.enableCors({
@@ -126,7 +127,7 @@ export function handlersDone(app: NestFastifyApplication, timeoutMs: number): Pr
  * nonces they do not depend on the request, and the Fastify plugin rebuilt the middleware (parsing
  * the CSP directives again) on every request.
  */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders(config: Pick<AppConfig, 'publicUrl'>): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string | number) => (headers[name] = String(value)),
@@ -139,13 +140,14 @@ export function securityHeaders(): Record<string, string> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
         scriptSrc: ["'self'"],
+        // Only behind HTTPS (PUBLIC_URL https://...): over plain HTTP on any host but loopback a
+        // browser would upgrade /docs' scripts to an https:// nobody serves, a blank page.
+        upgradeInsecureRequests: config.publicUrl.startsWith('https://') ? [] : null,
       },
     },
   })({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
   return headers;
 }
-
-const SECURITY_HEADERS = securityHeaders();
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()

@@ -351,10 +351,10 @@ describe('hardening II (issue 24)', () => {
       expect(fine.link).toBe('/app/api/employees/5');
     });
 
-    it('the CSP does not upgrade insecure requests unless the service is told it is behind HTTPS', async () => {
+    it('the CSP does not upgrade insecure requests unless PUBLIC_URL says the service is behind HTTPS', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/app/api/echo' });
       expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
-      const https = await createTestApp({ PUBLIC_HTTPS: 'true' }, { keepDatabase: true });
+      const https = await createTestApp({ PUBLIC_URL: 'https://hr.example.com' }, { keepDatabase: true });
       try {
         const secure = await https.app.inject({ method: 'GET', url: '/app/api/echo' });
         expect(String(secure.headers['content-security-policy'])).toContain('upgrade-insecure-requests');

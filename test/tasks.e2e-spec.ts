@@ -165,7 +165,7 @@ describe('tasks: made by the service from events, each once; the owner sets the 
       title: '  Sign the handbook ',
       priority: 'Low',
       due_date: '2026-12-31',
-      link: '/employees/me',
+      link: '/app/api/employees/me',
     });
     expect(created).toMatchObject({
       user: c.users.employee.user.id,

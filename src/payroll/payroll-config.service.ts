@@ -82,6 +82,11 @@ export function toEngineColumn(c: PayrollColumn): EngineColumn {
   };
 }
 
+/** The columns whose script reads `variable`. */
+function scriptReaders(columns: PayrollColumn[], variable: string): PayrollColumn[] {
+  return columns.filter((c) => c.script && compileFormula(c.script).formula?.variables.includes(variable));
+}
+
 const inUse = (what: string, users: string[]): never => {
   throw new DomainException(
     'IN_USE',
@@ -169,6 +174,15 @@ export class PayrollConfigService {
       const column = existing ?? repo.create({ enabled: true, editable: false, calculationHookArgs: {} });
       column.name = dto.name;
       column.variable = dto.variable ?? (existing && existing.name === dto.name ? existing.variable : snakeCase(dto.name));
+      if (before && column.variable !== before.variable) {
+        // Scripts name columns by variable: a rename would break every script that reads the old name.
+        const readers = scriptReaders(await repo.find({ where: { id: Not(before.id) } }), before.variable);
+        if (readers.length)
+          inUse(
+            `Payroll column variable ${before.variable}`,
+            readers.map((u) => `column ${u.variable}`),
+          );
+      }
       if (dto.enabled !== undefined) column.enabled = dto.enabled;
       if (dto.editable !== undefined) column.editable = dto.editable;
       if (dto.default_value !== undefined) column.defaultValue = dto.default_value;
@@ -216,12 +230,8 @@ export class PayrollConfigService {
       const column = await repo.findOne({ where: { id } });
       if (!column) throw new NotFoundException('Payroll column');
       const others = await repo.find({ where: { id: Not(id) }, order: { colorder: 'ASC', id: 'ASC' } });
-      const users = others.filter(
-        (o) =>
-          o.addColumns.includes(id) ||
-          o.subColumns.includes(id) ||
-          (o.script && compileFormula(o.script).formula?.variables.includes(column.variable)),
-      );
+      const readers = new Set(scriptReaders(others, column.variable));
+      const users = others.filter((o) => o.addColumns.includes(id) || o.subColumns.includes(id) || readers.has(o));
       // Payrolls name their columns (a JSON list): the few payroll rows are read and checked here.
       const payrolls = (await em.getRepository(Payroll).find({ select: { id: true, columns: true } })).filter((p) =>
         p.columns.includes(id),

@@ -91,6 +91,11 @@ export class TasksService {
   /** POST /tasks (Admins): a task for an active user. */
   async create(dto: CreateTaskDto): Promise<TaskDto> {
     if (!(await this.users.exists(dto.user))) throw ValidationException.field('user', 'does not exist');
+    if (dto.link && !this.isApiPath(dto.link))
+      throw ValidationException.field(
+        'link',
+        `must be a path under ${this.config.apiPrefix}/, such as ${this.config.apiPrefix}/employees/5`,
+      );
     const task = await this.tasks.save(
       this.tasks.create({
         userId: dto.user,
@@ -106,6 +111,21 @@ export class TasksService {
       }),
     );
     return toTaskDto(task);
+  }
+
+  /**
+   * A link a front end can follow without leaving the service: a path under the API base, with no
+   * `..` segment and no backslash (browsers read `/\\host` like `//host`, another site).
+   */
+  private isApiPath(link: string): boolean {
+    return (
+      link.startsWith(`${this.config.apiPrefix}/`) &&
+      !link.includes('\\') &&
+      !link
+        .split(/[?#]/)[0]
+        .split('/')
+        .some((segment) => segment === '..' || segment === '.')
+    );
   }
 
   /**

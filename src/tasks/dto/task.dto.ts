@@ -43,7 +43,12 @@ export class CreateTaskDto {
   @Nullable()
   @IsCalendarDate()
   due_date?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'a path such as /app/api/employees/5' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 500,
+    description: 'a path under the API base ({base_url}/...), such as /app/api/employees/5',
+  })
   @IsOptional()
   @Nullable()
   @IsString()
