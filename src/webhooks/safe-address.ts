@@ -1,44 +1,34 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a webhook may not reach unless WEBHOOK_ALLOW_PRIVATE: this host, private networks,
- * link-local (cloud metadata at 169.254.169.254 included), carrier-grade NAT, multicast and the
- * unspecified/reserved ranges, in IPv4 and IPv6 (IPv4-mapped IPv6 addresses are checked as IPv4).
+ * The addresses a webhook may reach unless WEBHOOK_ALLOW_PRIVATE: globally reachable unicast only.
+ * ipaddr.js keeps the IANA special-purpose registries of both families (loopback, private,
+ * link-local with cloud metadata, carrier-grade NAT, documentation, benchmarking, multicast,
+ * reserved...): anything in one of them is refused. IPv6 must also lie in 2000::/3, the global
+ * unicast space, which leaves out the IPv4-compatible (::a.b.c.d), SIIT (::ffff:0:a.b.c.d) and
+ * discard (100::/64) forms; 6to4, Teredo and NAT64 embed an IPv4 address and are refused as
+ * ranges. An IPv4-mapped address (::ffff:a.b.c.d) is checked as its IPv4 address.
  */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /** Whether `address` (an IP) is one a webhook may not reach. */
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (!ipaddr.isValid(address)) return true;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() !== 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() !== 'unicast';
+  return v6.range() !== 'unicast' || !v6.match(GLOBAL_UNICAST_V6);
 }
+
+/**
+ * What a refused host is told, whether its name did not resolve or resolved to an address that is
+ * not public: the same sentence, naming no address, so that the check is no way to learn what a
+ * name resolves to on this network.
+ */
+export const ADDRESS_PROBLEM =
+  'must name a host whose addresses are all public (not loopback, private, link-local, documentation or otherwise reserved)';
 
 export class BlockedAddressError extends Error {
   readonly code = 'WEBHOOK_ADDRESS_BLOCKED';
@@ -60,8 +50,7 @@ export function safeLookup(allowPrivate: boolean) {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const bad = addresses.find((a) => isBlockedAddress(a.address));
-      if (bad && !allowPrivate)
-        return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, a private address`), []);
+      if (bad && !allowPrivate) return callback(new BlockedAddressError(`${hostname}: not a public address`), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });
@@ -83,12 +72,10 @@ export async function urlProblem(url: string, allowPrivate: boolean): Promise<st
   if (parsed.username || parsed.password) return 'must not hold credentials';
   if (allowPrivate) return null;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host)
+  const addresses = ipaddr.isValid(host)
     ? [host]
     : await new Promise<string[]>((resolve) =>
         dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found.map((a) => a.address))),
       );
-  if (!addresses.length) return `host ${host} does not resolve`;
-  const bad = addresses.find(isBlockedAddress);
-  return bad ? `resolves to ${bad}, a loopback, private, link-local or reserved address` : null;
+  return !addresses.length || addresses.some(isBlockedAddress) ? ADDRESS_PROBLEM : null;
 }

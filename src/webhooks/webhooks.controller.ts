@@ -10,7 +10,7 @@ import { WebhooksService } from './webhooks.service';
 
 const SIGNED =
   'Deliveries are POSTs of {type, timestamp, data} signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature); ' +
-  'URLs resolving to loopback, private, link-local or metadata addresses are refused (400 WEBHOOK_URL_NOT_ALLOWED) unless WEBHOOK_ALLOW_PRIVATE=true.';
+  'URLs whose host does not resolve to globally reachable addresses only (loopback, private, link-local, metadata, documentation, reserved: the IANA special-purpose ranges) are refused (400 WEBHOOK_URL_NOT_ALLOWED) unless WEBHOOK_ALLOW_PRIVATE=true.';
 
 @ApiTags('Webhooks')
 @ApiBearerAuth()

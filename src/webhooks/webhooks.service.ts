@@ -13,7 +13,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
 import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
 import { postJson } from './post';
-import { urlProblem } from './safe-address';
+import { ADDRESS_PROBLEM, urlProblem } from './safe-address';
 import { newSecret, signedHeaders } from './signing';
 
 const RESOURCE = 'webhooks';
@@ -188,7 +188,7 @@ export class WebhooksService {
   private async checkUrl(url: string): Promise<void> {
     const problem = await urlProblem(url, this.config.webhooks.allowPrivate);
     if (problem) {
-      if (problem.startsWith('resolves to'))
+      if (problem === ADDRESS_PROBLEM)
         throw new DomainException('WEBHOOK_URL_NOT_ALLOWED', `The webhook URL ${problem}`, [{ field: 'url', message: problem }]);
       throw ValidationException.field('url', problem);
     }
