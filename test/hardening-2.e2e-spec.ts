@@ -222,24 +222,27 @@ describe('hardening II (issue 24)', () => {
     const signIn = (username: string, password: string) =>
       t.app.inject({ method: 'POST', url: '/app/api/oauth/token', payload: { grant_type: 'password', username, password } });
 
-    it('accent, width and case variants and the e-mail count in the user bucket, and none signs in as the user', async () => {
+    it('accent, width and case variants and the e-mail count in the user bucket; accent variants do not sign in', async () => {
       const user = await createUser(t.app, 'Employee', { username: 'limitadmin' });
       for (let i = 0; i < 3; i++) expect((await signIn('limitadmin', 'wrong-password')).statusCode).toBe(401);
       for (const variant of ['límitadmin', 'lïmitadmin', 'ｌｉｍｉｔａｄｍｉｎ', 'LIMİTADMIN', 'limitadmin@test.example']) {
         const res = await signIn(variant, user.password);
         expect({ variant, status: res.statusCode }).toEqual({ variant, status: 429 });
       }
-      // Another user with a fresh bucket: variants of its name do not sign in, the name itself does.
-      const other = await createUser(t.app, 'Employee', { username: 'accentuser' });
-      for (const variant of ['áccentuser', 'ＡＣＣＥＮＴＵＳＥＲ']) {
-        const res = await signIn(variant, other.password);
-        expect({ variant, status: res.statusCode, code: res.json().error?.code }).toEqual({
-          variant,
+      // Users with fresh buckets (3 attempts each): an accent variant of the name does not sign in;
+      // NFKC and case folding are the same name (full-width letters, case, surrounding spaces).
+      const variants = ['ádminuser0', 'ADMİNUSER1', 'admïnuser2', 'adminuse\u0301r3'];
+      for (const [n, tried] of variants.entries()) {
+        const other = await createUser(t.app, 'Employee', { username: `adminuser${n}` });
+        const res = await signIn(tried, other.password);
+        expect({ tried, status: res.statusCode, code: res.json().error?.code }).toEqual({
+          tried,
           status: 401,
           code: 'INVALID_CREDENTIALS',
         });
+        for (const same of [` AdminUser${n} `, `ＡＤＭＩＮＵＳＥＲ${String.fromCharCode(0xff10 + n)}`])
+          expect({ same, status: (await signIn(same, other.password)).statusCode }).toEqual({ same, status: 200 });
       }
-      expect((await signIn(' AccentUser ', other.password)).statusCode).toBe(200);
     });
   });
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors/domain.exception';
 import { RateLimitsService } from './rate-limits.service';
-import { IssuedTokens, normalizeLogin, TokenService } from './token.service';
+import { IssuedTokens, loginBucket, TokenService } from './token.service';
 
 const TOKEN_FIELDS = ['grant_type', 'username', 'password', 'refresh_token', 'client_id', 'client_secret', 'scope'];
 
@@ -49,8 +49,10 @@ export class AuthService {
           const missing = !username ? 'username' : 'password';
           throw new DomainException('INVALID_REQUEST', `${missing} is required`, [{ field: missing, message: 'is required' }]);
         }
-        await this.limits.consume('login-username', normalizeLogin(username), 'Too many sign-in attempts');
-        return this.tokens.passwordGrant(username, password);
+        // One bucket per user, whichever of its names (username, e-mail, a variant) is tried.
+        const user = await this.tokens.userOfLogin(username);
+        await this.limits.consume('login-username', loginBucket(user?.username ?? username), 'Too many sign-in attempts');
+        return this.tokens.passwordGrant(user, password);
       }
       case 'refresh_token': {
         const refresh = stringField(fields, 'refresh_token');

@@ -29,8 +29,22 @@ function newToken(kind: TokenKind): string {
   return PREFIX[kind] + randomBytes(32).toString('base64url');
 }
 
+/**
+ * A username or e-mail as stored and compared: trimmed, NFKC (full-width letters become ASCII) and
+ * lower case. Sign-in compares this exactly, on both databases: MariaDB's utf8mb4_unicode_ci also
+ * matches accent variants ('ädmin' found 'admin'), which must not sign anyone in.
+ */
 export function normalizeLogin(login: string): string {
-  return login.trim().toLowerCase();
+  return login.trim().normalize('NFKC').toLowerCase();
+}
+
+/**
+ * The sign-in limiter's bucket for a name: accents stripped and case folded as the collation
+ * does, so that no variant of a name gets attempts of its own. AuthService keys a known user by
+ * its own username this way, so its e-mail shares the bucket too.
+ */
+export function loginBucket(name: string): string {
+  return name.trim().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFKC');
 }
 
 /**
@@ -78,10 +92,15 @@ export class TokenService {
     };
   }
 
-  /** The password grant: username or e-mail. Unknown user and wrong password look the same. */
-  async passwordGrant(login: string, password: string): Promise<IssuedTokens> {
+  /** The user a username or e-mail names exactly (after normalizeLogin), or null. */
+  async userOfLogin(login: string): Promise<DirectoryUser | null> {
     const normalized = normalizeLogin(login);
     const user = await this.users.findByLogin(normalized);
+    return user && (user.username === normalized || user.email === normalized) ? user : null;
+  }
+
+  /** The password grant for the user of the login (userOfLogin). Unknown user and wrong password look the same. */
+  async passwordGrant(user: DirectoryUser | null, password: string): Promise<IssuedTokens> {
     const ok = user ? await this.hasher.verify(password, user.passwordHash) : await this.hasher.verifyAgainstNothing(password);
     if (!user || !ok || !user.active) {
       throw new DomainException('INVALID_CREDENTIALS', 'Invalid username or password');
