@@ -310,7 +310,10 @@ export class PayslipsService implements OnModuleInit {
   }
 
   private async backToProcessed(payrollId: number, error: string): Promise<void> {
-    await this.payrolls.update({ id: payrollId, status: 'Completing' }, { status: 'Processed', progress: 100, error });
+    await this.payrolls.update(
+      { id: payrollId, status: 'Completing' },
+      { status: 'Processed', progress: 100, error: error.slice(0, 1000) },
+    );
   }
 
   /** Completed → Processed, its payslips removed. */

@@ -18,6 +18,7 @@ import { EmployeeListIndexes1763800000016 } from './1763800000016-EmployeeListIn
 import { AuditLog1763800000017 } from './1763800000017-AuditLog';
 import { Webhooks1763800000018 } from './1763800000018-Webhooks';
 import { EmployeeStatusCodeIndex1763800000019 } from './1763800000019-EmployeeStatusCodeIndex';
+import { WideTextColumns1763800000020 } from './1763800000020-WideTextColumns';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   AuditLog1763800000017,
   Webhooks1763800000018,
   EmployeeStatusCodeIndex1763800000019,
+  WideTextColumns1763800000020,
 ];
