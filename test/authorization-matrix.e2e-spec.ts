@@ -316,4 +316,72 @@ describe('authorization matrix: every route × anonymous and the four levels', (
     for (const [name, id] of payrolls)
       if (name !== 'missing') expect((await call('GET', `/payroll_config/payrolls/${id}`, admin)).statusCode).toBe(200);
   });
+
+  it('payroll rows follow their employee: one moved out of the Restricted Admin’s departments leaves every payroll route for it', async () => {
+    const call = apiCaller(t.app);
+    const admin = c.users.admin.token;
+    const data = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: object) => {
+      const res = await call(method, url, admin, body);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
+      return res.json().data;
+    };
+    const component = (
+      await data('POST', '/payroll_config/salary-components', { name: 'Moved basic', component_type: 'Earning' })
+    ).id;
+    const column = (
+      await data('POST', '/payroll_config/payroll-columns', { name: 'Moved basic', salary_components: [component] })
+    ).id;
+    const template = (await data('POST', '/payroll_config/payslip-templates', { name: 'Moved', content: '{{employee.name}}' }))
+      .id;
+    const moved = c.emp.report2; // Engineering: in the Restricted Admin's departments until it moves
+    await data('PUT', `/employees/${moved}/salary`, { items: [{ component, amount: '100.00' }] });
+    await data('POST', '/payroll_config/payroll-employees', { employee: moved, pay_frequency: 4, currency: 'EUR' });
+    const payroll = (
+      await data('POST', '/payroll_config/payrolls', {
+        name: 'Moved',
+        pay_period: 4,
+        department: c.departments.engineering,
+        date_start: '2026-02-01',
+        date_end: '2026-02-28',
+        columns: [column],
+        payslip_template: template,
+      })
+    ).id;
+    const settle = async (status: string) => {
+      for (let i = 0; i < 200 && (await data('GET', `/payroll_config/payrolls/${payroll}`)).status !== status; i++)
+        await new Promise((r) => setTimeout(r, 25));
+    };
+    await data('POST', `/payroll_config/payrolls/${payroll}/process`);
+    await settle('Processed');
+    await data('POST', `/payroll_config/payrolls/${payroll}/generate-payslips`);
+    await settle('Completed');
+    await data('PUT', `/employees/${moved}`, { department: c.departments.sales });
+
+    const routes: Array<[string, string, (body: { data: unknown }) => boolean]> = [
+      [
+        'grid',
+        `/payroll_config/payrolls/${payroll}/data`,
+        (b) => (b.data as { rows: Array<{ employee: { id: number } }> }).rows.some((r) => r.employee.id === moved),
+      ],
+      [
+        'payslips',
+        `/payroll_config/payrolls/${payroll}/payslips`,
+        (b) => (b.data as Array<{ employee: number }>).some((p) => p.employee === moved),
+      ],
+      ['employee payslips', `/employees/${moved}/payslips`, (b) => (b.data as unknown[]).length > 0],
+    ];
+    const unexpected: string[] = [];
+    for (const [level, token, sees] of [
+      ['Admin', admin, true],
+      ['Restricted Admin', c.users.restricted.token, false],
+    ] as const) {
+      for (const [name, url, shows] of routes) {
+        const res = await call('GET', url, token);
+        const seen = res.statusCode === 200 && shows(res.json());
+        if (seen !== sees)
+          unexpected.push(`${name} as ${level}: ${res.statusCode}, ${seen ? 'shows' : 'hides'} the moved employee`);
+      }
+    }
+    expect(unexpected).toEqual([]);
+  });
 });

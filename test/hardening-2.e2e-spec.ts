@@ -308,7 +308,9 @@ describe('hardening II (issue 24)', () => {
 
   describe('item 9: payroll data follows the employee scope', () => {
     it('a Restricted Admin no longer reads a moved employee through the payroll routes, like through /employees/{id}/payslips', async () => {
-      const column = (await ok('POST', '/payroll_config/payroll-columns', { name: 'T9 basic', salary_components: [basic] })).id;
+      const column = (
+        await ok('POST', '/payroll_config/payroll-columns', { name: 'T9 basic', salary_components: [basic], editable: true })
+      ).id;
       const template = await ok('POST', '/payroll_config/payslip-templates', { name: 'T9', content: '{{employee.name}}' });
       const moved = (await ok('POST', '/employees', employeeBody({ department: c.departments.engineering }))).id;
       await ok('PUT', `/employees/${moved}/salary`, { items: [{ component: basic, amount: '2000.00' }] });
@@ -331,11 +333,18 @@ describe('hardening II (issue 24)', () => {
       expect((await call('GET', `/employees/${moved}/payslips`, ra)).statusCode).toBe(404);
       expect(await employeesOf(gridUrl, fromGrid)).not.toContain(moved);
       const grid = (await call('GET', gridUrl, ra)).json();
-      expect(grid.total).toBe(grid.data.rows.length);
+      expect(grid.data.total).toBe(grid.data.rows.length);
       expect(await employeesOf(slipsUrl, fromSlips)).not.toContain(moved);
-      const slip = (await ok('GET', slipsUrl)).find((s: { employee: number }) => s.employee === moved);
-      expect((await call('GET', `${slipsUrl}/${slip.id}`, ra)).statusCode).toBe(404);
-      // The Admin still reads all of it.
+      // Nor edits its cells (the payroll back to Processed): the same answer as an employee not in the payroll.
+      await ok('POST', `/payroll_config/payrolls/${payroll.id}/delete-payslips`);
+      const edit = { values: [{ employee: moved, column, amount: '1.00' }] };
+      const refused = await call('POST', gridUrl, ra, edit);
+      expect([refused.statusCode, refused.json().error.details[0]]).toEqual([
+        400,
+        { field: 'values[0].employee', message: 'is not in this payroll' },
+      ]);
+      // The Admin still reads and edits all of it.
+      await ok('POST', gridUrl, edit);
       expect((await ok('GET', gridUrl)).rows.map((r: { employee: { id: number } }) => r.employee.id)).toContain(moved);
     });
   });

@@ -222,10 +222,10 @@ export class PayrollRunsService {
 
   async errorsOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollErrorDto>> {
     await this.visible(caller, id);
-    const page = await findPage(
-      this.errors.createQueryBuilder('x').where('x.payroll_id = :id', { id }),
-      parseListQuery(query, { idColumn: 'x.id', sortFields: { id: 'x.id' } }),
-    );
+    const qb = this.errors.createQueryBuilder('x').where('x.payroll_id = :id', { id });
+    const scope = await this.employeeScope(caller, 'x.employee_id');
+    if (scope) qb.andWhere(`(x.employee_id IS NULL OR ${scope.sql})`, scope.params);
+    const page = await findPage(qb, parseListQuery(query, { idColumn: 'x.id', sortFields: { id: 'x.id' } }));
     return page.map((e) => ({ employee: e.employeeId, column: e.columnId, message: e.message }));
   }
 
@@ -325,8 +325,11 @@ export class PayrollRunsService {
     assertPagingOnly(query); // rows are always by employee name
     const payroll = await this.visible(caller, id);
     const columns = await this.payrollColumns(payroll);
+    const scope = await this.employeeScope(caller, 'c.employee_id');
+    // A Restricted Admin's rows follow where its employees are now: read each time, not reused
+    // (an employee moved out of its departments must leave the grid at once, its total too).
     const key = `${id}:${payroll.claim ?? ''}:${payroll.status}:${payroll.processedAt?.getTime() ?? ''}`;
-    const ordered = await this.gridRows.get(key, () => this.rowOrder(id));
+    const ordered = scope ? await this.rowOrder(id, scope) : await this.gridRows.get(key, () => this.rowOrder(id, null));
     const offset = (query.page - 1) * query.limit;
     const pageIds = ordered.slice(offset, offset + query.limit);
     const names = await this.employees.namesOf(pageIds);
@@ -361,15 +364,14 @@ export class PayrollRunsService {
     };
   }
 
-  /** The employees with cells in the payroll, by name (then id). */
-  private async rowOrder(id: number): Promise<number[]> {
-    const employeeIds = (
-      await this.cells
-        .createQueryBuilder('c')
-        .select('DISTINCT c.employee_id', 'employee')
-        .where('c.payroll_id = :id', { id })
-        .getRawMany<{ employee: number | string }>()
-    ).map((r) => Number(r.employee));
+  /** The employees with cells in the payroll that the caller may see, by name (then id). */
+  private async rowOrder(id: number, scope: EmployeeScopeCondition | null): Promise<number[]> {
+    const qb = this.cells
+      .createQueryBuilder('c')
+      .select('DISTINCT c.employee_id', 'employee')
+      .where('c.payroll_id = :id', { id });
+    if (scope) qb.andWhere(scope.sql, scope.params);
+    const employeeIds = (await qb.getRawMany<{ employee: number | string }>()).map((r) => Number(r.employee));
     const names = await this.employees.namesOf(employeeIds);
     return employeeIds
       .map((e) => rowEmployee(names, e))
@@ -386,11 +388,15 @@ export class PayrollRunsService {
     if (!EDITABLE_STATES.includes(payroll.status)) throw invalidState(payroll, 'be edited');
     const columns = new Map((await this.payrollColumns(payroll)).map((c) => [c.id, c]));
     const employeeIds = [...new Set(dto.values.map((v) => v.employee))];
-    const present = new Set(
-      (await this.cells.find({ select: { employeeId: true }, where: { payrollId: id, employeeId: In(employeeIds) } })).map(
-        (c) => c.employeeId,
-      ),
-    );
+    // Employees outside the caller's scope are not in the payroll for it (the same answer as absent ones).
+    const presentQuery = this.cells
+      .createQueryBuilder('c')
+      .select('DISTINCT c.employee_id', 'employee')
+      .where('c.payroll_id = :id', { id })
+      .andWhere('c.employee_id IN (:...employeeIds)', { employeeIds });
+    const scope = await this.employeeScope(caller, 'c.employee_id');
+    if (scope) presentQuery.andWhere(scope.sql, scope.params);
+    const present = new Set((await presentQuery.getRawMany<{ employee: number | string }>()).map((r) => Number(r.employee)));
     const problems: ErrorDetail[] = [];
     dto.values.forEach((v, i) => {
       const column = columns.get(v.column);
@@ -638,6 +644,22 @@ export class PayrollRunsService {
     return out;
   }
 
+  /**
+   * The rows of a payroll a caller reads (cells, errors, payslips) follow their employee, as
+   * /employees/{id}/payslips does (API.md §5): a Restricted Admin reads those of employees now in
+   * its departments, so an employee moved out of them is out of every payroll route too. Null for
+   * an Admin. `column` is the SQL column holding the employee id.
+   */
+  async employeeScope(caller: AuthUser, column: string): Promise<EmployeeScopeCondition | null> {
+    const departments = await this.departmentsOf(caller);
+    if (departments === null) return null;
+    if (!departments.length) return { sql: '1 = 0', params: {} };
+    return {
+      sql: `${column} IN (SELECT scope_e.id FROM employees scope_e WHERE scope_e.department_id IN (:...scopeDepartments))`,
+      params: { scopeDepartments: departments },
+    };
+  }
+
   /** Admin: null (all); Restricted Admin: its department subtree. */
   private async departmentsOf(caller: AuthUser): Promise<number[] | null> {
     const scope = await this.access.scopeOf(caller);
@@ -650,6 +672,12 @@ export class PayrollRunsService {
     if (!payroll || (departments && !departments.includes(payroll.departmentId))) throw new NotFoundException('Payroll');
     return payroll;
   }
+}
+
+/** A WHERE condition restricting rows to the caller's employees. */
+export interface EmployeeScopeCondition {
+  sql: string;
+  params: Record<string, unknown>;
 }
 
 class PlanFailure extends Error {

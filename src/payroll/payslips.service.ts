@@ -336,8 +336,11 @@ export class PayslipsService implements OnModuleInit {
 
   async ofPayroll(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayslipDto>> {
     await this.runs.get(caller, id);
+    const qb = this.payslips.createQueryBuilder('s').where('s.payroll_id = :id', { id });
+    const scope = await this.runs.employeeScope(caller, 's.employee_id');
+    if (scope) qb.andWhere(scope.sql, scope.params);
     const page = await findPage(
-      this.payslips.createQueryBuilder('s').where('s.payroll_id = :id', { id }),
+      qb,
       parseListQuery(query, { idColumn: 's.id', sortFields: { id: 's.id', employee: 's.employee_id' } }),
     );
     return page.map(toPayslipDto);
