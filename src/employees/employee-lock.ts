@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { transaction } from '../common/database/transaction';
+import { transaction, TransactionOptions } from '../common/database/transaction';
 import { Employee } from './entities/employee.entity';
 
 /**
@@ -11,11 +11,17 @@ export function withEmployeeLock<T>(
   dataSource: DataSource,
   employeeId: number,
   work: (em: EntityManager) => Promise<T>,
+  /** SET_REPLACEMENT for a write that replaces the employee's set of rows. */
+  options?: TransactionOptions,
 ): Promise<T> {
-  return transaction(dataSource, async (em) => {
-    if (dataSource.options.type === 'mysql') {
-      await em.getRepository(Employee).findOne({ where: { id: employeeId }, lock: { mode: 'pessimistic_write' } });
-    }
-    return work(em);
-  });
+  return transaction(
+    dataSource,
+    async (em) => {
+      if (dataSource.options.type === 'mysql') {
+        await em.getRepository(Employee).findOne({ where: { id: employeeId }, lock: { mode: 'pessimistic_write' } });
+      }
+      return work(em);
+    },
+    options,
+  );
 }

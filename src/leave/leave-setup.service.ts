@@ -7,6 +7,7 @@ import { findPage, ListSpec, parseListQuery } from '../common/paging/list-reques
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { EmployeeAccessService } from '../employees/employee-access.service';
+import { withEmployeeLock } from '../employees/employee-lock';
 import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
@@ -113,12 +114,15 @@ export class LeaveSetupService {
       problems.push({ field: 'leave_period', message: 'does not exist' });
     }
     if (problems.length) throw new ValidationException(problems);
-    const repo = this.leaveEntitlementRepo;
     const key = { employeeId: dto.employee, leaveTypeId: dto.leave_type, leavePeriodId: dto.leave_period };
-    const existing = await repo.findOne({ where: key });
-    return toEntitlementDto(
-      await repo.save(existing ? Object.assign(existing, { days: dto.days }) : repo.create({ ...key, days: dto.days })),
-    );
+    // Check-then-write under the employee's row lock: two requests for one entitlement cannot both insert it.
+    return withEmployeeLock(this.dataSource, dto.employee, async (em) => {
+      const repo = em.getRepository(LeaveEntitlement);
+      const existing = await repo.findOne({ where: key });
+      return toEntitlementDto(
+        await repo.save(existing ? Object.assign(existing, { days: dto.days }) : repo.create({ ...key, days: dto.days })),
+      );
+    });
   }
 
   async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {

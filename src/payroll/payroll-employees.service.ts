@@ -4,7 +4,8 @@ import Decimal from 'decimal.js';
 import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
-import { transaction } from '../common/database/transaction';
+import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
+import { withEmployeeLock } from '../employees/employee-lock';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -85,26 +86,33 @@ export class PayrollEmployeesService {
     if (ids.length && (await this.components.count({ where: { id: In(ids) } })) !== ids.length) {
       throw ValidationException.field('items', 'names a salary component that does not exist');
     }
-    await transaction(this.dataSource, async (em) => {
-      const before = await em.find(EmployeeSalary, { where: { employeeId } });
-      await em.delete(EmployeeSalary, { employeeId });
-      if (dto.items.length)
-        await em.insert(
-          EmployeeSalary,
-          dto.items.map((i) => ({ employeeId, componentId: i.component, amount: i.amount })),
-        );
-      // One field per component ("component 3"), amounts as decimal strings: before and after.
-      const view = (items: Array<{ componentId: number; amount: string }>) =>
-        Object.fromEntries(items.map((i) => [`component ${i.componentId}`, new Decimal(i.amount).toFixed()]));
-      await recordAudit(em, {
-        action: 'update',
-        resource: 'employees/salary',
-        resourceId: employeeId,
-        employee: employeeId,
-        before: view(before),
-        after: view(dto.items.map((i) => ({ componentId: i.component, amount: i.amount }))),
-      });
-    });
+    // Replaces the employee's set: its row lock orders writers of the same salary, and no gap
+    // lock is taken where other employees' salaries go (SET_REPLACEMENT).
+    await withEmployeeLock(
+      this.dataSource,
+      employeeId,
+      async (em) => {
+        const before = await em.find(EmployeeSalary, { where: { employeeId } });
+        await em.delete(EmployeeSalary, { employeeId });
+        if (dto.items.length)
+          await em.insert(
+            EmployeeSalary,
+            dto.items.map((i) => ({ employeeId, componentId: i.component, amount: i.amount })),
+          );
+        // One field per component ("component 3"), amounts as decimal strings: before and after.
+        const view = (items: Array<{ componentId: number; amount: string }>) =>
+          Object.fromEntries(items.map((i) => [`component ${i.componentId}`, new Decimal(i.amount).toFixed()]));
+        await recordAudit(em, {
+          action: 'update',
+          resource: 'employees/salary',
+          resourceId: employeeId,
+          employee: employeeId,
+          before: view(before),
+          after: view(dto.items.map((i) => ({ componentId: i.component, amount: i.amount }))),
+        });
+      },
+      SET_REPLACEMENT,
+    );
     return this.salaryOf(employeeId);
   }
 

@@ -7,7 +7,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { RecentResults } from '../common/cache/recent-results';
 import { recordEvent } from '../common/outbox/outbox';
-import { transaction, TransactionOptions } from '../common/database/transaction';
+import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { DriverReader } from '../common/database/driver-reader';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { assertPagingOnly, findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
@@ -48,8 +48,6 @@ import {
 const PROCESSABLE: PayrollStatus[] = ['Draft', 'Processed', 'Failed'];
 const EDITABLE_STATES: PayrollStatus[] = ['Draft', 'Processed'];
 const BATCH = 1000;
-/** Replacing one payroll's rows while other payrolls' runs replace theirs (see TransactionOptions). */
-export const ROW_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
 
 type EmployeeName = { id: number; employee_id: string; name: string };
 
@@ -290,7 +288,7 @@ export class PayrollRunsService {
           await this.writeCells(em, payrollId, result, edited);
           await this.replaceErrors(em, payrollId, result.errors);
         },
-        ROW_REPLACEMENT,
+        SET_REPLACEMENT,
       );
       const failed = result.errors.length > 0;
       await this.finish(
@@ -302,7 +300,7 @@ export class PayrollRunsService {
       );
     } catch (err) {
       if (err instanceof PlanFailure) {
-        await transaction(this.dataSource, (em) => this.replaceErrors(em, payrollId, err.errors), ROW_REPLACEMENT);
+        await transaction(this.dataSource, (em) => this.replaceErrors(em, payrollId, err.errors), SET_REPLACEMENT);
         await this.finish(payroll, 'Failed', err.message, 0, err.errors.length);
         return;
       }

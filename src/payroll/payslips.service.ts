@@ -5,7 +5,7 @@ import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { recordEvent } from '../common/outbox/outbox';
-import { transaction } from '../common/database/transaction';
+import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, parseListQuery } from '../common/paging/list-request';
@@ -18,7 +18,7 @@ import { SettingsService } from '../settings/settings.service';
 import { PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
 import { PayrollColumn } from './entities/payroll-config.entities';
 import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
-import { PAYROLLS, PayrollRunsService, ROW_REPLACEMENT } from './payroll-runs.service';
+import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
 import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
 import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
@@ -233,7 +233,7 @@ export class PayslipsService implements OnModuleInit {
           await em.delete(Payslip, { payrollId });
           await this.runs.replaceErrors(em, payrollId, []);
         },
-        ROW_REPLACEMENT,
+        SET_REPLACEMENT,
       );
       const failures: Array<{ employee: number; column: null; message: string }> = [];
       let batch: Array<Partial<Payslip>> = [];
@@ -279,7 +279,7 @@ export class PayslipsService implements OnModuleInit {
             await em.delete(Payslip, { payrollId });
             await this.runs.replaceErrors(em, payrollId, failures);
           },
-          ROW_REPLACEMENT,
+          SET_REPLACEMENT,
         );
         await this.backToProcessed(payrollId, `${failures.length} payslips could not be rendered: see /errors`);
         return;

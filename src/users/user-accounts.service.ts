@@ -18,7 +18,7 @@ import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
 import { userAuditView, UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
-import { transaction } from '../common/database/transaction';
+import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { recordAudit } from '../common/audit/audit-log';
 import { USER_CREATED_EVENT, UserCreatedEvent } from './users.events';
 
@@ -149,32 +149,37 @@ export class UserAccountsService implements OnModuleInit {
       }
     }
     const before = await this.viewBefore(user);
-    await transaction(this.dataSource, async (em) => {
-      if (level !== 'Admin' || !active) await assertAdminsRemain(em, [id]);
-      await em.update(
-        User,
-        { id },
-        {
-          ...(dto.email ? { email: dto.email.toLowerCase() } : {}),
-          userLevel: level,
-          active,
-          ...(dto.user_roles ? { userRoles: dto.user_roles } : {}),
-          ...(dto.lang !== undefined ? { lang: dto.lang } : {}),
-          ...(dto.default_module !== undefined ? { defaultModule: dto.default_module } : {}),
-        },
-      );
-      // Leaving Restricted Admin drops its scope; a new department list replaces the old one.
-      if (dto.departments || level !== 'Restricted Admin')
-        await this.replaceDepartments(em, id, level === 'Restricted Admin' ? (dto.departments ?? []) : []);
-      await recordAudit(em, {
-        action: 'update',
-        resource: 'users',
-        resourceId: id,
-        employee: user.employeeId,
-        before,
-        after: await this.auditView(em, id),
-      });
-    });
+    await transaction(
+      this.dataSource,
+      async (em) => {
+        if (level !== 'Admin' || !active) await assertAdminsRemain(em, [id]);
+        await em.update(
+          User,
+          { id },
+          {
+            ...(dto.email ? { email: dto.email.toLowerCase() } : {}),
+            userLevel: level,
+            active,
+            ...(dto.user_roles ? { userRoles: dto.user_roles } : {}),
+            ...(dto.lang !== undefined ? { lang: dto.lang } : {}),
+            ...(dto.default_module !== undefined ? { defaultModule: dto.default_module } : {}),
+          },
+        );
+        // Leaving Restricted Admin drops its scope; a new department list replaces the old one.
+        if (dto.departments || level !== 'Restricted Admin')
+          await this.replaceDepartments(em, id, level === 'Restricted Admin' ? (dto.departments ?? []) : []);
+        await recordAudit(em, {
+          action: 'update',
+          resource: 'users',
+          resourceId: id,
+          employee: user.employeeId,
+          before,
+          after: await this.auditView(em, id),
+        });
+        // The user's row is locked by its UPDATE first; its departments are a set replaced without gap locks.
+      },
+      SET_REPLACEMENT,
+    );
     if (!active) await this.tokens.revokeUserTokens(id);
     else this.tokens.forgetUser(id); // level, scope or flags changed: cached tokens must be re-read
     return this.get(id);

@@ -81,6 +81,15 @@ export interface TransactionOptions {
 }
 
 /**
+ * For a write that replaces one owner's set of rows (an employee's salary, a user's departments, a
+ * payroll's cells): READ COMMITTED, so that its DELETE locks the rows it deletes and no gap. In
+ * REPEATABLE READ the DELETE of a new employee's empty set took a next-key lock on the gap where
+ * its neighbours insert, and writes to different employees deadlocked. A deadlock victim runs
+ * again. Same-owner writers serialize on a lock of the owner's row (withEmployeeLock), not a gap.
+ */
+export const SET_REPLACEMENT: TransactionOptions = { isolation: 'READ COMMITTED', deadlockRetries: 3 };
+
+/**
  * The one way to run a multi-statement write. On MySQL/MariaDB a plain transaction (callers take
  * the row locks they need, e.g. withEmployeeLock); on SQLite transactions are serialized (see
  * SqliteGate; options do not apply). Called inside another transaction of the same data source,
