@@ -135,7 +135,8 @@ export class PayrollConfigController {
     summary: 'Create a payroll column, or with id update it (Admin)',
     description:
       'The script is checked against the other columns (unknown variables, syntax, cycles: 400 with line and column); ' +
-      'colorder stays 1..n (the column takes its place, later ones move down); 409 DUPLICATE for a used variable.',
+      'colorder stays 1..n (the column takes its place, later ones move down); 409 DUPLICATE for a used variable; ' +
+      '409 IN_USE naming the columns whose scripts read the old variable when it changes.',
   })
   @ApiOkEnvelope(PayrollColumnDto)
   @ApiErrors(400, 401, 403, 404, 409)
@@ -160,6 +161,8 @@ export class PayrollConfigController {
     description:
       'The formula language: numbers, + - * / % ^, comparisons, and or not, if(c, a, b) or c ? a : b, min max round floor ceil abs, ' +
       'column variables and employee.<field> (id, department, job_title, pay_grade, employment_status, supervisor, age, years_of_service). ' +
+      'Limits: 10 000 characters, 64 levels (prefix operators in a row count), 2 000 operators, values and names (a power ' +
+      'counts 30), every number below 1e40 (below 1e-40 is 0; a literal beyond the range is an error). ' +
       'Answers 200 {valid: true, variables} or {valid: false, errors: [{message, line, column}]}. Nothing is executed.',
   })
   @ApiOkEnvelope(ValidateScriptResultDto)

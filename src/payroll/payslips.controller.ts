@@ -20,9 +20,12 @@ import { PayslipsService } from './payslips.service';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 const TEMPLATE_HELP =
-  'Handlebars HTML with escaping on: {{employee.name}}, {{employee.employee_id}}, {{payroll.name}}, {{payroll.date_start}}, ' +
-  '{{payroll.date_end}}, {{company.name}}, {{#each columns}}{{name}} {{value}}{{/each}}; helpers each, if, unless only. ' +
-  'A template that does not compile → 400 with line and column.';
+  'HTML with {{path}} values, always escaped: employee.id, employee.employee_id, employee.name, payroll.id, payroll.name, ' +
+  'payroll.date_start, payroll.date_end, company.name, and in {{#each columns}} name and value; this, ../, @index, @first, ' +
+  '@last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. Partials, inline partials, decorators, ' +
+  'triple braces, other helpers, hashes and literals → 400 with line and column; so are more than 2 000 expressions or ' +
+  '100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past ' +
+  'a bound → 400.';
 
 @ApiTags('Payslips')
 @ApiBearerAuth()
