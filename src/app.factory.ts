@@ -2,6 +2,7 @@ import { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { finishDocument } from './common/openapi/finish-document';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
@@ -164,7 +165,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
     )
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Access token from POST /oauth/token' });
-  return SwaggerModule.createDocument(app, builder.build());
+  return finishDocument(SwaggerModule.createDocument(app, builder.build()));
 }
 
 function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void {

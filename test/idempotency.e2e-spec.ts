@@ -1,7 +1,9 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Authenticated } from '../src/common/auth/access.decorators';
+import { ApiErrors, ApiOkEnvelope } from '../src/common/envelope/api-envelope.decorators';
 import { DomainException } from '../src/common/errors/domain.exception';
 import { IdempotencyKey } from '../src/common/idempotency/idempotency-key.entity';
 import { Idempotent } from '../src/common/idempotency/idempotent.decorator';
@@ -10,12 +12,20 @@ import { bearer, createTestApp, createUser, TestApp, TestUser } from './helpers/
 /** A fixture route that counts how often its work really runs. */
 let runs = 0;
 
+/** What the fixture answers, documented like every route (responses are checked against the document). */
+class FixtureResultDto {
+  @ApiProperty() run: number;
+  @ApiProperty({ type: Object, additionalProperties: true }) got: unknown;
+}
+
 @Controller('idem-fixture')
 class FixtureController {
   @Post()
   @HttpCode(200)
   @Authenticated()
   @Idempotent()
+  @ApiOkEnvelope(FixtureResultDto)
+  @ApiErrors(400, 409)
   async create(@Body() body: Record<string, unknown>): Promise<{ run: number; got: unknown }> {
     runs += 1;
     if (body.fail) throw new DomainException('CONFLICT', 'fixture refuses');

@@ -5,6 +5,7 @@ import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/ap
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
+import { DeletedDto } from '../common/crud/crud.controller';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -57,6 +58,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Unsubscribe (its delivery history goes with it)' })
+  @ApiOkEnvelope(DeletedDto)
   @ApiErrors(400, 401, 403, 404)
   remove(@Param('id', new IdParamPipe()) id: number): Promise<{ id: number }> {
     return this.webhooks.remove(id);

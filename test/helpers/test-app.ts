@@ -1,7 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { appendFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { createApp, CreateAppOptions } from '../../src/app.factory';
+import { buildOpenApiDocument, createApp, CreateAppOptions } from '../../src/app.factory';
 import { TokenService } from '../../src/auth/token.service';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { dataSourceOptions } from '../../src/database/data-source';
@@ -9,6 +10,7 @@ import { SettingsService } from '../../src/settings/settings.service';
 import { UserLevel } from '../../src/common/auth/user-level';
 import { User } from '../../src/users/entities/user.entity';
 import { UsersService } from '../../src/users/users.service';
+import { ContractCheck } from './contract';
 
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
 export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
@@ -69,9 +71,51 @@ export async function createTestApp(
     },
   });
   const app = await createApp(config, { logDestination, imports: opts.imports });
+  checkResponses(app, config);
   if (opts.enableApi !== false) await app.get(SettingsService).set('Enable Rest Api', 'Yes');
   return { app, config, logs, close: () => app.close() };
 }
+
+/** Responses of this test file that did not match the document, reported by the test that made them. */
+const mismatches: string[] = [];
+let responsesChecked = 0;
+
+/**
+ * Every response an app of the suites answers through `app.inject` is checked against the
+ * app's own OpenAPI document (ContractCheck): a mismatch fails the test that made the request.
+ * Set in the shared helper, so that no suite can leave it out.
+ */
+function checkResponses(app: NestFastifyApplication, config: AppConfig): void {
+  let contract: ContractCheck | null = null;
+  type Inject = (opts: Parameters<NestFastifyApplication['inject']>[0]) => Promise<{
+    statusCode: number;
+    headers: Record<string, unknown>;
+    body: string;
+  }>;
+  // The application is a proxy; its inject() calls the Fastify adapter's, which is patched.
+  const adapter = app.getHttpAdapter() as unknown as { inject: Inject };
+  const inject = adapter.inject.bind(adapter);
+  const checked: Inject = async (opts) => {
+    const res = await inject(opts);
+    const request = typeof opts === 'string' ? { method: 'GET', url: opts } : (opts as { method?: string; url?: string });
+    contract ??= new ContractCheck(buildOpenApiDocument(app, config) as never);
+    const before = contract.checked;
+    mismatches.push(...contract.problems(request.method ?? 'GET', request.url ?? '/', res.statusCode, res.headers, res.body));
+    responsesChecked += contract.checked - before;
+    return res;
+  };
+  adapter.inject = checked;
+}
+
+afterEach(() => {
+  const found = mismatches.splice(0);
+  if (found.length) throw new Error(`responses that do not match the OpenAPI document:\n${[...new Set(found)].join('\n')}`);
+});
+
+afterAll(() => {
+  // CONTRACT_COUNT_FILE=path: each test file appends how many responses it had checked.
+  if (process.env.CONTRACT_COUNT_FILE) appendFileSync(process.env.CONTRACT_COUNT_FILE, `${responsesChecked}\n`);
+});
 
 let counter = 0;
 

@@ -1,0 +1,96 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/**
+ * What @nestjs/swagger's generator cannot say from decorators, added to the document once it is
+ * built (issue 25). Every change here is a rule over the whole document, so that no route can miss it:
+ *
+ * - the responses any route can give, with the error envelope: 401 and 403 where a token is needed
+ *   (invalid token; a level not allowed or a temporary password to change), 404 (an unknown id, a
+ *   record out of scope, a path no route serves), 413 and 415 where there is a body, 500, 503;
+ * - the headers of responses: `X-Request-Id` on every one, `WWW-Authenticate` on 401,
+ *   `Retry-After` on 429, `Idempotent-Replayed` where an `Idempotency-Key` is taken;
+ * - an enum of a nullable property lists `null`, as strict OpenAPI 3.0 validators require;
+ * - the bearer scheme names no format: tokens are opaque, not JWTs.
+ */
+export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
+  const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } };
+  const requestId = {
+    'X-Request-Id': {
+      description: 'the request id: the one sent, or one made for the request; in every log line of it',
+      required: true,
+      schema: { type: 'string' },
+    },
+  };
+  const commonErrors: Record<string, string> = {
+    '404': "Unknown route or record (also records outside the caller's scope)",
+    '500': 'A bug: INTERNAL_ERROR, logged with the request id',
+    '503': 'REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE)',
+  };
+  for (const methods of Object.values(doc.paths)) {
+    for (const [method, operation] of Object.entries(methods) as Array<[string, OperationLike]>) {
+      if (!['get', 'put', 'post', 'delete', 'patch'].includes(method)) continue;
+      const responses = (operation.responses ??= {});
+      const secured = (operation.security ?? doc.security ?? []).length > 0;
+      const errors = { ...commonErrors };
+      if (secured) {
+        errors['401'] = 'Missing, invalid, expired or revoked token';
+        errors['403'] = 'Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED)';
+      }
+      if (operation.requestBody || operation.parameters?.length)
+        errors['400'] = 'Invalid input (bad JSON, failed validation, bad query or path parameter)';
+      if (operation.requestBody) {
+        errors['413'] = 'Request body too large';
+        errors['415'] = 'Content-Type is not application/json';
+      }
+      for (const [status, description] of Object.entries(errors)) responses[status] ??= { description, content: envelope };
+      const idempotent = (operation.parameters ?? []).some((p) => 'name' in p && p.name === 'Idempotency-Key');
+      for (const [status, response] of Object.entries(responses)) {
+        if ('$ref' in response) continue;
+        response.headers = { ...requestId, ...response.headers };
+        if (status === '401')
+          response.headers['WWW-Authenticate'] = { description: 'Bearer', required: true, schema: { type: 'string' } };
+        if (status === '429')
+          response.headers['Retry-After'] = { description: 'seconds to wait', required: true, schema: { type: 'integer' } };
+        if (status === '503')
+          response.headers['Retry-After'] = {
+            description: 'seconds to wait, when a dependency is down',
+            schema: { type: 'integer' },
+          };
+        if (idempotent && status.startsWith('2'))
+          response.headers['Idempotent-Replayed'] = {
+            description: '"true" when this is the stored response of an earlier request with the same key',
+            schema: { type: 'string', enum: ['true'] },
+          };
+      }
+    }
+  }
+  for (const schema of Object.values(doc.components?.schemas ?? {})) nullableEnums(schema);
+  const bearer = doc.components?.securitySchemes?.bearer as { bearerFormat?: string; description?: string } | undefined;
+  if (bearer) {
+    delete bearer.bearerFormat;
+    bearer.description = 'An opaque access token from POST /oauth/token (not a JWT)';
+  }
+  return doc;
+}
+
+interface OperationLike {
+  responses?: Record<string, ResponseLike | { $ref: string }>;
+  requestBody?: unknown;
+  security?: unknown[];
+  parameters?: Array<{ name?: string } | { $ref: string }>;
+}
+
+interface ResponseLike {
+  description: string;
+  content?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/** `nullable: true` beside an `enum`: the enum lists null too. */
+function nullableEnums(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableEnums);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as { nullable?: boolean; enum?: unknown[] };
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  for (const value of Object.values(node)) nullableEnums(value);
+}

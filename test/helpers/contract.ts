@@ -1,0 +1,102 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** What the check needs of an OpenAPI 3.0 document. */
+interface Document {
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Record<string, { responses?: Record<string, Response> }>>;
+}
+interface Response {
+  content?: Record<string, { schema?: object }>;
+  headers?: Record<string, { required?: boolean }>;
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` as JSON Schema: `anyOf` the schema and null. Ajv's own
+ * `nullable` needs a `type` beside it, and a `$ref` with `nullable` (a nullable object) has none.
+ */
+function withNullAsType(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withNullAsType);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = withNullAsType(v);
+  if ((node as { nullable?: unknown }).nullable !== true) return out;
+  const { description, ...schema } = out;
+  return { description, anyOf: [schema, { type: 'null' }] };
+}
+
+interface Route {
+  template: string;
+  pattern: RegExp;
+  literals: number;
+}
+
+/**
+ * Checks responses against the service's own OpenAPI document (issue 25): the operation the
+ * request reached must document the response's status, with its JSON body matching that status's
+ * schema (ajv, OpenAPI 3.0 `nullable`) and its required headers present. Requests to paths the
+ * document does not describe (unknown routes, the documentation itself) are not checked.
+ */
+export class ContractCheck {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly routes: Route[];
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly base: string;
+  /** Responses checked so far. */
+  checked = 0;
+
+  constructor(private readonly doc: Document) {
+    addFormats(this.ajv);
+    for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'byte', 'password']) this.ajv.addFormat(format, true);
+    this.ajv.addSchema(withNullAsType(doc) as object, 'doc');
+    this.base = (doc.servers?.[0]?.url ?? '').replace(/\/+$/, '');
+    this.routes = Object.keys(doc.paths).map((template) => ({
+      template,
+      pattern: new RegExp(
+        `^${(this.base + template).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
+      ),
+      literals: template.split('/').filter((s) => s && !s.startsWith('{')).length,
+    }));
+  }
+
+  /** The problems of one response, empty when it matches (or is outside the document). */
+  problems(method: string, url: string, status: number, headers: Record<string, unknown>, body: string): string[] {
+    const path = url.split('?')[0];
+    const route = this.routes
+      .filter((r) => r.pattern.test(path))
+      .sort((a, b) => b.literals - a.literals)[0];
+    const operation = route && this.doc.paths[route.template][method.toLowerCase()];
+    if (!route || !operation) return [];
+    this.checked += 1;
+    const where = `${method} ${route.template} → ${status}`;
+    const response = operation.responses?.[String(status)] ?? operation.responses?.default;
+    if (!response) return [`${where}: status ${status} is not documented`];
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries(response.headers ?? {}))
+      if (header.required && headers[name.toLowerCase()] === undefined) problems.push(`${where}: header ${name} missing`);
+    const contentType = headers['content-type'];
+    const type = typeof contentType === 'string' ? contentType.split(';')[0] : '';
+    if (type !== 'application/json') return problems;
+    const documented = response.content?.['application/json'];
+    if (!documented?.schema) return [...problems, `${where}: a JSON body that the document does not describe`];
+    const pointer = `doc#/paths/${route.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${
+      operation.responses?.[String(status)] ? status : 'default'
+    }/content/application~1json/schema`;
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: pointer });
+      this.validators.set(pointer, validate);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return [...problems, `${where}: the body is not JSON`];
+    }
+    if (!validate(parsed)) {
+      for (const e of (validate.errors ?? []).slice(0, 5))
+        problems.push(`${where}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    }
+    return problems;
+  }
+}
