@@ -150,12 +150,37 @@ export function securityHeaders(config: Pick<AppConfig, 'publicUrl'>): Record<st
   return headers;
 }
 
+/** The document's tags, in the order a reader meets them, each with what it covers. */
+const API_TAGS: Array<[string, string]> = [
+  ['Authentication', 'Tokens (OAuth 2.0 password and refresh_token grants), revocation, password change'],
+  ['Echo', 'GET /echo: is the API enabled and routed'],
+  ['Health', 'Liveness and readiness probes; answer while the API is disabled'],
+  ['Settings', 'Settings of the installation (Enable Rest Api, Company Name...)'],
+  ['Employees', 'Employee records, their sub-resources (skills, educations, certifications, languages) and status messages'],
+  ['Users', 'Login users, their levels and departments; creating a user for an employee'],
+  ['Reference data', 'Departments, job titles, pay grades, employment statuses, nationalities, languages, skills...'],
+  ['Attendance', 'Punch in/out and attendance records'],
+  ['Leave', 'Leave types, periods, holidays, entitlements and leave requests'],
+  ['Timesheets', 'Projects and time entries'],
+  [
+    'Payroll configuration',
+    'Pay frequencies, deduction groups, salary components, salaries, payroll employees, columns, scripts',
+  ],
+  ['Payroll runs', 'Payrolls: processing, the data grid, errors'],
+  ['Payslips', 'Payslip templates and payslips'],
+  ['Meta', 'Countries, currencies, mobile modules, extensions'],
+  ['Insights', 'Leave, attendance and timesheet statistics per period'],
+  ['Tasks', "The caller's task list"],
+  ['Audit log', 'Who changed what, when'],
+  ['Webhooks', 'Signed event deliveries to subscribers'],
+];
+
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('HR service API')
     .setDescription(
       [
-        `Every path is under \`${config.apiPrefix}\` (BASE_PATH + /app/api). Bodies are JSON.`,
+        `Every path is relative to the server \`${config.apiPrefix}\` (BASE_PATH + /app/api). Bodies are JSON.`,
         'Success: `{"status":"SUCCESS","data":...}`; lists add `total`, `page`, `limit`, `nextPage`.',
         'Errors: `{"status":"ERROR","error":{"code","message","details?"}}` with a stable `code`.',
         'Lists take `page` (1-based), `limit` (1-500, default 50), `sortField` (documented per endpoint), `sortOrder` (ascend|descend) and `filters` (JSON object).',
@@ -164,8 +189,17 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
       ].join('\n\n'),
     )
     .setVersion(version)
+    .addServer(config.apiPrefix, 'this installation: BASE_PATH + /app/api, on the host that serves the document')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Access token from POST /oauth/token' });
-  return finishDocument(SwaggerModule.createDocument(app, builder.build()));
+  for (const [name, description] of API_TAGS) builder.addTag(name, description);
+  // Paths relative to the server entry, so that a generated client fits any installation; an
+  // operation id reads as a client method: EmployeesController.list → listEmployees.
+  return finishDocument(
+    SwaggerModule.createDocument(app, builder.build(), {
+      ignoreGlobalPrefix: true,
+      operationIdFactory: (controller, method) => `${method}${controller.replace(/Controller$/, '')}`,
+    }),
+  );
 }
 
 function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void {

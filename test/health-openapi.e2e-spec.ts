@@ -23,17 +23,10 @@ describe('health probes and the OpenAPI document', () => {
     expect(doc.info.version).toBe(version);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.ErrorEnvelopeDto.properties.error).toBeDefined();
-    for (const path of [
-      '/app/api/echo',
-      '/app/api/oauth/token',
-      '/app/api/oauth/revoke',
-      '/app/api/users/me/password',
-      '/app/api/settings',
-      '/app/api/health/ready',
-    ]) {
+    for (const path of ['/echo', '/oauth/token', '/oauth/revoke', '/users/me/password', '/settings', '/health/ready']) {
       expect(doc.paths[path]).toBeDefined();
     }
-    const settings = doc.paths['/app/api/settings'].get;
+    const settings = doc.paths['/settings'].get;
     expect(settings.security).toEqual([{ bearer: [] }]);
     expect(settings.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
     expect(settings.parameters.map((p: { name: string }) => p.name)).toEqual(
@@ -45,18 +38,18 @@ describe('health probes and the OpenAPI document', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/app/api/openapi.json' })).json();
     const paths = Object.keys(doc.paths);
     for (const path of [
-      '/app/api/employees',
-      '/app/api/employees/me',
-      '/app/api/employees/{id}',
-      '/app/api/employees/{id}/skills',
-      '/app/api/employees/{id}/educations/{itemId}',
-      '/app/api/employees/{id}/certifications',
-      '/app/api/employees/{id}/languages',
-      '/app/api/employees/{id}/status',
-      '/app/api/employees/{id}/status/history',
-      '/app/api/departments/{id}',
-      '/app/api/pay-grades',
-      '/app/api/education-levels',
+      '/employees',
+      '/employees/me',
+      '/employees/{id}',
+      '/employees/{id}/skills',
+      '/employees/{id}/educations/{itemId}',
+      '/employees/{id}/certifications',
+      '/employees/{id}/languages',
+      '/employees/{id}/status',
+      '/employees/{id}/status/history',
+      '/departments/{id}',
+      '/pay-grades',
+      '/education-levels',
     ]) {
       expect(paths).toContain(path);
     }
@@ -64,8 +57,8 @@ describe('health probes and the OpenAPI document', () => {
       Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId),
     );
     expect(new Set(ids).size).toBe(ids.length);
-    expect(doc.paths['/app/api/employees'].post.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
-    expect(doc.paths['/app/api/pay-grades'].post.requestBody.content['application/json'].schema.$ref).toBe(
+    expect(doc.paths['/employees'].post.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(doc.paths['/pay-grades'].post.requestBody.content['application/json'].schema.$ref).toBe(
       '#/components/schemas/CreatePayGradeDto',
     );
   });

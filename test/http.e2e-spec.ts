@@ -184,6 +184,18 @@ describe('BASE_PATH', () => {
     expect(old.statusCode).toBe(404);
     expect(old.json().error.code).toBe('NOT_FOUND');
   });
+
+  it('documents paths relative to a server entry that carries the base (one generated client fits every installation)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/hr/app/api/openapi.json' })).json();
+    expect(doc.servers).toEqual([{ url: '/hr/app/api', description: expect.any(String) }]);
+    expect(Object.keys(doc.paths)).toContain('/employees/{id}');
+    expect(Object.keys(doc.paths).filter((p) => p.includes('/app/api'))).toEqual([]);
+    expect(doc.paths['/employees'].get.operationId).toBe('listEmployees');
+    expect(doc.paths['/pay-grades'].get.operationId).toBe('listPayGrade');
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(
+      expect.arrayContaining(['Employees', 'Payroll runs', 'Webhooks']),
+    );
+  });
 });
 
 describe('unexpected errors', () => {

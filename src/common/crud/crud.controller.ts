@@ -99,6 +99,8 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
       return spec.crud(this.service).remove(id);
     }
   }
-  Object.defineProperty(ReferenceController, 'name', { value: `${spec.label.replace(/\s/g, '')}Controller` });
+  // The class name makes the operation ids: 'Pay grade' → listPayGrade.
+  const name = spec.label.replace(/(?:^|\s+)(\w)/g, (_, c: string) => c.toUpperCase());
+  Object.defineProperty(ReferenceController, 'name', { value: `${name}Controller` });
   return ReferenceController;
 }
