@@ -75,4 +75,18 @@ describe('the OpenAPI contract', () => {
     };
     expect(idParam.schema).toEqual({ type: 'integer', format: 'int32' });
   });
+
+  it('response schemas require every field the server always sends; maps are typed', () => {
+    type S = { properties: Record<string, { additionalProperties?: unknown; items?: unknown }>; required?: string[] };
+    const schemas = doc.components?.schemas as Record<string, S>;
+    const employee = schemas.EmployeeDto;
+    expect(Object.keys(employee.properties).length).toBeGreaterThanOrEqual(36);
+    expect([...(employee.required ?? [])].sort()).toEqual(Object.keys(employee.properties).sort());
+    // A request DTO keeps its optional fields.
+    expect(schemas.UpdateEmployeeDto.required ?? []).toEqual([]);
+    expect(schemas.LeaveSummaryDto.properties.by_status.additionalProperties).toEqual({ type: 'integer' });
+    expect(schemas.HealthDto.properties.checks.additionalProperties).toEqual({ type: 'string' });
+    expect(schemas.PayrollColumnDto.properties.calculation_hook_args.additionalProperties).toBeDefined();
+    expect((schemas.AuditEntryDto.properties.changes.additionalProperties as { items?: unknown }).items).toBeDefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/auth/access.decorators';
 import { DomainException, ErrorDetail } from '../common/errors/domain.exception';
@@ -8,7 +8,12 @@ import { JobQueue } from '../common/queue/job-queue.service';
 
 export class HealthDto {
   @ApiProperty({ example: 'ok' }) status: string;
-  @ApiProperty({ example: { database: 'ok', queue: 'ok' }, required: false }) checks?: Record<string, string>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { database: 'ok', queue: 'ok' },
+  })
+  checks?: Record<string, string>;
 }
 
 /** Probes for orchestrators: public, and answering while the REST API setting is off. */

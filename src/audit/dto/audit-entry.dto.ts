@@ -19,7 +19,7 @@ export class AuditEntryDto {
   @ApiProperty({ type: Number, nullable: true, description: 'the employee the record belongs to' }) employee: number | null;
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'array', minItems: 2, maxItems: 2 },
+    additionalProperties: { type: 'array', items: {}, minItems: 2, maxItems: 2 },
     example: { amount: ['2500.00', '2750.00'] },
     description: 'field → [before, after]; secrets (passwords, hashes, tokens) are never recorded',
   })

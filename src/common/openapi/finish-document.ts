@@ -13,7 +13,10 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  * - ids, references and counts are integers (TypeScript's `number` gave them all `type: number`,
  *   and generated clients and mock servers made `/webhooks/719.07`): INTEGER_PROPERTIES by name in
  *   every schema, ID_LISTS' items, and every numeric path parameter, `page` and `limit`;
- * - the bearer scheme names no format: tokens are opaque, not JWTs.
+ * - the bearer scheme names no format: tokens are opaque, not JWTs;
+ * - a schema only responses use lists every property as required (many response DTOs extend
+ *   their create DTO, whose fields are optional: a generated client made all 36 fields of an
+ *   employee optional), but for OPTIONAL_IN_RESPONSES, fields some responses leave out.
  */
 export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } };
@@ -79,6 +82,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
         if (p.schema?.type === 'number' && (p.in === 'path' || p.name === 'page' || p.name === 'limit'))
           Object.assign(p.schema, INTEGER);
       }
+  requireResponseFields(doc);
   const bearer = doc.components?.securitySchemes?.bearer as { bearerFormat?: string; description?: string } | undefined;
   if (bearer) {
     delete bearer.bearerFormat;
@@ -123,6 +127,51 @@ function integers(node: unknown): void {
       Object.assign(property.items, INTEGER);
   }
   for (const value of Object.values(node)) integers(value);
+}
+
+/** Properties a response may leave out, as `Schema.property`. */
+const OPTIONAL_IN_RESPONSES = new Set<string>([
+  'HealthDto.checks', // readiness only
+  'DayOfMonthValueDto.days', // leave patterns only
+  'WeekdayValueDto.days',
+  'ValidateScriptResultDto.variables', // a valid script
+  'ValidateScriptResultDto.errors', // an invalid one
+]);
+
+/** Component names a node refers to, directly or through the schemas it refers to. */
+function referenced(node: unknown, schemas: Record<string, unknown>, into = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) {
+    for (const n of node) referenced(n, schemas, into);
+    return into;
+  }
+  if (node === null || typeof node !== 'object') return into;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const name = ref.slice('#/components/schemas/'.length);
+    if (!into.has(name)) {
+      into.add(name);
+      referenced(schemas[name], schemas, into);
+    }
+  }
+  for (const value of Object.values(node)) referenced(value, schemas, into);
+  return into;
+}
+
+function requireResponseFields(doc: OpenAPIObject): void {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, { properties?: object; required?: string[] }>;
+  const requests = new Set<string>();
+  const responses = new Set<string>();
+  for (const methods of Object.values(doc.paths))
+    for (const operation of Object.values(methods) as OperationLike[]) {
+      referenced(operation.requestBody, schemas, requests);
+      for (const [status, response] of Object.entries(operation.responses ?? {}))
+        if (status.startsWith('2')) referenced(response, schemas, responses);
+    }
+  for (const name of responses) {
+    const schema = schemas[name];
+    if (requests.has(name) || !schema?.properties) continue;
+    schema.required = Object.keys(schema.properties).filter((p) => !OPTIONAL_IN_RESPONSES.has(`${name}.${p}`));
+  }
 }
 
 /** `nullable: true` beside an `enum`: the enum lists null too. */

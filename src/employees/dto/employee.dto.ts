@@ -118,7 +118,7 @@ export class CreateEmployeeDto {
 
 /** PUT /employees/{id}: any subset; an `id` in the body is ignored. */
 export class UpdateEmployeeDto extends PartialType(CreateEmployeeDto) {
-  @ApiPropertyOptional({ description: 'ignored' })
+  @ApiPropertyOptional({ oneOf: [{ type: 'integer' }, { type: 'string' }], description: 'ignored' })
   @Allow()
   id?: unknown;
 }

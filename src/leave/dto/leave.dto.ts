@@ -138,6 +138,8 @@ export class LeaveSummaryDto {
   period: LeavePeriodDto | null;
   @ApiProperty({ type: [LeaveTypeBalanceDto] }) types: LeaveTypeBalanceDto[];
   @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
     example: { Pending: 1, Approved: 4, Rejected: 0, Cancelled: 1 },
     description: 'requests by status, all periods',
   })

@@ -150,7 +150,12 @@ export class PayrollColumnDto {
   @ApiProperty({ type: [Number] }) add_columns: number[];
   @ApiProperty({ type: [Number] }) sub_columns: number[];
   @ApiProperty({ type: String, nullable: true }) calculation_hook: string | null;
-  @ApiProperty({ type: Object }) calculation_hook_args: Record<string, string | number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+    description: "the hook's arguments by name",
+  })
+  calculation_hook_args: Record<string, string | number>;
   @ApiProperty({ type: String, nullable: true }) script: string | null;
   @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
 }
@@ -227,7 +232,11 @@ export class SavePayrollColumnDto {
   @MaxLength(40)
   calculation_hook?: string | null;
 
-  @ApiPropertyOptional({ type: Object, description: "the hook's arguments by name" })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+    description: "the hook's arguments by name",
+  })
   @IsOptional()
   @IsObject()
   calculation_hook_args?: Record<string, unknown>;
