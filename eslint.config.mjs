@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'data/**', '.ci/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'data/**', 'clients/**', '.ci/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -187,7 +187,7 @@ describe('BASE_PATH', () => {
 
   it('documents paths relative to a server entry that carries the base (one generated client fits every installation)', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/hr/app/api/openapi.json' })).json();
-    expect(doc.servers).toEqual([{ url: '/hr/app/api', description: expect.any(String) }]);
+    expect(doc.servers).toEqual([{ url: '/hr/app/api', description: expect.any(String), 'x-internal': false }]);
     expect(Object.keys(doc.paths)).toContain('/employees/{id}');
     expect(Object.keys(doc.paths).filter((p) => p.includes('/app/api'))).toEqual([]);
     expect(doc.paths['/employees'].get.operationId).toBe('listEmployees');

