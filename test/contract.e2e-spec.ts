@@ -76,6 +76,30 @@ describe('the OpenAPI contract', () => {
     expect(idParam.schema).toEqual({ type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 });
   });
 
+  it('a list documented from its spec: sortField is the enum of its sort fields, filters a typed JSON object', () => {
+    const params = doc.paths['/employees'].get?.parameters as Array<{
+      name: string;
+      schema?: { enum?: string[] };
+      content?: Record<string, { schema: { properties: object } }>;
+    }>;
+    expect(params.find((p) => p.name === 'sortField')?.schema?.enum).toEqual([
+      'id',
+      'employee_id',
+      'first_name',
+      'last_name',
+      'joined_date',
+      'department',
+    ]);
+    const filters = params.find((p) => p.name === 'filters');
+    expect(Object.keys(filters?.content?.['application/json'].schema.properties ?? {})).toEqual([
+      'status',
+      'department',
+      'job_title',
+      'employment_status',
+      'supervisor',
+    ]);
+  });
+
   it('response schemas require every field the server always sends; maps are typed', () => {
     type S = { properties: Record<string, { additionalProperties?: unknown; items?: unknown }>; required?: string[] };
     const schemas = doc.components?.schemas as Record<string, S>;

@@ -4,6 +4,7 @@ import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decora
 import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
@@ -15,7 +16,7 @@ import {
   EmployeeListItemDto,
   UpdateEmployeeDto,
 } from './dto/employee.dto';
-import { EmployeesService } from './employees.service';
+import { EMPLOYEE_LIST_SPEC, EmployeesService } from './employees.service';
 
 @ApiTags('Employees')
 @ApiBearerAuth()
@@ -36,6 +37,7 @@ export class EmployeesController {
       "total may lag other processes' changes by up to LIST_TOTALS_CACHE_MS.",
   })
   @ApiListEnvelope(EmployeeListItemDto)
+  @ApiListQuery(EMPLOYEE_LIST_SPEC)
   @ApiErrors(400, 401)
   list(@CurrentUser() caller: AuthUser, @Query() query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
     return this.employees.list(caller, query);

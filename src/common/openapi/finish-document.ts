@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.decorator';
 
 /**
  * What @nestjs/swagger's generator cannot say from decorators, added to the document once it is
@@ -35,6 +36,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   for (const methods of Object.values(doc.paths)) {
     for (const [method, operation] of Object.entries(methods) as Array<[string, OperationLike]>) {
       if (!['get', 'put', 'post', 'delete', 'patch'].includes(method)) continue;
+      listQuery(operation);
       const responses = (operation.responses ??= {});
       const secured = (operation.security ?? doc.security ?? []).length > 0;
       const errors = { ...commonErrors };
@@ -91,6 +93,29 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
     bearer.description = 'An opaque access token from POST /oauth/token (not a JWT)';
   }
   return doc;
+}
+
+/**
+ * A list documented with @ApiListQuery: `sortField` is the enum of its sort fields, `filters` a JSON
+ * object (content application/json, serialized into the query string as today) of its filter fields.
+ */
+function listQuery(operation: OperationLike): void {
+  const list = (operation as Record<string, unknown>)[LIST_QUERY_EXTENSION] as ListQueryDoc | undefined;
+  if (!list) return;
+  delete (operation as Record<string, unknown>)[LIST_QUERY_EXTENSION];
+  for (const parameter of operation.parameters ?? []) {
+    if ('$ref' in parameter) continue;
+    const p = parameter as { name?: string; in?: string; schema?: object; content?: object; description?: string };
+    if (p.in !== 'query') continue;
+    if (p.name === 'sortField') p.schema = { type: 'string', enum: list.sortFields };
+    if (p.name === 'filters') {
+      delete p.schema;
+      p.content = {
+        'application/json': { schema: { type: 'object', additionalProperties: false, properties: list.filters } },
+      };
+      p.description = 'a JSON object: {"field": value} or {"field": [value, ...]}, over these fields';
+    }
+  }
 }
 
 interface OperationLike {

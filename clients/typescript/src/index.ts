@@ -1,0 +1,35 @@
+/**
+ * The HR service's typed client: `paths` and `components` come from the service's OpenAPI
+ * document (src/schema.d.ts, made by `npm run client` at the repository root), the calls go
+ * through openapi-fetch. Paths are relative to the server entry: pass the installation's
+ * `{base_url}` (its address + BASE_PATH + /app/api) as baseUrl.
+ */
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type { components, paths };
+export type Schemas = components['schemas'];
+
+export interface HrClientOptions {
+  /** The installation's base URL, e.g. https://hr.example.com/app/api */
+  baseUrl: string;
+  /** The access token; a function is called for each request (a token refreshed meanwhile is used). */
+  token?: string | (() => string | undefined);
+  fetch?: typeof fetch;
+}
+
+export type HrClient = Client<paths>;
+
+/** A client whose requests carry `Authorization: Bearer <token>` when a token is given. */
+export function createHrClient(options: HrClientOptions): HrClient {
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: options.fetch });
+  const bearer: Middleware = {
+    onRequest({ request }) {
+      const token = typeof options.token === 'function' ? options.token() : options.token;
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+  client.use(bearer);
+  return client;
+}
