@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
@@ -5,7 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { AttendanceService } from './attendance.service';
+import { AttendanceService, ATTENDANCE_LIST_SPEC } from './attendance.service';
 import {
   AttendanceDeletedDto,
   AttendanceDto,
@@ -59,6 +60,7 @@ export class AttendanceController {
     description: `Newest first by default. sortField: id, in_time; filters: employee, work_from_home; from/to: UTC days. ${TIMES}`,
   })
   @ApiListEnvelope(AttendanceDto)
+  @ApiListQuery(ATTENDANCE_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
     return this.attendance.list(caller, query);
@@ -119,6 +121,7 @@ export class EmployeeAttendanceController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's attendance records, newest first, with work_from_home", description: TIMES })
   @ApiListEnvelope(AttendanceDto)
+  @ApiListQuery(ATTENDANCE_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(
     @CurrentUser() caller: AuthUser,

@@ -22,7 +22,7 @@ import {
 import { ATTENDANCE_DAYS } from './attendance-days';
 import { AttendanceRecord } from './entities/attendance.entity';
 
-const LIST_SPEC: ListSpec = {
+export const ATTENDANCE_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'in_time', order: 'descend' },
   dateRange: { start: 'a.in_time', instant: true },
   idColumn: 'a.id',
@@ -78,7 +78,7 @@ export class AttendanceService {
     private readonly settings: SettingsService,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(attendanceRecordRepo, 'a', LIST_SPEC, toAttendanceDto);
+    this.list = access.recordList(attendanceRecordRepo, 'a', ATTENDANCE_LIST_SPEC, toAttendanceDto);
   }
 
   /** attendance_days follows employees between departments and out of the company. */

@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
@@ -5,7 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiListEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { AuditService } from './audit.service';
+import { AuditService, AUDIT_LIST_SPEC } from './audit.service';
 import { AuditEntryDto, AuditListQueryDto } from './dto/audit-entry.dto';
 
 const LIST =
@@ -25,6 +26,7 @@ export class AuditController {
     description: LIST,
   })
   @ApiListEnvelope(AuditEntryDto)
+  @ApiListQuery(AUDIT_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: AuditListQueryDto): Promise<Page<AuditEntryDto>> {
     return this.audit.list(caller, query);
@@ -34,6 +36,7 @@ export class AuditController {
   @Levels('Admin', 'Restricted Admin')
   @ApiOperation({ summary: "The changes of one employee's records (404 outside the caller's scope)", description: LIST })
   @ApiListEnvelope(AuditEntryDto)
+  @ApiListQuery(AUDIT_LIST_SPEC)
   @ApiErrors(400, 401, 403, 404)
   ofEmployee(
     @CurrentUser() caller: AuthUser,

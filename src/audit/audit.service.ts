@@ -8,7 +8,7 @@ import { EmployeeAccessService } from '../employees/employee-access.service';
 import { AuditEntryDto, AuditListQueryDto } from './dto/audit-entry.dto';
 import { AuditEntry } from './entities/audit-entry.entity';
 
-const LIST_SPEC: ListSpec = {
+export const AUDIT_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'id', order: 'descend' },
   dateRange: { start: 'a.at', instant: true },
   idColumn: 'a.id',
@@ -52,7 +52,7 @@ export class AuditService {
       employeeColumn: 'a.employee_id',
       employeeId,
       query,
-      spec: LIST_SPEC,
+      spec: AUDIT_LIST_SPEC,
       map: toAuditDto,
     });
   }

@@ -35,7 +35,7 @@ import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
 
-const LIST_SPEC: ListSpec = {
+export const LEAVE_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date_start', order: 'descend' },
   dateRange: { start: 'l.date_start', end: 'l.date_end' },
   idColumn: 'l.id',
@@ -94,7 +94,7 @@ export class LeaveRequestsService {
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(leaveRequestRepo, 'l', LIST_SPEC, toLeaveDto);
+    this.list = access.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
   }
 
   /** leave_day_sums follows employees between departments and out of the company. */

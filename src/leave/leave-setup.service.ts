@@ -12,7 +12,7 @@ import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
 
-const ENTITLEMENT_SPEC: ListSpec = {
+export const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',
   sortFields: { id: 'x.id' },
   filterFields: {

@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
@@ -25,8 +26,8 @@ import {
   UpdateLeavePeriodDto,
   UpdateLeaveTypeDto,
 } from './dto/leave.dto';
-import { LeaveRequestsService } from './leave-requests.service';
-import { LeaveSetupService } from './leave-setup.service';
+import { LeaveRequestsService, LEAVE_LIST_SPEC } from './leave-requests.service';
+import { LeaveSetupService, ENTITLEMENT_SPEC } from './leave-setup.service';
 
 /** Leave's reference-like tables through the shared CRUD controller. */
 const setup = (spec: Omit<CrudControllerSpec<LeaveSetupService>, 'service' | 'tag'>) =>
@@ -75,6 +76,7 @@ export class LeaveEntitlementsController {
     description: 'filters: employee, leave_type, leave_period. Callers other than Admins name one employee they can see.',
   })
   @ApiListEnvelope(EntitlementDto)
+  @ApiListQuery(ENTITLEMENT_SPEC)
   @ApiErrors(400, 401, 404)
   list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<EntitlementDto>> {
     return this.setup.listEntitlements(caller, query);
@@ -114,6 +116,7 @@ export class LeavesController {
     description: 'Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.',
   })
   @ApiListEnvelope(LeaveRequestDto)
+  @ApiListQuery(LEAVE_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
     return this.leaves.list(caller, query);
@@ -184,6 +187,7 @@ export class EmployeeLeavesController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's leave requests, newest first" })
   @ApiListEnvelope(LeaveRequestDto)
+  @ApiListQuery(LEAVE_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(
     @CurrentUser() caller: AuthUser,

@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { CurrencyDto } from '../common/money/currencies';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -31,7 +32,7 @@ import {
   ValidateScriptResultDto,
 } from './dto/payroll-config.dto';
 import { PayrollConfigService } from './payroll-config.service';
-import { PayrollEmployeesService } from './payroll-employees.service';
+import { PayrollEmployeesService, PAYROLL_EMPLOYEE_SPEC } from './payroll-employees.service';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 
@@ -191,6 +192,7 @@ export class PayrollConfigController {
     description: 'sortField: id, employee, currency; filters: employee, pay_frequency, deduction_group, currency.',
   })
   @ApiListEnvelope(PayrollEmployeeDto)
+  @ApiListQuery(PAYROLL_EMPLOYEE_SPEC)
   @ApiErrors(400, 401, 403)
   payrollEmployeeList(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<PayrollEmployeeDto>> {
     return this.payrollEmployees.list(caller, query);

@@ -29,7 +29,7 @@ import {
 } from './entities/payroll-config.entities';
 import { minorUnitOf } from '../common/money/currencies';
 
-const PAYROLL_EMPLOYEE_SPEC: ListSpec = {
+export const PAYROLL_EMPLOYEE_SPEC: ListSpec = {
   idColumn: 'p.id',
   sortFields: { id: 'p.id', employee: 'p.employee_id', currency: 'p.currency' },
   filterFields: {

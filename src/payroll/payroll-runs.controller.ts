@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
@@ -16,7 +17,7 @@ import {
   PayrollErrorDto,
   SavePayrollDto,
 } from './dto/payroll-run.dto';
-import { PayrollRunsService } from './payroll-runs.service';
+import { PayrollRunsService, SELECTION_SPEC } from './payroll-runs.service';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 
@@ -74,6 +75,7 @@ export class PayrollRunsController {
     description: 'Paged; by employee id unless sortField (id, employee_id, first_name, last_name) says otherwise.',
   })
   @ApiListEnvelope(PayrollEmployeeRowDto)
+  @ApiListQuery(SELECTION_SPEC)
   @ApiErrors(400, 401, 403, 404)
   employees(
     @CurrentUser() caller: AuthUser,

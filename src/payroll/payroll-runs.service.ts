@@ -52,7 +52,7 @@ const BATCH = 1000;
 type EmployeeName = { id: number; employee_id: string; name: string };
 
 /** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
-const SELECTION_SPEC: ListSpec = {
+export const SELECTION_SPEC: ListSpec = {
   idColumn: 'p.id',
   sortFields: { id: 'e.id', employee_id: 'e.employee_id', first_name: 'e.first_name', last_name: 'e.last_name' },
   defaultSort: { field: 'id', order: 'ascend' },

@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
@@ -16,7 +17,7 @@ import {
   UpdateProjectDto,
   UpdateTimeEntryDto,
 } from './dto/timesheet.dto';
-import { TimesheetsService } from './timesheets.service';
+import { TimesheetsService, TIME_ENTRY_LIST_SPEC } from './timesheets.service';
 
 export const ProjectsController = crudController<TimesheetsService>({
   path: 'projects',
@@ -44,6 +45,7 @@ export class TimesheetsController {
     description: 'Newest first; sortField: id, date; filters: employee, project, status; from/to.',
   })
   @ApiListEnvelope(TimeEntryDto)
+  @ApiListQuery(TIME_ENTRY_LIST_SPEC)
   @ApiErrors(400, 401)
   list(@CurrentUser() caller: AuthUser, @Query() query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
     return this.timesheets.list(caller, query);
@@ -134,6 +136,7 @@ export class EmployeeTimesheetsController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's time entries, newest first" })
   @ApiListEnvelope(TimeEntryDto)
+  @ApiListQuery(TIME_ENTRY_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(
     @CurrentUser() caller: AuthUser,

@@ -26,7 +26,7 @@ import {
   TimesheetSubmittedEvent,
 } from './timesheets.events';
 
-const LIST_SPEC: ListSpec = {
+export const TIME_ENTRY_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date', order: 'descend' },
   dateRange: { start: 't.date' },
   idColumn: 't.id',
@@ -77,7 +77,7 @@ export class TimesheetsService {
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(timeEntryRepo, 't', LIST_SPEC, toTimeEntryDto);
+    this.list = access.recordList(timeEntryRepo, 't', TIME_ENTRY_LIST_SPEC, toTimeEntryDto);
     this.projects = new ReferenceCrud<Project, ProjectDto>({
       label: 'Project',
       resource: 'projects',

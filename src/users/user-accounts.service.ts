@@ -22,7 +22,7 @@ import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { recordAudit } from '../common/audit/audit-log';
 import { USER_CREATED_EVENT, UserCreatedEvent } from './users.events';
 
-const USER_LIST_SPEC: ListSpec = {
+export const USER_LIST_SPEC: ListSpec = {
   idColumn: 'u.id',
   sortFields: { id: 'u.id', username: 'u.username', email: 'u.email', user_level: 'u.user_level' },
   filterFields: {

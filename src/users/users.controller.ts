@@ -1,3 +1,4 @@
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowPendingPasswordChange, Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
@@ -8,7 +9,7 @@ import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { ChangePasswordDto, PasswordChangedDto } from './dto/change-password.dto';
 import { UpdateUserDto, UserDeletedDto, UserDto } from './dto/user-account.dto';
-import { UserAccountsService } from './user-accounts.service';
+import { UserAccountsService, USER_LIST_SPEC } from './user-accounts.service';
 import { UsersService } from './users.service';
 
 @ApiTags('Users')
@@ -27,6 +28,7 @@ export class UsersController {
     description: 'sortField: id, username, email, user_level; filters: user_level, active, employee; search: username, email.',
   })
   @ApiListEnvelope(UserDto)
+  @ApiListQuery(USER_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@Query() query: SearchableListQueryDto): Promise<Page<UserDto>> {
     return this.accounts.list(query);

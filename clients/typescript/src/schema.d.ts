@@ -4744,9 +4744,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "username" | "email" | "user_level";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -13796,9 +13796,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "in_time";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -14389,9 +14389,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "in_time";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -16424,9 +16424,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -16769,9 +16769,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "date_start";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -17456,9 +17456,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "date_start";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -18287,9 +18287,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "date";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -19218,9 +19218,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "date";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -20565,9 +20565,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "employee" | "currency";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -21386,9 +21386,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id" | "employee_id" | "first_name" | "last_name";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -26592,9 +26592,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
@@ -26721,9 +26721,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
+                sortField?: "id";
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
                 from?: string;
