@@ -52,9 +52,7 @@ export class ContractCheck {
     this.base = (doc.servers?.[0]?.url ?? '').replace(/\/+$/, '');
     this.routes = Object.keys(doc.paths).map((template) => ({
       template,
-      pattern: new RegExp(
-        `^${(this.base + template).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
-      ),
+      pattern: new RegExp(`^${(this.base + template).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
       literals: template.split('/').filter((s) => s && !s.startsWith('{')).length,
     }));
   }
@@ -62,9 +60,7 @@ export class ContractCheck {
   /** The problems of one response, empty when it matches (or is outside the document). */
   problems(method: string, url: string, status: number, headers: Record<string, unknown>, body: string): string[] {
     const path = url.split('?')[0];
-    const route = this.routes
-      .filter((r) => r.pattern.test(path))
-      .sort((a, b) => b.literals - a.literals)[0];
+    const route = this.routes.filter((r) => r.pattern.test(path)).sort((a, b) => b.literals - a.literals)[0];
     const operation = route && this.doc.paths[route.template][method.toLowerCase()];
     if (!route || !operation) return [];
     this.checked += 1;
