@@ -83,6 +83,11 @@ describe('audit log', () => {
     ).reverse();
     expect(await count()).toBe(before + 3);
     expect(log.map((e) => e.action)).toEqual(['create', 'update', 'delete']);
+    // resource_id as an integer, as ids are everywhere else, filters the same (issue 25).
+    const byNumber = await entries(
+      `&filters=${encodeURIComponent(JSON.stringify({ resource: 'employees', resource_id: created.id }))}`,
+    );
+    expect(byNumber.map((e) => e.id).sort()).toEqual(log.map((e) => e.id).sort());
     expect(log[0].changes).toMatchObject({ first_name: [null, 'Audra'], department: [null, c.departments.sales] });
     expect(log[0].changes).not.toHaveProperty('middle_name'); // null before and after
     expect(log[1].changes).toEqual({ first_name: ['Audra', 'Audrey'], city: [null, 'Lyon'] });

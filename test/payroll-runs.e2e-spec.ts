@@ -133,7 +133,11 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect(row(grid, c.emp.report2)).toEqual(['7000.00', '0.01', '7000.01', '400.00', '6600.01']);
     const names = grid.rows.map((r: { employee: { name: string } }) => r.employee.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-    expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}/data?limit=2&page=2`)).rows).toHaveLength(1);
+    const lastPage = await ok('GET', `/payroll_config/payrolls/${payroll.id}/data?limit=2&page=2`);
+    expect(lastPage).toMatchObject({ total: 3, page: 2, limit: 2, nextPage: null });
+    expect(lastPage.rows).toHaveLength(1);
+    // Like every list, the grid says where its next page is (issue 25).
+    expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}/data?limit=2`)).nextPage).toBe(2);
 
     const edited = await ok('POST', `/payroll_config/payrolls/${payroll.id}/data`, {
       values: [{ employee: c.emp.manager, column: col.allowance, amount: '1000.01' }],
@@ -354,7 +358,12 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
       '<h1>{{company.name}}</h1><p>{{employee.name}} ({{employee.employee_id}}), {{payroll.name}}</p><ul>{{#each columns}}<li>{{name}}: {{value}}</li>{{/each}}</ul>{{constructor}}';
     const template = await ok('POST', '/payroll_config/payslip-templates', { name: 'Standard', content });
     expect(template).toMatchObject({ status: 'Active', content });
-    const draftPreview = await ok('POST', '/payroll_config/payslip-templates/preview', { content: '<b>{{employee.name}}</b>' });
+    // The body is the template definition the form edits: name and status are accepted (issue 25).
+    const draftPreview = await ok('POST', '/payroll_config/payslip-templates/preview', {
+      name: 'Draft',
+      status: 'Active',
+      content: '<b>{{employee.name}}</b>',
+    });
     expect(draftPreview.html).toMatch(/^<b>.+<\/b>$/);
 
     const payroll = await ok(

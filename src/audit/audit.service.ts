@@ -15,7 +15,7 @@ export const AUDIT_LIST_SPEC: ListSpec = {
   sortFields: { id: 'a.id' },
   filterFields: {
     resource: { column: 'a.resource', type: 'string' },
-    resource_id: { column: 'a.resource_id', type: 'string' },
+    resource_id: { column: 'a.resource_id', type: 'key' },
     employee: { column: 'a.employee_id', type: 'int' },
     actor: { column: 'a.actor', type: 'string' },
     action: { column: 'a.action', type: 'string' },

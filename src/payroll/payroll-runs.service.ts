@@ -359,6 +359,7 @@ export class PayrollRunsService {
       total: ordered.length,
       page: query.page,
       limit: query.limit,
+      nextPage: offset + query.limit < ordered.length ? query.page + 1 : null,
     };
   }
 

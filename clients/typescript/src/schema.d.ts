@@ -3847,6 +3847,11 @@ export interface components {
             page: number;
             /** Format: int32 */
             limit: number;
+            /**
+             * Format: int32
+             * @description the next page of rows, null on the last (as every list)
+             */
+            nextPage: number | null;
         };
         CellEditDto: {
             /**
@@ -3890,6 +3895,18 @@ export interface components {
             html: string;
         };
         PreviewTemplateDto: {
+            /**
+             * Format: int32
+             * @description the template being edited, if saved (not used)
+             */
+            id?: number;
+            /** @description not used */
+            name?: string;
+            /**
+             * @description not used
+             * @enum {string}
+             */
+            status?: "Active" | "Inactive";
             /** @description a template definition to render without saving */
             content: string;
         };
@@ -4107,7 +4124,7 @@ export interface components {
             due_date: string | null;
             /**
              * @description the API resource to act on
-             * @example /app/api/leave-requests/17
+             * @example /app/api/leaves/17
              */
             link: string | null;
             /**

@@ -13,13 +13,15 @@ function filterSchema(field: FilterField): object {
   const one =
     field.type === 'int'
       ? { type: 'integer' }
-      : field.values
-        ? { type: 'string', enum: [...field.values] }
-        : field.type === 'boolean'
-          ? { type: 'boolean' }
-          : field.type === 'date'
-            ? { type: 'string', format: 'date' }
-            : { type: 'string' };
+      : field.type === 'key'
+        ? { oneOf: [{ type: 'string' }, { type: 'integer' }] }
+        : field.values
+          ? { type: 'string', enum: [...field.values] }
+          : field.type === 'boolean'
+            ? { type: 'boolean' }
+            : field.type === 'date'
+              ? { type: 'string', format: 'date' }
+              : { type: 'string' };
   return { oneOf: [one, { type: 'array', items: one }] };
 }
 

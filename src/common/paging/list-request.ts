@@ -6,7 +6,8 @@ import { DateRangeListQueryDto, ListQueryDto, SearchableListQueryDto, SortOrder 
 import { Page } from './page';
 import { TotalsCache } from './totals-cache';
 
-export type FilterType = 'int' | 'string' | 'date' | 'boolean';
+/** `key`: a text column holding record ids (or names): a string, or an integer as its decimal text. */
+export type FilterType = 'int' | 'string' | 'date' | 'boolean' | 'key';
 export type FilterValue = string | number | boolean | null;
 
 export interface FilterField {
@@ -75,6 +76,11 @@ function coerce(field: string, spec: FilterField, raw: unknown, problems: ErrorD
     case 'date':
       if (typeof raw === 'string' && DATE_RE.test(raw)) return raw;
       problems.push({ field: `filters.${field}`, message: 'must be a date YYYY-MM-DD' });
+      return undefined;
+    case 'key':
+      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'number' && Number.isSafeInteger(raw)) return String(raw);
+      problems.push({ field: `filters.${field}`, message: 'must be a string or an integer' });
       return undefined;
     case 'string':
       if (typeof raw === 'string' && (!spec.values || spec.values.includes(raw))) return raw;

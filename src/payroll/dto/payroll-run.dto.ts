@@ -109,6 +109,8 @@ export class PayrollDataDto {
   @ApiProperty({ description: 'employees in the payroll' }) total: number;
   @ApiProperty() page: number;
   @ApiProperty() limit: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'the next page of rows, null on the last (as every list)' })
+  nextPage: number | null;
 }
 
 export class CellEditDto {
@@ -169,7 +171,24 @@ export class SavePayslipTemplateDto {
   content: string;
 }
 
+/** A template definition as the form edits it (name and status are accepted and not used); only content renders. */
 export class PreviewTemplateDto {
+  @ApiPropertyOptional({ description: 'the template being edited, if saved (not used)' })
+  @IsOptional()
+  @IsRefId()
+  id?: number;
+
+  @ApiPropertyOptional({ maxLength: 100, description: 'not used' })
+  @IsOptional()
+  @IsString()
+  @Length(0, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ enum: ['Active', 'Inactive'], description: 'not used' })
+  @IsOptional()
+  @IsIn(['Active', 'Inactive'])
+  status?: string;
+
   @ApiProperty({ maxLength: 100_000, description: 'a template definition to render without saving' })
   @IsString()
   @Length(1, 100_000)

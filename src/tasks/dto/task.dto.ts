@@ -11,7 +11,7 @@ export class TaskDto {
   @ApiProperty({ enum: TASK_STATUSES }) status: TaskStatus;
   @ApiProperty({ enum: TASK_PRIORITIES }) priority: TaskPriority;
   @ApiProperty({ type: String, format: 'date', nullable: true }) due_date: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '/app/api/leave-requests/17', description: 'the API resource to act on' })
+  @ApiProperty({ type: String, nullable: true, example: '/app/api/leaves/17', description: 'the API resource to act on' })
   link: string | null;
   @ApiProperty({
     example: 'leave-approval',
