@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from '../src/app.factory';
 import { ContractCheck } from './helpers/contract';
-import { createTestApp, TestApp } from './helpers/test-app';
+import { seedDemo } from '../src/database/seeds/demo.seed';
+import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
 /**
  * The contract check every suite's responses go through (test/helpers/test-app.ts), shown failing
@@ -112,5 +113,129 @@ describe('the OpenAPI contract', () => {
     expect(schemas.HealthDto.properties.checks.additionalProperties).toEqual({ type: 'string' });
     expect(schemas.PayrollColumnDto.properties.calculation_hook_args.additionalProperties).toBeDefined();
     expect((schemas.AuditEntryDto.properties.changes.additionalProperties as { items?: unknown }).items).toBeDefined();
+  });
+});
+
+/**
+ * Every list's documented query is the one its service applies (issue 25 items 7 and 8): each sort
+ * field and each filter field the document names is accepted, anything else refused; the lists
+ * with a fixed order document only page, limit and sortOrder, and sortOrder reverses them.
+ */
+describe('the lists answer what the document says they take', () => {
+  let t: TestApp;
+  let doc: ReturnType<typeof buildOpenApiDocument>;
+  let admin: Record<string, string>;
+  const ids: Record<string, number> = {};
+  beforeAll(async () => {
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    doc = buildOpenApiDocument(t.app, t.config);
+    admin = bearer((await seedDemo(t.app)).accessToken);
+    const first = async (url: string) =>
+      (await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: admin })).json().data[0].id;
+    ids.employees = await first('/employees?limit=1');
+    ids.payrolls = await first('/payroll_config/payrolls?limit=1');
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/webhooks',
+      headers: admin,
+      payload: { url: 'http://127.0.0.1:9/x', events: ['employee.created'] },
+    });
+    ids.webhooks = hook.json().data.id;
+  });
+  afterAll(() => t.close());
+
+  type Param = { name: string; in: string; schema?: { enum?: string[] }; content?: Record<string, { schema: FilterObject }> };
+  type FilterObject = { properties: Record<string, { oneOf: [ValueSchema, unknown] }> };
+  type ValueSchema = { type?: string; format?: string; enum?: string[]; oneOf?: ValueSchema[] };
+  const lists = () =>
+    Object.entries(doc.paths).flatMap(([path, methods]) => {
+      const params = (methods.get?.parameters ?? []) as Param[];
+      return params.some((p) => p.name === 'page') ? [{ path, params }] : [];
+    });
+  const url = (path: string, query: Record<string, string>) =>
+    `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
+  const sample = (s: ValueSchema): unknown =>
+    s.oneOf
+      ? sample(s.oneOf[1])
+      : s.enum
+        ? s.enum[0]
+        : s.type === 'integer'
+          ? 1
+          : s.type === 'boolean'
+            ? true
+            : s.format === 'date'
+              ? '2026-01-01'
+              : 'x';
+  const get = (path: string, query: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: url(path, query), headers: admin });
+
+  it('52 lists: 45 document their sort fields as an enum and their filters as an object, 7 take only page, limit and sortOrder', () => {
+    const all = lists();
+    const sorted = all.filter(({ params }) => params.some((p) => p.name === 'sortField'));
+    expect(all.length).toBe(52);
+    expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'sortField')?.schema?.enum?.length)).toEqual([]);
+    expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'filters')?.content)).toEqual([]);
+    expect(
+      all.filter((l) => !sorted.includes(l)).map((l) => [l.path, l.params.map((p) => p.name).filter((n) => n !== 'id')]),
+    ).toEqual(
+      [
+        '/settings',
+        '/payroll_config/currencies',
+        '/payroll_config/calculation-hooks',
+        '/payroll_config/payrolls/{id}/data',
+        '/meta/countries',
+        '/meta/currency',
+        '/meta/extensions',
+      ].map((p) => [p, ['page', 'limit', 'sortOrder']]),
+    );
+  });
+
+  it('every documented sort field and filter field is accepted, an undocumented one refused', async () => {
+    const wrong: string[] = [];
+    for (const { path, params } of lists()) {
+      const sortFields = params.find((p) => p.name === 'sortField')?.schema?.enum;
+      if (!sortFields) continue;
+      for (const sortField of sortFields) {
+        const res = await get(path, { sortField, sortOrder: 'descend', limit: '2' });
+        if (res.statusCode !== 200) wrong.push(`${path} sortField=${sortField}: ${res.statusCode} ${res.body}`);
+      }
+      const filters = params.find((p) => p.name === 'filters')!.content!['application/json'].schema.properties;
+      for (const [field, schema] of Object.entries(filters)) {
+        for (const value of [sample(schema.oneOf[0]), [sample(schema.oneOf[0])]]) {
+          const res = await get(path, { filters: JSON.stringify({ [field]: value }), limit: '2' });
+          if (res.statusCode !== 200)
+            wrong.push(`${path} filters ${field}=${JSON.stringify(value)}: ${res.statusCode} ${res.body}`);
+        }
+      }
+      for (const query of [{ sortField: 'no_such_field' }, { filters: '{"no_such_field":1}' }] as Array<Record<string, string>>) {
+        const res = await get(path, query);
+        if (res.statusCode !== 400) wrong.push(`${path} ${JSON.stringify(query)}: ${res.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a fixed-order list refuses sortField and filters, and sortOrder=descend reverses it', async () => {
+    for (const path of ['/meta/countries', '/settings', '/payroll_config/payrolls/{id}/data']) {
+      for (const query of [{ sortField: 'id' }, { filters: '{}' }] as Array<Record<string, string>>) {
+        const res = await get(path, query);
+        expect([path, res.statusCode, res.json().error.details[0]]).toEqual([
+          path,
+          400,
+          { field: Object.keys(query)[0], message: 'is not allowed' },
+        ]);
+      }
+    }
+    const ascend = (await get('/meta/countries', { limit: '500' })).json();
+    const descend = (await get('/meta/countries', { limit: '3', page: '2', sortOrder: 'descend' })).json();
+    expect(descend.data).toEqual(ascend.data.slice().reverse().slice(3, 6));
+    expect([descend.total, descend.nextPage]).toEqual([ascend.total, 3]);
+    const rows = (q: Record<string, string>) =>
+      get('/payroll_config/payrolls/{id}/data', q).then((r) =>
+        r.json().data.rows.map((x: { employee: { id: number } }) => x.employee.id),
+      );
+    const all = await rows({ limit: '500' });
+    expect(all.length).toBeGreaterThan(2);
+    expect(await rows({ limit: '2', sortOrder: 'descend' })).toEqual(all.slice(-2).reverse());
   });
 });

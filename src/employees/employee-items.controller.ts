@@ -4,6 +4,7 @@ import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { ListQueryDto } from '../common/paging/list-query.dto';
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { createValidationPipe } from '../common/validation/validation-pipe';
@@ -21,7 +22,7 @@ import {
   StatusHistoryItemDto,
   StatusMessageDto,
 } from './dto/employee-items.dto';
-import { EmployeeItemsService, ITEM_KINDS, ItemKind } from './employee-items.service';
+import { EmployeeItemsService, ITEM_KINDS, ITEM_LIST_SPEC, ItemKind, STATUS_HISTORY_SPEC } from './employee-items.service';
 
 const ITEM_DTOS: Record<ItemKind['path'], [Type<unknown>, Type<unknown>]> = {
   skills: [SkillItemDto, CreateSkillItemDto],
@@ -47,6 +48,7 @@ function itemsController(kind: ItemKind): Type<unknown> {
     @Get()
     @Authenticated()
     @ApiOperation({ summary: `The employee's ${kind.path}` })
+    @ApiListQuery(ITEM_LIST_SPEC)
     @ApiListEnvelope(dto)
     @ApiErrors(400, 401, 404)
     list(
@@ -124,6 +126,7 @@ export class EmployeeStatusController {
   @Get('history')
   @Authenticated()
   @ApiOperation({ summary: 'Earlier status messages, newest first' })
+  @ApiListQuery(STATUS_HISTORY_SPEC)
   @ApiListEnvelope(StatusHistoryItemDto)
   @ApiErrors(400, 401, 404)
   history(

@@ -6,7 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, parseListQuery } from '../common/paging/list-request';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { ReferenceKind, ReferenceService } from '../reference/reference.service';
@@ -80,6 +80,15 @@ export const ITEM_KINDS: Record<ItemKind['path'], ItemKind> = {
   },
 };
 
+/** An employee's skills, educations, certifications and languages: by id. */
+export const ITEM_LIST_SPEC: ListSpec = { idColumn: 'i.id', sortFields: { id: 'i.id' } };
+/** Status messages: newest first. */
+export const STATUS_HISTORY_SPEC: ListSpec = {
+  idColumn: 's.id',
+  sortFields: { id: 's.id' },
+  defaultSort: { field: 'id', order: 'descend' },
+};
+
 /**
  * Skills, educations, certifications, languages and the status message of an employee. Every
  * call checks the employee's scope first, exactly like the employee record (out of scope = 404).
@@ -99,7 +108,7 @@ export class EmployeeItemsService {
       .getRepository(kind.entity)
       .createQueryBuilder('i')
       .where('i.employee_id = :employeeId', { employeeId });
-    const page = await findPage(qb, parseListQuery(query, { idColumn: 'i.id', sortFields: { id: 'i.id' } }));
+    const page = await findPage(qb, parseListQuery(query, ITEM_LIST_SPEC));
     return page.map((item) => this.toDto(kind, item));
   }
 
@@ -177,12 +186,7 @@ export class EmployeeItemsService {
   async statusHistory(caller: AuthUser, employeeId: number, query: ListQueryDto): Promise<Page<StatusHistoryItemDto>> {
     await this.access.visible(caller, employeeId);
     const qb = this.employeeStatusMessageRepo.createQueryBuilder('s').where('s.employee_id = :employeeId', { employeeId });
-    const request = parseListQuery(query, {
-      idColumn: 's.id',
-      sortFields: { id: 's.id' },
-      defaultSort: { field: 'id', order: 'descend' },
-    });
-    const page = await findPage(qb, request);
+    const page = await findPage(qb, parseListQuery(query, STATUS_HISTORY_SPEC));
     return page.map((s) => ({ id: s.id, status: s.message, created_by: s.createdBy, created_at: s.createdAt.toISOString() }));
   }
 

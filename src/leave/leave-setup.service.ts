@@ -31,6 +31,10 @@ const toEntitlementDto = (x: LeaveEntitlement): EntitlementDto => ({
 });
 
 /** What leave requests are measured against: types, periods, holidays, entitlements. */
+/** Leave periods and holidays sort by their date too (their controllers document the same). */
+export const LEAVE_PERIOD_LIST: Partial<ListSpec> = { sortFields: { id: 'r.id', name: 'r.name', date_start: 'r.date_start' } };
+export const HOLIDAY_LIST: Partial<ListSpec> = { sortFields: { id: 'r.id', name: 'r.name', date: 'r.date' } };
+
 @Injectable()
 export class LeaveSetupService {
   readonly types: ReferenceCrud<LeaveType, LeaveTypeDto>;
@@ -66,7 +70,7 @@ export class LeaveSetupService {
             { field: 'date_start', message: 'overlaps another period' },
           ]);
       },
-      listSpec: { sortFields: { id: 'r.id', name: 'r.name', date_start: 'r.date_start' } },
+      listSpec: LEAVE_PERIOD_LIST,
     });
     const holidays = dataSource.getRepository(Holiday);
     this.holidays = new ReferenceCrud<Holiday, HolidayDto>({
@@ -82,7 +86,7 @@ export class LeaveSetupService {
           ]);
         }
       },
-      listSpec: { sortFields: { id: 'r.id', name: 'r.name', date: 'r.date' } },
+      listSpec: HOLIDAY_LIST,
     });
   }
 

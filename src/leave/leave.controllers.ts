@@ -27,7 +27,7 @@ import {
   UpdateLeaveTypeDto,
 } from './dto/leave.dto';
 import { LeaveRequestsService, LEAVE_LIST_SPEC } from './leave-requests.service';
-import { LeaveSetupService, ENTITLEMENT_SPEC } from './leave-setup.service';
+import { ENTITLEMENT_SPEC, HOLIDAY_LIST, LEAVE_PERIOD_LIST, LeaveSetupService } from './leave-setup.service';
 
 /** Leave's reference-like tables through the shared CRUD controller. */
 const setup = (spec: Omit<CrudControllerSpec<LeaveSetupService>, 'service' | 'tag'>) =>
@@ -41,7 +41,6 @@ export const LEAVE_SETUP_CONTROLLERS = [
     createDto: CreateLeaveTypeDto,
     updateDto: UpdateLeaveTypeDto,
     crud: (s) => s.types,
-    sortable: 'id, name',
   }),
   setup({
     path: 'leave-periods',
@@ -50,7 +49,8 @@ export const LEAVE_SETUP_CONTROLLERS = [
     createDto: CreateLeavePeriodDto,
     updateDto: UpdateLeavePeriodDto,
     crud: (s) => s.periods,
-    sortable: 'id, name, date_start; periods never overlap',
+    listSpec: LEAVE_PERIOD_LIST,
+    note: 'Periods never overlap.',
   }),
   setup({
     path: 'holidays',
@@ -59,7 +59,8 @@ export const LEAVE_SETUP_CONTROLLERS = [
     createDto: CreateHolidayDto,
     updateDto: UpdateHolidayDto,
     crud: (s) => s.holidays,
-    sortable: 'id, name, date; one holiday per date',
+    listSpec: HOLIDAY_LIST,
+    note: 'One holiday per date.',
   }),
 ];
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../common/auth/access.decorators';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { CurrencyDto } from '../common/money/currencies';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { CountryDto, ExtensionDto, MobileModulesDto } from './meta.dto';
 import { MetaService } from './meta.service';
@@ -19,7 +19,7 @@ export class MetaController {
   @ApiOperation({ summary: 'Countries (ISO 3166-1), by alpha-2 code' })
   @ApiListEnvelope(CountryDto)
   @ApiErrors(400, 401)
-  countries(@Query() query: ListQueryDto): Page<CountryDto> {
+  countries(@Query() query: PageQueryDto): Page<CountryDto> {
     return this.meta.countries(query);
   }
 
@@ -28,7 +28,7 @@ export class MetaController {
   @ApiOperation({ summary: 'Currencies (ISO 4217, with minor units), by code' })
   @ApiListEnvelope(CurrencyDto)
   @ApiErrors(400, 401)
-  currency(@Query() query: ListQueryDto): Page<CurrencyDto> {
+  currency(@Query() query: PageQueryDto): Page<CurrencyDto> {
     return this.meta.currencies(query);
   }
 
@@ -46,7 +46,7 @@ export class MetaController {
   @ApiOperation({ summary: "This service's modules as extension entries, with the service version" })
   @ApiListEnvelope(ExtensionDto)
   @ApiErrors(400, 401)
-  extensions(@Query() query: ListQueryDto): Page<ExtensionDto> {
+  extensions(@Query() query: PageQueryDto): Page<ExtensionDto> {
     return this.meta.extensions(query);
   }
 }

@@ -4,7 +4,7 @@ import en from 'i18n-iso-countries/langs/en.json';
 import { version } from '../../package.json';
 import { CURRENCIES, CurrencyDto } from '../common/money/currencies';
 import { pageOf } from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { MOBILE_MODULES, mobileModuleSetting } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
@@ -40,11 +40,11 @@ const EXTENSIONS: readonly Omit<ExtensionDto, 'version' | 'installed' | 'isGroup
 export class MetaService {
   constructor(private readonly settings: SettingsService) {}
 
-  countries(query: ListQueryDto): Page<CountryDto> {
+  countries(query: PageQueryDto): Page<CountryDto> {
     return pageOf([...COUNTRIES], query);
   }
 
-  currencies(query: ListQueryDto): Page<CurrencyDto> {
+  currencies(query: PageQueryDto): Page<CurrencyDto> {
     return pageOf([...CURRENCIES], query);
   }
 
@@ -54,7 +54,7 @@ export class MetaService {
     return out;
   }
 
-  extensions(query: ListQueryDto): Page<ExtensionDto> {
+  extensions(query: PageQueryDto): Page<ExtensionDto> {
     return pageOf(
       EXTENSIONS.map((e) => ({ ...e, features: [...e.features], installed: true, version, isGroup: false })),
       query,

@@ -6,11 +6,13 @@ import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { crudController, DeletedDto } from '../common/crud/crud.controller';
 import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
-import { ListQueryDto, SearchableListQueryDto } from '../common/paging/list-query.dto';
+import { ListQueryDto, PageQueryDto, SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { DepartmentDto } from '../reference/dto/reference.dto';
-import { ReferenceService } from '../reference/reference.service';
+import { DEPARTMENT_LIST, ReferenceService } from '../reference/reference.service';
+import { crudListSpec } from '../common/crud/crud';
+import { EMPLOYEE_LIST_SPEC } from '../employees/employees.service';
 import { CalculationHook } from './calculation-hooks';
 import {
   CalculationHookDto,
@@ -31,8 +33,9 @@ import {
   ValidateScriptDto,
   ValidateScriptResultDto,
 } from './dto/payroll-config.dto';
-import { PayrollConfigService } from './payroll-config.service';
+import { PayrollConfigService, SALARY_COMPONENT_LIST } from './payroll-config.service';
 import { PayrollEmployeesService, PAYROLL_EMPLOYEE_SPEC } from './payroll-employees.service';
+import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from './payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 
@@ -52,7 +55,7 @@ export const PAYROLL_CRUD_CONTROLLERS = [
     createDto: CreateDeductionGroupDto,
     updateDto: UpdateDeductionGroupDto,
     crud: (s) => s.groups,
-    sortable: 'id, name; 409 IN_USE names the payroll employees and columns using it',
+    note: 'A delete answers 409 IN_USE naming the payroll employees and columns using the group.',
   }),
   payrollCrud({
     path: 'payroll_config/salary-components',
@@ -61,7 +64,8 @@ export const PAYROLL_CRUD_CONTROLLERS = [
     createDto: CreateSalaryComponentDto,
     updateDto: UpdateSalaryComponentDto,
     crud: (s) => s.components,
-    sortable: 'id, name; filters: component_type; 409 IN_USE names the columns and salaries using it',
+    listSpec: SALARY_COMPONENT_LIST,
+    note: 'A delete answers 409 IN_USE naming the columns and salaries using the component.',
   }),
 ];
 
@@ -78,6 +82,7 @@ export class PayrollConfigController {
   @Get('pay-frequencies')
   @Levels(...ADMINS)
   @ApiOperation({ summary: 'Pay frequencies (seeded, read-only): Weekly, Bi Weekly, Semi Monthly, Monthly, Yearly' })
+  @ApiListQuery(PAY_FREQUENCY_LIST_SPEC)
   @ApiListEnvelope(PayFrequencyDto)
   @ApiErrors(400, 401, 403)
   payFrequencies(@Query() query: ListQueryDto): Promise<Page<PayFrequencyDto>> {
@@ -89,13 +94,14 @@ export class PayrollConfigController {
   @ApiOperation({ summary: 'Currencies (ISO 4217, with minor units), by code' })
   @ApiListEnvelope(CurrencyDto)
   @ApiErrors(400, 401, 403)
-  currencies(@Query() query: ListQueryDto): Page<CurrencyDto> {
+  currencies(@Query() query: PageQueryDto): Page<CurrencyDto> {
     return this.config.currencies(query);
   }
 
   @Get('departments')
   @Levels(...ADMINS)
   @ApiOperation({ summary: 'Departments (as /departments): a payroll covers a department and its children' })
+  @ApiListQuery(crudListSpec(DEPARTMENT_LIST))
   @ApiListEnvelope(DepartmentDto)
   @ApiErrors(400, 401, 403)
   departments(@Query() query: SearchableListQueryDto): Promise<Page<DepartmentDto>> {
@@ -107,13 +113,14 @@ export class PayrollConfigController {
   @ApiOperation({ summary: 'Calculation hooks a column can use, with their arguments' })
   @ApiListEnvelope(CalculationHookDto)
   @ApiErrors(400, 401, 403)
-  hooks(@Query() query: ListQueryDto): Page<CalculationHook> {
+  hooks(@Query() query: PageQueryDto): Page<CalculationHook> {
     return this.config.hooks(query);
   }
 
   @Get('payroll-columns')
   @Levels(...ADMINS)
-  @ApiOperation({ summary: 'Payroll columns in colorder', description: 'sortField: id, colorder, name; filters: enabled.' })
+  @ApiOperation({ summary: 'Payroll columns in colorder' })
+  @ApiListQuery(COLUMN_LIST_SPEC)
   @ApiListEnvelope(PayrollColumnDto)
   @ApiErrors(400, 401, 403)
   columns(@Query() query: ListQueryDto): Promise<Page<PayrollColumnDto>> {
@@ -179,6 +186,7 @@ export class PayrollConfigController {
     description:
       'As GET /employees (paging, sortField, filters, search), each with configured, pay_frequency, currency, deduction_group.',
   })
+  @ApiListQuery(EMPLOYEE_LIST_SPEC)
   @ApiListEnvelope(PayrollStatusEmployeeDto)
   @ApiErrors(400, 401, 403)
   employees(@CurrentUser() caller: AuthUser, @Query() query: SearchableListQueryDto): Promise<Page<PayrollStatusEmployeeDto>> {
@@ -187,10 +195,7 @@ export class PayrollConfigController {
 
   @Get('payroll-employees')
   @Levels(...ADMINS)
-  @ApiOperation({
-    summary: 'Payroll employees',
-    description: 'sortField: id, employee, currency; filters: employee, pay_frequency, deduction_group, currency.',
-  })
+  @ApiOperation({ summary: 'Payroll employees' })
   @ApiListEnvelope(PayrollEmployeeDto)
   @ApiListQuery(PAYROLL_EMPLOYEE_SPEC)
   @ApiErrors(400, 401, 403)

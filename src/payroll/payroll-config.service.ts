@@ -7,8 +7,8 @@ import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { ReferenceCrud } from '../common/crud/crud';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, pageOf, parseListQuery } from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { findPage, ListSpec, pageOf, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { CALCULATION_HOOKS, CalculationHook, findHook } from './calculation-hooks';
 import {
@@ -30,6 +30,7 @@ import {
 } from './entities/payroll-config.entities';
 import { Payroll } from './entities/payroll-run.entities';
 import { compileFormula, EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
+import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from './payroll-lists';
 
 /** "0.000" (MariaDB) or 0 (SQLite) → "0.00": two decimals at least, more only when they matter. */
 export function amountText(value: string): string {
@@ -95,6 +96,11 @@ const inUse = (what: string, users: string[]): never => {
   );
 };
 
+/** Salary components filter by type (the controller documents the same). */
+export const SALARY_COMPONENT_LIST: Partial<ListSpec> = {
+  filterFields: { component_type: { column: 'r.component_type', type: 'string' } },
+};
+
 /** Payroll configuration (API.md §10): frequencies, currencies, deduction groups, salary components, columns, scripts. */
 @Injectable()
 export class PayrollConfigService {
@@ -122,37 +128,26 @@ export class PayrollConfigService {
       resource: 'payroll_config/salary-components',
       repo: components,
       fields: { name: 'name', component_type: 'componentType', details: 'details' },
-      listSpec: { filterFields: { component_type: { column: 'r.component_type', type: 'string' } } },
+      listSpec: SALARY_COMPONENT_LIST,
       checkDelete: (id) => this.assertComponentUnused(id),
     });
   }
 
   async payFrequencies(query: ListQueryDto): Promise<Page<PayFrequencyDto>> {
-    const page = await findPage(
-      this.frequencies.createQueryBuilder('f'),
-      parseListQuery(query, { idColumn: 'f.id', sortFields: { id: 'f.id', name: 'f.name' } }),
-    );
+    const page = await findPage(this.frequencies.createQueryBuilder('f'), parseListQuery(query, PAY_FREQUENCY_LIST_SPEC));
     return page.map((f) => ({ id: f.id, name: f.name }));
   }
 
-  currencies(query: ListQueryDto): Page<CurrencyDto> {
+  currencies(query: PageQueryDto): Page<CurrencyDto> {
     return pageOf([...CURRENCIES], query);
   }
 
-  hooks(query: ListQueryDto): Page<CalculationHook> {
+  hooks(query: PageQueryDto): Page<CalculationHook> {
     return pageOf([...CALCULATION_HOOKS], query);
   }
 
   async listColumns(query: ListQueryDto): Promise<Page<PayrollColumnDto>> {
-    const page = await findPage(
-      this.columns.createQueryBuilder('c'),
-      parseListQuery(query, {
-        idColumn: 'c.id',
-        sortFields: { id: 'c.id', colorder: 'c.colorder', name: 'c.name' },
-        defaultSort: { field: 'colorder', order: 'ascend' },
-        filterFields: { enabled: { column: 'c.enabled', type: 'boolean' } },
-      }),
-    );
+    const page = await findPage(this.columns.createQueryBuilder('c'), parseListQuery(query, COLUMN_LIST_SPEC));
     return page.map(toColumnDto);
   }
 

@@ -5,7 +5,7 @@ import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { DeletedDto } from '../common/crud/crud.controller';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
@@ -18,6 +18,7 @@ import {
   SavePayrollDto,
 } from './dto/payroll-run.dto';
 import { PayrollRunsService, SELECTION_SPEC } from './payroll-runs.service';
+import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 
@@ -31,8 +32,9 @@ export class PayrollRunsController {
   @Levels(...ADMINS)
   @ApiOperation({
     summary: 'Payrolls (Restricted Admin: of its departments)',
-    description: 'Newest first; sortField: id, date_start, name; filters: status, department.',
+    description: 'The newest period first unless sorted otherwise.',
   })
+  @ApiListQuery(PAYROLL_LIST_SPEC)
   @ApiListEnvelope(PayrollDto)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<PayrollDto>> {
@@ -72,7 +74,7 @@ export class PayrollRunsController {
   @ApiOperation({
     summary:
       'The payroll employees the payroll selects: its pay frequency (and deduction group), Active, in its department or below',
-    description: 'Paged; by employee id unless sortField (id, employee_id, first_name, last_name) says otherwise.',
+    description: 'By employee id unless sorted otherwise.',
   })
   @ApiListEnvelope(PayrollEmployeeRowDto)
   @ApiListQuery(SELECTION_SPEC)
@@ -104,6 +106,7 @@ export class PayrollRunsController {
   @Get(':id/errors')
   @Levels(...ADMINS)
   @ApiOperation({ summary: "The last run's per-cell errors {employee, column, message}" })
+  @ApiListQuery(PAYROLL_ERROR_LIST_SPEC)
   @ApiListEnvelope(PayrollErrorDto)
   @ApiErrors(400, 401, 403, 404)
   errors(
@@ -116,13 +119,15 @@ export class PayrollRunsController {
 
   @Get(':id/data')
   @Levels(...ADMINS)
-  @ApiOperation({ summary: 'The data grid: columns in colorder, rows by employee name; page and limit page the rows' })
+  @ApiOperation({
+    summary: 'The data grid: columns in colorder, rows by employee name (descend: reversed); page and limit page the rows',
+  })
   @ApiOkEnvelope(PayrollDataDto)
   @ApiErrors(400, 401, 403, 404)
   data(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
-    @Query() query: ListQueryDto,
+    @Query() query: PageQueryDto,
   ): Promise<PayrollDataDto> {
     return this.runs.data(caller, id, query);
   }

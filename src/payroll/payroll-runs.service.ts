@@ -10,8 +10,8 @@ import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { DriverReader } from '../common/database/driver-reader';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { assertPagingOnly, findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { findPage, ListSpec, pageOf, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { AppConfig } from '../config/config';
@@ -31,6 +31,7 @@ import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } fro
 import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
 import { toEngineColumn } from './payroll-config.service';
+import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
 import { minorUnitOf } from '../common/money/currencies';
 import { DECIMAL_TEXT_COLUMN, toFixedText } from '../common/money/money';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
@@ -130,13 +131,7 @@ export class PayrollRunsService {
     const qb = this.payrolls.createQueryBuilder('p');
     const departments = await this.departmentsOf(caller);
     if (departments) qb.where(departments.length ? 'p.department_id IN (:...departments)' : '1 = 0', { departments });
-    const request = parseListQuery(query, {
-      idColumn: 'p.id',
-      sortFields: { id: 'p.id', date_start: 'p.date_start', name: 'p.name' },
-      defaultSort: { field: 'date_start', order: 'descend' },
-      filterFields: { status: { column: 'p.status', type: 'string' }, department: { column: 'p.department_id', type: 'int' } },
-    });
-    return (await findPage(qb, request)).map(toPayrollDto);
+    return (await findPage(qb, parseListQuery(query, PAYROLL_LIST_SPEC))).map(toPayrollDto);
   }
 
   async get(caller: AuthUser, id: number): Promise<PayrollDto> {
@@ -223,7 +218,7 @@ export class PayrollRunsService {
     const qb = this.errors.createQueryBuilder('x').where('x.payroll_id = :id', { id });
     const scope = await this.employeeScope(caller, 'x.employee_id');
     if (scope) qb.andWhere(`(x.employee_id IS NULL OR ${scope.sql})`, scope.params);
-    const page = await findPage(qb, parseListQuery(query, { idColumn: 'x.id', sortFields: { id: 'x.id' } }));
+    const page = await findPage(qb, parseListQuery(query, PAYROLL_ERROR_LIST_SPEC));
     return page.map((e) => ({ employee: e.employeeId, column: e.columnId, message: e.message }));
   }
 
@@ -319,8 +314,7 @@ export class PayrollRunsService {
    * change values, never the rows. Names and cells are read for each page, so a renamed employee
    * shows its new name at once and its new place within the time to live.
    */
-  async data(caller: AuthUser, id: number, query: ListQueryDto): Promise<PayrollDataDto> {
-    assertPagingOnly(query); // rows are always by employee name
+  async data(caller: AuthUser, id: number, query: PageQueryDto): Promise<PayrollDataDto> {
     const payroll = await this.visible(caller, id);
     const columns = await this.payrollColumns(payroll);
     const scope = await this.employeeScope(caller, 'c.employee_id');
@@ -328,8 +322,8 @@ export class PayrollRunsService {
     // (an employee moved out of its departments must leave the grid at once, its total too).
     const key = `${id}:${payroll.claim ?? ''}:${payroll.status}:${payroll.processedAt?.getTime() ?? ''}`;
     const ordered = scope ? await this.rowOrder(id, scope) : await this.gridRows.get(key, () => this.rowOrder(id, null));
-    const offset = (query.page - 1) * query.limit;
-    const pageIds = ordered.slice(offset, offset + query.limit);
+    const rowPage = pageOf(ordered, query); // rows are by employee name (descend: reversed)
+    const pageIds = rowPage.items;
     const names = await this.employees.namesOf(pageIds);
     const pageRows = pageIds.map((e) => rowEmployee(names, e));
     // Rows as arrays of values: 1 500 cells a page hydrated as entities cost more than the rest of
@@ -356,10 +350,10 @@ export class PayrollRunsService {
         employee,
         values: Object.fromEntries(columns.map((c) => [String(c.id), byEmployee.get(employee.id)?.get(c.id) ?? null])),
       })),
-      total: ordered.length,
-      page: query.page,
-      limit: query.limit,
-      nextPage: offset + query.limit < ordered.length ? query.page + 1 : null,
+      total: rowPage.total,
+      page: rowPage.page,
+      limit: rowPage.limit,
+      nextPage: rowPage.nextPage,
     };
   }
 
@@ -442,7 +436,7 @@ export class PayrollRunsService {
         }
       }
     });
-    return this.data(caller, id, Object.assign(new ListQueryDto(), { page: 1, limit: 500 }));
+    return this.data(caller, id, Object.assign(new PageQueryDto(), { page: 1, limit: 500 }));
   }
 
   /**

@@ -7,6 +7,7 @@ import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/ap
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import {
   PayrollDto,
@@ -17,6 +18,7 @@ import {
   SavePayslipTemplateDto,
 } from './dto/payroll-run.dto';
 import { PayslipsService } from './payslips.service';
+import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 const TEMPLATE_HELP =
@@ -36,6 +38,7 @@ export class PayslipTemplatesController {
   @Get()
   @Levels(...ADMINS)
   @ApiOperation({ summary: 'Payslip templates' })
+  @ApiListQuery(TEMPLATE_LIST_SPEC)
   @ApiListEnvelope(PayslipTemplateDto)
   @ApiErrors(400, 401, 403)
   list(@Query() query: ListQueryDto): Promise<Page<PayslipTemplateDto>> {
@@ -122,6 +125,7 @@ export class PayrollPayslipsController {
   @Get('payslips')
   @Levels(...ADMINS)
   @ApiOperation({ summary: "The payroll's payslips" })
+  @ApiListQuery(PAYROLL_PAYSLIP_LIST_SPEC)
   @ApiListEnvelope(PayslipDto)
   @ApiErrors(400, 401, 403, 404)
   list(
@@ -144,6 +148,7 @@ export class EmployeePayslipsController {
   @ApiOperation({
     summary: "The employee's payslips, newest first (the employee itself, or an Admin / Restricted Admin in scope; others 404)",
   })
+  @ApiListQuery(EMPLOYEE_PAYSLIP_LIST_SPEC)
   @ApiListEnvelope(PayslipDto)
   @ApiErrors(400, 401, 404)
   list(

@@ -9,7 +9,7 @@ import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, parseListQuery } from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { EmployeeAccessService } from '../employees/employee-access.service';
@@ -19,6 +19,7 @@ import { PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } fr
 import { PayrollColumn } from './entities/payroll-config.entities';
 import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
+import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
 import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
 import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
@@ -113,10 +114,7 @@ export class PayslipsService implements OnModuleInit {
   }
 
   async listTemplates(query: ListQueryDto): Promise<Page<PayslipTemplateDto>> {
-    const page = await findPage(
-      this.templates.createQueryBuilder('t'),
-      parseListQuery(query, { idColumn: 't.id', sortFields: { id: 't.id', name: 't.name' } }),
-    );
+    const page = await findPage(this.templates.createQueryBuilder('t'), parseListQuery(query, TEMPLATE_LIST_SPEC));
     return page.map(toTemplateDto);
   }
 
@@ -171,7 +169,7 @@ export class PayslipsService implements OnModuleInit {
     const payroll = await this.payrolls.findOne({ where: { status: In(['Processed', 'Completed']) }, order: { id: 'ASC' } });
     if (payroll) {
       const grid = await this.runs
-        .data(caller, payroll.id, Object.assign(new ListQueryDto(), { page: 1, limit: 1 }))
+        .data(caller, payroll.id, Object.assign(new PageQueryDto(), { page: 1, limit: 1 }))
         .catch(() => null);
       const row = grid?.rows[0];
       if (grid && row) {
@@ -253,7 +251,7 @@ export class PayslipsService implements OnModuleInit {
         written += rows.length;
       };
       for (let page = 1; ; page++) {
-        const grid = await this.runs.data(SYSTEM, payrollId, Object.assign(new ListQueryDto(), { page, limit: 500 }));
+        const grid = await this.runs.data(SYSTEM, payrollId, Object.assign(new PageQueryDto(), { page, limit: 500 }));
         for (const row of grid.rows) {
           const columns = grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] }));
           let html: string;
@@ -339,10 +337,7 @@ export class PayslipsService implements OnModuleInit {
     const qb = this.payslips.createQueryBuilder('s').where('s.payroll_id = :id', { id });
     const scope = await this.runs.employeeScope(caller, 's.employee_id');
     if (scope) qb.andWhere(scope.sql, scope.params);
-    const page = await findPage(
-      qb,
-      parseListQuery(query, { idColumn: 's.id', sortFields: { id: 's.id', employee: 's.employee_id' } }),
-    );
+    const page = await findPage(qb, parseListQuery(query, PAYROLL_PAYSLIP_LIST_SPEC));
     return page.map(toPayslipDto);
   }
 
@@ -351,7 +346,7 @@ export class PayslipsService implements OnModuleInit {
     await this.assertReader(caller, employeeId);
     const page = await findPage(
       this.payslips.createQueryBuilder('s').where('s.employee_id = :employeeId', { employeeId }),
-      parseListQuery(query, { idColumn: 's.id', sortFields: { id: 's.id' }, defaultSort: { field: 'id', order: 'descend' } }),
+      parseListQuery(query, EMPLOYEE_PAYSLIP_LIST_SPEC),
     );
     return page.map(toPayslipDto);
   }

@@ -11,7 +11,7 @@ import {
   UpdatePayGradeDto,
   UpdateReferenceDto,
 } from './dto/reference.dto';
-import { NAMED_KINDS, NamedKind, ReferenceService } from './reference.service';
+import { DEPARTMENT_LIST, NAMED_KINDS, NamedKind, ReferenceService } from './reference.service';
 
 const referenceController = (spec: Omit<CrudControllerSpec<ReferenceService>, 'service'>) =>
   crudController<ReferenceService>({ ...spec, service: ReferenceService });
@@ -24,7 +24,7 @@ export const REFERENCE_CONTROLLERS: Array<Type<unknown>> = [
     createDto: CreateDepartmentDto,
     updateDto: UpdateDepartmentDto,
     crud: (s) => s.departments,
-    sortable: 'id, name; filters: parent',
+    listSpec: DEPARTMENT_LIST,
   }),
   referenceController({
     path: 'pay-grades',
@@ -33,7 +33,6 @@ export const REFERENCE_CONTROLLERS: Array<Type<unknown>> = [
     createDto: CreatePayGradeDto,
     updateDto: UpdatePayGradeDto,
     crud: (s) => s.payGrades,
-    sortable: 'id, name',
   }),
   ...(Object.entries(NAMED_KINDS) as Array<[NamedKind, { label: string }]>).map(([path, { label }]) =>
     referenceController({
@@ -43,7 +42,6 @@ export const REFERENCE_CONTROLLERS: Array<Type<unknown>> = [
       createDto: CreateReferenceDto,
       updateDto: UpdateReferenceDto,
       crud: (s) => s.crud(path),
-      sortable: 'id, name',
     }),
   ),
 ];

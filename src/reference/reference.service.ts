@@ -17,6 +17,7 @@ import {
   Skill,
 } from './entities/reference.entities';
 import { ReferenceCrud } from '../common/crud/crud';
+import { ListSpec } from '../common/paging/list-request';
 
 export const NAMED_KINDS = {
   'job-titles': { entity: JobTitle, label: 'Job title' },
@@ -35,6 +36,9 @@ export type ReferenceKind = NamedKind | 'departments' | 'pay-grades';
  * Reference data the employee fields point to, and the department tree that Restricted Admin
  * scope (EmployeeAccessService) and insights expand.
  */
+/** Departments filter by parent (the controller documents the same). */
+export const DEPARTMENT_LIST: Partial<ListSpec> = { filterFields: { parent: { column: 'r.parent_id', type: 'int' } } };
+
 @Injectable()
 export class ReferenceService {
   readonly departments: ReferenceCrud<Department, DepartmentDto>;
@@ -49,7 +53,7 @@ export class ReferenceService {
       repo: departments,
       fields: { name: 'name', parent: 'parentId' },
       check: (d, id) => this.checkParent(departments, d, id),
-      listSpec: { filterFields: { parent: { column: 'r.parent_id', type: 'int' } } },
+      listSpec: DEPARTMENT_LIST,
     });
     this.payGrades = new ReferenceCrud<PayGrade, PayGradeDto>({
       label: 'Pay grade',

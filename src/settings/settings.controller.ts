@@ -2,7 +2,7 @@ import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Levels } from '../common/auth/access.decorators';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { pageOf } from '../common/paging/list-request';
 import { SettingDto, UpdateSettingDto } from './dto/setting.dto';
@@ -19,7 +19,7 @@ export class SettingsController {
   @ApiOperation({ summary: 'List the settings with their current values' })
   @ApiListEnvelope(SettingDto)
   @ApiErrors(400, 401, 403)
-  async list(@Query() query: ListQueryDto): Promise<Page<SettingDto>> {
+  async list(@Query() query: PageQueryDto): Promise<Page<SettingDto>> {
     return pageOf(await this.settings.list(), query);
   }
 

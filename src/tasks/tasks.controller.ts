@@ -7,7 +7,8 @@ import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/ap
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { CreateTaskDto, TaskDto, TaskStatusDto } from './dto/task.dto';
-import { TasksService } from './tasks.service';
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
+import { TASK_LIST_SPEC, TasksService } from './tasks.service';
 
 @ApiTags('Tasks')
 @ApiBearerAuth()
@@ -20,8 +21,8 @@ export class TasksController {
   @AllowPendingPasswordChange() // the task list says what to do: change the temporary password
   @ApiOperation({
     summary: "The caller's tasks, newest first",
-    description: 'filters: status (Open, Completed), source; sortField: id, created_at, due_date.',
   })
+  @ApiListQuery(TASK_LIST_SPEC)
   @ApiListEnvelope(TaskDto)
   @ApiErrors(400, 401)
   list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<TaskDto>> {

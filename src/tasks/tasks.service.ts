@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, parseListQuery } from '../common/paging/list-request';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { AppConfig } from '../config/config';
@@ -50,6 +50,17 @@ function toTaskDto(t: Task): TaskDto {
   };
 }
 
+/** A user's tasks: newest first unless sorted otherwise. */
+export const TASK_LIST_SPEC: ListSpec = {
+  idColumn: 't.id',
+  sortFields: { id: 't.id', created_at: 't.id', due_date: 't.due_date' },
+  defaultSort: { field: 'id', order: 'descend' },
+  filterFields: {
+    status: { column: 't.status', type: 'string', values: TASK_STATUSES },
+    source: { column: 't.source', type: 'string' },
+  },
+};
+
 /** Each user's task list (API.md §11): the caller's own tasks; Admins add tasks for users. */
 @Injectable()
 export class TasksService {
@@ -64,16 +75,7 @@ export class TasksService {
   /** The caller's tasks, newest first unless sorted otherwise; `filters={"status":"Open"}`. */
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<TaskDto>> {
     const qb = this.tasks.createQueryBuilder('t').where('t.user_id = :user', { user: caller.id });
-    const request = parseListQuery(query, {
-      idColumn: 't.id',
-      sortFields: { id: 't.id', created_at: 't.id', due_date: 't.due_date' },
-      defaultSort: { field: 'id', order: 'descend' },
-      filterFields: {
-        status: { column: 't.status', type: 'string', values: TASK_STATUSES },
-        source: { column: 't.source', type: 'string' },
-      },
-    });
-    return (await findPage(qb, request)).map(toTaskDto);
+    return (await findPage(qb, parseListQuery(query, TASK_LIST_SPEC))).map(toTaskDto);
   }
 
   /** Open or Completed, for the task's owner; another user's task is a 404. */

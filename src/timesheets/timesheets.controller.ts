@@ -28,7 +28,6 @@ export const ProjectsController = crudController<TimesheetsService>({
   updateDto: UpdateProjectDto,
   service: TimesheetsService,
   crud: (s) => s.projects,
-  sortable: 'id, name',
 });
 
 @ApiTags('Timesheets')

@@ -7,7 +7,8 @@ import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { DeletedDto } from '../common/crud/crud.controller';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
-import { WebhooksService } from './webhooks.service';
+import { ApiListQuery } from '../common/paging/api-list-query.decorator';
+import { DELIVERY_LIST_SPEC, WEBHOOK_LIST_SPEC, WebhooksService } from './webhooks.service';
 
 const SIGNED =
   'Deliveries are POSTs of {type, timestamp, data} signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature); ' +
@@ -22,6 +23,7 @@ export class WebhooksController {
 
   @Get()
   @ApiOperation({ summary: 'Webhook subscriptions (never their secrets)' })
+  @ApiListQuery(WEBHOOK_LIST_SPEC)
   @ApiListEnvelope(WebhookDto)
   @ApiErrors(400, 401, 403)
   list(@Query() query: ListQueryDto): Promise<Page<WebhookDto>> {
@@ -75,6 +77,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'Delivery attempts, newest first: status code, duration, error' })
+  @ApiListQuery(DELIVERY_LIST_SPEC)
   @ApiListEnvelope(WebhookDeliveryDto)
   @ApiErrors(400, 401, 403, 404)
   deliveries(@Param('id', new IdParamPipe()) id: number, @Query() query: ListQueryDto): Promise<Page<WebhookDeliveryDto>> {

@@ -5,7 +5,7 @@ import { DataSource, LessThan } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, parseListQuery } from '../common/paging/list-request';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { AppConfig } from '../config/config';
@@ -44,6 +44,14 @@ export function toDeliveryDto(d: WebhookDelivery): WebhookDeliveryDto {
   };
 }
 
+export const WEBHOOK_LIST_SPEC: ListSpec = { idColumn: 'w.id', sortFields: { id: 'w.id' } };
+/** A webhook's deliveries: newest first. */
+export const DELIVERY_LIST_SPEC: ListSpec = {
+  idColumn: 'd.id',
+  sortFields: { id: 'd.id' },
+  defaultSort: { field: 'id', order: 'descend' },
+};
+
 /** Webhook subscriptions (Admins): the secret is made here and shown only when made. */
 @Injectable()
 export class WebhooksService {
@@ -57,10 +65,7 @@ export class WebhooksService {
   }
 
   async list(query: ListQueryDto): Promise<Page<WebhookDto>> {
-    const page = await findPage(
-      this.repo.createQueryBuilder('w'),
-      parseListQuery(query, { idColumn: 'w.id', sortFields: { id: 'w.id' } }),
-    );
+    const page = await findPage(this.repo.createQueryBuilder('w'), parseListQuery(query, WEBHOOK_LIST_SPEC));
     return page.map(toWebhookDto);
   }
 
@@ -138,10 +143,7 @@ export class WebhooksService {
   async deliveries(id: number, query: ListQueryDto): Promise<Page<WebhookDeliveryDto>> {
     await this.find(id);
     const qb = this.dataSource.getRepository(WebhookDelivery).createQueryBuilder('d').where('d.webhook_id = :id', { id });
-    const page = await findPage(
-      qb,
-      parseListQuery(query, { idColumn: 'd.id', sortFields: { id: 'd.id' }, defaultSort: { field: 'id', order: 'descend' } }),
-    );
+    const page = await findPage(qb, parseListQuery(query, DELIVERY_LIST_SPEC));
     return page.map(toDeliveryDto);
   }
 

@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * List departments
-         * @description sortField: id, name; filters: parent; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listDepartment"];
         put?: never;
@@ -247,7 +247,7 @@ export interface paths {
         };
         /**
          * List pay grades
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listPayGrade"];
         put?: never;
@@ -287,7 +287,7 @@ export interface paths {
         };
         /**
          * List job titles
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listJobTitle"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
         };
         /**
          * List employment statuss
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listEmploymentStatus"];
         put?: never;
@@ -367,7 +367,7 @@ export interface paths {
         };
         /**
          * List nationalitys
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listNationality"];
         put?: never;
@@ -407,7 +407,7 @@ export interface paths {
         };
         /**
          * List languages
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listLanguage"];
         put?: never;
@@ -447,7 +447,7 @@ export interface paths {
         };
         /**
          * List skills
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listSkill"];
         put?: never;
@@ -487,7 +487,7 @@ export interface paths {
         };
         /**
          * List certifications
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listCertification"];
         put?: never;
@@ -527,7 +527,7 @@ export interface paths {
         };
         /**
          * List education levels
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listEducationLevel"];
         put?: never;
@@ -931,7 +931,7 @@ export interface paths {
         };
         /**
          * List leave types
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listLeaveType"];
         put?: never;
@@ -971,7 +971,7 @@ export interface paths {
         };
         /**
          * List leave periods
-         * @description sortField: id, name, date_start; periods never overlap; search matches the name.
+         * @description search matches the name. Periods never overlap.
          */
         get: operations["listLeavePeriod"];
         put?: never;
@@ -1011,7 +1011,7 @@ export interface paths {
         };
         /**
          * List holidays
-         * @description sortField: id, name, date; one holiday per date; search matches the name.
+         * @description search matches the name. One holiday per date.
          */
         get: operations["listHoliday"];
         put?: never;
@@ -1215,7 +1215,7 @@ export interface paths {
         };
         /**
          * List projects
-         * @description sortField: id, name; search matches the name.
+         * @description search matches the name.
          */
         get: operations["listProject"];
         put?: never;
@@ -1432,10 +1432,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Payroll columns in colorder
-         * @description sortField: id, colorder, name; filters: enabled.
-         */
+        /** Payroll columns in colorder */
         get: operations["columnsPayrollConfig"];
         put?: never;
         /**
@@ -1514,10 +1511,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Payroll employees
-         * @description sortField: id, employee, currency; filters: employee, pay_frequency, deduction_group, currency.
-         */
+        /** Payroll employees */
         get: operations["payrollEmployeeListPayrollConfig"];
         put?: never;
         /** Create a payroll employee, or with id update it; one per employee (409 DUPLICATE) */
@@ -1554,7 +1548,7 @@ export interface paths {
         };
         /**
          * Payrolls (Restricted Admin: of its departments)
-         * @description Newest first; sortField: id, date_start, name; filters: status, department.
+         * @description The newest period first unless sorted otherwise.
          */
         get: operations["listPayrollRuns"];
         put?: never;
@@ -1593,7 +1587,7 @@ export interface paths {
         };
         /**
          * The payroll employees the payroll selects: its pay frequency (and deduction group), Active, in its department or below
-         * @description Paged; by employee id unless sortField (id, employee_id, first_name, last_name) says otherwise.
+         * @description By employee id unless sorted otherwise.
          */
         get: operations["employeesPayrollRuns"];
         put?: never;
@@ -1648,7 +1642,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The data grid: columns in colorder, rows by employee name; page and limit page the rows */
+        /** The data grid: columns in colorder, rows by employee name (descend: reversed); page and limit page the rows */
         get: operations["dataPayrollRuns"];
         put?: never;
         /**
@@ -1853,7 +1847,7 @@ export interface paths {
         };
         /**
          * List deduction groups
-         * @description sortField: id, name; 409 IN_USE names the payroll employees and columns using it; search matches the name.
+         * @description search matches the name. A delete answers 409 IN_USE naming the payroll employees and columns using the group.
          */
         get: operations["listDeductionGroup"];
         put?: never;
@@ -1893,7 +1887,7 @@ export interface paths {
         };
         /**
          * List salary components
-         * @description sortField: id, name; filters: component_type; 409 IN_USE names the columns and salaries using it; search matches the name.
+         * @description search matches the name. A delete answers 409 IN_USE naming the columns and salaries using the component.
          */
         get: operations["listSalaryComponent"];
         put?: never;
@@ -2219,10 +2213,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The caller's tasks, newest first
-         * @description filters: status (Open, Completed), source; sortField: id, created_at, due_date.
-         */
+        /** The caller's tasks, newest first */
         get: operations["listTasks"];
         put?: never;
         /** Add a task for a user (Admins) */
@@ -4294,11 +4285,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4760,9 +4747,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "username" | "email" | "user_level";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
@@ -5687,10 +5674,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -6289,10 +6276,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -6891,10 +6878,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -7493,10 +7480,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -8095,10 +8082,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -8697,10 +8684,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -9299,10 +9286,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -9901,10 +9888,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -10503,10 +10490,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -11105,9 +11092,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name" | "joined_date" | "department";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
@@ -11797,10 +11784,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -12147,10 +12134,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -12497,10 +12484,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -12847,10 +12834,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -13419,10 +13406,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -13812,9 +13799,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "in_time";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -14405,9 +14392,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "in_time";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -14634,10 +14621,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -15236,10 +15223,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name" | "date_start";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -15838,10 +15825,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name" | "date";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -16440,9 +16427,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
@@ -16785,9 +16772,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -17472,9 +17459,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -17701,10 +17688,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -18303,9 +18290,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -19234,9 +19221,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -19365,10 +19352,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -19490,11 +19477,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path?: never;
@@ -19615,10 +19598,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -19742,11 +19725,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path?: never;
@@ -19867,10 +19846,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "colorder" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -20454,10 +20433,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "employee_id" | "first_name" | "last_name" | "joined_date" | "department";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -20581,9 +20560,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee" | "currency";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
@@ -20937,10 +20916,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "date_start" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -21402,9 +21381,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
@@ -21643,10 +21622,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -21770,11 +21749,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path: {
@@ -22012,10 +21987,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -22920,10 +22895,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "employee";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -23047,10 +23022,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -23495,10 +23470,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -24097,10 +24072,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -24699,11 +24674,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path?: never;
@@ -24824,11 +24795,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path?: never;
@@ -25034,11 +25001,7 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
-                filters?: string;
             };
             header?: never;
             path?: never;
@@ -26237,10 +26200,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "created_at" | "due_date";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -26608,9 +26571,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -26737,9 +26700,9 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
+                sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                sortOrder?: "ascend" | "descend";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
                 /** @description first day, included */
@@ -26868,10 +26831,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;
@@ -27533,10 +27496,10 @@ export interface operations {
                 /** @description 1-based page number */
                 page?: number;
                 limit?: number;
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: string;
                 sortOrder?: "ascend" | "descend";
-                /** @description JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields */
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
             };
             header?: never;

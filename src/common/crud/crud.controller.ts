@@ -7,7 +7,9 @@ import { SearchableListQueryDto } from '../paging/list-query.dto';
 import { Page } from '../paging/page';
 import { IdParamPipe } from '../validation/id-param.pipe';
 import { createValidationPipe } from '../validation/validation-pipe';
-import { CrudOperations } from './crud';
+import { ApiListQuery } from '../paging/api-list-query.decorator';
+import { ListSpec } from '../paging/list-request';
+import { crudListSpec, CrudOperations } from './crud';
 
 export class DeletedDto {
   @ApiProperty({ example: 5 }) id: number;
@@ -24,7 +26,10 @@ export interface CrudControllerSpec<S> {
   /** The provider holding the CRUD (a ReferenceCrud). */
   service: Type<S>;
   crud: (service: S) => CrudOperations;
-  sortable: string;
+  /** The list's sort and filter fields beyond id and name: the same object the service's ReferenceCrud is given. */
+  listSpec?: Partial<ListSpec>;
+  /** What the list's description adds (a rule of the resource). */
+  note?: string;
   /** Who writes (default Admin). */
   writers?: UserLevel[];
   /** Who reads (default every authenticated user). */
@@ -52,8 +57,9 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
     @Levels(...readers)
     @ApiOperation({
       summary: `List ${spec.label.toLowerCase()}s`,
-      description: `sortField: ${spec.sortable}; search matches the name.`,
+      description: ['search matches the name.', spec.note].filter(Boolean).join(' '),
     })
+    @ApiListQuery(crudListSpec(spec.listSpec))
     @ApiListEnvelope(spec.dto)
     @ApiErrors(400, 401)
     list(@Query() query: SearchableListQueryDto): Promise<Page<unknown>> {

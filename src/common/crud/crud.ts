@@ -42,6 +42,11 @@ export interface CrudKind<E extends CrudEntity> {
   uniqueName?: boolean;
 }
 
+/** A CRUD list's spec: sort by id or name, search the name, unless the kind says more (its controller documents the same). */
+export function crudListSpec(extra?: Partial<ListSpec>): ListSpec {
+  return { idColumn: 'r.id', sortFields: { id: 'r.id', name: 'r.name' }, searchColumns: ['r.name'], ...extra };
+}
+
 /**
  * CRUD of one reference-like table (reference data, leave types, projects, and payroll's components): unique names (409 DUPLICATE), deletes refused while the row is
  * referenced (409 IN_USE, enforced by the foreign keys), 404 for unknown ids.
@@ -50,12 +55,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
   private readonly spec: ListSpec;
 
   constructor(private readonly kind: CrudKind<E>) {
-    this.spec = {
-      idColumn: 'r.id',
-      sortFields: { id: 'r.id', name: 'r.name' },
-      searchColumns: ['r.name'],
-      ...kind.listSpec,
-    };
+    this.spec = crudListSpec(kind.listSpec);
   }
 
   async list(query: ListQueryDto): Promise<Page<Dto>> {

@@ -8,8 +8,12 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const SORT_ORDERS = ['ascend', 'descend'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-/** Query parameters every list endpoint takes (API.md §6). Defaults and limits live here. */
-export class ListQueryDto {
+/**
+ * What every list takes (API.md §6): the page, its size, and the direction. Lists with a fixed order
+ * and nothing to filter (settings, registries, the payroll grid) take only these: `sortOrder`
+ * reverses their order, and a `sortField` or `filters` is refused as an unknown parameter (issue 25).
+ */
+export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, default: 1, description: '1-based page number' })
   @IsOptional()
   @Type(() => Number)
@@ -26,16 +30,19 @@ export class ListQueryDto {
   @Max(MAX_PAGE_SIZE)
   limit: number = DEFAULT_PAGE_SIZE;
 
+  @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'ascend' })
+  @IsOptional()
+  @IsIn(SORT_ORDERS)
+  sortOrder: SortOrder = 'ascend';
+}
+
+/** Query parameters of a list with sort fields and filter fields (API.md §6). */
+export class ListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'one of the sort fields documented for the endpoint; default id' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   sortField?: string;
-
-  @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'ascend' })
-  @IsOptional()
-  @IsIn(SORT_ORDERS)
-  sortOrder: SortOrder = 'ascend';
 
   @ApiPropertyOptional({
     description: 'JSON object {"field": value} or {"field": [v1, v2]} over the documented filter fields',

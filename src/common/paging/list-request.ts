@@ -2,7 +2,7 @@ import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { DriverReader, positional } from '../database/driver-reader';
 import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
-import { DateRangeListQueryDto, ListQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
+import { DateRangeListQueryDto, ListQueryDto, PageQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
 import { Page } from './page';
 import { TotalsCache } from './totals-cache';
 
@@ -307,17 +307,12 @@ async function countRows<T extends ObjectLiteral>(count: SelectQueryBuilder<T>):
   return Number(row?.total ?? 0);
 }
 
-/** For lists with a fixed order and no filters: a sortField or filters is a 400, not silently ignored. */
-export function assertPagingOnly(query: ListQueryDto): void {
-  const problems: ErrorDetail[] = [];
-  if (query.sortField !== undefined) problems.push({ field: 'sortField', message: 'is not supported by this list' });
-  if (query.filters !== undefined) problems.push({ field: 'filters', message: 'is not supported by this list' });
-  if (problems.length) throw new ValidationException(problems);
-}
-
-/** Pages an in-memory list (small fixed registries such as settings), which has no sort or filter fields. */
-export function pageOf<T>(all: T[], query: ListQueryDto): Page<T> {
-  assertPagingOnly(query);
+/** Pages a list in its fixed order (`descend`: reversed): an in-memory registry such as settings, or the payroll grid's rows. */
+export function pageOf<T>(all: readonly T[], query: PageQueryDto): Page<T> {
   const offset = (query.page - 1) * query.limit;
-  return new Page(all.slice(offset, offset + query.limit), all.length, query.page, query.limit);
+  const items =
+    query.sortOrder === 'descend'
+      ? all.slice(Math.max(0, all.length - offset - query.limit), Math.max(0, all.length - offset)).reverse()
+      : all.slice(offset, offset + query.limit);
+  return new Page(items, all.length, query.page, query.limit);
 }
