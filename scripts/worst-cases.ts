@@ -5,7 +5,7 @@
  * accepted and runs, so that a change of the limits that lets a costlier shape through is seen.
  */
 import { compileFormula, Dec, FormulaScope, MAX_SCRIPT_LENGTH } from '../src/payroll/formula/formula';
-import { PayslipContext } from '../src/payroll/payslips.service';
+import { PayslipContextDto, SAMPLE_PAYSLIP_CONTEXT } from '../src/payroll/payslip-context';
 import {
   MAX_RENDER_ITERATIONS,
   MAX_RENDER_OUTPUT,
@@ -64,17 +64,12 @@ export function worstFormulas(): Array<{ name: string; script: string }> {
 }
 
 /** A payslip context of `columns` columns whose names and values are `name` and `value`. */
-export function worstContext(columns: number, name: string, value: string): PayslipContext {
-  return {
-    employee: { id: 1, employee_id: 'E1', name: 'Sample Employee' },
-    payroll: { id: 1, name: 'Sample', date_start: '2026-01-01', date_end: '2026-01-31' },
-    company: { name: 'Company' },
-    columns: Array.from({ length: columns }, () => ({ name, value })),
-  };
+export function worstContext(columns: number, name: string, value: string): PayslipContextDto {
+  return { ...SAMPLE_PAYSLIP_CONTEXT, columns: Array.from({ length: columns }, () => ({ name, value })) };
 }
 
 /** Templates at the render bounds, each with the context that takes it there. */
-export function worstTemplates(): Array<{ name: string; content: string; context: PayslipContext }> {
+export function worstTemplates(): Array<{ name: string; content: string; context: PayslipContextDto }> {
   // 99 + 99 × 99 iterations (under the iteration bound), each printing 9 values of 10
   // characters: steps and output just under their bounds.
   const perIteration = Math.floor(MAX_RENDER_STEPS / MAX_RENDER_ITERATIONS) - 1;

@@ -93,6 +93,7 @@ describe('demo seed', () => {
     });
     expect(slips.json().total).toBe(60);
     expect(slips.json().data[0].html).toContain('Net pay');
+    expect(slips.json().data[0].html).toMatch(/<p>Paid Monthly in [A-Z]{3}<\/p>/);
     const grid = await t.app.inject({
       method: 'GET',
       url: `/app/api/payroll_config/payrolls/${payrolls[0].id}/data?limit=5`,

@@ -104,7 +104,7 @@ describe('hardening II (issue 24)', () => {
       ]);
       const fine = await ok('POST', '/payroll_config/payslip-templates/preview', {
         content:
-          '{{! a comment }}<h1>{{company.name}}</h1>{{#each columns}}{{#if @first}}[{{/if}}{{@index}}:{{name}}={{value}}{{#unless @last}}, {{else}}]{{/unless}}{{/each}}{{#if nothing}}no{{else if columns}} yes{{/if}}{{constructor}}{{employee.__proto__}}',
+          '{{! a comment }}<h1>{{company.name}}</h1>{{#each columns}}{{#if @first}}[{{/if}}{{@index}}:{{name}}={{value}}{{#unless @last}}, {{else}}]{{/unless}}{{/each}}{{#if employee.middle_name}}no{{else if columns}} yes{{/if}}',
       });
       expect(fine.html).toMatch(/^<h1>.+<\/h1>\[0:.+=.*, 1:.+=.*\] yes$/);
     });

@@ -146,6 +146,33 @@ describe('leave', () => {
     ).toBe(200);
   });
 
+  it('GET /leave-entitlements lists the entitlements of the employees the caller may list, with no filter needed (issue 25)', async () => {
+    const period = (await call('GET', '/leave-periods', admin)).json().data[0].id;
+    for (const employee of Object.values(c.emp))
+      expect(
+        (await call('POST', '/leave-entitlements', admin, { employee, leave_type: sick, leave_period: period, days: 5 }))
+          .statusCode,
+      ).toBe(200);
+    const employeesOf = async (token: string, filters?: object) => {
+      const res = await call(
+        'GET',
+        `/leave-entitlements?limit=500${filters ? `&filters=${JSON.stringify(filters)}` : ''}`,
+        token,
+      );
+      expect(res.statusCode).toBe(200);
+      return [...new Set(res.json().data.map((e: { employee: number }) => e.employee))].sort();
+    };
+    const sorted = (...ids: number[]) => ids.sort();
+    const { manager, report1, report2, grandReport, outsider } = c.emp;
+    expect(await employeesOf(c.users.employee.token)).toEqual([report1]);
+    expect(await employeesOf(c.users.manager.token)).toEqual(sorted(manager, report1, report2));
+    expect(await employeesOf(c.users.restricted.token)).toEqual(sorted(manager, report1, report2, grandReport));
+    expect(await employeesOf(admin)).toEqual(sorted(manager, report1, report2, grandReport, outsider));
+    // A filter narrows within what the caller may list: another's entitlements are not there.
+    expect(await employeesOf(c.users.employee.token, { employee: outsider })).toEqual([]);
+    expect(await employeesOf(c.users.manager.token, { employee: [report2, outsider] })).toEqual([report2]);
+  });
+
   it('validates requests: dates in order, half days on one day, a covering period, a working day', async () => {
     const token = c.users.employee.token;
     const bad = async (body: object, field: string) => {

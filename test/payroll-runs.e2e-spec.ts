@@ -342,6 +342,64 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect((await call('GET', '/payroll_config/payrolls', c.users.manager.token)).statusCode).toBe(403);
   });
 
+  it('a template names only the payslip data, refused at save and preview with its position; a preview renders ad-hoc data', async () => {
+    const save = (content: string) =>
+      call('POST', '/payroll_config/payslip-templates', admin, { name: `Names ${content}`, content });
+    const preview = (body: object) => call('POST', '/payroll_config/payslip-templates/preview', admin, body);
+    const refused: Array<[string, RegExp]> = [
+      [
+        '<p>\n  {{employee.frist_name}}</p>',
+        /^employee\.frist_name is not in the payslip data: employee has id, employee_id, name, first_name, .* \(line 2, column 3\)$/,
+      ],
+      ['{{employee}}', /^employee is an object \(id, employee_id, .*\) and prints nothing/],
+      [
+        '{{#each columns}}{{first_name}}{{/each}}',
+        /^first_name is not in the payslip data: this has name, value \(line 1, column 18\)$/,
+      ],
+      ['{{@index}}', /^@index is defined only inside \{\{#each\}\}/],
+      ['{{../company.name}}', /goes out further/],
+      ['{{#each employee.name}}x{{/each}}', /needs a list or an object/],
+      ['{{constructor}}', /^constructor is not in the payslip data/],
+    ];
+    for (const [content, message] of refused) {
+      for (const res of [await save(content), await preview({ content })]) {
+        expect([content, res.statusCode, res.json().error.details]).toEqual([
+          content,
+          400,
+          [{ field: 'content', message: expect.stringMatching(message) }],
+        ]);
+      }
+    }
+    expect(
+      (await ok('GET', '/payroll_config/payslip-templates?limit=500')).filter((t: { name: string }) =>
+        t.name.startsWith('Names'),
+      ),
+    ).toEqual([]);
+
+    // Everything the data holds, the way a front end would write it.
+    const all =
+      '{{#each columns}}{{@index}}{{#if @first}}f{{/if}}{{name}}={{value}};{{../employee.first_name}}{{@root.company.name}}{{/each}}' +
+      '{{columns.length}}{{columns.0.name}}{{#each employee}}{{@key}}{{/each}}';
+    expect((await preview({ content: all })).statusCode).toBe(200);
+
+    // Ad-hoc data laid over the preview's own: a field replaced, the rest kept; columns replaced.
+    const adHoc = await ok('POST', '/payroll_config/payslip-templates/preview', {
+      content: '{{employee.first_name}} {{employee.department}}|{{#each columns}}{{name}}={{value}};{{/each}}|{{payroll.name}}',
+      data: { employee: { first_name: 'Ada <3' }, columns: [{ name: 'Net', value: '1.00' }] },
+    });
+    expect(adHoc.html).toMatch(/^Ada &lt;3 [^|]+\|Net=1\.00;\|.+$/);
+    const bad = await preview({ content: '{{employee.name}}', data: { employee: { nick: 'x', name: { a: 1 } }, columns: {} } });
+    expect([bad.statusCode, bad.json().error.details]).toEqual([
+      400,
+      [
+        { field: 'data.employee.nick', message: expect.stringMatching(/^is not in the payslip data \(id, employee_id, name,/) },
+        { field: 'data.employee.name', message: 'must be a string, a number, a boolean or null' },
+        { field: 'data.columns', message: 'must be a list' },
+      ],
+    ]);
+    expect((await preview({ content: 'x', data: [1] })).statusCode).toBe(400);
+  });
+
   it('templates, payslips and the rest of the lifecycle: generate → Completed, read, delete → Processed', async () => {
     const broken = await call('POST', '/payroll_config/payslip-templates', admin, {
       name: 'Broken',
@@ -355,7 +413,9 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     });
     expect(helper.statusCode).toBe(400);
     const content =
-      '<h1>{{company.name}}</h1><p>{{employee.name}} ({{employee.employee_id}}), {{payroll.name}}</p><ul>{{#each columns}}<li>{{name}}: {{value}}</li>{{/each}}</ul>{{constructor}}';
+      '<h1>{{company.name}}</h1><p>{{employee.name}} ({{employee.employee_id}}), {{payroll.name}}</p><ul>{{#each columns}}<li>{{name}}: {{value}}</li>{{/each}}</ul>' +
+      '<address>{{employee.first_name}} {{employee.last_name}}|{{employee.job_title}}|{{employee.department}}|{{employee.pay_grade}}|' +
+      '{{employee.joined_date}}|{{employee.work_email}}|{{employee.currency}}|{{employee.pay_frequency}}</address>';
     const template = await ok('POST', '/payroll_config/payslip-templates', { name: 'Standard', content });
     expect(template).toMatchObject({ status: 'Active', content });
     // The body is the template definition the form edits: name and status are accepted (issue 25).
@@ -398,6 +458,22 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     );
     const mine = slips.find((p: { employee: number }) => p.employee === c.emp.report1);
     expect(mine.html).toContain('<li>Net: 3250.50</li>');
+    // The template reads the employee's fields, references by name (issue 25 item 11).
+    const person = await ok('GET', `/employees/${c.emp.report1}`);
+    const frequencies = await ok('GET', '/payroll_config/pay-frequencies?limit=500');
+    const names = async (path: string, id: number) =>
+      (await ok('GET', `/${path}?limit=500`)).find((x: { id: number }) => x.id === id).name as string;
+    const address = [
+      `${person.first_name} ${person.last_name}`,
+      await names('job-titles', person.job_title),
+      await names('departments', person.department),
+      '', // no pay grade
+      person.joined_date,
+      person.work_email,
+      'EUR',
+      frequencies.find((f: { id: number }) => f.id === 4).name,
+    ].join('|');
+    expect(mine.html).toContain(`<address>${address}</address>`);
     expect(mine.html).toContain('Payslips &lt;March&gt;'); // values are escaped
     expect(mine.html).not.toContain('function');
     // The employee reads its own payslips; a colleague gets 404; an Admin reads anybody's.

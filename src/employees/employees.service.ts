@@ -106,6 +106,20 @@ function auditView(e: Employee): Record<string, unknown> {
   return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));
 }
 
+/** An employee as a payslip shows it; references are ids. */
+export interface PayslipFields {
+  id: number;
+  employee_id: string;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  joined_date: string;
+  work_email: string | null;
+  job_title: number | null;
+  department: number | null;
+  pay_grade: number | null;
+}
+
 @Injectable()
 export class EmployeesService {
   private readonly employees: Repository<Employee>;
@@ -411,6 +425,35 @@ export class EmployeesService {
   }
 
   /** For payroll grids: ids, employee ids and names of many employees (deleted ones are simply absent). */
+  /** What a payslip shows of employees (issue 25): names, dates, e-mail and reference ids, plain rows 1 000 at a time. */
+  async payslipFieldsOf(ids: number[]): Promise<Map<number, PayslipFields>> {
+    const out = new Map<number, PayslipFields>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.employees
+        .createQueryBuilder('e')
+        .select(['e.id AS id', 'e.employee_id AS employee_id', 'e.first_name AS first_name', 'e.middle_name AS middle_name'])
+        .addSelect(['e.last_name AS last_name', 'e.joined_date AS joined_date', 'e.work_email AS work_email'])
+        .addSelect(['e.job_title_id AS job_title', 'e.department_id AS department', 'e.pay_grade_id AS pay_grade'])
+        .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
+        .getRawMany<Record<keyof PayslipFields, string | number | null>>();
+      const id = (v: string | number | null) => (v === null ? null : Number(v));
+      for (const r of rows)
+        out.set(Number(r.id), {
+          id: Number(r.id),
+          employee_id: String(r.employee_id),
+          first_name: String(r.first_name),
+          middle_name: r.middle_name === null ? null : String(r.middle_name),
+          last_name: String(r.last_name),
+          joined_date: String(r.joined_date),
+          work_email: r.work_email === null ? null : String(r.work_email),
+          job_title: id(r.job_title),
+          department: id(r.department),
+          pay_grade: id(r.pay_grade),
+        });
+    }
+    return out;
+  }
+
   async namesOf(ids: number[]): Promise<Map<number, { id: number; employee_id: string; name: string }>> {
     const out = new Map<number, { id: number; employee_id: string; name: string }>();
     // Plain rows, not entities: a payroll's data grid names every employee of the run (12 500 at a time).

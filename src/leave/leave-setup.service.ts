@@ -95,16 +95,19 @@ export class LeaveSetupService {
     return this.leavePeriodRepo.findOne({ where: { dateStart: LessThanOrEqual(date), dateEnd: MoreThanOrEqual(date) } });
   }
 
+  /**
+   * The entitlements of the employees the caller may list (API.md §5): Admin all, Restricted Admin
+   * its departments', Manager its own and its direct reports', Employee its own; `filters.employee`
+   * narrows that down (an employee outside it lists nothing, as on /leaves).
+   */
   async listEntitlements(caller: AuthUser, query: ListQueryDto): Promise<Page<EntitlementDto>> {
     const request = parseListQuery(query, ENTITLEMENT_SPEC);
-    const employee = request.filters.find((f) => f.column === 'x.employee_id');
-    // Admins list everything; others must name an employee they can see.
-    if (caller.level !== 'Admin') {
-      if (!employee || employee.values.length !== 1) throw ValidationException.field('filters.employee', 'name one employee');
-      await this.access.visible(caller, Number(employee.values[0]));
-    }
-    const page = await findPage(this.leaveEntitlementRepo.createQueryBuilder('x'), request);
-    return page.map(toEntitlementDto);
+    const qb = await this.access.restrictToRecordScope(
+      caller,
+      this.leaveEntitlementRepo.createQueryBuilder('x'),
+      'x.employee_id',
+    );
+    return (await findPage(qb, request)).map(toEntitlementDto);
   }
 
   /** Sets the days of an employee for a type and period (creates or replaces). */

@@ -74,7 +74,9 @@ export class LeaveEntitlementsController {
   @Authenticated()
   @ApiOperation({
     summary: 'Entitlements',
-    description: 'filters: employee, leave_type, leave_period. Callers other than Admins name one employee they can see.',
+    description:
+      "The entitlements of the employees the caller may list: an Admin all, a Restricted Admin its departments', a " +
+      "Manager its own and its direct reports', an Employee its own. filters.employee narrows that down.",
   })
   @ApiListEnvelope(EntitlementDto)
   @ApiListQuery(ENTITLEMENT_SPEC)

@@ -16,7 +16,10 @@ import Handlebars from 'handlebars';
  * `{{#unless path}}` blocks with an optional `{{else}}` (`{{else if path}}` chains), nested at most
  * MAX_BLOCK_DEPTH deep. Refused when saved or previewed (400 with the line and column): partials
  * and inline partials, decorators, triple-stash and `{{& }}` (values are always escaped), helpers
- * or parameters of any other kind, hashes, block parameters, sub-expressions, literals.
+ * or parameters of any other kind, hashes, block parameters, sub-expressions, literals. Given the
+ * shape of the data it renders (a TemplateShape), a template may name only what the shape holds:
+ * anything else, and a value that is an object or a list (it would print nothing), is refused with
+ * its position, so a misspelt `{{employee.frist_name}}` is an error when saved, not a blank payslip.
  */
 
 export const MAX_TEMPLATE_LENGTH = 100_000;
@@ -56,11 +59,26 @@ interface Checked {
   body: Statement[];
 }
 
+/** What a template may name: a printable value, an object's fields, or a list's items. */
+export type TemplateShape =
+  'value' | { readonly fields: Readonly<Record<string, TemplateShape>> } | { readonly items: TemplateShape };
+
+/** The shape of a sample of the data (every list with one item at least): what a template may name. */
+export function shapeOf(sample: unknown): TemplateShape {
+  if (Array.isArray(sample)) {
+    if (!sample.length) throw new Error('a sample list needs an item to give its shape');
+    return { items: shapeOf(sample[0]) };
+  }
+  if (sample !== null && typeof sample === 'object')
+    return { fields: Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, shapeOf(v)])) };
+  return 'value';
+}
+
 const at = (node: Node, reason: string): TemplateSyntaxError =>
   new TemplateSyntaxError(reason, node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1);
 
-/** Parses and checks a template; throws TemplateSyntaxError. */
-export function checkTemplate(content: string): Checked {
+/** Parses and checks a template, and with a shape the names it uses; throws TemplateSyntaxError. */
+export function checkTemplate(content: string, shape?: TemplateShape): Checked {
   if (content.length > MAX_TEMPLATE_LENGTH) throw new TemplateSyntaxError(`longer than ${MAX_TEMPLATE_LENGTH} characters`, 1, 1);
   for (let i = content.indexOf('{{'), n = 1; i !== -1; i = content.indexOf('{{', i + 2), n++) {
     if (n > MAX_TEMPLATE_EXPRESSIONS) {
@@ -78,6 +96,7 @@ export function checkTemplate(content: string): Checked {
     throw new TemplateSyntaxError(reason, line, (e.column ?? 0) + 1);
   }
   checkProgram(program, 0);
+  if (shape) checkNames(program.body, { contexts: [shape], root: shape, inEach: false });
   return { body: program.body };
 }
 
@@ -134,6 +153,104 @@ function checkStatement(node: Statement, depth: number): void {
 
 function checkPath(expr: hbs.AST.Expression, node: Node): void {
   if (expr.type !== 'PathExpression') throw at(node, 'only paths may be used here (employee.name, columns, @index)');
+}
+
+/** What the names of a template stand for where they are: the context stack, as the renderer keeps it. */
+interface Scope {
+  contexts: TemplateShape[];
+  root: TemplateShape;
+  /** Inside #each: @index, @first, @last and @key are defined. */
+  inEach: boolean;
+}
+
+const LOOP_DATA = new Set(['index', 'first', 'last', 'key']);
+
+function describe(shape: TemplateShape): string {
+  if (shape === 'value') return 'a value';
+  return 'items' in shape ? 'a list' : `an object (${Object.keys(shape.fields).join(', ')})`;
+}
+
+interface Problem {
+  problem: string;
+}
+
+const isProblem = (s: TemplateShape | Problem): s is Problem => s !== 'value' && 'problem' in s;
+
+/** The shape a path names, or why it names nothing; mirrors resolve() below. */
+function shapeAt(path: PathExpression, scope: Scope): TemplateShape | Problem {
+  let parts = path.parts;
+  let shape: TemplateShape | undefined;
+  let where: string;
+  if (path.data) {
+    const [head, ...rest] = parts;
+    if (LOOP_DATA.has(head)) {
+      if (!scope.inEach) return { problem: `@${head} is defined only inside {{#each}}` };
+      return rest.length ? { problem: `@${head} is a value and has no fields` } : 'value';
+    }
+    if (head !== 'root') return { problem: `@${head} is not defined (use @root, @index, @first, @last or @key)` };
+    shape = scope.root;
+    parts = rest;
+    where = '@root';
+  } else {
+    shape = scope.contexts[scope.contexts.length - 1 - path.depth];
+    if (!shape) return { problem: `${path.original} goes out further (../) than the blocks it is in` };
+    where = path.depth ? '../'.repeat(path.depth).slice(0, -1) : 'this';
+  }
+  for (const part of parts) {
+    const next: TemplateShape | undefined =
+      shape === 'value'
+        ? undefined
+        : 'items' in shape
+          ? /^\d+$/.test(part)
+            ? shape.items
+            : part === 'length'
+              ? 'value'
+              : undefined
+          : Object.hasOwn(shape.fields, part)
+            ? shape.fields[part]
+            : undefined;
+    if (!next) {
+      const has =
+        shape !== 'value' && !('items' in shape)
+          ? `: ${where} has ${Object.keys(shape.fields).join(', ')}`
+          : `: ${where} is ${describe(shape)}`;
+      return { problem: `${path.original} is not in the payslip data${has}` };
+    }
+    shape = next;
+    where = where === 'this' ? part : `${where}.${part}`;
+  }
+  return shape;
+}
+
+function checkNames(body: Statement[], scope: Scope): void {
+  for (const node of body) {
+    if (node.type === 'MustacheStatement') {
+      const path = (node as hbs.AST.MustacheStatement).path as PathExpression;
+      const shape = shapeAt(path, scope);
+      if (isProblem(shape)) throw at(node, shape.problem);
+      if (shape !== 'value') throw at(node, `${path.original} is ${describe(shape)} and prints nothing: name one of its values`);
+    } else if (node.type === 'BlockStatement') {
+      const b = node as hbs.AST.BlockStatement;
+      const path = b.params[0] as PathExpression;
+      const shape = shapeAt(path, scope);
+      if (isProblem(shape)) throw at(node, shape.problem);
+      if (b.path.original === 'each') {
+        if (shape === 'value')
+          throw at(node, `{{#each ${path.original}}} needs a list or an object: ${path.original} is a value`);
+        const item = 'items' in shape ? shape.items : alike(Object.values(shape.fields));
+        if (!item) throw at(node, `{{#each ${path.original}}}: its fields are not alike (name them one by one)`);
+        checkNames(b.program.body, { ...scope, contexts: [...scope.contexts, item], inEach: true });
+      } else {
+        checkNames(b.program.body, scope);
+      }
+      if (b.inverse) checkNames(b.inverse.body, scope);
+    }
+  }
+}
+
+/** The one shape all of an object's fields have (values, most often), or undefined. */
+function alike(shapes: TemplateShape[]): TemplateShape | undefined {
+  return shapes.every((s) => s === 'value') ? 'value' : undefined;
 }
 
 /** What a render reads: plain data (strings, numbers, booleans, null, arrays and objects of them). */
@@ -268,9 +385,12 @@ function block(node: hbs.AST.BlockStatement, frame: Frame, budget: Budget): void
 
 export type RenderTemplate = (data: TemplateData) => string;
 
-/** Checks a template once (TemplateSyntaxError) and returns its bounded renderer (TemplateRenderError). */
-export function compilePayslipTemplate(content: string): RenderTemplate {
-  const { body } = checkTemplate(content);
+/**
+ * Checks a template once (TemplateSyntaxError), against the shape of its data when given, and
+ * returns its bounded renderer (TemplateRenderError).
+ */
+export function compilePayslipTemplate(content: string, shape?: TemplateShape): RenderTemplate {
+  const { body } = checkTemplate(content, shape);
   return (data) => {
     const budget = new Budget();
     run(body, { contexts: [data], data: new Map([['root', data]]) }, budget);

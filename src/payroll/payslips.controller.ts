@@ -17,17 +17,20 @@ import {
   RenderedDto,
   SavePayslipTemplateDto,
 } from './dto/payroll-run.dto';
+import { SAMPLE_PAYSLIP_CONTEXT } from './payslip-context';
 import { PayslipsService } from './payslips.service';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
+const fieldsOf = (o: object) => Object.keys(o).join(', ');
 const TEMPLATE_HELP =
-  'HTML with {{path}} values, always escaped: employee.id, employee.employee_id, employee.name, payroll.id, payroll.name, ' +
-  'payroll.date_start, payroll.date_end, company.name, and in {{#each columns}} name and value; this, ../, @index, @first, ' +
-  '@last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. Partials, inline partials, decorators, ' +
-  'triple braces, other helpers, hashes and literals → 400 with line and column; so are more than 2 000 expressions or ' +
-  '100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past ' +
-  'a bound → 400.';
+  `HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{${fieldsOf(SAMPLE_PAYSLIP_CONTEXT.employee)}} ` +
+  `(job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), ` +
+  `payroll.{${fieldsOf(SAMPLE_PAYSLIP_CONTEXT.payroll)}}, company.name, and in {{#each columns}} name and value. ` +
+  'Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name ' +
+  'outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline ' +
+  'partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 ' +
+  'characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.';
 
 @ApiTags('Payslips')
 @ApiBearerAuth()
@@ -62,7 +65,7 @@ export class PayslipTemplatesController {
   @ApiOkEnvelope(RenderedDto)
   @ApiErrors(400, 401, 403)
   previewDraft(@CurrentUser() caller: AuthUser, @Body() dto: PreviewTemplateDto): Promise<RenderedDto> {
-    return this.payslips.preview(caller, dto.content);
+    return this.payslips.preview(caller, dto.content, dto.data);
   }
 
   @Get(':id')

@@ -13,28 +13,32 @@ import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeesService } from '../employees/employees.service';
+import { ReferenceService } from '../reference/reference.service';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
-import { PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
-import { PayrollColumn } from './entities/payroll-config.entities';
+import { PayrollDataDto, PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
+import { PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
+import {
+  contextProblems,
+  formerEmployeeContext,
+  overlayContext,
+  PAYSLIP_CONTEXT_SHAPE,
+  PayslipContextDto,
+  PayslipEmployeeContextDto,
+  SAMPLE_PAYSLIP_CONTEXT,
+} from './payslip-context';
 import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
 import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
-export interface PayslipContext {
-  employee: { id: number; employee_id: string; name: string };
-  payroll: { id: number; name: string; date_start: string; date_end: string };
-  company: { name: string };
-  columns: Array<{ name: string; value: string | null }>;
-}
-
-/** Checks a template (400 on `content` with the position of the problem) and returns its bounded renderer. */
+/** Checks a template and the names it uses (400 on `content` with the position of the problem) and returns its bounded renderer. */
 export function compileTemplate(content: string): RenderTemplate {
   try {
-    return compilePayslipTemplate(content);
+    return compilePayslipTemplate(content, PAYSLIP_CONTEXT_SHAPE);
   } catch (err) {
     if (err instanceof TemplateSyntaxError) throw ValidationException.field('content', err.message);
     throw err;
@@ -42,7 +46,7 @@ export function compileTemplate(content: string): RenderTemplate {
 }
 
 /** A preview's render: past a bound, 400 on `content`. */
-function renderPreview(render: RenderTemplate, context: PayslipContext): { html: string } {
+function renderPreview(render: RenderTemplate, context: PayslipContextDto): { html: string } {
   try {
     return { html: render(context) };
   } catch (err) {
@@ -78,16 +82,6 @@ const SYSTEM: AuthUser = {
   grantId: '',
 };
 
-const PLACEHOLDERS: PayslipContext = {
-  employee: { id: 0, employee_id: 'E0000', name: 'Sample Employee' },
-  payroll: { id: 0, name: 'Sample payroll', date_start: '2026-01-01', date_end: '2026-01-31' },
-  company: { name: 'My Company' },
-  columns: [
-    { name: 'Gross', value: '0.00' },
-    { name: 'Net', value: '0.00' },
-  ],
-};
-
 /**
  * Payslip templates and payslips: generate-payslips (Processed → Completing, a job renders one
  * payslip per employee → Completed), delete-payslips (Completed → Processed), and reading them.
@@ -104,6 +98,8 @@ export class PayslipsService implements OnModuleInit {
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
     private readonly runs: PayrollRunsService,
     private readonly access: EmployeeAccessService,
+    private readonly employees: EmployeesService,
+    private readonly reference: ReferenceService,
     private readonly settings: SettingsService,
     private readonly jobs: JobQueue,
     private readonly events: EventEmitter2,
@@ -163,27 +159,33 @@ export class PayslipsService implements OnModuleInit {
     return { id };
   }
 
-  /** Renders a template with the first processed payroll's first row, or placeholders. */
-  async preview(caller: AuthUser, content: string): Promise<{ html: string }> {
+  /**
+   * Renders a template with the first processed payroll's first row the caller may see, or the
+   * sample context; `data` (checked against the context) is laid over it.
+   */
+  async preview(caller: AuthUser, content: string, data?: object): Promise<{ html: string }> {
     const render = compileTemplate(content);
-    const payroll = await this.payrolls.findOne({ where: { status: In(['Processed', 'Completed']) }, order: { id: 'ASC' } });
-    if (payroll) {
-      const grid = await this.runs
-        .data(caller, payroll.id, Object.assign(new PageQueryDto(), { page: 1, limit: 1 }))
-        .catch(() => null);
-      const row = grid?.rows[0];
-      if (grid && row) {
-        return renderPreview(
-          render,
-          await this.context(
-            payroll,
-            row.employee,
-            grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] })),
-          ),
-        );
-      }
+    if (data !== undefined) {
+      const problems = contextProblems(data);
+      if (problems.length) throw new ValidationException(problems);
     }
-    return renderPreview(render, { ...PLACEHOLDERS, company: { name: await this.settings.get(COMPANY_NAME) } });
+    const context = (await this.firstContext(caller)) ?? {
+      ...SAMPLE_PAYSLIP_CONTEXT,
+      company: { name: await this.settings.get(COMPANY_NAME) },
+    };
+    return renderPreview(render, data ? overlayContext(context, data) : context);
+  }
+
+  private async firstContext(caller: AuthUser): Promise<PayslipContextDto | null> {
+    const payroll = await this.payrolls.findOne({ where: { status: In(['Processed', 'Completed']) }, order: { id: 'ASC' } });
+    if (!payroll) return null;
+    const grid = await this.runs
+      .data(caller, payroll.id, Object.assign(new PageQueryDto(), { page: 1, limit: 1 }))
+      .catch(() => null);
+    const row = grid?.rows[0];
+    if (!grid || !row) return null;
+    const contexts = await this.contexts(payroll, grid);
+    return contexts[0];
   }
 
   async previewSaved(caller: AuthUser, id: number): Promise<{ html: string }> {
@@ -218,7 +220,7 @@ export class PayslipsService implements OnModuleInit {
       const template = await this.findTemplate(payroll.payslipTemplateId);
       let render: RenderTemplate;
       try {
-        render = compilePayslipTemplate(template.content);
+        render = compilePayslipTemplate(template.content, PAYSLIP_CONTEXT_SHAPE);
       } catch (err) {
         if (!(err instanceof TemplateSyntaxError)) throw err;
         await this.backToProcessed(payrollId, `the payslip template ${template.id} cannot be used: ${err.message}`);
@@ -252,11 +254,11 @@ export class PayslipsService implements OnModuleInit {
       };
       for (let page = 1; ; page++) {
         const grid = await this.runs.data(SYSTEM, payrollId, Object.assign(new PageQueryDto(), { page, limit: 500 }));
-        for (const row of grid.rows) {
-          const columns = grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] }));
+        const contexts = await this.contexts(payroll, grid);
+        for (const [i, row] of grid.rows.entries()) {
           let html: string;
           try {
-            html = render(await this.context(payroll, row.employee, columns));
+            html = render(contexts[i]);
           } catch (err) {
             if (!(err instanceof TemplateRenderError)) throw err;
             failures.push({ employee: row.employee.id, column: null, message: err.message });
@@ -363,17 +365,59 @@ export class PayslipsService implements OnModuleInit {
     if (!(await this.access.administersId(caller, employeeId))) throw new NotFoundException('Employee');
   }
 
-  private async context(
-    payroll: Payroll,
-    employee: { id: number; employee_id: string; name: string },
-    columns: PayslipContext['columns'],
-  ): Promise<PayslipContext> {
-    return {
-      employee,
-      payroll: { id: payroll.id, name: payroll.name, date_start: payroll.dateStart, date_end: payroll.dateEnd },
-      company: { name: await this.settings.get(COMPANY_NAME) },
-      columns,
-    };
+  /** The render contexts of a page of the payroll's grid, a row each: one query for the page's employees. */
+  private async contexts(payroll: Payroll, grid: PayrollDataDto): Promise<PayslipContextDto[]> {
+    const employees = await this.employeeContexts(grid.rows.map((r) => r.employee.id));
+    const company = { name: await this.settings.get(COMPANY_NAME) };
+    const payrollContext = { id: payroll.id, name: payroll.name, date_start: payroll.dateStart, date_end: payroll.dateEnd };
+    return grid.rows.map((row) => ({
+      employee: employees.get(row.employee.id) ?? formerEmployeeContext(row.employee.id),
+      payroll: payrollContext,
+      company,
+      columns: grid.columns.map((c) => ({ name: c.name, value: row.values[String(c.id)] })),
+    }));
+  }
+
+  /** The template's view of employees: names, references by name, and the payroll employee's currency and frequency. */
+  private async employeeContexts(ids: number[]): Promise<Map<number, PayslipEmployeeContextDto>> {
+    const fields = [...(await this.employees.payslipFieldsOf(ids)).values()];
+    const [jobTitles, departments, payGrades] = await Promise.all([
+      this.reference.namesOf(
+        'job-titles',
+        fields.map((e) => e.job_title),
+      ),
+      this.reference.namesOf(
+        'departments',
+        fields.map((e) => e.department),
+      ),
+      this.reference.namesOf(
+        'pay-grades',
+        fields.map((e) => e.pay_grade),
+      ),
+    ]);
+    const payrollEmployees = new Map<number, PayrollEmployee>();
+    for (let i = 0; i < ids.length; i += 1000)
+      for (const p of await this.dataSource
+        .getRepository(PayrollEmployee)
+        .find({ where: { employeeId: In(ids.slice(i, i + 1000)) } }))
+        payrollEmployees.set(p.employeeId, p);
+    const frequencies = new Map((await this.dataSource.getRepository(PayFrequency).find()).map((f) => [f.id, f.name]));
+    const name = (names: Map<number, string>, id: number | null) => (id === null ? null : (names.get(id) ?? null));
+    return new Map(
+      fields.map((e) => {
+        const p = payrollEmployees.get(e.id);
+        const context: PayslipEmployeeContextDto = {
+          ...e,
+          name: `${e.first_name} ${e.last_name}`,
+          job_title: name(jobTitles, e.job_title),
+          department: name(departments, e.department),
+          pay_grade: name(payGrades, e.pay_grade),
+          currency: p?.currency ?? null,
+          pay_frequency: p ? name(frequencies, p.payFrequencyId) : null,
+        };
+        return [e.id, context];
+      }),
+    );
   }
 
   private invalidState(payroll: PayrollDto, action: string): DomainException {

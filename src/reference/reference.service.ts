@@ -103,6 +103,14 @@ export class ReferenceService {
     return (await this.repository(kind).findOne({ where: { id } }))?.name ?? null;
   }
 
+  /** The names of `ids` (nulls skipped), one query: a page of payslips names its employees' departments. */
+  async namesOf(kind: ReferenceKind, ids: ReadonlyArray<number | null>): Promise<Map<number, string>> {
+    const unique = [...new Set(ids.filter((id): id is number => id !== null))];
+    if (!unique.length) return new Map();
+    const rows = await this.repository(kind).find({ select: { id: true, name: true }, where: { id: In(unique) } });
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   private repository(kind: ReferenceKind): Repository<NamedReference> {
     if (kind === 'departments') return this.dataSource.getRepository(Department);
     if (kind === 'pay-grades') return this.dataSource.getRepository(PayGrade);

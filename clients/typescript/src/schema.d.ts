@@ -1051,7 +1051,7 @@ export interface paths {
         };
         /**
          * Entitlements
-         * @description filters: employee, leave_type, leave_period. Callers other than Admins name one employee they can see.
+         * @description The entitlements of the employees the caller may list: an Admin all, a Restricted Admin its departments', a Manager its own and its direct reports', an Employee its own. filters.employee narrows that down.
          */
         get: operations["listLeaveEntitlements"];
         put?: never;
@@ -1668,7 +1668,7 @@ export interface paths {
         put?: never;
         /**
          * Create a template, or with id update it (Admin)
-         * @description HTML with {{path}} values, always escaped: employee.id, employee.employee_id, employee.name, payroll.id, payroll.name, payroll.date_start, payroll.date_end, company.name, and in {{#each columns}} name and value; this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. Partials, inline partials, decorators, triple braces, other helpers, hashes and literals → 400 with line and column; so are more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
+         * @description HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{id, employee_id, name, first_name, middle_name, last_name, job_title, department, pay_grade, joined_date, work_email, currency, pay_frequency} (job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), payroll.{id, name, date_start, date_end}, company.name, and in {{#each columns}} name and value. Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
          */
         post: operations["savePayslipTemplates"];
         delete?: never;
@@ -1688,7 +1688,7 @@ export interface paths {
         put?: never;
         /**
          * Render a template definition without saving it
-         * @description HTML with {{path}} values, always escaped: employee.id, employee.employee_id, employee.name, payroll.id, payroll.name, payroll.date_start, payroll.date_end, company.name, and in {{#each columns}} name and value; this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. Partials, inline partials, decorators, triple braces, other helpers, hashes and literals → 400 with line and column; so are more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
+         * @description HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{id, employee_id, name, first_name, middle_name, last_name, job_title, department, pay_grade, joined_date, work_email, currency, pay_frequency} (job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), payroll.{id, name, date_start, date_end}, company.name, and in {{#each columns}} name and value. Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
          */
         post: operations["previewDraftPayslipTemplates"];
         delete?: never;
@@ -3885,6 +3885,55 @@ export interface components {
             /** @description the rendered HTML (values escaped) */
             html: string;
         };
+        PayslipEmployeeContextDto: {
+            /** Format: int32 */
+            id?: number;
+            /** @description the company's employee code; empty for an employee deleted since the run */
+            employee_id?: string;
+            /** @description first and last name */
+            name?: string;
+            first_name?: string | null;
+            middle_name?: string | null;
+            last_name?: string | null;
+            /** @description the job title by name */
+            job_title?: string | null;
+            /** @description the department by name */
+            department?: string | null;
+            /** @description the pay grade by name */
+            pay_grade?: string | null;
+            /** Format: date */
+            joined_date?: string | null;
+            work_email?: string | null;
+            /** @description the payroll employee's currency (ISO 4217) */
+            currency?: string | null;
+            /** @description the payroll employee's pay frequency by name */
+            pay_frequency?: string | null;
+        };
+        PayslipPayrollContextDto: {
+            /** Format: int32 */
+            id?: number;
+            name?: string;
+            /** Format: date */
+            date_start?: string;
+            /** Format: date */
+            date_end?: string;
+        };
+        PayslipCompanyContextDto: {
+            /** @description the setting "Company: Name" */
+            name?: string;
+        };
+        PayslipColumnContextDto: {
+            name?: string;
+            /** @description a decimal string in the currency minor units */
+            value?: string | null;
+        };
+        PayslipContextDto: {
+            employee?: components["schemas"]["PayslipEmployeeContextDto"];
+            payroll?: components["schemas"]["PayslipPayrollContextDto"];
+            company?: components["schemas"]["PayslipCompanyContextDto"];
+            /** @description the payroll columns in colorder */
+            columns?: components["schemas"]["PayslipColumnContextDto"][];
+        };
         PreviewTemplateDto: {
             /**
              * Format: int32
@@ -3900,6 +3949,8 @@ export interface components {
             status?: "Active" | "Inactive";
             /** @description a template definition to render without saving */
             content: string;
+            /** @description ad-hoc data to render with, laid over the preview's own (the first processed payroll's first row, or a sample): each object's fields replace the preview's, columns replace its columns; a name outside the context → 400 */
+            data?: components["schemas"]["PayslipContextDto"];
         };
         PayslipDto: {
             /** Format: int32 */

@@ -113,7 +113,8 @@ async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date(
     name: 'Standard payslip',
     content:
       '<h1>{{company.name}}</h1>\n<h2>Payslip {{payroll.date_start}} – {{payroll.date_end}}</h2>\n' +
-      '<p>{{employee.name}} ({{employee.employee_id}})</p>\n<table>\n{{#each columns}}  <tr><td>{{name}}</td><td>{{value}}</td></tr>\n{{/each}}</table>',
+      '<p>{{employee.name}} ({{employee.employee_id}}), {{employee.job_title}}, {{employee.department}}</p>\n' +
+      '<p>Paid {{employee.pay_frequency}} in {{employee.currency}}</p>\n<table>\n{{#each columns}}  <tr><td>{{name}}</td><td>{{value}}</td></tr>\n{{/each}}</table>',
   });
   const month = (back: number) => {
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));

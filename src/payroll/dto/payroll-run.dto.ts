@@ -1,9 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  ValidateNested,
+} from 'class-validator';
 import { IsMoney } from '../../common/money/money';
 import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { PAYROLL_STATUSES } from '../entities/payroll-run.entities';
+import { PayslipContextDto } from '../payslip-context';
 
 export class PayrollDto {
   @ApiProperty() id: number;
@@ -171,7 +183,7 @@ export class SavePayslipTemplateDto {
   content: string;
 }
 
-/** A template definition as the form edits it (name and status are accepted and not used); only content renders. */
+/** A template definition as the form edits it (name and status are accepted and not used), and optionally the data to render it with. */
 export class PreviewTemplateDto {
   @ApiPropertyOptional({ description: 'the template being edited, if saved (not used)' })
   @IsOptional()
@@ -193,6 +205,15 @@ export class PreviewTemplateDto {
   @IsString()
   @Length(1, 100_000)
   content: string;
+  @ApiPropertyOptional({
+    type: PayslipContextDto,
+    description:
+      "ad-hoc data to render with, laid over the preview's own (the first processed payroll's first row, or a sample): " +
+      "each object's fields replace the preview's, columns replace its columns; a name outside the context → 400",
+  })
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown>;
 }
 
 export class RenderedDto {
