@@ -1,5 +1,6 @@
 import { buildOpenApiDocument } from '../src/app.factory';
 import { ContractCheck } from './helpers/contract';
+import { discoverRoutes } from './helpers/routes';
 import { seedDemo } from '../src/database/seeds/demo.seed';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
@@ -99,6 +100,25 @@ describe('the OpenAPI contract', () => {
       'employment_status',
       'supervisor',
     ]);
+  });
+
+  it('every operation says who may call it: x-levels is the level gate the route enforces, and the description opens with it', () => {
+    const routes = new Map(discoverRoutes(t.app).map((r) => [r.key, r.policy]));
+    const wrong: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods as Record<string, { description?: string; 'x-levels'?: string[] }>)) {
+        const policy = routes.get(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
+        const levels = policy && !policy.public ? [...policy.levels] : undefined;
+        const who = !levels
+          ? 'No token needed.'
+          : levels.length === 4
+            ? 'Who may call: any signed-in user.'
+            : `Who may call: ${levels.join(', ')}.`;
+        if (JSON.stringify(op['x-levels']) !== JSON.stringify(levels) || !op.description?.startsWith(who))
+          wrong.push(`${method} ${path}: ${JSON.stringify(op['x-levels'])} ${op.description?.split('\n')[0]}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(doc.paths['/settings'].get?.description).toBe('Who may call: Admin.');
   });
 
   it('response schemas require every field the server always sends; maps are typed', () => {

@@ -11,11 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the settings with their current values */
+        /**
+         * List the settings with their current values
+         * @description Who may call: Admin.
+         */
         get: operations["listSettings"];
         /**
          * Change one setting
-         * @description Every running process sees the change within SETTINGS_CACHE_MS (default 2 s, at most 5 s).
+         * @description Who may call: Admin.
+         *
+         *     Every running process sees the change within SETTINGS_CACHE_MS (default 2 s, at most 5 s).
          */
         put: operations["setSettings"];
         post?: never;
@@ -36,7 +41,9 @@ export interface paths {
         put?: never;
         /**
          * Obtain tokens (RFC 6749 password and refresh_token grants)
-         * @description The success body is the bare RFC 6749 token response, without the envelope. Rate limited per address and per username.
+         * @description No token needed.
+         *
+         *     The success body is the bare RFC 6749 token response, without the envelope. Rate limited per address and per username.
          */
         post: operations["tokenAuth"];
         delete?: never;
@@ -54,7 +61,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an access or refresh token (RFC 7009); a refresh token ends its whole grant */
+        /**
+         * Revoke an access or refresh token (RFC 7009); a refresh token ends its whole grant
+         * @description No token needed.
+         */
         post: operations["revokeAuth"];
         delete?: never;
         options?: never;
@@ -71,7 +81,9 @@ export interface paths {
         };
         /**
          * List users (Admin)
-         * @description sortField: id, username, email, user_level; filters: user_level, active, employee; search: username, email.
+         * @description Who may call: Admin.
+         *
+         *     sortField: id, username, email, user_level; filters: user_level, active, employee; search: username, email.
          */
         get: operations["listUsers"];
         put?: never;
@@ -89,15 +101,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One user (Admin) */
+        /**
+         * One user (Admin)
+         * @description Who may call: Admin.
+         */
         get: operations["getUsers"];
         /**
          * Change a user's e-mail, level, active flag, Restricted Admin departments, roles, language or start module (Admin)
-         * @description Deactivating ends the user's tokens at once. Manager and Employee need a linked employee. The last active Admin cannot be demoted or deactivated: 409 LAST_ADMIN.
+         * @description Who may call: Admin.
+         *
+         *     Deactivating ends the user's tokens at once. Manager and Employee need a linked employee. The last active Admin cannot be demoted or deactivated: 409 LAST_ADMIN.
          */
         put: operations["updateUsers"];
         post?: never;
-        /** Delete a user (Admin); its tokens stop working at once; not the last active Admin (409 LAST_ADMIN) */
+        /**
+         * Delete a user (Admin); its tokens stop working at once; not the last active Admin (409 LAST_ADMIN)
+         * @description Who may call: Admin.
+         */
         delete: operations["removeUsers"];
         options?: never;
         head?: never;
@@ -115,7 +135,9 @@ export interface paths {
         put?: never;
         /**
          * Change the caller's password
-         * @description Every other token of the user stops working; the token used for this call keeps working. Limited per user (PASSWORD_CHANGE_RATE_LIMIT attempts per PASSWORD_CHANGE_RATE_LIMIT_WINDOW, default 5 per 15 min): 429 with Retry-After.
+         * @description Who may call: any signed-in user.
+         *
+         *     Every other token of the user stops working; the token used for this call keeps working. Limited per user (PASSWORD_CHANGE_RATE_LIMIT attempts per PASSWORD_CHANGE_RATE_LIMIT_WINDOW, default 5 per 15 min): 429 with Retry-After.
          */
         post: operations["changePasswordUsers"];
         delete?: never;
@@ -135,7 +157,9 @@ export interface paths {
         put?: never;
         /**
          * Create the login user of an employee (Admin) and e-mail it a temporary password
-         * @description email_status: none when no SMTP_URL is configured; otherwise the request waits up to MAIL_STATUS_WAIT_MS for the first attempt: sent when the SMTP server accepted the e-mail, not_sent when it failed or took longer (it is retried). The temporary password is never in a response; the user must change it before anything else. 409: USERNAME_TAKEN, EMAIL_TAKEN, USER_EXISTS (the employee already has a user).
+         * @description Who may call: Admin.
+         *
+         *     email_status: none when no SMTP_URL is configured; otherwise the request waits up to MAIL_STATUS_WAIT_MS for the first attempt: sent when the SMTP server accepted the e-mail, not_sent when it failed or took longer (it is retried). The temporary password is never in a response; the user must change it before anything else. 409: USERNAME_TAKEN, EMAIL_TAKEN, USER_EXISTS (the employee already has a user).
          */
         post: operations["createEmployeeUser"];
         delete?: never;
@@ -154,6 +178,8 @@ export interface paths {
         /**
          * Health check: answers when the API is enabled and routed
          * @description No token needed.
+         *
+         *     No token needed.
          */
         get: operations["echoEcho"];
         put?: never;
@@ -171,7 +197,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process serves HTTP */
+        /**
+         * Liveness: the process serves HTTP
+         * @description No token needed.
+         */
         get: operations["liveHealth"];
         put?: never;
         post?: never;
@@ -188,7 +217,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers, and Redis when REDIS_URL is set */
+        /**
+         * Readiness: the database answers, and Redis when REDIS_URL is set
+         * @description No token needed.
+         */
         get: operations["readyHealth"];
         put?: never;
         post?: never;
@@ -207,11 +239,16 @@ export interface paths {
         };
         /**
          * List departments
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listDepartment"];
         put?: never;
-        /** Create a department (Admin) */
+        /**
+         * Create a department (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createDepartment"];
         delete?: never;
         options?: never;
@@ -226,12 +263,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One department */
+        /**
+         * One department
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getDepartment"];
-        /** Change a department (Admin) */
+        /**
+         * Change a department (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateDepartment"];
         post?: never;
-        /** Delete a department (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a department (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeDepartment"];
         options?: never;
         head?: never;
@@ -247,11 +293,16 @@ export interface paths {
         };
         /**
          * List pay grades
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listPayGrade"];
         put?: never;
-        /** Create a pay grade (Admin) */
+        /**
+         * Create a pay grade (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createPayGrade"];
         delete?: never;
         options?: never;
@@ -266,12 +317,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One pay grade */
+        /**
+         * One pay grade
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getPayGrade"];
-        /** Change a pay grade (Admin) */
+        /**
+         * Change a pay grade (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updatePayGrade"];
         post?: never;
-        /** Delete a pay grade (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a pay grade (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removePayGrade"];
         options?: never;
         head?: never;
@@ -287,11 +347,16 @@ export interface paths {
         };
         /**
          * List job titles
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listJobTitle"];
         put?: never;
-        /** Create a job title (Admin) */
+        /**
+         * Create a job title (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createJobTitle"];
         delete?: never;
         options?: never;
@@ -306,12 +371,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One job title */
+        /**
+         * One job title
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getJobTitle"];
-        /** Change a job title (Admin) */
+        /**
+         * Change a job title (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateJobTitle"];
         post?: never;
-        /** Delete a job title (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a job title (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeJobTitle"];
         options?: never;
         head?: never;
@@ -327,11 +401,16 @@ export interface paths {
         };
         /**
          * List employment statuss
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listEmploymentStatus"];
         put?: never;
-        /** Create a employment status (Admin) */
+        /**
+         * Create a employment status (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createEmploymentStatus"];
         delete?: never;
         options?: never;
@@ -346,12 +425,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One employment status */
+        /**
+         * One employment status
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getEmploymentStatus"];
-        /** Change a employment status (Admin) */
+        /**
+         * Change a employment status (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateEmploymentStatus"];
         post?: never;
-        /** Delete a employment status (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a employment status (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeEmploymentStatus"];
         options?: never;
         head?: never;
@@ -367,11 +455,16 @@ export interface paths {
         };
         /**
          * List nationalitys
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listNationality"];
         put?: never;
-        /** Create a nationality (Admin) */
+        /**
+         * Create a nationality (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createNationality"];
         delete?: never;
         options?: never;
@@ -386,12 +479,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One nationality */
+        /**
+         * One nationality
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getNationality"];
-        /** Change a nationality (Admin) */
+        /**
+         * Change a nationality (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateNationality"];
         post?: never;
-        /** Delete a nationality (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a nationality (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeNationality"];
         options?: never;
         head?: never;
@@ -407,11 +509,16 @@ export interface paths {
         };
         /**
          * List languages
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listLanguage"];
         put?: never;
-        /** Create a language (Admin) */
+        /**
+         * Create a language (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createLanguage"];
         delete?: never;
         options?: never;
@@ -426,12 +533,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One language */
+        /**
+         * One language
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getLanguage"];
-        /** Change a language (Admin) */
+        /**
+         * Change a language (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateLanguage"];
         post?: never;
-        /** Delete a language (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a language (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeLanguage"];
         options?: never;
         head?: never;
@@ -447,11 +563,16 @@ export interface paths {
         };
         /**
          * List skills
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listSkill"];
         put?: never;
-        /** Create a skill (Admin) */
+        /**
+         * Create a skill (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createSkill"];
         delete?: never;
         options?: never;
@@ -466,12 +587,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One skill */
+        /**
+         * One skill
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getSkill"];
-        /** Change a skill (Admin) */
+        /**
+         * Change a skill (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateSkill"];
         post?: never;
-        /** Delete a skill (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a skill (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeSkill"];
         options?: never;
         head?: never;
@@ -487,11 +617,16 @@ export interface paths {
         };
         /**
          * List certifications
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listCertification"];
         put?: never;
-        /** Create a certification (Admin) */
+        /**
+         * Create a certification (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createCertification"];
         delete?: never;
         options?: never;
@@ -506,12 +641,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One certification */
+        /**
+         * One certification
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getCertification"];
-        /** Change a certification (Admin) */
+        /**
+         * Change a certification (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateCertification"];
         post?: never;
-        /** Delete a certification (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a certification (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeCertification"];
         options?: never;
         head?: never;
@@ -527,11 +671,16 @@ export interface paths {
         };
         /**
          * List education levels
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listEducationLevel"];
         put?: never;
-        /** Create a education level (Admin) */
+        /**
+         * Create a education level (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createEducationLevel"];
         delete?: never;
         options?: never;
@@ -546,12 +695,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One education level */
+        /**
+         * One education level
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getEducationLevel"];
-        /** Change a education level (Admin) */
+        /**
+         * Change a education level (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateEducationLevel"];
         post?: never;
-        /** Delete a education level (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a education level (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeEducationLevel"];
         options?: never;
         head?: never;
@@ -567,13 +725,17 @@ export interface paths {
         };
         /**
          * Employees the caller can see
-         * @description Admin: all; Restricted Admin: its departments and their children; Manager: its direct reports; Employee: none. sortField: id, employee_id, first_name, last_name, joined_date, department. filters: status, department, job_title, employment_status, supervisor. search: word prefixes (every word must begin a word of the first, middle or last name, employee_id or work_email; case and accents ignored; letters and digits only, anything else separates words). total may lag other processes' changes by up to LIST_TOTALS_CACHE_MS.
+         * @description Who may call: any signed-in user.
+         *
+         *     Admin: all; Restricted Admin: its departments and their children; Manager: its direct reports; Employee: none. sortField: id, employee_id, first_name, last_name, joined_date, department. filters: status, department, job_title, employment_status, supervisor. search: word prefixes (every word must begin a word of the first, middle or last name, employee_id or work_email; case and accents ignored; letters and digits only, anything else separates words). total may lag other processes' changes by up to LIST_TOTALS_CACHE_MS.
          */
         get: operations["listEmployees"];
         put?: never;
         /**
          * Create an employee (Admin)
-         * @description employee_id and work_email are unique (409 DUPLICATE).
+         * @description Who may call: Admin.
+         *
+         *     employee_id and work_email are unique (409 DUPLICATE).
          */
         post: operations["createEmployees"];
         delete?: never;
@@ -589,7 +751,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's own employee record */
+        /**
+         * The caller's own employee record
+         * @description Who may call: any signed-in user.
+         */
         get: operations["meEmployees"];
         put?: never;
         post?: never;
@@ -606,17 +771,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One employee with every field; 404 when missing or outside your scope */
+        /**
+         * One employee with every field; 404 when missing or outside your scope
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getEmployees"];
         /**
          * Change any subset of fields
-         * @description Admin: any employee; Restricted Admin: employees in its scope (departments within it); Manager and Employee: personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it.
+         * @description Who may call: any signed-in user.
+         *
+         *     Admin: any employee; Restricted Admin: employees in its scope (departments within it); Manager and Employee: personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it.
          */
         put: operations["updateEmployees"];
         post?: never;
         /**
          * Delete an employee (Admin)
-         * @description Removes its sub-records; its user is deactivated; payroll history keeps its numbers. Refused with 409 LAST_ADMIN when its user is the last active Admin.
+         * @description Who may call: Admin.
+         *
+         *     Removes its sub-records; its user is deactivated; payroll history keeps its numbers. Refused with 409 LAST_ADMIN when its user is the last active Admin.
          */
         delete: operations["removeEmployees"];
         options?: never;
@@ -631,10 +803,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's skills */
+        /**
+         * The employee's skills
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeeSkills"];
         put?: never;
-        /** Add a skill (Admin or Restricted Admin in scope) */
+        /**
+         * Add a skill (Admin or Restricted Admin in scope)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["createEmployeeSkills"];
         delete?: never;
         options?: never;
@@ -652,7 +830,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a skill (Admin or Restricted Admin in scope) */
+        /**
+         * Remove a skill (Admin or Restricted Admin in scope)
+         * @description Who may call: any signed-in user.
+         */
         delete: operations["removeEmployeeSkills"];
         options?: never;
         head?: never;
@@ -666,10 +847,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's educations */
+        /**
+         * The employee's educations
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeeEducations"];
         put?: never;
-        /** Add a education (Admin, Restricted Admin in scope, or the employee itself) */
+        /**
+         * Add a education (Admin, Restricted Admin in scope, or the employee itself)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["createEmployeeEducations"];
         delete?: never;
         options?: never;
@@ -687,7 +874,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a education (Admin, Restricted Admin in scope, or the employee itself) */
+        /**
+         * Remove a education (Admin, Restricted Admin in scope, or the employee itself)
+         * @description Who may call: any signed-in user.
+         */
         delete: operations["removeEmployeeEducations"];
         options?: never;
         head?: never;
@@ -701,10 +891,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's certifications */
+        /**
+         * The employee's certifications
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeeCertifications"];
         put?: never;
-        /** Add a certification (Admin or Restricted Admin in scope) */
+        /**
+         * Add a certification (Admin or Restricted Admin in scope)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["createEmployeeCertifications"];
         delete?: never;
         options?: never;
@@ -722,7 +918,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a certification (Admin or Restricted Admin in scope) */
+        /**
+         * Remove a certification (Admin or Restricted Admin in scope)
+         * @description Who may call: any signed-in user.
+         */
         delete: operations["removeEmployeeCertifications"];
         options?: never;
         head?: never;
@@ -736,10 +935,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's languages */
+        /**
+         * The employee's languages
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeeLanguages"];
         put?: never;
-        /** Add a language (Admin, Restricted Admin in scope, or the employee itself) */
+        /**
+         * Add a language (Admin, Restricted Admin in scope, or the employee itself)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["createEmployeeLanguages"];
         delete?: never;
         options?: never;
@@ -757,7 +962,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a language (Admin, Restricted Admin in scope, or the employee itself) */
+        /**
+         * Remove a language (Admin, Restricted Admin in scope, or the employee itself)
+         * @description Who may call: any signed-in user.
+         */
         delete: operations["removeEmployeeLanguages"];
         options?: never;
         head?: never;
@@ -771,12 +979,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's current status message */
+        /**
+         * The employee's current status message
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getEmployeeStatus"];
         put?: never;
         /**
          * Set the status message (kept in the history)
-         * @description The employee itself, its Manager, a Restricted Admin in scope, or an Admin.
+         * @description Who may call: any signed-in user.
+         *
+         *     The employee itself, its Manager, a Restricted Admin in scope, or an Admin.
          */
         post: operations["setEmployeeStatus"];
         delete?: never;
@@ -792,7 +1005,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Earlier status messages, newest first */
+        /**
+         * Earlier status messages, newest first
+         * @description Who may call: any signed-in user.
+         */
         get: operations["historyEmployeeStatus"];
         put?: never;
         post?: never;
@@ -813,7 +1029,9 @@ export interface paths {
         put?: never;
         /**
          * Punch in (the caller's own employee, or `employee` for Admins, Restricted Admins in scope and Managers of it)
-         * @description 409 ALREADY_PUNCHED_IN without a punch-out; 409 OVERLAPPING_ATTENDANCE inside or before an existing record. Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
+         * @description Who may call: any signed-in user.
+         *
+         *     409 ALREADY_PUNCHED_IN without a punch-out; 409 OVERLAPPING_ATTENDANCE inside or before an existing record. Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
          */
         post: operations["punchInAttendance"];
         delete?: never;
@@ -833,7 +1051,9 @@ export interface paths {
         put?: never;
         /**
          * Punch out the open record
-         * @description 409 NOT_PUNCHED_IN without an open record; 409 OUT_BEFORE_IN when not after the punch-in. Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
+         * @description Who may call: any signed-in user.
+         *
+         *     409 NOT_PUNCHED_IN without an open record; 409 OUT_BEFORE_IN when not after the punch-in. Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
          */
         post: operations["punchOutAttendance"];
         delete?: never;
@@ -851,13 +1071,17 @@ export interface paths {
         };
         /**
          * Attendance records the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)
-         * @description Newest first by default. sortField: id, in_time; filters: employee, work_from_home; from/to: UTC days. Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
+         * @description Who may call: any signed-in user.
+         *
+         *     Newest first by default. sortField: id, in_time; filters: employee, work_from_home; from/to: UTC days. Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
          */
         get: operations["listAttendance"];
         put?: never;
         /**
          * Record attendance for an employee
-         * @description out_time after in_time; no overlap (409). Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     out_time after in_time; no overlap (409). Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
          */
         post: operations["createAttendance"];
         delete?: never;
@@ -873,12 +1097,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One attendance record */
+        /**
+         * One attendance record
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["getAttendance"];
-        /** Correct an attendance record */
+        /**
+         * Correct an attendance record
+         * @description Who may call: Admin, Restricted Admin.
+         */
         put: operations["updateAttendance"];
         post?: never;
-        /** Delete an attendance record */
+        /**
+         * Delete an attendance record
+         * @description Who may call: Admin, Restricted Admin.
+         */
         delete: operations["removeAttendance"];
         options?: never;
         head?: never;
@@ -894,7 +1127,9 @@ export interface paths {
         };
         /**
          * The employee's attendance records, newest first, with work_from_home
-         * @description Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
+         * @description Who may call: any signed-in user.
+         *
+         *     Times are ISO 8601 with an offset on input and UTC on output; date ranges are UTC days.
          */
         get: operations["listEmployeeAttendance"];
         put?: never;
@@ -912,7 +1147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Attendance summary: total_records, total_hours, this_month_records, average_hours, work_from_home_records */
+        /**
+         * Attendance summary: total_records, total_hours, this_month_records, average_hours, work_from_home_records
+         * @description Who may call: any signed-in user.
+         */
         get: operations["summaryEmployeeAttendance"];
         put?: never;
         post?: never;
@@ -931,11 +1169,16 @@ export interface paths {
         };
         /**
          * List leave types
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listLeaveType"];
         put?: never;
-        /** Create a leave type (Admin) */
+        /**
+         * Create a leave type (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createLeaveType"];
         delete?: never;
         options?: never;
@@ -950,12 +1193,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One leave type */
+        /**
+         * One leave type
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getLeaveType"];
-        /** Change a leave type (Admin) */
+        /**
+         * Change a leave type (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateLeaveType"];
         post?: never;
-        /** Delete a leave type (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a leave type (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeLeaveType"];
         options?: never;
         head?: never;
@@ -971,11 +1223,16 @@ export interface paths {
         };
         /**
          * List leave periods
-         * @description search matches the name. Periods never overlap.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name. Periods never overlap.
          */
         get: operations["listLeavePeriod"];
         put?: never;
-        /** Create a leave period (Admin) */
+        /**
+         * Create a leave period (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createLeavePeriod"];
         delete?: never;
         options?: never;
@@ -990,12 +1247,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One leave period */
+        /**
+         * One leave period
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getLeavePeriod"];
-        /** Change a leave period (Admin) */
+        /**
+         * Change a leave period (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateLeavePeriod"];
         post?: never;
-        /** Delete a leave period (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a leave period (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeLeavePeriod"];
         options?: never;
         head?: never;
@@ -1011,11 +1277,16 @@ export interface paths {
         };
         /**
          * List holidays
-         * @description search matches the name. One holiday per date.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name. One holiday per date.
          */
         get: operations["listHoliday"];
         put?: never;
-        /** Create a holiday (Admin) */
+        /**
+         * Create a holiday (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createHoliday"];
         delete?: never;
         options?: never;
@@ -1030,12 +1301,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One holiday */
+        /**
+         * One holiday
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getHoliday"];
-        /** Change a holiday (Admin) */
+        /**
+         * Change a holiday (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateHoliday"];
         post?: never;
-        /** Delete a holiday (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a holiday (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeHoliday"];
         options?: never;
         head?: never;
@@ -1051,11 +1331,16 @@ export interface paths {
         };
         /**
          * Entitlements
-         * @description The entitlements of the employees the caller may list: an Admin all, a Restricted Admin its departments', a Manager its own and its direct reports', an Employee its own. filters.employee narrows that down.
+         * @description Who may call: any signed-in user.
+         *
+         *     The entitlements of the employees the caller may list: an Admin all, a Restricted Admin its departments', a Manager its own and its direct reports', an Employee its own. filters.employee narrows that down.
          */
         get: operations["listLeaveEntitlements"];
         put?: never;
-        /** Set the days of an employee for a leave type and period (creates or replaces) */
+        /**
+         * Set the days of an employee for a leave type and period (creates or replaces)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         post: operations["setLeaveEntitlements"];
         delete?: never;
         options?: never;
@@ -1073,7 +1358,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an entitlement (the type default applies again) */
+        /**
+         * Remove an entitlement (the type default applies again)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         delete: operations["removeLeaveEntitlements"];
         options?: never;
         head?: never;
@@ -1089,13 +1377,17 @@ export interface paths {
         };
         /**
          * Leave requests the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)
-         * @description Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.
+         * @description Who may call: any signed-in user.
+         *
+         *     Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.
          */
         get: operations["listLeaves"];
         put?: never;
         /**
          * Apply for leave (for oneself; Admins and Restricted Admins in scope may name the employee)
-         * @description days = working days (the Work Week setting, holidays excluded), 0.5 with half_day. One leave period per request. 409 LEAVE_OVERLAP with your pending or approved leave; 400 INSUFFICIENT_BALANCE unless the type allows negative.
+         * @description Who may call: any signed-in user.
+         *
+         *     days = working days (the Work Week setting, holidays excluded), 0.5 with half_day. One leave period per request. 409 LEAVE_OVERLAP with your pending or approved leave; 400 INSUFFICIENT_BALANCE unless the type allows negative.
          */
         post: operations["createLeaves"];
         delete?: never;
@@ -1111,7 +1403,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One leave request (the employee, its approvers, and who can see the employee) */
+        /**
+         * One leave request (the employee, its approvers, and who can see the employee)
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getLeaves"];
         put?: never;
         post?: never;
@@ -1130,7 +1425,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a pending request (supervisor, approver1..3, Admin; never the requester) */
+        /**
+         * Approve a pending request (supervisor, approver1..3, Admin; never the requester)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["approveLeaves"];
         delete?: never;
         options?: never;
@@ -1147,7 +1445,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a pending request (supervisor, approver1..3, Admin; never the requester) */
+        /**
+         * Reject a pending request (supervisor, approver1..3, Admin; never the requester)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["rejectLeaves"];
         delete?: never;
         options?: never;
@@ -1164,7 +1465,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending or approved request (the requester or an Admin) */
+        /**
+         * Cancel a pending or approved request (the requester or an Admin)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["cancelLeaves"];
         delete?: never;
         options?: never;
@@ -1179,7 +1483,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's leave requests, newest first */
+        /**
+         * The employee's leave requests, newest first
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeeLeaves"];
         put?: never;
         post?: never;
@@ -1196,7 +1503,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Balance per leave type for the current leave period (entitled, taken, pending, available) and requests by status */
+        /**
+         * Balance per leave type for the current leave period (entitled, taken, pending, available) and requests by status
+         * @description Who may call: any signed-in user.
+         */
         get: operations["summaryEmployeeLeaves"];
         put?: never;
         post?: never;
@@ -1215,11 +1525,16 @@ export interface paths {
         };
         /**
          * List projects
-         * @description search matches the name.
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name.
          */
         get: operations["listProject"];
         put?: never;
-        /** Create a project (Admin) */
+        /**
+         * Create a project (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -1234,12 +1549,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One project */
+        /**
+         * One project
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getProject"];
-        /** Change a project (Admin) */
+        /**
+         * Change a project (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateProject"];
         post?: never;
-        /** Delete a project (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a project (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeProject"];
         options?: never;
         head?: never;
@@ -1255,13 +1579,17 @@ export interface paths {
         };
         /**
          * Time entries the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)
-         * @description Newest first; sortField: id, date; filters: employee, project, status; from/to.
+         * @description Who may call: any signed-in user.
+         *
+         *     Newest first; sortField: id, date; filters: employee, project, status; from/to.
          */
         get: operations["listTimesheets"];
         put?: never;
         /**
          * Record time (Draft), for oneself; Admins and Restricted Admins in scope may name the employee
-         * @description start/end HH:MM on date; no overlap with the same day’s entries (409).
+         * @description Who may call: any signed-in user.
+         *
+         *     start/end HH:MM on date; no overlap with the same day’s entries (409).
          */
         post: operations["createTimesheets"];
         delete?: never;
@@ -1277,12 +1605,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One time entry */
+        /**
+         * One time entry
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getTimesheets"];
-        /** Change a Draft or Rejected entry (the employee or an Admin); it becomes Draft */
+        /**
+         * Change a Draft or Rejected entry (the employee or an Admin); it becomes Draft
+         * @description Who may call: any signed-in user.
+         */
         put: operations["updateTimesheets"];
         post?: never;
-        /** Delete a Draft or Rejected entry (the employee or an Admin) */
+        /**
+         * Delete a Draft or Rejected entry (the employee or an Admin)
+         * @description Who may call: any signed-in user.
+         */
         delete: operations["removeTimesheets"];
         options?: never;
         head?: never;
@@ -1298,7 +1635,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a Draft or Rejected entry for approval (emits timesheet.submitted) */
+        /**
+         * Submit a Draft or Rejected entry for approval (emits timesheet.submitted)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["submitTimesheets"];
         delete?: never;
         options?: never;
@@ -1315,7 +1655,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a submitted entry (supervisor, approver1..3, Admin; never one’s own) */
+        /**
+         * Approve a submitted entry (supervisor, approver1..3, Admin; never one’s own)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["approveTimesheets"];
         delete?: never;
         options?: never;
@@ -1332,7 +1675,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a submitted entry (supervisor, approver1..3, Admin; never one’s own) */
+        /**
+         * Reject a submitted entry (supervisor, approver1..3, Admin; never one’s own)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["rejectTimesheets"];
         delete?: never;
         options?: never;
@@ -1347,7 +1693,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's time entries, newest first */
+        /**
+         * The employee's time entries, newest first
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeeTimesheets"];
         put?: never;
         post?: never;
@@ -1364,7 +1713,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pay frequencies (seeded, read-only): Weekly, Bi Weekly, Semi Monthly, Monthly, Yearly */
+        /**
+         * Pay frequencies (seeded, read-only): Weekly, Bi Weekly, Semi Monthly, Monthly, Yearly
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["payFrequenciesPayrollConfig"];
         put?: never;
         post?: never;
@@ -1381,7 +1733,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Currencies (ISO 4217, with minor units), by code */
+        /**
+         * Currencies (ISO 4217, with minor units), by code
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["currenciesPayrollConfig"];
         put?: never;
         post?: never;
@@ -1398,7 +1753,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Departments (as /departments): a payroll covers a department and its children */
+        /**
+         * Departments (as /departments): a payroll covers a department and its children
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["departmentsPayrollConfig"];
         put?: never;
         post?: never;
@@ -1415,7 +1773,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Calculation hooks a column can use, with their arguments */
+        /**
+         * Calculation hooks a column can use, with their arguments
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["hooksPayrollConfig"];
         put?: never;
         post?: never;
@@ -1432,12 +1793,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payroll columns in colorder */
+        /**
+         * Payroll columns in colorder
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["columnsPayrollConfig"];
         put?: never;
         /**
          * Create a payroll column, or with id update it (Admin)
-         * @description The script is checked against the other columns (unknown variables, syntax, cycles: 400 with line and column); colorder stays 1..n (the column takes its place, later ones move down); 409 DUPLICATE for a used variable; 409 IN_USE naming the columns whose scripts read the old variable when it changes.
+         * @description Who may call: Admin.
+         *
+         *     The script is checked against the other columns (unknown variables, syntax, cycles: 400 with line and column); colorder stays 1..n (the column takes its place, later ones move down); 409 DUPLICATE for a used variable; 409 IN_USE naming the columns whose scripts read the old variable when it changes.
          */
         post: operations["saveColumnPayrollConfig"];
         delete?: never;
@@ -1453,11 +1819,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payroll column */
+        /**
+         * One payroll column
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["columnPayrollConfig"];
         put?: never;
         post?: never;
-        /** Delete a payroll column (Admin); 409 IN_USE names the columns reading it */
+        /**
+         * Delete a payroll column (Admin); 409 IN_USE names the columns reading it
+         * @description Who may call: Admin.
+         */
         delete: operations["removeColumnPayrollConfig"];
         options?: never;
         head?: never;
@@ -1475,7 +1847,9 @@ export interface paths {
         put?: never;
         /**
          * Check a payroll script
-         * @description The formula language: numbers, + - * / % ^, comparisons, and or not, if(c, a, b) or c ? a : b, min max round floor ceil abs, column variables and employee.<field> (id, department, job_title, pay_grade, employment_status, supervisor, age, years_of_service). Limits: 10 000 characters, 64 levels (prefix operators in a row count), 2 000 operators, values and names (a power counts 30), every number below 1e40 (below 1e-40 is 0; a literal beyond the range is an error). Answers 200 {valid: true, variables} or {valid: false, errors: [{message, line, column}]}. Nothing is executed.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     The formula language: numbers, + - * / % ^, comparisons, and or not, if(c, a, b) or c ? a : b, min max round floor ceil abs, column variables and employee.<field> (id, department, job_title, pay_grade, employment_status, supervisor, age, years_of_service). Limits: 10 000 characters, 64 levels (prefix operators in a row count), 2 000 operators, values and names (a power counts 30), every number below 1e40 (below 1e-40 is 0; a literal beyond the range is an error). Answers 200 {valid: true, variables} or {valid: false, errors: [{message, line, column}]}. Nothing is executed.
          */
         post: operations["validateScriptPayrollConfig"];
         delete?: never;
@@ -1493,7 +1867,9 @@ export interface paths {
         };
         /**
          * Employees in scope with their payroll status
-         * @description As GET /employees (paging, sortField, filters, search), each with configured, pay_frequency, currency, deduction_group.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     As GET /employees (paging, sortField, filters, search), each with configured, pay_frequency, currency, deduction_group.
          */
         get: operations["employeesPayrollConfig"];
         put?: never;
@@ -1511,10 +1887,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payroll employees */
+        /**
+         * Payroll employees
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["payrollEmployeeListPayrollConfig"];
         put?: never;
-        /** Create a payroll employee, or with id update it; one per employee (409 DUPLICATE) */
+        /**
+         * Create a payroll employee, or with id update it; one per employee (409 DUPLICATE)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         post: operations["savePayrollEmployeePayrollConfig"];
         delete?: never;
         options?: never;
@@ -1532,7 +1914,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a payroll employee */
+        /**
+         * Delete a payroll employee
+         * @description Who may call: Admin, Restricted Admin.
+         */
         delete: operations["removePayrollEmployeePayrollConfig"];
         options?: never;
         head?: never;
@@ -1548,11 +1933,16 @@ export interface paths {
         };
         /**
          * Payrolls (Restricted Admin: of its departments)
-         * @description The newest period first unless sorted otherwise.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     The newest period first unless sorted otherwise.
          */
         get: operations["listPayrollRuns"];
         put?: never;
-        /** Create a payroll (Draft), or with id change one that is Draft, Processed or Failed (409 otherwise) */
+        /**
+         * Create a payroll (Draft), or with id change one that is Draft, Processed or Failed (409 otherwise)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         post: operations["savePayrollRuns"];
         delete?: never;
         options?: never;
@@ -1567,11 +1957,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payroll, with status, progress and error */
+        /**
+         * One payroll, with status, progress and error
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["getPayrollRuns"];
         put?: never;
         post?: never;
-        /** Delete a Draft, Processed or Failed payroll with its cells (409 INVALID_STATE otherwise) */
+        /**
+         * Delete a Draft, Processed or Failed payroll with its cells (409 INVALID_STATE otherwise)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         delete: operations["removePayrollRuns"];
         options?: never;
         head?: never;
@@ -1587,7 +1983,9 @@ export interface paths {
         };
         /**
          * The payroll employees the payroll selects: its pay frequency (and deduction group), Active, in its department or below
-         * @description By employee id unless sorted otherwise.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     By employee id unless sorted otherwise.
          */
         get: operations["employeesPayrollRuns"];
         put?: never;
@@ -1609,7 +2007,9 @@ export interface paths {
         put?: never;
         /**
          * Start processing (Draft, Processed or Failed → Processing); answers at once
-         * @description A job on the payroll queue computes every cell and sets Processed, or Failed with error and the per-cell errors at /errors. Edited cells of editable columns are kept. Two concurrent calls start one job (the other 409 INVALID_STATE).
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     A job on the payroll queue computes every cell and sets Processed, or Failed with error and the per-cell errors at /errors. Edited cells of editable columns are kept. Two concurrent calls start one job (the other 409 INVALID_STATE).
          */
         post: operations["processPayrollRuns"];
         delete?: never;
@@ -1625,7 +2025,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The last run's per-cell errors {employee, column, message} */
+        /**
+         * The last run's per-cell errors {employee, column, message}
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["errorsPayrollRuns"];
         put?: never;
         post?: never;
@@ -1642,12 +2045,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The data grid: columns in colorder, rows by employee name (descend: reversed); page and limit page the rows */
+        /**
+         * The data grid: columns in colorder, rows by employee name (descend: reversed); page and limit page the rows
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["dataPayrollRuns"];
         put?: never;
         /**
          * Edit cells of editable columns (Draft or Processed); the other cells of those employees are recomputed at once
-         * @description {"values":[{"employee":5,"column":3,"amount":"100.00"}]}; a column that is not editable → 400. Answers the first 500 rows.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     {"values":[{"employee":5,"column":3,"amount":"100.00"}]}; a column that is not editable → 400. Answers the first 500 rows.
          */
         post: operations["updatePayrollRuns"];
         delete?: never;
@@ -1663,12 +2071,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payslip templates */
+        /**
+         * Payslip templates
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["listPayslipTemplates"];
         put?: never;
         /**
          * Create a template, or with id update it (Admin)
-         * @description HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{id, employee_id, name, first_name, middle_name, last_name, job_title, department, pay_grade, joined_date, work_email, currency, pay_frequency} (job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), payroll.{id, name, date_start, date_end}, company.name, and in {{#each columns}} name and value. Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
+         * @description Who may call: Admin.
+         *
+         *     HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{id, employee_id, name, first_name, middle_name, last_name, job_title, department, pay_grade, joined_date, work_email, currency, pay_frequency} (job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), payroll.{id, name, date_start, date_end}, company.name, and in {{#each columns}} name and value. Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
          */
         post: operations["savePayslipTemplates"];
         delete?: never;
@@ -1688,7 +2101,9 @@ export interface paths {
         put?: never;
         /**
          * Render a template definition without saving it
-         * @description HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{id, employee_id, name, first_name, middle_name, last_name, job_title, department, pay_grade, joined_date, work_email, currency, pay_frequency} (job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), payroll.{id, name, date_start, date_end}, company.name, and in {{#each columns}} name and value. Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     HTML with {{path}} values, always escaped, over this data (PayslipContextDto): employee.{id, employee_id, name, first_name, middle_name, last_name, job_title, department, pay_grade, joined_date, work_email, currency, pay_frequency} (job_title, department, pay_grade by name; currency and pay_frequency the payroll employee's), payroll.{id, name, date_start, date_end}, company.name, and in {{#each columns}} name and value. Also this, ../, @index, @first, @last, @key, @root; blocks #each, #if, #unless with else, at most 4 deep. A name outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.
          */
         post: operations["previewDraftPayslipTemplates"];
         delete?: never;
@@ -1704,11 +2119,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One template */
+        /**
+         * One template
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["getPayslipTemplates"];
         put?: never;
         post?: never;
-        /** Delete a template no payroll uses (409 IN_USE otherwise) */
+        /**
+         * Delete a template no payroll uses (409 IN_USE otherwise)
+         * @description Who may call: Admin.
+         */
         delete: operations["removePayslipTemplates"];
         options?: never;
         head?: never;
@@ -1722,7 +2143,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Render a saved template with the first processed payroll's first employee, or placeholders */
+        /**
+         * Render a saved template with the first processed payroll's first employee, or placeholders
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["previewPayslipTemplates"];
         put?: never;
         post?: never;
@@ -1741,7 +2165,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Finalize: Processed → Completing; a job renders one payslip per employee → Completed (409 INVALID_STATE otherwise) */
+        /**
+         * Finalize: Processed → Completing; a job renders one payslip per employee → Completed (409 INVALID_STATE otherwise)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         post: operations["generatePayrollPayslips"];
         delete?: never;
         options?: never;
@@ -1758,7 +2185,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Completed → Processed, the payslips removed (409 INVALID_STATE otherwise) */
+        /**
+         * Completed → Processed, the payslips removed (409 INVALID_STATE otherwise)
+         * @description Who may call: Admin, Restricted Admin.
+         */
         post: operations["deleteAllPayrollPayslips"];
         delete?: never;
         options?: never;
@@ -1773,7 +2203,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The payroll's payslips */
+        /**
+         * The payroll's payslips
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["listPayrollPayslips"];
         put?: never;
         post?: never;
@@ -1790,7 +2223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's payslips, newest first (the employee itself, or an Admin / Restricted Admin in scope; others 404) */
+        /**
+         * The employee's payslips, newest first (the employee itself, or an Admin / Restricted Admin in scope; others 404)
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listEmployeePayslips"];
         put?: never;
         post?: never;
@@ -1807,7 +2243,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payslip of the employee */
+        /**
+         * One payslip of the employee
+         * @description Who may call: any signed-in user.
+         */
         get: operations["getEmployeePayslips"];
         put?: never;
         post?: never;
@@ -1824,11 +2263,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The employee's salary: one amount per salary component */
+        /**
+         * The employee's salary: one amount per salary component
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["getEmployeeSalary"];
         /**
          * Replace the employee's salary
-         * @description {"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     {"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers.
          */
         put: operations["putEmployeeSalary"];
         post?: never;
@@ -1847,11 +2291,16 @@ export interface paths {
         };
         /**
          * List deduction groups
-         * @description search matches the name. A delete answers 409 IN_USE naming the payroll employees and columns using the group.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     search matches the name. A delete answers 409 IN_USE naming the payroll employees and columns using the group.
          */
         get: operations["listDeductionGroup"];
         put?: never;
-        /** Create a deduction group (Admin) */
+        /**
+         * Create a deduction group (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createDeductionGroup"];
         delete?: never;
         options?: never;
@@ -1866,12 +2315,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One deduction group */
+        /**
+         * One deduction group
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["getDeductionGroup"];
-        /** Change a deduction group (Admin) */
+        /**
+         * Change a deduction group (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateDeductionGroup"];
         post?: never;
-        /** Delete a deduction group (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a deduction group (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeDeductionGroup"];
         options?: never;
         head?: never;
@@ -1887,11 +2345,16 @@ export interface paths {
         };
         /**
          * List salary components
-         * @description search matches the name. A delete answers 409 IN_USE naming the columns and salaries using the component.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     search matches the name. A delete answers 409 IN_USE naming the columns and salaries using the component.
          */
         get: operations["listSalaryComponent"];
         put?: never;
-        /** Create a salary component (Admin) */
+        /**
+         * Create a salary component (Admin)
+         * @description Who may call: Admin.
+         */
         post: operations["createSalaryComponent"];
         delete?: never;
         options?: never;
@@ -1906,12 +2369,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One salary component */
+        /**
+         * One salary component
+         * @description Who may call: Admin, Restricted Admin.
+         */
         get: operations["getSalaryComponent"];
-        /** Change a salary component (Admin) */
+        /**
+         * Change a salary component (Admin)
+         * @description Who may call: Admin.
+         */
         put: operations["updateSalaryComponent"];
         post?: never;
-        /** Delete a salary component (Admin); 409 IN_USE while referenced */
+        /**
+         * Delete a salary component (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
         delete: operations["removeSalaryComponent"];
         options?: never;
         head?: never;
@@ -1925,7 +2397,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Countries (ISO 3166-1), by alpha-2 code */
+        /**
+         * Countries (ISO 3166-1), by alpha-2 code
+         * @description Who may call: any signed-in user.
+         */
         get: operations["countriesMeta"];
         put?: never;
         post?: never;
@@ -1942,7 +2417,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Currencies (ISO 4217, with minor units), by code */
+        /**
+         * Currencies (ISO 4217, with minor units), by code
+         * @description Who may call: any signed-in user.
+         */
         get: operations["currencyMeta"];
         put?: never;
         post?: never;
@@ -1959,7 +2437,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which modules the mobile app shows (settings "Mobile App: …", Yes/No) */
+        /**
+         * Which modules the mobile app shows (settings "Mobile App: …", Yes/No)
+         * @description Who may call: any signed-in user.
+         */
         get: operations["mobileModulesMeta"];
         put?: never;
         post?: never;
@@ -1976,7 +2457,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This service's modules as extension entries, with the service version */
+        /**
+         * This service's modules as extension entries, with the service version
+         * @description Who may call: any signed-in user.
+         */
         get: operations["extensionsMeta"];
         put?: never;
         post?: never;
@@ -1995,7 +2479,9 @@ export interface paths {
         };
         /**
          * Leave requests and their days in the period, by status (all four, zeros included)
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["leaveSummaryInsights"];
         put?: never;
@@ -2015,7 +2501,9 @@ export interface paths {
         };
         /**
          * Approved leave by day of month: 31 items, value = requests taking that day, days = leave days
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["leaveMonthlyPatternInsights"];
         put?: never;
@@ -2035,7 +2523,9 @@ export interface paths {
         };
         /**
          * Approved leave by weekday: 7 items from Monday, value = requests taking that weekday, days = leave days
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["leaveWeeklyPatternInsights"];
         put?: never;
@@ -2055,7 +2545,9 @@ export interface paths {
         };
         /**
          * Approved leave by leave type (every type, zeros included)
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["leaveTypeDistributionInsights"];
         put?: never;
@@ -2075,7 +2567,9 @@ export interface paths {
         };
         /**
          * Approved leave by the employees' departments, most days first
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["leaveByDepartmentInsights"];
         put?: never;
@@ -2095,7 +2589,9 @@ export interface paths {
         };
         /**
          * Attendance records started in the period: counts and hours
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["attendanceSummaryInsights"];
         put?: never;
@@ -2115,7 +2611,9 @@ export interface paths {
         };
         /**
          * Attendance hours by day of month (the day a record starts, UTC): 31 items
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["attendanceMonthlyPatternInsights"];
         put?: never;
@@ -2135,7 +2633,9 @@ export interface paths {
         };
         /**
          * Attendance hours by weekday (the day a record starts, UTC): 7 items from Monday
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["attendanceWeeklyPatternInsights"];
         put?: never;
@@ -2155,7 +2655,9 @@ export interface paths {
         };
         /**
          * Time entries of the period (not rejected): counts and hours
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["timesheetSummaryInsights"];
         put?: never;
@@ -2175,7 +2677,9 @@ export interface paths {
         };
         /**
          * Time entry hours by day of month: 31 items
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["timesheetMonthlyPatternInsights"];
         put?: never;
@@ -2195,7 +2699,9 @@ export interface paths {
         };
         /**
          * Time entry hours by weekday: 7 items from Monday
-         * @description Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
+         * @description Who may call: any signed-in user.
+         *
+         *     Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. The period ends today.
          */
         get: operations["timesheetWeeklyPatternInsights"];
         put?: never;
@@ -2213,10 +2719,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's tasks, newest first */
+        /**
+         * The caller's tasks, newest first
+         * @description Who may call: any signed-in user.
+         */
         get: operations["listTasks"];
         put?: never;
-        /** Add a task for a user (Admins) */
+        /**
+         * Add a task for a user (Admins)
+         * @description Who may call: Admin.
+         */
         post: operations["createTasks"];
         delete?: never;
         options?: never;
@@ -2233,7 +2745,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set one of the caller's tasks Open or Completed (another user's task: 404) */
+        /**
+         * Set one of the caller's tasks Open or Completed (another user's task: 404)
+         * @description Who may call: any signed-in user.
+         */
         post: operations["setStatusTasks"];
         delete?: never;
         options?: never;
@@ -2250,7 +2765,9 @@ export interface paths {
         };
         /**
          * Every change (Admin); a Restricted Admin: the changes of its departments' employees
-         * @description Newest first. filters: resource, resource_id, employee, actor (a user id or "cli"), action; from/to: UTC days of `at`. Each entry is written in the transaction of the change it records.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     Newest first. filters: resource, resource_id, employee, actor (a user id or "cli"), action; from/to: UTC days of `at`. Each entry is written in the transaction of the change it records.
          */
         get: operations["listAudit"];
         put?: never;
@@ -2270,7 +2787,9 @@ export interface paths {
         };
         /**
          * The changes of one employee's records (404 outside the caller's scope)
-         * @description Newest first. filters: resource, resource_id, employee, actor (a user id or "cli"), action; from/to: UTC days of `at`. Each entry is written in the transaction of the change it records.
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     Newest first. filters: resource, resource_id, employee, actor (a user id or "cli"), action; from/to: UTC days of `at`. Each entry is written in the transaction of the change it records.
          */
         get: operations["ofEmployeeAudit"];
         put?: never;
@@ -2288,12 +2807,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook subscriptions (never their secrets) */
+        /**
+         * Webhook subscriptions (never their secrets)
+         * @description Who may call: Admin.
+         */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe: the answer holds the signing secret, shown this once
-         * @description Deliveries are POSTs of {type, timestamp, data} signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature); URLs whose host does not resolve to globally reachable addresses only (loopback, private, link-local, metadata, documentation, reserved: the IANA special-purpose ranges) are refused (400 WEBHOOK_URL_NOT_ALLOWED) unless WEBHOOK_ALLOW_PRIVATE=true.
+         * @description Who may call: Admin.
+         *
+         *     Deliveries are POSTs of {type, timestamp, data} signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature); URLs whose host does not resolve to globally reachable addresses only (loopback, private, link-local, metadata, documentation, reserved: the IANA special-purpose ranges) are refused (400 WEBHOOK_URL_NOT_ALLOWED) unless WEBHOOK_ALLOW_PRIVATE=true.
          */
         post: operations["createWebhooks"];
         delete?: never;
@@ -2309,15 +2833,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One subscription */
+        /**
+         * One subscription
+         * @description Who may call: Admin.
+         */
         get: operations["getWebhooks"];
         /**
          * Change url, events, active or description (active: true again clears a disabling)
-         * @description Deliveries are POSTs of {type, timestamp, data} signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature); URLs whose host does not resolve to globally reachable addresses only (loopback, private, link-local, metadata, documentation, reserved: the IANA special-purpose ranges) are refused (400 WEBHOOK_URL_NOT_ALLOWED) unless WEBHOOK_ALLOW_PRIVATE=true.
+         * @description Who may call: Admin.
+         *
+         *     Deliveries are POSTs of {type, timestamp, data} signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature); URLs whose host does not resolve to globally reachable addresses only (loopback, private, link-local, metadata, documentation, reserved: the IANA special-purpose ranges) are refused (400 WEBHOOK_URL_NOT_ALLOWED) unless WEBHOOK_ALLOW_PRIVATE=true.
          */
         put: operations["updateWebhooks"];
         post?: never;
-        /** Unsubscribe (its delivery history goes with it) */
+        /**
+         * Unsubscribe (its delivery history goes with it)
+         * @description Who may call: Admin.
+         */
         delete: operations["removeWebhooks"];
         options?: never;
         head?: never;
@@ -2333,7 +2865,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new signing secret, shown this once; the old one stops at once */
+        /**
+         * A new signing secret, shown this once; the old one stops at once
+         * @description Who may call: Admin.
+         */
         post: operations["rotateWebhooks"];
         delete?: never;
         options?: never;
@@ -2348,7 +2883,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery attempts, newest first: status code, duration, error */
+        /**
+         * Delivery attempts, newest first: status code, duration, error
+         * @description Who may call: Admin.
+         */
         get: operations["deliveriesWebhooks"];
         put?: never;
         post?: never;
@@ -2367,7 +2905,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sends a signed webhook.ping now and answers with the attempt */
+        /**
+         * Sends a signed webhook.ping now and answers with the attempt
+         * @description Who may call: Admin.
+         */
         post: operations["testWebhooks"];
         delete?: never;
         options?: never;

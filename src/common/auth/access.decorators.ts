@@ -1,4 +1,5 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { USER_LEVELS, UserLevel } from './user-level';
 import { AuthUser } from './auth-user';
@@ -11,8 +12,15 @@ export type AccessPolicy = { public: true } | { public: false; levels: readonly 
 /** No token needed. */
 export const Public = () => SetMetadata<string, AccessPolicy>(ACCESS_POLICY, { public: true });
 
-/** A valid token of one of these user levels. */
-export const Levels = (...levels: UserLevel[]) => SetMetadata<string, AccessPolicy>(ACCESS_POLICY, { public: false, levels });
+/** The operation extension naming the levels that may call it; finishDocument says it in the description too. */
+export const LEVELS_EXTENSION = 'x-levels';
+
+/** A valid token of one of these user levels (the document lists them as the operation's x-levels). */
+export const Levels = (...levels: UserLevel[]) =>
+  applyDecorators(
+    SetMetadata<string, AccessPolicy>(ACCESS_POLICY, { public: false, levels }),
+    ApiExtension(LEVELS_EXTENSION, levels),
+  );
 
 /** Any authenticated user; record-level scope is then checked by the service. */
 export const Authenticated = () => Levels(...USER_LEVELS);

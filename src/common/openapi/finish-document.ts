@@ -1,4 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { LEVELS_EXTENSION } from '../auth/access.decorators';
+import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.decorator';
 
 /**
@@ -39,6 +41,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
       listQuery(operation);
       const responses = (operation.responses ??= {});
       const secured = (operation.security ?? doc.security ?? []).length > 0;
+      whoMayCall(operation, secured);
       const errors = { ...commonErrors };
       if (secured) {
         errors['401'] = 'Missing, invalid, expired or revoked token';
@@ -118,7 +121,22 @@ function listQuery(operation: OperationLike): void {
   }
 }
 
+/**
+ * Every operation's description opens with who may call it, from the level gate the route declares
+ * (@Levels, kept as the operation's x-levels for a front end to hide what its user may not do).
+ */
+function whoMayCall(operation: OperationLike, secured: boolean): void {
+  const levels = (operation as Record<string, unknown>)[LEVELS_EXTENSION] as readonly UserLevel[] | undefined;
+  const who = !secured
+    ? 'No token needed.'
+    : !levels || levels.length === USER_LEVELS.length
+      ? 'Who may call: any signed-in user.'
+      : `Who may call: ${levels.join(', ')}.`;
+  operation.description = operation.description ? `${who}\n\n${operation.description}` : who;
+}
+
 interface OperationLike {
+  description?: string;
   responses?: Record<string, ResponseLike | { $ref: string }>;
   requestBody?: unknown;
   security?: unknown[];
