@@ -1,12 +1,11 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
-import { defineJob } from '../src/common/queue/queue.constants';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
 import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
 import { payrollJobId } from '../src/payroll/payroll.jobs';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, TestApp, until, testJob } from './helpers/test-app';
 
 describe('payroll runs: process, data grid, edits, state machine', () => {
   let t: TestApp;
@@ -272,7 +271,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const jobs = t.app.get(JobQueue);
-    const HOLD = defineJob<object>('payroll', `hold-${claim}`, { attempts: 1, backoffMs: 1 });
+    const HOLD = testJob<object>('payroll', `hold-${claim}`, { attempts: 1, backoffMs: 1 });
     jobs.register(HOLD, () => held);
     await jobs.add(HOLD, {}, { jobId: payrollJobId('Processing', payroll.id, claim) });
     await until(async () => jobs.isLive(HOLD, payrollJobId('Processing', payroll.id, claim)), 5000);

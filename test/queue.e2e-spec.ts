@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobQueue } from '../src/common/queue/job-queue.service';
-import { defineJob } from '../src/common/queue/queue.constants';
-import { INTEGRATION, TestApp, createTestApp, sleep, until } from './helpers/test-app';
+import { INTEGRATION, TestApp, createTestApp, sleep, until, testJob } from './helpers/test-app';
 
 describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner'})`, () => {
   let t: TestApp;
@@ -19,7 +18,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
 
   it('runs a job with its data; the first attempt reports completed', async () => {
-    const def = defineJob<{ n: number }>('mail', `double-${run}`, { attempts: 1, backoffMs: 10 });
+    const def = testJob<{ n: number }>('mail', `double-${run}`, { attempts: 1, backoffMs: 10 });
     const seen: Array<{ n: number; attempt: number }> = [];
     jobs.register(def, async (data, ctx) => {
       seen.push({ n: data.n * 2, attempt: ctx.attempt });
@@ -30,7 +29,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
 
   it('retries a failing job with exponential backoff until it succeeds', async () => {
-    const def = defineJob<Record<string, never>>('mail', `flaky-${run}`, { attempts: 3, backoffMs: 100 });
+    const def = testJob<Record<string, never>>('mail', `flaky-${run}`, { attempts: 3, backoffMs: 100 });
     const times: number[] = [];
     jobs.register(def, async () => {
       times.push(Date.now());
@@ -46,7 +45,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
 
   it("gives up after the policy's attempts", async () => {
-    const def = defineJob<Record<string, never>>('payroll', `doomed-${run}`, { attempts: 2, backoffMs: 20 });
+    const def = testJob<Record<string, never>>('payroll', `doomed-${run}`, { attempts: 2, backoffMs: 20 });
     let calls = 0;
     jobs.register(def, async () => {
       calls += 1;
@@ -59,7 +58,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
 
   it('reports timeout when the first attempt outlasts the wait, and the job still finishes', async () => {
-    const def = defineJob<Record<string, never>>('mail', `slow-${run}`, { attempts: 1, backoffMs: 10 });
+    const def = testJob<Record<string, never>>('mail', `slow-${run}`, { attempts: 1, backoffMs: 10 });
     let done = false;
     jobs.register(def, async () => {
       await sleep(400);
@@ -72,7 +71,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
 
   it('de-duplicates by job id: one run for the same id', async () => {
-    const def = defineJob<Record<string, never>>('payroll', `once-${run}`, { attempts: 1, backoffMs: 10 });
+    const def = testJob<Record<string, never>>('payroll', `once-${run}`, { attempts: 1, backoffMs: 10 });
     let calls = 0;
     jobs.register(def, async () => {
       calls += 1;
@@ -93,7 +92,7 @@ describe('shutdown', () => {
   it('waits for a running job before the application closes', async () => {
     const t = await createTestApp();
     const jobs = t.app.get(JobQueue);
-    const def = defineJob<Record<string, never>>('mail', `drain-${randomUUID().slice(0, 8)}`, { attempts: 1, backoffMs: 10 });
+    const def = testJob<Record<string, never>>('mail', `drain-${randomUUID().slice(0, 8)}`, { attempts: 1, backoffMs: 10 });
     let started = false;
     let finished = false;
     jobs.register(def, async () => {

@@ -1,4 +1,6 @@
-/** Minimal argument parser: positionals plus --name value / --name=value options. */
+import { parseArgs as parseNodeArgs } from 'node:util';
+
+/** The CLI's arguments: positionals plus --name value / --name=value options, through node:util's parseArgs. */
 export interface ParsedArgs {
   positionals: string[];
   options: Record<string, string>;
@@ -6,23 +8,23 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
+/** Parses `argv` allowing only the named options (each takes a value); a usage mistake is a UsageError naming it. */
 export function parseArgs(argv: string[], allowed: readonly string[]): ParsedArgs {
-  const positionals: string[] = [];
-  const options: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
-    options[name] = value;
+  try {
+    const { positionals, values } = parseNodeArgs({
+      args: argv,
+      options: Object.fromEntries(allowed.map((name) => [name, { type: 'string' as const }])),
+      allowPositionals: true,
+      strict: true,
+    });
+    return { positionals, options: values as Record<string, string> };
+  } catch (err) {
+    const { code, message } = err as { code?: string; message: string };
+    const name = /'(-{1,2}[\w-]+)/.exec(message)?.[1] ?? 'an option';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${name}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${name} needs a value`);
+    throw err;
   }
-  return { positionals, options };
 }
 
 export function required(args: ParsedArgs, name: string): string {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { RecentResults } from '../common/cache/recent-results';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
@@ -124,7 +125,7 @@ export class InsightsService {
   } satisfies Record<(typeof INSIGHT_NAMES)[number], (c: AuthUser, p: InsightPeriod) => Promise<unknown>>;
 
   /** Figures by endpoint, period, day and scope: the promise, so concurrent equal requests share one query. */
-  private readonly cache = new Map<string, { until: number; value: Promise<unknown> }>();
+  private readonly cache: RecentResults<unknown>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -132,6 +133,7 @@ export class InsightsService {
     private readonly access: EmployeeAccessService,
   ) {
     this.sql = sqlDialect(ds);
+    this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }
 
   /**
@@ -141,18 +143,9 @@ export class InsightsService {
    */
   async get<N extends InsightName>(caller: AuthUser, name: N, period: InsightPeriod): Promise<Awaited<ReturnType<Insights[N]>>> {
     const compute = () => this.insights[name](caller, period) as Promise<Awaited<ReturnType<Insights[N]>>>;
-    const ttl = this.config.insightsCacheMs;
-    if (!ttl) return compute();
+    if (!this.config.insightsCacheMs) return compute();
     const key = `${name}|${period}|${periodRange(period, this.clock()).to}|${scopeKey(await this.access.scopeOf(caller))}`;
-    const now = Date.now();
-    const hit = this.cache.get(key);
-    if (hit && hit.until > now) return hit.value as Promise<Awaited<ReturnType<Insights[N]>>>;
-    const value = compute();
-    this.cache.delete(key);
-    this.cache.set(key, { until: now + ttl, value });
-    if (this.cache.size > 2000) this.cache.delete(this.cache.keys().next().value as string);
-    value.catch(() => this.cache.delete(key));
-    return value;
+    return this.cache.get(key, compute) as Promise<Awaited<ReturnType<Insights[N]>>>;
   }
 
   async leaveSummary(caller: AuthUser, period: InsightPeriod): Promise<LeaveStatusSummaryDto[]> {

@@ -1,3 +1,4 @@
+import { JobDefinition, QueueName, RetryPolicy } from '../../src/common/queue/queue.constants';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { appendFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
@@ -192,4 +193,12 @@ export async function until(fn: () => boolean | Promise<boolean>, ms: number): P
     await sleep(25);
   }
   return Date.now() - start;
+}
+
+/**
+ * A job a test registers and adds for itself: a plain definition, not defineJob's, which the
+ * application's JobQueue would then require a handler for in every later app of the suite.
+ */
+export function testJob<T>(queue: QueueName, name: string, retry?: RetryPolicy): JobDefinition<T> {
+  return { queue, name, retry };
 }

@@ -1,7 +1,17 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { runAs } from '../audit/audit-context';
-import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobRunner, RetryPolicy } from './queue.constants';
+import {
+  DEFAULT_RETRY,
+  DEFINED_JOB_NAMES,
+  DEFINED_JOBS,
+  EnqueuedJob,
+  JOB_RUNNER,
+  JobDefinition,
+  JobHandler,
+  JobRunner,
+  RetryPolicy,
+} from './queue.constants';
 
 /**
  * The producer/consumer facade. Modules register handlers for their job definitions (in
@@ -12,7 +22,10 @@ import { DEFAULT_RETRY, EnqueuedJob, JOB_RUNNER, JobDefinition, JobHandler, JobR
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly retries = new Map<string, RetryPolicy>();
 
-  constructor(@Inject(JOB_RUNNER) private readonly runner: JobRunner) {}
+  constructor(
+    @Inject(JOB_RUNNER) private readonly runner: JobRunner,
+    @Optional() @Inject(DEFINED_JOB_NAMES) private readonly defined: ReadonlySet<string> = DEFINED_JOBS,
+  ) {}
 
   get kind(): JobRunner['kind'] {
     return this.runner.kind;
@@ -46,7 +59,14 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     return this.runner.ping();
   }
 
+  /**
+   * Starts the runner, once every defined job has a handler: a job added without one would wait
+   * forever in Redis (or fail at add time in process), long after the deployment that lost it.
+   */
   async onApplicationBootstrap(): Promise<void> {
+    const missing = [...this.defined].filter((job) => !this.retries.has(job));
+    if (missing.length)
+      throw new Error(`jobs defined without a handler: ${missing.join(', ')} (register them in their processor's onModuleInit)`);
     await this.runner.start();
   }
 

@@ -19,7 +19,11 @@ export interface JobDefinition<TData> {
   readonly __data?: TData;
 }
 
+/** Every job defined in this process ("queue:name"): JobQueue refuses to start while one has no handler. */
+export const DEFINED_JOBS = new Set<string>();
+
 export function defineJob<TData>(queue: QueueName, name: string, retry?: RetryPolicy): JobDefinition<TData> {
+  DEFINED_JOBS.add(`${queue}:${name}`);
   return { queue, name, retry };
 }
 
@@ -59,3 +63,5 @@ export interface JobRunner {
 }
 
 export const JOB_RUNNER = Symbol('JOB_RUNNER');
+/** The defined jobs JobQueue checks (DEFINED_JOBS unless a test provides its own). */
+export const DEFINED_JOB_NAMES = Symbol('DEFINED_JOB_NAMES');

@@ -140,3 +140,19 @@ describe('formula language', () => {
     });
   });
 });
+
+describe('the formula grammar and jsep (issue 26)', () => {
+  it('is installed around each parse only: the process-wide jsep grammar is unchanged by this module', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const shared = require('jsep') as ((text: string) => { type: string; operator?: string }) & {
+      binary_ops: Record<string, number>;
+      unary_ops: Record<string, number>;
+    };
+    expect(compileFormula('2 ^ 3 and not 0', new Set()).errors).toEqual([]);
+    expect(shared('a | b')).toMatchObject({ type: 'BinaryExpression', operator: '|' });
+    expect(shared.binary_ops).not.toHaveProperty('and');
+    expect(shared.unary_ops).not.toHaveProperty('not');
+    expect(shared.binary_ops['^']).toBe(4); // bitwise xor, as jsep ships it
+    expect(compileFormula('a | b', new Set(['a', 'b'])).errors).toEqual([expect.objectContaining({ line: 1 })]);
+  });
+});

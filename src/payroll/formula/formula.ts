@@ -58,16 +58,73 @@ export type EmployeeFormulaField = (typeof EMPLOYEE_FORMULA_FIELDS)[number];
 
 export const FORMULA_FUNCTIONS = ['if', 'min', 'max', 'round', 'floor', 'ceil', 'abs'] as const;
 
-// jsep is configured once for this language: the bitwise operators go, `^` is a right-associative
-// power binding tighter than `*`, `and`/`or`/`not` join `&&`/`||`/`!`.
-for (const op of ['|', '&', '<<', '>>', '>>>', '===', '!==', '??', '**']) jsep.removeBinaryOp(op);
-for (const op of ['~', 'typeof', 'void', 'delete']) jsep.removeUnaryOp(op);
-jsep.addBinaryOp('^', 11, true);
-jsep.addBinaryOp('and', 2);
-jsep.addBinaryOp('or', 1);
-jsep.addUnaryOp('not');
-jsep.removeLiteral('null');
-jsep.removeLiteral('undefined');
+/*
+ * jsep keeps its grammar in static tables shared by every user of the package in the process. This
+ * language's grammar (the bitwise operators gone, `^` a right-associative power binding tighter than
+ * `*`, `and`/`or`/`not` beside `&&`/`||`/`!`, no null or undefined) is installed around each parse
+ * and the tables put back after it, so importing this module changes nothing for anyone else. A
+ * parse is synchronous: nothing else runs while the tables hold this grammar.
+ */
+interface Grammar {
+  unary_ops: Record<string, number>;
+  binary_ops: Record<string, number>;
+  right_associative: Set<string>;
+  literals: Record<string, unknown>;
+  max_unop_len: number;
+  max_binop_len: number;
+}
+
+const JSEP = (jsep as unknown as { Jsep: Grammar }).Jsep;
+
+function grammarNow(): Grammar {
+  return {
+    unary_ops: { ...JSEP.unary_ops },
+    binary_ops: { ...JSEP.binary_ops },
+    right_associative: new Set(JSEP.right_associative),
+    literals: { ...JSEP.literals },
+    max_unop_len: JSEP.max_unop_len,
+    max_binop_len: JSEP.max_binop_len,
+  };
+}
+
+/** Puts a grammar in jsep's tables, in place: plugins hold the same table objects. */
+function install(g: Grammar): void {
+  for (const key of ['unary_ops', 'binary_ops', 'literals'] as const) {
+    const table = JSEP[key] as Record<string, unknown>;
+    for (const k of Object.keys(table)) delete table[k];
+    Object.assign(table, g[key]);
+  }
+  JSEP.right_associative.clear();
+  for (const op of g.right_associative) JSEP.right_associative.add(op);
+  JSEP.max_unop_len = g.max_unop_len;
+  JSEP.max_binop_len = g.max_binop_len;
+}
+
+const FORMULA_GRAMMAR: Grammar = (() => {
+  const before = grammarNow();
+  for (const op of ['|', '&', '<<', '>>', '>>>', '===', '!==', '??', '**']) jsep.removeBinaryOp(op);
+  for (const op of ['~', 'typeof', 'void', 'delete']) jsep.removeUnaryOp(op);
+  jsep.addBinaryOp('^', 11, true);
+  jsep.addBinaryOp('and', 2);
+  jsep.addBinaryOp('or', 1);
+  jsep.addUnaryOp('not');
+  jsep.removeLiteral('null');
+  jsep.removeLiteral('undefined');
+  const grammar = grammarNow();
+  install(before);
+  return grammar;
+})();
+
+/** jsep with this language's grammar, the shared tables untouched after it. */
+function parseFormula(script: string): Expression {
+  const before = grammarNow();
+  install(FORMULA_GRAMMAR);
+  try {
+    return jsep(script);
+  } finally {
+    install(before);
+  }
+}
 
 export interface FormulaError {
   message: string;
@@ -178,7 +235,7 @@ export function compileFormula(
   if (nesting) return { formula: null, errors: [nesting] };
   let ast: Expression;
   try {
-    ast = jsep(script);
+    ast = parseFormula(script);
   } catch (err) {
     const e = err as Error & { index?: number; description?: string };
     return { formula: null, errors: [{ message: e.description ?? e.message, ...position(script, e.index ?? 0) }] };
