@@ -234,6 +234,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     ).toBe(409);
     // A run left in Processing past the timeout (its worker died) goes to Failed and can run again.
     await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
+    expect(await t.app.get(PayrollRunsService).failStalled()).toBe(1); // the scheduled recovery's run
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
       status: 'Failed',
       error: expect.stringContaining('did not finish'),
@@ -254,7 +255,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     }
   });
 
-  it('past the timeout a run whose job is live stays; once the job is gone it fails; a job of an earlier claim does nothing', async () => {
+  it('past the timeout a run whose job is live stays; once the job is gone the scheduled recovery fails it; a job of an earlier claim does nothing', async () => {
     const repo = t.app.get<Repository<Payroll>>(getRepositoryToken(Payroll));
     const runs = t.app.get(PayrollRunsService);
     const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Live job' }));
@@ -276,6 +277,9 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     await jobs.add(HOLD, {}, { jobId: payrollJobId('Processing', payroll.id, claim) });
     await until(async () => jobs.isLive(HOLD, payrollJobId('Processing', payroll.id, claim)), 5000);
     await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
+    // The recovery is a scheduled job, every minute on the `schedule` queue; reads never write (issue 26).
+    expect(jobs.scheduled().get('schedule:payroll-recover-stalled')).toBe(60_000);
+    expect(await runs.failStalled()).toBe(0); // its job is live
     expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).status).toBe('Processing');
 
     // A job queued by an earlier claim finds a later claim and leaves the payroll alone.
@@ -285,6 +289,8 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
 
     release();
     await until(async () => !(await jobs.isLive(HOLD, payrollJobId('Processing', payroll.id, claim))), 5000);
+    expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).status).toBe('Processing'); // a read changes nothing
+    expect(await runs.failStalled()).toBe(1);
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
       status: 'Failed',
       error: expect.stringContaining('its job is gone'),
@@ -297,6 +303,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect(again).toMatch(/^[0-9a-f-]{36}$/);
     expect(again).not.toBe(claim);
     await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
+    expect(await runs.failStalled()).toBe(1);
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
       status: 'Processed',
       error: expect.stringContaining('generating payslips did not finish'),

@@ -106,3 +106,33 @@ describe('shutdown', () => {
     expect(finished).toBe(true);
   });
 });
+
+describe('a scheduled job across processes', () => {
+  (INTEGRATION ? it : it.skip)('two workers on one Redis run each interval of a scheduled job once (issue 26)', async () => {
+    const prefix = `${process.env.QUEUE_PREFIX ?? 'hr'}:sched-${randomUUID().slice(0, 8)}`;
+    const a = await createTestApp({ QUEUE_PREFIX: prefix });
+    const b = await createTestApp({ QUEUE_PREFIX: prefix }, { keepDatabase: true });
+    try {
+      const def = testJob<Record<string, never>>('schedule', `tick-${randomUUID().slice(0, 8)}`);
+      const runs: string[] = [];
+      for (const [who, app] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
+        const jobs = app.app.get(JobQueue);
+        jobs.register(def, async () => {
+          runs.push(who);
+        });
+        await jobs.schedule(def, 500);
+      }
+      const started = Date.now();
+      await sleep(3200);
+      const intervals = Math.floor((Date.now() - started) / 500);
+      expect(runs.length).toBeGreaterThanOrEqual(intervals - 2);
+      expect(runs.length).toBeLessThanOrEqual(intervals + 1); // once each, not once per worker
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});

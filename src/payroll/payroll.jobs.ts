@@ -17,6 +17,13 @@ export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process
 /** Rendering its payslips (Completing → Completed). */
 export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 });
 
+/**
+ * Finds the runs whose job is gone past PAYROLL_RUN_TIMEOUT and sets them back (failStalled), every
+ * RECOVER_STALLED_EVERY_MS on the `schedule` queue: once across all processes, never in a read.
+ */
+export const RECOVER_STALLED_JOB = defineJob<Record<string, never>>('schedule', 'payroll-recover-stalled');
+export const RECOVER_STALLED_EVERY_MS = 60_000;
+
 /** The state a job of each kind runs in, and where a run whose job is gone falls back to. */
 export const JOB_STATES = {
   Processing: { job: PAYROLL_PROCESS_JOB, prefix: 'payroll', fallback: 'Failed' },

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { PayrollRunsService } from './payroll-runs.service';
-import { PAYROLL_PROCESS_JOB } from './payroll.jobs';
+import { PAYROLL_PROCESS_JOB, RECOVER_STALLED_EVERY_MS, RECOVER_STALLED_JOB } from './payroll.jobs';
 
-/** Runs PAYROLL_PROCESS_JOB (the `payroll` queue): thin, the service does the work. */
+/** Runs PAYROLL_PROCESS_JOB (the `payroll` queue) and the stalled-run recovery (`schedule`): thin, the service does the work. */
 @Injectable()
 export class PayrollProcessor implements OnModuleInit {
   constructor(
@@ -13,5 +13,7 @@ export class PayrollProcessor implements OnModuleInit {
 
   onModuleInit(): void {
     this.jobs.register(PAYROLL_PROCESS_JOB, (data) => this.runs.run(data));
+    this.jobs.register(RECOVER_STALLED_JOB, () => this.runs.failStalled());
+    void this.jobs.schedule(RECOVER_STALLED_JOB, RECOVER_STALLED_EVERY_MS); // before the start: nothing to wait for
   }
 }

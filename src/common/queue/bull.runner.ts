@@ -63,6 +63,14 @@ export class BullRunner implements JobRunner {
     return { id: jobId, firstAttempt: (timeoutMs) => this.waitFirstAttempt(q, jobId, timeoutMs) };
   }
 
+  async repeat(queue: QueueName, name: string, everyMs: number): Promise<void> {
+    const q = this.queue(queue);
+    // One repeatable job per name: an earlier interval of the same name (a changed setting) goes.
+    for (const old of await q.getRepeatableJobs())
+      if (old.name === name && Number(old.every) !== everyMs) await q.removeRepeatableByKey(old.key);
+    await q.add(name, {}, { repeat: { every: everyMs }, attempts: 1, removeOnComplete: 100, removeOnFail: 100 });
+  }
+
   async isLive(queue: QueueName, jobId: string): Promise<boolean> {
     const q = this.queue(queue);
     const job = await q.getJob(jobId);

@@ -20,6 +20,7 @@ export class InProcessRunner implements JobRunner {
   private readonly jobs = new Map<string, Tracked>();
   private readonly running = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly repeating = new Set<NodeJS.Timeout>();
   private closed = false;
 
   register(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
@@ -27,6 +28,28 @@ export class InProcessRunner implements JobRunner {
   }
 
   async start(): Promise<void> {}
+
+  /** A timer of this process; a run still going when the next is due is not doubled. */
+  async repeat(queue: QueueName, name: string, everyMs: number): Promise<void> {
+    const handler = this.handlers.get(`${queue}:${name}`);
+    if (!handler) throw new Error(`no handler registered for job ${queue}:${name}`);
+    let current: Promise<void> | null = null;
+    let runs = 0;
+    const timer = setInterval(() => {
+      if (current || this.closed) return;
+      runs += 1;
+      current = handler({}, { jobId: `repeat:${name}:${runs}`, attempt: 1, attempts: 1 })
+        .then(() => undefined)
+        .catch((err: Error) => this.logger.error(`scheduled job ${queue}:${name} failed: ${err.message}`))
+        .finally(() => {
+          this.running.delete(current as Promise<void>);
+          current = null;
+        });
+      this.running.add(current);
+    }, everyMs);
+    timer.unref();
+    this.repeating.add(timer);
+  }
 
   async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {
     if (this.closed) throw new Error('job runner is closed');
@@ -51,6 +74,8 @@ export class InProcessRunner implements JobRunner {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const t of this.repeating) clearInterval(t);
+    this.repeating.clear();
     if (this.timers.size) this.logger.warn(`dropping ${this.timers.size} job(s) not started yet or waiting for a retry`);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();

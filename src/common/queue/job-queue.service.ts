@@ -21,6 +21,8 @@ import {
 @Injectable()
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly retries = new Map<string, RetryPolicy>();
+  private started = false;
+  private readonly schedules = new Map<string, { job: JobDefinition<Record<string, never>>; everyMs: number }>();
 
   constructor(
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
@@ -42,6 +44,21 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     // would otherwise run it in that request's audit context).
     const run = handler as JobHandler<unknown>;
     this.runner.register(job.queue, job.name, (data, ctx) => runAs('system', null, () => run(data, ctx)), policy);
+  }
+
+  /**
+   * Runs a registered job every `everyMs` from the application's start, once per interval across
+   * every process (a Bull repeatable job on Redis, visible in the queue dashboard; a timer in
+   * process). Periodic work goes here, never in a request handler or a process's own setInterval.
+   */
+  async schedule(job: JobDefinition<Record<string, never>>, everyMs: number): Promise<void> {
+    this.schedules.set(`${job.queue}:${job.name}`, { job, everyMs });
+    if (this.started) await this.runner.repeat(job.queue, job.name, everyMs);
+  }
+
+  /** The scheduled jobs ("queue:name" → interval in ms). */
+  scheduled(): Map<string, number> {
+    return new Map([...this.schedules].map(([key, s]) => [key, s.everyMs]));
   }
 
   /** Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second one is added. */
@@ -68,6 +85,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (missing.length)
       throw new Error(`jobs defined without a handler: ${missing.join(', ')} (register them in their processor's onModuleInit)`);
     await this.runner.start();
+    this.started = true;
+    for (const { job, everyMs } of this.schedules.values()) await this.runner.repeat(job.queue, job.name, everyMs);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -15,3 +15,30 @@ describe('JobQueue', () => {
     await queue.beforeApplicationShutdown();
   });
 });
+
+describe('scheduled jobs in process', () => {
+  it('run every interval from the start, never two at once, and stop at close (issue 26)', async () => {
+    const tick = defineJob<Record<string, never>>('schedule', 'tick-for-test');
+    const queue = new JobQueue(new InProcessRunner(), new Set(['schedule:tick-for-test']));
+    let runs = 0;
+    let overlapping = 0;
+    let active = 0;
+    queue.register(tick, async () => {
+      runs += 1;
+      active += 1;
+      overlapping = Math.max(overlapping, active);
+      await new Promise((r) => setTimeout(r, 45)); // longer than the interval
+      active -= 1;
+    });
+    await queue.schedule(tick, 20);
+    expect(queue.scheduled()).toEqual(new Map([['schedule:tick-for-test', 20]]));
+    await queue.onApplicationBootstrap();
+    await new Promise((r) => setTimeout(r, 250));
+    await queue.beforeApplicationShutdown();
+    const after = runs;
+    expect(after).toBeGreaterThanOrEqual(3);
+    expect(overlapping).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(runs).toBe(after);
+  });
+});

@@ -1,5 +1,8 @@
-/** Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`; webhook deliveries on `webhooks`). */
-export const QUEUE_NAMES = ['mail', 'payroll', 'webhooks'] as const;
+/**
+ * Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`; webhook deliveries on
+ * `webhooks`; periodic work, run once per interval across all processes, on `schedule`).
+ */
+export const QUEUE_NAMES = ['mail', 'payroll', 'webhooks', 'schedule'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Exponential backoff: the n-th retry waits backoffMs * 2^(n-1). */
@@ -56,6 +59,11 @@ export interface JobRunner {
    * never added, or its process died (a Bull job whose lock expired; a job of an earlier process).
    */
   isLive(queue: QueueName, jobId: string): Promise<boolean>;
+  /**
+   * Runs the job every `everyMs`, once per interval across every process (Bull: a repeatable job,
+   * the same one whichever process declares it; in process: a timer of this process).
+   */
+  repeat(queue: QueueName, name: string, everyMs: number): Promise<void>;
   /** Throws when the backend is unreachable. */
   ping(): Promise<void>;
   /** Stops taking jobs and waits for the running ones. */
