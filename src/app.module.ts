@@ -23,6 +23,7 @@ import { SettingsModule } from './settings/settings.module';
 import { TasksModule } from './tasks/tasks.module';
 import { AuditModule } from './audit/audit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
@@ -57,6 +58,7 @@ export class AppModule {
         TasksModule,
         AuditModule,
         WebhooksModule,
+        MaintenanceModule,
         ...imports,
       ],
       providers: [

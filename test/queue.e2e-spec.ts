@@ -13,6 +13,15 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
+  it("schedules the application's periodic work as jobs: the stalled-run recovery every minute, the purge daily (issue 26)", () => {
+    expect(jobs.scheduled()).toEqual(
+      new Map([
+        ['schedule:payroll-recover-stalled', 60_000],
+        ['schedule:maintenance-purge', 86_400_000],
+      ]),
+    );
+  });
+
   it('uses Bull when REDIS_URL is set and the in-process runner otherwise', () => {
     expect(jobs.kind).toBe(INTEGRATION && t.config.redisUrl ? 'bull' : 'in-process');
   });

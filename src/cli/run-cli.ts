@@ -6,7 +6,6 @@ import { createApp } from '../app.factory';
 import { AppModule } from '../app.module';
 import { TokenService } from '../auth/token.service';
 import { DomainException } from '../common/errors/domain.exception';
-import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interceptor';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/config';
 import { dataSourceOptions, runMigrations } from '../database/data-source';
@@ -17,11 +16,9 @@ import { Employee } from '../employees/entities/employee.entity';
 import { Department } from '../reference/entities/reference.entities';
 import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { UsersService } from '../users/users.service';
+import { MaintenanceService } from '../maintenance/maintenance.service';
 import { parseArgs, required, UsageError } from './args';
 import { runAs } from '../common/audit/audit-context';
-import { AuditService } from '../audit/audit.service';
-import { WebhooksService } from '../webhooks/webhooks.service';
-import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -149,16 +146,12 @@ const COMMANDS: Record<string, Handler> = {
   'maintenance:purge': async (argv, { config, io }) => {
     parseArgs(argv, []);
     await withContext(config, async (app) => {
-      const tokens = await app.get(TokenService).purgeExpired();
-      const keys = await app.get(IdempotencyInterceptor).purgeExpired();
-      const days = Number(await app.get(SettingsService).get(AUDIT_RETENTION_DAYS));
-      const audit = await app.get(AuditService).purgeOlderThan(days);
-      const webhooks = await app.get(WebhooksService).purge();
+      const n = await app.get(MaintenanceService).purge();
       io.out(
-        `deleted ${tokens} expired token(s), ${keys} expired idempotency key(s) and ${audit} audit log entr${audit === 1 ? 'y' : 'ies'} older than ${days} days`,
+        `deleted ${n.tokens} expired token(s), ${n.idempotencyKeys} expired idempotency key(s) and ${n.auditEntries} audit log entr${n.auditEntries === 1 ? 'y' : 'ies'} older than ${n.auditRetentionDays} days`,
       );
       io.out(
-        `deleted ${webhooks.events} webhook event(s) dispatched over 7 days ago and ${webhooks.deliveries} delivery attempt(s) over 30 days old`,
+        `deleted ${n.webhookEvents} webhook event(s) dispatched over 7 days ago and ${n.webhookDeliveries} delivery attempt(s) over 30 days old`,
       );
     });
   },

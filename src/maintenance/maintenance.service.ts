@@ -1,0 +1,65 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import { TokenService } from '../auth/token.service';
+import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interceptor';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob } from '../common/queue/queue.constants';
+import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
+
+/** The daily purge, on the `schedule` queue: once a day across all processes. */
+export const PURGE_JOB = defineJob<Record<string, never>>('schedule', 'maintenance-purge');
+export const PURGE_EVERY_MS = 24 * 3600_000;
+
+export interface PurgeCounts {
+  tokens: number;
+  idempotencyKeys: number;
+  auditEntries: number;
+  auditRetentionDays: number;
+  webhookEvents: number;
+  webhookDeliveries: number;
+}
+
+/**
+ * What has outlived its use: tokens expired for more than a day, expired idempotency keys, audit
+ * entries past *Audit Log Retention Days*, dispatched webhook events and old delivery attempts.
+ * Run daily as a scheduled job; `hr maintenance:purge` runs it at once.
+ */
+@Injectable()
+export class MaintenanceService implements OnModuleInit {
+  private readonly logger = new Logger('Maintenance');
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly tokens: TokenService,
+    private readonly idempotency: IdempotencyInterceptor,
+    private readonly settings: SettingsService,
+    private readonly audit: AuditService,
+    private readonly webhooks: WebhooksService,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(PURGE_JOB, async () => {
+      const counts = await this.purge();
+      this.logger.log(`daily purge: ${JSON.stringify(counts)}`);
+    });
+    void this.jobs.schedule(PURGE_JOB, PURGE_EVERY_MS); // before the start: nothing to wait for
+  }
+
+  async purge(): Promise<PurgeCounts> {
+    const tokens = await this.tokens.purgeExpired();
+    const idempotencyKeys = await this.idempotency.purgeExpired();
+    const auditRetentionDays = Number(await this.settings.get(AUDIT_RETENTION_DAYS));
+    const auditEntries = await this.audit.purgeOlderThan(auditRetentionDays);
+    const webhooks = await this.webhooks.purge();
+    return {
+      tokens,
+      idempotencyKeys,
+      auditEntries,
+      auditRetentionDays,
+      webhookEvents: webhooks.events,
+      webhookDeliveries: webhooks.deliveries,
+    };
+  }
+}
