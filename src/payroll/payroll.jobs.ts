@@ -12,10 +12,12 @@ export interface PayrollJobData {
 }
 
 /** Processing a payroll (Processing → Processed | Failed). */
-export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 });
+const payrollOf = (data: PayrollJobData) => ({ payroll: data.payrollId });
+
+export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 }, payrollOf);
 
 /** Rendering its payslips (Completing → Completed). */
-export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 });
+export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 }, payrollOf);
 
 /**
  * Finds the runs whose job is gone past PAYROLL_RUN_TIMEOUT and sets them back (failStalled), every

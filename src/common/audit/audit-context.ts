@@ -6,6 +6,8 @@ export type AuditActor = number | 'cli' | 'system';
 interface AuditStore {
   actor: AuditActor;
   requestId: string | null;
+  /** A job's queue, id and the fields its definition names (a payroll id): on every log line written while it runs. */
+  job?: { queue: string; id: string; fields?: Record<string, unknown> };
 }
 
 const storage = new AsyncLocalStorage<AuditStore>();
@@ -17,6 +19,19 @@ const storage = new AsyncLocalStorage<AuditStore>();
  */
 export function runAs<T>(actor: AuditActor, requestId: string | null, fn: () => T): T {
   return storage.run({ actor, requestId }, fn);
+}
+
+/** Runs a job's handler as the service itself, with the job named in every log line it writes. */
+export function runInJob<T>(job: NonNullable<AuditStore['job']>, fn: () => T): T {
+  return storage.run({ actor: 'system', requestId: null, job }, fn);
+}
+
+/** What a log line written now is part of: the request id, or the job's queue, id and fields. */
+export function logContext(): Record<string, unknown> | undefined {
+  const store = storage.getStore();
+  if (!store) return undefined;
+  if (store.job) return { queue: store.job.queue, jobId: store.job.id, ...store.job.fields };
+  return store.requestId ? { reqId: store.requestId } : undefined;
 }
 
 /** Names the authenticated user as the actor of the current request. */

@@ -1,6 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import { LogLevel } from '../../config/config';
+import { logContext } from '../audit/audit-context';
 
 /** Paths pino removes from every log line: credentials never reach the logs. */
 export const REDACT_PATHS = [
@@ -44,23 +45,27 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
   );
 }
 
-/** Nest's own log calls (bootstrap, module messages, Logger in services) as JSON through pino. */
+/**
+ * Nest's own log calls (bootstrap, module messages, Logger in services) as JSON through pino, each
+ * with what it is part of: the request id (`reqId`, as Fastify's request lines), or the job's
+ * queue, job id and fields (a payroll id), from the async context requests and jobs run in.
+ */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    this.logger.info({ context, ...logContext() }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
-    this.logger.error({ context, trace }, String(message));
+    this.logger.error({ context, trace, ...logContext() }, String(message));
   }
   warn(message: unknown, context?: string): void {
-    this.logger.warn({ context }, String(message));
+    this.logger.warn({ context, ...logContext() }, String(message));
   }
   debug(message: unknown, context?: string): void {
-    this.logger.debug({ context }, String(message));
+    this.logger.debug({ context, ...logContext() }, String(message));
   }
   verbose(message: unknown, context?: string): void {
-    this.logger.trace({ context }, String(message));
+    this.logger.trace({ context, ...logContext() }, String(message));
   }
 }

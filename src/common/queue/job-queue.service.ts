@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { runAs } from '../audit/audit-context';
+import { runInJob } from '../audit/audit-context';
 import {
   DEFAULT_RETRY,
   DEFINED_JOB_NAMES,
@@ -42,8 +42,15 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.retries.set(`${job.queue}:${job.name}`, policy);
     // A job's changes are the service's own, whichever request queued it (the in-process runner
     // would otherwise run it in that request's audit context).
+    // Its log lines name the queue, the job and the fields its definition picks (a payroll id).
     const run = handler as JobHandler<unknown>;
-    this.runner.register(job.queue, job.name, (data, ctx) => runAs('system', null, () => run(data, ctx)), policy);
+    const fields = job.logFields as ((data: unknown) => Record<string, unknown>) | undefined;
+    this.runner.register(
+      job.queue,
+      job.name,
+      (data, ctx) => runInJob({ queue: job.queue, id: ctx.jobId, fields: fields?.(data) }, () => run(data, ctx)),
+      policy,
+    );
   }
 
   /**

@@ -18,6 +18,8 @@ export interface JobDefinition<TData> {
   queue: QueueName;
   name: string;
   retry?: RetryPolicy;
+  /** Fields of a job's data its log lines carry (a payroll id). */
+  logFields?: (data: TData) => Record<string, unknown>;
   /** Phantom field carrying the payload type. */
   readonly __data?: TData;
 }
@@ -25,9 +27,14 @@ export interface JobDefinition<TData> {
 /** Every job defined in this process ("queue:name"): JobQueue refuses to start while one has no handler. */
 export const DEFINED_JOBS = new Set<string>();
 
-export function defineJob<TData>(queue: QueueName, name: string, retry?: RetryPolicy): JobDefinition<TData> {
+export function defineJob<TData>(
+  queue: QueueName,
+  name: string,
+  retry?: RetryPolicy,
+  logFields?: (data: TData) => Record<string, unknown>,
+): JobDefinition<TData> {
   DEFINED_JOBS.add(`${queue}:${name}`);
-  return { queue, name, retry };
+  return { queue, name, retry, logFields };
 }
 
 export interface JobContext {
