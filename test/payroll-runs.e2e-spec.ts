@@ -1,5 +1,5 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
 import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
@@ -142,6 +142,25 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
       values: [{ employee: c.emp.manager, column: col.allowance, amount: '1000.01' }],
     });
     expect(row(edited, c.emp.manager)).toEqual(['5000.00', '1000.01', '6000.01', '200.00', '5800.01']);
+    // An edit of two rows writes its cells, edited and recomputed, in one statement (issue 26).
+    const proto = Object.getPrototypeOf(t.app.get(DataSource).createQueryRunner()) as {
+      query: (...a: unknown[]) => Promise<unknown>;
+    };
+    const original = proto.query;
+    const cellWrites: string[] = [];
+    const spy = jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if (/^\s*UPDATE\s+\W?payroll_cells/i.test(String(args[0]))) cellWrites.push(String(args[0]));
+      return original.apply(this, args);
+    });
+    const both = await ok('POST', `/payroll_config/payrolls/${payroll.id}/data`, {
+      values: [
+        { employee: c.emp.manager, column: col.allowance, amount: '1000.01' },
+        { employee: c.emp.report2, column: col.allowance, amount: '0.01' },
+      ],
+    });
+    spy.mockRestore();
+    expect(cellWrites).toHaveLength(1);
+    expect(row(both, c.emp.report2)).toEqual(['7000.00', '0.01', '7000.01', '400.00', '6600.01']);
     const notEditable = await call('POST', `/payroll_config/payrolls/${payroll.id}/data`, admin, {
       values: [{ employee: c.emp.manager, column: col.net, amount: '1.00' }],
     });

@@ -31,6 +31,7 @@ import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } fro
 import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
 import { toEngineColumn } from './payroll-config.service';
+import { CellWrite, updateCells } from './payroll-cells.repository';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
 import { minorUnitOf } from '../common/money/currencies';
 import { DECIMAL_TEXT_COLUMN, toFixedText } from '../common/money/money';
@@ -396,44 +397,56 @@ export class PayrollRunsService {
       if (!present.has(v.employee)) problems.push({ field: `values[${i}].employee`, message: 'is not in this payroll' });
     });
     if (problems.length) throw new ValidationException(problems);
-    await transaction(this.dataSource, async (em) => {
-      const previous = await em.getRepository(PayrollCell).find({
-        where: { payrollId: id, employeeId: In(employeeIds) },
-        select: { employeeId: true, columnId: true, value: true },
-      });
-      const old = new Map(previous.map((c) => [`${c.employeeId}:${c.columnId}`, c.value]));
-      // The edited cells, "employee 7 column 3": before and after (recomputed cells follow from them).
-      await recordAudit(em, {
-        action: 'update',
-        resource: 'payroll_config/payrolls/data',
-        resourceId: id,
-        before: Object.fromEntries(
-          dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, old.get(`${v.employee}:${v.column}`) ?? null]),
-        ),
-        after: Object.fromEntries(dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, v.amount])),
-      });
-      for (const v of dto.values) {
-        await em.update(
-          PayrollCell,
-          { payrollId: id, employeeId: v.employee, columnId: v.column },
-          { value: v.amount, edited: true },
-        );
-      }
-      const edited = await em
-        .getRepository(PayrollCell)
-        .find({ where: { payrollId: id, employeeId: In(employeeIds), edited: true } });
-      const result = await this.compute(payroll, employeeIds, edited);
-      for (const [r, row] of result.rows.entries()) {
-        for (const [k, columnId] of result.columns.entries()) {
-          if (edited.some((c) => c.employeeId === row.employee && c.columnId === columnId)) continue;
-          await em.update(
-            PayrollCell,
-            { payrollId: id, employeeId: result.rows[r].employee, columnId },
-            { value: row.values[k] },
-          );
-        }
-      }
-    });
+    await transaction(
+      this.dataSource,
+      async (em) => {
+        const previous = await em.getRepository(PayrollCell).find({
+          where: { payrollId: id, employeeId: In(employeeIds) },
+          select: { employeeId: true, columnId: true, value: true },
+        });
+        const old = new Map(previous.map((c) => [`${c.employeeId}:${c.columnId}`, c.value]));
+        // The edited cells, "employee 7 column 3": before and after (recomputed cells follow from them).
+        await recordAudit(em, {
+          action: 'update',
+          resource: 'payroll_config/payrolls/data',
+          resourceId: id,
+          before: Object.fromEntries(
+            dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, old.get(`${v.employee}:${v.column}`) ?? null]),
+          ),
+          after: Object.fromEntries(dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, v.amount])),
+        });
+        // The edits, then everything they change in those rows: one statement (per 2 000 cells).
+        const editedBefore = await em
+          .getRepository(PayrollCell)
+          .find({ where: { payrollId: id, employeeId: In(employeeIds), edited: true } });
+        const edits = new Map(dto.values.map((v) => [`${v.employee}:${v.column}`, v.amount]));
+        const edited = [
+          ...editedBefore.filter((c) => !edits.has(`${c.employeeId}:${c.columnId}`)),
+          ...dto.values.map((v) =>
+            Object.assign(new PayrollCell(), {
+              payrollId: id,
+              employeeId: v.employee,
+              columnId: v.column,
+              value: v.amount,
+              edited: true,
+            }),
+          ),
+        ];
+        const kept = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
+        const result = await this.compute(payroll, employeeIds, edited);
+        const writes: CellWrite[] = dto.values.map((v) => ({
+          employee: v.employee,
+          column: v.column,
+          value: v.amount,
+          edited: true,
+        }));
+        for (const row of result.rows)
+          for (const [k, column] of result.columns.entries())
+            if (!kept.has(`${row.employee}:${column}`)) writes.push({ employee: row.employee, column, value: row.values[k] });
+        await updateCells(em, id, writes);
+      },
+      SET_REPLACEMENT,
+    );
     return this.data(caller, id, Object.assign(new PageQueryDto(), { page: 1, limit: 500 }));
   }
 
