@@ -286,7 +286,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect(before).toBe(15);
 
     // Claim Processing as `process` does, but hold the claim's job id with a job that waits.
-    const claim = (await runs.claim(payroll.id, ['Processed'], 'Processing')) as string;
+    const claim = (await runs.claim(payroll.id, 'process')) as string;
     expect(claim).toMatch(/^[0-9a-f-]{36}$/);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -318,7 +318,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     // Completing falls back to Processed the same way.
     await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
     expect((await settled(payroll.id)).status).toBe('Processed');
-    const again = await runs.claim(payroll.id, ['Processed'], 'Completing');
+    const again = await runs.claim(payroll.id, 'generate-payslips');
     expect(again).toMatch(/^[0-9a-f-]{36}$/);
     expect(again).not.toBe(claim);
     await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });

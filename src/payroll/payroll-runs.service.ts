@@ -9,7 +9,7 @@ import { RecentResults } from '../common/cache/recent-results';
 import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { DriverReader } from '../common/database/driver-reader';
-import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, pageOf, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
@@ -32,6 +32,7 @@ import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmp
 import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
 import { toEngineColumn } from './payroll-config.service';
 import { CellWrite, updateCells } from './payroll-cells.repository';
+import { PAYROLL_STATES } from './payroll.states';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
 import { minorUnitOf } from '../common/money/currencies';
 import { DECIMAL_TEXT_COLUMN, toFixedText } from '../common/money/money';
@@ -47,8 +48,6 @@ import {
   PayrollJobData,
 } from './payroll.jobs';
 
-const PROCESSABLE: PayrollStatus[] = ['Draft', 'Processed', 'Failed'];
-const EDITABLE_STATES: PayrollStatus[] = ['Draft', 'Processed'];
 const BATCH = 1000;
 
 type EmployeeName = { id: number; employee_id: string; name: string };
@@ -91,9 +90,6 @@ function toPayrollDto(p: Payroll): PayrollDto {
     completed_at: p.completedAt ? p.completedAt.toISOString() : null,
   };
 }
-
-const invalidState = (p: Payroll, action: string) =>
-  new DomainException('INVALID_STATE', `A ${p.status} payroll cannot ${action}`, [{ field: 'status', message: p.status }]);
 
 /**
  * Payroll runs (API.md §10): payrolls and their state machine, processing as a job that computes
@@ -144,7 +140,7 @@ export class PayrollRunsService {
       dto.id === undefined
         ? this.payrolls.create({ status: 'Draft', progress: 0, error: null })
         : await this.visible(caller, dto.id);
-    if (dto.id !== undefined && !PROCESSABLE.includes(payroll.status)) throw invalidState(payroll, 'be changed');
+    if (dto.id !== undefined) PAYROLL_STATES.assert('change', payroll.status);
     const problems: ErrorDetail[] = [];
     if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
     if (!(await this.frequencies.exists({ where: { id: dto.pay_period } })))
@@ -198,8 +194,8 @@ export class PayrollRunsService {
   async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
     const payroll = await this.visible(caller, id);
     await transaction(this.dataSource, async (em) => {
-      const res = await em.delete(Payroll, { id, status: In(PROCESSABLE) });
-      if (res.affected !== 1) throw invalidState(payroll, 'be deleted');
+      const res = await em.delete(Payroll, { id, status: In([...PAYROLL_STATES.from('delete')]) });
+      if (res.affected !== 1) throw PAYROLL_STATES.invalid('delete', payroll.status);
       await recordAudit(em, { action: 'delete', resource: PAYROLLS, resourceId: id, before: toPayrollDto(payroll) });
     });
     return { id };
@@ -227,34 +223,36 @@ export class PayrollRunsService {
    */
   async process(caller: AuthUser, id: number): Promise<PayrollDto> {
     const payroll = await this.visible(caller, id);
-    const claim = await this.claim(id, PROCESSABLE, 'Processing');
+    const claim = await this.claim(id, 'process');
     if (claim === null)
-      throw invalidState(await this.payrolls.findOneOrFail({ where: { id } }).catch(() => payroll), 'be processed');
+      throw PAYROLL_STATES.invalid('process', (await this.payrolls.findOneOrFail({ where: { id } }).catch(() => payroll)).status);
     await this.jobs.add(PAYROLL_PROCESS_JOB, { payrollId: id, claim }, { jobId: payrollJobId('Processing', id, claim) });
     return toPayrollDto(await this.payrolls.findOneOrFail({ where: { id } }));
   }
 
   /**
-   * Moves the payroll from one of `from` to a job-run state with one conditional UPDATE (of
-   * concurrent claims one wins) and returns the claim's token, or null when it was not in `from`.
+   * Moves the payroll to a job-run state by `action` (process: Processing; generate-payslips:
+   * Completing) with one conditional UPDATE (of concurrent claims one wins) and returns the claim's
+   * token, or null when the payroll was not in a state the action starts from.
    */
-  async claim(id: number, from: PayrollStatus[], to: JobRunState): Promise<string | null> {
+  async claim(id: number, action: 'process' | 'generate-payslips'): Promise<string | null> {
     const claim = randomUUID();
     return transaction(this.dataSource, async (em) => {
       const before = await em.findOne(Payroll, { where: { id }, select: { id: true, status: true } });
-      const res = await em.update(
-        Payroll,
-        { id, status: In(from) },
-        { status: to, progress: 0, error: null, claimedAt: new Date(), claim },
-      );
-      if (res.affected !== 1) return null;
+      const moved = await PAYROLL_STATES.move(em, Payroll, { id }, action, {
+        progress: 0,
+        error: null,
+        claimedAt: new Date(),
+        claim,
+      });
+      if (!moved) return null;
       // The caller's request to run the job (the job's own outcome is the service's).
       await recordAudit(em, {
-        action: to === 'Processing' ? 'process' : 'generate-payslips',
+        action,
         resource: PAYROLLS,
         resourceId: id,
         before: { status: before?.status ?? null },
-        after: { status: to },
+        after: { status: PAYROLL_STATES.transitions[action].to },
       });
       return claim;
     });
@@ -377,7 +375,7 @@ export class PayrollRunsService {
    */
   async update(caller: AuthUser, id: number, dto: PayrollDataUpdateDto): Promise<PayrollDataDto> {
     const payroll = await this.visible(caller, id);
-    if (!EDITABLE_STATES.includes(payroll.status)) throw invalidState(payroll, 'be edited');
+    PAYROLL_STATES.assert('edit', payroll.status);
     const columns = new Map((await this.payrollColumns(payroll)).map((c) => [c.id, c]));
     const employeeIds = [...new Set(dto.values.map((v) => v.employee))];
     // Employees outside the caller's scope are not in the payroll for it (the same answer as absent ones).
@@ -467,19 +465,21 @@ export class PayrollRunsService {
       const state = p.status as JobRunState;
       // A claim without a token predates tokens: its job cannot be looked up, the timeout decides.
       if (p.claim && (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, p.id, p.claim)))) continue;
-      const res = await this.payrolls.update(
-        { id: p.id, status: state, claim: p.claim ?? IsNull() },
+      const moved = await PAYROLL_STATES.move(
+        this.payrolls.manager,
+        Payroll,
+        { id: p.id, claim: p.claim ?? IsNull() },
+        JOB_STATES[state].recover,
         {
-          status: JOB_STATES[state].fallback,
           error:
             state === 'Processing'
               ? 'processing did not finish in time and its job is gone (the worker stopped?); process it again'
               : 'generating payslips did not finish in time and its job is gone (the worker stopped?); generate them again',
         },
       );
-      if (res.affected === 1) {
+      if (moved) {
         this.logger.warn(
-          `payroll ${p.id}: ${state} past PAYROLL_RUN_TIMEOUT without a live job, now ${JOB_STATES[state].fallback}`,
+          `payroll ${p.id}: ${state} past PAYROLL_RUN_TIMEOUT without a live job, now ${PAYROLL_STATES.transitions[JOB_STATES[state].recover].to}`,
         );
         reset++;
       }
@@ -581,21 +581,21 @@ export class PayrollRunsService {
   ): Promise<void> {
     // The outcome and its webhook event (payroll.processed or payroll.failed) in one transaction.
     const res = await transaction(this.dataSource, async (em) => {
-      const updated = await em.update(
-        Payroll,
-        { id: payroll.id, status: 'Processing' },
-        { status, progress: 100, error, processedAt: status === 'Processed' ? new Date() : payroll.processedAt },
-      );
-      if (updated.affected === 1)
+      const moved = await PAYROLL_STATES.move(em, Payroll, { id: payroll.id }, status === 'Processed' ? 'processed' : 'fail', {
+        progress: 100,
+        error,
+        processedAt: status === 'Processed' ? new Date() : payroll.processedAt,
+      });
+      if (moved)
         await recordEvent(em, status === 'Processed' ? 'payroll.processed' : 'payroll.failed', {
           id: payroll.id,
           status,
           employees,
           errors,
         });
-      return updated;
+      return moved;
     });
-    if (res.affected === 1) {
+    if (res) {
       this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
       // Awaited: the job ends only after its listeners (the review task) did, so a worker that
       // drains on SIGTERM does not close the database under them.

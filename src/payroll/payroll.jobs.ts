@@ -1,5 +1,6 @@
 import { defineJob, JobDefinition } from '../common/queue/queue.constants';
 import type { PayrollStatus } from './entities/payroll-run.entities';
+import type { PayrollAction } from './payroll.states';
 
 /**
  * A job of one claim of a payroll's job-run state. `claim` is the claim's token: the job does
@@ -26,11 +27,11 @@ export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { a
 export const RECOVER_STALLED_JOB = defineJob<Record<string, never>>('schedule', 'payroll-recover-stalled');
 export const RECOVER_STALLED_EVERY_MS = 60_000;
 
-/** The state a job of each kind runs in, and where a run whose job is gone falls back to. */
+/** The state a job of each kind runs in, and the action (PAYROLL_STATES) that moves a run whose job is gone. */
 export const JOB_STATES = {
-  Processing: { job: PAYROLL_PROCESS_JOB, prefix: 'payroll', fallback: 'Failed' },
-  Completing: { job: PAYSLIPS_JOB, prefix: 'payslips', fallback: 'Processed' },
-} as const satisfies Record<string, { job: JobDefinition<PayrollJobData>; prefix: string; fallback: PayrollStatus }>;
+  Processing: { job: PAYROLL_PROCESS_JOB, prefix: 'payroll', recover: 'fail' },
+  Completing: { job: PAYSLIPS_JOB, prefix: 'payslips', recover: 'payslips-failed' },
+} as const satisfies Record<string, { job: JobDefinition<PayrollJobData>; prefix: string; recover: PayrollAction }>;
 
 export type JobRunState = keyof typeof JOB_STATES;
 

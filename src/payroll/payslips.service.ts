@@ -19,8 +19,9 @@ import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { PayrollDataDto, PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
 import { PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
-import { Payroll, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
+import { Payroll, PayrollStatus, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
+import { PAYROLL_STATES } from './payroll.states';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
 import {
@@ -198,8 +199,9 @@ export class PayslipsService implements OnModuleInit {
     if (payroll.payslip_template === null)
       throw ValidationException.field('payslip_template', 'set a payslip template on the payroll first');
     await this.findTemplate(payroll.payslip_template);
-    const claim = await this.runs.claim(id, ['Processed'], 'Completing');
-    if (claim === null) throw this.invalidState(await this.runs.get(caller, id), 'generate payslips');
+    const claim = await this.runs.claim(id, 'generate-payslips');
+    if (claim === null)
+      throw PAYROLL_STATES.invalid('generate-payslips', (await this.runs.get(caller, id)).status as PayrollStatus);
     await this.jobs.add(PAYSLIPS_JOB, { payrollId: id, claim }, { jobId: payrollJobId('Completing', id, claim) });
     return this.runs.get(caller, id);
   }
@@ -285,16 +287,15 @@ export class PayslipsService implements OnModuleInit {
         return;
       }
       const done = await transaction(this.dataSource, async (em) => {
-        const updated = await em.update(
-          Payroll,
-          { id: payrollId, status: 'Completing' },
-          { status: 'Completed', progress: 100, completedAt: new Date() },
-        );
-        if (updated.affected === 1)
+        const moved = await PAYROLL_STATES.move(em, Payroll, { id: payrollId }, 'complete', {
+          progress: 100,
+          completedAt: new Date(),
+        });
+        if (moved)
           await recordEvent(em, 'payroll.completed', { id: payrollId, status: 'Completed', employees: written, errors: 0 });
-        return updated;
+        return moved;
       });
-      if (done.affected === 1) {
+      if (done) {
         await this.events.emitAsync(PAYROLL_COMPLETED_EVENT, {
           payrollId,
           status: 'Completed',
@@ -310,18 +311,18 @@ export class PayslipsService implements OnModuleInit {
   }
 
   private async backToProcessed(payrollId: number, error: string): Promise<void> {
-    await this.payrolls.update(
-      { id: payrollId, status: 'Completing' },
-      { status: 'Processed', progress: 100, error: error.slice(0, 1000) },
-    );
+    await PAYROLL_STATES.move(this.payrolls.manager, Payroll, { id: payrollId }, 'payslips-failed', {
+      progress: 100,
+      error: error.slice(0, 1000),
+    });
   }
 
   /** Completed → Processed, its payslips removed. */
   async deleteAll(caller: AuthUser, id: number): Promise<PayrollDto> {
     await this.runs.get(caller, id);
     await transaction(this.dataSource, async (em) => {
-      const res = await em.update(Payroll, { id, status: 'Completed' }, { status: 'Processed', completedAt: null });
-      if (res.affected !== 1) throw this.invalidState(await this.runs.get(caller, id), 'delete payslips');
+      if (!(await PAYROLL_STATES.move(em, Payroll, { id }, 'delete-payslips', { completedAt: null })))
+        throw PAYROLL_STATES.invalid('delete-payslips', (await this.runs.get(caller, id)).status as PayrollStatus);
       const payslips = await em.delete(Payslip, { payrollId: id });
       await recordAudit(em, {
         action: 'delete-payslips',
@@ -418,12 +419,6 @@ export class PayslipsService implements OnModuleInit {
         return [e.id, context];
       }),
     );
-  }
-
-  private invalidState(payroll: PayrollDto, action: string): DomainException {
-    return new DomainException('INVALID_STATE', `A ${payroll.status} payroll cannot ${action}`, [
-      { field: 'status', message: payroll.status },
-    ]);
   }
 
   private async findTemplate(id: number): Promise<PayslipTemplate> {
