@@ -182,6 +182,7 @@ export class EmployeesService {
         await recordAudit(em, {
           action: 'create',
           resource: 'employees',
+          event: 'employee.created',
           resourceId: created.id,
           employee: created.id,
           after: auditView(created),
@@ -230,6 +231,7 @@ export class EmployeesService {
       await recordAudit(em, {
         action: 'update',
         resource: 'employees',
+        event: 'employee.updated',
         resourceId: id,
         employee: id,
         before,
@@ -264,6 +266,7 @@ export class EmployeesService {
       await recordAudit(em, {
         action: 'delete',
         resource: 'employees',
+        event: 'employee.deleted',
         resourceId: id,
         employee: id,
         before: auditView(existing),

@@ -163,6 +163,7 @@ export class LeaveRequestsService {
       await recordAudit(em, {
         action: 'create',
         resource: 'leaves',
+        event: 'leave.requested',
         resourceId: created.id,
         employee: employeeId,
         after: toLeaveDto(created),
@@ -288,6 +289,7 @@ export class LeaveRequestsService {
       await recordAudit(em, {
         action: ACTION_OF[to],
         resource: 'leaves',
+        event: to === 'Pending' ? undefined : 'leave.decided',
         resourceId: request.id,
         employee: request.employeeId,
         before: toLeaveDto(request),

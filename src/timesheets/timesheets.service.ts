@@ -243,6 +243,7 @@ export class TimesheetsService {
       await recordAudit(em, {
         action: to === 'Submitted' ? 'submit' : to === 'Approved' ? 'approve' : 'reject',
         resource: 'timesheets',
+        event: to === 'Submitted' ? 'timesheet.submitted' : undefined,
         resourceId: entry.id,
         employee: entry.employeeId,
         before: toTimeEntryDto(entry),

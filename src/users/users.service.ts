@@ -125,6 +125,7 @@ export class UsersService {
       await recordAudit(target, {
         action: 'create',
         resource: 'users',
+        event: 'user.created',
         resourceId: saved.id,
         employee: saved.employeeId,
         after: userAuditView(saved, departments),

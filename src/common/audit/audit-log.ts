@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { eventOfChange, recordEvent } from '../outbox/outbox';
+import { recordEvent, WebhookEvent } from '../outbox/outbox';
 import { auditContext } from './audit-context';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
@@ -18,6 +18,11 @@ export interface AuditChange {
   /** Before and after as the API shows them (field → value); null for a create's before or a delete's after. */
   before?: object | null;
   after?: object | null;
+  /**
+   * The webhook event this change is (employee.created, leave.decided, ...), named by the write
+   * path itself: it goes to the outbox in the same transaction, with the same field changes.
+   */
+  event?: WebhookEvent;
 }
 
 /**
@@ -79,7 +84,7 @@ export async function recordAudit(em: EntityManager, change: AuditChange): Promi
       requestId,
     ],
   );
-  const event = eventOfChange(change.resource, change.action);
+  const event = change.event;
   if (event) {
     const id = typeof change.resourceId === 'number' ? change.resourceId : Number(change.resourceId);
     await recordEvent(em, event, { id, employee: change.employee ?? null, changes });

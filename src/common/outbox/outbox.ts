@@ -19,24 +19,6 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** Which audited changes are also events for webhooks: `${resource} ${action}` → event. */
-const FROM_AUDIT: Record<string, WebhookEvent> = {
-  'employees create': 'employee.created',
-  'employees update': 'employee.updated',
-  'employees delete': 'employee.deleted',
-  'users create': 'user.created',
-  'leaves create': 'leave.requested',
-  'leaves approve': 'leave.decided',
-  'leaves reject': 'leave.decided',
-  'leaves cancel': 'leave.decided',
-  'timesheets submit': 'timesheet.submitted',
-};
-
-export function eventOfChange(resource: string, action: string): WebhookEvent | undefined {
-  const key = `${resource} ${action}`;
-  return Object.hasOwn(FROM_AUDIT, key) ? FROM_AUDIT[key] : undefined;
-}
-
 /**
  * Records an event for the webhooks with `em`, the entity manager of the transaction that makes
  * the change: the event exists exactly when the change does, and a crash before its delivery

@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WEBHOOK_EVENTS } from '../src/common/outbox/outbox';
+
+/**
+ * Every webhook event a subscriber may choose is written by some write path (issue 26): the write
+ * path names its event (recordAudit's `event`, or recordEvent), so no renamed resource or action
+ * can silently stop one. An event declared here and named nowhere fails this test.
+ */
+describe('webhook events', () => {
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? sources(join(dir, e.name))
+        : e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts')
+          ? [join(dir, e.name)]
+          : [],
+    );
+  const writers = sources(join(__dirname, '..', 'src'))
+    .filter((f) => !f.endsWith(join('common', 'outbox', 'outbox.ts')))
+    .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+    .filter((line) => /\bevent: |recordEvent\(/.test(line));
+
+  it('each declared event is named by a write path (recordAudit event or recordEvent)', () => {
+    const unused = WEBHOOK_EVENTS.filter((event) => !writers.some((line) => line.includes(`'${event}'`)));
+    expect(unused).toEqual([]);
+    expect(writers.length).toBeGreaterThanOrEqual(WEBHOOK_EVENTS.length - 2);
+  });
+});
