@@ -5,12 +5,10 @@ import { DataSource, EntityManager, In, IsNull, LessThan, Repository, SelectQuer
 import { randomUUID } from 'node:crypto';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
-import { RecentResults } from '../common/cache/recent-results';
 import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
-import { DriverReader } from '../common/database/driver-reader';
 import { ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, pageOf, parseListQuery } from '../common/paging/list-request';
+import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
@@ -32,10 +30,10 @@ import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmp
 import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
 import { toEngineColumn } from './payroll-config.service';
 import { CellWrite, updateCells } from './payroll-cells.repository';
+import { EmployeeName, EmployeeScopeCondition, PayrollGridService, rowEmployee } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
 import { minorUnitOf } from '../common/money/currencies';
-import { DECIMAL_TEXT_COLUMN, toFixedText } from '../common/money/money';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
 import {
@@ -50,19 +48,12 @@ import {
 
 const BATCH = 1000;
 
-type EmployeeName = { id: number; employee_id: string; name: string };
-
 /** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
 export const SELECTION_SPEC: ListSpec = {
   idColumn: 'p.id',
   sortFields: { id: 'e.id', employee_id: 'e.employee_id', first_name: 'e.first_name', last_name: 'e.last_name' },
   defaultSort: { field: 'id', order: 'ascend' },
 };
-
-/** A grid row's employee; one deleted since the run is "Employee <id>". */
-function rowEmployee(names: Map<number, EmployeeName>, id: number): EmployeeName {
-  return names.get(id) ?? { id, employee_id: '', name: `Employee ${id}` };
-}
 
 /** A payroll employee of a payroll's selection, with its employee's name. */
 function selectionRow(names: Map<number, EmployeeName>, p: PayrollEmployee): PayrollEmployeeRowDto {
@@ -99,8 +90,6 @@ function toPayrollDto(p: Payroll): PayrollDto {
 @Injectable()
 export class PayrollRunsService {
   private readonly logger = new Logger('PayrollRuns');
-  /** The data grid's row order per run (see data()). */
-  private readonly gridRows: RecentResults<number[]>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -119,9 +108,8 @@ export class PayrollRunsService {
     private readonly inputs: PayrollInputsService,
     private readonly jobs: JobQueue,
     private readonly events: EventEmitter2,
-  ) {
-    this.gridRows = new RecentResults(config.listTotalsCacheMs, 20);
-  }
+    private readonly grid: PayrollGridService,
+  ) {}
 
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<PayrollDto>> {
     const qb = this.payrolls.createQueryBuilder('p');
@@ -302,71 +290,10 @@ export class PayrollRunsService {
     }
   }
 
-  /**
-   * GET .../data: columns in colorder, rows by employee name, paged. The order of a run's rows
-   * (its employees, sorted by name: a DISTINCT over every cell and every name, 160-300 ms at
-   * 12 500 employees × 30 columns on MariaDB) is reused for LIST_TOTALS_CACHE_MS by the requests
-   * that page it. The key holds the run's claim, status and processing time, so a new run's rows
-   * (written under a new claim, then a new status) are never served from an older one's; edits
-   * change values, never the rows. Names and cells are read for each page, so a renamed employee
-   * shows its new name at once and its new place within the time to live.
-   */
+  /** GET .../data: a page of the grid of a payroll the caller may read, with the rows of the employees it may see. */
   async data(caller: AuthUser, id: number, query: PageQueryDto): Promise<PayrollDataDto> {
     const payroll = await this.visible(caller, id);
-    const columns = await this.payrollColumns(payroll);
-    const scope = await this.employeeScope(caller, 'c.employee_id');
-    // A Restricted Admin's rows follow where its employees are now: read each time, not reused
-    // (an employee moved out of its departments must leave the grid at once, its total too).
-    const key = `${id}:${payroll.claim ?? ''}:${payroll.status}:${payroll.processedAt?.getTime() ?? ''}`;
-    const ordered = scope ? await this.rowOrder(id, scope) : await this.gridRows.get(key, () => this.rowOrder(id, null));
-    const rowPage = pageOf(ordered, query); // rows are by employee name (descend: reversed)
-    const pageIds = rowPage.items;
-    const names = await this.employees.namesOf(pageIds);
-    const pageRows = pageIds.map((e) => rowEmployee(names, e));
-    // Rows as arrays of values: 1 500 cells a page hydrated as entities cost more than the rest of
-    // the request, and as objects 1.2 ms on SQLite against 0.7.
-    const cells = pageIds.length
-      ? ((await DriverReader.of(this.dataSource).arrays(
-          'SELECT c.employee_id, c.column_id, c.value FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...pageIds)',
-          { id, pageIds },
-        )) as Array<[employee: number | string, col: number | string, value: string | number | null]>)
-      : [];
-    const currencies = await this.currenciesOf(pageIds);
-    const digits = new Map(pageIds.map((e) => [e, minorUnitOf(currencies.get(e) ?? '')]));
-    const byEmployee = new Map<number, Map<number, string | null>>();
-    for (const [employeeId, col, value] of cells) {
-      const employee = Number(employeeId);
-      const text = DECIMAL_TEXT_COLUMN.from(value);
-      let values = byEmployee.get(employee);
-      if (!values) byEmployee.set(employee, (values = new Map<number, string | null>()));
-      values.set(Number(col), text === null ? null : toFixedText(text, digits.get(employee) ?? 2));
-    }
-    return {
-      columns: columns.map((c) => ({ id: c.id, name: c.name, editable: c.editable })),
-      rows: pageRows.map((employee) => ({
-        employee,
-        values: Object.fromEntries(columns.map((c) => [String(c.id), byEmployee.get(employee.id)?.get(c.id) ?? null])),
-      })),
-      total: rowPage.total,
-      page: rowPage.page,
-      limit: rowPage.limit,
-      nextPage: rowPage.nextPage,
-    };
-  }
-
-  /** The employees with cells in the payroll that the caller may see, by name (then id). */
-  private async rowOrder(id: number, scope: EmployeeScopeCondition | null): Promise<number[]> {
-    const qb = this.cells
-      .createQueryBuilder('c')
-      .select('DISTINCT c.employee_id', 'employee')
-      .where('c.payroll_id = :id', { id });
-    if (scope) qb.andWhere(scope.sql, scope.params);
-    const employeeIds = (await qb.getRawMany<{ employee: number | string }>()).map((r) => Number(r.employee));
-    const names = await this.employees.namesOf(employeeIds);
-    return employeeIds
-      .map((e) => rowEmployee(names, e))
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
-      .map((e) => e.id);
+    return this.grid.page(payroll, query, await this.employeeScope(caller, 'c.employee_id'));
   }
 
   /**
@@ -376,7 +303,7 @@ export class PayrollRunsService {
   async update(caller: AuthUser, id: number, dto: PayrollDataUpdateDto): Promise<PayrollDataDto> {
     const payroll = await this.visible(caller, id);
     PAYROLL_STATES.assert('edit', payroll.status);
-    const columns = new Map((await this.payrollColumns(payroll)).map((c) => [c.id, c]));
+    const columns = new Map((await this.grid.columnsOf(payroll)).map((c) => [c.id, c]));
     const employeeIds = [...new Set(dto.values.map((v) => v.employee))];
     // Employees outside the caller's scope are not in the payroll for it (the same answer as absent ones).
     const presentQuery = this.cells
@@ -488,7 +415,7 @@ export class PayrollRunsService {
   }
 
   private async compute(payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
-    const columns = await this.payrollColumns(payroll);
+    const columns = await this.grid.columnsOf(payroll);
     if (columns.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
     const { plan, errors } = planColumns(columns.map(toEngineColumn));
     if (!plan) {
@@ -505,7 +432,7 @@ export class PayrollRunsService {
         salaries.set(s.employeeId, map);
       }
     }
-    const currencies = await this.currenciesOf(employeeIds);
+    const currencies = await this.grid.currenciesOf(employeeIds);
     const fields = await this.inputs.engineFields(employeeIds, payroll.dateEnd);
     const hookColumns = columns
       .filter((c) => c.calculationHook)
@@ -631,23 +558,6 @@ export class PayrollRunsService {
     return selected.map((p) => selectionRow(names, p)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
-  private async payrollColumns(payroll: Payroll): Promise<PayrollColumn[]> {
-    return this.columns.find({ where: { id: In(payroll.columns) }, order: { colorder: 'ASC', id: 'ASC' } });
-  }
-
-  private async currenciesOf(employeeIds: number[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      for (const p of await this.payrollEmployees.find({
-        select: { employeeId: true, currency: true },
-        where: { employeeId: In(employeeIds.slice(i, i + 1000)) },
-      })) {
-        out.set(p.employeeId, p.currency);
-      }
-    }
-    return out;
-  }
-
   /**
    * The rows of a payroll a caller reads (cells, errors, payslips) follow their employee, as
    * /employees/{id}/payslips does (API.md §5): a Restricted Admin reads those of employees now in
@@ -676,12 +586,6 @@ export class PayrollRunsService {
     if (!payroll || (departments && !departments.includes(payroll.departmentId))) throw new NotFoundException('Payroll');
     return payroll;
   }
-}
-
-/** A WHERE condition restricting rows to the caller's employees. */
-export interface EmployeeScopeCondition {
-  sql: string;
-  params: Record<string, unknown>;
 }
 
 class PlanFailure extends Error {

@@ -12,6 +12,7 @@ import { PayrollConfigService } from './payroll-config.service';
 import { PayrollEmployeesService } from './payroll-employees.service';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollRunsController } from './payroll-runs.controller';
+import { PayrollGridService } from './payroll-grid.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PayrollProcessor } from './payroll.processor';
 import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
@@ -42,6 +43,7 @@ import { SettingsModule } from '../settings/settings.module';
     PayrollEmployeesService,
     PayrollInputsService,
     PayrollRunsService,
+    PayrollGridService,
     PayrollProcessor,
     PayslipsService,
   ],

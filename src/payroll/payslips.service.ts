@@ -20,6 +20,7 @@ import { SettingsService } from '../settings/settings.service';
 import { PayrollDataDto, PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
 import { PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollStatus, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
+import { PayrollGridService } from './payroll-grid.service';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
@@ -71,18 +72,6 @@ function toPayslipDto(p: Payslip): PayslipDto {
 const INSERT_ROWS = 200;
 const FLUSH_CHARS = 4_000_000;
 
-/** The job's caller: payslips are of every employee of the payroll. */
-const SYSTEM: AuthUser = {
-  id: 0,
-  username: 'system',
-  email: '',
-  level: 'Admin',
-  employeeId: null,
-  departmentIds: [],
-  mustChangePassword: false,
-  grantId: '',
-};
-
 /**
  * Payslip templates and payslips: generate-payslips (Processed → Completing, a job renders one
  * payslip per employee → Completed), delete-payslips (Completed → Processed), and reading them.
@@ -98,6 +87,7 @@ export class PayslipsService implements OnModuleInit {
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
     private readonly runs: PayrollRunsService,
+    private readonly grid: PayrollGridService,
     private readonly access: EmployeeAccessService,
     private readonly employees: EmployeesService,
     private readonly reference: ReferenceService,
@@ -255,7 +245,8 @@ export class PayslipsService implements OnModuleInit {
         written += rows.length;
       };
       for (let page = 1; ; page++) {
-        const grid = await this.runs.data(SYSTEM, payrollId, Object.assign(new PageQueryDto(), { page, limit: 500 }));
+        // Every row: the job renders the payroll's payslips, whoever asked for them.
+        const grid = await this.grid.page(payroll, Object.assign(new PageQueryDto(), { page, limit: 500 }), null);
         const contexts = await this.contexts(payroll, grid);
         for (const [i, row] of grid.rows.entries()) {
           let html: string;

@@ -1,0 +1,136 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { RecentResults } from '../common/cache/recent-results';
+import { DriverReader } from '../common/database/driver-reader';
+import { minorUnitOf } from '../common/money/currencies';
+import { DECIMAL_TEXT_COLUMN, toFixedText } from '../common/money/money';
+import { PageQueryDto } from '../common/paging/list-query.dto';
+import { pageOf } from '../common/paging/list-request';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { EmployeesService } from '../employees/employees.service';
+import { PayrollDataDto } from './dto/payroll-run.dto';
+import { PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
+import { Payroll, PayrollCell } from './entities/payroll-run.entities';
+
+/** A WHERE condition restricting rows to the caller's employees. */
+export interface EmployeeScopeCondition {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+export type EmployeeName = { id: number; employee_id: string; name: string };
+
+/** A grid row's employee; one deleted since the run is "Employee <id>". */
+export function rowEmployee(names: Map<number, EmployeeName>, id: number): EmployeeName {
+  return names.get(id) ?? { id, employee_id: '', name: `Employee ${id}` };
+}
+
+/**
+ * The data grid's read model (issue 26): what GET .../data shows a caller and what the payslip job
+ * renders, from the same code. Access is the caller's business: the runs service checks the
+ * payroll and passes the caller's employee scope; the job passes none (every row).
+ */
+@Injectable()
+export class PayrollGridService {
+  /** The row order per run (see page()). */
+  private readonly rows: RecentResults<number[]>;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
+    @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
+    @InjectRepository(PayrollEmployee) private readonly payrollEmployees: Repository<PayrollEmployee>,
+    private readonly employees: EmployeesService,
+  ) {
+    this.rows = new RecentResults(config.listTotalsCacheMs, 20);
+  }
+
+  /**
+   * A page of a payroll's grid: columns in colorder, rows by employee name. `scope` restricts the
+   * rows to a Restricted Admin's employees; null: every row (an Admin, or the payslip job). The order of a run's rows
+   * (its employees, sorted by name: a DISTINCT over every cell and every name, 160-300 ms at
+   * 12 500 employees × 30 columns on MariaDB) is reused for LIST_TOTALS_CACHE_MS by the requests
+   * that page it. The key holds the run's claim, status and processing time, so a new run's rows
+   * (written under a new claim, then a new status) are never served from an older one's; edits
+   * change values, never the rows. Names and cells are read for each page, so a renamed employee
+   * shows its new name at once and its new place within the time to live.
+   */
+  async page(payroll: Payroll, query: PageQueryDto, scope: EmployeeScopeCondition | null): Promise<PayrollDataDto> {
+    const id = payroll.id;
+    const columns = await this.columnsOf(payroll);
+    // A Restricted Admin's rows follow where its employees are now: read each time, not reused
+    // (an employee moved out of its departments must leave the grid at once, its total too).
+    const key = `${id}:${payroll.claim ?? ''}:${payroll.status}:${payroll.processedAt?.getTime() ?? ''}`;
+    const ordered = scope ? await this.rowOrder(id, scope) : await this.rows.get(key, () => this.rowOrder(id, null));
+    const rowPage = pageOf(ordered, query); // rows are by employee name (descend: reversed)
+    const pageIds = rowPage.items;
+    const names = await this.employees.namesOf(pageIds);
+    const pageRows = pageIds.map((e) => rowEmployee(names, e));
+    // Rows as arrays of values: 1 500 cells a page hydrated as entities cost more than the rest of
+    // the request, and as objects 1.2 ms on SQLite against 0.7.
+    const cells = pageIds.length
+      ? ((await DriverReader.of(this.dataSource).arrays(
+          'SELECT c.employee_id, c.column_id, c.value FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...pageIds)',
+          { id, pageIds },
+        )) as Array<[employee: number | string, col: number | string, value: string | number | null]>)
+      : [];
+    const currencies = await this.currenciesOf(pageIds);
+    const digits = new Map(pageIds.map((e) => [e, minorUnitOf(currencies.get(e) ?? '')]));
+    const byEmployee = new Map<number, Map<number, string | null>>();
+    for (const [employeeId, col, value] of cells) {
+      const employee = Number(employeeId);
+      const text = DECIMAL_TEXT_COLUMN.from(value);
+      let values = byEmployee.get(employee);
+      if (!values) byEmployee.set(employee, (values = new Map<number, string | null>()));
+      values.set(Number(col), text === null ? null : toFixedText(text, digits.get(employee) ?? 2));
+    }
+    return {
+      columns: columns.map((c) => ({ id: c.id, name: c.name, editable: c.editable })),
+      rows: pageRows.map((employee) => ({
+        employee,
+        values: Object.fromEntries(columns.map((c) => [String(c.id), byEmployee.get(employee.id)?.get(c.id) ?? null])),
+      })),
+      total: rowPage.total,
+      page: rowPage.page,
+      limit: rowPage.limit,
+      nextPage: rowPage.nextPage,
+    };
+  }
+
+  /** The employees with cells in the payroll that the caller may see, by name (then id). */
+  private async rowOrder(id: number, scope: EmployeeScopeCondition | null): Promise<number[]> {
+    const qb = this.cells
+      .createQueryBuilder('c')
+      .select('DISTINCT c.employee_id', 'employee')
+      .where('c.payroll_id = :id', { id });
+    if (scope) qb.andWhere(scope.sql, scope.params);
+    const employeeIds = (await qb.getRawMany<{ employee: number | string }>()).map((r) => Number(r.employee));
+    const names = await this.employees.namesOf(employeeIds);
+    return employeeIds
+      .map((e) => rowEmployee(names, e))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+      .map((e) => e.id);
+  }
+
+  /** The payroll's columns in colorder. */
+  columnsOf(payroll: Payroll): Promise<PayrollColumn[]> {
+    return this.columns.find({ where: { id: In(payroll.columns) }, order: { colorder: 'ASC', id: 'ASC' } });
+  }
+
+  /** Each employee's payroll currency (its minor unit rounds its cells). */
+  async currenciesOf(employeeIds: number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      for (const p of await this.payrollEmployees.find({
+        select: { employeeId: true, currency: true },
+        where: { employeeId: In(employeeIds.slice(i, i + 1000)) },
+      })) {
+        out.set(p.employeeId, p.currency);
+      }
+    }
+    return out;
+  }
+}
