@@ -2,6 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
+import { PayrollProcessingService } from '../src/payroll/payroll-processing.service';
 import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
 import { payrollJobId } from '../src/payroll/payroll.jobs';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -302,7 +303,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).status).toBe('Processing');
 
     // A job queued by an earlier claim finds a later claim and leaves the payroll alone.
-    await runs.run({ payrollId: payroll.id, claim: '00000000-0000-4000-8000-000000000000' });
+    await t.app.get(PayrollProcessingService).run({ payrollId: payroll.id, claim: '00000000-0000-4000-8000-000000000000' });
     expect(await repo.findOneByOrFail({ id: payroll.id })).toMatchObject({ status: 'Processing', claim });
     expect(await cells()).toBe(before);
 

@@ -10,7 +10,7 @@ import { pageOf } from '../common/paging/list-request';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EmployeesService } from '../employees/employees.service';
-import { PayrollDataDto } from './dto/payroll-run.dto';
+import { PayrollDataDto, PayrollEmployeeRowDto } from './dto/payroll-run.dto';
 import { PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell } from './entities/payroll-run.entities';
 
@@ -25,6 +25,11 @@ export type EmployeeName = { id: number; employee_id: string; name: string };
 /** A grid row's employee; one deleted since the run is "Employee <id>". */
 export function rowEmployee(names: Map<number, EmployeeName>, id: number): EmployeeName {
   return names.get(id) ?? { id, employee_id: '', name: `Employee ${id}` };
+}
+
+/** A payroll employee of a payroll's selection, with its employee's name. */
+export function selectionRow(names: Map<number, EmployeeName>, p: PayrollEmployee): PayrollEmployeeRowDto {
+  return { ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency };
 }
 
 /**

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThan, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, IsNull, LessThan, Repository } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
-import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
@@ -25,28 +24,15 @@ import {
   PayrollErrorDto,
   SavePayrollDto,
 } from './dto/payroll-run.dto';
-import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
 import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
-import { Payroll, PayrollCell, PayrollError, PayrollStatus, PayslipTemplate } from './entities/payroll-run.entities';
-import { toEngineColumn } from './payroll-config.service';
+import { Payroll, PayrollCell, PayrollError, PayslipTemplate } from './entities/payroll-run.entities';
 import { CellWrite, updateCells } from './payroll-cells.repository';
-import { EmployeeName, EmployeeScopeCondition, PayrollGridService, rowEmployee } from './payroll-grid.service';
+import { EmployeeScopeCondition, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
+import { PayrollProcessingService } from './payroll-processing.service';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
-import { minorUnitOf } from '../common/money/currencies';
-import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
-import {
-  internalFailure,
-  isCurrentClaim,
-  JOB_STATES,
-  JobRunState,
-  PAYROLL_PROCESS_JOB,
-  payrollJobId,
-  PayrollJobData,
-} from './payroll.jobs';
-
-const BATCH = 1000;
+import { JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId } from './payroll.jobs';
 
 /** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
 export const SELECTION_SPEC: ListSpec = {
@@ -54,11 +40,6 @@ export const SELECTION_SPEC: ListSpec = {
   sortFields: { id: 'e.id', employee_id: 'e.employee_id', first_name: 'e.first_name', last_name: 'e.last_name' },
   defaultSort: { field: 'id', order: 'ascend' },
 };
-
-/** A payroll employee of a payroll's selection, with its employee's name. */
-function selectionRow(names: Map<number, EmployeeName>, p: PayrollEmployee): PayrollEmployeeRowDto {
-  return { ...rowEmployee(names, p.employeeId), payroll_employee: p.id, currency: p.currency };
-}
 
 /** The payrolls' resource in the audit log. */
 export const PAYROLLS = 'payroll_config/payrolls';
@@ -109,6 +90,7 @@ export class PayrollRunsService {
     private readonly jobs: JobQueue,
     private readonly events: EventEmitter2,
     private readonly grid: PayrollGridService,
+    private readonly processing: PayrollProcessingService,
   ) {}
 
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<PayrollDto>> {
@@ -191,7 +173,10 @@ export class PayrollRunsService {
 
   /** GET .../{id}/employees: one page of the payroll employees the payroll selects, never the whole selection. */
   async employeesOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollEmployeeRowDto>> {
-    const page = await findPage(await this.selectionQuery(await this.visible(caller, id)), parseListQuery(query, SELECTION_SPEC));
+    const page = await findPage(
+      await this.processing.selectionQuery(await this.visible(caller, id)),
+      parseListQuery(query, SELECTION_SPEC),
+    );
     const names = await this.employees.namesOf(page.items.map((p) => p.employeeId));
     return page.map((p) => selectionRow(names, p));
   }
@@ -244,50 +229,6 @@ export class PayrollRunsService {
       });
       return claim;
     });
-  }
-
-  /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
-  async run(data: PayrollJobData): Promise<void> {
-    const payrollId = data.payrollId;
-    const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
-    // Done already, deleted, or claimed again since this job was queued (that claim has its own job).
-    if (!payroll || !isCurrentClaim(data, payroll, 'Processing')) return;
-    try {
-      const selection = await this.selection(payroll);
-      await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 20 });
-      const ids = selection.map((s) => s.id);
-      const edited = await this.cells.find({ where: { payrollId, edited: true } });
-      const result = await this.compute(payroll, ids, edited);
-      await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
-      // Concurrent runs of other payrolls insert beside these rows: no gap locks, and a deadlock
-      // victim writes again.
-      await transaction(
-        this.dataSource,
-        async (em) => {
-          await em.delete(PayrollCell, { payrollId });
-          await this.writeCells(em, payrollId, result, edited);
-          await this.replaceErrors(em, payrollId, result.errors);
-        },
-        SET_REPLACEMENT,
-      );
-      const failed = result.errors.length > 0;
-      await this.finish(
-        payroll,
-        failed ? 'Failed' : 'Processed',
-        failed ? `${result.errors.length} cells could not be computed: see /errors` : null,
-        ids.length,
-        result.errors.length,
-      );
-    } catch (err) {
-      if (err instanceof PlanFailure) {
-        await transaction(this.dataSource, (em) => this.replaceErrors(em, payrollId, err.errors), SET_REPLACEMENT);
-        await this.finish(payroll, 'Failed', err.message, 0, err.errors.length);
-        return;
-      }
-      const job = payrollJobId('Processing', payrollId, data.claim ?? 'unclaimed');
-      this.logger.error(`payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
-      await this.finish(payroll, 'Failed', internalFailure('processing', job), 0, 0);
-    }
   }
 
   /** GET .../data: a page of the grid of a payroll the caller may read, with the rows of the employees it may see. */
@@ -358,7 +299,7 @@ export class PayrollRunsService {
           ),
         ];
         const kept = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
-        const result = await this.compute(payroll, employeeIds, edited);
+        const result = await this.processing.compute(payroll, employeeIds, edited);
         const writes: CellWrite[] = dto.values.map((v) => ({
           employee: v.employee,
           column: v.column,
@@ -414,150 +355,6 @@ export class PayrollRunsService {
     return reset;
   }
 
-  private async compute(payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
-    const columns = await this.grid.columnsOf(payroll);
-    if (columns.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
-    const { plan, errors } = planColumns(columns.map(toEngineColumn));
-    if (!plan) {
-      throw new PlanFailure(
-        'the payroll columns cannot be computed: see /errors',
-        errors.map((e) => ({ employee: null, column: e.columnId, message: e.message })),
-      );
-    }
-    const salaries = new Map<number, Map<number, string>>();
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      for (const s of await this.salaries.find({ where: { employeeId: In(employeeIds.slice(i, i + 1000)) } })) {
-        const map = salaries.get(s.employeeId) ?? new Map<number, string>();
-        map.set(s.componentId, s.amount);
-        salaries.set(s.employeeId, map);
-      }
-    }
-    const currencies = await this.grid.currenciesOf(employeeIds);
-    const fields = await this.inputs.engineFields(employeeIds, payroll.dateEnd);
-    const hookColumns = columns
-      .filter((c) => c.calculationHook)
-      .map((c) => ({ id: c.id, hook: c.calculationHook as string, args: c.calculationHookArgs }));
-    const hooks = await this.inputs.hookValues(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd);
-    const editable = new Set(columns.filter((c) => c.editable).map((c) => c.id));
-    const fixed = new Map(
-      edited.filter((c) => editable.has(c.columnId)).map((c) => [`${c.employeeId}:${c.columnId}`, c.value ?? '0']),
-    );
-    const engineEmployees: EngineEmployee[] = employeeIds.map((id) => ({
-      id,
-      minorUnit: minorUnitOf(currencies.get(id) ?? ''),
-      fields: fields.get(id) ?? {},
-      salary: salaries.get(id) ?? new Map(),
-    }));
-    return computePayrollYielding(plan, engineEmployees, hooks, (columnId, employeeId) => fixed.get(`${employeeId}:${columnId}`));
-  }
-
-  /** Plain multi-row INSERTs (BATCH rows a statement): TypeORM's entity insert costs more than the engine. */
-  private async writeCells(em: EntityManager, payrollId: number, result: EngineResult, edited: PayrollCell[]): Promise<void> {
-    const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
-    let params: unknown[] = [];
-    let rows = 0;
-    const flush = async () => {
-      if (!rows) return;
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
-      await em.query(`INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited) VALUES ${values}`, params);
-      params = [];
-      rows = 0;
-    };
-    for (const row of result.rows) {
-      for (const [k, columnId] of result.columns.entries()) {
-        params.push(payrollId, row.employee, columnId, row.values[k], editedKeys.has(`${row.employee}:${columnId}`) ? 1 : 0);
-        if (++rows === BATCH) await flush();
-      }
-    }
-    await flush();
-  }
-
-  /** Replaces a payroll's error list: its cells' (processing), or payslips that could not be rendered. */
-  async replaceErrors(
-    em: EntityManager,
-    payrollId: number,
-    errors: Array<{ employee: number | null; column: number | null; message: string }>,
-  ): Promise<void> {
-    await em.delete(PayrollError, { payrollId });
-    await this.writeErrors(em, payrollId, errors);
-  }
-
-  private async writeErrors(
-    em: EntityManager,
-    payrollId: number,
-    errors: Array<{ employee: number | null; column: number | null; message: string }>,
-  ): Promise<void> {
-    const rows = errors
-      .slice(0, 10_000)
-      .map((e) => ({ payrollId, employeeId: e.employee, columnId: e.column, message: e.message.slice(0, 500) }));
-    for (let i = 0; i < rows.length; i += BATCH)
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(PayrollError)
-        .values(rows.slice(i, i + BATCH))
-        .execute();
-  }
-
-  private async finish(
-    payroll: Payroll,
-    status: PayrollStatus,
-    error: string | null,
-    employees: number,
-    errors: number,
-  ): Promise<void> {
-    // The outcome and its webhook event (payroll.processed or payroll.failed) in one transaction.
-    const res = await transaction(this.dataSource, async (em) => {
-      const moved = await PAYROLL_STATES.move(em, Payroll, { id: payroll.id }, status === 'Processed' ? 'processed' : 'fail', {
-        progress: 100,
-        error,
-        processedAt: status === 'Processed' ? new Date() : payroll.processedAt,
-      });
-      if (moved)
-        await recordEvent(em, status === 'Processed' ? 'payroll.processed' : 'payroll.failed', {
-          id: payroll.id,
-          status,
-          employees,
-          errors,
-        });
-      return moved;
-    });
-    if (res) {
-      this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
-      // Awaited: the job ends only after its listeners (the review task) did, so a worker that
-      // drains on SIGTERM does not close the database under them.
-      await this.events.emitAsync(status === 'Processed' ? PAYROLL_PROCESSED_EVENT : PAYROLL_FAILED_EVENT, {
-        payrollId: payroll.id,
-        status,
-        employees,
-        errors,
-      } satisfies PayrollEvent);
-    }
-  }
-
-  /**
-   * The payroll employees a payroll selects (what it processes and GET .../{id}/employees lists):
-   * the pay frequency, and deduction group when set; Active; in the department or below.
-   */
-  private async selectionQuery(payroll: Payroll): Promise<SelectQueryBuilder<PayrollEmployee>> {
-    const departments = await this.reference.subtree([payroll.departmentId]);
-    const qb = this.payrollEmployees
-      .createQueryBuilder('p')
-      .innerJoin('employees', 'e', 'e.id = p.employee_id')
-      .where('p.pay_frequency_id = :payPeriod', { payPeriod: payroll.payPeriod })
-      .andWhere("e.status = 'Active'")
-      .andWhere('e.department_id IN (:...departments)', { departments });
-    if (payroll.deductionGroupId !== null) qb.andWhere('p.deduction_group_id = :group', { group: payroll.deductionGroupId });
-    return qb;
-  }
-
-  /** The whole selection, by name (the grid's order). */
-  private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
-    const selected = await (await this.selectionQuery(payroll)).getMany();
-    const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
-    return selected.map((p) => selectionRow(names, p)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-  }
-
   /**
    * The rows of a payroll a caller reads (cells, errors, payslips) follow their employee, as
    * /employees/{id}/payslips does (API.md §5): a Restricted Admin reads those of employees now in
@@ -585,14 +382,5 @@ export class PayrollRunsService {
     const departments = payroll && (await this.departmentsOf(caller));
     if (!payroll || (departments && !departments.includes(payroll.departmentId))) throw new NotFoundException('Payroll');
     return payroll;
-  }
-}
-
-class PlanFailure extends Error {
-  constructor(
-    message: string,
-    readonly errors: Array<{ employee: number | null; column: number | null; message: string }>,
-  ) {
-    super(message);
   }
 }

@@ -13,6 +13,7 @@ import { PayrollEmployeesService } from './payroll-employees.service';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollRunsController } from './payroll-runs.controller';
 import { PayrollGridService } from './payroll-grid.service';
+import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PayrollProcessor } from './payroll.processor';
 import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
@@ -44,6 +45,7 @@ import { SettingsModule } from '../settings/settings.module';
     PayrollInputsService,
     PayrollRunsService,
     PayrollGridService,
+    PayrollProcessingService,
     PayrollProcessor,
     PayslipsService,
   ],

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../common/queue/job-queue.service';
+import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PAYROLL_PROCESS_JOB, RECOVER_STALLED_EVERY_MS, RECOVER_STALLED_JOB } from './payroll.jobs';
 
@@ -9,10 +10,11 @@ export class PayrollProcessor implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
     private readonly runs: PayrollRunsService,
+    private readonly processing: PayrollProcessingService,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(PAYROLL_PROCESS_JOB, (data) => this.runs.run(data));
+    this.jobs.register(PAYROLL_PROCESS_JOB, (data) => this.processing.run(data));
     this.jobs.register(RECOVER_STALLED_JOB, () => this.runs.failStalled());
     void this.jobs.schedule(RECOVER_STALLED_JOB, RECOVER_STALLED_EVERY_MS); // before the start: nothing to wait for
   }

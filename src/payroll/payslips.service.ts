@@ -21,6 +21,7 @@ import { PayrollDataDto, PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslip
 import { PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
 import { Payroll, PayrollStatus, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
 import { PayrollGridService } from './payroll-grid.service';
+import { PayrollProcessingService } from './payroll-processing.service';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
@@ -88,6 +89,7 @@ export class PayslipsService implements OnModuleInit {
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
     private readonly runs: PayrollRunsService,
     private readonly grid: PayrollGridService,
+    private readonly processing: PayrollProcessingService,
     private readonly access: EmployeeAccessService,
     private readonly employees: EmployeesService,
     private readonly reference: ReferenceService,
@@ -223,7 +225,7 @@ export class PayslipsService implements OnModuleInit {
         this.dataSource,
         async (em) => {
           await em.delete(Payslip, { payrollId });
-          await this.runs.replaceErrors(em, payrollId, []);
+          await this.processing.replaceErrors(em, payrollId, []);
         },
         SET_REPLACEMENT,
       );
@@ -270,7 +272,7 @@ export class PayslipsService implements OnModuleInit {
           this.dataSource,
           async (em) => {
             await em.delete(Payslip, { payrollId });
-            await this.runs.replaceErrors(em, payrollId, failures);
+            await this.processing.replaceErrors(em, payrollId, failures);
           },
           SET_REPLACEMENT,
         );
