@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, LessThan, Repository } from 'typeorm';
 import { randomUUID } from 'node:crypto';
@@ -24,14 +23,13 @@ import {
   PayrollErrorDto,
   SavePayrollDto,
 } from './dto/payroll-run.dto';
-import { DeductionGroup, EmployeeSalary, PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
+import { DeductionGroup, PayFrequency, PayrollColumn } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollError, PayslipTemplate } from './entities/payroll-run.entities';
 import { CellWrite, updateCells } from './payroll-cells.repository';
 import { EmployeeScopeCondition, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { PayrollProcessingService } from './payroll-processing.service';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
-import { PayrollInputsService } from './payroll-inputs.service';
 import { JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId } from './payroll.jobs';
 
 /** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
@@ -79,16 +77,12 @@ export class PayrollRunsService {
     @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
     @InjectRepository(PayrollError) private readonly errors: Repository<PayrollError>,
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
-    @InjectRepository(PayrollEmployee) private readonly payrollEmployees: Repository<PayrollEmployee>,
-    @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
     @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
     @InjectRepository(DeductionGroup) private readonly groups: Repository<DeductionGroup>,
     private readonly access: EmployeeAccessService,
     private readonly employees: EmployeesService,
     private readonly reference: ReferenceService,
-    private readonly inputs: PayrollInputsService,
     private readonly jobs: JobQueue,
-    private readonly events: EventEmitter2,
     private readonly grid: PayrollGridService,
     private readonly processing: PayrollProcessingService,
   ) {}
