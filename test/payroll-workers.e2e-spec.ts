@@ -102,12 +102,13 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
     expect(employees).toBe(4285); // the Active ones
     const first = await start({ QUEUE_DASHBOARD_PORT: '0' });
 
-    // The queue dashboard of that worker, on loopback only.
+    // The queue dashboard of that worker, on loopback only (logged just after the worker is ready).
+    await first.logged('queue dashboard');
     const dashboardLine = first.lines.find((l) => l.includes('"queue dashboard"')) ?? '';
     const dashboard = (JSON.parse(dashboardLine) as { url: string }).url;
     expect(dashboard).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/queues$/);
     const queues = (await (await fetch(`${dashboard}/api/queues`)).json()) as { queues: Array<{ name: string }> };
-    expect(queues.queues.map((q) => q.name).sort()).toEqual(['mail', 'payroll', 'webhooks']);
+    expect(queues.queues.map((q) => q.name).sort()).toEqual(['mail', 'payroll', 'schedule', 'webhooks']);
 
     expect((await call('POST', `/payroll_config/payrolls/${payroll}/process`, admin)).statusCode).toBe(200);
     // Progress 60: computed, now writing 150 000 cells in one transaction.
