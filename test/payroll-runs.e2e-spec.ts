@@ -162,6 +162,14 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     spy.mockRestore();
     expect(cellWrites).toHaveLength(1);
     expect(row(both, c.emp.report2)).toEqual(['7000.00', '0.01', '7000.01', '400.00', '6600.01']);
+    // The same cell twice in one request: the later value wins, as it always has.
+    const twice = await ok('POST', `/payroll_config/payrolls/${payroll.id}/data`, {
+      values: [
+        { employee: c.emp.report2, column: col.allowance, amount: '5.00' },
+        { employee: c.emp.report2, column: col.allowance, amount: '0.01' },
+      ],
+    });
+    expect(row(twice, c.emp.report2)).toEqual(['7000.00', '0.01', '7000.01', '400.00', '6600.01']);
     const notEditable = await call('POST', `/payroll_config/payrolls/${payroll.id}/data`, admin, {
       values: [{ employee: c.emp.manager, column: col.net, amount: '1.00' }],
     });

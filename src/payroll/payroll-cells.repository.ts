@@ -14,12 +14,14 @@ const CELLS_PER_STATEMENT = 2000;
 
 /**
  * Writes cells of one payroll's existing rows: one UPDATE with a CASE per 2 000 cells (an edit of
- * a few employees' rows is one statement), not one statement per cell. Run it at READ COMMITTED
- * (SET_REPLACEMENT): the WHERE reads a range of the primary key, which REPEATABLE READ would lock
- * with its gaps.
+ * a few employees' rows is one statement), not one statement per cell. A cell written twice gets
+ * its later write, as two UPDATEs in a row would leave it (a CASE takes its first match). Run it at
+ * READ COMMITTED (SET_REPLACEMENT): the WHERE reads a range of the primary key, which REPEATABLE
+ * READ would lock with its gaps.
  */
-export async function updateCells(em: EntityManager, payrollId: number, cells: readonly CellWrite[]): Promise<void> {
+export async function updateCells(em: EntityManager, payrollId: number, writes: readonly CellWrite[]): Promise<void> {
   const q = (name: string) => em.connection.driver.escape(name);
+  const cells = [...new Map(writes.map((c) => [`${c.employee}:${c.column}`, c])).values()];
   for (let start = 0; start < cells.length; start += CELLS_PER_STATEMENT) {
     const chunk = cells.slice(start, start + CELLS_PER_STATEMENT);
     const params: Record<string, unknown> = { payrollId, employees: [...new Set(chunk.map((c) => c.employee))] };

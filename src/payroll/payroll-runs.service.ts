@@ -262,7 +262,7 @@ export class PayrollRunsService {
       async (em) => {
         const previous = await em.getRepository(PayrollCell).find({
           where: { payrollId: id, employeeId: In(employeeIds) },
-          select: { employeeId: true, columnId: true, value: true },
+          select: { employeeId: true, columnId: true, value: true, edited: true },
         });
         const old = new Map(previous.map((c) => [`${c.employeeId}:${c.columnId}`, c.value]));
         // The edited cells, "employee 7 column 3": before and after (recomputed cells follow from them).
@@ -275,26 +275,18 @@ export class PayrollRunsService {
           ),
           after: Object.fromEntries(dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, v.amount])),
         });
-        // The edits, then everything they change in those rows: one statement (per 2 000 cells).
-        const editedBefore = await em
-          .getRepository(PayrollCell)
-          .find({ where: { payrollId: id, employeeId: In(employeeIds), edited: true } });
-        const edits = new Map(dto.values.map((v) => [`${v.employee}:${v.column}`, v.amount]));
+        // The edits (a cell named twice: its later value), the rows' earlier edits kept, then
+        // everything they change in those rows: one statement (per 2 000 cells).
+        const edits = new Map(dto.values.map((v) => [`${v.employee}:${v.column}`, v]));
         const edited = [
-          ...editedBefore.filter((c) => !edits.has(`${c.employeeId}:${c.columnId}`)),
-          ...dto.values.map((v) =>
-            Object.assign(new PayrollCell(), {
-              payrollId: id,
-              employeeId: v.employee,
-              columnId: v.column,
-              value: v.amount,
-              edited: true,
-            }),
+          ...previous.filter((c) => c.edited && !edits.has(`${c.employeeId}:${c.columnId}`)),
+          ...[...edits.values()].map((v) =>
+            Object.assign(new PayrollCell(), { employeeId: v.employee, columnId: v.column, value: v.amount }),
           ),
         ];
         const kept = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
         const result = await this.processing.compute(payroll, employeeIds, edited);
-        const writes: CellWrite[] = dto.values.map((v) => ({
+        const writes: CellWrite[] = [...edits.values()].map((v) => ({
           employee: v.employee,
           column: v.column,
           value: v.amount,
