@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, FindOptionsSelect, In, Repository } from 'typeorm';
 import { RecentResults } from '../common/cache/recent-results';
 import { DriverReader } from '../common/database/driver-reader';
 import { minorUnitOf } from '../common/money/currencies';
@@ -127,15 +127,19 @@ export class PayrollGridService {
 
   /** Each employee's payroll currency (its minor unit rounds its cells). */
   async currenciesOf(employeeIds: number[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      for (const p of await this.payrollEmployees.find({
-        select: { employeeId: true, currency: true },
-        where: { employeeId: In(employeeIds.slice(i, i + 1000)) },
-      })) {
-        out.set(p.employeeId, p.currency);
-      }
-    }
+    const records = await this.payrollEmployeesOf(employeeIds, { employeeId: true, currency: true });
+    return new Map([...records].map(([id, p]) => [id, p.currency]));
+  }
+
+  /** The employees' payroll records (at most one each), 1 000 ids a query; `select` narrows the columns read. */
+  async payrollEmployeesOf(
+    employeeIds: number[],
+    select?: FindOptionsSelect<PayrollEmployee>,
+  ): Promise<Map<number, PayrollEmployee>> {
+    const out = new Map<number, PayrollEmployee>();
+    for (let i = 0; i < employeeIds.length; i += 1000)
+      for (const p of await this.payrollEmployees.find({ select, where: { employeeId: In(employeeIds.slice(i, i + 1000)) } }))
+        out.set(p.employeeId, p);
     return out;
   }
 }

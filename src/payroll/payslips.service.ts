@@ -18,7 +18,7 @@ import { ReferenceService } from '../reference/reference.service';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { PayrollDataDto, PayrollDto, PayslipDto, PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
-import { PayFrequency, PayrollColumn, PayrollEmployee } from './entities/payroll-config.entities';
+import { PayFrequency } from './entities/payroll-config.entities';
 import { Payroll, PayrollStatus, Payslip, PayslipTemplate } from './entities/payroll-run.entities';
 import { PayrollGridService } from './payroll-grid.service';
 import { PayrollProcessingService } from './payroll-processing.service';
@@ -86,7 +86,6 @@ export class PayslipsService implements OnModuleInit {
     @InjectRepository(PayslipTemplate) private readonly templates: Repository<PayslipTemplate>,
     @InjectRepository(Payslip) private readonly payslips: Repository<Payslip>,
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
-    @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
     private readonly runs: PayrollRunsService,
     private readonly grid: PayrollGridService,
     private readonly processing: PayrollProcessingService,
@@ -389,12 +388,7 @@ export class PayslipsService implements OnModuleInit {
         fields.map((e) => e.pay_grade),
       ),
     ]);
-    const payrollEmployees = new Map<number, PayrollEmployee>();
-    for (let i = 0; i < ids.length; i += 1000)
-      for (const p of await this.dataSource
-        .getRepository(PayrollEmployee)
-        .find({ where: { employeeId: In(ids.slice(i, i + 1000)) } }))
-        payrollEmployees.set(p.employeeId, p);
+    const payrollEmployees = await this.grid.payrollEmployeesOf(ids);
     const frequencies = new Map((await this.dataSource.getRepository(PayFrequency).find()).map((f) => [f.id, f.name]));
     const name = (names: Map<number, string>, id: number | null) => (id === null ? null : (names.get(id) ?? null));
     return new Map(
