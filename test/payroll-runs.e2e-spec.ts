@@ -3,7 +3,7 @@ import { DataSource, Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
 import { PayrollProcessingService } from '../src/payroll/payroll-processing.service';
-import { PayrollRunsService } from '../src/payroll/payroll-runs.service';
+import { PayrollTransitionsService } from '../src/payroll/payroll-transitions.service';
 import { payrollJobId } from '../src/payroll/payroll.jobs';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp, until, testJob } from './helpers/test-app';
@@ -262,7 +262,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     ).toBe(409);
     // A run left in Processing past the timeout (its worker died) goes to Failed and can run again.
     await repo.update({ id: payroll.id }, { claimedAt: new Date(Date.now() - 3 * 3600_000) });
-    expect(await t.app.get(PayrollRunsService).failStalled()).toBe(1); // the scheduled recovery's run
+    expect(await t.app.get(PayrollTransitionsService).failStalled()).toBe(1); // the scheduled recovery's run
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).toMatchObject({
       status: 'Failed',
       error: expect.stringContaining('did not finish'),
@@ -285,7 +285,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
 
   it('past the timeout a run whose job is live stays; once the job is gone the scheduled recovery fails it; a job of an earlier claim does nothing', async () => {
     const repo = t.app.get<Repository<Payroll>>(getRepositoryToken(Payroll));
-    const runs = t.app.get(PayrollRunsService);
+    const runs = t.app.get(PayrollTransitionsService);
     const payroll = await ok('POST', '/payroll_config/payrolls', payrollBody({ name: 'Live job' }));
     await ok('POST', `/payroll_config/payrolls/${payroll.id}/process`);
     expect((await settled(payroll.id)).status).toBe('Processed');

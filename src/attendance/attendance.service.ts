@@ -4,7 +4,8 @@ import { Brackets, DataSource, EntityManager, IsNull, Not, Repository } from 'ty
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
-import { EmployeeAccessService, RecordList } from '../employees/employee-access.service';
+import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { EmployeesService } from '../employees/employees.service';
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
@@ -75,10 +76,11 @@ export class AttendanceService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(AttendanceRecord) private readonly attendanceRecordRepo: Repository<AttendanceRecord>,
     private readonly access: EmployeeAccessService,
+    employeeRecords: EmployeesRepository,
     private readonly settings: SettingsService,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(attendanceRecordRepo, 'a', ATTENDANCE_LIST_SPEC, toAttendanceDto);
+    this.list = employeeRecords.recordList(attendanceRecordRepo, 'a', ATTENDANCE_LIST_SPEC, toAttendanceDto);
   }
 
   /** attendance_days follows employees between departments and out of the company. */

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
-import { AuthUser } from '../common/auth/auth-user';
 import { ListSpec } from '../common/paging/list-request';
-import { Page } from '../common/paging/page';
-import { EmployeeAccessService } from '../employees/employee-access.service';
-import { AuditEntryDto, AuditListQueryDto } from './dto/audit-entry.dto';
+import { EmployeesRepository, RecordList } from '../employees/employees.repository';
+import { AuditEntryDto } from './dto/audit-entry.dto';
 import { AuditEntry } from './entities/audit-entry.entity';
 
 export const AUDIT_LIST_SPEC: ListSpec = {
@@ -42,19 +40,14 @@ export function toAuditDto(a: AuditEntry): AuditEntryDto {
  */
 @Injectable()
 export class AuditService {
+  /** Entries of the employees the caller may list, or one employee's. */
+  readonly list: RecordList<AuditEntryDto>;
+
   constructor(
     @InjectRepository(AuditEntry) private readonly entries: Repository<AuditEntry>,
-    private readonly access: EmployeeAccessService,
-  ) {}
-
-  list(caller: AuthUser, query: AuditListQueryDto, employeeId?: number): Promise<Page<AuditEntryDto>> {
-    return this.access.recordsPage(caller, this.entries.createQueryBuilder('a'), {
-      employeeColumn: 'a.employee_id',
-      employeeId,
-      query,
-      spec: AUDIT_LIST_SPEC,
-      map: toAuditDto,
-    });
+    employeeRecords: EmployeesRepository,
+  ) {
+    this.list = employeeRecords.recordList(entries, 'a', AUDIT_LIST_SPEC, toAuditDto);
   }
 
   /** Deletes entries older than `days` days (maintenance:purge with the retention setting). */

@@ -1,6 +1,7 @@
 import { Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { UserLevel } from '../common/auth/user-level';
+import { employeeListCondition, employeeRecordsCondition } from './employees.repository';
 import { EmployeeAccessService, EmployeeRef, isApproverOf } from './employee-access.service';
 import { Employee } from './entities/employee.entity';
 
@@ -117,28 +118,28 @@ describe('EmployeeAccessService', () => {
   });
 
   it('builds list conditions: Manager lists its reports, Employee lists nobody', async () => {
-    expect(scopes.listCondition(await scopes.scopeOf(caller('Admin', null)))).toEqual({ sql: null, params: {} });
-    expect(scopes.listCondition(await scopes.scopeOf(caller('Manager', 10)))).toEqual({
+    expect(employeeListCondition(await scopes.scopeOf(caller('Admin', null)))).toBeNull();
+    expect(employeeListCondition(await scopes.scopeOf(caller('Manager', 10)))).toEqual({
       sql: 'e.supervisor_id = :scopeSelf',
       params: { scopeSelf: 10 },
     });
-    expect(scopes.listCondition(await scopes.scopeOf(caller('Restricted Admin', null, [2])))).toEqual({
+    expect(employeeListCondition(await scopes.scopeOf(caller('Restricted Admin', null, [2])))).toEqual({
       sql: 'e.department_id IN (:...scopeDepartments)',
       params: { scopeDepartments: [2, 3] },
     });
-    expect(scopes.listCondition(await scopes.scopeOf(caller('Employee', 14))).sql).toBe('1 = 0');
+    expect(employeeListCondition(await scopes.scopeOf(caller('Employee', 14)))?.sql).toBe('1 = 0');
   });
 
   it("builds record conditions: the caller's own records included", async () => {
-    expect(scopes.recordsCondition(await scopes.scopeOf(caller('Manager', 10)))).toEqual({
+    expect(employeeRecordsCondition(await scopes.scopeOf(caller('Manager', 10)))).toEqual({
       sql: '(e.supervisor_id = :scopeSelf OR e.id = :scopeSelf)',
       params: { scopeSelf: 10 },
     });
-    expect(scopes.recordsCondition(await scopes.scopeOf(caller('Employee', 14)))).toEqual({
+    expect(employeeRecordsCondition(await scopes.scopeOf(caller('Employee', 14)))).toEqual({
       sql: 'e.id = :scopeSelf',
       params: { scopeSelf: 14 },
     });
-    expect(scopes.recordsCondition(await scopes.scopeOf(caller('Employee', null))).sql).toBe('1 = 0');
-    expect(scopes.recordsCondition(await scopes.scopeOf(caller('Admin', null))).sql).toBeNull();
+    expect(employeeRecordsCondition(await scopes.scopeOf(caller('Employee', null)))?.sql).toBe('1 = 0');
+    expect(employeeRecordsCondition(await scopes.scopeOf(caller('Admin', null)))).toBeNull();
   });
 });

@@ -1,18 +1,12 @@
 import { byIdReader } from '../common/database/by-id-reader';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { UserLevel } from '../common/auth/user-level';
 import { DomainException, NotFoundException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
-import { Page } from '../common/paging/page';
 import { ReferenceService } from '../reference/reference.service';
 import { Employee } from './entities/employee.entity';
-
-/** All the records of one kind the caller may list (its own included), or with `employeeId` one employee's it may see. */
-export type RecordList<D> = (caller: AuthUser, query: ListQueryDto, employeeId?: number) => Promise<Page<D>>;
 
 /** What the scope rules need to know of an employee record. */
 export interface EmployeeRef {
@@ -57,15 +51,6 @@ export const PERSONAL_FIELDS: readonly string[] = [
   'work_phone',
   'private_email',
 ];
-
-export interface ListCondition {
-  /** SQL for a WHERE clause, or null for no restriction. */
-  sql: string | null;
-  params: Record<string, unknown>;
-}
-
-/** Column expressions of the employees table the scope conditions use. */
-const SCOPE_COLUMNS = { id: 'e.id', department: 'e.department_id', supervisor: 'e.supervisor_id' };
 
 export function employeeRef(e: EmployeeRef): EmployeeRef {
   return { id: e.id, departmentId: e.departmentId, supervisorId: e.supervisorId };
@@ -200,95 +185,6 @@ export class EmployeeAccessService {
   /** Whether the caller may set the employee's status message (its own, or a Manager's direct report's). */
   canSetStatusMessage(scope: EmployeeScope, employee: EmployeeRef): boolean {
     return this.canSee(scope, employee);
-  }
-
-  /**
-   * The WHERE condition for the employee list (alias `e`): a Manager's list holds its direct
-   * reports only; an Employee's list is empty (API.md §5).
-   */
-  listCondition(scope: EmployeeScope): ListCondition {
-    switch (scope.kind) {
-      case 'all':
-        return { sql: null, params: {} };
-      case 'departments':
-        return scope.departmentIds.length
-          ? { sql: `${SCOPE_COLUMNS.department} IN (:...scopeDepartments)`, params: { scopeDepartments: scope.departmentIds } }
-          : { sql: '1 = 0', params: {} };
-      case 'team':
-        return { sql: `${SCOPE_COLUMNS.supervisor} = :scopeSelf`, params: { scopeSelf: scope.selfId } };
-      case 'self':
-      case 'none':
-        return { sql: '1 = 0', params: {} };
-    }
-  }
-
-  /**
-   * The WHERE condition for lists of employee-owned records (attendance, leave, timesheets), over
-   * the joined employee `e`: the employees the caller can see, its own records included (a Manager:
-   * itself and its direct reports; an Employee: itself), unlike the employee list.
-   */
-  recordsCondition(scope: EmployeeScope): ListCondition {
-    switch (scope.kind) {
-      case 'team':
-        return {
-          sql: `(${SCOPE_COLUMNS.supervisor} = :scopeSelf OR ${SCOPE_COLUMNS.id} = :scopeSelf)`,
-          params: { scopeSelf: scope.selfId },
-        };
-      case 'self':
-        return { sql: `${SCOPE_COLUMNS.id} = :scopeSelf`, params: { scopeSelf: scope.selfId } };
-      case 'all':
-      case 'departments':
-      case 'none':
-        return this.listCondition(scope);
-    }
-  }
-
-  /**
-   * Restricts a query over a table with an employee column (attendance, leave, timesheets) to the
-   * records the caller may list: Admin all, Restricted Admin its departments, Manager itself and its
-   * direct reports, Employee itself (API.md §5, §9).
-   */
-  async restrictToRecordScope<T extends ObjectLiteral>(
-    caller: AuthUser,
-    qb: SelectQueryBuilder<T>,
-    employeeColumn: string,
-  ): Promise<SelectQueryBuilder<T>> {
-    const condition = this.recordsCondition(await this.scopeOf(caller));
-    if (condition.sql) qb.innerJoin(Employee, 'e', `e.id = ${employeeColumn}`).andWhere(condition.sql, condition.params);
-    return qb;
-  }
-
-  /**
-   * A page of employee-owned records (attendance, leave, timesheets): one employee's, when the
-   * caller may see it (404 otherwise), or all the caller may list (restrictToRecordScope). Paging,
-   * sort, filters and the date range come from the spec.
-   */
-  async recordsPage<T extends ObjectLiteral, D>(
-    caller: AuthUser,
-    qb: SelectQueryBuilder<T>,
-    opts: { employeeColumn: string; employeeId?: number; query: ListQueryDto; spec: ListSpec; map: (row: T) => D },
-  ): Promise<Page<D>> {
-    if (opts.employeeId === undefined) await this.restrictToRecordScope(caller, qb, opts.employeeColumn);
-    else {
-      await this.visible(caller, opts.employeeId);
-      qb.andWhere(`${opts.employeeColumn} = :recordsOf`, { recordsOf: opts.employeeId });
-    }
-    return (await findPage(qb, parseListQuery(opts.query, opts.spec))).map(opts.map);
-  }
-
-  /**
-   * The list of one kind of employee-owned record, for a service to expose as `list`: alias `a` of
-   * `repo`, its employee column `<alias>.employee_id`, the endpoint's spec and response mapper.
-   */
-  recordList<T extends ObjectLiteral, D>(repo: Repository<T>, alias: string, spec: ListSpec, map: (row: T) => D): RecordList<D> {
-    return (caller, query, employeeId) =>
-      this.recordsPage(caller, repo.createQueryBuilder(alias), {
-        employeeColumn: `${alias}.employee_id`,
-        employeeId,
-        query,
-        spec,
-        map,
-      });
   }
 
   private async computeScope(caller: AuthUser): Promise<EmployeeScope> {

@@ -7,12 +7,13 @@ import { EMPLOYEE_ITEM_ENTITIES } from './entities/employee-items.entity';
 import { Employee } from './entities/employee.entity';
 import { EmployeesController } from './employees.controller';
 import { EmployeeAccessService } from './employee-access.service';
+import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
 
 @Module({
   imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
   controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
-  providers: [EmployeesService, EmployeeAccessService, EmployeeItemsService],
-  exports: [EmployeesService, EmployeeAccessService],
+  providers: [EmployeesService, EmployeeAccessService, EmployeeItemsService, EmployeesRepository],
+  exports: [EmployeesService, EmployeeAccessService, EmployeesRepository],
 })
 export class EmployeesModule {}

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findRowsPage, ListSpec, parseListQuery, RowsSource } from '../common/paging/list-request';
+import { parseListQuery } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { TotalsCache } from '../common/paging/totals-cache';
@@ -14,49 +14,15 @@ import { ReferenceService } from '../reference/reference.service';
 import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
-import { EMPLOYEE_STATUSES, Employee } from './entities/employee.entity';
+import { Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
+import { EmployeesRepository } from './employees.repository';
 import { recordAudit } from '../common/audit/audit-log';
 
-/** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
-export const EMPLOYEE_LIST_SPEC: ListSpec = {
-  idColumn: 'e.id',
-  sortFields: {
-    id: 'e.id',
-    employee_id: 'e.employee_id',
-    first_name: 'e.first_name',
-    last_name: 'e.last_name',
-    joined_date: 'e.joined_date',
-    department: 'e.department_id',
-  },
-  filterFields: {
-    status: { column: 'e.status', type: 'string', values: EMPLOYEE_STATUSES },
-    department: { column: 'e.department_id', type: 'int' },
-    job_title: { column: 'e.job_title_id', type: 'int' },
-    employment_status: { column: 'e.employment_status_id', type: 'int' },
-    supervisor: { column: 'e.supervisor_id', type: 'int' },
-  },
-  fullText: {
-    columns: ['e.first_name', 'e.middle_name', 'e.last_name', 'e.employee_id', 'e.work_email'],
-    sqliteTable: 'employees_search',
-  },
-};
+import { EMPLOYEE_LIST_SPEC } from './employees.repository';
 
-/** GET /employees reads these columns as rows of values (findRowsPage), mapped by toListItem. */
-const LIST_SOURCE: RowsSource = {
-  from: 'employees e',
-  select: [
-    'e.id',
-    'e.employee_id',
-    'e.first_name',
-    'e.last_name',
-    'e.work_email',
-    'e.job_title_id',
-    'e.department_id',
-    'e.status',
-  ],
-};
+export { EMPLOYEE_LIST_SPEC };
 
 /** A row of LIST_SOURCE: integer and text columns, which both drivers return as numbers and strings. */
 function toListItem(row: unknown[]): EmployeeListItemDto {
@@ -106,20 +72,6 @@ function auditView(e: Employee): Record<string, unknown> {
   return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));
 }
 
-/** An employee as a payslip shows it; references are ids. */
-export interface PayslipFields {
-  id: number;
-  employee_id: string;
-  first_name: string;
-  middle_name: string | null;
-  last_name: string;
-  joined_date: string;
-  work_email: string | null;
-  job_title: number | null;
-  department: number | null;
-  pay_grade: number | null;
-}
-
 @Injectable()
 export class EmployeesService {
   private readonly employees: Repository<Employee>;
@@ -134,6 +86,7 @@ export class EmployeesService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
+    private readonly repository: EmployeesRepository,
   ) {
     this.employees = dataSource.getRepository(Employee);
     this.totals = new TotalsCache(config.listTotalsCacheMs);
@@ -142,14 +95,7 @@ export class EmployeesService {
   /** Admin: all; Restricted Admin: its department subtree; Manager: its direct reports; Employee: none. */
   async list(caller: AuthUser, query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
     const request = parseListQuery(query, EMPLOYEE_LIST_SPEC);
-    const condition = this.access.listCondition(await this.access.scopeOf(caller));
-    const page = await findRowsPage(
-      this.dataSource,
-      LIST_SOURCE,
-      request,
-      condition.sql ? [{ sql: condition.sql, params: condition.params }] : [],
-      this.totals,
-    );
+    const page = await this.repository.listPage(await this.access.scopeOf(caller), request, this.totals);
     return page.map(toListItem);
   }
 
@@ -423,50 +369,6 @@ export class EmployeesService {
           years_of_service: years(e.joinedDate),
         });
       }
-    }
-    return out;
-  }
-
-  /** For payroll grids: ids, employee ids and names of many employees (deleted ones are simply absent). */
-  /** What a payslip shows of employees (issue 25): names, dates, e-mail and reference ids, plain rows 1 000 at a time. */
-  async payslipFieldsOf(ids: number[]): Promise<Map<number, PayslipFields>> {
-    const out = new Map<number, PayslipFields>();
-    for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await this.employees
-        .createQueryBuilder('e')
-        .select(['e.id AS id', 'e.employee_id AS employee_id', 'e.first_name AS first_name', 'e.middle_name AS middle_name'])
-        .addSelect(['e.last_name AS last_name', 'e.joined_date AS joined_date', 'e.work_email AS work_email'])
-        .addSelect(['e.job_title_id AS job_title', 'e.department_id AS department', 'e.pay_grade_id AS pay_grade'])
-        .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
-        .getRawMany<Record<keyof PayslipFields, string | number | null>>();
-      const id = (v: string | number | null) => (v === null ? null : Number(v));
-      for (const r of rows)
-        out.set(Number(r.id), {
-          id: Number(r.id),
-          employee_id: String(r.employee_id),
-          first_name: String(r.first_name),
-          middle_name: r.middle_name === null ? null : String(r.middle_name),
-          last_name: String(r.last_name),
-          joined_date: String(r.joined_date),
-          work_email: r.work_email === null ? null : String(r.work_email),
-          job_title: id(r.job_title),
-          department: id(r.department),
-          pay_grade: id(r.pay_grade),
-        });
-    }
-    return out;
-  }
-
-  async namesOf(ids: number[]): Promise<Map<number, { id: number; employee_id: string; name: string }>> {
-    const out = new Map<number, { id: number; employee_id: string; name: string }>();
-    // Plain rows, not entities: a payroll's data grid names every employee of the run (12 500 at a time).
-    for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await this.employees
-        .createQueryBuilder('e')
-        .select(['e.id AS id', 'e.employee_id AS code', 'e.first_name AS first', 'e.last_name AS last'])
-        .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
-        .getRawMany<{ id: number | string; code: string; first: string; last: string }>();
-      for (const e of rows) out.set(Number(e.id), { id: Number(e.id), employee_id: e.code, name: `${e.first} ${e.last}` });
     }
     return out;
   }

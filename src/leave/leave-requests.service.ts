@@ -13,8 +13,8 @@ import {
   employeeRef,
   isApproverOf,
   DecisionSubject,
-  RecordList,
 } from '../employees/employee-access.service';
+import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
 import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
@@ -89,12 +89,13 @@ export class LeaveRequestsService {
     @InjectRepository(LeaveRequest) private readonly leaveRequestRepo: Repository<LeaveRequest>,
     @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
+    employeeRecords: EmployeesRepository,
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
+    this.list = employeeRecords.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
   }
 
   /** leave_day_sums follows employees between departments and out of the company. */

@@ -3,10 +3,11 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeesRepository } from '../employees/employees.repository';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
@@ -47,7 +48,9 @@ export class LeaveSetupService {
     @InjectRepository(LeavePeriod) private readonly leavePeriodRepo: Repository<LeavePeriod>,
     @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
+    employeeRecords: EmployeesRepository,
   ) {
+    this.listEntitlements = employeeRecords.recordList(leaveEntitlementRepo, 'x', ENTITLEMENT_SPEC, toEntitlementDto);
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
       label: 'Leave type',
       resource: 'leave-types',
@@ -100,15 +103,7 @@ export class LeaveSetupService {
    * its departments', Manager its own and its direct reports', Employee its own; `filters.employee`
    * narrows that down (an employee outside it lists nothing, as on /leaves).
    */
-  async listEntitlements(caller: AuthUser, query: ListQueryDto): Promise<Page<EntitlementDto>> {
-    const request = parseListQuery(query, ENTITLEMENT_SPEC);
-    const qb = await this.access.restrictToRecordScope(
-      caller,
-      this.leaveEntitlementRepo.createQueryBuilder('x'),
-      'x.employee_id',
-    );
-    return (await findPage(qb, request)).map(toEntitlementDto);
-  }
+  readonly listEntitlements: (caller: AuthUser, query: ListQueryDto) => Promise<Page<EntitlementDto>>;
 
   /** Sets the days of an employee for a type and period (creates or replaces). */
   async setEntitlement(caller: AuthUser, dto: SetEntitlementDto): Promise<EntitlementDto> {

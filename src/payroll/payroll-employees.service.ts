@@ -11,7 +11,8 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { ListSpec } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { EmployeeAccessService, RecordList } from '../employees/employee-access.service';
+import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { EmployeesService } from '../employees/employees.service';
 import {
   PayrollEmployeeDto,
@@ -67,9 +68,10 @@ export class PayrollEmployeesService {
     @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
     @InjectRepository(DeductionGroup) private readonly groups: Repository<DeductionGroup>,
     private readonly access: EmployeeAccessService,
+    employeeRecords: EmployeesRepository,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(payrollEmployees, 'p', PAYROLL_EMPLOYEE_SPEC, toPayrollEmployeeDto);
+    this.list = employeeRecords.recordList(payrollEmployees, 'p', PAYROLL_EMPLOYEE_SPEC, toPayrollEmployeeDto);
   }
 
   /** The employee's salary: one amount per component, in its payroll currency's minor unit (2 when not configured). */

@@ -1,15 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeesRepository } from '../employees/employees.repository';
 import { ReferenceService } from '../reference/reference.service';
 import { PayrollEmployeeRowDto } from './dto/payroll-run.dto';
 import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
-import { EmployeeSalary, PayrollEmployee } from './entities/payroll-config.entities';
-import { Payroll, PayrollCell, PayrollError, PayrollStatus } from './entities/payroll-run.entities';
+import { EmployeeSalary } from './entities/payroll-config.entities';
+import { Payroll, PayrollCell, PayrollStatus } from './entities/payroll-run.entities';
+import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
 import { toEngineColumn } from './payroll-config.service';
 import { PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
@@ -17,8 +18,6 @@ import { minorUnitOf } from '../common/money/currencies';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { internalFailure, isCurrentClaim, payrollJobId, PayrollJobData } from './payroll.jobs';
-
-const BATCH = 1000;
 
 class PlanFailure extends Error {
   constructor(
@@ -42,9 +41,9 @@ export class PayrollProcessingService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
     @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
-    @InjectRepository(PayrollEmployee) private readonly payrollEmployees: Repository<PayrollEmployee>,
     @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeesRepository,
+    private readonly repository: PayrollRunsRepository,
     private readonly reference: ReferenceService,
     private readonly inputs: PayrollInputsService,
     private readonly events: EventEmitter2,
@@ -70,8 +69,8 @@ export class PayrollProcessingService {
         this.dataSource,
         async (em) => {
           await em.delete(PayrollCell, { payrollId });
-          await this.writeCells(em, payrollId, result, edited);
-          await this.replaceErrors(em, payrollId, result.errors);
+          await this.repository.insertCells(em, payrollId, cellsOf(result, edited));
+          await this.repository.replaceErrors(em, payrollId, result.errors);
         },
         SET_REPLACEMENT,
       );
@@ -85,7 +84,7 @@ export class PayrollProcessingService {
       );
     } catch (err) {
       if (err instanceof PlanFailure) {
-        await transaction(this.dataSource, (em) => this.replaceErrors(em, payrollId, err.errors), SET_REPLACEMENT);
+        await transaction(this.dataSource, (em) => this.repository.replaceErrors(em, payrollId, err.errors), SET_REPLACEMENT);
         await this.finish(payroll, 'Failed', err.message, 0, err.errors.length);
         return;
       }
@@ -132,54 +131,6 @@ export class PayrollProcessingService {
     return computePayrollYielding(plan, engineEmployees, hooks, (columnId, employeeId) => fixed.get(`${employeeId}:${columnId}`));
   }
 
-  /** Plain multi-row INSERTs (BATCH rows a statement): TypeORM's entity insert costs more than the engine. */
-  private async writeCells(em: EntityManager, payrollId: number, result: EngineResult, edited: PayrollCell[]): Promise<void> {
-    const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
-    let params: unknown[] = [];
-    let rows = 0;
-    const flush = async () => {
-      if (!rows) return;
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
-      await em.query(`INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited) VALUES ${values}`, params);
-      params = [];
-      rows = 0;
-    };
-    for (const row of result.rows) {
-      for (const [k, columnId] of result.columns.entries()) {
-        params.push(payrollId, row.employee, columnId, row.values[k], editedKeys.has(`${row.employee}:${columnId}`) ? 1 : 0);
-        if (++rows === BATCH) await flush();
-      }
-    }
-    await flush();
-  }
-
-  /** Replaces a payroll's error list: its cells' (processing), or payslips that could not be rendered. */
-  async replaceErrors(
-    em: EntityManager,
-    payrollId: number,
-    errors: Array<{ employee: number | null; column: number | null; message: string }>,
-  ): Promise<void> {
-    await em.delete(PayrollError, { payrollId });
-    await this.writeErrors(em, payrollId, errors);
-  }
-
-  private async writeErrors(
-    em: EntityManager,
-    payrollId: number,
-    errors: Array<{ employee: number | null; column: number | null; message: string }>,
-  ): Promise<void> {
-    const rows = errors
-      .slice(0, 10_000)
-      .map((e) => ({ payrollId, employeeId: e.employee, columnId: e.column, message: e.message.slice(0, 500) }));
-    for (let i = 0; i < rows.length; i += BATCH)
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(PayrollError)
-        .values(rows.slice(i, i + BATCH))
-        .execute();
-  }
-
   private async finish(
     payroll: Payroll,
     status: PayrollStatus,
@@ -220,21 +171,25 @@ export class PayrollProcessingService {
    * The payroll employees a payroll selects (what it processes and GET .../{id}/employees lists):
    * the pay frequency, and deduction group when set; Active; in the department or below.
    */
-  async selectionQuery(payroll: Payroll): Promise<SelectQueryBuilder<PayrollEmployee>> {
-    const departments = await this.reference.subtree([payroll.departmentId]);
-    const qb = this.payrollEmployees
-      .createQueryBuilder('p')
-      .innerJoin('employees', 'e', 'e.id = p.employee_id')
-      .where('p.pay_frequency_id = :payPeriod', { payPeriod: payroll.payPeriod })
-      .andWhere("e.status = 'Active'")
-      .andWhere('e.department_id IN (:...departments)', { departments });
-    if (payroll.deductionGroupId !== null) qb.andWhere('p.deduction_group_id = :group', { group: payroll.deductionGroupId });
-    return qb;
+  async selectionOf(payroll: Payroll): Promise<Selection> {
+    return {
+      payFrequency: payroll.payPeriod,
+      deductionGroup: payroll.deductionGroupId,
+      departments: await this.reference.subtree([payroll.departmentId]),
+    };
   }
 
   private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
-    const selected = await (await this.selectionQuery(payroll)).getMany();
+    const selected = await this.repository.selected(await this.selectionOf(payroll));
     const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
     return selected.map((p) => selectionRow(names, p)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
+}
+
+/** The cells a run writes: every computed value, flagged edited where it was an edit kept. */
+function* cellsOf(result: EngineResult, edited: PayrollCell[]): Generator<[number, number, string | null, boolean]> {
+  const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
+  for (const row of result.rows)
+    for (const [k, columnId] of result.columns.entries())
+      yield [row.employee, columnId, row.values[k], editedKeys.has(`${row.employee}:${columnId}`)];
 }

@@ -17,7 +17,9 @@ import {
   PayrollErrorDto,
   SavePayrollDto,
 } from './dto/payroll-run.dto';
-import { PayrollRunsService, SELECTION_SPEC } from './payroll-runs.service';
+import { PayrollRunsService } from './payroll-runs.service';
+import { SELECTION_SPEC } from './payroll-runs.repository';
+import { PayrollTransitionsService } from './payroll-transitions.service';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
@@ -26,7 +28,10 @@ const ADMINS = ['Admin', 'Restricted Admin'] as const;
 @ApiBearerAuth()
 @Controller('payroll_config/payrolls')
 export class PayrollRunsController {
-  constructor(private readonly runs: PayrollRunsService) {}
+  constructor(
+    private readonly runs: PayrollRunsService,
+    private readonly transitions: PayrollTransitionsService,
+  ) {}
 
   @Get()
   @Levels(...ADMINS)
@@ -100,7 +105,7 @@ export class PayrollRunsController {
   @ApiOkEnvelope(PayrollDto)
   @ApiErrors(400, 401, 403, 404, 409)
   process(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<PayrollDto> {
-    return this.runs.process(caller, id);
+    return this.transitions.process(caller, id);
   }
 
   @Get(':id/errors')

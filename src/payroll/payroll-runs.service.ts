@@ -1,19 +1,15 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, IsNull, LessThan, Repository } from 'typeorm';
-import { randomUUID } from 'node:crypto';
+import { DataSource, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { JobQueue } from '../common/queue/job-queue.service';
-import { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService } from '../employees/employee-access.service';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeesRepository } from '../employees/employees.repository';
 import { ReferenceService } from '../reference/reference.service';
 import {
   PayrollDataDto,
@@ -24,25 +20,19 @@ import {
   SavePayrollDto,
 } from './dto/payroll-run.dto';
 import { DeductionGroup, PayFrequency, PayrollColumn } from './entities/payroll-config.entities';
-import { Payroll, PayrollCell, PayrollError, PayslipTemplate } from './entities/payroll-run.entities';
-import { CellWrite, updateCells } from './payroll-cells.repository';
-import { EmployeeScopeCondition, PayrollGridService, selectionRow } from './payroll-grid.service';
+import { Payroll, PayrollCell, PayslipTemplate } from './entities/payroll-run.entities';
+import { PayrollGridService, selectionRow } from './payroll-grid.service';
+import { CellWrite, PayrollRunsRepository, RowScope, SELECTION_SPEC } from './payroll-runs.repository';
 import { PAYROLL_STATES } from './payroll.states';
 import { PayrollProcessingService } from './payroll-processing.service';
 import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from './payroll-lists';
-import { JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId } from './payroll.jobs';
 
-/** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
-export const SELECTION_SPEC: ListSpec = {
-  idColumn: 'p.id',
-  sortFields: { id: 'e.id', employee_id: 'e.employee_id', first_name: 'e.first_name', last_name: 'e.last_name' },
-  defaultSort: { field: 'id', order: 'ascend' },
-};
+export { SELECTION_SPEC };
 
 /** The payrolls' resource in the audit log. */
 export const PAYROLLS = 'payroll_config/payrolls';
 
-function toPayrollDto(p: Payroll): PayrollDto {
+export function toPayrollDto(p: Payroll): PayrollDto {
   return {
     id: p.id,
     name: p.name,
@@ -62,36 +52,29 @@ function toPayrollDto(p: Payroll): PayrollDto {
 }
 
 /**
- * Payroll runs (API.md §10): payrolls and their state machine, processing as a job that computes
- * every cell with the engine and writes them in batched inserts in one transaction, the data grid
- * and edits of editable cells. Admins; Restricted Admins for payrolls of their departments.
+ * Payroll runs (API.md §10): payrolls (create, change, delete in the states that allow it), their
+ * selection and errors, the data grid and edits of editable cells. Admins; Restricted Admins for
+ * payrolls of their departments. Processing and payslips are started by PayrollTransitionsService.
  */
 @Injectable()
 export class PayrollRunsService {
-  private readonly logger = new Logger('PayrollRuns');
-
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
-    @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
-    @InjectRepository(PayrollError) private readonly errors: Repository<PayrollError>,
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
     @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
     @InjectRepository(DeductionGroup) private readonly groups: Repository<DeductionGroup>,
     private readonly access: EmployeeAccessService,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeesRepository,
+    private readonly repository: PayrollRunsRepository,
     private readonly reference: ReferenceService,
-    private readonly jobs: JobQueue,
     private readonly grid: PayrollGridService,
     private readonly processing: PayrollProcessingService,
   ) {}
 
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<PayrollDto>> {
-    const qb = this.payrolls.createQueryBuilder('p');
-    const departments = await this.departmentsOf(caller);
-    if (departments) qb.where(departments.length ? 'p.department_id IN (:...departments)' : '1 = 0', { departments });
-    return (await findPage(qb, parseListQuery(query, PAYROLL_LIST_SPEC))).map(toPayrollDto);
+    const page = await this.repository.payrolls(await this.departmentsOf(caller), parseListQuery(query, PAYROLL_LIST_SPEC));
+    return page.map(toPayrollDto);
   }
 
   async get(caller: AuthUser, id: number): Promise<PayrollDto> {
@@ -167,68 +150,22 @@ export class PayrollRunsService {
 
   /** GET .../{id}/employees: one page of the payroll employees the payroll selects, never the whole selection. */
   async employeesOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollEmployeeRowDto>> {
-    const page = await findPage(
-      await this.processing.selectionQuery(await this.visible(caller, id)),
-      parseListQuery(query, SELECTION_SPEC),
-    );
+    const selection = await this.processing.selectionOf(await this.visible(caller, id));
+    const page = await this.repository.selectedPage(selection, parseListQuery(query, SELECTION_SPEC));
     const names = await this.employees.namesOf(page.items.map((p) => p.employeeId));
     return page.map((p) => selectionRow(names, p));
   }
 
   async errorsOf(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<PayrollErrorDto>> {
     await this.visible(caller, id);
-    const qb = this.errors.createQueryBuilder('x').where('x.payroll_id = :id', { id });
-    const scope = await this.employeeScope(caller, 'x.employee_id');
-    if (scope) qb.andWhere(`(x.employee_id IS NULL OR ${scope.sql})`, scope.params);
-    const page = await findPage(qb, parseListQuery(query, PAYROLL_ERROR_LIST_SPEC));
+    const page = await this.repository.errors(id, await this.rowScope(caller), parseListQuery(query, PAYROLL_ERROR_LIST_SPEC));
     return page.map((e) => ({ employee: e.employeeId, column: e.columnId, message: e.message }));
-  }
-
-  /**
-   * Claims Processing with one conditional UPDATE (two concurrent calls: one wins, the other gets
-   * 409), then queues the job; answers at once. The job id is the claim's, so a retry never doubles.
-   */
-  async process(caller: AuthUser, id: number): Promise<PayrollDto> {
-    const payroll = await this.visible(caller, id);
-    const claim = await this.claim(id, 'process');
-    if (claim === null)
-      throw PAYROLL_STATES.invalid('process', (await this.payrolls.findOneOrFail({ where: { id } }).catch(() => payroll)).status);
-    await this.jobs.add(PAYROLL_PROCESS_JOB, { payrollId: id, claim }, { jobId: payrollJobId('Processing', id, claim) });
-    return toPayrollDto(await this.payrolls.findOneOrFail({ where: { id } }));
-  }
-
-  /**
-   * Moves the payroll to a job-run state by `action` (process: Processing; generate-payslips:
-   * Completing) with one conditional UPDATE (of concurrent claims one wins) and returns the claim's
-   * token, or null when the payroll was not in a state the action starts from.
-   */
-  async claim(id: number, action: 'process' | 'generate-payslips'): Promise<string | null> {
-    const claim = randomUUID();
-    return transaction(this.dataSource, async (em) => {
-      const before = await em.findOne(Payroll, { where: { id }, select: { id: true, status: true } });
-      const moved = await PAYROLL_STATES.move(em, Payroll, { id }, action, {
-        progress: 0,
-        error: null,
-        claimedAt: new Date(),
-        claim,
-      });
-      if (!moved) return null;
-      // The caller's request to run the job (the job's own outcome is the service's).
-      await recordAudit(em, {
-        action,
-        resource: PAYROLLS,
-        resourceId: id,
-        before: { status: before?.status ?? null },
-        after: { status: PAYROLL_STATES.transitions[action].to },
-      });
-      return claim;
-    });
   }
 
   /** GET .../data: a page of the grid of a payroll the caller may read, with the rows of the employees it may see. */
   async data(caller: AuthUser, id: number, query: PageQueryDto): Promise<PayrollDataDto> {
     const payroll = await this.visible(caller, id);
-    return this.grid.page(payroll, query, await this.employeeScope(caller, 'c.employee_id'));
+    return this.grid.page(payroll, query, await this.rowScope(caller));
   }
 
   /**
@@ -241,14 +178,7 @@ export class PayrollRunsService {
     const columns = new Map((await this.grid.columnsOf(payroll)).map((c) => [c.id, c]));
     const employeeIds = [...new Set(dto.values.map((v) => v.employee))];
     // Employees outside the caller's scope are not in the payroll for it (the same answer as absent ones).
-    const presentQuery = this.cells
-      .createQueryBuilder('c')
-      .select('DISTINCT c.employee_id', 'employee')
-      .where('c.payroll_id = :id', { id })
-      .andWhere('c.employee_id IN (:...employeeIds)', { employeeIds });
-    const scope = await this.employeeScope(caller, 'c.employee_id');
-    if (scope) presentQuery.andWhere(scope.sql, scope.params);
-    const present = new Set((await presentQuery.getRawMany<{ employee: number | string }>()).map((r) => Number(r.employee)));
+    const present = new Set(await this.repository.cellEmployees(id, await this.rowScope(caller), employeeIds));
     const problems: ErrorDetail[] = [];
     dto.values.forEach((v, i) => {
       const column = columns.get(v.column);
@@ -295,7 +225,7 @@ export class PayrollRunsService {
         for (const row of result.rows)
           for (const [k, column] of result.columns.entries())
             if (!kept.has(`${row.employee}:${column}`)) writes.push({ employee: row.employee, column, value: row.values[k] });
-        await updateCells(em, id, writes);
+        await this.repository.updateCells(em, id, writes);
       },
       SET_REPLACEMENT,
     );
@@ -303,58 +233,13 @@ export class PayrollRunsService {
   }
 
   /**
-   * A payroll left in Processing or Completing past PAYROLL_RUN_TIMEOUT whose job is no longer
-   * live (its worker died and no stalled-job check took it up, or the queue lost it) goes to Failed
-   * (Processing) or back to Processed (Completing), with an error saying so. A job still waiting
-   * for a worker, or running with its lock held, is left alone however long it takes.
-   */
-  async failStalled(): Promise<number> {
-    const cutoff = new Date(Date.now() - this.config.payrollRunTimeoutSec * 1000);
-    const stale = await this.payrolls.find({
-      select: { id: true, status: true, claim: true },
-      where: { status: In(Object.keys(JOB_STATES)), claimedAt: LessThan(cutoff) },
-    });
-    let reset = 0;
-    for (const p of stale) {
-      const state = p.status as JobRunState;
-      // A claim without a token predates tokens: its job cannot be looked up, the timeout decides.
-      if (p.claim && (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, p.id, p.claim)))) continue;
-      const moved = await PAYROLL_STATES.move(
-        this.payrolls.manager,
-        Payroll,
-        { id: p.id, claim: p.claim ?? IsNull() },
-        JOB_STATES[state].recover,
-        {
-          error:
-            state === 'Processing'
-              ? 'processing did not finish in time and its job is gone (the worker stopped?); process it again'
-              : 'generating payslips did not finish in time and its job is gone (the worker stopped?); generate them again',
-        },
-      );
-      if (moved) {
-        this.logger.warn(
-          `payroll ${p.id}: ${state} past PAYROLL_RUN_TIMEOUT without a live job, now ${PAYROLL_STATES.transitions[JOB_STATES[state].recover].to}`,
-        );
-        reset++;
-      }
-    }
-    return reset;
-  }
-
-  /**
    * The rows of a payroll a caller reads (cells, errors, payslips) follow their employee, as
    * /employees/{id}/payslips does (API.md §5): a Restricted Admin reads those of employees now in
    * its departments, so an employee moved out of them is out of every payroll route too. Null for
-   * an Admin. `column` is the SQL column holding the employee id.
+   * an Admin.
    */
-  async employeeScope(caller: AuthUser, column: string): Promise<EmployeeScopeCondition | null> {
-    const departments = await this.departmentsOf(caller);
-    if (departments === null) return null;
-    if (!departments.length) return { sql: '1 = 0', params: {} };
-    return {
-      sql: `${column} IN (SELECT scope_e.id FROM employees scope_e WHERE scope_e.department_id IN (:...scopeDepartments))`,
-      params: { scopeDepartments: departments },
-    };
+  rowScope(caller: AuthUser): Promise<RowScope> {
+    return this.departmentsOf(caller);
   }
 
   /** Admin: null (all); Restricted Admin: its department subtree. */
@@ -363,7 +248,8 @@ export class PayrollRunsService {
     return scope.kind === 'departments' ? scope.departmentIds : scope.kind === 'all' ? null : [];
   }
 
-  private async visible(caller: AuthUser, id: number): Promise<Payroll> {
+  /** The payroll if the caller may read it (a Restricted Admin: of its departments); 404 otherwise. */
+  async visible(caller: AuthUser, id: number): Promise<Payroll> {
     const payroll = await this.payrolls.findOne({ where: { id } });
     const departments = payroll && (await this.departmentsOf(caller));
     if (!payroll || (departments && !departments.includes(payroll.departmentId))) throw new NotFoundException('Payroll');

@@ -15,9 +15,13 @@ import { PayrollRunsController } from './payroll-runs.controller';
 import { PayrollGridService } from './payroll-grid.service';
 import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
+import { PayrollRunsRepository } from './payroll-runs.repository';
+import { PayrollTransitionsService } from './payroll-transitions.service';
 import { PayrollProcessor } from './payroll.processor';
 import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
 import { PayslipsService } from './payslips.service';
+import { PayslipContextsService } from './payslip-contexts.service';
+import { PayslipTemplatesService } from './payslip-templates.service';
 import { SettingsModule } from '../settings/settings.module';
 
 @Module({
@@ -44,11 +48,15 @@ import { SettingsModule } from '../settings/settings.module';
     PayrollEmployeesService,
     PayrollInputsService,
     PayrollRunsService,
+    PayrollRunsRepository,
+    PayrollTransitionsService,
     PayrollGridService,
     PayrollProcessingService,
     PayrollProcessor,
     PayslipsService,
+    PayslipContextsService,
+    PayslipTemplatesService,
   ],
-  exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService],
+  exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService, PayrollTransitionsService],
 })
 export class PayrollModule {}

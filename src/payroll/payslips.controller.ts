@@ -19,6 +19,7 @@ import {
 } from './dto/payroll-run.dto';
 import { SAMPLE_PAYSLIP_CONTEXT } from './payslip-context';
 import { PayslipsService } from './payslips.service';
+import { PayslipTemplatesService } from './payslip-templates.service';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
@@ -36,7 +37,7 @@ const TEMPLATE_HELP =
 @ApiBearerAuth()
 @Controller('payroll_config/payslip-templates')
 export class PayslipTemplatesController {
-  constructor(private readonly payslips: PayslipsService) {}
+  constructor(private readonly templates: PayslipTemplatesService) {}
 
   @Get()
   @Levels(...ADMINS)
@@ -45,7 +46,7 @@ export class PayslipTemplatesController {
   @ApiListEnvelope(PayslipTemplateDto)
   @ApiErrors(400, 401, 403)
   list(@Query() query: ListQueryDto): Promise<Page<PayslipTemplateDto>> {
-    return this.payslips.listTemplates(query);
+    return this.templates.listTemplates(query);
   }
 
   @Post()
@@ -55,7 +56,7 @@ export class PayslipTemplatesController {
   @ApiOkEnvelope(PayslipTemplateDto)
   @ApiErrors(400, 401, 403, 404, 409)
   save(@Body() dto: SavePayslipTemplateDto): Promise<PayslipTemplateDto> {
-    return this.payslips.saveTemplate(dto);
+    return this.templates.saveTemplate(dto);
   }
 
   @Post('preview')
@@ -65,7 +66,7 @@ export class PayslipTemplatesController {
   @ApiOkEnvelope(RenderedDto)
   @ApiErrors(400, 401, 403)
   previewDraft(@CurrentUser() caller: AuthUser, @Body() dto: PreviewTemplateDto): Promise<RenderedDto> {
-    return this.payslips.preview(caller, dto.content, dto.data);
+    return this.templates.preview(caller, dto.content, dto.data);
   }
 
   @Get(':id')
@@ -74,7 +75,7 @@ export class PayslipTemplatesController {
   @ApiOkEnvelope(PayslipTemplateDto)
   @ApiErrors(400, 401, 403, 404)
   get(@Param('id', new IdParamPipe()) id: number): Promise<PayslipTemplateDto> {
-    return this.payslips.getTemplate(id);
+    return this.templates.getTemplate(id);
   }
 
   @Get(':id/preview')
@@ -83,7 +84,7 @@ export class PayslipTemplatesController {
   @ApiOkEnvelope(RenderedDto)
   @ApiErrors(400, 401, 403, 404)
   preview(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<RenderedDto> {
-    return this.payslips.previewSaved(caller, id);
+    return this.templates.previewSaved(caller, id);
   }
 
   @Delete(':id')
@@ -92,7 +93,7 @@ export class PayslipTemplatesController {
   @ApiOkEnvelope(DeletedDto)
   @ApiErrors(400, 401, 403, 404, 409)
   remove(@Param('id', new IdParamPipe()) id: number): Promise<DeletedDto> {
-    return this.payslips.removeTemplate(id);
+    return this.templates.removeTemplate(id);
   }
 }
 

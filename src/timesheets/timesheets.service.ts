@@ -14,8 +14,8 @@ import {
   employeeRef,
   isApproverOf,
   DecisionSubject,
-  RecordList,
 } from '../employees/employee-access.service';
+import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { ReferenceCrud } from '../common/crud/crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
@@ -74,10 +74,11 @@ export class TimesheetsService {
     @InjectRepository(Project) private readonly projectRepo: Repository<Project>,
     @InjectRepository(TimeEntry) private readonly timeEntryRepo: Repository<TimeEntry>,
     private readonly access: EmployeeAccessService,
+    employeeRecords: EmployeesRepository,
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
   ) {
-    this.list = access.recordList(timeEntryRepo, 't', TIME_ENTRY_LIST_SPEC, toTimeEntryDto);
+    this.list = employeeRecords.recordList(timeEntryRepo, 't', TIME_ENTRY_LIST_SPEC, toTimeEntryDto);
     this.projects = new ReferenceCrud<Project, ProjectDto>({
       label: 'Project',
       resource: 'projects',

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
+import { noteSql } from './record-sql';
 import { openTransaction, sqliteTurn } from './transaction';
 
 export type Row = Record<string, unknown>;
@@ -63,6 +64,7 @@ export class DriverReader {
    */
   first(sql: string, params: unknown[]): Promise<Row | undefined> {
     // Not an async function: the hot read by id makes no promise beyond the driver's own.
+    noteSql(sql);
     const pool = this.pool;
     const inTransaction = pool && openTransaction(this.ds);
     if (inTransaction) return inTransaction.query<Row[]>(sql, params).then((rows) => rows[0]);
@@ -87,6 +89,7 @@ export class DriverReader {
    */
   async arrays(sql: string, named: Record<string, unknown>): Promise<unknown[][]> {
     const [text, params] = positional(sql, named, this.sqlite !== undefined);
+    noteSql(text);
     const pool = this.pool;
     const inTransaction = pool && openTransaction(this.ds);
     if (inTransaction) return (await inTransaction.query<Row[]>(text, params)).map((row) => Object.values(row));

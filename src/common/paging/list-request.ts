@@ -316,3 +316,8 @@ export function pageOf<T>(all: readonly T[], query: PageQueryDto): Page<T> {
       : all.slice(offset, offset + query.limit);
   return new Page(items, all.length, query.page, query.limit);
 }
+
+/** A list request from query values (page 1 of 50 unless given): sample arguments of recorded queries (RecordSql). */
+export function sampleListRequest(spec: ListSpec, query: Partial<SearchableListQueryDto> = {}): ListRequest {
+  return parseListQuery({ page: 1, limit: 50, sortOrder: 'ascend', ...query }, spec);
+}

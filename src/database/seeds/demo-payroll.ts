@@ -8,7 +8,9 @@ import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
 import { PayrollConfigService } from '../../payroll/payroll-config.service';
 import { PayrollEmployeesService } from '../../payroll/payroll-employees.service';
 import { PayrollRunsService } from '../../payroll/payroll-runs.service';
+import { PayrollTransitionsService } from '../../payroll/payroll-transitions.service';
 import { PayslipsService } from '../../payroll/payslips.service';
+import { PayslipTemplatesService } from '../../payroll/payslip-templates.service';
 
 /** The seed acts as an Admin through the services, so every rule (scripts, cycles, references) applies. */
 const SEED_ADMIN: AuthUser = {
@@ -109,7 +111,7 @@ async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date(
   const payslips = app.get(PayslipsService);
   const company = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Demo Company' } });
   const columns = (await ds.getRepository(PayrollColumn).find({ order: { colorder: 'ASC' } })).map((c) => c.id);
-  const template = await payslips.saveTemplate({
+  const template = await app.get(PayslipTemplatesService).saveTemplate({
     name: 'Standard payslip',
     content:
       '<h1>{{company.name}}</h1>\n<h2>Payslip {{payroll.date_start}} – {{payroll.date_end}}</h2>\n' +
@@ -132,7 +134,7 @@ async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date(
       columns,
       payslip_template: template.id,
     });
-    await runs.process(SEED_ADMIN, payroll.id);
+    await app.get(PayrollTransitionsService).process(SEED_ADMIN, payroll.id);
     if ((await settle(app, payroll.id)) === 'Processed' && back === 2) {
       await payslips.startGenerate(SEED_ADMIN, payroll.id);
       await settle(app, payroll.id);

@@ -1,0 +1,68 @@
+import { DataSource } from 'typeorm';
+
+/**
+ * SQL snapshots (issue 26, after immich's @GenerateSql): a repository method marked
+ * `@RecordSql(...sampleArguments)` is called with those arguments by test/sql-snapshots.e2e-spec.ts
+ * on each dialect (SQLite under `npm test`, MariaDB under the integration run), and every statement
+ * it sends is written to sql/<dialect>/<Repository>.sql. A change to a query shows in review as a
+ * change to that file; a snapshot that no longer matches fails the test (`npm run sql:update`
+ * rewrites them).
+ */
+export interface RecordedMethod {
+  /** The repository class (resolved from the application to call the method). */
+  target: abstract new (...args: never[]) => unknown;
+  method: string;
+  /** A label when one method is recorded with several argument lists. */
+  label?: string;
+  args: readonly unknown[];
+}
+
+const RECORDED: RecordedMethod[] = [];
+
+/** Marks a repository method whose statements are recorded, called with `args`. */
+export function RecordSql(...args: unknown[]): MethodDecorator {
+  return (prototype, method) => {
+    RECORDED.push({ target: prototype.constructor as RecordedMethod['target'], method: String(method), args });
+  };
+}
+
+/** As RecordSql, under a label: one method recorded with several argument lists. */
+export function RecordSqlAs(label: string, ...args: unknown[]): MethodDecorator {
+  return (prototype, method) => {
+    RECORDED.push({ target: prototype.constructor as RecordedMethod['target'], method: String(method), label, args });
+  };
+}
+
+export function recordedMethods(): readonly RecordedMethod[] {
+  return RECORDED;
+}
+
+let sink: string[] | null = null;
+
+/** Statements sent outside TypeORM's query runners (DriverReader) report here; nothing is kept unless a recording runs. */
+export function noteSql(sql: string): void {
+  sink?.push(sql);
+}
+
+/**
+ * Runs `work` and returns the statements it sent: through TypeORM's query runners (their logger
+ * hook, whatever the logging option) and through DriverReader. One recording at a time.
+ */
+export async function recordStatements(ds: DataSource, work: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const logger = ds.logger;
+  const logQuery = logger.logQuery.bind(logger);
+  logger.logQuery = (query, parameters, runner) => {
+    statements.push(query);
+    logQuery(query, parameters, runner);
+  };
+  sink = statements;
+  try {
+    await work();
+  } finally {
+    logger.logQuery = logQuery;
+    sink = null;
+  }
+  // A DriverReader read inside a transaction goes through TypeORM as well: noted once.
+  return statements.filter((sql, i) => sql !== statements[i - 1]);
+}

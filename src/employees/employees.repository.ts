@@ -1,0 +1,273 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { RecordSql } from '../common/database/record-sql';
+import {
+  Condition,
+  findPage,
+  findRowsPage,
+  ListRequest,
+  ListSpec,
+  parseListQuery,
+  RowsSource,
+  sampleListRequest,
+} from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { TotalsCache } from '../common/paging/totals-cache';
+import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
+import { Employee, EMPLOYEE_STATUSES } from './entities/employee.entity';
+
+/** A list of one kind of employee-owned record: all the caller may list (its own included), or one employee's it may see. */
+export type RecordList<D> = (caller: AuthUser, query: ListQueryDto, employeeId?: number) => Promise<Page<D>>;
+
+/** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
+export const EMPLOYEE_LIST_SPEC: ListSpec = {
+  idColumn: 'e.id',
+  sortFields: {
+    id: 'e.id',
+    employee_id: 'e.employee_id',
+    first_name: 'e.first_name',
+    last_name: 'e.last_name',
+    joined_date: 'e.joined_date',
+    department: 'e.department_id',
+  },
+  filterFields: {
+    status: { column: 'e.status', type: 'string', values: EMPLOYEE_STATUSES },
+    department: { column: 'e.department_id', type: 'int' },
+    job_title: { column: 'e.job_title_id', type: 'int' },
+    employment_status: { column: 'e.employment_status_id', type: 'int' },
+    supervisor: { column: 'e.supervisor_id', type: 'int' },
+  },
+  fullText: {
+    columns: ['e.first_name', 'e.middle_name', 'e.last_name', 'e.employee_id', 'e.work_email'],
+    sqliteTable: 'employees_search',
+  },
+};
+
+/**
+ * The joined employee's columns, for the list specs of queries joined with joinEmployee() (sort by
+ * name, say): the alias is this module's, so a query elsewhere never spells it.
+ */
+export const JOINED_EMPLOYEE = {
+  id: 'je.id',
+  employeeId: 'je.employee_id',
+  firstName: 'je.first_name',
+  lastName: 'je.last_name',
+} as const;
+
+/** The columns of the employees table (alias `e`) the scope conditions use. */
+const SCOPE = { id: 'e.id', department: 'e.department_id', supervisor: 'e.supervisor_id' };
+
+/** GET /employees reads these columns as rows of values (findRowsPage). */
+const LIST_SOURCE: RowsSource = {
+  from: 'employees e',
+  select: ['e.id', 'e.employee_id', 'e.first_name', 'e.last_name', 'e.work_email', 'e.job_title_id', 'e.department_id', 'e.status'],
+};
+
+/** An employee as a payslip shows it; references are ids. */
+export interface PayslipFields {
+  id: number;
+  employee_id: string;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  joined_date: string;
+  work_email: string | null;
+  job_title: number | null;
+  department: number | null;
+  pay_grade: number | null;
+}
+
+export type EmployeeName = { id: number; employee_id: string; name: string };
+
+/**
+ * The condition over employees `e` for the employee list: a Manager's list holds its direct
+ * reports only; an Employee's list is empty (API.md §5). Null sql: no restriction.
+ */
+export function employeeListCondition(scope: EmployeeScope): Condition | null {
+  switch (scope.kind) {
+    case 'all':
+      return null;
+    case 'departments':
+      return scope.departmentIds.length
+        ? { sql: `${SCOPE.department} IN (:...scopeDepartments)`, params: { scopeDepartments: scope.departmentIds } }
+        : { sql: '1 = 0', params: {} };
+    case 'team':
+      return { sql: `${SCOPE.supervisor} = :scopeSelf`, params: { scopeSelf: scope.selfId } };
+    case 'self':
+    case 'none':
+      return { sql: '1 = 0', params: {} };
+  }
+}
+
+/**
+ * The condition over employees `e` for employee-owned records (attendance, leave, timesheets):
+ * the employees the caller can see, its own records included (a Manager: itself and its direct
+ * reports; an Employee: itself), unlike the employee list.
+ */
+export function employeeRecordsCondition(scope: EmployeeScope): Condition | null {
+  switch (scope.kind) {
+    case 'team':
+      return { sql: `(${SCOPE.supervisor} = :scopeSelf OR ${SCOPE.id} = :scopeSelf)`, params: { scopeSelf: scope.selfId } };
+    case 'self':
+      return { sql: `${SCOPE.id} = :scopeSelf`, params: { scopeSelf: scope.selfId } };
+    case 'all':
+    case 'departments':
+    case 'none':
+      return employeeListCondition(scope);
+  }
+}
+
+const SAMPLE_SCOPE: EmployeeScope = { kind: 'departments', departmentIds: [1, 2] };
+
+/**
+ * The employees table as other queries reach it (issue 26): the employee list, names and payslip
+ * fields in bulk, and the caller's scope applied to any query with an employee column. Other
+ * modules join employees only through here.
+ */
+@Injectable()
+export class EmployeesRepository {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly access: EmployeeAccessService,
+  ) {}
+
+  /** A page of the employee list in `scope` (rows of LIST_SOURCE's columns). */
+  @RecordSql(SAMPLE_SCOPE, sampleListRequest(EMPLOYEE_LIST_SPEC, { sortField: 'last_name', filters: '{"status":"Active"}' }))
+  listPage(scope: EmployeeScope, request: ListRequest, totals?: TotalsCache): Promise<Page<unknown[]>> {
+    const condition = employeeListCondition(scope);
+    return findRowsPage(this.ds, LIST_SOURCE, request, condition ? [condition] : [], totals);
+  }
+
+  /** Ids, employee ids and names of many employees (deleted ones are simply absent), plain rows 1 000 at a time. */
+  @RecordSql([1, 2, 3])
+  async namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {
+    const out = new Map<number, EmployeeName>();
+    // Plain rows, not entities: a payroll's data grid names every employee of the run (12 500 at a time).
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.ds
+        .getRepository(Employee)
+        .createQueryBuilder('e')
+        .select(['e.id AS id', 'e.employee_id AS code', 'e.first_name AS first', 'e.last_name AS last'])
+        .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
+        .getRawMany<{ id: number | string; code: string; first: string; last: string }>();
+      for (const e of rows) out.set(Number(e.id), { id: Number(e.id), employee_id: e.code, name: `${e.first} ${e.last}` });
+    }
+    return out;
+  }
+
+  /** What a payslip shows of employees (issue 25): names, dates, e-mail and reference ids, plain rows 1 000 at a time. */
+  @RecordSql([1, 2, 3])
+  async payslipFieldsOf(ids: number[]): Promise<Map<number, PayslipFields>> {
+    const out = new Map<number, PayslipFields>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.ds
+        .getRepository(Employee)
+        .createQueryBuilder('e')
+        .select(['e.id AS id', 'e.employee_id AS employee_id', 'e.first_name AS first_name', 'e.middle_name AS middle_name'])
+        .addSelect(['e.last_name AS last_name', 'e.joined_date AS joined_date', 'e.work_email AS work_email'])
+        .addSelect(['e.job_title_id AS job_title', 'e.department_id AS department', 'e.pay_grade_id AS pay_grade'])
+        .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
+        .getRawMany<Record<keyof PayslipFields, string | number | null>>();
+      const id = (v: string | number | null) => (v === null ? null : Number(v));
+      for (const r of rows)
+        out.set(Number(r.id), {
+          id: Number(r.id),
+          employee_id: String(r.employee_id),
+          first_name: String(r.first_name),
+          middle_name: r.middle_name === null ? null : String(r.middle_name),
+          last_name: String(r.last_name),
+          joined_date: String(r.joined_date),
+          work_email: r.work_email === null ? null : String(r.work_email),
+          job_title: id(r.job_title),
+          department: id(r.department),
+          pay_grade: id(r.pay_grade),
+        });
+    }
+    return out;
+  }
+
+  /**
+   * The condition "the employee in `column` is now in one of `departments`" (null: no restriction),
+   * as a subquery: for a Restricted Admin's payroll rows, which follow their employee (API.md §5).
+   */
+  inDepartments(column: string, departments: number[] | null): Condition | null {
+    if (departments === null) return null;
+    if (!departments.length) return { sql: '1 = 0', params: {} };
+    return {
+      sql: `${column} IN (SELECT scope_e.id FROM employees scope_e WHERE scope_e.department_id IN (:...scopeDepartments))`,
+      params: { scopeDepartments: departments },
+    };
+  }
+
+  /** Joins the employee of `employeeColumn` (its columns: JOINED_EMPLOYEE), optionally only `status` ones and in `departments`. */
+  joinEmployee<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    employeeColumn: string,
+    where: { status?: Employee['status']; departments?: number[] } = {},
+  ): SelectQueryBuilder<T> {
+    qb.innerJoin(Employee, 'je', `je.id = ${employeeColumn}`);
+    if (where.status) qb.andWhere('je.status = :joinedStatus', { joinedStatus: where.status });
+    if (where.departments)
+      qb.andWhere(where.departments.length ? 'je.department_id IN (:...joinedDepartments)' : '1 = 0', {
+        joinedDepartments: where.departments,
+      });
+    return qb;
+  }
+
+  /**
+   * Restricts a query with an employee column to the employees of `scope`: `records` (attendance,
+   * leave, timesheets: a Manager itself and its direct reports, an Employee itself) or the
+   * employee list's rule (`list`). The employee is joined as `e`; not for an Admin unless
+   * `alwaysJoin` (a query that reads the employee's columns).
+   */
+  restrictToScope<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    employeeColumn: string,
+    scope: EmployeeScope,
+    rule: 'records' | 'list' = 'records',
+    alwaysJoin = false,
+  ): SelectQueryBuilder<T> {
+    const condition = rule === 'records' ? employeeRecordsCondition(scope) : employeeListCondition(scope);
+    if (condition || alwaysJoin) qb.innerJoin(Employee, 'e', `e.id = ${employeeColumn}`);
+    if (condition) qb.andWhere(condition.sql, condition.params);
+    return qb;
+  }
+
+  /** restrictToScope with the caller's scope, by the records rule (API.md §5, §9). */
+  async restrictToRecordScope<T extends ObjectLiteral>(
+    caller: AuthUser,
+    qb: SelectQueryBuilder<T>,
+    employeeColumn: string,
+  ): Promise<SelectQueryBuilder<T>> {
+    return this.restrictToScope(qb, employeeColumn, await this.access.scopeOf(caller));
+  }
+
+  /**
+   * A page of employee-owned records: one employee's, when the caller may see it (404 otherwise),
+   * or all the caller may list. Paging, sort, filters and the date range come from the spec.
+   */
+  async recordsPage<T extends ObjectLiteral, D>(
+    caller: AuthUser,
+    qb: SelectQueryBuilder<T>,
+    opts: { employeeColumn: string; employeeId?: number; query: ListQueryDto; spec: ListSpec; map: (row: T) => D },
+  ): Promise<Page<D>> {
+    if (opts.employeeId === undefined) await this.restrictToRecordScope(caller, qb, opts.employeeColumn);
+    else {
+      await this.access.visible(caller, opts.employeeId);
+      qb.andWhere(`${opts.employeeColumn} = :recordsOf`, { recordsOf: opts.employeeId });
+    }
+    return (await findPage(qb, parseListQuery(opts.query, opts.spec))).map(opts.map);
+  }
+
+  /**
+   * The list of one kind of employee-owned record, for a service to expose as `list`: alias
+   * `alias` of `repo`, its employee column `<alias>.employee_id`, the endpoint's spec and mapper.
+   */
+  recordList<T extends ObjectLiteral, D>(repo: Repository<T>, alias: string, spec: ListSpec, map: (row: T) => D): RecordList<D> {
+    return (caller, query, employeeId) =>
+      this.recordsPage(caller, repo.createQueryBuilder(alias), { employeeColumn: `${alias}.employee_id`, employeeId, query, spec, map });
+  }
+}
