@@ -30,6 +30,34 @@ export default tseslint.config(
   },
   { files: ['src/common/database/transaction.ts'], rules: { 'no-restricted-syntax': 'off' } },
   {
+    // Services keep the rules; SQL lives in repositories (*.repository.ts), migrations and common/
+    // (docs/ARCHITECTURE.md, issue 26). A service reads through TypeORM's repository methods (find,
+    // save, update, delete with find operators) or a repository of ours, never composes SQL.
+    files: ['src/**/*.service.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
+        },
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(createQueryBuilder|query|getRawMany|getRawOne|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|andWhere|orWhere|addSelect|groupBy|addGroupBy|having|setParameters)$/]',
+          message: 'A service composes no SQL: put the query in this module\'s repository (*.repository.ts).',
+        },
+        {
+          selector: "CallExpression[callee.name='Raw'], NewExpression[callee.name='Brackets'], MemberExpression[object.name='DriverReader']",
+          message: 'A service composes no SQL: put the query in this module\'s repository (*.repository.ts).',
+        },
+        {
+          selector: 'Literal[value=/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\\s/i], TemplateElement[value.raw=/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\\s/i]',
+          message: 'SQL text in a service: put the query in this module\'s repository (*.repository.ts).',
+        },
+      ],
+    },
+  },
+  {
     // Layers (docs/ARCHITECTURE.md): config → common → domain modules → database/, cli, app and
     // entry points. common/ (whose files sit one folder deep) imports only common/ and config/.
     files: ['src/common/**/*.ts'],

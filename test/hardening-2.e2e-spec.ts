@@ -2,7 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PayrollColumn } from '../src/payroll/entities/payroll-config.entities';
 import { PayslipTemplate } from '../src/payroll/entities/payroll-run.entities';
-import { PayrollProcessingService } from '../src/payroll/payroll-processing.service';
+import { PayrollRunsRepository } from '../src/payroll/payroll-runs.repository';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, INTEGRATION, okCaller, TestApp, until } from './helpers/test-app';
 
@@ -203,9 +203,8 @@ describe('hardening II (issue 24)', () => {
 
     it('a failure that is not a cell’s (a driver error, say) reaches the payroll as a stable sentence, never its text', async () => {
       const column = (await ok('POST', '/payroll_config/payroll-columns', { name: 'T3 plain', default_value: '1' })).id;
-      const runs: { writeCells: () => Promise<void> } = t.app.get<unknown, never>(PayrollProcessingService);
       const spy = jest
-        .spyOn(runs, 'writeCells')
+        .spyOn(t.app.get(PayrollRunsRepository), 'insertCells')
         .mockRejectedValueOnce(new Error("Incorrect decimal value: 'NaN' for column `hr`.`payroll_cells`.`value` at row 1"));
       try {
         const payroll = await processed('Driver failure', [column]);

@@ -13,11 +13,14 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: the stalled-run recovery every minute, the purge daily (issue 26)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
+        ['schedule:webhooks-dispatch', t.config.webhooks.dispatchMs],
         ['schedule:payroll-recover-stalled', 60_000],
         ['schedule:maintenance-purge', 86_400_000],
+        // MariaDB keeps its own statistics.
+        ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),
     );
   });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WEBHOOK_EVENTS } from '../src/common/outbox/outbox';
+import { WEBHOOK_EVENTS } from '../src/webhooks/webhook-events';
 
 /**
  * Every webhook event a subscriber may choose is written by some write path (issue 26): the write

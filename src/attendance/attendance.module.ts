@@ -4,12 +4,13 @@ import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AttendanceController, EmployeeAttendanceController } from './attendance.controller';
 import { AttendanceService } from './attendance.service';
+import { AttendanceRepository } from './attendance.repository';
 import { AttendanceRecord } from './entities/attendance.entity';
 
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([AttendanceRecord])],
   controllers: [AttendanceController, EmployeeAttendanceController],
-  providers: [AttendanceService],
+  providers: [AttendanceService, AttendanceRepository],
   exports: [AttendanceService],
 })
 export class AttendanceModule {}

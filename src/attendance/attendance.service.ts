@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, IsNull, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -22,6 +22,7 @@ import {
 } from './dto/attendance.dto';
 import { ATTENDANCE_DAYS } from './attendance-days';
 import { AttendanceRecord } from './entities/attendance.entity';
+import { AttendanceRepository } from './attendance.repository';
 
 export const ATTENDANCE_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'in_time', order: 'descend' },
@@ -77,6 +78,7 @@ export class AttendanceService {
     @InjectRepository(AttendanceRecord) private readonly attendanceRecordRepo: Repository<AttendanceRecord>,
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
+    private readonly repository: AttendanceRepository,
     private readonly settings: SettingsService,
     private readonly employees: EmployeesService,
   ) {
@@ -97,10 +99,7 @@ export class AttendanceService {
         throw new DomainException('ALREADY_PUNCHED_IN', 'Already punched in: punch out first');
       }
       // An open record must not cover any existing one: nothing of this employee may end after `at`.
-      const later = await repo
-        .createQueryBuilder('a')
-        .where('a.employee_id = :employeeId AND a.out_time > :at', { employeeId, at })
-        .getExists();
+      const later = await this.repository.endsAfter(em, employeeId, at);
       if (later)
         throw new DomainException('OVERLAPPING_ATTENDANCE', 'The punch-in time falls inside or before an existing record');
       const saved = await repo.save(
@@ -199,16 +198,8 @@ export class AttendanceService {
   async summary(caller: AuthUser, employeeId: number, now = new Date()): Promise<AttendanceSummaryDto> {
     await this.access.visible(caller, employeeId);
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const row = await this.attendanceRecordRepo
-      .createQueryBuilder('a')
-      .select('COUNT(*)', 'records')
-      .addSelect('COUNT(a.duration_seconds)', 'closed')
-      .addSelect('COALESCE(SUM(a.duration_seconds), 0)', 'seconds')
-      .addSelect('COALESCE(SUM(CASE WHEN a.in_time >= :monthStart THEN 1 ELSE 0 END), 0)', 'thisMonth')
-      .addSelect('COALESCE(SUM(CASE WHEN a.work_from_home = 1 THEN 1 ELSE 0 END), 0)', 'wfh')
-      .where('a.employee_id = :employeeId', { employeeId, monthStart })
-      .getRawOne<Record<'records' | 'closed' | 'seconds' | 'thisMonth' | 'wfh', string | number>>();
-    const n = (k: keyof NonNullable<typeof row>) => Number(row?.[k] ?? 0);
+    const summary = await this.repository.summary(employeeId, monthStart);
+    const n = (k: keyof typeof summary) => summary[k];
     const hours = n('seconds') / 3600;
     return {
       total_records: n('records'),
@@ -286,14 +277,7 @@ export class AttendanceService {
     end: Date | null,
     exceptId?: number,
   ): Promise<void> {
-    const qb = em
-      .getRepository(AttendanceRecord)
-      .createQueryBuilder('a')
-      .where('a.employee_id = :employeeId', { employeeId })
-      .andWhere(new Brackets((b) => b.where('a.out_time IS NULL').orWhere('a.out_time > :start', { start })));
-    if (end) qb.andWhere('a.in_time < :end', { end });
-    if (exceptId) qb.andWhere('a.id <> :exceptId', { exceptId });
-    if (await qb.getExists())
+    if (await this.repository.overlaps(em, employeeId, start, end, exceptId))
       throw new DomainException('OVERLAPPING_ATTENDANCE', "The record overlaps another of the employee's records");
   }
 
@@ -301,39 +285,12 @@ export class AttendanceService {
     return withEmployeeLock(this.dataSource, employeeId, work);
   }
 
-  /**
-   * For payroll hooks: seconds of closed records per employee and UTC day of punch-in, for records
-   * starting from `from` to `to` (days, both included); one grouped query per 1 000 employees.
-   */
-  async secondsByDay(
+  /** For payroll hooks: seconds of closed records per employee and UTC day of punch-in (AttendanceRepository.secondsByDay). */
+  secondsByDay(
     employeeIds: number[],
     from: string,
     to: string,
   ): Promise<Array<{ employee: number; day: string; seconds: number }>> {
-    const out: Array<{ employee: number; day: string; seconds: number }> = [];
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      const rows = await this.attendanceRecordRepo
-        .createQueryBuilder('a')
-        .select('a.employee_id', 'employee')
-        .addSelect('DATE(a.in_time)', 'day')
-        .addSelect('SUM(a.duration_seconds)', 'seconds')
-        .where('a.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
-        .andWhere('a.in_time >= :from AND a.in_time < :end', {
-          from: new Date(`${from}T00:00:00Z`),
-          end: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
-        })
-        .andWhere('a.duration_seconds IS NOT NULL')
-        .groupBy('a.employee_id')
-        .addGroupBy('DATE(a.in_time)')
-        .getRawMany<{ employee: number | string; day: string | Date; seconds: number | string }>();
-      for (const r of rows) {
-        out.push({
-          employee: Number(r.employee),
-          day: r.day instanceof Date ? r.day.toISOString().slice(0, 10) : String(r.day).slice(0, 10),
-          seconds: Number(r.seconds),
-        });
-      }
-    }
-    return out;
+    return this.repository.secondsByDay(employeeIds, from, to);
   }
 }

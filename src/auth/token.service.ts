@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { In, IsNull, Not, Repository } from 'typeorm';
+import { In, IsNull, LessThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthUser } from '../common/auth/auth-user';
@@ -162,7 +162,7 @@ export class TokenService {
   /** Deletes tokens that expired more than a day ago; returns how many. */
   async purgeExpired(): Promise<number> {
     const cutoff = new Date(Date.now() - 86_400_000);
-    const res = await this.tokens.createQueryBuilder().delete().where('expires_at < :cutoff', { cutoff }).execute();
+    const res = await this.tokens.delete({ expiresAt: LessThan(cutoff) });
     return res.affected ?? 0;
   }
 

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { optimizeSqlite } from '../common/database/sqlite-statistics';
 import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/config';
@@ -60,24 +61,12 @@ export async function runMigrations(ds: DataSource): Promise<string[]> {
   }
 }
 
-/**
- * SQLite: refreshes the query planner's statistics (sqlite_stat1; ANALYZE reading at most 20 000
- * entries per index: 36 ms on a database of 100 000 employees and a million other rows). Without
- * them SQLite guesses: a list filtered by status and two departments went through the status index
- * (85 % of the rows) instead of the department one, 33 ms instead of 8. (`PRAGMA optimize` is not
- * enough: it analyzes a table once and again only after a tenfold change, with a sample too small
- * to tell these indexes apart.) A no-op on MySQL/MariaDB, which keeps its own.
- */
-export async function optimizeSqlite(ds: DataSource): Promise<void> {
-  if (ds.options.type !== 'better-sqlite3') return;
-  await ds.query('PRAGMA analysis_limit = 20000');
-  await ds.query('ANALYZE');
-}
+export { optimizeSqlite };
 
 /**
  * At start, SQLite: analyzes when the database has no statistics yet or a migration was just
  * applied (new indexes), and says whether it did. Otherwise the statistics in the file serve, and
- * the DatabaseModule refreshes them a minute after start and hourly: ANALYZE took 300 ms of a
+ * the `schedule:sqlite-statistics` job (MaintenanceService) refreshes them hourly: ANALYZE took 300 ms of a
  * 2.6 s cold start at 100 000 employees and a million other rows.
  */
 export async function startupStatistics(ds: DataSource, appliedMigrations: string[]): Promise<boolean> {

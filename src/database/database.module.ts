@@ -1,15 +1,15 @@
-import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { dataSourceOptions, optimizeSqlite, runMigrations, startupStatistics } from './data-source';
+import { dataSourceOptions, runMigrations, startupStatistics } from './data-source';
 import { assertUtf8mb4 } from '../common/database/transaction';
 
 /**
  * The TypeORM connection; pending migrations are applied before any module uses it. On SQLite the
- * planner's statistics are made at start when missing (`startupStatistics`), and refreshed a minute
- * after start and every hour (`optimizeSqlite`).
+ * planner's statistics are made at start when missing (`startupStatistics`), and refreshed every
+ * hour by the `schedule:sqlite-statistics` job (MaintenanceService).
  */
 @Module({
   imports: [
@@ -37,23 +37,4 @@ import { assertUtf8mb4 } from '../common/database/transaction';
     }),
   ],
 })
-export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private first: NodeJS.Timeout | null = null;
-
-  constructor(@Inject(DataSource) private readonly ds: DataSource) {}
-
-  onModuleInit(): void {
-    if (this.ds.options.type !== 'better-sqlite3') return;
-    const refresh = () => void optimizeSqlite(this.ds).catch(() => undefined);
-    this.first = setTimeout(refresh, 60_000);
-    this.first.unref();
-    this.timer = setInterval(refresh, 3_600_000);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.first) clearTimeout(this.first);
-    if (this.timer) clearInterval(this.timer);
-  }
-}
+export class DatabaseModule {}

@@ -6,7 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec, parseListQuery, findTablePage } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { ReferenceKind, ReferenceService } from '../reference/reference.service';
@@ -104,11 +104,8 @@ export class EmployeeItemsService {
 
   async list(caller: AuthUser, employeeId: number, kind: ItemKind, query: ListQueryDto): Promise<Page<Input>> {
     await this.access.visible(caller, employeeId);
-    const qb = this.dataSource
-      .getRepository(kind.entity)
-      .createQueryBuilder('i')
-      .where('i.employee_id = :employeeId', { employeeId });
-    const page = await findPage(qb, parseListQuery(query, ITEM_LIST_SPEC));
+    const request = parseListQuery(query, ITEM_LIST_SPEC);
+    const page = await findTablePage(this.dataSource.getRepository(kind.entity), 'i', request, { employee_id: employeeId });
     return page.map((item) => this.toDto(kind, item));
   }
 
@@ -185,8 +182,8 @@ export class EmployeeItemsService {
 
   async statusHistory(caller: AuthUser, employeeId: number, query: ListQueryDto): Promise<Page<StatusHistoryItemDto>> {
     await this.access.visible(caller, employeeId);
-    const qb = this.employeeStatusMessageRepo.createQueryBuilder('s').where('s.employee_id = :employeeId', { employeeId });
-    const page = await findPage(qb, parseListQuery(query, STATUS_HISTORY_SPEC));
+    const request = parseListQuery(query, STATUS_HISTORY_SPEC);
+    const page = await findTablePage(this.employeeStatusMessageRepo, 's', request, { employee_id: employeeId });
     return page.map((s) => ({ id: s.id, status: s.message, created_by: s.createdBy, created_at: s.createdAt.toISOString() }));
   }
 

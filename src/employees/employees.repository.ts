@@ -63,7 +63,16 @@ const SCOPE = { id: 'e.id', department: 'e.department_id', supervisor: 'e.superv
 /** GET /employees reads these columns as rows of values (findRowsPage). */
 const LIST_SOURCE: RowsSource = {
   from: 'employees e',
-  select: ['e.id', 'e.employee_id', 'e.first_name', 'e.last_name', 'e.work_email', 'e.job_title_id', 'e.department_id', 'e.status'],
+  select: [
+    'e.id',
+    'e.employee_id',
+    'e.first_name',
+    'e.last_name',
+    'e.work_email',
+    'e.job_title_id',
+    'e.department_id',
+    'e.status',
+  ],
 };
 
 /** An employee as a payslip shows it; references are ids. */
@@ -189,6 +198,19 @@ export class EmployeesRepository {
     return out;
   }
 
+  /** The supervisor and everyone above it, in one recursive query. */
+  @RecordSql(1)
+  async supervisorChain(supervisorId: number): Promise<number[]> {
+    const rows = await this.ds.query<Array<{ id: number | string }>>(
+      `WITH RECURSIVE chain (id, sup, depth) AS (
+         SELECT id, supervisor_id, 0 FROM employees WHERE id = ?
+         UNION ALL SELECT e.id, e.supervisor_id, c.depth + 1 FROM employees e JOIN chain c ON e.id = c.sup WHERE c.depth < 1000
+       ) SELECT id FROM chain`,
+      [supervisorId],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
   /**
    * The condition "the employee in `column` is now in one of `departments`" (null: no restriction),
    * as a subquery: for a Restricted Admin's payroll rows, which follow their employee (API.md §5).
@@ -268,6 +290,12 @@ export class EmployeesRepository {
    */
   recordList<T extends ObjectLiteral, D>(repo: Repository<T>, alias: string, spec: ListSpec, map: (row: T) => D): RecordList<D> {
     return (caller, query, employeeId) =>
-      this.recordsPage(caller, repo.createQueryBuilder(alias), { employeeColumn: `${alias}.employee_id`, employeeId, query, spec, map });
+      this.recordsPage(caller, repo.createQueryBuilder(alias), {
+        employeeColumn: `${alias}.employee_id`,
+        employeeId,
+        query,
+        spec,
+        map,
+      });
   }
 }

@@ -289,23 +289,11 @@ export class EmployeesService {
     if (
       e.id !== undefined &&
       typeof patch.supervisorId === 'number' &&
-      (await this.supervisorChain(patch.supervisorId)).includes(e.id)
+      (await this.repository.supervisorChain(patch.supervisorId)).includes(e.id)
     ) {
       throw ValidationException.field('supervisor', 'would create a supervision cycle');
     }
     await this.assertUnique(e);
-  }
-
-  /** The supervisor and everyone above it, in one recursive query. */
-  private async supervisorChain(supervisorId: number): Promise<number[]> {
-    const rows = await this.dataSource.query<Array<{ id: number | string }>>(
-      `WITH RECURSIVE chain (id, sup, depth) AS (
-         SELECT id, supervisor_id, 0 FROM employees WHERE id = ?
-         UNION ALL SELECT e.id, e.supervisor_id, c.depth + 1 FROM employees e JOIN chain c ON e.id = c.sup WHERE c.depth < 1000
-       ) SELECT id FROM chain`,
-      [supervisorId],
-    );
-    return rows.map((r) => Number(r.id));
   }
 
   private async assertUnique(e: Employee): Promise<void> {

@@ -128,7 +128,10 @@ export class InsightsRepository {
   /** Counted time entries of the period: how many, of how many employees, their minutes. */
   @RecordSqlAs('department scope', SAMPLE_DEPARTMENTS, SAMPLE_RANGE)
   @RecordSqlAs('an employee', SAMPLE_SELF, SAMPLE_RANGE)
-  async timeEntryTotals(scope: EmployeeScope, range: PeriodRange): Promise<{ entries: number; employees: number; minutes: number }> {
+  async timeEntryTotals(
+    scope: EmployeeScope,
+    range: PeriodRange,
+  ): Promise<{ entries: number; employees: number; minutes: number }> {
     const rollup = await this.rollup(scope, range, 'time_entry_days');
     const r = rollup
       ? await rollup
@@ -152,7 +155,11 @@ export class InsightsRepository {
   private grouping(key: LeaveKey): LeaveGrouping {
     switch (key) {
       case 'status':
-        return { approvedOnly: false, key: { rollup: 'r.status', day: 'd.status' }, first: { rollup: 'r.requests', day: FIRST_DAY } };
+        return {
+          approvedOnly: false,
+          key: { rollup: 'r.status', day: 'd.status' },
+          first: { rollup: 'r.requests', day: FIRST_DAY },
+        };
       case 'type':
         return {
           approvedOnly: true,

@@ -8,12 +8,7 @@ import { ListSpec } from '../common/paging/list-request';
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
-import {
-  EmployeeAccessService,
-  employeeRef,
-  isApproverOf,
-  DecisionSubject,
-} from '../employees/employee-access.service';
+import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
@@ -31,6 +26,7 @@ import {
 import { assertCovers, balanceOf, round1 } from './leave-balance';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
 import { leaveDayMarks } from './leave-days';
+import { LeaveRepository } from './leave.repository';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
@@ -90,6 +86,7 @@ export class LeaveRequestsService {
     @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
+    private readonly repository: LeaveRepository,
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
     private readonly events: EventEmitter2,
@@ -122,13 +119,7 @@ export class LeaveRequestsService {
 
     const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
     const created = await withEmployeeLock(this.dataSource, employeeId, async (em) => {
-      const overlap = await em
-        .getRepository(LeaveRequest)
-        .createQueryBuilder('l')
-        .where('l.employee_id = :employeeId', { employeeId })
-        .andWhere('l.status IN (:...active)', { active: ['Pending', 'Approved'] })
-        .andWhere('l.date_start <= :end AND l.date_end >= :start', { start: dto.date_start, end: dto.date_end })
-        .getExists();
+      const overlap = await this.repository.overlapsActive(em, employeeId, dto.date_start, dto.date_end);
       if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
       // What is still free: the available days less those already asked for.
       const [balance] = await this.balances(em, employeeId, period, [type as LeaveType]);
@@ -202,14 +193,8 @@ export class LeaveRequestsService {
     await this.access.visible(caller, employeeId);
     const period = await this.setup.periodOf(today);
     const types = await this.leaveTypeRepo.find({ order: { id: 'ASC' } });
-    const counts = await this.leaveRequestRepo
-      .createQueryBuilder('l')
-      .select('l.status', 'status')
-      .addSelect('COUNT(*)', 'n')
-      .where('l.employee_id = :employeeId', { employeeId })
-      .groupBy('l.status')
-      .getRawMany<{ status: LeaveStatus; n: string | number }>();
-    const byStatus = Object.fromEntries(LEAVE_STATUSES.map((s) => [s, Number(counts.find((c) => c.status === s)?.n ?? 0)]));
+    const counts = await this.repository.countsByStatus(employeeId);
+    const byStatus = Object.fromEntries(LEAVE_STATUSES.map((s) => [s, counts.get(s) ?? 0]));
     return {
       period: period && { id: period.id, name: period.name, date_start: period.dateStart, date_end: period.dateEnd },
       types: period ? await this.balances(this.dataSource.manager, employeeId, period, types) : [],
@@ -228,21 +213,8 @@ export class LeaveRequestsService {
     const entitlements = await em
       .getRepository(LeaveEntitlement)
       .find({ where: { employeeId, leavePeriodId: period.id, leaveTypeId: In(typeIds) } });
-    const used = await em
-      .getRepository(LeaveRequest)
-      .createQueryBuilder('l')
-      .select('l.leave_type_id', 'type')
-      .addSelect('l.status', 'status')
-      .addSelect('SUM(l.days)', 'days')
-      .where('l.employee_id = :employeeId', { employeeId })
-      .andWhere('l.leave_type_id IN (:...typeIds)', { typeIds })
-      .andWhere('l.status IN (:...counted)', { counted: ['Pending', 'Approved'] })
-      .andWhere('l.date_start BETWEEN :start AND :end', { start: period.dateStart, end: period.dateEnd })
-      .groupBy('l.leave_type_id')
-      .addGroupBy('l.status')
-      .getRawMany<{ type: number | string; status: LeaveStatus; days: string | number }>();
-    const sum = (type: number, status: LeaveStatus) =>
-      Number(used.find((u) => Number(u.type) === type && u.status === status)?.days ?? 0);
+    const used = await this.repository.daysByTypeAndStatus(em, employeeId, typeIds, period.dateStart, period.dateEnd);
+    const sum = (type: number, status: LeaveStatus) => used.find((u) => u.type === type && u.status === status)?.days ?? 0;
     return types.map((t) =>
       balanceOf(t, entitlements.find((e) => e.leaveTypeId === t.id)?.days, sum(t.id, 'Approved'), sum(t.id, 'Pending')),
     );
@@ -315,20 +287,13 @@ export class LeaveRequestsService {
     const out = new Map<number, number>();
     const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
     const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      const qb = this.leaveRequestRepo
-        .createQueryBuilder('l')
-        .where('l.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
-        .andWhere("l.status = 'Approved' AND l.date_start <= :to AND l.date_end >= :from", { from, to });
-      if (leaveType !== undefined) qb.andWhere('l.leave_type_id = :leaveType', { leaveType });
-      for (const l of await qb.getMany()) {
-        const inside = l.dateStart >= from && l.dateEnd <= to;
-        const days = inside
-          ? l.days
-          : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
-            (l.halfDay ? 0.5 : 1);
-        out.set(l.employeeId, round1((out.get(l.employeeId) ?? 0) + days));
-      }
+    for (const l of await this.repository.approvedOverlapping(employeeIds, from, to, leaveType)) {
+      const inside = l.dateStart >= from && l.dateEnd <= to;
+      const days = inside
+        ? l.days
+        : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
+          (l.halfDay ? 0.5 : 1);
+      out.set(l.employeeId, round1((out.get(l.employeeId) ?? 0) + days));
     }
     return out;
   }

@@ -5,6 +5,7 @@ import { SettingsModule } from '../settings/settings.module';
 import { LEAVE_ENTITIES } from './entities/leave.entities';
 import { LeaveRequestsService } from './leave-requests.service';
 import { LeaveSetupService } from './leave-setup.service';
+import { LeaveRepository } from './leave.repository';
 import {
   EmployeeLeavesController,
   LEAVE_SETUP_CONTROLLERS,
@@ -15,7 +16,7 @@ import {
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature(LEAVE_ENTITIES)],
   controllers: [...LEAVE_SETUP_CONTROLLERS, LeaveEntitlementsController, LeavesController, EmployeeLeavesController],
-  providers: [LeaveSetupService, LeaveRequestsService],
+  providers: [LeaveSetupService, LeaveRequestsService, LeaveRepository],
   exports: [LeaveSetupService, LeaveRequestsService],
 })
 export class LeaveModule {}

@@ -1,4 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { optimizeSqlite } from '../common/database/sqlite-statistics';
 import { AuditService } from '../audit/audit.service';
 import { TokenService } from '../auth/token.service';
 import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interceptor';
@@ -11,6 +14,9 @@ import { WebhooksService } from '../webhooks/webhooks.service';
 /** The daily purge, on the `schedule` queue: once a day across all processes. */
 export const PURGE_JOB = defineJob<Record<string, never>>('schedule', 'maintenance-purge');
 export const PURGE_EVERY_MS = 24 * 3600_000;
+/** SQLite's planner statistics, refreshed hourly (a no-op on MariaDB, which keeps its own: not scheduled there). */
+export const STATISTICS_JOB = defineJob<Record<string, never>>('schedule', 'sqlite-statistics');
+export const STATISTICS_EVERY_MS = 3600_000;
 
 export interface PurgeCounts {
   tokens: number;
@@ -31,6 +37,7 @@ export class MaintenanceService implements OnModuleInit {
   private readonly logger = new Logger('Maintenance');
 
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly tokens: TokenService,
     private readonly idempotency: IdempotencyInterceptor,
@@ -45,6 +52,8 @@ export class MaintenanceService implements OnModuleInit {
       this.logger.log(`daily purge: ${JSON.stringify(counts)}`);
     });
     void this.jobs.schedule(PURGE_JOB, PURGE_EVERY_MS); // before the start: nothing to wait for
+    this.jobs.register(STATISTICS_JOB, () => optimizeSqlite(this.dataSource));
+    if (this.dataSource.options.type === 'better-sqlite3') void this.jobs.schedule(STATISTICS_JOB, STATISTICS_EVERY_MS);
   }
 
   async purge(): Promise<PurgeCounts> {

@@ -7,7 +7,7 @@ import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { ReferenceCrud } from '../common/crud/crud';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, pageOf, parseListQuery } from '../common/paging/list-request';
+import { ListSpec, pageOf, parseListQuery, findTablePage } from '../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { CALCULATION_HOOKS, CalculationHook, findHook } from './calculation-hooks';
@@ -134,7 +134,7 @@ export class PayrollConfigService {
   }
 
   async payFrequencies(query: ListQueryDto): Promise<Page<PayFrequencyDto>> {
-    const page = await findPage(this.frequencies.createQueryBuilder('f'), parseListQuery(query, PAY_FREQUENCY_LIST_SPEC));
+    const page = await findTablePage(this.frequencies, 'f', parseListQuery(query, PAY_FREQUENCY_LIST_SPEC));
     return page.map((f) => ({ id: f.id, name: f.name }));
   }
 
@@ -147,7 +147,7 @@ export class PayrollConfigService {
   }
 
   async listColumns(query: ListQueryDto): Promise<Page<PayrollColumnDto>> {
-    const page = await findPage(this.columns.createQueryBuilder('c'), parseListQuery(query, COLUMN_LIST_SPEC));
+    const page = await findTablePage(this.columns, 'c', parseListQuery(query, COLUMN_LIST_SPEC));
     return page.map(toColumnDto);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { DriverReader } from '../common/database/driver-reader';
-import { RecordSql } from '../common/database/record-sql';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { findPage, ListRequest, ListSpec, sampleListRequest } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { EmployeesRepository, JOINED_EMPLOYEE } from '../employees/employees.repository';
@@ -150,7 +150,7 @@ export class PayrollRunsRepository {
    * READ COMMITTED (SET_REPLACEMENT): the WHERE reads a range of the primary key, which REPEATABLE
    * READ would lock with its gaps.
    */
-  @RecordSql(null, 1, [
+  @RecordSql(SAMPLE_MANAGER, 1, [
     { employee: 1, column: 1, value: '10.00', edited: true },
     { employee: 1, column: 2, value: '20.00' },
   ])
@@ -186,7 +186,7 @@ export class PayrollRunsRepository {
    * Inserts a payroll's cells, [employee, column, value, edited] each: plain multi-row INSERTs of
    * 1 000 rows (TypeORM's entity insert costs more than the engine).
    */
-  @RecordSql(null, 1, [
+  @RecordSql(SAMPLE_MANAGER, 1, [
     [1, 1, '10.00', false],
     [1, 2, '20.00', true],
   ])
@@ -201,7 +201,10 @@ export class PayrollRunsRepository {
     const flush = async () => {
       if (!rows) return;
       const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
-      await manager.query(`INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited) VALUES ${values}`, params);
+      await manager.query(
+        `INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited) VALUES ${values}`,
+        params,
+      );
       params = [];
       rows = 0;
     };
@@ -213,7 +216,7 @@ export class PayrollRunsRepository {
   }
 
   /** Replaces a payroll's error list (the first 10 000, messages cut at 500 characters). */
-  @RecordSql(null, 1, [{ employee: 1, column: 2, message: 'division by zero' }])
+  @RecordSql(SAMPLE_MANAGER, 1, [{ employee: 1, column: 2, message: 'division by zero' }])
   async replaceErrors(em: EntityManager | null, payrollId: number, errors: readonly ErrorWrite[]): Promise<void> {
     const manager = em ?? this.ds.manager;
     await manager.delete(PayrollError, { payrollId });
@@ -230,10 +233,13 @@ export class PayrollRunsRepository {
   }
 
   /** Inserts rendered payslips, 200 a statement (their HTML is the bulk of a packet). */
-  @RecordSql([{ payrollId: 1, employeeId: 1, html: '<p>1</p>' }])
-  async insertPayslips(rows: ReadonlyArray<Pick<Payslip, 'payrollId' | 'employeeId' | 'html'>>): Promise<void> {
+  @RecordSql(SAMPLE_MANAGER, [{ payrollId: 1, employeeId: 1, html: '<p>1</p>' }])
+  async insertPayslips(
+    em: EntityManager | null,
+    rows: ReadonlyArray<Pick<Payslip, 'payrollId' | 'employeeId' | 'html'>>,
+  ): Promise<void> {
     for (let i = 0; i < rows.length; i += PAYSLIPS_PER_INSERT)
-      await this.ds
+      await (em ?? this.ds.manager)
         .createQueryBuilder()
         .insert()
         .into(Payslip)

@@ -111,5 +111,4 @@ export class PayrollTransitionsService {
     }
     return reset;
   }
-
 }

@@ -16,7 +16,13 @@ import { Payroll, PayslipTemplate } from './entities/payroll-run.entities';
 import { PayrollRunsRepository } from './payroll-runs.repository';
 import { PayrollRunsService } from './payroll-runs.service';
 import { TEMPLATE_LIST_SPEC } from './payroll-lists';
-import { contextProblems, overlayContext, PAYSLIP_CONTEXT_SHAPE, PayslipContextDto, SAMPLE_PAYSLIP_CONTEXT } from './payslip-context';
+import {
+  contextProblems,
+  overlayContext,
+  PAYSLIP_CONTEXT_SHAPE,
+  PayslipContextDto,
+  SAMPLE_PAYSLIP_CONTEXT,
+} from './payslip-context';
 import { PayslipContextsService } from './payslip-contexts.service';
 import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
 

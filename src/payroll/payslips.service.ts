@@ -113,7 +113,7 @@ export class PayslipsService implements OnModuleInit {
         const rows = batch;
         batch = [];
         batchChars = 0;
-        await this.repository.insertPayslips(rows);
+        await this.repository.insertPayslips(null, rows);
         written += rows.length;
       };
       for (let page = 1; ; page++) {

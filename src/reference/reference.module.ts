@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { REFERENCE_ENTITIES } from './entities/reference.entities';
 import { REFERENCE_CONTROLLERS } from './reference.controllers';
+import { ReferenceRepository } from './reference.repository';
 import { ReferenceService } from './reference.service';
 
 /** Departments (a tree), job titles, pay grades, employment statuses, nationalities, languages, skills, certifications, education levels. */
 @Module({
   imports: [TypeOrmModule.forFeature(REFERENCE_ENTITIES)],
   controllers: REFERENCE_CONTROLLERS,
-  providers: [ReferenceService],
+  providers: [ReferenceService, ReferenceRepository],
   exports: [ReferenceService],
 })
 export class ReferenceModule {}

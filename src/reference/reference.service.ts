@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReferenceRepository } from './reference.repository';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { ValidationException } from '../common/errors/domain.exception';
@@ -45,7 +46,10 @@ export class ReferenceService {
   readonly payGrades: ReferenceCrud<PayGrade, PayGradeDto>;
   private readonly named = new Map<NamedKind, ReferenceCrud<NamedReference, ReferenceDto>>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queries: ReferenceRepository,
+  ) {
     const departments = dataSource.getRepository(Department);
     this.departments = new ReferenceCrud<Department, DepartmentDto>({
       label: 'Department',
@@ -92,10 +96,7 @@ export class ReferenceService {
 
   /** A nationality by its name, ignoring case (employees carry the name, API.md §7). */
   async nationalityByName(name: string): Promise<ReferenceDto | null> {
-    const row = await this.repository('nationalities')
-      .createQueryBuilder('n')
-      .where('LOWER(n.name) = LOWER(:name)', { name })
-      .getOne();
+    const row = await this.queries.nationalityByName(name);
     return row && { id: row.id, name: row.name };
   }
 
@@ -126,18 +127,9 @@ export class ReferenceService {
     return this.named.get(kind) as ReferenceCrud<NamedReference, ReferenceDto>;
   }
 
-  /** The given departments and all their descendants, in one recursive query. */
-  async subtree(rootIds: number[]): Promise<number[]> {
-    if (!rootIds.length) return [];
-    const placeholders = rootIds.map(() => '?').join(', ');
-    const rows = await this.dataSource.query<Array<{ id: number | string }>>(
-      `WITH RECURSIVE sub (id) AS (
-         SELECT id FROM departments WHERE id IN (${placeholders})
-         UNION SELECT d.id FROM departments d JOIN sub ON d.parent_id = sub.id
-       ) SELECT id FROM sub`,
-      rootIds,
-    );
-    return rows.map((r) => Number(r.id));
+  /** The given departments and all their descendants (ReferenceRepository.subtree). */
+  subtree(rootIds: number[]): Promise<number[]> {
+    return this.queries.subtree(rootIds);
   }
 
   private async checkParent(repo: Repository<Department>, d: Department, id?: number): Promise<void> {

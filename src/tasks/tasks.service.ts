@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec, parseListQuery, findTablePage } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { AppConfig } from '../config/config';
@@ -74,8 +74,8 @@ export class TasksService {
 
   /** The caller's tasks, newest first unless sorted otherwise; `filters={"status":"Open"}`. */
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<TaskDto>> {
-    const qb = this.tasks.createQueryBuilder('t').where('t.user_id = :user', { user: caller.id });
-    return (await findPage(qb, parseListQuery(query, TASK_LIST_SPEC))).map(toTaskDto);
+    const page = await findTablePage(this.tasks, 't', parseListQuery(query, TASK_LIST_SPEC), { user_id: caller.id });
+    return page.map(toTaskDto);
   }
 
   /** Open or Completed, for the task's owner; another user's task is a 404. */

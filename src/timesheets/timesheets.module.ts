@@ -4,11 +4,12 @@ import { EmployeesModule } from '../employees/employees.module';
 import { Project, TimeEntry } from './entities/timesheet.entities';
 import { EmployeeTimesheetsController, ProjectsController, TimesheetsController } from './timesheets.controller';
 import { TimesheetsService } from './timesheets.service';
+import { TimesheetsRepository } from './timesheets.repository';
 
 @Module({
   imports: [EmployeesModule, TypeOrmModule.forFeature([Project, TimeEntry])],
   controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
-  providers: [TimesheetsService],
+  providers: [TimesheetsService, TimesheetsRepository],
   exports: [TimesheetsService],
 })
 export class TimesheetsModule {}

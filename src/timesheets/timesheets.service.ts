@@ -9,13 +9,9 @@ import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
 import { TIME_ENTRY_DAYS } from './time-entry-days';
-import {
-  EmployeeAccessService,
-  employeeRef,
-  isApproverOf,
-  DecisionSubject,
-} from '../employees/employee-access.service';
+import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
+import { TimesheetsRepository } from './timesheets.repository';
 import { ReferenceCrud } from '../common/crud/crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
@@ -75,6 +71,7 @@ export class TimesheetsService {
     @InjectRepository(TimeEntry) private readonly timeEntryRepo: Repository<TimeEntry>,
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
+    private readonly repository: TimesheetsRepository,
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
   ) {
@@ -178,13 +175,7 @@ export class TimesheetsService {
     if (problems.length) throw new ValidationException(problems);
     entry.minutes = minutesOf(entry.end) - minutesOf(entry.start);
     return withEmployeeLock(this.dataSource, entry.employeeId, async (em: EntityManager) => {
-      const qb = em
-        .getRepository(TimeEntry)
-        .createQueryBuilder('t')
-        .where('t.employee_id = :employeeId AND t.date = :date', { employeeId: entry.employeeId, date: entry.date })
-        .andWhere('t.start_time < :end AND t.end_time > :start', { start: entry.start, end: entry.end });
-      if (entry.id) qb.andWhere('t.id <> :id', { id: entry.id });
-      if (await qb.getExists())
+      if (await this.repository.overlaps(em, entry.employeeId, entry.date, entry.start, entry.end, entry.id))
         throw new DomainException('CONFLICT', 'The entry overlaps another entry of the same day', [
           { field: 'start', message: 'overlaps another entry' },
         ]);
@@ -255,20 +246,7 @@ export class TimesheetsService {
   }
 
   /** For payroll hooks: minutes of approved entries dated from `from` to `to` per employee (optionally one project). */
-  async approvedMinutes(employeeIds: number[], from: string, to: string, project?: number): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      const qb = this.timeEntryRepo
-        .createQueryBuilder('t')
-        .select('t.employee_id', 'employee')
-        .addSelect('SUM(t.minutes)', 'minutes')
-        .where('t.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
-        .andWhere("t.status = 'Approved' AND t.date BETWEEN :from AND :to", { from, to })
-        .groupBy('t.employee_id');
-      if (project !== undefined) qb.andWhere('t.project_id = :project', { project });
-      for (const r of await qb.getRawMany<{ employee: number | string; minutes: number | string }>())
-        out.set(Number(r.employee), Number(r.minutes));
-    }
-    return out;
+  approvedMinutes(employeeIds: number[], from: string, to: string, project?: number): Promise<Map<number, number>> {
+    return this.repository.approvedMinutes(employeeIds, from, to, project);
   }
 }

@@ -6,7 +6,7 @@ import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { TokenService } from '../auth/token.service';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec, parseListQuery, findTablePage } from '../common/paging/list-request';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { EmployeesService } from '../employees/employees.service';
@@ -118,7 +118,7 @@ export class UserAccountsService implements OnModuleInit {
   }
 
   async list(query: SearchableListQueryDto): Promise<Page<UserDto>> {
-    const page = await findPage(this.userRepo.createQueryBuilder('u'), parseListQuery(query, USER_LIST_SPEC));
+    const page = await findTablePage(this.userRepo, 'u', parseListQuery(query, USER_LIST_SPEC));
     const departments = await this.departmentsOf(page.items.map((u) => u.id));
     return page.map((u) => this.toDto(u, departments.get(u.id) ?? []));
   }

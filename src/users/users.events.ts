@@ -1,3 +1,5 @@
+import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
+
 /** Emitted after a user was created for an employee; the Tasks module adds "change your temporary password". */
 export const USER_CREATED_EVENT = 'user.created';
 export interface UserCreatedEvent {
@@ -11,3 +13,12 @@ export const USER_PASSWORD_CHANGED_EVENT = 'user.password_changed';
 export interface UserPasswordChangedEvent {
   userId: number;
 }
+
+/** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
+declare module '../common/outbox/outbox' {
+  interface WebhookEventPayloads {
+    'user.created': ChangeEventPayload;
+  }
+}
+
+export const USER_WEBHOOK_EVENTS = ['user.created'] as const satisfies readonly WebhookEvent[];

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull } from 'typeorm';
@@ -11,6 +11,7 @@ import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entiti
 import { postJson } from './post';
 import { signedHeaders } from './signing';
 import { WEBHOOK_DISABLED_EVENT, WebhookDisabledEvent } from './webhooks.events';
+import { WebhooksRepository } from './webhooks.repository';
 
 /** A datetime column as read raw: a Date (mysql2) or 'YYYY-MM-DD HH:MM:SS.mmm' in UTC (SQLite). */
 const utc = (v: string | Date) => (v instanceof Date ? v.getTime() : Date.parse(`${v.replace(' ', 'T')}Z`));
@@ -22,19 +23,20 @@ export interface DeliverJobData {
 
 /** One event to one subscription; retried with exponential backoff (WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_BACKOFF_MS). */
 export const DELIVER_JOB = defineJob<DeliverJobData>('webhooks', 'deliver');
+/** The outbox's dispatch, every WEBHOOK_DISPATCH_MS on the `schedule` queue: one run at a time across all processes. */
+export const DISPATCH_JOB = defineJob<Record<string, never>>('schedule', 'webhooks-dispatch');
 
 /**
  * Moves events from the outbox to the `webhooks` queue (one job per event and subscribed active
  * webhook, the job id made of the event's uuid and the webhook id) and delivers them. The
- * dispatcher runs in every process that consumes jobs, every WEBHOOK_DISPATCH_MS; on MariaDB
- * `FOR UPDATE SKIP LOCKED` lets several share the outbox. An event is marked dispatched in the
+ * dispatch is a scheduled job (DISPATCH_JOB, every WEBHOOK_DISPATCH_MS) run by one consumer at a
+ * time; on MariaDB `FOR UPDATE SKIP LOCKED` would still let several share the outbox. An event is marked dispatched in the
  * transaction that queued it: a crash before the commit dispatches it again (at least once: the
  * receiver de-duplicates on webhook-id).
  */
 @Injectable()
-export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private timer: NodeJS.Timeout | null = null;
   private dispatching: Promise<number> | null = null;
 
   constructor(
@@ -42,6 +44,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBoot
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly events: EventEmitter2,
+    private readonly repository: WebhooksRepository,
   ) {}
 
   onModuleInit(): void {
@@ -49,19 +52,13 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBoot
       attempts: this.config.webhooks.attempts,
       backoffMs: this.config.webhooks.retryBackoffMs,
     });
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.jobs.kind === 'bull' && !this.config.queueConsumer) return; // the workers dispatch
-    this.timer = setInterval(
-      () => void this.dispatch().catch((err: Error) => this.logger.warn(`dispatch failed: ${err.message}`)),
-      this.config.webhooks.dispatchMs,
-    );
-    this.timer.unref();
+    this.jobs.register(DISPATCH_JOB, async () => {
+      await this.dispatch().catch((err: Error) => this.logger.warn(`dispatch failed: ${err.message}`));
+    });
+    void this.jobs.schedule(DISPATCH_JOB, this.config.webhooks.dispatchMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.dispatching?.catch(() => undefined);
   }
 
@@ -72,7 +69,6 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBoot
   }
 
   private dispatchBatch(): Promise<number> {
-    const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
     // READ COMMITTED: the locking read locks the rows it takes and no gap. In REPEATABLE READ it
     // also locked the gap every new event is inserted into, for the whole batch (Redis calls
     // included): every audited change waited for the dispatcher, and deadlocked with it when the
@@ -80,9 +76,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationBoot
     return transaction(
       this.dataSource,
       async (em) => {
-        const rows = await em.query<Array<{ id: number; event_id: string; event: string; created_at: string | Date }>>(
-          `SELECT id, event_id, event, created_at FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT 500${lock}`,
-        );
+        const rows = await this.repository.undispatched(em, 500);
         if (!rows.length) return 0;
         const hooks = await em.find(Webhook, { where: { active: true }, select: { id: true, events: true, createdAt: true } });
         for (const row of rows)

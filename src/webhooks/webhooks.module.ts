@@ -4,12 +4,13 @@ import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entiti
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
+import { WebhooksRepository } from './webhooks.repository';
 
 /** Signed webhooks fed by the transactional outbox (common/outbox `recordEvent`, written with the audit log). */
 @Module({
   imports: [TypeOrmModule.forFeature([Webhook, OutboxEvent, WebhookDelivery])],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDeliveryProcessor],
+  providers: [WebhooksService, WebhookDeliveryProcessor, WebhooksRepository],
   exports: [WebhookDeliveryProcessor, WebhooksService],
 })
 export class WebhooksModule {}

@@ -5,7 +5,7 @@ import { DataSource, LessThan } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec, parseListQuery, findTablePage } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { AppConfig } from '../config/config';
@@ -65,7 +65,7 @@ export class WebhooksService {
   }
 
   async list(query: ListQueryDto): Promise<Page<WebhookDto>> {
-    const page = await findPage(this.repo.createQueryBuilder('w'), parseListQuery(query, WEBHOOK_LIST_SPEC));
+    const page = await findTablePage(this.repo, 'w', parseListQuery(query, WEBHOOK_LIST_SPEC));
     return page.map(toWebhookDto);
   }
 
@@ -142,8 +142,8 @@ export class WebhooksService {
 
   async deliveries(id: number, query: ListQueryDto): Promise<Page<WebhookDeliveryDto>> {
     await this.find(id);
-    const qb = this.dataSource.getRepository(WebhookDelivery).createQueryBuilder('d').where('d.webhook_id = :id', { id });
-    const page = await findPage(qb, parseListQuery(query, DELIVERY_LIST_SPEC));
+    const request = parseListQuery(query, DELIVERY_LIST_SPEC);
+    const page = await findTablePage(this.dataSource.getRepository(WebhookDelivery), 'd', request, { webhook_id: id });
     return page.map(toDeliveryDto);
   }
 

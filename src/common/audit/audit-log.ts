@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { recordEvent, WebhookEvent } from '../outbox/outbox';
+import { ChangeEvent, recordEvent } from '../outbox/outbox';
 import { auditContext } from './audit-context';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
@@ -22,7 +22,7 @@ export interface AuditChange {
    * The webhook event this change is (employee.created, leave.decided, ...), named by the write
    * path itself: it goes to the outbox in the same transaction, with the same field changes.
    */
-  event?: WebhookEvent;
+  event?: ChangeEvent;
 }
 
 /**
@@ -87,6 +87,6 @@ export async function recordAudit(em: EntityManager, change: AuditChange): Promi
   const event = change.event;
   if (event) {
     const id = typeof change.resourceId === 'number' ? change.resourceId : Number(change.resourceId);
-    await recordEvent(em, event, { id, employee: change.employee ?? null, changes });
+    await recordEvent<ChangeEvent>(em, event, { id, employee: change.employee ?? null, changes });
   }
 }

@@ -19,6 +19,12 @@ export interface RecordedMethod {
 
 const RECORDED: RecordedMethod[] = [];
 
+/**
+ * The sample argument standing for an EntityManager (a write's transaction): the snapshot run
+ * passes its own connection's, with foreign key checks off, so that writes need no fixture rows.
+ */
+export const SAMPLE_MANAGER = Symbol('sample EntityManager');
+
 /** Marks a repository method whose statements are recorded, called with `args`. */
 export function RecordSql(...args: unknown[]): MethodDecorator {
   return (prototype, method) => {

@@ -1,4 +1,4 @@
-import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { DriverReader, positional } from '../database/driver-reader';
 import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
@@ -320,4 +320,21 @@ export function pageOf<T>(all: readonly T[], query: PageQueryDto): Page<T> {
 /** A list request from query values (page 1 of 50 unless given): sample arguments of recorded queries (RecordSql). */
 export function sampleListRequest(spec: ListSpec, query: Partial<SearchableListQueryDto> = {}): ListRequest {
   return parseListQuery({ page: 1, limit: 50, sortOrder: 'ascend', ...query }, spec);
+}
+
+/**
+ * findPage over one table (alias `alias`, the spec's), its rows narrowed by equal columns (`equals`:
+ * column name → value, ANDed): the lists of a table's rows that need no query of their own (an
+ * employee's items, a user's tasks, a webhook's deliveries).
+ */
+export function findTablePage<T extends ObjectLiteral>(
+  repo: Repository<T>,
+  alias: string,
+  request: ListRequest,
+  equals: Record<string, string | number> = {},
+): Promise<Page<T>> {
+  const qb = repo.createQueryBuilder(alias);
+  for (const [i, [column, value]] of Object.entries(equals).entries())
+    qb.andWhere(`${alias}.${column} = :equals${i}`, { [`equals${i}`]: value });
+  return findPage(qb, request);
 }

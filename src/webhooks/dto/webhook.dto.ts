@@ -10,7 +10,7 @@ import {
   IsString,
   Length,
 } from 'class-validator';
-import { WEBHOOK_EVENTS } from '../../common/outbox/outbox';
+import { WEBHOOK_EVENTS } from '../webhook-events';
 import { OptionalText, Trim } from '../../common/validation/decorators';
 
 export class WebhookDto {

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { LeaveRequest, LeaveStatus } from './entities/leave.entities';
+
+/** The leave requests' queries beyond find-by-id (issue 26): overlaps, counts and sums by status, the payroll hook's read. */
+@Injectable()
+export class LeaveRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Whether the employee has a Pending or Approved request overlapping [start, end] (days). */
+  @RecordSql(SAMPLE_MANAGER, 1, '2026-03-02', '2026-03-06')
+  overlapsActive(em: EntityManager | null, employeeId: number, start: string, end: string): Promise<boolean> {
+    return (em ?? this.ds.manager)
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .where('l.employee_id = :employeeId', { employeeId })
+      .andWhere('l.status IN (:...active)', { active: ['Pending', 'Approved'] })
+      .andWhere('l.date_start <= :end AND l.date_end >= :start', { start, end })
+      .getExists();
+  }
+
+  /** The employee's requests (all periods) by status. */
+  @RecordSql(1)
+  async countsByStatus(employeeId: number): Promise<Map<LeaveStatus, number>> {
+    const rows = await this.ds
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .select('l.status', 'status')
+      .addSelect('COUNT(*)', 'n')
+      .where('l.employee_id = :employeeId', { employeeId })
+      .groupBy('l.status')
+      .getRawMany<{ status: LeaveStatus; n: string | number }>();
+    return new Map(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /** Days of the employee's Pending and Approved requests starting in [start, end], by type and status. */
+  @RecordSql(SAMPLE_MANAGER, 1, [1, 2], '2026-01-01', '2026-12-31')
+  async daysByTypeAndStatus(
+    em: EntityManager | null,
+    employeeId: number,
+    typeIds: number[],
+    start: string,
+    end: string,
+  ): Promise<Array<{ type: number; status: LeaveStatus; days: number }>> {
+    if (!typeIds.length) return [];
+    const rows = await (em ?? this.ds.manager)
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .select('l.leave_type_id', 'type')
+      .addSelect('l.status', 'status')
+      .addSelect('SUM(l.days)', 'days')
+      .where('l.employee_id = :employeeId', { employeeId })
+      .andWhere('l.leave_type_id IN (:...typeIds)', { typeIds })
+      .andWhere('l.status IN (:...counted)', { counted: ['Pending', 'Approved'] })
+      .andWhere('l.date_start BETWEEN :start AND :end', { start, end })
+      .groupBy('l.leave_type_id')
+      .addGroupBy('l.status')
+      .getRawMany<{ type: number | string; status: LeaveStatus; days: string | number }>();
+    return rows.map((r) => ({ type: Number(r.type), status: r.status, days: Number(r.days) }));
+  }
+
+  /** Approved requests of the employees (1 000 a query) overlapping [from, to], optionally of one type. */
+  @RecordSql([1, 2], '2026-03-01', '2026-03-31', 1)
+  async approvedOverlapping(employeeIds: number[], from: string, to: string, leaveType?: number): Promise<LeaveRequest[]> {
+    const out: LeaveRequest[] = [];
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const qb = this.ds
+        .getRepository(LeaveRequest)
+        .createQueryBuilder('l')
+        .where('l.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
+        .andWhere("l.status = 'Approved' AND l.date_start <= :to AND l.date_end >= :from", { from, to });
+      if (leaveType !== undefined) qb.andWhere('l.leave_type_id = :leaveType', { leaveType });
+      out.push(...(await qb.getMany()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { RecordSql } from '../common/database/record-sql';
+import { Nationality } from './entities/reference.entities';
+
+/** The reference data's queries beyond find (issue 26): the department tree, a nationality by name ignoring case. */
+@Injectable()
+export class ReferenceRepository {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @InjectRepository(Nationality) private readonly nationalities: Repository<Nationality>,
+  ) {}
+
+  @RecordSql('French')
+  nationalityByName(name: string): Promise<Nationality | null> {
+    return this.nationalities.createQueryBuilder('n').where('LOWER(n.name) = LOWER(:name)', { name }).getOne();
+  }
+
+  /** The given departments and all their descendants, in one recursive query. */
+  @RecordSql([1, 2])
+  async subtree(rootIds: number[]): Promise<number[]> {
+    if (!rootIds.length) return [];
+    const placeholders = rootIds.map(() => '?').join(', ');
+    const rows = await this.ds.query<Array<{ id: number | string }>>(
+      `WITH RECURSIVE sub (id) AS (
+         SELECT id FROM departments WHERE id IN (${placeholders})
+         UNION SELECT d.id FROM departments d JOIN sub ON d.parent_id = sub.id
+       ) SELECT id FROM sub`,
+      rootIds,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+}

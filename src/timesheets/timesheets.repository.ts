@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { TimeEntry } from './entities/timesheet.entities';
+
+/** The time entries' queries beyond find-by-id (issue 26): the same-day overlap check and the payroll hook's sums. */
+@Injectable()
+export class TimesheetsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Whether another entry (not `exceptId`) of the employee's day overlaps [start, end) (HH:MM). */
+  @RecordSql(SAMPLE_MANAGER, 1, '2026-03-02', '09:00', '12:00', 2)
+  overlaps(
+    em: EntityManager | null,
+    employeeId: number,
+    date: string,
+    start: string,
+    end: string,
+    exceptId?: number,
+  ): Promise<boolean> {
+    const qb = (em ?? this.ds.manager)
+      .getRepository(TimeEntry)
+      .createQueryBuilder('t')
+      .where('t.employee_id = :employeeId AND t.date = :date', { employeeId, date })
+      .andWhere('t.start_time < :end AND t.end_time > :start', { start, end });
+    if (exceptId) qb.andWhere('t.id <> :id', { id: exceptId });
+    return qb.getExists();
+  }
+
+  /** Minutes of approved entries dated from `from` to `to` per employee (optionally one project), 1 000 employees a query. */
+  @RecordSql([1, 2], '2026-03-01', '2026-03-31', 1)
+  async approvedMinutes(employeeIds: number[], from: string, to: string, project?: number): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const qb = this.ds
+        .getRepository(TimeEntry)
+        .createQueryBuilder('t')
+        .select('t.employee_id', 'employee')
+        .addSelect('SUM(t.minutes)', 'minutes')
+        .where('t.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
+        .andWhere("t.status = 'Approved' AND t.date BETWEEN :from AND :to", { from, to })
+        .groupBy('t.employee_id');
+      if (project !== undefined) qb.andWhere('t.project_id = :project', { project });
+      for (const r of await qb.getRawMany<{ employee: number | string; minutes: number | string }>())
+        out.set(Number(r.employee), Number(r.minutes));
+    }
+    return out;
+  }
+}
