@@ -1,7 +1,6 @@
 import { CURRENCIES, CurrencyDto } from '../common/money/currencies';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
@@ -19,7 +18,7 @@ import {
   SavePayrollColumnDto,
   ValidateScriptResultDto,
 } from './dto/payroll-config.dto';
-import { EngineColumn, planColumns } from './engine/payroll-engine';
+import { planColumns } from './engine/payroll-engine';
 import {
   DeductionGroup,
   EmployeeSalary,
@@ -29,59 +28,9 @@ import {
   SalaryComponent,
 } from './entities/payroll-config.entities';
 import { Payroll } from './entities/payroll-run.entities';
-import { compileFormula, EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
+import { compileFormula } from './formula/formula';
 import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from './payroll-lists';
-
-/** "0.000" (MariaDB) or 0 (SQLite) → "0.00": two decimals at least, more only when they matter. */
-export function amountText(value: string): string {
-  const d = new Decimal(value);
-  return d.decimalPlaces() > 2 ? d.toString() : d.toFixed(2);
-}
-
-/** "Gross Pay (EUR)" → "gross_pay_eur": the default column variable. */
-export function snakeCase(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[^\w\s]/g, ' ')
-    .trim()
-    .replace(/\s+/g, '_')
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, '');
-  return /^[a-z_]/.test(s) ? s.slice(0, 64) : `c_${s}`.slice(0, 64);
-}
-
-export function toColumnDto(c: PayrollColumn): PayrollColumnDto {
-  return {
-    id: c.id,
-    name: c.name,
-    variable: c.variable,
-    colorder: c.colorder,
-    enabled: c.enabled,
-    editable: c.editable,
-    default_value: c.defaultValue === null ? null : amountText(c.defaultValue),
-    salary_components: c.salaryComponents,
-    add_columns: c.addColumns,
-    sub_columns: c.subColumns,
-    calculation_hook: c.calculationHook,
-    calculation_hook_args: c.calculationHookArgs,
-    script: c.script,
-    deduction_group: c.deductionGroupId,
-  };
-}
-
-export function toEngineColumn(c: PayrollColumn): EngineColumn {
-  return {
-    id: c.id,
-    name: c.name,
-    variable: c.variable,
-    salaryComponents: c.salaryComponents,
-    addColumns: c.addColumns,
-    subColumns: c.subColumns,
-    script: c.script,
-    hook: c.calculationHook,
-    defaultValue: c.defaultValue,
-  };
-}
+import { hookArgumentProblems, snakeCase, toColumnDto, toEngineColumn } from './payroll-columns';
 
 /** The columns whose script reads `variable`. */
 function scriptReaders(columns: PayrollColumn[], variable: string): PayrollColumn[] {
@@ -325,36 +274,4 @@ export class PayrollConfigService {
     if (!column) throw new NotFoundException('Payroll column');
     return column;
   }
-}
-
-function hookArgumentProblems(hook: CalculationHook, args: Record<string, unknown>): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  for (const name of Object.keys(args)) {
-    if (!hook.args.some((a) => a.name === name))
-      problems.push({ field: `calculation_hook_args.${name}`, message: `is not an argument of ${hook.code}` });
-  }
-  for (const arg of hook.args) {
-    const value = Object.hasOwn(args, arg.name) ? args[arg.name] : undefined;
-    if (value === undefined) {
-      if (arg.required) problems.push({ field: `calculation_hook_args.${arg.name}`, message: 'is required' });
-      continue;
-    }
-    const ok =
-      arg.type === 'string'
-        ? typeof value === 'string' && value.length <= 100
-        : typeof value === 'number' && Number.isFinite(value) && (arg.type === 'number' || Number.isInteger(value));
-    if (!ok)
-      problems.push({
-        field: `calculation_hook_args.${arg.name}`,
-        message: `must be ${arg.type === 'integer' ? 'an integer' : `a ${arg.type}`}`,
-      });
-  }
-  if (
-    hook.code === 'employee_field' &&
-    typeof args.field === 'string' &&
-    !(EMPLOYEE_FORMULA_FIELDS as readonly string[]).includes(args.field)
-  ) {
-    problems.push({ field: 'calculation_hook_args.field', message: `must be one of ${EMPLOYEE_FORMULA_FIELDS.join(', ')}` });
-  }
-  return problems;
 }

@@ -11,7 +11,7 @@ import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } fro
 import { EmployeeSalary } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollStatus } from './entities/payroll-run.entities';
 import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
-import { toEngineColumn } from './payroll-config.service';
+import { toEngineColumn } from './payroll-columns';
 import { PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { minorUnitOf } from '../common/money/currencies';
