@@ -27,6 +27,7 @@ import { assertCovers, balanceOf, round1 } from './leave-balance';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
 import { leaveDayMarks } from './leave-days';
 import { LeaveRepository } from './leave.repository';
+import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
@@ -174,14 +175,14 @@ export class LeaveRequestsService {
     if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its leave");
     }
-    return this.transition(request, ['Pending'], status, caller);
+    return this.transition(request, status === 'Approved' ? 'approve' : 'reject', caller);
   }
 
   async cancel(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
     const { request, employee } = await this.load(caller, id);
     if (!(await this.access.administers(caller, employeeRef(employee))) && caller.employeeId !== request.employeeId)
       throw new DomainException('FORBIDDEN', 'Only the requester or an Admin cancel a leave request');
-    return this.transition(request, ['Pending', 'Approved'], 'Cancelled', caller);
+    return this.transition(request, 'cancel', caller);
   }
 
   async get(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
@@ -239,22 +240,17 @@ export class LeaveRequestsService {
     return { request, employee };
   }
 
-  private async transition(
-    request: LeaveRequest,
-    from: LeaveStatus[],
-    to: LeaveStatus,
-    caller: AuthUser,
-  ): Promise<LeaveRequestDto> {
-    if (!from.includes(request.status)) {
-      throw new DomainException('INVALID_STATE', `A ${request.status} request cannot become ${to}`);
-    }
+  /** Moves the request by `action` (LEAVE_STATES): 409 INVALID_STATE naming its state when the action does not start there. */
+  private async transition(request: LeaveRequest, action: LeaveAction, caller: AuthUser): Promise<LeaveRequestDto> {
+    LEAVE_STATES.assert(action, request.status);
+    const to = LEAVE_STATES.transitions[action].to as LeaveStatus;
     const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
     // Under the employee lock, as every change of the employee's rollup rows (a department move included).
     const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
       const repo = em.getRepository(LeaveRequest);
       // Only one of two concurrent decisions wins: the update requires the status it started from.
-      const res = await repo.update({ id: request.id, status: request.status }, { status: to, ...decided });
-      if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The request changed meanwhile; reload it');
+      if (!(await LEAVE_STATES.move(em, LeaveRequest, { id: request.id, status: request.status }, action, decided)))
+        throw LEAVE_STATES.invalid(action, (await repo.findOne({ where: { id: request.id } }))?.status ?? request.status);
       await LEAVE_DAY_SUMS.add(em, -1, 's.request_id = ?', [request.id]);
       await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [request.id]);

@@ -12,6 +12,7 @@ import { TIME_ENTRY_DAYS } from './time-entry-days';
 import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { TimesheetsRepository } from './timesheets.repository';
+import { TimeEntryAction, TIME_ENTRY_STATES } from './timesheets.states';
 import { ReferenceCrud } from '../common/crud/crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
@@ -35,7 +36,6 @@ export const TIME_ENTRY_LIST_SPEC: ListSpec = {
 };
 
 /** Entries the owner may still change. */
-const EDITABLE: TimeEntryStatus[] = ['Draft', 'Rejected'];
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
@@ -138,7 +138,7 @@ export class TimesheetsService {
 
   async submit(caller: AuthUser, id: number): Promise<TimeEntryDto> {
     const { entry } = await this.editable(caller, id);
-    const updated = await this.transition(entry, EDITABLE, 'Submitted', null);
+    const updated = await this.transition(entry, 'submit', null);
     this.events.emit(TIMESHEET_SUBMITTED_EVENT, {
       entryId: entry.id,
       employeeId: entry.employeeId,
@@ -152,7 +152,7 @@ export class TimesheetsService {
     if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its time entries");
     }
-    const decided = await this.transition(entry, ['Submitted'], to, caller);
+    const decided = await this.transition(entry, to === 'Approved' ? 'approve' : 'reject', caller);
     this.events.emit(TIMESHEET_DECIDED_EVENT, {
       entryId: entry.id,
       employeeId: entry.employeeId,
@@ -202,9 +202,7 @@ export class TimesheetsService {
     if (caller.employeeId !== found.entry.employeeId && !(await this.access.administers(caller, employeeRef(found.employee)))) {
       throw new DomainException('FORBIDDEN', 'Only the employee or an Admin changes its time entries');
     }
-    if (!EDITABLE.includes(found.entry.status)) {
-      throw new DomainException('INVALID_STATE', `A ${found.entry.status} entry cannot be changed`);
-    }
+    TIME_ENTRY_STATES.assert('change', found.entry.status);
     return found;
   }
 
@@ -216,24 +214,21 @@ export class TimesheetsService {
     return { entry, employee };
   }
 
-  private async transition(
-    entry: TimeEntry,
-    from: TimeEntryStatus[],
-    to: TimeEntryStatus,
-    caller: AuthUser | null,
-  ): Promise<TimeEntryDto> {
-    if (!from.includes(entry.status)) throw new DomainException('INVALID_STATE', `A ${entry.status} entry cannot become ${to}`);
+  /** Moves the entry by `action` (TIME_ENTRY_STATES): 409 INVALID_STATE naming its state when the action does not start there. */
+  private async transition(entry: TimeEntry, action: TimeEntryAction, caller: AuthUser | null): Promise<TimeEntryDto> {
+    TIME_ENTRY_STATES.assert(action, entry.status);
+    const to = TIME_ENTRY_STATES.transitions[action].to as TimeEntryStatus;
     const decided = caller ? { decidedBy: caller.id, decidedAt: new Date() } : {};
     // Under the employee lock, as every change of the employee's rollup rows (a department move included).
     return withEmployeeLock(this.dataSource, entry.employeeId, async (em) => {
       const repo = em.getRepository(TimeEntry);
-      const res = await repo.update({ id: entry.id, status: entry.status }, { status: to, ...decided });
-      if (res.affected !== 1) throw new DomainException('INVALID_STATE', 'The entry changed meanwhile; reload it');
+      if (!(await TIME_ENTRY_STATES.move(em, TimeEntry, { id: entry.id, status: entry.status }, action, decided)))
+        throw TIME_ENTRY_STATES.invalid(action, (await repo.findOne({ where: { id: entry.id } }))?.status ?? entry.status);
       const after = await repo.findOneOrFail({ where: { id: entry.id } });
       await TIME_ENTRY_DAYS.change(em, { ...after, status: entry.status }, after);
       const view = toTimeEntryDto(after);
       await recordAudit(em, {
-        action: to === 'Submitted' ? 'submit' : to === 'Approved' ? 'approve' : 'reject',
+        action,
         resource: 'timesheets',
         event: to === 'Submitted' ? 'timesheet.submitted' : undefined,
         resourceId: entry.id,

@@ -38,7 +38,8 @@ export class StateMachine<S extends string, A extends string> {
   }
 
   invalid(action: A, state: S): DomainException {
-    return new DomainException('INVALID_STATE', `A ${state} ${this.record} cannot ${this.transitions[action].verb}`, [
+    const article = /^[AEIOU]/.test(state) ? 'An' : 'A';
+    return new DomainException('INVALID_STATE', `${article} ${state} ${this.record} cannot ${this.transitions[action].verb}`, [
       { field: 'status', message: state },
     ]);
   }
@@ -46,6 +47,8 @@ export class StateMachine<S extends string, A extends string> {
   /**
    * Moves the record `where` names by `action` with one conditional UPDATE, setting `set` too;
    * false when the record was not in one of the action's states (another request moved it first).
+   * A `status` in `where` (the state the caller read and checked) is required as it is, so that a
+   * record moved meanwhile, even to another state the action starts from, is not moved again.
    */
   async move<E extends ObjectLiteral>(
     em: EntityManager,
@@ -58,7 +61,7 @@ export class StateMachine<S extends string, A extends string> {
     if (t.to === null) throw new Error(`${this.record} action ${action} is a guard, not a move`);
     const res = await em.update(
       target,
-      { ...where, status: In([...t.from]) },
+      { ...where, status: (where as { status?: unknown }).status ?? In([...t.from]) },
       {
         ...set,
         status: t.to,
