@@ -43,7 +43,12 @@ describe('leave request and time entry states', () => {
   });
 
   it('move from the state the caller read only: a record moved meanwhile to another start state is not moved again', async () => {
-    const ds = await new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [Rec], synchronize: true }).initialize();
+    const ds = await new DataSource({
+      type: 'better-sqlite3',
+      database: ':memory:',
+      entities: [Rec],
+      synchronize: true,
+    }).initialize();
     try {
       const { id } = await ds.getRepository(Rec).save({ status: 'Approved' });
       // The caller read Pending; the request was approved meanwhile (cancel starts from both).

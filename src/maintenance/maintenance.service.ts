@@ -14,7 +14,7 @@ import { WebhooksService } from '../webhooks/webhooks.service';
 /** The daily purge, on the `schedule` queue: once a day across all processes. */
 export const PURGE_JOB = defineJob<Record<string, never>>('schedule', 'maintenance-purge');
 export const PURGE_EVERY_MS = 24 * 3600_000;
-/** SQLite's planner statistics, refreshed hourly (a no-op on MariaDB, which keeps its own: not scheduled there). */
+/** SQLite's planner statistics, refreshed a minute after the start and hourly (MariaDB keeps its own: not scheduled there). */
 export const STATISTICS_JOB = defineJob<Record<string, never>>('schedule', 'sqlite-statistics');
 export const STATISTICS_EVERY_MS = 3600_000;
 
@@ -53,7 +53,8 @@ export class MaintenanceService implements OnModuleInit {
     });
     void this.jobs.schedule(PURGE_JOB, PURGE_EVERY_MS); // before the start: nothing to wait for
     this.jobs.register(STATISTICS_JOB, () => optimizeSqlite(this.dataSource));
-    if (this.dataSource.options.type === 'better-sqlite3') void this.jobs.schedule(STATISTICS_JOB, STATISTICS_EVERY_MS);
+    // Also a minute after the start: a database loaded since (an import, a restore) is planned with its statistics.
+    if (this.dataSource.options.type === 'better-sqlite3') void this.jobs.schedule(STATISTICS_JOB, STATISTICS_EVERY_MS, 60_000);
   }
 
   async purge(): Promise<PurgeCounts> {

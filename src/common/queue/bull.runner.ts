@@ -63,12 +63,19 @@ export class BullRunner implements JobRunner {
     return { id: jobId, firstAttempt: (timeoutMs) => this.waitFirstAttempt(q, jobId, timeoutMs) };
   }
 
-  async repeat(queue: QueueName, name: string, everyMs: number): Promise<void> {
+  async repeat(queue: QueueName, name: string, everyMs: number, firstAfterMs?: number): Promise<void> {
     const q = this.queue(queue);
     // One repeatable job per name: an earlier interval of the same name (a changed setting) goes.
     for (const old of await q.getRepeatableJobs())
       if (old.name === name && Number(old.every) !== everyMs) await q.removeRepeatableByKey(old.key);
     await q.add(name, {}, { repeat: { every: everyMs }, attempts: 1, removeOnComplete: 100, removeOnFail: 100 });
+    // The early run: one delayed job, its id the interval's, so processes started together add one.
+    if (firstAfterMs !== undefined)
+      await q.add(
+        name,
+        {},
+        { jobId: `${name}:first:${Math.floor(Date.now() / everyMs)}`, delay: firstAfterMs, attempts: 1, removeOnComplete: true },
+      );
   }
 
   async isLive(queue: QueueName, jobId: string): Promise<boolean> {

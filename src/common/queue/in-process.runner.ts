@@ -30,12 +30,12 @@ export class InProcessRunner implements JobRunner {
   async start(): Promise<void> {}
 
   /** A timer of this process; a run still going when the next is due is not doubled. */
-  async repeat(queue: QueueName, name: string, everyMs: number): Promise<void> {
+  async repeat(queue: QueueName, name: string, everyMs: number, firstAfterMs?: number): Promise<void> {
     const handler = this.handlers.get(`${queue}:${name}`);
     if (!handler) throw new Error(`no handler registered for job ${queue}:${name}`);
     let current: Promise<void> | null = null;
     let runs = 0;
-    const timer = setInterval(() => {
+    const tick = () => {
       if (current || this.closed) return;
       runs += 1;
       current = handler({}, { jobId: `repeat:${name}:${runs}`, attempt: 1, attempts: 1 })
@@ -46,9 +46,15 @@ export class InProcessRunner implements JobRunner {
           current = null;
         });
       this.running.add(current);
-    }, everyMs);
+    };
+    const timer = setInterval(tick, everyMs);
     timer.unref();
     this.repeating.add(timer);
+    if (firstAfterMs !== undefined) {
+      const first = setTimeout(tick, firstAfterMs);
+      first.unref();
+      this.repeating.add(first);
+    }
   }
 
   async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {

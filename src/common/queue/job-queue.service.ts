@@ -22,7 +22,10 @@ import {
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly retries = new Map<string, RetryPolicy>();
   private started = false;
-  private readonly schedules = new Map<string, { job: JobDefinition<Record<string, never>>; everyMs: number }>();
+  private readonly schedules = new Map<
+    string,
+    { job: JobDefinition<Record<string, never>>; everyMs: number; firstAfterMs?: number }
+  >();
 
   constructor(
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
@@ -57,10 +60,12 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
    * Runs a registered job every `everyMs` from the application's start, once per interval across
    * every process (a Bull repeatable job on Redis, visible in the queue dashboard; a timer in
    * process). Periodic work goes here, never in a request handler or a process's own setInterval.
+   * `firstAfterMs`: also one run that long after the start (SQLite's statistics, a minute after a
+   * start that loaded data), not only at the first interval's end.
    */
-  async schedule(job: JobDefinition<Record<string, never>>, everyMs: number): Promise<void> {
-    this.schedules.set(`${job.queue}:${job.name}`, { job, everyMs });
-    if (this.started) await this.runner.repeat(job.queue, job.name, everyMs);
+  async schedule(job: JobDefinition<Record<string, never>>, everyMs: number, firstAfterMs?: number): Promise<void> {
+    this.schedules.set(`${job.queue}:${job.name}`, { job, everyMs, firstAfterMs });
+    if (this.started) await this.runner.repeat(job.queue, job.name, everyMs, firstAfterMs);
   }
 
   /** The scheduled jobs ("queue:name" → interval in ms). */
@@ -93,7 +98,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       throw new Error(`jobs defined without a handler: ${missing.join(', ')} (register them in their processor's onModuleInit)`);
     await this.runner.start();
     this.started = true;
-    for (const { job, everyMs } of this.schedules.values()) await this.runner.repeat(job.queue, job.name, everyMs);
+    for (const { job, everyMs, firstAfterMs } of this.schedules.values())
+      await this.runner.repeat(job.queue, job.name, everyMs, firstAfterMs);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -41,4 +41,18 @@ describe('scheduled jobs in process', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(runs).toBe(after);
   });
+
+  it('run once `firstAfterMs` after the start as well, when asked (SQLite statistics a minute after a start)', async () => {
+    const tick = defineJob<Record<string, never>>('schedule', 'early-for-test');
+    const queue = new JobQueue(new InProcessRunner(), new Set(['schedule:early-for-test']));
+    let runs = 0;
+    queue.register(tick, async () => {
+      runs += 1;
+    });
+    await queue.schedule(tick, 60_000, 20);
+    await queue.onApplicationBootstrap();
+    await new Promise((r) => setTimeout(r, 150));
+    await queue.beforeApplicationShutdown();
+    expect(runs).toBe(1); // the early run; the interval's first is a minute away
+  });
 });

@@ -70,7 +70,7 @@ export interface JobRunner {
    * Runs the job every `everyMs`, once per interval across every process (Bull: a repeatable job,
    * the same one whichever process declares it; in process: a timer of this process).
    */
-  repeat(queue: QueueName, name: string, everyMs: number): Promise<void>;
+  repeat(queue: QueueName, name: string, everyMs: number, firstAfterMs?: number): Promise<void>;
   /** Throws when the backend is unreachable. */
   ping(): Promise<void>;
   /** Stops taking jobs and waits for the running ones. */
