@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
+import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
@@ -60,6 +61,7 @@ export class AttendanceController {
     description: `Newest first by default. sortField: id, in_time; filters: employee, work_from_home; from/to: UTC days. ${TIMES}`,
   })
   @ApiListEnvelope(AttendanceDto)
+  @Exportable('attendance', AttendanceDto)
   @ApiListQuery(ATTENDANCE_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: AttendanceListQueryDto): Promise<Page<AttendanceDto>> {
@@ -121,6 +123,7 @@ export class EmployeeAttendanceController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's attendance records, newest first, with work_from_home", description: TIMES })
   @ApiListEnvelope(AttendanceDto)
+  @Exportable('attendance', AttendanceDto)
   @ApiListQuery(ATTENDANCE_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(

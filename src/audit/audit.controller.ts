@@ -3,6 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
+import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
@@ -26,6 +27,7 @@ export class AuditController {
     description: LIST,
   })
   @ApiListEnvelope(AuditEntryDto)
+  @Exportable('audit-log', AuditEntryDto)
   @ApiListQuery(AUDIT_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: AuditListQueryDto): Promise<Page<AuditEntryDto>> {
@@ -36,6 +38,7 @@ export class AuditController {
   @Levels('Admin', 'Restricted Admin')
   @ApiOperation({ summary: "The changes of one employee's records (404 outside the caller's scope)", description: LIST })
   @ApiListEnvelope(AuditEntryDto)
+  @Exportable('audit-log', AuditEntryDto)
   @ApiListQuery(AUDIT_LIST_SPEC)
   @ApiErrors(400, 401, 403, 404)
   ofEmployee(

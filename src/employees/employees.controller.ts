@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
+import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
@@ -37,6 +38,7 @@ export class EmployeesController {
       "total may lag other processes' changes by up to LIST_TOTALS_CACHE_MS.",
   })
   @ApiListEnvelope(EmployeeListItemDto)
+  @Exportable('employees', EmployeeListItemDto)
   @ApiListQuery(EMPLOYEE_LIST_SPEC)
   @ApiErrors(400, 401)
   list(@CurrentUser() caller: AuthUser, @Query() query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {

@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
+import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
@@ -79,6 +80,7 @@ export class LeaveEntitlementsController {
       "Manager its own and its direct reports', an Employee its own. filters.employee narrows that down.",
   })
   @ApiListEnvelope(EntitlementDto)
+  @Exportable('leave-entitlements', EntitlementDto)
   @ApiListQuery(ENTITLEMENT_SPEC)
   @ApiErrors(400, 401, 404)
   list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<EntitlementDto>> {
@@ -119,6 +121,7 @@ export class LeavesController {
     description: 'Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.',
   })
   @ApiListEnvelope(LeaveRequestDto)
+  @Exportable('leaves', LeaveRequestDto)
   @ApiListQuery(LEAVE_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
@@ -190,6 +193,7 @@ export class EmployeeLeavesController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's leave requests, newest first" })
   @ApiListEnvelope(LeaveRequestDto)
+  @Exportable('leaves', LeaveRequestDto)
   @ApiListQuery(LEAVE_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(

@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
+import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
@@ -44,6 +45,7 @@ export class TimesheetsController {
     description: 'Newest first; sortField: id, date; filters: employee, project, status; from/to.',
   })
   @ApiListEnvelope(TimeEntryDto)
+  @Exportable('timesheets', TimeEntryDto)
   @ApiListQuery(TIME_ENTRY_LIST_SPEC)
   @ApiErrors(400, 401)
   list(@CurrentUser() caller: AuthUser, @Query() query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
@@ -135,6 +137,7 @@ export class EmployeeTimesheetsController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's time entries, newest first" })
   @ApiListEnvelope(TimeEntryDto)
+  @Exportable('timesheets', TimeEntryDto)
   @ApiListQuery(TIME_ENTRY_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(

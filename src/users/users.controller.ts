@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowPendingPasswordChange, Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
+import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
@@ -28,6 +29,7 @@ export class UsersController {
     description: 'sortField: id, username, email, user_level; filters: user_level, active, employee; search: username, email.',
   })
   @ApiListEnvelope(UserDto)
+  @Exportable('users', UserDto)
   @ApiListQuery(USER_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@Query() query: SearchableListQueryDto): Promise<Page<UserDto>> {

@@ -5346,6 +5346,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -5358,6 +5360,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="users-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5386,6 +5390,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -11691,6 +11696,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -11703,6 +11710,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="employees-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11731,6 +11740,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -14400,6 +14410,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -14412,6 +14424,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="attendance-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14440,6 +14454,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -14993,6 +15008,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path: {
@@ -15007,6 +15024,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="attendance-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15035,6 +15054,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -17024,6 +17044,8 @@ export interface operations {
                 sortField?: "id";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -17036,6 +17058,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="leave-entitlements-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17064,6 +17088,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -17373,6 +17398,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -17385,6 +17412,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="leaves-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17413,6 +17442,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -18060,6 +18090,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path: {
@@ -18074,6 +18106,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="leaves-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18102,6 +18136,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -18891,6 +18926,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -18903,6 +18940,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="timesheets-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18931,6 +18970,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -19822,6 +19862,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path: {
@@ -19836,6 +19878,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="timesheets-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19864,6 +19908,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -27172,6 +27217,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -27184,6 +27231,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="audit-log-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27212,6 +27261,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -27301,6 +27351,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
+                format?: "csv";
             };
             header?: never;
             path: {
@@ -27315,6 +27367,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="audit-log-<date>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27343,6 +27397,7 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */

@@ -1,3 +1,4 @@
+import { EXPORT_EXTENSION } from '../export/exportable';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { LEVELS_EXTENSION } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
@@ -39,6 +40,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
     for (const [method, operation] of Object.entries(methods) as Array<[string, OperationLike]>) {
       if (!['get', 'put', 'post', 'delete', 'patch'].includes(method)) continue;
       listQuery(operation);
+      exportAnswer(operation);
       const responses = (operation.responses ??= {});
       const secured = (operation.security ?? doc.security ?? []).length > 0;
       whoMayCall(operation, secured);
@@ -119,6 +121,32 @@ function listQuery(operation: OperationLike): void {
       p.description = 'a JSON object: {"field": value} or {"field": [value, ...]}, over these fields';
     }
   }
+}
+
+/** A list marked @Exportable also answers `text/csv` (every matching row, as an attachment). */
+function exportAnswer(operation: OperationLike): void {
+  const resource = (operation as Record<string, unknown>)[EXPORT_EXTENSION] as string | undefined;
+  if (resource === undefined) return;
+  delete (operation as Record<string, unknown>)[EXPORT_EXTENSION];
+  const ok = operation.responses?.['200'] as ResponseLike | undefined;
+  if (!ok) return;
+  ok.content = {
+    ...(ok.content as object),
+    'text/csv': {
+      schema: {
+        type: 'string',
+        description: `with format=csv or Accept: text/csv: every matching row, RFC 4180, a header row of the item's fields; cells that begin with = + - @, tab or CR are prefixed with an apostrophe`,
+      },
+    },
+  };
+  ok.headers = {
+    ...ok.headers,
+    'Content-Disposition': {
+      description: `on an export: attachment; filename="${resource}-<date>.csv"`,
+      required: false,
+      schema: { type: 'string' },
+    },
+  };
 }
 
 /**

@@ -1,0 +1,154 @@
+import {
+  applyDecorators,
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+  Type,
+  UseInterceptors,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiExtension, ApiQuery } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { lastValueFrom, Observable } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { auditContext, runAs } from '../audit/audit-context';
+import { recordAudit } from '../audit/audit-log';
+import { transaction } from '../database/transaction';
+import { ValidationException } from '../errors/domain.exception';
+import { MAX_PAGE_SIZE } from '../paging/list-query.dto';
+import { Page } from '../paging/page';
+import { csvLine } from './csv';
+
+export const EXPORT_FORMATS = ['csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+interface ExportSpec {
+  /** The list's name in the file name and the audit log (employees, leaves, ...). */
+  resource: string;
+  /** The list's item DTO: its properties, in declaration order, are the columns. */
+  item: Type<unknown>;
+}
+
+const EXPORT_SPEC = 'hr:export';
+/** Marks an exportable list in the OpenAPI document; finishDocument adds its `text/csv` answer. */
+export const EXPORT_EXTENSION = 'x-export';
+
+/** The columns of an item DTO: its @ApiProperty names in declaration order (as @nestjs/swagger records them). */
+export function exportColumns(item: Type<unknown>): string[] {
+  const names = (Reflect.getMetadata('swagger/apiModelPropertiesArray', item.prototype as object) ?? []) as string[];
+  return names.map((n) => n.replace(/^:/, ''));
+}
+
+/** The format a list request asks for as a file: `format=csv`, or `Accept: text/csv` without JSON; null for a JSON page. */
+export function exportFormat(request: FastifyRequest): ExportFormat | null {
+  const query = request.query as Record<string, unknown>;
+  const format = query.format;
+  if (format !== undefined) {
+    if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format))
+      throw ValidationException.field('format', `must be one of ${EXPORT_FORMATS.join(', ')}`);
+    return format as ExportFormat;
+  }
+  const accept = request.headers.accept ?? '';
+  const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase());
+  return types.includes('text/csv') && !types.includes('application/json') ? 'csv' : null;
+}
+
+/**
+ * A list route that also answers as a file (issue 27, API.md §13): with `format=csv` or `Accept:
+ * text/csv`, every row the JSON list would page through (the same scope, filters, search and sort),
+ * streamed page by page of MAX_PAGE_SIZE (memory holds one page), as an attachment; the export is
+ * recorded in the audit log (`export`, the list and how many rows), after its last row.
+ */
+export function Exportable(resource: string, item: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(EXPORT_SPEC, { resource, item } satisfies ExportSpec),
+    UseInterceptors(ExportInterceptor),
+    ApiQuery({
+      name: 'format',
+      required: false,
+      enum: EXPORT_FORMATS,
+      description: 'Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored.',
+    }),
+    ApiExtension(EXPORT_EXTENSION, resource),
+  );
+}
+
+@Injectable()
+export class ExportInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const format = exportFormat(request);
+    if (!format) return next.handle();
+    const spec = this.reflector.get<ExportSpec>(EXPORT_SPEC, context.getHandler());
+    const query = request.query as Record<string, unknown>;
+    delete query.format;
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    return new Observable((subscriber) => {
+      this.stream(spec, query, next, reply).then(
+        (body) => {
+          subscriber.next(body);
+          subscriber.complete();
+        },
+        (err: unknown) => subscriber.error(err),
+      );
+    });
+  }
+
+  /** Reads the first page (a refused query is a 4xx as for JSON), then streams it and the rest. */
+  private async stream(
+    spec: ExportSpec,
+    query: Record<string, unknown>,
+    next: CallHandler,
+    reply: FastifyReply,
+  ): Promise<Readable> {
+    const pageOf = async (page: number): Promise<Page<Record<string, unknown>>> => {
+      Object.assign(query, { page: String(page), limit: String(MAX_PAGE_SIZE) });
+      return (await lastValueFrom(next.handle())) as Page<Record<string, unknown>>;
+    };
+    const first = await pageOf(1);
+    const columns = exportColumns(spec.item);
+    const { actor, requestId } = auditContext();
+    const filters = Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'page' && k !== 'limit'));
+    const audit = (rows: number) =>
+      runAs(actor, requestId, () =>
+        transaction(this.dataSource, (em) =>
+          recordAudit(em, {
+            action: 'export',
+            resource: spec.resource,
+            resourceId: spec.resource,
+            after: { format: 'csv', rows, query: filters },
+          }),
+        ),
+      );
+    async function* lines(): AsyncGenerator<string> {
+      let rows = 0;
+      try {
+        yield csvLine(columns);
+        let page = first;
+        for (let n = 1; ; n++) {
+          if (n > 1) page = await pageOf(n);
+          yield page.items.map((item) => csvLine(columns.map((c) => item[c]))).join('');
+          rows += page.items.length;
+          if (page.nextPage === null || !page.items.length) break;
+        }
+      } finally {
+        // Recorded however the download ends (a client that hangs up received `rows` at most).
+        await audit(rows);
+      }
+    }
+    const day = new Date().toISOString().slice(0, 10);
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${spec.resource.replace(/[^\w-]/g, '-')}-${day}.csv"`);
+    return Readable.from(lines());
+  }
+}

@@ -1,0 +1,144 @@
+import { DataSource } from 'typeorm';
+import { bulkEmployees } from '../src/database/seeds/bulk-employees';
+import { EmployeeListItemDto } from '../src/employees/dto/employee.dto';
+import { exportColumns } from '../src/common/export/exportable';
+import { EmployeesService } from '../src/employees/employees.service';
+import { buildCompany, Company, employeeBody } from './helpers/company';
+import { apiCaller, bearer, createTestApp, TestApp } from './helpers/test-app';
+
+/** Parses RFC 4180 CSV (quoted cells with doubled quotes, CRLF rows). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (quoted && c === '"') quoted = false;
+    else if (quoted) cell += c;
+    else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
+  }
+  return rows;
+}
+
+describe('exports of lists as CSV (issue 27, API.md §13)', () => {
+  let t: TestApp;
+  let c: Company;
+  let call: ReturnType<typeof apiCaller>;
+  const ROWS = 1_234; // more than two pages of MAX_PAGE_SIZE
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    c = await buildCompany(t.app);
+    call = apiCaller(t.app);
+    await bulkEmployees(t.app.get(DataSource), ROWS, [c.departments.platform, c.departments.sales], 'X');
+    await t.app
+      .get(EmployeesService)
+      .create(employeeBody({ first_name: '=HYPERLINK("http://evil.test","x")', last_name: '-1+2' }));
+  });
+  afterAll(() => t.close());
+
+  const csv = (url: string, token: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: { ...bearer(token), ...headers } });
+
+  it('answers every matching row, not a page, in the order and with the filters of the JSON list', async () => {
+    const res = await csv('/employees?format=csv&sortField=last_name&sortOrder=descend&limit=5&page=3', c.users.admin.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="employees-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const [header, ...rows] = parseCsv(res.body);
+    expect(header).toEqual(exportColumns(EmployeeListItemDto));
+    const json = (await call('GET', '/employees?sortField=last_name&sortOrder=descend&limit=500', c.users.admin.token)).json();
+    expect(rows).toHaveLength(json.total);
+    expect(json.total).toBeGreaterThan(ROWS);
+    // The JSON list's first page, row for row (ids as numbers in the JSON, text in the file).
+    expect(rows.slice(0, 500).map((r) => Number(r[0]))).toEqual(json.data.map((e: { id: number }) => e.id));
+    expect(new Set(rows.map((r) => r[0])).size).toBe(rows.length);
+
+    const filtered = await csv(
+      `/employees?format=csv&filters=${encodeURIComponent(JSON.stringify({ department: c.departments.sales }))}`,
+      c.users.admin.token,
+    );
+    const salesRows = parseCsv(filtered.body).slice(1);
+    const department = header.indexOf('department');
+    expect(salesRows.length).toBe(
+      (
+        await call(
+          'GET',
+          `/employees?filters=${encodeURIComponent(JSON.stringify({ department: c.departments.sales }))}`,
+          c.users.admin.token,
+        )
+      ).json().total,
+    );
+    expect(salesRows.every((r) => Number(r[department]) === c.departments.sales)).toBe(true);
+  });
+
+  it("keeps the caller's scope: a Restricted Admin exports its departments' employees only", async () => {
+    const res = await csv('/employees', c.users.restricted.token, { accept: 'text/csv' });
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const rows = parseCsv(res.body).slice(1);
+    const json = (await call('GET', '/employees', c.users.restricted.token)).json();
+    expect(rows).toHaveLength(json.total);
+    const department = exportColumns(EmployeeListItemDto).indexOf('department');
+    const allowed = [c.departments.engineering, c.departments.platform];
+    expect(rows.every((r) => allowed.includes(Number(r[department])))).toBe(true);
+    expect(rows.length).toBeGreaterThan(ROWS / 2 - 1); // the Platform half of the bulk employees
+  });
+
+  it('neutralizes cells a spreadsheet would run as formulas, and they read back as the text they were', async () => {
+    const res = await csv(`/employees?format=csv&search=${encodeURIComponent('evil')}`, c.users.admin.token);
+    const [header, ...rows] = parseCsv((await csv('/employees?format=csv', c.users.admin.token)).body);
+    const row = rows.find((r) => r[header.indexOf('last_name')] === "'-1+2");
+    expect(row?.[header.indexOf('first_name')]).toBe('\'=HYPERLINK("http://evil.test","x")');
+    expect(res.statusCode).toBe(200);
+    expect(rows.every((r) => r.every((cell) => !/^[=+\-@\t\r]/.test(cell)))).toBe(true);
+  });
+
+  it('refuses what the JSON list refuses, and an unknown format, with the error envelope', async () => {
+    const bad = await csv('/employees?format=csv&sortField=salary', c.users.admin.token);
+    expect([bad.statusCode, bad.headers['content-type'], bad.json().error.code]).toEqual([
+      400,
+      'application/json; charset=utf-8',
+      'VALIDATION_FAILED',
+    ]);
+    const xlsx = await csv('/employees?format=xlsx', c.users.admin.token);
+    expect([xlsx.statusCode, xlsx.json().error.details]).toEqual([400, [{ field: 'format', message: 'must be one of csv' }]]);
+    const employee = await csv('/users?format=csv', c.users.employee.token);
+    expect(employee.statusCode).toBe(403);
+    // A route that is not a list answers JSON whatever the Accept header.
+    const one = await csv(`/employees/${c.emp.manager}`, c.users.admin.token, { accept: 'text/csv' });
+    expect([one.statusCode, one.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+  });
+
+  it('records the export in the audit log: what, in which format, how many rows, with which query', async () => {
+    await csv(`/leaves?format=csv&filters=${encodeURIComponent(JSON.stringify({ status: 'Pending' }))}`, c.users.admin.token);
+    const entries = (await call('GET', '/audit-log?limit=500', c.users.admin.token)).json().data as Array<{
+      action: string;
+      resource: string;
+      changes: Record<string, [unknown, unknown]>;
+      actor: number;
+    }>;
+    const exports = entries.filter((e) => e.action === 'export');
+    const leaves = exports.find((e) => e.resource === 'leaves');
+    expect(leaves?.changes).toEqual({
+      format: [null, 'csv'],
+      rows: [null, 0],
+      query: [null, { filters: '{"status":"Pending"}' }],
+    });
+    expect(leaves?.actor).toBe(c.users.admin.user.id);
+    expect(exports.filter((e) => e.resource === 'employees').length).toBeGreaterThanOrEqual(3);
+  });
+});
