@@ -56,10 +56,11 @@ describe('insights rollups: kept exact by every write', () => {
 
   it('attendance: punch in and out, create, update (day, employee, home), delete', async () => {
     const employee = c.users.employee.token;
-    const today = new Date().toISOString().slice(0, 10);
-    await ok('POST', '/attendance/punch-in', employee, { time: new Date(Date.now() - 3_600_000).toISOString() });
+    // The UTC day of the punch, an hour ago (yesterday when the suite runs just after midnight).
+    const punchedAt = new Date(Date.now() - 3_600_000).toISOString();
+    await ok('POST', '/attendance/punch-in', employee, { time: punchedAt });
     expect((await exact()).attendance).toEqual([
-      { day: today.slice(0, 10), department_id: c.departments.platform, records: 1, seconds: 0, completed: 0, wfh: 0 },
+      { day: punchedAt.slice(0, 10), department_id: c.departments.platform, records: 1, seconds: 0, completed: 0, wfh: 0 },
     ]);
     await ok('POST', '/attendance/punch-out', employee, {});
     expect((await exact()).attendance).toMatchObject([{ records: 1, completed: 1 }]);
