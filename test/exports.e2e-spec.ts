@@ -1,7 +1,10 @@
 import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { EmployeeListItemDto } from '../src/employees/dto/employee.dto';
+import ExcelJS from 'exceljs';
 import { exportColumns } from '../src/common/export/exportable';
+import { XLSX_TYPE } from '../src/common/export/sheet-writers';
+import { AttendanceDto } from '../src/attendance/dto/attendance.dto';
 import { EmployeesService } from '../src/employees/employees.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, bearer, createTestApp, TestApp } from './helpers/test-app';
@@ -34,7 +37,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe('exports of lists as CSV (issue 27, API.md §13)', () => {
+describe('exports of lists as CSV and XLSX (issue 27, API.md §13)', () => {
   let t: TestApp;
   let c: Company;
   let call: ReturnType<typeof apiCaller>;
@@ -60,7 +63,7 @@ describe('exports of lists as CSV (issue 27, API.md §13)', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="employees-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...rows] = parseCsv(res.body);
-    expect(header).toEqual(exportColumns(EmployeeListItemDto));
+    expect(header).toEqual(exportColumns(EmployeeListItemDto).map((col) => col.field));
     const json = (await call('GET', '/employees?sortField=last_name&sortOrder=descend&limit=500', c.users.admin.token)).json();
     expect(rows).toHaveLength(json.total);
     expect(json.total).toBeGreaterThan(ROWS);
@@ -92,7 +95,9 @@ describe('exports of lists as CSV (issue 27, API.md §13)', () => {
     const rows = parseCsv(res.body).slice(1);
     const json = (await call('GET', '/employees', c.users.restricted.token)).json();
     expect(rows).toHaveLength(json.total);
-    const department = exportColumns(EmployeeListItemDto).indexOf('department');
+    const department = exportColumns(EmployeeListItemDto)
+      .map((col) => col.field)
+      .indexOf('department');
     const allowed = [c.departments.engineering, c.departments.platform];
     expect(rows.every((r) => allowed.includes(Number(r[department])))).toBe(true);
     expect(rows.length).toBeGreaterThan(ROWS / 2 - 1); // the Platform half of the bulk employees
@@ -114,8 +119,8 @@ describe('exports of lists as CSV (issue 27, API.md §13)', () => {
       'application/json; charset=utf-8',
       'VALIDATION_FAILED',
     ]);
-    const xlsx = await csv('/employees?format=xlsx', c.users.admin.token);
-    expect([xlsx.statusCode, xlsx.json().error.details]).toEqual([400, [{ field: 'format', message: 'must be one of csv' }]]);
+    const pdf = await csv('/employees?format=pdf', c.users.admin.token);
+    expect([pdf.statusCode, pdf.json().error.details]).toEqual([400, [{ field: 'format', message: 'must be one of csv, xlsx' }]]);
     const employee = await csv('/users?format=csv', c.users.employee.token);
     expect(employee.statusCode).toBe(403);
     // A route that is not a list answers JSON whatever the Accept header.
@@ -140,5 +145,40 @@ describe('exports of lists as CSV (issue 27, API.md §13)', () => {
     });
     expect(leaves?.actor).toBe(c.users.admin.user.id);
     expect(exports.filter((e) => e.resource === 'employees').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers XLSX with typed cells, a header row, frozen panes, and formula-like text as text', async () => {
+    await call('POST', '/attendance', c.users.admin.token, {
+      employee: c.emp.report2,
+      in_time: '2026-03-02T09:00:00Z',
+      out_time: '2026-03-02T17:00:00Z',
+      note: '=1+1',
+    });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/app/api/attendance',
+      headers: { ...bearer(c.users.admin.token), accept: XLSX_TYPE },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(XLSX_TYPE);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="attendance-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const fields = exportColumns(AttendanceDto).map((col) => col.field);
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(fields);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.actualRowCount).toBe(2);
+    const row = sheet.getRow(2);
+    const cell = (field: string) => row.getCell(fields.indexOf(field) + 1);
+    expect(cell('id').type).toBe(ExcelJS.ValueType.Number);
+    expect(cell('in_time').type).toBe(ExcelJS.ValueType.Date);
+    expect((cell('in_time').value as Date).toISOString()).toBe('2026-03-02T09:00:00.000Z');
+    expect([cell('note').type, cell('note').value]).toEqual([ExcelJS.ValueType.String, '=1+1']);
+
+    const employees = await csv('/employees?format=xlsx', c.users.admin.token);
+    const all = new ExcelJS.Workbook();
+    await all.xlsx.load(employees.rawPayload as unknown as ArrayBuffer);
+    expect(all.worksheets[0].actualRowCount - 1).toBe((await call('GET', '/employees', c.users.admin.token)).json().total);
   });
 });

@@ -5346,8 +5346,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -5360,7 +5360,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="users-<date>.csv" */
+                    /** @description on an export: attachment; filename="users-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5391,6 +5391,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -11696,8 +11697,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -11710,7 +11711,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="employees-<date>.csv" */
+                    /** @description on an export: attachment; filename="employees-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -11741,6 +11742,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -14410,8 +14412,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -14424,7 +14426,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="attendance-<date>.csv" */
+                    /** @description on an export: attachment; filename="attendance-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -14455,6 +14457,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -15008,8 +15011,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -15024,7 +15027,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="attendance-<date>.csv" */
+                    /** @description on an export: attachment; filename="attendance-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -15055,6 +15058,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -17044,8 +17048,8 @@ export interface operations {
                 sortField?: "id";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -17058,7 +17062,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="leave-entitlements-<date>.csv" */
+                    /** @description on an export: attachment; filename="leave-entitlements-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -17089,6 +17093,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -17398,8 +17403,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -17412,7 +17417,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="leaves-<date>.csv" */
+                    /** @description on an export: attachment; filename="leaves-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -17443,6 +17448,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -18090,8 +18096,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -18106,7 +18112,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="leaves-<date>.csv" */
+                    /** @description on an export: attachment; filename="leaves-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -18137,6 +18143,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -18926,8 +18933,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -18940,7 +18947,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="timesheets-<date>.csv" */
+                    /** @description on an export: attachment; filename="timesheets-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -18971,6 +18978,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -19862,8 +19870,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -19878,7 +19886,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="timesheets-<date>.csv" */
+                    /** @description on an export: attachment; filename="timesheets-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -19909,6 +19917,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -27217,8 +27226,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -27231,7 +27240,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="audit-log-<date>.csv" */
+                    /** @description on an export: attachment; filename="audit-log-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -27262,6 +27271,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -27351,8 +27361,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored. */
-                format?: "csv";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -27367,7 +27377,7 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="audit-log-<date>.csv" */
+                    /** @description on an export: attachment; filename="audit-log-<date>.csv" (or .xlsx) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -27398,6 +27408,7 @@ export interface operations {
                         nextPage: number | null;
                     };
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */

@@ -12,7 +12,7 @@ import { Reflector } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExtension, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { lastValueFrom, Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { auditContext, runAs } from '../audit/audit-context';
@@ -21,9 +21,9 @@ import { transaction } from '../database/transaction';
 import { ValidationException } from '../errors/domain.exception';
 import { MAX_PAGE_SIZE } from '../paging/list-query.dto';
 import { Page } from '../paging/page';
-import { csvLine } from './csv';
+import { csvWriter, ExportColumn, XLSX_TYPE, xlsxWriter } from './sheet-writers';
 
-export const EXPORT_FORMATS = ['csv'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 interface ExportSpec {
@@ -37,13 +37,22 @@ const EXPORT_SPEC = 'hr:export';
 /** Marks an exportable list in the OpenAPI document; finishDocument adds its `text/csv` answer. */
 export const EXPORT_EXTENSION = 'x-export';
 
-/** The columns of an item DTO: its @ApiProperty names in declaration order (as @nestjs/swagger records them). */
-export function exportColumns(item: Type<unknown>): string[] {
-  const names = (Reflect.getMetadata('swagger/apiModelPropertiesArray', item.prototype as object) ?? []) as string[];
-  return names.map((n) => n.replace(/^:/, ''));
+/**
+ * The columns of an item DTO: its @ApiProperty names in declaration order (as @nestjs/swagger
+ * records them), each with the kind an XLSX cell takes from its documented format.
+ */
+export function exportColumns(item: Type<unknown>): ExportColumn[] {
+  const prototype = item.prototype as object;
+  const names = (Reflect.getMetadata('swagger/apiModelPropertiesArray', prototype) ?? []) as string[];
+  return names.map((n) => {
+    const field = n.replace(/^:/, '');
+    const format = (Reflect.getMetadata('swagger/apiModelProperties', prototype, field) as { format?: string } | undefined)
+      ?.format;
+    return { field, kind: format === 'date' || format === 'date-time' ? format : 'other' };
+  });
 }
 
-/** The format a list request asks for as a file: `format=csv`, or `Accept: text/csv` without JSON; null for a JSON page. */
+/** The format a list request asks for as a file: `format=csv|xlsx`, or `Accept: text/csv` or the XLSX type without JSON; null for a JSON page. */
 export function exportFormat(request: FastifyRequest): ExportFormat | null {
   const query = request.query as Record<string, unknown>;
   const format = query.format;
@@ -54,7 +63,8 @@ export function exportFormat(request: FastifyRequest): ExportFormat | null {
   }
   const accept = request.headers.accept ?? '';
   const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase());
-  return types.includes('text/csv') && !types.includes('application/json') ? 'csv' : null;
+  if (types.includes('application/json')) return null;
+  return types.includes('text/csv') ? 'csv' : types.includes(XLSX_TYPE) ? 'xlsx' : null;
 }
 
 /**
@@ -71,7 +81,8 @@ export function Exportable(resource: string, item: Type<unknown>): MethodDecorat
       name: 'format',
       required: false,
       enum: EXPORT_FORMATS,
-      description: 'Every matching row as a file instead of a page (also `Accept: text/csv`): `page` and `limit` are ignored.',
+      description:
+        'Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored.',
     }),
     ApiExtension(EXPORT_EXTENSION, resource),
   );
@@ -93,7 +104,7 @@ export class ExportInterceptor implements NestInterceptor {
     delete query.format;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return new Observable((subscriber) => {
-      this.stream(spec, query, next, reply).then(
+      this.stream(spec, format, query, next, reply).then(
         (body) => {
           subscriber.next(body);
           subscriber.complete();
@@ -106,6 +117,7 @@ export class ExportInterceptor implements NestInterceptor {
   /** Reads the first page (a refused query is a 4xx as for JSON), then streams it and the rest. */
   private async stream(
     spec: ExportSpec,
+    format: ExportFormat,
     query: Record<string, unknown>,
     next: CallHandler,
     reply: FastifyReply,
@@ -125,30 +137,33 @@ export class ExportInterceptor implements NestInterceptor {
             action: 'export',
             resource: spec.resource,
             resourceId: spec.resource,
-            after: { format: 'csv', rows, query: filters },
+            after: { format, rows, query: filters },
           }),
         ),
       );
-    async function* lines(): AsyncGenerator<string> {
+    const out = new PassThrough();
+    const writer = format === 'csv' ? await csvWriter(out, columns) : await xlsxWriter(out, columns, spec.resource);
+    const pump = async () => {
       let rows = 0;
       try {
-        yield csvLine(columns);
         let page = first;
-        for (let n = 1; ; n++) {
+        for (let n = 1; !out.destroyed; n++) {
           if (n > 1) page = await pageOf(n);
-          yield page.items.map((item) => csvLine(columns.map((c) => item[c]))).join('');
+          await writer.rows(page.items);
           rows += page.items.length;
           if (page.nextPage === null || !page.items.length) break;
         }
+        if (!out.destroyed) await writer.end();
       } finally {
         // Recorded however the download ends (a client that hangs up received `rows` at most).
         await audit(rows);
       }
-    }
+    };
+    pump().catch((err: Error) => out.destroy(err));
     const day = new Date().toISOString().slice(0, 10);
     reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${spec.resource.replace(/[^\w-]/g, '-')}-${day}.csv"`);
-    return Readable.from(lines());
+      .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE)
+      .header('content-disposition', `attachment; filename="${spec.resource.replace(/[^\w-]/g, '-')}-${day}.${format}"`);
+    return out;
   }
 }

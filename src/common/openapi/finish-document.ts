@@ -1,4 +1,5 @@
 import { EXPORT_EXTENSION } from '../export/exportable';
+import { XLSX_TYPE } from '../export/sheet-writers';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { LEVELS_EXTENSION } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
@@ -123,7 +124,7 @@ function listQuery(operation: OperationLike): void {
   }
 }
 
-/** A list marked @Exportable also answers `text/csv` (every matching row, as an attachment). */
+/** A list marked @Exportable also answers `text/csv` and XLSX (every matching row, as an attachment). */
 function exportAnswer(operation: OperationLike): void {
   const resource = (operation as Record<string, unknown>)[EXPORT_EXTENSION] as string | undefined;
   if (resource === undefined) return;
@@ -138,11 +139,19 @@ function exportAnswer(operation: OperationLike): void {
         description: `with format=csv or Accept: text/csv: every matching row, RFC 4180, a header row of the item's fields; cells that begin with = + - @, tab or CR are prefixed with an apostrophe`,
       },
     },
+    [XLSX_TYPE]: {
+      schema: {
+        type: 'string',
+        format: 'binary',
+        description:
+          'with format=xlsx or Accept: the XLSX type: every matching row, typed cells (numbers, dates), a header row, frozen panes',
+      },
+    },
   };
   ok.headers = {
     ...ok.headers,
     'Content-Disposition': {
-      description: `on an export: attachment; filename="${resource}-<date>.csv"`,
+      description: `on an export: attachment; filename="${resource}-<date>.csv" (or .xlsx)`,
       required: false,
       schema: { type: 'string' },
     },

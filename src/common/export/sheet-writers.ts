@@ -1,0 +1,88 @@
+import ExcelJS from 'exceljs';
+import { PassThrough, Writable } from 'node:stream';
+import { csvLine } from './csv';
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A column of an export: its field, and how an XLSX cell types it (from the item DTO's OpenAPI format). */
+export interface ExportColumn {
+  field: string;
+  kind: 'date' | 'date-time' | 'other';
+}
+
+/** Writes an export's rows to `out`, in order: the header once, rows page by page, then end. */
+export interface SheetWriter {
+  rows(items: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** Until `out` takes more, or is closed (a client that hung up): backpressure, memory holds a page. */
+function drained(out: Writable): Promise<void> {
+  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
+function write(out: Writable, chunk: string): Promise<void> {
+  out.write(chunk);
+  return drained(out);
+}
+
+export async function csvWriter(out: PassThrough, columns: readonly ExportColumn[]): Promise<SheetWriter> {
+  await write(out, csvLine(columns.map((c) => c.field)));
+  return {
+    rows: (items) => write(out, items.map((item) => csvLine(columns.map((c) => item[c.field]))).join('')),
+    end: async () => {
+      out.end();
+    },
+  };
+}
+
+/** A YYYY-MM-DD day or an ISO instant as a Date cell (UTC); anything else as it is. */
+function cellValue(value: unknown, kind: ExportColumn['kind']): ExcelJS.CellValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    if (kind !== 'other') {
+      const at = Date.parse(kind === 'date' ? `${value}T00:00:00Z` : value);
+      if (Number.isFinite(at)) return new Date(at);
+    }
+    return value; // a string cell: never a formula, whatever its first character
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * XLSX through ExcelJS's streaming writer: typed cells (numbers, dates), a bold header row and
+ * frozen panes below it; rows are committed as they come, so memory holds a page, not the sheet.
+ * Inline strings (no shared-string table, which would grow with the sheet).
+ */
+export async function xlsxWriter(out: PassThrough, columns: readonly ExportColumn[], sheetName: string): Promise<SheetWriter> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((c) => ({
+    header: c.field,
+    key: c.field,
+    width: Math.max(12, c.field.length + 2),
+    style: c.kind === 'date' ? { numFmt: 'yyyy-mm-dd' } : c.kind === 'date-time' ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {},
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  return {
+    rows: async (items) => {
+      for (const item of items) sheet.addRow(columns.map((c) => cellValue(item[c.field], c.kind))).commit();
+      await drained(out); // the zip stream's output drains before the next page
+    },
+    end: async () => {
+      sheet.commit();
+      await workbook.commit();
+    },
+  };
+}
