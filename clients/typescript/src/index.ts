@@ -18,11 +18,15 @@ export interface HrClientOptions {
   fetch?: typeof fetch;
 }
 
-export type HrClient = Client<paths>;
+/**
+ * Typed for JSON answers: the lists that also answer CSV or XLSX (`format=csv|xlsx`) are files for a
+ * browser link or a plain fetch, not for this client.
+ */
+export type HrClient = Client<paths, 'application/json'>;
 
 /** A client whose requests carry `Authorization: Bearer <token>` when a token is given. */
 export function createHrClient(options: HrClientOptions): HrClient {
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: options.fetch });
+  const client = createClient<paths, 'application/json'>({ baseUrl: options.baseUrl, fetch: options.fetch });
   const bearer: Middleware = {
     onRequest({ request }) {
       const token = typeof options.token === 'function' ? options.token() : options.token;
