@@ -206,7 +206,7 @@ describe('the lists answer what the document says they take', () => {
         '/meta/countries',
         '/meta/currency',
         '/meta/extensions',
-      ].map((p) => [p, ['page', 'limit', 'sortOrder']]),
+      ].map((p) => [p, ['page', 'limit', 'sortOrder', ...(p.endsWith('/data') ? ['format'] : [])]]),
     );
   });
 

@@ -7,7 +7,8 @@ import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { AttendanceDto } from '../src/attendance/dto/attendance.dto';
 import { EmployeesService } from '../src/employees/employees.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { apiCaller, bearer, createTestApp, TestApp } from './helpers/test-app';
+import { seedDemo } from '../src/database/seeds/demo.seed';
+import { apiCaller, bearer, createTestApp, createUser, TestApp } from './helpers/test-app';
 
 /** Parses RFC 4180 CSV (quoted cells with doubled quotes, CRLF rows). */
 function parseCsv(text: string): string[][] {
@@ -180,5 +181,68 @@ describe('exports of lists as CSV and XLSX (issue 27, API.md §13)', () => {
     const all = new ExcelJS.Workbook();
     await all.xlsx.load(employees.rawPayload as unknown as ArrayBuffer);
     expect(all.worksheets[0].actualRowCount - 1).toBe((await call('GET', '/employees', c.users.admin.token)).json().total);
+  });
+});
+
+describe('the payroll grid as a file (issue 27)', () => {
+  let t: TestApp;
+  let admin: string;
+  let payroll: { id: number };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await seedDemo(t.app);
+    admin = (await createUser(t.app, 'Admin')).token;
+    const list = (
+      await apiCaller(t.app)(
+        'GET',
+        '/payroll_config/payrolls?filters=%7B%22status%22%3A%5B%22Processed%22%2C%22Completed%22%5D%7D',
+        admin,
+      )
+    ).json();
+    payroll = list.data[0];
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('has every row of the grid, its columns by name, amounts as numbers with their decimals', async () => {
+    const grid = (await apiCaller(t.app)('GET', `/payroll_config/payrolls/${payroll.id}/data?limit=500`, admin)).json().data as {
+      columns: Array<{ id: number; name: string }>;
+      rows: Array<{ employee: { id: number; employee_id: string; name: string }; values: Record<string, string | null> }>;
+      total: number;
+    };
+    expect(grid.total).toBeGreaterThan(0);
+    const csvRes = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${payroll.id}/data?format=csv`,
+      headers: bearer(admin),
+    });
+    expect(csvRes.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="payroll-data-${payroll.id}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+    );
+    const [header, ...rows] = parseCsv(csvRes.body);
+    expect(header).toEqual(['employee', 'employee_id', 'name', ...grid.columns.map((c) => c.name)]);
+    expect(rows).toHaveLength(grid.total);
+    const first = grid.rows[0];
+    expect(rows[0]).toEqual([
+      String(first.employee.id),
+      first.employee.employee_id,
+      first.employee.name,
+      ...grid.columns.map((c) => first.values[String(c.id)] ?? ''),
+    ]);
+
+    const xlsxRes = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${payroll.id}/data?format=xlsx`,
+      headers: bearer(admin),
+    });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsxRes.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.actualRowCount).toBe(grid.total + 1);
+    const column = grid.columns.findIndex((c) => first.values[String(c.id)] !== null);
+    const cell = sheet.getRow(2).getCell(4 + column);
+    const text = first.values[String(grid.columns[column].id)] as string;
+    expect([cell.type, cell.value]).toEqual([ExcelJS.ValueType.Number, Number(text)]);
+    expect(cell.numFmt).toBe(`#,##0${text.includes('.') ? `.${'0'.repeat(text.split('.')[1].length)}` : ''}`);
   });
 });

@@ -1,3 +1,4 @@
+import { Exportable } from '../common/export/exportable';
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { CurrencyDto } from '../common/money/currencies';
@@ -188,6 +189,7 @@ export class PayrollConfigController {
   })
   @ApiListQuery(EMPLOYEE_LIST_SPEC)
   @ApiListEnvelope(PayrollStatusEmployeeDto)
+  @Exportable('payroll-status', PayrollStatusEmployeeDto)
   @ApiErrors(400, 401, 403)
   employees(@CurrentUser() caller: AuthUser, @Query() query: SearchableListQueryDto): Promise<Page<PayrollStatusEmployeeDto>> {
     return this.payrollEmployees.withStatus(caller, query);
@@ -197,6 +199,7 @@ export class PayrollConfigController {
   @Levels(...ADMINS)
   @ApiOperation({ summary: 'Payroll employees' })
   @ApiListEnvelope(PayrollEmployeeDto)
+  @Exportable('payroll-employees', PayrollEmployeeDto)
   @ApiListQuery(PAYROLL_EMPLOYEE_SPEC)
   @ApiErrors(400, 401, 403)
   payrollEmployeeList(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<PayrollEmployeeDto>> {

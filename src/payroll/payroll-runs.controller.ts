@@ -1,3 +1,5 @@
+import { Exportable } from '../common/export/exportable';
+import { GRID_SHEET } from './payroll-grid.sheet';
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -41,6 +43,7 @@ export class PayrollRunsController {
   })
   @ApiListQuery(PAYROLL_LIST_SPEC)
   @ApiListEnvelope(PayrollDto)
+  @Exportable('payrolls', PayrollDto)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<PayrollDto>> {
     return this.runs.list(caller, query);
@@ -82,6 +85,7 @@ export class PayrollRunsController {
     description: 'By employee id unless sorted otherwise.',
   })
   @ApiListEnvelope(PayrollEmployeeRowDto)
+  @Exportable('payroll-selection', PayrollEmployeeRowDto)
   @ApiListQuery(SELECTION_SPEC)
   @ApiErrors(400, 401, 403, 404)
   employees(
@@ -113,6 +117,7 @@ export class PayrollRunsController {
   @ApiOperation({ summary: "The last run's per-cell errors {employee, column, message}" })
   @ApiListQuery(PAYROLL_ERROR_LIST_SPEC)
   @ApiListEnvelope(PayrollErrorDto)
+  @Exportable('payroll-errors', PayrollErrorDto)
   @ApiErrors(400, 401, 403, 404)
   errors(
     @CurrentUser() caller: AuthUser,
@@ -128,6 +133,7 @@ export class PayrollRunsController {
     summary: 'The data grid: columns in colorder, rows by employee name (descend: reversed); page and limit page the rows',
   })
   @ApiOkEnvelope(PayrollDataDto)
+  @Exportable('payroll-data', GRID_SHEET)
   @ApiErrors(400, 401, 403, 404)
   data(
     @CurrentUser() caller: AuthUser,

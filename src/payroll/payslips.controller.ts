@@ -1,3 +1,4 @@
+import { Exportable } from '../common/export/exportable';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
@@ -131,6 +132,7 @@ export class PayrollPayslipsController {
   @ApiOperation({ summary: "The payroll's payslips" })
   @ApiListQuery(PAYROLL_PAYSLIP_LIST_SPEC)
   @ApiListEnvelope(PayslipDto)
+  @Exportable('payslips', PayslipDto)
   @ApiErrors(400, 401, 403, 404)
   list(
     @CurrentUser() caller: AuthUser,
@@ -154,6 +156,7 @@ export class EmployeePayslipsController {
   })
   @ApiListQuery(EMPLOYEE_PAYSLIP_LIST_SPEC)
   @ApiListEnvelope(PayslipDto)
+  @Exportable('payslips', PayslipDto)
   @ApiErrors(400, 401, 404)
   list(
     @CurrentUser() caller: AuthUser,

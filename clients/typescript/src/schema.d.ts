@@ -6279,6 +6279,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -6291,6 +6293,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="departments-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6323,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -6881,6 +6887,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -6893,6 +6901,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="pay-grades-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6921,6 +6931,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -7483,6 +7495,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -7495,6 +7509,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="job-titles-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7523,6 +7539,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -8085,6 +8103,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -8097,6 +8117,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="employment-statuss-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8125,6 +8147,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -8687,6 +8711,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -8699,6 +8725,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="nationalitys-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8727,6 +8755,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -9289,6 +9319,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -9301,6 +9333,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="languages-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9329,6 +9363,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -9891,6 +9927,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -9903,6 +9941,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="skills-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9931,6 +9971,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -10493,6 +10535,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -10505,6 +10549,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="certifications-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10533,6 +10579,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -11095,6 +11143,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -11107,6 +11157,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="education-levels-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11135,6 +11187,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -15244,6 +15298,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -15256,6 +15312,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="leave-types-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15284,6 +15342,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -15846,6 +15906,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -15858,6 +15920,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="leave-periods-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15886,6 +15950,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -16448,6 +16514,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -16460,6 +16528,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="holidays-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16488,6 +16558,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -18329,6 +18401,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -18341,6 +18415,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="projects-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18369,6 +18445,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -21086,6 +21164,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -21098,6 +21178,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-status-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21126,6 +21208,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -21211,6 +21295,8 @@ export interface operations {
                 sortField?: "id" | "employee" | "currency";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -21223,6 +21309,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-employees-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21251,6 +21339,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -21567,6 +21657,8 @@ export interface operations {
                 sortField?: "id" | "date_start" | "name";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -21579,6 +21671,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payrolls-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21607,6 +21701,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -22032,6 +22128,8 @@ export interface operations {
                 sortField?: "id" | "employee_id" | "first_name" | "last_name";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -22046,6 +22144,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-selection-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22074,6 +22174,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -22273,6 +22375,8 @@ export interface operations {
                 sortField?: "id";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -22287,6 +22391,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-errors-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22315,6 +22421,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -22396,6 +22504,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 sortOrder?: "ascend" | "descend";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -22410,6 +22520,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-data-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22418,6 +22530,8 @@ export interface operations {
                         status: "SUCCESS";
                         data: components["schemas"]["PayrollDataDto"];
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -23546,6 +23660,8 @@ export interface operations {
                 sortField?: "id" | "employee";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -23560,6 +23676,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payslips-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23588,6 +23706,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -23673,6 +23793,8 @@ export interface operations {
                 sortField?: "id";
                 /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
                 filters?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -23687,6 +23809,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payslips-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23715,6 +23839,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -24123,6 +24249,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -24135,6 +24263,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="deduction-groups-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24163,6 +24293,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
@@ -24725,6 +24857,8 @@ export interface operations {
                 filters?: string;
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -24737,6 +24871,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="salary-components-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24765,6 +24901,8 @@ export interface operations {
                          */
                         nextPage: number | null;
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */

@@ -1,3 +1,4 @@
+import { Exportable } from '../export/exportable';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Levels } from '../auth/access.decorators';
@@ -61,6 +62,7 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
     })
     @ApiListQuery(crudListSpec(spec.listSpec))
     @ApiListEnvelope(spec.dto)
+    @Exportable(`${spec.label.toLowerCase().replace(/\s+/g, '-')}s`, spec.dto)
     @ApiErrors(400, 401)
     list(@Query() query: SearchableListQueryDto): Promise<Page<unknown>> {
       return spec.crud(this.service).list(query);

@@ -13,5 +13,7 @@ describe('CSV cells (issue 27)', () => {
       expect(csvCell(payload).replace(/^"|"$/g, '').startsWith("'")).toBe(true);
     expect(csvCell('=cmd|" /C calc"!A0')).toBe('"\'=cmd|"" /C calc""!A0"');
     expect(csvCell('Smith-Jones')).toBe('Smith-Jones');
+    // A number written as text (an amount) is a number, not a formula.
+    expect([csvCell('-12.50'), csvCell('-3'), csvCell('-1+2')]).toEqual(['-12.50', '-3', "'-1+2"]);
   });
 });

@@ -26,11 +26,23 @@ import { csvWriter, ExportColumn, XLSX_TYPE, xlsxWriter } from './sheet-writers'
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** One page of a handler's answer as a sheet: its columns, rows, and the next page (null: the last). */
+export interface SheetPage {
+  columns: ExportColumn[];
+  items: ReadonlyArray<Record<string, unknown>>;
+  nextPage: number | null;
+}
+
+/** How an answer that is not a Page of items (the payroll grid) becomes sheet rows. */
+export interface SheetAdapter {
+  sheet(answer: unknown): SheetPage;
+}
+
 interface ExportSpec {
   /** The list's name in the file name and the audit log (employees, leaves, ...). */
   resource: string;
-  /** The list's item DTO: its properties, in declaration order, are the columns. */
-  item: Type<unknown>;
+  /** A Page's item DTO (its properties, in declaration order, are the columns), or an adapter. */
+  item: Type<unknown> | SheetAdapter;
 }
 
 const EXPORT_SPEC = 'hr:export';
@@ -73,7 +85,7 @@ export function exportFormat(request: FastifyRequest): ExportFormat | null {
  * streamed page by page of MAX_PAGE_SIZE (memory holds one page), as an attachment; the export is
  * recorded in the audit log (`export`, the list and how many rows), after its last row.
  */
-export function Exportable(resource: string, item: Type<unknown>): MethodDecorator {
+export function Exportable(resource: string, item: Type<unknown> | SheetAdapter): MethodDecorator {
   return applyDecorators(
     SetMetadata(EXPORT_SPEC, { resource, item } satisfies ExportSpec),
     UseInterceptors(ExportInterceptor),
@@ -104,7 +116,7 @@ export class ExportInterceptor implements NestInterceptor {
     delete query.format;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return new Observable((subscriber) => {
-      this.stream(spec, format, query, next, reply).then(
+      this.stream(request, spec, format, query, next, reply).then(
         (body) => {
           subscriber.next(body);
           subscriber.complete();
@@ -116,19 +128,28 @@ export class ExportInterceptor implements NestInterceptor {
 
   /** Reads the first page (a refused query is a 4xx as for JSON), then streams it and the rest. */
   private async stream(
+    request: FastifyRequest,
     spec: ExportSpec,
     format: ExportFormat,
     query: Record<string, unknown>,
     next: CallHandler,
     reply: FastifyReply,
   ): Promise<Readable> {
-    const pageOf = async (page: number): Promise<Page<Record<string, unknown>>> => {
+    const item = spec.item;
+    const sheetOf = (answer: unknown): SheetPage => {
+      if ('sheet' in item) return item.sheet(answer);
+      const page = answer as Page<Record<string, unknown>>;
+      return { columns: exportColumns(item), items: page.items, nextPage: page.nextPage };
+    };
+    const pageOf = async (page: number): Promise<SheetPage> => {
       Object.assign(query, { page: String(page), limit: String(MAX_PAGE_SIZE) });
-      return (await lastValueFrom(next.handle())) as Page<Record<string, unknown>>;
+      return sheetOf(await lastValueFrom(next.handle()));
     };
     const first = await pageOf(1);
-    const columns = exportColumns(spec.item);
+    const columns = first.columns;
     const { actor, requestId } = auditContext();
+    // The record the list belongs to (an employee's attendance, a payroll's grid), else the list.
+    const resourceId = (request.params as Record<string, string> | undefined)?.id ?? spec.resource;
     const filters = Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'page' && k !== 'limit'));
     const audit = (rows: number) =>
       runAs(actor, requestId, () =>
@@ -163,7 +184,10 @@ export class ExportInterceptor implements NestInterceptor {
     const day = new Date().toISOString().slice(0, 10);
     reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="${spec.resource.replace(/[^\w-]/g, '-')}-${day}.${format}"`);
+      .header(
+        'content-disposition',
+        `attachment; filename="${spec.resource.replace(/[^\w-]/g, '-')}${resourceId === spec.resource ? '' : `-${resourceId.replace(/\D/g, '')}`}-${day}.${format}"`,
+      );
     return out;
   }
 }

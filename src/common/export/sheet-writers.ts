@@ -7,7 +7,10 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** A column of an export: its field, and how an XLSX cell types it (from the item DTO's OpenAPI format). */
 export interface ExportColumn {
   field: string;
-  kind: 'date' | 'date-time' | 'other';
+  /** The header cell; the field when absent. */
+  header?: string;
+  /** How an XLSX cell types it; an amount is decimal text (a number with its own decimals). */
+  kind: 'date' | 'date-time' | 'amount' | 'other';
 }
 
 /** Writes an export's rows to `out`, in order: the header once, rows page by page, then end. */
@@ -36,7 +39,7 @@ function write(out: Writable, chunk: string): Promise<void> {
 }
 
 export async function csvWriter(out: PassThrough, columns: readonly ExportColumn[]): Promise<SheetWriter> {
-  await write(out, csvLine(columns.map((c) => c.field)));
+  await write(out, csvLine(columns.map((c) => c.header ?? c.field)));
   return {
     rows: (items) => write(out, items.map((item) => csvLine(columns.map((c) => item[c.field]))).join('')),
     end: async () => {
@@ -45,12 +48,21 @@ export async function csvWriter(out: PassThrough, columns: readonly ExportColumn
   };
 }
 
-/** A YYYY-MM-DD day or an ISO instant as a Date cell (UTC); anything else as it is. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** An amount's number format: as many decimals as its text has (the currency's minor unit). */
+function amountFormat(value: unknown): string {
+  const decimals = typeof value === 'string' ? (value.split('.')[1]?.length ?? 0) : 0;
+  return decimals ? `#,##0.${'0'.repeat(decimals)}` : '#,##0';
+}
+
+/** A YYYY-MM-DD day or an ISO instant as a Date cell (UTC), an amount as a number; anything else as it is. */
 function cellValue(value: unknown, kind: ExportColumn['kind']): ExcelJS.CellValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string') {
-    if (kind !== 'other') {
+    if (kind === 'amount' && DECIMAL.test(value)) return Number(value);
+    if (kind === 'date' || kind === 'date-time') {
       const at = Date.parse(kind === 'date' ? `${value}T00:00:00Z` : value);
       if (Number.isFinite(at)) return new Date(at);
     }
@@ -68,16 +80,22 @@ export async function xlsxWriter(out: PassThrough, columns: readonly ExportColum
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c) => ({
-    header: c.field,
+    header: c.header ?? c.field,
     key: c.field,
-    width: Math.max(12, c.field.length + 2),
+    width: Math.max(12, (c.header ?? c.field).length + 2),
     style: c.kind === 'date' ? { numFmt: 'yyyy-mm-dd' } : c.kind === 'date-time' ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   return {
     rows: async (items) => {
-      for (const item of items) sheet.addRow(columns.map((c) => cellValue(item[c.field], c.kind))).commit();
+      for (const item of items) {
+        const row = sheet.addRow(columns.map((c) => cellValue(item[c.field], c.kind)));
+        columns.forEach((c, i) => {
+          if (c.kind === 'amount' && item[c.field] !== null) row.getCell(i + 1).numFmt = amountFormat(item[c.field]);
+        });
+        row.commit();
+      }
       await drained(out); // the zip stream's output drains before the next page
     },
     end: async () => {
