@@ -164,6 +164,12 @@ export class ExportInterceptor implements NestInterceptor {
       );
     const out = new PassThrough();
     const writer = format === 'csv' ? await csvWriter(out, columns) : await xlsxWriter(out, columns, spec.resource);
+    let audited = false;
+    const auditOnce = async (rows: number) => {
+      if (audited) return;
+      audited = true;
+      await audit(rows);
+    };
     const pump = async () => {
       let rows = 0;
       try {
@@ -174,10 +180,12 @@ export class ExportInterceptor implements NestInterceptor {
           rows += page.items.length;
           if (page.nextPage === null || !page.items.length) break;
         }
+        // Recorded before the last bytes go: a client that has the whole file finds the entry.
+        await auditOnce(rows);
         if (!out.destroyed) await writer.end();
       } finally {
-        // Recorded however the download ends (a client that hangs up received `rows` at most).
-        await audit(rows);
+        // However the download ends (a client that hangs up received `rows` at most).
+        await auditOnce(rows);
       }
     };
     pump().catch((err: Error) => out.destroy(err));
