@@ -11,6 +11,9 @@ import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { registerEnvelope } from './common/envelope/envelope.hook';
+import { DataSource } from 'typeorm';
+import { registerExports } from './common/export/exportable';
+import { Authenticator, AUTHENTICATOR } from './common/auth/authenticator';
 import { HandlersInFlight } from './common/http/handlers-in-flight';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
@@ -95,6 +98,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   handlers.register(fastify);
   HANDLERS.set(app, handlers);
   registerEnvelope(fastify);
+  registerExports(fastify, { dataSource: app.get(DataSource), authenticator: app.get<Authenticator>(AUTHENTICATOR) });
   // The documentation's routes answer as they are: flag every route Swagger adds.
   let documentationRoutes = true;
   fastify.addHook('onRoute', (route) => {
