@@ -124,6 +124,12 @@ describe('exports of lists as CSV and XLSX (issue 27, API.md §13)', () => {
     expect([pdf.statusCode, pdf.json().error.details]).toEqual([400, [{ field: 'format', message: 'must be one of csv, xlsx' }]]);
     const employee = await csv('/users?format=csv', c.users.employee.token);
     expect(employee.statusCode).toBe(403);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/app/api/employees?format=csv' });
+    expect([anonymous.statusCode, anonymous.json().error.code, anonymous.headers['www-authenticate']]).toEqual([
+      401,
+      'UNAUTHORIZED',
+      expect.stringMatching(/^Bearer/),
+    ]);
     // A route that is not a list answers JSON whatever the Accept header.
     const one = await csv(`/employees/${c.emp.manager}`, c.users.admin.token, { accept: 'text/csv' });
     expect([one.statusCode, one.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);

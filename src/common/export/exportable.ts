@@ -120,11 +120,13 @@ async function serveExport(
   const filters = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'page' && k !== 'limit'));
   const headers = { authorization: request.headers.authorization ?? '', 'x-request-id': request.id, accept: 'application/json' };
   const item = spec.item;
-  const read = async (page: number): Promise<{ status: number; body: string; sheet?: SheetPage }> => {
+  const read = async (
+    page: number,
+  ): Promise<{ status: number; body: string; headers: Record<string, unknown>; sheet?: SheetPage }> => {
     url.searchParams.set('page', String(page));
     url.searchParams.set('limit', String(MAX_PAGE_SIZE));
     const res = await fastify.inject({ method: 'GET', url: `${url.pathname}${url.search}`, headers });
-    if (res.statusCode !== 200) return { status: res.statusCode, body: res.body };
+    if (res.statusCode !== 200) return { status: res.statusCode, body: res.body, headers: res.headers };
     const answer = JSON.parse(res.body) as { data: unknown; nextPage?: number | null };
     const sheet: SheetPage =
       'sheet' in item
@@ -134,11 +136,13 @@ async function serveExport(
             items: answer.data as Array<Record<string, unknown>>,
             nextPage: answer.nextPage ?? null,
           };
-    return { status: 200, body: '', sheet };
+    return { status: 200, body: '', headers: res.headers, sheet };
   };
   const first = await read(1);
   if (!first.sheet) {
-    // Refused as the JSON list refuses it: the same status and error envelope.
+    // Refused as the JSON list refuses it: the same status, error envelope and challenge headers.
+    for (const name of ['www-authenticate', 'retry-after'])
+      if (first.headers[name] !== undefined) void reply.header(name, first.headers[name]);
     await reply.code(first.status).header('content-type', 'application/json; charset=utf-8').send(first.body);
     return;
   }
