@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
-import { optimizeSqlite } from '../src/database/data-source';
+import { optimizeSqlite } from '../src/common/database/sqlite-statistics';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UserDepartment } from '../src/users/entities/user-department.entity';

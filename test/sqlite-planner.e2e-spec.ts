@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { optimizeSqlite, startupStatistics } from '../src/database/data-source';
+import { optimizeSqlite } from '../src/common/database/sqlite-statistics';
+import { startupStatistics } from '../src/database/data-source';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
 import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';

@@ -8,8 +8,8 @@ import { assertUtf8mb4 } from '../common/database/transaction';
 
 /**
  * The TypeORM connection; pending migrations are applied before any module uses it. On SQLite the
- * planner's statistics are made at start when missing (`startupStatistics`), and refreshed every
- * hour by the `schedule:sqlite-statistics` job (MaintenanceService).
+ * planner's statistics are made at start when missing (`startupStatistics`), and refreshed a minute
+ * after start and every hour by the `schedule:sqlite-statistics` job (MaintenanceService).
  */
 @Module({
   imports: [

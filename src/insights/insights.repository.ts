@@ -99,7 +99,7 @@ export class InsightsRepository {
     scope: EmployeeScope,
     range: PeriodRange,
   ): Promise<{ records: number; employees: number; seconds: number; completed: number; wfh: number }> {
-    const rollup = await this.rollup(scope, range, 'attendance_days');
+    const rollup = this.rollup(scope, range, 'attendance_days');
     const r = rollup
       ? await rollup
           .select('SUM(r.records)', 'records')
@@ -107,9 +107,7 @@ export class InsightsRepository {
           .addSelect('SUM(r.completed)', 'completed')
           .addSelect('SUM(r.wfh)', 'wfh')
           .getRawOne<Record<string, unknown>>()
-      : await (
-          await this.attendance(scope, range)
-        )
+      : await this.attendance(scope, range)
           .select('COUNT(*)', 'records')
           .addSelect('COUNT(DISTINCT a.employee_id)', 'employees')
           .addSelect('SUM(a.duration_seconds)', 'seconds')
@@ -132,15 +130,13 @@ export class InsightsRepository {
     scope: EmployeeScope,
     range: PeriodRange,
   ): Promise<{ entries: number; employees: number; minutes: number }> {
-    const rollup = await this.rollup(scope, range, 'time_entry_days');
+    const rollup = this.rollup(scope, range, 'time_entry_days');
     const r = rollup
       ? await rollup
           .select('SUM(r.entries)', 'entries')
           .addSelect('SUM(r.minutes)', 'minutes')
           .getRawOne<Record<string, unknown>>()
-      : await (
-          await this.timeEntries(scope, range)
-        )
+      : await this.timeEntries(scope, range)
           .select('COUNT(*)', 'entries')
           .addSelect('COUNT(DISTINCT t.employee_id)', 'employees')
           .addSelect('SUM(t.minutes)', 'minutes')
@@ -192,9 +188,9 @@ export class InsightsRepository {
   @RecordSqlAs('weekday, a manager', SAMPLE_TEAM, SAMPLE_RANGE, 'weekday')
   async attendanceHoursBy(scope: EmployeeScope, range: PeriodRange, by: DayKey): Promise<Map<number, number>> {
     const key = (day: string) => this.sql[by](day);
-    const rollup = await this.rollup(scope, range, 'attendance_days');
+    const rollup = this.rollup(scope, range, 'attendance_days');
     if (rollup) return this.hoursBy(rollup, key('r.day'), 'r.seconds', 3600);
-    return this.hoursBy(await this.attendance(scope, range), key('a.in_time'), 'a.duration_seconds', 3600);
+    return this.hoursBy(this.attendance(scope, range), key('a.in_time'), 'a.duration_seconds', 3600);
   }
 
   /** Time entry hours by `by` of the day: from the rollup for the company and departments. */
@@ -202,9 +198,9 @@ export class InsightsRepository {
   @RecordSqlAs('weekday, a manager', SAMPLE_TEAM, SAMPLE_RANGE, 'weekday')
   async timesheetHoursBy(scope: EmployeeScope, range: PeriodRange, by: DayKey): Promise<Map<number, number>> {
     const key = (day: string) => this.sql[by](day);
-    const rollup = await this.rollup(scope, range, 'time_entry_days');
+    const rollup = this.rollup(scope, range, 'time_entry_days');
     if (rollup) return this.hoursBy(rollup, key('r.day'), 'r.minutes', 60);
-    return this.hoursBy(await this.timeEntries(scope, range), key('t.date'), 't.minutes', 60);
+    return this.hoursBy(this.timeEntries(scope, range), key('t.date'), 't.minutes', 60);
   }
 
   /**
@@ -233,7 +229,7 @@ export class InsightsRepository {
     const approved = (qb: SelectQueryBuilder<object>, alias: string) =>
       by.approvedOnly ? qb.andWhere(`${alias}.status = :approved`, { approved: 'Approved' }) : qb;
 
-    const rollup = await this.rollup(scope, range, 'leave_day_sums');
+    const rollup = this.rollup(scope, range, 'leave_day_sums');
     if (!rollup) {
       // A Manager's or Employee's own few leave days (scoped() joins their employees `e`).
       const qb = this.scoped(scope, this.ds.createQueryBuilder().from('leave_days', 'd'), 'd.employee_id');
@@ -310,7 +306,7 @@ export class InsightsRepository {
    * period, for the scopes made of departments: Admin everything, Restricted Admin its subtree.
    * Null for a Manager or Employee, whose few records are read directly.
    */
-  private async rollup(scope: EmployeeScope, range: PeriodRange, table: string): Promise<SelectQueryBuilder<object> | null> {
+  private rollup(scope: EmployeeScope, range: PeriodRange, table: string): SelectQueryBuilder<object> | null {
     if (scope.kind !== 'all' && scope.kind !== 'departments') return null;
     const { from, to } = range;
     const qb = this.ds.createQueryBuilder().from(table, 'r').where('r.day <= :to', { to });
@@ -331,11 +327,11 @@ export class InsightsRepository {
   private async employeesWith(scope: EmployeeScope, range: PeriodRange, source: 'attendance' | 'time_entries'): Promise<number> {
     const perEmployee =
       source === 'attendance'
-        ? (await this.attendance(null, range))
+        ? this.attendance(null, range)
             .select('a.employee_id', 'employee_id')
             .addSelect('MIN(a.in_time)', 'first')
             .groupBy('a.employee_id')
-        : (await this.timeEntries(null, range))
+        : this.timeEntries(null, range)
             .select('t.employee_id', 'employee_id')
             .addSelect('MIN(t.date)', 'first')
             .groupBy('t.employee_id')
@@ -350,7 +346,7 @@ export class InsightsRepository {
   }
 
   /** attendance `a` started in the period (an attendance record's hours count on the day it starts); null scope: everyone's. */
-  private async attendance(scope: EmployeeScope | null, range: PeriodRange): Promise<SelectQueryBuilder<object>> {
+  private attendance(scope: EmployeeScope | null, range: PeriodRange): SelectQueryBuilder<object> {
     const { from, to } = range;
     const qb = this.ds
       .createQueryBuilder()
@@ -361,7 +357,7 @@ export class InsightsRepository {
   }
 
   /** time_entries `t` of the period that count as worked time (not rejected); null scope: everyone's. */
-  private async timeEntries(scope: EmployeeScope | null, range: PeriodRange): Promise<SelectQueryBuilder<object>> {
+  private timeEntries(scope: EmployeeScope | null, range: PeriodRange): SelectQueryBuilder<object> {
     const { from, to } = range;
     const qb = this.ds
       .createQueryBuilder()

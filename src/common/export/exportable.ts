@@ -120,6 +120,7 @@ async function serveExport(
   const filters = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'page' && k !== 'limit'));
   const headers = { authorization: request.headers.authorization ?? '', 'x-request-id': request.id, accept: 'application/json' };
   const item = spec.item;
+  const listColumns = 'sheet' in item ? [] : exportColumns(item);
   const read = async (
     page: number,
   ): Promise<{ status: number; body: string; headers: Record<string, unknown>; sheet?: SheetPage }> => {
@@ -132,7 +133,7 @@ async function serveExport(
       'sheet' in item
         ? item.sheet(answer.data)
         : {
-            columns: exportColumns(item),
+            columns: listColumns,
             items: answer.data as Array<Record<string, unknown>>,
             nextPage: answer.nextPage ?? null,
           };
