@@ -18,6 +18,7 @@ import { HandlersInFlight } from './common/http/handlers-in-flight';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
 import { DEPENDENCY_RETRY_AFTER_S } from './common/errors/db-errors';
+import { XLSX_TYPE } from './common/export/sheet-writers';
 import { DomainException } from './common/errors/domain.exception';
 import { createValidationPipe } from './common/validation/validation-pipe';
 import { errorEnvelope } from './common/errors/error-envelope';
@@ -228,6 +229,15 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
+  // A file to import is the body itself: handed over as the request's stream (ImportFiles bounds
+  // its size while it is stored), on the upload route only.
+  const importRoute = `${config.apiPrefix}/imports`;
+  fastify.addContentTypeParser(['text/csv', XLSX_TYPE], (req, payload, done) => {
+    if (req.routeOptions.url !== importRoute || req.method !== 'POST') {
+      return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
+    }
+    done(null, payload);
+  });
 }
 
 /**

@@ -6,6 +6,8 @@ import { AuthModule } from './auth/auth.module';
 import { AccessGuard } from './common/auth/access.guard';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { ImportKindsModule } from './common/import/import-kinds.module';
+import { ImportsModule } from './imports/imports.module';
 import { QueueModule } from './common/queue/queue.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -41,6 +43,7 @@ export class AppModule {
         MailModule.forRoot(config),
         EventEmitterModule.forRoot(),
         IdempotencyModule,
+        ImportKindsModule,
         SettingsModule,
         AuthModule,
         UserDirectoryModule,
@@ -59,6 +62,7 @@ export class AppModule {
         AuditModule,
         WebhooksModule,
         MaintenanceModule,
+        ImportsModule,
         ...imports,
       ],
       providers: [

@@ -64,6 +64,20 @@ export interface AppConfig {
   listTotalsCacheMs: number;
   /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
   payrollRunTimeoutSec: number;
+  imports: {
+    /** Where uploaded files wait for their import (named by a random key; removed once the import ends). */
+    dir: string;
+    /** An upload's size (IMPORT_MAX_BYTES). */
+    maxBytes: number;
+    /** Data rows of one file. */
+    maxRows: number;
+    /** Characters of one cell. */
+    maxCellChars: number;
+    /** What an XLSX file may unpack to, all parts together. */
+    maxUnzippedBytes: number;
+    /** An import left in a job's state longer than this without progress (its worker died) is run again. */
+    stalledSec: number;
+  };
   /** POST /users/me/password attempts per user and window. */
   passwordChangeRateLimit: { perUser: number; windowSec: number };
   webhooks: {
@@ -211,6 +225,13 @@ export function loadConfig(env: Env): AppConfig {
   const bodyLimit = parseByteSize(bodyRaw);
   if (bodyLimit === null) problems.push(`BODY_LIMIT: must be a size such as 1048576, 512kb or 1mb, got "${bodyRaw}"`);
 
+  const size = (name: string, fallback: string): number => {
+    const raw = get(name) ?? fallback;
+    const bytes = parseByteSize(raw);
+    if (bytes === null) problems.push(`${name}: must be a size such as 1048576, 512kb or 50mb, got "${raw}"`);
+    return bytes ?? parseByteSize(fallback)!;
+  };
+
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -271,6 +292,14 @@ export function loadConfig(env: Env): AppConfig {
     insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
+    imports: {
+      dir: get('IMPORT_DIR') ?? './data/imports',
+      maxBytes: size('IMPORT_MAX_BYTES', '50mb'),
+      maxRows: int('IMPORT_MAX_ROWS', 500_000, 1, 10_000_000),
+      maxCellChars: int('IMPORT_MAX_CELL_CHARS', 32_767, 100, 1_000_000),
+      maxUnzippedBytes: size('IMPORT_MAX_UNZIPPED_BYTES', '512mb'),
+      stalledSec: duration('IMPORT_STALLED_AFTER', '2m'),
+    },
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
       windowSec: duration('PASSWORD_CHANGE_RATE_LIMIT_WINDOW', '15m'),

@@ -9,11 +9,13 @@ import { EmployeesController } from './employees.controller';
 import { EmployeeAccessService } from './employee-access.service';
 import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
+import { EmployeesImport } from './employees.import';
+import { EmployeeLookup } from './employee-lookup';
 
 @Module({
   imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
   controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
-  providers: [EmployeesService, EmployeeAccessService, EmployeeItemsService, EmployeesRepository],
-  exports: [EmployeesService, EmployeeAccessService, EmployeesRepository],
+  providers: [EmployeesService, EmployeeAccessService, EmployeeItemsService, EmployeesRepository, EmployeesImport, EmployeeLookup],
+  exports: [EmployeesService, EmployeeAccessService, EmployeesRepository, EmployeeLookup],
 })
 export class EmployeesModule {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
-import { RecordSql } from '../common/database/record-sql';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import {
   Condition,
   findPage,
@@ -148,6 +148,37 @@ export class EmployeesRepository {
   listPage(scope: EmployeeScope, request: ListRequest, totals?: TotalsCache): Promise<Page<unknown[]>> {
     const condition = employeeListCondition(scope);
     return findRowsPage(this.ds, LIST_SOURCE, request, condition ? [condition] : [], totals);
+  }
+
+  /** The employees with these employee_ids (whole rows: an import updates them or points to them). */
+  @RecordSql(SAMPLE_MANAGER, ['E001', 'E002'])
+  byEmployeeIds(em: EntityManager, employeeIds: readonly string[]): Promise<Employee[]> {
+    return employeeIds.length ? em.getRepository(Employee).find({ where: { employeeId: In([...employeeIds]) } }) : Promise.resolve([]);
+  }
+
+  /** employee_id of the employees using these work e-mails (the uniqueness check of an import's batch). */
+  @RecordSql(SAMPLE_MANAGER, ['a@example.com'])
+  async workEmailOwners(em: EntityManager, emails: readonly string[]): Promise<Map<string, string>> {
+    if (!emails.length) return new Map();
+    const rows = await em
+      .getRepository(Employee)
+      .find({ select: { employeeId: true, workEmail: true }, where: { workEmail: In([...emails]) } });
+    return new Map(rows.map((r) => [r.workEmail!.toLowerCase(), r.employeeId]));
+  }
+
+  /** Inserts new employees in multi-row INSERTs; their ids by employee_id. */
+  @RecordSql(SAMPLE_MANAGER, [{ employeeId: 'E9', firstName: 'A', lastName: 'B', joinedDate: '2024-01-01', status: 'Active' }])
+  async insertMany(em: EntityManager, rows: ReadonlyArray<Partial<Employee>>): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (let i = 0; i < rows.length; i += 200) {
+      const chunk = rows.slice(i, i + 200);
+      await em.createQueryBuilder().insert().into(Employee).values(chunk as Employee[]).updateEntity(false).execute();
+      const saved = await em
+        .getRepository(Employee)
+        .find({ select: { id: true, employeeId: true }, where: { employeeId: In(chunk.map((r) => r.employeeId!)) } });
+      for (const r of saved) ids.set(r.employeeId, r.id);
+    }
+    return ids;
   }
 
   /** Ids, employee ids and names of many employees (deleted ones are simply absent), plain rows 1 000 at a time. */

@@ -68,7 +68,7 @@ export type DepartmentChangeHook = (
 ) => Promise<void>;
 
 /** An employee as the audit log records it: API field names, stored values (nationality by id). */
-function auditView(e: Employee): Record<string, unknown> {
+export function auditView(e: Employee): Record<string, unknown> {
   return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));
 }
 

@@ -4,6 +4,7 @@ import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
 import { LEAVE_ENTITIES } from './entities/leave.entities';
 import { LeaveRequestsService } from './leave-requests.service';
+import { LeaveEntitlementsImport } from './leave.import';
 import { LeaveSetupService } from './leave-setup.service';
 import { LeaveRepository } from './leave.repository';
 import {
@@ -16,7 +17,7 @@ import {
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature(LEAVE_ENTITIES)],
   controllers: [...LEAVE_SETUP_CONTROLLERS, LeaveEntitlementsController, LeavesController, EmployeeLeavesController],
-  providers: [LeaveSetupService, LeaveRequestsService, LeaveRepository],
+  providers: [LeaveSetupService, LeaveRequestsService, LeaveRepository, LeaveEntitlementsImport],
   exports: [LeaveSetupService, LeaveRequestsService],
 })
 export class LeaveModule {}

@@ -112,6 +112,16 @@ export class ReferenceService {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
+  /** Every row's id by its name in lower case (an import reads references by name); a name used twice maps to all its ids. */
+  async idsByName(kind: ReferenceKind): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    for (const r of await this.repository(kind).find({ select: { id: true, name: true } })) {
+      const key = r.name.trim().toLowerCase();
+      out.set(key, [...(out.get(key) ?? []), r.id]);
+    }
+    return out;
+  }
+
   private repository(kind: ReferenceKind): Repository<NamedReference> {
     if (kind === 'departments') return this.dataSource.getRepository(Department);
     if (kind === 'pay-grades') return this.dataSource.getRepository(PayGrade);

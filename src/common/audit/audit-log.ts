@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { ChangeEvent, recordEvent } from '../outbox/outbox';
+import { ChangeEvent, recordEvent, recordEvents } from '../outbox/outbox';
 import { auditContext } from './audit-context';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
@@ -88,5 +88,45 @@ export async function recordAudit(em: EntityManager, change: AuditChange): Promi
   if (event) {
     const id = typeof change.resourceId === 'number' ? change.resourceId : Number(change.resourceId);
     await recordEvent<ChangeEvent>(em, event, { id, employee: change.employee ?? null, changes });
+  }
+}
+
+/** Rows per multi-row INSERT of recordAudits (9 values a row). */
+const AUDIT_CHUNK = 500;
+
+/**
+ * recordAudit for many changes at once (an import's batch): the same entries and events, in
+ * multi-row INSERTs. Updates that change nothing are left out, as recordAudit leaves them.
+ */
+export async function recordAudits(em: EntityManager, changes: readonly AuditChange[]): Promise<void> {
+  const { actor, requestId } = auditContext();
+  const at = sqlInstant(new Date());
+  const rows = changes
+    .map((change) => ({ change, changes: fieldChanges(change.before, change.after) }))
+    .filter((r) => r.change.action !== 'update' || Object.keys(r.changes).length > 0);
+  for (let i = 0; i < rows.length; i += AUDIT_CHUNK) {
+    const chunk = rows.slice(i, i + AUDIT_CHUNK);
+    await em.query(
+      `INSERT INTO ${AUDIT_TABLE} (at, actor_user_id, actor, action, resource, resource_id, employee_id, changes, request_id) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap(({ change, changes }) => [
+        at,
+        typeof actor === 'number' ? actor : null,
+        String(actor),
+        change.action,
+        change.resource,
+        String(change.resourceId),
+        change.employee ?? null,
+        JSON.stringify(changes),
+        requestId,
+      ]),
+    );
+    const events = chunk.filter((r) => r.change.event);
+    await recordEvents(
+      em,
+      events.map(({ change, changes }) => ({
+        event: change.event!,
+        data: { id: Number(change.resourceId), employee: change.employee ?? null, changes },
+      })),
+    );
   }
 }

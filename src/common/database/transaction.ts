@@ -122,6 +122,40 @@ export async function transaction<T>(
 }
 
 /**
+ * Runs `fn` as code outside any transaction (its statements go to the pool, not the caller's open
+ * transaction): a long transaction's progress, visible to others before it commits. MySQL/MariaDB
+ * only: on SQLite such a statement would wait for the very transaction that waits for it.
+ */
+export function outsideTransaction<T>(ds: DataSource, fn: () => Promise<T>): Promise<T> | null {
+  if (ds.options.type !== 'mysql') return null;
+  return current.exit(fn);
+}
+
+let savepoints = 0;
+
+/**
+ * Runs `work` inside the open transaction `em` under a savepoint: when it throws, its writes are
+ * undone and the transaction goes on (one row of an import that breaks a rule); the error is
+ * rethrown. Both databases take SAVEPOINT, ROLLBACK TO and RELEASE.
+ */
+export async function withSavepoint<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  const name = `sp_${++savepoints}`;
+  await em.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await work();
+    await em.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (err) {
+    // After a deadlock MariaDB has rolled the whole transaction back: no savepoint left, the error stands.
+    await em.query(`ROLLBACK TO SAVEPOINT ${name}`).then(
+      () => em.query(`RELEASE SAVEPOINT ${name}`),
+      () => undefined,
+    );
+    throw err;
+  }
+}
+
+/**
  * The entity manager of the transaction of `ds` the calling code runs in, or null outside one. A
  * statement run straight through the driver's pool on MySQL/MariaDB would run on another
  * connection, where this transaction's own writes are not seen; inside one it goes through this.

@@ -40,12 +40,12 @@ export function ApiErrors(...statuses: number[]) {
   );
 }
 
-/** 200 with {status: "SUCCESS", data: <model>}. */
-export function ApiOkEnvelope(model: Type<unknown>, description = 'Success') {
+/** 200 (or `status`: 202 for work a job goes on with) with {status: "SUCCESS", data: <model>}. */
+export function ApiOkEnvelope(model: Type<unknown>, description = 'Success', status = 200) {
   return applyDecorators(
     ApiExtraModels(model),
     ApiResponse({
-      status: 200,
+      status,
       description,
       schema: {
         type: 'object',

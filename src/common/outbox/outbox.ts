@@ -42,3 +42,16 @@ export async function recordEvent<E extends WebhookEvent>(
     new Date().toISOString().slice(0, 23).replace('T', ' '),
   ]);
 }
+
+/** recordEvent for many events at once, in one multi-row INSERT. */
+export async function recordEvents<E extends WebhookEvent>(
+  em: EntityManager,
+  events: ReadonlyArray<{ event: E; data: WebhookEventPayloads[E] }>,
+): Promise<void> {
+  if (!events.length) return;
+  const at = new Date().toISOString().slice(0, 23).replace('T', ' ');
+  await em.query(
+    `INSERT INTO ${OUTBOX_TABLE} (event_id, event, payload, created_at) VALUES ${events.map(() => '(?, ?, ?, ?)').join(', ')}`,
+    events.flatMap((e) => [randomUUID(), e.event, JSON.stringify(e.data), at]),
+  );
+}

@@ -19,6 +19,7 @@ import { AuditLog1763800000017 } from './1763800000017-AuditLog';
 import { Webhooks1763800000018 } from './1763800000018-Webhooks';
 import { EmployeeStatusCodeIndex1763800000019 } from './1763800000019-EmployeeStatusCodeIndex';
 import { WideTextColumns1763800000020 } from './1763800000020-WideTextColumns';
+import { Imports1763800000021 } from './1763800000021-Imports';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Webhooks1763800000018,
   EmployeeStatusCodeIndex1763800000019,
   WideTextColumns1763800000020,
+  Imports1763800000021,
 ];

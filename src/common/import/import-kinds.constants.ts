@@ -1,0 +1,11 @@
+/** The kinds of import (API.md §13). */
+export const IMPORT_KIND_NAMES = [
+  'employees',
+  'salaries',
+  'payroll-employees',
+  'leave-entitlements',
+  'leave-balances',
+  'attendance',
+  'payroll-data',
+] as const;
+export type ImportKindName = (typeof IMPORT_KIND_NAMES)[number];

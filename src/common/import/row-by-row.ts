@@ -1,0 +1,51 @@
+import { Type } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { withSavepoint } from '../database/transaction';
+import { DomainException } from '../errors/domain.exception';
+import { createValidationPipe } from '../validation/validation-pipe';
+import { cellValue, ImportColumn, ImportRow, RowDetail } from './import-kind';
+
+const pipe = createValidationPipe();
+
+/** The row as a JSON body of `columns` (empty cells left out). */
+export function bodyOf(row: ImportRow, columns: readonly ImportColumn[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const column of columns) {
+    const value = cellValue(row.values.get(column.field), column.type);
+    if (value !== undefined) body[column.field] = value;
+  }
+  return body;
+}
+
+/** What the row's DomainException says, as row details. */
+export function detailsOf(row: number, err: DomainException): RowDetail[] {
+  return (err.details?.length ? err.details : [{ field: '', message: err.message }]).map((d) => ({ row, ...d }));
+}
+
+/**
+ * An import kind whose rows go through the module's own service method, one at a time, each under
+ * a savepoint of the pipeline's transaction: a row the service refuses (validation, scope, a
+ * conflict) is undone and reported with the service's own words, and the next row goes on. The
+ * body is first validated with the route's DTO, as the JSON API's pipe does.
+ */
+export async function rowByRow<D extends object>(
+  em: EntityManager,
+  rows: readonly ImportRow[],
+  dto: Type<D>,
+  body: (row: ImportRow, problems: RowDetail[]) => Record<string, unknown> | null,
+  write: (body: D) => Promise<unknown>,
+): Promise<RowDetail[]> {
+  const problems: RowDetail[] = [];
+  for (const row of rows) {
+    const raw = body(row, problems);
+    if (!raw) continue;
+    try {
+      const valid = (await pipe.transform(raw, { type: 'body', metatype: dto })) as D;
+      await withSavepoint(em, () => write(valid));
+    } catch (err) {
+      if (!(err instanceof DomainException)) throw err;
+      problems.push(...detailsOf(row.row, err));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,311 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { recordAudits } from '../common/audit/audit-log';
+import { withSavepoint } from '../common/database/transaction';
+import { DomainException, ErrorDetail } from '../common/errors/domain.exception';
+import { cellValue, ImportColumn, ImportKind, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import { createValidationPipe } from '../common/validation/validation-pipe';
+import { ReferenceKind, ReferenceService } from '../reference/reference.service';
+import { CreateEmployeeDto, UpdateEmployeeDto } from './dto/employee.dto';
+import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
+import { EMPLOYEE_FIELDS } from './employee-fields';
+import { EmployeesRepository } from './employees.repository';
+import { auditView, EmployeesService } from './employees.service';
+import { Employee } from './entities/employee.entity';
+
+const LABELS: Record<string, string> = {
+  employee_id: 'Employee ID',
+  ssn_num: 'SSN',
+  nic_num: 'NIC',
+  address1: 'Address line 1',
+  address2: 'Address line 2',
+  approver1: 'Approver 1',
+  approver2: 'Approver 2',
+  approver3: 'Approver 3',
+};
+
+const label = (field: string) => LABELS[field] ?? field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
+
+const EXAMPLES: Record<string, string | number> = {
+  employee_id: 'E0042',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  gender: 'Female',
+  birthday: '1990-12-10',
+  joined_date: '2024-01-15',
+  nationality: 'British',
+  work_email: 'ada@example.com',
+  department: 'Engineering',
+  job_title: 'Engineer',
+  supervisor: 'E0001',
+  status: 'Active',
+};
+
+const DATES = new Set(['birthday', 'joined_date', 'confirmation_date', 'termination_date']);
+const EMPLOYEE_REFS = new Set(['supervisor', 'approver1', 'approver2', 'approver3']);
+
+export const EMPLOYEE_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f) => ({
+  field: f.api,
+  label: label(f.api),
+  type: DATES.has(f.api) ? 'date' : f.ref && !EMPLOYEE_REFS.has(f.api) && !f.byName ? 'reference' : 'text',
+  example: EXAMPLES[f.api] ?? null,
+  required: f.api === 'employee_id',
+  note: EMPLOYEE_REFS.has(f.api) ? 'employee_id of an employee (in the file above or already stored)' : f.ref ? 'by name or id' : undefined,
+}));
+
+/** A checked row: what it becomes. */
+type Plan =
+  | { row: number; kind: 'create'; dto: Record<string, unknown>; refs: Map<string, string> }
+  | { row: number; kind: 'update'; id: number; dto: Record<string, unknown>; refs: Map<string, string> };
+
+const CREATE_PIPE = createValidationPipe();
+const UPDATE_PIPE = createValidationPipe();
+
+/** The JSON API's validation of a body: the body as the pipe gives it (trimmed), or its problems. */
+async function validate(
+  dto: Record<string, unknown>,
+  type: typeof CreateEmployeeDto | typeof UpdateEmployeeDto,
+): Promise<{ value: Record<string, unknown> | null; problems: ErrorDetail[] }> {
+  try {
+    const value = (await (type === CreateEmployeeDto ? CREATE_PIPE : UPDATE_PIPE).transform(dto, { type: 'body', metatype: type })) as object;
+    return { value: { ...value }, problems: [] };
+  } catch (err) {
+    if (err instanceof DomainException) return { value: null, problems: err.details ?? [{ field: '', message: err.message }] };
+    throw err;
+  }
+}
+
+/**
+ * The `employees` import kind: create or update, matched on employee_id, with the rules of POST and
+ * PUT /employees (their DTOs, scope, references, uniqueness), checked a batch at a time: references
+ * by name from tables read once per import, employee_ids and e-mails in one query per batch. New
+ * employees go in with multi-row INSERTs and their audit entries and events likewise; updates go
+ * through EmployeesService.update itself, one row each (under a savepoint).
+ */
+@Injectable()
+export class EmployeesImport implements OnModuleInit, ImportKind {
+  readonly kind = 'employees';
+  readonly columns = EMPLOYEE_COLUMNS;
+  readonly validatesWithoutWriting = true;
+  readonly batchSize = 500;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly kinds: ImportKinds,
+    private readonly access: EmployeeAccessService,
+    private readonly reference: ReferenceService,
+    private readonly repository: EmployeesRepository,
+    private readonly employees: EmployeesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.kinds.register(this);
+  }
+
+  async start(run: ImportRun): Promise<ImportSession> {
+    const scope = await this.access.scopeOf(run.caller);
+    const names = new Map<string, Map<string, number[]>>();
+    for (const f of EMPLOYEE_FIELDS) {
+      if (f.ref && f.ref !== 'employee') names.set(f.api, await this.reference.idsByName(f.ref as ReferenceKind));
+    }
+    return new EmployeesImportSession(run, scope, names, this.access, this.repository, this.employees);
+  }
+}
+
+class EmployeesImportSession implements ImportSession {
+  /** employee_id → the file's row that has it (duplicates, and references to rows above). */
+  private readonly seen = new Map<string, number>();
+  /** Work e-mails of the file's rows (lower case) → row. */
+  private readonly emails = new Map<string, number>();
+  /** employee_id → id of the employees this import created. */
+  private readonly created = new Map<string, number>();
+
+  constructor(
+    private readonly run: ImportRun,
+    private readonly scope: EmployeeScope,
+    private readonly names: Map<string, Map<string, number[]>>,
+    private readonly access: EmployeeAccessService,
+    private readonly repository: EmployeesRepository,
+    private readonly employees: EmployeesService,
+  ) {}
+
+  remember(rows: ImportRow[]): void {
+    for (const r of rows) {
+      const id = cellValue(r.values.get('employee_id'), 'text');
+      if (typeof id === 'string' && !this.seen.has(id)) this.seen.set(id, r.row);
+    }
+  }
+
+  async batch(em: EntityManager, rows: ImportRow[], apply: boolean): Promise<RowDetail[]> {
+    const problems: RowDetail[] = [];
+    const raw = rows.map((r) => ({ row: r.row, dto: this.bodyOf(r, problems) }));
+    // Who exists: the rows' own employee_ids and those they point to, in one query.
+    const wanted = new Set<string>();
+    for (const { dto, refs } of raw.map((r) => r.dto)) {
+      if (typeof dto.employee_id === 'string') wanted.add(dto.employee_id);
+      for (const v of refs.values()) wanted.add(v);
+    }
+    const stored = new Map((await this.repository.byEmployeeIds(em, [...wanted])).map((e) => [e.employeeId, e]));
+    const emails = raw.map((r) => r.dto.dto.work_email).filter((e): e is string => typeof e === 'string');
+    const emailOwners = await this.repository.workEmailOwners(em, emails);
+
+    const plans: Plan[] = [];
+    for (const { row, dto: body } of raw) {
+      const own = problems.filter((p) => p.row === row);
+      const plan = await this.check(row, body.dto, body.refs, stored, emailOwners, own);
+      problems.push(...own.filter((p) => !problems.includes(p)));
+      const employeeId = body.dto.employee_id;
+      if (typeof employeeId === 'string' && !this.seen.has(employeeId)) this.seen.set(employeeId, row);
+      if (plan && !problems.some((p) => p.row === row)) plans.push(plan);
+    }
+    if (apply) await this.write(em, plans, stored, problems);
+    return problems;
+  }
+
+  /** The row as a JSON body: cells read as their fields' types, references by name turned into ids. */
+  private bodyOf(r: ImportRow, problems: RowDetail[]): { dto: Record<string, unknown>; refs: Map<string, string> } {
+    const dto: Record<string, unknown> = {};
+    const refs = new Map<string, string>();
+    for (const column of EMPLOYEE_COLUMNS) {
+      const value = cellValue(r.values.get(column.field), column.type);
+      if (value === undefined) continue;
+      if (EMPLOYEE_REFS.has(column.field)) {
+        refs.set(column.field, String(value));
+        continue;
+      }
+      const byName = this.names.get(column.field);
+      if (byName && column.field === 'nationality') {
+        const ids = byName.get(String(value).toLowerCase());
+        if (ids?.length) dto[column.field] = String(value);
+        else problems.push({ row: r.row, field: column.field, message: 'must be the name of a nationality from /nationalities' });
+        continue;
+      }
+      if (byName && typeof value === 'string' && !/^\d+$/.test(value)) {
+        const ids = byName.get(value.toLowerCase()) ?? [];
+        if (ids.length === 1) dto[column.field] = ids[0];
+        else if (ids.length > 1) problems.push({ row: r.row, field: column.field, message: `${ids.length} are named "${value}": give the id` });
+        else problems.push({ row: r.row, field: column.field, message: `no ${column.label.toLowerCase()} is named "${value}"` });
+        continue;
+      }
+      dto[column.field] = byName && typeof value === 'string' ? Number(value) : value;
+    }
+    return { dto, refs };
+  }
+
+  /**
+   * The row's problems, as POST or PUT /employees would answer them, pushed to `problems`; the
+   * plan when it is valid so far.
+   */
+  private async check(
+    row: number,
+    dto: Record<string, unknown>,
+    refs: Map<string, string>,
+    stored: Map<string, Employee>,
+    emailOwners: Map<string, string>,
+    problems: RowDetail[],
+  ): Promise<Plan | null> {
+    const add = (field: string, message: string) => problems.push({ row, field, message });
+    const employeeId = typeof dto.employee_id === 'string' ? dto.employee_id.trim() : undefined;
+    if (employeeId === undefined) {
+      add('employee_id', 'must not be empty');
+      return null;
+    }
+    const first = this.seen.get(employeeId);
+    if (first !== undefined) {
+      add('employee_id', `appears twice in the file (first at row ${first})`);
+      return null;
+    }
+    const existing = stored.get(employeeId) ?? null;
+    // What PUT /employees/{id} (404) and POST /employees (Admins only) would answer: nothing else to check.
+    const refusal = !existing
+      ? this.scope.kind === 'all'
+        ? null
+        : 'new employees are created by an Admin only'
+      : this.access.canSee(this.scope, existing)
+        ? null
+        : 'Employee not found';
+    if (refusal) {
+      add('employee_id', refusal);
+      return null;
+    }
+
+    // Employee references: an employee in scope, or a row above in the file.
+    const ids: Record<string, number> = {};
+    for (const [field, ref] of refs) {
+      const target = stored.get(ref);
+      if (ref === employeeId) add(field, 'cannot be the employee itself');
+      else if (target && this.access.canSee(this.scope, target)) ids[field] = target.id;
+      else if (this.seen.has(ref)) ids[field] = this.created.get(ref) ?? 1; // created above: its id comes when it is written
+      else add(field, 'employee does not exist');
+    }
+    const checked = await validate({ ...dto, ...ids }, existing ? UpdateEmployeeDto : CreateEmployeeDto);
+    for (const d of checked.problems) add(d.field, d.message);
+    const body = checked.value ?? dto;
+
+    const email = typeof dto.work_email === 'string' ? dto.work_email.toLowerCase() : null;
+    if (email) {
+      const owner = emailOwners.get(email);
+      const inFile = this.emails.get(email);
+      if (owner !== undefined && owner !== employeeId) add('work_email', 'already used');
+      else if (inFile !== undefined) add('work_email', `appears twice in the file (first at row ${inFile})`);
+      else this.emails.set(email, row);
+    }
+    if (existing && this.scope.kind === 'departments' && typeof dto.department === 'number' && dto.department !== existing.departmentId) {
+      if (!this.scope.departmentIds.includes(dto.department)) add('department', 'may not be changed by you');
+    }
+    const joined = (dto.joined_date as string | undefined) ?? existing?.joinedDate;
+    const terminated = (dto.termination_date as string | undefined) ?? existing?.terminationDate;
+    if (typeof joined === 'string' && typeof terminated === 'string' && terminated < joined) {
+      add('termination_date', 'must not be before joined_date');
+    }
+    return existing ? { row, kind: 'update', id: existing.id, dto: body, refs } : { row, kind: 'create', dto: body, refs };
+  }
+
+  /** Writes the valid rows: creates in multi-row INSERTs (rows pointing to a row of the same insert wait for it), updates one by one. */
+  private async write(em: EntityManager, plans: Plan[], stored: Map<string, Employee>, problems: RowDetail[]): Promise<void> {
+    const idOf = (ref: string) => this.created.get(ref) ?? stored.get(ref)?.id;
+    let pending = plans.filter((p) => p.kind === 'create');
+    while (pending.length) {
+      const ready = pending.filter((p) => [...p.refs.values()].every((ref) => idOf(ref) !== undefined));
+      if (!ready.length) throw new Error('employee import: a reference to a row that is not written');
+      pending = pending.filter((p) => !ready.includes(p));
+      const entities = ready.map((p) => this.entityOf(p, idOf));
+      const ids = await this.repository.insertMany(em, entities);
+      for (const [employeeId, id] of ids) this.created.set(employeeId, id);
+      await recordAudits(
+        em,
+        entities.map((e) => {
+          const id = ids.get(e.employeeId!)!;
+          return { action: 'create', resource: 'employees', event: 'employee.created', resourceId: id, employee: id, after: auditView({ ...e, id } as Employee) };
+        }),
+      );
+    }
+    for (const plan of plans) {
+      if (plan.kind !== 'update') continue;
+      const dto: Record<string, unknown> = { ...plan.dto };
+      for (const [field, ref] of plan.refs) dto[field] = idOf(ref);
+      try {
+        await withSavepoint(em, () => this.employees.update(this.run.caller, plan.id, dto as UpdateEmployeeDto));
+      } catch (err) {
+        if (!(err instanceof DomainException)) throw err;
+        for (const d of err.details?.length ? err.details : [{ field: '', message: err.message }]) problems.push({ row: plan.row, ...d });
+      }
+    }
+  }
+
+  private entityOf(plan: Plan, idOf: (ref: string) => number | undefined): Partial<Employee> {
+    const e: Record<string, unknown> = { status: 'Active' };
+    for (const f of EMPLOYEE_FIELDS) {
+      const value = plan.refs.has(f.api) ? idOf(plan.refs.get(f.api)!) : plan.dto[f.api];
+      if (value === undefined) continue;
+      e[f.prop] = f.byName ? this.nationalityId(String(value)) : value;
+    }
+    if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = new Date().toISOString().slice(0, 10);
+    return e as Partial<Employee>;
+  }
+
+  private nationalityId(name: string): number | null {
+    return this.names.get('nationality')?.get(name.toLowerCase())?.[0] ?? null;
+  }
+}

@@ -1,0 +1,299 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { DataSource, EntityManager } from 'typeorm';
+import { runAs } from '../common/audit/audit-context';
+import { AuthUser } from '../common/auth/auth-user';
+import { outsideTransaction, transaction } from '../common/database/transaction';
+import { ImportKind, ImportKinds, ImportRow, ImportSession, RowDetail, RowError, headerKey } from '../common/import/import-kind';
+import { readSheet, SheetFileError, SheetRow } from '../common/import/sheet-readers';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { USER_DIRECTORY, UserDirectory } from '../auth/user-directory';
+import { ImportRecord } from './entities/import.entities';
+import { ImportFiles } from './import-files';
+import { ImportsRepository } from './imports.repository';
+import { FINISHED, IMPORT_STATES } from './imports.states';
+
+/** Errors kept per import (the count goes on): enough to fix a file, bounded whatever the file. */
+export const MAX_STORED_ERRORS = 10_000;
+
+/** Thrown inside a transaction to roll it back (a dry run, an all-or-nothing import with errors). */
+class RollBack extends Error {}
+
+/** Thrown when another attempt took the import over: this one stops without writing. */
+class ClaimLost extends Error {}
+
+/** A pass's counters and the errors not yet written. */
+class Tally {
+  total = 0;
+  failed = 0;
+  stored = 0;
+  pending: RowError[] = [];
+  /** The file's header text of each field: an error names its column as the file does. */
+  headers = new Map<string, string>();
+
+  /** Counts a checked batch and keeps its rows' errors (up to MAX_STORED_ERRORS); returns how many rows failed. */
+  add(rows: readonly ImportRow[], problems: readonly RowDetail[]): number {
+    this.total += rows.length;
+    const failedRows = new Set(problems.map((p) => p.row));
+    this.failed += failedRows.size;
+    for (const p of problems) this.keep({ row: p.row, column: this.headers.get(p.field) ?? null, field: p.field || null, message: p.message });
+    return failedRows.size;
+  }
+
+  keep(error: RowError): void {
+    if (this.stored++ < MAX_STORED_ERRORS) this.pending.push(error);
+  }
+
+  /** The errors to write now (and forget). */
+  take(): RowError[] {
+    return this.pending.splice(0);
+  }
+}
+
+/** A file being read: its batches of rows, and how far into the file the reader is (0-99). */
+interface Source {
+  batches: AsyncGenerator<ImportRow[]>;
+  progress(): number;
+}
+
+/**
+ * Runs an import's job: reads the file in batches, hands them to the kind's session, and keeps the
+ * record's state, counters and errors. How it writes (API.md §13):
+ * - dry run: nothing stays (the kind checks without writing, or writes in a transaction that is
+ *   rolled back); the import ends Validated with its errors.
+ * - all-or-nothing: one transaction; any row error rolls it back and the import ends Failed. A
+ *   worker that dies mid-import leaves nothing behind, and the next attempt starts over.
+ * - valid-rows: a transaction per batch, which also records the rows done; the next attempt after
+ *   a worker died continues after them.
+ */
+@Injectable()
+export class ImportRunner {
+  private readonly logger = new Logger('Imports');
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
+    private readonly kinds: ImportKinds,
+    private readonly repository: ImportsRepository,
+    private readonly files: ImportFiles,
+  ) {}
+
+  async run(importId: number): Promise<void> {
+    const record = await this.ds.getRepository(ImportRecord).findOne({ where: { id: importId } });
+    if (!record || FINISHED.includes(record.status)) return; // it ended once already
+    const claim = randomUUID();
+    // A valid-rows import resumes after its rows done; any other pass starts over, its errors too.
+    const resumes = record.mode === 'valid-rows' && !record.dryRun;
+    const reset = resumes ? {} : { rowsTotal: 0, rowsValid: 0, rowsFailed: 0, rowsDone: 0 };
+    const took = await transaction(this.ds, async (em) => {
+      const moved = await IMPORT_STATES.move(
+        em,
+        ImportRecord,
+        { id: importId, status: record.status },
+        record.dryRun ? 'validate' : 'import',
+        { claim, updatedAt: new Date(), ...reset },
+      );
+      if (moved && !resumes) await this.repository.deleteErrors(em, importId);
+      return moved;
+    });
+    if (!took) return;
+    Object.assign(record, { claim, ...reset });
+    try {
+      const caller = await this.callerOf(record.createdBy);
+      if (!caller) throw new SheetFileError('The user who started the import is no longer active');
+      const kind = this.kinds.get(record.kind);
+      if (!kind) throw new SheetFileError(`Unknown kind ${record.kind}`);
+      const session = await kind.start({ id: record.id, caller, payroll: record.payrollId });
+      await runAs(caller.id, `import-${record.id}`, async () => {
+        const tally = new Tally();
+        const source = await this.open(record, kind, tally);
+        if (resumes) await this.validRows(record, session, source, tally);
+        else await this.wholeFile(record, kind, session, source, tally);
+      });
+    } catch (err) {
+      if (err instanceof ClaimLost) return;
+      const known = err instanceof SheetFileError;
+      if (!known) this.logger.error({ err, import: importId }, 'import failed');
+      const message = known ? err.message : `The import failed with an internal error (import ${importId}); the service log has the details`;
+      await this.fail(record, message, null);
+    }
+  }
+
+  /** The import's user as its token would give it (level and departments as of now); null once inactive. */
+  private async callerOf(userId: number): Promise<AuthUser | null> {
+    const user = await this.users.findById(userId);
+    if (!user || !user.active) return null;
+    return {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      level: user.userLevel,
+      employeeId: user.employeeId,
+      departmentIds: user.userLevel === 'Restricted Admin' ? await this.users.departmentsOf(user.id) : [],
+      mustChangePassword: false,
+      grantId: `import-${userId}`,
+    };
+  }
+
+  /**
+   * Opens the file and reads its header: each column's field (API name or label, case and spacing
+   * ignored); unknown columns are reported once (row 0) and ignored; a missing required column or
+   * a field given twice refuses the file.
+   */
+  private async open(record: ImportRecord, kind: ImportKind, tally: Tally): Promise<Source> {
+    const path = this.files.path(record);
+    const size = path ? (await stat(path).catch(() => null))?.size : undefined;
+    if (size === undefined) throw new SheetFileError('The uploaded file is no longer stored; upload it again');
+    let bytes = 0;
+    const rows = readSheet(path!, record.format, this.config.imports, (b) => (bytes = b));
+    const first = await rows.next();
+    if (first.done) throw new SheetFileError('The file is empty: a header row and data rows are expected');
+    const header = first.value;
+    const byKey = new Map<string, string>();
+    for (const c of kind.columns) {
+      byKey.set(headerKey(c.field), c.field);
+      byKey.set(headerKey(c.label), c.field);
+    }
+    const fields = header.cells.map((cell, i) => {
+      const text = cell === null ? '' : String(cell instanceof Date ? cell.toISOString() : cell).trim();
+      const field = byKey.get(headerKey(text));
+      if (!field) {
+        if (text !== '') tally.keep({ row: 0, column: text, field: null, message: 'is not a column of this kind: ignored' });
+        return null;
+      }
+      if (tally.headers.has(field)) throw new SheetFileError(`Columns ${tally.headers.get(field)} and ${text} are both ${field}`);
+      tally.headers.set(field, text || `column ${i + 1}`);
+      return field;
+    });
+    const missing = kind.columns.filter((c) => c.required && !tally.headers.has(c.field)).map((c) => c.field);
+    if (missing.length) throw new SheetFileError(`The file has no ${missing.join(', ')} column (the header row is the first row)`);
+    const batches = async function* (): AsyncGenerator<ImportRow[]> {
+      let batch: ImportRow[] = [];
+      for await (const line of rows) {
+        const values = new Map<string, (typeof line.cells)[number]>();
+        line.cells.forEach((cell, i) => {
+          const field = fields[i];
+          if (field) values.set(field, cell);
+        });
+        batch.push({ row: line.number - header.number, values });
+        if (batch.length >= kind.batchSize) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+    };
+    return { batches: batches(), progress: () => Math.min(99, Math.floor((bytes / Math.max(1, size)) * 100)) };
+  }
+
+  /** A dry run, or an all-or-nothing import: one pass, nothing kept unless every row is valid. */
+  private async wholeFile(record: ImportRecord, kind: ImportKind, session: ImportSession, source: Source, tally: Tally): Promise<void> {
+    const writes = !(record.dryRun && kind.validatesWithoutWriting);
+    const work = async (em: EntityManager) => {
+      for await (const batch of source.batches) {
+        // A kind that checks without writing stops writing at the first invalid row (all is lost);
+        // the others go on writing, since their checks are their writes.
+        const apply = writes && (!kind.validatesWithoutWriting || tally.failed === 0);
+        tally.add(batch, await session.batch(em, batch, apply));
+        await this.progress(record, tally, source.progress(), writes);
+      }
+      if (record.dryRun || tally.failed > 0) throw new RollBack();
+      await this.finish(em, record, 'complete', tally);
+    };
+    try {
+      if (writes) await transaction(this.ds, work);
+      else await work(this.ds.manager);
+    } catch (err) {
+      if (!(err instanceof RollBack)) throw err;
+    }
+    if (record.dryRun) await transaction(this.ds, (em) => this.finish(em, record, 'validated', tally));
+    else if (tally.failed > 0) await this.fail(record, `${tally.failed} of ${tally.total} rows are invalid: nothing was imported`, tally);
+    if (!record.dryRun) await this.files.remove(record);
+  }
+
+  /** valid-rows: a transaction per batch, with the batch's errors and the rows done; resumable after them. */
+  private async validRows(record: ImportRecord, session: ImportSession, source: Source, tally: Tally): Promise<void> {
+    const done = record.rowsDone;
+    for await (const batch of source.batches) {
+      const fresh = batch.filter((r) => r.row > done);
+      if (fresh.length < batch.length) session.remember?.(batch.filter((r) => r.row <= done));
+      if (fresh.length === 0) continue;
+      await transaction(this.ds, async (em) => {
+        const failed = tally.add(fresh, await session.batch(em, fresh, true));
+        await this.repository.insertErrors(em, record.id, tally.take());
+        const moved = await em.update(
+          ImportRecord,
+          { id: record.id, claim: record.claim!, status: 'Importing' },
+          {
+            rowsTotal: () => `rows_total + ${fresh.length}`,
+            rowsFailed: () => `rows_failed + ${failed}`,
+            rowsValid: () => `rows_valid + ${fresh.length - failed}`,
+            rowsDone: fresh[fresh.length - 1].row,
+            progress: source.progress(),
+            updatedAt: new Date(),
+          },
+        );
+        if (moved.affected !== 1) throw new ClaimLost();
+      });
+    }
+    await transaction(this.ds, async (em) => {
+      await this.repository.insertErrors(em, record.id, tally.take());
+      const moved = await IMPORT_STATES.move(em, ImportRecord, { id: record.id, claim: record.claim! }, 'complete', {
+        progress: 100,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      });
+      if (!moved) throw new ClaimLost();
+    });
+    await this.files.remove(record);
+  }
+
+  /**
+   * The counters and progress so far, for GET /imports/{id}. Inside a pass's long transaction they
+   * are written beside it (MariaDB), or not at all (SQLite, where no other statement runs until it ends).
+   */
+  private async progress(record: ImportRecord, tally: Tally, progress: number, inTransaction: boolean): Promise<void> {
+    const write = async () => {
+      const moved = await this.ds
+        .getRepository(ImportRecord)
+        .update({ id: record.id, claim: record.claim! }, { rowsTotal: tally.total, progress, updatedAt: new Date() });
+      if (moved.affected !== 1) throw new ClaimLost();
+    };
+    if (!inTransaction) await write();
+    else await outsideTransaction(this.ds, write);
+  }
+
+  private async finish(em: EntityManager, record: ImportRecord, action: 'complete' | 'validated', tally: Tally): Promise<void> {
+    const moved = await IMPORT_STATES.move(em, ImportRecord, { id: record.id, claim: record.claim! }, action, {
+      rowsTotal: tally.total,
+      rowsValid: tally.total - tally.failed,
+      rowsFailed: tally.failed,
+      rowsDone: action === 'complete' ? tally.total : 0,
+      progress: 100,
+      finishedAt: new Date(),
+      updatedAt: new Date(),
+    });
+    if (!moved) throw new ClaimLost();
+    await this.repository.insertErrors(em, record.id, tally.take());
+  }
+
+  /** Ends the import Failed with `message` (and the rows' errors when a pass counted them); its file goes. */
+  private async fail(record: ImportRecord, message: string, tally: Tally | null): Promise<void> {
+    await transaction(this.ds, async (em) => {
+      const counters = tally ? { rowsTotal: tally.total, rowsValid: tally.total - tally.failed, rowsFailed: tally.failed } : {};
+      const moved = await IMPORT_STATES.move(em, ImportRecord, { id: record.id, claim: record.claim! }, 'fail', {
+        ...counters,
+        error: message.slice(0, 500),
+        progress: 100,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      });
+      if (moved && tally) await this.repository.insertErrors(em, record.id, tally.take());
+    });
+    await this.files.remove(record);
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, LessThan } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { RowError } from '../common/import/import-kind';
+import { ImportErrorRecord, ImportRecord, ImportStatus } from './entities/import.entities';
+
+/** Statements per multi-row INSERT of errors (6 values a row). */
+const ERROR_CHUNK = 500;
+
+/** The running states: an import in one of them has (or had) a job working on it. */
+export const RUNNING: readonly ImportStatus[] = ['Queued', 'Validating', 'Importing'];
+
+/** The imports and their errors. */
+@Injectable()
+export class ImportsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Writes row errors in multi-row INSERTs, with `em` (the batch's transaction, or the finishing one). */
+  @RecordSql(SAMPLE_MANAGER, 1, [{ row: 1, column: 'birthday', field: 'birthday', message: 'must be a date' }])
+  async insertErrors(em: EntityManager, importId: number, errors: readonly RowError[]): Promise<void> {
+    for (let i = 0; i < errors.length; i += ERROR_CHUNK) {
+      await em.insert(
+        ImportErrorRecord,
+        errors.slice(i, i + ERROR_CHUNK).map((e) => ({ importId, row: e.row, column: e.column, field: e.field, message: e.message })),
+      );
+    }
+  }
+
+  @RecordSql(SAMPLE_MANAGER, 1)
+  async deleteErrors(em: EntityManager, importId: number): Promise<void> {
+    await em.delete(ImportErrorRecord, { importId });
+  }
+
+  /** Imports in a running state untouched since `before` (their attempt died, or never started). */
+  @RecordSql(new Date('2026-01-01T00:00:00Z'))
+  stalled(before: Date): Promise<ImportRecord[]> {
+    return this.ds.getRepository(ImportRecord).find({
+      where: { status: In([...RUNNING]), updatedAt: LessThan(before) },
+      order: { id: 'ASC' },
+      take: 100,
+    });
+  }
+}

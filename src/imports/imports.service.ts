@@ -1,0 +1,291 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PassThrough, Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { recordAudit } from '../common/audit/audit-log';
+import { AuthUser } from '../common/auth/auth-user';
+import { transaction } from '../common/database/transaction';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { csvWriter, ExportColumn, xlsxWriter, XLSX_TYPE } from '../common/export/sheet-writers';
+import { ImportKind, ImportKinds } from '../common/import/import-kind';
+import { sniffFormat, SheetFormat } from '../common/import/sheet-readers';
+import { findTablePage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Page } from '../common/paging/page';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto } from './dto/import.dto';
+import { ImportErrorRecord, ImportRecord } from './entities/import.entities';
+import { ImportFiles } from './import-files';
+import { ImportRunner } from './import-runner.service';
+import { IMPORT_JOB, importJobId, RECOVER_IMPORTS_EVERY_MS, RECOVER_IMPORTS_JOB } from './imports.jobs';
+import { ImportsRepository, RUNNING } from './imports.repository';
+import { IMPORT_STATES } from './imports.states';
+import { AppConfig } from '../config/config';
+import { Inject } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+
+export const IMPORT_LIST_SPEC: ListSpec = {
+  defaultSort: { field: 'id', order: 'descend' },
+  idColumn: 'i.id',
+  sortFields: { id: 'i.id', created_at: 'i.created_at' },
+  filterFields: {
+    kind: { column: 'i.kind', type: 'string' },
+    status: { column: 'i.status', type: 'string' },
+  },
+};
+
+export const IMPORT_ERROR_LIST_SPEC: ListSpec = {
+  defaultSort: { field: 'row', order: 'ascend' },
+  idColumn: 'r.id',
+  sortFields: { row: 'r.row' },
+  filterFields: { field: { column: 'r.field', type: 'string' } },
+};
+
+const TYPES: Record<string, SheetFormat> = { 'text/csv': 'csv', [XLSX_TYPE]: 'xlsx' };
+
+export function toImportDto(r: ImportRecord): ImportDto {
+  return {
+    id: r.id,
+    kind: r.kind,
+    file_name: r.fileName,
+    dry_run: r.dryRun,
+    mode: r.mode,
+    status: r.status,
+    payroll: r.payrollId,
+    rows_total: r.rowsTotal,
+    rows_valid: r.rowsValid,
+    rows_failed: r.rowsFailed,
+    progress: r.progress,
+    error: r.error,
+    created_by: r.createdBy,
+    created_at: r.createdAt.toISOString(),
+    finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
+  };
+}
+
+/** A client's file name, kept printable and short (it is shown, never used as a path). */
+function fileNameOf(disposition: string | undefined, format: SheetFormat): string {
+  const m = disposition ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition) : null;
+  let name = m ? m[1] : '';
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // kept as sent
+  }
+  name = name.replace(/[\\/]/g, '_').replace(/\p{Cc}/gu, '').trim().slice(0, 255);
+  return name || `upload.${format}`;
+}
+
+/**
+ * Imports (API.md §13): uploads, their records and errors, commits, templates. The rows are the
+ * kinds' business (ImportKinds); the job is ImportRunner's.
+ */
+@Injectable()
+export class ImportsService implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly kinds: ImportKinds,
+    private readonly files: ImportFiles,
+    private readonly runner: ImportRunner,
+    private readonly jobs: JobQueue,
+    private readonly repository: ImportsRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(IMPORT_JOB, ({ importId }) => this.runner.run(importId));
+    this.jobs.register(RECOVER_IMPORTS_JOB, () => this.recoverStalled());
+    void this.jobs.schedule(RECOVER_IMPORTS_JOB, RECOVER_IMPORTS_EVERY_MS); // before the start: nothing to wait for
+  }
+
+  private kind(name: string): ImportKind {
+    const kind = this.kinds.get(name);
+    if (!kind) throw ValidationException.field('kind', 'is not available in this installation');
+    return kind;
+  }
+
+  async create(
+    caller: AuthUser,
+    query: CreateImportQueryDto,
+    upload: { contentType: string | undefined; contentLength: string | undefined; disposition: string | undefined; body: unknown },
+  ): Promise<ImportDto> {
+    const kind = this.kind(query.kind);
+    if (kind.needsPayroll && query.payroll === undefined) throw ValidationException.field('payroll', `is required for ${kind.kind}`);
+    if (!kind.needsPayroll && query.payroll !== undefined) throw ValidationException.field('payroll', `is not a parameter of ${kind.kind}`);
+    const declared = TYPES[(upload.contentType ?? '').split(';')[0].trim().toLowerCase()];
+    if (!declared || !(upload.body instanceof Readable)) {
+      throw new DomainException('UNSUPPORTED_MEDIA_TYPE', `The body is the file: Content-Type text/csv or ${XLSX_TYPE}`);
+    }
+    if (Number(upload.contentLength) > this.config.imports.maxBytes) {
+      upload.body.resume();
+      throw new DomainException('PAYLOAD_TOO_LARGE', `The file is larger than IMPORT_MAX_BYTES (${this.config.imports.maxBytes} bytes)`);
+    }
+    const stored = await this.files.save(upload.body);
+    const format = sniffFormat(stored.head);
+    if (format !== declared) {
+      await this.files.discard(stored.key);
+      throw new DomainException(
+        'UNSUPPORTED_MEDIA_TYPE',
+        stored.bytes === 0 ? 'The file is empty' : `The body is not ${declared === 'csv' ? 'a CSV (text) file' : 'an XLSX workbook'}`,
+      );
+    }
+    const record = await transaction(this.ds, async (em) => {
+      const saved = await em.getRepository(ImportRecord).save(
+        em.getRepository(ImportRecord).create({
+          kind: kind.kind,
+          fileName: fileNameOf(upload.disposition, format),
+          format,
+          fileKey: stored.key,
+          fileBytes: stored.bytes,
+          dryRun: query.dry_run !== 'false',
+          mode: query.mode ?? 'all-or-nothing',
+          status: 'Queued',
+          payrollId: query.payroll ?? null,
+          rowsTotal: 0,
+          rowsValid: 0,
+          rowsFailed: 0,
+          rowsDone: 0,
+          progress: 0,
+          error: null,
+          claim: null,
+          createdBy: caller.id,
+          updatedAt: new Date(),
+          finishedAt: null,
+        }),
+      );
+      await recordAudit(em, {
+        action: 'create',
+        resource: 'imports',
+        resourceId: saved.id,
+        after: { kind: saved.kind, file_name: saved.fileName, dry_run: saved.dryRun, mode: saved.mode, bytes: stored.bytes },
+      });
+      return saved;
+    });
+    await this.enqueue(record);
+    return toImportDto(record);
+  }
+
+  private async enqueue(record: ImportRecord, suffix = ''): Promise<void> {
+    await this.jobs.add(IMPORT_JOB, { importId: record.id }, { jobId: importJobId(record.id, record.dryRun ? 'validate' : 'import') + suffix });
+  }
+
+  /** Admin: every import; Restricted Admin: its own. */
+  async list(caller: AuthUser, query: ListQueryDto): Promise<Page<ImportDto>> {
+    const request = parseListQuery(query, IMPORT_LIST_SPEC);
+    const page = await findTablePage(
+      this.ds.getRepository(ImportRecord),
+      'i',
+      request,
+      caller.level === 'Admin' ? {} : { created_by: caller.id },
+    );
+    return page.map(toImportDto);
+  }
+
+  /** The import, when the caller may see it (its own, or any for an Admin); 404 otherwise. */
+  private async visible(caller: AuthUser, id: number): Promise<ImportRecord> {
+    const record = await this.ds.getRepository(ImportRecord).findOne({ where: { id } });
+    if (!record || (caller.level !== 'Admin' && record.createdBy !== caller.id)) throw new NotFoundException('Import');
+    return record;
+  }
+
+  async get(caller: AuthUser, id: number): Promise<ImportDto> {
+    return toImportDto(await this.visible(caller, id));
+  }
+
+  async errors(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<ImportErrorDto>> {
+    await this.visible(caller, id);
+    const page = await findTablePage(this.ds.getRepository(ImportErrorRecord), 'r', parseListQuery(query, IMPORT_ERROR_LIST_SPEC), {
+      import_id: id,
+    });
+    return page.map((e) => ({ row: e.row, column: e.column, field: e.field, message: e.message }));
+  }
+
+  /**
+   * Turns a validated dry run into the import: its file is read and every row checked again (the
+   * data may have changed since), then written; 409 when it is not a validated dry run, or when in
+   * all-or-nothing it found invalid rows (fix the file, or commit with mode=valid-rows).
+   */
+  async commit(caller: AuthUser, id: number, query: CommitImportQueryDto): Promise<ImportDto> {
+    const record = await this.visible(caller, id);
+    IMPORT_STATES.assert('commit', record.status);
+    if (!record.dryRun) throw IMPORT_STATES.invalid('commit', record.status);
+    const mode = query.mode ?? record.mode;
+    if (mode === 'all-or-nothing' && record.rowsFailed > 0) {
+      throw new DomainException(
+        'CONFLICT',
+        `The dry run found ${record.rowsFailed} invalid rows: fix the file and import it again, or commit with mode=valid-rows`,
+      );
+    }
+    if (!record.fileKey) throw new DomainException('CONFLICT', 'The file of this dry run is no longer stored: upload it again');
+    const moved = await transaction(this.ds, async (em) => {
+      const ok = await IMPORT_STATES.move(em, ImportRecord, { id, status: 'Validated' }, 'commit', {
+        dryRun: false,
+        mode,
+        progress: 0,
+        rowsTotal: 0,
+        rowsValid: 0,
+        rowsFailed: 0,
+        rowsDone: 0,
+        finishedAt: null,
+        updatedAt: new Date(),
+      });
+      if (!ok) return false;
+      // The import reports its own rows' errors (the data may have changed since the dry run).
+      await this.repository.deleteErrors(em, id);
+      await recordAudit(em, { action: 'commit', resource: 'imports', resourceId: id, after: { mode } });
+      return true;
+    });
+    if (!moved) throw IMPORT_STATES.invalid('commit', (await this.visible(caller, id)).status);
+    const committed = await this.visible(caller, id);
+    await this.enqueue(committed);
+    return toImportDto(committed);
+  }
+
+  /** Removes a finished import: its file, its errors, its record (what it imported stays). */
+  async remove(caller: AuthUser, id: number): Promise<{ id: number }> {
+    const record = await this.visible(caller, id);
+    IMPORT_STATES.assert('remove', record.status);
+    await this.files.remove(record);
+    await transaction(this.ds, async (em) => {
+      await em.delete(ImportRecord, { id, status: record.status });
+      await recordAudit(em, { action: 'delete', resource: 'imports', resourceId: id, before: { kind: record.kind, file_name: record.fileName } });
+    });
+    return { id };
+  }
+
+  /** A template of the kind: its columns (API field names) and one example row. */
+  async template(name: string, format: 'csv' | 'xlsx'): Promise<{ body: PassThrough; contentType: string; fileName: string }> {
+    const kind = this.kind(name);
+    const columns: ExportColumn[] = kind.columns.map((c) => ({
+      field: c.field,
+      kind: c.type === 'date' ? 'date' : c.type === 'date-time' ? 'date-time' : 'other',
+    }));
+    const example = Object.fromEntries(kind.columns.map((c) => [c.field, c.example]));
+    const body = new PassThrough();
+    const writer = format === 'csv' ? await csvWriter(body, columns) : await xlsxWriter(body, columns, kind.kind);
+    await writer.rows([example]);
+    void writer.end();
+    return {
+      body,
+      contentType: format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE,
+      fileName: `${kind.kind}-template.${format}`,
+    };
+  }
+
+  /**
+   * Imports still in a job's state, untouched for IMPORT_STALLED_AFTER, whose job is not live (its
+   * process died; the in-process runner keeps nothing across a restart): their job is added again,
+   * and resumes them (a valid-rows import after its rows done, anything else from the start).
+   */
+  async recoverStalled(): Promise<number> {
+    const before = new Date(Date.now() - this.config.imports.stalledSec * 1000);
+    let n = 0;
+    for (const record of await this.repository.stalled(before)) {
+      const jobId = importJobId(record.id, record.dryRun ? 'validate' : 'import');
+      if (!RUNNING.includes(record.status) || (await this.jobs.isLive(IMPORT_JOB, jobId))) continue;
+      await this.enqueue(record, `-r${record.updatedAt.getTime()}`);
+      n++;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ImportColumn, ImportKind, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import { bodyOf, rowByRow } from '../common/import/row-by-row';
+import { EmployeeLookup } from '../employees/employee-lookup';
+import { SetEntitlementDto } from './dto/leave.dto';
+import { LeavePeriod, LeaveType } from './entities/leave.entities';
+import { LeaveSetupService } from './leave-setup.service';
+
+export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
+  { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
+  { field: 'leave_type', label: 'Leave type', type: 'reference', example: 'Annual leave', required: true, note: 'by name or id' },
+  { field: 'leave_period', label: 'Leave period', type: 'reference', example: '2026', required: true, note: 'by name or id' },
+  { field: 'days', label: 'Days', type: 'number', example: 25, required: true },
+];
+
+/** Names (lower case) → ids of a small reference table; a name used twice is left out (give the id). */
+async function idsByName(em: EntityManager, entity: typeof LeaveType | typeof LeavePeriod): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>();
+  for (const r of await em.getRepository(entity).find({ select: { id: true, name: true } })) {
+    const key = r.name.trim().toLowerCase();
+    out.set(key, out.has(key) ? null : r.id);
+  }
+  return out;
+}
+
+/**
+ * The `leave-entitlements` import kind: each row is PUT /leave-entitlements (the entitlement of an
+ * employee, leave type and period is set, created or replaced), with that route's rules.
+ */
+@Injectable()
+export class LeaveEntitlementsImport implements OnModuleInit, ImportKind {
+  readonly kind = 'leave-entitlements';
+  readonly columns = ENTITLEMENT_COLUMNS;
+  readonly validatesWithoutWriting = false;
+  readonly batchSize = 500;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly kinds: ImportKinds,
+    private readonly setup: LeaveSetupService,
+    private readonly lookup: EmployeeLookup,
+  ) {}
+
+  onModuleInit(): void {
+    this.kinds.register(this);
+  }
+
+  async start(run: ImportRun): Promise<ImportSession> {
+    const types = await idsByName(this.ds.manager, LeaveType);
+    const periods = await idsByName(this.ds.manager, LeavePeriod);
+    const named = (row: number, field: string, value: unknown, names: Map<string, number | null>, problems: RowDetail[]) => {
+      if (typeof value !== 'string' || /^\d+$/.test(value)) return typeof value === 'string' ? Number(value) : value;
+      const id = names.get(value.toLowerCase());
+      if (id === undefined) problems.push({ row, field, message: `nothing is named "${value}"` });
+      else if (id === null) problems.push({ row, field, message: `several are named "${value}": give the id` });
+      return id ?? undefined;
+    };
+    return {
+      batch: async (em: EntityManager, rows: ImportRow[]): Promise<RowDetail[]> => {
+        const ids = await this.lookup.idsOf(em, rows.map((r) => r.values.get('employee')));
+        return rowByRow(
+          em,
+          rows,
+          SetEntitlementDto,
+          (row, problems) => {
+            const body = this.lookup.withEmployee(row, bodyOf(row, ENTITLEMENT_COLUMNS), ids, problems);
+            if (!body) return null;
+            const before = problems.length;
+            body.leave_type = named(row.row, 'leave_type', body.leave_type, types, problems);
+            body.leave_period = named(row.row, 'leave_period', body.leave_period, periods, problems);
+            return problems.length > before ? null : body;
+          },
+          (dto) => this.setup.setEntitlement(run.caller, dto),
+        );
+      },
+    };
+  }
+}

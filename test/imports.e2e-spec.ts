@@ -1,0 +1,244 @@
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { XLSX_TYPE } from '../src/common/export/sheet-writers';
+import { EmployeesService } from '../src/employees/employees.service';
+import { Employee } from '../src/employees/entities/employee.entity';
+import { buildCompany, Company, employeeBody } from './helpers/company';
+import { apiCaller, bearer, createTestApp, TestApp, until } from './helpers/test-app';
+
+interface ImportBody {
+  id: number;
+  status: string;
+  rows_total: number;
+  rows_valid: number;
+  rows_failed: number;
+  progress: number;
+  error: string | null;
+  dry_run: boolean;
+  file_name: string;
+}
+
+describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
+  let t: TestApp;
+  let c: Company;
+  let call: ReturnType<typeof apiCaller>;
+  let ds: DataSource;
+  const dir = mkdtempSync(join(tmpdir(), 'hr-imports-'));
+
+  beforeAll(async () => {
+    t = await createTestApp({ IMPORT_DIR: dir, IMPORT_MAX_UNZIPPED_BYTES: '4mb', IMPORT_MAX_ROWS: '5000' });
+    c = await buildCompany(t.app);
+    call = apiCaller(t.app);
+    ds = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  const upload = (body: string | Buffer, query: string, token = c.users.admin.token, type = 'text/csv', name = 'people.csv') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/app/api/imports?${query}`,
+      headers: { ...bearer(token), 'content-type': type, 'content-disposition': `attachment; filename="${name}"` },
+      payload: body,
+    });
+
+  /** Uploads and waits for the import to end; its record. */
+  async function imported(body: string | Buffer, query: string, token = c.users.admin.token, type = 'text/csv'): Promise<ImportBody> {
+    const res = await upload(body, query, token, type);
+    expect(res.statusCode).toBe(202);
+    return finished((res.json() as { data: ImportBody }).data.id, token);
+  }
+
+  async function finished(id: number, token = c.users.admin.token): Promise<ImportBody> {
+    let record: ImportBody | null = null;
+    await until(async () => {
+      record = (await call('GET', `/imports/${id}`, token)).json().data as ImportBody;
+      return ['Validated', 'Completed', 'Failed'].includes(record.status);
+    }, 20_000);
+    return record!;
+  }
+
+  const errorsOf = async (id: number, token = c.users.admin.token) =>
+    (await call('GET', `/imports/${id}/errors?limit=500`, token)).json().data as Array<{
+      row: number;
+      column: string | null;
+      field: string | null;
+      message: string;
+    }>;
+
+  const countEmployees = () => ds.getRepository(Employee).count();
+  const byEmployeeId = (employeeId: string) => ds.getRepository(Employee).findOne({ where: { employeeId } });
+  const deptName = async (id: number) => (await call('GET', `/departments/${id}`, c.users.admin.token)).json().data.name as string;
+
+  it('gives a template of the kind: its columns and one example row, as CSV and XLSX', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/app/api/imports/templates/employees', headers: bearer(c.users.admin.token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, example] = res.body.trim().split('\r\n');
+    expect(header.split(',').slice(0, 4)).toEqual(['employee_id', 'first_name', 'middle_name', 'last_name']);
+    expect(example).toContain('E0042');
+    const xlsx = await t.app.inject({
+      method: 'GET',
+      url: '/app/api/imports/templates/attendance?format=xlsx',
+      headers: bearer(c.users.admin.token),
+    });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(XLSX_TYPE);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets[0].getRow(1).getCell(1).value).toBe('employee');
+  });
+
+  it('a dry run reports every bad row and changes nothing; commit in all-or-nothing is refused, with valid-rows it imports the valid rows', async () => {
+    const engineering = await deptName(c.departments.engineering);
+    const taken = (await t.app.get(EmployeesService).create(employeeBody({ work_email: 'taken@company.test' }))).employee_id;
+    const before = await countEmployees();
+    const csv = [
+      'Employee ID,First name,last_name,joined_date,Department,birthday,work_email,supervisor,Shoe size',
+      `N001,Ada,Lovelace,2024-01-15,${engineering},1990-12-10,ada@company.test,,44`,
+      'N002,Bad,Date,2024-01-15,,1990-13-45,,,',
+      'N003,No,Where,2024-01-15,Nowhere,,,,',
+      'N001,Twice,Again,2024-01-15,,,,,',
+      `N004,Mail,Taken,2024-01-15,,,taken@company.test,,`,
+      `N005,Grace,Hopper,2024-02-01,${c.departments.platform},,grace@company.test,N001,`,
+      `N006,Boss,Missing,2024-02-01,,,,ZZZ,`,
+    ].join('\n');
+    const dry = await imported(csv, 'kind=employees');
+    expect(dry).toMatchObject({ status: 'Validated', dry_run: true, rows_total: 7, rows_failed: 5, rows_valid: 2, progress: 100 });
+    expect(dry.file_name).toBe('people.csv');
+    const errors = await errorsOf(dry.id);
+    expect(errors).toEqual([
+      { row: 0, column: 'Shoe size', field: null, message: 'is not a column of this kind: ignored' },
+      { row: 2, column: 'birthday', field: 'birthday', message: expect.stringMatching(/date/) },
+      { row: 3, column: 'Department', field: 'department', message: 'no department is named "Nowhere"' },
+      { row: 4, column: 'Employee ID', field: 'employee_id', message: 'appears twice in the file (first at row 1)' },
+      { row: 5, column: 'work_email', field: 'work_email', message: 'already used' },
+      { row: 7, column: 'supervisor', field: 'supervisor', message: 'employee does not exist' },
+    ]);
+    expect(await countEmployees()).toBe(before);
+    expect(taken).toBeDefined();
+
+    const refused = await call('POST', `/imports/${dry.id}/commit`, c.users.admin.token);
+    expect(refused.statusCode).toBe(409);
+    const commit = await call('POST', `/imports/${dry.id}/commit?mode=valid-rows`, c.users.admin.token);
+    expect(commit.statusCode).toBe(202);
+    const done = await finished(dry.id);
+    expect(done).toMatchObject({ status: 'Completed', dry_run: false, rows_total: 7, rows_valid: 2, rows_failed: 5 });
+    const ada = await byEmployeeId('N001');
+    const grace = await byEmployeeId('N005');
+    expect(ada).toMatchObject({ firstName: 'Ada', departmentId: c.departments.engineering, birthday: '1990-12-10' });
+    expect(grace).toMatchObject({ supervisorId: ada!.id, departmentId: c.departments.platform });
+    expect(await countEmployees()).toBe(before + 2);
+    // Audited as the uploader, under a request id naming the import; the webhook event with it.
+    const audit = (await call('GET', `/audit-log?filters=${encodeURIComponent(JSON.stringify({ resource: 'employees', resource_id: String(ada!.id) }))}`, c.users.admin.token)).json().data;
+    expect(audit[0]).toMatchObject({ action: 'create', actor: c.users.admin.user.id, request_id: `import-${dry.id}` });
+    // The file is gone once the import ended.
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('all-or-nothing writes nothing when one row is invalid; a valid file is imported whole, updates matched on employee_id', async () => {
+    const before = await countEmployees();
+    const bad = await imported('employee_id,first_name,last_name,joined_date\nA001,One,Row,2024-01-01\nA002,Two,Row,not-a-date\n', 'kind=employees&dry_run=false');
+    expect(bad).toMatchObject({ status: 'Failed', rows_total: 2, rows_failed: 1, error: '1 of 2 rows are invalid: nothing was imported' });
+    expect(await byEmployeeId('A001')).toBeNull();
+    expect(await countEmployees()).toBe(before);
+
+    const good = await imported('employee_id,first_name,last_name,joined_date\nA001,One,Row,2024-01-01\nN001,Augusta,Lovelace,2024-01-15\n', 'kind=employees&dry_run=false');
+    expect(good).toMatchObject({ status: 'Completed', rows_total: 2, rows_valid: 2, rows_failed: 0 });
+    expect(await byEmployeeId('A001')).toMatchObject({ firstName: 'One', status: 'Active' });
+    expect(await byEmployeeId('N001')).toMatchObject({ firstName: 'Augusta', lastName: 'Lovelace' });
+    expect(await countEmployees()).toBe(before + 1);
+  });
+
+  it("a Restricted Admin's import cannot touch an employee outside its departments, nor move one out of them", async () => {
+    const get = async (id: number) => (await call('GET', `/employees/${id}`, c.users.admin.token)).json().data as { employee_id: string; first_name: string };
+    const inside = await get(c.emp.report2);
+    const outside = await get(c.emp.outsider);
+    const csv = [
+      'employee_id,first_name,department',
+      `${inside.employee_id},Renamed,`,
+      `${outside.employee_id},Hijacked,`,
+      `${inside.employee_id}X,New,${c.departments.platform}`,
+    ].join('\n');
+    const moved = `employee_id,department\n${inside.employee_id},${c.departments.sales}\n`;
+    const run = await imported(csv, 'kind=employees&dry_run=false&mode=valid-rows', c.users.restricted.token);
+    expect(run).toMatchObject({ status: 'Completed', rows_valid: 1, rows_failed: 2 });
+    expect(await errorsOf(run.id, c.users.restricted.token)).toEqual([
+      { row: 2, column: 'employee_id', field: 'employee_id', message: 'Employee not found' },
+      { row: 3, column: 'employee_id', field: 'employee_id', message: 'new employees are created by an Admin only' },
+    ]);
+    expect((await byEmployeeId(inside.employee_id))!.firstName).toBe('Renamed');
+    expect((await byEmployeeId(outside.employee_id))!.firstName).toBe(outside.first_name);
+    const move = await imported(moved, 'kind=employees', c.users.restricted.token);
+    expect(await errorsOf(move.id, c.users.restricted.token)).toEqual([
+      { row: 1, column: 'department', field: 'department', message: 'may not be changed by you' },
+    ]);
+    // Its imports are its own: an Admin's are not listed, nor readable.
+    const list = (await call('GET', '/imports', c.users.restricted.token)).json();
+    expect(list.data.every((i: { created_by: number }) => i.created_by === c.users.restricted.user.id)).toBe(true);
+    expect((await call('GET', '/imports/1', c.users.restricted.token)).statusCode).toBe(404);
+    expect((await call('GET', '/imports', c.users.manager.token)).statusCode).toBe(403);
+  });
+
+  it('an XLSX formula is imported as its cached value, never evaluated; date cells are dates', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('People');
+    sheet.addRow(['employee_id', 'first_name', 'last_name', 'joined_date', 'birthday']);
+    const row = sheet.addRow(['X001', null, 'Formula', new Date(Date.UTC(2024, 2, 1)), new Date(Date.UTC(1985, 6, 4))]);
+    row.getCell(2).value = { formula: 'CONCATENATE("Li","sa")', result: 'Lisa' };
+    row.getCell(4).numFmt = 'dd/mm/yyyy';
+    row.getCell(5).numFmt = 'yyyy-mm-dd';
+    sheet.addRow([1002, { formula: 'WEBSERVICE("http://evil.test")', result: 'Cached' }, 'Number', '2024-03-02']);
+    const file = Buffer.from(await book.xlsx.writeBuffer());
+    const done = await imported(file, 'kind=employees&dry_run=false', c.users.admin.token, XLSX_TYPE);
+    expect(done).toMatchObject({ status: 'Completed', rows_valid: 2 });
+    expect(await byEmployeeId('X001')).toMatchObject({ firstName: 'Lisa', joinedDate: '2024-03-01', birthday: '1985-07-04' });
+    expect(await byEmployeeId('1002')).toMatchObject({ firstName: 'Cached', joinedDate: '2024-03-02' });
+  });
+
+  it('refuses a zip bomb, a file that is not what its type says, and a body over the size limit, without holding them in memory', async () => {
+    const zip = new JSZip();
+    zip.file('[Content_Types].xml', '<Types/>');
+    zip.file('xl/workbook.xml', '<workbook><sheets><sheet name="a" sheetId="1" r:id="rId1"/></sheets></workbook>');
+    zip.file('xl/_rels/workbook.xml.rels', '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>');
+    zip.file('xl/sharedStrings.xml', Buffer.alloc(64 * 1024 * 1024, 0x20)); // 64 MiB of spaces, ~64 KiB packed
+    const bomb = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const rss = process.memoryUsage().rss;
+    const refused = await imported(bomb, 'kind=employees', c.users.admin.token, XLSX_TYPE);
+    expect(refused.status).toBe('Failed');
+    expect(refused.error).toMatch(/unpacks to more than 4 MiB/);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(48 * 1024 * 1024);
+
+    const notXlsx = await upload('employee_id\nA1\n', 'kind=employees', c.users.admin.token, XLSX_TYPE);
+    expect(notXlsx.statusCode).toBe(415);
+    const binary = await upload(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0]), 'kind=employees');
+    expect(binary.statusCode).toBe(415);
+    const unknownKind = await upload('a\n1\n', 'kind=payslips');
+    expect(unknownKind.statusCode).toBe(400);
+    const many = ['employee_id', ...Array.from({ length: 5002 }, (_, i) => `R${i}`)].join('\n');
+    const tooMany = await imported(many, 'kind=employees');
+    expect(tooMany).toMatchObject({ status: 'Failed', error: 'The file has more than 5000 rows; split it into several imports' });
+    const longCell = await imported(`employee_id,first_name\nL1,${'x'.repeat(40_000)}\n`, 'kind=employees');
+    expect(longCell).toMatchObject({ status: 'Failed', error: 'Line 2: a cell longer than 32767 characters' });
+  });
+
+  it('a CSV injection payload exported and imported again stays the same text, and is neutralized again in the next export', async () => {
+    const payload = '=HYPERLINK("http://evil.test","x")';
+    const created = await t.app.get(EmployeesService).create(employeeBody({ first_name: payload, employee_id: 'INJ1' }));
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees?format=csv&search=INJ1`,
+      headers: bearer(c.users.admin.token),
+    });
+    expect(exported.body).toContain(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
+    // The list's columns that are employee fields (id and the names are read, the rest ignored).
+    const again = await imported(exported.body, 'kind=employees&dry_run=false');
+    expect(again.status).toBe('Completed');
+    expect((await byEmployeeId('INJ1'))!.firstName).toBe(payload);
+    expect(created.first_name).toBe(payload);
+  });
+});
