@@ -178,6 +178,7 @@ const API_TAGS: Array<[string, string]> = [
   ['Tasks', "The caller's task list"],
   ['Audit log', 'Who changed what, when'],
   ['Webhooks', 'Signed event deliveries to subscribers'],
+  ['Imports', 'CSV and XLSX files in: dry run, row errors, commit; templates'],
 ];
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {

@@ -64,6 +64,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET/, /^\/(audit-log|employees\/:id\/audit-log)$/, ADMINS],
   // Webhooks: Admin
   [/GET|POST|PUT|DELETE/, /^\/webhooks(\/:id(\/(rotate-secret|deliveries|test))?)?$/, ADMIN],
+  // Imports: Admins (a Restricted Admin its own imports, rows in its departments)
+  [/GET|POST|DELETE/, /^\/imports(\/templates\/:kind|\/:id(\/(errors|commit))?)?$/, ADMINS],
   // Insights, tasks
   [/GET/, /^\/insights\/[a-z-]+\/:period$/, ANY],
   [/GET/, /^\/tasks$/, ANY],

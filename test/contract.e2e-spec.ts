@@ -161,6 +161,13 @@ describe('the lists answer what the document says they take', () => {
       payload: { url: 'http://127.0.0.1:9/x', events: ['employee.created'] },
     });
     ids.webhooks = hook.json().data.id;
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/imports?kind=employees',
+      headers: { ...admin, 'content-type': 'text/csv' },
+      payload: 'employee_id,first_name\nC1,Contract\n',
+    });
+    ids.imports = upload.json().data.id;
   });
   afterAll(() => t.close());
 
@@ -173,7 +180,7 @@ describe('the lists answer what the document says they take', () => {
       return params.some((p) => p.name === 'page') ? [{ path, params }] : [];
     });
   const url = (path: string, query: Record<string, string>) =>
-    `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
+    `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks|imports)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
   const sample = (s: ValueSchema): unknown =>
     s.oneOf
       ? sample(s.oneOf[1])
@@ -189,10 +196,10 @@ describe('the lists answer what the document says they take', () => {
   const get = (path: string, query: Record<string, string>) =>
     t.app.inject({ method: 'GET', url: url(path, query), headers: admin });
 
-  it('52 lists: 45 document their sort fields as an enum and their filters as an object, 7 take only page, limit and sortOrder', () => {
+  it('54 lists: 47 document their sort fields as an enum and their filters as an object, 7 take only page, limit and sortOrder', () => {
     const all = lists();
     const sorted = all.filter(({ params }) => params.some((p) => p.name === 'sortField'));
-    expect(all.length).toBe(52);
+    expect(all.length).toBe(54);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'sortField')?.schema?.enum?.length)).toEqual([]);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'filters')?.content)).toEqual([]);
     expect(

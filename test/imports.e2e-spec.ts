@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { EmployeesService } from '../src/employees/employees.service';
+import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, bearer, createTestApp, TestApp, until } from './helpers/test-app';
@@ -46,10 +47,15 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     });
 
   /** Uploads and waits for the import to end; its record. */
-  async function imported(body: string | Buffer, query: string, token = c.users.admin.token, type = 'text/csv'): Promise<ImportBody> {
+  async function imported(
+    body: string | Buffer,
+    query: string,
+    token = c.users.admin.token,
+    type = 'text/csv',
+  ): Promise<ImportBody> {
     const res = await upload(body, query, token, type);
     expect(res.statusCode).toBe(202);
-    return finished((res.json() as { data: ImportBody }).data.id, token);
+    return finished(res.json<{ data: ImportBody }>().data.id, token);
   }
 
   async function finished(id: number, token = c.users.admin.token): Promise<ImportBody> {
@@ -71,10 +77,15 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
 
   const countEmployees = () => ds.getRepository(Employee).count();
   const byEmployeeId = (employeeId: string) => ds.getRepository(Employee).findOne({ where: { employeeId } });
-  const deptName = async (id: number) => (await call('GET', `/departments/${id}`, c.users.admin.token)).json().data.name as string;
+  const deptName = async (id: number) =>
+    (await call('GET', `/departments/${id}`, c.users.admin.token)).json().data.name as string;
 
   it('gives a template of the kind: its columns and one example row, as CSV and XLSX', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/app/api/imports/templates/employees', headers: bearer(c.users.admin.token) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/app/api/imports/templates/employees',
+      headers: bearer(c.users.admin.token),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, example] = res.body.trim().split('\r\n');
@@ -107,7 +118,14 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       `N006,Boss,Missing,2024-02-01,,,,ZZZ,`,
     ].join('\n');
     const dry = await imported(csv, 'kind=employees');
-    expect(dry).toMatchObject({ status: 'Validated', dry_run: true, rows_total: 7, rows_failed: 5, rows_valid: 2, progress: 100 });
+    expect(dry).toMatchObject({
+      status: 'Validated',
+      dry_run: true,
+      rows_total: 7,
+      rows_failed: 5,
+      rows_valid: 2,
+      progress: 100,
+    });
     expect(dry.file_name).toBe('people.csv');
     const errors = await errorsOf(dry.id);
     expect(errors).toEqual([
@@ -133,7 +151,13 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(grace).toMatchObject({ supervisorId: ada!.id, departmentId: c.departments.platform });
     expect(await countEmployees()).toBe(before + 2);
     // Audited as the uploader, under a request id naming the import; the webhook event with it.
-    const audit = (await call('GET', `/audit-log?filters=${encodeURIComponent(JSON.stringify({ resource: 'employees', resource_id: String(ada!.id) }))}`, c.users.admin.token)).json().data;
+    const audit = (
+      await call(
+        'GET',
+        `/audit-log?filters=${encodeURIComponent(JSON.stringify({ resource: 'employees', resource_id: String(ada!.id) }))}`,
+        c.users.admin.token,
+      )
+    ).json().data;
     expect(audit[0]).toMatchObject({ action: 'create', actor: c.users.admin.user.id, request_id: `import-${dry.id}` });
     // The file is gone once the import ended.
     expect(readdirSync(dir)).toEqual([]);
@@ -141,12 +165,23 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
 
   it('all-or-nothing writes nothing when one row is invalid; a valid file is imported whole, updates matched on employee_id', async () => {
     const before = await countEmployees();
-    const bad = await imported('employee_id,first_name,last_name,joined_date\nA001,One,Row,2024-01-01\nA002,Two,Row,not-a-date\n', 'kind=employees&dry_run=false');
-    expect(bad).toMatchObject({ status: 'Failed', rows_total: 2, rows_failed: 1, error: '1 of 2 rows are invalid: nothing was imported' });
+    const bad = await imported(
+      'employee_id,first_name,last_name,joined_date\nA001,One,Row,2024-01-01\nA002,Two,Row,not-a-date\n',
+      'kind=employees&dry_run=false',
+    );
+    expect(bad).toMatchObject({
+      status: 'Failed',
+      rows_total: 2,
+      rows_failed: 1,
+      error: '1 of 2 rows are invalid: nothing was imported',
+    });
     expect(await byEmployeeId('A001')).toBeNull();
     expect(await countEmployees()).toBe(before);
 
-    const good = await imported('employee_id,first_name,last_name,joined_date\nA001,One,Row,2024-01-01\nN001,Augusta,Lovelace,2024-01-15\n', 'kind=employees&dry_run=false');
+    const good = await imported(
+      'employee_id,first_name,last_name,joined_date\nA001,One,Row,2024-01-01\nN001,Augusta,Lovelace,2024-01-15\n',
+      'kind=employees&dry_run=false',
+    );
     expect(good).toMatchObject({ status: 'Completed', rows_total: 2, rows_valid: 2, rows_failed: 0 });
     expect(await byEmployeeId('A001')).toMatchObject({ firstName: 'One', status: 'Active' });
     expect(await byEmployeeId('N001')).toMatchObject({ firstName: 'Augusta', lastName: 'Lovelace' });
@@ -154,7 +189,8 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
   });
 
   it("a Restricted Admin's import cannot touch an employee outside its departments, nor move one out of them", async () => {
-    const get = async (id: number) => (await call('GET', `/employees/${id}`, c.users.admin.token)).json().data as { employee_id: string; first_name: string };
+    const get = async (id: number) =>
+      (await call('GET', `/employees/${id}`, c.users.admin.token)).json().data as { employee_id: string; first_name: string };
     const inside = await get(c.emp.report2);
     const outside = await get(c.emp.outsider);
     const csv = [
@@ -203,7 +239,10 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     const zip = new JSZip();
     zip.file('[Content_Types].xml', '<Types/>');
     zip.file('xl/workbook.xml', '<workbook><sheets><sheet name="a" sheetId="1" r:id="rId1"/></sheets></workbook>');
-    zip.file('xl/_rels/workbook.xml.rels', '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>');
+    zip.file(
+      'xl/_rels/workbook.xml.rels',
+      '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+    );
     zip.file('xl/sharedStrings.xml', Buffer.alloc(64 * 1024 * 1024, 0x20)); // 64 MiB of spaces, ~64 KiB packed
     const bomb = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
     expect(bomb.length).toBeLessThan(1024 * 1024);
@@ -240,5 +279,69 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(again.status).toBe('Completed');
     expect((await byEmployeeId('INJ1'))!.firstName).toBe(payload);
     expect(created.first_name).toBe(payload);
+  });
+
+  it('attendance: rows through POST /attendance (overlaps within the file too); a dry run leaves the insights rollups untouched, an import keeps them exact', async () => {
+    const get = async (id: number) =>
+      (await call('GET', `/employees/${id}`, c.users.admin.token)).json().data as { employee_id: string };
+    const { employee_id: manager } = await get(c.emp.manager);
+    const rollups = () => ds.query<Array<Record<string, unknown>>>('SELECT * FROM attendance_days ORDER BY day, department_id');
+    const csv = [
+      'Employee ID,In,Out,work_from_home',
+      `${manager},2025-05-05T09:00:00Z,2025-05-05T17:00:00Z,yes`,
+      `${manager},2025-05-05T16:00:00Z,2025-05-05T18:00:00Z,no`,
+      `${c.emp.report2},2025-05-06T09:00:00+02:00,2025-05-06T12:00:00+02:00,`,
+      `NOBODY,2025-05-06T09:00:00Z,,`,
+      `${manager},yesterday,,`,
+    ].join('\n');
+    const before = await rollups();
+    const dry = await imported(csv, 'kind=attendance');
+    expect(dry).toMatchObject({ status: 'Validated', rows_total: 5, rows_valid: 2, rows_failed: 3 });
+    expect((await errorsOf(dry.id)).map((e) => [e.row, e.column, e.message])).toEqual([
+      [2, null, expect.stringMatching(/overlap|existing record/i)],
+      [4, 'Employee ID', 'Employee not found'],
+      [5, 'In', expect.stringMatching(/ISO 8601|date/)],
+    ]);
+    expect(await rollups()).toEqual(before);
+
+    const done = await imported(csv, 'kind=attendance&dry_run=false&mode=valid-rows');
+    expect(done).toMatchObject({ status: 'Completed', rows_valid: 2, rows_failed: 3 });
+    const kept = await rollups();
+    expect(kept).not.toEqual(before);
+    await rebuildInsightRollups(ds);
+    expect(await rollups()).toEqual(kept);
+  });
+
+  it('leave entitlements: leave type and period by name or id, the rules of PUT /leave-entitlements', async () => {
+    const admin = c.users.admin.token;
+    const period = (
+      await call('POST', '/leave-periods', admin, { name: 'P2031', date_start: '2031-01-01', date_end: '2031-12-31' })
+    ).json().data.id;
+    await call('POST', '/leave-types', admin, { name: 'Annual 2031', default_days: 20 });
+    const get = async (id: number) => (await call('GET', `/employees/${id}`, admin)).json().data as { employee_id: string };
+    const { employee_id: outsider } = await get(c.emp.outsider);
+    const csv = [
+      'employee,leave_type,leave_period,days',
+      `${outsider},annual 2031,P2031,25`,
+      `${outsider},Gardening,${period},3`,
+      `${outsider},Annual 2031,P2031,-4`,
+    ].join('\n');
+    const done = await imported(csv, 'kind=leave-entitlements&dry_run=false&mode=valid-rows');
+    expect(done).toMatchObject({ status: 'Completed', rows_valid: 1, rows_failed: 2 });
+    expect((await errorsOf(done.id)).map((e) => [e.row, e.field])).toEqual([
+      [2, 'leave_type'],
+      [3, 'days'],
+    ]);
+    const list = (
+      await call('GET', `/leave-entitlements?filters=${encodeURIComponent(JSON.stringify({ employee: c.emp.outsider }))}`, admin)
+    ).json().data;
+    expect(list).toContainEqual(expect.objectContaining({ leave_period: period, days: 25 }));
+    // A Restricted Admin's rows for an employee outside its departments are refused as the route refuses them.
+    const restricted = await imported(
+      `employee,leave_type,leave_period,days\n${outsider},Annual 2031,P2031,10\n`,
+      'kind=leave-entitlements&dry_run=false',
+      c.users.restricted.token,
+    );
+    expect(restricted).toMatchObject({ status: 'Failed', rows_failed: 1 });
   });
 });

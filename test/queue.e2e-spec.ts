@@ -18,6 +18,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
       new Map([
         ['schedule:webhooks-dispatch', t.config.webhooks.dispatchMs],
         ['schedule:payroll-recover-stalled', 60_000],
+        ['schedule:imports-recover-stalled', 60_000],
         ['schedule:maintenance-purge', 86_400_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),

@@ -1,3 +1,15 @@
+-- EmployeesRepository.byEmployeeIds
+SELECT `Employee`.`id` AS `Employee_id`, `Employee`.`employee_id` AS `Employee_employee_id`, `Employee`.`first_name` AS `Employee_first_name`, `Employee`.`middle_name` AS `Employee_middle_name`, `Employee`.`last_name` AS `Employee_last_name`, `Employee`.`gender` AS `Employee_gender`, `Employee`.`marital_status` AS `Employee_marital_status`, `Employee`.`birthday` AS `Employee_birthday`, `Employee`.`joined_date` AS `Employee_joined_date`, `Employee`.`confirmation_date` AS `Employee_confirmation_date`, `Employee`.`termination_date` AS `Employee_termination_date`, `Employee`.`nationality_id` AS `Employee_nationality_id`, `Employee`.`ssn_num` AS `Employee_ssn_num`, `Employee`.`nic_num` AS `Employee_nic_num`, `Employee`.`other_id` AS `Employee_other_id`, `Employee`.`driving_license` AS `Employee_driving_license`, `Employee`.`address1` AS `Employee_address1`, `Employee`.`address2` AS `Employee_address2`, `Employee`.`city` AS `Employee_city`, `Employee`.`country` AS `Employee_country`, `Employee`.`province` AS `Employee_province`, `Employee`.`postal_code` AS `Employee_postal_code`, `Employee`.`home_phone` AS `Employee_home_phone`, `Employee`.`mobile_phone` AS `Employee_mobile_phone`, `Employee`.`work_phone` AS `Employee_work_phone`, `Employee`.`work_email` AS `Employee_work_email`, `Employee`.`private_email` AS `Employee_private_email`, `Employee`.`employment_status_id` AS `Employee_employment_status_id`, `Employee`.`job_title_id` AS `Employee_job_title_id`, `Employee`.`pay_grade_id` AS `Employee_pay_grade_id`, `Employee`.`department_id` AS `Employee_department_id`, `Employee`.`supervisor_id` AS `Employee_supervisor_id`, `Employee`.`approver1_id` AS `Employee_approver1_id`, `Employee`.`approver2_id` AS `Employee_approver2_id`, `Employee`.`approver3_id` AS `Employee_approver3_id`, `Employee`.`status` AS `Employee_status`, `Employee`.`created_at` AS `Employee_created_at`, `Employee`.`updated_at` AS `Employee_updated_at`
+  FROM `employees` `Employee`
+  WHERE ((`Employee`.`employee_id` IN (?, ?)));
+
+-- EmployeesRepository.insertMany
+INSERT INTO `employees`(`id`, `employee_id`, `first_name`, `middle_name`, `last_name`, `gender`, `marital_status`, `birthday`, `joined_date`, `confirmation_date`, `termination_date`, `nationality_id`, `ssn_num`, `nic_num`, `other_id`, `driving_license`, `address1`, `address2`, `city`, `country`, `province`, `postal_code`, `home_phone`, `mobile_phone`, `work_phone`, `work_email`, `private_email`, `employment_status_id`, `job_title_id`, `pay_grade_id`, `department_id`, `supervisor_id`, `approver1_id`, `approver2_id`, `approver3_id`, `status`, `created_at`, `updated_at`)
+  VALUES (DEFAULT, ?, ?, DEFAULT, ?, DEFAULT, DEFAULT, DEFAULT, ?, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, ?, DEFAULT, DEFAULT);
+SELECT `Employee`.`id` AS `Employee_id`, `Employee`.`employee_id` AS `Employee_employee_id`
+  FROM `employees` `Employee`
+  WHERE ((`Employee`.`employee_id` IN (?)));
+
 -- EmployeesRepository.listPage
 SELECT COUNT(*)
   FROM employees e
@@ -26,3 +38,8 @@ WITH RECURSIVE chain (id, sup, depth) AS ( SELECT id, supervisor_id, 0
   FROM employees e JOIN chain c ON e.id = c.sup
   WHERE c.depth < 1000 ) SELECT id
   FROM chain;
+
+-- EmployeesRepository.workEmailOwners
+SELECT `Employee`.`employee_id` AS `Employee_employee_id`, `Employee`.`work_email` AS `Employee_work_email`, `Employee`.`id` AS `Employee_id`
+  FROM `employees` `Employee`
+  WHERE ((`Employee`.`work_email` IN (?)));

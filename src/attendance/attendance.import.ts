@@ -1,6 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ImportColumn, ImportKind, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import {
+  ImportColumn,
+  ImportKind,
+  ImportKinds,
+  ImportRow,
+  ImportRun,
+  ImportSession,
+  RowDetail,
+} from '../common/import/import-kind';
 import { EmployeeLookup } from '../employees/employee-lookup';
 import { bodyOf, rowByRow } from '../common/import/row-by-row';
 import { AttendanceService } from './attendance.service';
@@ -38,7 +46,10 @@ export class AttendanceImport implements OnModuleInit, ImportKind {
   start(run: ImportRun): Promise<ImportSession> {
     return Promise.resolve({
       batch: async (em: EntityManager, rows: ImportRow[]): Promise<RowDetail[]> => {
-        const ids = await this.lookup.idsOf(em, rows.map((r) => r.values.get('employee')));
+        const ids = await this.lookup.idsOf(
+          em,
+          rows.map((r) => r.values.get('employee')),
+        );
         return rowByRow(
           em,
           rows,

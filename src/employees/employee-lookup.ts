@@ -20,8 +20,13 @@ export class EmployeeLookup {
   }
 
   /** The body with `employee` as the id; null (and a problem) when the row names nobody. */
-  withEmployee(row: ImportRow, body: Record<string, unknown>, ids: Map<string, number>, problems: RowDetail[]): Record<string, unknown> | null {
-    const named = body.employee === undefined ? undefined : String(body.employee);
+  withEmployee(
+    row: ImportRow,
+    body: Record<string, unknown>,
+    ids: Map<string, number>,
+    problems: RowDetail[],
+  ): Record<string, unknown> | null {
+    const named = typeof body.employee === 'string' || typeof body.employee === 'number' ? String(body.employee) : undefined;
     if (named === undefined) {
       problems.push({ row: row.row, field: 'employee', message: 'must not be empty' });
       return null;

@@ -4,9 +4,18 @@ import { DataSource, EntityManager } from 'typeorm';
 import { recordAudits } from '../common/audit/audit-log';
 import { withSavepoint } from '../common/database/transaction';
 import { DomainException, ErrorDetail } from '../common/errors/domain.exception';
-import { cellValue, ImportColumn, ImportKind, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import {
+  cellValue,
+  ImportColumn,
+  ImportKind,
+  ImportKinds,
+  ImportRow,
+  ImportRun,
+  ImportSession,
+  RowDetail,
+} from '../common/import/import-kind';
 import { createValidationPipe } from '../common/validation/validation-pipe';
-import { ReferenceKind, ReferenceService } from '../reference/reference.service';
+import { ReferenceService } from '../reference/reference.service';
 import { CreateEmployeeDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS } from './employee-fields';
@@ -51,7 +60,11 @@ export const EMPLOYEE_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f)
   type: DATES.has(f.api) ? 'date' : f.ref && !EMPLOYEE_REFS.has(f.api) && !f.byName ? 'reference' : 'text',
   example: EXAMPLES[f.api] ?? null,
   required: f.api === 'employee_id',
-  note: EMPLOYEE_REFS.has(f.api) ? 'employee_id of an employee (in the file above or already stored)' : f.ref ? 'by name or id' : undefined,
+  note: EMPLOYEE_REFS.has(f.api)
+    ? 'employee_id of an employee (in the file above or already stored)'
+    : f.ref
+      ? 'by name or id'
+      : undefined,
 }));
 
 /** A checked row: what it becomes. */
@@ -68,7 +81,10 @@ async function validate(
   type: typeof CreateEmployeeDto | typeof UpdateEmployeeDto,
 ): Promise<{ value: Record<string, unknown> | null; problems: ErrorDetail[] }> {
   try {
-    const value = (await (type === CreateEmployeeDto ? CREATE_PIPE : UPDATE_PIPE).transform(dto, { type: 'body', metatype: type })) as object;
+    const value = (await (type === CreateEmployeeDto ? CREATE_PIPE : UPDATE_PIPE).transform(dto, {
+      type: 'body',
+      metatype: type,
+    })) as object;
     return { value: { ...value }, problems: [] };
   } catch (err) {
     if (err instanceof DomainException) return { value: null, problems: err.details ?? [{ field: '', message: err.message }] };
@@ -107,7 +123,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     const scope = await this.access.scopeOf(run.caller);
     const names = new Map<string, Map<string, number[]>>();
     for (const f of EMPLOYEE_FIELDS) {
-      if (f.ref && f.ref !== 'employee') names.set(f.api, await this.reference.idsByName(f.ref as ReferenceKind));
+      if (f.ref && f.ref !== 'employee') names.set(f.api, await this.reference.idsByName(f.ref));
     }
     return new EmployeesImportSession(run, scope, names, this.access, this.repository, this.employees);
   }
@@ -184,7 +200,8 @@ class EmployeesImportSession implements ImportSession {
       if (byName && typeof value === 'string' && !/^\d+$/.test(value)) {
         const ids = byName.get(value.toLowerCase()) ?? [];
         if (ids.length === 1) dto[column.field] = ids[0];
-        else if (ids.length > 1) problems.push({ row: r.row, field: column.field, message: `${ids.length} are named "${value}": give the id` });
+        else if (ids.length > 1)
+          problems.push({ row: r.row, field: column.field, message: `${ids.length} are named "${value}": give the id` });
         else problems.push({ row: r.row, field: column.field, message: `no ${column.label.toLowerCase()} is named "${value}"` });
         continue;
       }
@@ -236,7 +253,8 @@ class EmployeesImportSession implements ImportSession {
       const target = stored.get(ref);
       if (ref === employeeId) add(field, 'cannot be the employee itself');
       else if (target && this.access.canSee(this.scope, target)) ids[field] = target.id;
-      else if (this.seen.has(ref)) ids[field] = this.created.get(ref) ?? 1; // created above: its id comes when it is written
+      else if (this.seen.has(ref))
+        ids[field] = this.created.get(ref) ?? 1; // created above: its id comes when it is written
       else add(field, 'employee does not exist');
     }
     const checked = await validate({ ...dto, ...ids }, existing ? UpdateEmployeeDto : CreateEmployeeDto);
@@ -251,7 +269,12 @@ class EmployeesImportSession implements ImportSession {
       else if (inFile !== undefined) add('work_email', `appears twice in the file (first at row ${inFile})`);
       else this.emails.set(email, row);
     }
-    if (existing && this.scope.kind === 'departments' && typeof dto.department === 'number' && dto.department !== existing.departmentId) {
+    if (
+      existing &&
+      this.scope.kind === 'departments' &&
+      typeof dto.department === 'number' &&
+      dto.department !== existing.departmentId
+    ) {
       if (!this.scope.departmentIds.includes(dto.department)) add('department', 'may not be changed by you');
     }
     const joined = (dto.joined_date as string | undefined) ?? existing?.joinedDate;
@@ -277,7 +300,14 @@ class EmployeesImportSession implements ImportSession {
         em,
         entities.map((e) => {
           const id = ids.get(e.employeeId!)!;
-          return { action: 'create', resource: 'employees', event: 'employee.created', resourceId: id, employee: id, after: auditView({ ...e, id } as Employee) };
+          return {
+            action: 'create',
+            resource: 'employees',
+            event: 'employee.created',
+            resourceId: id,
+            employee: id,
+            after: auditView({ ...e, id } as Employee),
+          };
         }),
       );
     }
@@ -289,7 +319,8 @@ class EmployeesImportSession implements ImportSession {
         await withSavepoint(em, () => this.employees.update(this.run.caller, plan.id, dto as UpdateEmployeeDto));
       } catch (err) {
         if (!(err instanceof DomainException)) throw err;
-        for (const d of err.details?.length ? err.details : [{ field: '', message: err.message }]) problems.push({ row: plan.row, ...d });
+        for (const d of err.details?.length ? err.details : [{ field: '', message: err.message }])
+          problems.push({ row: plan.row, ...d });
       }
     }
   }
@@ -299,10 +330,10 @@ class EmployeesImportSession implements ImportSession {
     for (const f of EMPLOYEE_FIELDS) {
       const value = plan.refs.has(f.api) ? idOf(plan.refs.get(f.api)!) : plan.dto[f.api];
       if (value === undefined) continue;
-      e[f.prop] = f.byName ? this.nationalityId(String(value)) : value;
+      e[f.prop] = f.byName ? (typeof value === 'string' ? this.nationalityId(value) : null) : value;
     }
     if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = new Date().toISOString().slice(0, 10);
-    return e as Partial<Employee>;
+    return e;
   }
 
   private nationalityId(name: string): number | null {

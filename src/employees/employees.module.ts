@@ -15,7 +15,14 @@ import { EmployeeLookup } from './employee-lookup';
 @Module({
   imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
   controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
-  providers: [EmployeesService, EmployeeAccessService, EmployeeItemsService, EmployeesRepository, EmployeesImport, EmployeeLookup],
+  providers: [
+    EmployeesService,
+    EmployeeAccessService,
+    EmployeeItemsService,
+    EmployeesRepository,
+    EmployeesImport,
+    EmployeeLookup,
+  ],
   exports: [EmployeesService, EmployeeAccessService, EmployeesRepository, EmployeeLookup],
 })
 export class EmployeesModule {}

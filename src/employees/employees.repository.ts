@@ -153,7 +153,9 @@ export class EmployeesRepository {
   /** The employees with these employee_ids (whole rows: an import updates them or points to them). */
   @RecordSql(SAMPLE_MANAGER, ['E001', 'E002'])
   byEmployeeIds(em: EntityManager, employeeIds: readonly string[]): Promise<Employee[]> {
-    return employeeIds.length ? em.getRepository(Employee).find({ where: { employeeId: In([...employeeIds]) } }) : Promise.resolve([]);
+    return employeeIds.length
+      ? em.getRepository(Employee).find({ where: { employeeId: In([...employeeIds]) } })
+      : Promise.resolve([]);
   }
 
   /** employee_id of the employees using these work e-mails (the uniqueness check of an import's batch). */
@@ -172,7 +174,7 @@ export class EmployeesRepository {
     const ids = new Map<string, number>();
     for (let i = 0; i < rows.length; i += 200) {
       const chunk = rows.slice(i, i + 200);
-      await em.createQueryBuilder().insert().into(Employee).values(chunk as Employee[]).updateEntity(false).execute();
+      await em.createQueryBuilder().insert().into(Employee).values(chunk).updateEntity(false).execute();
       const saved = await em
         .getRepository(Employee)
         .find({ select: { id: true, employeeId: true }, where: { employeeId: In(chunk.map((r) => r.employeeId!)) } });

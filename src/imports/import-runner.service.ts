@@ -7,7 +7,7 @@ import { runAs } from '../common/audit/audit-context';
 import { AuthUser } from '../common/auth/auth-user';
 import { outsideTransaction, transaction } from '../common/database/transaction';
 import { ImportKind, ImportKinds, ImportRow, ImportSession, RowDetail, RowError, headerKey } from '../common/import/import-kind';
-import { readSheet, SheetFileError, SheetRow } from '../common/import/sheet-readers';
+import { readSheet, SheetFileError } from '../common/import/sheet-readers';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { USER_DIRECTORY, UserDirectory } from '../auth/user-directory';
@@ -39,7 +39,8 @@ class Tally {
     this.total += rows.length;
     const failedRows = new Set(problems.map((p) => p.row));
     this.failed += failedRows.size;
-    for (const p of problems) this.keep({ row: p.row, column: this.headers.get(p.field) ?? null, field: p.field || null, message: p.message });
+    for (const p of problems)
+      this.keep({ row: p.row, column: this.headers.get(p.field) ?? null, field: p.field || null, message: p.message });
     return failedRows.size;
   }
 
@@ -118,7 +119,9 @@ export class ImportRunner {
       if (err instanceof ClaimLost) return;
       const known = err instanceof SheetFileError;
       if (!known) this.logger.error({ err, import: importId }, 'import failed');
-      const message = known ? err.message : `The import failed with an internal error (import ${importId}); the service log has the details`;
+      const message = known
+        ? err.message
+        : `The import failed with an internal error (import ${importId}); the service log has the details`;
       await this.fail(record, message, null);
     }
   }
@@ -170,7 +173,8 @@ export class ImportRunner {
       return field;
     });
     const missing = kind.columns.filter((c) => c.required && !tally.headers.has(c.field)).map((c) => c.field);
-    if (missing.length) throw new SheetFileError(`The file has no ${missing.join(', ')} column (the header row is the first row)`);
+    if (missing.length)
+      throw new SheetFileError(`The file has no ${missing.join(', ')} column (the header row is the first row)`);
     const batches = async function* (): AsyncGenerator<ImportRow[]> {
       let batch: ImportRow[] = [];
       for await (const line of rows) {
@@ -191,7 +195,13 @@ export class ImportRunner {
   }
 
   /** A dry run, or an all-or-nothing import: one pass, nothing kept unless every row is valid. */
-  private async wholeFile(record: ImportRecord, kind: ImportKind, session: ImportSession, source: Source, tally: Tally): Promise<void> {
+  private async wholeFile(
+    record: ImportRecord,
+    kind: ImportKind,
+    session: ImportSession,
+    source: Source,
+    tally: Tally,
+  ): Promise<void> {
     const writes = !(record.dryRun && kind.validatesWithoutWriting);
     const work = async (em: EntityManager) => {
       for await (const batch of source.batches) {
@@ -211,7 +221,8 @@ export class ImportRunner {
       if (!(err instanceof RollBack)) throw err;
     }
     if (record.dryRun) await transaction(this.ds, (em) => this.finish(em, record, 'validated', tally));
-    else if (tally.failed > 0) await this.fail(record, `${tally.failed} of ${tally.total} rows are invalid: nothing was imported`, tally);
+    else if (tally.failed > 0)
+      await this.fail(record, `${tally.failed} of ${tally.total} rows are invalid: nothing was imported`, tally);
     if (!record.dryRun) await this.files.remove(record);
   }
 

@@ -18,7 +18,7 @@ import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto, 
 import { IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC, ImportsService } from './imports.service';
 
 const ROWS =
-  'Rows follow the JSON API\'s rules (the same validation, scope and field permissions, references, uniqueness; audit entries and events ' +
+  "Rows follow the JSON API's rules (the same validation, scope and field permissions, references, uniqueness; audit entries and events " +
   'with the uploader as actor and request id import-{id}). Headers are API field names or their labels (case and spacing ignored); ' +
   'references by id or by name (department, job_title, ...; supervisor by employee_id). Formulas are read as their cached values, never evaluated.';
 
@@ -63,7 +63,7 @@ export class ImportsController {
 
   @Get('templates/:kind')
   @RawResponse()
-  @ApiOperation({ summary: "A template of the kind: its columns and one example row (format=csv|xlsx)" })
+  @ApiOperation({ summary: 'A template of the kind: its columns and one example row (format=csv|xlsx)' })
   @ApiResponse({
     status: 200,
     description: 'The template file (attachment)',

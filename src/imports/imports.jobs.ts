@@ -5,7 +5,9 @@ export interface ImportJobData {
 }
 
 /** Validating or importing one file (API.md §13), on its own queue: a long import never delays a payroll run. */
-export const IMPORT_JOB = defineJob<ImportJobData>('imports', 'run', { attempts: 3, backoffMs: 5000 }, (d) => ({ import: d.importId }));
+export const IMPORT_JOB = defineJob<ImportJobData>('imports', 'run', { attempts: 3, backoffMs: 5000 }, (d) => ({
+  import: d.importId,
+}));
 
 /** Runs again the imports whose job died with its process (the in-process runner has no stalled-job check of its own). */
 export const RECOVER_IMPORTS_JOB = defineJob<Record<string, never>>('schedule', 'imports-recover-stalled');

@@ -22,7 +22,9 @@ export class ImportsRepository {
     for (let i = 0; i < errors.length; i += ERROR_CHUNK) {
       await em.insert(
         ImportErrorRecord,
-        errors.slice(i, i + ERROR_CHUNK).map((e) => ({ importId, row: e.row, column: e.column, field: e.field, message: e.message })),
+        errors
+          .slice(i, i + ERROR_CHUNK)
+          .map((e) => ({ importId, row: e.row, column: e.column, field: e.field, message: e.message })),
       );
     }
   }

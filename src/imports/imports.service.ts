@@ -72,7 +72,11 @@ function fileNameOf(disposition: string | undefined, format: SheetFormat): strin
   } catch {
     // kept as sent
   }
-  name = name.replace(/[\\/]/g, '_').replace(/\p{Cc}/gu, '').trim().slice(0, 255);
+  name = name
+    .replace(/[\\/]/g, '_')
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 255);
   return name || `upload.${format}`;
 }
 
@@ -107,18 +111,28 @@ export class ImportsService implements OnModuleInit {
   async create(
     caller: AuthUser,
     query: CreateImportQueryDto,
-    upload: { contentType: string | undefined; contentLength: string | undefined; disposition: string | undefined; body: unknown },
+    upload: {
+      contentType: string | undefined;
+      contentLength: string | undefined;
+      disposition: string | undefined;
+      body: unknown;
+    },
   ): Promise<ImportDto> {
     const kind = this.kind(query.kind);
-    if (kind.needsPayroll && query.payroll === undefined) throw ValidationException.field('payroll', `is required for ${kind.kind}`);
-    if (!kind.needsPayroll && query.payroll !== undefined) throw ValidationException.field('payroll', `is not a parameter of ${kind.kind}`);
+    if (kind.needsPayroll && query.payroll === undefined)
+      throw ValidationException.field('payroll', `is required for ${kind.kind}`);
+    if (!kind.needsPayroll && query.payroll !== undefined)
+      throw ValidationException.field('payroll', `is not a parameter of ${kind.kind}`);
     const declared = TYPES[(upload.contentType ?? '').split(';')[0].trim().toLowerCase()];
     if (!declared || !(upload.body instanceof Readable)) {
       throw new DomainException('UNSUPPORTED_MEDIA_TYPE', `The body is the file: Content-Type text/csv or ${XLSX_TYPE}`);
     }
     if (Number(upload.contentLength) > this.config.imports.maxBytes) {
       upload.body.resume();
-      throw new DomainException('PAYLOAD_TOO_LARGE', `The file is larger than IMPORT_MAX_BYTES (${this.config.imports.maxBytes} bytes)`);
+      throw new DomainException(
+        'PAYLOAD_TOO_LARGE',
+        `The file is larger than IMPORT_MAX_BYTES (${this.config.imports.maxBytes} bytes)`,
+      );
     }
     const stored = await this.files.save(upload.body);
     const format = sniffFormat(stored.head);
@@ -126,7 +140,9 @@ export class ImportsService implements OnModuleInit {
       await this.files.discard(stored.key);
       throw new DomainException(
         'UNSUPPORTED_MEDIA_TYPE',
-        stored.bytes === 0 ? 'The file is empty' : `The body is not ${declared === 'csv' ? 'a CSV (text) file' : 'an XLSX workbook'}`,
+        stored.bytes === 0
+          ? 'The file is empty'
+          : `The body is not ${declared === 'csv' ? 'a CSV (text) file' : 'an XLSX workbook'}`,
       );
     }
     const record = await transaction(this.ds, async (em) => {
@@ -166,7 +182,11 @@ export class ImportsService implements OnModuleInit {
   }
 
   private async enqueue(record: ImportRecord, suffix = ''): Promise<void> {
-    await this.jobs.add(IMPORT_JOB, { importId: record.id }, { jobId: importJobId(record.id, record.dryRun ? 'validate' : 'import') + suffix });
+    await this.jobs.add(
+      IMPORT_JOB,
+      { importId: record.id },
+      { jobId: importJobId(record.id, record.dryRun ? 'validate' : 'import') + suffix },
+    );
   }
 
   /** Admin: every import; Restricted Admin: its own. */
@@ -193,10 +213,10 @@ export class ImportsService implements OnModuleInit {
   }
 
   async errors(caller: AuthUser, id: number, query: ListQueryDto): Promise<Page<ImportErrorDto>> {
+    const request = parseListQuery(query, IMPORT_ERROR_LIST_SPEC);
     await this.visible(caller, id);
-    const page = await findTablePage(this.ds.getRepository(ImportErrorRecord), 'r', parseListQuery(query, IMPORT_ERROR_LIST_SPEC), {
-      import_id: id,
-    });
+    const page = await findTablePage(this.ds.getRepository(ImportErrorRecord), 'r', request, { import_id: id });
+
     return page.map((e) => ({ row: e.row, column: e.column, field: e.field, message: e.message }));
   }
 
@@ -248,7 +268,12 @@ export class ImportsService implements OnModuleInit {
     await this.files.remove(record);
     await transaction(this.ds, async (em) => {
       await em.delete(ImportRecord, { id, status: record.status });
-      await recordAudit(em, { action: 'delete', resource: 'imports', resourceId: id, before: { kind: record.kind, file_name: record.fileName } });
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'imports',
+        resourceId: id,
+        before: { kind: record.kind, file_name: record.fileName },
+      });
     });
     return { id };
   }

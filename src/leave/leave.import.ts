@@ -1,7 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ImportColumn, ImportKind, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import {
+  ImportColumn,
+  ImportKind,
+  ImportKinds,
+  ImportRow,
+  ImportRun,
+  ImportSession,
+  RowDetail,
+} from '../common/import/import-kind';
 import { bodyOf, rowByRow } from '../common/import/row-by-row';
 import { EmployeeLookup } from '../employees/employee-lookup';
 import { SetEntitlementDto } from './dto/leave.dto';
@@ -59,7 +67,10 @@ export class LeaveEntitlementsImport implements OnModuleInit, ImportKind {
     };
     return {
       batch: async (em: EntityManager, rows: ImportRow[]): Promise<RowDetail[]> => {
-        const ids = await this.lookup.idsOf(em, rows.map((r) => r.values.get('employee')));
+        const ids = await this.lookup.idsOf(
+          em,
+          rows.map((r) => r.values.get('employee')),
+        );
         return rowByRow(
           em,
           rows,

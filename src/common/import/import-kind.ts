@@ -96,7 +96,10 @@ export class ImportKinds {
 
 /** A header as compared: case, spaces, underscores and punctuation ignored ("Job Title" = "job_title"). */
 export function headerKey(header: string): string {
-  return header.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return header
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** A cell as text (numbers as written, dates as YYYY-MM-DD), or undefined when empty. */
@@ -117,7 +120,7 @@ function isoDate(d: Date): string {
  * booleans from yes/no/true/false/1/0. What cannot be read is passed as text for the DTO to refuse
  * with the JSON API's own message.
  */
-export function cellValue(cell: Cell | undefined, type: ImportColumnType): unknown {
+export function cellValue(cell: Cell | undefined, type: ImportColumnType): string | number | boolean | undefined {
   if (cell === null || cell === undefined) return undefined;
   if (typeof cell === 'string' && cell.trim() === '') return undefined;
   switch (type) {

@@ -81,7 +81,8 @@ async function* readCsv(path: string, limits: ReadLimits, onBytes?: (bytes: numb
     if (err instanceof SheetFileError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'CSV_MAX_RECORD_SIZE') throw new SheetFileError(`A row longer than ${maxRecord} characters`);
-    if (typeof code === 'string' && code.startsWith('CSV_')) throw new SheetFileError(`Not a readable CSV file: ${(err as Error).message}`);
+    if (typeof code === 'string' && code.startsWith('CSV_'))
+      throw new SheetFileError(`Not a readable CSV file: ${(err as Error).message}`);
     throw err;
   } finally {
     input.destroy();
@@ -192,11 +193,16 @@ async function wholeText(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, lim
 }
 
 /** Built-in number formats that show dates or times (ECMA-376 18.8.30). */
-const DATE_FORMAT_IDS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const DATE_FORMAT_IDS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** Whether a custom number format shows a date: d, m, y, h or s outside quoted text, escapes and [colour] brackets. */
 export function isDateFormat(code: string): boolean {
-  const bare = code.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+  const bare = code
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[[^\]]*\]/g, '');
   return /[dmyhs]/i.test(bare) && !/^general$/i.test(bare.trim());
 }
 

@@ -13,12 +13,17 @@ export class ImportDto {
   @ApiProperty({ description: 'true: rows are checked and nothing is written (commit it to import)' }) dry_run: boolean;
   @ApiProperty({ enum: IMPORT_MODES }) mode: ImportMode;
   @ApiProperty({ enum: IMPORT_STATUSES }) status: ImportStatus;
-  @ApiProperty({ type: Number, nullable: true, description: 'payroll-data: the payroll whose cells it edits' }) payroll: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'payroll-data: the payroll whose cells it edits' }) payroll:
+    number | null;
   @ApiProperty({ description: 'data rows read so far' }) rows_total: number;
   @ApiProperty() rows_valid: number;
   @ApiProperty() rows_failed: number;
   @ApiProperty({ description: '0-100' }) progress: number;
-  @ApiProperty({ type: String, nullable: true, description: 'why the whole file failed; row problems are at /imports/{id}/errors' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'why the whole file failed; row problems are at /imports/{id}/errors',
+  })
   error: string | null;
   @ApiProperty({ description: 'the user who uploaded it' }) created_by: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -55,7 +60,10 @@ export class CreateImportQueryDto {
 }
 
 export class CommitImportQueryDto {
-  @ApiPropertyOptional({ enum: IMPORT_MODES, description: "the dry run's mode unless given (valid-rows imports a file that has invalid rows)" })
+  @ApiPropertyOptional({
+    enum: IMPORT_MODES,
+    description: "the dry run's mode unless given (valid-rows imports a file that has invalid rows)",
+  })
   @IsOptional()
   @IsIn(IMPORT_MODES)
   mode?: ImportMode;
