@@ -9,6 +9,7 @@ import { EmployeesService } from '../src/employees/employees.service';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
+import { seedDemo } from '../src/database/seeds/demo.seed';
 import { apiCaller, bearer, createTestApp, TestApp, until } from './helpers/test-app';
 
 interface ImportBody {
@@ -343,5 +344,115 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       c.users.restricted.token,
     );
     expect(restricted).toMatchObject({ status: 'Failed', rows_failed: 1 });
+  });
+});
+
+describe('payroll imports: salaries, payroll employees, payroll data (issue 27)', () => {
+  let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
+  let token: string;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    t = await createTestApp({ IMPORT_DIR: mkdtempSync(join(tmpdir(), 'hr-imports-')) });
+    token = (await seedDemo(t.app)).accessToken;
+    call = apiCaller(t.app);
+    ds = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  async function imported(
+    body: string,
+    query: string,
+  ): Promise<{ id: number; status: string; rows_failed: number; error: string | null }> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/app/api/imports?${query}`,
+      headers: { ...bearer(token), 'content-type': 'text/csv' },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(202);
+    const id = res.json<{ data: { id: number } }>().data.id;
+    let record: { id: number; status: string; rows_failed: number; error: string | null } | null = null;
+    await until(async () => {
+      record = (await call('GET', `/imports/${id}`, token)).json().data;
+      return ['Validated', 'Completed', 'Failed'].includes(record!.status);
+    }, 20_000);
+    return record!;
+  }
+  const errorsOf = async (id: number) =>
+    (
+      (await call('GET', `/imports/${id}/errors`, token)).json().data as Array<{ row: number; field: string; message: string }>
+    ).map((e) => [e.row, e.field, e.message]);
+
+  it('salaries: one component per row set on the salary, the others kept; payroll employees created or updated', async () => {
+    const employee = (await call('GET', '/employees?limit=1&sortField=id&sortOrder=ascend', token)).json().data[0];
+    const before = (await call('GET', `/employees/${employee.id}/salary`, token)).json().data as Array<{
+      component: number;
+      amount: string;
+    }>;
+    const done = await imported(
+      `employee,component,amount\n${employee.employee_id},Basic salary,4321.50\n${employee.employee_id},Car allowance,10\n${employee.employee_id},Housing allowance,-5x\n`,
+      'kind=salaries&dry_run=false&mode=valid-rows',
+    );
+    expect(done).toMatchObject({ status: 'Completed', rows_failed: 2 });
+    expect((await errorsOf(done.id)).map(([row, field]) => [row, field])).toEqual([
+      [2, 'component'],
+      [3, 'amount'],
+    ]);
+    const after = (await call('GET', `/employees/${employee.id}/salary`, token)).json().data as Array<{
+      component: number;
+      amount: string;
+    }>;
+    expect(after).toHaveLength(before.length);
+    expect(after.map((i) => i.amount)).toContain('4321.50');
+
+    const frequency = await imported(
+      `employee,pay_frequency,currency,deduction_group\n${employee.employee_id},4,USD,United Kingdom\n`,
+      'kind=payroll-employees&dry_run=false',
+    );
+    expect(frequency.status).toBe('Completed');
+    const settings = (
+      await call(
+        'GET',
+        `/payroll_config/payroll-employees?filters=${encodeURIComponent(JSON.stringify({ employee: employee.id }))}`,
+        token,
+      )
+    ).json().data;
+    expect(settings).toEqual([expect.objectContaining({ employee: employee.id, currency: 'USD' })]);
+  });
+
+  it('payroll data: editable cells of a payroll set and their rows recomputed as the grid edit does; a payroll that cannot be edited fails the import', async () => {
+    const payrolls = (await call('GET', '/payroll_config/payrolls?sortField=date_start&sortOrder=descend', token)).json().data;
+    const processed = payrolls.find((p: { status: string }) => p.status === 'Processed');
+    const completed = payrolls.find((p: { status: string }) => p.status === 'Completed');
+    await ds.query("UPDATE payroll_columns SET editable = ? WHERE variable = 'overtime_hours'", [true]);
+    const grid = async () => (await call('GET', `/payroll_config/payrolls/${processed.id}/data?limit=1`, token)).json().data;
+    const first = await grid();
+    const row = first.rows[0];
+    const employee = row.employee as { employee_id: string };
+    const column = (name: string) => String(first.columns.find((c: { name: string }) => c.name === name).id);
+    const done = await imported(
+      `employee,column,amount\n${employee.employee_id},Overtime hours,10\n${employee.employee_id},Net pay,1\n`,
+      `kind=payroll-data&payroll=${processed.id}&dry_run=false&mode=valid-rows`,
+    );
+    expect(done).toMatchObject({ status: 'Completed', rows_failed: 1 });
+    expect(await errorsOf(done.id)).toEqual([[2, 'column', 'Net pay is not editable']]);
+    const after = (await grid()).rows[0];
+    expect(Number(after.values[column('Overtime hours')])).toBe(10);
+    expect(Number(after.values[column('Overtime pay')])).toBeGreaterThan(Number(row.values[column('Overtime pay')]));
+
+    const refused = await imported(
+      `employee,column,amount\n${employee.employee_id},Overtime hours,3\n`,
+      `kind=payroll-data&payroll=${completed.id}&dry_run=false`,
+    );
+    expect(refused).toMatchObject({ status: 'Failed', error: expect.stringMatching(/Completed payroll cannot/) });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/imports?kind=payroll-data',
+      headers: { ...bearer(token), 'content-type': 'text/csv' },
+      payload: 'a\n1\n',
+    });
+    expect(missing.statusCode).toBe(400);
   });
 });

@@ -4,8 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { runAs } from '../common/audit/audit-context';
+import { isDeadlock } from '../common/errors/db-errors';
+import { DomainException } from '../common/errors/domain.exception';
+import { JobContext } from '../common/queue/queue.constants';
 import { AuthUser } from '../common/auth/auth-user';
-import { outsideTransaction, transaction } from '../common/database/transaction';
+import { outsideTransaction, transaction, TransactionOptions } from '../common/database/transaction';
 import { ImportKind, ImportKinds, ImportRow, ImportSession, RowDetail, RowError, headerKey } from '../common/import/import-kind';
 import { readSheet, SheetFileError } from '../common/import/sheet-readers';
 import { AppConfig } from '../config/config';
@@ -18,6 +21,13 @@ import { FINISHED, IMPORT_STATES } from './imports.states';
 
 /** Errors kept per import (the count goes on): enough to fix a file, bounded whatever the file. */
 export const MAX_STORED_ERRORS = 10_000;
+
+/**
+ * MariaDB: an import's transactions read committed data and take no gap locks, so that the sets
+ * its rows replace (a salary, a payroll's cells) do not lock out other employees' writes while a
+ * long import runs (ARCHITECTURE §15, the deadlock lesson).
+ */
+const IMPORT_TRANSACTION: TransactionOptions = { isolation: 'READ COMMITTED' };
 
 /** Thrown inside a transaction to roll it back (a dry run, an all-or-nothing import with errors). */
 class RollBack extends Error {}
@@ -83,7 +93,7 @@ export class ImportRunner {
     private readonly files: ImportFiles,
   ) {}
 
-  async run(importId: number): Promise<void> {
+  async run(importId: number, attempt: Pick<JobContext, 'attempt' | 'attempts'> = { attempt: 1, attempts: 1 }): Promise<void> {
     const record = await this.ds.getRepository(ImportRecord).findOne({ where: { id: importId } });
     if (!record || FINISHED.includes(record.status)) return; // it ended once already
     const claim = randomUUID();
@@ -117,7 +127,10 @@ export class ImportRunner {
       });
     } catch (err) {
       if (err instanceof ClaimLost) return;
-      const known = err instanceof SheetFileError;
+      // A deadlock victim's attempt is retried by the queue: the next attempt takes the import over.
+      if (isDeadlock(err) && attempt.attempt < attempt.attempts) throw err;
+      // A file refused for what it is, or a kind's refusal of the whole import (a payroll that cannot be edited).
+      const known = err instanceof SheetFileError || err instanceof DomainException;
       if (!known) this.logger.error({ err, import: importId }, 'import failed');
       const message = known
         ? err.message
@@ -215,7 +228,7 @@ export class ImportRunner {
       await this.finish(em, record, 'complete', tally);
     };
     try {
-      if (writes) await transaction(this.ds, work);
+      if (writes) await transaction(this.ds, work, IMPORT_TRANSACTION);
       else await work(this.ds.manager);
     } catch (err) {
       if (!(err instanceof RollBack)) throw err;
@@ -233,23 +246,27 @@ export class ImportRunner {
       const fresh = batch.filter((r) => r.row > done);
       if (fresh.length < batch.length) session.remember?.(batch.filter((r) => r.row <= done));
       if (fresh.length === 0) continue;
-      await transaction(this.ds, async (em) => {
-        const failed = tally.add(fresh, await session.batch(em, fresh, true));
-        await this.repository.insertErrors(em, record.id, tally.take());
-        const moved = await em.update(
-          ImportRecord,
-          { id: record.id, claim: record.claim!, status: 'Importing' },
-          {
-            rowsTotal: () => `rows_total + ${fresh.length}`,
-            rowsFailed: () => `rows_failed + ${failed}`,
-            rowsValid: () => `rows_valid + ${fresh.length - failed}`,
-            rowsDone: fresh[fresh.length - 1].row,
-            progress: source.progress(),
-            updatedAt: new Date(),
-          },
-        );
-        if (moved.affected !== 1) throw new ClaimLost();
-      });
+      await transaction(
+        this.ds,
+        async (em) => {
+          const failed = tally.add(fresh, await session.batch(em, fresh, true));
+          await this.repository.insertErrors(em, record.id, tally.take());
+          const moved = await em.update(
+            ImportRecord,
+            { id: record.id, claim: record.claim!, status: 'Importing' },
+            {
+              rowsTotal: () => `rows_total + ${fresh.length}`,
+              rowsFailed: () => `rows_failed + ${failed}`,
+              rowsValid: () => `rows_valid + ${fresh.length - failed}`,
+              rowsDone: fresh[fresh.length - 1].row,
+              progress: source.progress(),
+              updatedAt: new Date(),
+            },
+          );
+          if (moved.affected !== 1) throw new ClaimLost();
+        },
+        IMPORT_TRANSACTION,
+      );
     }
     await transaction(this.ds, async (em) => {
       await this.repository.insertErrors(em, record.id, tally.take());

@@ -97,7 +97,7 @@ export class ImportsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(IMPORT_JOB, ({ importId }) => this.runner.run(importId));
+    this.jobs.register(IMPORT_JOB, ({ importId }, ctx) => this.runner.run(importId, ctx));
     this.jobs.register(RECOVER_IMPORTS_JOB, () => this.recoverStalled());
     void this.jobs.schedule(RECOVER_IMPORTS_JOB, RECOVER_IMPORTS_EVERY_MS); // before the start: nothing to wait for
   }

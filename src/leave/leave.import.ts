@@ -10,7 +10,7 @@ import {
   ImportSession,
   RowDetail,
 } from '../common/import/import-kind';
-import { bodyOf, rowByRow } from '../common/import/row-by-row';
+import { bodyOf, idsByName, resolveName, rowByRow } from '../common/import/row-by-row';
 import { EmployeeLookup } from '../employees/employee-lookup';
 import { SetEntitlementDto } from './dto/leave.dto';
 import { LeavePeriod, LeaveType } from './entities/leave.entities';
@@ -22,16 +22,6 @@ export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
   { field: 'leave_period', label: 'Leave period', type: 'reference', example: '2026', required: true, note: 'by name or id' },
   { field: 'days', label: 'Days', type: 'number', example: 25, required: true },
 ];
-
-/** Names (lower case) → ids of a small reference table; a name used twice is left out (give the id). */
-async function idsByName(em: EntityManager, entity: typeof LeaveType | typeof LeavePeriod): Promise<Map<string, number | null>> {
-  const out = new Map<string, number | null>();
-  for (const r of await em.getRepository(entity).find({ select: { id: true, name: true } })) {
-    const key = r.name.trim().toLowerCase();
-    out.set(key, out.has(key) ? null : r.id);
-  }
-  return out;
-}
 
 /**
  * The `leave-entitlements` import kind: each row is PUT /leave-entitlements (the entitlement of an
@@ -56,15 +46,8 @@ export class LeaveEntitlementsImport implements OnModuleInit, ImportKind {
   }
 
   async start(run: ImportRun): Promise<ImportSession> {
-    const types = await idsByName(this.ds.manager, LeaveType);
-    const periods = await idsByName(this.ds.manager, LeavePeriod);
-    const named = (row: number, field: string, value: unknown, names: Map<string, number | null>, problems: RowDetail[]) => {
-      if (typeof value !== 'string' || /^\d+$/.test(value)) return typeof value === 'string' ? Number(value) : value;
-      const id = names.get(value.toLowerCase());
-      if (id === undefined) problems.push({ row, field, message: `nothing is named "${value}"` });
-      else if (id === null) problems.push({ row, field, message: `several are named "${value}": give the id` });
-      return id ?? undefined;
-    };
+    const types = idsByName(await this.ds.getRepository(LeaveType).find({ select: { id: true, name: true } }));
+    const periods = idsByName(await this.ds.getRepository(LeavePeriod).find({ select: { id: true, name: true } }));
     return {
       batch: async (em: EntityManager, rows: ImportRow[]): Promise<RowDetail[]> => {
         const ids = await this.lookup.idsOf(
@@ -78,10 +61,11 @@ export class LeaveEntitlementsImport implements OnModuleInit, ImportKind {
           (row, problems) => {
             const body = this.lookup.withEmployee(row, bodyOf(row, ENTITLEMENT_COLUMNS), ids, problems);
             if (!body) return null;
-            const before = problems.length;
-            body.leave_type = named(row.row, 'leave_type', body.leave_type, types, problems);
-            body.leave_period = named(row.row, 'leave_period', body.leave_period, periods, problems);
-            return problems.length > before ? null : body;
+            const resolved = [
+              resolveName(row.row, 'leave_type', body, types, problems),
+              resolveName(row.row, 'leave_period', body, periods, problems),
+            ];
+            return resolved.every(Boolean) ? body : null;
           },
           (dto) => this.setup.setEntitlement(run.caller, dto),
         );

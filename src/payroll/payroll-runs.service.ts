@@ -14,6 +14,7 @@ import { ReferenceService } from '../reference/reference.service';
 import {
   PayrollDataDto,
   PayrollDataUpdateDto,
+  CellEditDto,
   PayrollDto,
   PayrollEmployeeRowDto,
   PayrollErrorDto,
@@ -173,20 +174,46 @@ export class PayrollRunsService {
    * other cells of the edited employees at once. Draft or Processed payrolls only.
    */
   async update(caller: AuthUser, id: number, dto: PayrollDataUpdateDto): Promise<PayrollDataDto> {
+    const problems = await this.editCells(caller, id, dto.values, false);
+    if (problems.length)
+      throw new ValidationException(problems.map((p) => ({ field: `values[${p.index}].${p.field}`, message: p.message })));
+    return this.data(caller, id, Object.assign(new PageQueryDto(), { page: 1, limit: 500 }));
+  }
+
+  /** The payroll's columns, when the caller may read the payroll (an import names them). */
+  async columnsOf(caller: AuthUser, id: number): Promise<PayrollColumn[]> {
+    return this.grid.columnsOf(await this.visible(caller, id));
+  }
+
+  /**
+   * Checks cell edits (editable columns of the payroll, employees in it and in the caller's scope)
+   * and writes them with their recomputed rows: all or none, or with `partial` the valid ones (an
+   * import's batch). The problems name the edit by its index.
+   */
+  async editCells(
+    caller: AuthUser,
+    id: number,
+    values: CellEditDto[],
+    partial: boolean,
+  ): Promise<Array<ErrorDetail & { index: number }>> {
     const payroll = await this.visible(caller, id);
     PAYROLL_STATES.assert('edit', payroll.status);
     const columns = new Map((await this.grid.columnsOf(payroll)).map((c) => [c.id, c]));
-    const employeeIds = [...new Set(dto.values.map((v) => v.employee))];
     // Employees outside the caller's scope are not in the payroll for it (the same answer as absent ones).
-    const present = new Set(await this.repository.cellEmployees(id, await this.rowScope(caller), employeeIds));
-    const problems: ErrorDetail[] = [];
-    dto.values.forEach((v, i) => {
+    const present = new Set(
+      await this.repository.cellEmployees(id, await this.rowScope(caller), [...new Set(values.map((v) => v.employee))]),
+    );
+    const problems: Array<ErrorDetail & { index: number }> = [];
+    values.forEach((v, index) => {
       const column = columns.get(v.column);
-      if (!column) problems.push({ field: `values[${i}].column`, message: 'is not a column of this payroll' });
-      else if (!column.editable) problems.push({ field: `values[${i}].column`, message: `${column.name} is not editable` });
-      if (!present.has(v.employee)) problems.push({ field: `values[${i}].employee`, message: 'is not in this payroll' });
+      if (!column) problems.push({ index, field: 'column', message: 'is not a column of this payroll' });
+      else if (!column.editable) problems.push({ index, field: 'column', message: `${column.name} is not editable` });
+      if (!present.has(v.employee)) problems.push({ index, field: 'employee', message: 'is not in this payroll' });
     });
-    if (problems.length) throw new ValidationException(problems);
+    const failed = new Set(problems.map((p) => p.index));
+    const valid = values.filter((_, i) => !failed.has(i));
+    if ((problems.length && !partial) || !valid.length) return problems;
+    const employeeIds = [...new Set(valid.map((v) => v.employee))];
     await transaction(
       this.dataSource,
       async (em) => {
@@ -201,13 +228,13 @@ export class PayrollRunsService {
           resource: 'payroll_config/payrolls/data',
           resourceId: id,
           before: Object.fromEntries(
-            dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, old.get(`${v.employee}:${v.column}`) ?? null]),
+            valid.map((v) => [`employee ${v.employee} column ${v.column}`, old.get(`${v.employee}:${v.column}`) ?? null]),
           ),
-          after: Object.fromEntries(dto.values.map((v) => [`employee ${v.employee} column ${v.column}`, v.amount])),
+          after: Object.fromEntries(valid.map((v) => [`employee ${v.employee} column ${v.column}`, v.amount])),
         });
         // The edits (a cell named twice: its later value), the rows' earlier edits kept, then
         // everything they change in those rows: one statement (per 2 000 cells).
-        const edits = new Map(dto.values.map((v) => [`${v.employee}:${v.column}`, v]));
+        const edits = new Map(valid.map((v) => [`${v.employee}:${v.column}`, v]));
         const edited = [
           ...previous.filter((c) => c.edited && !edits.has(`${c.employeeId}:${c.columnId}`)),
           ...[...edits.values()].map((v) =>
@@ -229,7 +256,7 @@ export class PayrollRunsService {
       },
       SET_REPLACEMENT,
     );
-    return this.data(caller, id, Object.assign(new PageQueryDto(), { page: 1, limit: 500 }));
+    return problems;
   }
 
   /**

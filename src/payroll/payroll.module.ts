@@ -1,3 +1,4 @@
+import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './payroll.import';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttendanceModule } from '../attendance/attendance.module';
@@ -44,6 +45,9 @@ import { SettingsModule } from '../settings/settings.module';
     ...PAYROLL_CRUD_CONTROLLERS,
   ],
   providers: [
+    SalariesImport,
+    PayrollEmployeesImport,
+    PayrollDataImport,
     PayrollConfigService,
     PayrollEmployeesService,
     PayrollInputsService,

@@ -49,3 +49,37 @@ export async function rowByRow<D extends object>(
   }
   return problems;
 }
+
+/** Names (lower case) → id of a small reference table; null for a name used twice (give the id then). */
+export function idsByName(rows: ReadonlyArray<{ id: number; name: string }>): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  for (const r of rows) {
+    const key = r.name.trim().toLowerCase();
+    out.set(key, out.has(key) ? null : r.id);
+  }
+  return out;
+}
+
+/**
+ * A reference cell of `body` as an id: a number, digits, or a name of `names` (case ignored);
+ * false, with the row's problem, when the name is unknown or ambiguous.
+ */
+export function resolveName(
+  row: number,
+  field: string,
+  body: Record<string, unknown>,
+  names: Map<string, number | null>,
+  problems: RowDetail[],
+): boolean {
+  const value = body[field];
+  if (typeof value !== 'string') return true; // absent, or a number for the DTO to check
+  if (/^\d+$/.test(value)) {
+    body[field] = Number(value);
+    return true;
+  }
+  const id = names.get(value.toLowerCase());
+  if (id === undefined) problems.push({ row, field, message: `nothing is named "${value}"` });
+  else if (id === null) problems.push({ row, field, message: `several are named "${value}": give the id` });
+  else body[field] = id;
+  return typeof id === 'number';
+}
