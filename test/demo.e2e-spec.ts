@@ -20,6 +20,15 @@ describe('demo seed', () => {
     expect(list.json().total).toBe(60);
     const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
     expect(departments.json().total).toBe(6);
+    // A dry run of three new hires, validated: one row refused (no Marketing department), nothing written yet.
+    const imports = (await t.app.inject({ method: 'GET', url: '/app/api/imports', headers: admin })).json().data;
+    expect(imports).toEqual([
+      expect.objectContaining({ file_name: 'new-hires.csv', status: 'Validated', rows_valid: 2, rows_failed: 1 }),
+    ]);
+    const errors = await t.app.inject({ method: 'GET', url: `/app/api/imports/${imports[0].id}/errors`, headers: admin });
+    expect(errors.json().data).toEqual([
+      { row: 3, column: 'Department', field: 'department', message: 'no department is named "Marketing"' },
+    ]);
 
     const login = async (username: string) => {
       const password = first.users.find((u) => u.username === username)!.password;

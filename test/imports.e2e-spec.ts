@@ -313,7 +313,7 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(await rollups()).toEqual(kept);
   });
 
-  it('leave entitlements: leave type and period by name or id, the rules of PUT /leave-entitlements', async () => {
+  it('leave entitlements: leave type and period by name or id, the rules of POST /leave-entitlements', async () => {
     const admin = c.users.admin.token;
     const period = (
       await call('POST', '/leave-periods', admin, { name: 'P2031', date_start: '2031-01-01', date_end: '2031-12-31' })

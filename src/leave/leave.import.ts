@@ -24,7 +24,7 @@ export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
 ];
 
 /**
- * The `leave-entitlements` import kind: each row is PUT /leave-entitlements (the entitlement of an
+ * The `leave-entitlements` import kind: each row is POST /leave-entitlements (the entitlement of an
  * employee, leave type and period is set, created or replaced), with that route's rules.
  */
 @Injectable()

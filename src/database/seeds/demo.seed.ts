@@ -9,6 +9,7 @@ import { COMPANY_NAME, ENABLE_REST_API } from '../../settings/settings.registry'
 import { UserLevel } from '../../common/auth/user-level';
 import { User } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
+import { seedDemoImports } from './demo-imports';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -27,7 +28,7 @@ export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 
 /**
  * The demo company: settings, reference data, 60 employees, and an Admin, a Manager, an Employee
- * and a Restricted Admin user. Idempotent: a second run keeps existing data and prints no password again.
+ * and a Restricted Admin user; a dry run of an import of three new hires. Idempotent: a second run keeps existing data and prints no password again.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const users = app.get(UsersService);
@@ -68,6 +69,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     if (spec.level === 'Admin') admin = user;
     result.push({ username: user.username, password, level: spec.level });
   }
+  await seedDemoImports(app, admin as User);
   const issued = await tokens.issue(admin as User, { accessTtlSec: 12 * 3600 });
   return { users: result, accessToken: issued.access_token };
 }
