@@ -10,7 +10,7 @@ import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { seedDemo } from '../src/database/seeds/demo.seed';
-import { apiCaller, bearer, createTestApp, TestApp, until } from './helpers/test-app';
+import { apiCaller, bearer, createTestApp, createUser, TestApp, until } from './helpers/test-app';
 
 interface ImportBody {
   id: number;
@@ -218,6 +218,23 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(list.data.every((i: { created_by: number }) => i.created_by === c.users.restricted.user.id)).toBe(true);
     expect((await call('GET', '/imports/1', c.users.restricted.token)).statusCode).toBe(404);
     expect((await call('GET', '/imports', c.users.manager.token)).statusCode).toBe(403);
+  });
+
+  it("a commit runs as the dry run's uploader, as it is now: one deactivated since fails the import, writing nothing", async () => {
+    const uploader = await createUser(t.app, 'Admin');
+    const dry = await imported(
+      'employee_id,first_name,last_name,joined_date\nDM1,Demoted,Uploader,2024-01-01\n',
+      'kind=employees',
+      uploader.token,
+    );
+    expect(dry).toMatchObject({ status: 'Validated', rows_valid: 1 });
+    expect((await call('PUT', `/users/${uploader.user.id}`, c.users.admin.token, { active: false })).statusCode).toBe(200);
+    expect((await call('POST', `/imports/${dry.id}/commit`, c.users.admin.token)).statusCode).toBe(202);
+    expect(await finished(dry.id)).toMatchObject({
+      status: 'Failed',
+      error: 'The user who started the import is no longer an active administrator',
+    });
+    expect(await byEmployeeId('DM1')).toBeNull();
   });
 
   it('an XLSX formula is imported as its cached value, never evaluated; date cells are dates', async () => {

@@ -115,7 +115,7 @@ export class ImportRunner {
     Object.assign(record, { claim, ...reset });
     try {
       const caller = await this.callerOf(record.createdBy);
-      if (!caller) throw new SheetFileError('The user who started the import is no longer active');
+      if (!caller) throw new SheetFileError('The user who started the import is no longer an active administrator');
       const kind = this.kinds.get(record.kind);
       if (!kind) throw new SheetFileError(`Unknown kind ${record.kind}`);
       const session = await kind.start({ id: record.id, caller, payroll: record.payrollId });
@@ -139,10 +139,13 @@ export class ImportRunner {
     }
   }
 
-  /** The import's user as its token would give it (level and departments as of now); null once inactive. */
+  /**
+   * The import's user as its token would give it (level and departments as of now); null once it
+   * is inactive or no longer an Admin or Restricted Admin (who alone may import).
+   */
   private async callerOf(userId: number): Promise<AuthUser | null> {
     const user = await this.users.findById(userId);
-    if (!user || !user.active) return null;
+    if (!user || !user.active || (user.userLevel !== 'Admin' && user.userLevel !== 'Restricted Admin')) return null;
     return {
       id: user.id,
       username: user.username,
