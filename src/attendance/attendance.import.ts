@@ -1,16 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import {
-  ImportColumn,
-  ImportKind,
-  ImportKinds,
-  ImportRow,
-  ImportRun,
-  ImportSession,
-  RowDetail,
-} from '../common/import/import-kind';
-import { EmployeeLookup } from '../employees/employee-lookup';
-import { bodyOf, rowByRow } from '../common/import/row-by-row';
+import { ImportColumn, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import { EmployeeLookup, EmployeeRowsKind } from '../employees/employee-lookup';
+import { rowByRow } from '../common/import/row-by-row';
 import { AttendanceService } from './attendance.service';
 import { CreateAttendanceDto } from './dto/attendance.dto';
 
@@ -27,36 +19,31 @@ export const ATTENDANCE_COLUMNS: readonly ImportColumn[] = [
  * insights rollups it keeps), under a savepoint; employees by employee_id, looked up per batch.
  */
 @Injectable()
-export class AttendanceImport implements OnModuleInit, ImportKind {
+export class AttendanceImport extends EmployeeRowsKind {
   readonly kind = 'attendance';
   readonly columns = ATTENDANCE_COLUMNS;
-  readonly validatesWithoutWriting = false;
-  readonly batchSize = 500;
 
   constructor(
-    private readonly kinds: ImportKinds,
+    kinds: ImportKinds,
+    lookup: EmployeeLookup,
     private readonly attendance: AttendanceService,
-    private readonly lookup: EmployeeLookup,
-  ) {}
-
-  onModuleInit(): void {
-    this.kinds.register(this);
+  ) {
+    super(kinds, lookup);
   }
 
   start(run: ImportRun): Promise<ImportSession> {
     return Promise.resolve({
       batch: async (em: EntityManager, rows: ImportRow[]): Promise<RowDetail[]> => {
-        const ids = await this.lookup.idsOf(
-          em,
-          rows.map((r) => r.values.get('employee')),
-        );
-        return rowByRow(
+        const problems: RowDetail[] = [];
+        const bodies = await this.bodies(em, rows, ATTENDANCE_COLUMNS, {}, problems);
+        const refused = await rowByRow(
           em,
           rows,
           CreateAttendanceDto,
-          (row, problems) => this.lookup.withEmployee(row, bodyOf(row, ATTENDANCE_COLUMNS), ids, problems),
+          (row) => bodies.get(row) ?? null,
           (dto) => this.attendance.create(run.caller, dto),
         );
+        return [...problems, ...refused];
       },
     });
   }

@@ -1,7 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Cell } from '../common/import/sheet-readers';
-import { cellText, ImportRow, RowDetail } from '../common/import/import-kind';
+import {
+  cellText,
+  ImportColumn,
+  ImportKind,
+  ImportKinds,
+  ImportRow,
+  ImportRun,
+  ImportSession,
+  RowDetail,
+} from '../common/import/import-kind';
+import { bodyOf, resolveName } from '../common/import/row-by-row';
 import { EmployeesRepository } from './employees.repository';
 
 /**
@@ -37,5 +47,50 @@ export class EmployeeLookup {
       return null;
     }
     return { ...body, employee: id };
+  }
+}
+
+/**
+ * An import kind whose rows name an employee (`employee`: employee_id or id, one lookup per batch)
+ * and go through the module's own service row by row (rowByRow): it registers itself.
+ */
+export abstract class EmployeeRowsKind implements OnModuleInit, ImportKind {
+  readonly batchSize = 500;
+  readonly validatesWithoutWriting = false;
+  abstract readonly kind: string;
+  abstract readonly columns: readonly ImportColumn[];
+
+  constructor(
+    protected readonly kinds: ImportKinds,
+    protected readonly lookup: EmployeeLookup,
+  ) {}
+
+  abstract start(run: ImportRun): Promise<ImportSession>;
+
+  onModuleInit(): void {
+    this.kinds.register(this);
+  }
+
+  /** The rows' bodies with `employee` as an id and references resolved; null for a row with a problem. */
+  protected async bodies(
+    em: EntityManager,
+    rows: ImportRow[],
+    columns: readonly ImportColumn[],
+    refs: Record<string, Map<string, number | null>>,
+    problems: RowDetail[],
+  ): Promise<Map<ImportRow, Record<string, unknown> | null>> {
+    const ids = await this.lookup.idsOf(
+      em,
+      rows.map((r) => r.values.get('employee')),
+    );
+    return new Map(
+      rows.map((row) => {
+        const body = this.lookup.withEmployee(row, bodyOf(row, columns), ids, problems);
+        const resolved = body
+          ? Object.entries(refs).map(([field, names]) => resolveName(row.row, field, body, names, problems))
+          : [false];
+        return [row, resolved.every(Boolean) ? body : null];
+      }),
+    );
   }
 }

@@ -1,17 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  ImportColumn,
-  ImportKind,
-  ImportKinds,
-  ImportRow,
-  ImportRun,
-  ImportSession,
-  RowDetail,
-} from '../common/import/import-kind';
-import { bodyOf, idsByName, resolveName, rowByRow } from '../common/import/row-by-row';
-import { EmployeeLookup } from '../employees/employee-lookup';
+import { ImportColumn, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import { idsByName, rowByRow } from '../common/import/row-by-row';
+import { EmployeeLookup, EmployeeRowsKind } from '../employees/employee-lookup';
 import { SetEntitlementDto } from './dto/leave.dto';
 import { LeavePeriod, LeaveType } from './entities/leave.entities';
 import { LeaveSetupService } from './leave-setup.service';
@@ -28,47 +20,37 @@ export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
  * employee, leave type and period is set, created or replaced), with that route's rules.
  */
 @Injectable()
-export class LeaveEntitlementsImport implements OnModuleInit, ImportKind {
+export class LeaveEntitlementsImport extends EmployeeRowsKind {
   readonly kind = 'leave-entitlements';
   readonly columns = ENTITLEMENT_COLUMNS;
-  readonly validatesWithoutWriting = false;
-  readonly batchSize = 500;
 
   constructor(
+    kinds: ImportKinds,
+    lookup: EmployeeLookup,
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly kinds: ImportKinds,
     private readonly setup: LeaveSetupService,
-    private readonly lookup: EmployeeLookup,
-  ) {}
-
-  onModuleInit(): void {
-    this.kinds.register(this);
+  ) {
+    super(kinds, lookup);
   }
 
   async start(run: ImportRun): Promise<ImportSession> {
-    const types = idsByName(await this.ds.getRepository(LeaveType).find({ select: { id: true, name: true } }));
-    const periods = idsByName(await this.ds.getRepository(LeavePeriod).find({ select: { id: true, name: true } }));
+    const named = { select: { id: true, name: true } } as const;
+    const refs = {
+      leave_type: idsByName(await this.ds.getRepository(LeaveType).find(named)),
+      leave_period: idsByName(await this.ds.getRepository(LeavePeriod).find(named)),
+    };
     return {
       batch: async (em: EntityManager, rows: ImportRow[]): Promise<RowDetail[]> => {
-        const ids = await this.lookup.idsOf(
-          em,
-          rows.map((r) => r.values.get('employee')),
-        );
-        return rowByRow(
+        const problems: RowDetail[] = [];
+        const bodies = await this.bodies(em, rows, ENTITLEMENT_COLUMNS, refs, problems);
+        const refused = await rowByRow(
           em,
           rows,
           SetEntitlementDto,
-          (row, problems) => {
-            const body = this.lookup.withEmployee(row, bodyOf(row, ENTITLEMENT_COLUMNS), ids, problems);
-            if (!body) return null;
-            const resolved = [
-              resolveName(row.row, 'leave_type', body, types, problems),
-              resolveName(row.row, 'leave_period', body, periods, problems),
-            ];
-            return resolved.every(Boolean) ? body : null;
-          },
+          (row) => bodies.get(row) ?? null,
           (dto) => this.setup.setEntitlement(run.caller, dto),
         );
+        return [...problems, ...refused];
       },
     };
   }

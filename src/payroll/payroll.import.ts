@@ -1,20 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { DomainException } from '../common/errors/domain.exception';
-import {
-  ImportColumn,
-  ImportKind,
-  ImportKinds,
-  ImportRow,
-  ImportRun,
-  ImportSession,
-  RowDetail,
-} from '../common/import/import-kind';
-import { bodyOf, idsByName, resolveName, rowByRow } from '../common/import/row-by-row';
+import { ImportColumn, ImportKinds, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
+import { idsByName, rowByRow } from '../common/import/row-by-row';
 import { createValidationPipe } from '../common/validation/validation-pipe';
 import { IsRefId } from '../common/validation/decorators';
-import { EmployeeLookup } from '../employees/employee-lookup';
+import { EmployeeLookup, EmployeeRowsKind } from '../employees/employee-lookup';
 import { CellEditDto } from './dto/payroll-run.dto';
 import { SalaryItemInputDto, SavePayrollEmployeeDto } from './dto/payroll-config.dto';
 import { DeductionGroup, PayFrequency, PayrollEmployee, SalaryComponent } from './entities/payroll-config.entities';
@@ -70,50 +62,12 @@ export const PAYROLL_DATA_COLUMNS: readonly ImportColumn[] = [
   { field: 'amount', label: 'Amount', type: 'text', example: '250.00', required: true },
 ];
 
-/** Kinds whose rows name an employee by employee_id: one lookup per batch. */
-abstract class EmployeeRowsKind implements OnModuleInit {
-  readonly batchSize = 500;
-  readonly validatesWithoutWriting = false;
-
-  constructor(
-    protected readonly kinds: ImportKinds,
-    protected readonly lookup: EmployeeLookup,
-  ) {}
-
-  abstract readonly kind: string;
-
-  onModuleInit(): void {
-    this.kinds.register(this as unknown as ImportKind);
-  }
-
-  /** The rows' bodies with `employee` as an id and references resolved; null for a row with a problem. */
-  protected async bodies(
-    em: EntityManager,
-    rows: ImportRow[],
-    columns: readonly ImportColumn[],
-    refs: Record<string, Map<string, number | null>>,
-    problems: RowDetail[],
-  ): Promise<Map<ImportRow, Record<string, unknown> | null>> {
-    const ids = await this.lookup.idsOf(
-      em,
-      rows.map((r) => r.values.get('employee')),
-    );
-    return new Map(
-      rows.map((row) => {
-        const body = this.lookup.withEmployee(row, bodyOf(row, columns), ids, problems);
-        const ok = body && Object.entries(refs).every(([field, names]) => resolveName(row.row, field, body, names, problems));
-        return [row, ok ? body : null];
-      }),
-    );
-  }
-}
-
 /**
  * `salaries`: one salary component's amount per row, set on the employee's salary (the other
  * components stay), through PUT /employees/{id}/salary's own rules.
  */
 @Injectable()
-export class SalariesImport extends EmployeeRowsKind implements ImportKind {
+export class SalariesImport extends EmployeeRowsKind {
   readonly kind = 'salaries';
   readonly columns = SALARY_COLUMNS;
 
@@ -162,7 +116,7 @@ class SalaryItemWithEmployee extends SalaryItemInputDto {
  * created or updated (one per employee), through POST /payroll_config/payroll-employees' rules.
  */
 @Injectable()
-export class PayrollEmployeesImport extends EmployeeRowsKind implements ImportKind {
+export class PayrollEmployeesImport extends EmployeeRowsKind {
   readonly kind = 'payroll-employees';
   readonly columns = PAYROLL_EMPLOYEE_COLUMNS;
 
@@ -223,7 +177,7 @@ export class PayrollEmployeesImport extends EmployeeRowsKind implements ImportKi
  * batch. A payroll the caller may not read, or one not Draft or Processed, fails the import.
  */
 @Injectable()
-export class PayrollDataImport extends EmployeeRowsKind implements ImportKind {
+export class PayrollDataImport extends EmployeeRowsKind {
   readonly kind = 'payroll-data';
   readonly columns = PAYROLL_DATA_COLUMNS;
   readonly needsPayroll = true;
