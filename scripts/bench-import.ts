@@ -7,13 +7,23 @@
  * again and written), and a second file imported at once with dry_run=false. Prints rows/s and the
  * process's peak RSS (the in-process job runner: this process is the worker). Targets (issue 27):
  * dry run ≥ 5 000 rows/s, import ≥ 2 000 rows/s, worker RSS ≤ 300 MiB.
+ * With REDIS_URL set, the jobs run in a separate worker process (`node dist/src/worker.js`, as
+ * `npm run worker` starts it, its node flags; BENCH_WORKER_FLAGS replaces them), whose RSS is sampled from
+ * /proc: the worker's figure, alone.
  * Options: `--employees N` (100 000).
  */
 import 'reflect-metadata';
+import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
+import { Employee } from '../src/employees/entities/employee.entity';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { numberArg, withBenchApp } from './bench-tools';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppConfig } from '../src/config/config';
+import { numberArg, rssMiB, withBenchApp, WORKER_NODE_FLAGS } from './bench-tools';
 
 const EMPLOYEES = numberArg('employees', 100_000);
 
@@ -31,8 +41,48 @@ function csvOf(prefix: string, n: number): Buffer {
   return Buffer.from(lines.join('\n'));
 }
 
+const REDIS = process.env.REDIS_URL;
+const IMPORT_DIR = mkdtempSync(join(tmpdir(), 'hr-bench-imports-'));
+const QUEUE_PREFIX = `bench-import-${process.pid}`;
+
+/** The worker process (with Redis), ready to take jobs. */
+async function startWorker(config: AppConfig): Promise<ChildProcess> {
+  const flags =
+    process.env.BENCH_WORKER_FLAGS === undefined ? WORKER_NODE_FLAGS : process.env.BENCH_WORKER_FLAGS.split(' ').filter(Boolean);
+  const worker = spawn(process.execPath, [...flags, join(__dirname, '..', 'src', 'worker.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      TZ: 'UTC',
+      LOG_LEVEL: 'info',
+      MIGRATIONS_RUN: 'false',
+      DATABASE_URL: config.database.type === 'mysql' ? config.database.url : `sqlite:${config.database.path}`,
+      REDIS_URL: REDIS,
+      QUEUE_PREFIX,
+      IMPORT_DIR,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    worker.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('worker consuming jobs')) resolve();
+    });
+    worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  return worker;
+}
+
 async function main(): Promise<void> {
-  await withBenchApp('import', { PORT: '0', LIST_TOTALS_CACHE_MS: '0' }, async (app, config) => {
+  const env = {
+    PORT: '0',
+    LIST_TOTALS_CACHE_MS: '0',
+    IMPORT_DIR,
+    ...(REDIS ? { REDIS_URL: REDIS, QUEUE_CONSUMER: 'false', QUEUE_PREFIX } : {}),
+  };
+  await withBenchApp('import', env, async (app, config) => {
+    const worker = REDIS ? await startWorker(config) : null;
+    const rss = () => (worker ? rssMiB(worker.pid!) * 1048576 : process.memoryUsage().rss);
     const reference = app.get(ReferenceService);
     const root = await reference.addDepartment('Company', null);
     await reference.addDepartment('Engineering', root);
@@ -49,7 +99,12 @@ async function main(): Promise<void> {
     const headers = { authorization: `Bearer ${token}` };
 
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    let atPeak = process.memoryUsage();
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      const now = rss();
+      if (now > peak) [peak, atPeak] = [now, m];
+    }, 50);
     const until = async (id: number, states: string[]) => {
       for (;;) {
         const r = (await (await fetch(`${base}/${id}`, { headers })).json()) as { data: Record<string, unknown> };
@@ -57,7 +112,18 @@ async function main(): Promise<void> {
         await new Promise((res) => setTimeout(res, 100));
       }
     };
-    const report = (label: string, ms: number, record: Record<string, unknown>) =>
+    const report = (label: string, started: number, record: Record<string, unknown>, ms = Date.now() - started) => {
+      global.gc?.();
+      const m = process.memoryUsage();
+      const p = atPeak;
+      if (process.env.BENCH_MEMORY)
+        console.log(
+          `  at the peak: heapTotal ${(p.heapTotal / 1048576).toFixed(0)} heapUsed ${(p.heapUsed / 1048576).toFixed(0)} external ${(p.external / 1048576).toFixed(0)} MiB`,
+        );
+      if (process.env.BENCH_MEMORY)
+        console.log(
+          `  after gc: rss ${(m.rss / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} MiB`,
+        );
       console.log(
         `${label.padEnd(40)} ${String(record.rows_total).padStart(8)} ${(ms / 1000).toFixed(1).padStart(7)} ${Math.round(
           (EMPLOYEES / ms) * 1000,
@@ -65,7 +131,10 @@ async function main(): Promise<void> {
           .toString()
           .padStart(8)} ${String(record.status).padStart(10)} ${(peak / 1048576).toFixed(0).padStart(9)}`,
       );
-    console.log(`${config.database.type}: ${EMPLOYEES.toLocaleString('en-US')} employees per file`);
+    };
+    console.log(
+      `${config.database.type}: ${EMPLOYEES.toLocaleString('en-US')} employees per file; ${worker ? 'RSS of the worker process' : 'one process (API, in-process worker, this client): its RSS'}`,
+    );
     console.log(
       `${'import'.padEnd(40)} ${'rows'.padStart(8)} ${'s'.padStart(7)} ${'rows/s'.padStart(8)} ${'status'.padStart(10)} ${'RSS MiB'.padStart(9)}`,
     );
@@ -81,22 +150,29 @@ async function main(): Promise<void> {
     };
 
     const first = csvOf('B', EMPLOYEES);
-    console.log(`(file of ${(first.length / 1048576).toFixed(1)} MiB)`);
-    peak = process.memoryUsage().rss;
+    global.gc?.();
+    console.log(
+      `(file of ${(first.length / 1048576).toFixed(1)} MiB; RSS before the imports ${(rss() / 1048576).toFixed(0)} MiB)`,
+    );
+    peak = rss();
     let t = Date.now();
     const id = await upload(first, 'kind=employees');
-    report('dry run (checks only)', Date.now() - t, await until(id, ['Validated', 'Failed']));
-    peak = process.memoryUsage().rss;
+    report('dry run (checks only)', t, await until(id, ['Validated', 'Failed']));
+    peak = rss();
     t = Date.now();
     const commit = await fetch(`${base}/${id}/commit`, { method: 'POST', headers });
     if (commit.status !== 202) throw new Error(`commit: ${commit.status} ${await commit.text()}`);
-    report('commit (all-or-nothing)', Date.now() - t, await until(id, ['Completed', 'Failed']));
-    peak = process.memoryUsage().rss;
+    report('commit (all-or-nothing)', t, await until(id, ['Completed', 'Failed']));
+    peak = rss();
     t = Date.now();
     const second = await upload(csvOf('C', EMPLOYEES), 'kind=employees&dry_run=false&mode=valid-rows');
-    report('dry_run=false, valid-rows', Date.now() - t, await until(second, ['Completed', 'Failed']));
+    report('dry_run=false, valid-rows', t, await until(second, ['Completed', 'Failed']));
     clearInterval(sampler);
+    const stored = await app.get(DataSource).getRepository(Employee).count();
+    console.log(`employees stored: ${stored} (expected ${2 * EMPLOYEES})`);
+    worker?.kill('SIGTERM');
   });
+  rmSync(IMPORT_DIR, { recursive: true, force: true });
 }
 
 void main();

@@ -113,3 +113,12 @@ export const PRODUCTION_NODE_FLAGS: readonly string[] = (() => {
   }
   return words.slice(1, -1);
 })();
+
+/** The node flags of `npm run worker` (package.json), for the benchmarks that start a worker process. */
+export const WORKER_NODE_FLAGS: readonly string[] = (() => {
+  const words = scripts.worker.split('&&').pop()!.trim().split(/\s+/);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/src/worker.js') {
+    throw new Error(`package.json worker is not "... && node [flags] dist/src/worker.js": ${scripts.worker}`);
+  }
+  return words.slice(1, -1);
+})();

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { EmployeeListItemDto } from '../src/employees/dto/employee.dto';
 import ExcelJS from 'exceljs';
-import { exportColumns } from '../src/common/export/exportable';
+import { EXPORT_PAGE_SIZE, exportColumns } from '../src/common/export/exportable';
 import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { AttendanceDto } from '../src/attendance/dto/attendance.dto';
 import { EmployeesService } from '../src/employees/employees.service';
@@ -42,7 +42,7 @@ describe('exports of lists as CSV and XLSX (issue 27, API.md §13)', () => {
   let t: TestApp;
   let c: Company;
   let call: ReturnType<typeof apiCaller>;
-  const ROWS = 1_234; // more than two pages of MAX_PAGE_SIZE
+  const ROWS = EXPORT_PAGE_SIZE + 1_234; // more than a page of an export's reads (and many of MAX_PAGE_SIZE)
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -57,6 +57,19 @@ describe('exports of lists as CSV and XLSX (issue 27, API.md §13)', () => {
 
   const csv = (url: string, token: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: { ...bearer(token), ...headers } });
+
+  it("reads its pages 5 000 rows at a time, which a client's own request cannot ask for", async () => {
+    const paged = await call('GET', '/employees?limit=500', c.users.admin.token);
+    const guessed = await t.app.inject({
+      method: 'GET',
+      url: '/app/api/employees?limit=500',
+      headers: { ...bearer(c.users.admin.token), 'x-export-page-size-key': 'guess' },
+    });
+    expect(guessed.json().data).toHaveLength(500);
+    expect(guessed.json().nextPage).toBe(paged.json().nextPage);
+    const res = await csv('/employees?format=csv', c.users.admin.token);
+    expect(parseCsv(res.body).length - 1).toBe(paged.json().total);
+  });
 
   it('answers every matching row, not a page, in the order and with the filters of the JSON list', async () => {
     const res = await csv('/employees?format=csv&sortField=last_name&sortOrder=descend&limit=5&page=3', c.users.admin.token);

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { withExportPageSize } from '../paging/export-paging';
 import { applyDecorators, Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExtension, ApiQuery } from '@nestjs/swagger';
@@ -97,19 +99,31 @@ export function Exportable(resource: string, item: Type<unknown> | SheetAdapter)
  * writes them as rows; a refused first page (400, 401, 403) is answered as it is.
  */
 export function registerExports(fastify: FastifyInstance, deps: { dataSource: DataSource; authenticator: Authenticator }): void {
+  // An export's own page reads carry this process's random key: they alone read pages of
+  // EXPORT_PAGE_SIZE rows (the rest of the request runs inside withExportPageSize).
+  const pageSizeKey = randomBytes(24).toString('hex');
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (request.headers[PAGE_SIZE_HEADER] === pageSizeKey) withExportPageSize(EXPORT_PAGE_SIZE, done);
+    else done();
+  });
   fastify.addHook('preHandler', async (request, reply) => {
     const spec = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[EXPORT_CONFIG] as
       ExportSpec | undefined;
     if (!spec || request.method !== 'GET') return;
     const format = exportFormat(request);
     if (!format) return;
-    await serveExport(fastify, deps, request, reply, spec, format);
+    await serveExport(fastify, { ...deps, pageSizeKey }, request, reply, spec, format);
   });
 }
 
+const PAGE_SIZE_HEADER = 'x-export-page-size-key';
+
+/** Rows an export reads a page at a time (withExportPageSize): memory holds one such page. */
+export const EXPORT_PAGE_SIZE = 4000;
+
 async function serveExport(
   fastify: FastifyInstance,
-  deps: { dataSource: DataSource; authenticator: Authenticator },
+  deps: { dataSource: DataSource; authenticator: Authenticator; pageSizeKey: string },
   request: FastifyRequest,
   reply: FastifyReply,
   spec: ExportSpec,
@@ -118,7 +132,12 @@ async function serveExport(
   const url = new URL(request.url, 'http://export.invalid');
   url.searchParams.delete('format');
   const filters = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'page' && k !== 'limit'));
-  const headers = { authorization: request.headers.authorization ?? '', 'x-request-id': request.id, accept: 'application/json' };
+  const headers = {
+    authorization: request.headers.authorization ?? '',
+    'x-request-id': request.id,
+    accept: 'application/json',
+    [PAGE_SIZE_HEADER]: deps.pageSizeKey,
+  };
   const item = spec.item;
   const listColumns = 'sheet' in item ? [] : exportColumns(item);
   const read = async (

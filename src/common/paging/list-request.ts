@@ -1,3 +1,4 @@
+import { exportPageSize } from './export-paging';
 import { DataSource, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { DriverReader, positional } from '../database/driver-reader';
 import { fullTextCondition, FullTextSpec } from '../database/full-text';
@@ -98,6 +99,7 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
     input.sortField === undefined && spec.defaultSort
       ? { ...input, sortField: spec.defaultSort.field, sortOrder: spec.defaultSort.order }
       : input;
+  const limit = exportPageSize() ?? query.limit;
   const problems: ErrorDetail[] = [];
   const order: ListRequest['order'] = [];
   const direction = query.sortOrder === 'descend' ? 'DESC' : 'ASC';
@@ -148,8 +150,8 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
   if (problems.length) throw new ValidationException(problems);
   return {
     page: query.page,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    limit,
+    offset: (query.page - 1) * limit,
     order,
     filters,
     search: search || undefined,
@@ -309,12 +311,13 @@ async function countRows<T extends ObjectLiteral>(count: SelectQueryBuilder<T>):
 
 /** Pages a list in its fixed order (`descend`: reversed): an in-memory registry such as settings, or the payroll grid's rows. */
 export function pageOf<T>(all: readonly T[], query: PageQueryDto): Page<T> {
-  const offset = (query.page - 1) * query.limit;
+  const limit = exportPageSize() ?? query.limit;
+  const offset = (query.page - 1) * limit;
   const items =
     query.sortOrder === 'descend'
-      ? all.slice(Math.max(0, all.length - offset - query.limit), Math.max(0, all.length - offset)).reverse()
-      : all.slice(offset, offset + query.limit);
-  return new Page(items, all.length, query.page, query.limit);
+      ? all.slice(Math.max(0, all.length - offset - limit), Math.max(0, all.length - offset)).reverse()
+      : all.slice(offset, offset + limit);
+  return new Page(items, all.length, query.page, limit);
 }
 
 /** A list request from query values (page 1 of 50 unless given): sample arguments of recorded queries (RecordSql). */
