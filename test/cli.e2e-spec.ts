@@ -105,6 +105,7 @@ describe('hr command line', () => {
       expect(c.out).toEqual([
         'deleted 1 expired token(s), 1 expired idempotency key(s) and 1 audit log entry older than 730 days',
         'deleted 1 webhook event(s) dispatched over 7 days ago and 0 delivery attempt(s) over 30 days old',
+        'deleted the files of 0 dry-run import(s) validated over 7 days ago and not committed',
       ]);
       // The undispatched event and the recent one stay.
       expect(

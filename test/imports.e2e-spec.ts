@@ -7,6 +7,8 @@ import { DataSource } from 'typeorm';
 import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { EmployeesService } from '../src/employees/employees.service';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
+import { ImportRecord } from '../src/imports/entities/import.entities';
+import { MaintenanceService } from '../src/maintenance/maintenance.service';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { seedDemo } from '../src/database/seeds/demo.seed';
@@ -235,6 +237,20 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       error: 'The user who started the import is no longer an active administrator',
     });
     expect(await byEmployeeId('DM1')).toBeNull();
+  });
+
+  it('the daily purge removes the file of a dry run not committed within a week: its commit is then 409', async () => {
+    const dry = await imported('employee_id,first_name,last_name,joined_date\nST1,Stale,Run,2024-01-01\n', 'kind=employees');
+    const fresh = await imported('employee_id,first_name,last_name,joined_date\nST2,Fresh,Run,2024-01-01\n', 'kind=employees');
+    const files = readdirSync(dir).length;
+    await ds.getRepository(ImportRecord).update({ id: dry.id }, { finishedAt: new Date(Date.now() - 8 * 86_400_000) });
+    expect((await t.app.get(MaintenanceService).purge()).importFiles).toBe(1);
+    expect(readdirSync(dir)).toHaveLength(files - 1);
+    const refused = await call('POST', `/imports/${dry.id}/commit`, c.users.admin.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/no longer stored/);
+    expect((await call('POST', `/imports/${fresh.id}/commit`, c.users.admin.token)).statusCode).toBe(202);
+    expect(await finished(fresh.id)).toMatchObject({ status: 'Completed' });
   });
 
   it('an XLSX formula is imported as its cached value, never evaluated; date cells are dates', async () => {

@@ -40,7 +40,8 @@ Commands:
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
   maintenance:purge                            delete expired tokens and idempotency keys, audit log entries past
                                                "Audit Log Retention Days", webhook events dispatched over 7 days
-                                               ago and delivery attempts over 30 days old (run daily)
+                                               ago, delivery attempts over 30 days old and the files of dry-run
+                                               imports not committed within 7 days (run daily)
   maintenance:rebuild-insights                 recompute the insights rollups after loading attendance, time entries or leave around the API
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
@@ -153,6 +154,7 @@ const COMMANDS: Record<string, Handler> = {
       io.out(
         `deleted ${n.webhookEvents} webhook event(s) dispatched over 7 days ago and ${n.webhookDeliveries} delivery attempt(s) over 30 days old`,
       );
+      io.out(`deleted the files of ${n.importFiles} dry-run import(s) validated over 7 days ago and not committed`);
     });
   },
 

@@ -12,5 +12,6 @@ import { ImportsService } from './imports.service';
   imports: [TypeOrmModule.forFeature([ImportRecord, ImportErrorRecord])],
   controllers: [ImportsController],
   providers: [ImportsService, ImportRunner, ImportsRepository, ImportFiles],
+  exports: [ImportsService],
 })
 export class ImportsModule {}

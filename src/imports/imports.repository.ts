@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThan } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, LessThan, Not } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { RowError } from '../common/import/import-kind';
 import { ImportErrorRecord, ImportRecord, ImportStatus } from './entities/import.entities';
@@ -32,6 +32,16 @@ export class ImportsRepository {
   @RecordSql(SAMPLE_MANAGER, 1)
   async deleteErrors(em: EntityManager, importId: number): Promise<void> {
     await em.delete(ImportErrorRecord, { importId });
+  }
+
+  /** Validated dry runs finished before `before` whose file is still stored. */
+  @RecordSql(new Date('2026-01-01T00:00:00Z'))
+  staleDryRuns(before: Date): Promise<ImportRecord[]> {
+    return this.ds.getRepository(ImportRecord).find({
+      where: { status: 'Validated', fileKey: Not(IsNull()), finishedAt: LessThan(before) },
+      order: { id: 'ASC' },
+      take: 1000,
+    });
   }
 
   /** Imports in a running state untouched since `before` (their attempt died, or never started). */

@@ -41,6 +41,9 @@ export const IMPORT_ERROR_LIST_SPEC: ListSpec = {
   filterFields: { field: { column: 'r.field', type: 'string' } },
 };
 
+/** How long a validated dry run keeps its file for a commit. */
+export const DRY_RUN_FILE_DAYS = 7;
+
 const TYPES: Record<string, SheetFormat> = { 'text/csv': 'csv', [XLSX_TYPE]: 'xlsx' };
 
 export function toImportDto(r: ImportRecord): ImportDto {
@@ -295,6 +298,16 @@ export class ImportsService implements OnModuleInit {
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE,
       fileName: `${kind.kind}-template.${format}`,
     };
+  }
+
+  /**
+   * Removes the files of dry runs validated more than `days` ago and never committed (the daily
+   * purge): their record and errors stay; a commit then answers 409, upload the file again.
+   */
+  async purgeStaleFiles(days = DRY_RUN_FILE_DAYS): Promise<number> {
+    const stale = await this.repository.staleDryRuns(new Date(Date.now() - days * 86_400_000));
+    for (const record of stale) await this.files.remove(record);
+    return stale.length;
   }
 
   /**

@@ -9,6 +9,7 @@ import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
 import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
+import { ImportsService } from '../imports/imports.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 
 /** The daily purge, on the `schedule` queue: once a day across all processes. */
@@ -25,11 +26,14 @@ export interface PurgeCounts {
   auditRetentionDays: number;
   webhookEvents: number;
   webhookDeliveries: number;
+  /** Files of dry runs validated over a week ago and never committed. */
+  importFiles: number;
 }
 
 /**
  * What has outlived its use: tokens expired for more than a day, expired idempotency keys, audit
- * entries past *Audit Log Retention Days*, dispatched webhook events and old delivery attempts.
+ * entries past *Audit Log Retention Days*, dispatched webhook events and old delivery attempts, the
+ * files of dry-run imports not committed within a week.
  * Run daily as a scheduled job; `hr maintenance:purge` runs it at once.
  */
 @Injectable()
@@ -44,6 +48,7 @@ export class MaintenanceService implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly audit: AuditService,
     private readonly webhooks: WebhooksService,
+    private readonly imports: ImportsService,
   ) {}
 
   onModuleInit(): void {
@@ -63,6 +68,7 @@ export class MaintenanceService implements OnModuleInit {
     const auditRetentionDays = Number(await this.settings.get(AUDIT_RETENTION_DAYS));
     const auditEntries = await this.audit.purgeOlderThan(auditRetentionDays);
     const webhooks = await this.webhooks.purge();
+    const importFiles = await this.imports.purgeStaleFiles();
     return {
       tokens,
       idempotencyKeys,
@@ -70,6 +76,7 @@ export class MaintenanceService implements OnModuleInit {
       auditRetentionDays,
       webhookEvents: webhooks.events,
       webhookDeliveries: webhooks.deliveries,
+      importFiles,
     };
   }
 }

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { JobDefinition, QueueName, RetryPolicy } from '../../src/common/queue/queue.constants';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { appendFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     DATABASE_URL: 'sqlite::memory:',
     LOG_LEVEL: 'info',
     SETTINGS_CACHE_MS: '200',
+    // Uploaded files of the suites' imports: never in the checkout's ./data.
+    IMPORT_DIR: join(tmpdir(), `hr-test-imports-${RUN}`),
   };
   if (INTEGRATION) {
     env.DATABASE_URL = process.env.DATABASE_URL;
