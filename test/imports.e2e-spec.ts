@@ -292,6 +292,18 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(binary.statusCode).toBe(415);
     const unknownKind = await upload('a\n1\n', 'kind=payslips');
     expect(unknownKind.statusCode).toBe(400);
+    // leave-balances waits for the leave ledger (issue 31): named, not served yet.
+    expect((await upload('a\n1\n', 'kind=leave-balances')).json().error.details).toEqual([
+      { field: 'kind', message: 'is not available in this installation' },
+    ]);
+    // A file is a body of the upload route only.
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/employees',
+      headers: { ...bearer(c.users.admin.token), 'content-type': 'text/csv' },
+      payload: 'employee_id\nA1\n',
+    });
+    expect(elsewhere.statusCode).toBe(415);
     const many = ['employee_id', ...Array.from({ length: 5002 }, (_, i) => `R${i}`)].join('\n');
     const tooMany = await imported(many, 'kind=employees');
     expect(tooMany).toMatchObject({ status: 'Failed', error: 'The file has more than 5000 rows; split it into several imports' });
