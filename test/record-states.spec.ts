@@ -1,4 +1,6 @@
 import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { IMPORT_STATUSES } from '../src/imports/entities/import.entities';
+import { FINISHED, IMPORT_STATES } from '../src/imports/imports.states';
 import { LEAVE_STATUSES } from '../src/leave/entities/leave.entities';
 import { LEAVE_STATES } from '../src/leave/leave.states';
 import { TIME_ENTRY_STATUSES } from '../src/timesheets/entities/timesheet.entities';
@@ -32,6 +34,25 @@ describe('leave request and time entry states', () => {
     ]);
     const entryReached = new Set(['Draft', ...Object.values(TIME_ENTRY_STATES.transitions).map((t) => t.to)]);
     expect(TIME_ENTRY_STATUSES.filter((s) => !entryReached.has(s))).toEqual([]);
+  });
+
+  it("imports: API.md §13's states, every one reached; a finished import is not committed or run again", () => {
+    expect(moves(IMPORT_STATES.transitions)).toEqual([
+      'Queued|Validating -validate-> Validating',
+      'Queued|Importing -import-> Importing',
+      'Validating -validated-> Validated',
+      'Importing -complete-> Completed',
+      'Queued|Validating|Importing -fail-> Failed',
+      'Validated -commit-> Queued',
+    ]);
+    const reached = new Set(['Queued', ...Object.values(IMPORT_STATES.transitions).map((t) => t.to)]);
+    expect(IMPORT_STATUSES.filter((s) => !reached.has(s))).toEqual([]);
+    expect(() => IMPORT_STATES.assert('commit', 'Completed')).toThrow(
+      'A Completed import cannot be committed (only a validated dry run is)',
+    );
+    expect(() => IMPORT_STATES.assert('remove', 'Importing')).toThrow('An Importing import cannot be deleted while its job runs');
+    for (const status of FINISHED)
+      expect(IMPORT_STATES.allows('import', status) || IMPORT_STATES.allows('validate', status)).toBe(false);
   });
 
   it('refuse with 409 INVALID_STATE naming the current state', () => {

@@ -244,7 +244,8 @@ function firstSheetPath(workbook: string, rels: string): string {
 
 /** Excel's serial day number (1900 or 1904 system) → the instant, in UTC. */
 export function excelDate(serial: number, date1904: boolean): Date {
-  const days = date1904 ? serial + 24107 : serial - 25569;
+  // Days from the system's day 0 to 1970-01-01: 25 569 (1900, with its phantom 29 Feb 1900) or 24 107 (1904).
+  const days = serial - (date1904 ? 24107 : 25569);
   return new Date(Math.round(days * 86_400_000));
 }
 
