@@ -39,9 +39,7 @@ describe('reading spreadsheets (issue 27)', () => {
 
   it('refuses a cell past the limit and a file past the row limit', async () => {
     await expect(rows(`a\n${'x'.repeat(21)}\n`)).rejects.toThrow('Line 2: a cell longer than 20 characters');
-    await expect(rows(['a', ...Array.from({ length: 11 }, (_, i) => String(i))].join('\n'))).rejects.toThrow(
-      'more than 10 rows',
-    );
+    await expect(rows(['a', ...Array.from({ length: 11 }, (_, i) => String(i))].join('\n'))).rejects.toThrow('more than 10 rows');
   });
 
   it('matches headers whatever their case and spacing; reads cells as the JSON fields they become', () => {
