@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -119,13 +119,14 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       `N004,Mail,Taken,2024-01-15,,,taken@company.test,,`,
       `N005,Grace,Hopper,2024-02-01,${c.departments.platform},,grace@company.test,N001,`,
       `N006,Boss,Missing,2024-02-01,,,,ZZZ,`,
+      `N007,Reports,ToInvalid,2024-02-01,,,,N002,`,
     ].join('\n');
     const dry = await imported(csv, 'kind=employees');
     expect(dry).toMatchObject({
       status: 'Validated',
       dry_run: true,
-      rows_total: 7,
-      rows_failed: 5,
+      rows_total: 8,
+      rows_failed: 6,
       rows_valid: 2,
       progress: 100,
     });
@@ -138,6 +139,7 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       { row: 4, column: 'Employee ID', field: 'employee_id', message: 'appears twice in the file (first at row 1)' },
       { row: 5, column: 'work_email', field: 'work_email', message: 'already used' },
       { row: 7, column: 'supervisor', field: 'supervisor', message: 'employee does not exist' },
+      { row: 8, column: 'supervisor', field: 'supervisor', message: 'is the employee_id of row 2, which is not valid' },
     ]);
     expect(await countEmployees()).toBe(before);
     expect(taken).toBeDefined();
@@ -147,7 +149,7 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     const commit = await call('POST', `/imports/${dry.id}/commit?mode=valid-rows`, c.users.admin.token);
     expect(commit.statusCode).toBe(202);
     const done = await finished(dry.id);
-    expect(done).toMatchObject({ status: 'Completed', dry_run: false, rows_total: 7, rows_valid: 2, rows_failed: 5 });
+    expect(done).toMatchObject({ status: 'Completed', dry_run: false, rows_total: 8, rows_valid: 2, rows_failed: 6 });
     const ada = await byEmployeeId('N001');
     const grace = await byEmployeeId('N005');
     expect(ada).toMatchObject({ firstName: 'Ada', departmentId: c.departments.engineering, birthday: '1990-12-10' });
@@ -162,7 +164,8 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       )
     ).json().data;
     expect(audit[0]).toMatchObject({ action: 'create', actor: c.users.admin.user.id, request_id: `import-${dry.id}` });
-    // The file is gone once the import ended.
+    // The file is removed once the import ended (just after its end is recorded).
+    await until(() => readdirSync(dir).length === 0, 5000);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -242,10 +245,12 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
   it('the daily purge removes the file of a dry run not committed within a week: its commit is then 409', async () => {
     const dry = await imported('employee_id,first_name,last_name,joined_date\nST1,Stale,Run,2024-01-01\n', 'kind=employees');
     const fresh = await imported('employee_id,first_name,last_name,joined_date\nST2,Fresh,Run,2024-01-01\n', 'kind=employees');
-    const files = readdirSync(dir).length;
+    const keyOf = async (id: number) => (await ds.getRepository(ImportRecord).findOneByOrFail({ id })).fileKey;
+    const staleFile = join(dir, (await keyOf(dry.id))!);
+    const freshFile = join(dir, (await keyOf(fresh.id))!);
     await ds.getRepository(ImportRecord).update({ id: dry.id }, { finishedAt: new Date(Date.now() - 8 * 86_400_000) });
     expect((await t.app.get(MaintenanceService).purge()).importFiles).toBe(1);
-    expect(readdirSync(dir)).toHaveLength(files - 1);
+    expect([existsSync(staleFile), existsSync(freshFile), await keyOf(dry.id)]).toEqual([false, true, null]);
     const refused = await call('POST', `/imports/${dry.id}/commit`, c.users.admin.token);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toMatch(/no longer stored/);

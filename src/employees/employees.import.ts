@@ -134,6 +134,8 @@ class EmployeesImportSession implements ImportSession {
   private readonly seen = new Map<string, number>();
   /** Work e-mails of the file's rows (lower case) → row. */
   private readonly emails = new Map<string, number>();
+  /** employee_ids of the file's valid rows (a row below may name one as its supervisor). */
+  private readonly valid = new Set<string>();
   /** employee_id → id of the employees this import created. */
   private readonly created = new Map<string, number>();
 
@@ -173,7 +175,10 @@ class EmployeesImportSession implements ImportSession {
       problems.push(...own.filter((p) => !problems.includes(p)));
       const employeeId = body.dto.employee_id;
       if (typeof employeeId === 'string' && !this.seen.has(employeeId)) this.seen.set(employeeId, row);
-      if (plan && !problems.some((p) => p.row === row)) plans.push(plan);
+      if (plan && !problems.some((p) => p.row === row)) {
+        plans.push(plan);
+        if (typeof employeeId === 'string') this.valid.add(employeeId);
+      }
     }
     if (apply) await this.write(em, plans, stored, problems);
     return problems;
@@ -253,8 +258,9 @@ class EmployeesImportSession implements ImportSession {
       const target = stored.get(ref);
       if (ref === employeeId) add(field, 'cannot be the employee itself');
       else if (target && this.access.canSee(this.scope, target)) ids[field] = target.id;
-      else if (this.seen.has(ref))
+      else if (this.valid.has(ref))
         ids[field] = this.created.get(ref) ?? 1; // created above: its id comes when it is written
+      else if (this.seen.has(ref)) add(field, `is the employee_id of row ${this.seen.get(ref)}, which is not valid`);
       else add(field, 'employee does not exist');
     }
     const checked = await validate({ ...dto, ...ids }, existing ? UpdateEmployeeDto : CreateEmployeeDto);
