@@ -4,18 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { buildCompany } from './helpers/company';
-import { DIST, NodeProcess } from './helpers/node-process';
+import { DIST, WorkerProcess } from './helpers/node-process';
 import { INTEGRATION, TestApp, apiCaller, bearer, createTestApp, until } from './helpers/test-app';
-
-class WorkerProcess extends NodeProcess {
-  constructor(env: Record<string, string>) {
-    super('worker', env);
-  }
-
-  ready(): Promise<void> {
-    return this.logged('worker consuming jobs');
-  }
-}
 
 const ROWS = 20_000;
 

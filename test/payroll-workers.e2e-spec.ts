@@ -5,21 +5,10 @@ import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
 import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
 import { buildCompany } from './helpers/company';
-import { DIST, NodeProcess } from './helpers/node-process';
+import { DIST, WorkerProcess } from './helpers/node-process';
 import { INTEGRATION, TestApp, apiCaller, createTestApp, sleep, until } from './helpers/test-app';
 
 const WORKER = join(DIST, 'worker.js');
-
-/** A `node dist/src/worker.js` child process. */
-class WorkerProcess extends NodeProcess {
-  constructor(env: Record<string, string>) {
-    super('worker', env);
-  }
-
-  ready(): Promise<void> {
-    return this.logged('worker consuming jobs');
-  }
-}
 
 /** Payrolls each cell of whose run is counted; `payroll N Processed` lines across workers. */
 const processedLines = (workers: WorkerProcess[], id: number) =>

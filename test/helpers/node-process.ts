@@ -58,3 +58,14 @@ export class NodeProcess {
     return this.exited;
   }
 }
+
+/** A `node dist/src/worker.js` child process. */
+export class WorkerProcess extends NodeProcess {
+  constructor(env: Record<string, string>) {
+    super('worker', env);
+  }
+
+  ready(): Promise<void> {
+    return this.logged('worker consuming jobs');
+  }
+}

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { ChangeEvent, recordEvent, recordEvents } from '../outbox/outbox';
+import { ChangeEvent, recordEvents } from '../outbox/outbox';
 import { auditContext } from './audit-context';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
@@ -66,29 +66,8 @@ const sqlInstant = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
  * A change that is also a webhook event (employee.created, leave.decided, ...) is put in the
  * webhooks' outbox in the same transaction, with the same field changes.
  */
-export async function recordAudit(em: EntityManager, change: AuditChange): Promise<void> {
-  const changes = fieldChanges(change.before, change.after);
-  if (change.action === 'update' && Object.keys(changes).length === 0) return;
-  const { actor, requestId } = auditContext();
-  await em.query(
-    `INSERT INTO ${AUDIT_TABLE} (at, actor_user_id, actor, action, resource, resource_id, employee_id, changes, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      sqlInstant(new Date()),
-      typeof actor === 'number' ? actor : null,
-      String(actor),
-      change.action,
-      change.resource,
-      String(change.resourceId),
-      change.employee ?? null,
-      JSON.stringify(changes),
-      requestId,
-    ],
-  );
-  const event = change.event;
-  if (event) {
-    const id = typeof change.resourceId === 'number' ? change.resourceId : Number(change.resourceId);
-    await recordEvent<ChangeEvent>(em, event, { id, employee: change.employee ?? null, changes });
-  }
+export function recordAudit(em: EntityManager, change: AuditChange): Promise<void> {
+  return recordAudits(em, [change]);
 }
 
 /** Rows per multi-row INSERT of recordAudits (9 values a row). */
@@ -96,7 +75,8 @@ const AUDIT_CHUNK = 500;
 
 /**
  * recordAudit for many changes at once (an import's batch): the same entries and events, in
- * multi-row INSERTs. Updates that change nothing are left out, as recordAudit leaves them.
+ * multi-row INSERTs (one row each for a single change: the same statement as ever). Updates that
+ * change nothing are left out.
  */
 export async function recordAudits(em: EntityManager, changes: readonly AuditChange[]): Promise<void> {
   const { actor, requestId } = auditContext();

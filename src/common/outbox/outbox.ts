@@ -30,17 +30,8 @@ export type ChangeEvent = { [E in WebhookEvent]: WebhookEventPayloads[E] extends
  * the change: the event exists exactly when the change does, and a crash before its delivery
  * loses nothing (the dispatcher picks it up). `data` holds ids and changed fields, never secrets.
  */
-export async function recordEvent<E extends WebhookEvent>(
-  em: EntityManager,
-  event: E,
-  data: WebhookEventPayloads[E],
-): Promise<void> {
-  await em.query(`INSERT INTO ${OUTBOX_TABLE} (event_id, event, payload, created_at) VALUES (?, ?, ?, ?)`, [
-    randomUUID(),
-    event,
-    JSON.stringify(data),
-    new Date().toISOString().slice(0, 23).replace('T', ' '),
-  ]);
+export function recordEvent<E extends WebhookEvent>(em: EntityManager, event: E, data: WebhookEventPayloads[E]): Promise<void> {
+  return recordEvents(em, [{ event, data }]);
 }
 
 /** recordEvent for many events at once, in one multi-row INSERT. */
