@@ -7,6 +7,7 @@ import { AccessGuard } from './common/auth/access.guard';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ImportKindsModule } from './common/import/import-kinds.module';
+import { StorageModule } from './common/storage/storage.module';
 import { ImportsModule } from './imports/imports.module';
 import { QueueModule } from './common/queue/queue.module';
 import { AppConfig } from './config/config';
@@ -44,6 +45,7 @@ export class AppModule {
         EventEmitterModule.forRoot(),
         IdempotencyModule,
         ImportKindsModule,
+        StorageModule,
         SettingsModule,
         AuthModule,
         UserDirectoryModule,

@@ -18,6 +18,38 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: '99' })).toThrow(/TRUST_PROXY: must be a hop count/);
   });
 
+  it('FILE_STORAGE: local disk by default, or an S3 bucket with its prefix, endpoint and credentials', () => {
+    expect(loadConfig({}).fileStorage).toEqual({ type: 'local', dir: './data/files' });
+    expect(loadConfig({ FILE_STORAGE: 'local:/var/lib/hr/files' }).fileStorage).toEqual({
+      type: 'local',
+      dir: '/var/lib/hr/files',
+    });
+    expect(
+      loadConfig({
+        FILE_STORAGE: 's3://hr-files/prod/',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'id',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+      }).fileStorage,
+    ).toEqual({
+      type: 's3',
+      bucket: 'hr-files',
+      prefix: 'prod/',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    expect(loadConfig({ FILE_STORAGE: 's3://hr-files', S3_REGION: 'eu-west-1' }).fileStorage).toMatchObject({
+      prefix: '',
+      region: 'eu-west-1',
+      credentials: null,
+    });
+    expect(() => loadConfig({ FILE_STORAGE: 'ftp://files' })).toThrow(/FILE_STORAGE: must be local:<directory> or s3:/);
+    expect(() => loadConfig({ FILE_STORAGE: 's3://hr-files', AWS_ACCESS_KEY_ID: 'id' })).toThrow(/set both or neither/);
+  });
+
   it('has working defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({

@@ -13,6 +13,18 @@ export type DatabaseConfig =
   | { type: 'sqlite'; path: string } // ':memory:' for an in-memory database
   | { type: 'mysql'; url: string };
 
+/** An S3-compatible bucket for stored files (FILE_STORAGE=s3://bucket/prefix). */
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix, '' or ending in '/'. */
+  prefix: string;
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  /** From AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN; null: the SDK's own chain (instance roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+}
+
 export interface AppConfig {
   port: number;
   /** HTTP processes sharing the port (node:cluster); API_PROCESSES=auto = the number of cores. */
@@ -64,6 +76,8 @@ export interface AppConfig {
   listTotalsCacheMs: number;
   /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
   payrollRunTimeoutSec: number;
+  /** Where stored files live (FILE_STORAGE): local disk, or an S3-compatible bucket. */
+  fileStorage: { type: 'local'; dir: string } | ({ type: 's3' } & S3Settings);
   imports: {
     /** Where uploaded files wait for their import (named by a random key; removed once the import ends). */
     dir: string;
@@ -232,6 +246,31 @@ export function loadConfig(env: Env): AppConfig {
     return bytes ?? parseByteSize(fallback)!;
   };
 
+  const fileStorage = (): AppConfig['fileStorage'] => {
+    const raw = get('FILE_STORAGE') ?? 'local:./data/files';
+    if (raw.startsWith('local:') && raw.length > 'local:'.length) return { type: 'local', dir: raw.slice('local:'.length) };
+    const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+    if (!m) {
+      problems.push(`FILE_STORAGE: must be local:<directory> or s3://<bucket>[/<prefix>], got "${raw}"`);
+      return { type: 'local', dir: './data/files' };
+    }
+    const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+    const accessKeyId = get('AWS_ACCESS_KEY_ID');
+    const secretAccessKey = get('AWS_SECRET_ACCESS_KEY');
+    if (!accessKeyId !== !secretAccessKey) problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither');
+    const sessionToken = get('AWS_SESSION_TOKEN');
+    return {
+      type: 's3',
+      bucket: m[1],
+      prefix: prefix ? `${prefix}/` : '',
+      endpoint: url('S3_ENDPOINT', ['http:', 'https:']),
+      region: get('S3_REGION') ?? get('AWS_REGION') ?? 'us-east-1',
+      forcePathStyle: bool('S3_FORCE_PATH_STYLE', false),
+      credentials:
+        accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : null,
+    };
+  };
+
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -292,6 +331,7 @@ export function loadConfig(env: Env): AppConfig {
     insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
+    fileStorage: fileStorage(),
     imports: {
       dir: get('IMPORT_DIR') ?? './data/imports',
       maxBytes: size('IMPORT_MAX_BYTES', '50mb'),
