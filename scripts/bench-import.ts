@@ -44,6 +44,7 @@ function csvOf(prefix: string, n: number): Buffer {
 const REDIS = process.env.REDIS_URL;
 const IMPORT_DIR = mkdtempSync(join(tmpdir(), 'hr-bench-imports-'));
 const QUEUE_PREFIX = `bench-import-${process.pid}`;
+const FILE_STORAGE = `local:${join(IMPORT_DIR, 'files')}`;
 
 /** The worker process (with Redis), ready to take jobs. */
 async function startWorker(config: AppConfig): Promise<ChildProcess> {
@@ -59,6 +60,7 @@ async function startWorker(config: AppConfig): Promise<ChildProcess> {
       REDIS_URL: REDIS,
       QUEUE_PREFIX,
       IMPORT_DIR,
+      FILE_STORAGE,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     PORT: '0',
     LIST_TOTALS_CACHE_MS: '0',
     IMPORT_DIR,
+    FILE_STORAGE,
     ...(REDIS ? { REDIS_URL: REDIS, QUEUE_CONSUMER: 'false', QUEUE_PREFIX } : {}),
   };
   await withBenchApp('import', env, async (app, config) => {

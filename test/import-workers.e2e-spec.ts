@@ -27,7 +27,12 @@ const ROWS = 20_000;
     if (!existsSync(join(DIST, 'worker.js'))) throw new Error(`${DIST}/worker.js is missing: npm run build`);
     const prefix = `${process.env.QUEUE_PREFIX ?? 'hr'}:imports-${randomUUID().slice(0, 8)}`;
     const dir = mkdtempSync(join(tmpdir(), 'hr-import-workers-'));
-    api = await createTestApp({ QUEUE_CONSUMER: 'false', QUEUE_PREFIX: prefix, IMPORT_DIR: dir });
+    api = await createTestApp({
+      QUEUE_CONSUMER: 'false',
+      QUEUE_PREFIX: prefix,
+      IMPORT_DIR: dir,
+      FILE_STORAGE: `local:${dir}/files`,
+    });
     if (api.config.database.type !== 'mysql' || !api.config.redisUrl)
       throw new Error('needs DATABASE_URL=mysql:// and REDIS_URL');
     ds = api.app.get(DataSource);
@@ -38,6 +43,7 @@ const ROWS = 20_000;
       REDIS_URL: api.config.redisUrl,
       QUEUE_PREFIX: prefix,
       IMPORT_DIR: dir,
+      FILE_STORAGE: `local:${dir}/files`,
       QUEUE_LOCK_MS: '2000',
       QUEUE_STALLED_CHECK_MS: '1000',
     };

@@ -1,13 +1,15 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { EmployeesService } from '../src/employees/employees.service';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { ImportRecord } from '../src/imports/entities/import.entities';
+import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { MaintenanceService } from '../src/maintenance/maintenance.service';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -34,7 +36,12 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hr-imports-'));
 
   beforeAll(async () => {
-    t = await createTestApp({ IMPORT_DIR: dir, IMPORT_MAX_UNZIPPED_BYTES: '4mb', IMPORT_MAX_ROWS: '5000' });
+    t = await createTestApp({
+      IMPORT_DIR: dir,
+      IMPORT_MAX_UNZIPPED_BYTES: '4mb',
+      IMPORT_MAX_ROWS: '5000',
+      IMPORT_MAX_BYTES: '1mb',
+    });
     c = await buildCompany(t.app);
     call = apiCaller(t.app);
     ds = t.app.get(DataSource);
@@ -78,6 +85,7 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       message: string;
     }>;
 
+  const store = () => t.app.get<FileStore>(FILE_STORE);
   const countEmployees = () => ds.getRepository(Employee).count();
   const byEmployeeId = (employeeId: string) => ds.getRepository(Employee).findOne({ where: { employeeId } });
   const deptName = async (id: number) =>
@@ -143,6 +151,9 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     ]);
     expect(await countEmployees()).toBe(before);
     expect(taken).toBeDefined();
+    // The dry run keeps its file in the file store for the commit.
+    const key = (await ds.getRepository(ImportRecord).findOneByOrFail({ id: dry.id })).fileKey!;
+    expect(await store().exists(key)).toBe(true);
 
     const refused = await call('POST', `/imports/${dry.id}/commit`, c.users.admin.token);
     expect(refused.statusCode).toBe(409);
@@ -165,8 +176,9 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     ).json().data;
     expect(audit[0]).toMatchObject({ action: 'create', actor: c.users.admin.user.id, request_id: `import-${dry.id}` });
     // The file is removed once the import ended (just after its end is recorded).
-    await until(() => readdirSync(dir).length === 0, 5000);
-    expect(readdirSync(dir)).toEqual([]);
+    await until(async () => !(await store().exists(key)), 5000);
+    expect(await store().exists(key)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]); // nor is the job's local copy left behind
   });
 
   it('all-or-nothing writes nothing when one row is invalid; a valid file is imported whole, updates matched on employee_id', async () => {
@@ -246,11 +258,11 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     const dry = await imported('employee_id,first_name,last_name,joined_date\nST1,Stale,Run,2024-01-01\n', 'kind=employees');
     const fresh = await imported('employee_id,first_name,last_name,joined_date\nST2,Fresh,Run,2024-01-01\n', 'kind=employees');
     const keyOf = async (id: number) => (await ds.getRepository(ImportRecord).findOneByOrFail({ id })).fileKey;
-    const staleFile = join(dir, (await keyOf(dry.id))!);
-    const freshFile = join(dir, (await keyOf(fresh.id))!);
+    const staleFile = (await keyOf(dry.id))!;
+    const freshFile = (await keyOf(fresh.id))!;
     await ds.getRepository(ImportRecord).update({ id: dry.id }, { finishedAt: new Date(Date.now() - 8 * 86_400_000) });
     expect((await t.app.get(MaintenanceService).purge()).importFiles).toBe(1);
-    expect([existsSync(staleFile), existsSync(freshFile), await keyOf(dry.id)]).toEqual([false, true, null]);
+    expect([await store().exists(staleFile), await store().exists(freshFile), await keyOf(dry.id)]).toEqual([false, true, null]);
     const refused = await call('POST', `/imports/${dry.id}/commit`, c.users.admin.token);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toMatch(/no longer stored/);
@@ -291,6 +303,19 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(refused.error).toMatch(/unpacks to more than 4 MiB/);
     expect(process.memoryUsage().rss - rss).toBeLessThan(48 * 1024 * 1024);
 
+    // Past IMPORT_MAX_BYTES (1 MiB here): 413 from Content-Length, or while a body without it streams; nothing kept.
+    const imports = async () => (await call('GET', '/imports?limit=1', c.users.admin.token)).json().total as number;
+    const before = await imports();
+    const big = `employee_id\n${'E1\n'.repeat(400_000)}`;
+    expect((await upload(big, 'kind=employees')).statusCode).toBe(413);
+    const streamed = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/imports?kind=employees',
+      headers: { ...bearer(c.users.admin.token), 'content-type': 'text/csv' },
+      payload: Readable.from([Buffer.from(big.slice(0, 700_000)), Buffer.from(big.slice(700_000))]),
+    });
+    expect(streamed.statusCode).toBe(413);
+    expect(await imports()).toBe(before);
     const notXlsx = await upload('employee_id\nA1\n', 'kind=employees', c.users.admin.token, XLSX_TYPE);
     expect(notXlsx.statusCode).toBe(415);
     const binary = await upload(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0]), 'kind=employees');

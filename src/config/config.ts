@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Typed configuration. This is the only module that reads process.env (through loadConfig's
@@ -79,7 +80,7 @@ export interface AppConfig {
   /** Where stored files live (FILE_STORAGE): local disk, or an S3-compatible bucket. */
   fileStorage: { type: 'local'; dir: string } | ({ type: 's3' } & S3Settings);
   imports: {
-    /** Where uploaded files wait for their import (named by a random key; removed once the import ends). */
+    /** Where a job keeps its local copy of the file it reads (removed when its pass ends). */
     dir: string;
     /** An upload's size (IMPORT_MAX_BYTES). */
     maxBytes: number;
@@ -333,7 +334,7 @@ export function loadConfig(env: Env): AppConfig {
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     fileStorage: fileStorage(),
     imports: {
-      dir: get('IMPORT_DIR') ?? './data/imports',
+      dir: get('IMPORT_DIR') ?? join(tmpdir(), 'hr-imports'),
       maxBytes: size('IMPORT_MAX_BYTES', '50mb'),
       maxRows: int('IMPORT_MAX_ROWS', 500_000, 1, 10_000_000),
       maxCellChars: int('IMPORT_MAX_CELL_CHARS', 32_767, 100, 1_000_000),

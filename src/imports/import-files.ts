@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { once } from 'node:events';
-import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
+import { PassThrough, Readable, Transform, TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainException } from '../common/errors/domain.exception';
+import { FILE_STORE, FileStore } from '../common/storage/file-store';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ImportRecord } from './entities/import.entities';
@@ -16,70 +16,91 @@ import { ImportRecord } from './entities/import.entities';
 /** The first bytes kept to tell the file's type. */
 const HEAD_BYTES = 4096;
 
-/** A stored upload: its random name, its size, its first bytes (what it is). */
+/** A stored upload: its key in the file store, its size, its first bytes (what it is). */
 export interface StoredFile {
   key: string;
   bytes: number;
   head: Buffer;
 }
 
+/** Passes bytes on and keeps the first HEAD_BYTES of them. */
+class HeadTap extends Transform {
+  private readonly parts: Buffer[] = [];
+  private kept = 0;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.kept < HEAD_BYTES) {
+      this.parts.push(chunk.subarray(0, HEAD_BYTES - this.kept));
+      this.kept += Math.min(chunk.length, HEAD_BYTES - this.kept);
+    }
+    done(null, chunk);
+  }
+
+  head(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
 /**
- * Uploaded files on local disk (IMPORT_DIR), each under a random key, kept while its import needs
- * it (a dry run until its commit; an import until it ends). The size is bounded while the body
- * arrives: past IMPORT_MAX_BYTES the upload stops with 413 and nothing stays.
+ * Uploaded files to import, kept in the file store (FILE_STORAGE: local disk or an S3 bucket, so
+ * an API process and a worker on another machine share them) under a random key while the import
+ * needs them: a dry run until its commit (7 days at most), an import until it ends. Their size is
+ * bounded while they arrive (IMPORT_MAX_BYTES, 413, nothing kept). A job reads a local copy in
+ * IMPORT_DIR (XLSX is a zip, read at random), removed when its pass ends.
  */
 @Injectable()
 export class ImportFiles {
-  private readonly dir: string;
+  private readonly scratch: string;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
+    @Inject(FILE_STORE) private readonly store: FileStore,
   ) {
-    this.dir = resolve(config.imports.dir);
+    this.scratch = resolve(config.imports.dir);
   }
 
   async save(body: Readable): Promise<StoredFile> {
-    await mkdir(this.dir, { recursive: true });
-    const key = randomBytes(24).toString('hex');
-    const partial = join(this.dir, `${key}.part`);
-    const max = this.config.imports.maxBytes;
-    const out = createWriteStream(partial, { mode: 0o600 });
-    let bytes = 0;
-    const heads: Buffer[] = [];
+    // The store reads a tap of the request: whatever happens to the tap, the request itself is
+    // read to its end, so that a 413 reaches the client instead of a reset connection.
+    const tap = new HeadTap();
+    const relay = new PassThrough();
+    body.pipe(relay).pipe(tap);
     try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        // Past the limit the rest is read and dropped (not written), so that the 413 reaches the client.
-        if (bytes > max) continue;
-        if (bytes - chunk.length < HEAD_BYTES) heads.push(chunk.subarray(0, HEAD_BYTES - (bytes - chunk.length)));
-        if (!out.write(chunk)) await once(out, 'drain');
-      }
-      out.end();
-      await finished(out);
-    } catch {
-      out.destroy();
-      await rm(partial, { force: true });
+      const stored = await this.store.put(tap, { maxBytes: this.config.imports.maxBytes });
+      return { key: stored.key, bytes: stored.size, head: tap.head() };
+    } catch (err) {
+      body.unpipe(relay);
+      body.resume();
+      if (err instanceof DomainException) throw err;
       throw new DomainException('BAD_REQUEST', 'The upload was interrupted');
     }
-    if (bytes > max) {
-      await rm(partial, { force: true });
-      throw new DomainException('PAYLOAD_TOO_LARGE', `The file is larger than IMPORT_MAX_BYTES (${max} bytes)`);
-    }
-    await rename(partial, join(this.dir, key));
-    return { key, bytes, head: Buffer.concat(heads) };
   }
 
-  /** Where the import's file is, or null once removed. */
-  path(record: Pick<ImportRecord, 'fileKey'>): string | null {
-    return record.fileKey ? join(this.dir, record.fileKey) : null;
+  /**
+   * A local copy of the import's file for a job to read, and its removal; null when the store no
+   * longer has it.
+   */
+  async localCopy(record: Pick<ImportRecord, 'id' | 'fileKey'>): Promise<{ path: string; done: () => Promise<void> } | null> {
+    const opened = record.fileKey ? await this.store.open(record.fileKey) : null;
+    if (!opened) return null;
+    await mkdir(this.scratch, { recursive: true });
+    const path = join(this.scratch, `import-${record.id}-${randomBytes(8).toString('hex')}`);
+    const done = () => rm(path, { force: true });
+    try {
+      await pipeline(opened.body, createWriteStream(path, { mode: 0o600 }));
+    } catch (err) {
+      await done();
+      throw err;
+    }
+    return { path, done };
   }
 
   async discard(key: string): Promise<void> {
-    await rm(join(this.dir, key), { force: true });
+    await this.store.remove(key);
   }
 
-  /** Removes the import's file and forgets its key. */
+  /** Removes the import's file from the store and forgets its key. */
   async remove(record: ImportRecord): Promise<void> {
     if (!record.fileKey) return;
     await this.discard(record.fileKey);

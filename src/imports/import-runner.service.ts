@@ -119,12 +119,18 @@ export class ImportRunner {
       const kind = this.kinds.get(record.kind);
       if (!kind) throw new SheetFileError(`Unknown kind ${record.kind}`);
       const session = await kind.start({ id: record.id, caller, payroll: record.payrollId });
-      await runAs(caller.id, `import-${record.id}`, async () => {
-        const tally = new Tally();
-        const source = await this.open(record, kind, tally);
-        if (resumes) await this.validRows(record, session, source, tally);
-        else await this.wholeFile(record, kind, session, source, tally);
-      });
+      const copy = await this.files.localCopy(record);
+      if (!copy) throw new SheetFileError('The uploaded file is no longer stored; upload it again');
+      try {
+        await runAs(caller.id, `import-${record.id}`, async () => {
+          const tally = new Tally();
+          const source = await this.open(copy.path, record, kind, tally);
+          if (resumes) await this.validRows(record, session, source, tally);
+          else await this.wholeFile(record, kind, session, source, tally);
+        });
+      } finally {
+        await copy.done();
+      }
     } catch (err) {
       if (err instanceof ClaimLost) return;
       // A deadlock victim's attempt is retried by the queue: the next attempt takes the import over.
@@ -163,12 +169,10 @@ export class ImportRunner {
    * ignored); unknown columns are reported once (row 0) and ignored; a missing required column or
    * a field given twice refuses the file.
    */
-  private async open(record: ImportRecord, kind: ImportKind, tally: Tally): Promise<Source> {
-    const path = this.files.path(record);
-    const size = path ? (await stat(path).catch(() => null))?.size : undefined;
-    if (size === undefined) throw new SheetFileError('The uploaded file is no longer stored; upload it again');
+  private async open(path: string, record: ImportRecord, kind: ImportKind, tally: Tally): Promise<Source> {
+    const size = (await stat(path)).size;
     let bytes = 0;
-    const rows = readSheet(path!, record.format, this.config.imports, (b) => (bytes = b));
+    const rows = readSheet(path, record.format, this.config.imports, (b) => (bytes = b));
     const first = await rows.next();
     if (first.done) throw new SheetFileError('The file is empty: a header row and data rows are expected');
     const header = first.value;

@@ -28,7 +28,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     DATABASE_URL: 'sqlite::memory:',
     LOG_LEVEL: 'info',
     SETTINGS_CACHE_MS: '200',
-    // Uploaded files of the suites' imports: never in the checkout's ./data.
+    // Stored files and the imports' local copies: never in the checkout's ./data.
+    FILE_STORAGE: `local:${join(tmpdir(), `hr-test-files-${RUN}`)}`,
     IMPORT_DIR: join(tmpdir(), `hr-test-imports-${RUN}`),
   };
   if (INTEGRATION) {
