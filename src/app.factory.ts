@@ -179,6 +179,7 @@ const API_TAGS: Array<[string, string]> = [
   ['Audit log', 'Who changed what, when'],
   ['Webhooks', 'Signed event deliveries to subscribers'],
   ['Imports', 'CSV and XLSX files in: dry run, row errors, commit; templates'],
+  ['Documents', 'Employee documents: types (documents next)'],
 ];
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {

@@ -9,6 +9,7 @@ import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ImportKindsModule } from './common/import/import-kinds.module';
 import { StorageModule } from './common/storage/storage.module';
 import { ImportsModule } from './imports/imports.module';
+import { DocumentsModule } from './documents/documents.module';
 import { QueueModule } from './common/queue/queue.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -65,6 +66,7 @@ export class AppModule {
         WebhooksModule,
         MaintenanceModule,
         ImportsModule,
+        DocumentsModule,
         ...imports,
       ],
       providers: [

@@ -18,7 +18,7 @@ const ADMIN: readonly UserLevel[] = ['Admin'];
 type Rule = 'public' | readonly UserLevel[];
 
 const REFERENCE =
-  'certifications|departments|education-levels|employment-statuses|holidays|job-titles|languages|leave-periods|leave-types|nationalities|pay-grades|projects|skills';
+  'certifications|departments|document-types|education-levels|employment-statuses|holidays|job-titles|languages|leave-periods|leave-types|nationalities|pay-grades|projects|skills';
 
 /** First match wins: [method regex, path regex, who may call]. */
 const TABLE: Array<[RegExp, RegExp, Rule]> = [

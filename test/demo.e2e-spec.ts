@@ -20,6 +20,13 @@ describe('demo seed', () => {
     expect(list.json().total).toBe(60);
     const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
     expect(departments.json().total).toBe(6);
+    const documentTypes = await t.app.inject({ method: 'GET', url: '/app/api/document-types', headers: admin });
+    expect(documentTypes.json().data.map((d: { name: string }) => d.name)).toEqual([
+      'Passport',
+      'Work permit',
+      'Employment contract',
+      'Certificate',
+    ]);
     // A dry run of three new hires, validated: one row refused (no Marketing department), nothing written yet.
     const imports = (await t.app.inject({ method: 'GET', url: '/app/api/imports', headers: admin })).json().data;
     expect(imports).toEqual([

@@ -20,6 +20,7 @@ import { Webhooks1763800000018 } from './1763800000018-Webhooks';
 import { EmployeeStatusCodeIndex1763800000019 } from './1763800000019-EmployeeStatusCodeIndex';
 import { WideTextColumns1763800000020 } from './1763800000020-WideTextColumns';
 import { Imports1763800000021 } from './1763800000021-Imports';
+import { DocumentTypes1763800000022 } from './1763800000022-DocumentTypes';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   EmployeeStatusCodeIndex1763800000019,
   WideTextColumns1763800000020,
   Imports1763800000021,
+  DocumentTypes1763800000022,
 ];

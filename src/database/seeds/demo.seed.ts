@@ -10,6 +10,7 @@ import { UserLevel } from '../../common/auth/user-level';
 import { User } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
 import { seedDemoImports } from './demo-imports';
+import { seedDemoDocuments } from './demo-documents';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -28,7 +29,7 @@ export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 
 /**
  * The demo company: settings, reference data, 60 employees, and an Admin, a Manager, an Employee
- * and a Restricted Admin user; a dry run of an import of three new hires. Idempotent: a second run keeps existing data and prints no password again.
+ * and a Restricted Admin user; document types; a dry run of an import of three new hires. Idempotent: a second run keeps existing data and prints no password again.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const users = app.get(UsersService);
@@ -39,6 +40,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
   await settings.set(ENABLE_REST_API, 'Yes');
   await settings.set(COMPANY_NAME, 'Demo Company');
   await seedDemoCompany(app);
+  await seedDemoDocuments(app);
 
   const employeeId = async (code: string) => (await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: code } })).id;
   const specs: Array<{ username: string; level: UserLevel; employee?: string; department?: string }> = [

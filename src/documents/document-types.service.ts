@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ReferenceCrud } from '../common/crud/crud';
+import { DocumentTypeDto } from './dto/document-type.dto';
+import { DocumentType } from './entities/document-type.entity';
+
+/** Defaults of a new document type (API.md §14): reminders 30, 7 and 1 days before expiry. */
+const DEFAULTS: Omit<DocumentType, 'id' | 'name'> = {
+  expires: false,
+  notifyDaysBefore: [30, 7, 1],
+  visibleToEmployee: true,
+  visibleToManager: false,
+  employeeMayUpload: false,
+};
+
+/** The list's filters beyond id and name (its controller documents the same). */
+export const DOCUMENT_TYPE_LIST = { filterFields: { expires: { column: 'r.expires', type: 'boolean' as const } } };
+
+/** Document types (`/document-types`): Admins write, every authenticated user reads. */
+@Injectable()
+export class DocumentTypesService {
+  readonly types: ReferenceCrud<DocumentType, DocumentTypeDto>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.types = new ReferenceCrud<DocumentType, DocumentTypeDto>({
+      label: 'Document type',
+      resource: 'document-types',
+      repo: dataSource.getRepository(DocumentType),
+      fields: {
+        name: 'name',
+        expires: 'expires',
+        notify_days_before: 'notifyDaysBefore',
+        visible_to_employee: 'visibleToEmployee',
+        visible_to_manager: 'visibleToManager',
+        employee_may_upload: 'employeeMayUpload',
+      },
+      check: (type) => {
+        // A new type's unset fields take the defaults (an update keeps what the type has).
+        for (const prop of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>)
+          if (type[prop] === undefined) Object.assign(type, { [prop]: DEFAULTS[prop] });
+        // Most distant reminder first, as they come (kept for a type that does not expire: unused until it does).
+        type.notifyDaysBefore = [...type.notifyDaysBefore].sort((a, b) => b - a);
+        return Promise.resolve();
+      },
+      listSpec: DOCUMENT_TYPE_LIST,
+    });
+  }
+}
