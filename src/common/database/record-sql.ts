@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
 
 /**
@@ -43,11 +44,16 @@ export function recordedMethods(): readonly RecordedMethod[] {
   return RECORDED;
 }
 
-let sink: string[] | null = null;
+/**
+ * The statements of the recording the calling code runs in: a statement is recorded only when it
+ * is sent from inside `work` (its async context), never one of a scheduled job that happens to run
+ * meanwhile (the webhook dispatcher, every second, used to land in other repositories' snapshots).
+ */
+const recording = new AsyncLocalStorage<string[]>();
 
 /** Statements sent outside TypeORM's query runners (DriverReader) report here; nothing is kept unless a recording runs. */
 export function noteSql(sql: string): void {
-  sink?.push(sql);
+  recording.getStore()?.push(sql);
 }
 
 /**
@@ -59,15 +65,13 @@ export async function recordStatements(ds: DataSource, work: () => Promise<unkno
   const logger = ds.logger;
   const logQuery = logger.logQuery.bind(logger);
   logger.logQuery = (query, parameters, runner) => {
-    statements.push(query);
+    recording.getStore()?.push(query);
     logQuery(query, parameters, runner);
   };
-  sink = statements;
   try {
-    await work();
+    await recording.run(statements, work);
   } finally {
     logger.logQuery = logQuery;
-    sink = null;
   }
   // A DriverReader read inside a transaction goes through TypeORM as well: noted once.
   return statements.filter((sql, i) => sql !== statements[i - 1]);
