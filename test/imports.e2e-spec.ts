@@ -9,6 +9,7 @@ import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { EmployeesService } from '../src/employees/employees.service';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { ImportRecord } from '../src/imports/entities/import.entities';
+import { ImportFiles } from '../src/imports/import-files';
 import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { MaintenanceService } from '../src/maintenance/maintenance.service';
 import { Employee } from '../src/employees/entities/employee.entity';
@@ -315,6 +316,16 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       payload: Readable.from([Buffer.from(big.slice(0, 700_000)), Buffer.from(big.slice(700_000))]),
     });
     expect(streamed.statusCode).toBe(413);
+    // A body cut off half-way (a client that hangs up): refused, nothing kept, nothing left waiting.
+    let sent = false;
+    const cut = new Readable({
+      read() {
+        if (sent) return this.destroy(new Error('connection reset'));
+        sent = true;
+        this.push('employee_id\nE1\n');
+      },
+    });
+    await expect(t.app.get(ImportFiles).save(cut)).rejects.toThrow('The upload was interrupted');
     expect(await imports()).toBe(before);
     const notXlsx = await upload('employee_id\nA1\n', 'kind=employees', c.users.admin.token, XLSX_TYPE);
     expect(notXlsx.statusCode).toBe(415);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { PassThrough, Readable, Transform, TransformCallback } from 'node:stream';
+import { finished, PassThrough, Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { DomainException } from '../common/errors/domain.exception';
@@ -66,6 +66,13 @@ export class ImportFiles {
     const tap = new HeadTap();
     const relay = new PassThrough();
     body.pipe(relay).pipe(tap);
+    // A client that hangs up mid-upload: pipe() carries no error, the store must see one. The
+    // tap's error reaches us as the store's rejection; the listener keeps it from being rethrown
+    // by the pipe once the store has let go of the tap.
+    tap.on('error', () => undefined);
+    finished(body, (err) => {
+      if (err) tap.destroy(err);
+    });
     try {
       const stored = await this.store.put(tap, { maxBytes: this.config.imports.maxBytes });
       return { key: stored.key, bytes: stored.size, head: tap.head() };
