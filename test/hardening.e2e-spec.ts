@@ -161,6 +161,8 @@ describe('hardening (issue 8)', () => {
         adminPost('/payroll_config/payroll-groups', { name: name(), description: 'd' })();
       fixtures['/payroll_config/salary-components/{id}'] = async () =>
         adminPost('/payroll_config/salary-components', { name: name(), component_type: 'Earning', details: 'd' })();
+      fixtures['/document-types/{id}'] = async () =>
+        adminPost('/document-types', { name: name(), expires: true, notify_days_before: [14, 2] })();
       fixtures['/webhooks/{id}'] = async () =>
         adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();
       fixtures['/timesheets/{id}'] = async () => {
