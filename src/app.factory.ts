@@ -179,7 +179,7 @@ const API_TAGS: Array<[string, string]> = [
   ['Audit log', 'Who changed what, when'],
   ['Webhooks', 'Signed event deliveries to subscribers'],
   ['Imports', 'CSV and XLSX files in: dry run, row errors, commit; templates'],
-  ['Documents', 'Employee documents: types (documents next)'],
+  ['Documents', 'Employee documents: types, uploads, versions, downloads, expiry'],
 ];
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
@@ -236,6 +236,17 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
   const importRoute = `${config.apiPrefix}/imports`;
   fastify.addContentTypeParser(['text/csv', XLSX_TYPE], (req, payload, done) => {
     if (req.routeOptions.url !== importRoute || req.method !== 'POST') {
+      return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
+    }
+    done(null, payload);
+  });
+  // A document upload is multipart/form-data, read as a stream by the Documents module (busboy),
+  // on its two upload routes only.
+  const uploadRoutes = ['/employees/:id/documents', '/employees/:id/documents/:docId/versions'].map(
+    (r) => `${config.apiPrefix}${r}`,
+  );
+  fastify.addContentTypeParser('multipart/form-data', (req, payload, done) => {
+    if (!uploadRoutes.includes(req.routeOptions.url ?? '') || req.method !== 'POST') {
       return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
     }
     done(null, payload);

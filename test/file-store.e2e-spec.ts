@@ -1,14 +1,13 @@
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import S3rver from 's3rver';
+import { PassThrough, Readable } from 'node:stream';
 import { DomainException } from '../src/common/errors/domain.exception';
 import { FileStore } from '../src/common/storage/file-store';
 import { LocalFileStore } from '../src/common/storage/local-file-store';
 import { S3FileStore } from '../src/common/storage/s3-file-store';
+import { startS3Emulator } from './helpers/s3-emulator';
 
 async function bytesOf(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -46,26 +45,8 @@ async function localDriver(): Promise<Driver> {
 
 /** s3rver, an S3 emulator run by the test (no S3-compatible server is packaged for this machine). */
 async function s3Driver(): Promise<Driver> {
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: mkdtempSync(join(tmpdir(), 'hr-s3-')) });
-  const { port } = (await server.run()) as { port: number };
-  const settings = {
-    bucket: 'hr-files',
-    prefix: 'test/',
-    endpoint: `http://127.0.0.1:${port}`,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  };
-  const client = new S3Client(settings);
-  await client.send(new CreateBucketCommand({ Bucket: settings.bucket }));
-  return {
-    store: new S3FileStore(settings),
-    count: async () => (await client.send(new ListObjectsV2Command({ Bucket: settings.bucket }))).KeyCount ?? 0,
-    close: async () => {
-      client.destroy();
-      await server.close();
-    },
-  };
+  const s3 = await startS3Emulator();
+  return { store: new S3FileStore(s3.settings), count: () => s3.objectCount(), close: () => s3.close() };
 }
 
 /** The contract every FileStore driver keeps (issue 28): local disk and an S3-compatible bucket alike. */
@@ -108,8 +89,14 @@ describe.each([
   it('keeps nothing of an upload cut off half-way', async () => {
     const before = await d.count();
     await expect(d.store.put(cutOff(300_000), { maxBytes: 10_000_000 })).rejects.toThrow('connection reset');
+    // A body that failed before the store looked at it (a client that hung up at once) fails too.
+    const early = new PassThrough();
+    early.on('error', () => undefined);
+    early.destroy(new Error('hung up at once'));
+    await new Promise((r) => setImmediate(r));
+    await expect(d.store.put(early, { maxBytes: 10_000_000 })).rejects.toThrow('hung up at once');
     expect(await d.count()).toBe(before);
-  });
+  }, 10_000);
 
   it('removes a file (twice is fine); a missing or malformed key is nothing to open', async () => {
     const stored = await d.store.put(Readable.from([Buffer.from('passport scan')]), { maxBytes: 100 });

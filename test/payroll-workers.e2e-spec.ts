@@ -97,7 +97,7 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
     const dashboard = (JSON.parse(dashboardLine) as { url: string }).url;
     expect(dashboard).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/queues$/);
     const queues = (await (await fetch(`${dashboard}/api/queues`)).json()) as { queues: Array<{ name: string }> };
-    expect(queues.queues.map((q) => q.name).sort()).toEqual(['imports', 'mail', 'payroll', 'schedule', 'webhooks']);
+    expect(queues.queues.map((q) => q.name).sort()).toEqual(['documents', 'imports', 'mail', 'payroll', 'schedule', 'webhooks']);
 
     expect((await call('POST', `/payroll_config/payrolls/${payroll}/process`, admin)).statusCode).toBe(200);
     // Progress 60: computed, now writing 150 000 cells in one transaction.

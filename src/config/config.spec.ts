@@ -50,6 +50,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ FILE_STORAGE: 's3://hr-files', AWS_ACCESS_KEY_ID: 'id' })).toThrow(/set both or neither/);
   });
 
+  it('DOCUMENT_MAX_BYTES and DOCUMENT_ALLOWED_TYPES: 20 MiB and the seven safe kinds by default, a list of known kinds', () => {
+    expect(loadConfig({}).documents).toEqual({
+      maxBytes: 20 * 1024 * 1024,
+      allowedTypes: ['pdf', 'png', 'jpeg', 'webp', 'docx', 'xlsx', 'text'],
+    });
+    expect(loadConfig({ DOCUMENT_MAX_BYTES: '5mb', DOCUMENT_ALLOWED_TYPES: 'PDF, jpeg,pdf' }).documents).toEqual({
+      maxBytes: 5 * 1024 * 1024,
+      allowedTypes: ['pdf', 'jpeg'],
+    });
+    expect(() => loadConfig({ DOCUMENT_ALLOWED_TYPES: 'pdf,html' })).toThrow(/DOCUMENT_ALLOWED_TYPES: a list of pdf, png/);
+    expect(() => loadConfig({ DOCUMENT_ALLOWED_TYPES: ' , ' })).toThrow(/DOCUMENT_ALLOWED_TYPES/);
+  });
+
   it('has working defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({

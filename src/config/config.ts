@@ -14,6 +14,10 @@ export type DatabaseConfig =
   | { type: 'sqlite'; path: string } // ':memory:' for an in-memory database
   | { type: 'mysql'; url: string };
 
+/** The kinds of document file the service can recognise by their bytes (never HTML or SVG: they run script in a browser). */
+export const DOCUMENT_FILE_KINDS = ['pdf', 'png', 'jpeg', 'webp', 'docx', 'xlsx', 'text'] as const;
+export type DocumentFileKind = (typeof DOCUMENT_FILE_KINDS)[number];
+
 /** An S3-compatible bucket for stored files (FILE_STORAGE=s3://bucket/prefix). */
 export interface S3Settings {
   bucket: string;
@@ -79,6 +83,12 @@ export interface AppConfig {
   payrollRunTimeoutSec: number;
   /** Where stored files live (FILE_STORAGE): local disk, or an S3-compatible bucket. */
   fileStorage: { type: 'local'; dir: string } | ({ type: 's3' } & S3Settings);
+  documents: {
+    /** One uploaded document file (DOCUMENT_MAX_BYTES; 413 beyond, nothing kept). */
+    maxBytes: number;
+    /** The kinds of file accepted (DOCUMENT_ALLOWED_TYPES), decided by their bytes. */
+    allowedTypes: DocumentFileKind[];
+  };
   imports: {
     /** Where a job keeps its local copy of the file it reads (removed when its pass ends). */
     dir: string;
@@ -272,6 +282,24 @@ export function loadConfig(env: Env): AppConfig {
     };
   };
 
+  const documentTypes = (): DocumentFileKind[] => {
+    const raw = get('DOCUMENT_ALLOWED_TYPES') ?? DOCUMENT_FILE_KINDS.join(',');
+    const kinds = [
+      ...new Set(
+        raw
+          .split(',')
+          .map((k) => k.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ];
+    const bad = kinds.filter((k) => !(DOCUMENT_FILE_KINDS as readonly string[]).includes(k));
+    if (bad.length || !kinds.length) {
+      problems.push(`DOCUMENT_ALLOWED_TYPES: a list of ${DOCUMENT_FILE_KINDS.join(', ')}; got "${raw}"`);
+      return [...DOCUMENT_FILE_KINDS];
+    }
+    return kinds as DocumentFileKind[];
+  };
+
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -333,6 +361,10 @@ export function loadConfig(env: Env): AppConfig {
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     fileStorage: fileStorage(),
+    documents: {
+      maxBytes: size('DOCUMENT_MAX_BYTES', '20mb'),
+      allowedTypes: documentTypes(),
+    },
     imports: {
       dir: get('IMPORT_DIR') ?? join(tmpdir(), 'hr-imports'),
       maxBytes: size('IMPORT_MAX_BYTES', '50mb'),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { ReferenceCrud } from '../common/crud/crud';
 import { DocumentTypeDto } from './dto/document-type.dto';
 import { DocumentType } from './entities/document-type.entity';
@@ -21,8 +21,10 @@ export const DOCUMENT_TYPE_LIST = { filterFields: { expires: { column: 'r.expire
 @Injectable()
 export class DocumentTypesService {
   readonly types: ReferenceCrud<DocumentType, DocumentTypeDto>;
+  private readonly repo: Repository<DocumentType>;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
+    this.repo = dataSource.getRepository(DocumentType);
     this.types = new ReferenceCrud<DocumentType, DocumentTypeDto>({
       label: 'Document type',
       resource: 'document-types',
@@ -45,5 +47,14 @@ export class DocumentTypesService {
       },
       listSpec: DOCUMENT_TYPE_LIST,
     });
+  }
+
+  /** Every type (a handful: read whole, for a caller's visible types or the expiry job's rules). */
+  all(): Promise<DocumentType[]> {
+    return this.repo.find({ order: { id: 'ASC' } });
+  }
+
+  byId(id: number): Promise<DocumentType | null> {
+    return this.repo.findOne({ where: { id } });
   }
 }

@@ -1,14 +1,27 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EmployeesModule } from '../employees/employees.module';
+import { ReferenceModule } from '../reference/reference.module';
+import { UsersModule } from '../users/users.module';
+import { DocumentJobsService } from './document-jobs.service';
 import { DocumentTypesService } from './document-types.service';
 import { DOCUMENT_CONTROLLERS } from './documents.controllers';
+import { DocumentsController, EmployeeDocumentsController } from './documents.controller';
+import { DocumentsRepository } from './documents.repository';
+import { DocumentsService } from './documents.service';
+import { DocumentFileRemoval, DocumentRecord, DocumentReminder, DocumentVersion } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
 
-/** Employee documents (issue 28, API.md §14): the document types so far; the documents come next. */
+/** Employee documents (issue 28, API.md §14): types, documents and their versions in the file store, expiry reminders. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DocumentType])],
-  controllers: DOCUMENT_CONTROLLERS,
-  providers: [DocumentTypesService],
-  exports: [DocumentTypesService],
+  imports: [
+    EmployeesModule,
+    ReferenceModule,
+    UsersModule,
+    TypeOrmModule.forFeature([DocumentType, DocumentRecord, DocumentVersion, DocumentReminder, DocumentFileRemoval]),
+  ],
+  controllers: [...DOCUMENT_CONTROLLERS, EmployeeDocumentsController, DocumentsController],
+  providers: [DocumentTypesService, DocumentsService, DocumentsRepository, DocumentJobsService],
+  exports: [DocumentTypesService, DocumentsService, DocumentJobsService],
 })
 export class DocumentsModule {}

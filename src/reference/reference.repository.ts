@@ -31,4 +31,17 @@ export class ReferenceRepository {
     );
     return rows.map((r) => Number(r.id));
   }
+
+  /** The department and all its ancestors, in one recursive query (who administers a department). */
+  @RecordSql(3)
+  async ancestors(id: number): Promise<number[]> {
+    const rows = await this.ds.query<Array<{ id: number | string }>>(
+      `WITH RECURSIVE up (id, parent_id) AS (
+         SELECT id, parent_id FROM departments WHERE id = ?
+         UNION SELECT d.id, d.parent_id FROM departments d JOIN up ON d.id = up.parent_id
+       ) SELECT id FROM up`,
+      [id],
+    );
+    return rows.map((r) => Number(r.id));
+  }
 }

@@ -142,6 +142,11 @@ export class ReferenceService {
     return this.queries.subtree(rootIds);
   }
 
+  /** The department and its ancestors (ReferenceRepository.ancestors). */
+  ancestors(id: number): Promise<number[]> {
+    return this.queries.ancestors(id);
+  }
+
   private async checkParent(repo: Repository<Department>, d: Department, id?: number): Promise<void> {
     if (d.parentId === null || d.parentId === undefined) return;
     if (!(await repo.exists({ where: { id: d.parentId } })))

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import {
+  DOCUMENT_REMINDER_EVENT,
+  DOCUMENT_SETTLED_EVENT,
+  DocumentReminderEvent,
+  DocumentSettledEvent,
+} from '../documents/documents.events';
 import { EmployeesService } from '../employees/employees.service';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../leave/leave.events';
 import { PAYROLL_COMPLETED_EVENT, PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from '../payroll/payroll.events';
@@ -128,6 +134,33 @@ export class TasksListener {
   async payrollCompleted(e: PayrollEvent): Promise<void> {
     await this.tasks.safely(`review tasks of payroll ${e.payrollId}`, () =>
       this.tasks.completeAll('payroll-review', [e.payrollId]),
+    );
+  }
+
+  @OnEvent(DOCUMENT_REMINDER_EVENT)
+  async documentReminder(e: DocumentReminderEvent): Promise<void> {
+    await this.tasks.safely(`reminder ${e.reminderId} of document ${e.documentId}`, async () => {
+      const name = (await this.employees.displayName(e.employeeId)) ?? `employee ${e.employeeId}`;
+      const when =
+        e.daysLeft === null
+          ? `expired (valid until ${e.validUntil})`
+          : e.daysLeft === 0
+            ? `expires today (${e.validUntil})`
+            : `expires in ${e.daysLeft} day${e.daysLeft === 1 ? '' : 's'} (${e.validUntil})`;
+      await this.tasks.assign('document-expiry', e.reminderId, e.userIds, {
+        title: `${e.documentName} of ${name} ${when}`,
+        description: `Upload the renewed document as a new version (POST /employees/${e.employeeId}/documents/${e.documentId}/versions).`,
+        priority: e.daysLeft === null || e.daysLeft <= 7 ? 'High' : 'Normal',
+        dueDate: e.validUntil,
+        link: `/employees/${e.employeeId}/documents/${e.documentId}`,
+      });
+    });
+  }
+
+  @OnEvent(DOCUMENT_SETTLED_EVENT)
+  async documentSettled(e: DocumentSettledEvent): Promise<void> {
+    await this.tasks.safely(`reminder tasks of document ${e.documentId}`, () =>
+      this.tasks.completeAll('document-expiry', e.reminderIds),
     );
   }
 

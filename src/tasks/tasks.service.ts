@@ -21,6 +21,7 @@ export const TASK_SOURCES = [
   'payroll-review',
   'payroll-failed',
   'webhook-disabled',
+  'document-expiry',
 ] as const;
 export type TaskSource = (typeof TASK_SOURCES)[number] | 'manual';
 

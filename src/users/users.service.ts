@@ -80,6 +80,25 @@ export class UsersService {
     return (await this.users.find({ select: { id: true }, where: { userLevel: 'Admin', active: true } })).map((u) => u.id);
   }
 
+  /**
+   * The active users who administer an employee of a department: the
+   * Restricted Admins assigned to it or to one of its ancestors (`ancestors`, the department
+   * included), or the Admins when no Restricted Admin does.
+   */
+  async administratorsOf(ancestors: number[]): Promise<number[]> {
+    const assigned = ancestors.length
+      ? await this.users.manager.getRepository(UserDepartment).find({ where: { departmentId: In(ancestors) } })
+      : [];
+    if (assigned.length) {
+      const restricted = await this.users.find({
+        select: { id: true },
+        where: { id: In([...new Set(assigned.map((a) => a.userId))]), userLevel: 'Restricted Admin', active: true },
+      });
+      if (restricted.length) return restricted.map((u) => u.id);
+    }
+    return this.adminIds();
+  }
+
   /** Whether an active user with this id exists. */
   exists(id: number): Promise<boolean> {
     return this.users.exists({ where: { id, active: true } });

@@ -1,4 +1,5 @@
 import { WebhookEvent } from '../common/outbox/outbox';
+import { DOCUMENT_WEBHOOK_EVENTS } from '../documents/documents.events';
 import { EMPLOYEE_WEBHOOK_EVENTS } from '../employees/employees.events';
 import { LEAVE_WEBHOOK_EVENTS } from '../leave/leave.events';
 import { PAYROLL_WEBHOOK_EVENTS } from '../payroll/payroll.events';
@@ -12,6 +13,7 @@ export const WEBHOOK_EVENTS = [
   ...LEAVE_WEBHOOK_EVENTS,
   ...TIMESHEET_WEBHOOK_EVENTS,
   ...PAYROLL_WEBHOOK_EVENTS,
+  ...DOCUMENT_WEBHOOK_EVENTS,
 ] as const;
 
 /** Fails to compile when a module declares an event (WebhookEventPayloads) that the list above lacks. */

@@ -19,6 +19,7 @@ const spec: ListSpec = {
   filterFields: {
     level: { column: 'u.user_level', type: 'string', values: ['Admin', 'Manager', 'Employee', 'Restricted Admin'] },
     employee: { column: 'u.employee_id', type: 'int' },
+    employee_at_most: { column: 'u.employee_id', type: 'int', compare: 'atMost' },
     active: { column: 'u.active', type: 'boolean' },
   },
   searchColumns: ['u.username', 'u.email'],
@@ -132,6 +133,18 @@ describe('list requests', () => {
       const page = await findPage(ds.getRepository(User).createQueryBuilder('u'), req);
       expect(page.total).toBe(Math.ceil(3000 / 7));
       expect(page.items.every((u) => u.employeeId === null)).toBe(true);
+    });
+
+    it('an atMost filter takes one value and matches the rows at most it (nulls left out)', async () => {
+      const req = parseListQuery(query({ filters: '{"employee_at_most":100}', limit: 500 }), spec);
+      const page = await findPage(ds.getRepository(User).createQueryBuilder('u'), req);
+      const expected = Array.from({ length: 101 }, (_, i) => i).filter((i) => i % 7 !== 0);
+      expect(page.items.map((u) => u.employeeId)).toEqual(expected);
+      for (const bad of ['[1,2]', '[]', 'null']) {
+        expect(() => parseListQuery(query({ filters: `{"employee_at_most":${bad}}` }), spec)).toThrow(
+          expect.objectContaining({ details: [{ field: 'filters.employee_at_most', message: 'must be one value' }] }),
+        );
+      }
     });
 
     it('treats search wildcards literally', async () => {

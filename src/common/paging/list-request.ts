@@ -17,6 +17,8 @@ export interface FilterField {
   type: FilterType;
   /** Allowed values for enumerated string fields. */
   values?: readonly string[];
+  /** `atMost`: one value, matched by rows whose column is at most it (`valid_until_before`); equality otherwise. */
+  compare?: 'atMost';
 }
 
 /** What one list endpoint allows: documented sort and filter fields mapped to columns. */
@@ -45,7 +47,7 @@ export interface ListRequest {
   limit: number;
   offset: number;
   order: Array<[column: string, direction: 'ASC' | 'DESC']>;
-  filters: Array<{ column: string; values: FilterValue[] }>;
+  filters: Array<{ column: string; values: FilterValue[]; compare?: 'atMost' }>;
   search?: string;
   searchColumns: string[];
   fullText?: FullTextSpec;
@@ -135,12 +137,16 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
           continue;
         }
         const rawValues: unknown[] = Array.isArray(raw) ? raw : [raw];
+        if (fieldSpec.compare && (rawValues.length !== 1 || rawValues[0] === null)) {
+          problems.push({ field: `filters.${field}`, message: 'must be one value' });
+          continue;
+        }
         if (rawValues.length === 0 || rawValues.length > 100) {
           problems.push({ field: `filters.${field}`, message: 'must have 1 to 100 values' });
           continue;
         }
         const values = rawValues.map((v) => coerce(field, fieldSpec, v, problems));
-        if (values.every((v) => v !== undefined)) filters.push({ column: fieldSpec.column, values: values });
+        if (values.every((v) => v !== undefined)) filters.push({ column: fieldSpec.column, values, compare: fieldSpec.compare });
       }
     }
   }
@@ -194,6 +200,10 @@ export interface Condition {
 export function listConditions(ds: DataSource, req: ListRequest): Condition[] {
   const conditions = [...req.conditions];
   req.filters.forEach((f, i) => {
+    if (f.compare === 'atMost') {
+      conditions.push({ sql: `${f.column} <= :lf${i}`, params: { [`lf${i}`]: f.values[0] } });
+      return;
+    }
     const nonNull = f.values.filter((v) => v !== null);
     const parts: string[] = [];
     if (nonNull.length) parts.push(`${f.column} IN (:...lf${i})`);

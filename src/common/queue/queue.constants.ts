@@ -1,9 +1,9 @@
 /**
  * Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`; webhook deliveries on
- * `webhooks`; imports of files on `imports`; periodic work, run once per interval across all
- * processes, on `schedule`).
+ * `webhooks`; imports of files on `imports`; removals of document files on `documents`; periodic
+ * work, run once per interval across all processes, on `schedule`).
  */
-export const QUEUE_NAMES = ['mail', 'payroll', 'webhooks', 'imports', 'schedule'] as const;
+export const QUEUE_NAMES = ['mail', 'payroll', 'webhooks', 'imports', 'documents', 'schedule'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Exponential backoff: the n-th retry waits backoffMs * 2^(n-1). */

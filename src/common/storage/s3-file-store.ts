@@ -45,11 +45,17 @@ export class S3FileStore implements FileStore {
 
   async put(body: Readable, opts: { maxBytes: number; contentType?: string }): Promise<StoredObject> {
     const key = randomBytes(24).toString('hex');
+    // The body's failure is watched before anything is awaited: one that fails meanwhile (a client
+    // that hangs up at once) must fail the upload, not leave it waiting for bytes.
+    const meter = new MeteredStream(opts.maxBytes);
+    // The meter's own failure (too large, the body cut off) fails the upload, which aborts it.
+    const failed = new Promise<never>((_, reject) => meter.once('error', reject));
+    failed.catch(() => undefined);
+    body.on('error', (err) => meter.destroy(err));
+    if (body.errored) meter.destroy(body.errored);
+    body.pipe(meter);
     const client = await this.s3();
     const { Upload } = await import('@aws-sdk/lib-storage');
-    const meter = new MeteredStream(opts.maxBytes);
-    body.on('error', (err) => meter.destroy(err));
-    body.pipe(meter);
     const upload = new Upload({
       client,
       params: {
@@ -62,8 +68,6 @@ export class S3FileStore implements FileStore {
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
     });
-    // The meter's own failure (too large, the body cut off) fails the upload, which aborts it.
-    const failed = new Promise<never>((_, reject) => meter.once('error', reject));
     try {
       await Promise.race([upload.done(), failed]);
     } catch (err) {

@@ -21,6 +21,7 @@ import { EmployeeStatusCodeIndex1763800000019 } from './1763800000019-EmployeeSt
 import { WideTextColumns1763800000020 } from './1763800000020-WideTextColumns';
 import { Imports1763800000021 } from './1763800000021-Imports';
 import { DocumentTypes1763800000022 } from './1763800000022-DocumentTypes';
+import { Documents1763800000023 } from './1763800000023-Documents';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   WideTextColumns1763800000020,
   Imports1763800000021,
   DocumentTypes1763800000022,
+  Documents1763800000023,
 ];

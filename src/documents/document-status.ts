@@ -1,0 +1,53 @@
+import { DocumentStatus } from './entities/document.entities';
+import { DocumentType } from './entities/document-type.entity';
+
+/** Today, YYYY-MM-DD in UTC: the day documents expire by. */
+export function today(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Days from `from` to `to` (YYYY-MM-DD), negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The day `days` after `day`. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** How many days before valid_until a document of the type is Expiring: its most distant reminder. */
+export function expiringWindow(type: Pick<DocumentType, 'notifyDaysBefore'>): number {
+  return Math.max(0, ...type.notifyDaysBefore);
+}
+
+/**
+ * A document's status on `day`: No expiry without valid_until; Expired after it (valid_until is
+ * its last valid day); Expiring from the type's first reminder on; Valid before.
+ */
+export function documentStatus(
+  validUntil: string | null,
+  type: Pick<DocumentType, 'notifyDaysBefore'>,
+  day: string,
+): DocumentStatus {
+  if (!validUntil) return 'No expiry';
+  const left = daysBetween(day, validUntil);
+  if (left < 0) return 'Expired';
+  return left <= expiringWindow(type) ? 'Expiring' : 'Valid';
+}
+
+/** The mark of the expired reminder (document.expired). */
+export const EXPIRED_MARK = -1;
+
+/**
+ * The reminder due on `day` (one per document, version and mark): the nearest mark not yet passed
+ * (a job that missed days makes only the latest one), EXPIRED_MARK once expired, null before the
+ * first mark or without valid_until.
+ */
+export function dueMark(validUntil: string | null, type: Pick<DocumentType, 'notifyDaysBefore'>, day: string): number | null {
+  if (!validUntil) return null;
+  const left = daysBetween(day, validUntil);
+  if (left < 0) return EXPIRED_MARK;
+  const reached = type.notifyDaysBefore.filter((m) => m >= left);
+  return reached.length ? Math.min(...reached) : null;
+}
