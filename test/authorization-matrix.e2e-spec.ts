@@ -66,6 +66,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|PUT|DELETE/, /^\/webhooks(\/:id(\/(rotate-secret|deliveries|test))?)?$/, ADMIN],
   // Imports: Admins (a Restricted Admin its own imports, rows in its departments)
   [/GET|POST|DELETE/, /^\/imports(\/templates\/:kind|\/:id(\/(errors|commit))?)?$/, ADMINS],
+  // Documents: scoped by record (HR all in scope, a Manager its reports' manager-visible types, an Employee its own); the company list is HR's
+  [/GET|POST|PUT|DELETE/, /^\/employees\/:id\/documents(\/:docId(\/file|\/versions(\/:n\/file)?)?)?$/, ANY],
+  [/GET/, /^\/documents$/, ADMINS],
   // Insights, tasks
   [/GET/, /^\/insights\/[a-z-]+\/:period$/, ANY],
   [/GET/, /^\/tasks$/, ANY],
@@ -97,6 +100,8 @@ const DECIDES: Sees = { ...VISIBLE, Employee: ['report1', 'grandReport'] };
 const OWN_OR_ADMINS: Sees = { ...VISIBLE, Manager: ['manager'] };
 const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips\/:payslipId$/, 'missing-item'],
+  [/^\/employees\/:id\/documents\/:docId(\/file|\/versions(\/:n\/file)?)?$/, 'missing-item'],
+  [/^\/employees\/:id\/documents$/, VISIBLE],
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
   [/^\/employees\/:id\/(salary|audit-log)$/, VISIBLE], // Managers and Employees are refused by level first (403)
   [

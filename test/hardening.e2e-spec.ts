@@ -4,6 +4,7 @@ import { PasswordHasher } from '../src/auth/password-hasher';
 import { User } from '../src/users/entities/user.entity';
 import { UsersService } from '../src/users/users.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
+import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
 import { apiCaller, bearer, createTestApp, createUser, TestApp } from './helpers/test-app';
 
 /** Regression tests of issue 8 (hardening); each block names its item. */
@@ -114,7 +115,7 @@ describe('hardening (issue 8)', () => {
 
   describe('item 3: null in updates', () => {
     /** How to make one record of each PUT route, and who may update it. */
-    const fixtures: Record<string, () => Promise<{ id: number | string; token: string }>> = {};
+    const fixtures: Record<string, () => Promise<{ id: number | string; token: string; url?: string }>> = {};
     const adminPost = (path: string, body: object) => async () => {
       const res = await call('POST', path, c.users.admin.token, body);
       expect({ path, body: res.json() }).toEqual({ path, body: expect.objectContaining({ status: 'SUCCESS' }) });
@@ -163,6 +164,24 @@ describe('hardening (issue 8)', () => {
         adminPost('/payroll_config/salary-components', { name: name(), component_type: 'Earning', details: 'd' })();
       fixtures['/document-types/{id}'] = async () =>
         adminPost('/document-types', { name: name(), expires: true, notify_days_before: [14, 2] })();
+      fixtures['/employees/{id}/documents/{docId}'] = async () => {
+        const type = (await adminPost('/document-types', { name: name() })()).id;
+        const form = multipartForm([
+          { name: 'document_type', value: String(type) },
+          { name: 'valid_from', value: '2026-01-01' },
+          { name: 'valid_until', value: '2036-01-01' },
+          { name: 'notes', value: 'n' },
+          { name: 'file', filename: 'a.pdf', type: 'application/pdf', data: SAMPLE_FILES.pdf() },
+        ]);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/app/api/employees/${c.emp.report2}/documents`,
+          headers: { ...bearer(c.users.admin.token), ...form.headers },
+          payload: form.payload,
+        });
+        const id = res.json().data.id as number;
+        return { id, token: c.users.admin.token, url: `/employees/${c.emp.report2}/documents/${id}` };
+      };
       fixtures['/webhooks/{id}'] = async () =>
         adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();
       fixtures['/timesheets/{id}'] = async () => {
@@ -204,8 +223,9 @@ describe('hardening (issue 8)', () => {
         expect({ path, fixture: !!fixtures[path] }).toEqual({ path, fixture: true });
         for (const field of Object.keys(schema.properties)) {
           if (field === 'id') continue; // ignored in the body (API.md §7)
-          const { id, token } = await fixtures[path]();
-          const url = path.replace('{id}', String(id));
+          const made = await fixtures[path]();
+          const { id, token } = made;
+          const url = made.url ?? path.replace('{id}', String(id));
           const before = (await call('GET', url, c.users.admin.token)).json().data as Record<string, unknown>;
           const res = await call('PUT', url, token, { [field]: null });
           const after = (await call('GET', url, c.users.admin.token)).json().data as Record<string, unknown>;
@@ -214,6 +234,10 @@ describe('hardening (issue 8)', () => {
           if (nullable) {
             const expected = { ...before, [field]: null };
             if (path === '/attendance/{id}' && field === 'out_time') expected.hours = null;
+            if (path === '/employees/{id}/documents/{docId}') {
+              expected.updated_at = after.updated_at;
+              if (field === 'valid_until') expected.status = 'No expiry';
+            }
             expect({ path, field, after }).toEqual({ path, field, after: expected });
           } else {
             expect(res.json().error.details).toEqual(

@@ -13,13 +13,15 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
         ['schedule:webhooks-dispatch', t.config.webhooks.dispatchMs],
         ['schedule:payroll-recover-stalled', 60_000],
         ['schedule:imports-recover-stalled', 60_000],
         ['schedule:maintenance-purge', 86_400_000],
+        ['schedule:documents-expiry', 86_400_000],
+        ['schedule:documents-remove-files', 3_600_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

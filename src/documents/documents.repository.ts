@@ -202,6 +202,7 @@ export class DocumentsRepository {
         .into(DocumentReminder)
         .values(reminders.slice(i, i + BATCH).map((r) => ({ ...r, run })))
         .orIgnore()
+        .updateEntity(false)
         .execute();
     }
     return em.getRepository(DocumentReminder).find({ where: { run }, order: { id: 'ASC' } });
