@@ -27,6 +27,31 @@ describe('demo seed', () => {
       'Employment contract',
       'Certificate',
     ]);
+    // Documents of twelve employees: passports and contracts, a few permits and certificates.
+    const documents = await t.app.inject({ method: 'GET', url: '/app/api/documents?limit=100', headers: admin });
+    expect(documents.json().total).toBe(29);
+    const byStatus = (status: string) =>
+      documents
+        .json()
+        .data.filter((d: { status: string }) => d.status === status)
+        .map((d: { name: string }) => d.name);
+    expect(byStatus('Expiring').sort()).toEqual(['Passport', 'Passport', 'Passport', 'Work permit']);
+    expect(byStatus('Expired')).toEqual(['Work permit']);
+    const expiringSoon = documents
+      .json()
+      .data.filter(
+        (d: { status: string; valid_until: string }) =>
+          d.status === 'Expiring' && Date.parse(d.valid_until) < Date.now() + 31 * 86_400_000,
+      );
+    expect(expiringSoon).toHaveLength(3);
+    const firstFile = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${documents.json().data[0].employee}/documents/${documents.json().data[0].id}/file`,
+      headers: admin,
+    });
+    expect(firstFile.statusCode).toBe(200);
+    expect(firstFile.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(firstFile.rawPayload.toString('latin1')).toMatch(/startxref\n\d+\n%%EOF\n$/);
     // A dry run of three new hires, validated: one row refused (no Marketing department), nothing written yet.
     const imports = (await t.app.inject({ method: 'GET', url: '/app/api/imports', headers: admin })).json().data;
     expect(imports).toEqual([
@@ -48,8 +73,20 @@ describe('demo seed', () => {
     };
     const manager = await t.app.inject({ method: 'GET', url: '/app/api/employees', headers: await login('manager') });
     expect(manager.json().total).toBeGreaterThan(0);
-    const me = await t.app.inject({ method: 'GET', url: '/app/api/employees/me', headers: await login('employee') });
+    const employee = await login('employee');
+    const me = await t.app.inject({ method: 'GET', url: '/app/api/employees/me', headers: employee });
     expect(me.json().data.employee_id).toBe('E0007');
+    // Its own documents, newest first: its passport expires within the month.
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/documents`,
+      headers: employee,
+    });
+    expect(mine.json().data.map((d: { name: string; status: string }) => [d.name, d.status])).toEqual([
+      ['First aid certificate', 'No expiry'],
+      ['Employment contract', 'No expiry'],
+      ['Passport', 'Expiring'],
+    ]);
     const hr = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=500', headers: await login('hradmin') });
     expect(hr.json().total).toBe(7); // the head of People & Finance and its six accountants
 

@@ -205,31 +205,79 @@ export class DocumentsService implements OnModuleInit {
         throw new DomainException('FORBIDDEN', 'Documents of this type are uploaded by HR');
       }
       const validity = checkValidity(type, fields.valid_from ?? null, fields.valid_until ?? null);
-      return transaction(this.ds, async (em) => {
-        const now = new Date();
-        const doc = await em.getRepository(DocumentRecord).save(
-          em.getRepository(DocumentRecord).create({
-            employeeId,
-            documentTypeId: type.id,
-            name: fields.name ?? type.name,
-            notes: fields.notes ?? null,
-            version: 1,
-            status: documentStatus(validity.validUntil, type, today()),
-            ...fileFields(received.file, validity, caller),
-            createdAt: now,
-            updatedAt: now,
-          }),
-        );
-        await this.addVersionRow(em, doc);
-        await recordAudit(em, {
-          action: 'upload',
-          resource: RESOURCE,
-          resourceId: doc.id,
-          employee: employeeId,
-          after: auditView(doc),
-        });
-        return toDocumentDto(doc);
+      return this.insertDocument(employeeId, type, received.file, {
+        name: fields.name ?? type.name,
+        notes: fields.notes ?? null,
+        validity,
+        uploadedBy: caller.id,
       });
+    });
+  }
+
+  /**
+   * A file the service makes itself (the demo company's, payslip PDFs): stored, then its document
+   * as an upload makes it, uploaded by nobody (null) unless `uploadedBy` says who asked for it.
+   */
+  async storeGenerated(
+    employeeId: number,
+    typeId: number,
+    file: { content: Buffer; fileName: string; contentType: string },
+    meta: {
+      name?: string;
+      notes?: string | null;
+      validFrom?: string | null;
+      validUntil?: string | null;
+      uploadedBy?: number | null;
+    },
+  ): Promise<DocumentDto> {
+    const type = await this.types.byId(typeId);
+    if (!type) throw new NotFoundException('Document type');
+    const validity = checkValidity(type, meta.validFrom ?? null, meta.validUntil ?? null);
+    const stored = await this.store.put(Readable.from([file.content]), {
+      maxBytes: file.content.length,
+      contentType: file.contentType,
+    });
+    return this.keepingFileOnSuccess({ ...stored, fileName: file.fileName, contentType: file.contentType }, (received) =>
+      this.insertDocument(employeeId, type, received, {
+        name: meta.name ?? type.name,
+        notes: meta.notes ?? null,
+        validity,
+        uploadedBy: meta.uploadedBy ?? null,
+      }),
+    );
+  }
+
+  /** A new document and its first version, audited, in one transaction. */
+  private insertDocument(
+    employeeId: number,
+    type: DocumentType,
+    file: ReceivedFile,
+    meta: { name: string; notes: string | null; validity: Validity; uploadedBy: number | null },
+  ): Promise<DocumentDto> {
+    return transaction(this.ds, async (em) => {
+      const now = new Date();
+      const doc = await em.getRepository(DocumentRecord).save(
+        em.getRepository(DocumentRecord).create({
+          employeeId,
+          documentTypeId: type.id,
+          name: meta.name,
+          notes: meta.notes,
+          version: 1,
+          status: documentStatus(meta.validity.validUntil, type, today()),
+          ...fileFields(file, meta.validity, meta.uploadedBy),
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      await this.addVersionRow(em, doc);
+      await recordAudit(em, {
+        action: 'upload',
+        resource: RESOURCE,
+        resourceId: doc.id,
+        employee: employeeId,
+        after: auditView(doc),
+      });
+      return toDocumentDto(doc);
     });
   }
 
@@ -248,7 +296,7 @@ export class DocumentsService implements OnModuleInit {
         const doc = await this.repository.lockOne(em, employeeId, id);
         if (!doc) throw new NotFoundException('Document');
         const before = auditView(doc);
-        Object.assign(doc, fileFields(received.file, validity, caller), {
+        Object.assign(doc, fileFields(received.file, validity, caller.id), {
           version: doc.version + 1,
           status: documentStatus(validity.validUntil, type!, today()),
           updatedAt: new Date(),
@@ -399,9 +447,9 @@ export class DocumentsService implements OnModuleInit {
   }
 
   /** Runs `work` with the stored file; when it fails, the file is removed (no row points to it). */
-  private async keepingFileOnSuccess<T>(file: ReceivedFile, work: () => Promise<T>): Promise<T> {
+  private async keepingFileOnSuccess<T>(file: ReceivedFile, work: (file: ReceivedFile) => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await work(file);
     } catch (err) {
       await this.store.remove(file.key);
       throw err;
@@ -425,10 +473,16 @@ export class DocumentsService implements OnModuleInit {
   }
 }
 
+/** A file's dates: from when and until when it is valid. */
+interface Validity {
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
 function fileFields(
   file: ReceivedFile,
-  validity: { validFrom: string | null; validUntil: string | null },
-  caller: AuthUser,
+  validity: Validity,
+  uploadedBy: number | null,
 ): Pick<DocumentRecord, 'fileKey' | 'fileName' | 'contentType' | 'size' | 'sha256' | 'validFrom' | 'validUntil' | 'uploadedBy'> {
   return {
     fileKey: file.key,
@@ -438,16 +492,12 @@ function fileFields(
     sha256: file.sha256,
     validFrom: validity.validFrom,
     validUntil: validity.validUntil,
-    uploadedBy: caller.id,
+    uploadedBy,
   };
 }
 
 /** A file's dates against its type: valid_until required where the type expires, never before valid_from. */
-function checkValidity(
-  type: DocumentType,
-  validFrom: string | null,
-  validUntil: string | null,
-): { validFrom: string | null; validUntil: string | null } {
+function checkValidity(type: DocumentType, validFrom: string | null, validUntil: string | null): Validity {
   if (type.expires && !validUntil)
     throw ValidationException.field('valid_until', `is required: documents of type ${type.name} expire`);
   if (validFrom && validUntil && validUntil < validFrom)

@@ -29,7 +29,9 @@ export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 
 /**
  * The demo company: settings, reference data, 60 employees, and an Admin, a Manager, an Employee
- * and a Restricted Admin user; document types; a dry run of an import of three new hires. Idempotent: a second run keeps existing data and prints no password again.
+ * and a Restricted Admin user; document types and the documents of twelve employees (some
+ * expiring within the month); a dry run of an import of three new hires. Idempotent: a second run
+ * keeps existing data and prints no password again.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const users = app.get(UsersService);
