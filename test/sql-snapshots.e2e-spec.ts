@@ -30,7 +30,11 @@ export async function recordSnapshots(app: TestApp['app'], methods: readonly Rec
   for (const m of methods) {
     const repository = app.get<unknown, Record<string, (...args: unknown[]) => Promise<unknown>>>(m.target, { strict: false });
     const args = m.args.map((a) => (a === SAMPLE_MANAGER ? runner.manager : a));
+    // A method given the caller's manager runs in the caller's transaction (a row lock needs one).
+    const inTransaction = m.args.includes(SAMPLE_MANAGER);
+    if (inTransaction) await runner.startTransaction();
     const statements = await recordStatements(ds, () => repository[m.method](...args));
+    if (inTransaction) await runner.commitTransaction();
     if (!statements.length) throw new Error(`${m.target.name}.${m.method} sent no statement with its sample arguments`);
     const name = `${m.target.name}.${m.method}${m.label ? ` (${m.label})` : ''}`;
     // Sorted: statements sent in parallel (a page and its count) reach the log in the order their connections come.

@@ -1,3 +1,11 @@
+-- ReferenceRepository.ancestors
+WITH RECURSIVE up (id, parent_id) AS ( SELECT id, parent_id
+  FROM departments
+  WHERE id = ?
+  UNION SELECT d.id, d.parent_id
+  FROM departments d JOIN up ON d.id = up.parent_id ) SELECT id
+  FROM up;
+
 -- ReferenceRepository.nationalityByName
 SELECT `n`.`id` AS `n_id`, `n`.`name` AS `n_name`
   FROM `nationalities` `n`

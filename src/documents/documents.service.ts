@@ -97,6 +97,11 @@ export interface DocumentFile {
 
 const FIELDS_PIPE = createValidationPipe();
 
+/** Now, to the second: what both databases keep of created_at and updated_at, so a response matches a later read. */
+function wholeSecondNow(): Date {
+  return new Date(Math.floor(Date.now() / 1000) * 1000);
+}
+
 /** Form fields are text: ids become numbers, empty optional fields are left out. */
 function formValues(fields: Record<string, string>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -255,7 +260,7 @@ export class DocumentsService implements OnModuleInit {
     meta: { name: string; notes: string | null; validity: Validity; uploadedBy: number | null },
   ): Promise<DocumentDto> {
     return transaction(this.ds, async (em) => {
-      const now = new Date();
+      const now = wholeSecondNow();
       const doc = await em.getRepository(DocumentRecord).save(
         em.getRepository(DocumentRecord).create({
           employeeId,
@@ -299,7 +304,7 @@ export class DocumentsService implements OnModuleInit {
         Object.assign(doc, fileFields(received.file, validity, caller.id), {
           version: doc.version + 1,
           status: documentStatus(validity.validUntil, type!, today()),
-          updatedAt: new Date(),
+          updatedAt: wholeSecondNow(),
           ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
         });
         await em.getRepository(DocumentRecord).save(doc);
@@ -344,7 +349,7 @@ export class DocumentsService implements OnModuleInit {
       });
       const after = auditView(doc);
       if (JSON.stringify(before) !== JSON.stringify(after)) {
-        doc.updatedAt = new Date();
+        doc.updatedAt = wholeSecondNow();
         await em.getRepository(DocumentRecord).save(doc);
         // The current version's row follows its validity.
         await em
