@@ -14,7 +14,7 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { UserDepartment } from '../src/users/entities/user-department.entity';
 import { User } from '../src/users/entities/user.entity';
 import { UsersService } from '../src/users/users.service';
-import { withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const users = app.get(UsersService);
     const tokens = app.get(TokenService);
     const make = (username: string, level: User['userLevel'], employeeId?: number) =>
-      users.create({ username, email: `${username}@x.test`, password: 'bench-Secret-1', level, employeeId });
+      users.create({ username, email: `${username}@x.test`, password: BENCH_PASSWORD, level, employeeId });
     const admin = await make('bench-admin', 'Admin');
     const ra = await make('bench-ra', 'Restricted Admin');
     await app.get(DataSource).getRepository(UserDepartment).insert({ userId: ra.id, departmentId: a });

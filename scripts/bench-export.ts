@@ -16,7 +16,7 @@ import { TokenService } from '../src/auth/token.service';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { numberArg, withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, numberArg, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const EMPLOYEES = numberArg('employees', 100_000);
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     );
     const admin = await app
       .get(UsersService)
-      .create({ username: 'bench-admin', email: 'a@bench.test', password: 'bench-Secret-1', level: 'Admin' });
+      .create({ username: 'bench-admin', email: 'a@bench.test', password: BENCH_PASSWORD, level: 'Admin' });
     const token = (await app.get(TokenService).issue(admin)).access_token;
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address() as { port: number };

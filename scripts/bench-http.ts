@@ -13,9 +13,8 @@
  */
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { numberArg, PRODUCTION_NODE_FLAGS, rssMiB, textArg } from './bench-tools';
+import { assertPortFree, BENCH_PASSWORD, numberArg, PRODUCTION_NODE_FLAGS, rssMiB, textArg, waitFor } from './bench-tools';
 
 const CONNECTIONS = numberArg('connections', 50);
 const DURATION = numberArg('duration', 10);
@@ -24,7 +23,6 @@ const ONLY = textArg('only');
 const SERVICE_PORT = 3990;
 const FLOOR_PORT = 3991;
 const NEST_FLOOR_PORT = 3992;
-const PASSWORD = 'bench-Secret-1';
 const DIST = join(__dirname, '..');
 
 interface Figures {
@@ -48,31 +46,6 @@ function start(script: string, env: Record<string, string>): ChildProcess {
     process.exit(1);
   });
   return child;
-}
-
-/**
- * Fails when something already listens on `port`: the run would measure that server instead of the
- * one it starts (a stray service from an earlier run answered a whole run once, cold start 54 ms).
- */
-function assertPortFree(port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', () => reject(new Error(`port ${port} is in use: stop what listens there (ss -ltnp) and run again`)));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
-}
-
-async function waitFor(url: string, timeoutMs = 30_000): Promise<number> {
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      if ((await fetch(url)).status === 200) return Date.now() - t0;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() - t0 > timeoutMs) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 async function drive(opts: autocannon.Options): Promise<Figures> {
@@ -121,7 +94,7 @@ async function main(): Promise<void> {
       const res = await fetch(`${base}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'password', username, password: PASSWORD }),
+        body: JSON.stringify({ grant_type: 'password', username, password: BENCH_PASSWORD }),
       });
       if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} (run bench:seed first)`);
       return ((await res.json()) as { access_token: string }).access_token;

@@ -19,7 +19,7 @@ import { expandLeaveDays } from '../src/leave/leave-days';
 import { INSIGHT_NAMES } from '../src/insights/insights.dto';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { bulkInsert, isoDay, numberArg, sqlTime, withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, bulkInsert, isoDay, numberArg, sqlTime, withBenchApp } from './bench-tools';
 
 const EMPLOYEES = numberArg('employees', 1000);
 const ATTENDANCE = numberArg('attendance', 1_000_000);
@@ -111,14 +111,14 @@ async function main(): Promise<void> {
     const admin = await users.create({
       username: 'bench-admin',
       email: 'a@bench.test',
-      password: 'bench-Secret-1',
+      password: BENCH_PASSWORD,
       level: 'Admin',
     });
     // bulkEmployees: the first of every ten supervises the next nine.
     const manager = await users.create({
       username: 'bench-manager',
       email: 'm@bench.test',
-      password: 'bench-Secret-1',
+      password: BENCH_PASSWORD,
       level: 'Manager',
       employeeId: first,
     });

@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { TokenService } from '../src/auth/token.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 
       const admin = await app
         .get(UsersService)
-        .create({ username: 'bench-admin', email: 'bench@x.test', password: 'bench-Secret-1', level: 'Admin' });
+        .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
       const token = (await app.get(TokenService).issue(admin)).access_token;
       const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
         app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });

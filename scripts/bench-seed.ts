@@ -8,8 +8,9 @@
  * their leave days) and time entries (two a weekday), and a processed payroll of the first division
  * (its employees × the 30 columns of bench:payroll) for the data grid. Users, all with the password
  * `bench-Secret-1`: `bench-admin` (Admin), `bench-manager` (the first employee, supervising nine),
- * `bench-employee` (the second). `--reset` empties the database first; otherwise it must hold no
- * employees yet. Prints what it wrote and how long each part took.
+ * `bench-employee` (the second), `bench-hradmin` (Restricted Admin of Division 1). `--reset`
+ * empties the database first; otherwise it must hold no employees yet. Prints what it wrote and
+ * how long each part took.
  */
 import 'reflect-metadata';
 import { rmSync } from 'node:fs';
@@ -26,10 +27,9 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { SettingsService } from '../src/settings/settings.service';
 import { UsersService } from '../src/users/users.service';
 import { benchColumns, ensureBenchColumns } from './bench-payroll-columns';
-import { bulkInsert, isoDay, numberArg, sqlTime } from './bench-tools';
+import { BENCH_PASSWORD, bulkInsert, isoDay, numberArg, sqlTime } from './bench-tools';
 
 const DAY = 86_400_000;
-export const BENCH_PASSWORD = 'bench-Secret-1';
 
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is required (sqlite:/tmp/bench.sqlite or mysql://...)');
@@ -240,12 +240,19 @@ async function main(): Promise<void> {
       level: 'Employee',
       employeeId: first + 1,
     });
+    await users.create({
+      username: 'bench-hradmin',
+      email: 'hradmin@bench.test',
+      password: BENCH_PASSWORD,
+      level: 'Restricted Admin',
+      departmentIds: [departments[1]],
+    });
     if (config.database.type === 'mysql') {
       for (const table of ['employees', 'attendance', 'leave_requests', 'leave_days', 'time_entries', 'payroll_cells'])
         await ds.query(`ANALYZE TABLE ${table}`);
     }
     console.log(
-      `users          bench-admin, bench-manager (employee ${first}), bench-employee (employee ${first + 1}); password ${BENCH_PASSWORD}`,
+      `users          bench-admin, bench-manager (employee ${first}), bench-employee (employee ${first + 1}), bench-hradmin (Division 1); password ${BENCH_PASSWORD}`,
     );
   } finally {
     await app.close();

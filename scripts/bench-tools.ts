@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { scripts } from '../package.json';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,9 @@ import { transaction } from '../src/common/database/transaction';
 import { AppConfig, loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
 import { SettingsService } from '../src/settings/settings.service';
+
+/** The password of every benchmark user (bench:seed's and those the benchmarks make). */
+export const BENCH_PASSWORD = 'bench-Secret-1';
 
 /**
  * The application a benchmark runs against: DATABASE_URL from the environment (a MariaDB database
@@ -122,3 +126,28 @@ export const WORKER_NODE_FLAGS: readonly string[] = (() => {
   }
   return words.slice(1, -1);
 })();
+
+/**
+ * Fails when something already listens on `port`: the run would measure that server instead of the
+ * one it starts (a stray service from an earlier run answered a whole run once, cold start 54 ms).
+ */
+export function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`port ${port} is in use: stop what listens there (ss -ltnp) and run again`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+export async function waitFor(url: string, timeoutMs = 30_000): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(url)).status === 200) return Date.now() - t0;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -6,11 +6,15 @@ SELECT COUNT(*) AS `total`
   WHERE scope_e.department_id IN (?, ?)) AND (`d`.`status` IN (?)) AND `d`.`valid_until` <= ?;
 SELECT `d`.`id` AS `d_id`, `d`.`employee_id` AS `d_employee_id`, `d`.`document_type_id` AS `d_document_type_id`, `d`.`name` AS `d_name`, `d`.`file_key` AS `d_file_key`, `d`.`file_name` AS `d_file_name`, `d`.`content_type` AS `d_content_type`, `d`.`size` AS `d_size`, `d`.`sha256` AS `d_sha256`, `d`.`valid_from` AS `d_valid_from`, `d`.`valid_until` AS `d_valid_until`, `d`.`status` AS `d_status`, `d`.`version` AS `d_version`, `d`.`notes` AS `d_notes`, `d`.`uploaded_by` AS `d_uploaded_by`, `d`.`created_at` AS `d_created_at`, `d`.`updated_at` AS `d_updated_at`
   FROM `documents` `d`
+  WHERE `d`.`id` IN (SELECT page_id
+  FROM (SELECT `d`.`id` AS `page_id`
+  FROM `documents` `d`
   WHERE `d`.`employee_id` IN (SELECT scope_e.id
   FROM employees scope_e
   WHERE scope_e.department_id IN (?, ?)) AND (`d`.`status` IN (?)) AND `d`.`valid_until` <= ?
   ORDER BY `d`.`valid_until` ASC, `d`.`id` ASC
-  LIMIT 50 OFFSET 0;
+  LIMIT 50 OFFSET 0) page_ids)
+  ORDER BY `d`.`valid_until` ASC, `d`.`id` ASC;
 
 -- DocumentsRepository.claimReminders
 INSERT IGNORE INTO `document_reminders`(`id`, `document_id`, `version`, `mark`, `run`, `created_at`)

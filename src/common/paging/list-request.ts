@@ -241,12 +241,15 @@ const DIRECT_MAX_OFFSET = 200;
  * table. Past DIRECT_MAX_OFFSET the page is a deferred join: the ordered, offset ids are picked in a
  * derived table (an index-only scan when the sort column is indexed), then only those rows are
  * read, so page 1000 costs about what page 1 does. The query must not join one-to-many relations
- * (rows would multiply); load those in bulk for the page's ids.
+ * (rows would multiply); load those in bulk for the page's ids. `deferredAlways`: every page is
+ * read that way, for a query whose sort cannot follow an index (a scope joined in): its rows are
+ * sorted as ids from an index, not as whole rows in a temporary table.
  */
 export async function findPage<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
   req: ListRequest,
   totals?: TotalsCache,
+  deferredAlways = false,
 ): Promise<Page<T>> {
   applyListRequest(qb, req);
   const deferred = () => {
@@ -256,7 +259,7 @@ export async function findPage<T extends ObjectLiteral>(
     // replaces them), so a full-text match or a scope test is not evaluated twice.
     return qb.clone().where(`${req.idColumn} IN (SELECT page_id FROM (${ids.getQuery()}) page_ids)`);
   };
-  const page = req.offset <= DIRECT_MAX_OFFSET ? qb.clone().offset(req.offset).limit(req.limit) : deferred();
+  const page = req.offset <= DIRECT_MAX_OFFSET && !deferredAlways ? qb.clone().offset(req.offset).limit(req.limit) : deferred();
   const count = qb.clone().orderBy().select('COUNT(*)', 'total');
   const [items, total] = await Promise.all([
     page.getMany(),

@@ -41,7 +41,9 @@ export class Documents1763800000023 implements MigrationInterface {
           { name: 'updated_at', type: 'datetime' },
         ],
         indices: [
-          new TableIndex({ name: 'ix_documents_employee', columnNames: ['employee_id', 'id'] }),
+          // An employee's documents; with status and date, a Restricted Admin's "what is expiring"
+          // counts from the index alone (its employees' Expiring entries, not their every document).
+          new TableIndex({ name: 'ix_documents_employee', columnNames: ['employee_id', 'status', 'valid_until'] }),
           // "What expires this quarter" and the daily expiry scan: status, then the date.
           new TableIndex({ name: 'ix_documents_status_until', columnNames: ['status', 'valid_until'] }),
           new TableIndex({ name: 'ix_documents_type', columnNames: ['document_type_id', 'id'] }),
