@@ -189,6 +189,9 @@ describe.each([
       updated_at: expect.any(String),
     });
     expect(await ok('GET', `/employees/${c.emp.report1}/documents/${doc.id}`, admin)).toEqual(doc);
+    // A type with documents stays.
+    const typeInUse = await call('DELETE', `/document-types/${types.passport}`, admin);
+    expect([typeInUse.statusCode, typeInUse.json().error.code]).toEqual([409, 'IN_USE']);
     const list = await call(
       'GET',
       `/employees/${c.emp.report1}/documents?filters=${encodeURIComponent(`{"status":"Valid"}`)}`,
