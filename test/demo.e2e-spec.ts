@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { seedDemo } from '../src/database/seeds/demo.seed';
+import { PDF_SKIP_REASON, pdfText } from './helpers/pdf';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
 describe('demo seed', () => {
@@ -22,13 +23,27 @@ describe('demo seed', () => {
     expect(departments.json().total).toBe(6);
     const documentTypes = await t.app.inject({ method: 'GET', url: '/app/api/document-types', headers: admin });
     expect(documentTypes.json().data.map((d: { name: string }) => d.name)).toEqual([
+      'Payslip',
       'Passport',
       'Work permit',
       'Employment contract',
       'Certificate',
     ]);
-    // Documents of twelve employees: passports and contracts, a few permits and certificates.
-    const documents = await t.app.inject({ method: 'GET', url: '/app/api/documents?limit=100', headers: admin });
+    // Documents of twelve employees: passports and contracts, a few permits and certificates (and
+    // the payslip PDFs of the completed payroll, below).
+    const payslipType = documentTypes.json().data[0].id;
+    const documents = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/documents?limit=100&filters=${encodeURIComponent(
+        JSON.stringify({
+          document_type: documentTypes
+            .json()
+            .data.slice(1)
+            .map((d: { id: number }) => d.id),
+        }),
+      )}`,
+      headers: admin,
+    });
     expect(documents.json().total).toBe(29);
     const byStatus = (status: string) =>
       documents
@@ -86,6 +101,7 @@ describe('demo seed', () => {
       ['First aid certificate', 'No expiry'],
       ['Employment contract', 'No expiry'],
       ['Passport', 'Expiring'],
+      ...(PDF_SKIP_REASON ? [] : [[expect.stringMatching(/^Payslip Monthly payroll \d{4}-\d{2}$/), 'No expiry']]),
     ]);
     const hr = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=500', headers: await login('hradmin') });
     expect(hr.json().total).toBe(7); // the head of People & Finance and its six accountants
@@ -147,6 +163,25 @@ describe('demo seed', () => {
     expect(slips.json().total).toBe(60);
     expect(slips.json().data[0].html).toContain('Net pay');
     expect(slips.json().data[0].html).toMatch(/<p>Paid Monthly in [A-Z]{3}<\/p>/);
+    // Its PDFs, among the employees' documents, where this machine has a browser (else 503 saying how to get one).
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${completed.id}/payslips/${slips.json().data[0].id}/pdf`,
+      headers: admin,
+    });
+    if (PDF_SKIP_REASON) {
+      expect([pdf.statusCode, pdf.json().error.code]).toEqual([503, 'PDF_UNAVAILABLE']);
+    } else {
+      expect(pdf.statusCode).toBe(200);
+      expect(pdfText(pdf.rawPayload)).toContain('Net pay');
+      const payslipDocuments = await t.app.inject({
+        method: 'GET',
+        url: `/app/api/documents?limit=1&filters=${encodeURIComponent(JSON.stringify({ document_type: payslipType }))}`,
+        headers: admin,
+      });
+      expect(payslipDocuments.json().total).toBe(60);
+      expect(slips.json().data[0].document).toEqual(expect.any(Number));
+    }
     const grid = await t.app.inject({
       method: 'GET',
       url: `/app/api/payroll_config/payrolls/${payrolls[0].id}/data?limit=5`,

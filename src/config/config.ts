@@ -89,6 +89,17 @@ export interface AppConfig {
     /** The kinds of file accepted (DOCUMENT_ALLOWED_TYPES), decided by their bytes. */
     allowedTypes: DocumentFileKind[];
   };
+  /** Payslip PDFs (issue 29): the system's Chromium and qpdf; where they are missing, no PDFs. */
+  pdf: {
+    /** CHROMIUM_PATH, else the Debian package's /usr/bin/chromium (it may not exist). */
+    chromiumPath: string;
+    /** Pages one process renders at once (PDF_PAGES). */
+    pages: number;
+    /** One page's render, from its HTML to its PDF (PDF_TIMEOUT_MS). */
+    timeoutMs: number;
+    /** QPDF_PATH, else /usr/bin/qpdf: encrypts PDFs when the password setting asks for it. */
+    qpdfPath: string;
+  };
   imports: {
     /** Where a job keeps its local copy of the file it reads (removed when its pass ends). */
     dir: string;
@@ -364,6 +375,12 @@ export function loadConfig(env: Env): AppConfig {
     documents: {
       maxBytes: size('DOCUMENT_MAX_BYTES', '20mb'),
       allowedTypes: documentTypes(),
+    },
+    pdf: {
+      chromiumPath: get('CHROMIUM_PATH') ?? '/usr/bin/chromium',
+      pages: int('PDF_PAGES', 2, 1, 16),
+      timeoutMs: int('PDF_TIMEOUT_MS', 15_000, 1000, 120_000),
+      qpdfPath: get('QPDF_PATH') ?? '/usr/bin/qpdf',
     },
     imports: {
       dir: get('IMPORT_DIR') ?? join(tmpdir(), 'hr-imports'),

@@ -7,12 +7,13 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DeletedDto } from '../common/crud/crud.controller';
 import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { RawResponse } from '../common/envelope/raw-response.decorator';
+import { fileConditions, sendFile } from '../common/http/file-response';
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { DOCUMENT_LIST_SPEC, EMPLOYEE_DOCUMENT_LIST_SPEC } from './documents.repository';
-import { DocumentFile, DocumentsService } from './documents.service';
+import { DocumentsService } from './documents.service';
 import { DocumentDto, DocumentVersionDto, UPLOAD_SCHEMA, UpdateDocumentDto } from './dto/document.dto';
 
 const WHO =
@@ -33,12 +34,6 @@ const FILE_RESPONSE = {
     '`If-None-Match` with the ETag answers 304. Each download is in the audit log.',
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 };
-
-/** Sends a stored file (or a 304) with its headers. */
-function send(reply: FastifyReply, file: DocumentFile | { status: 304; headers: Record<string, string> }): Readable | string {
-  void reply.status(file.status).headers(file.headers);
-  return 'body' in file ? file.body : '';
-}
 
 /** An employee's documents (API.md §14). */
 @ApiTags('Documents')
@@ -136,7 +131,7 @@ export class EmployeeDocumentsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | string> {
-    return send(reply, await this.documents.file(caller, id, docId, null, conditionsOf(req)));
+    return sendFile(reply, await this.documents.file(caller, id, docId, null, fileConditions(req)));
   }
 
   @Post(':docId/versions')
@@ -185,17 +180,8 @@ export class EmployeeDocumentsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | string> {
-    return send(reply, await this.documents.file(caller, id, docId, n, conditionsOf(req)));
+    return sendFile(reply, await this.documents.file(caller, id, docId, n, fileConditions(req)));
   }
-}
-
-function conditionsOf(req: FastifyRequest): { range?: string; ifNoneMatch?: string; ifRange?: string } {
-  const h = req.headers;
-  return {
-    range: h.range,
-    ifNoneMatch: h['if-none-match'],
-    ifRange: typeof h['if-range'] === 'string' ? h['if-range'] : undefined,
-  };
 }
 
 /** The company's documents (API.md §14): "what expires this quarter". */

@@ -107,13 +107,29 @@ export class DocumentsRepository {
    * removal, in `em`'s transaction that deletes their rows: one INSERT ... SELECT, appended rows only.
    */
   @RecordSql(SAMPLE_MANAGER, { employee: 1 })
-  async queueFileRemovals(em: EntityManager, where: { employee: number } | { document: number }): Promise<void> {
+  async queueFileRemovals(
+    em: EntityManager,
+    where: { employee: number } | { document: number } | { documents: number[] },
+  ): Promise<void> {
+    const select =
+      'SELECT v.file_key, 0, CURRENT_TIMESTAMP FROM document_versions v INNER JOIN documents d ON d.id = v.document_id';
+    const insert = `INSERT INTO document_file_removals (file_key, attempts, created_at) ${select}`;
+    if ('documents' in where) {
+      for (let i = 0; i < where.documents.length; i += BATCH) {
+        const ids = where.documents.slice(i, i + BATCH);
+        await em.query(`${insert} WHERE d.id IN (${ids.map(() => '?').join(', ')})`, ids);
+      }
+      return;
+    }
     const [column, value] = 'employee' in where ? ['d.employee_id', where.employee] : ['d.id', where.document];
-    await em.query(
-      'INSERT INTO document_file_removals (file_key, attempts, created_at) ' +
-        `SELECT v.file_key, 0, CURRENT_TIMESTAMP FROM document_versions v INNER JOIN documents d ON d.id = v.document_id WHERE ${column} = ?`,
-      [value],
-    );
+    await em.query(`${insert} WHERE ${column} = ?`, [value]);
+  }
+
+  /** Deletes documents (their versions and reminders go with them), BATCH ids a statement. */
+  @RecordSql(SAMPLE_MANAGER, [1, 2])
+  async deleteMany(em: EntityManager, ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += BATCH)
+      await em.getRepository(DocumentRecord).delete({ id: In(ids.slice(i, i + BATCH)) });
   }
 
   /** Whether the employee has documents (its deletion queues their files only then). */

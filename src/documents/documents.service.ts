@@ -12,6 +12,7 @@ import { parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { ByteRange, FILE_STORE, FileStore } from '../common/storage/file-store';
+import { FileConditions, FileResponse } from '../common/http/file-response';
 import { createValidationPipe } from '../common/validation/validation-pipe';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -85,14 +86,6 @@ interface DocumentAccess {
   self: boolean;
   /** The types it reads (null: all). */
   types: number[] | null;
-}
-
-/** A stored file to send: its bytes, what they are, and the headers that go with them. */
-export interface DocumentFile {
-  body: Readable;
-  /** 200, or 206 for a range. */
-  status: 200 | 206;
-  headers: Record<string, string>;
 }
 
 const FIELDS_PIPE = createValidationPipe();
@@ -396,9 +389,23 @@ export class DocumentsService implements OnModuleInit {
     employeeId: number,
     id: number,
     version: number | null,
-    conditions: { range?: string; ifNoneMatch?: string; ifRange?: string },
-  ): Promise<DocumentFile | { status: 304; headers: Record<string, string> }> {
+    conditions: FileConditions,
+  ): Promise<FileResponse> {
     const { doc } = await this.readable(caller, employeeId, id);
+    return this.serve(doc, version, conditions);
+  }
+
+  /**
+   * The current file of a document the service made (a payslip PDF), for a caller whose right to
+   * it the caller checked (the payslip's scope); audited as a download like any other.
+   */
+  async generatedFile(employeeId: number, id: number, conditions: FileConditions): Promise<FileResponse> {
+    const doc = await this.repository.one(employeeId, id);
+    if (!doc) throw new NotFoundException('Document');
+    return this.serve(doc, null, conditions);
+  }
+
+  private async serve(doc: DocumentRecord, version: number | null, conditions: FileConditions): Promise<FileResponse> {
     const file = version === null || version === doc.version ? doc : await this.repository.version(doc.id, version);
     if (!file) throw new NotFoundException('Version');
     const etag = `"${file.sha256}"`;
@@ -422,7 +429,7 @@ export class DocumentsService implements OnModuleInit {
       action: 'download',
       resource: RESOURCE,
       resourceId: doc.id,
-      employee: employeeId,
+      employee: doc.employeeId,
       after: {
         version: version ?? doc.version,
         file_name: file.fileName,
@@ -439,8 +446,18 @@ export class DocumentsService implements OnModuleInit {
     return { body: opened.body, status: range ? 206 : 200, headers };
   }
 
+  /**
+   * Deletes documents the service made (payslip PDFs), in the caller's transaction, their files
+   * queued for removal; call `removeFilesSoon` once it committed. Audited by the caller's own entry.
+   */
+  async removeGenerated(em: EntityManager, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    await this.repository.queueFileRemovals(em, { documents: ids });
+    await this.repository.deleteMany(em, ids);
+  }
+
   /** Runs the removal job now (it is also scheduled, for removals that failed). */
-  private async removeFilesSoon(): Promise<void> {
+  async removeFilesSoon(): Promise<void> {
     await this.jobs.add(REMOVE_DOCUMENT_FILES_JOB, {});
   }
 

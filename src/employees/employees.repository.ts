@@ -76,6 +76,17 @@ const LIST_SOURCE: RowsSource = {
 };
 
 /** An employee as a payslip shows it; references are ids. */
+/** An employee as a payslip's delivery sees it (deliveryFieldsOf). */
+export interface DeliveryFields {
+  id: number;
+  employeeId: string;
+  name: string;
+  /** YYYY-MM-DD */
+  birthday: string | null;
+  workEmail: string | null;
+  privateEmail: string | null;
+}
+
 export interface PayslipFields {
   id: number;
   employee_id: string;
@@ -196,6 +207,47 @@ export class EmployeesRepository {
         .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
         .getRawMany<{ id: number | string; code: string; first: string; last: string }>();
       for (const e of rows) out.set(Number(e.id), { id: Number(e.id), employee_id: e.code, name: `${e.first} ${e.last}` });
+    }
+    return out;
+  }
+
+  /**
+   * What a payslip's delivery needs of employees (issue 29): the code and birthday a PDF password is
+   * made of, the name and the addresses an e-mail goes to. Plain rows, 1 000 at a time.
+   */
+  @RecordSql([1, 2, 3])
+  async deliveryFieldsOf(ids: number[]): Promise<Map<number, DeliveryFields>> {
+    const out = new Map<number, DeliveryFields>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.ds
+        .getRepository(Employee)
+        .createQueryBuilder('e')
+        .select(['e.id AS id', 'e.employee_id AS code', 'e.first_name AS first', 'e.last_name AS last', 'e.birthday AS birthday'])
+        .addSelect(['e.work_email AS work', 'e.private_email AS private'])
+        .where('e.id IN (:...ids)', { ids: ids.slice(i, i + 1000) })
+        .getRawMany<{
+          id: number | string;
+          code: string;
+          first: string;
+          last: string;
+          birthday: string | Date | null;
+          work: string | null;
+          private: string | null;
+        }>();
+      for (const e of rows)
+        out.set(Number(e.id), {
+          id: Number(e.id),
+          employeeId: e.code,
+          name: `${e.first} ${e.last}`,
+          birthday:
+            e.birthday === null
+              ? null
+              : e.birthday instanceof Date
+                ? e.birthday.toISOString().slice(0, 10)
+                : String(e.birthday).slice(0, 10),
+          workEmail: e.work,
+          privateEmail: e.private,
+        });
     }
     return out;
   }

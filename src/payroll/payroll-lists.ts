@@ -1,5 +1,5 @@
 import { ListSpec } from '../common/paging/list-request';
-import { PAYROLL_STATUSES } from './entities/payroll-run.entities';
+import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES } from './entities/payroll-run.entities';
 
 /*
  * The sort and filter fields of payroll's lists: the services page with them and the controllers
@@ -34,6 +34,10 @@ export const TEMPLATE_LIST_SPEC: ListSpec = { idColumn: 't.id', sortFields: { id
 export const PAYROLL_PAYSLIP_LIST_SPEC: ListSpec = {
   idColumn: 's.id',
   sortFields: { id: 's.id', employee: 's.employee_id' },
+  filterFields: {
+    delivery_status: { column: 's.delivery_status', type: 'string', values: PAYSLIP_DELIVERY_STATUSES },
+    employee: { column: 's.employee_id', type: 'int' },
+  },
 };
 
 /** An employee's payslips: the newest first. */

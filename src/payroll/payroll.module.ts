@@ -24,11 +24,16 @@ import { PayslipsService } from './payslips.service';
 import { PayslipContextsService } from './payslip-contexts.service';
 import { PayslipTemplatesService } from './payslip-templates.service';
 import { SettingsModule } from '../settings/settings.module';
+import { DocumentsModule } from '../documents/documents.module';
+import { PdfModule } from '../common/pdf/pdf.module';
+import { PayslipPdfsService } from './payslip-pdfs.service';
 
 @Module({
   imports: [
     AttendanceModule,
+    DocumentsModule,
     EmployeesModule,
+    PdfModule,
     LeaveModule,
     ReferenceModule,
     SettingsModule,
@@ -60,6 +65,7 @@ import { SettingsModule } from '../settings/settings.module';
     PayslipsService,
     PayslipContextsService,
     PayslipTemplatesService,
+    PayslipPdfsService,
   ],
   exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService, PayrollTransitionsService],
 })

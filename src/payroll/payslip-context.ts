@@ -36,7 +36,13 @@ export class PayslipPayrollContextDto {
 }
 
 export class PayslipCompanyContextDto {
-  @ApiPropertyOptional({ description: 'the setting "Company: Name"' }) name: string;
+  @ApiPropertyOptional({ description: 'the setting "Company Name"' }) name: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'the setting "Company Logo": a data: URI for <img src="{{company.logo}}">, or null when none is set',
+  })
+  logo: string | null;
 }
 
 export class PayslipColumnContextDto {
@@ -72,7 +78,7 @@ export const SAMPLE_PAYSLIP_CONTEXT: PayslipContextDto = {
     pay_frequency: 'Monthly',
   },
   payroll: { id: 0, name: 'Sample payroll', date_start: '2026-01-01', date_end: '2026-01-31' },
-  company: { name: 'My Company' },
+  company: { name: 'My Company', logo: null },
   columns: [
     { name: 'Gross', value: '0.00' },
     { name: 'Net', value: '0.00' },

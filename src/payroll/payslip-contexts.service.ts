@@ -3,13 +3,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { ReferenceService } from '../reference/reference.service';
-import { COMPANY_NAME } from '../settings/settings.registry';
+import { COMPANY_LOGO, COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { PayrollDataDto } from './dto/payroll-run.dto';
 import { PayFrequency } from './entities/payroll-config.entities';
 import { Payroll } from './entities/payroll-run.entities';
 import { PayrollGridService } from './payroll-grid.service';
 import { formerEmployeeContext, PayslipContextDto, PayslipEmployeeContextDto } from './payslip-context';
+
+/** The company as templates see it: its name and its logo (a data: URI, or null). */
+export async function companyContext(settings: SettingsService): Promise<PayslipContextDto['company']> {
+  return { name: await settings.get(COMPANY_NAME), logo: (await settings.get(COMPANY_LOGO)) || null };
+}
 
 /** What a payslip template renders (PayslipContextDto), for a page of a payroll's grid: the payslip job's and the preview's. */
 @Injectable()
@@ -25,7 +30,7 @@ export class PayslipContextsService {
   /** The render contexts of a page of the payroll's grid, a row each: one query for the page's employees. */
   async of(payroll: Payroll, grid: PayrollDataDto): Promise<PayslipContextDto[]> {
     const employees = await this.employeeContexts(grid.rows.map((r) => r.employee.id));
-    const company = { name: await this.settings.get(COMPANY_NAME) };
+    const company = await companyContext(this.settings);
     const payrollContext = { id: payroll.id, name: payroll.name, date_start: payroll.dateStart, date_end: payroll.dateEnd };
     return grid.rows.map((row) => ({
       employee: employees.get(row.employee.id) ?? formerEmployeeContext(row.employee.id),

@@ -13,7 +13,7 @@ import {
 const context = {
   employee: { id: 7, employee_id: 'E<7>', name: `O'Brien & "Sons" = \`x\`` },
   payroll: { id: 3, name: 'March', date_start: '2026-03-01', date_end: '2026-03-31' },
-  company: { name: 'ACME' },
+  company: { name: 'ACME', logo: null },
   columns: [
     { name: 'Gross', value: '5000.00' },
     { name: 'Tax', value: null },

@@ -9,7 +9,6 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { PayslipTemplateDto, SavePayslipTemplateDto } from './dto/payroll-run.dto';
 import { Payroll, PayslipTemplate } from './entities/payroll-run.entities';
@@ -23,7 +22,7 @@ import {
   PayslipContextDto,
   SAMPLE_PAYSLIP_CONTEXT,
 } from './payslip-context';
-import { PayslipContextsService } from './payslip-contexts.service';
+import { companyContext, PayslipContextsService } from './payslip-contexts.service';
 import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
 
 /** Checks a template and the names it uses (400 on `content` with the position of the problem) and returns its bounded renderer. */
@@ -128,7 +127,7 @@ export class PayslipTemplatesService {
     }
     const context = (await this.firstContext(caller)) ?? {
       ...SAMPLE_PAYSLIP_CONTEXT,
-      company: { name: await this.settings.get(COMPANY_NAME) },
+      company: await companyContext(this.settings),
     };
     return renderPreview(render, data ? overlayContext(context, data) : context);
   }

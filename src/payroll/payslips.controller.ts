@@ -1,6 +1,10 @@
 import { Exportable } from '../common/export/exportable';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { RawResponse } from '../common/envelope/raw-response.decorator';
+import { fileConditions, sendFile } from '../common/http/file-response';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { DeletedDto } from '../common/crud/crud.controller';
@@ -33,6 +37,18 @@ const TEMPLATE_HELP =
   'outside the data, or an object or list where a value is printed → 400 with line and column; so are partials, inline ' +
   'partials, decorators, triple braces, other helpers, hashes and literals, and more than 2 000 expressions or 100 000 ' +
   'characters. A render stops at 100 000 steps, 10 000 loop iterations or 1 000 000 characters: a preview past a bound → 400.';
+
+const PDF_HELP =
+  "The PDF rendered from the payslip by headless Chromium when the payslips were generated, kept among the employee's " +
+  'documents (type Payslip); encrypted when the setting "Payslip PDF Password" says so. As an attachment with an ETag; ' +
+  'each download is in the audit log. 503 PDF_UNAVAILABLE when this installation has no browser (the message says how to ' +
+  'install one); 404 for a payslip generated without one.';
+
+const PDF_RESPONSE = {
+  status: 200,
+  description: 'The PDF',
+  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+};
 
 @ApiTags('Payslips')
 @ApiBearerAuth()
@@ -127,6 +143,23 @@ export class PayrollPayslipsController {
     return this.payslips.deleteAll(caller, id);
   }
 
+  @Get('payslips/:payslipId/pdf')
+  @Levels(...ADMINS)
+  @RawResponse()
+  @ApiOperation({ summary: "A payslip's PDF", description: PDF_HELP })
+  @ApiResponse(PDF_RESPONSE)
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match)' })
+  @ApiErrors(400, 401, 403, 404, 503)
+  async pdf(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Param('payslipId', new IdParamPipe()) payslipId: number,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable | string> {
+    return sendFile(reply, await this.payslips.pdfOfPayroll(caller, id, payslipId, fileConditions(req)));
+  }
+
   @Get('payslips')
   @Levels(...ADMINS)
   @ApiOperation({ summary: "The payroll's payslips" })
@@ -164,6 +197,26 @@ export class EmployeePayslipsController {
     @Query() query: ListQueryDto,
   ): Promise<Page<PayslipDto>> {
     return this.payslips.ofEmployee(caller, id, query);
+  }
+
+  @Get(':payslipId/pdf')
+  @Authenticated()
+  @RawResponse()
+  @ApiOperation({
+    summary: "A payslip's PDF (the employee itself, or an Admin / Restricted Admin in scope; others 404)",
+    description: PDF_HELP,
+  })
+  @ApiResponse(PDF_RESPONSE)
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match)' })
+  @ApiErrors(400, 401, 404, 503)
+  async pdf(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Param('payslipId', new IdParamPipe()) payslipId: number,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable | string> {
+    return sendFile(reply, await this.payslips.pdfOfEmployee(caller, id, payslipId, fileConditions(req)));
   }
 
   @Get(':payslipId')

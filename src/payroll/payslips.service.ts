@@ -6,7 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
-import { NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
@@ -25,10 +25,24 @@ import { PayslipContextsService } from './payslip-contexts.service';
 import { PAYSLIP_CONTEXT_SHAPE } from './payslip-context';
 import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
 import { PayslipTemplatesService } from './payslip-templates.service';
+import { PayslipPdfsService } from './payslip-pdfs.service';
+import { PdfRenderer } from '../common/pdf/pdf-renderer';
+import { DocumentsService } from '../documents/documents.service';
+import { FileConditions, FileResponse } from '../common/http/file-response';
 import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
 function toPayslipDto(p: Payslip): PayslipDto {
-  return { id: p.id, payroll: p.payrollId, employee: p.employeeId, html: p.html, created_at: p.createdAt.toISOString() };
+  return {
+    id: p.id,
+    payroll: p.payrollId,
+    employee: p.employeeId,
+    html: p.html,
+    document: p.documentId,
+    delivery_status: p.deliveryStatus,
+    delivered_at: p.deliveredAt?.toISOString() ?? null,
+    delivery_error: p.deliveryError,
+    created_at: p.createdAt.toISOString(),
+  };
 }
 
 /** The rendered characters held before they are written. */
@@ -55,6 +69,9 @@ export class PayslipsService implements OnModuleInit {
     private readonly access: EmployeeAccessService,
     private readonly jobs: JobQueue,
     private readonly events: EventEmitter2,
+    private readonly pdfs: PayslipPdfsService,
+    private readonly renderer: PdfRenderer,
+    private readonly documents: DocumentsService,
   ) {}
 
   onModuleInit(): void {
@@ -97,14 +114,7 @@ export class PayslipsService implements OnModuleInit {
         return;
       }
       // A retried job starts over: an earlier attempt's payslips and errors go first.
-      await transaction(
-        this.dataSource,
-        async (em) => {
-          await em.delete(Payslip, { payrollId });
-          await this.repository.replaceErrors(em, payrollId, []);
-        },
-        SET_REPLACEMENT,
-      );
+      await this.removePayslips(payrollId, []);
       const failures: Array<{ employee: number; column: null; message: string }> = [];
       let batch: Array<Pick<Payslip, 'payrollId' | 'employeeId' | 'html'>> = [];
       let batchChars = 0;
@@ -137,15 +147,17 @@ export class PayslipsService implements OnModuleInit {
         if (!failures.length) await flush();
         if (page * 500 >= grid.total) break;
       }
-      if (failures.length) {
-        await transaction(
-          this.dataSource,
-          async (em) => {
-            await em.delete(Payslip, { payrollId });
-            await this.repository.replaceErrors(em, payrollId, failures);
-          },
-          SET_REPLACEMENT,
+      if (!failures.length) {
+        // Each payslip's PDF, kept as the employee's document (nothing without a browser).
+        const pdfFailures = await this.pdfs.renderAll(payroll, (done, total) =>
+          this.payrolls
+            .update({ id: payrollId, status: 'Completing' }, { progress: Math.min(99, Math.floor((done / total) * 100)) })
+            .then(() => undefined),
         );
+        failures.push(...pdfFailures.map((f) => ({ ...f, column: null })));
+      }
+      if (failures.length) {
+        await this.removePayslips(payrollId, failures);
         await this.backToProcessed(payrollId, `${failures.length} payslips could not be rendered: see /errors`);
         return;
       }
@@ -168,9 +180,29 @@ export class PayslipsService implements OnModuleInit {
       }
     } catch (err) {
       this.logger.error(`payslips of payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
-      await this.payslips.delete({ payrollId }).catch(() => undefined);
+      await this.removePayslips(payrollId, null).catch(() => undefined);
       await this.backToProcessed(payrollId, internalFailure('generating payslips', job));
     }
+  }
+
+  /**
+   * Deletes the payroll's payslips and their PDFs (the files by the removal job) in one
+   * transaction, and sets its errors to `errors` (null: leaves them).
+   */
+  private async removePayslips(
+    payrollId: number,
+    errors: Array<{ employee: number; column: null; message: string }> | null,
+  ): Promise<void> {
+    await transaction(
+      this.dataSource,
+      async (em) => {
+        await this.pdfs.removeAll(em, payrollId);
+        await em.delete(Payslip, { payrollId });
+        if (errors) await this.repository.replaceErrors(em, payrollId, errors);
+      },
+      SET_REPLACEMENT,
+    );
+    await this.pdfs.removeFilesSoon();
   }
 
   private async backToProcessed(payrollId: number, error: string): Promise<void> {
@@ -186,6 +218,7 @@ export class PayslipsService implements OnModuleInit {
     await transaction(this.dataSource, async (em) => {
       if (!(await PAYROLL_STATES.move(em, Payroll, { id }, 'delete-payslips', { completedAt: null })))
         throw PAYROLL_STATES.invalid('delete-payslips', (await this.runs.get(caller, id)).status as PayrollStatus);
+      await this.pdfs.removeAll(em, id);
       const payslips = await em.delete(Payslip, { payrollId: id });
       await recordAudit(em, {
         action: 'delete-payslips',
@@ -195,6 +228,7 @@ export class PayslipsService implements OnModuleInit {
         after: { status: 'Processed', payslips: 0 },
       });
     });
+    await this.pdfs.removeFilesSoon();
     return this.runs.get(caller, id);
   }
 
@@ -217,6 +251,38 @@ export class PayslipsService implements OnModuleInit {
     const payslip = await this.payslips.findOne({ where: { id: payslipId, employeeId } });
     if (!payslip) throw new NotFoundException('Payslip');
     return toPayslipDto(payslip);
+  }
+
+  /** GET /employees/{id}/payslips/{payslipId}/pdf: the employee itself, or an Admin / Restricted Admin in scope. */
+  async pdfOfEmployee(
+    caller: AuthUser,
+    employeeId: number,
+    payslipId: number,
+    conditions: FileConditions,
+  ): Promise<FileResponse> {
+    await this.assertReader(caller, employeeId);
+    return this.pdfOf(await this.payslips.findOne({ where: { id: payslipId, employeeId } }), conditions);
+  }
+
+  /** GET /payroll_config/payrolls/{id}/payslips/{payslipId}/pdf: as the payroll's payslips list. */
+  async pdfOfPayroll(caller: AuthUser, payrollId: number, payslipId: number, conditions: FileConditions): Promise<FileResponse> {
+    await this.runs.get(caller, payrollId);
+    const payslip = await this.payslips.findOne({ where: { id: payslipId, payrollId } });
+    if (payslip && !(await this.access.administersId(caller, payslip.employeeId))) throw new NotFoundException('Payslip');
+    return this.pdfOf(payslip, conditions);
+  }
+
+  /** The payslip's PDF, streamed from the document store; 503 without a browser, 404 for a payslip made without one. */
+  private async pdfOf(payslip: Payslip | null, conditions: FileConditions): Promise<FileResponse> {
+    if (!payslip) throw new NotFoundException('Payslip');
+    if (payslip.documentId === null) {
+      this.renderer.assertAvailable();
+      throw new DomainException(
+        'NOT_FOUND',
+        'This payslip has no PDF: it was generated without a browser, or its document was deleted. Delete the payslips and generate them again.',
+      );
+    }
+    return this.documents.generatedFile(payslip.employeeId, payslip.documentId, conditions);
   }
 
   private async assertReader(caller: AuthUser, employeeId: number): Promise<void> {

@@ -17,6 +17,21 @@ export const WORK_WEEK = 'Work Week';
 export const PUNCH_BACKDATING_HOURS = 'Punch Back-dating Hours';
 export const AUDIT_RETENTION_DAYS = 'Audit Log Retention Days';
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+export const COMPANY_LOGO = 'Company Logo';
+export const PAYSLIP_PAPER_SIZE = 'Payslip Paper Size';
+export const PAYSLIP_PDF_PASSWORD = 'Payslip PDF Password';
+export const PAYSLIP_EMAIL_ADDRESS = 'Payslip E-mail Address';
+export const PAYSLIP_EMAIL_SUBJECT = 'Payslip E-mail Subject';
+export const PAYSLIP_EMAIL_BODY = 'Payslip E-mail Body';
+
+/** The payslip e-mail as shipped: Handlebars over the payslip's context (employee, payroll, company). */
+export const DEFAULT_PAYSLIP_EMAIL_SUBJECT = 'Your payslip: {{payroll.name}}';
+export const DEFAULT_PAYSLIP_EMAIL_BODY = [
+  '<p>Dear {{employee.first_name}},</p>',
+  '<p>your payslip for {{payroll.name}} ({{payroll.date_start}} to {{payroll.date_end}}) is attached as a PDF.',
+  'It is also among your documents.</p>',
+  '<p>{{company.name}}</p>',
+].join('\n');
 
 /** The modules a mobile app may show (GET /meta/mobile-modules), each switched by a Yes/No setting. */
 export const MOBILE_MODULES = [
@@ -71,6 +86,52 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: '730',
     pattern: /^[1-9]\d{0,4}$/,
     maxLength: 5,
+  },
+  {
+    name: COMPANY_LOGO,
+    group: 'Company',
+    description:
+      'The logo payslip templates show as {{company.logo}}: a data: URI of a PNG, JPEG or WebP image (at most 48 KiB), or empty. Inline, because a payslip PDF loads nothing from the network.',
+    default: '',
+    pattern: /^(data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2})?$/,
+    maxLength: 65_536,
+  },
+  {
+    name: PAYSLIP_PAPER_SIZE,
+    group: 'Payroll',
+    description: 'The page size of payslip PDFs.',
+    default: 'A4',
+    values: ['A4', 'Letter'],
+  },
+  {
+    name: PAYSLIP_PDF_PASSWORD,
+    group: 'Payroll',
+    description:
+      "Encrypts payslip PDFs (AES-256) with the employee's code (employee_id) or birthday (birthday, as DDMMYYYY); none: not encrypted. Applies to PDFs generated after the change.",
+    default: 'none',
+    values: ['none', 'employee_id', 'birthday'],
+  },
+  {
+    name: PAYSLIP_EMAIL_ADDRESS,
+    group: 'Payroll',
+    description: "Where payslips are e-mailed: the employee's work or private e-mail.",
+    default: 'work',
+    values: ['work', 'private'],
+  },
+  {
+    name: PAYSLIP_EMAIL_SUBJECT,
+    group: 'Payroll',
+    description: "The payslip e-mail's subject: a Handlebars template over the payslip's employee, payroll and company.",
+    default: DEFAULT_PAYSLIP_EMAIL_SUBJECT,
+    maxLength: 500,
+  },
+  {
+    name: PAYSLIP_EMAIL_BODY,
+    group: 'Payroll',
+    description:
+      "The payslip e-mail's HTML body: a Handlebars template over the payslip's employee, payroll and company (values escaped, no code run; the same rules as payslip templates).",
+    default: DEFAULT_PAYSLIP_EMAIL_BODY,
+    maxLength: 20_000,
   },
   ...MOBILE_MODULES.map((m) => ({
     name: mobileModuleSetting(m.label),

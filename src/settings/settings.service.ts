@@ -17,12 +17,19 @@ import { ENABLE_REST_API, findSetting, SETTINGS } from './settings.registry';
 @Injectable()
 export class SettingsService {
   private cache: { values: Map<string, string>; until: number } | null = null;
+  /** Checks other modules add for their settings (a template that must compile): a message, or null. */
+  private readonly checks = new Map<string, (value: string) => string | null>();
   private loading: Promise<Map<string, string>> | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(Setting) private readonly settings: Repository<Setting>,
   ) {}
+
+  /** Adds a check of a setting's new values (its module's, in onModuleInit). */
+  addCheck(name: string, check: (value: string) => string | null): void {
+    this.checks.set(this.definition(name).name, check);
+  }
 
   async isRestEnabled(): Promise<boolean> {
     return (await this.get(ENABLE_REST_API)) === 'Yes';
@@ -55,6 +62,8 @@ export class SettingsService {
     if (def.maxLength !== undefined && value.length > def.maxLength) {
       throw ValidationException.field('value', `must be at most ${def.maxLength} characters`);
     }
+    const problem = this.checks.get(def.name)?.(value);
+    if (problem) throw ValidationException.field('value', `is not a valid value for "${def.name}": ${problem}`);
     await transaction(this.settings.manager.dataSource, async (em) => {
       const before = (await em.findOne(Setting, { where: { name: def.name } }))?.value ?? def.default;
       await em.getRepository(Setting).upsert({ name: def.name, value, updatedAt: new Date() }, ['name']);

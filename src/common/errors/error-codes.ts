@@ -40,6 +40,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   API_DISABLED: 503,
   DEPENDENCY_UNAVAILABLE: 503,
+  PDF_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

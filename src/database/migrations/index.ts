@@ -22,6 +22,7 @@ import { WideTextColumns1763800000020 } from './1763800000020-WideTextColumns';
 import { Imports1763800000021 } from './1763800000021-Imports';
 import { DocumentTypes1763800000022 } from './1763800000022-DocumentTypes';
 import { Documents1763800000023 } from './1763800000023-Documents';
+import { PayslipDelivery1763800000024 } from './1763800000024-PayslipDelivery';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   Imports1763800000021,
   DocumentTypes1763800000022,
   Documents1763800000023,
+  PayslipDelivery1763800000024,
 ];

@@ -35,7 +35,7 @@ const CERTIFICATES: Record<string, string> = { E0005: 'Chartered accountant', E0
  */
 export async function seedDemoDocuments(app: INestApplicationContext): Promise<void> {
   const ds = app.get(DataSource);
-  if (await ds.getRepository(DocumentType).exists()) return;
+  if (await ds.getRepository(DocumentType).exists({ where: { name: 'Passport' } })) return;
   const types = app.get(DocumentTypesService).types;
   const passport = await types.create({ name: 'Passport', expires: true, notify_days_before: [90, 30, 7] });
   const permit = await types.create({ name: 'Work permit', expires: true, notify_days_before: [90, 30, 7, 1] });

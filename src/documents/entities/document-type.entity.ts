@@ -12,4 +12,6 @@ export class DocumentType {
   @Column({ name: 'visible_to_employee', type: 'boolean' }) visibleToEmployee: boolean;
   @Column({ name: 'visible_to_manager', type: 'boolean' }) visibleToManager: boolean;
   @Column({ name: 'employee_may_upload', type: 'boolean' }) employeeMayUpload: boolean;
+  /** The service's own types ('payslip'): found by this code, never deleted. Null for an Admin's. */
+  @Column({ type: 'varchar', length: 30, nullable: true }) code: string | null;
 }

@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { IsMoney } from '../../common/money/money';
 import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
-import { PAYROLL_STATUSES } from '../entities/payroll-run.entities';
+import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES, PayslipDeliveryStatus } from '../entities/payroll-run.entities';
 import { PayslipContextDto } from '../payslip-context';
 
 export class PayrollDto {
@@ -225,5 +225,18 @@ export class PayslipDto {
   @ApiProperty() payroll: number;
   @ApiProperty() employee: number;
   @ApiProperty() html: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "its PDF's document id among the employee's documents (GET .../payslips/{payslipId}/pdf); null without a browser",
+  })
+  document: number | null;
+  @ApiProperty({ enum: PAYSLIP_DELIVERY_STATUSES, description: 'where its e-mail stands' })
+  delivery_status: PayslipDeliveryStatus;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the SMTP server accepted it' })
+  delivered_at: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "why it failed (the SMTP server's answer) or is unknown" })
+  delivery_error: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }

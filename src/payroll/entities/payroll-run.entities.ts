@@ -65,7 +65,37 @@ export class Payslip {
   @Column({ name: 'payroll_id', type: 'integer' }) payrollId: number;
   @Column({ name: 'employee_id', type: 'integer' }) employeeId: number;
   @Column({ type: 'text' }) html: string;
+  /** Its PDF, kept as the employee's document (null without a browser, or once the document is deleted). */
+  @Column({ name: 'document_id', type: 'integer', nullable: true }) documentId: number | null;
+  @Column({ name: 'delivery_status', type: 'varchar', length: 16, default: 'not_sent' }) deliveryStatus: PayslipDeliveryStatus;
+  @Column({ name: 'delivered_at', type: 'datetime', nullable: true }) deliveredAt: Date | null;
+  /** Why the last delivery failed (the SMTP server's answer), or why it is unknown. */
+  @Column({ name: 'delivery_error', type: 'varchar', length: 500, nullable: true }) deliveryError: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
 }
 
-export const PAYROLL_RUN_ENTITIES = [Payroll, PayrollCell, PayrollError, PayslipTemplate, Payslip];
+/** Where a payslip's e-mail stands (API.md §15). */
+export const PAYSLIP_DELIVERY_STATUSES = ['not_sent', 'queued', 'sent', 'failed', 'no_address', 'unknown'] as const;
+export type PayslipDeliveryStatus = (typeof PAYSLIP_DELIVERY_STATUSES)[number];
+
+/**
+ * One e-mail of a payslip for one send request: written `queued` before its job runs, `sending`
+ * before the SMTP call and settled `sent` or `failed` after it; found still `sending` by a later
+ * attempt, it becomes `unknown` and is not sent again (the process died between the two).
+ */
+@Entity('payslip_deliveries')
+export class PayslipDelivery {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'payslip_id', type: 'integer' }) payslipId: number;
+  @Column({ name: 'request_id', type: 'varchar', length: 64 }) requestId: string;
+  @Column({ type: 'varchar', length: 16 }) status: 'queued' | 'sending' | 'sent' | 'failed' | 'unknown';
+  @Column({ type: 'varchar', length: 255 }) address: string;
+  @Column({ name: 'send_after', type: 'datetime', nullable: true }) sendAfter: Date | null;
+  @Column({ type: 'varchar', length: 500, nullable: true }) error: string | null;
+  @Column({ name: 'requested_by', type: 'integer', nullable: true }) requestedBy: number | null;
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+  @Column({ name: 'started_at', type: 'datetime', nullable: true }) startedAt: Date | null;
+  @Column({ name: 'finished_at', type: 'datetime', nullable: true }) finishedAt: Date | null;
+}
+
+export const PAYROLL_RUN_ENTITIES = [Payroll, PayrollCell, PayrollError, PayslipTemplate, Payslip, PayslipDelivery];

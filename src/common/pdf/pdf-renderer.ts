@@ -1,0 +1,198 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { DomainException } from '../errors/domain.exception';
+
+export type PaperSize = 'A4' | 'Letter';
+
+/** Why PDFs cannot be made here, and how to make them possible; null when they can. */
+function missingTool(path: string, what: string, install: string, variable: string): string | null {
+  try {
+    accessSync(path, constants.X_OK);
+    return null;
+  } catch {
+    return `${what} was not found at ${path}: install it (${install}) or set ${variable} to its path`;
+  }
+}
+
+/** A page's render went past its time limit, or the browser failed it. */
+export class PdfRenderError extends Error {}
+
+/**
+ * HTML to PDF by the system's headless Chromium (puppeteer-core; no browser is downloaded): one
+ * browser per process, started on first use and again if it dies, at most PDF_PAGES pages at once
+ * (reused), each with JavaScript disabled and every request but inline `data:` URLs refused, and a
+ * time limit (PDF_TIMEOUT_MS) from its HTML to its PDF. Encryption by qpdf (`encrypt`).
+ */
+@Injectable()
+export class PdfRenderer implements OnApplicationShutdown {
+  private readonly logger = new Logger('PdfRenderer');
+  private browser: Promise<Browser> | null = null;
+  private readonly idle: Page[] = [];
+  private busy = 0;
+  private readonly waiting: Array<() => void> = [];
+  private closed = false;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Pages rendered at once (PDF_PAGES): what a caller feeding many renders should keep busy. */
+  get pages(): number {
+    return this.config.pdf.pages;
+  }
+
+  /** Null when PDFs can be rendered; else what is missing and how to install it. */
+  unavailableReason(): string | null {
+    return missingTool(this.config.pdf.chromiumPath, 'Chromium', 'apt-get install -y chromium', 'CHROMIUM_PATH');
+  }
+
+  /** Null when PDFs can be encrypted; else what is missing. */
+  encryptionUnavailableReason(): string | null {
+    return missingTool(this.config.pdf.qpdfPath, 'qpdf', 'apt-get install -y qpdf', 'QPDF_PATH');
+  }
+
+  /** 503 PDF_UNAVAILABLE, saying what to install, when PDFs cannot be made. */
+  assertAvailable(needsEncryption = false): void {
+    const reason = this.unavailableReason() ?? (needsEncryption ? this.encryptionUnavailableReason() : null);
+    if (reason) throw new DomainException('PDF_UNAVAILABLE', `Payslip PDFs are not available: ${reason}`);
+  }
+
+  /** The PDF of `html`, on `paper`. Rejects with PdfRenderError past the time limit or when the browser fails. */
+  async render(html: string, paper: PaperSize): Promise<Buffer> {
+    const page = await this.takePage();
+    let healthy = false;
+    const timeoutMs = this.config.pdf.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const work = (async () => {
+        await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+        return page.pdf({ format: paper, printBackground: true, timeout: timeoutMs, preferCSSPageSize: false });
+      })();
+      const limit = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new PdfRenderError(`the page took longer than ${timeoutMs} ms`)), timeoutMs);
+      });
+      const pdf = await Promise.race([work, limit]);
+      work.catch(() => undefined);
+      healthy = true;
+      return Buffer.from(pdf);
+    } catch (err) {
+      if (err instanceof PdfRenderError) throw err;
+      throw new PdfRenderError(`the browser could not render the page: ${(err as Error).message.split('\n')[0]}`);
+    } finally {
+      clearTimeout(timer);
+      this.releasePage(page, healthy);
+    }
+  }
+
+  /**
+   * The PDF encrypted with AES-256 by qpdf: opening it asks for `password`. The password reaches
+   * qpdf in an argument file readable by this user only (never on a command line, where `ps` shows it).
+   */
+  async encrypt(pdf: Buffer, password: string): Promise<Buffer> {
+    const dir = await mkdtemp(join(tmpdir(), 'hr-pdf-'));
+    try {
+      const input = join(dir, 'in.pdf');
+      const output = join(dir, 'out.pdf');
+      const args = join(dir, 'args');
+      await writeFile(input, pdf, { mode: 0o600 });
+      // qpdf reads one argument per line; the owner password is random: nobody lifts the restrictions.
+      const owner = randomBytes(24).toString('base64url');
+      await writeFile(args, ['--encrypt', password, owner, '256', '--', input, output].join('\n') + '\n', { mode: 0o600 });
+      await new Promise<void>((resolve, reject) =>
+        execFile(this.config.pdf.qpdfPath, [`@${args}`], { timeout: this.config.pdf.timeoutMs }, (err, _out, stderr) =>
+          err ? reject(new PdfRenderError(`qpdf could not encrypt the PDF: ${String(stderr).trim() || err.message}`)) : resolve(),
+        ),
+      );
+      return await readFile(output);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    const browser = this.browser;
+    this.browser = null;
+    if (browser) await (await browser.catch(() => null))?.close().catch(() => undefined);
+  }
+
+  private async takePage(): Promise<Page> {
+    while (this.busy >= this.config.pdf.pages) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.busy++;
+    try {
+      const page = this.idle.pop();
+      if (page && !page.isClosed()) return page;
+      return await this.newPage();
+    } catch (err) {
+      this.busy--;
+      this.waiting.shift()?.();
+      throw new PdfRenderError(`the browser could not be started: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  private releasePage(page: Page, healthy: boolean): void {
+    if (healthy && !this.closed) this.idle.push(page);
+    else void page.close().catch(() => undefined);
+    this.busy--;
+    this.waiting.shift()?.();
+  }
+
+  private async newPage(): Promise<Page> {
+    const browser = await this.startedBrowser();
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.setRequestInterception(true);
+    // The page's own HTML is set directly; anything it asks for (an image, a font, a style sheet,
+    // a frame) is refused but inline data: URLs, so a template cannot reach the network or files.
+    page.on('request', (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      if (request.url().startsWith('data:')) void request.continue();
+      else void request.abort('blockedbyclient');
+    });
+    return page;
+  }
+
+  private startedBrowser(): Promise<Browser> {
+    if (this.browser) return this.browser;
+    const reason = this.unavailableReason();
+    if (reason) return Promise.reject(new Error(reason));
+    const started = (async () => {
+      const puppeteer = (await import('puppeteer-core')).default;
+      const browser = await puppeteer.launch({
+        executablePath: this.config.pdf.chromiumPath,
+        headless: true,
+        args: [
+          '--no-sandbox', // workers often run as root in containers; the page runs no script and loads nothing
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--disable-extensions',
+          // Defence in depth behind the request interception: no name resolves, no proxy is asked.
+          '--host-resolver-rules=MAP * ~NOTFOUND',
+          '--proxy-server=127.0.0.1:9',
+        ],
+      });
+      browser.on('disconnected', () => {
+        // A browser that died is started again by the next render; its pages are gone with it.
+        if (this.browser === started) this.browser = null;
+        this.idle.length = 0;
+        if (!this.closed) this.logger.warn('the PDF browser stopped; the next render starts another');
+      });
+      return browser;
+    })();
+    this.browser = started;
+    started.catch(() => {
+      if (this.browser === started) this.browser = null;
+    });
+    return started;
+  }
+}

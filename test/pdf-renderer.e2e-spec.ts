@@ -1,0 +1,65 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { PdfRenderer } from '../src/common/pdf/pdf-renderer';
+import { describeWithPdf, pdfPages, pdfText } from './helpers/pdf';
+import { testConfig } from './helpers/test-app';
+
+const PIXEL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** The PDF renderer (issue 29): the system's Chromium, nothing loaded, no script run, bounded in time. */
+describeWithPdf('PDF renderer', () => {
+  let renderer: PdfRenderer;
+  let listener: Server;
+  const requests: string[] = [];
+  let port = 0;
+
+  beforeAll(async () => {
+    renderer = new PdfRenderer(testConfig({ PDF_TIMEOUT_MS: '5000' }));
+    listener = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.end('x');
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    port = (listener.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await renderer.onApplicationShutdown();
+    await new Promise((resolve) => listener.close(resolve));
+  });
+
+  it('renders the HTML on the paper asked for, loads nothing from the network and runs no script', async () => {
+    const html = `<!doctype html><html><body>
+      <h1>Payslip of Ada Lovelace</h1><p>Net pay 1234.50</p>
+      <img src="http://127.0.0.1:${port}/image.png"><img src="http://localhost:${port}/other.png">
+      <link rel="stylesheet" href="http://127.0.0.1:${port}/style.css">
+      <iframe src="http://127.0.0.1:${port}/frame"></iframe>
+      <img src="file:///etc/passwd"><img src="${PIXEL}">
+      <script>document.body.innerHTML = 'Scripted'; fetch('http://127.0.0.1:${port}/fetch');</script>
+    </body></html>`;
+    const a4 = await renderer.render(html, 'A4');
+    const letter = await renderer.render(html, 'Letter');
+    expect(a4.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdfText(a4)).toContain('Payslip of Ada Lovelace');
+    expect(pdfText(a4)).toContain('Net pay 1234.50');
+    expect(pdfText(a4)).not.toContain('Scripted');
+    expect(pdfPages(a4)).toBe(1);
+    // A4 is 595 × 842 points, Letter 612 × 792.
+    expect(a4.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.\d+ 841\.\d+\]/);
+    expect(letter.toString('latin1')).toMatch(/\/MediaBox \[0 0 612 792\]/);
+    expect(requests).toEqual([]);
+  });
+
+  it('renders pages in parallel, up to PDF_PAGES at once', async () => {
+    const all = await Promise.all(Array.from({ length: 6 }, (_, i) => renderer.render(`<p>Page ${i}</p>`, 'A4')));
+    expect(all.map((pdf) => pdfText(pdf).trim())).toEqual([0, 1, 2, 3, 4, 5].map((i) => `Page ${i}`));
+  });
+
+  it('encrypts a PDF with AES-256 so that it opens only with the password', async () => {
+    const pdf = await renderer.encrypt(await renderer.render('<p>Confidential 4242.00</p>', 'A4'), '01021990');
+    expect(pdf.toString('latin1')).toContain('/AESV3');
+    expect(() => pdfText(pdf)).toThrow();
+    expect(() => pdfText(pdf, '31121990')).toThrow();
+    expect(pdfText(pdf, '01021990')).toContain('Confidential 4242.00');
+  });
+});
