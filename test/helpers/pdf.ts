@@ -34,6 +34,7 @@ export function describeWithPdf(name: string, fn: () => void): void {
 export function pdfText(pdf: Buffer, password?: string): string {
   return execFileSync(POPPLER, [...(password === undefined ? [] : ['-upw', password]), '-layout', '-', '-'], {
     input: pdf,
+    stdio: ['pipe', 'pipe', 'ignore'],
   }).toString();
 }
 
@@ -41,6 +42,7 @@ export function pdfText(pdf: Buffer, password?: string): string {
 export function pdfPages(pdf: Buffer, password?: string): number {
   const info = execFileSync('/usr/bin/pdfinfo', [...(password === undefined ? [] : ['-upw', password]), '-'], {
     input: pdf,
+    stdio: ['pipe', 'pipe', 'ignore'],
   }).toString();
   return Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
 }
