@@ -446,6 +446,16 @@ export class DocumentsService implements OnModuleInit {
     return { body: opened.body, status: range ? 206 : 200, headers };
   }
 
+  /** The current file of a document the service made (a payslip PDF to attach), read whole: it is small. */
+  async generatedContent(employeeId: number, id: number): Promise<{ content: Buffer; fileName: string; contentType: string }> {
+    const doc = await this.repository.one(employeeId, id);
+    const opened = doc && (await this.store.open(doc.fileKey));
+    if (!doc || !opened) throw new NotFoundException('Document');
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+    return { content: Buffer.concat(chunks), fileName: doc.fileName, contentType: doc.contentType };
+  }
+
   /**
    * Deletes documents the service made (payslip PDFs), in the caller's transaction, their files
    * queued for removal; call `removeFilesSoon` once it committed. Audited by the caller's own entry.

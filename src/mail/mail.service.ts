@@ -6,6 +6,7 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 /** Sends e-mail through the SMTP transport of SMTP_URL; `enabled` is false when none is configured. */
@@ -17,7 +18,10 @@ export class MailService {
     return this.mailer !== undefined;
   }
 
-  /** Resolves when the SMTP server accepted the message; rejects when it refused or could not be reached. */
+  /**
+   * Resolves when the SMTP server accepted the message; rejects when it refused or could not be
+   * reached (nodemailer's error: `responseCode` holds the SMTP reply code when there was one).
+   */
   async send(mail: OutgoingMail): Promise<void> {
     if (!this.mailer) throw new Error('no mail transport is configured (SMTP_URL)');
     await this.mailer.sendMail(mail);

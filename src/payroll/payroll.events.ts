@@ -21,12 +21,37 @@ export interface PayrollWebhookPayload {
   errors: number;
 }
 
+/** The payload of payslip.sent and payslip.failed: the payslip, whose e-mail went out or failed. */
+export interface PayslipDeliveryPayload {
+  id: number;
+  payroll: number;
+  employee: number;
+  /** sent or failed */
+  delivery_status: string;
+  /** When the SMTP server accepted it (payslip.sent); null otherwise. */
+  delivered_at: string | null;
+  /** The SMTP server's answer (payslip.failed); null otherwise. */
+  error: string | null;
+}
+
+/** For the Tasks module: a payslip's e-mail failed for good, or one was delivered (after the commit). */
+export const PAYSLIP_DELIVERY_EVENT = 'payslip.delivery';
+export interface PayslipDeliveryEvent {
+  payrollId: number;
+  payslipId: number;
+  status: 'sent' | 'failed';
+  /** The payroll's payslips whose delivery has failed, after this one. */
+  failedInPayroll: number;
+}
+
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
 declare module '../common/outbox/outbox' {
   interface WebhookEventPayloads {
     'payroll.processed': PayrollWebhookPayload;
     'payroll.failed': PayrollWebhookPayload;
     'payroll.completed': PayrollWebhookPayload;
+    'payslip.sent': PayslipDeliveryPayload;
+    'payslip.failed': PayslipDeliveryPayload;
   }
 }
 
@@ -34,4 +59,6 @@ export const PAYROLL_WEBHOOK_EVENTS = [
   'payroll.processed',
   'payroll.failed',
   'payroll.completed',
+  'payslip.sent',
+  'payslip.failed',
 ] as const satisfies readonly WebhookEvent[];

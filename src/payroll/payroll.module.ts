@@ -27,6 +27,9 @@ import { SettingsModule } from '../settings/settings.module';
 import { DocumentsModule } from '../documents/documents.module';
 import { PdfModule } from '../common/pdf/pdf.module';
 import { PayslipPdfsService } from './payslip-pdfs.service';
+import { PayslipDeliveriesRepository } from './payslip-deliveries.repository';
+import { PayslipDeliveryService } from './payslip-delivery.service';
+import { PayslipMailProcessor } from './payslip-mail.processor';
 
 @Module({
   imports: [
@@ -66,6 +69,9 @@ import { PayslipPdfsService } from './payslip-pdfs.service';
     PayslipContextsService,
     PayslipTemplatesService,
     PayslipPdfsService,
+    PayslipDeliveriesRepository,
+    PayslipDeliveryService,
+    PayslipMailProcessor,
   ],
   exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService, PayrollTransitionsService],
 })

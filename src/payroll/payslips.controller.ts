@@ -21,9 +21,13 @@ import {
   PreviewTemplateDto,
   RenderedDto,
   SavePayslipTemplateDto,
+  SendPayslipDto,
+  SendPayslipsDto,
+  SendPayslipsResultDto,
 } from './dto/payroll-run.dto';
 import { SAMPLE_PAYSLIP_CONTEXT } from './payslip-context';
 import { PayslipsService } from './payslips.service';
+import { PayslipDeliveryService } from './payslip-delivery.service';
 import { PayslipTemplatesService } from './payslip-templates.service';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from './payroll-lists';
 
@@ -43,6 +47,15 @@ const PDF_HELP =
   'documents (type Payslip); encrypted when the setting "Payslip PDF Password" says so. As an attachment with an ETag; ' +
   'each download is in the audit log. 503 PDF_UNAVAILABLE when this installation has no browser (the message says how to ' +
   'install one); 404 for a payslip generated without one.';
+
+const SEND_HELP =
+  "One e-mail per payslip to the employee's work e-mail (or private, per the setting Payslip E-mail Address), subject and " +
+  'body from the settings Payslip E-mail Subject and Body (Handlebars over employee, payroll and company), the PDF attached. ' +
+  'Queued at once, or held until send_after. Each payslip shows delivery_status: queued, then sent (delivered_at) or failed ' +
+  "(delivery_error: the SMTP server's answer); no_address when the employee has no such e-mail; unknown when the sending " +
+  'process stopped during the SMTP call (not sent again by itself). A payroll-wide request leaves out payslips sent, queued ' +
+  'or unknown; with Idempotency-Key a repeated request sends nothing more. 503 PDF_UNAVAILABLE without a browser, ' +
+  '503 MAIL_UNAVAILABLE without SMTP_URL.';
 
 const PDF_RESPONSE = {
   status: 200,
@@ -118,7 +131,10 @@ export class PayslipTemplatesController {
 @ApiBearerAuth()
 @Controller('payroll_config/payrolls/:id')
 export class PayrollPayslipsController {
-  constructor(private readonly payslips: PayslipsService) {}
+  constructor(
+    private readonly payslips: PayslipsService,
+    private readonly delivery: PayslipDeliveryService,
+  ) {}
 
   @Post('generate-payslips')
   @HttpCode(200)
@@ -131,6 +147,43 @@ export class PayrollPayslipsController {
   @ApiErrors(400, 401, 403, 404, 409)
   generate(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<PayrollDto> {
     return this.payslips.startGenerate(caller, id);
+  }
+
+  @Post('send-payslips')
+  @HttpCode(200)
+  @Levels(...ADMINS)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'E-mail the payslips of a Completed payroll, each with its PDF attached (409 INVALID_STATE otherwise)',
+    description: SEND_HELP,
+  })
+  @ApiOkEnvelope(SendPayslipsResultDto)
+  @ApiErrors(400, 401, 403, 404, 409, 503)
+  send(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() dto: SendPayslipsDto,
+  ): Promise<SendPayslipsResultDto> {
+    return this.delivery.send(caller, id, dto);
+  }
+
+  @Post('payslips/:payslipId/send')
+  @HttpCode(200)
+  @Levels(...ADMINS)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'E-mail one payslip (again): whatever its delivery status, unless one is queued (409)',
+    description: SEND_HELP,
+  })
+  @ApiOkEnvelope(SendPayslipsResultDto)
+  @ApiErrors(400, 401, 403, 404, 409, 503)
+  sendOne(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Param('payslipId', new IdParamPipe()) payslipId: number,
+    @Body() dto: SendPayslipDto,
+  ): Promise<SendPayslipsResultDto> {
+    return this.delivery.sendOne(caller, id, payslipId, dto);
   }
 
   @Post('delete-payslips')

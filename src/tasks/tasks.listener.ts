@@ -8,7 +8,14 @@ import {
 } from '../documents/documents.events';
 import { EmployeesService } from '../employees/employees.service';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../leave/leave.events';
-import { PAYROLL_COMPLETED_EVENT, PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from '../payroll/payroll.events';
+import {
+  PAYROLL_COMPLETED_EVENT,
+  PAYROLL_FAILED_EVENT,
+  PAYROLL_PROCESSED_EVENT,
+  PAYSLIP_DELIVERY_EVENT,
+  PayrollEvent,
+  PayslipDeliveryEvent,
+} from '../payroll/payroll.events';
 import {
   TIMESHEET_DECIDED_EVENT,
   TIMESHEET_SUBMITTED_EVENT,
@@ -135,6 +142,26 @@ export class TasksListener {
     await this.tasks.safely(`review tasks of payroll ${e.payrollId}`, () =>
       this.tasks.completeAll('payroll-review', [e.payrollId]),
     );
+  }
+
+  /** A payroll with failed payslip e-mails: one task per payroll for the Admins, done once none has failed. */
+  @OnEvent(PAYSLIP_DELIVERY_EVENT)
+  async payslipDelivery(e: PayslipDeliveryEvent): Promise<void> {
+    await this.tasks.safely(`delivery of payslip ${e.payslipId}`, async () => {
+      if (!e.failedInPayroll) {
+        await this.tasks.completeAll('payslip-delivery', [e.payrollId]);
+        return;
+      }
+      if (e.status !== 'failed') return;
+      await this.tasks.assign('payslip-delivery', e.payrollId, await this.users.adminIds(), {
+        title: `Payslip e-mails of payroll ${e.payrollId} failed`,
+        description:
+          `The payslips with delivery_status failed say why (GET /payroll_config/payrolls/${e.payrollId}/payslips?filters={"delivery_status":"failed"}); ` +
+          `fix the address or the mail server and send them again (POST .../payslips/{payslipId}/send).`,
+        priority: 'High',
+        link: `/payroll_config/payrolls/${e.payrollId}/payslips`,
+      });
+    });
   }
 
   @OnEvent(DOCUMENT_REMINDER_EVENT)

@@ -22,6 +22,7 @@ export const TASK_SOURCES = [
   'payroll-failed',
   'webhook-disabled',
   'document-expiry',
+  'payslip-delivery',
 ] as const;
 export type TaskSource = (typeof TASK_SOURCES)[number] | 'manual';
 

@@ -24,7 +24,7 @@ export const PDF_SKIP_REASON: string | null = (() => {
 /** `describe`, or `describe.skip` with the reason printed once, when PDFs cannot be made here. */
 export function describeWithPdf(name: string, fn: () => void): void {
   if (PDF_SKIP_REASON) {
-    // eslint-disable-next-line no-console -- the reason a newcomer's run skips these tests
+    // The reason a newcomer's run skips these tests.
     console.warn(`skipped "${name}": ${PDF_SKIP_REASON}`);
     describe.skip(name, fn);
   } else describe(name, fn);

@@ -15,6 +15,8 @@ export interface SmtpSink {
   messages: ReceivedMail[];
   /** RCPT TO commands seen: one per delivery attempt. */
   attempts: number;
+  /** From now on refuse every recipient with this code (550), or accept again (null). */
+  setRejectCode(code: number | null): void;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export interface SmtpSink {
  * refused with that code (550: mailbox unavailable), so delivery attempts fail. With
  * `acceptDelayMs` a message is answered (accepted and counted) only that long after its data ended.
  */
-export async function startSmtp(opts: { rejectCode?: number; acceptDelayMs?: number } = {}): Promise<SmtpSink> {
+export async function startSmtp(opts: { rejectCode?: number | null; acceptDelayMs?: number } = {}): Promise<SmtpSink> {
   const sink = { messages: [] as ReceivedMail[], attempts: 0 };
   const server = new SMTPServer({
     authOptional: true,
@@ -64,6 +66,7 @@ export async function startSmtp(opts: { rejectCode?: number; acceptDelayMs?: num
     get attempts() {
       return sink.attempts;
     },
+    setRejectCode: (code) => (opts.rejectCode = code),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -73,4 +76,16 @@ export async function closedPort(): Promise<number> {
   const s = await startSmtp();
   await s.close();
   return s.port;
+}
+
+/** The PDF attachments of a received message (base64 MIME parts of type application/pdf), with their file names. */
+export function pdfAttachments(raw: string): Array<{ filename: string; content: Buffer }> {
+  const out: Array<{ filename: string; content: Buffer }> = [];
+  const part =
+    /Content-Type: application\/pdf[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*((?:\r?\n[^\r\n]+)*)\r?\n\r?\n([A-Za-z0-9+/=\r\n]+?)\r?\n--/g;
+  for (let m = part.exec(raw); m; m = part.exec(raw)) {
+    const filename = /filename="?([^";\r\n]+)"?/.exec(m[0])?.[1] ?? '';
+    out.push({ filename, content: Buffer.from(m[2].replace(/\s+/g, ''), 'base64') });
+  }
+  return out;
 }

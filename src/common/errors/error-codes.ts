@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   API_DISABLED: 503,
   DEPENDENCY_UNAVAILABLE: 503,
   PDF_UNAVAILABLE: 503,
+  MAIL_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsMoney } from '../../common/money/money';
-import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsCalendarDate, IsIsoDateTime, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES, PayslipDeliveryStatus } from '../entities/payroll-run.entities';
 import { PayslipContextDto } from '../payslip-context';
 
@@ -239,4 +239,43 @@ export class PayslipDto {
   @ApiProperty({ type: String, nullable: true, description: "why it failed (the SMTP server's answer) or is unknown" })
   delivery_error: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+/** POST .../send-payslips: when, and to whom (default: every payslip not sent yet). */
+export class SendPayslipsDto {
+  @ApiPropertyOptional({
+    example: '2026-11-28T08:00:00+01:00',
+    description: 'not before this instant (default: now); the e-mails wait queued until then',
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  send_after?: string;
+
+  @ApiPropertyOptional({ type: [Number], description: 'only these employees of the payroll (ids)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100_000)
+  @IsRefId({ each: true })
+  employees?: number[];
+}
+
+/** POST .../payslips/{payslipId}/send: a payslip sent (again). */
+export class SendPayslipDto {
+  @ApiPropertyOptional({ example: '2026-11-28T08:00:00+01:00', description: 'not before this instant (default: now)' })
+  @IsOptional()
+  @IsIsoDateTime()
+  send_after?: string;
+}
+
+/** What a send request did. */
+export class SendPayslipsResultDto {
+  @ApiProperty({ description: "the request's id, on each of its delivery records" }) request: string;
+  @ApiProperty({ description: 'payslips queued for e-mail' }) queued: number;
+  @ApiProperty({
+    description: 'payslips whose employee has no address (the setting Payslip E-mail Address): delivery_status no_address',
+  })
+  no_address: number;
+  @ApiProperty({ description: 'payslips left alone: already sent, queued, or of unknown outcome (send those one by one)' })
+  skipped: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) send_after: string | null;
 }
