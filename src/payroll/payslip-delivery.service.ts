@@ -49,7 +49,6 @@ export const PAYSLIP_EMAIL_SHAPE = shapeOf(SAMPLE_EMAIL_CONTEXT);
  */
 @Injectable()
 export class PayslipDeliveryService implements OnModuleInit {
-
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: PayslipDeliveriesRepository,
