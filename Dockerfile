@@ -10,6 +10,9 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATABASE_URL=sqlite:/data/hr.sqlite
+# Payslip PDFs: Debian's Chromium (driven by puppeteer-core, no browser download) and qpdf for the
+# optional PDF password; the worker renders, the API only streams.
+RUN apt-get update && apt-get install -y --no-install-recommends chromium qpdf fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -20,16 +20,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
-import {
-  assertPortFree,
-  BENCH_PASSWORD,
-  bulkInsert,
-  isoDay,
-  numberArg,
-  PRODUCTION_NODE_FLAGS,
-  rssMiB,
-  waitFor,
-} from './bench-tools';
+import { assertPortFree, benchToken, bulkInsert, isoDay, numberArg, PRODUCTION_NODE_FLAGS, rssMiB, waitFor } from './bench-tools';
 
 const DOCUMENTS = numberArg('documents', 1_000_000);
 const PORT = numberArg('port', 3993);
@@ -149,15 +140,7 @@ async function main(): Promise<void> {
   try {
     await waitFor(`${base}/health/live`);
     const started = rssMiB(api.pid!);
-    const token = async (username: string) => {
-      const res = await fetch(`${base}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'password', username, password: BENCH_PASSWORD }),
-      });
-      if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} (run bench:seed first)`);
-      return `Bearer ${((await res.json()) as { access_token: string }).access_token}`;
-    };
+    const token = async (username: string) => `Bearer ${await benchToken(base, username)}`;
     const admin = await token('bench-admin');
 
     // The HR view: what is expiring, soonest first.

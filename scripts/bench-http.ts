@@ -14,7 +14,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { assertPortFree, BENCH_PASSWORD, numberArg, PRODUCTION_NODE_FLAGS, rssMiB, textArg, waitFor } from './bench-tools';
+import { assertPortFree, benchToken, numberArg, PRODUCTION_NODE_FLAGS, rssMiB, textArg, waitFor } from './bench-tools';
 
 const CONNECTIONS = numberArg('connections', 50);
 const DURATION = numberArg('duration', 10);
@@ -90,15 +90,7 @@ async function main(): Promise<void> {
   try {
     await waitFor(`http://127.0.0.1:${FLOOR_PORT}/employees/1`).catch(() => undefined);
     await waitFor(`http://127.0.0.1:${NEST_FLOOR_PORT}/employees/1`).catch(() => undefined);
-    const token = async (username: string) => {
-      const res = await fetch(`${base}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'password', username, password: BENCH_PASSWORD }),
-      });
-      if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} (run bench:seed first)`);
-      return ((await res.json()) as { access_token: string }).access_token;
-    };
+    const token = (username: string) => benchToken(base, username);
     const admin = { authorization: `Bearer ${await token('bench-admin')}` };
     const employee = { authorization: `Bearer ${await token('bench-employee')}` };
     const get = async <T>(path: string): Promise<T> =>

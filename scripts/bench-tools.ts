@@ -151,3 +151,14 @@ export async function waitFor(url: string, timeoutMs = 30_000): Promise<number> 
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** An access token of a bench:seed user (BENCH_PASSWORD), signed in through the API at `base`. */
+export async function benchToken(base: string, username: string): Promise<string> {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username, password: BENCH_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} (run bench:seed first)`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}

@@ -15,6 +15,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import puppeteer, { Browser } from 'puppeteer-core';
 import { buildOpenApiDocument, createApp } from '../src/app.factory';
+import { HEADLESS_CHROMIUM_ARGS } from '../src/common/pdf/pdf-renderer';
 import { loadConfig } from '../src/config/config';
 import { ENABLE_REST_API } from '../src/settings/settings.registry';
 import { SettingsService } from '../src/settings/settings.service';
@@ -84,16 +85,7 @@ async function main(): Promise<void> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox', // CI runs as root
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
-    ],
+    args: [...HEADLESS_CHROMIUM_ARGS, `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
   });
   let failed = false;
   try {

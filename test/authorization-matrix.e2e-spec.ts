@@ -43,7 +43,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|DELETE/, /^\/employees\/:id\/(certifications|educations|languages|skills|status)(\/:itemId|\/history)?$/, ANY],
   [
     /GET/,
-    /^\/employees\/:id\/(attendance|attendance\/summary|leaves|leaves\/summary|timesheets|payslips|payslips\/:payslipId)$/,
+    /^\/employees\/:id\/(attendance|attendance\/summary|leaves|leaves\/summary|timesheets|payslips|payslips\/:payslipId(\/pdf)?)$/,
     ANY,
   ],
   // Attendance: punches for all; maintenance by Admins.
@@ -99,7 +99,7 @@ const DECIDES: Sees = { ...VISIBLE, Employee: ['report1', 'grandReport'] };
 /** Payslips are the employee's own and the payroll administrators': not its manager's. */
 const OWN_OR_ADMINS: Sees = { ...VISIBLE, Manager: ['manager'] };
 const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
-  [/^\/employees\/:id\/payslips\/:payslipId$/, 'missing-item'],
+  [/^\/employees\/:id\/payslips\/:payslipId(\/pdf)?$/, 'missing-item'],
   [/^\/employees\/:id\/documents\/:docId(\/file|\/versions(\/:n\/file)?)?$/, 'missing-item'],
   [/^\/employees\/:id\/documents$/, VISIBLE],
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],

@@ -1,9 +1,8 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { SettingsService } from '../src/settings/settings.service';
 import { buildCompany, Company } from './helpers/company';
+import { startRecorder } from './helpers/listener';
 import { describeWithPdf, pdfPages, pdfText } from './helpers/pdf';
 import { apiCaller, bearer, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
@@ -14,9 +13,7 @@ describeWithPdf('payslip PDFs', () => {
   let call: ReturnType<typeof apiCaller>;
   let ok: ReturnType<typeof okCaller>;
   let admin: string;
-  let listener: Server;
-  let port = 0;
-  const requests: string[] = [];
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
   const columns: number[] = [];
 
   const settled = async (id: number) => {
@@ -76,16 +73,11 @@ describeWithPdf('payslip PDFs', () => {
       (await ok('POST', '/payroll_config/payroll-columns', admin, { name: 'Gross pay', add_columns: [columns[0], columns[1]] }))
         .id,
     );
-    listener = createServer((req, res) => {
-      requests.push(req.url ?? '');
-      res.end('x');
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    port = (listener.address() as AddressInfo).port;
+    recorder = await startRecorder();
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => listener.close(resolve));
+    await recorder.close();
   });
 
   it("holds the employee's name, the payroll's name and every column's value as in the grid, on one page", async () => {
@@ -128,7 +120,7 @@ describeWithPdf('payslip PDFs', () => {
   it('a template cannot reach the network or run a script in the PDF', async () => {
     const payroll = await completed(
       'Hostile template',
-      `${STANDARD}<img src="http://127.0.0.1:${port}/logo.png"><link rel="stylesheet" href="http://127.0.0.1:${port}/x.css">` +
+      `${STANDARD}<img src="http://127.0.0.1:${recorder.port}/logo.png"><link rel="stylesheet" href="http://127.0.0.1:${recorder.port}/x.css">` +
         `<script>document.body.innerHTML = 'Replaced by a script'</script>`,
     );
     expect(payroll.status).toBe('Completed');
@@ -136,7 +128,7 @@ describeWithPdf('payslip PDFs', () => {
     const text = pdfText((await pdfOf(admin, c.emp.report1, payslip.id)).rawPayload);
     expect(text).toContain('Hostile template');
     expect(text).not.toContain('Replaced by a script');
-    expect(requests).toEqual([]);
+    expect(recorder.requests).toEqual([]);
   });
 
   it("scope: the employee reads its own PDF and gets 404 for a colleague's, as does its manager; its department's Restricted Admin reads it", async () => {

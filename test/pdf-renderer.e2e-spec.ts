@@ -1,6 +1,5 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { PdfRenderer } from '../src/common/pdf/pdf-renderer';
+import { startRecorder } from './helpers/listener';
 import { describeWithPdf, pdfPages, pdfText } from './helpers/pdf';
 import { testConfig } from './helpers/test-app';
 
@@ -10,32 +9,25 @@ const PIXEL =
 /** The PDF renderer (issue 29): the system's Chromium, nothing loaded, no script run, bounded in time. */
 describeWithPdf('PDF renderer', () => {
   let renderer: PdfRenderer;
-  let listener: Server;
-  const requests: string[] = [];
-  let port = 0;
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
 
   beforeAll(async () => {
     renderer = new PdfRenderer(testConfig({ PDF_TIMEOUT_MS: '5000' }));
-    listener = createServer((req, res) => {
-      requests.push(req.url ?? '');
-      res.end('x');
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    port = (listener.address() as AddressInfo).port;
+    recorder = await startRecorder();
   });
   afterAll(async () => {
     await renderer.onApplicationShutdown();
-    await new Promise((resolve) => listener.close(resolve));
+    await recorder.close();
   });
 
   it('renders the HTML on the paper asked for, loads nothing from the network and runs no script', async () => {
     const html = `<!doctype html><html><body>
       <h1>Payslip of Ada Lovelace</h1><p>Net pay 1234.50</p>
-      <img src="http://127.0.0.1:${port}/image.png"><img src="http://localhost:${port}/other.png">
-      <link rel="stylesheet" href="http://127.0.0.1:${port}/style.css">
-      <iframe src="http://127.0.0.1:${port}/frame"></iframe>
+      <img src="http://127.0.0.1:${recorder.port}/image.png"><img src="http://localhost:${recorder.port}/other.png">
+      <link rel="stylesheet" href="http://127.0.0.1:${recorder.port}/style.css">
+      <iframe src="http://127.0.0.1:${recorder.port}/frame"></iframe>
       <img src="file:///etc/passwd"><img src="${PIXEL}">
-      <script>document.body.innerHTML = 'Scripted'; fetch('http://127.0.0.1:${port}/fetch');</script>
+      <script>document.body.innerHTML = 'Scripted'; fetch('http://127.0.0.1:${recorder.port}/fetch');</script>
     </body></html>`;
     const a4 = await renderer.render(html, 'A4');
     const letter = await renderer.render(html, 'Letter');
@@ -47,7 +39,7 @@ describeWithPdf('PDF renderer', () => {
     // A4 is 595 × 842 points, Letter 612 × 792.
     expect(a4.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.\d+ 841\.\d+\]/);
     expect(letter.toString('latin1')).toMatch(/\/MediaBox \[0 0 612 792\]/);
-    expect(requests).toEqual([]);
+    expect(recorder.requests).toEqual([]);
   });
 
   it('renders pages in parallel, up to PDF_PAGES at once', async () => {

@@ -29,9 +29,9 @@ INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited)
   VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?);
 
 -- PayrollRunsRepository.insertPayslips
-INSERT INTO `payslips`(`id`, `payroll_id`, `employee_id`, `html`, `created_at`)
-  VALUES (DEFAULT, ?, ?, ?, DEFAULT);
-SELECT `Payslip`.`id` AS `Payslip_id`, `Payslip`.`created_at` AS `Payslip_created_at`
+INSERT INTO `payslips`(`id`, `payroll_id`, `employee_id`, `html`, `document_id`, `delivery_status`, `delivered_at`, `delivery_error`, `created_at`)
+  VALUES (DEFAULT, ?, ?, ?, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT);
+SELECT `Payslip`.`id` AS `Payslip_id`, `Payslip`.`delivery_status` AS `Payslip_delivery_status`, `Payslip`.`created_at` AS `Payslip_created_at`
   FROM `payslips` `Payslip`
   WHERE `Payslip`.`id` = ?;
 
@@ -49,7 +49,7 @@ SELECT `p`.`id` AS `p_id`, `p`.`name` AS `p_name`, `p`.`pay_period` AS `p_pay_pe
 SELECT COUNT(*) AS `total`
   FROM `payslips` `s`
   WHERE `s`.`employee_id` = ?;
-SELECT `s`.`id` AS `s_id`, `s`.`payroll_id` AS `s_payroll_id`, `s`.`employee_id` AS `s_employee_id`, `s`.`html` AS `s_html`, `s`.`created_at` AS `s_created_at`
+SELECT `s`.`id` AS `s_id`, `s`.`payroll_id` AS `s_payroll_id`, `s`.`employee_id` AS `s_employee_id`, `s`.`html` AS `s_html`, `s`.`document_id` AS `s_document_id`, `s`.`delivery_status` AS `s_delivery_status`, `s`.`delivered_at` AS `s_delivered_at`, `s`.`delivery_error` AS `s_delivery_error`, `s`.`created_at` AS `s_created_at`
   FROM `payslips` `s`
   WHERE `s`.`employee_id` = ?
   ORDER BY `s`.`id` DESC
@@ -61,7 +61,7 @@ SELECT COUNT(*) AS `total`
   WHERE `s`.`payroll_id` = ? AND `s`.`employee_id` IN (SELECT scope_e.id
   FROM employees scope_e
   WHERE scope_e.department_id IN (?, ?));
-SELECT `s`.`id` AS `s_id`, `s`.`payroll_id` AS `s_payroll_id`, `s`.`employee_id` AS `s_employee_id`, `s`.`html` AS `s_html`, `s`.`created_at` AS `s_created_at`
+SELECT `s`.`id` AS `s_id`, `s`.`payroll_id` AS `s_payroll_id`, `s`.`employee_id` AS `s_employee_id`, `s`.`html` AS `s_html`, `s`.`document_id` AS `s_document_id`, `s`.`delivery_status` AS `s_delivery_status`, `s`.`delivered_at` AS `s_delivered_at`, `s`.`delivery_error` AS `s_delivery_error`, `s`.`created_at` AS `s_created_at`
   FROM `payslips` `s`
   WHERE `s`.`payroll_id` = ? AND `s`.`employee_id` IN (SELECT scope_e.id
   FROM employees scope_e

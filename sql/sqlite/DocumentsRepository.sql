@@ -24,6 +24,11 @@ SELECT "DocumentReminder"."id" AS "DocumentReminder_id", "DocumentReminder"."doc
   WHERE (("DocumentReminder"."run" = ?))
   ORDER BY "DocumentReminder"."id" ASC;
 
+-- DocumentsRepository.deleteMany
+DELETE
+  FROM "documents"
+  WHERE "id" IN (1, 2);
+
 -- DocumentsRepository.expiryCandidates
 SELECT "d"."id" AS "d_id", "d"."employee_id" AS "d_employee_id", "d"."document_type_id" AS "d_document_type_id", "d"."name" AS "d_name", "d"."valid_until" AS "d_valid_until", "d"."status" AS "d_status", "d"."version" AS "d_version"
   FROM "documents" "d"

@@ -3,6 +3,11 @@ SELECT "Employee"."id" AS "Employee_id", "Employee"."employee_id" AS "Employee_e
   FROM "employees" "Employee"
   WHERE (("Employee"."employee_id" IN (?, ?)));
 
+-- EmployeesRepository.deliveryFieldsOf
+SELECT "e"."id" AS id, "e"."employee_id" AS code, "e"."first_name" AS first, "e"."last_name" AS last, "e"."birthday" AS birthday, "e"."work_email" AS work, "e"."private_email" AS private
+  FROM "employees" "e"
+  WHERE "e"."id" IN (?, ?, ?);
+
 -- EmployeesRepository.insertMany
 INSERT INTO "employees"("id", "employee_id", "first_name", "middle_name", "last_name", "gender", "marital_status", "birthday", "joined_date", "confirmation_date", "termination_date", "nationality_id", "ssn_num", "nic_num", "other_id", "driving_license", "address1", "address2", "city", "country", "province", "postal_code", "home_phone", "mobile_phone", "work_phone", "work_email", "private_email", "employment_status_id", "job_title_id", "pay_grade_id", "department_id", "supervisor_id", "approver1_id", "approver2_id", "approver3_id", "status", "created_at", "updated_at")
   VALUES (NULL, ?, ?, NULL, ?, NULL, NULL, NULL, ?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ?, datetime('now'), datetime('now'));

@@ -29,9 +29,9 @@ INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited)
   VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?);
 
 -- PayrollRunsRepository.insertPayslips
-INSERT INTO "payslips"("id", "payroll_id", "employee_id", "html", "created_at")
-  VALUES (NULL, 1, 1, ?, datetime('now'));
-SELECT "Payslip"."id" AS "Payslip_id", "Payslip"."created_at" AS "Payslip_created_at"
+INSERT INTO "payslips"("id", "payroll_id", "employee_id", "html", "document_id", "delivery_status", "delivered_at", "delivery_error", "created_at")
+  VALUES (NULL, 1, 1, ?, NULL, 'not_sent', NULL, NULL, datetime('now'));
+SELECT "Payslip"."id" AS "Payslip_id", "Payslip"."delivery_status" AS "Payslip_delivery_status", "Payslip"."created_at" AS "Payslip_created_at"
   FROM "payslips" "Payslip"
   WHERE "Payslip"."id" = 1;
 
@@ -46,7 +46,7 @@ SELECT COUNT(*) AS "total"
   WHERE "p"."department_id" IN (?, ?) AND ("p"."status" IN (?));
 
 -- PayrollRunsRepository.payslipsOfEmployee
-SELECT "s"."id" AS "s_id", "s"."payroll_id" AS "s_payroll_id", "s"."employee_id" AS "s_employee_id", "s"."html" AS "s_html", "s"."created_at" AS "s_created_at"
+SELECT "s"."id" AS "s_id", "s"."payroll_id" AS "s_payroll_id", "s"."employee_id" AS "s_employee_id", "s"."html" AS "s_html", "s"."document_id" AS "s_document_id", "s"."delivery_status" AS "s_delivery_status", "s"."delivered_at" AS "s_delivered_at", "s"."delivery_error" AS "s_delivery_error", "s"."created_at" AS "s_created_at"
   FROM "payslips" "s"
   WHERE "s"."employee_id" = 1
   ORDER BY "s"."id" DESC
@@ -56,7 +56,7 @@ SELECT COUNT(*) AS "total"
   WHERE "s"."employee_id" = 1;
 
 -- PayrollRunsRepository.payslipsOfPayroll
-SELECT "s"."id" AS "s_id", "s"."payroll_id" AS "s_payroll_id", "s"."employee_id" AS "s_employee_id", "s"."html" AS "s_html", "s"."created_at" AS "s_created_at"
+SELECT "s"."id" AS "s_id", "s"."payroll_id" AS "s_payroll_id", "s"."employee_id" AS "s_employee_id", "s"."html" AS "s_html", "s"."document_id" AS "s_document_id", "s"."delivery_status" AS "s_delivery_status", "s"."delivered_at" AS "s_delivered_at", "s"."delivery_error" AS "s_delivery_error", "s"."created_at" AS "s_created_at"
   FROM "payslips" "s"
   WHERE "s"."payroll_id" = 1 AND "s"."employee_id" IN (SELECT scope_e.id
   FROM employees scope_e

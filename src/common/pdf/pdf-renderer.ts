@@ -12,6 +12,21 @@ import { DomainException } from '../errors/domain.exception';
 
 export type PaperSize = 'A4' | 'Letter';
 
+/**
+ * Chromium's flags for a headless run on a server: no sandbox (workers and CI often run as root in
+ * containers; the renderer's pages run no script and load nothing), no GPU, no /dev/shm, nothing
+ * fetched in the background.
+ */
+export const HEADLESS_CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /** Why PDFs cannot be made here, and how to make them possible; null when they can. */
 function missingTool(path: string, what: string, install: string, variable: string): string | null {
   try {
@@ -168,13 +183,7 @@ export class PdfRenderer implements OnApplicationShutdown {
         executablePath: this.config.pdf.chromiumPath,
         headless: true,
         args: [
-          '--no-sandbox', // workers often run as root in containers; the page runs no script and loads nothing
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
+          ...HEADLESS_CHROMIUM_ARGS,
           '--disable-extensions',
           // Defence in depth behind the request interception: no name resolves, no proxy is asked.
           '--host-resolver-rules=MAP * ~NOTFOUND',

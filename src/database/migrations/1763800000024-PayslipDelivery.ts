@@ -62,6 +62,8 @@ export class PayslipDelivery1763800000024 implements MigrationInterface {
         indices: [
           // One delivery per payslip and request, however often the request is retried.
           new TableIndex({ name: 'uq_payslip_deliveries_request', columnNames: ['payslip_id', 'request_id'], isUnique: true }),
+          // The scheduled job's "queued and due" (a few queued among every delivery ever made).
+          new TableIndex({ name: 'ix_payslip_deliveries_due', columnNames: ['status', 'send_after'] }),
         ],
         foreignKeys: [
           new TableForeignKey({
