@@ -2176,6 +2176,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payroll_config/payrolls/{id}/send-payslips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the payslips of a Completed payroll, each with its PDF attached (409 INVALID_STATE otherwise)
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     One e-mail per payslip to the employee's work e-mail (or private, per the setting Payslip E-mail Address), subject and body from the settings Payslip E-mail Subject and Body (Handlebars over employee, payroll and company), the PDF attached. Queued at once, or held until send_after. Each payslip shows delivery_status: queued, then sent (delivered_at) or failed (delivery_error: the SMTP server's answer); no_address when the employee has no such e-mail; unknown when the sending process stopped during the SMTP call (not sent again by itself). A payroll-wide request leaves out payslips sent, queued or unknown; with Idempotency-Key a repeated request sends nothing more. 503 PDF_UNAVAILABLE without a browser, 503 MAIL_UNAVAILABLE without SMTP_URL.
+         */
+        post: operations["sendPayrollPayslips"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payroll_config/payrolls/{id}/payslips/{payslipId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail one payslip (again): whatever its delivery status, unless one is queued (409)
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     One e-mail per payslip to the employee's work e-mail (or private, per the setting Payslip E-mail Address), subject and body from the settings Payslip E-mail Subject and Body (Handlebars over employee, payroll and company), the PDF attached. Queued at once, or held until send_after. Each payslip shows delivery_status: queued, then sent (delivered_at) or failed (delivery_error: the SMTP server's answer); no_address when the employee has no such e-mail; unknown when the sending process stopped during the SMTP call (not sent again by itself). A payroll-wide request leaves out payslips sent, queued or unknown; with Idempotency-Key a repeated request sends nothing more. 503 PDF_UNAVAILABLE without a browser, 503 MAIL_UNAVAILABLE without SMTP_URL.
+         */
+        post: operations["sendOnePayrollPayslips"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payroll_config/payrolls/{id}/delete-payslips": {
         parameters: {
             query?: never;
@@ -2190,6 +2234,28 @@ export interface paths {
          * @description Who may call: Admin, Restricted Admin.
          */
         post: operations["deleteAllPayrollPayslips"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payroll_config/payrolls/{id}/payslips/{payslipId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payslip's PDF
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     The PDF rendered from the payslip by headless Chromium when the payslips were generated, kept among the employee's documents (type Payslip); encrypted when the setting "Payslip PDF Password" says so. As an attachment with an ETag; each download is in the audit log. 503 PDF_UNAVAILABLE when this installation has no browser (the message says how to install one); 404 for a payslip generated without one.
+         */
+        get: operations["pdfPayrollPayslips"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2228,6 +2294,28 @@ export interface paths {
          * @description Who may call: any signed-in user.
          */
         get: operations["listEmployeePayslips"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/payslips/{payslipId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payslip's PDF (the employee itself, or an Admin / Restricted Admin in scope; others 404)
+         * @description Who may call: any signed-in user.
+         *
+         *     The PDF rendered from the payslip by headless Chromium when the payslips were generated, kept among the employee's documents (type Payslip); encrypted when the setting "Payslip PDF Password" says so. As an attachment with an ETag; each download is in the audit log. 503 PDF_UNAVAILABLE when this installation has no browser (the message says how to install one); 404 for a payslip generated without one.
+         */
+        get: operations["pdfEmployeePayslips"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3253,7 +3341,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE";
+            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
             /** @example work_email must be an email */
             message: string;
             details?: components["schemas"]["ErrorDetailDto"][];
@@ -4782,8 +4870,10 @@ export interface components {
             date_end?: string;
         };
         PayslipCompanyContextDto: {
-            /** @description the setting "Company: Name" */
+            /** @description the setting "Company Name" */
             name?: string;
+            /** @description the setting "Company Logo": a data: URI for <img src="{{company.logo}}">, or null when none is set */
+            logo?: string | null;
         };
         PayslipColumnContextDto: {
             name?: string;
@@ -4815,6 +4905,34 @@ export interface components {
             /** @description ad-hoc data to render with, laid over the preview's own (the first processed payroll's first row, or a sample): each object's fields replace the preview's, columns replace its columns; a name outside the context → 400 */
             data?: components["schemas"]["PayslipContextDto"];
         };
+        SendPayslipsResultDto: {
+            /** @description the request's id, on each of its delivery records */
+            request: string;
+            /** @description payslips queued for e-mail */
+            queued: number;
+            /** @description payslips whose employee has no address (the setting Payslip E-mail Address): delivery_status no_address */
+            no_address: number;
+            /** @description payslips left alone: already sent, queued, or of unknown outcome (send those one by one) */
+            skipped: number;
+            /** Format: date-time */
+            send_after: string | null;
+        };
+        SendPayslipsDto: {
+            /**
+             * @description not before this instant (default: now); the e-mails wait queued until then
+             * @example 2026-11-28T08:00:00+01:00
+             */
+            send_after?: string;
+            /** @description only these employees of the payroll (ids) */
+            employees?: number[];
+        };
+        SendPayslipDto: {
+            /**
+             * @description not before this instant (default: now)
+             * @example 2026-11-28T08:00:00+01:00
+             */
+            send_after?: string;
+        };
         PayslipDto: {
             /** Format: int32 */
             id: number;
@@ -4823,6 +4941,20 @@ export interface components {
             /** Format: int32 */
             employee: number;
             html: string;
+            /** @description its PDF's document id among the employee's documents (GET .../payslips/{payslipId}/pdf); null without a browser */
+            document: number | null;
+            /**
+             * @description where its e-mail stands
+             * @enum {string}
+             */
+            delivery_status: "not_sent" | "queued" | "sent" | "failed" | "no_address" | "unknown";
+            /**
+             * Format: date-time
+             * @description when the SMTP server accepted it
+             */
+            delivered_at: string | null;
+            /** @description why it failed (the SMTP server's answer) or is unknown */
+            delivery_error: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -5119,7 +5251,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "document.expiring" | "document.expired")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -5133,7 +5265,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "document.expiring" | "document.expired")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -5150,7 +5282,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "document.expiring" | "document.expired")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -5158,7 +5290,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "document.expiring" | "document.expired")[];
+            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -24060,6 +24192,287 @@ export interface operations {
             };
         };
     };
+    sendPayrollPayslips: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-200 visible ASCII characters. The same key with the same request within 24 h returns the first response (with Idempotent-Replayed: true) and does the work once; with another request → 409 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendPayslipsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description "true" when this is the stored response of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["SendPayslipsResultDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    sendOnePayrollPayslips: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-200 visible ASCII characters. The same key with the same request within 24 h returns the first response (with Idempotent-Replayed: true) and does the work once; with another request → 409 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+                payslipId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendPayslipDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description "true" when this is the stored response of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["SendPayslipsResultDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     deleteAllPayrollPayslips: {
         parameters: {
             query?: never;
@@ -24134,6 +24547,110 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    pdfPayrollPayslips: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                payslipId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -24362,6 +24879,110 @@ export interface operations {
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    pdfEmployeePayslips: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                payslipId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
             400: {
