@@ -82,28 +82,53 @@ export function textArg(name: string): string | undefined {
   return i > 0 ? process.argv[i + 1] : undefined;
 }
 
-/** Resident set size in MiB of a process and its children (the cluster's HTTP processes). */
-export function rssMiB(pid: number): number {
-  const pids = [pid];
+/** A process and all its descendants (the cluster's HTTP processes, a browser's), from /proc. */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) pids.push(Number(entry));
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // gone meanwhile
     }
   }
+  const pids: number[] = [];
+  for (const queue = [pid]; queue.length;) {
+    const p = queue.pop()!;
+    pids.push(p);
+    queue.push(...(children.get(p) ?? []));
+  }
+  return pids;
+}
+
+/** The sum of a field of /proc/<pid>/<file> (kB) over the pids, in MiB. */
+function sumKib(pids: number[], file: string, field: string): number {
   let kib = 0;
   for (const p of pids) {
     try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      kib += Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${p}/${file}`, 'utf8'))?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
   }
   return kib / 1024;
+}
+
+/** Resident set size in MiB of a process and its descendants (pages shared between them counted in each). */
+export function rssMiB(pid: number): number {
+  return sumKib(processTree(pid), 'status', 'VmRSS');
+}
+
+/**
+ * Proportional set size in MiB of a process and its descendants: each shared page divided among
+ * the processes sharing it, so the sum is the memory the tree really holds (a browser's many
+ * processes share most of their pages; their RSS summed counts them several times).
+ */
+export function pssMiB(pid: number): number {
+  return sumKib(processTree(pid), 'smaps_rollup', 'Pss');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { PdfRenderer } from '../src/common/pdf/pdf-renderer';
 import { startRecorder } from './helpers/listener';
 import { describeWithPdf, pdfPages, pdfText } from './helpers/pdf';
-import { testConfig } from './helpers/test-app';
+import { testConfig, until } from './helpers/test-app';
 
 const PIXEL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -45,6 +45,25 @@ describeWithPdf('PDF renderer', () => {
   it('renders pages in parallel, up to PDF_PAGES at once', async () => {
     const all = await Promise.all(Array.from({ length: 6 }, (_, i) => renderer.render(`<p>Page ${i}</p>`, 'A4')));
     expect(all.map((pdf) => pdfText(pdf).trim())).toEqual([0, 1, 2, 3, 4, 5].map((i) => `Page ${i}`));
+  });
+
+  it('closes the browser once idle, and starts another for the next render, also after the browser died', async () => {
+    const idle = new PdfRenderer(testConfig());
+    idle.idleMs = 200;
+    try {
+      await idle.render('<p>One</p>', 'A4');
+      const first = await idle.browserPid();
+      expect(first).toEqual(expect.any(Number));
+      await until(async () => (await idle.browserPid()) === null, 5000);
+      expect(pdfText(await idle.render('<p>Two</p>', 'A4')).trim()).toBe('Two');
+      const second = (await idle.browserPid())!;
+      expect(second).not.toBe(first);
+      process.kill(second, 'SIGKILL');
+      await until(async () => (await idle.browserPid()) === null, 5000);
+      expect(pdfText(await idle.render('<p>Three</p>', 'A4')).trim()).toBe('Three');
+    } finally {
+      await idle.onApplicationShutdown();
+    }
   });
 
   it('encrypts a PDF with AES-256 so that it opens only with the password', async () => {

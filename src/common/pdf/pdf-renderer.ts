@@ -37,6 +37,12 @@ function missingTool(path: string, what: string, install: string, variable: stri
   }
 }
 
+/** How long a browser nobody renders with stays open. */
+const BROWSER_IDLE_MS = 60_000;
+
+/** Renders a page serves before it is closed and a fresh one opened. */
+const PAGE_USES = 50;
+
 /** A page's render went past its time limit, or the browser failed it. */
 export class PdfRenderError extends Error {}
 
@@ -51,6 +57,11 @@ export class PdfRenderer implements OnApplicationShutdown {
   private readonly logger = new Logger('PdfRenderer');
   private browser: Promise<Browser> | null = null;
   private readonly idle: Page[] = [];
+  private readonly uses = new WeakMap<Page, number>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly retired = new WeakSet<Promise<Browser>>();
+  /** How long a browser nobody renders with stays open (tests shorten it). */
+  idleMs = BROWSER_IDLE_MS;
   private busy = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
@@ -132,12 +143,12 @@ export class PdfRenderer implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
-    const browser = this.browser;
-    this.browser = null;
-    if (browser) await (await browser.catch(() => null))?.close().catch(() => undefined);
+    clearTimeout(this.idleTimer);
+    await this.closeBrowser();
   }
 
   private async takePage(): Promise<Page> {
+    clearTimeout(this.idleTimer);
     while (this.busy >= this.config.pdf.pages) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy++;
     try {
@@ -152,10 +163,35 @@ export class PdfRenderer implements OnApplicationShutdown {
   }
 
   private releasePage(page: Page, healthy: boolean): void {
-    if (healthy && !this.closed) this.idle.push(page);
+    const uses = (this.uses.get(page) ?? 0) + 1;
+    this.uses.set(page, uses);
+    // A page is replaced after PAGE_USES renders: a renderer process keeps some of every page it showed.
+    if (healthy && !this.closed && uses < PAGE_USES) this.idle.push(page);
     else void page.close().catch(() => undefined);
     this.busy--;
     this.waiting.shift()?.();
+    if (this.busy === 0 && !this.waiting.length) {
+      // A worker between payrolls does not hold a browser: it is closed once idle, started again when needed.
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => void this.closeBrowser(), this.idleMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  private async closeBrowser(): Promise<void> {
+    if (this.busy) return;
+    const browser = this.browser;
+    this.browser = null;
+    this.idle.length = 0;
+    if (!browser) return;
+    this.retired.add(browser);
+    await (await browser.catch(() => null))?.close().catch(() => undefined);
+  }
+
+  /** The browser's process id while one runs (tests, diagnostics). */
+  async browserPid(): Promise<number | null> {
+    const browser = this.browser && (await this.browser.catch(() => null));
+    return browser?.process()?.pid ?? null;
   }
 
   private async newPage(): Promise<Page> {
@@ -194,7 +230,8 @@ export class PdfRenderer implements OnApplicationShutdown {
         // A browser that died is started again by the next render; its pages are gone with it.
         if (this.browser === started) this.browser = null;
         this.idle.length = 0;
-        if (!this.closed) this.logger.warn('the PDF browser stopped; the next render starts another');
+        if (!this.closed && !this.retired.has(started))
+          this.logger.warn('the PDF browser stopped; the next render starts another');
       });
       return browser;
     })();
