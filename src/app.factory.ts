@@ -172,7 +172,7 @@ const API_TAGS: Array<[string, string]> = [
     'Pay frequencies, deduction groups, salary components, salaries, payroll employees, columns, scripts',
   ],
   ['Payroll runs', 'Payrolls: processing, the data grid, errors'],
-  ['Payslips', 'Payslip templates and payslips'],
+  ['Payslips', 'Payslip templates, payslips, their PDFs (headless Chromium) and their e-mail delivery'],
   ['Meta', 'Countries, currencies, mobile modules, extensions'],
   ['Insights', 'Leave, attendance and timesheet statistics per period'],
   ['Tasks', "The caller's task list"],

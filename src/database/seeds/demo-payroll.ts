@@ -114,6 +114,13 @@ async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date(
   const template = await app.get(PayslipTemplatesService).saveTemplate({
     name: 'Standard payslip',
     content:
+      '<style>\n' +
+      '  body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10.5pt; color: #222; margin: 1.6cm; }\n' +
+      '  h1 { font-size: 18pt; margin: 0; color: #1d4e89; } h2 { font-size: 12pt; font-weight: normal; margin: 4px 0 18px; }\n' +
+      '  p { margin: 2px 0; } table { border-collapse: collapse; width: 100%; margin-top: 18px; }\n' +
+      '  td { padding: 5px 8px; border-bottom: 1px solid #dde3ea; } td:last-child { text-align: right; }\n' +
+      '  tr:last-child td { font-weight: bold; border-top: 2px solid #1d4e89; border-bottom: none; }\n' +
+      '</style>\n' +
       '<h1>{{company.name}}</h1>\n<h2>Payslip {{payroll.date_start}} – {{payroll.date_end}}</h2>\n' +
       '<p>{{employee.name}} ({{employee.employee_id}}), {{employee.job_title}}, {{employee.department}}</p>\n' +
       '<p>Paid {{employee.pay_frequency}} in {{employee.currency}}</p>\n<table>\n{{#each columns}}  <tr><td>{{name}}</td><td>{{value}}</td></tr>\n{{/each}}</table>',
