@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +9,25 @@ import { PDF_SKIP_REASON } from './helpers/pdf';
 import { SmtpSink, startSmtp } from './helpers/smtp';
 import { INTEGRATION, TestApp, createTestApp, okCaller, until } from './helpers/test-app';
 
+/** The processes whose parent is `pid` (a worker's browser). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /**
  * Payslip e-mails with real worker processes (issue 29), on MariaDB + Redis: a worker killed with
- * SIGKILL while its SMTP server has not answered yet leaves that payslip `unknown`, and the worker
+ * SIGKILL while its SMTP server has not answered yet takes its browser with it, leaves that payslip
+ * `unknown`, and the worker
  * that takes its job over sends nobody a second e-mail. `npm run test:integration` builds first.
  */
 (INTEGRATION && !PDF_SKIP_REASON ? describe : describe.skip)('payslip e-mails with worker processes (MariaDB + Redis)', () => {
@@ -92,9 +108,12 @@ import { INTEGRATION, TestApp, createTestApp, okCaller, until } from './helpers/
     await until(async () => (await status()) === 'Completed', 60_000);
 
     await ok('POST', `/payroll_config/payrolls/${payroll.id}/send-payslips`, admin, {});
-    // The first worker is waiting for the SMTP server's answer: it dies there.
+    // The first worker is waiting for the SMTP server's answer: it dies there, and its browser with it.
     await until(() => smtp.attempts > 0, 20_000);
+    const browser = childrenOf(first.proc.pid!);
+    expect(browser.length).toBeGreaterThan(0);
     await first.kill('SIGKILL');
+    await until(() => browser.every((pid) => !existsSync(`/proc/${pid}`)), 10_000);
     await start();
     const payslips = async () =>
       (await ok('GET', `/payroll_config/payrolls/${payroll.id}/payslips`, admin)) as Array<{

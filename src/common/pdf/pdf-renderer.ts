@@ -218,6 +218,9 @@ export class PdfRenderer implements OnApplicationShutdown {
       const browser = await puppeteer.launch({
         executablePath: this.config.pdf.chromiumPath,
         headless: true,
+        // DevTools over the child's pipes, not a port: a worker that dies (even by SIGKILL) closes
+        // them and the browser exits with it, instead of living on as an orphan holding its memory.
+        pipe: true,
         args: [
           ...HEADLESS_CHROMIUM_ARGS,
           '--disable-extensions',
