@@ -204,6 +204,28 @@ describeWithPdf('payslip delivery', () => {
     expect(smtp.messages.length).toBe(before + 1);
   });
 
+  it('the e-mail templates are settings checked on save and used as saved', async () => {
+    const bad = await call('PUT', '/settings', admin, { name: 'Payslip E-mail Subject', value: 'Pay {{employee.salary}}' });
+    expect([bad.statusCode, bad.json().error.details[0].field]).toEqual([400, 'value']);
+    expect(bad.json().error.details[0].message).toMatch(/employee\.salary/);
+    const partial = await call('PUT', '/settings', admin, { name: 'Payslip E-mail Body', value: '{{> evil}}' });
+    expect(partial.statusCode).toBe(400);
+    await ok('PUT', '/settings', admin, {
+      name: 'Payslip E-mail Subject',
+      value: '{{company.name}}: {{payroll.name}} for {{employee.name}}',
+    });
+    try {
+      const target = await statusOf(c.emp.report2);
+      const before = smtp.messages.length;
+      await sendOne(target.id);
+      await until(async () => smtp.messages.length > before, 10_000);
+      const name = (await ok('GET', `/employees/${c.emp.report2}`, admin)) as { first_name: string; last_name: string };
+      expect(smtp.messages[before].subject).toMatch(new RegExp(`: April 2026 for ${name.first_name} ${name.last_name}$`));
+    } finally {
+      await ok('PUT', '/settings', admin, { name: 'Payslip E-mail Subject', value: 'Your payslip: {{payroll.name}}' });
+    }
+  });
+
   it('refuses what it cannot do: other levels, employees outside the payroll, a payslip queued already', async () => {
     expect((await call('POST', `/payroll_config/payrolls/${payroll}/send-payslips`, c.users.employee.token, {})).statusCode).toBe(
       403,

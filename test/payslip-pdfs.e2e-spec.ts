@@ -117,6 +117,29 @@ describeWithPdf('payslip PDFs', () => {
     }
   });
 
+  it('embeds the company logo setting (a data: URI; anything else refused) where the template shows it', async () => {
+    const pixel =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    for (const value of [
+      'http://logo.example/logo.png',
+      'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=',
+      'data:text/html,<b>x</b>',
+    ]) {
+      const res = await call('PUT', '/settings', admin, { name: 'Company Logo', value });
+      expect([value, res.statusCode]).toEqual([value, 400]);
+    }
+    expect((await call('PUT', '/settings', admin, { name: 'Company Logo', value: pixel })).statusCode).toBe(200);
+    try {
+      const payroll = await completed('With a logo', `<img src="{{company.logo}}" width="40">${STANDARD}`);
+      const [payslip] = await ok('GET', `/payroll_config/payrolls/${payroll.id}/payslips?limit=1`, admin);
+      expect(payslip.html).toContain('<img src="data:image/png;base64,');
+      const pdf = (await pdfOf(admin, payslip.employee, payslip.id)).rawPayload;
+      expect(pdf.toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
+    } finally {
+      await call('PUT', '/settings', admin, { name: 'Company Logo', value: '' });
+    }
+  });
+
   it('a template cannot reach the network or run a script in the PDF', async () => {
     const payroll = await completed(
       'Hostile template',
