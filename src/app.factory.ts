@@ -180,6 +180,7 @@ const API_TAGS: Array<[string, string]> = [
   ['Webhooks', 'Signed event deliveries to subscribers'],
   ['Imports', 'CSV and XLSX files in: dry run, row errors, commit; templates'],
   ['Documents', 'Employee documents: types, uploads, versions, downloads, expiry'],
+  ['Notifications', "The caller's notifications: the feed, its Server-Sent Events stream, read marks and preferences"],
 ];
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {

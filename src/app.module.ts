@@ -28,6 +28,7 @@ import { TasksModule } from './tasks/tasks.module';
 import { AuditModule } from './audit/audit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
@@ -67,6 +68,7 @@ export class AppModule {
         MaintenanceModule,
         ImportsModule,
         DocumentsModule,
+        NotificationsModule,
         ...imports,
       ],
       providers: [

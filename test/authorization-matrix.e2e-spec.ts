@@ -69,6 +69,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Documents: scoped by record (HR all in scope, a Manager its reports' manager-visible types, an Employee its own); the company list is HR's
   [/GET|POST|PUT|DELETE/, /^\/employees\/:id\/documents(\/:docId(\/file|\/versions(\/:n\/file)?)?)?$/, ANY],
   [/GET/, /^\/documents$/, ADMINS],
+  // Notifications: each user its own (the stream is called over HTTP in notifications.e2e-spec)
+  [/GET|POST/, /^\/notifications(\/unread-count|\/read-all|\/:id\/read)?$/, ANY],
+  [/GET|PUT/, /^\/users\/me\/notification-preferences$/, ANY],
   // Insights, tasks
   [/GET/, /^\/insights\/[a-z-]+\/:period$/, ANY],
   [/GET/, /^\/tasks$/, ANY],

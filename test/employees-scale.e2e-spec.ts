@@ -34,8 +34,8 @@ describe(`GET /employees over ${COUNT} employees`, () => {
   let selects: string[] = [];
 
   beforeAll(async () => {
-    // Counts the queries of one request: without the webhook dispatcher's background poll.
-    t = await createTestApp({ WEBHOOK_DISPATCH_MS: '600000' });
+    // Counts the queries of one request: without the webhook and notification dispatchers' background polls.
+    t = await createTestApp({ WEBHOOK_DISPATCH_MS: '600000', NOTIFICATION_DISPATCH_MS: '600000' });
     ds = t.app.get(DataSource);
     service = t.app.get(EmployeesService);
     const ref = t.app.get(ReferenceService);

@@ -212,6 +212,21 @@ describe('hardening (issue 8)', () => {
           covered.push(path);
           continue;
         }
+        if (path === '/users/me/notification-preferences') {
+          for (const body of [
+            { items: null },
+            { items: [null] },
+            { items: [{ kind: null, email: true }] },
+            { items: [{ kind: 'leave.requested', email: null }] },
+            { items: [{ kind: 'leave.requested', in_app: null }] },
+            { items: [{ kind: 'leave.requested', frequency: null }] },
+          ]) {
+            const res = await call('PUT', path, c.users.employee.token, body);
+            expect({ path, body, status: res.statusCode }).toEqual({ path, body, status: 400 });
+          }
+          covered.push(path);
+          continue;
+        }
         if (path === '/settings') {
           for (const field of Object.keys(schema.properties)) {
             const res = await call('PUT', path, c.users.admin.token, { name: 'Company Name', value: 'x', [field]: null });

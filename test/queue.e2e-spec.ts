@@ -13,7 +13,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29), notifications (issue 30)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
         ['schedule:webhooks-dispatch', t.config.webhooks.dispatchMs],
@@ -23,6 +23,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:documents-expiry', 86_400_000],
         ['schedule:documents-remove-files', 3_600_000],
         ['schedule:payslip-deliveries', 30_000],
+        ['schedule:notifications-dispatch', t.config.notifications.dispatchMs],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

@@ -116,6 +116,15 @@ export interface AppConfig {
   };
   /** POST /users/me/password attempts per user and window. */
   passwordChangeRateLimit: { perUser: number; windowSec: number };
+  /** Notifications (issue 30): made from the outbox's events, shown in the feed and its stream. */
+  notifications: {
+    /** How often a consuming process turns new outbox events into notifications (NOTIFICATION_DISPATCH_MS). */
+    dispatchMs: number;
+    /** Open streams one user may hold per API process (NOTIFICATION_STREAMS_PER_USER); more → 429. */
+    streamsPerUser: number;
+    /** A comment line on every open stream this often, so proxies keep it open (NOTIFICATION_HEARTBEAT_MS). */
+    heartbeatMs: number;
+  };
   webhooks: {
     /** Deliver to loopback, private, link-local and metadata addresses (tests, on-premise receivers). */
     allowPrivate: boolean;
@@ -393,6 +402,11 @@ export function loadConfig(env: Env): AppConfig {
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
       windowSec: duration('PASSWORD_CHANGE_RATE_LIMIT_WINDOW', '15m'),
+    },
+    notifications: {
+      dispatchMs: int('NOTIFICATION_DISPATCH_MS', 500, 10, 600_000),
+      streamsPerUser: int('NOTIFICATION_STREAMS_PER_USER', 5, 1, 100),
+      heartbeatMs: int('NOTIFICATION_HEARTBEAT_MS', 15_000, 100, 300_000),
     },
     webhooks: {
       allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),

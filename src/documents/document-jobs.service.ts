@@ -151,6 +151,12 @@ export class DocumentJobsService implements OnModuleInit {
     return { marked: [...changes.values()].reduce((n, ids) => n + ids.length, 0), reminders: claimed.length };
   }
 
+  /** Who hears of a document's expiry: as `recipients`, for a document of type `typeId` (notifications). */
+  async recipientsOf(employeeId: number, typeId: number): Promise<number[]> {
+    const type = await this.types.byId(typeId);
+    return this.recipients(employeeId, type?.visibleToEmployee ?? false);
+  }
+
   /** The employee's HR (its department's Restricted Admins, else the Admins), and the employee's user where the type is visible to it. */
   private async recipients(employeeId: number, employeeToo: boolean): Promise<number[]> {
     const employee = await this.access.employee(employeeId);

@@ -265,6 +265,12 @@ export class PayrollRunsService {
    * its departments, so an employee moved out of them is out of every payroll route too. Null for
    * an Admin.
    */
+  /** A payroll's name and department, for whoever tells people about it (notifications); null when it is gone. */
+  async summaryOf(id: number): Promise<{ name: string; department: number } | null> {
+    const p = await this.payrolls.findOne({ where: { id }, select: { id: true, name: true, departmentId: true } });
+    return p ? { name: p.name, department: p.departmentId } : null;
+  }
+
   rowScope(caller: AuthUser): Promise<RowScope> {
     return this.departmentsOf(caller);
   }

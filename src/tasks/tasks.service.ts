@@ -7,6 +7,9 @@ import { NotFoundException, ValidationException } from '../common/errors/domain.
 import { ListSpec, parseListQuery, findTablePage } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
+import { transaction } from '../common/database/transaction';
+import { recordEvent } from '../common/outbox/outbox';
+import './tasks.events';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { UsersService } from '../users/users.service';
@@ -100,20 +103,32 @@ export class TasksService {
         'link',
         `must be a path under ${this.config.apiPrefix}/, such as ${this.config.apiPrefix}/employees/5`,
       );
-    const task = await this.tasks.save(
-      this.tasks.create({
-        userId: dto.user,
-        title: dto.title,
-        description: dto.description ?? null,
-        priority: dto.priority ?? 'Normal',
-        dueDate: dto.due_date ?? null,
-        link: dto.link ?? null,
-        status: 'Open',
-        source: 'manual',
-        sourceId: null,
-        completedAt: null,
-      }),
-    );
+    // The task and its event (the assignee's notification) in one transaction.
+    const task = await transaction(this.tasks.manager.connection, async (em) => {
+      const saved = await em.getRepository(Task).save(
+        em.getRepository(Task).create({
+          userId: dto.user,
+          title: dto.title,
+          description: dto.description ?? null,
+          priority: dto.priority ?? 'Normal',
+          dueDate: dto.due_date ?? null,
+          link: dto.link ?? null,
+          status: 'Open',
+          source: 'manual',
+          sourceId: null,
+          completedAt: null,
+        }),
+      );
+      await recordEvent(em, 'task.assigned', {
+        id: saved.id,
+        user: saved.userId,
+        title: saved.title,
+        priority: saved.priority,
+        due_date: saved.dueDate,
+        link: saved.link,
+      });
+      return saved;
+    });
     return toTaskDto(task);
   }
 

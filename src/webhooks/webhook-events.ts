@@ -4,6 +4,7 @@ import { EMPLOYEE_WEBHOOK_EVENTS } from '../employees/employees.events';
 import { LEAVE_WEBHOOK_EVENTS } from '../leave/leave.events';
 import { PAYROLL_WEBHOOK_EVENTS } from '../payroll/payroll.events';
 import { TIMESHEET_WEBHOOK_EVENTS } from '../timesheets/timesheets.events';
+import { TASK_WEBHOOK_EVENTS } from '../tasks/tasks.events';
 import { USER_WEBHOOK_EVENTS } from '../users/users.events';
 
 /** The events a webhook may subscribe to (README, Webhooks: each one's payload), as the modules declare them. */
@@ -14,6 +15,7 @@ export const WEBHOOK_EVENTS = [
   ...TIMESHEET_WEBHOOK_EVENTS,
   ...PAYROLL_WEBHOOK_EVENTS,
   ...DOCUMENT_WEBHOOK_EVENTS,
+  ...TASK_WEBHOOK_EVENTS,
 ] as const;
 
 /** Fails to compile when a module declares an event (WebhookEventPayloads) that the list above lacks. */

@@ -17,8 +17,25 @@ const join = (...parts: string[]) =>
     .filter(Boolean)
     .join('/')}`;
 
-/** Every controller route of the application, as Nest registers it, with its declared access policy. */
-export function discoverRoutes(app: { get: NestFastifyApplication['get'] }): DiscoveredRoute[] {
+/**
+ * Routes that answer with an endless stream (Server-Sent Events): an injected request would never
+ * end. The suites that call every route leave them out; test/notifications.e2e-spec.ts calls the
+ * stream over real HTTP at each level, anonymous included.
+ */
+export const STREAMING_ROUTES: ReadonlySet<string> = new Set(['GET /notifications/stream']);
+
+/**
+ * Every controller route of the application, as Nest registers it, with its declared access
+ * policy; the streaming ones only with `{ streaming: true }`.
+ */
+export function discoverRoutes(
+  app: { get: NestFastifyApplication['get'] },
+  opts: { streaming?: boolean } = {},
+): DiscoveredRoute[] {
+  return allRoutes(app).filter((r) => opts.streaming || !STREAMING_ROUTES.has(r.key));
+}
+
+function allRoutes(app: { get: NestFastifyApplication['get'] }): DiscoveredRoute[] {
   const discovery = new DiscoveryService(app.get(ModulesContainer));
   const scanner = new MetadataScanner();
   const reflector = new Reflector();

@@ -23,6 +23,7 @@ import { Imports1763800000021 } from './1763800000021-Imports';
 import { DocumentTypes1763800000022 } from './1763800000022-DocumentTypes';
 import { Documents1763800000023 } from './1763800000023-Documents';
 import { PayslipDelivery1763800000024 } from './1763800000024-PayslipDelivery';
+import { Notifications1763800000025 } from './1763800000025-Notifications';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   DocumentTypes1763800000022,
   Documents1763800000023,
   PayslipDelivery1763800000024,
+  Notifications1763800000025,
 ];

@@ -1,0 +1,62 @@
+-- NotificationsRepository.byIds
+SELECT "Notification"."id" AS "Notification_id", "Notification"."user_id" AS "Notification_user_id", "Notification"."kind" AS "Notification_kind", "Notification"."title" AS "Notification_title", "Notification"."body" AS "Notification_body", "Notification"."link" AS "Notification_link", "Notification"."is_read" AS "Notification_is_read", "Notification"."source_key" AS "Notification_source_key", "Notification"."created_at" AS "Notification_created_at", "Notification"."read_at" AS "Notification_read_at"
+  FROM "notifications" "Notification"
+  WHERE (("Notification"."id" IN (1, 2)))
+  ORDER BY "Notification"."id" ASC;
+
+-- NotificationsRepository.feed
+SELECT "n"."id" AS "n_id", "n"."user_id" AS "n_user_id", "n"."kind" AS "n_kind", "n"."title" AS "n_title", "n"."body" AS "n_body", "n"."link" AS "n_link", "n"."is_read" AS "n_is_read", "n"."source_key" AS "n_source_key", "n"."created_at" AS "n_created_at", "n"."read_at" AS "n_read_at"
+  FROM "notifications" "n"
+  WHERE "n"."user_id" = 1 AND ("n"."is_read" IN (?))
+  ORDER BY "n"."id" DESC
+  LIMIT 50 OFFSET 0;
+SELECT COUNT(*) AS "total"
+  FROM "notifications" "n"
+  WHERE "n"."user_id" = 1 AND ("n"."is_read" IN (?));
+
+-- NotificationsRepository.markAllRead
+UPDATE "notifications"
+  SET "is_read" = 1, "read_at" = ?
+  WHERE ("user_id" = 1 AND "is_read" = ?);
+
+-- NotificationsRepository.markNotified
+UPDATE webhook_outbox
+  SET notified_at = ?
+  WHERE id IN (?, ?);
+
+-- NotificationsRepository.markRead
+SELECT "Notification"."id" AS "Notification_id", "Notification"."is_read" AS "Notification_is_read"
+  FROM "notifications" "Notification"
+  WHERE (("Notification"."id" = 2) AND ("Notification"."user_id" = 1))
+  LIMIT 1;
+
+-- NotificationsRepository.newestId
+SELECT "Notification"."id" AS "Notification_id"
+  FROM "notifications" "Notification"
+  WHERE (("Notification"."user_id" = 1))
+  ORDER BY "Notification_id" DESC
+  LIMIT 1;
+
+-- NotificationsRepository.preferencesOf
+SELECT "NotificationPreference"."user_id" AS "NotificationPreference_user_id", "NotificationPreference"."kind" AS "NotificationPreference_kind", "NotificationPreference"."email" AS "NotificationPreference_email", "NotificationPreference"."in_app" AS "NotificationPreference_in_app", "NotificationPreference"."frequency" AS "NotificationPreference_frequency"
+  FROM "notification_preferences" "NotificationPreference"
+  WHERE (("NotificationPreference"."user_id" IN (1, 2)));
+
+-- NotificationsRepository.since
+SELECT "Notification"."id" AS "Notification_id", "Notification"."user_id" AS "Notification_user_id", "Notification"."kind" AS "Notification_kind", "Notification"."title" AS "Notification_title", "Notification"."body" AS "Notification_body", "Notification"."link" AS "Notification_link", "Notification"."is_read" AS "Notification_is_read", "Notification"."source_key" AS "Notification_source_key", "Notification"."created_at" AS "Notification_created_at", "Notification"."read_at" AS "Notification_read_at"
+  FROM "notifications" "Notification"
+  WHERE (("Notification"."user_id" = 1) AND ("Notification"."id" > 10))
+  ORDER BY "Notification"."id" ASC
+  LIMIT 100;
+
+-- NotificationsRepository.unnotified
+SELECT id, event_id, event, payload
+  FROM webhook_outbox
+  WHERE notified_at IS NULL
+  ORDER BY id
+  LIMIT 500;
+
+-- NotificationsRepository.unread
+SELECT COUNT(1) AS "cnt"
+  FROM "notifications" "Notification"
+  WHERE (("Notification"."user_id" = 1) AND ("Notification"."is_read" = ?));

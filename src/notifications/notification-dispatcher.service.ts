@@ -1,0 +1,230 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { transaction } from '../common/database/transaction';
+import { ChangeEventPayload, WebhookEventPayloads } from '../common/outbox/outbox';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob } from '../common/queue/queue.constants';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { DocumentJobsService } from '../documents/document-jobs.service';
+import { EmployeesService } from '../employees/employees.service';
+import { PayrollRunsService } from '../payroll/payroll-runs.service';
+import { ReferenceService } from '../reference/reference.service';
+import { UsersService } from '../users/users.service';
+import { Notification } from './entities/notification.entities';
+import { kindOf } from './notification-kinds';
+import { NotificationsHub } from './notifications-hub.service';
+import { NotificationsRepository, UnnotifiedEvent } from './notifications.repository';
+import { PreferencesService } from './preferences.service';
+
+/** Turns new outbox events into notifications, every NOTIFICATION_DISPATCH_MS, once across processes. */
+export const NOTIFICATIONS_DISPATCH_JOB = defineJob<Record<string, never>>('schedule', 'notifications-dispatch');
+
+/** What one event tells whom. */
+interface Message {
+  userIds: number[];
+  title: string;
+  body: string;
+  link: string | null;
+}
+
+const statusOf = (p: ChangeEventPayload) => {
+  const change = p.changes.status;
+  return Array.isArray(change) ? String(change[1]) : null;
+};
+
+/**
+ * Notifications from the outbox (issue 30): events are written in the transaction of their change,
+ * so a rolled-back change notifies nobody and a crash loses nothing. A batch of new events is
+ * locked (SKIP LOCKED on MariaDB), its notifications inserted (one per event and user: a unique
+ * index) and the events marked, in one transaction; then the new notifications go to the open
+ * streams. Recipients who switched a kind off in the feed get nothing of it (mandatory kinds aside).
+ */
+@Injectable()
+export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Notifications');
+  private running: Promise<number> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repository: NotificationsRepository,
+    private readonly preferences: PreferencesService,
+    private readonly hub: NotificationsHub,
+    private readonly users: UsersService,
+    private readonly employees: EmployeesService,
+    private readonly reference: ReferenceService,
+    private readonly payrolls: PayrollRunsService,
+    private readonly documents: DocumentJobsService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(NOTIFICATIONS_DISPATCH_JOB, async () => {
+      await this.dispatch().catch((err: Error) => this.logger.warn(`dispatch failed: ${err.message}`));
+    });
+    void this.jobs.schedule(NOTIFICATIONS_DISPATCH_JOB, this.config.notifications.dispatchMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One batch (up to 500 events); the number of events it took. */
+  dispatch(): Promise<number> {
+    this.running ??= this.batch().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async batch(): Promise<number> {
+    let created: Notification[] = [];
+    const taken = await transaction(
+      this.ds,
+      async (em) => {
+        const events = await this.repository.unnotified(em, 500);
+        if (!events.length) return 0;
+        const rows: Array<Pick<Notification, 'userId' | 'kind' | 'title' | 'body' | 'link' | 'sourceKey'>> = [];
+        for (const event of events) {
+          const kind = kindOf(event.event);
+          if (!kind) continue;
+          const message = await this.messageOf(event).catch((err: Error) => {
+            this.logger.warn(`event ${event.event_id} (${event.event}) notifies nobody: ${err.message}`);
+            return null;
+          });
+          if (!message) continue;
+          const wanted = await this.preferences.inAppRecipients(kind.kind, [...new Set(message.userIds)]);
+          for (const userId of wanted)
+            rows.push({
+              userId,
+              kind: kind.kind,
+              title: message.title,
+              body: message.body,
+              link: message.link,
+              sourceKey: `event:${event.event_id}`,
+            });
+        }
+        created = await this.repository.insert(em, rows);
+        await this.repository.markNotified(
+          em,
+          events.map((e) => Number(e.id)),
+        );
+        return events.length;
+      },
+      { isolation: 'READ COMMITTED' },
+    );
+    if (created.length) await this.hub.publish(created.map((n) => ({ id: n.id, userId: n.userId })));
+    return taken;
+  }
+
+  /** The recipients and text of an event's notification; null for an event that notifies nobody. */
+  private async messageOf(event: UnnotifiedEvent): Promise<Message | null> {
+    const payload = JSON.parse(event.payload) as unknown;
+    switch (event.event) {
+      case 'leave.requested':
+      case 'timesheet.submitted': {
+        const p = payload as ChangeEventPayload;
+        if (p.employee === null) return null;
+        const name = await this.nameOf(p.employee);
+        const leave = event.event === 'leave.requested';
+        return {
+          userIds: await this.approverUsers(p.employee),
+          title: leave ? `${name} requests leave` : `${name} submitted a time entry`,
+          body: leave
+            ? `${name} asks for leave${rangeOf(p)}. Approve or reject it.`
+            : `${name} submitted a time entry${rangeOf(p)} for your approval.`,
+          link: leave ? `/leaves/${p.id}` : `/timesheets/${p.id}`,
+        };
+      }
+      case 'leave.decided':
+      case 'timesheet.decided': {
+        const p = payload as ChangeEventPayload;
+        if (p.employee === null) return null;
+        const status = statusOf(p) ?? 'decided';
+        const leave = event.event === 'leave.decided';
+        return {
+          userIds: await this.usersOfEmployee(p.employee),
+          title: leave ? `Your leave request is ${status.toLowerCase()}` : `Your time entry is ${status.toLowerCase()}`,
+          body: leave ? `Your leave request${rangeOf(p)} is ${status}.` : `Your time entry${rangeOf(p)} is ${status}.`,
+          link: leave ? `/leaves/${p.id}` : `/timesheets/${p.id}`,
+        };
+      }
+      case 'payroll.failed': {
+        const p = payload as WebhookEventPayloads['payroll.failed'];
+        const payroll = await this.payrolls.summaryOf(p.id);
+        if (!payroll) return null;
+        const departments = await this.reference.ancestors(payroll.department);
+        return {
+          userIds: [...(await this.users.adminIds()), ...(await this.users.administratorsOf(departments))],
+          title: `Payroll ${payroll.name} failed`,
+          body: `Processing payroll ${payroll.name} failed with ${p.errors} errors. See its errors, correct and process it again.`,
+          link: `/payroll_config/payrolls/${p.id}/errors`,
+        };
+      }
+      case 'payslip.sent': {
+        const p = payload as WebhookEventPayloads['payslip.sent'];
+        const payroll = await this.payrolls.summaryOf(p.payroll);
+        return {
+          userIds: await this.usersOfEmployee(p.employee),
+          title: 'Your payslip is in your inbox',
+          body: `Your payslip${payroll ? ` for ${payroll.name}` : ''} was e-mailed to you; it is also among your documents.`,
+          link: `/employees/${p.employee}/payslips/${p.id}`,
+        };
+      }
+      case 'document.expiring':
+      case 'document.expired': {
+        const p = payload as WebhookEventPayloads['document.expiring'];
+        const name = await this.nameOf(p.employee);
+        const when =
+          p.days_left < 0
+            ? `expired on ${p.valid_until}`
+            : p.days_left === 0
+              ? 'expires today'
+              : `expires in ${p.days_left} days (${p.valid_until})`;
+        return {
+          userIds: await this.documents.recipientsOf(p.employee, p.document_type),
+          title: `${p.name} of ${name} ${p.days_left < 0 ? 'expired' : 'expires soon'}`,
+          body: `${p.name} of ${name} ${when}. Upload the renewed document as a new version.`,
+          link: `/employees/${p.employee}/documents/${p.id}`,
+        };
+      }
+      case 'task.assigned': {
+        const p = payload as WebhookEventPayloads['task.assigned'];
+        return {
+          userIds: [p.user],
+          title: `New task: ${p.title}`,
+          body: `${p.title}${p.due_date ? ` (due ${p.due_date})` : ''}, priority ${p.priority}.`,
+          link: '/tasks',
+        };
+      }
+      default:
+        return null;
+    }
+  }
+
+  private async nameOf(employeeId: number): Promise<string> {
+    return (await this.employees.displayName(employeeId)) ?? `Employee ${employeeId}`;
+  }
+
+  private async usersOfEmployee(employeeId: number): Promise<number[]> {
+    return (await this.users.usersOfEmployees([employeeId])).map((u) => u.user);
+  }
+
+  /** The users of the employee's supervisor and approvers; the Admins when none of them has one. */
+  private async approverUsers(employeeId: number): Promise<number[]> {
+    const approvers = await this.users.usersOfEmployees(await this.employees.approversOf(employeeId));
+    return approvers.length ? approvers.map((a) => a.user) : this.users.adminIds();
+  }
+}
+
+/** " from 2026-12-01 to 2026-12-03" when the change carries dates. */
+function rangeOf(p: ChangeEventPayload): string {
+  const at = (field: string) => {
+    const c = p.changes[field];
+    return Array.isArray(c) && typeof c[1] === 'string' ? c[1].slice(0, 10) : null;
+  };
+  const start = at('date_start') ?? at('date');
+  const end = at('date_end');
+  if (!start) return '';
+  return end && end !== start ? ` from ${start} to ${end}` : ` for ${start}`;
+}

@@ -1,0 +1,29 @@
+/** What a notification is about, with what a user gets unless it chose otherwise (API.md §16). */
+export interface NotificationKind {
+  kind: string;
+  description: string;
+  /** Defaults of a user who set nothing. */
+  email: boolean;
+  inApp: boolean;
+  /** Cannot be switched off in the feed. */
+  mandatory?: boolean;
+}
+
+export const NOTIFICATION_KINDS = [
+  { kind: 'leave.requested', description: 'a leave request waits for your decision', email: true, inApp: true },
+  { kind: 'leave.decided', description: 'your leave request was decided', email: true, inApp: true },
+  { kind: 'timesheet.submitted', description: 'a time entry waits for your decision', email: false, inApp: true },
+  { kind: 'timesheet.decided', description: 'your time entry was decided', email: false, inApp: true },
+  { kind: 'payroll.failed', description: 'a payroll failed to process', email: true, inApp: true },
+  { kind: 'payslip.sent', description: 'your payslip was e-mailed to you', email: false, inApp: true, mandatory: true },
+  { kind: 'document.expiring', description: 'a document is about to expire', email: true, inApp: true },
+  { kind: 'document.expired', description: 'a document has expired', email: true, inApp: true },
+  { kind: 'task.assigned', description: 'an administrator gave you a task', email: true, inApp: true },
+] as const satisfies readonly NotificationKind[];
+
+export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number]['kind'];
+export const NOTIFICATION_KIND_NAMES: readonly string[] = NOTIFICATION_KINDS.map((k) => k.kind);
+
+export function kindOf(name: string): NotificationKind | undefined {
+  return NOTIFICATION_KINDS.find((k) => k.kind === name);
+}

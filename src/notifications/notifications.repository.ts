@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { OUTBOX_TABLE } from '../common/outbox/outbox';
+import { findPage, ListRequest, ListSpec, sampleListRequest } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { Notification, NotificationPreference } from './entities/notification.entities';
+import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
+
+/** A user's feed: newest first. */
+export const NOTIFICATION_LIST_SPEC: ListSpec = {
+  idColumn: 'n.id',
+  sortFields: { id: 'n.id', created_at: 'n.id' },
+  defaultSort: { field: 'id', order: 'descend' },
+  filterFields: {
+    read: { column: 'n.is_read', type: 'boolean' },
+    kind: { column: 'n.kind', type: 'string', values: NOTIFICATION_KIND_NAMES },
+  },
+};
+
+/** An outbox event not yet turned into notifications. */
+export interface UnnotifiedEvent {
+  id: number;
+  event_id: string;
+  event: string;
+  payload: string;
+}
+
+/** Rows per multi-row statement. */
+const BATCH = 500;
+
+/** The notifications' SQL (issue 30): the feed, read marks, preferences, and the outbox's notified mark. */
+@Injectable()
+export class NotificationsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  @RecordSql(1, sampleListRequest(NOTIFICATION_LIST_SPEC, { filters: '{"read":false}' }))
+  feed(userId: number, request: ListRequest): Promise<Page<Notification>> {
+    const qb = this.ds.getRepository(Notification).createQueryBuilder('n').where('n.user_id = :userId', { userId });
+    return findPage(qb, request);
+  }
+
+  @RecordSql(1)
+  unread(userId: number): Promise<number> {
+    return this.ds.getRepository(Notification).count({ where: { userId, read: false } });
+  }
+
+  /** Marks one of the user's notifications read; false when the user has no such notification. */
+  @RecordSql(1, 2)
+  async markRead(userId: number, id: number): Promise<boolean> {
+    const found = await this.ds.getRepository(Notification).findOne({ where: { id, userId }, select: { id: true, read: true } });
+    if (!found) return false;
+    if (!found.read)
+      await this.ds.getRepository(Notification).update({ id, userId, read: false }, { read: true, readAt: new Date() });
+    return true;
+  }
+
+  @RecordSql(1)
+  async markAllRead(userId: number): Promise<number> {
+    const result = await this.ds.getRepository(Notification).update({ userId, read: false }, { read: true, readAt: new Date() });
+    return result.affected ?? 0;
+  }
+
+  /** The user's notifications after `afterId`, oldest first (a stream's catching up), at most `limit`. */
+  @RecordSql(1, 10, 100)
+  since(userId: number, afterId: number, limit: number): Promise<Notification[]> {
+    return this.ds
+      .getRepository(Notification)
+      .find({ where: { userId, id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
+  }
+
+  /** The id of the user's newest notification, 0 without any (where a new stream starts). */
+  @RecordSql(1)
+  async newestId(userId: number): Promise<number> {
+    const newest = await this.ds
+      .getRepository(Notification)
+      .findOne({ where: { userId }, order: { id: 'DESC' }, select: { id: true } });
+    return newest?.id ?? 0;
+  }
+
+  @RecordSql([1, 2])
+  byIds(ids: number[]): Promise<Notification[]> {
+    return ids.length
+      ? this.ds.getRepository(Notification).find({ where: { id: In(ids) }, order: { id: 'ASC' } })
+      : Promise.resolve([]);
+  }
+
+  @RecordSql([1, 2])
+  preferencesOf(userIds: number[]): Promise<NotificationPreference[]> {
+    return userIds.length
+      ? this.ds.getRepository(NotificationPreference).find({ where: { userId: In(userIds) } })
+      : Promise.resolve([]);
+  }
+
+  async savePreferences(rows: NotificationPreference[]): Promise<void> {
+    if (rows.length) await this.ds.getRepository(NotificationPreference).upsert(rows, ['userId', 'kind']);
+  }
+
+  /**
+   * The oldest events not yet notified, locked for the caller's transaction: on MariaDB
+   * `FOR UPDATE SKIP LOCKED`, so several dispatchers share the outbox (SQLite has one writer).
+   */
+  @RecordSql(SAMPLE_MANAGER, 500)
+  unnotified(em: EntityManager, limit: number): Promise<UnnotifiedEvent[]> {
+    const lock = this.ds.options.type === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
+    return em.query<UnnotifiedEvent[]>(
+      `SELECT id, event_id, event, payload FROM ${OUTBOX_TABLE} WHERE notified_at IS NULL ORDER BY id LIMIT ${Number(limit)}${lock}`,
+    );
+  }
+
+  @RecordSql(SAMPLE_MANAGER, [1, 2])
+  async markNotified(em: EntityManager, ids: number[]): Promise<void> {
+    const at = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const part = ids.slice(i, i + BATCH);
+      await em.query(`UPDATE ${OUTBOX_TABLE} SET notified_at = ? WHERE id IN (${part.map(() => '?').join(', ')})`, [at, ...part]);
+    }
+  }
+
+  /**
+   * New notifications, one per source and user whatever the number of dispatchers (INSERT IGNORE
+   * on the unique index); the ids of those inserted now, by user.
+   */
+  async insert(
+    em: EntityManager,
+    rows: Array<Pick<Notification, 'userId' | 'kind' | 'title' | 'body' | 'link' | 'sourceKey'>>,
+  ): Promise<Notification[]> {
+    if (!rows.length) return [];
+    const ignore = this.ds.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+    for (let i = 0; i < rows.length; i += BATCH) {
+      const part = rows.slice(i, i + BATCH);
+      await em.query(
+        `${ignore} INTO notifications (user_id, kind, title, body, link, is_read, source_key, created_at) VALUES ${part
+          .map(() => '(?, ?, ?, ?, ?, 0, ?, CURRENT_TIMESTAMP)')
+          .join(', ')}`,
+        part.flatMap((r) => [r.userId, r.kind, r.title.slice(0, 300), r.body.slice(0, 2000), r.link, r.sourceKey]),
+      );
+    }
+    const keys = [...new Set(rows.map((r) => r.sourceKey))];
+    return em.getRepository(Notification).find({ where: { sourceKey: In(keys) }, order: { id: 'ASC' } });
+  }
+}
