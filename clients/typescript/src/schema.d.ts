@@ -3326,6 +3326,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications, newest first
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the caller's notifications are unread
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["unreadNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Server-Sent Events stream of the caller's new notifications
+         * @description Who may call: any signed-in user.
+         *
+         *     text/event-stream: `event: notification` (id = the notification id, data = the notification) followed by `event: unread` (data = {count}); a comment line as heartbeat. Send Last-Event-ID to resume after a notification (up to 100 are sent again, oldest first, none twice). Fanned out across API processes through Redis. 429 past NOTIFICATION_STREAMS_PER_USER open streams.
+         */
+        get: operations["streamNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks every one of the caller's notifications read
+         * @description Who may call: any signed-in user.
+         */
+        post: operations["readAllNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks one of the caller's notifications read (another user's: 404)
+         * @description Who may call: any signed-in user.
+         */
+        post: operations["readNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's choices per notification kind and channel (the defaults where it chose nothing)
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["preferencesOfNotifications"];
+        /**
+         * Changes the kinds given; a mandatory kind cannot be switched off in the feed (400)
+         * @description Who may call: any signed-in user.
+         */
+        put: operations["setPreferencesNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5251,7 +5377,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -5265,7 +5391,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -5282,7 +5408,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -5290,7 +5416,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired")[];
+            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -5513,6 +5639,50 @@ export interface components {
             version: number;
             /** Format: date-time */
             created_at: string;
+        };
+        NotificationDto: {
+            /** Format: int32 */
+            id: number;
+            /** @enum {string} */
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned";
+            title: string;
+            body: string;
+            /** @description the API path of the record to act on */
+            link: string | null;
+            read: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        UnreadCountDto: {
+            count: number;
+        };
+        ReadAllDto: {
+            /** @description notifications marked read now */
+            marked: number;
+        };
+        NotificationPreferenceDto: {
+            /** @enum {string} */
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned";
+            description: string;
+            /** @description e-mails of this kind */
+            email: boolean;
+            /** @description notifications of this kind in the feed and its stream */
+            in_app: boolean;
+            /** @enum {string} */
+            frequency: "immediate" | "daily";
+            /** @description cannot be switched off in the feed */
+            mandatory: boolean;
+        };
+        UpdateNotificationPreferenceDto: {
+            /** @enum {string} */
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned";
+            email?: boolean;
+            in_app?: boolean;
+            /** @enum {string} */
+            frequency?: "immediate" | "daily";
+        };
+        UpdateNotificationPreferencesDto: {
+            items: components["schemas"]["UpdateNotificationPreferenceDto"][];
         };
     };
     responses: never;
@@ -32232,6 +32402,733 @@ export interface operations {
             };
             /** @description Unknown route or record (also records outside the caller's scope) */
             404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "created_at";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    unreadNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["UnreadCountDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    streamNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    readAllNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ReadAllDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    readNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    preferencesOfNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationPreferenceDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    setPreferencesNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationPreferenceDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
