@@ -89,6 +89,19 @@ describe('demo seed', () => {
     const manager = await t.app.inject({ method: 'GET', url: '/app/api/employees', headers: await login('manager') });
     expect(manager.json().total).toBeGreaterThan(0);
     const employee = await login('employee');
+    // Notifications: the employee's task and its approved day off; the manager's leave requests to
+    // decide (two, unless the next five weeks leave this year's leave period: late December).
+    const managerNotes = await t.app.inject({ method: 'GET', url: '/app/api/notifications', headers: await login('manager') });
+    const requested = managerNotes.json().data.map((n: { kind: string }) => n.kind);
+    const notes = await t.app.inject({ method: 'GET', url: '/app/api/notifications', headers: employee });
+    const kinds = notes
+      .json()
+      .data.map((n: { kind: string }) => n.kind)
+      .sort();
+    if (new Date().getUTCMonth() < 11) {
+      expect(requested).toEqual(['leave.requested', 'leave.requested']);
+      expect(kinds).toEqual(['leave.decided', 'task.assigned']);
+    } else expect(kinds).toContain('task.assigned');
     const me = await t.app.inject({ method: 'GET', url: '/app/api/employees/me', headers: employee });
     expect(me.json().data.employee_id).toBe('E0007');
     // Its own documents, newest first: its passport expires within the month.

@@ -11,6 +11,7 @@ import { User } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
 import { seedDemoImports } from './demo-imports';
 import { seedDemoDocuments } from './demo-documents';
+import { seedDemoNotifications } from './demo-notifications';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -30,8 +31,9 @@ export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 /**
  * The demo company: settings, reference data, 60 employees, and an Admin, a Manager, an Employee
  * and a Restricted Admin user; document types and the documents of twelve employees (some
- * expiring within the month); a dry run of an import of three new hires. Idempotent: a second run
- * keeps existing data and prints no password again.
+ * expiring within the month); a dry run of an import of three new hires; a few notifications (a
+ * leave request for the manager, its approval and a task for the employee). Idempotent: a second
+ * run keeps existing data and prints no password again.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const users = app.get(UsersService);
@@ -74,6 +76,12 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     result.push({ username: user.username, password, level: spec.level });
   }
   await seedDemoImports(app, admin as User);
+  const byName = async (username: string) => (await users.findByUsername(username)) as User;
+  await seedDemoNotifications(app, {
+    admin: admin as User,
+    manager: await byName('manager'),
+    employee: await byName('employee'),
+  });
   const issued = await tokens.issue(admin as User, { accessTtlSec: 12 * 3600 });
   return { users: result, accessToken: issued.access_token };
 }

@@ -1,0 +1,65 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthUser } from '../../common/auth/auth-user';
+import { LeaveType } from '../../leave/entities/leave.entities';
+import { LeaveRequestsService } from '../../leave/leave-requests.service';
+import { Notification } from '../../notifications/entities/notification.entities';
+import { NotificationDispatcher } from '../../notifications/notification-dispatcher.service';
+import { TasksService } from '../../tasks/tasks.service';
+import { User } from '../../users/entities/user.entity';
+
+const asCaller = (u: User): AuthUser => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  level: u.userLevel,
+  employeeId: u.employeeId,
+  departmentIds: [],
+  mustChangePassword: false,
+  grantId: 'seed',
+});
+
+/** The weekday on or after `day` (YYYY-MM-DD). */
+function weekday(day: Date): string {
+  const d = new Date(day);
+  while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * A few notifications for the demo users (issue 30), made the way the service makes them: the demo
+ * employee asks for a day off (its manager is told) and gets another approved (it is told), and the
+ * Admin gives it a task; the dispatcher then turns those events into notifications at once. Leave
+ * days are tried a week, two and three weeks ahead, the first free one taken (none near the end of
+ * the leave period). Idempotent.
+ */
+export async function seedDemoNotifications(
+  app: INestApplicationContext,
+  users: { admin: User; manager: User; employee: User },
+): Promise<void> {
+  const ds = app.get(DataSource);
+  if (await ds.getRepository(Notification).exists()) return;
+  const leaves = app.get(LeaveRequestsService);
+  const annual = await ds.getRepository(LeaveType).findOne({ where: { name: 'Annual' } });
+  const requested: number[] = [];
+  for (const weeks of [1, 2, 3, 4, 5]) {
+    if (!annual || requested.length === 2) break;
+    const day = weekday(new Date(Date.now() + weeks * 7 * 86_400_000));
+    try {
+      requested.push(
+        (await leaves.create(asCaller(users.employee), { leave_type: annual.id, date_start: day, date_end: day })).id,
+      );
+    } catch {
+      // taken already, or past the leave period: the next week
+    }
+  }
+  if (requested.length === 2) await leaves.decide(asCaller(users.manager), requested[1], 'Approved');
+  await app.get(TasksService).create({
+    user: users.employee.id,
+    title: 'Upload your signed employment contract',
+    priority: 'Normal',
+    due_date: weekday(new Date(Date.now() + 14 * 86_400_000)),
+  });
+  const dispatcher = app.get(NotificationDispatcher);
+  while ((await dispatcher.dispatch()) > 0);
+}
