@@ -27,6 +27,17 @@ SELECT "PayslipDelivery"."id" AS "PayslipDelivery_id", "PayslipDelivery"."paysli
   WHERE (("PayslipDelivery"."id" = 1))
   LIMIT 1;
 
+-- PayslipDeliveriesRepository.payslip
+SELECT "Payslip"."id" AS "Payslip_id", "Payslip"."payroll_id" AS "Payslip_payroll_id", "Payslip"."employee_id" AS "Payslip_employee_id", "Payslip"."html" AS "Payslip_html", "Payslip"."document_id" AS "Payslip_document_id", "Payslip"."delivery_status" AS "Payslip_delivery_status", "Payslip"."delivered_at" AS "Payslip_delivered_at", "Payslip"."delivery_error" AS "Payslip_delivery_error", "Payslip"."created_at" AS "Payslip_created_at"
+  FROM "payslips" "Payslip"
+  WHERE (("Payslip"."id" = 1))
+  LIMIT 1;
+
+-- PayslipDeliveriesRepository.requeue
+UPDATE "payslip_deliveries"
+  SET "status" = ?, "error" = ?
+  WHERE ("id" = 1 AND "status" = ?);
+
 -- PayslipDeliveriesRepository.setStatus
 UPDATE "payslips"
   SET "delivery_status" = ?, "delivery_error" = ?

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { toWholeSecond } from '../common/database/whole-second';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -47,8 +48,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The instant, to the second (both databases store seconds). */
 function instant(iso: string | undefined, now = new Date()): Date {
-  const d = iso === undefined ? now : new Date(iso);
-  return new Date(Math.floor(d.getTime() / 1000) * 1000);
+  return toWholeSecond(iso === undefined ? now : new Date(iso));
 }
 
 export function toAttendanceDto(r: AttendanceRecord): AttendanceDto {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { toWholeSecond } from '../common/database/whole-second';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
@@ -89,11 +90,6 @@ interface DocumentAccess {
 }
 
 const FIELDS_PIPE = createValidationPipe();
-
-/** Now, to the second: what both databases keep of created_at and updated_at, so a response matches a later read. */
-function wholeSecondNow(): Date {
-  return new Date(Math.floor(Date.now() / 1000) * 1000);
-}
 
 /** Form fields are text: ids become numbers, empty optional fields are left out. */
 function formValues(fields: Record<string, string>): Record<string, unknown> {
@@ -253,7 +249,7 @@ export class DocumentsService implements OnModuleInit {
     meta: { name: string; notes: string | null; validity: Validity; uploadedBy: number | null },
   ): Promise<DocumentDto> {
     return transaction(this.ds, async (em) => {
-      const now = wholeSecondNow();
+      const now = toWholeSecond();
       const doc = await em.getRepository(DocumentRecord).save(
         em.getRepository(DocumentRecord).create({
           employeeId,
@@ -297,7 +293,7 @@ export class DocumentsService implements OnModuleInit {
         Object.assign(doc, fileFields(received.file, validity, caller.id), {
           version: doc.version + 1,
           status: documentStatus(validity.validUntil, type!, today()),
-          updatedAt: wholeSecondNow(),
+          updatedAt: toWholeSecond(),
           ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
         });
         await em.getRepository(DocumentRecord).save(doc);
@@ -342,7 +338,7 @@ export class DocumentsService implements OnModuleInit {
       });
       const after = auditView(doc);
       if (JSON.stringify(before) !== JSON.stringify(after)) {
-        doc.updatedAt = wholeSecondNow();
+        doc.updatedAt = toWholeSecond();
         await em.getRepository(DocumentRecord).save(doc);
         // The current version's row follows its validity.
         await em

@@ -128,7 +128,7 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
         const name = await this.nameOf(p.employee);
         const leave = event.event === 'leave.requested';
         return {
-          userIds: await this.approverUsers(p.employee),
+          userIds: await this.users.approverUsersOf(p.employee),
           title: leave ? `${name} requests leave` : `${name} submitted a time entry`,
           body: leave
             ? `${name} asks for leave${rangeOf(p)}. Approve or reject it.`
@@ -208,12 +208,6 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
 
   private async usersOfEmployee(employeeId: number): Promise<number[]> {
     return (await this.users.usersOfEmployees([employeeId])).map((u) => u.user);
-  }
-
-  /** The users of the employee's supervisor and approvers; the Admins when none of them has one. */
-  private async approverUsers(employeeId: number): Promise<number[]> {
-    const approvers = await this.users.usersOfEmployees(await this.employees.approversOf(employeeId));
-    return approvers.length ? approvers.map((a) => a.user) : this.users.adminIds();
   }
 }
 

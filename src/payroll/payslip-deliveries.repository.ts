@@ -91,6 +91,18 @@ export class PayslipDeliveriesRepository {
     return result.affected === 1;
   }
 
+  /** A claimed delivery whose SMTP server did not accept it: queued again for the retry (which claims it again). */
+  @RecordSql(1, 'Mailbox unavailable')
+  async requeue(id: number, error: string): Promise<void> {
+    await this.ds.getRepository(PayslipDelivery).update({ id, status: 'sending' }, { status: 'queued', error });
+  }
+
+  /** The payslip a delivery sends (null once deleted). */
+  @RecordSql(1)
+  payslip(id: number): Promise<Payslip | null> {
+    return this.ds.getRepository(Payslip).findOne({ where: { id } });
+  }
+
   @RecordSql(1)
   one(id: number): Promise<PayslipDelivery | null> {
     return this.ds.getRepository(PayslipDelivery).findOne({ where: { id } });

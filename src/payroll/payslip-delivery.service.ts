@@ -77,7 +77,7 @@ export class PayslipDeliveryService implements OnModuleInit {
 
   /** POST .../send-payslips: every payslip of a Completed payroll in the caller's scope not sent yet (or those of `employees`). */
   async send(caller: AuthUser, payrollId: number, dto: SendPayslipsDto): Promise<SendPayslipsResultDto> {
-    const payroll = await this.completed(caller, payrollId, 'send-payslips');
+    const payroll = await this.completed(caller, payrollId);
     const scope = await this.runs.rowScope(caller);
     const employees = dto.employees ? [...new Set(dto.employees)] : null;
     const payslips = await this.repository.toSend(payrollId, scope, employees);
@@ -97,7 +97,7 @@ export class PayslipDeliveryService implements OnModuleInit {
 
   /** POST .../payslips/{payslipId}/send: one payslip, sent again whatever its status, unless a delivery is under way. */
   async sendOne(caller: AuthUser, payrollId: number, payslipId: number, dto: SendPayslipDto): Promise<SendPayslipsResultDto> {
-    const payroll = await this.completed(caller, payrollId, 'send-payslips');
+    const payroll = await this.completed(caller, payrollId);
     const payslip = (await this.repository.toSend(payrollId, await this.runs.rowScope(caller), null)).find(
       (p) => p.id === payslipId,
     );
@@ -107,11 +107,11 @@ export class PayslipDeliveryService implements OnModuleInit {
     return { ...(await this.queue(caller, payroll, [payslip], dto.send_after)), skipped: 0 };
   }
 
-  private async completed(caller: AuthUser, payrollId: number, action: 'send-payslips'): Promise<Payroll> {
+  private async completed(caller: AuthUser, payrollId: number): Promise<Payroll> {
     const dto = await this.runs.get(caller, payrollId);
     if (dto.status !== 'Completed')
       throw new DomainException('INVALID_STATE', `A ${dto.status} payroll cannot send payslips: generate them first`, [
-        { field: 'status', message: `is ${dto.status}; ${action} needs Completed` },
+        { field: 'status', message: `is ${dto.status}; send-payslips needs Completed` },
       ]);
     this.renderer.assertAvailable();
     if (!this.mail.enabled)

@@ -90,6 +90,7 @@ export class PayslipMailProcessor implements OnModuleInit {
         // Claimed by an attempt that never settled: its process stopped around the SMTP call.
         await this.settle(
           found,
+          await this.repository.payslip(found.payslipId),
           'unknown',
           'the sending process stopped during the SMTP call: the e-mail may or may not have arrived; send it again to be sure',
         );
@@ -97,9 +98,9 @@ export class PayslipMailProcessor implements OnModuleInit {
       return;
     }
     const delivery = (await this.repository.one(deliveryId))!;
-    const payslip = await this.ds.getRepository(Payslip).findOne({ where: { id: delivery.payslipId } });
+    const payslip = await this.repository.payslip(delivery.payslipId);
     if (!payslip || payslip.documentId === null) {
-      await this.settle(delivery, 'failed', 'the payslip or its PDF was deleted before it was sent');
+      await this.settle(delivery, payslip, 'failed', 'the payslip or its PDF was deleted before it was sent');
       return;
     }
     try {
@@ -107,17 +108,15 @@ export class PayslipMailProcessor implements OnModuleInit {
     } catch (err) {
       const reason = reasonOf(err);
       if (permanent(err) || ctx.attempt >= ctx.attempts) {
-        await this.settle(delivery, 'failed', reason);
+        await this.settle(delivery, payslip, 'failed', reason);
         this.logger.warn(`payslip ${payslip.id} e-mail failed for good (attempt ${ctx.attempt}/${ctx.attempts}): ${reason}`);
         return;
       }
       // Not accepted: queued again for the retry (which claims it again).
-      await this.ds
-        .getRepository(PayslipDelivery)
-        .update({ id: deliveryId, status: 'sending' }, { status: 'queued', error: reason });
+      await this.repository.requeue(deliveryId, reason);
       throw err;
     }
-    await this.settle(delivery, 'sent', null);
+    await this.settle(delivery, payslip, 'sent', null);
   }
 
   /** The e-mail of a payslip: subject and body from the settings' templates, the PDF attached. */
@@ -160,9 +159,13 @@ export class PayslipMailProcessor implements OnModuleInit {
   }
 
   /** The delivery's outcome, on it and on its payslip, with its event, in one transaction; then the tasks. */
-  private async settle(delivery: PayslipDelivery, status: 'sent' | 'failed' | 'unknown', error: string | null): Promise<void> {
+  private async settle(
+    delivery: PayslipDelivery,
+    payslip: Payslip | null,
+    status: 'sent' | 'failed' | 'unknown',
+    error: string | null,
+  ): Promise<void> {
     const now = new Date();
-    const payslip = await this.ds.getRepository(Payslip).findOne({ where: { id: delivery.payslipId } });
     await transaction(this.ds, async (em) => {
       await em.getRepository(PayslipDelivery).update({ id: delivery.id }, { status, error, finishedAt: now });
       if (!payslip) return;

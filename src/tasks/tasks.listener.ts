@@ -67,7 +67,7 @@ export class TasksListener {
   async leaveRequested(e: LeaveEvent): Promise<void> {
     await this.tasks.safely(`approval task of leave request ${e.requestId}`, async () => {
       const name = (await this.employees.displayName(e.employeeId)) ?? `employee ${e.employeeId}`;
-      await this.tasks.assign('leave-approval', e.requestId, await this.approverUsers(e.employeeId), {
+      await this.tasks.assign('leave-approval', e.requestId, await this.users.approverUsersOf(e.employeeId), {
         title: `Approve the leave request of ${name}`,
         description: `Leave request ${e.requestId}: approve or reject it (POST /leaves/${e.requestId}/approve or /reject).`,
         link: `/leaves/${e.requestId}`,
@@ -86,7 +86,7 @@ export class TasksListener {
   async timesheetSubmitted(e: TimesheetSubmittedEvent): Promise<void> {
     await this.tasks.safely(`approval task of time entry ${e.entryId}`, async () => {
       const name = (await this.employees.displayName(e.employeeId)) ?? `employee ${e.employeeId}`;
-      await this.tasks.assign('timesheet-approval', e.entryId, await this.approverUsers(e.employeeId), {
+      await this.tasks.assign('timesheet-approval', e.entryId, await this.users.approverUsersOf(e.employeeId), {
         title: `Approve a time entry of ${name}`,
         description: `Time entry ${e.entryId}: approve or reject it (POST /timesheets/${e.entryId}/approve or /reject).`,
         link: `/timesheets/${e.entryId}`,
@@ -189,11 +189,5 @@ export class TasksListener {
     await this.tasks.safely(`reminder tasks of document ${e.documentId}`, () =>
       this.tasks.completeAll('document-expiry', e.reminderIds),
     );
-  }
-
-  /** The users of the employee's supervisor and approvers; the Admins when none of them has one. */
-  private async approverUsers(employeeId: number): Promise<number[]> {
-    const approvers = await this.users.usersOfEmployees(await this.employees.approversOf(employeeId));
-    return approvers.length ? approvers.map((a) => a.user) : this.users.adminIds();
   }
 }

@@ -5,6 +5,7 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { EmployeesService } from '../employees/employees.service';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RateLimitsService } from '../auth/rate-limits.service';
 import { normalizeLogin, TokenService } from '../auth/token.service';
@@ -63,7 +64,17 @@ export class UsersService {
     private readonly tokens: TokenService,
     private readonly limits: RateLimitsService,
     private readonly events: EventEmitter2,
+    private readonly employees: EmployeesService,
   ) {}
+
+  /**
+   * Who decides an employee's leave and time entries: the users of its supervisor and approvers;
+   * the Admins when none of them has one.
+   */
+  async approverUsersOf(employeeId: number): Promise<number[]> {
+    const approvers = await this.usersOfEmployees(await this.employees.approversOf(employeeId));
+    return approvers.length ? approvers.map((a) => a.user) : this.adminIds();
+  }
 
   /** The active users of these employees, as {user, employee}. */
   async usersOfEmployees(employeeIds: number[]): Promise<Array<{ user: number; employee: number }>> {

@@ -84,8 +84,8 @@ export class PdfRenderer implements OnApplicationShutdown {
   }
 
   /** 503 PDF_UNAVAILABLE, saying what to install, when PDFs cannot be made. */
-  assertAvailable(needsEncryption = false): void {
-    const reason = this.unavailableReason() ?? (needsEncryption ? this.encryptionUnavailableReason() : null);
+  assertAvailable(): void {
+    const reason = this.unavailableReason();
     if (reason) throw new DomainException('PDF_UNAVAILABLE', `Payslip PDFs are not available: ${reason}`);
   }
 
