@@ -117,22 +117,32 @@ export class PdfRenderer implements OnApplicationShutdown {
   }
 
   /**
-   * The PDF encrypted with AES-256 by qpdf: opening it asks for `password`. The password reaches
-   * qpdf in an argument file readable by this user only (never on a command line, where `ps` shows it).
+   * The PDF encrypted with AES-256 by qpdf: opening it asks for `password`. qpdf reads the job from
+   * a JSON file readable by this user only: the password is never on a command line (where `ps`
+   * shows it) and never parsed as arguments (a password such as an employee code may start with a
+   * dash or hold a line break, which qpdf's argument files would read as options).
    */
   async encrypt(pdf: Buffer, password: string): Promise<Buffer> {
     const dir = await mkdtemp(join(tmpdir(), 'hr-pdf-'));
     try {
       const input = join(dir, 'in.pdf');
       const output = join(dir, 'out.pdf');
-      const args = join(dir, 'args');
+      const job = join(dir, 'job.json');
       await writeFile(input, pdf, { mode: 0o600 });
-      // qpdf reads one argument per line; the owner password is random: nobody lifts the restrictions.
-      const owner = randomBytes(24).toString('base64url');
-      await writeFile(args, ['--encrypt', password, owner, '256', '--', input, output].join('\n') + '\n', { mode: 0o600 });
+      // The owner password is random: nobody lifts the restrictions.
+      const ownerPassword = randomBytes(24).toString('hex');
+      await writeFile(
+        job,
+        JSON.stringify({ inputFile: input, outputFile: output, encrypt: { userPassword: password, ownerPassword, '256bit': {} } }),
+        { mode: 0o600 },
+      );
       await new Promise<void>((resolve, reject) =>
-        execFile(this.config.pdf.qpdfPath, [`@${args}`], { timeout: this.config.pdf.timeoutMs }, (err, _out, stderr) =>
-          err ? reject(new PdfRenderError(`qpdf could not encrypt the PDF: ${String(stderr).trim() || err.message}`)) : resolve(),
+        execFile(
+          this.config.pdf.qpdfPath,
+          [`--job-json-file=${job}`],
+          { timeout: this.config.pdf.timeoutMs },
+          (err, _out, stderr) =>
+            err ? reject(new PdfRenderError(`qpdf could not encrypt the PDF: ${String(stderr).trim() || err.message}`)) : resolve(),
         ),
       );
       return await readFile(output);
