@@ -133,7 +133,11 @@ export class PdfRenderer implements OnApplicationShutdown {
       const ownerPassword = randomBytes(24).toString('hex');
       await writeFile(
         job,
-        JSON.stringify({ inputFile: input, outputFile: output, encrypt: { userPassword: password, ownerPassword, '256bit': {} } }),
+        JSON.stringify({
+          inputFile: input,
+          outputFile: output,
+          encrypt: { userPassword: password, ownerPassword, '256bit': {} },
+        }),
         { mode: 0o600 },
       );
       await new Promise<void>((resolve, reject) =>
@@ -142,7 +146,9 @@ export class PdfRenderer implements OnApplicationShutdown {
           [`--job-json-file=${job}`],
           { timeout: this.config.pdf.timeoutMs },
           (err, _out, stderr) =>
-            err ? reject(new PdfRenderError(`qpdf could not encrypt the PDF: ${String(stderr).trim() || err.message}`)) : resolve(),
+            err
+              ? reject(new PdfRenderError(`qpdf could not encrypt the PDF: ${String(stderr).trim() || err.message}`))
+              : resolve(),
         ),
       );
       return await readFile(output);
