@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { DataSource } from 'typeorm';
+import { DocumentsService } from '../src/documents/documents.service';
 import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { SettingsService } from '../src/settings/settings.service';
 import { buildCompany, Company } from './helpers/company';
@@ -204,6 +206,27 @@ describeWithPdf('payslip PDFs', () => {
     } finally {
       await settings.set('Payslip PDF Password', 'none');
     }
+  });
+
+  it('a generated document whose link fails leaves no row and no file (the PDF and its payslip together or neither)', async () => {
+    const ds = t.app.get(DataSource);
+    const dir = (t.config.fileStorage as { dir: string }).dir;
+    const files = () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+    const rows = async () => Number((await ds.query('SELECT COUNT(*) AS n FROM documents'))[0].n);
+    const [before, filesBefore] = [await rows(), files()];
+    const [{ id: type }] = await ds.query(`SELECT id FROM document_types WHERE code = 'payslip'`);
+    await expect(
+      t.app
+        .get(DocumentsService)
+        .storeGenerated(
+          c.emp.report1,
+          Number(type),
+          { content: Buffer.from('%PDF-1.4\n%%EOF\n'), fileName: 'x.pdf', contentType: 'application/pdf' },
+          {},
+          () => Promise.reject(new Error('the payslip is gone')),
+        ),
+    ).rejects.toThrow('the payslip is gone');
+    expect([await rows(), files()]).toEqual([before, filesBefore]);
   });
 
   it('delete-payslips removes the PDFs with the payslips, their documents and files', async () => {

@@ -211,6 +211,7 @@ export class DocumentsService implements OnModuleInit {
   /**
    * A file the service makes itself (the demo company's, payslip PDFs): stored, then its document
    * as an upload makes it, uploaded by nobody (null) unless `uploadedBy` says who asked for it.
+   * `link` runs in the document's transaction (a payslip pointing at its PDF): both or neither.
    */
   async storeGenerated(
     employeeId: number,
@@ -223,6 +224,7 @@ export class DocumentsService implements OnModuleInit {
       validUntil?: string | null;
       uploadedBy?: number | null;
     },
+    link?: (em: EntityManager, documentId: number) => Promise<unknown>,
   ): Promise<DocumentDto> {
     const type = await this.types.byId(typeId);
     if (!type) throw new NotFoundException('Document type');
@@ -237,6 +239,7 @@ export class DocumentsService implements OnModuleInit {
         notes: meta.notes ?? null,
         validity,
         uploadedBy: meta.uploadedBy ?? null,
+        link,
       }),
     );
   }
@@ -246,7 +249,13 @@ export class DocumentsService implements OnModuleInit {
     employeeId: number,
     type: DocumentType,
     file: ReceivedFile,
-    meta: { name: string; notes: string | null; validity: Validity; uploadedBy: number | null },
+    meta: {
+      name: string;
+      notes: string | null;
+      validity: Validity;
+      uploadedBy: number | null;
+      link?: (em: EntityManager, documentId: number) => Promise<unknown>;
+    },
   ): Promise<DocumentDto> {
     return transaction(this.ds, async (em) => {
       const now = toWholeSecond();
@@ -271,6 +280,7 @@ export class DocumentsService implements OnModuleInit {
         employee: employeeId,
         after: auditView(doc),
       });
+      await meta.link?.(em, doc.id);
       return toDocumentDto(doc);
     });
   }

@@ -101,13 +101,14 @@ export class PayslipPdfsService {
           let pdf = await this.renderer.render(payslip.html, paper);
           const password = employee ? pdfPassword(mode, employee) : null;
           if (password !== null) pdf = await this.renderer.encrypt(pdf, password);
-          const doc = await this.documents.storeGenerated(
+          // The document and the payslip's link to it in one transaction: no PDF without its payslip.
+          await this.documents.storeGenerated(
             payslip.employeeId,
             type.id,
             { content: pdf, fileName: fileName(payroll, employee, payslip.employeeId), contentType: 'application/pdf' },
             { name: `Payslip ${payroll.name}`.slice(0, 200), validFrom: payroll.dateStart },
+            (em, documentId) => em.getRepository(Payslip).update({ id: payslip.id }, { documentId }),
           );
-          await payslips.update({ id: payslip.id }, { documentId: doc.id });
         } catch (err) {
           failures.push({ employee: payslip.employeeId, message: `no PDF: ${(err as Error).message}`.slice(0, 500) });
         }
