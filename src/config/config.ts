@@ -124,6 +124,10 @@ export interface AppConfig {
     streamsPerUser: number;
     /** A comment line on every open stream this often, so proxies keep it open (NOTIFICATION_HEARTBEAT_MS). */
     heartbeatMs: number;
+    /** Immediate e-mails one user gets per hour (NOTIFICATION_EMAILS_PER_HOUR); beyond, they wait for a digest an hour later. */
+    emailsPerHour: number;
+    /** How often a consuming process looks for notification e-mails and digests that are due (NOTIFICATION_EMAIL_SWEEP_MS). */
+    emailSweepMs: number;
   };
   webhooks: {
     /** Deliver to loopback, private, link-local and metadata addresses (tests, on-premise receivers). */
@@ -407,6 +411,8 @@ export function loadConfig(env: Env): AppConfig {
       dispatchMs: int('NOTIFICATION_DISPATCH_MS', 500, 10, 600_000),
       streamsPerUser: int('NOTIFICATION_STREAMS_PER_USER', 5, 1, 100),
       heartbeatMs: int('NOTIFICATION_HEARTBEAT_MS', 15_000, 100, 300_000),
+      emailsPerHour: int('NOTIFICATION_EMAILS_PER_HOUR', 20, 1, 10_000),
+      emailSweepMs: int('NOTIFICATION_EMAIL_SWEEP_MS', 5_000, 10, 600_000),
     },
     webhooks: {
       allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),

@@ -17,7 +17,7 @@ import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
-import { EmployeesRepository } from './employees.repository';
+import { EmployeeName, EmployeesRepository } from './employees.repository';
 import { recordAudit } from '../common/audit/audit-log';
 
 import { EMPLOYEE_LIST_SPEC } from './employees.repository';
@@ -239,6 +239,11 @@ export class EmployeesService {
     });
     if (!e) return [];
     return [...new Set([e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].filter((x): x is number => x !== null))];
+  }
+
+  /** Names of many employees (deleted ones are absent). */
+  namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {
+    return this.repository.namesOf(ids);
   }
 
   async displayName(id: number): Promise<string | null> {

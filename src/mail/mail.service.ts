@@ -7,6 +7,7 @@ export interface OutgoingMail {
   html: string;
   text: string;
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
+  headers?: Record<string, string>;
 }
 
 /** Sends e-mail through the SMTP transport of SMTP_URL; `enabled` is false when none is configured. */

@@ -13,9 +13,11 @@ import { IdParamPipe } from '../common/validation/id-param.pipe';
 import {
   NotificationDto,
   NotificationPreferenceDto,
+  NotificationSettingsDto,
   ReadAllDto,
   UnreadCountDto,
   UpdateNotificationPreferencesDto,
+  UpdateNotificationSettingsDto,
 } from './dto/notification.dto';
 import { NOTIFICATION_LIST_SPEC } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
@@ -112,5 +114,23 @@ export class NotificationsController {
     @Body() dto: UpdateNotificationPreferencesDto,
   ): Promise<NotificationPreferenceDto[]> {
     return this.preferences.update(caller.id, dto.items);
+  }
+
+  @Get('users/me/notification-settings')
+  @ApiOperation({ summary: "When the caller's daily digest goes out: its hour and time zone (null: the company's)" })
+  @ApiOkEnvelope(NotificationSettingsDto)
+  @ApiErrors(400, 401)
+  settingsOf(@CurrentUser() caller: AuthUser): Promise<NotificationSettingsDto> {
+    return this.preferences.settingsOf(caller.id);
+  }
+
+  @Put('users/me/notification-settings')
+  @ApiOperation({
+    summary: "Sets the caller's digest hour (0-23) and time zone (an IANA name); null goes back to the company's",
+  })
+  @ApiOkEnvelope(NotificationSettingsDto)
+  @ApiErrors(400, 401)
+  setSettings(@CurrentUser() caller: AuthUser, @Body() dto: UpdateNotificationSettingsDto): Promise<NotificationSettingsDto> {
+    return this.preferences.updateSettings(caller.id, dto);
   }
 }

@@ -4,8 +4,19 @@ import { DocumentsModule } from '../documents/documents.module';
 import { EmployeesModule } from '../employees/employees.module';
 import { PayrollModule } from '../payroll/payroll.module';
 import { ReferenceModule } from '../reference/reference.module';
+import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
-import { Notification, NotificationPreference } from './entities/notification.entities';
+import {
+  Notification,
+  NotificationEmail,
+  NotificationPreference,
+  NotificationTemplate,
+  NotificationUserSettings,
+} from './entities/notification.entities';
+import { NotificationEmailsRepository } from './notification-emails.repository';
+import { NotificationMailer } from './notification-mailer.service';
+import { NotificationTemplatesController } from './notification-templates.controller';
+import { NotificationTemplatesService } from './notification-templates.service';
 import { NotificationDispatcher } from './notification-dispatcher.service';
 import { NotificationsHub } from './notifications-hub.service';
 import { NotificationsController } from './notifications.controller';
@@ -20,11 +31,27 @@ import { PreferencesService } from './preferences.service';
     EmployeesModule,
     PayrollModule,
     ReferenceModule,
+    SettingsModule,
     UsersModule,
-    TypeOrmModule.forFeature([Notification, NotificationPreference]),
+    TypeOrmModule.forFeature([
+      Notification,
+      NotificationPreference,
+      NotificationEmail,
+      NotificationUserSettings,
+      NotificationTemplate,
+    ]),
   ],
-  controllers: [NotificationsController],
-  providers: [NotificationsRepository, NotificationsService, PreferencesService, NotificationsHub, NotificationDispatcher],
+  controllers: [NotificationsController, NotificationTemplatesController],
+  providers: [
+    NotificationsRepository,
+    NotificationsService,
+    PreferencesService,
+    NotificationsHub,
+    NotificationDispatcher,
+    NotificationEmailsRepository,
+    NotificationTemplatesService,
+    NotificationMailer,
+  ],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

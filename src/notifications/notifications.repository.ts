@@ -5,8 +5,14 @@ import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { OUTBOX_TABLE } from '../common/outbox/outbox';
 import { findPage, ListRequest, ListSpec, sampleListRequest } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
-import { Notification, NotificationPreference } from './entities/notification.entities';
+import {
+  Notification,
+  NotificationPreference,
+  NotificationTemplate,
+  NotificationUserSettings,
+} from './entities/notification.entities';
 import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
+import { TEMPLATE_KINDS } from './notification-templates';
 
 /** A user's feed: newest first. */
 export const NOTIFICATION_LIST_SPEC: ListSpec = {
@@ -16,6 +22,16 @@ export const NOTIFICATION_LIST_SPEC: ListSpec = {
   filterFields: {
     read: { column: 'n.is_read', type: 'boolean' },
     kind: { column: 'n.kind', type: 'string', values: NOTIFICATION_KIND_NAMES },
+  },
+};
+
+export const NOTIFICATION_TEMPLATE_LIST_SPEC: ListSpec = {
+  idColumn: 't.id',
+  sortFields: { id: 't.id', kind: 't.kind', lang: 't.lang' },
+  defaultSort: { field: 'id', order: 'ascend' },
+  filterFields: {
+    kind: { column: 't.kind', type: 'string', values: TEMPLATE_KINDS },
+    lang: { column: 't.lang', type: 'string' },
   },
 };
 
@@ -39,6 +55,11 @@ export class NotificationsRepository {
   feed(userId: number, request: ListRequest): Promise<Page<Notification>> {
     const qb = this.ds.getRepository(Notification).createQueryBuilder('n').where('n.user_id = :userId', { userId });
     return findPage(qb, request);
+  }
+
+  @RecordSql(sampleListRequest(NOTIFICATION_TEMPLATE_LIST_SPEC, { filters: '{"kind":"leave.requested"}' }))
+  templates(request: ListRequest): Promise<Page<NotificationTemplate>> {
+    return findPage(this.ds.getRepository(NotificationTemplate).createQueryBuilder('t'), request);
   }
 
   @RecordSql(1)
@@ -95,6 +116,17 @@ export class NotificationsRepository {
 
   async savePreferences(rows: NotificationPreference[]): Promise<void> {
     if (rows.length) await this.ds.getRepository(NotificationPreference).upsert(rows, ['userId', 'kind']);
+  }
+
+  @RecordSql([1, 2])
+  userSettingsOf(userIds: number[]): Promise<NotificationUserSettings[]> {
+    return userIds.length
+      ? this.ds.getRepository(NotificationUserSettings).find({ where: { userId: In(userIds) } })
+      : Promise.resolve([]);
+  }
+
+  async saveUserSettings(row: NotificationUserSettings): Promise<void> {
+    await this.ds.getRepository(NotificationUserSettings).upsert(row, ['userId']);
   }
 
   /**

@@ -264,6 +264,8 @@ interface Frame {
 
 /** The counters of one render. */
 class Budget {
+  constructor(readonly plain = false) {}
+
   steps = 0;
   iterations = 0;
   output = 0;
@@ -298,7 +300,7 @@ const ESCAPES = new Map([
 ]);
 
 /** Handlebars' escapeExpression for plain data: null and undefined are empty, false and 0 print. */
-function escape(value: unknown): string {
+function escape(value: unknown, plain = false): string {
   if (value === null || value === undefined) return '';
   // Plain data holds no functions or symbols; an object or a list prints as nothing.
   const text =
@@ -307,6 +309,7 @@ function escape(value: unknown): string {
       : typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
         ? String(value)
         : '';
+  if (plain) return text;
   return /[&<>"'`=]/.test(text) ? text.replace(/[&<>"'`=]/g, (c) => ESCAPES.get(c) as string) : text;
 }
 
@@ -343,7 +346,7 @@ function run(body: Statement[], frame: Frame, budget: Budget): void {
         budget.write((node as hbs.AST.ContentStatement).value);
         break;
       case 'MustacheStatement':
-        budget.write(escape(resolve((node as hbs.AST.MustacheStatement).path as PathExpression, frame)));
+        budget.write(escape(resolve((node as hbs.AST.MustacheStatement).path as PathExpression, frame), budget.plain));
         break;
       case 'BlockStatement':
         block(node as hbs.AST.BlockStatement, frame, budget);
@@ -387,12 +390,17 @@ export type RenderTemplate = (data: TemplateData) => string;
 
 /**
  * Checks a template once (TemplateSyntaxError), against the shape of its data when given, and
- * returns its bounded renderer (TemplateRenderError).
+ * returns its bounded renderer (TemplateRenderError). `plain`: values are written as they are, for
+ * text that is not HTML (an e-mail's subject and text part); the bounds are the same.
  */
-export function compilePayslipTemplate(content: string, shape?: TemplateShape): RenderTemplate {
+export function compilePayslipTemplate(
+  content: string,
+  shape?: TemplateShape,
+  options: { plain?: boolean } = {},
+): RenderTemplate {
   const { body } = checkTemplate(content, shape);
   return (data) => {
-    const budget = new Budget();
+    const budget = new Budget(options.plain === true);
     run(body, { contexts: [data], data: new Map([['root', data]]) }, budget);
     return budget.parts.join('');
   };

@@ -1,3 +1,5 @@
+import { NOTIFICATION_KINDS } from '../notifications/notification-kinds';
+
 /** Every setting the service knows, with its group, allowed values and default. */
 export interface SettingDefinition {
   name: string;
@@ -23,6 +25,11 @@ export const PAYSLIP_PDF_PASSWORD = 'Payslip PDF Password';
 export const PAYSLIP_EMAIL_ADDRESS = 'Payslip E-mail Address';
 export const PAYSLIP_EMAIL_SUBJECT = 'Payslip E-mail Subject';
 export const PAYSLIP_EMAIL_BODY = 'Payslip E-mail Body';
+export const TIME_ZONE = 'Time Zone';
+export const NOTIFICATION_DIGEST_HOUR = 'Notification Digest Hour';
+/** The Admin's defaults of a notification kind for users who did not choose (issue 30). */
+export const notifyByEmailSetting = (kind: string) => `Notify by E-mail: ${kind}`;
+export const notifyInAppSetting = (kind: string) => `Notify In App: ${kind}`;
 
 /** The payslip e-mail as shipped: Handlebars over the payslip's context (employee, payroll, company). */
 export const DEFAULT_PAYSLIP_EMAIL_SUBJECT = 'Your payslip: {{payroll.name}}';
@@ -133,6 +140,44 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: DEFAULT_PAYSLIP_EMAIL_BODY,
     maxLength: 20_000,
   },
+  {
+    name: TIME_ZONE,
+    group: 'Company',
+    description:
+      "The company's time zone (an IANA name such as Europe/Berlin): when daily digests and reminders go out for users who chose none.",
+    default: 'UTC',
+    pattern: /^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/,
+    maxLength: 64,
+  },
+  {
+    name: NOTIFICATION_DIGEST_HOUR,
+    group: 'Notifications',
+    description: "The hour (0-23, in the user's time zone) of the daily digest e-mail for users who chose none.",
+    default: '8',
+    pattern: /^(\d|1\d|2[0-3])$/,
+    maxLength: 2,
+  },
+  ...NOTIFICATION_KINDS.flatMap((k) => [
+    {
+      name: notifyByEmailSetting(k.kind),
+      group: 'Notifications',
+      description: `Whether users who did not choose get an e-mail when ${k.description}.`,
+      default: k.email ? 'Yes' : 'No',
+      values: ['Yes', 'No'],
+    },
+    // A mandatory kind is always in the feed.
+    ...('mandatory' in k
+      ? []
+      : [
+          {
+            name: notifyInAppSetting(k.kind),
+            group: 'Notifications',
+            description: `Whether users who did not choose see it in their feed when ${k.description}.`,
+            default: k.inApp ? 'Yes' : 'No',
+            values: ['Yes', 'No'],
+          },
+        ]),
+  ]),
   ...MOBILE_MODULES.map((m) => ({
     name: mobileModuleSetting(m.label),
     group: 'Mobile App',

@@ -86,6 +86,29 @@ export class UsersService {
     return users.map((u) => ({ user: u.id, employee: u.employeeId as number }));
   }
 
+  /** What an e-mail to users needs (active users only): address, language, and the employee's name or the username. */
+  async mailRecipientsOf(
+    userIds: number[],
+  ): Promise<Map<number, { email: string; username: string; lang: string | null; name: string }>> {
+    if (!userIds.length) return new Map();
+    const users = await this.users.find({
+      select: { id: true, email: true, username: true, lang: true, employeeId: true },
+      where: { id: In(userIds), active: true },
+    });
+    const names = await this.employees.namesOf(users.flatMap((u) => (u.employeeId === null ? [] : [u.employeeId])));
+    return new Map(
+      users.map((u) => [
+        u.id,
+        {
+          email: u.email,
+          username: u.username,
+          lang: u.lang,
+          name: (u.employeeId !== null && names.get(u.employeeId)?.name) || u.username,
+        },
+      ]),
+    );
+  }
+
   /** The ids of the active Admin users. */
   async adminIds(): Promise<number[]> {
     return (await this.users.find({ select: { id: true }, where: { userLevel: 'Admin', active: true } })).map((u) => u.id);

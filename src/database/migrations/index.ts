@@ -24,6 +24,7 @@ import { DocumentTypes1763800000022 } from './1763800000022-DocumentTypes';
 import { Documents1763800000023 } from './1763800000023-Documents';
 import { PayslipDelivery1763800000024 } from './1763800000024-PayslipDelivery';
 import { Notifications1763800000025 } from './1763800000025-Notifications';
+import { NotificationEmails1763800000026 } from './1763800000026-NotificationEmails';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   Documents1763800000023,
   PayslipDelivery1763800000024,
   Notifications1763800000025,
+  NotificationEmails1763800000026,
 ];

@@ -1,6 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { Nullable } from '../../common/validation/decorators';
 import { NOTIFICATION_KIND_NAMES } from '../notification-kinds';
 
 export class NotificationDto {
@@ -46,4 +61,73 @@ export class UpdateNotificationPreferencesDto {
   @ValidateNested({ each: true })
   @Type(() => UpdateNotificationPreferenceDto)
   items: UpdateNotificationPreferenceDto[];
+}
+
+export class NotificationSettingsDto {
+  @ApiProperty({ type: Number, nullable: true, description: 'the hour (0-23) of the daily digest; null: the company setting' })
+  digest_hour: number | null;
+  @ApiProperty({ type: String, nullable: true, description: "an IANA time zone; null: the company's (setting Time Zone)" })
+  time_zone: string | null;
+  @ApiProperty({ description: 'the hour the digest goes out' }) effective_digest_hour: number;
+  @ApiProperty({ description: 'the time zone of that hour' }) effective_time_zone: string;
+}
+
+export class UpdateNotificationSettingsDto {
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 23 })
+  @IsOptional()
+  @Nullable()
+  @IsInt()
+  @Min(0)
+  @Max(23)
+  digest_hour?: number | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Europe/Berlin' })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(64)
+  time_zone?: string | null;
+}
+
+export class NotificationTemplateDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'a notification kind, or digest' }) kind: string;
+  @ApiProperty({ example: 'en' }) lang: string;
+  @ApiProperty({ description: 'Handlebars; values as they are, on one line' }) subject: string;
+  @ApiProperty({ description: 'Handlebars; values escaped' }) html: string;
+  @ApiProperty({ description: 'Handlebars; values as they are' }) text: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+const LANG_RE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
+
+export class UpdateNotificationTemplateDto {
+  @ApiPropertyOptional({ maxLength: 500 }) @IsOptional() @IsString() @MaxLength(500) subject?: string;
+  @ApiPropertyOptional({ maxLength: 100_000 }) @IsOptional() @IsString() @MaxLength(100_000) html?: string;
+  @ApiPropertyOptional({ maxLength: 100_000 }) @IsOptional() @IsString() @MaxLength(100_000) text?: string;
+}
+
+export class CreateNotificationTemplateDto {
+  @ApiProperty({ description: 'a notification kind, or digest' }) @IsString() @MaxLength(40) kind: string;
+  @ApiPropertyOptional({ default: 'en', example: 'de' })
+  @IsOptional()
+  @Matches(LANG_RE, { message: '$property must be a language code such as en or pt-BR' })
+  lang?: string;
+  @ApiProperty({ maxLength: 500 }) @IsString() @MaxLength(500) subject: string;
+  @ApiProperty({ maxLength: 100_000 }) @IsString() @MaxLength(100_000) html: string;
+  @ApiProperty({ maxLength: 100_000 }) @IsString() @MaxLength(100_000) text: string;
+}
+
+export class PreviewNotificationTemplateDto extends UpdateNotificationTemplateDto {
+  @ApiProperty({ description: 'a notification kind, or digest' }) @IsString() @MaxLength(40) kind: string;
+  @ApiPropertyOptional({ default: 'en', description: 'whose template fills the parts not given' })
+  @IsOptional()
+  @Matches(LANG_RE, { message: '$property must be a language code such as en or pt-BR' })
+  lang?: string;
+}
+
+export class RenderedTemplateDto {
+  @ApiProperty() subject: string;
+  @ApiProperty() html: string;
+  @ApiProperty() text: string;
 }

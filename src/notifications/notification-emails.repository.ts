@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { NotificationEmail, NotificationEmailStatus } from './entities/notification.entities';
+
+/** Rows per multi-row statement. */
+const BATCH = 500;
+
+export type NewNotificationEmail = Pick<
+  NotificationEmail,
+  'userId' | 'kind' | 'sourceKey' | 'title' | 'body' | 'link' | 'mode' | 'dueAt' | 'createdAt'
+>;
+
+const sqlTime = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
+
+/**
+ * The SQL of notification e-mails (issue 30): rows written with their notifications, claimed
+ * before the SMTP call (one conditional UPDATE), settled after it.
+ */
+@Injectable()
+export class NotificationEmailsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** New e-mails, one per source and user whatever the number of dispatchers (INSERT IGNORE on the unique index). */
+  async insert(em: EntityManager, rows: NewNotificationEmail[]): Promise<void> {
+    const ignore = this.ds.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+    for (let i = 0; i < rows.length; i += BATCH) {
+      const part = rows.slice(i, i + BATCH);
+      await em.query(
+        `${ignore} INTO notification_emails (user_id, kind, source_key, title, body, link, mode, status, due_at, created_at) VALUES ${part
+          .map(() => "(?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)")
+          .join(', ')}`,
+        part.flatMap((r) => [
+          r.userId,
+          r.kind,
+          r.sourceKey,
+          r.title.slice(0, 300),
+          r.body.slice(0, 2000),
+          r.link,
+          r.mode,
+          sqlTime(r.dueAt),
+          sqlTime(r.createdAt),
+        ]),
+      );
+    }
+  }
+
+  /** Per user, the immediate e-mails written since `since` (the rate limit's count). */
+  @RecordSql(SAMPLE_MANAGER, [1, 2], new Date('2026-11-26T09:00:00Z'))
+  async immediateSince(em: EntityManager, userIds: number[], since: Date): Promise<Map<number, number>> {
+    if (!userIds.length) return new Map();
+    const rows = await em
+      .getRepository(NotificationEmail)
+      .createQueryBuilder('e')
+      .select('e.user_id', 'user')
+      .addSelect('COUNT(*)', 'n')
+      .where('e.user_id IN (:...userIds)', { userIds })
+      .andWhere("e.mode = 'immediate'")
+      .andWhere('e.created_at >= :since', { since: sqlTime(since) })
+      .groupBy('e.user_id')
+      .getRawMany<{ user: number; n: number | string }>();
+    return new Map(rows.map((r) => [Number(r.user), Number(r.n)]));
+  }
+
+  /** Per user, when its earliest digest still queued goes out (a rate-limited e-mail joins it). */
+  @RecordSql(SAMPLE_MANAGER, [1, 2])
+  async pendingDigests(em: EntityManager, userIds: number[]): Promise<Map<number, Date>> {
+    if (!userIds.length) return new Map();
+    const rows = await em
+      .getRepository(NotificationEmail)
+      .createQueryBuilder('e')
+      .select('e.user_id', 'user')
+      .addSelect('MIN(e.due_at)', 'due')
+      .where('e.user_id IN (:...userIds)', { userIds })
+      .andWhere("e.mode = 'digest'")
+      .andWhere("e.status = 'queued'")
+      .groupBy('e.user_id')
+      .getRawMany<{ user: number; due: string | Date }>();
+    return new Map(rows.map((r) => [Number(r.user), r.due instanceof Date ? r.due : new Date(`${r.due.replace(' ', 'T')}Z`)]));
+  }
+
+  /** Immediate e-mails due (queued), oldest first. */
+  @RecordSql(new Date('2026-11-26T09:00:00Z'), 1000)
+  async dueImmediate(now: Date, limit: number): Promise<number[]> {
+    const rows = await this.ds.getRepository(NotificationEmail).find({
+      select: { id: true },
+      where: { status: 'queued', mode: 'immediate', dueAt: LessThanOrEqual(now) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
+  /** Users with a digest due (its items queued), by the earliest item. */
+  @RecordSql(new Date('2026-11-26T09:00:00Z'), 1000)
+  async dueDigestUsers(now: Date, limit: number): Promise<number[]> {
+    const rows = await this.ds
+      .getRepository(NotificationEmail)
+      .createQueryBuilder('e')
+      .select('DISTINCT e.user_id', 'user')
+      .where("e.status = 'queued'")
+      .andWhere("e.mode = 'digest'")
+      .andWhere('e.due_at <= :now', { now: sqlTime(now) })
+      .limit(limit)
+      .getRawMany<{ user: number }>();
+    return rows.map((r) => Number(r.user));
+  }
+
+  /** Claims one queued immediate e-mail under `key` (committed before the SMTP call); false when it is not queued. */
+  @RecordSql(1, 'email:1')
+  async claimOne(id: number, key: string): Promise<boolean> {
+    const result = await this.ds
+      .getRepository(NotificationEmail)
+      .update({ id, status: 'queued', mode: 'immediate' }, { status: 'sending', batchKey: key });
+    return result.affected === 1;
+  }
+
+  /** Claims the user's queued digest items due by `now` under `key`; how many. */
+  @RecordSql(1, new Date('2026-11-26T09:00:00Z'), 'digest:1:abc')
+  async claimDigest(userId: number, now: Date, key: string): Promise<number> {
+    const result = await this.ds
+      .getRepository(NotificationEmail)
+      .update({ userId, status: 'queued', mode: 'digest', dueAt: LessThanOrEqual(now) }, { status: 'sending', batchKey: key });
+    return result.affected ?? 0;
+  }
+
+  /** The e-mails claimed under `key`, oldest first. */
+  @RecordSql('digest:1:abc')
+  claimed(key: string): Promise<NotificationEmail[]> {
+    return this.ds.getRepository(NotificationEmail).find({ where: { batchKey: key }, order: { id: 'ASC' } });
+  }
+
+  /** A claim whose SMTP server did not accept it: queued again for the retry. */
+  @RecordSql('digest:1:abc', 'Mailbox unavailable')
+  async requeue(key: string, error: string): Promise<void> {
+    await this.ds
+      .getRepository(NotificationEmail)
+      .update({ batchKey: key, status: 'sending' }, { status: 'queued', batchKey: null, error: error.slice(0, 500) });
+  }
+
+  /** The outcome of the e-mails claimed under `key`. */
+  @RecordSql('digest:1:abc', 'sent', null)
+  async settle(key: string, status: Exclude<NotificationEmailStatus, 'queued' | 'sending'>, error: string | null): Promise<void> {
+    await this.ds
+      .getRepository(NotificationEmail)
+      .update(
+        { batchKey: key, status: 'sending' },
+        { status, error: error?.slice(0, 500) ?? null, sentAt: status === 'sent' ? new Date() : null },
+      );
+  }
+
+  /** The user's e-mails (tests and diagnostics). */
+  @RecordSql(1, new Date('2026-11-26T09:00:00Z'))
+  ofUser(userId: number, since: Date): Promise<NotificationEmail[]> {
+    return this.ds
+      .getRepository(NotificationEmail)
+      .find({ where: { userId, createdAt: MoreThanOrEqual(since) }, order: { id: 'ASC' } });
+  }
+
+  @RecordSql([1, 2])
+  byIds(ids: number[]): Promise<NotificationEmail[]> {
+    return ids.length ? this.ds.getRepository(NotificationEmail).find({ where: { id: In(ids) } }) : Promise.resolve([]);
+  }
+}

@@ -1,0 +1,190 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob, JobContext } from '../common/queue/queue.constants';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { MailService } from '../mail/mail.service';
+import { TemplateRenderError } from '../payroll/payslip-template';
+import { COMPANY_NAME } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
+import { UsersService } from '../users/users.service';
+import { NotificationEmail } from './entities/notification.entities';
+import { NotificationEmailsRepository } from './notification-emails.repository';
+import { DIGEST_KIND, renderTemplate } from './notification-templates';
+import { NotificationTemplatesService } from './notification-templates.service';
+
+/** One notification's e-mail; 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
+export const NOTIFICATION_EMAIL_JOB = defineJob<{ id: number }>('mail', 'notification', undefined, (d) => ({ email: d.id }));
+/** One user's digest of the items due. */
+export const NOTIFICATION_DIGEST_JOB = defineJob<{ userId: number; key: string }>(
+  'mail',
+  'notification-digest',
+  undefined,
+  (d) => ({
+    user: d.userId,
+  }),
+);
+/** Queues the e-mails and digests that are due, every NOTIFICATION_EMAIL_SWEEP_MS. */
+export const NOTIFICATION_EMAILS_JOB = defineJob<Record<string, never>>('schedule', 'notification-emails');
+
+/** Rows one sweep queues at most. */
+const SWEEP_LIMIT = 2000;
+
+/** Whether an SMTP failure is final: the server refused (5xx). */
+const permanent = (err: unknown) => {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+const reasonOf = (err: unknown) => {
+  const e = err as { response?: string; message?: string };
+  return (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
+};
+
+/**
+ * Notification e-mails (issue 30). Each row is claimed (`sending`, committed, under a key) before
+ * the SMTP call and settled after it, so one event reaches one user's inbox once whatever the
+ * retries; an attempt that finds its rows still `sending` (its process died mid-call) marks them
+ * `unknown` and sends nothing. A digest claims all the user's due items under one key and sends
+ * them as one e-mail. Every e-mail links to its record and carries List-Unsubscribe pointing to the
+ * user's preferences.
+ */
+@Injectable()
+export class NotificationMailer implements OnModuleInit {
+  private readonly logger = new Logger('NotificationMail');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: NotificationEmailsRepository,
+    private readonly templates: NotificationTemplatesService,
+    private readonly users: UsersService,
+    private readonly settings: SettingsService,
+    private readonly mail: MailService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    const retry = { attempts: 5, backoffMs: this.config.mailRetryBackoffMs };
+    this.jobs.register(NOTIFICATION_EMAIL_JOB, (data, ctx) => this.sendOne(data.id, ctx), retry);
+    this.jobs.register(NOTIFICATION_DIGEST_JOB, (data, ctx) => this.sendDigest(data.userId, data.key, ctx), retry);
+    this.jobs.register(NOTIFICATION_EMAILS_JOB, async () => {
+      await this.sweep().catch((err: Error) => this.logger.warn(`e-mail sweep failed: ${err.message}`));
+    });
+    void this.jobs.schedule(NOTIFICATION_EMAILS_JOB, this.config.notifications.emailSweepMs);
+  }
+
+  /** Queues what is due: each immediate e-mail, and one digest per user. The number of jobs queued. */
+  async sweep(now = new Date()): Promise<number> {
+    if (!this.mail.enabled) return 0;
+    const ids = await this.repository.dueImmediate(now, SWEEP_LIMIT);
+    await this.queueImmediate(ids);
+    const users = await this.repository.dueDigestUsers(now, SWEEP_LIMIT);
+    // One job per user and minute: a sweep that runs again before it ran does not queue a second.
+    const minute = Math.floor(now.getTime() / 60_000);
+    for (const userId of users) {
+      const key = `digest:${userId}:${minute}`;
+      await this.jobs.add(NOTIFICATION_DIGEST_JOB, { userId, key }, { jobId: key });
+    }
+    return ids.length + users.length;
+  }
+
+  /** Queues the e-mails of these rows (the dispatcher's fast path; the sweep catches what it missed). */
+  async queueImmediate(ids: number[]): Promise<void> {
+    if (!this.mail.enabled) return;
+    for (const id of ids) await this.jobs.add(NOTIFICATION_EMAIL_JOB, { id }, { jobId: `notification-email:${id}` });
+  }
+
+  async sendOne(id: number, ctx: JobContext): Promise<void> {
+    const key = `email:${id}`;
+    if (!(await this.repository.claimOne(id, key))) {
+      await this.unknownIfStuck(key);
+      return;
+    }
+    await this.send(key, ctx, false);
+  }
+
+  async sendDigest(userId: number, key: string, ctx: JobContext): Promise<void> {
+    // A retry claims under the same key: what an earlier attempt requeued is claimed again.
+    if (!(await this.repository.claimDigest(userId, new Date(), key))) {
+      await this.unknownIfStuck(key);
+      return;
+    }
+    await this.send(key, ctx, true);
+  }
+
+  /** Rows still `sending` under `key` when their job runs again: their process stopped around the SMTP call. */
+  private async unknownIfStuck(key: string): Promise<void> {
+    const stuck = (await this.repository.claimed(key)).filter((e) => e.status === 'sending');
+    if (stuck.length)
+      await this.repository.settle(
+        key,
+        'unknown',
+        'the sending process stopped during the SMTP call: the e-mail may or may not have arrived',
+      );
+  }
+
+  private async send(key: string, ctx: JobContext, digest: boolean): Promise<void> {
+    const rows = (await this.repository.claimed(key)).filter((e) => e.status === 'sending');
+    if (!rows.length) return;
+    const userId = rows[0].userId;
+    const recipient = (await this.users.mailRecipientsOf([userId])).get(userId);
+    if (!recipient) {
+      await this.repository.settle(key, 'failed', 'the user is inactive or deleted');
+      return;
+    }
+    let message: { subject: string; html: string; text: string };
+    try {
+      message = await this.render(rows, recipient, digest);
+    } catch (err) {
+      if (!(err instanceof TemplateRenderError)) throw err;
+      await this.repository.settle(key, 'failed', `the template could not be rendered: ${err.message}`);
+      return;
+    }
+    const preferences = `${this.apiRoot()}/users/me/notification-preferences`;
+    try {
+      await this.mail.send({
+        to: recipient.email,
+        ...message,
+        headers: { 'List-Unsubscribe': `<${preferences}>` },
+      });
+    } catch (err) {
+      const reason = reasonOf(err);
+      if (permanent(err) || ctx.attempt >= ctx.attempts) {
+        await this.repository.settle(key, 'failed', reason);
+        this.logger.warn(`notification e-mail ${key} failed for good (attempt ${ctx.attempt}/${ctx.attempts}): ${reason}`);
+        return;
+      }
+      await this.repository.requeue(key, reason);
+      throw err;
+    }
+    await this.repository.settle(key, 'sent', null);
+  }
+
+  private async render(
+    rows: NotificationEmail[],
+    recipient: { username: string; lang: string | null; name: string },
+    digest: boolean,
+  ): Promise<{ subject: string; html: string; text: string }> {
+    const base = {
+      recipient: { name: recipient.name, username: recipient.username },
+      company: { name: await this.settings.get(COMPANY_NAME) },
+      preferences_url: `${this.apiRoot()}/users/me/notification-preferences`,
+    };
+    const item = (e: NotificationEmail) => ({
+      kind: e.kind,
+      title: e.title,
+      body: e.body,
+      url: e.link ? `${this.apiRoot()}${e.link}` : '',
+      created_at: e.createdAt.toISOString(),
+    });
+    if (!digest) {
+      const template = await this.templates.templateFor(rows[0].kind, recipient.lang);
+      return renderTemplate(template, { ...base, notification: item(rows[0]) });
+    }
+    const template = await this.templates.templateFor(DIGEST_KIND, recipient.lang);
+    return renderTemplate(template, { ...base, count: rows.length, items: rows.map(item) });
+  }
+
+  private apiRoot(): string {
+    return `${this.config.publicUrl}/app/api`;
+  }
+}
