@@ -71,7 +71,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET/, /^\/documents$/, ADMINS],
   // Notifications: each user its own (the stream is called over HTTP in notifications.e2e-spec)
   [/GET|POST/, /^\/notifications(\/unread-count|\/read-all|\/:id\/read)?$/, ANY],
-  [/GET|PUT/, /^\/users\/me\/notification-preferences$/, ANY],
+  [/GET|PUT/, /^\/users\/me\/notification-(preferences|settings)$/, ANY],
+  [/GET|POST|PUT|DELETE/, /^\/notification-templates(\/preview|\/:id)?$/, ADMIN],
   // Insights, tasks
   [/GET/, /^\/insights\/[a-z-]+\/:period$/, ANY],
   [/GET/, /^\/tasks$/, ANY],

@@ -184,6 +184,18 @@ describe('hardening (issue 8)', () => {
       };
       fixtures['/webhooks/{id}'] = async () =>
         adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();
+      // The caller's own settings: null goes back to the company's (a documented clear).
+      fixtures['/users/me/notification-settings'] = () =>
+        Promise.resolve({ id: 0, token: c.users.admin.token, url: '/users/me/notification-settings' });
+      let lang = 0;
+      fixtures['/notification-templates/{id}'] = async () =>
+        adminPost('/notification-templates', {
+          kind: 'leave.decided',
+          lang: `x${String.fromCharCode(97 + lang++)}`,
+          subject: '{{notification.title}}',
+          html: '<p>{{notification.body}}</p>',
+          text: '{{notification.body}}',
+        })();
       fixtures['/timesheets/{id}'] = async () => {
         const me = c.users.employee.token;
         const day = nextDay();

@@ -97,7 +97,9 @@ describe('notification e-mails', () => {
     expect(mail.html).toContain(`href="${PUBLIC_URL}/app/api/leaves/${leave.id}"`);
     const raw = smtp.messages.slice(from).find((m) => m.to.includes(manager.email))!.raw;
     const headers = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
-    expect(headers).toMatch(/^List-Unsubscribe: <https:\/\/hr\.example\.com\/hr\/app\/api\/users\/me\/notification-preferences>$/m);
+    expect(headers).toMatch(
+      /^List-Unsubscribe: <https:\/\/hr\.example\.com\/hr\/app\/api\/users\/me\/notification-preferences>$/m,
+    );
     expect(await rowsOf(manager.id)).toEqual([
       expect.objectContaining({ kind: 'leave.requested', mode: 'immediate', status: 'sent' }),
     ]);

@@ -149,10 +149,10 @@ export class PreferencesService implements OnModuleInit {
     if (dto.time_zone && !knownTimeZone(dto.time_zone))
       throw ValidationException.field('time_zone', 'is not a known time zone (an IANA name such as Europe/Berlin)');
     const [mine] = await this.repository.userSettingsOf([userId]);
-    const company = await this.companyDigestTime();
+    // A field not given stays; null goes back to the company's.
     await this.repository.saveUserSettings({
       userId,
-      digestHour: dto.digest_hour === undefined ? (mine?.digestHour ?? company.hour) : (dto.digest_hour ?? company.hour),
+      digestHour: dto.digest_hour === undefined ? (mine?.digestHour ?? null) : dto.digest_hour,
       timeZone: dto.time_zone === undefined ? (mine?.timeZone ?? null) : dto.time_zone,
     });
     return this.settingsOf(userId);

@@ -104,4 +104,17 @@ describe('payslip templates', () => {
       MAX_RENDER_OUTPUT,
     );
   });
+
+  it('plain mode (an e-mail subject or text part) writes values as they are, with the same refusals and bounds', () => {
+    const many = (n: number) => ({ columns: Array.from({ length: n }, (_, k) => ({ name: `c${k}`, value: '1' })) });
+    const data = { name: 'Smith & <Sons> "Ltd"' };
+    expect(compilePayslipTemplate('To {{name}}')(data)).toBe('To Smith &amp; &lt;Sons&gt; &quot;Ltd&quot;');
+    expect(compilePayslipTemplate('To {{name}}', undefined, { plain: true })(data)).toBe('To Smith & <Sons> "Ltd"');
+    expect(() => compilePayslipTemplate('{{{name}}}', undefined, { plain: true })).toThrow(TemplateSyntaxError);
+    expect(() =>
+      compilePayslipTemplate(`{{#each columns}}${'y'.repeat(1000)}{{/each}}`, undefined, { plain: true })(
+        many(MAX_RENDER_OUTPUT / 1000 + 1),
+      ),
+    ).toThrow(TemplateRenderError);
+  });
 });

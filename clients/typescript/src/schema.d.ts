@@ -3452,6 +3452,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When the caller's daily digest goes out: its hour and time zone (null: the company's)
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["settingsOfNotifications"];
+        /**
+         * Sets the caller's digest hour (0-23) and time zone (an IANA name); null goes back to the company's
+         * @description Who may call: any signed-in user.
+         */
+        put: operations["setSettingsNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The templates Admins wrote (Admin); a kind without one uses the shipped English template
+         * @description Who may call: Admin.
+         *
+         *     filters: kind, lang.
+         */
+        get: operations["listNotificationTemplates"];
+        put?: never;
+        /**
+         * A kind's template in a language (Admin); one per kind and language (409 DUPLICATE)
+         * @description Who may call: Admin.
+         *
+         *     Audited. Handlebars checked like payslip templates (no helpers but if/unless/each, no partials, bounded in time and size); a name the kind's data lacks is refused. Data: recipient {name, username}, notification {kind, title, body, url, created_at}, company {name}, preferences_url; the digest has count and items [{kind, title, body, url, created_at}] instead of notification. Subject and text print values as they are, HTML escapes them.
+         */
+        post: operations["createNotificationTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A kind's e-mail rendered with sample data (Admin)
+         * @description Who may call: Admin.
+         *
+         *     The parts given, the rest from the kind's template in lang (the shipped one when none was written). Handlebars checked like payslip templates (no helpers but if/unless/each, no partials, bounded in time and size); a name the kind's data lacks is refused. Data: recipient {name, username}, notification {kind, title, body, url, created_at}, company {name}, preferences_url; the digest has count and items [{kind, title, body, url, created_at}] instead of notification. Subject and text print values as they are, HTML escapes them.
+         */
+        post: operations["previewNotificationTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One template (Admin)
+         * @description Who may call: Admin.
+         */
+        get: operations["getNotificationTemplates"];
+        /**
+         * Changes a template's parts (Admin)
+         * @description Who may call: Admin.
+         *
+         *     Audited. Handlebars checked like payslip templates (no helpers but if/unless/each, no partials, bounded in time and size); a name the kind's data lacks is refused. Data: recipient {name, username}, notification {kind, title, body, url, created_at}, company {name}, preferences_url; the digest has count and items [{kind, title, body, url, created_at}] instead of notification. Subject and text print values as they are, HTML escapes them.
+         */
+        put: operations["updateNotificationTemplates"];
+        post?: never;
+        /**
+         * Deletes a template (Admin): its kind and language fall back to English, then to the shipped one
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeNotificationTemplates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5683,6 +5787,71 @@ export interface components {
         };
         UpdateNotificationPreferencesDto: {
             items: components["schemas"]["UpdateNotificationPreferenceDto"][];
+        };
+        NotificationSettingsDto: {
+            /** @description the hour (0-23) of the daily digest; null: the company setting */
+            digest_hour: number | null;
+            /** @description an IANA time zone; null: the company's (setting Time Zone) */
+            time_zone: string | null;
+            /** @description the hour the digest goes out */
+            effective_digest_hour: number;
+            /** @description the time zone of that hour */
+            effective_time_zone: string;
+        };
+        UpdateNotificationSettingsDto: {
+            digest_hour?: number | null;
+            /** @example Europe/Berlin */
+            time_zone?: string | null;
+        };
+        NotificationTemplateDto: {
+            /** Format: int32 */
+            id: number;
+            /** @description a notification kind, or digest */
+            kind: string;
+            /** @example en */
+            lang: string;
+            /** @description Handlebars; values as they are, on one line */
+            subject: string;
+            /** @description Handlebars; values escaped */
+            html: string;
+            /** @description Handlebars; values as they are */
+            text: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RenderedTemplateDto: {
+            subject: string;
+            html: string;
+            text: string;
+        };
+        PreviewNotificationTemplateDto: {
+            subject?: string;
+            html?: string;
+            text?: string;
+            /** @description a notification kind, or digest */
+            kind: string;
+            /**
+             * @description whose template fills the parts not given
+             * @default en
+             */
+            lang?: string;
+        };
+        CreateNotificationTemplateDto: {
+            /** @description a notification kind, or digest */
+            kind: string;
+            /**
+             * @default en
+             * @example de
+             */
+            lang?: string;
+            subject: string;
+            html: string;
+            text: string;
+        };
+        UpdateNotificationTemplateDto: {
+            subject?: string;
+            html?: string;
+            text?: string;
         };
     };
     responses: never;
@@ -33129,6 +33298,924 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    settingsOfNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationSettingsDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    setSettingsNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationSettingsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationSettingsDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listNotificationTemplates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "kind" | "lang";
+                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationTemplateDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createNotificationTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    previewNotificationTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewNotificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["RenderedTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getNotificationTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateNotificationTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["NotificationTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeNotificationTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["DeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;

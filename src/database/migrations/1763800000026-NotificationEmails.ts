@@ -56,7 +56,7 @@ export class NotificationEmails1763800000026 implements MigrationInterface {
         name: 'notification_user_settings',
         columns: [
           { name: 'user_id', type: 'integer', isPrimary: true },
-          { name: 'digest_hour', type: 'integer' },
+          { name: 'digest_hour', type: 'integer', isNullable: true },
           { name: 'time_zone', type: 'varchar', length: '64', isNullable: true },
         ],
         foreignKeys: [userForeignKey('notification_user_settings')],

@@ -48,11 +48,11 @@ export class NotificationEmail {
   @Column({ name: 'sent_at', type: 'datetime', nullable: true }) sentAt: Date | null;
 }
 
-/** When a user's daily digest goes out: its hour in its time zone (null: the company's). */
+/** When a user's daily digest goes out: its hour in its time zone (each null: the company's). */
 @Entity('notification_user_settings')
 export class NotificationUserSettings {
   @PrimaryColumn({ name: 'user_id', type: 'integer' }) userId: number;
-  @Column({ name: 'digest_hour', type: 'integer' }) digestHour: number;
+  @Column({ name: 'digest_hour', type: 'integer', nullable: true }) digestHour: number | null;
   @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true }) timeZone: string | null;
 }
 
