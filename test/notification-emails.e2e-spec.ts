@@ -159,7 +159,8 @@ describe('notification e-mails', () => {
       ['digest', 'queued'],
     ]);
     // 07:00 in Kolkata (UTC+5:30) is 01:30 UTC: the next one after the request.
-    const due = new Date(`${String(rows[0].due_at).replace(' ', 'T').replace(/Z?$/, 'Z')}`);
+    const value = rows[0].due_at as string | Date; // a Date from mysql2, text from SQLite
+    const due = value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`);
     expect(due.getUTCHours() * 60 + due.getUTCMinutes()).toBe(90);
     expect(due.getTime()).toBeGreaterThan(before);
     expect(due.getTime() - before).toBeLessThanOrEqual(86_400_000);

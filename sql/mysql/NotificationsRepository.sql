@@ -49,6 +49,16 @@ SELECT `Notification`.`id` AS `Notification_id`, `Notification`.`user_id` AS `No
   ORDER BY `Notification`.`id` ASC
   LIMIT 100;
 
+-- NotificationsRepository.templates
+SELECT COUNT(*) AS `total`
+  FROM `notification_templates` `t`
+  WHERE (`t`.`kind` IN (?));
+SELECT `t`.`id` AS `t_id`, `t`.`kind` AS `t_kind`, `t`.`lang` AS `t_lang`, `t`.`subject` AS `t_subject`, `t`.`html` AS `t_html`, `t`.`text` AS `t_text`, `t`.`updated_at` AS `t_updated_at`
+  FROM `notification_templates` `t`
+  WHERE (`t`.`kind` IN (?))
+  ORDER BY `t`.`id` ASC
+  LIMIT 50 OFFSET 0;
+
 -- NotificationsRepository.unnotified
 SELECT id, event_id, event, payload
   FROM webhook_outbox
@@ -60,3 +70,8 @@ SELECT id, event_id, event, payload
 SELECT COUNT(1) AS `cnt`
   FROM `notifications` `Notification`
   WHERE ((`Notification`.`user_id` = ?) AND (`Notification`.`is_read` = ?));
+
+-- NotificationsRepository.userSettingsOf
+SELECT `NotificationUserSettings`.`user_id` AS `NotificationUserSettings_user_id`, `NotificationUserSettings`.`digest_hour` AS `NotificationUserSettings_digest_hour`, `NotificationUserSettings`.`time_zone` AS `NotificationUserSettings_time_zone`
+  FROM `notification_user_settings` `NotificationUserSettings`
+  WHERE ((`NotificationUserSettings`.`user_id` IN (?, ?)));

@@ -1,8 +1,3 @@
--- NotificationEmailsRepository.byIds
-SELECT "NotificationEmail"."id" AS "NotificationEmail_id", "NotificationEmail"."user_id" AS "NotificationEmail_user_id", "NotificationEmail"."kind" AS "NotificationEmail_kind", "NotificationEmail"."source_key" AS "NotificationEmail_source_key", "NotificationEmail"."title" AS "NotificationEmail_title", "NotificationEmail"."body" AS "NotificationEmail_body", "NotificationEmail"."link" AS "NotificationEmail_link", "NotificationEmail"."mode" AS "NotificationEmail_mode", "NotificationEmail"."status" AS "NotificationEmail_status", "NotificationEmail"."due_at" AS "NotificationEmail_due_at", "NotificationEmail"."batch_key" AS "NotificationEmail_batch_key", "NotificationEmail"."error" AS "NotificationEmail_error", "NotificationEmail"."created_at" AS "NotificationEmail_created_at", "NotificationEmail"."sent_at" AS "NotificationEmail_sent_at"
-  FROM "notification_emails" "NotificationEmail"
-  WHERE (("NotificationEmail"."id" IN (1, 2)));
-
 -- NotificationEmailsRepository.claimDigest
 UPDATE "notification_emails"
   SET "status" = ?, "batch_key" = ?
@@ -37,12 +32,6 @@ SELECT "e"."user_id" AS "user", COUNT(*) AS "n"
   FROM "notification_emails" "e"
   WHERE "e"."user_id" IN (?, ?) AND "e"."mode" = 'immediate' AND "e"."created_at" >= ?
   GROUP BY "e"."user_id";
-
--- NotificationEmailsRepository.ofUser
-SELECT "NotificationEmail"."id" AS "NotificationEmail_id", "NotificationEmail"."user_id" AS "NotificationEmail_user_id", "NotificationEmail"."kind" AS "NotificationEmail_kind", "NotificationEmail"."source_key" AS "NotificationEmail_source_key", "NotificationEmail"."title" AS "NotificationEmail_title", "NotificationEmail"."body" AS "NotificationEmail_body", "NotificationEmail"."link" AS "NotificationEmail_link", "NotificationEmail"."mode" AS "NotificationEmail_mode", "NotificationEmail"."status" AS "NotificationEmail_status", "NotificationEmail"."due_at" AS "NotificationEmail_due_at", "NotificationEmail"."batch_key" AS "NotificationEmail_batch_key", "NotificationEmail"."error" AS "NotificationEmail_error", "NotificationEmail"."created_at" AS "NotificationEmail_created_at", "NotificationEmail"."sent_at" AS "NotificationEmail_sent_at"
-  FROM "notification_emails" "NotificationEmail"
-  WHERE (("NotificationEmail"."user_id" = 1) AND ("NotificationEmail"."created_at" >= ?))
-  ORDER BY "NotificationEmail"."id" ASC;
 
 -- NotificationEmailsRepository.pendingDigests
 SELECT "e"."user_id" AS "user", MIN("e"."due_at") AS "due"

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
+import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { NotificationEmail, NotificationEmailStatus } from './entities/notification.entities';
 
@@ -148,18 +148,5 @@ export class NotificationEmailsRepository {
         { batchKey: key, status: 'sending' },
         { status, error: error?.slice(0, 500) ?? null, sentAt: status === 'sent' ? new Date() : null },
       );
-  }
-
-  /** The user's e-mails (tests and diagnostics). */
-  @RecordSql(1, new Date('2026-11-26T09:00:00Z'))
-  ofUser(userId: number, since: Date): Promise<NotificationEmail[]> {
-    return this.ds
-      .getRepository(NotificationEmail)
-      .find({ where: { userId, createdAt: MoreThanOrEqual(since) }, order: { id: 'ASC' } });
-  }
-
-  @RecordSql([1, 2])
-  byIds(ids: number[]): Promise<NotificationEmail[]> {
-    return ids.length ? this.ds.getRepository(NotificationEmail).find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 }
