@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { transaction } from '../common/database/transaction';
 import { ChangeEventPayload, WebhookEventPayloads } from '../common/outbox/outbox';
 import { JobQueue } from '../common/queue/job-queue.service';
@@ -12,29 +12,15 @@ import { EmployeesService } from '../employees/employees.service';
 import { PayrollRunsService } from '../payroll/payroll-runs.service';
 import { ReferenceService } from '../reference/reference.service';
 import { UsersService } from '../users/users.service';
-import { Notification } from './entities/notification.entities';
-import { NewNotificationEmail, NotificationEmailsRepository } from './notification-emails.repository';
 import { kindOf } from './notification-kinds';
-import { NotificationMailer } from './notification-mailer.service';
-import { NotificationsHub } from './notifications-hub.service';
+import { NOTHING_WRITTEN, NotificationWriter, OutgoingNotification, Written } from './notification-writer.service';
 import { NotificationsRepository, UnnotifiedEvent } from './notifications.repository';
-import { nextLocalHour, PreferencesService } from './preferences.service';
 
 /** Turns new outbox events into notifications, every NOTIFICATION_DISPATCH_MS, once across processes. */
 export const NOTIFICATIONS_DISPATCH_JOB = defineJob<Record<string, never>>('schedule', 'notifications-dispatch');
 
-const HOUR = 3_600_000;
-
-/** An e-mail a user is owed, before its time is planned. */
-type EmailPlan = Omit<NewNotificationEmail, 'mode' | 'dueAt' | 'createdAt'> & { frequency: 'immediate' | 'daily' };
-
 /** What one event tells whom. */
-interface Message {
-  userIds: number[];
-  title: string;
-  body: string;
-  link: string | null;
-}
+type Message = Omit<OutgoingNotification, 'kind' | 'sourceKey'>;
 
 const statusOf = (p: ChangeEventPayload) => {
   const change = p.changes.status;
@@ -57,16 +43,13 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: NotificationsRepository,
-    private readonly preferences: PreferencesService,
-    private readonly hub: NotificationsHub,
     private readonly users: UsersService,
     private readonly employees: EmployeesService,
     private readonly reference: ReferenceService,
     private readonly payrolls: PayrollRunsService,
     private readonly documents: DocumentJobsService,
     private readonly jobs: JobQueue,
-    private readonly emails: NotificationEmailsRepository,
-    private readonly mailer: NotificationMailer,
+    private readonly writer: NotificationWriter,
   ) {}
 
   onModuleInit(): void {
@@ -87,15 +70,13 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
   }
 
   private async batch(): Promise<number> {
-    let created: Notification[] = [];
-    let immediate = 0;
+    let written: Written = NOTHING_WRITTEN;
     const taken = await transaction(
       this.ds,
       async (em) => {
         const events = await this.repository.unnotified(em, 500);
         if (!events.length) return 0;
-        const rows: Array<Pick<Notification, 'userId' | 'kind' | 'title' | 'body' | 'link' | 'sourceKey'>> = [];
-        const emails: EmailPlan[] = [];
+        const items: OutgoingNotification[] = [];
         for (const event of events) {
           const kind = kindOf(event.event);
           if (!kind) continue;
@@ -103,23 +84,9 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
             this.logger.warn(`event ${event.event_id} (${event.event}) notifies nobody: ${err.message}`);
             return null;
           });
-          if (!message) continue;
-          const users = [...new Set(message.userIds)];
-          const common = {
-            kind: kind.kind,
-            title: message.title,
-            body: message.body,
-            link: message.link,
-            sourceKey: `event:${event.event_id}`,
-          };
-          for (const userId of await this.preferences.inAppRecipients(kind.kind, users)) rows.push({ userId, ...common });
-          for (const [userId, frequency] of await this.preferences.emailRecipients(kind.kind, users))
-            emails.push({ userId, frequency, ...common });
+          if (message) items.push({ kind: kind.kind, ...message, sourceKey: `event:${event.event_id}` });
         }
-        created = await this.repository.insert(em, rows);
-        const planned = await this.planEmails(em, emails, new Date());
-        await this.emails.insert(em, planned);
-        immediate = planned.filter((e) => e.mode === 'immediate').length;
+        written = await this.writer.write(em, items);
         await this.repository.markNotified(
           em,
           events.map((e) => Number(e.id)),
@@ -128,43 +95,8 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
       },
       { isolation: 'READ COMMITTED' },
     );
-    if (created.length) await this.hub.publish(created.map((n) => ({ id: n.id, userId: n.userId })));
-    if (immediate) await this.mailer.sweep();
+    await this.writer.committed(written);
     return taken;
-  }
-
-  /**
-   * When each e-mail goes: a daily one with the user's next digest (its hour in its time zone);
-   * an immediate one alone, unless the user already had NOTIFICATION_EMAILS_PER_HOUR in the last
-   * hour: then it joins the user's pending digest (or starts one, an hour later). A burst of 500
-   * approvals to one manager is 20 e-mails and a digest, not 500 e-mails.
-   */
-  private async planEmails(em: EntityManager, plans: EmailPlan[], now: Date): Promise<NewNotificationEmail[]> {
-    if (!plans.length) return [];
-    const users = [...new Set(plans.map((p) => p.userId))];
-    const sent = await this.emails.immediateSince(em, users, new Date(now.getTime() - HOUR));
-    const pending = await this.emails.pendingDigests(em, users);
-    const times = await this.preferences.digestTimes([
-      ...new Set(plans.filter((p) => p.frequency === 'daily').map((p) => p.userId)),
-    ]);
-    const limit = this.config.notifications.emailsPerHour;
-    return plans.map(({ frequency, ...p }) => {
-      if (frequency === 'daily') {
-        const at = times.get(p.userId)!;
-        return { ...p, mode: 'digest', dueAt: nextLocalHour(now, at.hour, at.timeZone), createdAt: now };
-      }
-      const count = sent.get(p.userId) ?? 0;
-      if (count < limit) {
-        sent.set(p.userId, count + 1);
-        return { ...p, mode: 'immediate', dueAt: now, createdAt: now };
-      }
-      let due = pending.get(p.userId);
-      if (!due || due.getTime() > now.getTime() + HOUR) {
-        due = new Date(now.getTime() + HOUR);
-        pending.set(p.userId, due);
-      }
-      return { ...p, mode: 'digest', dueAt: due, createdAt: now };
-    });
   }
 
   /** The recipients and text of an event's notification; null for an event that notifies nobody. */

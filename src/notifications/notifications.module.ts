@@ -17,6 +17,7 @@ import { NotificationEmailsRepository } from './notification-emails.repository';
 import { NotificationMailer } from './notification-mailer.service';
 import { NotificationTemplatesController } from './notification-templates.controller';
 import { NotificationTemplatesService } from './notification-templates.service';
+import { NotificationWriter } from './notification-writer.service';
 import { NotificationDispatcher } from './notification-dispatcher.service';
 import { NotificationsHub } from './notifications-hub.service';
 import { NotificationsController } from './notifications.controller';
@@ -51,6 +52,7 @@ import { PreferencesService } from './preferences.service';
     NotificationEmailsRepository,
     NotificationTemplatesService,
     NotificationMailer,
+    NotificationWriter,
   ],
   exports: [NotificationsService],
 })
