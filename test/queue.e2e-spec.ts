@@ -25,6 +25,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:payslip-deliveries', 30_000],
         ['schedule:notifications-dispatch', t.config.notifications.dispatchMs],
         ['schedule:notification-emails', t.config.notifications.emailSweepMs],
+        ['schedule:notification-reminders', 3_600_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

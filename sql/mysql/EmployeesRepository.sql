@@ -44,6 +44,12 @@ WITH RECURSIVE chain (id, sup, depth) AS ( SELECT id, supervisor_id, 0
   WHERE c.depth < 1000 ) SELECT id
   FROM chain;
 
+-- EmployeesRepository.withDateOn
+SELECT `e`.`id` AS id, `e`.`first_name` AS first, `e`.`last_name` AS last, `e`.`department_id` AS department, `e`.`supervisor_id` AS supervisor, `e`.`birthday` AS date
+  FROM `employees` `e`
+  WHERE `e`.`status` = 'Active' AND SUBSTR(`e`.`birthday`, 6, 5) IN (?, ?)
+  ORDER BY `e`.`id` ASC;
+
 -- EmployeesRepository.workEmailOwners
 SELECT `Employee`.`employee_id` AS `Employee_employee_id`, `Employee`.`work_email` AS `Employee_work_email`, `Employee`.`id` AS `Employee_id`
   FROM `employees` `Employee`

@@ -194,6 +194,48 @@ export class EmployeesRepository {
     return ids;
   }
 
+  /**
+   * Active employees whose `field` falls on a day (reminders, issue 30): `monthDays` ('MM-DD') for
+   * a birthday or a work anniversary (any year), or `date` ('YYYY-MM-DD') for the end of probation
+   * or of a contract. Read once a day: a scan of the employees, plain rows.
+   */
+  @RecordSql('birthday', { monthDays: ['02-28', '02-29'] })
+  async withDateOn(
+    field: 'birthday' | 'joined_date' | 'confirmation_date' | 'termination_date',
+    on: { monthDays: string[] } | { date: string },
+  ): Promise<Array<{ id: number; name: string; department: number | null; supervisor: number | null; date: string }>> {
+    const qb = this.ds
+      .getRepository(Employee)
+      .createQueryBuilder('e')
+      .select([
+        'e.id AS id',
+        'e.first_name AS first',
+        'e.last_name AS last',
+        'e.department_id AS department',
+        'e.supervisor_id AS supervisor',
+        `e.${field} AS date`,
+      ])
+      .where("e.status = 'Active'")
+      .orderBy('e.id', 'ASC');
+    if ('date' in on) qb.andWhere(`e.${field} = :date`, { date: on.date });
+    else qb.andWhere(`SUBSTR(e.${field}, 6, 5) IN (:...monthDays)`, { monthDays: on.monthDays });
+    const rows = await qb.getRawMany<{
+      id: number | string;
+      first: string;
+      last: string;
+      department: number | string | null;
+      supervisor: number | string | null;
+      date: string | Date;
+    }>();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      name: `${r.first} ${r.last}`,
+      department: r.department === null ? null : Number(r.department),
+      supervisor: r.supervisor === null ? null : Number(r.supervisor),
+      date: r.date instanceof Date ? r.date.toISOString().slice(0, 10) : String(r.date).slice(0, 10),
+    }));
+  }
+
   /** Ids, employee ids and names of many employees (deleted ones are simply absent), plain rows 1 000 at a time. */
   @RecordSql([1, 2, 3])
   async namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {

@@ -19,6 +19,12 @@ export const NOTIFICATION_KINDS = [
   { kind: 'document.expiring', description: 'a document is about to expire', email: true, inApp: true },
   { kind: 'document.expired', description: 'a document has expired', email: true, inApp: true },
   { kind: 'task.assigned', description: 'an administrator gave you a task', email: true, inApp: true },
+  // Reminders of the daily job (settings Reminders: ... switch them on and say how early).
+  { kind: 'reminder.birthday', description: 'someone you manage has a birthday today', email: false, inApp: true },
+  { kind: 'reminder.anniversary', description: 'someone you manage has a work anniversary today', email: false, inApp: true },
+  { kind: 'reminder.probation', description: "an employee's probation ends soon", email: true, inApp: true },
+  { kind: 'reminder.contract', description: "an employee's contract ends soon", email: true, inApp: true },
+  { kind: 'reminder.timesheet', description: 'you submitted no time entries last week', email: true, inApp: true },
 ] as const satisfies readonly NotificationKind[];
 
 export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number]['kind'];

@@ -5,6 +5,7 @@ import { EmployeesModule } from '../employees/employees.module';
 import { PayrollModule } from '../payroll/payroll.module';
 import { ReferenceModule } from '../reference/reference.module';
 import { SettingsModule } from '../settings/settings.module';
+import { TimesheetsModule } from '../timesheets/timesheets.module';
 import { UsersModule } from '../users/users.module';
 import {
   Notification,
@@ -24,6 +25,7 @@ import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 import { PreferencesService } from './preferences.service';
+import { RemindersService } from './reminders.service';
 
 /** Notifications (issue 30, API.md §16): the in-app feed made from the outbox's events, its stream, preferences. */
 @Module({
@@ -33,6 +35,7 @@ import { PreferencesService } from './preferences.service';
     PayrollModule,
     ReferenceModule,
     SettingsModule,
+    TimesheetsModule,
     UsersModule,
     TypeOrmModule.forFeature([
       Notification,
@@ -53,6 +56,7 @@ import { PreferencesService } from './preferences.service';
     NotificationTemplatesService,
     NotificationMailer,
     NotificationWriter,
+    RemindersService,
   ],
   exports: [NotificationsService],
 })

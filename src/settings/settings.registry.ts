@@ -30,6 +30,11 @@ export const NOTIFICATION_DIGEST_HOUR = 'Notification Digest Hour';
 /** The Admin's defaults of a notification kind for users who did not choose (issue 30). */
 export const notifyByEmailSetting = (kind: string) => `Notify by E-mail: ${kind}`;
 export const notifyInAppSetting = (kind: string) => `Notify In App: ${kind}`;
+export const REMINDER_BIRTHDAYS = 'Reminders: Birthdays';
+export const REMINDER_ANNIVERSARIES = 'Reminders: Work Anniversaries';
+export const REMINDER_PROBATION_DAYS = 'Reminders: Probation End Days';
+export const REMINDER_CONTRACT_DAYS = 'Reminders: Contract End Days';
+export const REMINDER_TIMESHEETS = 'Reminders: Missing Time Entries';
 
 /** The payslip e-mail as shipped: Handlebars over the payslip's context (employee, payroll, company). */
 export const DEFAULT_PAYSLIP_EMAIL_SUBJECT = 'Your payslip: {{payroll.name}}';
@@ -156,6 +161,46 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: '8',
     pattern: /^(\d|1\d|2[0-3])$/,
     maxLength: 2,
+  },
+  {
+    name: REMINDER_BIRTHDAYS,
+    group: 'Notifications',
+    description: "Whether managers are reminded of their direct reports' birthdays, on the day.",
+    default: 'No',
+    values: ['Yes', 'No'],
+  },
+  {
+    name: REMINDER_ANNIVERSARIES,
+    group: 'Notifications',
+    description: "Whether managers are reminded of their direct reports' work anniversaries (joined date), on the day.",
+    default: 'No',
+    values: ['Yes', 'No'],
+  },
+  {
+    name: REMINDER_PROBATION_DAYS,
+    group: 'Notifications',
+    description:
+      'How many days (0-365) before the end of probation (confirmation date) the manager and HR are reminded; 0: not at all.',
+    default: '14',
+    pattern: /^(0|[1-9]\d?|[12]\d\d|3[0-5]\d|36[0-5])$/,
+    maxLength: 3,
+  },
+  {
+    name: REMINDER_CONTRACT_DAYS,
+    group: 'Notifications',
+    description:
+      'How many days (0-365) before the end of a contract (termination date) the manager and HR are reminded; 0: not at all.',
+    default: '30',
+    pattern: /^(0|[1-9]\d?|[12]\d\d|3[0-5]\d|36[0-5])$/,
+    maxLength: 3,
+  },
+  {
+    name: REMINDER_TIMESHEETS,
+    group: 'Notifications',
+    description:
+      'Whether employees who worked on projects in the three weeks before are reminded on Monday when they submitted no time entries the week before.',
+    default: 'Yes',
+    values: ['Yes', 'No'],
   },
   ...NOTIFICATION_KINDS.flatMap((k) => [
     {

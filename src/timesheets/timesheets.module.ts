@@ -10,6 +10,6 @@ import { TimesheetsRepository } from './timesheets.repository';
   imports: [EmployeesModule, TypeOrmModule.forFeature([Project, TimeEntry])],
   controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
   providers: [TimesheetsService, TimesheetsRepository],
-  exports: [TimesheetsService],
+  exports: [TimesheetsService, TimesheetsRepository],
 })
 export class TimesheetsModule {}

@@ -9,6 +9,27 @@ import { TimeEntry } from './entities/timesheet.entities';
 export class TimesheetsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
+  /**
+   * Active employees who worked on projects in the weeks before `weekStart` (time entries with a
+   * project since `since`) and submitted no entry (Submitted or Approved) dated in the week
+   * [`weekStart`, `weekEnd`]: the missing-time-entries reminder (issue 30).
+   */
+  @RecordSql('2026-11-02', '2026-11-16', '2026-11-22')
+  async silentProjectWorkers(since: string, weekStart: string, weekEnd: string): Promise<number[]> {
+    const rows = await this.ds.query<Array<{ id: number | string }>>(
+      `SELECT DISTINCT t.employee_id AS id
+         FROM time_entries t
+         JOIN employees e ON e.id = t.employee_id AND e.status = 'Active'
+        WHERE t.date >= ? AND t.date < ? AND t.project_id IS NOT NULL
+          AND NOT EXISTS (
+            SELECT 1 FROM time_entries w
+             WHERE w.employee_id = t.employee_id AND w.status IN ('Submitted', 'Approved') AND w.date >= ? AND w.date <= ?)
+        ORDER BY t.employee_id`,
+      [since, weekStart, weekStart, weekEnd],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
   /** Whether another entry (not `exceptId`) of the employee's day overlaps [start, end) (HH:MM). */
   @RecordSql(SAMPLE_MANAGER, 1, '2026-03-02', '09:00', '12:00', 2)
   overlaps(

@@ -5748,7 +5748,7 @@ export interface components {
             /** Format: int32 */
             id: number;
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned";
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
             title: string;
             body: string;
             /** @description the API path of the record to act on */
@@ -5766,7 +5766,7 @@ export interface components {
         };
         NotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned";
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
             description: string;
             /** @description e-mails of this kind */
             email: boolean;
@@ -5779,7 +5779,7 @@ export interface components {
         };
         UpdateNotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned";
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
             email?: boolean;
             in_app?: boolean;
             /** @enum {string} */
