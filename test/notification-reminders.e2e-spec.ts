@@ -60,7 +60,7 @@ describe('notification reminders', () => {
     expect(await kinds(c.users.manager.token)).toEqual(['reminder.anniversary', 'reminder.birthday', 'reminder.probation']);
     const manager = await reminders(c.users.manager.token);
     expect(manager.find((n) => n.kind === 'reminder.anniversary')).toMatchObject({
-      title: expect.stringMatching(/: 7 years with the company$/),
+      title: expect.stringMatching(/: 7 years at the company$/),
       link: `/employees/${c.emp.report2}`,
     });
     expect(manager.find((n) => n.kind === 'reminder.probation')?.title).toMatch(/ ends on 2027-03-22$/);

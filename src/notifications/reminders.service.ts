@@ -115,7 +115,7 @@ export class RemindersService implements OnModuleInit {
           item(
             'reminder.anniversary',
             e,
-            `${e.name}: ${span} with the company`,
+            `${e.name}: ${span} at the company`,
             `${e.name} joined ${span} ago today (${e.date}).`,
             managers.of(e),
           ),
