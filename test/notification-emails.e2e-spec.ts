@@ -5,7 +5,7 @@ import { NotificationMailer } from '../src/notifications/notification-mailer.ser
 import { nextLocalHour } from '../src/notifications/preferences.service';
 import { buildCompany, Company } from './helpers/company';
 import { SmtpSink, startSmtp } from './helpers/smtp';
-import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
+import { apiCaller, createTestApp, INTEGRATION, okCaller, TestApp, until } from './helpers/test-app';
 
 const PUBLIC_URL = 'https://hr.example.com/hr';
 
@@ -300,5 +300,47 @@ describe('notification e-mails', () => {
     // Berlin moves to summer time on 2027-03-28: 08:00 is 06:00 UTC that day.
     expect(nextLocalHour(new Date('2027-03-27T08:00:00Z'), 8, 'Europe/Berlin').toISOString()).toBe('2027-03-28T06:00:00.000Z');
     expect(nextLocalHour(new Date('2026-11-26T00:00:00Z'), 7, 'Asia/Kolkata').toISOString()).toBe('2026-11-26T01:30:00.000Z');
+  });
+});
+
+(INTEGRATION ? describe : describe.skip)('notification e-mails with two workers (MariaDB + Redis)', () => {
+  let t: TestApp;
+  let other: TestApp;
+  let c: Company;
+  let smtp: SmtpSink;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    const env = { SMTP_URL: smtp.url, NOTIFICATION_DISPATCH_MS: '600000', NOTIFICATION_EMAIL_SWEEP_MS: '600000' };
+    t = await createTestApp(env);
+    other = await createTestApp({ ...env, QUEUE_PREFIX: t.config.queuePrefix }, { keepDatabase: true });
+    c = await buildCompany(t.app);
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+    await smtp.close();
+  });
+
+  it('each event reaches each recipient once, by feed and by e-mail, whichever worker dispatches and sends', async () => {
+    const ok = okCaller(t.app);
+    const users = [c.users.employee.user, c.users.manager.user, c.users.orphan.user];
+    for (const user of users)
+      for (let i = 1; i <= 3; i++)
+        await ok('POST', '/tasks', c.users.admin.token, { user: user.id, title: `Twice ${i}`, priority: 'Low' });
+    const dispatchAll = async (app: TestApp) => {
+      while ((await app.app.get(NotificationDispatcher).dispatch()) > 0);
+    };
+    await Promise.all([dispatchAll(t), dispatchAll(other), dispatchAll(t), dispatchAll(other)]);
+    await Promise.all([t.app.get(NotificationMailer).sweep(), other.app.get(NotificationMailer).sweep()]);
+    const twice = (m: { raw: string }) => /Twice \d/.test(m.raw);
+    await until(async () => smtp.messages.filter(twice).length >= 9, 15_000);
+    await Promise.all([t.app.get(NotificationMailer).sweep(), other.app.get(NotificationMailer).sweep()]);
+    await new Promise((r) => setTimeout(r, 500));
+    const sent = smtp.messages.filter(twice).map((m) => `${m.to[0]} ${m.subject}`);
+    expect(sent.sort()).toEqual(users.flatMap((u) => [1, 2, 3].map((i) => `${u.email} New task: Twice ${i}`)).sort());
+    const ds = t.app.get(DataSource);
+    const [{ n }] = await ds.query(`SELECT COUNT(*) AS n FROM notifications WHERE title LIKE 'New task: Twice %'`);
+    expect(Number(n)).toBe(9);
   });
 });
