@@ -90,9 +90,17 @@ describe('demo seed', () => {
     expect(manager.json().total).toBeGreaterThan(0);
     const employee = await login('employee');
     // Notifications: the employee's task and its approved day off; the manager's leave requests to
-    // decide (two, unless the next five weeks leave this year's leave period: late December).
+    // decide (two, unless the next five weeks leave this year's leave period: late December) and a reminder.
     const managerNotes = await t.app.inject({ method: 'GET', url: '/app/api/notifications', headers: await login('manager') });
-    const requested = managerNotes.json().data.map((n: { kind: string }) => n.kind);
+    const requested = managerNotes
+      .json()
+      .data.map((n: { kind: string }) => n.kind)
+      .filter((k: string) => k !== 'reminder.probation');
+    // The Admin's German variant of the task e-mail.
+    const templates = await t.app.inject({ method: 'GET', url: '/app/api/notification-templates', headers: admin });
+    expect(templates.json().data).toEqual([expect.objectContaining({ kind: 'task.assigned', lang: 'de' })]);
+    // The demo employee's probation ends in two weeks: its manager is reminded.
+    expect(managerNotes.json().data.map((n: { kind: string }) => n.kind)).toContain('reminder.probation');
     const notes = await t.app.inject({ method: 'GET', url: '/app/api/notifications', headers: employee });
     const kinds = notes
       .json()

@@ -1,10 +1,13 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
+import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { LeaveRequestsService } from '../../leave/leave-requests.service';
 import { Notification } from '../../notifications/entities/notification.entities';
 import { NotificationDispatcher } from '../../notifications/notification-dispatcher.service';
+import { NotificationTemplatesService } from '../../notifications/notification-templates.service';
+import { RemindersService } from '../../notifications/reminders.service';
 import { TasksService } from '../../tasks/tasks.service';
 import { User } from '../../users/entities/user.entity';
 
@@ -29,7 +32,8 @@ function weekday(day: Date): string {
 /**
  * A few notifications for the demo users (issue 30), made the way the service makes them: the demo
  * employee asks for a day off (its manager is told) and gets another approved (it is told), and the
- * Admin gives it a task; the dispatcher then turns those events into notifications at once. Leave
+ * Admin gives it a task; the dispatcher then turns those events into notifications at once. Its
+ * probation ends in two weeks (a reminder to its manager), and the task e-mail has a German variant. Leave
  * days are tried a week, two and three weeks ahead, the first free one taken (none near the end of
  * the leave period). Idempotent.
  */
@@ -62,4 +66,18 @@ export async function seedDemoNotifications(
   });
   const dispatcher = app.get(NotificationDispatcher);
   while ((await dispatcher.dispatch()) > 0);
+  // The demo employee's probation ends in two weeks: the reminders' job (run now) tells its manager and HR.
+  if (users.employee.employeeId !== null) {
+    const confirmation = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    await ds.getRepository(Employee).update({ id: users.employee.employeeId }, { confirmationDate: confirmation });
+    await app.get(RemindersService).run();
+  }
+  // An Admin's German variant of the task e-mail: users whose language is de get it.
+  await app.get(NotificationTemplatesService).create({
+    kind: 'task.assigned',
+    lang: 'de',
+    subject: 'Neue Aufgabe: {{notification.title}}',
+    html: '<p>Hallo {{recipient.name}},</p><p>{{notification.body}}</p><p><a href="{{notification.url}}">Öffnen</a></p>',
+    text: 'Hallo {{recipient.name}},\n\n{{notification.body}}\n\n{{notification.url}}',
+  });
 }
