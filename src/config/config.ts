@@ -58,6 +58,8 @@ export interface AppConfig {
   mailFrom: string;
   mailStatusWaitMs: number;
   /** First retry delay of a failed e-mail; doubles each attempt (5 attempts). */
+  /** E-mail jobs one process sends at once (MAIL_CONCURRENCY): each waits on the SMTP server, not on the CPU. */
+  mailConcurrency: number;
   mailRetryBackoffMs: number;
   publicUrl: string;
   accessTokenTtlSec: number;
@@ -366,6 +368,7 @@ export function loadConfig(env: Env): AppConfig {
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
     mailStatusWaitMs: int('MAIL_STATUS_WAIT_MS', 10_000, 0, 120_000),
+    mailConcurrency: int('MAIL_CONCURRENCY', 16, 1, 100),
     mailRetryBackoffMs: int('MAIL_RETRY_BACKOFF_MS', 30_000, 10, 3_600_000),
     publicUrl,
     accessTokenTtlSec: duration('ACCESS_TOKEN_TTL', '1h'),

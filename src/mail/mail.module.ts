@@ -15,6 +15,11 @@ export class MailModule {
             MailerModule.forRoot({
               transport: {
                 url: config.smtpUrl,
+                // A few reused connections: a burst of e-mails (a company-wide notification, a payroll's
+                // payslips) waits for one of them instead of opening a connection per message at once.
+                pool: true,
+                maxConnections: 10,
+                maxMessages: 100,
                 // Bounded, so a dead server fails the attempt (and is retried) instead of hanging a worker.
                 connectionTimeout: 10_000,
                 greetingTimeout: 10_000,

@@ -49,35 +49,41 @@ export class NotificationEmailsRepository {
   /** Per user, the immediate e-mails written since `since` (the rate limit's count). */
   @RecordSql(SAMPLE_MANAGER, [1, 2], new Date('2026-11-26T09:00:00Z'))
   async immediateSince(em: EntityManager, userIds: number[], since: Date): Promise<Map<number, number>> {
-    if (!userIds.length) return new Map();
-    const rows = await em
-      .getRepository(NotificationEmail)
-      .createQueryBuilder('e')
-      .select('e.user_id', 'user')
-      .addSelect('COUNT(*)', 'n')
-      .where('e.user_id IN (:...userIds)', { userIds })
-      .andWhere("e.mode = 'immediate'")
-      .andWhere('e.created_at >= :since', { since: sqlTime(since) })
-      .groupBy('e.user_id')
-      .getRawMany<{ user: number; n: number | string }>();
-    return new Map(rows.map((r) => [Number(r.user), Number(r.n)]));
+    const out = new Map<number, number>();
+    for (let i = 0; i < userIds.length; i += 1000) {
+      const rows = await em
+        .getRepository(NotificationEmail)
+        .createQueryBuilder('e')
+        .select('e.user_id', 'user')
+        .addSelect('COUNT(*)', 'n')
+        .where('e.user_id IN (:...userIds)', { userIds: userIds.slice(i, i + 1000) })
+        .andWhere("e.mode = 'immediate'")
+        .andWhere('e.created_at >= :since', { since: sqlTime(since) })
+        .groupBy('e.user_id')
+        .getRawMany<{ user: number; n: number | string }>();
+      for (const r of rows) out.set(Number(r.user), Number(r.n));
+    }
+    return out;
   }
 
   /** Per user, when its earliest digest still queued goes out (a rate-limited e-mail joins it). */
   @RecordSql(SAMPLE_MANAGER, [1, 2])
   async pendingDigests(em: EntityManager, userIds: number[]): Promise<Map<number, Date>> {
-    if (!userIds.length) return new Map();
-    const rows = await em
-      .getRepository(NotificationEmail)
-      .createQueryBuilder('e')
-      .select('e.user_id', 'user')
-      .addSelect('MIN(e.due_at)', 'due')
-      .where('e.user_id IN (:...userIds)', { userIds })
-      .andWhere("e.mode = 'digest'")
-      .andWhere("e.status = 'queued'")
-      .groupBy('e.user_id')
-      .getRawMany<{ user: number; due: string | Date }>();
-    return new Map(rows.map((r) => [Number(r.user), r.due instanceof Date ? r.due : new Date(`${r.due.replace(' ', 'T')}Z`)]));
+    const out = new Map<number, Date>();
+    for (let i = 0; i < userIds.length; i += 1000) {
+      const rows = await em
+        .getRepository(NotificationEmail)
+        .createQueryBuilder('e')
+        .select('e.user_id', 'user')
+        .addSelect('MIN(e.due_at)', 'due')
+        .where('e.user_id IN (:...userIds)', { userIds: userIds.slice(i, i + 1000) })
+        .andWhere("e.mode = 'digest'")
+        .andWhere("e.status = 'queued'")
+        .groupBy('e.user_id')
+        .getRawMany<{ user: number; due: string | Date }>();
+      for (const r of rows) out.set(Number(r.user), r.due instanceof Date ? r.due : new Date(`${r.due.replace(' ', 'T')}Z`));
+    }
+    return out;
   }
 
   /** Immediate e-mails due (queued), oldest first. */

@@ -108,10 +108,14 @@ export class NotificationsRepository {
   }
 
   @RecordSql([1, 2])
-  preferencesOf(userIds: number[]): Promise<NotificationPreference[]> {
-    return userIds.length
-      ? this.ds.getRepository(NotificationPreference).find({ where: { userId: In(userIds) } })
-      : Promise.resolve([]);
+  async preferencesOf(userIds: number[]): Promise<NotificationPreference[]> {
+    const out: NotificationPreference[] = [];
+    // An announcement to the whole company names every user: 1 000 a statement.
+    for (let i = 0; i < userIds.length; i += 1000)
+      out.push(
+        ...(await this.ds.getRepository(NotificationPreference).find({ where: { userId: In(userIds.slice(i, i + 1000)) } })),
+      );
+    return out;
   }
 
   async savePreferences(rows: NotificationPreference[]): Promise<void> {
@@ -119,10 +123,13 @@ export class NotificationsRepository {
   }
 
   @RecordSql([1, 2])
-  userSettingsOf(userIds: number[]): Promise<NotificationUserSettings[]> {
-    return userIds.length
-      ? this.ds.getRepository(NotificationUserSettings).find({ where: { userId: In(userIds) } })
-      : Promise.resolve([]);
+  async userSettingsOf(userIds: number[]): Promise<NotificationUserSettings[]> {
+    const out: NotificationUserSettings[] = [];
+    for (let i = 0; i < userIds.length; i += 1000)
+      out.push(
+        ...(await this.ds.getRepository(NotificationUserSettings).find({ where: { userId: In(userIds.slice(i, i + 1000)) } })),
+      );
+    return out;
   }
 
   async saveUserSettings(row: NotificationUserSettings): Promise<void> {

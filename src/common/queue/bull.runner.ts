@@ -18,7 +18,8 @@ export class BullRunner implements JobRunner {
   constructor(
     queues: Queue[],
     private readonly consume: boolean,
-    private readonly concurrency = 2,
+    /** Attempts one process runs at once per queue (2 unless given: e-mails wait on SMTP, not on the CPU). */
+    private readonly concurrency: Partial<Record<QueueName, number>> = {},
   ) {
     this.queues = new Map(queues.map((q) => [q.name as QueueName, q]));
   }
@@ -43,7 +44,7 @@ export class BullRunner implements JobRunner {
         );
       });
       // process() resolves only when the queue closes, so it is not awaited here.
-      q.process('*', this.concurrency, (job: Job) => {
+      q.process('*', this.concurrency[name] ?? 2, (job: Job) => {
         const handler = this.handlers.get(`${name}:${job.name}`);
         if (!handler) throw new Error(`no handler registered for job ${name}:${job.name}`);
         return handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 });

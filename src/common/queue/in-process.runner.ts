@@ -8,10 +8,15 @@ interface Tracked {
   events: EventEmitter;
 }
 
+/** Attempts of one queue running at once in this process (Bull's consumers run 2 a queue per worker). */
+const CONCURRENCY = 8;
+
 /**
  * Runs jobs inside this process (no REDIS_URL): same handlers, same retry policy and job-id
- * de-duplication as Bull, but nothing survives a restart. close() waits for running attempts;
- * retries still waiting for their backoff are dropped with a warning.
+ * de-duplication as Bull, at most `concurrency` attempts of a queue at once (a burst of 10 000
+ * e-mail jobs waits its turn instead of opening 10 000 SMTP connections), but nothing survives a
+ * restart. close() waits for running attempts; jobs waiting for their turn or their backoff are
+ * dropped with a warning.
  */
 export class InProcessRunner implements JobRunner {
   readonly kind = 'in-process' as const;
@@ -22,6 +27,10 @@ export class InProcessRunner implements JobRunner {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly repeating = new Set<NodeJS.Timeout>();
   private closed = false;
+  private readonly active = new Map<QueueName, number>();
+  private readonly turns = new Map<QueueName, Array<() => void>>();
+
+  constructor(private readonly concurrency = CONCURRENCY) {}
 
   register(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
     this.handlers.set(`${queue}:${name}`, handler);
@@ -66,7 +75,7 @@ export class InProcessRunner implements JobRunner {
     if (!job) {
       job = { state: 'waiting', attemptsMade: 0, events: new EventEmitter() };
       this.jobs.set(jobId, job);
-      this.schedule(job, 0, () => this.attempt(job as Tracked, jobId, handler, data, retry));
+      this.schedule(job, 0, () => this.inTurn(queue, () => this.attempt(queue, job as Tracked, jobId, handler, data, retry)));
     }
     return this.handle(jobId, job);
   }
@@ -85,6 +94,10 @@ export class InProcessRunner implements JobRunner {
     if (this.timers.size) this.logger.warn(`dropping ${this.timers.size} job(s) not started yet or waiting for a retry`);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    const waiting = [...this.turns.values()].flat();
+    this.turns.clear();
+    if (waiting.length) this.logger.warn(`dropping ${waiting.length} job(s) waiting for their turn`);
+    for (const resolve of waiting) resolve();
     await Promise.allSettled([...this.running]);
   }
 
@@ -99,6 +112,7 @@ export class InProcessRunner implements JobRunner {
   }
 
   private async attempt(
+    queue: QueueName,
     job: Tracked,
     jobId: string,
     handler: JobHandler<unknown>,
@@ -119,12 +133,29 @@ export class InProcessRunner implements JobRunner {
       if (attempt < retry.attempts && !this.closed) {
         const delay = retry.backoffMs * 2 ** (attempt - 1);
         this.logger.warn(`job ${jobId} attempt ${attempt}/${retry.attempts} failed (${message}); retry in ${delay} ms`);
-        this.schedule(job, delay, () => this.attempt(job, jobId, handler, data, retry));
+        this.schedule(job, delay, () => this.inTurn(queue, () => this.attempt(queue, job, jobId, handler, data, retry)));
       } else {
         job.state = 'failed';
         this.logger.error(`job ${jobId} failed after ${attempt} attempt(s): ${message}`);
         this.forgetLater(jobId);
       }
+    }
+  }
+
+  /** Runs `run` when fewer than `concurrency` attempts of `queue` run; nothing once the runner is closed. */
+  private async inTurn(queue: QueueName, run: () => Promise<void>): Promise<void> {
+    while (!this.closed && (this.active.get(queue) ?? 0) >= this.concurrency) {
+      let waiting = this.turns.get(queue);
+      if (!waiting) this.turns.set(queue, (waiting = []));
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    if (this.closed) return;
+    this.active.set(queue, (this.active.get(queue) ?? 0) + 1);
+    try {
+      await run();
+    } finally {
+      this.active.set(queue, (this.active.get(queue) ?? 1) - 1);
+      this.turns.get(queue)?.shift()?.();
     }
   }
 

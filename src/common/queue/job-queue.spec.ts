@@ -56,3 +56,40 @@ describe('scheduled jobs in process', () => {
     expect(runs).toBe(1); // the early run; the interval's first is a minute away
   });
 });
+
+describe('jobs in process', () => {
+  it('run at most `concurrency` attempts of a queue at once, the rest in turn; all of them run', async () => {
+    const runner = new InProcessRunner(3);
+    let running = 0;
+    let most = 0;
+    let done = 0;
+    runner.register('mail', 'burst-for-test', async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 5));
+      running -= 1;
+      done += 1;
+    });
+    const jobs = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => runner.add('mail', 'burst-for-test', {}, `burst-${i}`, { attempts: 1, backoffMs: 1 })),
+    );
+    expect(await Promise.all(jobs.map((j) => j.firstAttempt(5000)))).toEqual(Array(30).fill('completed'));
+    expect([most, done]).toEqual([3, 30]);
+    await runner.close();
+  });
+
+  it('close() drops the jobs still waiting for their turn instead of waiting for them', async () => {
+    const runner = new InProcessRunner(1);
+    let release: () => void = () => undefined;
+    let started = 0;
+    runner.register('mail', 'slow-for-test', async () => {
+      started += 1;
+      await new Promise<void>((r) => (release = r));
+    });
+    for (let i = 0; i < 5; i++) await runner.add('mail', 'slow-for-test', {}, `slow-${i}`, { attempts: 1, backoffMs: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+    const closed = runner.close();
+    release();
+    await closed;
+    expect(started).toBe(1);
+  });
+});

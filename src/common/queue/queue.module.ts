@@ -15,7 +15,10 @@ export class QueueModule {
     if (!config.redisUrl) {
       return {
         module: QueueModule,
-        providers: [{ provide: JOB_RUNNER, useFactory: () => new InProcessRunner() }, JobQueue],
+        providers: [
+          { provide: JOB_RUNNER, useFactory: () => new InProcessRunner(Math.max(8, config.mailConcurrency)) },
+          JobQueue,
+        ],
         exports: [JobQueue],
       };
     }
@@ -33,7 +36,7 @@ export class QueueModule {
         {
           provide: JOB_RUNNER,
           inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
-          useFactory: (...queues: Queue[]) => new BullRunner(queues, config.queueConsumer),
+          useFactory: (...queues: Queue[]) => new BullRunner(queues, config.queueConsumer, { mail: config.mailConcurrency }),
         },
         JobQueue,
       ],
