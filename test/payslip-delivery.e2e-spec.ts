@@ -214,6 +214,9 @@ describeWithPdf('payslip delivery', () => {
       name: 'Payslip E-mail Subject',
       value: '{{company.name}}: {{payroll.name}} for {{employee.name}}',
     });
+    const companyName = (await ok('GET', '/settings?limit=100', admin)).find(
+      (x: { name: string }) => x.name === 'Company Name',
+    ).value;
     try {
       const target = await statusOf(c.emp.report2);
       const before = smtp.messages.length;
@@ -221,8 +224,14 @@ describeWithPdf('payslip delivery', () => {
       await until(async () => smtp.messages.length > before, 10_000);
       const name = (await ok('GET', `/employees/${c.emp.report2}`, admin)) as { first_name: string; last_name: string };
       expect(smtp.messages[before].subject).toMatch(new RegExp(`: April 2026 for ${name.first_name} ${name.last_name}$`));
+      // The subject is not HTML: a company called Smith & Sons is not "Smith &amp; Sons".
+      await ok('PUT', '/settings', admin, { name: 'Company Name', value: 'Smith & Sons <Ltd>' });
+      await sendOne(target.id);
+      await until(async () => smtp.messages.length > before + 1, 10_000);
+      expect(smtp.messages[before + 1].subject).toMatch(/^Smith & Sons <Ltd>: April 2026 for /);
     } finally {
       await ok('PUT', '/settings', admin, { name: 'Payslip E-mail Subject', value: 'Your payslip: {{payroll.name}}' });
+      await ok('PUT', '/settings', admin, { name: 'Company Name', value: companyName });
     }
   });
 

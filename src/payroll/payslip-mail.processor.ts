@@ -139,7 +139,11 @@ export class PayslipMailProcessor implements OnModuleInit {
     const pdf = await this.documents.generatedContent(payslip.employeeId, payslip.documentId!);
     return {
       to: address,
-      subject: this.template(await this.settings.get(PAYSLIP_EMAIL_SUBJECT))(context)
+      // A subject is not HTML: its values are written as they are (an & stays an &).
+      subject: this.template(
+        await this.settings.get(PAYSLIP_EMAIL_SUBJECT),
+        true,
+      )(context)
         .replace(/\s+/g, ' ')
         .trim(),
       html,
@@ -148,12 +152,13 @@ export class PayslipMailProcessor implements OnModuleInit {
     };
   }
 
-  private template(content: string): RenderTemplate {
-    let render = this.compiled.get(content);
+  private template(content: string, plain = false): RenderTemplate {
+    const key = `${plain ? 'plain' : 'html'}:${content}`;
+    let render = this.compiled.get(key);
     if (!render) {
-      render = compilePayslipTemplate(content, PAYSLIP_EMAIL_SHAPE);
+      render = compilePayslipTemplate(content, PAYSLIP_EMAIL_SHAPE, { plain });
       if (this.compiled.size > 10) this.compiled.clear();
-      this.compiled.set(content, render);
+      this.compiled.set(key, render);
     }
     return render;
   }
