@@ -70,6 +70,9 @@ describe('notification reminders', () => {
       'No time entries last week',
     );
     expect(await reminders(c.users.admin.token)).toEqual([]); // the Restricted Admin is HR here
+    // No SMTP_URL here: no e-mail is owed.
+    const [{ n }] = await ds.query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM notification_emails');
+    expect(Number(n)).toBe(0);
   });
 
   it('once: later runs of the day (or another worker) add nothing; the next day fires none of these again', async () => {

@@ -72,6 +72,11 @@ export class NotificationMailer implements OnModuleInit {
     void this.jobs.schedule(NOTIFICATION_EMAILS_JOB, this.config.notifications.emailSweepMs);
   }
 
+  /** Whether e-mails can be sent here (SMTP_URL); without, none are owed. */
+  get enabled(): boolean {
+    return this.mail.enabled;
+  }
+
   /** Queues what is due: each immediate e-mail, and one digest per user. The number of jobs queued. */
   async sweep(now = new Date()): Promise<number> {
     if (!this.mail.enabled) return 0;
