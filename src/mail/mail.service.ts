@@ -10,6 +10,18 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
 }
 
+/** Whether an SMTP failure is final: the server refused (5xx); anything else (4xx, no answer) may pass on a retry. */
+export function permanentSmtpFailure(err: unknown): boolean {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/** What an SMTP failure says, short and without a stack: the server's reply when there was one. */
+export function smtpFailureReason(err: unknown): string {
+  const e = err as { response?: string; message?: string };
+  return (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
+}
+
 /** Sends e-mail through the SMTP transport of SMTP_URL; `enabled` is false when none is configured. */
 @Injectable()
 export class MailService {

@@ -3,7 +3,7 @@ import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { MailService } from '../mail/mail.service';
+import { MailService, permanentSmtpFailure, smtpFailureReason } from '../mail/mail.service';
 import { TemplateRenderError } from '../payroll/payslip-template';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
@@ -29,16 +29,6 @@ export const NOTIFICATION_EMAILS_JOB = defineJob<Record<string, never>>('schedul
 
 /** Rows one sweep queues at most. */
 const SWEEP_LIMIT = 2000;
-
-/** Whether an SMTP failure is final: the server refused (5xx). */
-const permanent = (err: unknown) => {
-  const code = (err as { responseCode?: number }).responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
-};
-const reasonOf = (err: unknown) => {
-  const e = err as { response?: string; message?: string };
-  return (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
-};
 
 /**
  * Notification e-mails (issue 30). Each row is claimed (`sending`, committed, under a key) before
@@ -152,8 +142,8 @@ export class NotificationMailer implements OnModuleInit {
         headers: { 'List-Unsubscribe': `<${preferences}>` },
       });
     } catch (err) {
-      const reason = reasonOf(err);
-      if (permanent(err) || ctx.attempt >= ctx.attempts) {
+      const reason = smtpFailureReason(err);
+      if (permanentSmtpFailure(err) || ctx.attempt >= ctx.attempts) {
         await this.repository.settle(key, 'failed', reason);
         this.logger.warn(`notification e-mail ${key} failed for good (attempt ${ctx.attempt}/${ctx.attempts}): ${reason}`);
         return;

@@ -10,7 +10,7 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DocumentsService } from '../documents/documents.service';
 import { EmployeesRepository } from '../employees/employees.repository';
-import { MailService, OutgoingMail } from '../mail/mail.service';
+import { MailService, OutgoingMail, permanentSmtpFailure, smtpFailureReason } from '../mail/mail.service';
 import { COMPANY_NAME, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { Payroll, Payslip, PayslipDelivery } from './entities/payroll-run.entities';
@@ -39,18 +39,6 @@ export function htmlToText(html: string): string {
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-/** Whether an SMTP failure is final: the server refused (5xx); anything else (4xx, no answer) may pass on a retry. */
-function permanent(err: unknown): boolean {
-  const code = (err as { responseCode?: number }).responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
-}
-
-/** What an SMTP failure says, short and without a stack: the server's reply when there was one. */
-function reasonOf(err: unknown): string {
-  const e = err as { response?: string; message?: string };
-  return (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
 }
 
 /**
@@ -106,8 +94,8 @@ export class PayslipMailProcessor implements OnModuleInit {
     try {
       await this.mail.send(await this.message(payslip, delivery.address));
     } catch (err) {
-      const reason = reasonOf(err);
-      if (permanent(err) || ctx.attempt >= ctx.attempts) {
+      const reason = smtpFailureReason(err);
+      if (permanentSmtpFailure(err) || ctx.attempt >= ctx.attempts) {
         await this.settle(delivery, payslip, 'failed', reason);
         this.logger.warn(`payslip ${payslip.id} e-mail failed for good (attempt ${ctx.attempt}/${ctx.attempts}): ${reason}`);
         return;
