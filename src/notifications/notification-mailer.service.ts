@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
@@ -70,22 +71,25 @@ export class NotificationMailer implements OnModuleInit {
   /** Queues what is due: each immediate e-mail, and one digest per user. The number of jobs queued. */
   async sweep(now = new Date()): Promise<number> {
     if (!this.mail.enabled) return 0;
-    const ids = await this.repository.dueImmediate(now, SWEEP_LIMIT);
-    await this.queueImmediate(ids);
+    const due = await this.repository.dueImmediate(now, SWEEP_LIMIT);
+    await this.queueImmediate(due);
     const users = await this.repository.dueDigestUsers(now, SWEEP_LIMIT);
-    // One job per user and minute: a sweep that runs again before it ran does not queue a second.
-    const minute = Math.floor(now.getTime() / 60_000);
+    // A key of its own per digest job: a second job for the same user claims nothing and does nothing.
     for (const userId of users) {
-      const key = `digest:${userId}:${minute}`;
+      const key = `digest:${userId}:${randomUUID()}`;
       await this.jobs.add(NOTIFICATION_DIGEST_JOB, { userId, key }, { jobId: key });
     }
-    return ids.length + users.length;
+    return due.length + users.length;
   }
 
   /** Queues the e-mails of these rows (the dispatcher's fast path; the sweep catches what it missed). */
-  async queueImmediate(ids: number[]): Promise<void> {
+  async queueImmediate(due: Array<{ id: number; sourceKey: string }>): Promise<void> {
     if (!this.mail.enabled) return;
-    for (const id of ids) await this.jobs.add(NOTIFICATION_EMAIL_JOB, { id }, { jobId: `notification-email:${id}` });
+    // The job id names the row and its source (an event's UUID): a row waiting in the queue is not
+    // queued twice, and a finished job of another database behind the same QUEUE_PREFIX (a reset,
+    // a test suite) never hides a new row that has its id.
+    for (const { id, sourceKey } of due)
+      await this.jobs.add(NOTIFICATION_EMAIL_JOB, { id }, { jobId: `notification-email:${id}:${sourceKey}` });
   }
 
   async sendOne(id: number, ctx: JobContext): Promise<void> {
