@@ -54,12 +54,10 @@ export class NotificationWriter {
     const rows: Array<Pick<Notification, 'userId' | 'kind' | 'title' | 'body' | 'link' | 'sourceKey'>> = [];
     const emails: EmailPlan[] = [];
     for (const { userIds, ...common } of items) {
-      const users = [...new Set(userIds)];
-      for (const userId of await this.preferences.inAppRecipients(common.kind, users)) rows.push({ userId, ...common });
       // Without a mail transport no e-mail is owed (none would ever be sent, nor sent late once one is set).
-      if (this.mailer.enabled)
-        for (const [userId, frequency] of await this.preferences.emailRecipients(common.kind, users))
-          emails.push({ userId, frequency, ...common });
+      const to = await this.preferences.recipients(common.kind, [...new Set(userIds)], this.mailer.enabled);
+      for (const userId of to.inApp) rows.push({ userId, ...common });
+      for (const [userId, frequency] of to.email) emails.push({ userId, frequency, ...common });
     }
     const created = await this.repository.insert(em, rows);
     const planned = await this.planEmails(em, emails, new Date());

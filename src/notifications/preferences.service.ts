@@ -105,32 +105,29 @@ export class PreferencesService implements OnModuleInit {
     return this.of(userId);
   }
 
-  /** Of `userIds`, those who get `kind` in their feed. */
-  async inAppRecipients(kind: string, userIds: number[]): Promise<number[]> {
+  /**
+   * Of `userIds`, those who get `kind` in their feed, and those who get it by e-mail with how
+   * often (`email` false: nobody by e-mail); one read of their choices.
+   */
+  async recipients(
+    kind: string,
+    userIds: number[],
+    email: boolean,
+  ): Promise<{ inApp: number[]; email: Map<number, 'immediate' | 'daily'> }> {
     const k = kindOf(kind);
-    if (!k || !userIds.length) return [];
-    if (k.mandatory) return userIds;
-    const { inApp } = await this.defaultsOf(k);
-    const chosen = new Map(
-      (await this.repository.preferencesOf(userIds)).filter((p) => p.kind === kind).map((p) => [p.userId, p.inApp]),
-    );
-    return userIds.filter((u) => chosen.get(u) ?? inApp);
-  }
-
-  /** Of `userIds`, those who get `kind` by e-mail, with how often. */
-  async emailRecipients(kind: string, userIds: number[]): Promise<Map<number, 'immediate' | 'daily'>> {
-    const k = kindOf(kind);
-    const out = new Map<number, 'immediate' | 'daily'>();
-    if (!k || !userIds.length) return out;
-    const { email } = await this.defaultsOf(k);
+    const byEmail = new Map<number, 'immediate' | 'daily'>();
+    if (!k || !userIds.length) return { inApp: [], email: byEmail };
+    const defaults = await this.defaultsOf(k);
     const chosen = new Map(
       (await this.repository.preferencesOf(userIds)).filter((p) => p.kind === kind).map((p) => [p.userId, p]),
     );
-    for (const u of userIds) {
-      const p = chosen.get(u);
-      if (p?.email ?? email) out.set(u, p?.frequency ?? 'immediate');
-    }
-    return out;
+    const inApp = k.mandatory ? userIds : userIds.filter((u) => chosen.get(u)?.inApp ?? defaults.inApp);
+    if (email)
+      for (const u of userIds) {
+        const p = chosen.get(u);
+        if (p?.email ?? defaults.email) byEmail.set(u, p?.frequency ?? 'immediate');
+      }
+    return { inApp, email: byEmail };
   }
 
   /** The user's digest hour and time zone as chosen (null: the company's). */
