@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { NotificationEmail, NotificationEmailStatus } from './entities/notification.entities';
+import { sqlInstant } from '../common/database/whole-second';
 
 /** Rows per multi-row statement. */
 const BATCH = 500;
@@ -11,8 +12,6 @@ export type NewNotificationEmail = Pick<
   NotificationEmail,
   'userId' | 'kind' | 'sourceKey' | 'title' | 'body' | 'link' | 'mode' | 'dueAt' | 'createdAt'
 >;
-
-const sqlTime = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
 
 /**
  * The SQL of notification e-mails (issue 30): rows written with their notifications, claimed
@@ -39,8 +38,8 @@ export class NotificationEmailsRepository {
           r.body.slice(0, 2000),
           r.link,
           r.mode,
-          sqlTime(r.dueAt),
-          sqlTime(r.createdAt),
+          sqlInstant(r.dueAt),
+          sqlInstant(r.createdAt),
         ]),
       );
     }
@@ -58,7 +57,7 @@ export class NotificationEmailsRepository {
         .addSelect('COUNT(*)', 'n')
         .where('e.user_id IN (:...userIds)', { userIds: userIds.slice(i, i + 1000) })
         .andWhere("e.mode = 'immediate'")
-        .andWhere('e.created_at >= :since', { since: sqlTime(since) })
+        .andWhere('e.created_at >= :since', { since: sqlInstant(since) })
         .groupBy('e.user_id')
         .getRawMany<{ user: number; n: number | string }>();
       for (const r of rows) out.set(Number(r.user), Number(r.n));
@@ -107,7 +106,7 @@ export class NotificationEmailsRepository {
       .select('DISTINCT e.user_id', 'user')
       .where("e.status = 'queued'")
       .andWhere("e.mode = 'digest'")
-      .andWhere('e.due_at <= :now', { now: sqlTime(now) })
+      .andWhere('e.due_at <= :now', { now: sqlInstant(now) })
       .limit(limit)
       .getRawMany<{ user: number }>();
     return rows.map((r) => Number(r.user));

@@ -13,6 +13,7 @@ import {
 } from './entities/notification.entities';
 import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
 import { TEMPLATE_KINDS } from './notification-templates';
+import { sqlInstant } from '../common/database/whole-second';
 
 /** A user's feed: newest first. */
 export const NOTIFICATION_LIST_SPEC: ListSpec = {
@@ -150,7 +151,7 @@ export class NotificationsRepository {
 
   @RecordSql(SAMPLE_MANAGER, [1, 2])
   async markNotified(em: EntityManager, ids: number[]): Promise<void> {
-    const at = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    const at = sqlInstant();
     for (let i = 0; i < ids.length; i += BATCH) {
       const part = ids.slice(i, i + BATCH);
       await em.query(`UPDATE ${OUTBOX_TABLE} SET notified_at = ? WHERE id IN (${part.map(() => '?').join(', ')})`, [at, ...part]);

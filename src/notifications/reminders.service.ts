@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { transaction } from '../common/database/transaction';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
+import { addDays } from '../documents/document-status';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { ReferenceService } from '../reference/reference.service';
 import {
@@ -27,10 +28,6 @@ const REMINDERS_EVERY_MS = 3_600_000;
 /** 'YYYY-MM-DD' of `now` on the clocks of `timeZone`. */
 export function localDate(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The month-days celebrated on `date`: 29 February's on the 28th of a year without one. */

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ChangeEvent, recordEvents } from '../outbox/outbox';
 import { auditContext } from './audit-context';
+import { sqlInstant } from '../database/whole-second';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
 export const AUDIT_TABLE = 'audit_log';
@@ -55,9 +56,6 @@ export function fieldChanges(before: object | null | undefined, after: object | 
   }
   return changes;
 }
-
-/** 'YYYY-MM-DD HH:MM:SS.mmm' in UTC, as both databases store a datetime. */
-const sqlInstant = (d: Date) => d.toISOString().slice(0, 23).replace('T', ' ');
 
 /**
  * Records a change in the audit log with `em`, the entity manager of the transaction that makes

@@ -5,3 +5,8 @@
 export function toWholeSecond(d: Date = new Date()): Date {
   return new Date(Math.floor(d.getTime() / 1000) * 1000);
 }
+
+/** 'YYYY-MM-DD HH:MM:SS.mmm' in UTC: a datetime as both databases store it, for raw SQL. */
+export function sqlInstant(d: Date = new Date()): string {
+  return d.toISOString().slice(0, 23).replace('T', ' ');
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { sqlInstant } from '../database/whole-second';
 
 /** The table the Webhooks module dispatches from; written in the transaction of each change. */
 export const OUTBOX_TABLE = 'webhook_outbox';
@@ -40,7 +41,7 @@ export async function recordEvents<E extends WebhookEvent>(
   events: ReadonlyArray<{ event: E; data: WebhookEventPayloads[E] }>,
 ): Promise<void> {
   if (!events.length) return;
-  const at = new Date().toISOString().slice(0, 23).replace('T', ' ');
+  const at = sqlInstant();
   await em.query(
     `INSERT INTO ${OUTBOX_TABLE} (event_id, event, payload, created_at) VALUES ${events.map(() => '(?, ?, ?, ?)').join(', ')}`,
     events.flatMap((e) => [randomUUID(), e.event, JSON.stringify(e.data), at]),
