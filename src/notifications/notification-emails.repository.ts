@@ -23,26 +23,19 @@ export class NotificationEmailsRepository {
 
   /** New e-mails, one per source and user whatever the number of dispatchers (INSERT IGNORE on the unique index). */
   async insert(em: EntityManager, rows: NewNotificationEmail[]): Promise<void> {
-    const ignore = this.ds.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const part = rows.slice(i, i + BATCH);
-      await em.query(
-        `${ignore} INTO notification_emails (user_id, kind, source_key, title, body, link, mode, status, due_at, created_at) VALUES ${part
-          .map(() => "(?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)")
-          .join(', ')}`,
-        part.flatMap((r) => [
-          r.userId,
-          r.kind,
-          r.sourceKey,
-          r.title.slice(0, 300),
-          r.body.slice(0, 2000),
-          r.link,
-          r.mode,
-          sqlInstant(r.dueAt),
-          sqlInstant(r.createdAt),
-        ]),
-      );
-    }
+    for (let i = 0; i < rows.length; i += BATCH)
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(NotificationEmail)
+        .values(
+          rows
+            .slice(i, i + BATCH)
+            .map((r) => ({ ...r, title: r.title.slice(0, 300), body: r.body.slice(0, 2000), status: 'queued' as const })),
+        )
+        .orIgnore()
+        .updateEntity(false)
+        .execute();
   }
 
   /** Per user, the immediate e-mails written since `since` (the rate limit's count). */

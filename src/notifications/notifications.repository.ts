@@ -167,16 +167,17 @@ export class NotificationsRepository {
     rows: Array<Pick<Notification, 'userId' | 'kind' | 'title' | 'body' | 'link' | 'sourceKey'>>,
   ): Promise<Notification[]> {
     if (!rows.length) return [];
-    const ignore = this.ds.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const part = rows.slice(i, i + BATCH);
-      await em.query(
-        `${ignore} INTO notifications (user_id, kind, title, body, link, is_read, source_key, created_at) VALUES ${part
-          .map(() => '(?, ?, ?, ?, ?, 0, ?, CURRENT_TIMESTAMP)')
-          .join(', ')}`,
-        part.flatMap((r) => [r.userId, r.kind, r.title.slice(0, 300), r.body.slice(0, 2000), r.link, r.sourceKey]),
-      );
-    }
+    for (let i = 0; i < rows.length; i += BATCH)
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(Notification)
+        .values(
+          rows.slice(i, i + BATCH).map((r) => ({ ...r, title: r.title.slice(0, 300), body: r.body.slice(0, 2000), read: false })),
+        )
+        .orIgnore()
+        .updateEntity(false)
+        .execute();
     const keys = [...new Set(rows.map((r) => r.sourceKey))];
     return em.getRepository(Notification).find({ where: { sourceKey: In(keys) }, order: { id: 'ASC' } });
   }
