@@ -14,7 +14,6 @@
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
 import { transaction } from '../src/common/database/transaction';
@@ -23,7 +22,7 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { User } from '../src/users/entities/user.entity';
 import { UsersService } from '../src/users/users.service';
 import { EmployeesService } from '../src/employees/employees.service';
-import { BENCH_PASSWORD, bulkInsert, numberArg, sqlTime, withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, bulkInsert, numberArg, smtpSink, sqlTime, withBenchApp } from './bench-tools';
 
 const SAMPLES = numberArg('samples', 100);
 const BURST = numberArg('burst', 10_000);
@@ -58,28 +57,6 @@ function openStream(port: number, token: string, onEvent: (event: string, data: 
     req.on('error', reject);
     req.end();
   });
-}
-
-async function smtpSink(): Promise<{ url: string; messages: () => number; close(): Promise<void> }> {
-  let messages = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () => {
-        messages += 1;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    messages: () => messages,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 async function main(): Promise<void> {

@@ -12,14 +12,12 @@
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
-import { SMTPServer } from 'smtp-server';
-import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
-import { BENCH_PASSWORD, pssMiB, rssMiB, withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, pssMiB, rssMiB, smtpSink, withBenchApp } from './bench-tools';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 
@@ -32,31 +30,6 @@ const TEMPLATE = `<!doctype html><html><head><style>
 <p>{{employee.name}} ({{employee.employee_id}}), {{employee.department}}; paid in {{employee.currency}}</p>
 <table>{{#each columns}}<tr><td>{{name}}</td><td>{{value}}</td></tr>{{/each}}</table>
 </body></html>`;
-
-/** An SMTP server on loopback that accepts everything and counts the messages and their bytes. */
-async function smtpSink(): Promise<{ url: string; messages: () => number; bytes: () => number; close(): Promise<void> }> {
-  let messages = 0;
-  let bytes = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', (c: Buffer) => (bytes += c.length));
-      stream.on('end', () => {
-        messages += 1;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    messages: () => messages,
-    bytes: () => bytes,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function main(): Promise<void> {
   const sink = await smtpSink();

@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { AddressInfo, createServer } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { scripts } from '../package.json';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -186,4 +187,29 @@ export async function benchToken(base: string, username: string): Promise<string
   });
   if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} (run bench:seed first)`);
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** An SMTP server on loopback that accepts everything and counts the messages and their bytes. */
+export async function smtpSink(): Promise<{ url: string; messages: () => number; bytes: () => number; close(): Promise<void> }> {
+  let messages = 0;
+  let bytes = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', (c: Buffer) => (bytes += c.length));
+      stream.on('end', () => {
+        messages += 1;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    messages: () => messages,
+    bytes: () => bytes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
