@@ -11,7 +11,7 @@ import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';
 import { NotificationEmail } from './entities/notification.entities';
 import { NotificationEmailsRepository } from './notification-emails.repository';
-import { DIGEST_KIND, renderTemplate } from './notification-templates';
+import { DIGEST_KIND, renderTemplate, TemplateParts } from './notification-templates';
 import { NotificationTemplatesService } from './notification-templates.service';
 
 /** One notification's e-mail; 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
@@ -42,6 +42,10 @@ const SWEEP_LIMIT = 2000;
 @Injectable()
 export class NotificationMailer implements OnModuleInit {
   private readonly logger = new Logger('NotificationMail');
+  /** Where people open the API (PUBLIC_URL holds the base path): the records' links start here. */
+  private readonly apiRoot: string;
+  /** The preferences, linked from every e-mail and its List-Unsubscribe header. */
+  private readonly preferencesUrl: string;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -51,7 +55,10 @@ export class NotificationMailer implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly mail: MailService,
     private readonly jobs: JobQueue,
-  ) {}
+  ) {
+    this.apiRoot = `${config.publicUrl}/app/api`;
+    this.preferencesUrl = `${this.apiRoot}/users/me/notification-preferences`;
+  }
 
   onModuleInit(): void {
     const retry = { attempts: 5, backoffMs: this.config.mailRetryBackoffMs };
@@ -130,7 +137,7 @@ export class NotificationMailer implements OnModuleInit {
       await this.repository.settle(key, 'failed', 'the user is inactive or deleted');
       return;
     }
-    let message: { subject: string; html: string; text: string };
+    let message: TemplateParts;
     try {
       message = await this.render(rows, recipient, digest);
     } catch (err) {
@@ -138,12 +145,11 @@ export class NotificationMailer implements OnModuleInit {
       await this.repository.settle(key, 'failed', `the template could not be rendered: ${err.message}`);
       return;
     }
-    const preferences = `${this.apiRoot()}/users/me/notification-preferences`;
     try {
       await this.mail.send({
         to: recipient.email,
         ...message,
-        headers: { 'List-Unsubscribe': `<${preferences}>` },
+        headers: { 'List-Unsubscribe': `<${this.preferencesUrl}>` },
       });
     } catch (err) {
       const reason = smtpFailureReason(err);
@@ -162,17 +168,17 @@ export class NotificationMailer implements OnModuleInit {
     rows: NotificationEmail[],
     recipient: { username: string; lang: string | null; name: string },
     digest: boolean,
-  ): Promise<{ subject: string; html: string; text: string }> {
+  ): Promise<TemplateParts> {
     const base = {
       recipient: { name: recipient.name, username: recipient.username },
       company: { name: await this.settings.get(COMPANY_NAME) },
-      preferences_url: `${this.apiRoot()}/users/me/notification-preferences`,
+      preferences_url: this.preferencesUrl,
     };
     const item = (e: NotificationEmail) => ({
       kind: e.kind,
       title: e.title,
       body: e.body,
-      url: e.link ? `${this.apiRoot()}${e.link}` : '',
+      url: e.link ? `${this.apiRoot}${e.link}` : '',
       created_at: e.createdAt.toISOString(),
     });
     if (!digest) {
@@ -181,9 +187,5 @@ export class NotificationMailer implements OnModuleInit {
     }
     const template = await this.templates.templateFor(DIGEST_KIND, recipient.lang);
     return renderTemplate(template, { ...base, count: rows.length, items: rows.map(item) });
-  }
-
-  private apiRoot(): string {
-    return `${this.config.publicUrl}/app/api`;
   }
 }
