@@ -31,6 +31,12 @@ import { NOTIFICATION_TEMPLATE_LIST_SPEC, NotificationsRepository } from './noti
 /** How long a process keeps a kind's templates before reading them again (a write in this process forgets them at once). */
 const CACHE_MS = 5_000;
 
+/** 400 on `kind` unless it is a notification kind or the digest. */
+function assertKind(kind: string): void {
+  if (!TEMPLATE_KINDS.includes(kind))
+    throw ValidationException.field('kind', `is not a notification kind (${TEMPLATE_KINDS.join(', ')})`);
+}
+
 const toDto = (t: NotificationTemplate): NotificationTemplateDto => ({
   id: t.id,
   kind: t.kind,
@@ -67,8 +73,7 @@ export class NotificationTemplatesService {
   }
 
   async create(dto: CreateNotificationTemplateDto): Promise<NotificationTemplateDto> {
-    if (!TEMPLATE_KINDS.includes(dto.kind))
-      throw ValidationException.field('kind', `is not a notification kind (${TEMPLATE_KINDS.join(', ')})`);
+    assertKind(dto.kind);
     const parts = { subject: dto.subject, html: dto.html, text: dto.text };
     this.check(dto.kind, parts);
     const lang = dto.lang ?? 'en';
@@ -132,8 +137,7 @@ export class NotificationTemplatesService {
 
   /** The kind's e-mail rendered with a sample context: the parts given, the rest from the template of `lang`. */
   async preview(dto: PreviewNotificationTemplateDto): Promise<RenderedTemplateDto> {
-    if (!TEMPLATE_KINDS.includes(dto.kind))
-      throw ValidationException.field('kind', `is not a notification kind (${TEMPLATE_KINDS.join(', ')})`);
+    assertKind(dto.kind);
     const current = await this.partsOf(dto.kind, dto.lang ?? 'en');
     const parts = { subject: dto.subject ?? current.subject, html: dto.html ?? current.html, text: dto.text ?? current.text };
     const template = this.check(dto.kind, parts);
