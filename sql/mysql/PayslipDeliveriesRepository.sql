@@ -4,7 +4,7 @@ UPDATE `payslip_deliveries`
   WHERE (`id` = ? AND `status` = ?);
 
 -- PayslipDeliveriesRepository.due
-SELECT `PayslipDelivery`.`id` AS `PayslipDelivery_id`
+SELECT `PayslipDelivery`.`id` AS `PayslipDelivery_id`, `PayslipDelivery`.`request_id` AS `PayslipDelivery_request_id`
   FROM `payslip_deliveries` `PayslipDelivery`
   WHERE ((((`PayslipDelivery`.`status` = ?) AND (`PayslipDelivery`.`send_after` IS NULL))) OR (((`PayslipDelivery`.`status` = ?) AND (`PayslipDelivery`.`send_after` <= ?))))
   ORDER BY `PayslipDelivery_id` ASC

@@ -68,7 +68,7 @@ export class PayslipDeliveriesRepository {
   @RecordSql(new Date('2026-11-28T08:00:00Z'), 500)
   due(now: Date, limit: number): Promise<PayslipDelivery[]> {
     return this.ds.getRepository(PayslipDelivery).find({
-      select: { id: true },
+      select: { id: true, requestId: true },
       where: [
         { status: 'queued', sendAfter: IsNull() },
         { status: 'queued', sendAfter: LessThanOrEqual(now) },

@@ -14,7 +14,7 @@ import { MailService } from '../mail/mail.service';
 import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { SendPayslipDto, SendPayslipsDto, SendPayslipsResultDto } from './dto/payroll-run.dto';
-import { Payroll } from './entities/payroll-run.entities';
+import { Payroll, PayslipDelivery } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
 import { PayslipDeliveriesRepository, PayslipToSend } from './payslip-deliveries.repository';
 import { compilePayslipTemplate, shapeOf, TemplateSyntaxError } from './payslip-template';
@@ -25,6 +25,12 @@ export const PAYSLIP_MAIL_JOB = defineJob<{ deliveryId: number }>('mail', 'paysl
 }));
 
 /** Queues the deliveries whose send_after has come (and any a lost job left queued), every PAYSLIP_DELIVERIES_EVERY_MS. */
+/**
+ * The mail job of a delivery: its id and its request's UUID, so a finished job of another database
+ * behind the same QUEUE_PREFIX (a reset, the integration suites) never hides a new delivery of that id.
+ */
+const mailJobId = (d: Pick<PayslipDelivery, 'id' | 'requestId'>) => `payslip-mail-${d.id}-${d.requestId}`;
+
 export const PAYSLIP_DELIVERIES_JOB = defineJob<Record<string, never>>('schedule', 'payslip-deliveries');
 export const PAYSLIP_DELIVERIES_EVERY_MS = 30_000;
 
@@ -177,13 +183,13 @@ export class PayslipDeliveryService implements OnModuleInit {
     });
     if (!sendAfter || sendAfter.getTime() <= Date.now())
       for (const d of await this.repository.ofRequest(request))
-        await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: `payslip-mail-${d.id}` });
+        await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: mailJobId(d) });
     return { request, queued: reachable.length, no_address: unreachable.length, send_after: sendAfter?.toISOString() ?? null };
   }
 
   /** The scheduled job: queues the deliveries whose time has come (a job id per delivery: never twice at once). */
   async queueDue(): Promise<void> {
     for (const d of await this.repository.due(new Date(), DUE_PER_RUN))
-      await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: `payslip-mail-${d.id}` });
+      await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: mailJobId(d) });
   }
 }
