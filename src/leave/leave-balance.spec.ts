@@ -1,31 +1,39 @@
-import { assertCovers, balanceOf, round1 } from './leave-balance';
+import { assertCovers, summaryOf } from './leave-balance';
+import type { Balance } from './ledger/leave-ledger.service';
 
-const annual = { id: 1, name: 'Annual', defaultDays: 20 };
+const balance = (over: Partial<Balance>): Balance => ({
+  leaveType: 1,
+  opening: 0,
+  accrued: 0,
+  taken: 0,
+  pending: 0,
+  carriedOver: 0,
+  expired: 0,
+  adjusted: 0,
+  encashed: 0,
+  available: 0,
+  policy: null,
+  ...over,
+});
 
 describe('leave balance arithmetic', () => {
-  it('takes the entitlement when there is one, else the type default; available = entitled − taken', () => {
-    expect(balanceOf(annual, undefined, 3, 2)).toEqual({
-      leave_type: 1,
-      name: 'Annual',
-      entitled: 20,
-      taken: 3,
-      pending: 2,
-      available: 17,
-    });
-    expect(balanceOf(annual, 25, 3, 0).available).toBe(22);
-    expect(balanceOf(annual, 0, 0, 0).available).toBe(0);
-  });
-
-  it('counts half days without float noise', () => {
-    expect(balanceOf(annual, 10, 0.1 + 0.2 + 2, 0.5).taken).toBe(2.3);
-    expect(balanceOf(annual, 10.5, 2.5, 0.5).available).toBe(8);
-    expect(round1(7.05)).toBe(7.1);
+  it('shows a ledger balance as the summary did: entitled = available + taken, in days', () => {
+    expect(summaryOf(balance({ accrued: 2000, taken: 300, pending: 200, available: 1700 }), [{ id: 1, name: 'Annual' }])).toEqual(
+      {
+        leave_type: 1,
+        name: 'Annual',
+        entitled: 20,
+        taken: 3,
+        pending: 2,
+        available: 17,
+      },
+    );
   });
 
   it('lets a request take at most available − pending, unless negative balances are allowed', () => {
-    const balance = balanceOf(annual, 10, 6, 1.5); // available 4, free 2.5
-    expect(() => assertCovers(2.5, balance, false)).not.toThrow();
-    expect(() => assertCovers(3, balance, false)).toThrow('3 days requested, 2.5 free (4 available, 1.5 pending)');
-    expect(() => assertCovers(30, balance, true)).not.toThrow();
+    const b = balance({ available: 400, pending: 150 }); // free 2.5
+    expect(() => assertCovers(2.5, b, false)).not.toThrow();
+    expect(() => assertCovers(3, b, false)).toThrow('3 days requested, 2.5 free (4 available, 1.5 pending)');
+    expect(() => assertCovers(30, b, true)).not.toThrow();
   });
 });

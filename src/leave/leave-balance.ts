@@ -1,46 +1,39 @@
 import { DomainException } from '../common/errors/domain.exception';
+import type { LeaveTypeBalanceDto } from './dto/leave.dto';
+import { fromH, toH } from './ledger/accrual-engine';
+import type { Balance } from './ledger/leave-ledger.service';
 
 /** Days are counted in halves: one decimal, never binary-float noise such as 2.3000000000000003. */
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export interface LeaveBalance {
-  leave_type: number;
-  name: string;
-  entitled: number;
-  taken: number;
-  pending: number;
-  available: number;
-}
-
 /**
- * One leave type's balance in a period: `entitled` is the employee's entitlement (else the type's
- * default), `taken` the approved days, `pending` the pending ones; available = entitled − taken, so
- * an approval moves days from available to taken.
+ * The summary's view of a ledger balance (GET /employees/{id}/leaves/summary): `entitled` is what
+ * the period credits (opening, accruals, carry-over, adjustments, less expiries and encashments),
+ * `taken` the approved days, `pending` the pending ones; available = entitled − taken.
  */
-export function balanceOf(
-  type: { id: number; name: string; defaultDays: number },
-  entitlement: number | undefined,
-  taken: number,
-  pending: number,
-): LeaveBalance {
-  const entitled = entitlement ?? type.defaultDays;
+export function summaryOf(b: Balance, types: Array<{ id: number; name: string }>): LeaveTypeBalanceDto {
   return {
-    leave_type: type.id,
-    name: type.name,
-    entitled,
-    taken: round1(taken),
-    pending: round1(pending),
-    available: round1(entitled - taken),
+    leave_type: b.leaveType,
+    name: types.find((t) => t.id === b.leaveType)?.name ?? '',
+    entitled: fromH(b.available + b.taken),
+    taken: fromH(b.taken),
+    pending: fromH(b.pending),
+    available: fromH(b.available),
   };
 }
 
-/** A new request may take at most available − pending days, unless the type allows a negative balance. */
-export function assertCovers(days: number, balance: LeaveBalance, allowNegative: boolean): void {
-  const free = round1(balance.available - balance.pending);
-  if (days > free && !allowNegative) {
+/** The policy in force may let the balance go negative; without a policy, the leave type decides. */
+export function allowsNegative(type: { allowNegative: boolean }, b: Pick<Balance, 'policy'>): boolean {
+  return type.allowNegative || (b.policy?.allowNegative ?? false);
+}
+
+/** A new request may take at most available − pending days, unless the balance may go negative. */
+export function assertCovers(days: number, b: Pick<Balance, 'available' | 'pending'>, allowNegative: boolean): void {
+  const free = fromH(b.available - b.pending);
+  if (toH(days) > b.available - b.pending && !allowNegative) {
     throw new DomainException(
       'INSUFFICIENT_BALANCE',
-      `${days} days requested, ${free} free (${balance.available} available, ${balance.pending} pending)`,
+      `${days} days requested, ${free} free (${fromH(b.available)} available, ${fromH(b.pending)} pending)`,
       [{ field: 'days', message: `exceeds the free balance of ${free}` }],
     );
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Between, DataSource, EntityManager, In, Repository } from 'typeorm';
+import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -12,18 +12,11 @@ import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } fro
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
-import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto, LeaveTypeBalanceDto } from './dto/leave.dto';
-import {
-  LeaveDay,
-  Holiday,
-  LEAVE_STATUSES,
-  LeaveEntitlement,
-  LeavePeriod,
-  LeaveRequest,
-  LeaveStatus,
-  LeaveType,
-} from './entities/leave.entities';
-import { assertCovers, balanceOf, round1 } from './leave-balance';
+import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto } from './dto/leave.dto';
+import { LeaveDay, Holiday, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
+import { allowsNegative, assertCovers, round1, summaryOf } from './leave-balance';
+import { fromH, toH } from './ledger/accrual-engine';
+import { BalanceView, LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
 import { leaveDayMarks } from './leave-days';
 import { LeaveRepository } from './leave.repository';
@@ -92,6 +85,7 @@ export class LeaveRequestsService {
     private readonly settings: SettingsService,
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
+    private readonly ledger: LeaveLedgerService,
   ) {
     this.list = employeeRecords.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
   }
@@ -123,8 +117,8 @@ export class LeaveRequestsService {
       const overlap = await this.repository.overlapsActive(em, employeeId, dto.date_start, dto.date_end);
       if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
       // What is still free: the available days less those already asked for.
-      const [balance] = await this.balances(em, employeeId, period, [type as LeaveType]);
-      assertCovers(days, balance, (type as LeaveType).allowNegative);
+      const [balance] = await this.ledger.balances(em, employeeId, this.commitment(dto.date_start), dto.leave_type);
+      assertCovers(days, balance, allowsNegative(type as LeaveType, balance));
       const repo = em.getRepository(LeaveRequest);
       const saved = await repo.save(
         repo.create({
@@ -198,27 +192,16 @@ export class LeaveRequestsService {
     const byStatus = Object.fromEntries(LEAVE_STATUSES.map((s) => [s, counts.get(s) ?? 0]));
     return {
       period: period && { id: period.id, name: period.name, date_start: period.dateStart, date_end: period.dateEnd },
-      types: period ? await this.balances(this.dataSource.manager, employeeId, period, types) : [],
+      types: period
+        ? (await this.ledger.balances(null, employeeId, this.commitment(today, today))).map((b) => summaryOf(b, types))
+        : [],
       by_status: byStatus,
     };
   }
 
-  /** entitled (the employee's entitlement, else the type's default), taken (approved), pending, available = entitled − taken; two queries. */
-  private async balances(
-    em: EntityManager,
-    employeeId: number,
-    period: LeavePeriod,
-    types: LeaveType[],
-  ): Promise<LeaveTypeBalanceDto[]> {
-    const typeIds = types.map((t) => t.id);
-    const entitlements = await em
-      .getRepository(LeaveEntitlement)
-      .find({ where: { employeeId, leavePeriodId: period.id, leaveTypeId: In(typeIds) } });
-    const used = await this.repository.daysByTypeAndStatus(em, employeeId, typeIds, period.dateStart, period.dateEnd);
-    const sum = (type: number, status: LeaveStatus) => used.find((u) => u.type === type && u.status === status)?.days ?? 0;
-    return types.map((t) =>
-      balanceOf(t, entitlements.find((e) => e.leaveTypeId === t.id)?.days, sum(t.id, 'Approved'), sum(t.id, 'Pending')),
-    );
+  /** The view of a balance that new requests and approvals spend from: the leave period of `day`. */
+  private commitment(day: string, today = new Date().toISOString().slice(0, 10)): BalanceView {
+    return { kind: 'commitment', day, today };
   }
 
   /** The request's working days (each a leave_days row) and their count (0.5 for a half day). */
@@ -251,6 +234,9 @@ export class LeaveRequestsService {
       // Only one of two concurrent decisions wins: the update requires the status it started from.
       if (!(await LEAVE_STATES.move(em, LeaveRequest, { id: request.id, status: request.status }, action, decided)))
         throw LEAVE_STATES.invalid(action, (await repo.findOne({ where: { id: request.id } }))?.status ?? request.status);
+      if (to === 'Approved') await this.spend(em, request);
+      if (to === 'Approved' || request.status === 'Approved')
+        await this.ledger.recordRequest(em, request.id, caller, to !== 'Approved');
       await LEAVE_DAY_SUMS.add(em, -1, 's.request_id = ?', [request.id]);
       await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [request.id]);
@@ -268,6 +254,22 @@ export class LeaveRequestsService {
     });
     this.emit(LEAVE_DECIDED_EVENT, updated);
     return toLeaveDto(updated);
+  }
+
+  /**
+   * An approval spends the request's days: under the employee's lock, the balance of its leave
+   * period must still cover them (adjustments, encashments or other approvals may have used it
+   * since the request), unless the policy or the type allows a negative balance.
+   */
+  private async spend(em: EntityManager, request: LeaveRequest): Promise<void> {
+    const type = await em.getRepository(LeaveType).findOneByOrFail({ id: request.leaveTypeId });
+    const [balance] = await this.ledger.balances(em, request.employeeId, this.commitment(request.dateStart), type.id);
+    if (toH(request.days) > balance.available && !allowsNegative(type, balance))
+      throw new DomainException(
+        'INSUFFICIENT_BALANCE',
+        `${request.days} days to approve, ${fromH(balance.available)} available`,
+        [{ field: 'days', message: `exceeds the available balance of ${fromH(balance.available)}` }],
+      );
   }
 
   private emit(event: string, l: LeaveRequest): void {

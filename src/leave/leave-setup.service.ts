@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, LessThanOrEqual, MoreThanOrEqual, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -12,6 +12,7 @@ import { withEmployeeLock } from '../employees/employee-lock';
 import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
+import { LeavePolicy, LeavePolicyAssignment } from './entities/leave-ledger.entities';
 
 export const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',
@@ -117,14 +118,58 @@ export class LeaveSetupService {
     }
     if (problems.length) throw new ValidationException(problems);
     const key = { employeeId: dto.employee, leaveTypeId: dto.leave_type, leavePeriodId: dto.leave_period };
+    const type = await this.leaveTypeRepo.findOneByOrFail({ id: dto.leave_type });
+    const period = await this.leavePeriodRepo.findOneByOrFail({ id: dto.leave_period });
     // Check-then-write under the employee's row lock: two requests for one entitlement cannot both insert it.
     return withEmployeeLock(this.dataSource, dto.employee, async (em) => {
       const repo = em.getRepository(LeaveEntitlement);
       const existing = await repo.findOne({ where: key });
+      // The entitlement is a fixed_per_period policy of its days, assigned to the employee for the period (issue 31).
+      const policyId = await this.entitlementPolicy(em, type, dto.days);
+      const assignments = em.getRepository(LeavePolicyAssignment);
+      let assignmentId = existing?.assignmentId ?? null;
+      if (assignmentId !== null) await assignments.update({ id: assignmentId }, { policyId });
+      else
+        assignmentId = (
+          await assignments.save(
+            assignments.create({ policyId, employeeId: dto.employee, validFrom: period.dateStart, validTo: period.dateEnd }),
+          )
+        ).id;
       return toEntitlementDto(
-        await repo.save(existing ? Object.assign(existing, { days: dto.days }) : repo.create({ ...key, days: dto.days })),
+        await repo.save(
+          existing
+            ? Object.assign(existing, { days: dto.days, assignmentId })
+            : repo.create({ ...key, days: dto.days, assignmentId }),
+        ),
       );
     });
+  }
+
+  /** The policy granting `days` of the type once per leave period, nothing carried over (created once, whoever asks first). */
+  private async entitlementPolicy(em: EntityManager, type: LeaveType, days: number): Promise<number> {
+    const name = `${type.name}: ${days} days (entitlement)`.slice(0, 100);
+    const policies = em.getRepository(LeavePolicy);
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(LeavePolicy)
+      .values({
+        name,
+        leaveTypeId: type.id,
+        accrual: 'fixed_per_period',
+        amount: days,
+        prorateJoiners: false,
+        waitingDays: 0,
+        maxBalance: null,
+        carryOverMax: 0,
+        carryOverExpiryMonths: null,
+        allowNegative: type.allowNegative,
+        encashable: false,
+        encashmentMax: null,
+      })
+      .orIgnore()
+      .execute();
+    return (await policies.findOneByOrFail({ name })).id;
   }
 
   async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {
@@ -134,7 +179,10 @@ export class LeaveSetupService {
     await this.access.visible(caller, row.employeeId).catch(() => {
       throw new NotFoundException('Entitlement');
     });
-    await repo.delete({ id });
+    await withEmployeeLock(this.dataSource, row.employeeId, async (em) => {
+      await em.getRepository(LeaveEntitlement).delete({ id });
+      if (row.assignmentId !== null) await em.getRepository(LeavePolicyAssignment).delete({ id: row.assignmentId });
+    });
     return { id };
   }
 }

@@ -3,6 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
 import { LEAVE_ENTITIES } from './entities/leave.entities';
+import { LEAVE_LEDGER_ENTITIES } from './entities/leave-ledger.entities';
+import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
+import { LeaveLedgerService } from './ledger/leave-ledger.service';
+import { LeavePoliciesService } from './ledger/leave-policies.service';
+import {
+  EmployeeLeaveLedgerController,
+  LEAVE_POLICY_CONTROLLERS,
+  LeaveLedgerWritesController,
+} from './ledger/leave-ledger.controllers';
 import { LeaveRequestsService } from './leave-requests.service';
 import { LeaveEntitlementsImport } from './leave.import';
 import { LeaveSetupService } from './leave-setup.service';
@@ -15,9 +24,25 @@ import {
 } from './leave.controllers';
 
 @Module({
-  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature(LEAVE_ENTITIES)],
-  controllers: [...LEAVE_SETUP_CONTROLLERS, LeaveEntitlementsController, LeavesController, EmployeeLeavesController],
-  providers: [LeaveSetupService, LeaveRequestsService, LeaveRepository, LeaveEntitlementsImport],
-  exports: [LeaveSetupService, LeaveRequestsService],
+  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([...LEAVE_ENTITIES, ...LEAVE_LEDGER_ENTITIES])],
+  controllers: [
+    ...LEAVE_SETUP_CONTROLLERS,
+    LeaveEntitlementsController,
+    LeavesController,
+    EmployeeLeavesController,
+    ...LEAVE_POLICY_CONTROLLERS,
+    EmployeeLeaveLedgerController,
+    LeaveLedgerWritesController,
+  ],
+  providers: [
+    LeaveSetupService,
+    LeaveRequestsService,
+    LeaveRepository,
+    LeaveEntitlementsImport,
+    LeaveLedgerRepository,
+    LeaveLedgerService,
+    LeavePoliciesService,
+  ],
+  exports: [LeaveSetupService, LeaveRequestsService, LeaveLedgerService],
 })
 export class LeaveModule {}

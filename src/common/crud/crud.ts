@@ -7,10 +7,10 @@ import { findPage, ListSpec, parseListQuery } from '../paging/list-request';
 import { ListQueryDto } from '../paging/list-query.dto';
 import { Page } from '../paging/page';
 
-/** A table the CRUD helper serves: an id and a name (unique unless the kind says otherwise). */
+/** A table the CRUD helper serves: an id and, mostly, a name (unique unless the kind says otherwise). */
 export interface CrudEntity {
   id: number;
-  name: string;
+  name?: string;
 }
 
 /** What a CRUD controller calls; every ReferenceCrud is one, whatever its entity and response types. */
@@ -119,7 +119,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
   private async checkWrite(entity: E, id?: number): Promise<void> {
     if (this.kind.uniqueName !== false) {
       const where = { name: entity.name, ...(id ? { id: Not(id) } : {}) } as FindOptionsWhere<E>;
-      if (await this.kind.repo.exists({ where })) this.duplicate(entity.name);
+      if (await this.kind.repo.exists({ where })) this.duplicate(entity.name ?? '');
     }
     await this.kind.check?.(entity, id);
   }
@@ -139,7 +139,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
         return saved;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) this.duplicate(this.kind.uniqueName === false ? String(entity.id ?? '') : entity.name);
+      if (isUniqueViolation(err)) this.duplicate(this.kind.uniqueName === false ? String(entity.id ?? '') : (entity.name ?? ''));
       throw err;
     }
   }

@@ -25,6 +25,7 @@ import { Documents1763800000023 } from './1763800000023-Documents';
 import { PayslipDelivery1763800000024 } from './1763800000024-PayslipDelivery';
 import { Notifications1763800000025 } from './1763800000025-Notifications';
 import { NotificationEmails1763800000026 } from './1763800000026-NotificationEmails';
+import { LeaveLedger1763800000027 } from './1763800000027-LeaveLedger';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   PayslipDelivery1763800000024,
   Notifications1763800000025,
   NotificationEmails1763800000026,
+  LeaveLedger1763800000027,
 ];

@@ -38,6 +38,8 @@ export class LeaveEntitlement {
   @Column({ name: 'leave_type_id', type: 'integer' }) leaveTypeId: number;
   @Column({ name: 'leave_period_id', type: 'integer' }) leavePeriodId: number;
   @Column({ type: 'decimal', precision: 6, scale: 1, transformer: DAYS }) days: number;
+  /** The per-employee policy assignment that grants the days (issue 31). */
+  @Column({ name: 'assignment_id', type: 'integer', nullable: true }) assignmentId: number | null;
 }
 
 @Entity('leave_requests')

@@ -1,0 +1,184 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { dateOnly } from '../leave-days';
+import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
+import { LeaveLedgerEntry, LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
+import { AssignmentRule, EmployeeFacts, Entry, Period, PolicyRule, toH } from './accrual-engine';
+
+/** A ledger row to insert (days in days, not hundredths). */
+export type NewLedgerEntry = Omit<LeaveLedgerEntry, 'id' | 'createdAt'>;
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export function toRule(p: LeavePolicy): PolicyRule {
+  const h = (v: number | null) => (v === null ? null : toH(v));
+  return {
+    id: p.id,
+    leaveTypeId: p.leaveTypeId,
+    accrual: p.accrual,
+    amount: toH(p.amount),
+    prorateJoiners: p.prorateJoiners,
+    waitingDays: p.waitingDays,
+    maxBalance: h(p.maxBalance),
+    carryOverMax: h(p.carryOverMax),
+    carryOverExpiryMonths: p.carryOverExpiryMonths,
+    allowNegative: p.allowNegative,
+    encashable: p.encashable,
+    encashmentMax: h(p.encashmentMax),
+  };
+}
+
+/** The leave ledger's reads and its one write (issue 31): what the accrual engine needs, in a few queries per 1 000 employees. */
+@Injectable()
+export class LeaveLedgerRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The employees' dates, targets of assignments (department with its ancestors) and pay frequency. */
+  @RecordSql([1, 2])
+  async facts(employeeIds: number[]): Promise<EmployeeFacts[]> {
+    if (!employeeIds.length) return [];
+    const rows = await this.ds
+      .createQueryBuilder()
+      .select(['e.id AS id', 'e.joined_date AS joined', 'e.termination_date AS termination'])
+      .addSelect([
+        'e.department_id AS department',
+        'e.employment_status_id AS status',
+        'e.pay_grade_id AS grade',
+        'f.name AS frequency',
+      ])
+      .from('employees', 'e')
+      .leftJoin('payroll_employees', 'pe', 'pe.employee_id = e.id')
+      .leftJoin('pay_frequencies', 'f', 'f.id = pe.pay_frequency_id')
+      .where('e.id IN (:...employeeIds)', { employeeIds })
+      .getRawMany<Record<string, unknown>>();
+    const parents = await this.departmentParents();
+    const path = (d: number | null) => {
+      const out: number[] = [];
+      for (let x = d; x !== null && x !== undefined && !out.includes(x); x = parents.get(x) ?? null) out.push(x);
+      return out;
+    };
+    return rows.map((r) => ({
+      id: Number(r.id),
+      joined: dateOnly(r.joined as string),
+      termination: r.termination ? dateOnly(r.termination as string) : null,
+      departments: path(num(r.department)),
+      employmentStatusId: num(r.status),
+      payGradeId: num(r.grade),
+      payFrequency: (r.frequency as string | null) ?? null,
+    }));
+  }
+
+  private async departmentParents(): Promise<Map<number, number | null>> {
+    const rows = await this.ds
+      .createQueryBuilder()
+      .select(['d.id AS id', 'd.parent_id AS parent'])
+      .from('departments', 'd')
+      .getRawMany();
+    return new Map(rows.map((r: { id: unknown; parent: unknown }) => [Number(r.id), num(r.parent)]));
+  }
+
+  /** Every employee id, ascending, from `after` on, `limit` at a time (the accrual job's chunks). */
+  @RecordSql(0, 1000)
+  async employeeIds(after: number, limit: number): Promise<number[]> {
+    const rows = await this.ds
+      .createQueryBuilder()
+      .select('e.id', 'id')
+      .from('employees', 'e')
+      .where('e.id > :after', { after })
+      .orderBy('e.id')
+      .limit(limit)
+      .getRawMany<{ id: unknown }>();
+    return rows.map((r) => Number(r.id));
+  }
+
+  @RecordSql()
+  async policies(): Promise<Map<number, PolicyRule>> {
+    const rows = await this.ds.getRepository(LeavePolicy).find();
+    return new Map(rows.map((p) => [p.id, toRule(p)]));
+  }
+
+  /** The assignments that do not name an employee, and those that name one of `employeeIds`. */
+  @RecordSql([1, 2])
+  async assignments(employeeIds: number[]): Promise<AssignmentRule[]> {
+    const qb = this.ds
+      .getRepository(LeavePolicyAssignment)
+      .createQueryBuilder('a')
+      .where(
+        new Brackets((w) => {
+          w.where('a.employee_id IS NULL');
+          if (employeeIds.length) w.orWhere('a.employee_id IN (:...employeeIds)', { employeeIds });
+        }),
+      );
+    return (await qb.getMany()).map((a) => ({ ...a }));
+  }
+
+  @RecordSql()
+  async periods(): Promise<Period[]> {
+    const rows = await this.ds.getRepository(LeavePeriod).find({ order: { dateStart: 'ASC' } });
+    return rows.map((p) => ({ id: p.id, start: dateOnly(p.dateStart), end: dateOnly(p.dateEnd) }));
+  }
+
+  @RecordSql()
+  async leaveTypes(): Promise<LeaveType[]> {
+    return this.ds.getRepository(LeaveType).find({ order: { id: 'ASC' } });
+  }
+
+  /** The ledger entries of the employees dated from `from` (to `to`), by employee and leave type; days in hundredths. */
+  @RecordSql(SAMPLE_MANAGER, [1, 2], '2026-01-01', '2026-12-31')
+  async entries(em: EntityManager | null, employeeIds: number[], from: string, to: string | null): Promise<Map<string, Entry[]>> {
+    const out = new Map<string, Entry[]>();
+    if (!employeeIds.length) return out;
+    const qb = (em ?? this.ds.manager)
+      .getRepository(LeaveLedgerEntry)
+      .createQueryBuilder('x')
+      .select(['x.employeeId', 'x.leaveTypeId', 'x.date', 'x.kind', 'x.days', 'x.entryKey'])
+      .where('x.employee_id IN (:...employeeIds)', { employeeIds })
+      .andWhere('x.date >= :from', { from })
+      .orderBy('x.id');
+    if (to) qb.andWhere('x.date <= :to', { to });
+    for (const x of await qb.getMany()) {
+      const k = `${x.employeeId}:${x.leaveTypeId}`;
+      const list = out.get(k) ?? [];
+      list.push({ date: dateOnly(x.date), kind: x.kind, days: toH(x.days), key: x.entryKey });
+      out.set(k, list);
+    }
+    return out;
+  }
+
+  /** Days of the employee's pending requests dated in [from, to], by leave type. */
+  @RecordSql(SAMPLE_MANAGER, 1, '2026-01-01', '2026-12-31')
+  async pendingDays(em: EntityManager | null, employeeId: number, from: string, to: string | null): Promise<Map<number, number>> {
+    const qb = (em ?? this.ds.manager)
+      .getRepository(LeaveDay)
+      .createQueryBuilder('d')
+      .select('d.leave_type_id', 'type')
+      .addSelect('SUM(d.days)', 'days')
+      .where('d.employee_id = :employeeId', { employeeId })
+      .andWhere("d.status = 'Pending'")
+      .andWhere('d.date >= :from', { from })
+      .groupBy('d.leave_type_id');
+    if (to) qb.andWhere('d.date <= :to', { to });
+    const rows = await qb.getRawMany<{ type: unknown; days: unknown }>();
+    return new Map(rows.map((r) => [Number(r.type), toH(Number(r.days))]));
+  }
+
+  /** The leave days of a request (for its taken and reversal entries). */
+  @RecordSql(SAMPLE_MANAGER, 1)
+  requestDays(em: EntityManager, requestId: number): Promise<LeaveDay[]> {
+    return em.getRepository(LeaveDay).find({ where: { requestId }, order: { date: 'ASC' } });
+  }
+
+  /** Appends entries; one whose (employee, entry_key) is written already is skipped, so a job or a retried approval writes each once. */
+  async append(em: EntityManager | null, rows: NewLedgerEntry[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500)
+      await (em ?? this.ds.manager)
+        .createQueryBuilder()
+        .insert()
+        .into(LeaveLedgerEntry)
+        .values(rows.slice(i, i + 500))
+        .orIgnore()
+        .execute();
+  }
+}

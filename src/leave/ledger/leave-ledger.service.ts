@@ -1,0 +1,401 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { recordAudit } from '../../common/audit/audit-log';
+import { AuthUser } from '../../common/auth/auth-user';
+import { DomainException, ValidationException } from '../../common/errors/domain.exception';
+import { findPage, ListSpec, parseListQuery } from '../../common/paging/list-request';
+import { Page } from '../../common/paging/page';
+import { JobQueue } from '../../common/queue/job-queue.service';
+import { defineJob } from '../../common/queue/queue.constants';
+import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { withEmployeeLock } from '../../employees/employee-lock';
+import {
+  CreateLeaveAdjustmentDto,
+  CreateLeaveEncashmentDto,
+  LeaveBalanceDto,
+  LeaveBalanceQueryDto,
+  LeaveLedgerEntryDto,
+  LeaveLedgerQueryDto,
+} from '../dto/leave-ledger.dto';
+import { LeaveType } from '../entities/leave.entities';
+import { LeaveLedgerEntry } from '../entities/leave-ledger.entities';
+import { dateOnly } from '../leave-days';
+import {
+  corrections,
+  Entry,
+  FALLBACK_POLICY,
+  fallbackPolicy,
+  fromH,
+  isDerived,
+  LEDGER_KINDS,
+  LedgerKind,
+  owedEntries,
+  Owed,
+  PolicyResolver,
+  PolicyRule,
+  toH,
+  Window,
+  windowOn,
+  windowsOf,
+} from './accrual-engine';
+import { maxDay } from './calendar';
+import { LeaveLedgerRepository, NewLedgerEntry } from './leave-ledger.repository';
+
+/** The daily accrual: writes what the policies owe (accruals, carry-overs, expiries) and is not yet written. */
+export const LEAVE_ACCRUALS_JOB = defineJob<Record<string, never>>('schedule', 'leave-accruals');
+const ACCRUALS_EVERY_MS = 24 * 3_600_000;
+/** Employees per accrual chunk: one read of their facts and entries, one multi-row insert. */
+const CHUNK = 1000;
+
+export const LEDGER_LIST_SPEC: ListSpec = {
+  idColumn: 'x.id',
+  defaultSort: { field: 'date', order: 'descend' },
+  sortFields: { id: 'x.id', date: 'x.date' },
+  dateRange: { start: 'x.date', end: 'x.date' },
+  filterFields: {
+    leave_type: { column: 'x.leave_type_id', type: 'int' },
+    kind: { column: 'x.kind', type: 'string', values: LEDGER_KINDS },
+  },
+};
+
+export const toLedgerDto = (x: LeaveLedgerEntry): LeaveLedgerEntryDto => ({
+  id: x.id,
+  employee: x.employeeId,
+  leave_type: x.leaveTypeId,
+  date: dateOnly(x.date),
+  kind: x.kind,
+  days: x.days,
+  source: x.source,
+  source_id: x.sourceId,
+  created_by: x.createdBy,
+  note: x.note,
+});
+
+/** A balance in hundredths, by the fields of LeaveBalanceDto. */
+export interface Balance {
+  leaveType: number;
+  opening: number;
+  accrued: number;
+  taken: number;
+  pending: number;
+  carriedOver: number;
+  expired: number;
+  adjusted: number;
+  encashed: number;
+  available: number;
+  /** The policy in force on the day asked about. */
+  policy: PolicyRule | null;
+}
+
+export const balanceDto = (b: Balance): LeaveBalanceDto => ({
+  leave_type: b.leaveType,
+  opening: fromH(b.opening),
+  accrued: fromH(b.accrued),
+  taken: fromH(b.taken),
+  pending: fromH(b.pending),
+  carried_over: fromH(b.carriedOver),
+  expired: fromH(b.expired),
+  adjusted: fromH(b.adjusted),
+  encashed: fromH(b.encashed),
+  available: fromH(b.available),
+});
+
+/**
+ * How a balance is read. `as_of`: the entries dated up to the day (for a later day, what the
+ * policies will owe by then). `commitment`: what a new request or an approval may spend in the
+ * leave period of the day — every entry of the period (approved days ahead included), the
+ * accruals earned by today (or granted on the period's first day), the expiry already due by what
+ * is taken.
+ */
+export type BalanceView = { kind: 'as_of'; day: string } | { kind: 'commitment'; day: string; today: string };
+
+const NOTES: Partial<Record<LedgerKind, string>> = {
+  accrual: 'accrued by the policy',
+  carry_over: 'carried over from the previous leave period',
+  expiry: 'carried days not taken in time',
+};
+
+/**
+ * The leave ledger (issue 31): balances as sums of entries (plus what the policies owe and the
+ * job has not written yet, so a balance never waits for the job), the daily accrual job, the
+ * entries of approvals and cancellations, adjustments and encashments.
+ */
+@Injectable()
+export class LeaveLedgerService implements OnModuleInit {
+  private readonly logger = new Logger('LeaveLedger');
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: LeaveLedgerRepository,
+    private readonly access: EmployeeAccessService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(LEAVE_ACCRUALS_JOB, async () => {
+      await this.accrue().catch((err: Error) => this.logger.warn(`leave accruals failed: ${err.message}`));
+    });
+    void this.jobs.schedule(LEAVE_ACCRUALS_JOB, ACCRUALS_EVERY_MS, 60_000);
+  }
+
+  /** The windows the balance of `day` depends on: its own and the one before (whose carry-over flows in). */
+  private around(windows: Window[], day: string): Window[] {
+    const w = windowOn(windows, day);
+    if (!w) return [];
+    const i = windows.indexOf(w);
+    return windows.slice(Math.max(0, i - 1), i + 1);
+  }
+
+  /** Balances of every leave type (or one) for the employee, read as `view` says. */
+  async balances(em: EntityManager | null, employeeId: number, view: BalanceView, leaveType?: number): Promise<Balance[]> {
+    const all = await this.repo.leaveTypes();
+    const types = all.filter((t) => leaveType === undefined || t.id === leaveType);
+    const windows = windowsOf(await this.repo.periods());
+    const around = this.around(windows, view.day);
+    const w = around.at(-1) ?? null;
+    const [facts] = await this.repo.facts([employeeId]);
+    const resolver = new PolicyResolver(
+      facts,
+      await this.repo.assignments([employeeId]),
+      await this.repo.policies(),
+      all.map(fallbackPolicy),
+    );
+    const from = around[0]?.start ?? '0001-01-01';
+    const to = view.kind === 'as_of' ? view.day : (w?.end ?? null);
+    const written = await this.repo.entries(em, [employeeId], from, w?.end ?? null);
+    const pending = await this.repo.pendingDays(em, employeeId, w?.start ?? from, to);
+    const earnedBy = view.kind === 'commitment' ? maxDay(view.today, w?.start ?? view.today) : view.day;
+    return types.map((t) => {
+      const mine = written.get(`${employeeId}:${t.id}`) ?? [];
+      const owed = w ? owedEntries(t.id, resolver, around, mine) : [];
+      const counted: Array<Entry | Owed> = [
+        ...mine.filter((x) => !isDerived(x.key) && (!w || x.date >= w.start)),
+        ...owed.filter((o) => !w || o.date >= w.start),
+      ].filter((x) =>
+        view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || !('base' in x) || x.date <= earnedBy,
+      );
+      return this.sum(t.id, counted, pending.get(t.id) ?? 0, resolver.on(t.id, view.day));
+    });
+  }
+
+  private sum(
+    leaveType: number,
+    entries: Array<{ kind: LedgerKind; days: number }>,
+    pending: number,
+    policy: PolicyRule | null,
+  ): Balance {
+    const by = (...kinds: LedgerKind[]) => entries.filter((x) => kinds.includes(x.kind)).reduce((s, x) => s + x.days, 0);
+    const b = {
+      leaveType,
+      opening: by('opening'),
+      accrued: by('accrual'),
+      taken: -by('taken', 'reversal'),
+      pending,
+      carriedOver: by('carry_over'),
+      expired: -by('expiry'),
+      adjusted: by('adjustment'),
+      encashed: -by('encashment'),
+      policy,
+    };
+    return { ...b, available: entries.reduce((s, x) => s + x.days, 0) };
+  }
+
+  /** GET /employees/{id}/leaves/balance. */
+  async balance(caller: AuthUser, employeeId: number, query: LeaveBalanceQueryDto): Promise<LeaveBalanceDto[]> {
+    await this.access.visible(caller, employeeId);
+    const day = query.as_of ?? new Date().toISOString().slice(0, 10);
+    if (query.leave_type !== undefined && !(await this.repo.leaveTypes()).some((t) => t.id === query.leave_type))
+      throw ValidationException.field('leave_type', 'does not exist');
+    return (await this.balances(null, employeeId, { kind: 'as_of', day }, query.leave_type)).map(balanceDto);
+  }
+
+  /** GET /employees/{id}/leave-ledger: newest first. */
+  async list(caller: AuthUser, employeeId: number, query: LeaveLedgerQueryDto): Promise<Page<LeaveLedgerEntryDto>> {
+    await this.access.visible(caller, employeeId);
+    const qb = this.ds
+      .getRepository(LeaveLedgerEntry)
+      .createQueryBuilder('x')
+      .where('x.employee_id = :employeeId', { employeeId });
+    return (await findPage(qb, parseListQuery(query, LEDGER_LIST_SPEC))).map(toLedgerDto);
+  }
+
+  /**
+   * The taken entries of an approved request (one per working day, in the approval's transaction)
+   * or, when `reversal`, the entries that give them back (a cancelled approved request).
+   */
+  async recordRequest(em: EntityManager, requestId: number, caller: AuthUser, reversal: boolean): Promise<void> {
+    const days = await this.repo.requestDays(em, requestId);
+    await this.repo.append(
+      em,
+      days.map((d) => ({
+        employeeId: d.employeeId,
+        leaveTypeId: d.leaveTypeId,
+        date: dateOnly(d.date),
+        kind: reversal ? 'reversal' : 'taken',
+        days: reversal ? d.days : -d.days,
+        source: 'request',
+        sourceId: requestId,
+        createdBy: caller.id,
+        note: null,
+        entryKey: `${reversal ? 'rev' : 'take'}:${requestId}:${dateOnly(d.date)}`,
+      })),
+    );
+  }
+
+  /** POST /leave-adjustments: a signed entry with its reason, audited (Admin; Restricted Admin in scope). */
+  async adjust(caller: AuthUser, dto: CreateLeaveAdjustmentDto): Promise<LeaveLedgerEntryDto> {
+    await this.assertAdministers(caller, dto.employee);
+    await this.assertType(dto.leave_type);
+    const date = dto.date ?? new Date().toISOString().slice(0, 10);
+    return this.write(caller, dto.employee, 'leave-adjustments', {
+      employeeId: dto.employee,
+      leaveTypeId: dto.leave_type,
+      date,
+      kind: 'adjustment',
+      days: dto.days,
+      source: 'admin',
+      sourceId: null,
+      createdBy: caller.id,
+      note: dto.note,
+      entryKey: null,
+    });
+  }
+
+  /**
+   * POST /leave-encashments (Admin): pays out days of the balance, as an entry dated today, when
+   * the policy in force allows it, within its encashment_max per leave period and the balance.
+   */
+  async encash(caller: AuthUser, dto: CreateLeaveEncashmentDto): Promise<LeaveLedgerEntryDto> {
+    await this.assertAdministers(caller, dto.employee);
+    await this.assertType(dto.leave_type);
+    const today = new Date().toISOString().slice(0, 10);
+    return withEmployeeLock(this.ds, dto.employee, async (em) => {
+      const [b] = await this.balances(em, dto.employee, { kind: 'commitment', day: today, today }, dto.leave_type);
+      const days = toH(dto.days);
+      if (!b.policy?.encashable)
+        throw new DomainException('NOT_ENCASHABLE', 'The leave policy in force does not allow encashment', [
+          { field: 'leave_type', message: 'not encashable under the policy in force' },
+        ]);
+      if (b.policy.encashmentMax !== null && b.encashed + days > b.policy.encashmentMax)
+        throw ValidationException.field(
+          'days',
+          `at most ${fromH(b.policy.encashmentMax)} days a leave period; ${fromH(b.encashed)} encashed already`,
+        );
+      if (days > b.available)
+        throw new DomainException('INSUFFICIENT_BALANCE', `${dto.days} days asked, ${fromH(b.available)} available`, [
+          { field: 'days', message: `exceeds the available balance of ${fromH(b.available)}` },
+        ]);
+      return this.write(
+        caller,
+        dto.employee,
+        'leave-encashments',
+        {
+          employeeId: dto.employee,
+          leaveTypeId: dto.leave_type,
+          date: today,
+          kind: 'encashment',
+          days: -dto.days,
+          source: 'admin',
+          sourceId: b.policy.id,
+          createdBy: caller.id,
+          note: null,
+          entryKey: null,
+        },
+        em,
+      );
+    });
+  }
+
+  private async write(
+    caller: AuthUser,
+    employeeId: number,
+    resource: string,
+    row: NewLedgerEntry,
+    em?: EntityManager,
+  ): Promise<LeaveLedgerEntryDto> {
+    const work = async (m: EntityManager) => {
+      const saved = await m.getRepository(LeaveLedgerEntry).save(m.getRepository(LeaveLedgerEntry).create(row));
+      const dto = toLedgerDto(await m.getRepository(LeaveLedgerEntry).findOneByOrFail({ id: saved.id }));
+      await recordAudit(m, { action: 'create', resource, resourceId: saved.id, employee: employeeId, after: dto });
+      return dto;
+    };
+    return em ? work(em) : withEmployeeLock(this.ds, employeeId, work);
+  }
+
+  private async assertAdministers(caller: AuthUser, employeeId: number): Promise<void> {
+    await this.access.visible(caller, employeeId);
+    if (!(await this.access.administersId(caller, employeeId)))
+      throw new DomainException('FORBIDDEN', 'Only an Admin, or a Restricted Admin over the employee, changes its leave balance');
+  }
+
+  private async assertType(id: number): Promise<LeaveType> {
+    const type = (await this.repo.leaveTypes()).find((t) => t.id === id);
+    if (!type) throw ValidationException.field('leave_type', 'does not exist');
+    return type;
+  }
+
+  /**
+   * The daily accrual job: for every employee (1 000 at a time) and leave type, writes what the
+   * policies owe over the current leave period's window and the one before and is not written yet,
+   * dated where it belongs and up to `today`. `all`: over every window begun (after a migration,
+   * or to correct history). Returns the entries written.
+   */
+  async accrue(today = new Date().toISOString().slice(0, 10), all = false): Promise<number> {
+    const windows = windowsOf(await this.repo.periods());
+    const scope = all ? windows.filter((w) => w.start <= today) : this.around(windows, today);
+    if (!scope.length) return 0;
+    const ids = new Set(scope.map((w) => w.period.id));
+    const inScope = (base: string) => {
+      const [kind, , id] = base.split(':');
+      return (
+        kind === 'acc' ||
+        (kind === 'exp' && ids.has(Number(id))) ||
+        (kind === 'cin' && ids.has(Number(id)) && Number(id) !== scope[0].period.id)
+      );
+    };
+    const policies = await this.repo.policies();
+    const leaveTypes = await this.repo.leaveTypes();
+    const fallbacks = leaveTypes.map(fallbackPolicy);
+    const types = leaveTypes.map((t) => t.id);
+    let written = 0;
+    for (let after = 0; ;) {
+      const chunk = await this.repo.employeeIds(after, CHUNK);
+      if (!chunk.length) break;
+      after = chunk[chunk.length - 1];
+      const facts = await this.repo.facts(chunk);
+      const assignments = await this.repo.assignments(chunk);
+      const entries = await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null);
+      const rows: NewLedgerEntry[] = [];
+      for (const f of facts) {
+        const resolver = new PolicyResolver(
+          f,
+          assignments.filter((a) => a.employeeId === null || a.employeeId === f.id),
+          policies,
+          fallbacks,
+        );
+        for (const type of types) {
+          const mine = entries.get(`${f.id}:${type}`) ?? [];
+          for (const c of corrections(owedEntries(type, resolver, scope, mine), mine, inScope, today))
+            rows.push({
+              employeeId: f.id,
+              leaveTypeId: type,
+              date: c.date,
+              kind: c.kind,
+              days: fromH(c.days),
+              source: 'policy',
+              sourceId: c.policyId === FALLBACK_POLICY ? null : c.policyId,
+              createdBy: null,
+              note: c.key.endsWith('#0')
+                ? (NOTES[c.kind] ?? null)
+                : 'correction: the policy, its assignment or the ledger changed',
+              entryKey: c.key,
+            });
+        }
+      }
+      await this.repo.append(null, rows);
+      written += rows.length;
+    }
+    return written;
+  }
+}
