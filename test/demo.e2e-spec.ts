@@ -148,6 +148,27 @@ describe('demo seed', () => {
     });
     expect(leave.json().data.period.name).toBe(String(new Date().getUTCFullYear()));
     expect(leave.json().data.types.map((x: { name: string }) => x.name)).toEqual(['Annual', 'Sick', 'Unpaid']);
+    // Annual leave accrues monthly in the ledger, and up to 5 days carry over into this year.
+    const year = new Date().getUTCFullYear();
+    const annual = leave.json().data.types[0].leave_type;
+    const ledger = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/leave-ledger?limit=500&filters={"leave_type":${annual}}&from=${year - 1}-01-01&to=${year}-01-31`,
+      headers: admin,
+    });
+    const entries: Array<{ kind: string; date: string; days: number }> = ledger.json().data;
+    expect(entries.filter((x) => x.kind === 'accrual' && x.date.startsWith(`${year - 1}-`)).map((x) => x.days)).toEqual(
+      Array(12).fill(2.5),
+    );
+    const carried = entries.filter((x) => x.kind === 'carry_over' && x.date.startsWith(`${year}-`));
+    expect(carried.map((x) => x.date)).toEqual([`${year}-01-01`]);
+    expect(carried[0].days).toBeLessThanOrEqual(5);
+    const balance = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/leaves/balance?as_of=${year}-12-31&leave_type=${annual}`,
+      headers: admin,
+    });
+    expect(balance.json().data[0]).toMatchObject({ accrued: 30, carried_over: carried[0].days });
     const allLeave = await t.app.inject({ method: 'GET', url: '/app/api/leaves?limit=1', headers: admin });
     expect(allLeave.json().total).toBeGreaterThan(60 * 3 * 3 - 1);
     const sheets = await t.app.inject({

@@ -127,3 +127,18 @@ export async function expandLeaveDays(query: Query): Promise<number> {
   await flush();
   return written;
 }
+
+/**
+ * Writes the `taken` ledger entry of every approved leave day that has none (issue 31): after the
+ * migration that adds the ledger, and for the days a seed inserts. Plain SQL, so a migration's
+ * query runner and a data source can both run it.
+ */
+export async function ledgerTakenDays(query: Query, mysql: boolean): Promise<void> {
+  const key = mysql ? "CONCAT('take:', d.request_id, ':', d.date)" : "'take:' || d.request_id || ':' || d.date";
+  await query(
+    `INSERT INTO leave_ledger (employee_id, leave_type_id, date, kind, days, source, source_id, entry_key)
+     SELECT d.employee_id, d.leave_type_id, d.date, 'taken', -d.days, 'request', d.request_id, ${key}
+     FROM leave_days d WHERE d.status = 'Approved'
+     AND NOT EXISTS (SELECT 1 FROM leave_ledger x WHERE x.employee_id = d.employee_id AND x.entry_key = ${key})`,
+  );
+}

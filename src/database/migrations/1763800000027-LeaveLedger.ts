@@ -1,3 +1,4 @@
+import { ledgerTakenDays } from '../../leave/leave-days';
 import { MigrationInterface, QueryRunner, Table, TableColumn, TableColumnOptions, TableForeignKey, TableIndex } from 'typeorm';
 
 const id: TableColumnOptions = {
@@ -149,12 +150,7 @@ export class LeaveLedger1763800000027 implements MigrationInterface {
       );
     }
     // Each approved leave day: a taken entry.
-    const key = mysql ? "CONCAT('take:', d.request_id, ':', d.date)" : "'take:' || d.request_id || ':' || d.date";
-    await q.query(
-      `INSERT INTO leave_ledger (employee_id, leave_type_id, date, kind, days, source, source_id, entry_key)
-       SELECT d.employee_id, d.leave_type_id, d.date, 'taken', -d.days, 'request', d.request_id, ${key}
-       FROM leave_days d WHERE d.status = 'Approved'`,
-    );
+    await ledgerTakenDays((sql, params) => q.query(sql, params), mysql);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { expandLeaveDays } from '../../leave/leave-days';
+import { expandLeaveDays, ledgerTakenDays } from '../../leave/leave-days';
 import { parseWorkWeek, workingDays } from '../../leave/working-days';
 import { insertRows, prng } from './seed-tools';
 
@@ -10,8 +10,8 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
  * Leave and timesheet history for the demo company: calendar-year leave periods for the last two
  * years and this one, three leave types, public holidays, seasonal leave per employee and year (a
  * winter sick leave, a long summer break, a few days before Christmas, a spring break for half of
- * them; mostly approved, some pending, rejected or cancelled), and
- * timesheets for the engineering employees on two projects over the last two years.
+ * them; mostly approved, some pending, rejected or cancelled) with the approved days in the
+ * leave ledger, a monthly accrual policy for annual leave with carry-over, and timesheets for the engineering employees on two projects over the last two years.
  */
 export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date()): Promise<void> {
   const year = now.getUTCFullYear();
@@ -114,6 +114,29 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date(
     leaves,
   );
   await expandLeaveDays((sql, params) => ds.query(sql, params));
+  await ledgerTakenDays((sql, params) => ds.query(sql, params), ds.options.type === 'mysql');
+  // Annual leave accrues monthly (2.5 days at each month's end, a joiner's first month prorated);
+  // up to 5 days carry over into the next year and expire unless taken by 1 April.
+  await insertRows(
+    ds,
+    'leave_policies',
+    [
+      'name',
+      'leave_type_id',
+      'accrual',
+      'amount',
+      'prorate_joiners',
+      'waiting_days',
+      'carry_over_max',
+      'carry_over_expiry_months',
+      'allow_negative',
+      'encashable',
+      'encashment_max',
+    ],
+    [['Annual: monthly', typeId('Annual'), 'monthly', 2.5, true, 0, 5, 3, false, true, 5]],
+  );
+  const [policy] = await ds.query<Array<{ id: number | string }>>("SELECT id FROM leave_policies WHERE name = 'Annual: monthly'");
+  await insertRows(ds, 'leave_policy_assignments', ['policy_id', 'valid_from'], [[Number(policy.id), `${years[0]}-01-01`]]);
 
   await insertRows(
     ds,

@@ -315,7 +315,8 @@ const CONSUMING: ReadonlySet<LedgerKind> = new Set(['taken', 'reversal', 'encash
 /**
  * What the policies owe one employee for one leave type over consecutive windows: accruals per
  * slot (capped so the balance stays within max_balance on the grant's day), the carry-over from
- * each window into the next (at most carry_over_max of a positive balance, a negative one whole)
+ * each window into the next (at most carry_over_max of a positive balance, a negative one whole;
+ * nothing at all when carry_over_max is 0)
  * and the expiry, carry_over_expiry_months after a window starts, of what was carried into it and
  * not used by then (taken days use carried days first). `entries` are the written entries of the
  * windows; the carry-over into the first window is taken as written.
@@ -393,7 +394,12 @@ export function owedEntries(type: number, resolver: PolicyResolver, windows: Win
     // The carry-over into the next window, by the policy in force on the period's last day.
     const balance = events.reduce((s, x) => s + x.days, 0);
     const last = resolver.on(type, periodEnd);
-    carryIn = balance <= 0 ? balance : !last ? 0 : last.carryOverMax === null ? balance : Math.min(balance, last.carryOverMax);
+    carryIn =
+      !last || last.carryOverMax === 0
+        ? 0
+        : balance <= 0 || last.carryOverMax === null
+          ? balance
+          : Math.min(balance, last.carryOverMax);
   }
   return owed;
 }
