@@ -16,7 +16,7 @@ type Summary = { leave_type: number; entitled: number; taken: number; pending: n
  */
 describe('LeaveLedger migration on the demo data (issue 31)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hr-ledger-migration-'));
-  const overrides = INTEGRATION ? {} : { DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` };
+  const overrides: Record<string, string> = INTEGRATION ? {} : { DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps every summary of the current period', async () => {

@@ -93,10 +93,13 @@ export interface Owed {
   policyId: number | null;
 }
 
-/** The derived entries' key bases: an accrual per slot date, a carry-over into a period, the expiry of what was carried into it. */
+/**
+ * The derived entries' key bases: an accrual per slot date, a carry-over into a period, the expiry
+ * of what was carried into it (by date: a policy change that moves it zeroes the old day's).
+ */
 export const accrualBase = (type: number, date: string) => `acc:${type}:${date}`;
 export const carryBase = (type: number, into: number) => `cin:${type}:${into}`;
-export const expiryBase = (type: number, window: number) => `exp:${type}:${window}`;
+export const expiryBase = (type: number, window: number, date: string) => `exp:${type}:${window}:${date}`;
 export const baseOf = (key: string) => key.split('#')[0];
 export const isDerived = (key: string | null) => key !== null && /^(acc|cin|exp):/.test(key);
 
@@ -356,7 +359,7 @@ export function owedEntries(type: number, resolver: PolicyResolver, windows: Win
         const used = -base.filter((x) => CONSUMING.has(x.kind) && x.date < day).reduce((s, x) => s + x.days, 0);
         const expired = Math.max(0, carried - Math.max(0, used));
         if (expired) {
-          owed.push({ base: expiryBase(type, w.period.id), date: day, kind: 'expiry', days: -expired, policyId: first.id });
+          owed.push({ base: expiryBase(type, w.period.id, day), date: day, kind: 'expiry', days: -expired, policyId: first.id });
           events.push({ date: day, days: -expired });
         }
       }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { dateOnly } from '../leave-days';
 import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
@@ -93,9 +93,11 @@ export class LeaveLedgerRepository {
     return rows.map((r) => Number(r.id));
   }
 
-  @RecordSql()
-  async policies(): Promise<Map<number, PolicyRule>> {
-    const rows = await this.ds.getRepository(LeavePolicy).find();
+  /** The policies of these ids (those the assignments at hand name). */
+  @RecordSql([1, 2])
+  async policies(ids: number[]): Promise<Map<number, PolicyRule>> {
+    const unique = [...new Set(ids)];
+    const rows = unique.length ? await this.ds.getRepository(LeavePolicy).find({ where: { id: In(unique) } }) : [];
     return new Map(rows.map((p) => [p.id, toRule(p)]));
   }
 

@@ -155,10 +155,11 @@ export class LeaveLedgerService implements OnModuleInit {
     const around = this.around(windows, view.day);
     const w = around.at(-1) ?? null;
     const [facts] = await this.repo.facts([employeeId]);
+    const assignments = await this.repo.assignments([employeeId]);
     const resolver = new PolicyResolver(
       facts,
-      await this.repo.assignments([employeeId]),
-      await this.repo.policies(),
+      assignments,
+      await this.repo.policies(assignments.map((a) => a.policyId)),
       all.map(fallbackPolicy),
     );
     const from = around[0]?.start ?? '0001-01-01';
@@ -339,9 +340,9 @@ export class LeaveLedgerService implements OnModuleInit {
    * The daily accrual job: for every employee (1 000 at a time) and leave type, writes what the
    * policies owe over the current leave period's window and the one before and is not written yet,
    * dated where it belongs and up to `today`. `all`: over every window begun (after a migration,
-   * or to correct history). Returns the entries written.
+   * or to correct history); `only`: those employees. Returns the entries written.
    */
-  async accrue(today = new Date().toISOString().slice(0, 10), all = false): Promise<number> {
+  async accrue(today = new Date().toISOString().slice(0, 10), all = false, only?: number[]): Promise<number> {
     const windows = windowsOf(await this.repo.periods());
     const scope = all ? windows.filter((w) => w.start <= today) : this.around(windows, today);
     if (!scope.length) return 0;
@@ -354,17 +355,22 @@ export class LeaveLedgerService implements OnModuleInit {
         (kind === 'cin' && ids.has(Number(id)) && Number(id) !== scope[0].period.id)
       );
     };
-    const policies = await this.repo.policies();
     const leaveTypes = await this.repo.leaveTypes();
     const fallbacks = leaveTypes.map(fallbackPolicy);
     const types = leaveTypes.map((t) => t.id);
     let written = 0;
     for (let after = 0; ;) {
-      const chunk = await this.repo.employeeIds(after, CHUNK);
+      const chunk = only
+        ? only
+            .filter((id) => id > after)
+            .sort((a, b) => a - b)
+            .slice(0, CHUNK)
+        : await this.repo.employeeIds(after, CHUNK);
       if (!chunk.length) break;
       after = chunk[chunk.length - 1];
       const facts = await this.repo.facts(chunk);
       const assignments = await this.repo.assignments(chunk);
+      const policies = await this.repo.policies(assignments.map((a) => a.policyId));
       const entries = await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null);
       const rows: NewLedgerEntry[] = [];
       for (const f of facts) {
