@@ -43,7 +43,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|DELETE/, /^\/employees\/:id\/(certifications|educations|languages|skills|status)(\/:itemId|\/history)?$/, ANY],
   [
     /GET/,
-    /^\/employees\/:id\/(attendance|attendance\/summary|leaves|leaves\/summary|timesheets|payslips|payslips\/:payslipId(\/pdf)?)$/,
+    /^\/employees\/:id\/(attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|payslips|payslips\/:payslipId(\/pdf)?)$/,
     ANY,
   ],
   // Attendance: punches for all; maintenance by Admins.
@@ -54,6 +54,13 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST/, /^\/leaves(\/:id|\/:id\/(approve|reject|cancel))?$/, ANY],
   [/GET/, /^\/leave-entitlements$/, ANY],
   [/POST|DELETE/, /^\/leave-entitlements(\/:id)?$/, ADMINS],
+  // The leave ledger (issue 31): policies read by all, written by Admins; assignments Admins'; adjustments in scope, encashments Admin's.
+  [/GET/, /^\/leave-policies(\/:id)?$/, ANY],
+  [/POST|PUT|DELETE/, /^\/leave-policies(\/:id)?$/, ADMIN],
+  [/GET/, /^\/leave-policy-assignments(\/:id)?$/, ADMINS],
+  [/POST|PUT|DELETE/, /^\/leave-policy-assignments(\/:id)?$/, ADMIN],
+  [/POST/, /^\/leave-adjustments$/, ADMINS],
+  [/POST/, /^\/leave-encashments$/, ADMIN],
   // Timesheets
   [/GET|POST|PUT|DELETE/, /^\/timesheets(\/:id|\/:id\/(submit|approve|reject))?$/, ANY],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
@@ -109,7 +116,7 @@ const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
   [/^\/employees\/:id\/(salary|audit-log)$/, VISIBLE], // Managers and Employees are refused by level first (403)
   [
-    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|timesheets))?$/,
+    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets))?$/,
     VISIBLE,
   ],
 ];

@@ -157,6 +157,29 @@ describe('hardening (issue 8)', () => {
         return adminPost('/leave-periods', { name: name(), date_start: `${year}-01-01`, date_end: `${year}-12-31` })();
       };
       fixtures['/holidays/{id}'] = async () => adminPost('/holidays', { name: name(), date: nextDay() })();
+      const ledgerType = async () => (await adminPost('/leave-types', { name: name(), default_days: 0 })()).id;
+      fixtures['/leave-policies/{id}'] = async () =>
+        adminPost('/leave-policies', {
+          name: name(),
+          leave_type: await ledgerType(),
+          accrual: 'monthly',
+          amount: 2,
+          max_balance: 30,
+          carry_over_max: 5,
+          carry_over_expiry_months: 3,
+          encashment_max: 2,
+        })();
+      fixtures['/leave-policy-assignments/{id}'] = async () => {
+        const policy = (
+          await adminPost('/leave-policies', { name: name(), leave_type: await ledgerType(), accrual: 'none', amount: 0 })()
+        ).id;
+        return adminPost('/leave-policy-assignments', {
+          policy,
+          department: c.departments.sales,
+          valid_from: '2026-01-01',
+          valid_to: '2026-12-31',
+        })();
+      };
       fixtures['/projects/{id}'] = async () => adminPost('/projects', { name: name(), client: 'C' })();
       fixtures['/payroll_config/payroll-groups/{id}'] = async () =>
         adminPost('/payroll_config/payroll-groups', { name: name(), description: 'd' })();

@@ -13,7 +13,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29), notifications (issue 30)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29), notifications (issue 30), leave accruals (issue 31)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
         ['schedule:webhooks-dispatch', t.config.webhooks.dispatchMs],
@@ -26,6 +26,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:notifications-dispatch', t.config.notifications.dispatchMs],
         ['schedule:notification-emails', t.config.notifications.emailSweepMs],
         ['schedule:notification-reminders', 3_600_000],
+        ['schedule:leave-accruals', 86_400_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

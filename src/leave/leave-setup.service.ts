@@ -12,7 +12,8 @@ import { withEmployeeLock } from '../employees/employee-lock';
 import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
-import { LeavePolicy, LeavePolicyAssignment } from './entities/leave-ledger.entities';
+import { LeavePolicyAssignment } from './entities/leave-ledger.entities';
+import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
 
 export const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',
@@ -50,6 +51,7 @@ export class LeaveSetupService {
     @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
+    private readonly ledger: LeaveLedgerRepository,
   ) {
     this.listEntitlements = employeeRecords.recordList(leaveEntitlementRepo, 'x', ENTITLEMENT_SPEC, toEntitlementDto);
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
@@ -148,28 +150,20 @@ export class LeaveSetupService {
   /** The policy granting `days` of the type once per leave period, nothing carried over (created once, whoever asks first). */
   private async entitlementPolicy(em: EntityManager, type: LeaveType, days: number): Promise<number> {
     const name = `${type.name}: ${days} days (entitlement)`.slice(0, 100);
-    const policies = em.getRepository(LeavePolicy);
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(LeavePolicy)
-      .values({
-        name,
-        leaveTypeId: type.id,
-        accrual: 'fixed_per_period',
-        amount: days,
-        prorateJoiners: false,
-        waitingDays: 0,
-        maxBalance: null,
-        carryOverMax: 0,
-        carryOverExpiryMonths: null,
-        allowNegative: type.allowNegative,
-        encashable: false,
-        encashmentMax: null,
-      })
-      .orIgnore()
-      .execute();
-    return (await policies.findOneByOrFail({ name })).id;
+    return this.ledger.ensurePolicy(em, {
+      name,
+      leaveTypeId: type.id,
+      accrual: 'fixed_per_period',
+      amount: days,
+      prorateJoiners: false,
+      waitingDays: 0,
+      maxBalance: null,
+      carryOverMax: 0,
+      carryOverExpiryMonths: null,
+      allowNegative: type.allowNegative,
+      encashable: false,
+      encashmentMax: null,
+    });
   }
 
   async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {

@@ -121,20 +121,28 @@ export class LeaveLedger1763800000027 implements MigrationInterface {
     await q.addColumn('leave_entitlements', new TableColumn({ name: 'assignment_id', type: 'integer', isNullable: true }));
 
     // A type's default days stay its fallback policy (the accrual engine's fallbackPolicy), which needs no row.
-    const types = await q.query('SELECT id, name, default_days, allow_negative FROM leave_types ORDER BY id');
+    const types = (await q.query('SELECT id, name, allow_negative FROM leave_types ORDER BY id')) as Array<{
+      id: unknown;
+      name: string;
+      allow_negative: unknown;
+    }>;
     const policy = async (name: string, type: { id: unknown; allow_negative: unknown }, amount: number) => {
       await q.query(
         `INSERT INTO leave_policies (name, leave_type_id, accrual, amount, prorate_joiners, waiting_days, carry_over_max, allow_negative, encashable)
          VALUES (?, ?, 'fixed_per_period', ?, ?, 0, 0, ?, ?)`,
         [name, type.id, amount, false, Boolean(Number(type.allow_negative)), false],
       );
-      const [{ id: policyId }] = await q.query('SELECT id FROM leave_policies WHERE name = ?', [name]);
+      const [{ id: policyId }] = (await q.query('SELECT id FROM leave_policies WHERE name = ?', [name])) as Array<{
+        id: unknown;
+      }>;
       return Number(policyId);
     };
     // Each entitlement: a policy of its days, assigned to its employee for its period.
-    const kinds = await q.query('SELECT DISTINCT leave_type_id, days FROM leave_entitlements ORDER BY leave_type_id, days');
+    const kinds = (await q.query(
+      'SELECT DISTINCT leave_type_id, days FROM leave_entitlements ORDER BY leave_type_id, days',
+    )) as Array<{ leave_type_id: unknown; days: unknown }>;
     for (const k of kinds) {
-      const t = types.find((x: { id: unknown }) => Number(x.id) === Number(k.leave_type_id));
+      const t = types.find((x) => Number(x.id) === Number(k.leave_type_id))!;
       const policyId = await policy(`${t.name}: ${Number(k.days)} days (entitlement)`.slice(0, 100), t, Number(k.days));
       await q.query(
         `INSERT INTO leave_policy_assignments (policy_id, employee_id, valid_from, valid_to)

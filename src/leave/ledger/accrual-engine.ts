@@ -279,7 +279,7 @@ export function slotsOf(policy: PolicyRule, period: Period, e: EmployeeFacts): S
       return out;
     }
     case 'per_pay_period':
-      switch (e.payFrequency) {
+      switch (e.payFrequency ?? 'Monthly') {
         case 'Weekly':
           return stepSlots(s, t, 7);
         case 'Bi Weekly':
@@ -331,7 +331,7 @@ export function owedEntries(type: number, resolver: PolicyResolver, windows: Win
     const own = entries.filter((x) => inWindow(w, x.date));
     const base = own.filter((x) => !isDerived(x.key));
     const incoming = w.previous ? carryBase(type, w.period.id) : null;
-    let carried = 0;
+    let carried: number;
     if (carryIn === null) {
       carried = own
         .filter((x) => x.key !== null && incoming !== null && baseOf(x.key) === incoming)

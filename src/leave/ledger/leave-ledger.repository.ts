@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { findPage, ListRequest } from '../../common/paging/list-request';
+import { Page } from '../../common/paging/page';
 import { dateOnly } from '../leave-days';
 import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry, LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
@@ -170,6 +172,37 @@ export class LeaveLedgerRepository {
   @RecordSql(SAMPLE_MANAGER, 1)
   requestDays(em: EntityManager, requestId: number): Promise<LeaveDay[]> {
     return em.getRepository(LeaveDay).find({ where: { requestId }, order: { date: 'ASC' } });
+  }
+
+  /** A page of the employee's ledger (GET /employees/{id}/leave-ledger). */
+  page(employeeId: number, req: ListRequest): Promise<Page<LeaveLedgerEntry>> {
+    const qb = this.ds
+      .getRepository(LeaveLedgerEntry)
+      .createQueryBuilder('x')
+      .where('x.employee_id = :employeeId', { employeeId });
+    return findPage(qb, req);
+  }
+
+  /** Whether the row of an assignment's target exists (employees, departments, employment_statuses, pay_grades). */
+  @RecordSql('departments', 1)
+  async exists(table: 'employees' | 'departments' | 'employment_statuses' | 'pay_grades', id: number): Promise<boolean> {
+    const found: unknown = await this.ds
+      .createQueryBuilder()
+      .select('t.id')
+      .from(table, 't')
+      .where('t.id = :id', { id })
+      .getRawOne();
+    return found !== undefined && found !== null;
+  }
+
+  policyExists(options: { where: { id: number } }): Promise<boolean> {
+    return this.ds.getRepository(LeavePolicy).exists(options);
+  }
+
+  /** The policy of this name, inserted with `values` unless it exists (whoever asks first); its id. */
+  async ensurePolicy(em: EntityManager, values: Omit<LeavePolicy, 'id'>): Promise<number> {
+    await em.createQueryBuilder().insert().into(LeavePolicy).values(values).orIgnore().execute();
+    return (await em.getRepository(LeavePolicy).findOneByOrFail({ name: values.name })).id;
   }
 
   /** Appends entries; one whose (employee, entry_key) is written already is skipped, so a job or a retried approval writes each once. */

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DomainException, ValidationException } from '../../common/errors/domain.exception';
-import { findPage, ListSpec, parseListQuery } from '../../common/paging/list-request';
+import { ListSpec, parseListQuery } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
 import { JobQueue } from '../../common/queue/job-queue.service';
 import { defineJob } from '../../common/queue/queue.constants';
@@ -214,11 +214,7 @@ export class LeaveLedgerService implements OnModuleInit {
   /** GET /employees/{id}/leave-ledger: newest first. */
   async list(caller: AuthUser, employeeId: number, query: LeaveLedgerQueryDto): Promise<Page<LeaveLedgerEntryDto>> {
     await this.access.visible(caller, employeeId);
-    const qb = this.ds
-      .getRepository(LeaveLedgerEntry)
-      .createQueryBuilder('x')
-      .where('x.employee_id = :employeeId', { employeeId });
-    return (await findPage(qb, parseListQuery(query, LEDGER_LIST_SPEC))).map(toLedgerDto);
+    return (await this.repo.page(employeeId, parseListQuery(query, LEDGER_LIST_SPEC))).map(toLedgerDto);
   }
 
   /**

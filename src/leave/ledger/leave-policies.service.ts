@@ -7,6 +7,7 @@ import { ListSpec } from '../../common/paging/list-request';
 import { LeavePolicyAssignmentDto, LeavePolicyDto } from '../dto/leave-ledger.dto';
 import { LeaveType } from '../entities/leave.entities';
 import { LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
+import { LeaveLedgerRepository } from './leave-ledger.repository';
 
 export const POLICY_LIST: Partial<ListSpec> = {
   filterFields: { leave_type: { column: 'r.leave_type_id', type: 'int' } },
@@ -36,7 +37,10 @@ export class LeavePoliciesService {
   readonly policies: ReferenceCrud<LeavePolicy, LeavePolicyDto>;
   readonly assignments: ReferenceCrud<LeavePolicyAssignment, LeavePolicyAssignmentDto>;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(
+    @InjectDataSource() ds: DataSource,
+    private readonly repo: LeaveLedgerRepository,
+  ) {
     const policies = ds.getRepository(LeavePolicy);
     const assignments = ds.getRepository(LeavePolicyAssignment);
     this.policies = new ReferenceCrud<LeavePolicy, LeavePolicyDto>({
@@ -103,16 +107,10 @@ export class LeavePoliciesService {
       for (const [field] of set)
         problems.push({ field, message: 'one of employee, department, employment_status, pay_grade at most' });
     for (const [field, value] of set) {
-      const table = TARGETS[field as keyof typeof TARGETS];
-      const found = await this.ds
-        .createQueryBuilder()
-        .select('t.id')
-        .from(table, 't')
-        .where('t.id = :value', { value })
-        .getRawOne();
-      if (!found) problems.push({ field, message: 'does not exist' });
+      if (!(await this.repo.exists(TARGETS[field as keyof typeof TARGETS], value as number)))
+        problems.push({ field, message: 'does not exist' });
     }
-    if (!(await this.ds.getRepository(LeavePolicy).exists({ where: { id: a.policyId } })))
+    if (!(await this.repo.policyExists({ where: { id: a.policyId } })))
       problems.push({ field: 'policy', message: 'does not exist' });
     if (a.validTo && a.validTo < a.validFrom) problems.push({ field: 'valid_to', message: 'must not be before valid_from' });
     if (problems.length) throw new ValidationException(problems);
