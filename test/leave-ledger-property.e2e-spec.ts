@@ -248,5 +248,5 @@ describe(`leave ledger against a reference model (${SEQUENCES} sequences)`, () =
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 60_000 + SEQUENCES * 100);
 });
