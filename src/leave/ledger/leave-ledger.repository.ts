@@ -201,7 +201,8 @@ export class LeaveLedgerRepository {
 
   /** The policy of this name, inserted with `values` unless it exists (whoever asks first); its id. */
   async ensurePolicy(em: EntityManager, values: Omit<LeavePolicy, 'id'>): Promise<number> {
-    await em.createQueryBuilder().insert().into(LeavePolicy).values(values).orIgnore().execute();
+    // updateEntity(false): MariaDB answers an ignored row with insertId 0, which TypeORM cannot map back.
+    await em.createQueryBuilder().insert().into(LeavePolicy).values(values).orIgnore().updateEntity(false).execute();
     return (await em.getRepository(LeavePolicy).findOneByOrFail({ name: values.name })).id;
   }
 
@@ -214,6 +215,7 @@ export class LeaveLedgerRepository {
         .into(LeaveLedgerEntry)
         .values(rows.slice(i, i + 500))
         .orIgnore()
+        .updateEntity(false)
         .execute();
   }
 }
