@@ -39,9 +39,9 @@ export class LeaveLedgerRepository {
 
   /** The employees' dates, targets of assignments (department with its ancestors) and pay frequency. */
   @RecordSql([1, 2])
-  async facts(employeeIds: number[]): Promise<EmployeeFacts[]> {
+  async facts(employeeIds: number[], em: EntityManager | null = null): Promise<EmployeeFacts[]> {
     if (!employeeIds.length) return [];
-    const rows = await this.ds
+    const rows = await (em ?? this.ds.manager)
       .createQueryBuilder()
       .select(['e.id AS id', 'e.joined_date AS joined', 'e.termination_date AS termination'])
       .addSelect([
@@ -55,7 +55,7 @@ export class LeaveLedgerRepository {
       .leftJoin('pay_frequencies', 'f', 'f.id = pe.pay_frequency_id')
       .where('e.id IN (:...employeeIds)', { employeeIds })
       .getRawMany<Record<string, unknown>>();
-    const parents = await this.departmentParents();
+    const parents = await this.departmentParents(em);
     const path = (d: number | null) => {
       const out: number[] = [];
       for (let x = d; x !== null && x !== undefined && !out.includes(x); x = parents.get(x) ?? null) out.push(x);
@@ -72,8 +72,8 @@ export class LeaveLedgerRepository {
     }));
   }
 
-  private async departmentParents(): Promise<Map<number, number | null>> {
-    const rows = await this.ds
+  private async departmentParents(em: EntityManager | null): Promise<Map<number, number | null>> {
+    const rows = await (em ?? this.ds.manager)
       .createQueryBuilder()
       .select(['d.id AS id', 'd.parent_id AS parent'])
       .from('departments', 'd')
@@ -97,16 +97,18 @@ export class LeaveLedgerRepository {
 
   /** The policies of these ids (those the assignments at hand name). */
   @RecordSql([1, 2])
-  async policies(ids: number[]): Promise<Map<number, PolicyRule>> {
+  async policies(ids: number[], em: EntityManager | null = null): Promise<Map<number, PolicyRule>> {
     const unique = [...new Set(ids)];
-    const rows = unique.length ? await this.ds.getRepository(LeavePolicy).find({ where: { id: In(unique) } }) : [];
+    const rows = unique.length
+      ? await (em ?? this.ds.manager).getRepository(LeavePolicy).find({ where: { id: In(unique) } })
+      : [];
     return new Map(rows.map((p) => [p.id, toRule(p)]));
   }
 
   /** The assignments that do not name an employee, and those that name one of `employeeIds`. */
   @RecordSql([1, 2])
-  async assignments(employeeIds: number[]): Promise<AssignmentRule[]> {
-    const qb = this.ds
+  async assignments(employeeIds: number[], em: EntityManager | null = null): Promise<AssignmentRule[]> {
+    const qb = (em ?? this.ds.manager)
       .getRepository(LeavePolicyAssignment)
       .createQueryBuilder('a')
       .where(
@@ -119,14 +121,14 @@ export class LeaveLedgerRepository {
   }
 
   @RecordSql()
-  async periods(): Promise<Period[]> {
-    const rows = await this.ds.getRepository(LeavePeriod).find({ order: { dateStart: 'ASC' } });
+  async periods(em: EntityManager | null = null): Promise<Period[]> {
+    const rows = await (em ?? this.ds.manager).getRepository(LeavePeriod).find({ order: { dateStart: 'ASC' } });
     return rows.map((p) => ({ id: p.id, start: dateOnly(p.dateStart), end: dateOnly(p.dateEnd) }));
   }
 
   @RecordSql()
-  async leaveTypes(): Promise<LeaveType[]> {
-    return this.ds.getRepository(LeaveType).find({ order: { id: 'ASC' } });
+  async leaveTypes(em: EntityManager | null = null): Promise<LeaveType[]> {
+    return (em ?? this.ds.manager).getRepository(LeaveType).find({ order: { id: 'ASC' } });
   }
 
   /** The ledger entries of the employees dated from `from` (to `to`), by employee and leave type; days in hundredths. */

@@ -149,17 +149,20 @@ export class LeaveLedgerService implements OnModuleInit {
 
   /** Balances of every leave type (or one) for the employee, read as `view` says. */
   async balances(em: EntityManager | null, employeeId: number, view: BalanceView, leaveType?: number): Promise<Balance[]> {
-    const all = await this.repo.leaveTypes();
+    const all = await this.repo.leaveTypes(em);
     const types = all.filter((t) => leaveType === undefined || t.id === leaveType);
-    const windows = windowsOf(await this.repo.periods());
+    const windows = windowsOf(await this.repo.periods(em));
     const around = this.around(windows, view.day);
     const w = around.at(-1) ?? null;
-    const [facts] = await this.repo.facts([employeeId]);
-    const assignments = await this.repo.assignments([employeeId]);
+    const [facts] = await this.repo.facts([employeeId], em);
+    const assignments = await this.repo.assignments([employeeId], em);
     const resolver = new PolicyResolver(
       facts,
       assignments,
-      await this.repo.policies(assignments.map((a) => a.policyId)),
+      await this.repo.policies(
+        assignments.map((a) => a.policyId),
+        em,
+      ),
       all.map(fallbackPolicy),
     );
     const from = around[0]?.start ?? '0001-01-01';
