@@ -147,106 +147,116 @@ describe(`leave ledger against a reference model (${SEQUENCES} sequences)`, () =
   });
   afterAll(() => t.close());
 
-  it('balances as of random days, and the sums of the written ledger, equal the model', async () => {
-    const failures: string[] = [];
-    const only = process.env.LEDGER_SEED ? Number(process.env.LEDGER_SEED) : null;
-    for (let n = 0; n < (only ? 1 : SEQUENCES) && failures.length < 3; n++) {
-      const seed = only ?? 1000 + n;
-      const r = rng(seed);
-      const randomDay = (from = FIRST, to = LAST) => day(ms(from) + r.int(0, span(from, to) - 1) * DAY);
-      let joined = randomDay('2023-06-01', '2026-06-30');
-      await ds.query("INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES (?, 'Model', 'Joiner', ?)", [
-        `M${seed}`,
-        joined,
-      ]);
-      const e = Number((await ds.query('SELECT id FROM employees WHERE employee_id = ?', [`M${seed}`]))[0].id);
-      const makePolicy = async (): Promise<ModelPolicy> => {
-        const p = {
-          accrual: r.pick(['monthly', 'monthly', 'fixed_per_period', 'yearly', 'none'] as const),
-          amount: r.pick([50, 125, 200, 208, 250, 1000, 2000]),
-          prorate: r.chance(0.5),
-          waiting: r.pick([0, 0, 30, 90]),
-          max: r.chance(0.3) ? r.pick([500, 1500, 3000]) : null,
-          carry: r.pick([null, 0, 300, 500]),
-          expiry: r.chance(0.5) ? r.pick([1, 3, 6]) : null,
+  it(
+    'balances as of random days, and the sums of the written ledger, equal the model',
+    async () => {
+      const failures: string[] = [];
+      const only = process.env.LEDGER_SEED ? Number(process.env.LEDGER_SEED) : null;
+      for (let n = 0; n < (only ? 1 : SEQUENCES) && failures.length < 3; n++) {
+        const seed = only ?? 1000 + n;
+        const r = rng(seed);
+        const randomDay = (from = FIRST, to = LAST) => day(ms(from) + r.int(0, span(from, to) - 1) * DAY);
+        let joined = randomDay('2023-06-01', '2026-06-30');
+        await ds.query(
+          "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES (?, 'Model', 'Joiner', ?)",
+          [`M${seed}`, joined],
+        );
+        const e = Number((await ds.query('SELECT id FROM employees WHERE employee_id = ?', [`M${seed}`]))[0].id);
+        const makePolicy = async (): Promise<ModelPolicy> => {
+          const p = {
+            accrual: r.pick(['monthly', 'monthly', 'fixed_per_period', 'yearly', 'none'] as const),
+            amount: r.pick([50, 125, 200, 208, 250, 1000, 2000]),
+            prorate: r.chance(0.5),
+            waiting: r.pick([0, 0, 30, 90]),
+            max: r.chance(0.3) ? r.pick([500, 1500, 3000]) : null,
+            carry: r.pick([null, 0, 300, 500]),
+            expiry: r.chance(0.5) ? r.pick([1, 3, 6]) : null,
+          };
+          const made = (await policies.policies.create({
+            name: `P${seed}-${r.int(0, 1e9)}`,
+            leave_type: type,
+            accrual: p.accrual,
+            amount: p.amount / 100,
+            prorate_joiners: p.prorate,
+            waiting_days: p.waiting,
+            max_balance: p.max === null ? null : p.max / 100,
+            carry_over_max: p.carry === null ? null : p.carry / 100,
+            carry_over_expiry_months: p.expiry,
+          })) as { id: number };
+          return { id: made.id, ...p };
         };
-        const made = (await policies.policies.create({
-          name: `P${seed}-${r.int(0, 1e9)}`,
-          leave_type: type,
-          accrual: p.accrual,
-          amount: p.amount / 100,
-          prorate_joiners: p.prorate,
-          waiting_days: p.waiting,
-          max_balance: p.max === null ? null : p.max / 100,
-          carry_over_max: p.carry === null ? null : p.carry / 100,
-          carry_over_expiry_months: p.expiry,
-        })) as { id: number };
-        return { id: made.id, ...p };
-      };
-      const assignments: ModelAssignment[] = [];
-      const assign = async (policy: ModelPolicy, from: string, to: string | null) => {
-        const made = (await policies.assignments.create({ policy: policy.id, employee: e, valid_from: from, valid_to: to })) as {
-          id: number;
+        const assignments: ModelAssignment[] = [];
+        const assign = async (policy: ModelPolicy, from: string, to: string | null) => {
+          const made = (await policies.assignments.create({
+            policy: policy.id,
+            employee: e,
+            valid_from: from,
+            valid_to: to,
+          })) as {
+            id: number;
+          };
+          assignments.push({ id: made.id, policy, from, to });
         };
-        assignments.push({ id: made.id, policy, from, to });
-      };
-      const entries: ModelEntry[] = [];
-      const write = async (kind: Kind, date: string, days: number) => {
-        entries.push({ kind, date, days });
-        await repo.append(null, [
-          {
-            employeeId: e,
-            leaveTypeId: type,
-            date,
-            kind,
-            days: days / 100,
-            source: 'admin',
-            sourceId: null,
-            createdBy: null,
-            note: null,
-            entryKey: null,
-          },
-        ]);
-      };
+        const entries: ModelEntry[] = [];
+        const write = async (kind: Kind, date: string, days: number) => {
+          entries.push({ kind, date, days });
+          await repo.append(null, [
+            {
+              employeeId: e,
+              leaveTypeId: type,
+              date,
+              kind,
+              days: days / 100,
+              source: 'admin',
+              sourceId: null,
+              createdBy: null,
+              note: null,
+              entryKey: null,
+            },
+          ]);
+        };
 
-      await assign(await makePolicy(), '2023-01-01', r.chance(0.2) ? randomDay() : null);
-      // Edge days (a period's first and last, an expiry's, a month's end) come often.
-      const edgeDay = () => `${r.pick(YEARS)}-${r.pick(['01-01', '02-01', '04-01', '07-01', '01-31', '06-30', '12-31'])}`;
-      for (let i = r.int(0, 8); i > 0; i--) {
-        const kind = r.pick(['opening', 'taken', 'taken', 'adjustment', 'encashment'] as const);
-        const date = r.chance(0.4) ? edgeDay() : randomDay();
-        const days = kind === 'opening' ? r.int(1, 10) * 50 : kind === 'adjustment' ? r.int(-4, 4) * 50 || 50 : -r.int(1, 4) * 50;
-        await write(kind, date, days);
-        if (kind === 'taken' && r.chance(0.3)) await write('reversal', date, -days);
-      }
-      // The job on random days; back-dated changes after it.
-      for (let runs = r.int(0, 2); runs > 0; runs--) await ledger.accrue(randomDay(), false, [e]);
-      if (r.chance(0.5)) {
-        const from = randomDay('2024-01-01', '2027-06-30');
-        await assign(await makePolicy(), from, r.chance(0.3) ? randomDay(from) : null);
-      }
-      if (r.chance(0.2)) {
-        joined = randomDay('2023-06-01', '2026-06-30');
-        await ds.query('UPDATE employees SET joined_date = ? WHERE id = ?', [joined, e]);
-      }
-      if (r.chance(0.5)) await ledger.accrue(randomDay(), false, [e]);
-      await ledger.accrue(LAST, true, [e]);
+        await assign(await makePolicy(), '2023-01-01', r.chance(0.2) ? randomDay() : null);
+        // Edge days (a period's first and last, an expiry's, a month's end) come often.
+        const edgeDay = () => `${r.pick(YEARS)}-${r.pick(['01-01', '02-01', '04-01', '07-01', '01-31', '06-30', '12-31'])}`;
+        for (let i = r.int(0, 8); i > 0; i--) {
+          const kind = r.pick(['opening', 'taken', 'taken', 'adjustment', 'encashment'] as const);
+          const date = r.chance(0.4) ? edgeDay() : randomDay();
+          const days =
+            kind === 'opening' ? r.int(1, 10) * 50 : kind === 'adjustment' ? r.int(-4, 4) * 50 || 50 : -r.int(1, 4) * 50;
+          await write(kind, date, days);
+          if (kind === 'taken' && r.chance(0.3)) await write('reversal', date, -days);
+        }
+        // The job on random days; back-dated changes after it.
+        for (let runs = r.int(0, 2); runs > 0; runs--) await ledger.accrue(randomDay(), false, [e]);
+        if (r.chance(0.5)) {
+          const from = randomDay('2024-01-01', '2027-06-30');
+          await assign(await makePolicy(), from, r.chance(0.3) ? randomDay(from) : null);
+        }
+        if (r.chance(0.2)) {
+          joined = randomDay('2023-06-01', '2026-06-30');
+          await ds.query('UPDATE employees SET joined_date = ? WHERE id = ?', [joined, e]);
+        }
+        if (r.chance(0.5)) await ledger.accrue(randomDay(), false, [e]);
+        await ledger.accrue(LAST, true, [e]);
 
-      const model = modelBalances(joined, assignments, entries);
-      const written = (await repo.entries(null, [e], FIRST, LAST)).get(`${e}:${type}`) ?? [];
-      for (let k = 0; k < 3; k++) {
-        const asOf = randomDay();
-        const expected = model.get(asOf) as number;
-        const [b] = await ledger.balances(null, e, { kind: 'as_of', day: asOf }, type);
-        const windowStart = `${asOf.slice(0, 4)}-01-01`;
-        const sum = written.filter((x) => x.date >= windowStart && x.date <= asOf).reduce((s, x) => s + x.days, 0);
-        if (b.available !== expected || sum !== expected)
-          failures.push(
-            `seed ${seed}: as of ${asOf} the model has ${expected / 100}, the balance ${b.available / 100}, the written ledger ${sum / 100} ` +
-              JSON.stringify({ joined, assignments, entries }),
-          );
+        const model = modelBalances(joined, assignments, entries);
+        const written = (await repo.entries(null, [e], FIRST, LAST)).get(`${e}:${type}`) ?? [];
+        for (let k = 0; k < 3; k++) {
+          const asOf = randomDay();
+          const expected = model.get(asOf) as number;
+          const [b] = await ledger.balances(null, e, { kind: 'as_of', day: asOf }, type);
+          const windowStart = `${asOf.slice(0, 4)}-01-01`;
+          const sum = written.filter((x) => x.date >= windowStart && x.date <= asOf).reduce((s, x) => s + x.days, 0);
+          if (b.available !== expected || sum !== expected)
+            failures.push(
+              `seed ${seed}: as of ${asOf} the model has ${expected / 100}, the balance ${b.available / 100}, the written ledger ${sum / 100} ` +
+                JSON.stringify({ joined, assignments, entries }),
+            );
+        }
       }
-    }
-    expect(failures).toEqual([]);
-  }, 60_000 + SEQUENCES * 100);
+      expect(failures).toEqual([]);
+    },
+    60_000 + SEQUENCES * 100,
+  );
 });

@@ -16,7 +16,7 @@ describe('leave ledger (issue 31)', () => {
   let policy: number;
 
   const ledgerOf = async (employee: number, query = ''): Promise<Entry[]> =>
-    (await ok('GET', `/employees/${employee}/leave-ledger?limit=500&sortField=id&sortOrder=ascend${query}`, admin));
+    await ok('GET', `/employees/${employee}/leave-ledger?limit=500&sortField=id&sortOrder=ascend${query}`, admin);
   const balanceOf = async (employee: number, asOf: string, type = holiday) =>
     (await ok('GET', `/employees/${employee}/leaves/balance?as_of=${asOf}&leave_type=${type}`, admin))[0];
   const newEmployee = async (joined: string, department: number) =>

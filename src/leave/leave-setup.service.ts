@@ -14,6 +14,7 @@ import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlemen
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
 import { LeavePolicyAssignment } from './entities/leave-ledger.entities';
 import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
+import { fixedPerPeriod } from './ledger/accrual-engine';
 
 export const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',
@@ -150,20 +151,7 @@ export class LeaveSetupService {
   /** The policy granting `days` of the type once per leave period, nothing carried over (created once, whoever asks first). */
   private async entitlementPolicy(em: EntityManager, type: LeaveType, days: number): Promise<number> {
     const name = `${type.name}: ${days} days (entitlement)`.slice(0, 100);
-    return this.ledger.ensurePolicy(em, {
-      name,
-      leaveTypeId: type.id,
-      accrual: 'fixed_per_period',
-      amount: days,
-      prorateJoiners: false,
-      waitingDays: 0,
-      maxBalance: null,
-      carryOverMax: 0,
-      carryOverExpiryMonths: null,
-      allowNegative: type.allowNegative,
-      encashable: false,
-      encashmentMax: null,
-    });
+    return this.ledger.ensurePolicy(em, { name, ...fixedPerPeriod(type, days) });
   }
 
   async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {

@@ -1,18 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, Min, NotEquals } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, NotEquals } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { ACCRUALS, LEDGER_KINDS, LEDGER_SOURCES } from '../ledger/accrual-engine';
+import { DaysValue as LeaveDays } from './leave.dto';
 
-/** Days with at most two decimals, within ±`max`. */
-const DaysValue =
-  (min: number, max = 999) =>
-  (target: object, key: string) => {
-    IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })(target, key);
-    Min(min)(target, key);
-    Max(max)(target, key);
-  };
+/** Ledger days carry two decimals (a monthly 2.08). */
+const DaysValue = (min: number, max = 999) => LeaveDays(min, max, 2);
 
 export class LeavePolicyDto {
   @ApiProperty() id: number;

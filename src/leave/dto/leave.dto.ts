@@ -4,11 +4,13 @@ import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { LEAVE_STATUSES } from '../entities/leave.entities';
 
-const Days = () => (target: object, key: string) => {
-  IsNumber({ maxDecimalPlaces: 1, allowNaN: false, allowInfinity: false })(target, key);
-  Min(0)(target, key);
-  Max(366)(target, key);
+/** A day count within [min, max] with at most `decimals` decimals. */
+export const DaysValue = (min: number, max: number, decimals: number) => (target: object, key: string) => {
+  IsNumber({ maxDecimalPlaces: decimals, allowNaN: false, allowInfinity: false })(target, key);
+  Min(min)(target, key);
+  Max(max)(target, key);
 };
+const Days = () => DaysValue(0, 366, 1);
 
 class Named {
   @ApiProperty({ maxLength: 100 })

@@ -143,20 +143,49 @@ function rank(a: AssignmentRule, e: EmployeeFacts): number {
   return 0;
 }
 
-/** The id of a leave type's fallback policy (its default days), which has no row. */
-export const FALLBACK_POLICY = 0;
+/** A policy row's fields (days in days), as the entity and the engine's callers hold them. */
+export interface PolicyFields {
+  leaveTypeId: number;
+  accrual: Accrual;
+  amount: number;
+  prorateJoiners: boolean;
+  waitingDays: number;
+  maxBalance: number | null;
+  carryOverMax: number | null;
+  carryOverExpiryMonths: number | null;
+  allowNegative: boolean;
+  encashable: boolean;
+  encashmentMax: number | null;
+}
+
+/** A policy row as the engine counts it: days in hundredths. */
+export function toRule(p: PolicyFields & { id: number }): PolicyRule {
+  const h = (v: number | null) => (v === null ? null : toH(v));
+  return {
+    id: p.id,
+    leaveTypeId: p.leaveTypeId,
+    accrual: p.accrual,
+    amount: toH(p.amount),
+    prorateJoiners: p.prorateJoiners,
+    waitingDays: p.waitingDays,
+    maxBalance: h(p.maxBalance),
+    carryOverMax: h(p.carryOverMax),
+    carryOverExpiryMonths: p.carryOverExpiryMonths,
+    allowNegative: p.allowNegative,
+    encashable: p.encashable,
+    encashmentMax: h(p.encashmentMax),
+  };
+}
 
 /**
- * A leave type's default days as a policy: granted whole once per leave period, nothing carried
- * over, negative as the type allows. It applies where no assignment does (what the type's default
- * meant before the ledger).
+ * `days` of the leave type granted whole once per leave period, nothing carried over, negative as
+ * the type allows: what a type's default days and an entitlement meant before the ledger.
  */
-export function fallbackPolicy(type: { id: number; defaultDays: number; allowNegative: boolean }): PolicyRule {
+export function fixedPerPeriod(type: { id: number; allowNegative: boolean }, days: number): PolicyFields {
   return {
-    id: FALLBACK_POLICY,
     leaveTypeId: type.id,
-    accrual: type.defaultDays > 0 ? 'fixed_per_period' : 'none',
-    amount: toH(type.defaultDays),
+    accrual: 'fixed_per_period',
+    amount: days,
     prorateJoiners: false,
     waitingDays: 0,
     maxBalance: null,
@@ -166,6 +195,14 @@ export function fallbackPolicy(type: { id: number; defaultDays: number; allowNeg
     encashable: false,
     encashmentMax: null,
   };
+}
+
+/** The id of a leave type's fallback policy (its default days), which has no row. */
+export const FALLBACK_POLICY = 0;
+
+/** A leave type's default days as a policy: it applies where no assignment does. */
+export function fallbackPolicy(type: { id: number; defaultDays: number; allowNegative: boolean }): PolicyRule {
+  return toRule({ id: FALLBACK_POLICY, ...fixedPerPeriod(type, type.defaultDays) });
 }
 
 /**
@@ -333,10 +370,9 @@ export function owedEntries(type: number, resolver: PolicyResolver, windows: Win
     const incoming = w.previous ? carryBase(type, w.period.id) : null;
     let carried: number;
     if (carryIn === null) {
-      carried = own
-        .filter((x) => x.key !== null && incoming !== null && baseOf(x.key) === incoming)
-        .reduce((s, x) => s + x.days, 0);
-      base.push(...own.filter((x) => x.key !== null && incoming !== null && baseOf(x.key) === incoming));
+      const written = own.filter((x) => x.key !== null && incoming !== null && baseOf(x.key) === incoming);
+      carried = written.reduce((s, x) => s + x.days, 0);
+      base.push(...written);
     } else {
       carried = carryIn;
       if (carried)

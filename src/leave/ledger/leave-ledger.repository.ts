@@ -7,30 +7,12 @@ import { Page } from '../../common/paging/page';
 import { dateOnly } from '../leave-days';
 import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry, LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
-import { AssignmentRule, EmployeeFacts, Entry, Period, PolicyRule, toH } from './accrual-engine';
+import { AssignmentRule, EmployeeFacts, Entry, Period, PolicyRule, toH, toRule } from './accrual-engine';
 
 /** A ledger row to insert (days in days, not hundredths). */
 export type NewLedgerEntry = Omit<LeaveLedgerEntry, 'id' | 'createdAt'>;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-export function toRule(p: LeavePolicy): PolicyRule {
-  const h = (v: number | null) => (v === null ? null : toH(v));
-  return {
-    id: p.id,
-    leaveTypeId: p.leaveTypeId,
-    accrual: p.accrual,
-    amount: toH(p.amount),
-    prorateJoiners: p.prorateJoiners,
-    waitingDays: p.waitingDays,
-    maxBalance: h(p.maxBalance),
-    carryOverMax: h(p.carryOverMax),
-    carryOverExpiryMonths: p.carryOverExpiryMonths,
-    allowNegative: p.allowNegative,
-    encashable: p.encashable,
-    encashmentMax: h(p.encashmentMax),
-  };
-}
 
 /** The leave ledger's reads and its one write (issue 31): what the accrual engine needs, in a few queries per 1 000 employees. */
 @Injectable()
@@ -197,8 +179,8 @@ export class LeaveLedgerRepository {
     return found !== undefined && found !== null;
   }
 
-  policyExists(options: { where: { id: number } }): Promise<boolean> {
-    return this.ds.getRepository(LeavePolicy).exists(options);
+  policyExists(id: number): Promise<boolean> {
+    return this.ds.getRepository(LeavePolicy).exists({ where: { id } });
   }
 
   /** The policy of this name, inserted with `values` unless it exists (whoever asks first); its id. */

@@ -22,6 +22,7 @@ import { LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry } from '../entities/leave-ledger.entities';
 import { dateOnly } from '../leave-days';
 import {
+  AssignmentRule,
   corrections,
   Entry,
   FALLBACK_POLICY,
@@ -176,9 +177,7 @@ export class LeaveLedgerService implements OnModuleInit {
       const counted: Array<Entry | Owed> = [
         ...mine.filter((x) => !isDerived(x.key) && (!w || x.date >= w.start)),
         ...owed.filter((o) => !w || o.date >= w.start),
-      ].filter((x) =>
-        view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || !('base' in x) || x.date <= earnedBy,
-      );
+      ].filter((x) => (view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || x.date <= earnedBy));
       return this.sum(t.id, counted, pending.get(t.id) ?? 0, resolver.on(t.id, view.day));
     });
   }
@@ -209,9 +208,9 @@ export class LeaveLedgerService implements OnModuleInit {
   async balance(caller: AuthUser, employeeId: number, query: LeaveBalanceQueryDto): Promise<LeaveBalanceDto[]> {
     await this.access.visible(caller, employeeId);
     const day = query.as_of ?? new Date().toISOString().slice(0, 10);
-    if (query.leave_type !== undefined && !(await this.repo.leaveTypes()).some((t) => t.id === query.leave_type))
-      throw ValidationException.field('leave_type', 'does not exist');
-    return (await this.balances(null, employeeId, { kind: 'as_of', day }, query.leave_type)).map(balanceDto);
+    const balances = await this.balances(null, employeeId, { kind: 'as_of', day }, query.leave_type);
+    if (query.leave_type !== undefined && !balances.length) throw ValidationException.field('leave_type', 'does not exist');
+    return balances.map(balanceDto);
   }
 
   /** GET /employees/{id}/leave-ledger: newest first. */
@@ -371,14 +370,12 @@ export class LeaveLedgerService implements OnModuleInit {
       const assignments = await this.repo.assignments(chunk);
       const policies = await this.repo.policies(assignments.map((a) => a.policyId));
       const entries = await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null);
+      const everyone = assignments.filter((a) => a.employeeId === null);
+      const own = new Map<number, AssignmentRule[]>();
+      for (const a of assignments) if (a.employeeId !== null) own.set(a.employeeId, [...(own.get(a.employeeId) ?? []), a]);
       const rows: NewLedgerEntry[] = [];
       for (const f of facts) {
-        const resolver = new PolicyResolver(
-          f,
-          assignments.filter((a) => a.employeeId === null || a.employeeId === f.id),
-          policies,
-          fallbacks,
-        );
+        const resolver = new PolicyResolver(f, [...everyone, ...(own.get(f.id) ?? [])], policies, fallbacks);
         for (const type of types) {
           const mine = entries.get(`${f.id}:${type}`) ?? [];
           for (const c of corrections(owedEntries(type, resolver, scope, mine), mine, inScope, today))

@@ -110,8 +110,7 @@ export class LeavePoliciesService {
       if (!(await this.repo.exists(TARGETS[field as keyof typeof TARGETS], value as number)))
         problems.push({ field, message: 'does not exist' });
     }
-    if (!(await this.repo.policyExists({ where: { id: a.policyId } })))
-      problems.push({ field: 'policy', message: 'does not exist' });
+    if (!(await this.repo.policyExists(a.policyId))) problems.push({ field: 'policy', message: 'does not exist' });
     if (a.validTo && a.validTo < a.validFrom) problems.push({ field: 'valid_to', message: 'must not be before valid_from' });
     if (problems.length) throw new ValidationException(problems);
   }
