@@ -410,16 +410,22 @@ export function owedEntries(type: number, resolver: PolicyResolver, windows: Win
         if (g && resolver.on(type, g.date)?.id === policy.id) grants.push({ ...g, policy });
       }
     }
-    grants.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const byDay = (a: { date: string }, b: { date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
+    grants.sort(byDay);
+    events.sort(byDay);
+    // The balance on a grant's day: the other entries up to it (a running sum, one pass) and the grants before it.
+    let next = 0;
+    let before = 0;
+    let granted = 0;
     const byDate = new Map<string, Owed>();
     for (const g of grants) {
       let days = g.days;
       if (g.policy.maxBalance !== null) {
-        const balance = events.filter((x) => x.date <= g.date).reduce((s, x) => s + x.days, 0);
-        days = Math.max(0, Math.min(days, g.policy.maxBalance - balance));
+        for (; next < events.length && events[next].date <= g.date; next++) before += events[next].days;
+        days = Math.max(0, Math.min(days, g.policy.maxBalance - (before + granted)));
       }
       if (!days) continue;
-      events.push({ date: g.date, days });
+      granted += days;
       const key = accrualBase(type, g.date);
       const same = byDate.get(key);
       if (same) same.days += days;
@@ -431,7 +437,7 @@ export function owedEntries(type: number, resolver: PolicyResolver, windows: Win
     }
 
     // The carry-over into the next window, by the policy in force on the period's last day.
-    const balance = events.reduce((s, x) => s + x.days, 0);
+    const balance = events.reduce((s, x) => s + x.days, granted);
     const last = resolver.on(type, periodEnd);
     carryIn =
       !last || last.carryOverMax === 0
