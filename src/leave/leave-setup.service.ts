@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, LessThanOrEqual, MoreThanOrEqual, Not, Repository } from 'typeorm';
+import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
@@ -123,12 +123,14 @@ export class LeaveSetupService {
     const key = { employeeId: dto.employee, leaveTypeId: dto.leave_type, leavePeriodId: dto.leave_period };
     const type = await this.leaveTypeRepo.findOneByOrFail({ id: dto.leave_type });
     const period = await this.leavePeriodRepo.findOneByOrFail({ id: dto.leave_period });
+    // The entitlement is a fixed_per_period policy of its days, assigned to the employee for the period
+    // (issue 31). The policy is shared by every employee with those days: it is made in a statement of
+    // its own, outside the employee's transaction, where a concurrent maker's row would be invisible.
+    const policyId = await this.entitlementPolicy(type, dto.days);
     // Check-then-write under the employee's row lock: two requests for one entitlement cannot both insert it.
     return withEmployeeLock(this.dataSource, dto.employee, async (em) => {
       const repo = em.getRepository(LeaveEntitlement);
       const existing = await repo.findOne({ where: key });
-      // The entitlement is a fixed_per_period policy of its days, assigned to the employee for the period (issue 31).
-      const policyId = await this.entitlementPolicy(em, type, dto.days);
       const assignments = em.getRepository(LeavePolicyAssignment);
       let assignmentId = existing?.assignmentId ?? null;
       if (assignmentId !== null) await assignments.update({ id: assignmentId }, { policyId });
@@ -149,9 +151,9 @@ export class LeaveSetupService {
   }
 
   /** The policy granting `days` of the type once per leave period, nothing carried over (created once, whoever asks first). */
-  private async entitlementPolicy(em: EntityManager, type: LeaveType, days: number): Promise<number> {
+  private async entitlementPolicy(type: LeaveType, days: number): Promise<number> {
     const name = `${type.name}: ${days} days (entitlement)`.slice(0, 100);
-    return this.ledger.ensurePolicy(em, { name, ...fixedPerPeriod(type, days) });
+    return this.ledger.ensurePolicy(null, { name, ...fixedPerPeriod(type, days) });
   }
 
   async removeEntitlement(caller: AuthUser, id: number): Promise<{ id: number }> {

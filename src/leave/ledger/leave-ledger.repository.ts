@@ -184,7 +184,8 @@ export class LeaveLedgerRepository {
   }
 
   /** The policy of this name, inserted with `values` unless it exists (whoever asks first); its id. */
-  async ensurePolicy(em: EntityManager, values: Omit<LeavePolicy, 'id'>): Promise<number> {
+  async ensurePolicy(em: EntityManager | null, values: Omit<LeavePolicy, 'id'>): Promise<number> {
+    em ??= this.ds.manager;
     // updateEntity(false): MariaDB answers an ignored row with insertId 0, which TypeORM cannot map back.
     await em.createQueryBuilder().insert().into(LeavePolicy).values(values).orIgnore().updateEntity(false).execute();
     return (await em.getRepository(LeavePolicy).findOneByOrFail({ name: values.name })).id;
