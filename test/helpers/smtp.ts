@@ -15,6 +15,8 @@ export interface SmtpSink {
   messages: ReceivedMail[];
   /** RCPT TO commands seen: one per delivery attempt. */
   attempts: number;
+  /** Connection errors seen, such as a client killed mid-message resetting its socket (ECONNRESET). */
+  errors: Error[];
   /** From now on refuse every recipient with this code (550), or accept again (null). */
   setRejectCode(code: number | null): void;
   close(): Promise<void>;
@@ -26,7 +28,7 @@ export interface SmtpSink {
  * `acceptDelayMs` a message is answered (accepted and counted) only that long after its data ended.
  */
 export async function startSmtp(opts: { rejectCode?: number | null; acceptDelayMs?: number } = {}): Promise<SmtpSink> {
-  const sink = { messages: [] as ReceivedMail[], attempts: 0 };
+  const sink = { messages: [] as ReceivedMail[], attempts: 0, errors: [] as Error[] };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -55,6 +57,9 @@ export async function startSmtp(opts: { rejectCode?: number | null; acceptDelayM
       });
     },
   });
+  // A client that dies inside a transaction (a worker killed by SIGKILL) resets its socket; the
+  // server emits that as 'error', which without a listener would be thrown and fail the test run.
+  server.on('error', (err) => sink.errors.push(err));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
@@ -65,6 +70,9 @@ export async function startSmtp(opts: { rejectCode?: number | null; acceptDelayM
     },
     get attempts() {
       return sink.attempts;
+    },
+    get errors() {
+      return sink.errors;
     },
     setRejectCode: (code) => (opts.rejectCode = code),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
