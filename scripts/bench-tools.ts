@@ -205,6 +205,8 @@ export async function smtpSink(): Promise<{ url: string; messages: () => number;
       });
     },
   });
+  // A sender's reset socket is an 'error' on the server; unheard, it would end the benchmark.
+  server.on('error', (err) => console.warn(`smtp sink: ${err.message}`));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
