@@ -1,5 +1,6 @@
 import { EmployeesService } from '../src/employees/employees.service';
 import { LeaveLedgerService } from '../src/leave/ledger/leave-ledger.service';
+import { PayrollInputsService } from '../src/payroll/payroll-inputs.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 
@@ -205,6 +206,26 @@ describe('leave ledger (issue 31)', () => {
     expect((await call('POST', '/leave-encashments', c.users.restricted.token, body)).statusCode).toBe(403);
     const today = new Date().toISOString().slice(0, 10);
     expect(await balanceOf(e, today)).toMatchObject({ encashed: 2 });
+
+    // The payroll hook leave_encashment_days brings the days encashed in the payroll period into a column.
+    const missing = await call('POST', '/payroll_config/payroll-columns', admin, {
+      name: 'Encashed',
+      calculation_hook: 'leave_encashment_days',
+    });
+    expect([missing.statusCode, missing.json().error.details[0].field]).toEqual([400, 'calculation_hook_args.leave_type']);
+    const column = await ok('POST', '/payroll_config/payroll-columns', admin, {
+      name: 'Encashed',
+      calculation_hook: 'leave_encashment_days',
+      calculation_hook_args: { leave_type: holiday },
+    });
+    const hook = [{ id: column.id, hook: 'leave_encashment_days', args: { leave_type: holiday } }];
+    const inputs = t.app.get(PayrollInputsService);
+    const inPeriod = await inputs.hookValues(hook, [e, c.emp.report1], today, today);
+    expect([inPeriod(column.id, e), inPeriod(column.id, c.emp.report1)]).toEqual(['2', '0']);
+    const before = await inputs.hookValues(hook, [e], '2020-01-01', '2020-01-31');
+    expect(before(column.id, e)).toBe('0');
+    const otherType = await inputs.hookValues([{ ...hook[0], args: { leave_type: holiday + 1000 } }], [e], today, today);
+    expect(otherType(column.id, e)).toBe('0');
   });
 
   it('twenty concurrent approvals of one employee never spend more than the balance', async () => {

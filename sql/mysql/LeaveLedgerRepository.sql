@@ -56,3 +56,9 @@ SELECT `LeaveDay`.`request_id` AS `LeaveDay_request_id`, `LeaveDay`.`date` AS `L
   FROM `leave_days` `LeaveDay`
   WHERE ((`LeaveDay`.`request_id` = ?))
   ORDER BY `LeaveDay`.`date` ASC;
+
+-- LeaveLedgerRepository.sumOfKind
+SELECT `x`.`employee_id` AS `employee`, SUM(`x`.`days`) AS `days`
+  FROM `leave_ledger` `x`
+  WHERE `x`.`employee_id` IN (?, ?) AND `x`.`leave_type_id` = ? AND `x`.`kind` = ? AND `x`.`date` BETWEEN ? AND ?
+  GROUP BY `x`.`employee_id`;

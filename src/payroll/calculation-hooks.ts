@@ -58,6 +58,13 @@ export const CALCULATION_HOOKS: readonly CalculationHook[] = [
     args: [{ name: 'leave_type', type: 'integer', required: false, description: 'only this leave type' }],
   },
   {
+    code: 'leave_encashment_days',
+    name: 'Leave encashment days',
+    description:
+      'Days of the leave type paid out (POST /leave-encashments) on dates in the period; a formula turns them into money.',
+    args: [{ name: 'leave_type', type: 'integer', required: true, description: 'the leave type encashed' }],
+  },
+  {
     code: 'employee_field',
     name: 'Employee field value',
     description: 'A numeric employee field, such as years_of_service or age at the end of the period.',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AttendanceService } from '../attendance/attendance.service';
 import { EmployeesService } from '../employees/employees.service';
+import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
 import { LeaveRequestsService } from '../leave/leave-requests.service';
 import { TimesheetsService } from '../timesheets/timesheets.service';
 import { EngineEmployee, HookValues } from './engine/payroll-engine';
@@ -17,7 +18,7 @@ const DEFAULT_DAILY_THRESHOLD = 8;
 
 /**
  * Loads what a payroll run computes from, in bulk: the calculation hooks' values (from attendance,
- * timesheets and leave, through those modules' services) and the employees' formula fields. A few
+ * timesheets, leave and the leave ledger, through those modules' services) and the employees' formula fields. A few
  * grouped queries per hook column, whatever the number of employees.
  */
 @Injectable()
@@ -26,6 +27,7 @@ export class PayrollInputsService {
     private readonly attendance: AttendanceService,
     private readonly timesheets: TimesheetsService,
     private readonly leave: LeaveRequestsService,
+    private readonly ledger: LeaveLedgerService,
     private readonly employees: EmployeesService,
   ) {}
 
@@ -69,6 +71,11 @@ export class PayrollInputsService {
           for (const [employee, days] of await this.leave.approvedLeaveDays(employeeIds, from, to, type)) {
             perEmployee.set(employee, String(days));
           }
+          break;
+        }
+        case 'leave_encashment_days': {
+          const sums = await this.ledger.encashedDays(employeeIds, Number(column.args.leave_type), from, to);
+          for (const [employee, days] of sums) perEmployee.set(employee, days);
           break;
         }
         case 'employee_field': {

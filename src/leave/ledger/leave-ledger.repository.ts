@@ -7,7 +7,7 @@ import { Page } from '../../common/paging/page';
 import { dateOnly } from '../leave-days';
 import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry, LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
-import { AssignmentRule, EmployeeFacts, Entry, Period, PolicyRule, toH, toRule } from './accrual-engine';
+import { AssignmentRule, EmployeeFacts, Entry, LedgerKind, Period, PolicyRule, toH, toRule } from './accrual-engine';
 
 /** A ledger row to insert (days in days, not hundredths). */
 export type NewLedgerEntry = Omit<LeaveLedgerEntry, 'id' | 'createdAt'>;
@@ -131,6 +131,35 @@ export class LeaveLedgerRepository {
       const list = out.get(k) ?? [];
       list.push({ date: dateOnly(x.date), kind: x.kind, days: toH(x.days), key: x.entryKey });
       out.set(k, list);
+    }
+    return out;
+  }
+
+  /**
+   * The days of one kind of entry of one leave type dated in [from, to], summed per employee (1 000
+   * employees a query), in hundredths; entries that lower the balance count negative.
+   */
+  @RecordSql([1, 2], 'encashment', 1, '2026-03-01', '2026-03-31')
+  async sumOfKind(
+    employeeIds: number[],
+    kind: LedgerKind,
+    leaveType: number,
+    from: string,
+    to: string,
+  ): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const rows = await this.ds
+        .getRepository(LeaveLedgerEntry)
+        .createQueryBuilder('x')
+        .select('x.employee_id', 'employee')
+        .addSelect('SUM(x.days)', 'days')
+        .where('x.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
+        .andWhere('x.leave_type_id = :leaveType AND x.kind = :kind', { leaveType, kind })
+        .andWhere('x.date BETWEEN :from AND :to', { from, to })
+        .groupBy('x.employee_id')
+        .getRawMany<{ employee: unknown; days: unknown }>();
+      for (const r of rows) out.set(Number(r.employee), toH(Number(r.days)));
     }
     return out;
   }

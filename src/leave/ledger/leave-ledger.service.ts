@@ -306,6 +306,12 @@ export class LeaveLedgerService implements OnModuleInit {
     });
   }
 
+  /** Days encashed of the leave type dated in [from, to], per employee (the payroll hook leave_encashment_days). */
+  async encashedDays(employeeIds: number[], leaveType: number, from: string, to: string): Promise<Map<number, string>> {
+    const sums = await this.repo.sumOfKind(employeeIds, 'encashment', leaveType, from, to);
+    return new Map([...sums].map(([employee, h]) => [employee, String(fromH(-h))]));
+  }
+
   private async write(
     caller: AuthUser,
     employeeId: number,
