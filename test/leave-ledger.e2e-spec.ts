@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { EmployeesService } from '../src/employees/employees.service';
 import { LeaveLedgerService } from '../src/leave/ledger/leave-ledger.service';
 import { PayrollInputsService } from '../src/payroll/payroll-inputs.service';
@@ -257,6 +258,53 @@ describe('leave ledger (issue 31)', () => {
     expect(codes.filter((x) => x === 'ok')).toHaveLength(8);
     expect(codes.filter((x) => x === 'INSUFFICIENT_BALANCE')).toHaveLength(12);
     expect(await balanceOf(e, '2026-12-31')).toMatchObject({ taken: 8, available: 0 });
+  });
+
+  it('the leave liability insight sums the positive balances at the period end by type and department, in scope', async () => {
+    const period2025 = (await ok('GET', '/leave-periods?limit=500', admin)).find((p: { name: string }) => p.name === '2025').id;
+    const ds = t.app.get(DataSource);
+    type Row = { leave_type: number; department: number | null; employees: number; days: number };
+    // The model: every employee's balance as GET .../leaves/balance answers it, for those employed on the day.
+    const expected = async (day: string, ids: (e: { id: number; supervisor_id: number | null }) => boolean) => {
+      const employees: Array<{ id: number; department_id: number | null; supervisor_id: number | null }> = await ds.query(
+        'SELECT id, department_id, supervisor_id FROM employees WHERE joined_date <= ? AND (termination_date IS NULL OR termination_date >= ?)',
+        [day, day],
+      );
+      const sums = new Map<string, Row>();
+      for (const e of employees.filter(ids))
+        for (const b of await ok('GET', `/employees/${e.id}/leaves/balance?as_of=${day}`, admin)) {
+          if (b.available <= 0) continue;
+          const key = `${b.leave_type}:${e.department_id}`;
+          const row = sums.get(key) ?? { leave_type: b.leave_type, department: e.department_id, employees: 0, days: 0 };
+          row.employees += 1;
+          row.days = Math.round((row.days + b.available) * 100) / 100;
+          sums.set(key, row);
+        }
+      return [...sums.values()].sort((a, b) => a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
+    };
+    const liability = async (period: string | number, token = admin) =>
+      ((await ok('GET', `/insights/leave-liability/${period}`, token)) as Row[])
+        .map(({ leave_type, department, employees, days }) => ({ leave_type, department, employees, days }))
+        .sort((a, b) => a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
+
+    const yearEnd = await liability(period2025);
+    expect(yearEnd.some((r) => r.leave_type === holiday && r.department === c.departments.platform && r.days > 0)).toBe(true);
+    expect(yearEnd).toEqual(await expected('2025-12-31', () => true));
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await liability('1year')).toEqual(await expected(today, () => true));
+    // A Manager sees its direct reports only; names come with the ids.
+    expect(await liability(period2025, c.users.manager.token)).not.toEqual([]);
+    expect(await liability(period2025, c.users.manager.token)).toEqual(
+      await expected('2025-12-31', (e) => e.supervisor_id === c.emp.manager),
+    );
+    const named = (await ok('GET', `/insights/leave-liability/${period2025}`, admin))[0];
+    expect(named).toMatchObject({ leave_type_name: expect.any(String) });
+    expect('department_name' in named).toBe(true);
+
+    const notFound = await call('GET', '/insights/leave-liability/999999', admin);
+    expect([notFound.statusCode, notFound.json().error.code]).toEqual([404, 'NOT_FOUND']);
+    for (const bad of ['0', '-1', '1.5', 'x', '99999999999'])
+      expect((await call('GET', `/insights/leave-liability/${bad}`, admin)).json().error.code).toBe('INVALID_PERIOD');
   });
 
   it('validates policies and assignments', async () => {

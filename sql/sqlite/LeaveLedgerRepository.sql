@@ -3,11 +3,19 @@ SELECT "a"."id" AS "a_id", "a"."policy_id" AS "a_policy_id", "a"."employee_id" A
   FROM "leave_policy_assignments" "a"
   WHERE ("a"."employee_id" IS NULL OR "a"."employee_id" IN (?, ?));
 
+-- LeaveLedgerRepository.employedIds
+SELECT "x"."id" AS "id"
+  FROM "employees" "x"
+  INNER JOIN "employees" "e" ON "e"."id" = "x"."id"
+  WHERE "x"."joined_date" <= ? AND ("x"."termination_date" IS NULL OR "x"."termination_date" >= ?) AND "e"."department_id" IN (?, ?) AND "x"."id" > 0
+  ORDER BY "x"."id" ASC
+  LIMIT 1000;
+
 -- LeaveLedgerRepository.employeeIds
-SELECT "e"."id" AS "id"
-  FROM "employees" "e"
-  WHERE "e"."id" > 0
-  ORDER BY "e"."id" ASC
+SELECT "x"."id" AS "id"
+  FROM "employees" "x"
+  WHERE "x"."id" > 0
+  ORDER BY "x"."id" ASC
   LIMIT 1000;
 
 -- LeaveLedgerRepository.entries
@@ -36,10 +44,10 @@ SELECT "LeaveType"."id" AS "LeaveType_id", "LeaveType"."name" AS "LeaveType_name
   ORDER BY "LeaveType"."id" ASC;
 
 -- LeaveLedgerRepository.pendingDays
-SELECT "d"."leave_type_id" AS "type", SUM("d"."days") AS "days"
+SELECT "d"."employee_id" AS "employee", "d"."leave_type_id" AS "type", SUM("d"."days") AS "days"
   FROM "leave_days" "d"
-  WHERE "d"."employee_id" = 1 AND "d"."status" = 'Pending' AND "d"."date" >= ? AND "d"."date" <= ?
-  GROUP BY "d"."leave_type_id";
+  WHERE "d"."employee_id" IN (?, ?) AND "d"."status" = 'Pending' AND "d"."date" >= ? AND "d"."date" <= ?
+  GROUP BY "d"."employee_id", "d"."leave_type_id";
 
 -- LeaveLedgerRepository.periods
 SELECT "LeavePeriod"."id" AS "LeavePeriod_id", "LeavePeriod"."name" AS "LeavePeriod_name", "LeavePeriod"."date_start" AS "LeavePeriod_date_start", "LeavePeriod"."date_end" AS "LeavePeriod_date_end"

@@ -10,6 +10,7 @@ import {
   INSIGHT_PERIODS,
   InsightPeriod,
   LeaveDepartmentShareDto,
+  LeaveLiabilityDto,
   LeaveStatusSummaryDto,
   LeaveTypeShareDto,
   TimesheetInsightDto,
@@ -23,6 +24,18 @@ class PeriodPipe implements PipeTransform<string, InsightPeriod> {
     if ((INSIGHT_PERIODS as readonly string[]).includes(value)) return value as InsightPeriod;
     throw new DomainException('INVALID_PERIOD', `period must be one of ${INSIGHT_PERIODS.join(', ')}`, [
       { field: 'period', message: `must be one of ${INSIGHT_PERIODS.join(', ')}` },
+    ]);
+  }
+}
+
+/** `{period}` of the leave liability: a leave period's id, or one of INSIGHT_PERIODS (today). */
+class LiabilityPeriodPipe implements PipeTransform<string, InsightPeriod | number> {
+  transform(value: string): InsightPeriod | number {
+    if (/^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2_147_483_647) return Number(value);
+    if ((INSIGHT_PERIODS as readonly string[]).includes(value)) return value as InsightPeriod;
+    const allowed = `a leave period id or one of ${INSIGHT_PERIODS.join(', ')}`;
+    throw new DomainException('INVALID_PERIOD', `period must be ${allowed}`, [
+      { field: 'period', message: `must be ${allowed}` },
     ]);
   }
 }
@@ -84,6 +97,30 @@ export class InsightsController {
   @Insight("Approved leave by the employees' departments, most days first", LeaveDepartmentShareDto, true)
   leaveByDepartment(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
     return this.insights.get(caller, 'leave-by-department', period);
+  }
+
+  @Get('leave-liability/:period')
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Leave days owed per leave type and department at the end of a leave period (or today), from the leave ledger',
+    description:
+      '`period`: a leave period id (its last day; a later day projects the accruals due by then) or one of the insight periods (today). ' +
+      'Each row sums the positive available balances of the employees employed that day; negative balances are not netted. ' +
+      'Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. Most days first.',
+  })
+  @ApiParam({
+    name: 'period',
+    schema: {
+      oneOf: [
+        { type: 'integer', minimum: 1 },
+        { type: 'string', enum: [...INSIGHT_PERIODS] },
+      ],
+    },
+  })
+  @ApiArrayEnvelope(LeaveLiabilityDto)
+  @ApiErrors(400, 401, 404)
+  leaveLiability(@CurrentUser() caller: AuthUser, @Param('period', LiabilityPeriodPipe) period: InsightPeriod | number) {
+    return this.insights.leaveLiability(caller, period);
   }
 
   @Get('attendance-summary/:period')

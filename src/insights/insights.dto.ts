@@ -64,3 +64,13 @@ export class TimesheetInsightDto {
   @ApiProperty() total_hours: number;
   @ApiProperty({ description: 'total_hours per entry' }) average_hours: number;
 }
+
+export class LeaveLiabilityDto {
+  @ApiProperty() leave_type: number;
+  @ApiProperty({ example: 'Annual' }) leave_type_name: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'null: employees without a department' }) department: number | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Engineering' }) department_name: string | null;
+  @ApiProperty({ description: 'employees with a positive balance of the type' }) employees: number;
+  @ApiProperty({ example: 112.5, description: 'the sum of their available days (negative balances are not netted)' })
+  days: number;
+}

@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { EmployeesModule } from '../employees/employees.module';
+import { LeaveModule } from '../leave/leave.module';
 import { InsightsController } from './insights.controller';
 import { InsightsService } from './insights.service';
 import { InsightsRepository } from './insights.repository';
 
-@Module({ imports: [EmployeesModule], controllers: [InsightsController], providers: [InsightsService, InsightsRepository] })
+@Module({
+  imports: [EmployeesModule, LeaveModule],
+  controllers: [InsightsController],
+  providers: [InsightsService, InsightsRepository],
+})
 export class InsightsModule {}

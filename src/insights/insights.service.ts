@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecentResults } from '../common/cache/recent-results';
+import { DomainException } from '../common/errors/domain.exception';
 import { AuthUser } from '../common/auth/auth-user';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService, EmployeeScope } from '../employees/employee-access.service';
+import { fromH } from '../leave/ledger/accrual-engine';
+import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
 import { InsightsRepository, LeaveFigures, LeaveKey, PeriodRange } from './insights.repository';
 import {
   AttendanceInsightDto,
@@ -11,6 +14,7 @@ import {
   INSIGHT_NAMES,
   InsightPeriod,
   LeaveDepartmentShareDto,
+  LeaveLiabilityDto,
   LeaveStatusSummaryDto,
   LeaveTypeShareDto,
   TimesheetInsightDto,
@@ -90,6 +94,7 @@ export class InsightsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: EmployeeAccessService,
     private readonly repository: InsightsRepository,
+    private readonly ledger: LeaveLedgerService,
   ) {
     this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }
@@ -104,6 +109,39 @@ export class InsightsService {
     if (!this.config.insightsCacheMs) return compute();
     const key = `${name}|${period}|${periodRange(period, this.clock()).to}|${scopeKey(await this.access.scopeOf(caller))}`;
     return this.cache.get(key, compute) as Promise<Awaited<ReturnType<Insights[N]>>>;
+  }
+
+  /**
+   * GET /insights/leave-liability/{period}: the days owed per leave type and department at the end
+   * of a leave period (its id), or today (one of the insight periods, which all end today), from
+   * the leave ledger, in the caller's scope; most days first. Cached as the other insights.
+   */
+  async leaveLiability(caller: AuthUser, period: InsightPeriod | number): Promise<LeaveLiabilityDto[]> {
+    const day = typeof period === 'number' ? await this.ledger.periodEnd(period) : this.range(period).to;
+    if (!day) throw new DomainException('NOT_FOUND', `Leave period ${period} not found`);
+    const scope = await this.access.scopeOf(caller);
+    const compute = async () => {
+      const rows = await this.ledger.liability(scope, day);
+      const types = new Map((await this.repository.leaveTypes()).map((t) => [t.id, t.name]));
+      const departments = new Map(
+        (await this.repository.departmentNames(rows.flatMap((r) => (r.department === null ? [] : [r.department])))).map((d) => [
+          d.id,
+          d.name,
+        ]),
+      );
+      return rows
+        .map((r) => ({
+          leave_type: r.leaveType,
+          leave_type_name: types.get(r.leaveType) ?? '',
+          department: r.department,
+          department_name: r.department === null ? null : (departments.get(r.department) ?? null),
+          employees: r.employees,
+          days: fromH(r.days),
+        }))
+        .sort((a, b) => b.days - a.days || a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
+    };
+    if (!this.config.insightsCacheMs) return compute();
+    return this.cache.get(`leave-liability|${day}|${scopeKey(scope)}`, compute) as Promise<LeaveLiabilityDto[]>;
   }
 
   async leaveSummary(caller: AuthUser, period: InsightPeriod): Promise<LeaveStatusSummaryDto[]> {

@@ -2862,6 +2862,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/leave-liability/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave days owed per leave type and department at the end of a leave period (or today), from the leave ledger
+         * @description Who may call: any signed-in user.
+         *
+         *     `period`: a leave period id (its last day; a later day projects the accruals due by then) or one of the insight periods (today). Each row sums the positive available balances of the employees employed that day; negative balances are not netted. Scope: Admin the company, Restricted Admin its departments, Manager its direct reports, Employee itself. Most days first.
+         */
+        get: operations["leaveLiabilityInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/insights/attendance-summary/{period}": {
         parameters: {
             query?: never;
@@ -5741,6 +5763,29 @@ export interface components {
             name: string;
             /** Format: int32 */
             requests: number;
+            days: number;
+        };
+        LeaveLiabilityDto: {
+            /** Format: int32 */
+            leave_type: number;
+            /** @example Annual */
+            leave_type_name: string;
+            /**
+             * Format: int32
+             * @description null: employees without a department
+             */
+            department: number | null;
+            /** @example Engineering */
+            department_name: string | null;
+            /**
+             * Format: int32
+             * @description employees with a positive balance of the type
+             */
+            employees: number;
+            /**
+             * @description the sum of their available days (negative balances are not netted)
+             * @example 112.5
+             */
             days: number;
         };
         AttendanceInsightDto: {
@@ -29900,6 +29945,104 @@ export interface operations {
                         /** @enum {string} */
                         status: "SUCCESS";
                         data: components["schemas"]["LeaveDepartmentShareDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    leaveLiabilityInsights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                period: number | ("6months" | "1year" | "2years" | "3years" | "all");
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["LeaveLiabilityDto"][];
                     };
                 };
             };

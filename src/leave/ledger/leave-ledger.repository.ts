@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { findPage, ListRequest } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
+import { EmployeeScope } from '../../employees/employee-access.service';
+import { EmployeesRepository } from '../../employees/employees.repository';
 import { dateOnly } from '../leave-days';
 import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry, LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
@@ -12,12 +14,16 @@ import { AssignmentRule, EmployeeFacts, Entry, LedgerKind, Period, PolicyRule, t
 /** A ledger row to insert (days in days, not hundredths). */
 export type NewLedgerEntry = Omit<LeaveLedgerEntry, 'id' | 'createdAt'>;
 
+const SAMPLE_SCOPE: EmployeeScope = { kind: 'departments', departmentIds: [1, 2] };
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** The leave ledger's reads and its one write (issue 31): what the accrual engine needs, in a few queries per 1 000 employees. */
 @Injectable()
 export class LeaveLedgerRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly employees: EmployeesRepository,
+  ) {}
 
   /** The employees' dates, targets of assignments (department with its ancestors) and pay frequency. */
   @RecordSql([1, 2])
@@ -66,12 +72,29 @@ export class LeaveLedgerRepository {
   /** Every employee id, ascending, from `after` on, `limit` at a time (the accrual job's chunks). */
   @RecordSql(0, 1000)
   async employeeIds(after: number, limit: number): Promise<number[]> {
-    const rows = await this.ds
+    return this.idsAfter(this.ds.createQueryBuilder().from('employees', 'x'), after, limit);
+  }
+
+  /**
+   * The ids of the employees of `scope` (the employee list's rule; an Employee itself) employed
+   * on `day` (joined by then, not terminated before), ascending from `after`, `limit` at a time.
+   */
+  @RecordSql(SAMPLE_SCOPE, '2026-12-31', 0, 1000)
+  async employedIds(scope: EmployeeScope, day: string, after: number, limit: number): Promise<number[]> {
+    const qb = this.ds
       .createQueryBuilder()
-      .select('e.id', 'id')
-      .from('employees', 'e')
-      .where('e.id > :after', { after })
-      .orderBy('e.id')
+      .from('employees', 'x')
+      .where('x.joined_date <= :day', { day })
+      .andWhere('(x.termination_date IS NULL OR x.termination_date >= :day)', { day });
+    this.employees.restrictToScope(qb, 'x.id', scope, scope.kind === 'self' ? 'records' : 'list');
+    return this.idsAfter(qb, after, limit);
+  }
+
+  private async idsAfter(qb: SelectQueryBuilder<ObjectLiteral>, after: number, limit: number): Promise<number[]> {
+    const rows = await qb
+      .select('x.id', 'id')
+      .andWhere('x.id > :after', { after })
+      .orderBy('x.id')
       .limit(limit)
       .getRawMany<{ id: unknown }>();
     return rows.map((r) => Number(r.id));
@@ -164,21 +187,29 @@ export class LeaveLedgerRepository {
     return out;
   }
 
-  /** Days of the employee's pending requests dated in [from, to], by leave type. */
-  @RecordSql(SAMPLE_MANAGER, 1, '2026-01-01', '2026-12-31')
-  async pendingDays(em: EntityManager | null, employeeId: number, from: string, to: string | null): Promise<Map<number, number>> {
+  /** Days of the employees' pending requests dated in [from, to], by `employee:leave type`, in hundredths. */
+  @RecordSql(SAMPLE_MANAGER, [1, 2], '2026-01-01', '2026-12-31')
+  async pendingDays(
+    em: EntityManager | null,
+    employeeIds: number[],
+    from: string,
+    to: string | null,
+  ): Promise<Map<string, number>> {
+    if (!employeeIds.length) return new Map();
     const qb = (em ?? this.ds.manager)
       .getRepository(LeaveDay)
       .createQueryBuilder('d')
-      .select('d.leave_type_id', 'type')
+      .select('d.employee_id', 'employee')
+      .addSelect('d.leave_type_id', 'type')
       .addSelect('SUM(d.days)', 'days')
-      .where('d.employee_id = :employeeId', { employeeId })
+      .where('d.employee_id IN (:...employeeIds)', { employeeIds })
       .andWhere("d.status = 'Pending'")
       .andWhere('d.date >= :from', { from })
-      .groupBy('d.leave_type_id');
+      .groupBy('d.employee_id')
+      .addGroupBy('d.leave_type_id');
     if (to) qb.andWhere('d.date <= :to', { to });
-    const rows = await qb.getRawMany<{ type: unknown; days: unknown }>();
-    return new Map(rows.map((r) => [Number(r.type), toH(Number(r.days))]));
+    const rows = await qb.getRawMany<{ employee: unknown; type: unknown; days: unknown }>();
+    return new Map(rows.map((r) => [`${Number(r.employee)}:${Number(r.type)}`, toH(Number(r.days))]));
   }
 
   /** The leave days of a request (for its taken and reversal entries). */

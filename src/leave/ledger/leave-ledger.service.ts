@@ -8,7 +8,7 @@ import { ListSpec, parseListQuery } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
 import { JobQueue } from '../../common/queue/job-queue.service';
 import { defineJob } from '../../common/queue/queue.constants';
-import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { EmployeeAccessService, EmployeeScope } from '../../employees/employee-access.service';
 import { withEmployeeLock } from '../../employees/employee-lock';
 import {
   CreateLeaveAdjustmentDto,
@@ -24,6 +24,7 @@ import { dateOnly } from '../leave-days';
 import {
   AssignmentRule,
   corrections,
+  EmployeeFacts,
   Entry,
   FALLBACK_POLICY,
   fallbackPolicy,
@@ -72,6 +73,14 @@ export const toLedgerDto = (x: LeaveLedgerEntry): LeaveLedgerEntryDto => ({
   created_by: x.createdBy,
   note: x.note,
 });
+
+/** Days owed (hundredths) to the employees of one leave type and department with a positive balance. */
+export interface LiabilityRow {
+  leaveType: number;
+  department: number | null;
+  employees: number;
+  days: number;
+}
 
 /** A balance in hundredths, by the fields of LeaveBalanceDto. */
 export interface Balance {
@@ -150,36 +159,91 @@ export class LeaveLedgerService implements OnModuleInit {
 
   /** Balances of every leave type (or one) for the employee, read as `view` says. */
   async balances(em: EntityManager | null, employeeId: number, view: BalanceView, leaveType?: number): Promise<Balance[]> {
+    return (await this.balancesOf(em, [employeeId], view, leaveType))[0]?.balances ?? [];
+  }
+
+  /** balances() of many employees at once (a few queries for all of them), with each one's facts. */
+  private async balancesOf(
+    em: EntityManager | null,
+    employeeIds: number[],
+    view: BalanceView,
+    leaveType?: number,
+  ): Promise<Array<{ employee: EmployeeFacts; balances: Balance[] }>> {
     const all = await this.repo.leaveTypes(em);
     const types = all.filter((t) => leaveType === undefined || t.id === leaveType);
     const windows = windowsOf(await this.repo.periods(em));
     const around = this.around(windows, view.day);
     const w = around.at(-1) ?? null;
-    const [facts] = await this.repo.facts([employeeId], em);
-    const assignments = await this.repo.assignments([employeeId], em);
-    const resolver = new PolicyResolver(
-      facts,
-      assignments,
-      await this.repo.policies(
-        assignments.map((a) => a.policyId),
-        em,
-      ),
-      all.map(fallbackPolicy),
-    );
+    const resolvers = await this.resolvers(em, employeeIds, all);
     const from = around[0]?.start ?? '0001-01-01';
     const to = view.kind === 'as_of' ? view.day : (w?.end ?? null);
-    const written = await this.repo.entries(em, [employeeId], from, w?.end ?? null);
-    const pending = await this.repo.pendingDays(em, employeeId, w?.start ?? from, to);
+    const written = await this.repo.entries(em, employeeIds, from, w?.end ?? null);
+    const pending = await this.repo.pendingDays(em, employeeIds, w?.start ?? from, to);
     const earnedBy = view.kind === 'commitment' ? maxDay(view.today, w?.start ?? view.today) : view.day;
-    return types.map((t) => {
-      const mine = written.get(`${employeeId}:${t.id}`) ?? [];
-      const owed = w ? owedEntries(t.id, resolver, around, mine) : [];
-      const counted: Array<Entry | Owed> = [
-        ...mine.filter((x) => !isDerived(x.key) && (!w || x.date >= w.start)),
-        ...owed.filter((o) => !w || o.date >= w.start),
-      ].filter((x) => (view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || x.date <= earnedBy));
-      return this.sum(t.id, counted, pending.get(t.id) ?? 0, resolver.on(t.id, view.day));
-    });
+    return [...resolvers].map(([employeeId, resolver]) => ({
+      employee: resolver.employee,
+      balances: types.map((t) => {
+        const mine = written.get(`${employeeId}:${t.id}`) ?? [];
+        const owed = w ? owedEntries(t.id, resolver, around, mine) : [];
+        const counted: Array<Entry | Owed> = [
+          ...mine.filter((x) => !isDerived(x.key) && (!w || x.date >= w.start)),
+          ...owed.filter((o) => !w || o.date >= w.start),
+        ].filter((x) => (view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || x.date <= earnedBy));
+        return this.sum(t.id, counted, pending.get(`${employeeId}:${t.id}`) ?? 0, resolver.on(t.id, view.day));
+      }),
+    }));
+  }
+
+  /**
+   * Each employee's policy resolver: its facts, the assignments that may apply (its own and those
+   * by target, matched by the resolver), the policies they name and the types' fallbacks.
+   */
+  private async resolvers(
+    em: EntityManager | null,
+    employeeIds: number[],
+    types: LeaveType[],
+  ): Promise<Map<number, PolicyResolver>> {
+    const facts = await this.repo.facts(employeeIds, em);
+    const assignments = await this.repo.assignments(employeeIds, em);
+    const policies = await this.repo.policies(
+      assignments.map((a) => a.policyId),
+      em,
+    );
+    const fallbacks = types.map(fallbackPolicy);
+    const everyone = assignments.filter((a) => a.employeeId === null);
+    const own = new Map<number, AssignmentRule[]>();
+    for (const a of assignments) if (a.employeeId !== null) own.set(a.employeeId, [...(own.get(a.employeeId) ?? []), a]);
+    return new Map(facts.map((f) => [f.id, new PolicyResolver(f, [...everyone, ...(own.get(f.id) ?? [])], policies, fallbacks)]));
+  }
+
+  /** The last day of the leave period of this id; null when there is none. */
+  async periodEnd(id: number): Promise<string | null> {
+    return (await this.repo.periods()).find((p) => p.id === id)?.end ?? null;
+  }
+
+  /**
+   * Days owed at the end of `day` (GET /insights/leave-liability): the positive available balances
+   * of the employees of `scope` employed that day, summed by leave type and department, 1 000
+   * employees at a time. A negative balance (days owed by an employee) is not netted against them.
+   */
+  async liability(scope: EmployeeScope, day: string): Promise<LiabilityRow[]> {
+    const sums = new Map<string, LiabilityRow>();
+    for (let after = 0; ;) {
+      const chunk = await this.repo.employedIds(scope, day, after, CHUNK);
+      if (!chunk.length) break;
+      after = chunk[chunk.length - 1];
+      for (const { employee, balances } of await this.balancesOf(null, chunk, { kind: 'as_of', day }))
+        for (const b of balances) {
+          if (b.available <= 0) continue;
+          const department = employee.departments[0] ?? null;
+          const key = `${b.leaveType}:${department}`;
+          const row = sums.get(key) ?? { leaveType: b.leaveType, department, employees: 0, days: 0 };
+          row.employees += 1;
+          row.days += b.available;
+          sums.set(key, row);
+        }
+    }
+    return [...sums.values()];
   }
 
   private sum(
@@ -360,7 +424,6 @@ export class LeaveLedgerService implements OnModuleInit {
       );
     };
     const leaveTypes = await this.repo.leaveTypes();
-    const fallbacks = leaveTypes.map(fallbackPolicy);
     const types = leaveTypes.map((t) => t.id);
     let written = 0;
     for (let after = 0; ;) {
@@ -372,21 +435,15 @@ export class LeaveLedgerService implements OnModuleInit {
         : await this.repo.employeeIds(after, CHUNK);
       if (!chunk.length) break;
       after = chunk[chunk.length - 1];
-      const facts = await this.repo.facts(chunk);
-      const assignments = await this.repo.assignments(chunk);
-      const policies = await this.repo.policies(assignments.map((a) => a.policyId));
+      const resolvers = await this.resolvers(null, chunk, leaveTypes);
       const entries = await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null);
-      const everyone = assignments.filter((a) => a.employeeId === null);
-      const own = new Map<number, AssignmentRule[]>();
-      for (const a of assignments) if (a.employeeId !== null) own.set(a.employeeId, [...(own.get(a.employeeId) ?? []), a]);
       const rows: NewLedgerEntry[] = [];
-      for (const f of facts) {
-        const resolver = new PolicyResolver(f, [...everyone, ...(own.get(f.id) ?? [])], policies, fallbacks);
+      for (const [employeeId, resolver] of resolvers) {
         for (const type of types) {
-          const mine = entries.get(`${f.id}:${type}`) ?? [];
+          const mine = entries.get(`${employeeId}:${type}`) ?? [];
           for (const c of corrections(owedEntries(type, resolver, scope, mine), mine, inScope, today))
             rows.push({
-              employeeId: f.id,
+              employeeId,
               leaveTypeId: type,
               date: c.date,
               kind: c.kind,
