@@ -333,10 +333,6 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
     expect(binary.statusCode).toBe(415);
     const unknownKind = await upload('a\n1\n', 'kind=payslips');
     expect(unknownKind.statusCode).toBe(400);
-    // leave-balances waits for the leave ledger (issue 31): named, not served yet.
-    expect((await upload('a\n1\n', 'kind=leave-balances')).json().error.details).toEqual([
-      { field: 'kind', message: 'is not available in this installation' },
-    ]);
     // A file is a body of the upload route only.
     const elsewhere = await t.app.inject({
       method: 'POST',
@@ -430,6 +426,112 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       c.users.restricted.token,
     );
     expect(restricted).toMatchObject({ status: 'Failed', rows_failed: 1 });
+  });
+});
+
+describe('leave balance imports: opening entries of the leave ledger (issue 31)', () => {
+  let t: TestApp;
+  let c: Company;
+  let call: ReturnType<typeof apiCaller>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ IMPORT_DIR: mkdtempSync(join(tmpdir(), 'hr-imports-')) });
+    c = await buildCompany(t.app);
+    call = apiCaller(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('each row is an opening entry once per employee, type and day, in scope, with the import as its source', async () => {
+    const admin = c.users.admin.token;
+    const upload = (csv: string, query: string, token = admin) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/app/api/imports?kind=leave-balances&${query}`,
+        headers: { ...bearer(token), 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="balances.csv"' },
+        payload: csv,
+      });
+    const imported = async (csv: string, query: string, token = admin) => {
+      const res = await upload(csv, query, token);
+      expect(res.statusCode).toBe(202);
+      let record: ImportBody | null = null;
+      await until(async () => {
+        record = (await call('GET', `/imports/${res.json().data.id}`, token)).json().data as ImportBody;
+        return ['Validated', 'Completed', 'Failed'].includes(record.status);
+      }, 20_000);
+      const errors = (await call('GET', `/imports/${record!.id}/errors?limit=500`, token)).json().data as Array<{
+        row: number;
+        field: string;
+        message: string;
+      }>;
+      return { record: record!, errors: errors.map((e) => [e.row, e.field]) };
+    };
+    const year = new Date().getUTCFullYear();
+    for (const y of [year - 1, year])
+      await call('POST', '/leave-periods', admin, { name: `B${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
+    const type = (await call('POST', '/leave-types', admin, { name: 'Vacation', default_days: 0 })).json().data.id;
+    const code = async (id: number) => (await call('GET', `/employees/${id}`, admin)).json().data.employee_id as string;
+    const [outsider, report1] = [await code(c.emp.outsider), await code(c.emp.report1)];
+    const csv = [
+      'Employee ID,Leave type,Days,Date,Note',
+      `${outsider},vacation,7.5,${year - 1}-01-01,from the old system`,
+      `${report1},${type},-2,,`,
+      `${outsider},Gardening,1,${year}-01-01,`,
+      `${outsider},Vacation,1,1990-01-01,`,
+      `${outsider},Vacation,1.005,${year}-02-01,`,
+      `${outsider},Vacation,3,${year - 1}-01-01,twice`,
+    ].join('\n');
+    const ledgerOf = async (id: number) =>
+      (
+        await call(
+          'GET',
+          `/employees/${id}/leave-ledger?filters=${encodeURIComponent(JSON.stringify({ kind: 'opening' }))}`,
+          admin,
+        )
+      ).json().data as Array<{ date: string; days: number; source: string; source_id: number; note: string | null }>;
+
+    const dry = await imported(csv, 'dry_run=true&mode=valid-rows');
+    expect(dry.record).toMatchObject({ status: 'Validated', rows_valid: 2, rows_failed: 4 });
+    expect(await ledgerOf(c.emp.outsider)).toEqual([]);
+
+    const done = await imported(csv, 'dry_run=false&mode=valid-rows');
+    expect(done.record).toMatchObject({ status: 'Completed', rows_valid: 2, rows_failed: 4 });
+    expect(done.errors).toEqual([
+      [3, 'leave_type'],
+      [4, 'date'],
+      [5, 'days'],
+      [6, 'date'],
+    ]);
+    expect(await ledgerOf(c.emp.outsider)).toEqual([
+      expect.objectContaining({
+        date: `${year - 1}-01-01`,
+        days: 7.5,
+        source: 'import',
+        source_id: done.record.id,
+        note: 'from the old system',
+      }),
+    ]);
+    // No date: the first day of today's leave period.
+    expect(await ledgerOf(c.emp.report1)).toEqual([expect.objectContaining({ date: `${year}-01-01`, days: -2 })]);
+    const balance = (
+      await call('GET', `/employees/${c.emp.outsider}/leaves/balance?as_of=${year - 1}-06-30&leave_type=${type}`, admin)
+    ).json().data[0];
+    expect(balance).toMatchObject({ opening: 7.5, available: 7.5 });
+
+    // The same file again: every row is refused (loaded already), all or nothing.
+    const again = await imported(csv.split('\n').slice(0, 3).join('\n'), 'dry_run=false');
+    expect(again.record).toMatchObject({ status: 'Failed', rows_failed: 2 });
+    expect(again.errors).toEqual([
+      [1, 'date'],
+      [2, 'date'],
+    ]);
+    // A Restricted Admin (Engineering) loads balances of its departments only.
+    const restricted = await imported(
+      `employee,leave_type,days,date\n${outsider},Vacation,1,${year}-03-01\n${report1},Vacation,1,${year}-03-01\n`,
+      'dry_run=false&mode=valid-rows',
+      c.users.restricted.token,
+    );
+    expect(restricted.record).toMatchObject({ status: 'Completed', rows_valid: 1, rows_failed: 1 });
+    expect(restricted.errors.map(([row]) => row)).toEqual([1]);
   });
 });
 

@@ -38,6 +38,14 @@ SELECT `e`.`id` AS id, `e`.`joined_date` AS joined, `e`.`termination_date` AS te
   LEFT JOIN `pay_frequencies` `f` ON `f`.`id` = `pe`.`pay_frequency_id`
   WHERE `e`.`id` IN (?, ?);
 
+-- LeaveLedgerRepository.keyExists
+SELECT 1 AS `row_exists`
+  FROM (SELECT 1 AS dummy_column) `dummy_table`
+  WHERE EXISTS (SELECT 1
+  FROM `leave_ledger` `LeaveLedgerEntry`
+  WHERE ((`LeaveLedgerEntry`.`employee_id` = ?) AND (`LeaveLedgerEntry`.`entry_key` = ?)))
+  LIMIT 1;
+
 -- LeaveLedgerRepository.leaveTypes
 SELECT `LeaveType`.`id` AS `LeaveType_id`, `LeaveType`.`name` AS `LeaveType_name`, `LeaveType`.`default_days` AS `LeaveType_default_days`, `LeaveType`.`color` AS `LeaveType_color`, `LeaveType`.`allow_negative` AS `LeaveType_allow_negative`
   FROM `leave_types` `LeaveType`

@@ -13,7 +13,7 @@ import {
   LeaveLedgerWritesController,
 } from './ledger/leave-ledger.controllers';
 import { LeaveRequestsService } from './leave-requests.service';
-import { LeaveEntitlementsImport } from './leave.import';
+import { LeaveBalancesImport, LeaveEntitlementsImport } from './leave.import';
 import { LeaveSetupService } from './leave-setup.service';
 import { LeaveRepository } from './leave.repository';
 import {
@@ -39,6 +39,7 @@ import {
     LeaveRequestsService,
     LeaveRepository,
     LeaveEntitlementsImport,
+    LeaveBalancesImport,
     LeaveLedgerRepository,
     LeaveLedgerService,
     LeavePoliciesService,

@@ -149,3 +149,12 @@ export class CreateLeaveEncashmentDto {
   @ApiProperty() @IsRefId() leave_type: number;
   @ApiProperty({ example: 3 }) @DaysValue(0.01, 999) days: number;
 }
+
+/** A row of the `leave-balances` import: an opening balance, written as an `opening` entry. */
+export class LeaveOpeningDto {
+  @IsRefId() employee: number;
+  @IsRefId() leave_type: number;
+  @DaysValue(-999, 999) days: number;
+  @IsOptional() @IsCalendarDate() date?: string;
+  @IsOptional() @Trim() @IsString() @Length(1, 500) note?: string;
+}

@@ -243,6 +243,12 @@ export class LeaveLedgerRepository {
     return this.ds.getRepository(LeavePolicy).exists({ where: { id } });
   }
 
+  /** Whether the employee has an entry of this key. */
+  @RecordSql(SAMPLE_MANAGER, 1, 'open:1:2026-01-01')
+  keyExists(em: EntityManager, employeeId: number, entryKey: string): Promise<boolean> {
+    return em.getRepository(LeaveLedgerEntry).exists({ where: { employeeId, entryKey } });
+  }
+
   /** The policy of this name, inserted with `values` unless it exists (whoever asks first); its id. */
   async ensurePolicy(em: EntityManager | null, values: Omit<LeavePolicy, 'id'>): Promise<number> {
     em ??= this.ds.manager;

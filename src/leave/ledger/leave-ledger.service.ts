@@ -17,6 +17,7 @@ import {
   LeaveBalanceQueryDto,
   LeaveLedgerEntryDto,
   LeaveLedgerQueryDto,
+  LeaveOpeningDto,
 } from '../dto/leave-ledger.dto';
 import { LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry } from '../entities/leave-ledger.entities';
@@ -323,6 +324,50 @@ export class LeaveLedgerService implements OnModuleInit {
       note: dto.note,
       entryKey: null,
     });
+  }
+
+  /**
+   * An opening balance (a row of the `leave-balances` import, in the import's transaction): an
+   * `opening` entry dated `date` (default: the first day of the leave period containing today),
+   * once per employee, leave type and day; a second one is refused, as a correction is an
+   * adjustment. Admin, or Restricted Admin in scope.
+   */
+  async open(caller: AuthUser, dto: LeaveOpeningDto, em: EntityManager, importId: number): Promise<void> {
+    await this.assertAdministers(caller, dto.employee);
+    await this.assertType(dto.leave_type);
+    const windows = windowsOf(await this.repo.periods(em));
+    const date = dto.date ?? windowOn(windows, new Date().toISOString().slice(0, 10))?.period.start;
+    if (!date || !windowOn(windows, date))
+      throw ValidationException.field(
+        'date',
+        dto.date ? 'is before the first leave period' : 'no leave period has begun: give a date',
+      );
+    const entryKey = `open:${dto.leave_type}:${date}`;
+    if (await this.repo.keyExists(em, dto.employee, entryKey))
+      throw new DomainException('DUPLICATE', 'This opening balance is loaded already', [
+        {
+          field: 'date',
+          message: 'an opening balance of this leave type on this day exists; correct it with POST /leave-adjustments',
+        },
+      ]);
+    await this.write(
+      caller,
+      dto.employee,
+      'leave-balances',
+      {
+        employeeId: dto.employee,
+        leaveTypeId: dto.leave_type,
+        date,
+        kind: 'opening',
+        days: dto.days,
+        source: 'import',
+        sourceId: importId,
+        createdBy: caller.id,
+        note: dto.note ?? null,
+        entryKey,
+      },
+      em,
+    );
   }
 
   /**
