@@ -186,6 +186,8 @@ describe('demo seed', () => {
       'overtime_pay',
       'unpaid_days',
       'unpaid_leave',
+      'encashed_days',
+      'leave_encashment',
       'gross',
       'tax',
       'net',
@@ -230,12 +232,25 @@ describe('demo seed', () => {
       headers: admin,
     });
     expect(grid.json().data.total).toBe(60);
-    expect(grid.json().data.rows[0].values[String(grid.json().data.columns[8].id)]).toMatch(/^\d+\.\d{2}$/);
+    expect(grid.json().data.rows[0].values[String(grid.json().data.columns[10].id)]).toMatch(/^\d+\.\d{2}$/);
+    // Last month's payroll prices the 2 annual days each of three employees had paid out that month.
+    const all = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${payrolls[0].id}/data?limit=500`,
+      headers: admin,
+    });
+    const encashed = String(all.json().data.columns.find((x: { name: string }) => x.name === 'Encashed leave days').id);
+    const cells = all.json().data.rows.map((r: { values: Record<string, string> }) => Number(r.values[encashed]));
+    expect(cells.filter((v: number) => v !== 0)).toEqual([2, 2, 2]);
 
     // Insights look like a company's: shorter Fridays, annual leave ahead of sick leave, summer and
     // December leave ahead of the rest, every department present, nobody at work on approved leave.
     const insight = async (path: string) =>
       (await t.app.inject({ method: 'GET', url: `/app/api/insights/${path}`, headers: admin })).json().data;
+    // The leave days owed at the end of this year's leave period, per type and department.
+    const thisPeriod = leave.json().data.period.id;
+    const owed = await insight(`leave-liability/${thisPeriod}`);
+    expect(owed.find((r: { leave_type: number; days: number }) => r.leave_type === annual && r.days > 0)).toBeDefined();
     const week = await insight('attendance-weekly-pattern/1year');
     const hours = Object.fromEntries(week.map((d: { day: string; value: number }) => [d.day, d.value]));
     expect(hours.Friday).toBeLessThan(hours.Thursday * 0.85);

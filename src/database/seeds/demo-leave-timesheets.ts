@@ -137,6 +137,25 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date(
   );
   const [policy] = await ds.query<Array<{ id: number | string }>>("SELECT id FROM leave_policies WHERE name = 'Annual: monthly'");
   await insertRows(ds, 'leave_policy_assignments', ['policy_id', 'valid_from'], [[Number(policy.id), `${years[0]}-01-01`]]);
+  // The first three employees had 2 annual days each paid out on the 15th of last month: last
+  // month's payroll prices them (the leave_encashment_days column).
+  const lastMonth = new Date(Date.UTC(year, now.getUTCMonth() - 1, 15)).toISOString().slice(0, 10);
+  const first = await ds.query<Array<{ id: number | string }>>('SELECT id FROM employees ORDER BY id LIMIT 3');
+  await insertRows(
+    ds,
+    'leave_ledger',
+    ['employee_id', 'leave_type_id', 'date', 'kind', 'days', 'source', 'source_id', 'note'],
+    first.map((e) => [
+      Number(e.id),
+      typeId('Annual'),
+      lastMonth,
+      'encashment',
+      -2,
+      'admin',
+      Number(policy.id),
+      'paid out at their request',
+    ]),
+  );
 
   await insertRows(
     ds,

@@ -78,7 +78,13 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
     calculation_hook_args: unpaid ? { leave_type: unpaid.id } : {},
   });
   await column('Unpaid leave', 'unpaid_leave', { script: 'unpaid_days * basic / 21.67' });
-  await column('Gross', 'gross', { script: 'basic + allowances + overtime_pay - unpaid_leave' });
+  const annual = await ds.getRepository(LeaveType).findOneOrFail({ where: { name: 'Annual' } });
+  await column('Encashed leave days', 'encashed_days', {
+    calculation_hook: 'leave_encashment_days',
+    calculation_hook_args: { leave_type: annual.id },
+  });
+  await column('Leave encashment', 'leave_encashment', { script: 'encashed_days * basic / 21.67' });
+  await column('Gross', 'gross', { script: 'basic + allowances + overtime_pay + leave_encashment - unpaid_leave' });
   await column('Income tax', 'tax', {
     script:
       'if(gross <= 1000, 0,\n' +
