@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
+import { pipelined } from '../../common/database/pipelined';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DomainException, ValidationException } from '../../common/errors/domain.exception';
 import { ListSpec, parseListQuery } from '../../common/paging/list-request';
@@ -471,17 +472,22 @@ export class LeaveLedgerService implements OnModuleInit {
     const leaveTypes = await this.repo.leaveTypes();
     const types = leaveTypes.map((t) => t.id);
     let written = 0;
-    for (let after = 0; ;) {
+    let after = 0;
+    const nextChunk = async () => {
       const chunk = only
         ? only
             .filter((id) => id > after)
             .sort((a, b) => a - b)
             .slice(0, CHUNK)
         : await this.repo.employeeIds(after, CHUNK);
-      if (!chunk.length) break;
+      if (!chunk.length) return null;
       after = chunk[chunk.length - 1];
-      const resolvers = await this.resolvers(null, chunk, leaveTypes);
-      const entries = await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null);
+      return {
+        resolvers: await this.resolvers(null, chunk, leaveTypes),
+        entries: await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null),
+      };
+    };
+    await pipelined(nextChunk, async ({ resolvers, entries }) => {
       const rows: NewLedgerEntry[] = [];
       for (const [employeeId, resolver] of resolvers) {
         for (const type of types) {
@@ -505,7 +511,7 @@ export class LeaveLedgerService implements OnModuleInit {
       }
       await this.repo.append(null, rows);
       written += rows.length;
-    }
+    });
     return written;
   }
 }
