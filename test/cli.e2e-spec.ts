@@ -149,6 +149,64 @@ describe('hr command line', () => {
     }
   });
 
+  it('leave:accrue writes what the policies owe: the current and previous leave periods, or with --history all every one begun', async () => {
+    const ds = await new DataSource(dataSourceOptions(testConfig(env).database)).initialize();
+    try {
+      const year = new Date().getUTCFullYear();
+      await ds.query(
+        "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES ('L1', 'A', 'B', '2015-01-01')",
+      );
+      const [{ id }] = await ds.query("SELECT id FROM employees WHERE employee_id = 'L1'");
+      for (const y of [year - 3, year - 2, year - 1, year])
+        await ds.query('INSERT INTO leave_periods (name, date_start, date_end) VALUES (?, ?, ?)', [
+          `CLI ${y}`,
+          `${y}-01-01`,
+          `${y}-12-31`,
+        ]);
+      await ds.query("INSERT INTO leave_types (name, default_days) VALUES ('CLI leave', 0)");
+      const [{ type }] = await ds.query("SELECT id AS type FROM leave_types WHERE name = 'CLI leave'");
+      await ds.query(
+        "INSERT INTO leave_policies (name, leave_type_id, accrual, amount, carry_over_max) VALUES ('CLI monthly', ?, 'monthly', 1, 0)",
+        [Number(type)],
+      );
+      const [{ policy }] = await ds.query("SELECT id AS policy FROM leave_policies WHERE name = 'CLI monthly'");
+      await ds.query("INSERT INTO leave_policy_assignments (policy_id, employee_id, valid_from) VALUES (?, ?, '2015-01-01')", [
+        Number(policy),
+        Number(id),
+      ]);
+      const years = async () =>
+        (
+          await ds.query<Array<{ date: string | Date }>>('SELECT date FROM leave_ledger WHERE employee_id = ? AND kind = ?', [
+            Number(id),
+            'accrual',
+          ])
+        )
+          .map((r) => new Date(r.date).getUTCFullYear() || Number(String(r.date).slice(0, 4)))
+          .reduce((m, y) => m.set(y, (m.get(y) ?? 0) + 1), new Map<number, number>());
+      const current = captureIo();
+      expect(await runCli(['leave:accrue', '--employees', String(id)], current.io, env)).toBe(0);
+      expect(current.out[0]).toMatch(/^wrote \d+ leave ledger entries in \d+ ms$/);
+      expect((await years()).get(year - 1)).toBe(12);
+      expect((await years()).has(year - 3)).toBe(false);
+      const history = captureIo();
+      expect(await runCli(['leave:accrue', '--history', 'all', '--employees', String(id)], history.io, env)).toBe(0);
+      expect([(await years()).get(year - 3), (await years()).get(year - 2)]).toEqual([12, 12]);
+      const again = captureIo();
+      expect(await runCli(['leave:accrue', '--history', 'all', '--employees', String(id)], again.io, env)).toBe(0);
+      expect(again.out[0]).toMatch(/^wrote 0 leave ledger entries/);
+      for (const bad of [
+        ['--history', 'some'],
+        ['--employees', 'x'],
+      ])
+        expect(await runCli(['leave:accrue', ...bad], captureIo().io, env)).toBe(2);
+      await ds.query('DELETE FROM leave_ledger WHERE employee_id = ?', [Number(id)]);
+      await ds.query('DELETE FROM leave_policy_assignments WHERE employee_id = ?', [Number(id)]);
+      await ds.query('DELETE FROM employees WHERE id = ?', [Number(id)]);
+    } finally {
+      await ds.destroy();
+    }
+  });
+
   it('fails with exit code 1 and a clear message on a duplicate or a bad value', async () => {
     const dup = captureIo();
     const code = await runCli(

@@ -11,6 +11,7 @@ import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/con
 import { dataSourceOptions, runMigrations } from '../database/data-source';
 import { rebuildInsightRollups } from '../database/insight-rollups';
 import { seedDemo } from '../database/seeds/demo.seed';
+import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
 import { SettingsService } from '../settings/settings.service';
 import { Employee } from '../employees/entities/employee.entity';
 import { Department } from '../reference/entities/reference.entities';
@@ -43,6 +44,10 @@ Commands:
                                                ago, delivery attempts over 30 days old and the files of dry-run
                                                imports not committed within 7 days (run daily)
   maintenance:rebuild-insights                 recompute the insights rollups after loading attendance, time entries or leave around the API
+  leave:accrue [--history all] [--employees 1,2]
+                                               write what the leave policies owe and the ledger lacks, as the daily job
+                                               does for the current and the previous leave period; --history all covers
+                                               every leave period begun (after a policy or assignment changed far back)
   settings:get <name>                          print a setting's value
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
   demo                                         serve the API on ./data/demo.sqlite with a demo company
@@ -164,6 +169,21 @@ const COMMANDS: Record<string, Handler> = {
       const started = Date.now();
       await rebuildInsightRollups(app.get(DataSource));
       io.out(`rebuilt attendance_days, time_entry_days and leave_day_sums in ${Date.now() - started} ms`);
+    });
+  },
+
+  'leave:accrue': async (argv, { config, io }) => {
+    const args = parseArgs(argv, ['history', 'employees']);
+    const history = args.options.history;
+    if (history !== undefined && history !== 'all') throw new UsageError('--history takes the value all');
+    const employees = args.options.employees?.split(',').map((v) => {
+      if (!/^\d+$/.test(v)) throw new UsageError('--employees takes numeric ids');
+      return Number(v);
+    });
+    await withContext(config, async (app) => {
+      const started = Date.now();
+      const written = await app.get(LeaveLedgerService).accrue(undefined, history === 'all', employees);
+      io.out(`wrote ${written} leave ledger entries in ${Date.now() - started} ms`);
     });
   },
 

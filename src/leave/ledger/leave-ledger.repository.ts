@@ -29,7 +29,7 @@ export class LeaveLedgerRepository {
   @RecordSql([1, 2])
   async facts(employeeIds: number[], em: EntityManager | null = null): Promise<EmployeeFacts[]> {
     if (!employeeIds.length) return [];
-    const rows = await (em ?? this.ds.manager)
+    const read = (em ?? this.ds.manager)
       .createQueryBuilder()
       .select(['e.id AS id', 'e.joined_date AS joined', 'e.termination_date AS termination'])
       .addSelect([
@@ -43,7 +43,7 @@ export class LeaveLedgerRepository {
       .leftJoin('pay_frequencies', 'f', 'f.id = pe.pay_frequency_id')
       .where('e.id IN (:...employeeIds)', { employeeIds })
       .getRawMany<Record<string, unknown>>();
-    const parents = await this.departmentParents(em);
+    const [rows, parents] = await Promise.all([read, this.departmentParents(em)]);
     const path = (d: number | null) => {
       const out: number[] = [];
       for (let x = d; x !== null && x !== undefined && !out.includes(x); x = parents.get(x) ?? null) out.push(x);

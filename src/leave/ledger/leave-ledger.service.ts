@@ -171,16 +171,19 @@ export class LeaveLedgerService implements OnModuleInit {
     view: BalanceView,
     leaveType?: number,
   ): Promise<Array<{ employee: EmployeeFacts; balances: Balance[] }>> {
-    const all = await this.repo.leaveTypes(em);
+    // Independent reads go together: three round trips instead of nine (one connection each, or
+    // one after the other on a transaction's).
+    const [all, periods] = await Promise.all([this.repo.leaveTypes(em), this.repo.periods(em)]);
     const types = all.filter((t) => leaveType === undefined || t.id === leaveType);
-    const windows = windowsOf(await this.repo.periods(em));
-    const around = this.around(windows, view.day);
+    const around = this.around(windowsOf(periods), view.day);
     const w = around.at(-1) ?? null;
-    const resolvers = await this.resolvers(em, employeeIds, all);
     const from = around[0]?.start ?? '0001-01-01';
     const to = view.kind === 'as_of' ? view.day : (w?.end ?? null);
-    const written = await this.repo.entries(em, employeeIds, from, w?.end ?? null);
-    const pending = await this.repo.pendingDays(em, employeeIds, w?.start ?? from, to);
+    const [resolvers, written, pending] = await Promise.all([
+      this.resolvers(em, employeeIds, all),
+      this.repo.entries(em, employeeIds, from, w?.end ?? null),
+      this.repo.pendingDays(em, employeeIds, w?.start ?? from, to),
+    ]);
     const earnedBy = view.kind === 'commitment' ? maxDay(view.today, w?.start ?? view.today) : view.day;
     return [...resolvers].map(([employeeId, resolver]) => ({
       employee: resolver.employee,
@@ -205,12 +208,19 @@ export class LeaveLedgerService implements OnModuleInit {
     employeeIds: number[],
     types: LeaveType[],
   ): Promise<Map<number, PolicyResolver>> {
-    const facts = await this.repo.facts(employeeIds, em);
-    const assignments = await this.repo.assignments(employeeIds, em);
-    const policies = await this.repo.policies(
-      assignments.map((a) => a.policyId),
-      em,
-    );
+    const [facts, [assignments, policies]] = await Promise.all([
+      this.repo.facts(employeeIds, em),
+      this.repo.assignments(employeeIds, em).then(
+        async (a) =>
+          [
+            a,
+            await this.repo.policies(
+              a.map((x) => x.policyId),
+              em,
+            ),
+          ] as const,
+      ),
+    ]);
     const fallbacks = types.map(fallbackPolicy);
     const everyone = assignments.filter((a) => a.employeeId === null);
     const own = new Map<number, AssignmentRule[]>();
@@ -482,10 +492,11 @@ export class LeaveLedgerService implements OnModuleInit {
         : await this.repo.employeeIds(after, CHUNK);
       if (!chunk.length) return null;
       after = chunk[chunk.length - 1];
-      return {
-        resolvers: await this.resolvers(null, chunk, leaveTypes),
-        entries: await this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null),
-      };
+      const [resolvers, entries] = await Promise.all([
+        this.resolvers(null, chunk, leaveTypes),
+        this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null),
+      ]);
+      return { resolvers, entries };
     };
     await pipelined(nextChunk, async ({ resolvers, entries }) => {
       const rows: NewLedgerEntry[] = [];
