@@ -1,4 +1,4 @@
-import { computePayroll, EngineColumn, EngineEmployee, engineColumn, planColumns } from './payroll-engine';
+import { computePayroll, EngineColumn, EngineEmployee, engineColumn, explainCell, planColumns } from './payroll-engine';
 
 const column = engineColumn;
 
@@ -147,5 +147,111 @@ describe('payroll engine', () => {
         { employee: 2, column: 7, message: 'employee.age is not set for this employee' },
       ]),
     );
+  });
+});
+
+describe('explaining a cell (issue 32)', () => {
+  // Salary components 1 (basic) and 2 (allowance); a hook column; a column with a default; an editable one.
+  const columns = [
+    engineColumn(1, 'basic', { salaryComponents: [1] }),
+    engineColumn(2, 'allowance', { salaryComponents: [2] }),
+    engineColumn(3, 'overtime_hours', { hook: 'overtime_hours' }),
+    engineColumn(4, 'overtime_pay', { script: 'round(basic / 173.33, 4) * overtime_hours * 1.5' }),
+    engineColumn(5, 'gross', { addColumns: [1, 2, 4], subColumns: [6] }),
+    engineColumn(6, 'unpaid', { defaultValue: '12.5' }),
+    engineColumn(7, 'tax', { script: 'if(gross <= 1000, 0, (gross - 1000) * 0.14 + employee.age / 1000)' }),
+    engineColumn(8, 'net', { script: 'gross - tax' }),
+    engineColumn(9, 'bonus', { salaryComponents: [1] }),
+  ];
+  const { plan } = planColumns(columns);
+  const hooks = (columnId: number, employeeId: number) => (employeeId % 3 === 0 ? null : String((employeeId * 7) % 11));
+  const edits = (columnId: number, employeeId: number) => (columnId === 9 && employeeId % 4 === 0 ? '99.999' : undefined);
+  const staff = Array.from({ length: 60 }, (_, i) => ({
+    id: i + 1,
+    minorUnit: i % 10 === 0 ? 0 : 2,
+    fields: i % 7 === 0 ? {} : { age: 20 + i },
+    salary: new Map(
+      i % 13 === 5
+        ? [[1, `${900 + i * 37}.5`]]
+        : [
+            [1, `${900 + i * 37}.5`],
+            [2, `${i * 3}.333`],
+          ],
+    ),
+  }));
+
+  it('gives every cell of a whole run the value computePayroll stored, failures included', () => {
+    const result = computePayroll(plan!, staff, hooks, edits);
+    let compared = 0;
+    for (const [r, row] of result.rows.entries())
+      for (const [k, columnId] of result.columns.entries()) {
+        const explained = explainCell(plan!, staff[r], columnId, hooks, edits)!;
+        expect([row.employee, columnId, explained.value]).toEqual([row.employee, columnId, row.values[k]]);
+        const error = result.errors.find((e) => e.employee === row.employee && e.column === columnId);
+        expect(explained.error).toBe(error?.message ?? null);
+        compared += 1;
+      }
+    expect(compared).toBe(60 * 9);
+    expect(result.errors.length).toBeGreaterThan(0); // missing allowances and ages fail cells
+  });
+
+  it('names the rule, the inputs, the script steps and the rounding', () => {
+    const someone = {
+      id: 1,
+      minorUnit: 2,
+      fields: { age: 40 },
+      salary: new Map([
+        [1, '3466.60'],
+        [2, '100.005'],
+      ]),
+    };
+    const gross = explainCell(plan!, someone, 5, hooks, edits)!;
+    expect(gross).toMatchObject({ rule: 'sum', value: '3764.11', error: null });
+    expect(gross.inputs).toEqual([
+      { kind: 'column', ref: 'basic', value: '3466.6', sign: '+' },
+      { kind: 'column', ref: 'allowance', value: '100.01', sign: '+' },
+      { kind: 'column', ref: 'overtime_pay', value: '210', sign: '+' },
+      { kind: 'column', ref: 'unpaid', value: '12.5', sign: '-' },
+    ]);
+    const overtime = explainCell(plan!, someone, 3, hooks, edits)!;
+    expect(overtime).toMatchObject({
+      rule: 'hook',
+      inputs: [{ kind: 'hook', ref: 'overtime_hours', value: '7' }],
+      value: '7.00',
+    });
+    const pay = explainCell(plan!, someone, 4, hooks, edits)!;
+    expect(pay.rule).toBe('script');
+    // 3466.60 / 173.33 = 20 exactly; 20 × 7 h × 1.5.
+    expect(pay.steps.at(-1)).toEqual({ expression: '(round(basic / 173.33, 4) * overtime_hours) * 1.5', value: '210' });
+    expect(pay.rounding).toEqual({ exact: '210', places: 2, value: '210.00' });
+    const odd = explainCell(
+      plan!,
+      {
+        ...someone,
+        salary: new Map([
+          [1, '3000'],
+          [2, '0'],
+        ]),
+      },
+      4,
+      hooks,
+      edits,
+    )!;
+    // 3000 / 173.33 = 17.30802… → 17.308; × 7 × 1.5 = 181.734 → 181.73.
+    expect(odd.rounding).toEqual({ exact: '181.734', places: 2, value: '181.73' });
+    const tax = explainCell(plan!, someone, 7, hooks, edits)!;
+    expect(tax.inputs).toEqual([
+      { kind: 'column', ref: 'gross', value: '3764.11' },
+      { kind: 'column', ref: 'gross', value: '3764.11' },
+      { kind: 'employee_field', ref: 'age', value: '40' },
+    ]);
+    expect(explainCell(plan!, someone, 6, hooks, edits)).toMatchObject({ rule: 'default', inputs: [], value: '12.50' });
+    const edited = explainCell(plan!, { ...someone, id: 4 }, 9, hooks, edits)!;
+    expect(edited).toMatchObject({ rule: 'edit', inputs: [{ kind: 'edit', ref: 'bonus', value: '99.999' }], value: '100.00' });
+    const noHook = explainCell(plan!, { ...someone, id: 3 }, 3, hooks, edits)!;
+    expect(noHook).toMatchObject({ rule: 'default', value: '0.00' });
+    const failed = explainCell(plan!, { ...someone, fields: {} }, 7, hooks, edits)!;
+    expect(failed).toMatchObject({ value: null, error: 'employee.age is not set for this employee' });
+    expect(explainCell(plan!, someone, 999, hooks, edits)).toBeNull();
   });
 });

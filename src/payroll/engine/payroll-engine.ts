@@ -6,6 +6,8 @@ import {
   EmployeeFormulaField,
   FormulaRuntimeError,
   FormulaScope,
+  FormulaStep,
+  Value,
 } from '../formula/formula';
 
 /** A payroll column as the engine needs it (API.md §10). */
@@ -211,37 +213,104 @@ function computeRow(
   hooks: HookValues | undefined,
   overrides: CellOverrides | undefined,
   result: EngineResult,
+  /** explainCell: the column whose derivation is recorded, and where. */
+  explain?: { index: number; trace: CellTrace },
 ): void {
   const n = plan.planned.length;
   const stored: Array<Dec | undefined> = new Array<Dec | undefined>(n);
   const values: Array<string | null> = new Array<string | null>(n).fill(null);
+  let trace: CellTrace | null = null;
   const scope: FormulaScope = {
     variable(name) {
       const value = stored[plan.variableIndex.get(name) as number];
       if (value === undefined) throw new CellFailure(`${name} has no value: its cell failed`);
+      trace?.inputs.push({ kind: 'column', ref: name, value: value.toString() });
       return value;
     },
     employee(field) {
       const value = employee.fields[field];
       if (value === null || value === undefined) throw new CellFailure(`employee.${field} is not set for this employee`);
+      trace?.inputs.push({ kind: 'employee_field', ref: field, value: String(value) });
       return new Dec(value);
     },
   };
-  for (let i = 0; i < n; i++) {
+  const last = explain ? explain.index + 1 : n;
+  for (let i = 0; i < last; i++) {
     const { column, formula, add, sub } = plan.planned[i];
+    trace = explain?.index === i ? explain.trace : null;
     try {
       const fixed = overrides?.(column.id, employee.id);
-      const raw = fixed !== undefined ? new Dec(fixed) : cellValue(column, formula, add, sub, employee, stored, scope, hooks);
+      if (fixed !== undefined && trace) {
+        trace.rule = 'edit';
+        trace.inputs.push({ kind: 'edit', ref: column.variable, value: fixed });
+      }
+      const raw =
+        fixed !== undefined ? new Dec(fixed) : cellValue(column, formula, add, sub, employee, stored, scope, hooks, trace, plan);
       const value = raw.toDecimalPlaces(employee.minorUnit, Decimal.ROUND_HALF_UP);
+      if (trace) trace.rounding = { exact: raw.toString(), places: employee.minorUnit, value: value.toFixed(employee.minorUnit) };
       if (!value.isFinite() || value.abs().gte(MAX_CELL)) throw new CellFailure('the result is out of range');
       stored[i] = value;
       values[i] = value.toFixed(employee.minorUnit);
     } catch (err) {
       if (!(err instanceof CellFailure || err instanceof FormulaRuntimeError || err instanceof Error)) throw err;
       result.errors.push({ employee: employee.id, column: column.id, message: err.message });
+      if (trace) trace.error = err.message;
     }
   }
   result.rows.push({ employee: employee.id, values });
+}
+
+/** Where a cell's value comes from (explainCell). */
+export type CellRule = 'edit' | 'hook' | 'script' | 'sum' | 'default';
+
+/** A value a cell read: a salary amount, another column, a hook's value, an employee field, a manual edit. */
+export interface CellInput {
+  kind: 'salary_component' | 'column' | 'hook' | 'employee_field' | 'edit';
+  /** The component id, the column variable, the hook code or the field name. */
+  ref: number | string;
+  value: string;
+  /** For a sum: added or subtracted. */
+  sign?: '+' | '-';
+}
+
+/** How one cell got its value, recorded by the engine as it computes it. */
+export interface CellTrace {
+  rule: CellRule;
+  inputs: CellInput[];
+  /** The script's parts with their values (FormulaStep), innermost first. */
+  steps: FormulaStep[];
+  /** The exact value, the places it was rounded to (half-up) and the stored value. */
+  rounding: { exact: string; places: number; value: string } | null;
+  error: string | null;
+}
+
+export interface CellExplanation extends CellTrace {
+  column: number;
+  variable: string;
+  /** As computePayroll stores it; null when the cell failed. */
+  value: string | null;
+}
+
+/**
+ * One cell with its derivation: the employee's row is computed as computePayroll computes it, up
+ * to that column, recording for it the rule, the inputs it read, the script's steps and the
+ * rounding. The value is computePayroll's own (the same code path), so an explanation cannot
+ * disagree with the stored cell for the same inputs. Null for a column outside the plan.
+ */
+export function explainCell(
+  plan: PlannedPlan,
+  employee: EngineEmployee,
+  columnId: number,
+  hooks?: HookValues,
+  overrides?: CellOverrides,
+): CellExplanation | null {
+  const index = plan.planned.findIndex((p) => p.column.id === columnId);
+  if (index < 0) return null;
+  const trace: CellTrace = { rule: 'default', inputs: [], steps: [], rounding: null, error: null };
+  const result: EngineResult = { columns: plan.order.map((c) => c.id), rows: [], errors: [] };
+  computeRow(plan, employee, hooks, overrides, result, { index, trace });
+  const column = plan.planned[index].column;
+  return { column: column.id, variable: column.variable, value: result.rows[0].values[index], ...trace };
 }
 
 function cellValue(
@@ -253,31 +322,55 @@ function cellValue(
   stored: Array<Dec | undefined>,
   scope: FormulaScope,
   hooks: HookValues | undefined,
+  trace: CellTrace | null,
+  plan: PlannedPlan,
 ): Dec {
   if (column.hook) {
     const hooked = hooks?.(column.id, employee.id);
+    if (trace) {
+      trace.rule = hooked === null || hooked === undefined ? 'default' : 'hook';
+      if (trace.rule === 'hook') trace.inputs.push({ kind: 'hook', ref: column.hook, value: String(hooked) });
+    }
     return hooked === null || hooked === undefined ? defaultOf(column) : new Dec(hooked);
   }
   let value: Dec | null = null;
   if (column.salaryComponents.length || add.length || sub.length) {
     value = ZERO;
+    if (trace) trace.rule = 'sum';
     for (const component of column.salaryComponents) {
       const amount = employee.salary.get(component);
       if (amount === undefined) throw new CellFailure(`no salary amount for component ${component}`);
+      trace?.inputs.push({ kind: 'salary_component', ref: component, value: amount, sign: '+' });
       value = value.plus(amount);
     }
-    for (const i of add) value = value.plus(read(stored, i));
-    for (const i of sub) value = value.minus(read(stored, i));
+    for (const i of add) {
+      const read = readStored(stored, i);
+      trace?.inputs.push({ kind: 'column', ref: plan.planned[i].column.variable, value: read.toString(), sign: '+' });
+      value = value.plus(read);
+    }
+    for (const i of sub) {
+      const read = readStored(stored, i);
+      trace?.inputs.push({ kind: 'column', ref: plan.planned[i].column.variable, value: read.toString(), sign: '-' });
+      value = value.minus(read);
+    }
   }
   if (formula) {
-    const result = formula.evaluate(scope);
+    let result: Value;
+    if (trace) {
+      // The script's result replaces any sum: its inputs are what the script reads.
+      trace.rule = 'script';
+      trace.inputs = [];
+      const explained = formula.explain(scope);
+      trace.steps = explained.steps;
+      result = explained.value;
+    } else result = formula.evaluate(scope);
     if (typeof result === 'boolean') throw new CellFailure(`the script gave ${result}, not an amount`);
     value = result;
   }
   return value ?? defaultOf(column);
 }
 
-function read(stored: Array<Dec | undefined>, i: number): Dec {
+function readStored(stored: Array<Dec | undefined>, i: number): Dec {
   const value = stored[i];
   if (value === undefined) throw new CellFailure('a column it adds or subtracts has no value: its cell failed');
   return value;

@@ -142,17 +142,58 @@ export interface FormulaScope {
   employee(field: EmployeeFormulaField): Dec;
 }
 
+/** One evaluated part of a script, as `explain` lists them: its text and its value. */
+export interface FormulaStep {
+  expression: string;
+  value: string;
+}
+
 export interface CompiledFormula {
   /** Column variables the script reads (its dependencies). */
   variables: string[];
   employeeFields: EmployeeFormulaField[];
   evaluate(scope: FormulaScope): Value;
+  /**
+   * evaluate() that also lists every part of the script it evaluated (names, operations, calls;
+   * not literals), innermost first, with its exact value; a branch not taken is not listed. The
+   * value is evaluate()'s own: the same closures, compiled a second time with a recorder around
+   * each node on first use, so evaluate() pays nothing for it.
+   */
+  explain(scope: FormulaScope): { value: Value; steps: FormulaStep[] };
 }
 
 /** A run-time failure of one evaluation (division by zero, a non-number where a number is needed). */
 export class FormulaRuntimeError extends Error {}
 
 type Node = (scope: FormulaScope) => Value;
+
+const showValue = (v: Value): string => (typeof v === 'boolean' ? String(v) : v.toString());
+
+/** An expression as text, fully bracketed where operators nest, for explain's steps. */
+export function printExpression(node: Expression): string {
+  const inner = (n: Expression) =>
+    n.type === 'BinaryExpression' || n.type === 'ConditionalExpression' ? `(${printExpression(n)})` : printExpression(n);
+  switch (node.type) {
+    case 'Literal':
+      return str(node.raw);
+    case 'Identifier':
+      return str(node.name);
+    case 'MemberExpression':
+      return `${printExpression(node.object as Expression)}.${printExpression(node.property as Expression)}`;
+    case 'UnaryExpression': {
+      const op = str(node.operator);
+      return `${op}${op === 'not' ? ' ' : ''}${inner(node.argument as Expression)}`;
+    }
+    case 'BinaryExpression':
+      return `${inner(node.left as Expression)} ${str(node.operator)} ${inner(node.right as Expression)}`;
+    case 'ConditionalExpression':
+      return `${inner(node.test as Expression)} ? ${inner(node.consequent as Expression)} : ${inner(node.alternate as Expression)}`;
+    case 'CallExpression':
+      return `${printExpression(node.callee as Expression)}(${(node.arguments as Expression[]).map(printExpression).join(', ')})`;
+    default:
+      return node.type;
+  }
+}
 
 function position(script: string, index: number): { line: number; column: number } {
   const before = script.slice(0, Math.max(0, Math.min(index, script.length)));
@@ -249,7 +290,20 @@ export function compileFormula(
   };
 
   let nodes = 0;
+  /** While explain() runs: where the traced build records its steps. */
+  let steps: FormulaStep[] | null = null;
+  let traced = false;
   const compile = (node: Expression, depth: number): Node => {
+    const fn = compileNode(node, depth);
+    if (!traced || node.type === 'Literal') return fn;
+    const expression = printExpression(node);
+    return (s) => {
+      const value = fn(s);
+      steps?.push({ expression, value: showValue(value) });
+      return value;
+    };
+  };
+  const compileNode = (node: Expression, depth: number): Node => {
     if (depth > MAX_NESTING) return fail(`nested deeper than ${MAX_NESTING} levels`);
     const before = nodes;
     nodes += node.type === 'BinaryExpression' && node.operator === '^' ? POWER_WEIGHT : 1;
@@ -391,8 +445,28 @@ export function compileFormula(
 
   const root = compile(ast, 0);
   if (errors.length) return { formula: null, errors };
+  let tracedRoot: Node | null = null;
   return {
-    formula: { variables: [...variables], employeeFields: [...employeeFields], evaluate: root },
+    formula: {
+      variables: [...variables],
+      employeeFields: [...employeeFields],
+      evaluate: root,
+      explain(scope) {
+        if (!tracedRoot) {
+          traced = true;
+          nodes = 0;
+          tracedRoot = compile(ast, 0);
+          traced = false;
+        }
+        const recorded: FormulaStep[] = [];
+        steps = recorded;
+        try {
+          return { value: tracedRoot(scope), steps: recorded };
+        } finally {
+          steps = null;
+        }
+      },
+    },
     errors: [],
   };
 }
