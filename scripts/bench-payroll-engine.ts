@@ -9,10 +9,11 @@
  * limits accept, and the time to check and render the costliest payslip templates the template
  * limits accept (scripts/worst-cases.ts). Each is the median of its repetitions.
  */
-import { computePayroll, EngineEmployee, planColumns } from '../src/payroll/engine/payroll-engine';
+import { computePayroll, EngineColumn, EngineEmployee, explainCell, planColumns } from '../src/payroll/engine/payroll-engine';
 import { compileFormula } from '../src/payroll/formula/formula';
 import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslip-context';
 import { compilePayslipTemplate } from '../src/payroll/payslip-template';
+import { PayrollTestCase, runPayrollTests } from '../src/payroll/payroll-tests';
 import { benchColumns as columns } from './bench-payroll-columns';
 import { WORST_VARIABLES, worstFormulas, worstScope, worstTemplates } from './worst-cases';
 
@@ -59,7 +60,35 @@ function main(): void {
   console.log(`cell errors: ${errors}`);
   console.log(`peak RSS: ${Math.round(peakRss / 1048576)} MiB`);
   console.log(`target 300,000 cells/s: ${sorted[Math.floor(sorted.length / 2)] >= 300_000 ? 'met' : 'NOT met'}`);
+  explainAndTests(cols, people, hooks);
   bounds();
+}
+
+/** Issue 32: explaining cells of this run (ms per cell, p50 and p99), and 500 payroll tests against its columns. */
+function explainAndTests(
+  cols: EngineColumn[],
+  people: EngineEmployee[],
+  hooks: (column: number, employee: number) => string | null,
+): void {
+  const { plan } = planColumns(cols);
+  const times: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const employee = people[(i * 7919) % people.length];
+    const column = cols[(i * 31) % cols.length].id;
+    const start = process.hrtime.bigint();
+    explainCell(plan!, employee, column, hooks);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`\nexplain a cell (in memory, 2 000 cells): p50 ${times[1000].toFixed(3)} ms, p99 ${times[1980].toFixed(3)} ms`);
+  const tests: PayrollTestCase[] = people.slice(0, 500).map((e, i) => ({
+    id: i + 1,
+    name: `test ${i + 1}`,
+    employee: { salary: Object.fromEntries(e.salary), hooks: {}, fields: e.fields },
+    expected: { [cols[cols.length - 1].variable]: '0', [cols[10].variable]: '0' },
+  }));
+  const ms = medianMs(() => runPayrollTests(cols, tests), 5);
+  console.log(`500 payroll tests × ${cols.length} columns: ${ms.toFixed(1)} ms (target ≤ 1 000 ms)`);
 }
 
 /** Median milliseconds of `runs` calls of `fn`, after two warm-up calls. */

@@ -65,6 +65,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|PUT|DELETE/, /^\/timesheets(\/:id|\/:id\/(submit|approve|reject))?$/, ANY],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [/POST|PUT|DELETE/, /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components)(\/:id)?$/, ADMIN],
+  [/POST|PUT|DELETE/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMIN],
+  [/GET/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMINS],
   [/POST|DELETE/, /^\/payroll_config\/payslip-templates(\/:id)?$/, ADMIN],
   [/GET|POST|DELETE/, /^\/payroll_config\//, ADMINS],
   // Audit log: Admins (a Restricted Admin its departments' employees)

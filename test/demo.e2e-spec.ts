@@ -192,6 +192,13 @@ describe('demo seed', () => {
       'tax',
       'net',
     ]);
+    // The demo's payroll tests pass against its columns.
+    const tests = await t.app.inject({ method: 'POST', url: '/app/api/payroll_config/payroll-tests/run', headers: admin });
+    expect(tests.json().data.map((r: { name: string; passed: boolean }) => [r.name, r.passed])).toEqual([
+      ['Part-timer below the first bracket', true],
+      ['Ten overtime hours, top bracket', true],
+      ['Two unpaid days', true],
+    ]);
     const status = await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/employees?limit=500', headers: admin });
     expect(status.json().data.every((e: { configured: boolean }) => e.configured)).toBe(true);
     expect(new Set(status.json().data.map((e: { currency: string }) => e.currency))).toEqual(new Set(['EUR', 'GBP']));

@@ -183,6 +183,12 @@ describe('hardening (issue 8)', () => {
       fixtures['/projects/{id}'] = async () => adminPost('/projects', { name: name(), client: 'C' })();
       fixtures['/payroll_config/payroll-groups/{id}'] = async () =>
         adminPost('/payroll_config/payroll-groups', { name: name(), description: 'd' })();
+      fixtures['/payroll_config/payroll-tests/{id}'] = async () =>
+        adminPost('/payroll_config/payroll-tests', {
+          name: name(),
+          employee: { salary: { '1': '100.00' }, hooks: { overtime_hours: '1' }, fields: { age: 30 } },
+          expected: { x: '1.00' },
+        })();
       fixtures['/payroll_config/salary-components/{id}'] = async () =>
         adminPost('/payroll_config/salary-components', { name: name(), component_type: 'Earning', details: 'd' })();
       fixtures['/document-types/{id}'] = async () =>

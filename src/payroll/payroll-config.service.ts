@@ -31,6 +31,7 @@ import { Payroll } from './entities/payroll-run.entities';
 import { compileFormula } from './formula/formula';
 import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from './payroll-lists';
 import { hookArgumentProblems, snakeCase, toColumnDto, toEngineColumn } from './payroll-columns';
+import { PayrollTestsService } from './payroll-tests.service';
 
 /** The columns whose script reads `variable`. */
 function scriptReaders(columns: PayrollColumn[], variable: string): PayrollColumn[] {
@@ -64,6 +65,7 @@ export class PayrollConfigService {
     @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
     @InjectRepository(DeductionGroup) groups: Repository<DeductionGroup>,
     @InjectRepository(SalaryComponent) components: Repository<SalaryComponent>,
+    private readonly payrollTests: PayrollTestsService,
   ) {
     this.groups = new ReferenceCrud<DeductionGroup, DeductionGroupDto>({
       label: 'Deduction group',
@@ -143,6 +145,7 @@ export class PayrollConfigService {
       column.defaultValue ??= null;
       column.deductionGroupId ??= null;
       await this.checkColumn(em, column);
+      await this.payrollTests.check(em, column, dto.accept_test_changes === true);
 
       const others = await repo.find({ where: column.id ? { id: Not(column.id) } : {}, order: { colorder: 'ASC', id: 'ASC' } });
       const position = Math.min(dto.colorder ?? existing?.colorder ?? others.length + 1, others.length + 1);

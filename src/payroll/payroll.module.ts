@@ -10,6 +10,8 @@ import { PAYROLL_CONFIG_ENTITIES } from './entities/payroll-config.entities';
 import { PAYROLL_RUN_ENTITIES } from './entities/payroll-run.entities';
 import { EmployeeSalaryController, PAYROLL_CRUD_CONTROLLERS, PayrollConfigController } from './payroll-config.controller';
 import { PayrollConfigService } from './payroll-config.service';
+import { PayrollTestsController, PayrollTestsCrudController } from './payroll-tests.controller';
+import { PayrollTestsService } from './payroll-tests.service';
 import { PayrollEmployeesService } from './payroll-employees.service';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollRunsController } from './payroll-runs.controller';
@@ -51,12 +53,15 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     EmployeePayslipsController,
     EmployeeSalaryController,
     ...PAYROLL_CRUD_CONTROLLERS,
+    PayrollTestsCrudController,
+    PayrollTestsController,
   ],
   providers: [
     SalariesImport,
     PayrollEmployeesImport,
     PayrollDataImport,
     PayrollConfigService,
+    PayrollTestsService,
     PayrollEmployeesService,
     PayrollInputsService,
     PayrollRunsService,

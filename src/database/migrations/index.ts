@@ -26,6 +26,7 @@ import { PayslipDelivery1763800000024 } from './1763800000024-PayslipDelivery';
 import { Notifications1763800000025 } from './1763800000025-Notifications';
 import { NotificationEmails1763800000026 } from './1763800000026-NotificationEmails';
 import { LeaveLedger1763800000027 } from './1763800000027-LeaveLedger';
+import { PayrollTests1763800000028 } from './1763800000028-PayrollTests';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   Notifications1763800000025,
   NotificationEmails1763800000026,
   LeaveLedger1763800000027,
+  PayrollTests1763800000028,
 ];

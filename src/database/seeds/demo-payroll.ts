@@ -5,6 +5,7 @@ import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { Department } from '../../reference/entities/reference.entities';
 import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
+import { PayrollTestsService } from '../../payroll/payroll-tests.service';
 import { PayrollConfigService } from '../../payroll/payroll-config.service';
 import { PayrollEmployeesService } from '../../payroll/payroll-employees.service';
 import { PayrollRunsService } from '../../payroll/payroll-runs.service';
@@ -93,6 +94,34 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
       '      1000 + (gross - 6000) * 0.42)))',
   });
   await column('Net pay', 'net', { script: 'gross - tax' });
+  // Payroll tests pin what the columns give three representative employees (computed by hand).
+  const tests = app.get(PayrollTestsService).tests;
+  const pin = (name: string, salary: Record<number, string>, hooks: Record<string, string>, expected: Record<string, string>) =>
+    tests.create({ name, employee: { salary, hooks, fields: {} }, expected });
+  await pin(
+    'Part-timer below the first bracket',
+    { [basic]: '900.00', [housing]: '0', [transport]: '0' },
+    {},
+    {
+      gross: '900.00',
+      tax: '0.00',
+      net: '900.00',
+    },
+  );
+  // 6933.20 / 173.33 = 40 an hour; 10 h × 40 × 1.5 = 600; gross 8118.70; tax 1000 + 2118.70 × 0.42 = 1889.85.
+  await pin(
+    'Ten overtime hours, top bracket',
+    { [basic]: '6933.20', [housing]: '500.00', [transport]: '85.50' },
+    { overtime_hours: '10' },
+    { overtime_pay: '600.00', gross: '8118.70', tax: '1889.85', net: '6228.85' },
+  );
+  // 2167.00 / 21.67 = 100 a day; gross 2167 + 585.50 − 200 = 2552.50; tax 1552.50 × 0.14 = 217.35.
+  await pin(
+    'Two unpaid days',
+    { [basic]: '2167.00', [housing]: '500.00', [transport]: '85.50' },
+    { approved_leave_days: '2' },
+    { unpaid_leave: '200.00', gross: '2552.50', tax: '217.35', net: '2335.15' },
+  );
   await seedDemoPayrollRuns(app);
 }
 

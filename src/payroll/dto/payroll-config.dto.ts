@@ -253,6 +253,72 @@ export class SavePayrollColumnDto {
   @Nullable()
   @IsRefId()
   deduction_group?: number | null;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'save even though payroll tests fail, and set their expectations to what the columns now give (audited with the change)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  accept_test_changes?: boolean;
+}
+
+export class PayrollTestEmployeeDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { '1': '3000.00' } })
+  salary: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { overtime_hours: '12' } })
+  hooks: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number', nullable: true }, example: { years_of_service: 3 } })
+  fields: Record<string, number | null>;
+}
+
+export class PayrollTestDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: PayrollTestEmployeeDto }) employee: PayrollTestEmployeeDto;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { net: '2531.40' } })
+  expected: Record<string, string>;
+}
+
+export class CreatePayrollTestDto {
+  @ApiProperty({ maxLength: 100, example: 'Part-timer below the tax threshold' })
+  @Trim()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiProperty({
+    type: PayrollTestEmployeeDto,
+    description:
+      'salary: component id → amount; hooks: hook code → value (a hook without one gives 0); fields: employee field → number',
+  })
+  @IsObject()
+  employee: PayrollTestEmployeeDto;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'column variable → the amount it must give',
+  })
+  @IsObject()
+  expected: Record<string, string>;
+}
+
+export class UpdatePayrollTestDto extends PartialType(CreatePayrollTestDto) {}
+
+export class PayrollTestFailureDto {
+  @ApiProperty({ description: 'the column variable' }) column: string;
+  @ApiProperty() expected: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null: the cell failed, or no column has that variable' })
+  actual: string | null;
+}
+
+export class PayrollTestResultDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() passed: boolean;
+  @ApiProperty({ type: [PayrollTestFailureDto] }) failures: PayrollTestFailureDto[];
 }
 
 export class ValidateScriptDto {

@@ -1,3 +1,4 @@
+import type { PayrollTestEmployee } from '../payroll-tests';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 
@@ -63,7 +64,19 @@ export class PayrollColumn {
   @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
 }
 
+/** A payroll test (API.md §18): an employee's inputs and the amounts the columns must give them. */
+@Entity('payroll_tests')
+export class PayrollTest {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  /** {salary: {component id: amount}, hooks: {hook code: value}, fields: {employee field: number}}. */
+  @Column({ type: 'simple-json' }) employee: PayrollTestEmployee;
+  /** Column variable → amount. */
+  @Column({ type: 'simple-json' }) expected: Record<string, string>;
+}
+
 export const PAYROLL_CONFIG_ENTITIES = [
+  PayrollTest,
   PayFrequency,
   DeductionGroup,
   SalaryComponent,
