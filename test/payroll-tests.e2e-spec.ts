@@ -139,6 +139,16 @@ describe('payroll tests (/payroll_config/payroll-tests)', () => {
     );
     expect(audit[0]).toMatchObject({ action: 'update', resource_id: String(overtime.id) });
 
+    // A test failing already does not block a change that does not touch it.
+    const wrong = await ok('POST', '/payroll_config/payroll-tests', admin, {
+      name: 'Failing already',
+      employee: { salary: { [basic]: '100.00' } },
+      expected: { net: '1.00', removed_column: '5' },
+    });
+    await ok('POST', '/payroll_config/payroll-columns', admin, { name: 'Memo', variable: 'memo', default_value: '1' });
+    expect((await run()).find((r) => r.id === wrong.id)?.passed).toBe(false);
+    await ok('DELETE', `/payroll_config/payroll-tests/${wrong.id}`, admin);
+
     // A change that leaves a tested cell without a value cannot be accepted.
     const broken = await call('POST', '/payroll_config/payroll-columns', admin, {
       id: tax.id,

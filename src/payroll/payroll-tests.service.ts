@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { ReferenceCrud } from '../common/crud/crud';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
@@ -70,17 +70,23 @@ export class PayrollTestsService {
 
   /**
    * Runs the payroll tests against the column set a save would leave (`column` in place of its old
-   * self). Failures refuse the save with 409 PAYROLL_TESTS_FAILED naming every test, its column,
-   * the amount expected and the one computed, unless `accept`: then the failing tests expect what
-   * the columns now give, in the save's transaction, each audited (a cell that fails cannot be
-   * accepted).
+   * self) and against the current one. Failures the change brings refuse the save with 409
+   * PAYROLL_TESTS_FAILED naming every test, its column, the amount expected and the one computed,
+   * unless `accept`: then those tests expect what the columns now give, in the save's
+   * transaction, each audited (a cell that fails cannot be accepted).
    */
   async check(em: EntityManager, column: PayrollColumn, accept: boolean): Promise<void> {
     const tests = await em.getRepository(PayrollTest).find({ order: { id: 'ASC' } });
     if (!tests.length) return;
-    const others = await em.getRepository(PayrollColumn).find(column.id ? { where: { id: Not(column.id) } } : {});
-    const proposed = [...others, { ...column, id: column.id ?? 0 }];
-    const failed = runPayrollTests(proposed.map(testColumn), tests).filter((r) => !r.passed);
+    const current = await em.getRepository(PayrollColumn).find();
+    const proposed = [...current.filter((c) => c.id !== column.id), { ...column, id: column.id ?? 0 }];
+    // What the change breaks: a failure a test did not have before (a test failing already does not block other changes).
+    const had = new Set(
+      runPayrollTests(current.map(testColumn), tests).flatMap((r) => r.failures.map((f) => `${r.id}:${f.column}:${f.actual}`)),
+    );
+    const failed = runPayrollTests(proposed.map(testColumn), tests)
+      .map((r) => ({ ...r, failures: r.failures.filter((f) => !had.has(`${r.id}:${f.column}:${f.actual}`)) }))
+      .filter((r) => r.failures.length);
     if (!failed.length) return;
     if (!accept || failed.some((r) => r.failures.some((f) => f.actual === null))) throw testsFailed(failed, accept);
     for (const result of failed) {
