@@ -92,7 +92,8 @@ export class PayrollTestsService {
     for (const result of failed) {
       const test = tests.find((t) => t.id === result.id) as PayrollTest;
       const before = { id: test.id, name: test.name, employee: test.employee, expected: { ...test.expected } };
-      for (const f of result.failures) test.expected[f.column] = f.actual as string;
+      // Own properties whatever the client named its columns (a key "__proto__" included).
+      test.expected = { ...test.expected, ...Object.fromEntries(result.failures.map((f) => [f.column, f.actual as string])) };
       await em.getRepository(PayrollTest).save(test);
       await recordAudit(em, {
         action: 'update',

@@ -61,7 +61,9 @@ export function runPayrollTests(columns: readonly TestColumn[], tests: readonly 
           const test = tests[i];
           if (!column?.hook) return null;
           if (column.hook === 'employee_field') {
-            const value = test.employee.fields[String(column.hookArgs?.field) as EmployeeFormulaField];
+            // The column's field argument indexes the test's own fields only (as the run's inputs do).
+            const field = String(column.hookArgs?.field);
+            const value = Object.hasOwn(test.employee.fields, field) ? test.employee.fields[field as EmployeeFormulaField] : null;
             return value === null || value === undefined ? null : String(value);
           }
           return test.employee.hooks[column.hook] ?? '0'; // no records in the period: 0, as a run says
