@@ -221,12 +221,14 @@ describe('leave ledger (issue 31)', () => {
     });
     const hook = [{ id: column.id, hook: 'leave_encashment_days', args: { leave_type: holiday } }];
     const inputs = t.app.get(PayrollInputsService);
-    const inPeriod = await inputs.hookValues(hook, [e, c.emp.report1], today, today);
-    expect([inPeriod(column.id, e), inPeriod(column.id, c.emp.report1)]).toEqual(['2', '0']);
-    const before = await inputs.hookValues(hook, [e], '2020-01-01', '2020-01-31');
-    expect(before(column.id, e)).toBe('0');
-    const otherType = await inputs.hookValues([{ ...hook[0], args: { leave_type: holiday + 1000 } }], [e], today, today);
-    expect(otherType(column.id, e)).toBe('0');
+    const inPeriod = (await inputs.hookInputs(hook, [e, c.emp.report1], today, today)).get(column.id);
+    expect([inPeriod?.get(e)?.value, inPeriod?.get(c.emp.report1)?.value]).toEqual(['2', '0']);
+    // The run keeps the entries it summed (one encashment here).
+    expect([inPeriod?.get(e)?.source, inPeriod?.get(e)?.records.length]).toEqual(['leave_ledger', 1]);
+    const before = await inputs.hookInputs(hook, [e], '2020-01-01', '2020-01-31');
+    expect(before.get(column.id)?.get(e)?.value).toBe('0');
+    const otherType = await inputs.hookInputs([{ ...hook[0], args: { leave_type: holiday + 1000 } }], [e], today, today);
+    expect(otherType.get(column.id)?.get(e)?.value).toBe('0');
   });
 
   it('twenty concurrent approvals of one employee never spend more than the balance', async () => {

@@ -10,6 +10,9 @@ describe('payroll calculation hooks from our own data', () => {
   let call: ReturnType<typeof apiCaller>;
   const from = '2025-03-01';
   const to = '2025-03-31';
+  const attendance: number[] = [];
+  const entries: number[] = [];
+  let request: number;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -29,7 +32,7 @@ describe('payroll calculation hooks from our own data', () => {
       ['2025-03-04T08:00:00Z', '2025-03-04T12:00:00Z'],
       ['2025-03-04T13:00:00Z', '2025-03-04T15:30:00Z'],
     ])
-      await ok('POST', '/attendance', { employee, in_time: i, out_time: o });
+      attendance.push((await ok('POST', '/attendance', { employee, in_time: i, out_time: o })).id);
     await ok('POST', '/attendance', { employee, in_time: '2025-03-05T08:00:00Z' });
     // Timesheets: two approved entries (3 h on project A, 1.5 h without project) and a draft.
     const project = (await ok('POST', '/projects', { name: 'Payroll hooks project' })).id;
@@ -39,6 +42,7 @@ describe('payroll calculation hooks from our own data', () => {
       { date: '2025-03-11', start: '09:00', end: '10:30' },
     ]) {
       const id = (await ok('POST', '/timesheets', body, me)).id;
+      entries.push(id);
       await ok('POST', `/timesheets/${id}/submit`, {}, me);
       await ok('POST', `/timesheets/${id}/approve`, {});
     }
@@ -46,12 +50,12 @@ describe('payroll calculation hooks from our own data', () => {
     // Leave: approved Thu 27 March to Tue 1 April = 3 working days in March (27, 28, 31), 4 in all.
     const type = (await ok('POST', '/leave-types', { name: 'Hooks annual', default_days: 30 })).id;
     await ok('POST', '/leave-periods', { name: 'Hooks 2025', date_start: '2025-01-01', date_end: '2025-12-31' });
-    const request = (await ok('POST', '/leaves', { leave_type: type, date_start: '2025-03-27', date_end: '2025-04-01' }, me)).id;
+    request = (await ok('POST', '/leaves', { leave_type: type, date_start: '2025-03-27', date_end: '2025-04-01' }, me)).id;
     await ok('POST', `/leaves/${request}/approve`, {});
   });
   afterAll(() => t.close());
 
-  it('computes every hook for the period, zero without records, and the engine uses them', async () => {
+  it('computes every hook for the period with the records it came from, zero without records, and the engine uses them', async () => {
     const hooks: HookColumn[] = [
       { id: 1, hook: 'hours_worked', args: {} },
       { id: 2, hook: 'regular_hours', args: {} },
@@ -64,8 +68,27 @@ describe('payroll calculation hooks from our own data', () => {
     ];
     const inputs = t.app.get(PayrollInputsService);
     const ids = [c.emp.report1, c.emp.report2];
-    const values = await inputs.hookValues(hooks, ids, from, to);
+    const stored = await inputs.hookInputs(hooks, ids, from, to);
+    const values = (column: number, employee: number) => stored.get(column)?.get(employee)?.value;
     const of = (employee: number) => hooks.map((h) => values(h.id, employee));
+    const records = (employee: number) => hooks.map((h) => stored.get(h.id)?.get(employee)?.records);
+    // Overtime lists only the days that had some (the 3rd; the 4th too over 6 h); the field has none.
+    const [, march3, march4a, march4b] = attendance;
+    expect(records(c.emp.report1)).toEqual([
+      [march3, march4a, march4b],
+      [march3, march4a, march4b],
+      [march3],
+      [march3, march4a, march4b],
+      entries,
+      [entries[0]],
+      [request],
+      [],
+    ]);
+    expect(hooks.map((h) => stored.get(h.id)?.get(c.emp.report1)?.source)).toEqual([
+      ...['attendance', 'attendance', 'attendance', 'attendance', 'time_entries', 'time_entries'],
+      ...['leave_requests', 'employee'],
+    ]);
+    expect(records(c.emp.report2)).toEqual([[], [], [], [], [], [], [], []]);
     // 10 + 6.5 h; regular min(h, 8) per day = 8 + 6.5; overtime 2, or with a 6 h threshold 4 + 0.5.
     expect(of(c.emp.report1)).toEqual(['16.5', '14.5', '2', '4.5', '4.5', '3', '3', '5']);
     expect(of(c.emp.report2)).toEqual(['0', '0', '0', '0', '0', '0', '0', '5']); // joined 2020-01-15

@@ -55,34 +55,36 @@ export class AttendanceRepository {
   }
 
   /**
-   * For payroll hooks: seconds of closed records per employee and UTC day of punch-in, for records
-   * starting from `from` to `to` (days, both included); one grouped query per 1 000 employees.
+   * For payroll hooks: the closed records starting from `from` to `to` (days, both included), each
+   * with its UTC day of punch-in and seconds (the hooks sum them per day, and a run keeps their ids
+   * as its inputs' sources); one query per 1 000 employees.
    */
   @RecordSql([1, 2], '2026-03-01', '2026-03-31')
-  async secondsByDay(
+  async closedRecords(
     employeeIds: number[],
     from: string,
     to: string,
-  ): Promise<Array<{ employee: number; day: string; seconds: number }>> {
-    const out: Array<{ employee: number; day: string; seconds: number }> = [];
+  ): Promise<Array<{ id: number; employee: number; day: string; seconds: number }>> {
+    const out: Array<{ id: number; employee: number; day: string; seconds: number }> = [];
     for (let i = 0; i < employeeIds.length; i += 1000) {
       const rows = await this.ds
         .getRepository(AttendanceRecord)
         .createQueryBuilder('a')
-        .select('a.employee_id', 'employee')
+        .select('a.id', 'id')
+        .addSelect('a.employee_id', 'employee')
         .addSelect('DATE(a.in_time)', 'day')
-        .addSelect('SUM(a.duration_seconds)', 'seconds')
+        .addSelect('a.duration_seconds', 'seconds')
         .where('a.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
         .andWhere('a.in_time >= :from AND a.in_time < :end', {
           from: new Date(`${from}T00:00:00Z`),
           end: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
         })
         .andWhere('a.duration_seconds IS NOT NULL')
-        .groupBy('a.employee_id')
-        .addGroupBy('DATE(a.in_time)')
-        .getRawMany<{ employee: number | string; day: string | Date; seconds: number | string }>();
+        .orderBy('a.id')
+        .getRawMany<{ id: number | string; employee: number | string; day: string | Date; seconds: number | string }>();
       for (const r of rows) {
         out.push({
+          id: Number(r.id),
           employee: Number(r.employee),
           day: r.day instanceof Date ? r.day.toISOString().slice(0, 10) : String(r.day).slice(0, 10),
           seconds: Number(r.seconds),

@@ -285,12 +285,12 @@ export class AttendanceService {
     return withEmployeeLock(this.dataSource, employeeId, work);
   }
 
-  /** For payroll hooks: seconds of closed records per employee and UTC day of punch-in (AttendanceRepository.secondsByDay). */
-  secondsByDay(
+  /** For payroll hooks: closed records with their day of punch-in and seconds (AttendanceRepository.closedRecords). */
+  closedRecords(
     employeeIds: number[],
     from: string,
     to: string,
-  ): Promise<Array<{ employee: number; day: string; seconds: number }>> {
-    return this.repository.secondsByDay(employeeIds, from, to);
+  ): Promise<Array<{ id: number; employee: number; day: string; seconds: number }>> {
+    return this.repository.closedRecords(employeeIds, from, to);
   }
 }

@@ -14,7 +14,7 @@ import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
 import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto } from './dto/leave.dto';
 import { LeaveDay, Holiday, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
-import { allowsNegative, assertCovers, round1, summaryOf } from './leave-balance';
+import { allowsNegative, assertCovers, summaryOf } from './leave-balance';
 import { fromH, toH } from './ledger/accrual-engine';
 import { BalanceView, LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
@@ -277,22 +277,26 @@ export class LeaveRequestsService {
   }
 
   /**
-   * For payroll hooks: working days of approved leave falling from `from` to `to`, per employee
-   * (optionally one leave type). A request inside the range counts its days; one crossing an edge
-   * counts the working days of the overlap (half days 0.5).
+   * For payroll hooks: the approved requests falling from `from` to `to` (optionally one leave type)
+   * with the working days each counts there. A request inside the range counts its days; one
+   * crossing an edge counts the working days of the overlap (half days 0.5).
    */
-  async approvedLeaveDays(employeeIds: number[], from: string, to: string, leaveType?: number): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
+  async approvedLeaveDays(
+    employeeIds: number[],
+    from: string,
+    to: string,
+    leaveType?: number,
+  ): Promise<Array<{ id: number; employee: number; days: number }>> {
     const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
     const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
-    for (const l of await this.repository.approvedOverlapping(employeeIds, from, to, leaveType)) {
-      const inside = l.dateStart >= from && l.dateEnd <= to;
-      const days = inside
-        ? l.days
-        : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
-          (l.halfDay ? 0.5 : 1);
-      out.set(l.employeeId, round1((out.get(l.employeeId) ?? 0) + days));
-    }
-    return out;
+    return (await this.repository.approvedOverlapping(employeeIds, from, to, leaveType)).map((l) => ({
+      id: l.id,
+      employee: l.employeeId,
+      days:
+        l.dateStart >= from && l.dateEnd <= to
+          ? l.days
+          : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
+            (l.halfDay ? 0.5 : 1),
+    }));
   }
 }

@@ -4,7 +4,8 @@ import { EmployeesService } from '../employees/employees.service';
 import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
 import { LeaveRequestsService } from '../leave/leave-requests.service';
 import { TimesheetsService } from '../timesheets/timesheets.service';
-import { EngineEmployee, HookValues } from './engine/payroll-engine';
+import { EngineEmployee } from './engine/payroll-engine';
+import { HOOK_SOURCES, StoredHook } from './run-inputs';
 import { Dec, EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
 
 /** A column with a calculation hook, as the inputs loader needs it. */
@@ -31,73 +32,96 @@ export class PayrollInputsService {
     private readonly employees: EmployeesService,
   ) {}
 
-  /** Every hook column's value per employee over [from, to] (days, both included), as exact decimal strings. */
-  async hookValues(columns: readonly HookColumn[], employeeIds: number[], from: string, to: string): Promise<HookValues> {
-    const values = new Map<number, Map<number, string>>();
-    let byDay: Awaited<ReturnType<AttendanceService['secondsByDay']>> | undefined;
+  /**
+   * Every hook column's value per employee over [from, to] (days, both included), as exact decimal
+   * strings, with the ids of the records each came from: column id → employee id → StoredHook. An
+   * employee without records in the period gets zero from the data hooks and no value (the
+   * default) from a field it lacks.
+   */
+  async hookInputs(
+    columns: readonly HookColumn[],
+    employeeIds: number[],
+    from: string,
+    to: string,
+  ): Promise<Map<number, Map<number, StoredHook>>> {
+    const out = new Map<number, Map<number, StoredHook>>();
+    let attendance: Awaited<ReturnType<AttendanceService['closedRecords']>> | undefined;
     let fields: Map<number, Record<string, number | null>> | undefined;
     for (const column of columns) {
-      const perEmployee = new Map<number, string>();
-      const hours = (seconds: number) => new Dec(seconds).div(3600);
+      const source = HOOK_SOURCES[column.hook];
+      if (!source) continue; // unknown hooks are refused when a column is saved; none gives no value (the default)
+      const sums = new Map<number, { sum: Dec; records: number[] }>();
+      const add = (employee: number, id: number | null, amount: Dec | string | number) => {
+        const entry = sums.get(employee) ?? { sum: new Dec(0), records: [] };
+        entry.sum = entry.sum.plus(amount);
+        if (id !== null) entry.records.push(id);
+        sums.set(employee, entry);
+      };
       switch (column.hook) {
         case 'hours_worked':
         case 'regular_hours':
         case 'overtime_hours': {
-          byDay ??= await this.attendance.secondsByDay(employeeIds, from, to);
+          attendance ??= await this.attendance.closedRecords(employeeIds, from, to);
+          // The daily threshold applies to a day's hours: summed per employee and day first.
+          const days = new Map<string, { employee: number; seconds: number; ids: number[] }>();
+          for (const r of attendance) {
+            const day = days.get(`${r.employee}:${r.day}`) ?? { employee: r.employee, seconds: 0, ids: [] };
+            day.seconds += r.seconds;
+            day.ids.push(r.id);
+            days.set(`${r.employee}:${r.day}`, day);
+          }
           const threshold = new Dec(column.args.daily_threshold ?? DEFAULT_DAILY_THRESHOLD);
-          const sums = new Map<number, Dec>();
-          for (const { employee, seconds } of byDay) {
-            const h = hours(seconds);
+          for (const { employee, seconds, ids } of days.values()) {
+            const h = new Dec(seconds).div(3600);
             const part =
               column.hook === 'hours_worked'
                 ? h
                 : column.hook === 'regular_hours'
                   ? Dec.min(h, threshold)
                   : Dec.max(h.minus(threshold), 0);
-            sums.set(employee, (sums.get(employee) ?? new Dec(0)).plus(part));
+            // A day that adds nothing (no overtime, say) is not a source of the value.
+            if (part.isZero()) add(employee, null, 0);
+            else for (const [k, id] of ids.entries()) add(employee, id, k === 0 ? part : 0);
           }
-          for (const [employee, sum] of sums) perEmployee.set(employee, sum.toString());
           break;
         }
         case 'approved_timesheet_hours': {
           const project = typeof column.args.project === 'number' ? column.args.project : undefined;
-          for (const [employee, minutes] of await this.timesheets.approvedMinutes(employeeIds, from, to, project)) {
-            perEmployee.set(employee, new Dec(minutes).div(60).toString());
-          }
+          for (const e of await this.timesheets.approvedEntries(employeeIds, from, to, project))
+            add(e.employee, e.id, new Dec(e.minutes).div(60));
           break;
         }
         case 'approved_leave_days': {
           const type = typeof column.args.leave_type === 'number' ? column.args.leave_type : undefined;
-          for (const [employee, days] of await this.leave.approvedLeaveDays(employeeIds, from, to, type)) {
-            perEmployee.set(employee, String(days));
-          }
+          for (const l of await this.leave.approvedLeaveDays(employeeIds, from, to, type)) add(l.employee, l.id, l.days);
           break;
         }
         case 'leave_encashment_days': {
-          const sums = await this.ledger.encashedDays(employeeIds, Number(column.args.leave_type), from, to);
-          for (const [employee, days] of sums) perEmployee.set(employee, days);
+          for (const e of await this.ledger.encashedDays(employeeIds, Number(column.args.leave_type), from, to))
+            add(e.employee, e.id, e.days);
           break;
         }
         case 'employee_field': {
           fields ??= await this.employees.formulaFields(employeeIds, to);
           const field = String(column.args.field);
-          for (const [employee, f] of fields) {
-            const value = Object.hasOwn(f, field) ? f[field] : null;
-            if (value !== null) perEmployee.set(employee, String(value));
+          const perEmployee = new Map<number, StoredHook>();
+          for (const id of employeeIds) {
+            const f = fields.get(id);
+            const value = f && Object.hasOwn(f, field) ? f[field] : null;
+            perEmployee.set(id, { value: value === null || value === undefined ? null : String(value), source, records: [] });
           }
-          break;
+          out.set(column.id, perEmployee);
+          continue;
         }
-        default:
-          break; // unknown hooks are refused when a column is saved; none gives no value (the default)
       }
-      values.set(column.id, perEmployee);
+      const perEmployee = new Map<number, StoredHook>();
+      for (const id of employeeIds) {
+        const entry = sums.get(id);
+        perEmployee.set(id, { value: entry ? entry.sum.toString() : '0', source, records: entry?.records ?? [] });
+      }
+      out.set(column.id, perEmployee);
     }
-    return (columnId, employeeId) => {
-      const perEmployee = values.get(columnId);
-      // No record in the period: zero for the data hooks, no value (the default) for a missing field.
-      if (!perEmployee) return null;
-      return perEmployee.get(employeeId) ?? (columns.find((c) => c.id === columnId)?.hook === 'employee_field' ? null : '0');
-    };
+    return out;
   }
 
   /** The formula fields of many employees (employee.<field>), as the engine takes them. */

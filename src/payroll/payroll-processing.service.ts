@@ -1,20 +1,30 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { recordEvent } from '../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { ReferenceService } from '../reference/reference.service';
 import { PayrollEmployeeRowDto } from './dto/payroll-run.dto';
-import { computePayrollYielding, EngineEmployee, EngineResult, planColumns } from './engine/payroll-engine';
+import { computePayrollYielding, EngineResult, planColumns } from './engine/payroll-engine';
 import { EmployeeSalary } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollStatus } from './entities/payroll-run.entities';
 import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
-import { toEngineColumn } from './payroll-columns';
+import { toColumnDto } from './payroll-columns';
+import { PayrollColumnDto } from './dto/payroll-config.dto';
+import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
+import {
+  EmployeeInputs,
+  employeeInputs,
+  engineColumnOf,
+  engineEmployeeOf,
+  hookValuesOf,
+  RunInputs,
+  StoredHook,
+} from './run-inputs';
 import { PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
-import { minorUnitOf } from '../common/money/currencies';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { internalFailure, isCurrentClaim, payrollJobId, PayrollJobData } from './payroll.jobs';
@@ -48,6 +58,7 @@ export class PayrollProcessingService {
     private readonly inputs: PayrollInputsService,
     private readonly events: EventEmitter2,
     private readonly grid: PayrollGridService,
+    private readonly storedInputs: PayrollRunInputsRepository,
   ) {}
 
   /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
@@ -61,7 +72,9 @@ export class PayrollProcessingService {
       await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 20 });
       const ids = selection.map((s) => s.id);
       const edited = await this.cells.find({ where: { payrollId, edited: true } });
-      const result = await this.compute(payroll, ids, edited);
+      const inputs = await this.liveInputs(payroll, ids);
+      const result = await this.computeFrom(inputs, ids, edited);
+      const columnSetId = await this.storedInputs.columnSetOf(inputs.columns);
       await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
       // Concurrent runs of other payrolls insert beside these rows: no gap locks, and a deadlock
       // victim writes again.
@@ -71,6 +84,9 @@ export class PayrollProcessingService {
           await em.delete(PayrollCell, { payrollId });
           await this.repository.insertCells(em, payrollId, cellsOf(result, edited));
           await this.repository.replaceErrors(em, payrollId, result.errors);
+          // What the cells were computed from, so that they can be explained and compared later.
+          await this.storedInputs.replace(em, payrollId, inputs.employees);
+          await em.update(Payroll, { id: payrollId }, { columnSetId });
         },
         SET_REPLACEMENT,
       );
@@ -94,15 +110,16 @@ export class PayrollProcessingService {
     }
   }
 
-  async compute(payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
-    const columns = await this.grid.columnsOf(payroll);
-    if (columns.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
-    const { plan, errors } = planColumns(columns.map(toEngineColumn));
-    if (!plan) {
-      throw new PlanFailure(
-        'the payroll columns cannot be computed: see /errors',
-        errors.map((e) => ({ employee: null, column: e.columnId, message: e.message })),
-      );
+  /**
+   * The inputs of a run as they are now: the payroll's columns, and per employee the salary
+   * amounts, payroll-employee settings, formula fields and hook values with their records.
+   * `columns`: compute with these definitions instead (a stored run's snapshot).
+   */
+  async liveInputs(payroll: Payroll, employeeIds: number[], columns?: PayrollColumnDto[]): Promise<RunInputs> {
+    if (!columns) {
+      const current = await this.grid.columnsOf(payroll);
+      if (current.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
+      columns = current.map(toColumnDto);
     }
     const salaries = new Map<number, Map<number, string>>();
     for (let i = 0; i < employeeIds.length; i += 1000) {
@@ -112,23 +129,95 @@ export class PayrollProcessingService {
         salaries.set(s.employeeId, map);
       }
     }
-    const currencies = await this.grid.currenciesOf(employeeIds);
+    const settings = await this.grid.payrollEmployeesOf(employeeIds, {
+      employeeId: true,
+      payFrequencyId: true,
+      currency: true,
+      deductionGroupId: true,
+    });
     const fields = await this.inputs.engineFields(employeeIds, payroll.dateEnd);
     const hookColumns = columns
-      .filter((c) => c.calculationHook)
-      .map((c) => ({ id: c.id, hook: c.calculationHook as string, args: c.calculationHookArgs }));
-    const hooks = await this.inputs.hookValues(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd);
-    const editable = new Set(columns.filter((c) => c.editable).map((c) => c.id));
+      .filter((c) => c.calculation_hook)
+      .map((c) => ({ id: c.id, hook: c.calculation_hook as string, args: c.calculation_hook_args }));
+    const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd);
+    const employees = new Map<number, EmployeeInputs>();
+    for (const id of employeeIds) {
+      const p = settings.get(id);
+      const stored: Record<string, StoredHook> = {};
+      for (const c of hookColumns) {
+        const hook = hooks.get(c.id)?.get(id);
+        if (hook) stored[String(c.id)] = hook;
+      }
+      employees.set(
+        id,
+        employeeInputs(
+          {
+            pay_frequency: p?.payFrequencyId ?? null,
+            currency: p?.currency ?? null,
+            deduction_group: p?.deductionGroupId ?? null,
+          },
+          salaries.get(id),
+          fields.get(id),
+          stored,
+        ),
+      );
+    }
+    return { columns, employees };
+  }
+
+  /**
+   * The inputs a run's cells follow: those stored with it, or (for a run processed before inputs
+   * were kept) the live ones; `fresh` names the employees whose inputs were read live, to store.
+   */
+  async runInputs(payroll: Payroll, employeeIds: number[]): Promise<RunInputs & { fresh: number[] }> {
+    const columns = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
+    if (!columns) return { ...(await this.liveInputs(payroll, employeeIds)), fresh: [] };
+    const employees = await this.storedInputs.inputsOf(payroll.id, employeeIds);
+    const missing = employeeIds.filter((id) => !employees.has(id));
+    if (missing.length) for (const [id, i] of (await this.liveInputs(payroll, missing, columns)).employees) employees.set(id, i);
+    return { columns, employees, fresh: missing };
+  }
+
+  /** The columns a run's cells follow: its snapshot, or the payroll's current columns before it has one. */
+  async columnsFor(payroll: Payroll): Promise<PayrollColumnDto[]> {
+    const stored = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
+    return stored ?? (await this.grid.columnsOf(payroll)).map(toColumnDto);
+  }
+
+  /**
+   * Some rows of a run computed again (a grid edit) from the run's inputs, not today's: an edit
+   * changes what it edits and what follows from it, nothing else. Inputs read live for want of
+   * stored ones are stored with the rows (a run that has a snapshot).
+   */
+  async recompute(em: EntityManager, payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
+    const inputs = await this.runInputs(payroll, employeeIds);
+    const result = await this.computeFrom(inputs, employeeIds, edited);
+    if (payroll.columnSetId !== null && inputs.fresh.length)
+      await this.storedInputs.upsert(
+        em,
+        payroll.id,
+        new Map(inputs.fresh.map((e) => [e, inputs.employees.get(e) as EmployeeInputs])),
+      );
+    return result;
+  }
+
+  /** Every cell of these employees from a run's inputs (edited cells of editable columns kept as they are). */
+  async computeFrom(inputs: RunInputs, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
+    const { plan, errors } = planColumns(inputs.columns.map(engineColumnOf));
+    if (!plan) {
+      throw new PlanFailure(
+        'the payroll columns cannot be computed: see /errors',
+        errors.map((e) => ({ employee: null, column: e.columnId, message: e.message })),
+      );
+    }
+    const editable = new Set(inputs.columns.filter((c) => c.editable).map((c) => c.id));
     const fixed = new Map(
       edited.filter((c) => editable.has(c.columnId)).map((c) => [`${c.employeeId}:${c.columnId}`, c.value ?? '0']),
     );
-    const engineEmployees: EngineEmployee[] = employeeIds.map((id) => ({
-      id,
-      minorUnit: minorUnitOf(currencies.get(id) ?? ''),
-      fields: fields.get(id) ?? {},
-      salary: salaries.get(id) ?? new Map(),
-    }));
-    return computePayrollYielding(plan, engineEmployees, hooks, (columnId, employeeId) => fixed.get(`${employeeId}:${columnId}`));
+    const engineEmployees = employeeIds.map((id) => engineEmployeeOf(id, inputs.employees.get(id) as EmployeeInputs));
+    return computePayrollYielding(plan, engineEmployees, hookValuesOf(inputs.employees), (columnId, employeeId) =>
+      fixed.get(`${employeeId}:${columnId}`),
+    );
   }
 
   private async finish(

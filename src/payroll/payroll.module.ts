@@ -19,6 +19,7 @@ import { PayrollGridService } from './payroll-grid.service';
 import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PayrollRunsRepository } from './payroll-runs.repository';
+import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { PayrollTransitionsService } from './payroll-transitions.service';
 import { PayrollProcessor } from './payroll.processor';
 import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
@@ -66,6 +67,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     PayrollInputsService,
     PayrollRunsService,
     PayrollRunsRepository,
+    PayrollRunInputsRepository,
     PayrollTransitionsService,
     PayrollGridService,
     PayrollProcessingService,

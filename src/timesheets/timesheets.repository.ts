@@ -49,22 +49,28 @@ export class TimesheetsRepository {
     return qb.getExists();
   }
 
-  /** Minutes of approved entries dated from `from` to `to` per employee (optionally one project), 1 000 employees a query. */
+  /** Approved entries dated from `from` to `to` (optionally one project) with their minutes, 1 000 employees a query. */
   @RecordSql([1, 2], '2026-03-01', '2026-03-31', 1)
-  async approvedMinutes(employeeIds: number[], from: string, to: string, project?: number): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
+  async approvedEntries(
+    employeeIds: number[],
+    from: string,
+    to: string,
+    project?: number,
+  ): Promise<Array<{ id: number; employee: number; minutes: number }>> {
+    const out: Array<{ id: number; employee: number; minutes: number }> = [];
     for (let i = 0; i < employeeIds.length; i += 1000) {
       const qb = this.ds
         .getRepository(TimeEntry)
         .createQueryBuilder('t')
-        .select('t.employee_id', 'employee')
-        .addSelect('SUM(t.minutes)', 'minutes')
+        .select('t.id', 'id')
+        .addSelect('t.employee_id', 'employee')
+        .addSelect('t.minutes', 'minutes')
         .where('t.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
         .andWhere("t.status = 'Approved' AND t.date BETWEEN :from AND :to", { from, to })
-        .groupBy('t.employee_id');
+        .orderBy('t.id');
       if (project !== undefined) qb.andWhere('t.project_id = :project', { project });
-      for (const r of await qb.getRawMany<{ employee: number | string; minutes: number | string }>())
-        out.set(Number(r.employee), Number(r.minutes));
+      for (const r of await qb.getRawMany<{ id: number | string; employee: number | string; minutes: number | string }>())
+        out.push({ id: Number(r.id), employee: Number(r.employee), minutes: Number(r.minutes) });
     }
     return out;
   }

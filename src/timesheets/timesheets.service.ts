@@ -240,8 +240,13 @@ export class TimesheetsService {
     });
   }
 
-  /** For payroll hooks: minutes of approved entries dated from `from` to `to` per employee (optionally one project). */
-  approvedMinutes(employeeIds: number[], from: string, to: string, project?: number): Promise<Map<number, number>> {
-    return this.repository.approvedMinutes(employeeIds, from, to, project);
+  /** For payroll hooks: approved entries dated from `from` to `to` with their minutes (optionally one project). */
+  approvedEntries(
+    employeeIds: number[],
+    from: string,
+    to: string,
+    project?: number,
+  ): Promise<Array<{ id: number; employee: number; minutes: number }>> {
+    return this.repository.approvedEntries(employeeIds, from, to, project);
   }
 }

@@ -27,6 +27,7 @@ import { Notifications1763800000025 } from './1763800000025-Notifications';
 import { NotificationEmails1763800000026 } from './1763800000026-NotificationEmails';
 import { LeaveLedger1763800000027 } from './1763800000027-LeaveLedger';
 import { PayrollTests1763800000028 } from './1763800000028-PayrollTests';
+import { PayrollRunInputs1763800000029 } from './1763800000029-PayrollRunInputs';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   NotificationEmails1763800000026,
   LeaveLedger1763800000027,
   PayrollTests1763800000028,
+  PayrollRunInputs1763800000029,
 ];

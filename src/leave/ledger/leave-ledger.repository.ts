@@ -159,30 +159,31 @@ export class LeaveLedgerRepository {
   }
 
   /**
-   * The days of one kind of entry of one leave type dated in [from, to], summed per employee (1 000
-   * employees a query), in hundredths; entries that lower the balance count negative.
+   * The entries of one kind of one leave type dated in [from, to] (1 000 employees a query), with
+   * their days in hundredths; entries that lower the balance count negative.
    */
   @RecordSql([1, 2], 'encashment', 1, '2026-03-01', '2026-03-31')
-  async sumOfKind(
+  async entriesOfKind(
     employeeIds: number[],
     kind: LedgerKind,
     leaveType: number,
     from: string,
     to: string,
-  ): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
+  ): Promise<Array<{ id: number; employee: number; hundredths: number }>> {
+    const out: Array<{ id: number; employee: number; hundredths: number }> = [];
     for (let i = 0; i < employeeIds.length; i += 1000) {
       const rows = await this.ds
         .getRepository(LeaveLedgerEntry)
         .createQueryBuilder('x')
-        .select('x.employee_id', 'employee')
-        .addSelect('SUM(x.days)', 'days')
+        .select('x.id', 'id')
+        .addSelect('x.employee_id', 'employee')
+        .addSelect('x.days', 'days')
         .where('x.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + 1000) })
         .andWhere('x.leave_type_id = :leaveType AND x.kind = :kind', { leaveType, kind })
         .andWhere('x.date BETWEEN :from AND :to', { from, to })
-        .groupBy('x.employee_id')
-        .getRawMany<{ employee: unknown; days: unknown }>();
-      for (const r of rows) out.set(Number(r.employee), toH(Number(r.days)));
+        .orderBy('x.id')
+        .getRawMany<{ id: unknown; employee: unknown; days: unknown }>();
+      for (const r of rows) out.push({ id: Number(r.id), employee: Number(r.employee), hundredths: toH(Number(r.days)) });
     }
     return out;
   }

@@ -426,10 +426,15 @@ export class LeaveLedgerService implements OnModuleInit {
     });
   }
 
-  /** Days encashed of the leave type dated in [from, to], per employee (the payroll hook leave_encashment_days). */
-  async encashedDays(employeeIds: number[], leaveType: number, from: string, to: string): Promise<Map<number, string>> {
-    const sums = await this.repo.sumOfKind(employeeIds, 'encashment', leaveType, from, to);
-    return new Map([...sums].map(([employee, h]) => [employee, String(fromH(-h))]));
+  /** The encashment entries of the leave type dated in [from, to] with their days (the payroll hook leave_encashment_days). */
+  async encashedDays(
+    employeeIds: number[],
+    leaveType: number,
+    from: string,
+    to: string,
+  ): Promise<Array<{ id: number; employee: number; days: string }>> {
+    const entries = await this.repo.entriesOfKind(employeeIds, 'encashment', leaveType, from, to);
+    return entries.map((e) => ({ id: e.id, employee: e.employee, days: String(fromH(-e.hundredths)) }));
   }
 
   private async write(

@@ -1,5 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
+import { PayrollColumnDto } from '../dto/payroll-config.dto';
+import type { EmployeeInputs } from '../run-inputs';
 
 export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
 export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
@@ -27,6 +29,25 @@ export class Payroll {
   @Column({ name: 'processed_at', type: 'datetime', nullable: true }) processedAt: Date | null;
   @Column({ name: 'completed_at', type: 'datetime', nullable: true }) completedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+  /** The column definitions its last processing used (null: never processed since inputs are kept). */
+  @Column({ name: 'column_set_id', type: 'integer', nullable: true }) columnSetId: number | null;
+}
+
+/** Column definitions as a run used them, shared by the runs that used the same (by hash). */
+@Entity('payroll_column_sets')
+export class PayrollColumnSet {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 64 }) hash: string;
+  @Column({ type: 'simple-json' }) columns: PayrollColumnDto[];
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+}
+
+/** One employee's inputs to one run (src/payroll/run-inputs.ts). */
+@Entity('payroll_run_inputs')
+export class PayrollRunInput {
+  @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @Column({ type: 'simple-json' }) inputs: EmployeeInputs;
 }
 
 @Entity('payroll_cells')
@@ -98,4 +119,13 @@ export class PayslipDelivery {
   @Column({ name: 'finished_at', type: 'datetime', nullable: true }) finishedAt: Date | null;
 }
 
-export const PAYROLL_RUN_ENTITIES = [Payroll, PayrollCell, PayrollError, PayslipTemplate, Payslip, PayslipDelivery];
+export const PAYROLL_RUN_ENTITIES = [
+  Payroll,
+  PayrollColumnSet,
+  PayrollRunInput,
+  PayrollCell,
+  PayrollError,
+  PayslipTemplate,
+  Payslip,
+  PayslipDelivery,
+];
