@@ -24,6 +24,12 @@ SELECT "x"."employee_id" AS "x_employee_id", "x"."leave_type_id" AS "x_leave_typ
   WHERE "x"."employee_id" IN (?, ?) AND "x"."date" >= ? AND "x"."date" <= ?
   ORDER BY "x"."id" ASC;
 
+-- LeaveLedgerRepository.entriesOfKind
+SELECT "x"."id" AS "id", "x"."days" AS "days", "x"."employee_id" AS "employee"
+  FROM "leave_ledger" "x"
+  WHERE "x"."employee_id" IN (?, ?) AND "x"."leave_type_id" = 1 AND "x"."kind" = ? AND "x"."date" BETWEEN ? AND ?
+  ORDER BY "x"."id" ASC;
+
 -- LeaveLedgerRepository.exists
 SELECT "t"."id" AS "t_id"
   FROM "departments" "t"
@@ -72,9 +78,3 @@ SELECT "LeaveDay"."request_id" AS "LeaveDay_request_id", "LeaveDay"."date" AS "L
   FROM "leave_days" "LeaveDay"
   WHERE (("LeaveDay"."request_id" = 1))
   ORDER BY "LeaveDay"."date" ASC;
-
--- LeaveLedgerRepository.sumOfKind
-SELECT "x"."employee_id" AS "employee", SUM("x"."days") AS "days"
-  FROM "leave_ledger" "x"
-  WHERE "x"."employee_id" IN (?, ?) AND "x"."leave_type_id" = 1 AND "x"."kind" = ? AND "x"."date" BETWEEN ? AND ?
-  GROUP BY "x"."employee_id";

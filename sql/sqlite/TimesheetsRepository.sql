@@ -1,8 +1,8 @@
--- TimesheetsRepository.approvedMinutes
-SELECT "t"."employee_id" AS "employee", SUM("t"."minutes") AS "minutes"
+-- TimesheetsRepository.approvedEntries
+SELECT "t"."id" AS "id", "t"."minutes" AS "minutes", "t"."employee_id" AS "employee"
   FROM "time_entries" "t"
   WHERE "t"."employee_id" IN (?, ?) AND "t"."status" = 'Approved' AND "t"."date" BETWEEN ? AND ? AND "t"."project_id" = 1
-  GROUP BY "t"."employee_id";
+  ORDER BY "t"."id" ASC;
 
 -- TimesheetsRepository.overlaps
 SELECT 1 AS "row_exists"

@@ -50,6 +50,22 @@ export class AuditService {
     this.list = employeeRecords.recordList(entries, 'a', AUDIT_LIST_SPEC, toAuditDto);
   }
 
+  /**
+   * Who last changed `key` of a record, and when: the newest of the record's latest 500 entries
+   * whose changes name it (a payroll's data edits name each cell, "employee 7 column 3"). Null
+   * when none does (or the entries are purged).
+   */
+  async lastChangeOf(resource: string, resourceId: string, key: string): Promise<{ at: Date; actorUserId: number | null } | null> {
+    const entries = await this.entries.find({
+      where: { resource, resourceId },
+      order: { id: 'DESC' },
+      take: 500,
+      select: { id: true, at: true, actorUserId: true, changes: true },
+    });
+    const found = entries.find((e) => Object.hasOwn(JSON.parse(e.changes) as object, key));
+    return found ? { at: found.at, actorUserId: found.actorUserId } : null;
+  }
+
   /** Deletes entries older than `days` days (maintenance:purge with the retention setting). */
   async purgeOlderThan(days: number, now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - days * 86_400_000);

@@ -20,6 +20,9 @@ import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PayrollRunsRepository } from './payroll-runs.repository';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
+import { PayrollExplainController } from './payroll-explain.controller';
+import { PayrollExplainService } from './payroll-explain.service';
+import { AuditModule } from '../audit/audit.module';
 import { PayrollTransitionsService } from './payroll-transitions.service';
 import { PayrollProcessor } from './payroll.processor';
 import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
@@ -37,6 +40,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
 @Module({
   imports: [
     AttendanceModule,
+    AuditModule,
     DocumentsModule,
     EmployeesModule,
     PdfModule,
@@ -56,6 +60,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     ...PAYROLL_CRUD_CONTROLLERS,
     PayrollTestsCrudController,
     PayrollTestsController,
+    PayrollExplainController,
   ],
   providers: [
     SalariesImport,
@@ -68,6 +73,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     PayrollRunsService,
     PayrollRunsRepository,
     PayrollRunInputsRepository,
+    PayrollExplainService,
     PayrollTransitionsService,
     PayrollGridService,
     PayrollProcessingService,

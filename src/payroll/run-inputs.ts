@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../common/money/currencies';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
+import { amountText } from './payroll-columns';
 import { EngineColumn, EngineEmployee, HookValues } from './engine/payroll-engine';
 import { EmployeeFormulaField } from './formula/formula';
 
@@ -93,7 +94,10 @@ export function employeeInputs(
   return {
     settings,
     minorUnit: minorUnitOf(settings.currency ?? ''),
-    salary: Object.fromEntries([...(salary ?? new Map<number, string>())].sort((a, b) => a[0] - b[0])),
+    // "5000.00" on every database (MariaDB reads "5000.000", SQLite "5000").
+    salary: Object.fromEntries(
+      [...(salary ?? new Map<number, string>())].sort((a, b) => a[0] - b[0]).map(([c, amount]) => [c, amountText(amount)]),
+    ),
     fields: fields ?? {},
     hooks,
   };
@@ -103,3 +107,11 @@ export function employeeInputs(
 export function columnSetHash(columns: readonly PayrollColumnDto[]): string {
   return createHash('sha256').update(JSON.stringify(columns)).digest('hex');
 }
+
+export const HOOK_SOURCE_NAMES: readonly HookSource[] = [
+  'attendance',
+  'time_entries',
+  'leave_requests',
+  'leave_ledger',
+  'employee',
+];

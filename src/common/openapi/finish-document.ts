@@ -218,6 +218,10 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   'WeekdayValueDto.days',
   'ValidateScriptResultDto.variables', // a valid script
   'ValidateScriptResultDto.errors', // an invalid one
+  // A cell's input carries what its kind has (API.md §18).
+  ...['sign', 'component', 'column', 'variable', 'hook', 'args', 'source', 'records', 'field', 'edited_by', 'edited_at'].map(
+    (p) => `ExplainInputDto.${p}`,
+  ),
 ]);
 
 /** Component names a node refers to, directly or through the schemas it refers to. */

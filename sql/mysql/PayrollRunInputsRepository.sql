@@ -1,0 +1,22 @@
+-- PayrollRunInputsRepository.columnSetOf
+INSERT INTO `payroll_column_sets`(`id`, `hash`, `columns`, `created_at`)
+  VALUES (DEFAULT, ?, ?, DEFAULT);
+SELECT `PayrollColumnSet`.`id` AS `PayrollColumnSet_id`
+  FROM `payroll_column_sets` `PayrollColumnSet`
+  WHERE ((`PayrollColumnSet`.`hash` = ?))
+  LIMIT 1;
+SELECT `PayrollColumnSet`.`id` AS `PayrollColumnSet_id`, `PayrollColumnSet`.`created_at` AS `PayrollColumnSet_created_at`
+  FROM `payroll_column_sets` `PayrollColumnSet`
+  WHERE `PayrollColumnSet`.`id` = ?;
+
+-- PayrollRunInputsRepository.inputsOf
+SELECT `PayrollRunInput`.`payroll_id` AS `PayrollRunInput_payroll_id`, `PayrollRunInput`.`employee_id` AS `PayrollRunInput_employee_id`, `PayrollRunInput`.`inputs` AS `PayrollRunInput_inputs`
+  FROM `payroll_run_inputs` `PayrollRunInput`
+  WHERE ((`PayrollRunInput`.`payroll_id` = ?) AND (`PayrollRunInput`.`employee_id` IN (?, ?)));
+
+-- PayrollRunInputsRepository.replace
+DELETE
+  FROM `payroll_run_inputs`
+  WHERE `payroll_id` = ?;
+INSERT INTO `payroll_run_inputs`(`payroll_id`, `employee_id`, `inputs`)
+  VALUES (?, ?, ?);

@@ -1,0 +1,22 @@
+-- PayrollRunInputsRepository.columnSetOf
+INSERT INTO "payroll_column_sets"("id", "hash", "columns", "created_at")
+  VALUES (NULL, ?, ?, datetime('now'));
+SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id"
+  FROM "payroll_column_sets" "PayrollColumnSet"
+  WHERE (("PayrollColumnSet"."hash" = ?))
+  LIMIT 1;
+SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id", "PayrollColumnSet"."created_at" AS "PayrollColumnSet_created_at"
+  FROM "payroll_column_sets" "PayrollColumnSet"
+  WHERE "PayrollColumnSet"."id" = 1;
+
+-- PayrollRunInputsRepository.inputsOf
+SELECT "PayrollRunInput"."payroll_id" AS "PayrollRunInput_payroll_id", "PayrollRunInput"."employee_id" AS "PayrollRunInput_employee_id", "PayrollRunInput"."inputs" AS "PayrollRunInput_inputs"
+  FROM "payroll_run_inputs" "PayrollRunInput"
+  WHERE (("PayrollRunInput"."payroll_id" = 1) AND ("PayrollRunInput"."employee_id" IN (1, 2)));
+
+-- PayrollRunInputsRepository.replace
+DELETE
+  FROM "payroll_run_inputs"
+  WHERE "payroll_id" = 1;
+INSERT INTO "payroll_run_inputs"("payroll_id", "employee_id", "inputs")
+  VALUES (1, 1, ?);
