@@ -55,7 +55,11 @@ export class AuditService {
    * whose changes name it (a payroll's data edits name each cell, "employee 7 column 3"). Null
    * when none does (or the entries are purged).
    */
-  async lastChangeOf(resource: string, resourceId: string, key: string): Promise<{ at: Date; actorUserId: number | null } | null> {
+  async lastChangeOf(
+    resource: string,
+    resourceId: string,
+    key: string,
+  ): Promise<{ at: Date; actorUserId: number | null } | null> {
     const entries = await this.entries.find({
       where: { resource, resourceId },
       order: { id: 'DESC' },
