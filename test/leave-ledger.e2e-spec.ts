@@ -224,7 +224,7 @@ describe('leave ledger (issue 31)', () => {
     const inPeriod = (await inputs.hookInputs(hook, [e, c.emp.report1], today, today)).get(column.id);
     expect([inPeriod?.get(e)?.value, inPeriod?.get(c.emp.report1)?.value]).toEqual(['2', '0']);
     // The run keeps the entries it summed (one encashment here).
-    expect([inPeriod?.get(e)?.source, inPeriod?.get(e)?.records.length]).toEqual(['leave_ledger', 1]);
+    expect(inPeriod?.get(e)?.records).toHaveLength(1);
     const before = await inputs.hookInputs(hook, [e], '2020-01-01', '2020-01-31');
     expect(before.get(column.id)?.get(e)?.value).toBe('0');
     const otherType = await inputs.hookInputs([{ ...hook[0], args: { leave_type: holiday + 1000 } }], [e], today, today);

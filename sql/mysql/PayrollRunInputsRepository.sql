@@ -1,3 +1,8 @@
+-- PayrollRunInputsRepository.allCells
+SELECT c.employee_id, c.column_id, c.value, c.edited
+  FROM payroll_cells c
+  WHERE c.payroll_id = ?;
+
 -- PayrollRunInputsRepository.columnSetOf
 INSERT INTO `payroll_column_sets`(`id`, `hash`, `columns`, `created_at`)
   VALUES (DEFAULT, ?, ?, DEFAULT);
@@ -9,14 +14,22 @@ SELECT `PayrollColumnSet`.`id` AS `PayrollColumnSet_id`, `PayrollColumnSet`.`cre
   FROM `payroll_column_sets` `PayrollColumnSet`
   WHERE `PayrollColumnSet`.`id` = ?;
 
--- PayrollRunInputsRepository.inputsOf
-SELECT `PayrollRunInput`.`payroll_id` AS `PayrollRunInput_payroll_id`, `PayrollRunInput`.`employee_id` AS `PayrollRunInput_employee_id`, `PayrollRunInput`.`inputs` AS `PayrollRunInput_inputs`
-  FROM `payroll_run_inputs` `PayrollRunInput`
-  WHERE ((`PayrollRunInput`.`payroll_id` = ?) AND (`PayrollRunInput`.`employee_id` IN (?, ?)));
-
--- PayrollRunInputsRepository.replace
+-- PayrollRunInputsRepository.dropOlder
+COMMIT;
 DELETE
   FROM `payroll_run_inputs`
-  WHERE `payroll_id` = ?;
-INSERT INTO `payroll_run_inputs`(`payroll_id`, `employee_id`, `inputs`)
-  VALUES (?, ?, ?);
+  WHERE (`payroll_id` = ? AND `revision` < ?);
+SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+START TRANSACTION;
+
+-- PayrollRunInputsRepository.inputsOf
+SELECT `PayrollRunInput`.`payroll_id` AS `PayrollRunInput_payroll_id`, `PayrollRunInput`.`revision` AS `PayrollRunInput_revision`, `PayrollRunInput`.`employee_id` AS `PayrollRunInput_employee_id`, `PayrollRunInput`.`inputs` AS `PayrollRunInput_inputs`
+  FROM `payroll_run_inputs` `PayrollRunInput`
+  WHERE ((`PayrollRunInput`.`payroll_id` = ?) AND (`PayrollRunInput`.`revision` = ?) AND (`PayrollRunInput`.`employee_id` IN (?, ?)));
+
+-- PayrollRunInputsRepository.write
+DELETE
+  FROM `payroll_run_inputs`
+  WHERE (`payroll_id` = ? AND `revision` = ?);
+INSERT INTO payroll_run_inputs (payroll_id, revision, employee_id, inputs)
+  VALUES (?, ?, ?, ?);

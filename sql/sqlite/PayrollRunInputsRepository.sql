@@ -1,3 +1,8 @@
+-- PayrollRunInputsRepository.allCells
+SELECT c.employee_id, c.column_id, c.value, c.edited
+  FROM payroll_cells c
+  WHERE c.payroll_id = ?;
+
 -- PayrollRunInputsRepository.columnSetOf
 INSERT INTO "payroll_column_sets"("id", "hash", "columns", "created_at")
   VALUES (NULL, ?, ?, datetime('now'));
@@ -9,14 +14,21 @@ SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id", "PayrollColumnSet"."cre
   FROM "payroll_column_sets" "PayrollColumnSet"
   WHERE "PayrollColumnSet"."id" = 1;
 
--- PayrollRunInputsRepository.inputsOf
-SELECT "PayrollRunInput"."payroll_id" AS "PayrollRunInput_payroll_id", "PayrollRunInput"."employee_id" AS "PayrollRunInput_employee_id", "PayrollRunInput"."inputs" AS "PayrollRunInput_inputs"
-  FROM "payroll_run_inputs" "PayrollRunInput"
-  WHERE (("PayrollRunInput"."payroll_id" = 1) AND ("PayrollRunInput"."employee_id" IN (1, 2)));
-
--- PayrollRunInputsRepository.replace
+-- PayrollRunInputsRepository.dropOlder
+BEGIN TRANSACTION;
+COMMIT;
 DELETE
   FROM "payroll_run_inputs"
-  WHERE "payroll_id" = 1;
-INSERT INTO "payroll_run_inputs"("payroll_id", "employee_id", "inputs")
-  VALUES (1, 1, ?);
+  WHERE ("payroll_id" = 1 AND "revision" < 2);
+
+-- PayrollRunInputsRepository.inputsOf
+SELECT "PayrollRunInput"."payroll_id" AS "PayrollRunInput_payroll_id", "PayrollRunInput"."revision" AS "PayrollRunInput_revision", "PayrollRunInput"."employee_id" AS "PayrollRunInput_employee_id", "PayrollRunInput"."inputs" AS "PayrollRunInput_inputs"
+  FROM "payroll_run_inputs" "PayrollRunInput"
+  WHERE (("PayrollRunInput"."payroll_id" = 1) AND ("PayrollRunInput"."revision" = 1) AND ("PayrollRunInput"."employee_id" IN (1, 2)));
+
+-- PayrollRunInputsRepository.write
+DELETE
+  FROM "payroll_run_inputs"
+  WHERE ("payroll_id" = 1 AND "revision" = 2);
+INSERT INTO payroll_run_inputs (payroll_id, revision, employee_id, inputs)
+  VALUES (?, ?, ?, ?);

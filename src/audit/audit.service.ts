@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
+import { Between, In, LessThan, Repository } from 'typeorm';
 import { ListSpec } from '../common/paging/list-request';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { AuditEntryDto } from './dto/audit-entry.dto';
@@ -68,6 +68,34 @@ export class AuditService {
     });
     const found = entries.find((e) => Object.hasOwn(JSON.parse(e.changes) as object, key));
     return found ? { at: found.at, actorUserId: found.actorUserId } : null;
+  }
+
+  /**
+   * The entries of some records of a resource made in [from, to], newest first, with their changes
+   * (1 000 records a query): who changed what a payroll diff names as a cause.
+   */
+  async entriesOf(
+    resource: string,
+    resourceIds: readonly string[],
+    from: Date,
+    to: Date,
+  ): Promise<Array<{ resourceId: string; at: Date; actorUserId: number | null; changes: Record<string, unknown> }>> {
+    const out: Array<{ resourceId: string; at: Date; actorUserId: number | null; changes: Record<string, unknown> }> = [];
+    for (let i = 0; i < resourceIds.length; i += 1000) {
+      const entries = await this.entries.find({
+        where: { resource, resourceId: In(resourceIds.slice(i, i + 1000)), at: Between(from, to) },
+        order: { id: 'DESC' },
+        select: { id: true, resourceId: true, at: true, actorUserId: true, changes: true },
+      });
+      for (const e of entries)
+        out.push({
+          resourceId: e.resourceId,
+          at: e.at,
+          actorUserId: e.actorUserId,
+          changes: JSON.parse(e.changes) as Record<string, unknown>,
+        });
+    }
+    return out.sort((a, b) => b.at.getTime() - a.at.getTime());
   }
 
   /** Deletes entries older than `days` days (maintenance:purge with the retention setting). */

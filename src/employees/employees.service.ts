@@ -350,7 +350,11 @@ export class EmployeesService {
       return ay - y - (am < m || (am === m && ad < d) ? 1 : 0);
     };
     for (let i = 0; i < ids.length; i += 1000) {
-      for (const e of await this.employees.find({ where: { id: In(ids.slice(i, i + 1000)) } })) {
+      const select = {
+        ...{ id: true, departmentId: true, jobTitleId: true, payGradeId: true, employmentStatusId: true },
+        ...{ supervisorId: true, birthday: true, joinedDate: true },
+      } as const;
+      for (const e of await this.employees.find({ select, where: { id: In(ids.slice(i, i + 1000)) } })) {
         out.set(e.id, {
           id: e.id,
           department: e.departmentId,

@@ -8,8 +8,14 @@ import { EMPLOYEE_FORMULA_FIELDS } from './formula/formula';
 
 /* A payroll column's views (API, engine) and the checks of its calculation hook's arguments. */
 
+/** Sign and integer part, and the decimals without trailing zeros. */
+const PLAIN_AMOUNT = /^(-?(?:0|[1-9]\d*))(?:\.(\d*?)0*)?$/;
+
 /** "0.000" (MariaDB) or 0 (SQLite) → "0.00": two decimals at least, more only when they matter. */
 export function amountText(value: string): string {
+  // The plain decimals databases give, as text (a run stores 10 000s of them); anything else through decimal.js.
+  const m = PLAIN_AMOUNT.exec(value);
+  if (m && m[1] !== '-0') return m[2] && m[2].length > 2 ? `${m[1]}.${m[2]}` : `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}`;
   const d = new Decimal(value);
   return d.decimalPlaces() > 2 ? d.toString() : d.toFixed(2);
 }

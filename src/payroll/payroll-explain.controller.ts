@@ -1,18 +1,24 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
-import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
+import { Exportable } from '../common/export/exportable';
+import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { CellExplanationDto } from './dto/payroll-explain.dto';
+import { CellExplanationDto, PayrollDiffColumnDto, PayrollDiffQueryDto, PayrollDiffRowDto } from './dto/payroll-explain.dto';
+import { PayrollDiffService } from './payroll-diff.service';
 import { PayrollExplainService } from './payroll-explain.service';
 
-/** Why a run's cells have their values (API.md §18). */
+/** Why a run's cells have their values, and what changed since another run (API.md §18). */
 @ApiTags('Payroll runs')
 @ApiBearerAuth()
 @Controller('payroll_config/payrolls')
 export class PayrollExplainController {
-  constructor(private readonly explainer: PayrollExplainService) {}
+  constructor(
+    private readonly explainer: PayrollExplainService,
+    private readonly differ: PayrollDiffService,
+  ) {}
 
   @Get(':id/cells/:employee/:column/explain')
   @Levels('Admin', 'Restricted Admin')
@@ -33,5 +39,44 @@ export class PayrollExplainController {
     @Param('column', new IdParamPipe('column')) column: number,
   ): Promise<CellExplanationDto> {
     return this.explainer.explain(caller, id, employee, column);
+  }
+
+  @Get(':id/diff')
+  @Levels('Admin', 'Restricted Admin')
+  @ApiOperation({
+    summary: 'What changed against another run, cell by cell, and why',
+    description:
+      'Rows {employee, column, old, new, difference, causes} for every cell that differs, employees by name and columns ' +
+      'in order; causes: salary (component amounts), input (hook values with the records added and removed, employee ' +
+      'fields), column (definition changes), edit (grid edits), joined, left, rounding; salary, column and edit causes ' +
+      'name who changed them and when (audit log). against defaults to the previous Processed or Completed payroll of ' +
+      'the same pay frequency and department (404 without one). Filters employee, column, cause; format=csv|xlsx ' +
+      'exports. 409 INVALID_STATE when either run was computed before runs kept their inputs.',
+  })
+  @ApiListEnvelope(PayrollDiffRowDto)
+  @Exportable('payroll-diff', PayrollDiffRowDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  diff(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: PayrollDiffQueryDto,
+  ): Promise<Page<PayrollDiffRowDto>> {
+    return this.differ.diff(caller, id, query);
+  }
+
+  @Get(':id/diff/summary')
+  @Levels('Admin', 'Restricted Admin')
+  @ApiOperation({
+    summary: 'The diff per column: cells changed, the sum of the differences, changed cells per cause kind',
+    description: 'The same query as .../diff (its paging ignored); columns with a changed cell only.',
+  })
+  @ApiArrayEnvelope(PayrollDiffColumnDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  summary(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: PayrollDiffQueryDto,
+  ): Promise<PayrollDiffColumnDto[]> {
+    return this.differ.summary(caller, id, query);
   }
 }

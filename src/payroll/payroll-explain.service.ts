@@ -14,7 +14,7 @@ import { PayrollCell } from './entities/payroll-run.entities';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { PayrollRunsRepository } from './payroll-runs.repository';
 import { PayrollRunsService } from './payroll-runs.service';
-import { engineColumnOf, engineEmployeeOf, hookValuesOf } from './run-inputs';
+import { engineColumnOf, engineEmployeeOf, HOOK_SOURCES, hookValuesOf, StoredHook } from './run-inputs';
 
 /** The audit resource of a payroll's cell edits (PayrollRunsService.editCells). */
 const CELL_EDITS = 'payroll_config/payrolls/data';
@@ -40,7 +40,10 @@ export class PayrollExplainService {
     const present = await this.repository.cellEmployees(payrollId, await this.runs.rowScope(caller), [employeeId]);
     if (!present.includes(employeeId)) throw new NotFoundException('Employee');
     const columns = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
-    const inputs = columns ? await this.storedInputs.inputsOf(payrollId, [employeeId]) : null;
+    const inputs =
+      columns && payroll.inputsRevision !== null
+        ? await this.storedInputs.inputsOf(payrollId, payroll.inputsRevision, [employeeId])
+        : null;
     const stored = inputs?.get(employeeId);
     const planned = columns && planColumns(columns.map(engineColumnOf)).plan;
     if (!columns || !stored || !planned || !inputs)
@@ -114,7 +117,7 @@ export class PayrollExplainService {
   private inputDto(
     input: CellExplanation['inputs'][number],
     column: PayrollColumnDto,
-    hook: { source: string; records: number[] } | undefined,
+    hook: StoredHook | undefined,
     byVariable: Map<string, PayrollColumnDto>,
     components: Map<number, string>,
     editedBy: { at: Date; actorUserId: number | null } | null,
@@ -133,7 +136,7 @@ export class PayrollExplainService {
           name: findHook(String(input.ref))?.name ?? String(input.ref),
           hook: String(input.ref),
           args: column.calculation_hook_args,
-          source: hook?.source ?? 'employee',
+          source: HOOK_SOURCES[String(input.ref)],
           records: hook?.records ?? [],
         };
       case 'employee_field':

@@ -48,8 +48,7 @@ export class PayrollInputsService {
     let attendance: Awaited<ReturnType<AttendanceService['closedRecords']>> | undefined;
     let fields: Map<number, Record<string, number | null>> | undefined;
     for (const column of columns) {
-      const source = HOOK_SOURCES[column.hook];
-      if (!source) continue; // unknown hooks are refused when a column is saved; none gives no value (the default)
+      if (!Object.hasOwn(HOOK_SOURCES, column.hook)) continue; // unknown hooks are refused when a column is saved; none gives no value (the default)
       const sums = new Map<number, { sum: Dec; records: number[] }>();
       const add = (employee: number, id: number | null, amount: Dec | string | number) => {
         const entry = sums.get(employee) ?? { sum: new Dec(0), records: [] };
@@ -108,7 +107,7 @@ export class PayrollInputsService {
           for (const id of employeeIds) {
             const f = fields.get(id);
             const value = f && Object.hasOwn(f, field) ? f[field] : null;
-            perEmployee.set(id, { value: value === null || value === undefined ? null : String(value), source, records: [] });
+            perEmployee.set(id, { value: value === null || value === undefined ? null : String(value) });
           }
           out.set(column.id, perEmployee);
           continue;
@@ -117,7 +116,12 @@ export class PayrollInputsService {
       const perEmployee = new Map<number, StoredHook>();
       for (const id of employeeIds) {
         const entry = sums.get(id);
-        perEmployee.set(id, { value: entry ? entry.sum.toString() : '0', source, records: entry?.records ?? [] });
+        perEmployee.set(
+          id,
+          entry?.records.length
+            ? { value: entry.sum.toString(), records: entry.records }
+            : { value: entry ? entry.sum.toString() : '0' },
+        );
       }
       out.set(column.id, perEmployee);
     }

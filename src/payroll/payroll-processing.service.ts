@@ -23,7 +23,7 @@ import {
   RunInputs,
   StoredHook,
 } from './run-inputs';
-import { PayrollGridService, selectionRow } from './payroll-grid.service';
+import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
@@ -73,8 +73,14 @@ export class PayrollProcessingService {
       const ids = selection.map((s) => s.id);
       const edited = await this.cells.find({ where: { payrollId, edited: true } });
       const inputs = await this.liveInputs(payroll, ids);
-      const result = await this.computeFrom(inputs, ids, edited);
-      const columnSetId = await this.storedInputs.columnSetOf(inputs.columns);
+      // The inputs are written while the engine computes (the database works, this process computes);
+      // the cells' transaction makes their revision the payroll's.
+      const revision = (payroll.inputsRevision ?? 0) + 1;
+      const [result, columnSetId] = await Promise.all([
+        this.computeFrom(inputs, ids, edited),
+        this.storedInputs.columnSetOf(inputs.columns),
+        this.storedInputs.write(payrollId, revision, inputs.employees),
+      ]);
       await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
       // Concurrent runs of other payrolls insert beside these rows: no gap locks, and a deadlock
       // victim writes again.
@@ -84,12 +90,11 @@ export class PayrollProcessingService {
           await em.delete(PayrollCell, { payrollId });
           await this.repository.insertCells(em, payrollId, cellsOf(result, edited));
           await this.repository.replaceErrors(em, payrollId, result.errors);
-          // What the cells were computed from, so that they can be explained and compared later.
-          await this.storedInputs.replace(em, payrollId, inputs.employees);
-          await em.update(Payroll, { id: payrollId }, { columnSetId });
+          await em.update(Payroll, { id: payrollId }, { columnSetId, inputsRevision: revision, revision: () => 'revision + 1' });
         },
         SET_REPLACEMENT,
       );
+      await this.storedInputs.dropOlder(payrollId, revision);
       const failed = result.errors.length > 0;
       await this.finish(
         payroll,
@@ -171,8 +176,8 @@ export class PayrollProcessingService {
    */
   async runInputs(payroll: Payroll, employeeIds: number[]): Promise<RunInputs & { fresh: number[] }> {
     const columns = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
-    if (!columns) return { ...(await this.liveInputs(payroll, employeeIds)), fresh: [] };
-    const employees = await this.storedInputs.inputsOf(payroll.id, employeeIds);
+    if (!columns || payroll.inputsRevision === null) return { ...(await this.liveInputs(payroll, employeeIds)), fresh: [] };
+    const employees = await this.storedInputs.inputsOf(payroll.id, payroll.inputsRevision, employeeIds);
     const missing = employeeIds.filter((id) => !employees.has(id));
     if (missing.length) for (const [id, i] of (await this.liveInputs(payroll, missing, columns)).employees) employees.set(id, i);
     return { columns, employees, fresh: missing };
@@ -187,17 +192,16 @@ export class PayrollProcessingService {
   /**
    * Some rows of a run computed again (a grid edit) from the run's inputs, not today's: an edit
    * changes what it edits and what follows from it, nothing else. Inputs read live for want of
-   * stored ones are stored with the rows (a run that has a snapshot).
+   * stored ones are stored with the rows (a run that has a snapshot). Bumps the payroll's revision.
    */
   async recompute(em: EntityManager, payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
     const inputs = await this.runInputs(payroll, employeeIds);
     const result = await this.computeFrom(inputs, employeeIds, edited);
-    if (payroll.columnSetId !== null && inputs.fresh.length)
-      await this.storedInputs.upsert(
-        em,
-        payroll.id,
-        new Map(inputs.fresh.map((e) => [e, inputs.employees.get(e) as EmployeeInputs])),
-      );
+    if (payroll.inputsRevision !== null && inputs.fresh.length) {
+      const fresh = new Map(inputs.fresh.map((e) => [e, inputs.employees.get(e) as EmployeeInputs]));
+      await this.storedInputs.upsert(em, payroll.id, payroll.inputsRevision, fresh);
+    }
+    await em.update(Payroll, { id: payroll.id }, { revision: () => 'revision + 1' });
     return result;
   }
 
@@ -271,7 +275,7 @@ export class PayrollProcessingService {
   private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
     const selected = await this.repository.selected(await this.selectionOf(payroll));
     const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
-    return selected.map((p) => selectionRow(names, p)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    return selected.map((p) => selectionRow(names, p)).sort((a, b) => BY_NAME(a.name, b.name) || a.id - b.id);
   }
 }
 

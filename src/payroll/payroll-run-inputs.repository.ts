@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { DataSource, EntityManager, In, LessThan } from 'typeorm';
+import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
+import { DriverReader } from '../common/database/driver-reader';
+import { RecordSql } from '../common/database/record-sql';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from './entities/payroll-run.entities';
@@ -38,43 +40,84 @@ export class PayrollRunInputsRepository {
     return (await this.ds.getRepository(PayrollColumnSet).findOne({ where: { id } }))?.columns ?? null;
   }
 
-  /** Replaces a run's inputs (in the run's transaction, which writes its cells). */
-  @RecordSql(SAMPLE_MANAGER, 1, new Map([[1, { salary: { 1: '100.00' } }]]))
-  async replace(em: EntityManager, payrollId: number, inputs: ReadonlyMap<number, EmployeeInputs>): Promise<void> {
-    await em.delete(PayrollRunInput, { payrollId });
-    await this.insert(em, payrollId, inputs);
+  /**
+   * Writes a processing's inputs under its revision (autocommitted statements, while the engine
+   * computes: the cells' transaction then makes the revision the payroll's). Rows a failed attempt
+   * left under the same revision go first.
+   */
+  @RecordSql(1, 2, new Map([[1, { salary: { 1: '100.00' } }]]))
+  async write(payrollId: number, revision: number, inputs: ReadonlyMap<number, EmployeeInputs>): Promise<void> {
+    await this.ds.getRepository(PayrollRunInput).delete({ payrollId, revision });
+    await this.insert(this.ds.manager, payrollId, revision, inputs);
   }
 
-  /** Adds or replaces some employees' inputs (a grid edit that computed them from live inputs). */
-  async upsert(em: EntityManager, payrollId: number, inputs: ReadonlyMap<number, EmployeeInputs>): Promise<void> {
+  /** Removes the revisions older than the payroll's current one (after its cells' transaction). */
+  @RecordSql(1, 2)
+  async dropOlder(payrollId: number, revision: number): Promise<void> {
+    await transaction(this.ds, (em) => em.delete(PayrollRunInput, { payrollId, revision: LessThan(revision) }), SET_REPLACEMENT);
+  }
+
+  /** Adds or replaces some employees' inputs of a revision (a grid edit that read them live). */
+  async upsert(
+    em: EntityManager,
+    payrollId: number,
+    revision: number,
+    inputs: ReadonlyMap<number, EmployeeInputs>,
+  ): Promise<void> {
     if (!inputs.size) return;
-    await em.delete(PayrollRunInput, { payrollId, employeeId: In([...inputs.keys()]) });
-    await this.insert(em, payrollId, inputs);
+    await em.delete(PayrollRunInput, { payrollId, revision, employeeId: In([...inputs.keys()]) });
+    await this.insert(em, payrollId, revision, inputs);
   }
 
-  private async insert(em: EntityManager, payrollId: number, inputs: ReadonlyMap<number, EmployeeInputs>): Promise<void> {
-    const rows = [...inputs].map(([employeeId, i]) => ({ payrollId, employeeId, inputs: i }));
-    for (let i = 0; i < rows.length; i += INPUTS_PER_INSERT)
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(PayrollRunInput)
-        .values(rows.slice(i, i + INPUTS_PER_INSERT))
-        .execute();
+  /** Plain multi-row INSERTs: the query builder's per-row metadata work cost more than the writes. */
+  private async insert(
+    em: EntityManager,
+    payrollId: number,
+    revision: number,
+    inputs: ReadonlyMap<number, EmployeeInputs>,
+  ): Promise<void> {
+    const rows = [...inputs];
+    for (let i = 0; i < rows.length; i += INPUTS_PER_INSERT) {
+      const chunk = rows.slice(i, i + INPUTS_PER_INSERT);
+      await em.query(
+        `INSERT INTO payroll_run_inputs (payroll_id, revision, employee_id, inputs) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap(([employeeId, input]) => [payrollId, revision, employeeId, JSON.stringify(input)]),
+      );
+    }
   }
 
-  /** Some employees' inputs to a run (all of them without `employeeIds`), 1 000 a query. */
-  @RecordSql(1, [1, 2])
-  async inputsOf(payrollId: number, employeeIds?: number[]): Promise<Map<number, EmployeeInputs>> {
+  /** Some employees' inputs of a revision (all of them without `employeeIds`), 1 000 a query. */
+  @RecordSql(1, 1, [1, 2])
+  async inputsOf(payrollId: number, revision: number, employeeIds?: number[]): Promise<Map<number, EmployeeInputs>> {
     const out = new Map<number, EmployeeInputs>();
     const repo = this.ds.getRepository(PayrollRunInput);
     if (!employeeIds) {
-      for (const r of await repo.find({ where: { payrollId } })) out.set(r.employeeId, r.inputs);
+      for (const r of await repo.find({ where: { payrollId, revision } })) out.set(r.employeeId, r.inputs);
       return out;
     }
     for (let i = 0; i < employeeIds.length; i += 1000)
-      for (const r of await repo.find({ where: { payrollId, employeeId: In(employeeIds.slice(i, i + 1000)) } }))
+      for (const r of await repo.find({ where: { payrollId, revision, employeeId: In(employeeIds.slice(i, i + 1000)) } }))
         out.set(r.employeeId, r.inputs);
+    return out;
+  }
+
+  /** Every cell of a payroll (a diff reads two whole runs): employee → column → value and edited, as arrays off the driver. */
+  @RecordSql(1)
+  async allCells(payrollId: number): Promise<Map<number, Map<number, { value: string | null; edited: boolean }>>> {
+    const rows = await DriverReader.of(this.ds).arrays(
+      'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id',
+      { id: payrollId },
+    );
+    const out = new Map<number, Map<number, { value: string | null; edited: boolean }>>();
+    for (const [employee, column, value, edited] of rows as Array<[number, number, string | number | null, number | boolean]>) {
+      const id = Number(employee);
+      let cells = out.get(id);
+      if (!cells) out.set(id, (cells = new Map<number, { value: string | null; edited: boolean }>()));
+      cells.set(Number(column), {
+        value: value === null ? null : String(value),
+        edited: Boolean(Number(edited)),
+      });
+    }
     return out;
   }
 }

@@ -22,6 +22,7 @@ import { PayrollRunsRepository } from './payroll-runs.repository';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { PayrollExplainController } from './payroll-explain.controller';
 import { PayrollExplainService } from './payroll-explain.service';
+import { PayrollDiffService } from './payroll-diff.service';
 import { AuditModule } from '../audit/audit.module';
 import { PayrollTransitionsService } from './payroll-transitions.service';
 import { PayrollProcessor } from './payroll.processor';
@@ -74,6 +75,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     PayrollRunsRepository,
     PayrollRunInputsRepository,
     PayrollExplainService,
+    PayrollDiffService,
     PayrollTransitionsService,
     PayrollGridService,
     PayrollProcessingService,

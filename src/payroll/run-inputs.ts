@@ -24,13 +24,15 @@ export const HOOK_SOURCES: Record<string, HookSource> = {
   employee_field: 'employee',
 };
 
-/** A hook column's value for one employee as the engine received it, and the records it came from. */
+/**
+ * A hook column's value for one employee as the engine received it, and the records it came from
+ * (their kind is the hook's HOOK_SOURCES entry). Kept small: a run stores one per employee and hook.
+ */
 export interface StoredHook {
   /** Null: no value (the column's default applies). */
   value: string | null;
-  source: HookSource;
-  /** Ids of the source's records (attendance records, time entries, leave requests, ledger entries). */
-  records: number[];
+  /** Ids of the source's records (attendance records, time entries, leave requests, ledger entries); absent: none. */
+  records?: number[];
 }
 
 /** One employee's inputs of one run. */
@@ -40,6 +42,7 @@ export interface EmployeeInputs {
   minorUnit: number;
   /** Salary component id → amount. */
   salary: Record<string, string>;
+  /** The formula fields the employee has (those without a value are left out). */
   fields: Partial<Record<EmployeeFormulaField, number | null>>;
   /** Hook column id → its value and sources. */
   hooks: Record<string, StoredHook>;
@@ -98,7 +101,7 @@ export function employeeInputs(
     salary: Object.fromEntries(
       [...(salary ?? new Map<number, string>())].sort((a, b) => a[0] - b[0]).map(([c, amount]) => [c, amountText(amount)]),
     ),
-    fields: fields ?? {},
+    fields: Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== null && v !== undefined)),
     hooks,
   };
 }

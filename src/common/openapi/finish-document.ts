@@ -222,6 +222,11 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   ...['sign', 'component', 'column', 'variable', 'hook', 'args', 'source', 'records', 'field', 'edited_by', 'edited_at'].map(
     (p) => `ExplainInputDto.${p}`,
   ),
+  // A diff's cause likewise.
+  ...['component', 'column', 'name', 'hook', 'source', 'field', 'old', 'new', 'added', 'removed', 'changes'].map(
+    (p) => `DiffCauseDto.${p}`,
+  ),
+  ...['changed_by', 'changed_at'].map((p) => `DiffCauseDto.${p}`),
 ]);
 
 /** Component names a node refers to, directly or through the schemas it refers to. */

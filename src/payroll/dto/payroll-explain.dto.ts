@@ -1,4 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQueryDto } from '../../common/paging/list-query.dto';
+import { IsRefId } from '../../common/validation/decorators';
+import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../payroll-diff';
 import { HOOK_SOURCE_NAMES } from '../run-inputs';
 
 /** A value a cell read, with where it came from (API.md §18). */
@@ -56,4 +61,89 @@ export class CellExplanationDto extends ExplainedCellDto {
     description: 'The cells of other columns it reads, directly or through them, each with its own derivation (dependency order)',
   })
   depends_on: ExplainedCellDto[];
+}
+
+/** Why a cell differs between two runs (API.md §18): an input that differs and that the cell reads. */
+export class DiffCauseDto {
+  @ApiProperty({ enum: DIFF_CAUSE_KINDS }) kind: string;
+  @ApiPropertyOptional({ description: 'salary: the component' }) component?: number;
+  @ApiPropertyOptional({ description: 'column, edit, input from a hook: the column' }) column?: number;
+  @ApiPropertyOptional({ description: 'The component, column or field name' }) name?: string;
+  @ApiPropertyOptional({ description: 'input: the hook code' }) hook?: string;
+  @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'input: where the hook reads' }) source?: string;
+  @ApiPropertyOptional({ description: 'input: the employee field' }) field?: string;
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+    nullable: true,
+    description: 'The value in the older run (a rounding cause: its decimal places)',
+  })
+  old?: string | number | null;
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+    nullable: true,
+    description: 'The value in the newer run',
+  })
+  new?: string | number | null;
+  @ApiPropertyOptional({ type: [Number], description: 'input: ids of the records only the newer run summed' }) added?: number[];
+  @ApiPropertyOptional({ type: [Number], description: 'input: ids of the records only the older run summed' }) removed?: number[];
+  @ApiPropertyOptional({ type: Object, description: 'column: each changed definition field, [old, new]' })
+  changes?: Record<string, [unknown, unknown]>;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'salary, column, edit: the user who made the change (audit log)',
+  })
+  changed_by?: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'salary, column, edit: when (audit log)' })
+  changed_at?: string | null;
+}
+
+export class PayrollDiffRowDto {
+  @ApiProperty() employee: number;
+  @ApiProperty() employee_name: string;
+  @ApiProperty() column: number;
+  @ApiProperty() column_name: string;
+  @ApiProperty({ type: String, nullable: true, description: 'In the run compared against (null: no cell, or it failed)' })
+  old: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'In this run' }) new: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'new − old (null when either is null)' }) difference: string | null;
+  @ApiProperty({ type: [DiffCauseDto] }) causes: DiffCauseDto[];
+}
+
+export class DiffCauseCountsDto {
+  @ApiProperty() salary: number;
+  @ApiProperty() input: number;
+  @ApiProperty() column: number;
+  @ApiProperty() edit: number;
+  @ApiProperty() joined: number;
+  @ApiProperty() left: number;
+  @ApiProperty() rounding: number;
+}
+
+/** GET .../diff/summary: per column. */
+export class PayrollDiffColumnDto {
+  @ApiProperty() column: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'Cells that differ' }) changed: number;
+  @ApiProperty({ description: 'The sum of the differences (cells with both values)' }) total_difference: string;
+  @ApiProperty({ type: DiffCauseCountsDto, description: 'Changed cells per cause kind (a cell may have several)' })
+  causes: DiffCauseCountsDto;
+}
+
+export class PayrollDiffQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'The payroll to compare against; default the previous Processed or Completed one of the same pay frequency and department',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsRefId()
+  against?: number;
+
+  @ApiPropertyOptional({ description: 'Only this employee' }) @IsOptional() @Type(() => Number) @IsRefId() employee?: number;
+  @ApiPropertyOptional({ description: 'Only this column' }) @IsOptional() @Type(() => Number) @IsRefId() column?: number;
+  @ApiPropertyOptional({ enum: DIFF_CAUSE_KINDS, description: 'Only cells with a cause of this kind' })
+  @IsOptional()
+  @IsIn(DIFF_CAUSE_KINDS)
+  cause?: DiffCauseKind;
 }

@@ -31,6 +31,10 @@ export class Payroll {
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
   /** The column definitions its last processing used (null: never processed since inputs are kept). */
   @Column({ name: 'column_set_id', type: 'integer', nullable: true }) columnSetId: number | null;
+  /** The revision of payroll_run_inputs its cells were computed from. */
+  @Column({ name: 'inputs_revision', type: 'integer', nullable: true }) inputsRevision: number | null;
+  /** Bumped by every change of its cells (processing, edits). */
+  @Column({ type: 'integer', default: 0 }) revision: number;
 }
 
 /** Column definitions as a run used them, shared by the runs that used the same (by hash). */
@@ -46,6 +50,7 @@ export class PayrollColumnSet {
 @Entity('payroll_run_inputs')
 export class PayrollRunInput {
   @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  @PrimaryColumn({ type: 'integer' }) revision: number;
   @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
   @Column({ type: 'simple-json' }) inputs: EmployeeInputs;
 }

@@ -1,0 +1,239 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, LessThan, Not, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { AuthUser } from '../common/auth/auth-user';
+import { RecentResults } from '../common/cache/recent-results';
+import { DomainException, NotFoundException } from '../common/errors/domain.exception';
+import { pageOf } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { EmployeesRepository } from '../employees/employees.repository';
+import { DiffCauseDto, PayrollDiffColumnDto, PayrollDiffQueryDto, PayrollDiffRowDto } from './dto/payroll-explain.dto';
+import { SalaryComponent } from './entities/payroll-config.entities';
+import { Payroll } from './entities/payroll-run.entities';
+import { Dec } from './formula/formula';
+import { amountText } from './payroll-columns';
+import { DIFF_CAUSE_KINDS, DiffSide, diffRuns } from './payroll-diff';
+import { BY_NAME } from './payroll-grid.service';
+import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
+import { PayrollRunsRepository } from './payroll-runs.repository';
+import { PayrollRunsService } from './payroll-runs.service';
+
+/** The audit resources a diff's causes point to. */
+const SALARIES = 'employees/salary';
+const COLUMNS = 'payroll_config/payroll-columns';
+const CELL_EDITS = 'payroll_config/payrolls/data';
+
+/** A diff of two runs as computed once: its rows, every employee's (scope applies per request). */
+interface Computed {
+  rows: PayrollDiffRowDto[];
+}
+
+/**
+ * What changed between two runs of a payroll, and why (API.md §18): every changed cell, each with
+ * its causes, the salary, column and edit causes with who changed them and when (audit log).
+ * Computed from both runs' stored cells and inputs, once per pair of run revisions, then paged,
+ * filtered and summed from memory. Scope as the grid's.
+ */
+@Injectable()
+export class PayrollDiffService {
+  private readonly computed = new RecentResults<Computed>(5 * 60_000, 4);
+
+  constructor(
+    private readonly runs: PayrollRunsService,
+    private readonly repository: PayrollRunsRepository,
+    private readonly storedInputs: PayrollRunInputsRepository,
+    private readonly employees: EmployeesRepository,
+    private readonly audit: AuditService,
+    @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
+    @InjectRepository(SalaryComponent) private readonly components: Repository<SalaryComponent>,
+  ) {}
+
+  async diff(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<Page<PayrollDiffRowDto>> {
+    return pageOf(await this.rows(caller, id, query), query);
+  }
+
+  async summary(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<PayrollDiffColumnDto[]> {
+    const byColumn = new Map<number, PayrollDiffColumnDto & { sum: Dec }>();
+    for (const row of await this.rows(caller, id, query)) {
+      let s = byColumn.get(row.column);
+      if (!s) {
+        const causes = Object.fromEntries(DIFF_CAUSE_KINDS.map((k) => [k, 0])) as unknown as PayrollDiffColumnDto['causes'];
+        byColumn.set(
+          row.column,
+          (s = { column: row.column, name: row.column_name, changed: 0, total_difference: '', causes, sum: new Dec(0) }),
+        );
+      }
+      s.changed++;
+      if (row.difference !== null) s.sum = s.sum.plus(row.difference);
+      for (const kind of new Set(row.causes.map((c) => c.kind))) s.causes[kind as keyof PayrollDiffColumnDto['causes']]++;
+    }
+    return [...byColumn.values()].map(({ sum, ...s }) => ({ ...s, total_difference: amountText(sum.toString()) }));
+  }
+
+  /** The caller's rows of the diff, filtered as the query asks. */
+  private async rows(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<PayrollDiffRowDto[]> {
+    const newer = await this.runs.visible(caller, id);
+    const older = query.against ? await this.runs.visible(caller, query.against) : await this.previous(newer);
+    for (const p of [newer, older])
+      if (p.columnSetId === null || p.inputsRevision === null)
+        throw new DomainException(
+          'INVALID_STATE',
+          `Payroll ${p.id} was not computed since runs keep their inputs: process it (again) to compare it`,
+        );
+    const key = `${newer.id}:${newer.revision}:${older.id}:${older.revision}`;
+    const { rows } = await this.computed.get(key, () => this.compute(older, newer));
+    const scope = await this.runs.rowScope(caller);
+    const visible = scope
+      ? new Set([
+          ...(await this.repository.cellEmployees(newer.id, scope)),
+          ...(await this.repository.cellEmployees(older.id, scope)),
+        ])
+      : null;
+    return rows.filter(
+      (r) =>
+        (!visible || visible.has(r.employee)) &&
+        (query.employee === undefined || r.employee === query.employee) &&
+        (query.column === undefined || r.column === query.column) &&
+        (query.cause === undefined || r.causes.some((c) => c.kind === query.cause)),
+    );
+  }
+
+  /** The previous Processed or Completed run of the same pay frequency and department. */
+  private async previous(p: Payroll): Promise<Payroll> {
+    const found = await this.payrolls.findOne({
+      where: {
+        id: Not(p.id),
+        payPeriod: p.payPeriod,
+        departmentId: p.departmentId,
+        status: In(['Processed', 'Completed']),
+        dateStart: LessThan(p.dateStart),
+      },
+      order: { dateStart: 'DESC', id: 'DESC' },
+    });
+    if (!found) throw new NotFoundException('A previous payroll to compare against');
+    return found;
+  }
+
+  private async side(p: Payroll): Promise<DiffSide> {
+    const [columns, inputs, cells] = await Promise.all([
+      this.storedInputs.columnSet(p.columnSetId as number),
+      this.storedInputs.inputsOf(p.id, p.inputsRevision as number),
+      this.storedInputs.allCells(p.id),
+    ]);
+    return { columns: columns ?? [], inputs, cells };
+  }
+
+  private async compute(older: Payroll, newer: Payroll): Promise<Computed> {
+    const [a, b] = await Promise.all([this.side(older), this.side(newer)]);
+    const employeeIds = [...new Set([...b.cells.keys(), ...a.cells.keys()])];
+    const names = await this.employees.namesOf(employeeIds);
+    const nameOf = (e: number) => names.get(e)?.name ?? `#${e}`;
+    const order = employeeIds.sort((x, y) => BY_NAME(nameOf(x), nameOf(y)) || x - y);
+    const diff = diffRuns(a, b, order);
+    const columnNames = new Map([...a.columns, ...b.columns].map((c) => [c.id, c.name]));
+    const componentIds = new Set<number>();
+    for (const r of diff) for (const c of r.causes) if (c.kind === 'salary') componentIds.add(c.component);
+    const componentNames = new Map(
+      componentIds.size
+        ? (await this.components.find({ where: { id: In([...componentIds]) }, select: { id: true, name: true } })).map((c) => [
+            c.id,
+            c.name,
+          ])
+        : [],
+    );
+    const who = await this.changes(older, newer, diff);
+    const rows = diff.map((r): PayrollDiffRowDto => ({
+      employee: r.employee,
+      employee_name: nameOf(r.employee),
+      column: r.column,
+      column_name: columnNames.get(r.column) ?? '',
+      old: r.old,
+      new: r.new,
+      difference: r.difference,
+      causes: r.causes.map((c): DiffCauseDto => {
+        switch (c.kind) {
+          case 'salary':
+            return {
+              ...c,
+              name: componentNames.get(c.component) ?? '',
+              ...who.of(SALARIES, r.employee, `component ${c.component}`),
+            };
+          case 'column':
+            return { ...c, name: columnNames.get(c.column) ?? '', ...who.of(COLUMNS, c.column, null) };
+          case 'edit':
+            return {
+              ...c,
+              name: columnNames.get(c.column) ?? '',
+              ...who.of(CELL_EDITS, 0, `employee ${r.employee} column ${c.column}`),
+            };
+          case 'input':
+            return 'field' in c ? { ...c, name: `employee.${c.field}` } : { ...c, name: columnNames.get(c.column) ?? '' };
+          case 'joined':
+          case 'left':
+          case 'rounding':
+            return { ...c };
+        }
+      }),
+    }));
+    return { rows };
+  }
+
+  /**
+   * Who made the changes the causes name: salary and column changes between the two runs'
+   * processing, and the cells' edits of either run (newest first; null when none is recorded).
+   */
+  private async changes(older: Payroll, newer: Payroll, diff: ReturnType<typeof diffRuns>) {
+    const times = [older.processedAt, newer.processedAt].map((t) => (t ?? new Date()).getTime());
+    // processed_at has whole seconds on MariaDB: the second after the later one is in.
+    const [from, to] = [new Date(Math.min(...times)), new Date(Math.max(...times) + 1000)];
+    const salaryEmployees = new Set<string>();
+    const columns = new Set<string>();
+    let edits = false;
+    for (const r of diff)
+      for (const c of r.causes) {
+        if (c.kind === 'salary') salaryEmployees.add(String(r.employee));
+        if (c.kind === 'column') columns.add(String(c.column));
+        if (c.kind === 'edit') edits = true;
+      }
+    type Entry = Awaited<ReturnType<AuditService['entriesOf']>>[number];
+    const byRecord = (list: Entry[], key: (e: Entry) => string) => {
+      const map = new Map<string, Entry[]>();
+      for (const e of list) {
+        const entries = map.get(key(e));
+        if (entries)
+          entries.push(e); // newest first, as listed
+        else map.set(key(e), [e]);
+      }
+      return map;
+    };
+    const found = new Map<string, Map<string, Entry[]>>([
+      [
+        SALARIES,
+        byRecord(
+          salaryEmployees.size ? await this.audit.entriesOf(SALARIES, [...salaryEmployees], from, to) : [],
+          (e) => e.resourceId,
+        ),
+      ],
+      [COLUMNS, byRecord(columns.size ? await this.audit.entriesOf(COLUMNS, [...columns], from, to) : [], (e) => e.resourceId)],
+      // Edits are the runs' own: one list for both, keyed by nothing.
+      [
+        CELL_EDITS,
+        byRecord(
+          edits ? await this.audit.entriesOf(CELL_EDITS, [String(newer.id), String(older.id)], new Date(0), new Date()) : [],
+          () => '0',
+        ),
+      ],
+    ]);
+    return {
+      /** The newest entry of the record naming `key` among its changes (any entry with a null key). */
+      of(resource: string, resourceId: number, key: string | null): { changed_by: number | null; changed_at: string | null } {
+        const e = found
+          .get(resource)
+          ?.get(String(resourceId))
+          ?.find((x) => key === null || Object.hasOwn(x.changes, key));
+        return { changed_by: e?.actorUserId ?? null, changed_at: e ? e.at.toISOString() : null };
+      },
+    };
+  }
+}

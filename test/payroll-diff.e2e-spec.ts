@@ -1,0 +1,228 @@
+import { buildCompany, Company } from './helpers/company';
+import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
+
+type Cause = { kind: string; [k: string]: unknown };
+type Row = {
+  employee: number;
+  column: number;
+  old: string | null;
+  new: string | null;
+  difference: string | null;
+  causes: Cause[];
+};
+
+/**
+ * Diff of two runs (issue 32, API.md §18): between March and April, one employee's attendance
+ * changed (an overtime hook), one's salary, one's bonus was edited by hand, a column's formula
+ * changed for everyone and an employee joined; each changed cell names exactly its cause.
+ */
+describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
+  let t: TestApp;
+  let c: Company;
+  let call: ReturnType<typeof apiCaller>;
+  let admin: string;
+  let basic: number;
+  const col: Record<string, number> = {};
+  const records: Record<string, number> = {};
+  let march: number;
+  let april: number;
+
+  const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
+    okCaller(t.app)(method, url, token, body);
+  const processed = async (id: number) => {
+    await ok('POST', `/payroll_config/payrolls/${id}/process`);
+    await until(async () => (await ok('GET', `/payroll_config/payrolls/${id}`)).status !== 'Processing', 10_000);
+    expect((await ok('GET', `/payroll_config/payrolls/${id}`)).status).toBe('Processed');
+  };
+  const payroll = async (name: string, month: string) =>
+    (
+      await ok('POST', '/payroll_config/payrolls', {
+        name,
+        pay_period: 4,
+        department: c.departments.engineering,
+        date_start: `2025-${month}-01`,
+        date_end: `2025-${month}-${month === '04' ? 30 : 31}`,
+        columns: Object.values(col),
+      })
+    ).id as number;
+  const diff = async (query = '', id = april): Promise<Row[]> =>
+    ok('GET', `/payroll_config/payrolls/${id}/diff?limit=200${query}`);
+  const causesOf = (rows: Row[], employee: number) =>
+    Object.fromEntries(rows.filter((r) => r.employee === employee).map((r) => [r.column, r.causes.map((x) => x.kind)]));
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    c = await buildCompany(t.app);
+    call = apiCaller(t.app);
+    admin = c.users.admin.token;
+    basic = (await ok('POST', '/payroll_config/salary-components', { name: 'Basic', component_type: 'Earning' })).id;
+    const column = async (body: object) => (await ok('POST', '/payroll_config/payroll-columns', body)).id as number;
+    col.basic = await column({ name: 'Basic', variable: 'basic', salary_components: [basic] });
+    col.overtime = await column({ name: 'Overtime hours', variable: 'overtime', calculation_hook: 'overtime_hours' });
+    col.bonus = await column({ name: 'Bonus', variable: 'bonus', editable: true, default_value: '0' });
+    col.overtimePay = await column({ name: 'Overtime pay', variable: 'overtime_pay', script: 'overtime * 20' });
+    col.gross = await column({ name: 'Gross', variable: 'gross', add_columns: [col.basic, col.overtimePay, col.bonus] });
+    col.tax = await column({ name: 'Tax', variable: 'tax', script: 'if(gross > 4000, (gross - 4000) * 0.25, 0)' });
+    col.net = await column({ name: 'Net', variable: 'net', add_columns: [col.gross], sub_columns: [col.tax] });
+    col.meal = await column({ name: 'Meal allowance', variable: 'meal', script: '30' });
+    for (const [employee, amount] of [
+      [c.emp.manager, '5200.00'],
+      [c.emp.report1, '3100.00'],
+      [c.emp.report2, '4000.00'],
+    ] as const) {
+      await ok('PUT', `/employees/${employee}/salary`, { items: [{ component: basic, amount }] });
+      await ok('POST', '/payroll_config/payroll-employees', { employee, pay_frequency: 4, currency: 'EUR' });
+    }
+    // The manager's overtime: 2.5 h in March, 4 h in April.
+    const punch = async (i: string, o: string) =>
+      (await ok('POST', '/attendance', { employee: c.emp.manager, in_time: i, out_time: o })).id;
+    records.march = await punch('2025-03-03T07:00:00Z', '2025-03-03T17:30:00Z');
+    records.april = await punch('2025-04-07T06:00:00Z', '2025-04-07T18:00:00Z');
+    march = await payroll('March', '03');
+    await processed(march);
+
+    // Between the runs: report1's raise, the meal allowance's new amount, a joiner; then report2's bonus edited in April.
+    await ok('PUT', `/employees/${c.emp.report1}/salary`, { items: [{ component: basic, amount: '3300.00' }] });
+    await ok('POST', '/payroll_config/payroll-columns', { id: col.meal, name: 'Meal allowance', variable: 'meal', script: '35' });
+    await ok('PUT', `/employees/${c.emp.grandReport}/salary`, { items: [{ component: basic, amount: '2000.00' }] });
+    await ok('POST', '/payroll_config/payroll-employees', { employee: c.emp.grandReport, pay_frequency: 4, currency: 'EUR' });
+    april = await payroll('April', '04');
+    await processed(april);
+    await ok('POST', `/payroll_config/payrolls/${april}/data`, {
+      values: [{ employee: c.emp.report2, column: col.bonus, amount: '500.00' }],
+    });
+  });
+  afterAll(() => t.close());
+
+  it('attributes each changed cell to exactly its cause (against the previous run by default)', async () => {
+    const rows = await diff();
+    // The manager: overtime 2.5 → 4 h from other attendance records; what reads it follows.
+    expect(causesOf(rows, c.emp.manager)).toEqual({
+      [col.overtime]: ['input'],
+      [col.overtimePay]: ['input'],
+      [col.gross]: ['input'],
+      [col.tax]: ['input'],
+      [col.net]: ['input'],
+      [col.meal]: ['column'],
+    });
+    const overtime = rows.find((r) => r.employee === c.emp.manager && r.column === col.overtime);
+    expect(overtime).toMatchObject({ old: '2.50', new: '4.00', difference: '1.50' });
+    expect(overtime?.causes).toEqual([
+      {
+        kind: 'input',
+        column: col.overtime,
+        name: 'Overtime hours',
+        hook: 'overtime_hours',
+        source: 'attendance',
+        old: '2.5',
+        new: '4',
+        added: [records.april],
+        removed: [records.march],
+      },
+    ]);
+    // report1: the raise (tax stays 0 below 4000).
+    expect(causesOf(rows, c.emp.report1)).toEqual({
+      [col.basic]: ['salary'],
+      [col.gross]: ['salary'],
+      [col.net]: ['salary'],
+      [col.meal]: ['column'],
+    });
+    const raise = rows.find((r) => r.employee === c.emp.report1 && r.column === col.basic);
+    expect(raise).toMatchObject({ old: '3100.00', new: '3300.00', difference: '200.00' });
+    expect(raise?.causes).toEqual([
+      {
+        kind: 'salary',
+        component: basic,
+        name: 'Basic',
+        old: '3100.00',
+        new: '3300.00',
+        changed_by: c.users.admin.user.id,
+        changed_at: expect.any(String),
+      },
+    ]);
+    // report2: the April edit of its bonus, and what reads it.
+    expect(causesOf(rows, c.emp.report2)).toEqual({
+      [col.bonus]: ['edit'],
+      [col.gross]: ['edit'],
+      [col.tax]: ['edit'],
+      [col.net]: ['edit'],
+      [col.meal]: ['column'],
+    });
+    expect(rows.find((r) => r.employee === c.emp.report2 && r.column === col.tax)).toMatchObject({
+      old: '0.00',
+      new: '125.00',
+      causes: [{ kind: 'edit', column: col.bonus, name: 'Bonus', old: '0.00', new: '500.00', changed_by: c.users.admin.user.id }],
+    });
+    const meal = rows.find((r) => r.employee === c.emp.report2 && r.column === col.meal);
+    expect(meal?.causes).toEqual([
+      {
+        kind: 'column',
+        column: col.meal,
+        name: 'Meal allowance',
+        changes: { script: ['30', '35'] },
+        changed_by: c.users.admin.user.id,
+        changed_at: expect.any(String),
+      },
+    ]);
+    // The joiner: every cell, no old value.
+    const joined = rows.filter((r) => r.employee === c.emp.grandReport);
+    expect(joined).toHaveLength(8);
+    expect(joined.every((r) => r.old === null && r.difference === null && r.causes[0].kind === 'joined')).toBe(true);
+    expect(rows).toHaveLength(6 + 4 + 5 + 8);
+  });
+
+  it('compares any two runs: the other way round the joiner left', async () => {
+    const rows = await diff(`&against=${april}`, march);
+    expect(rows.filter((r) => r.employee === c.emp.grandReport).map((r) => [r.new, r.causes])).toEqual(
+      Array.from({ length: 8 }, () => [null, [{ kind: 'left' }]]),
+    );
+    expect(rows.find((r) => r.employee === c.emp.report1 && r.column === col.basic)).toMatchObject({
+      old: '3300.00',
+      new: '3100.00',
+      difference: '-200.00',
+    });
+  });
+
+  it('filters by employee, column and cause, pages, sums per column and exports', async () => {
+    const salary = await diff('&cause=salary');
+    expect(salary.map((r) => [r.employee, r.column])).toEqual([
+      [c.emp.report1, col.basic],
+      [c.emp.report1, col.gross],
+      [c.emp.report1, col.net],
+    ]);
+    expect((await diff(`&employee=${c.emp.report2}&column=${col.net}`)).map((r) => r.new)).toEqual(['4375.00']);
+    const page = await call('GET', `/payroll_config/payrolls/${april}/diff?limit=5&page=2`, admin);
+    expect(page.json().data).toHaveLength(5);
+    expect(page.json()).toMatchObject({ total: 23, page: 2, limit: 5, nextPage: 3 });
+    const summary = await ok('GET', `/payroll_config/payrolls/${april}/diff/summary`);
+    expect(summary.find((s: { column: number }) => s.column === col.meal)).toEqual({
+      column: col.meal,
+      name: 'Meal allowance',
+      changed: 4,
+      total_difference: '15.00', // 3 × 5, the joiner has no old value
+      causes: { salary: 0, input: 0, column: 3, edit: 0, joined: 1, left: 0, rounding: 0 },
+    });
+    expect(summary.find((s: { column: number }) => s.column === col.basic)).toMatchObject({
+      changed: 2,
+      total_difference: '200.00',
+    });
+    const csv = await call('GET', `/payroll_config/payrolls/${april}/diff?format=csv&cause=salary`, admin);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines[0]).toBe('employee,employee_name,column,column_name,old,new,difference,causes');
+    expect(lines).toHaveLength(4);
+  });
+
+  it('refuses what it cannot compare: 404 without a previous run, 409 against an unprocessed one, 400 bad filters, 403 below Restricted Admin', async () => {
+    const none = await call('GET', `/payroll_config/payrolls/${march}/diff`, admin);
+    expect([none.statusCode, none.json().error.code]).toEqual([404, 'NOT_FOUND']);
+    const draft = await payroll('May', '05');
+    const unprocessed = await call('GET', `/payroll_config/payrolls/${april}/diff?against=${draft}`, admin);
+    expect([unprocessed.statusCode, unprocessed.json().error.code]).toEqual([409, 'INVALID_STATE']);
+    const bad = await call('GET', `/payroll_config/payrolls/${april}/diff?cause=weather`, admin);
+    expect([bad.statusCode, bad.json().error.details[0].field]).toEqual([400, 'cause']);
+    expect((await call('GET', `/payroll_config/payrolls/${april}/diff`, c.users.manager.token)).statusCode).toBe(403);
+    expect((await call('GET', `/payroll_config/payrolls/${april}/diff`, c.users.restricted.token)).statusCode).toBe(200);
+  });
+});
