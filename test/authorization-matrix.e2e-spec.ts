@@ -66,6 +66,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [/POST|PUT|DELETE/, /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components)(\/:id)?$/, ADMIN],
   [/POST|PUT|DELETE/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMIN],
+  [/POST/, /^\/payroll_config\/payroll-columns\/preview-change$/, ADMIN],
   [/GET/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMINS],
   [/POST|DELETE/, /^\/payroll_config\/payslip-templates(\/:id)?$/, ADMIN],
   [/GET|POST|DELETE/, /^\/payroll_config\//, ADMINS],

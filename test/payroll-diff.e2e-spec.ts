@@ -41,7 +41,7 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
         pay_period: 4,
         department: c.departments.engineering,
         date_start: `2025-${month}-01`,
-        date_end: `2025-${month}-${month === '04' ? 30 : 31}`,
+        date_end: `2025-${month}-${['04', '06'].includes(month) ? 30 : 31}`,
         columns: Object.values(col),
       })
     ).id as number;
@@ -224,5 +224,51 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     expect([bad.statusCode, bad.json().error.details[0].field]).toEqual([400, 'cause']);
     expect((await call('GET', `/payroll_config/payrolls/${april}/diff`, c.users.manager.token)).statusCode).toBe(403);
     expect((await call('GET', `/payroll_config/payrolls/${april}/diff`, c.users.restricted.token)).statusCode).toBe(200);
+  });
+
+  it('previews a column change on a run without saving it, as the diff after saving and processing again shows it', async () => {
+    const [juneA, juneB] = [await payroll('June A', '06'), await payroll('June B', '06')];
+    await processed(juneA);
+    await processed(juneB);
+    const change = { id: col.tax, name: 'Tax', variable: 'tax', script: 'if(gross > 4000, (gross - 4000) * 0.3, 0)' };
+    const preview = await call(
+      'POST',
+      `/payroll_config/payroll-columns/preview-change?payroll=${juneB}&limit=200`,
+      admin,
+      change,
+    );
+    expect(preview.statusCode).toBe(200);
+    const previewed: Row[] = preview.json().data;
+    // Tax and net of the two above 4000 (the manager at 5200, the joiner is below), and nothing saved.
+    expect(previewed.map((r) => [r.employee, r.column, r.old, r.new])).toEqual([
+      [c.emp.manager, col.tax, '300.00', '360.00'],
+      [c.emp.manager, col.net, '4900.00', '4840.00'],
+    ]);
+    expect(previewed[0].causes).toEqual([
+      {
+        kind: 'column',
+        column: col.tax,
+        name: 'Tax',
+        changes: { script: ['if(gross > 4000, (gross - 4000) * 0.25, 0)', change.script] },
+        changed_by: null,
+        changed_at: null,
+      },
+    ]);
+    expect((await ok('GET', `/payroll_config/payroll-columns/${col.tax}`)).script).toBe(
+      'if(gross > 4000, (gross - 4000) * 0.25, 0)',
+    );
+    // Saved and processed again, June B differs from June A exactly as previewed (now with who changed it).
+    await ok('POST', '/payroll_config/payroll-columns', change);
+    await processed(juneB);
+    const after = await diff(`&against=${juneA}`, juneB);
+    const strip = (rows: Row[]) => rows.map((r) => ({ ...r, causes: r.causes.map(({ changed_by, changed_at, ...x }) => x) }));
+    expect(strip(after)).toEqual(strip(previewed));
+    expect(after[0].causes[0].changed_by).toBe(c.users.admin.user.id);
+    // Bad changes are refused as a save refuses them; only the Admin previews.
+    const bad = await call('POST', '/payroll_config/payroll-columns/preview-change', admin, { ...change, script: 'gross +' });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      (await call('POST', '/payroll_config/payroll-columns/preview-change', c.users.restricted.token, change)).statusCode,
+    ).toBe(403);
   });
 });

@@ -114,37 +114,7 @@ export class PayrollConfigService {
   async saveColumn(dto: SavePayrollColumnDto): Promise<PayrollColumnDto> {
     return transaction(this.dataSource, async (em) => {
       const repo = em.getRepository(PayrollColumn);
-      const existing = dto.id === undefined ? null : await repo.findOne({ where: { id: dto.id } });
-      if (dto.id !== undefined && !existing) throw new NotFoundException('Payroll column');
-      const before = existing && toColumnDto(existing);
-      const column = existing ?? repo.create({ enabled: true, editable: false, calculationHookArgs: {} });
-      column.name = dto.name;
-      column.variable = dto.variable ?? (existing && existing.name === dto.name ? existing.variable : snakeCase(dto.name));
-      if (before && column.variable !== before.variable) {
-        // Scripts name columns by variable: a rename would break every script that reads the old name.
-        const readers = scriptReaders(await repo.find({ where: { id: Not(before.id) } }), before.variable);
-        if (readers.length)
-          inUse(
-            `Payroll column variable ${before.variable}`,
-            readers.map((u) => `column ${u.variable}`),
-          );
-      }
-      if (dto.enabled !== undefined) column.enabled = dto.enabled;
-      if (dto.editable !== undefined) column.editable = dto.editable;
-      if (dto.default_value !== undefined) column.defaultValue = dto.default_value;
-      column.salaryComponents = [...new Set(dto.salary_components ?? existing?.salaryComponents ?? [])];
-      column.addColumns = [...new Set(dto.add_columns ?? existing?.addColumns ?? [])];
-      column.subColumns = [...new Set(dto.sub_columns ?? existing?.subColumns ?? [])];
-      if (dto.calculation_hook !== undefined) column.calculationHook = dto.calculation_hook;
-      if (dto.calculation_hook_args !== undefined)
-        column.calculationHookArgs = dto.calculation_hook_args as Record<string, string | number>;
-      if (dto.script !== undefined) column.script = dto.script === null || dto.script.trim() === '' ? null : dto.script;
-      if (dto.deduction_group !== undefined) column.deductionGroupId = dto.deduction_group;
-      column.calculationHook ??= null;
-      column.script ??= null;
-      column.defaultValue ??= null;
-      column.deductionGroupId ??= null;
-      await this.checkColumn(em, column);
+      const { column, existing, before } = await this.proposed(em, dto);
       await this.payrollTests.check(em, column, dto.accept_test_changes === true);
 
       const others = await repo.find({ where: column.id ? { id: Not(column.id) } : {}, order: { colorder: 'ASC', id: 'ASC' } });
@@ -168,6 +138,50 @@ export class PayrollConfigService {
       });
       return view;
     });
+  }
+
+  /** The column a save would write, checked as a save checks it (400, 404, 409), not saved (preview-change too). */
+  async proposeColumn(dto: SavePayrollColumnDto): Promise<PayrollColumnDto> {
+    return toColumnDto((await this.proposed(this.dataSource.manager, dto)).column);
+  }
+
+  private async proposed(
+    em: EntityManager,
+    dto: SavePayrollColumnDto,
+  ): Promise<{ column: PayrollColumn; existing: PayrollColumn | null; before: PayrollColumnDto | null }> {
+    const repo = em.getRepository(PayrollColumn);
+    const existing = dto.id === undefined ? null : await repo.findOne({ where: { id: dto.id } });
+    if (dto.id !== undefined && !existing) throw new NotFoundException('Payroll column');
+    const before = existing && toColumnDto(existing);
+    const column = existing ?? repo.create({ enabled: true, editable: false, calculationHookArgs: {} });
+    column.name = dto.name;
+    column.variable = dto.variable ?? (existing && existing.name === dto.name ? existing.variable : snakeCase(dto.name));
+    if (before && column.variable !== before.variable) {
+      // Scripts name columns by variable: a rename would break every script that reads the old name.
+      const readers = scriptReaders(await repo.find({ where: { id: Not(before.id) } }), before.variable);
+      if (readers.length)
+        inUse(
+          `Payroll column variable ${before.variable}`,
+          readers.map((u) => `column ${u.variable}`),
+        );
+    }
+    if (dto.enabled !== undefined) column.enabled = dto.enabled;
+    if (dto.editable !== undefined) column.editable = dto.editable;
+    if (dto.default_value !== undefined) column.defaultValue = dto.default_value;
+    column.salaryComponents = [...new Set(dto.salary_components ?? existing?.salaryComponents ?? [])];
+    column.addColumns = [...new Set(dto.add_columns ?? existing?.addColumns ?? [])];
+    column.subColumns = [...new Set(dto.sub_columns ?? existing?.subColumns ?? [])];
+    if (dto.calculation_hook !== undefined) column.calculationHook = dto.calculation_hook;
+    if (dto.calculation_hook_args !== undefined)
+      column.calculationHookArgs = dto.calculation_hook_args as Record<string, string | number>;
+    if (dto.script !== undefined) column.script = dto.script === null || dto.script.trim() === '' ? null : dto.script;
+    if (dto.deduction_group !== undefined) column.deductionGroupId = dto.deduction_group;
+    column.calculationHook ??= null;
+    column.script ??= null;
+    column.defaultValue ??= null;
+    column.deductionGroupId ??= null;
+    await this.checkColumn(em, column);
+    return { column, existing, before };
   }
 
   /** Deletes a column no other column uses (409 naming them); the rest close up to 1..n. */

@@ -24,6 +24,15 @@ const SALARIES = 'employees/salary';
 const COLUMNS = 'payroll_config/payroll-columns';
 const CELL_EDITS = 'payroll_config/payrolls/data';
 
+/** 409 for a run computed before runs kept their inputs (or never processed). */
+export function requireInputs(p: Payroll): void {
+  if (p.columnSetId === null || p.inputsRevision === null)
+    throw new DomainException(
+      'INVALID_STATE',
+      `Payroll ${p.id} was not computed since runs keep their inputs: process it (again) to compare it`,
+    );
+}
+
 /** A diff of two runs as computed once: its rows, every employee's (scope applies per request). */
 interface Computed {
   rows: PayrollDiffRowDto[];
@@ -75,12 +84,7 @@ export class PayrollDiffService {
   private async rows(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<PayrollDiffRowDto[]> {
     const newer = await this.runs.visible(caller, id);
     const older = query.against ? await this.runs.visible(caller, query.against) : await this.previous(newer);
-    for (const p of [newer, older])
-      if (p.columnSetId === null || p.inputsRevision === null)
-        throw new DomainException(
-          'INVALID_STATE',
-          `Payroll ${p.id} was not computed since runs keep their inputs: process it (again) to compare it`,
-        );
+    for (const p of [newer, older]) requireInputs(p);
     const key = `${newer.id}:${newer.revision}:${older.id}:${older.revision}`;
     const { rows } = await this.computed.get(key, () => this.compute(older, newer));
     const scope = await this.runs.rowScope(caller);
@@ -115,7 +119,8 @@ export class PayrollDiffService {
     return found;
   }
 
-  private async side(p: Payroll): Promise<DiffSide> {
+  /** A run's cells, inputs and columns as stored. */
+  async side(p: Payroll): Promise<DiffSide> {
     const [columns, inputs, cells] = await Promise.all([
       this.storedInputs.columnSet(p.columnSetId as number),
       this.storedInputs.inputsOf(p.id, p.inputsRevision as number),
@@ -126,6 +131,14 @@ export class PayrollDiffService {
 
   private async compute(older: Payroll, newer: Payroll): Promise<Computed> {
     const [a, b] = await Promise.all([this.side(older), this.side(newer)]);
+    return { rows: await this.rowsOf(a, b, { older, newer }) };
+  }
+
+  /**
+   * The named rows of the diff of two sides; with `runs`, the salary, column and edit causes name
+   * who changed them between the runs (a preview's proposed change has no one yet).
+   */
+  async rowsOf(a: DiffSide, b: DiffSide, runs: { older: Payroll; newer: Payroll } | null): Promise<PayrollDiffRowDto[]> {
     const employeeIds = [...new Set([...b.cells.keys(), ...a.cells.keys()])];
     const names = await this.employees.namesOf(employeeIds);
     const nameOf = (e: number) => names.get(e)?.name ?? `#${e}`;
@@ -142,7 +155,7 @@ export class PayrollDiffService {
           ])
         : [],
     );
-    const who = await this.changes(older, newer, diff);
+    const who = runs ? await this.changes(runs.older, runs.newer, diff) : { of: () => ({ changed_by: null, changed_at: null }) };
     const rows = diff.map((r): PayrollDiffRowDto => ({
       employee: r.employee,
       employee_name: nameOf(r.employee),
@@ -176,7 +189,7 @@ export class PayrollDiffService {
         }
       }),
     }));
-    return { rows };
+    return rows;
   }
 
   /**

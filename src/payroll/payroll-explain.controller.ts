@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
@@ -6,8 +6,16 @@ import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../
 import { Exportable } from '../common/export/exportable';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { CellExplanationDto, PayrollDiffColumnDto, PayrollDiffQueryDto, PayrollDiffRowDto } from './dto/payroll-explain.dto';
+import {
+  CellExplanationDto,
+  PayrollDiffColumnDto,
+  PayrollDiffQueryDto,
+  PayrollDiffRowDto,
+  PreviewChangeQueryDto,
+} from './dto/payroll-explain.dto';
 import { PayrollDiffService } from './payroll-diff.service';
+import { PayrollPreviewService } from './payroll-preview.service';
+import { SavePayrollColumnDto } from './dto/payroll-config.dto';
 import { PayrollExplainService } from './payroll-explain.service';
 
 /** Why a run's cells have their values, and what changed since another run (API.md §18). */
@@ -78,5 +86,33 @@ export class PayrollExplainController {
     @Query() query: PayrollDiffQueryDto,
   ): Promise<PayrollDiffColumnDto[]> {
     return this.differ.summary(caller, id, query);
+  }
+}
+
+@ApiTags('Payroll configuration')
+@ApiBearerAuth()
+@Controller('payroll_config/payroll-columns')
+export class PayrollColumnPreviewController {
+  constructor(private readonly previews: PayrollPreviewService) {}
+
+  @Post('preview-change')
+  @HttpCode(200)
+  @Levels('Admin')
+  @ApiOperation({
+    summary: 'The diff a column change would make on a processed run, without saving it',
+    description:
+      'The body is a column save (POST /payroll_config/payroll-columns; checked as a save is: 400, 404, 409). The run ' +
+      '(payroll, default the newest Processed or Completed one) is computed again from its stored inputs with the ' +
+      'change, and compared with what it stored: rows as GET .../payrolls/{id}/diff, column causes without an author. ' +
+      'Nothing is saved. 404 without a processed run; 409 INVALID_STATE when its columns cannot be computed with the change.',
+  })
+  @ApiListEnvelope(PayrollDiffRowDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  preview(
+    @CurrentUser() caller: AuthUser,
+    @Body() dto: SavePayrollColumnDto,
+    @Query() query: PreviewChangeQueryDto,
+  ): Promise<Page<PayrollDiffRowDto>> {
+    return this.previews.preview(caller, dto, query);
   }
 }

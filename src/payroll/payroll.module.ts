@@ -20,7 +20,8 @@ import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { PayrollRunsRepository } from './payroll-runs.repository';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import { PayrollExplainController } from './payroll-explain.controller';
+import { PayrollColumnPreviewController, PayrollExplainController } from './payroll-explain.controller';
+import { PayrollPreviewService } from './payroll-preview.service';
 import { PayrollExplainService } from './payroll-explain.service';
 import { PayrollDiffService } from './payroll-diff.service';
 import { AuditModule } from '../audit/audit.module';
@@ -62,6 +63,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     PayrollTestsCrudController,
     PayrollTestsController,
     PayrollExplainController,
+    PayrollColumnPreviewController,
   ],
   providers: [
     SalariesImport,
@@ -76,6 +78,7 @@ import { PayslipMailProcessor } from './payslip-mail.processor';
     PayrollRunInputsRepository,
     PayrollExplainService,
     PayrollDiffService,
+    PayrollPreviewService,
     PayrollTransitionsService,
     PayrollGridService,
     PayrollProcessingService,

@@ -51,7 +51,7 @@ export interface EmployeeInputs {
 /** A run's inputs: its columns (as the API shows them) and each employee's inputs. */
 export interface RunInputs {
   columns: PayrollColumnDto[];
-  employees: Map<number, EmployeeInputs>;
+  employees: ReadonlyMap<number, EmployeeInputs>;
 }
 
 /** The engine's view of a column kept in a snapshot. */

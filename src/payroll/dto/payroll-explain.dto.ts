@@ -147,3 +147,11 @@ export class PayrollDiffQueryDto extends PageQueryDto {
   @IsIn(DIFF_CAUSE_KINDS)
   cause?: DiffCauseKind;
 }
+
+export class PreviewChangeQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'The run to preview on; default the newest Processed or Completed one' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsRefId()
+  payroll?: number;
+}
