@@ -196,25 +196,23 @@ describe('the lists answer what the document says they take', () => {
   const get = (path: string, query: Record<string, string>) =>
     t.app.inject({ method: 'GET', url: url(path, query), headers: admin });
 
-  it('63 lists: 56 document their sort fields as an enum and their filters as an object, 7 take only page, limit and sortOrder', () => {
+  it('64 lists: 56 document their sort fields as an enum and their filters as an object, 8 take page, limit and sortOrder (and filters of their own)', () => {
     const all = lists();
     const sorted = all.filter(({ params }) => params.some((p) => p.name === 'sortField'));
-    expect(all.length).toBe(63);
+    expect(all.length).toBe(64);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'sortField')?.schema?.enum?.length)).toEqual([]);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'filters')?.content)).toEqual([]);
     expect(
       all.filter((l) => !sorted.includes(l)).map((l) => [l.path, l.params.map((p) => p.name).filter((n) => n !== 'id')]),
-    ).toEqual(
-      [
-        '/settings',
-        '/payroll_config/currencies',
-        '/payroll_config/calculation-hooks',
-        '/payroll_config/payrolls/{id}/data',
-        '/meta/countries',
-        '/meta/currency',
-        '/meta/extensions',
-      ].map((p) => [p, ['page', 'limit', 'sortOrder', ...(p.endsWith('/data') ? ['format'] : [])]]),
-    );
+    ).toEqual([
+      ...['/settings', '/payroll_config/currencies', '/payroll_config/calculation-hooks'].map((p) => [
+        p,
+        ['page', 'limit', 'sortOrder'],
+      ]),
+      ['/payroll_config/payrolls/{id}/data', ['page', 'limit', 'sortOrder', 'format']],
+      ['/payroll_config/payrolls/{id}/diff', ['page', 'limit', 'sortOrder', 'against', 'employee', 'column', 'cause', 'format']],
+      ...['/meta/countries', '/meta/currency', '/meta/extensions'].map((p) => [p, ['page', 'limit', 'sortOrder']]),
+    ]);
   });
 
   it('every documented sort field and filter field is accepted, an undocumented one refused', async () => {

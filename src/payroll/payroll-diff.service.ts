@@ -8,7 +8,13 @@ import { DomainException, NotFoundException } from '../common/errors/domain.exce
 import { pageOf } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { EmployeesRepository } from '../employees/employees.repository';
-import { DiffCauseDto, PayrollDiffColumnDto, PayrollDiffQueryDto, PayrollDiffRowDto } from './dto/payroll-explain.dto';
+import {
+  DiffCauseDto,
+  PayrollDiffColumnDto,
+  PayrollDiffFilterDto,
+  PayrollDiffQueryDto,
+  PayrollDiffRowDto,
+} from './dto/payroll-explain.dto';
 import { SalaryComponent } from './entities/payroll-config.entities';
 import { Payroll } from './entities/payroll-run.entities';
 import { Dec } from './formula/formula';
@@ -62,7 +68,7 @@ export class PayrollDiffService {
     return pageOf(await this.rows(caller, id, query), query);
   }
 
-  async summary(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<PayrollDiffColumnDto[]> {
+  async summary(caller: AuthUser, id: number, query: PayrollDiffFilterDto): Promise<PayrollDiffColumnDto[]> {
     const byColumn = new Map<number, PayrollDiffColumnDto & { sum: Dec }>();
     for (const row of await this.rows(caller, id, query)) {
       let s = byColumn.get(row.column);
@@ -81,7 +87,7 @@ export class PayrollDiffService {
   }
 
   /** The caller's rows of the diff, filtered as the query asks. */
-  private async rows(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<PayrollDiffRowDto[]> {
+  private async rows(caller: AuthUser, id: number, query: PayrollDiffFilterDto): Promise<PayrollDiffRowDto[]> {
     const newer = await this.runs.visible(caller, id);
     const older = query.against ? await this.runs.visible(caller, query.against) : await this.previous(newer);
     for (const p of [newer, older]) requireInputs(p);

@@ -9,6 +9,7 @@ import { IdParamPipe } from '../common/validation/id-param.pipe';
 import {
   CellExplanationDto,
   PayrollDiffColumnDto,
+  PayrollDiffFilterDto,
   PayrollDiffQueryDto,
   PayrollDiffRowDto,
   PreviewChangeQueryDto,
@@ -76,14 +77,14 @@ export class PayrollExplainController {
   @Levels('Admin', 'Restricted Admin')
   @ApiOperation({
     summary: 'The diff per column: cells changed, the sum of the differences, changed cells per cause kind',
-    description: 'The same query as .../diff (its paging ignored); columns with a changed cell only.',
+    description: 'The same filters as .../diff; columns with a changed cell only.',
   })
   @ApiArrayEnvelope(PayrollDiffColumnDto)
   @ApiErrors(400, 401, 403, 404, 409)
   summary(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
-    @Query() query: PayrollDiffQueryDto,
+    @Query() query: PayrollDiffFilterDto,
   ): Promise<PayrollDiffColumnDto[]> {
     return this.differ.summary(caller, id, query);
   }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/list-query.dto';
@@ -130,7 +130,8 @@ export class PayrollDiffColumnDto {
   causes: DiffCauseCountsDto;
 }
 
-export class PayrollDiffQueryDto extends PageQueryDto {
+/** What a diff compares, and which of its rows (GET .../diff/summary). */
+export class PayrollDiffFilterDto {
   @ApiPropertyOptional({
     description:
       'The payroll to compare against; default the previous Processed or Completed one of the same pay frequency and department',
@@ -147,6 +148,9 @@ export class PayrollDiffQueryDto extends PageQueryDto {
   @IsIn(DIFF_CAUSE_KINDS)
   cause?: DiffCauseKind;
 }
+
+/** GET .../diff: the filters and a page. */
+export class PayrollDiffQueryDto extends IntersectionType(PageQueryDto, PayrollDiffFilterDto) {}
 
 export class PreviewChangeQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'The run to preview on; default the newest Processed or Completed one' })
