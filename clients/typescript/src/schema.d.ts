@@ -2748,6 +2748,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payroll_config/payrolls/{id}/cells/{employee}/{column}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Explain a cell: its rule, inputs with their sources, the script's steps and the rounding
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     Computed again from the inputs stored with the run (salary amounts, settings, fields, hook values with their records, the column definitions), so it gives the stored value whatever changed since. depends_on explains the cells it reads. 404 for an employee not in the payroll (or outside a Restricted Admin’s departments) or a column not in it; 409 INVALID_STATE for a payroll not processed since runs kept their inputs.
+         */
+        get: operations["explainPayrollExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payroll_config/payrolls/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed against another run, cell by cell, and why
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     Rows {employee, column, old, new, difference, causes} for every cell that differs, employees by name and columns in order; causes: salary (component amounts), input (hook values with the records added and removed, employee fields), column (definition changes), edit (grid edits), joined, left, rounding; salary, column and edit causes name who changed them and when (audit log). against defaults to the previous Processed or Completed payroll of the same pay frequency and department (404 without one). Filters employee, column, cause; format=csv|xlsx exports. 409 INVALID_STATE when either run was computed before runs kept their inputs.
+         */
+        get: operations["diffPayrollExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payroll_config/payrolls/{id}/diff/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The diff per column: cells changed, the sum of the differences, changed cells per cause kind
+         * @description Who may call: Admin, Restricted Admin.
+         *
+         *     The same filters as .../diff; columns with a changed cell only.
+         */
+        get: operations["summaryPayrollExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payroll_config/payroll-columns/preview-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The diff a column change would make on a processed run, without saving it
+         * @description Who may call: Admin.
+         *
+         *     The body is a column save (POST /payroll_config/payroll-columns; checked as a save is: 400, 404, 409). The run (payroll, default the newest Processed or Completed one) is computed again from its stored inputs with the change, and compared with what it stored: rows as GET .../payrolls/{id}/diff, column causes without an author. Nothing is saved. 404 without a processed run; 409 INVALID_STATE when its columns cannot be computed with the change.
+         */
+        post: operations["previewPayrollColumnPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meta/countries": {
         parameters: {
             query?: never;
@@ -5820,6 +5908,179 @@ export interface components {
             name: string;
             passed: boolean;
             failures: components["schemas"]["PayrollTestFailureDto"][];
+        };
+        ExplainInputDto: {
+            /** @enum {string} */
+            kind: "salary_component" | "column" | "hook" | "employee_field" | "edit";
+            /** @example 5000.00 */
+            value: string;
+            /** @description The component, column, hook or field name */
+            name: string;
+            /**
+             * @description In a sum: added or subtracted
+             * @enum {string}
+             */
+            sign?: "+" | "-";
+            /**
+             * Format: int32
+             * @description salary_component: its id
+             */
+            component?: number;
+            /**
+             * Format: int32
+             * @description column, edit: the column id
+             */
+            column?: number;
+            /** @description column: its variable */
+            variable?: string;
+            /** @description hook: its code */
+            hook?: string;
+            /** @description hook: the column's calculation_hook_args */
+            args?: Record<string, never>;
+            /**
+             * @description hook: where its value came from
+             * @enum {string}
+             */
+            source?: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
+            /** @description hook: ids of the source records summed */
+            records?: number[];
+            /** @description employee_field: the field */
+            field?: string;
+            /** @description edit: the user who made it (null: unknown or a system) */
+            edited_by?: number | null;
+            /** @description edit: when (ISO 8601) */
+            edited_at?: string | null;
+        };
+        ExplainStepDto: {
+            /** @example basic * 0.1 */
+            expression: string;
+            /** @example 500.0 */
+            value: string;
+        };
+        ExplainRoundingDto: {
+            /** @description The exact value before rounding */
+            exact: string;
+            /** @description Decimal places (the currency's minor unit), half-up */
+            places: number;
+            /** @description The stored value */
+            value: string;
+        };
+        ExplainedCellDto: {
+            /** Format: int32 */
+            column: number;
+            name: string;
+            variable: string;
+            /** @description The stored value (null: the cell failed) */
+            value: string | null;
+            /** @enum {string} */
+            rule: "edit" | "hook" | "script" | "sum" | "default";
+            script: string | null;
+            default_value: string | null;
+            inputs: components["schemas"]["ExplainInputDto"][];
+            /** @description The script's parts with their values, innermost first */
+            steps: components["schemas"]["ExplainStepDto"][];
+            rounding: components["schemas"]["ExplainRoundingDto"] | null;
+            /** @description Why the cell failed */
+            error: string | null;
+        };
+        CellExplanationDto: {
+            /** Format: int32 */
+            column: number;
+            name: string;
+            variable: string;
+            /** @description The stored value (null: the cell failed) */
+            value: string | null;
+            /** @enum {string} */
+            rule: "edit" | "hook" | "script" | "sum" | "default";
+            script: string | null;
+            default_value: string | null;
+            inputs: components["schemas"]["ExplainInputDto"][];
+            /** @description The script's parts with their values, innermost first */
+            steps: components["schemas"]["ExplainStepDto"][];
+            rounding: components["schemas"]["ExplainRoundingDto"] | null;
+            /** @description Why the cell failed */
+            error: string | null;
+            /** Format: int32 */
+            payroll: number;
+            /** Format: int32 */
+            employee: number;
+            /** @description The cells of other columns it reads, directly or through them, each with its own derivation (dependency order) */
+            depends_on: components["schemas"]["ExplainedCellDto"][];
+        };
+        DiffCauseDto: {
+            /** @enum {string} */
+            kind: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding";
+            /**
+             * Format: int32
+             * @description salary: the component
+             */
+            component?: number;
+            /**
+             * Format: int32
+             * @description column, edit, input from a hook: the column
+             */
+            column?: number;
+            /** @description The component, column or field name */
+            name?: string;
+            /** @description input: the hook code */
+            hook?: string;
+            /**
+             * @description input: where the hook reads
+             * @enum {string}
+             */
+            source?: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
+            /** @description input: the employee field */
+            field?: string;
+            /** @description The value in the older run (a rounding cause: its decimal places) */
+            old?: (string | number) | null;
+            /** @description The value in the newer run */
+            new?: (string | number) | null;
+            /** @description input: ids of the records only the newer run summed */
+            added?: number[];
+            /** @description input: ids of the records only the older run summed */
+            removed?: number[];
+            /** @description column: each changed definition field, [old, new] */
+            changes?: Record<string, never>;
+            /** @description salary, column, edit: the user who made the change (audit log) */
+            changed_by?: number | null;
+            /** @description salary, column, edit: when (audit log) */
+            changed_at?: string | null;
+        };
+        PayrollDiffRowDto: {
+            /** Format: int32 */
+            employee: number;
+            employee_name: string;
+            /** Format: int32 */
+            column: number;
+            column_name: string;
+            /** @description In the run compared against (null: no cell, or it failed) */
+            old: string | null;
+            /** @description In this run */
+            new: string | null;
+            /** @description new − old (null when either is null) */
+            difference: string | null;
+            causes: components["schemas"]["DiffCauseDto"][];
+        };
+        DiffCauseCountsDto: {
+            salary: number;
+            input: number;
+            /** Format: int32 */
+            column: number;
+            edit: number;
+            joined: number;
+            left: number;
+            rounding: number;
+        };
+        PayrollDiffColumnDto: {
+            /** Format: int32 */
+            column: number;
+            name: string;
+            /** @description Cells that differ */
+            changed: number;
+            /** @description The sum of the differences (cells with both values) */
+            total_difference: string;
+            /** @description Changed cells per cause kind (a cell may have several) */
+            causes: components["schemas"]["DiffCauseCountsDto"];
         };
         CountryDto: {
             /**
@@ -29906,6 +30167,543 @@ export interface operations {
             };
             /** @description Unknown route or record (also records outside the caller's scope) */
             404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    explainPayrollExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                employee: number;
+                column: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CellExplanationDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    diffPayrollExplain: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description The payroll to compare against; default the previous Processed or Completed one of the same pay frequency and department */
+                against?: number;
+                /** @description Only this employee */
+                employee?: number;
+                /** @description Only this column */
+                column?: number;
+                /** @description Only cells with a cause of this kind */
+                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding";
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-diff-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["PayrollDiffRowDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    summaryPayrollExplain: {
+        parameters: {
+            query?: {
+                /** @description The payroll to compare against; default the previous Processed or Completed one of the same pay frequency and department */
+                against?: number;
+                /** @description Only this employee */
+                employee?: number;
+                /** @description Only this column */
+                column?: number;
+                /** @description Only cells with a cause of this kind */
+                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["PayrollDiffColumnDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    previewPayrollColumnPreview: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description The run to preview on; default the newest Processed or Completed one */
+                payroll?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavePayrollColumnDto"];
+            };
+        };
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["PayrollDiffRowDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
