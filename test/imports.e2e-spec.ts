@@ -617,6 +617,12 @@ describe('payroll imports: salaries, payroll employees, payroll data (issue 27)'
     const processed = payrolls.find((p: { status: string }) => p.status === 'Processed');
     const completed = payrolls.find((p: { status: string }) => p.status === 'Completed');
     await ds.query("UPDATE payroll_columns SET editable = ? WHERE variable = 'overtime_hours'", [true]);
+    // A run edits the columns it was processed with: processed again, it has the editable one.
+    await call('POST', `/payroll_config/payrolls/${processed.id}/process`, token);
+    await until(
+      async () => (await call('GET', `/payroll_config/payrolls/${processed.id}`, token)).json().data.status === 'Processed',
+      10_000,
+    );
     const grid = async () => (await call('GET', `/payroll_config/payrolls/${processed.id}/data?limit=1`, token)).json().data;
     const first = await grid();
     const row = first.rows[0];

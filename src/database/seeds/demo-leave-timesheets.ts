@@ -137,10 +137,10 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date(
   );
   const [policy] = await ds.query<Array<{ id: number | string }>>("SELECT id FROM leave_policies WHERE name = 'Annual: monthly'");
   await insertRows(ds, 'leave_policy_assignments', ['policy_id', 'valid_from'], [[Number(policy.id), `${years[0]}-01-01`]]);
-  // The first three employees had 2 annual days each paid out on the 15th of last month: last
-  // month's payroll prices them (the leave_encashment_days column).
+  // The first employee had 2 annual days paid out on the 15th of last month: last month's payroll
+  // prices them (the leave_encashment_days column).
   const lastMonth = new Date(Date.UTC(year, now.getUTCMonth() - 1, 15)).toISOString().slice(0, 10);
-  const first = await ds.query<Array<{ id: number | string }>>('SELECT id FROM employees ORDER BY id LIMIT 3');
+  const first = await ds.query<Array<{ id: number | string }>>('SELECT id FROM employees ORDER BY id LIMIT 1');
   await insertRows(
     ds,
     'leave_ledger',

@@ -1,5 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
+import { AttendanceService } from '../../attendance/attendance.service';
 import { AuthUser } from '../../common/auth/auth-user';
 import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
@@ -69,9 +71,10 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
     config.saveColumn({ name, variable, ...rest });
   await column('Basic', 'basic', { salary_components: [basic] });
   await column('Allowances', 'allowances', { salary_components: [housing, transport] });
+  // Past 9.5 hours a day: the demo's ordinary days are shorter, so overtime is the exception it is.
   await column('Overtime hours', 'overtime_hours', {
     calculation_hook: 'overtime_hours',
-    calculation_hook_args: { daily_threshold: 8 },
+    calculation_hook_args: { daily_threshold: 9.5 },
   });
   await column('Overtime pay', 'overtime_pay', { script: 'round(basic / 173.33, 4) * overtime_hours * 1.5' });
   await column('Unpaid leave days', 'unpaid_days', {
@@ -180,6 +183,37 @@ async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date(
     if ((await settle(app, payroll.id)) === 'Processed' && back === 2) {
       await payslips.startGenerate(SEED_ADMIN, payroll.id);
       await settle(app, payroll.id);
+      await seedChangesBetweenRuns(app, month(1).start);
     }
   }
+}
+
+/**
+ * What makes last month's payroll differ from the one before (GET .../diff explains it): the
+ * second employee's raise of its basic salary by 250, and a Saturday of overtime (08:00 to 20:00,
+ * 2.5 hours past the threshold) for the third, early last month. The first employee's 2 annual
+ * days paid out last month are the demo leave ledger's (demo-leave-timesheets).
+ */
+async function seedChangesBetweenRuns(app: INestApplicationContext, lastMonthStart: string): Promise<void> {
+  const [, raised, overtime] = await app
+    .get(DataSource)
+    .getRepository(Employee)
+    .find({ order: { id: 'ASC' }, take: 3 });
+  const payroll = app.get(PayrollEmployeesService);
+  const items = await payroll.salary(SEED_ADMIN, raised.id);
+  await payroll.setSalary(SEED_ADMIN, raised.id, {
+    items: items.map((i, k) => ({
+      component: i.component,
+      amount: k === 0 ? new Decimal(i.amount).plus(250).toFixed(2) : i.amount,
+    })),
+  });
+  const saturday = new Date(`${lastMonthStart}T00:00:00Z`);
+  while (saturday.getUTCDay() !== 6) saturday.setUTCDate(saturday.getUTCDate() + 1);
+  const day = saturday.toISOString().slice(0, 10);
+  await app.get(AttendanceService).create(SEED_ADMIN, {
+    employee: overtime.id,
+    in_time: `${day}T08:00:00Z`,
+    out_time: `${day}T20:00:00Z`,
+    note: 'stock-take',
+  });
 }
