@@ -260,7 +260,7 @@ describe('demo seed', () => {
     type DiffRow = {
       employee: number;
       column_name: string;
-      causes: Array<{ kind: string; source?: string; records?: number[] }>;
+      causes: Array<{ kind: string; source?: string; added?: number[] }>;
     };
     const reasons = new Map<number, string[]>();
     for (const r of diff.json().data as DiffRow[])

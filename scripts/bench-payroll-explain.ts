@@ -1,0 +1,128 @@
+/**
+ * Explain and diff on large runs, run by hand: `npm run bench:payroll-explain [employees]` (SQLite
+ * file in a temp dir), or with DATABASE_URL=mysql://... for MariaDB (that database is emptied
+ * first!) and REDIS_URL for Bull. Loads N employees (default 12 500) with the 30 benchmark columns,
+ * processes January, raises every tenth employee's basic salary and changes the income tax rate,
+ * processes February, then times through HTTP (app.inject): the explanation of random cells, the
+ * first diff request (the full diff computed), further pages, a filtered page and the summary.
+ * Targets (issue 32): explain ≤ 50 ms p99 on 12 500 × 30, the diff ≤ 3 s whole and ≤ 200 ms a page.
+ */
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { TokenService } from '../src/auth/token.service';
+import { ReferenceService } from '../src/reference/reference.service';
+import { UsersService } from '../src/users/users.service';
+import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
+import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
+
+const COUNT = Number(process.argv[2] ?? 12_500);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+async function main(): Promise<void> {
+  await withBenchApp(
+    'payroll-explain',
+    { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench${Date.now()}` },
+    async (app, config) => {
+      const department = await app.get(ReferenceService).addDepartment('Bench', null);
+      await loadPayrollDataset(app, department, COUNT);
+      const admin = await app
+        .get(UsersService)
+        .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
+      const token = (await app.get(TokenService).issue(admin)).access_token;
+      const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+        const res = await app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+        if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        return res.json<{ data: unknown; total?: number }>();
+      };
+      const columns = benchColumns();
+      const processed = async (name: string, month: string, days: number) => {
+        const { id } = (
+          await call('POST', '/payroll_config/payrolls', {
+            name,
+            pay_period: 4,
+            department,
+            date_start: `2026-${month}-01`,
+            date_end: `2026-${month}-${days}`,
+            columns: columns.map((c) => c.id),
+          })
+        ).data as { id: number };
+        const start = Date.now();
+        await call('POST', `/payroll_config/payrolls/${id}/process`);
+        for (let status = 'Processing'; status === 'Processing'; await new Promise((r) => setTimeout(r, 20)))
+          status = ((await call('GET', `/payroll_config/payrolls/${id}`)).data as { status: string }).status;
+        console.log(
+          `${name}: ${COUNT} employees × ${columns.length} columns processed in ${((Date.now() - start) / 1000).toFixed(2)} s`,
+        );
+        return id;
+      };
+      const january = await processed('January', '01', 31);
+      const employees = (
+        await app
+          .get(DataSource)
+          .query<Array<{ employee_id: number | string }>>('SELECT employee_id FROM payroll_employees ORDER BY employee_id')
+      ).map((r) => Number(r.employee_id));
+      const t0 = Date.now();
+      for (const id of employees.filter((_, i) => i % 10 === 0)) {
+        const items = (await call('GET', `/employees/${id}/salary`)).data as Array<{ component: number; amount: string }>;
+        await call('PUT', `/employees/${id}/salary`, {
+          items: items.map((i) => ({
+            component: i.component,
+            amount: i.component === 1 ? (Number(i.amount) + 100).toFixed(2) : i.amount,
+          })),
+        });
+      }
+      const tax = columns.find((c) => c.variable === 'income_tax');
+      await call('POST', '/payroll_config/payroll-columns', {
+        id: tax?.id,
+        name: tax?.name,
+        variable: tax?.variable,
+        script: tax?.script?.replace('0.42', '0.43'),
+      });
+      console.log(`raised ${Math.ceil(employees.length / 10)} salaries and changed the tax rate in ${Date.now() - t0} ms`);
+      const february = await processed('February', '02', 28);
+
+      const explain: number[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const employee = employees[Math.floor(Math.random() * employees.length)];
+        const column = columns[Math.floor(Math.random() * columns.length)].id;
+        const start = process.hrtime.bigint();
+        await call('GET', `/payroll_config/payrolls/${february}/cells/${employee}/${column}/explain`);
+        explain.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      explain.sort((a, b) => a - b);
+      console.log(
+        `explain, 1000 random cells: p50 ${percentile(explain, 50).toFixed(1)} ms, p99 ${percentile(explain, 99).toFixed(1)} ms, max ${explain.at(-1)?.toFixed(1)} ms`,
+      );
+
+      const timed = async (url: string) => {
+        const start = process.hrtime.bigint();
+        const answer = await call('GET', url);
+        return { ms: Number(process.hrtime.bigint() - start) / 1e6, answer };
+      };
+      const first = await timed(`/payroll_config/payrolls/${february}/diff?against=${january}&limit=100`);
+      const total = first.answer.total ?? 0;
+      console.log(`diff, first request (the whole diff computed, ${total} changed cells): ${first.ms.toFixed(0)} ms`);
+      const pages: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const page = 1 + Math.floor(Math.random() * Math.max(1, Math.ceil(total / 100)));
+        pages.push((await timed(`/payroll_config/payrolls/${february}/diff?against=${january}&limit=100&page=${page}`)).ms);
+      }
+      pages.sort((a, b) => a - b);
+      console.log(
+        `diff, 200 further pages of 100: p50 ${percentile(pages, 50).toFixed(1)} ms, p99 ${percentile(pages, 99).toFixed(1)} ms`,
+      );
+      const filtered = await timed(`/payroll_config/payrolls/${february}/diff?against=${january}&limit=100&cause=salary`);
+      console.log(`diff, cause=salary (${filtered.answer.total} cells): ${filtered.ms.toFixed(1)} ms`);
+      const summary = await timed(`/payroll_config/payrolls/${february}/diff/summary?against=${january}`);
+      console.log(`diff summary (${(summary.answer.data as unknown[]).length} columns): ${summary.ms.toFixed(1)} ms`);
+      console.log(
+        `${config.database.type}${config.redisUrl ? ' + Bull' : ''}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,
+      );
+    },
+  );
+}
+
+void main();
