@@ -4,7 +4,8 @@
  * first!) and REDIS_URL for Bull. Loads N employees (default 12 500) with the 30 benchmark columns,
  * processes January, raises every tenth employee's basic salary and changes the income tax rate,
  * processes February, then times through HTTP (app.inject): the explanation of random cells, the
- * first diff request (the full diff computed), further pages, a filtered page and the summary.
+ * first diff request (the full diff computed), further pages, a filtered page and the summary;
+ * then changes the basic column for everyone, processes March and times its diff against January.
  * Targets (issue 32): explain ≤ 50 ms p99 on 12 500 × 30, the diff ≤ 3 s whole and ≤ 200 ms a page.
  */
 import 'reflect-metadata';
@@ -59,10 +60,14 @@ async function main(): Promise<void> {
         return id;
       };
       const january = await processed('January', '01', 31);
+      // The employees in the run (every seventh of the dataset is Terminated, outside it).
       const employees = (
         await app
           .get(DataSource)
-          .query<Array<{ employee_id: number | string }>>('SELECT employee_id FROM payroll_employees ORDER BY employee_id')
+          .query<Array<{ employee_id: number | string }>>(
+            'SELECT DISTINCT employee_id FROM payroll_cells WHERE payroll_id = ? ORDER BY employee_id',
+            [january],
+          )
       ).map((r) => Number(r.employee_id));
       const t0 = Date.now();
       for (const id of employees.filter((_, i) => i % 10 === 0)) {
@@ -118,6 +123,28 @@ async function main(): Promise<void> {
       console.log(`diff, cause=salary (${filtered.answer.total} cells): ${filtered.ms.toFixed(1)} ms`);
       const summary = await timed(`/payroll_config/payrolls/${february}/diff/summary?against=${january}`);
       console.log(`diff summary (${(summary.answer.data as unknown[]).length} columns): ${summary.ms.toFixed(1)} ms`);
+
+      // The worst case: a change of the basic column moves nearly every cell of every employee.
+      await call('POST', '/payroll_config/payroll-columns', {
+        id: 1,
+        name: 'basic',
+        variable: 'basic',
+        salary_components: [1, 3],
+      });
+      const march = await processed('March', '03', 31);
+      const whole = await timed(`/payroll_config/payrolls/${march}/diff?against=${january}&limit=100`);
+      console.log(
+        `diff, March (basic changed for all) against January, first request: ${whole.answer.total} changed cells in ${whole.ms.toFixed(0)} ms`,
+      );
+      const later: number[] = [];
+      for (let i = 0; i < 100; i++) {
+        const page = 1 + Math.floor(Math.random() * Math.ceil((whole.answer.total ?? 0) / 100));
+        later.push((await timed(`/payroll_config/payrolls/${march}/diff?against=${january}&limit=100&page=${page}`)).ms);
+      }
+      later.sort((a, b) => a - b);
+      console.log(
+        `  100 further pages of 100: p50 ${percentile(later, 50).toFixed(1)} ms, p99 ${percentile(later, 99).toFixed(1)} ms`,
+      );
       console.log(
         `${config.database.type}${config.redisUrl ? ' + Bull' : ''}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,
       );
