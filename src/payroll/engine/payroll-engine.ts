@@ -224,13 +224,16 @@ function computeRow(
     variable(name) {
       const value = stored[plan.variableIndex.get(name) as number];
       if (value === undefined) throw new CellFailure(`${name} has no value: its cell failed`);
-      trace?.inputs.push({ kind: 'column', ref: name, value: value.toString() });
+      // Listed once, however many times the script reads it.
+      if (trace && !trace.inputs.some((i) => i.kind === 'column' && i.ref === name))
+        trace.inputs.push({ kind: 'column', ref: name, value: value.toString() });
       return value;
     },
     employee(field) {
       const value = employee.fields[field];
       if (value === null || value === undefined) throw new CellFailure(`employee.${field} is not set for this employee`);
-      trace?.inputs.push({ kind: 'employee_field', ref: field, value: String(value) });
+      if (trace && !trace.inputs.some((i) => i.kind === 'employee_field' && i.ref === field))
+        trace.inputs.push({ kind: 'employee_field', ref: field, value: String(value) });
       return new Dec(value);
     },
   };
