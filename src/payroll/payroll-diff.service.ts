@@ -52,7 +52,8 @@ interface Computed {
  */
 @Injectable()
 export class PayrollDiffService {
-  private readonly computed = new RecentResults<Computed>(5 * 60_000, 4);
+  /** Two at most: the worst diff of two 12 500 × 30 runs holds a few hundred MiB (bench:payroll-explain). */
+  private readonly computed = new RecentResults<Computed>(5 * 60_000, 2);
 
   constructor(
     private readonly runs: PayrollRunsService,
