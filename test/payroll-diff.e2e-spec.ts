@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableColumn, TableForeignKey, TableIndex } from 'typeorm';
 
 /**
  * What a payroll run computed from (issue 32): each employee's inputs (salary amounts, payroll-
@@ -35,6 +35,15 @@ export class PayrollRunInputs1763800000029 implements MigrationInterface {
           { name: 'employee_id', type: 'integer', isPrimary: true },
           // JSON: EmployeeInputs (src/payroll/run-inputs.ts).
           { name: 'inputs', type: json },
+        ],
+        foreignKeys: [
+          new TableForeignKey({
+            name: 'fk_payroll_run_inputs_payroll_id',
+            columnNames: ['payroll_id'],
+            referencedTableName: 'payrolls',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );
