@@ -271,5 +271,11 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     expect(
       (await call('POST', '/payroll_config/payroll-columns/preview-change', c.users.restricted.token, change)).statusCode,
     ).toBe(403);
+    // A deleted payroll takes its stored inputs along.
+    const stored = async (id: number) =>
+      Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM payroll_run_inputs WHERE payroll_id = ?', [id]))[0].n);
+    expect(await stored(juneA)).toBe(4);
+    await ok('DELETE', `/payroll_config/payrolls/${juneA}`);
+    expect(await stored(juneA)).toBe(0);
   });
 });
