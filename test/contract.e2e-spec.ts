@@ -168,7 +168,7 @@ describe('the lists answer what the document says they take', () => {
       payload: 'employee_id,first_name\nC1,Contract\n',
     });
     ids.imports = upload.json().data.id;
-  });
+  }, 120_000); // the whole demo, payslip PDFs included
   afterAll(() => t.close());
 
   type Param = { name: string; in: string; schema?: { enum?: string[] }; content?: Record<string, { schema: FilterObject }> };

@@ -315,5 +315,5 @@ describe('demo seed', () => {
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(60);
-  });
+  }, 120_000); // the whole demo, payslip PDFs included
 });

@@ -104,5 +104,5 @@ describe('LeaveLedger migration on the demo data (issue 31)', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 180_000); // the demo twice (PDFs included) and migrations undone and redone
 });

@@ -20,7 +20,8 @@ import { bearer, createTestApp, INTEGRATION, TestApp } from './helpers/test-app'
     t = await createTestApp({ WEBHOOK_DISPATCH_MS: '600000', NOTIFICATION_DISPATCH_MS: '600000' });
     ds = t.app.get(DataSource);
     admin = bearer((await seedDemo(t.app)).accessToken);
-  });
+    // The whole demo, its payslip PDFs rendered in Chromium: past 30 s beside other suites on CI.
+  }, 120_000);
   afterAll(() => t.close());
 
   /**
