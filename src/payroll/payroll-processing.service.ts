@@ -76,7 +76,7 @@ export class PayrollProcessingService {
       // The inputs are written while the engine computes (the database works, this process computes);
       // the cells' transaction makes their revision the payroll's.
       const revision = (payroll.inputsRevision ?? 0) + 1;
-      const written = this.storedInputs.write(payrollId, revision, inputs.employees);
+      const written = this.storedInputs.write(this.dataSource.manager, payrollId, revision, inputs.employees);
       const computed = Promise.all([this.computeFrom(inputs, ids, edited), this.storedInputs.columnSetOf(inputs.columns)]);
       // Both settle before anything else happens: a failed computation leaves no write running.
       await Promise.allSettled([written, computed]);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThan } from 'typeorm';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { DriverReader } from '../common/database/driver-reader';
-import { RecordSql } from '../common/database/record-sql';
+import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from './entities/payroll-run.entities';
@@ -41,14 +41,19 @@ export class PayrollRunInputsRepository {
   }
 
   /**
-   * Writes a processing's inputs under its revision (autocommitted statements, while the engine
-   * computes: the cells' transaction then makes the revision the payroll's). Rows a failed attempt
-   * left under the same revision go first.
+   * Writes a processing's inputs under its revision: with the data source's manager, autocommitted
+   * statements while the engine computes (the cells' transaction then makes the revision the
+   * payroll's). Rows a failed attempt left under the same revision go first.
    */
-  @RecordSql(1, 2, new Map([[1, { salary: { 1: '100.00' } }]]))
-  async write(payrollId: number, revision: number, inputs: ReadonlyMap<number, EmployeeInputs>): Promise<void> {
-    await this.ds.getRepository(PayrollRunInput).delete({ payrollId, revision });
-    await this.insert(this.ds.manager, payrollId, revision, inputs);
+  @RecordSql(SAMPLE_MANAGER, 1, 2, new Map([[1, { salary: { 1: '100.00' } }]]))
+  async write(
+    em: EntityManager,
+    payrollId: number,
+    revision: number,
+    inputs: ReadonlyMap<number, EmployeeInputs>,
+  ): Promise<void> {
+    await em.getRepository(PayrollRunInput).delete({ payrollId, revision });
+    await this.insert(em, payrollId, revision, inputs);
   }
 
   /** Removes the revisions older than the payroll's current one (after its cells' transaction). */
