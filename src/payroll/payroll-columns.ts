@@ -51,18 +51,23 @@ export function toColumnDto(c: PayrollColumn): PayrollColumnDto {
   };
 }
 
-export function toEngineColumn(c: PayrollColumn): EngineColumn {
+/** The engine's view of a column as the API shows it (a run's stored snapshot keeps that view). */
+export function engineColumnOf(c: PayrollColumnDto): EngineColumn {
   return {
     id: c.id,
     name: c.name,
     variable: c.variable,
-    salaryComponents: c.salaryComponents,
-    addColumns: c.addColumns,
-    subColumns: c.subColumns,
+    salaryComponents: c.salary_components,
+    addColumns: c.add_columns,
+    subColumns: c.sub_columns,
     script: c.script,
-    hook: c.calculationHook,
-    defaultValue: c.defaultValue,
+    hook: c.calculation_hook,
+    defaultValue: c.default_value,
   };
+}
+
+export function toEngineColumn(c: PayrollColumn): EngineColumn {
+  return engineColumnOf(toColumnDto(c));
 }
 
 /** The problems of a column's calculation_hook_args for its hook: unknown, missing or mistyped arguments. */

@@ -1,8 +1,8 @@
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { planColumns } from './engine/payroll-engine';
 import { Dec } from './formula/formula';
-import { amountText } from './payroll-columns';
-import { EmployeeInputs, engineColumnOf, HOOK_SOURCES, HookSource } from './run-inputs';
+import { amountText, engineColumnOf } from './payroll-columns';
+import { EmployeeInputs, HOOK_SOURCES, HookSource } from './run-inputs';
 
 /*
  * The difference between two payroll runs, cell by cell, each changed cell with its causes

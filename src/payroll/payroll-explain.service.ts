@@ -6,7 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException } from '../common/errors/domain.exception';
 import { findHook } from './calculation-hooks';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
-import { amountText } from './payroll-columns';
+import { amountText, engineColumnOf } from './payroll-columns';
 import { CellExplanationDto, ExplainedCellDto, ExplainInputDto } from './dto/payroll-explain.dto';
 import { CellExplanation, explainCell, planColumns } from './engine/payroll-engine';
 import { SalaryComponent } from './entities/payroll-config.entities';
@@ -14,7 +14,7 @@ import { PayrollCell } from './entities/payroll-run.entities';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { PayrollRunsRepository } from './payroll-runs.repository';
 import { PayrollRunsService } from './payroll-runs.service';
-import { engineColumnOf, engineEmployeeOf, HOOK_SOURCES, hookValuesOf, StoredHook } from './run-inputs';
+import { engineEmployeeOf, HOOK_SOURCES, hookValuesOf, StoredHook } from './run-inputs';
 
 /** The audit resource of a payroll's cell edits (PayrollRunsService.editCells). */
 const CELL_EDITS = 'payroll_config/payrolls/data';

@@ -15,7 +15,8 @@ import { PayrollDiffService, requireInputs } from './payroll-diff.service';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
-import { engineColumnOf, EmployeeInputs } from './run-inputs';
+import { EmployeeInputs } from './run-inputs';
+import { engineColumnOf } from './payroll-columns';
 
 /**
  * POST /payroll_config/payroll-columns/preview-change (API.md §18): the diff a column change would

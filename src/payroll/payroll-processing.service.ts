@@ -11,18 +11,10 @@ import { computePayrollYielding, EngineResult, planColumns } from './engine/payr
 import { EmployeeSalary } from './entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollStatus } from './entities/payroll-run.entities';
 import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
-import { toColumnDto } from './payroll-columns';
+import { engineColumnOf, toColumnDto } from './payroll-columns';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import {
-  EmployeeInputs,
-  employeeInputs,
-  engineColumnOf,
-  engineEmployeeOf,
-  hookValuesOf,
-  RunInputs,
-  StoredHook,
-} from './run-inputs';
+import { EmployeeInputs, employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, StoredHook } from './run-inputs';
 import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from './payroll.events';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../common/money/currencies';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { amountText } from './payroll-columns';
-import { EngineColumn, EngineEmployee, HookValues } from './engine/payroll-engine';
+import { EngineEmployee, HookValues } from './engine/payroll-engine';
 import { EmployeeFormulaField } from './formula/formula';
 
 /*
@@ -12,7 +12,8 @@ import { EmployeeFormulaField } from './formula/formula';
  */
 
 /** Where a calculation hook's value came from: the records summed (their ids) or the employee record. */
-export type HookSource = 'attendance' | 'time_entries' | 'leave_requests' | 'leave_ledger' | 'employee';
+export const HOOK_SOURCE_NAMES = ['attendance', 'time_entries', 'leave_requests', 'leave_ledger', 'employee'] as const;
+export type HookSource = (typeof HOOK_SOURCE_NAMES)[number];
 
 export const HOOK_SOURCES: Record<string, HookSource> = {
   hours_worked: 'attendance',
@@ -52,21 +53,6 @@ export interface EmployeeInputs {
 export interface RunInputs {
   columns: PayrollColumnDto[];
   employees: ReadonlyMap<number, EmployeeInputs>;
-}
-
-/** The engine's view of a column kept in a snapshot. */
-export function engineColumnOf(c: PayrollColumnDto): EngineColumn {
-  return {
-    id: c.id,
-    name: c.name,
-    variable: c.variable,
-    salaryComponents: c.salary_components,
-    addColumns: c.add_columns,
-    subColumns: c.sub_columns,
-    script: c.script,
-    hook: c.calculation_hook,
-    defaultValue: c.default_value,
-  };
 }
 
 export function engineEmployeeOf(id: number, inputs: EmployeeInputs): EngineEmployee {
@@ -110,11 +96,3 @@ export function employeeInputs(
 export function columnSetHash(columns: readonly PayrollColumnDto[]): string {
   return createHash('sha256').update(JSON.stringify(columns)).digest('hex');
 }
-
-export const HOOK_SOURCE_NAMES: readonly HookSource[] = [
-  'attendance',
-  'time_entries',
-  'leave_requests',
-  'leave_ledger',
-  'employee',
-];
