@@ -51,40 +51,22 @@ export class AuditService {
   }
 
   /**
-   * Who last changed `key` of a record, and when: the newest of the record's latest 500 entries
-   * whose changes name it (a payroll's data edits name each cell, "employee 7 column 3"). Null
-   * when none does (or the entries are purged).
-   */
-  async lastChangeOf(
-    resource: string,
-    resourceId: string,
-    key: string,
-  ): Promise<{ at: Date; actorUserId: number | null } | null> {
-    const entries = await this.entries.find({
-      where: { resource, resourceId },
-      order: { id: 'DESC' },
-      take: 500,
-      select: { id: true, at: true, actorUserId: true, changes: true },
-    });
-    const found = entries.find((e) => Object.hasOwn(JSON.parse(e.changes) as object, key));
-    return found ? { at: found.at, actorUserId: found.actorUserId } : null;
-  }
-
-  /**
-   * The entries of some records of a resource made in [from, to], newest first, with their changes
-   * (1 000 records a query): who changed what a payroll diff names as a cause.
+   * The entries of some records of a resource, newest first, with their changes (1 000 records a
+   * query): made in [from, to] when given, at most `take` a query when given. Who changed what a
+   * payroll diff or an explanation names (a payroll's data edits name each cell, "employee 7 column 3").
    */
   async entriesOf(
     resource: string,
     resourceIds: readonly string[],
-    from: Date,
-    to: Date,
+    options: { from?: Date; to?: Date; take?: number } = {},
   ): Promise<Array<{ resourceId: string; at: Date; actorUserId: number | null; changes: Record<string, unknown> }>> {
     const out: Array<{ resourceId: string; at: Date; actorUserId: number | null; changes: Record<string, unknown> }> = [];
+    const { from, to, take } = options;
     for (let i = 0; i < resourceIds.length; i += 1000) {
       const entries = await this.entries.find({
-        where: { resource, resourceId: In(resourceIds.slice(i, i + 1000)), at: Between(from, to) },
+        where: { resource, resourceId: In(resourceIds.slice(i, i + 1000)), ...(from && to ? { at: Between(from, to) } : {}) },
         order: { id: 'DESC' },
+        take,
         select: { id: true, resourceId: true, at: true, actorUserId: true, changes: true },
       });
       for (const e of entries)

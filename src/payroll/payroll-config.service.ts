@@ -38,6 +38,9 @@ function scriptReaders(columns: PayrollColumn[], variable: string): PayrollColum
   return columns.filter((c) => c.script && compileFormula(c.script).formula?.variables.includes(variable));
 }
 
+/** Payroll columns' resource in the audit log. */
+export const PAYROLL_COLUMNS = 'payroll_config/payroll-columns';
+
 const inUse = (what: string, users: string[]): never => {
   throw new DomainException(
     'IN_USE',
@@ -131,7 +134,7 @@ export class PayrollConfigService {
       const view = toColumnDto(saved);
       await recordAudit(em, {
         action: before ? 'update' : 'create',
-        resource: 'payroll_config/payroll-columns',
+        resource: PAYROLL_COLUMNS,
         resourceId: saved.id,
         before,
         after: view,
@@ -206,7 +209,7 @@ export class PayrollConfigService {
       await repo.delete({ id });
       await recordAudit(em, {
         action: 'delete',
-        resource: 'payroll_config/payroll-columns',
+        resource: PAYROLL_COLUMNS,
         resourceId: id,
         before: toColumnDto(column),
       });

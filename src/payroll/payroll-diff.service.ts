@@ -4,7 +4,7 @@ import { In, LessThan, Not, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { RecentResults } from '../common/cache/recent-results';
-import { DomainException, NotFoundException } from '../common/errors/domain.exception';
+import { NotFoundException } from '../common/errors/domain.exception';
 import { pageOf } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { EmployeesRepository } from '../employees/employees.repository';
@@ -20,24 +20,13 @@ import { Payroll } from './entities/payroll-run.entities';
 import { Dec } from './formula/formula';
 import { amountText } from './payroll-columns';
 import { DIFF_CAUSE_KINDS, DiffSide, diffRuns } from './payroll-diff';
+import { requireInputs } from './run-inputs';
 import { BY_NAME } from './payroll-grid.service';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { PayrollRunsRepository } from './payroll-runs.repository';
-import { PayrollRunsService } from './payroll-runs.service';
-
-/** The audit resources a diff's causes point to. */
-const SALARIES = 'employees/salary';
-const COLUMNS = 'payroll_config/payroll-columns';
-const CELL_EDITS = 'payroll_config/payrolls/data';
-
-/** 409 for a run computed before runs kept their inputs (or never processed). */
-export function requireInputs(p: Payroll): void {
-  if (p.columnSetId === null || p.inputsRevision === null)
-    throw new DomainException(
-      'INVALID_STATE',
-      `Payroll ${p.id} was not computed since runs keep their inputs: process it (again) to compare it`,
-    );
-}
+import { PAYROLL_CELL_EDITS, PayrollRunsService } from './payroll-runs.service';
+import { SALARIES } from './payroll-employees.service';
+import { PAYROLL_COLUMNS } from './payroll-config.service';
 
 /** A diff of two runs as computed once: its rows, every employee's (scope applies per request). */
 interface Computed {
@@ -126,11 +115,12 @@ export class PayrollDiffService {
     return found;
   }
 
-  /** A run's cells, inputs and columns as stored. */
+  /** A run's cells, inputs and columns as stored (409 without them). */
   async side(p: Payroll): Promise<DiffSide> {
+    const { columnSetId, inputsRevision } = requireInputs(p);
     const [columns, inputs, cells] = await Promise.all([
-      this.storedInputs.columnSet(p.columnSetId as number),
-      this.storedInputs.inputsOf(p.id, p.inputsRevision as number),
+      this.storedInputs.columnSet(columnSetId),
+      this.storedInputs.inputsOf(p.id, inputsRevision),
       this.storedInputs.allCells(p.id),
     ]);
     return { columns: columns ?? [], inputs, cells };
@@ -180,12 +170,12 @@ export class PayrollDiffService {
               ...who.of(SALARIES, r.employee, `component ${c.component}`),
             };
           case 'column':
-            return { ...c, name: columnNames.get(c.column) ?? '', ...who.of(COLUMNS, c.column, null) };
+            return { ...c, name: columnNames.get(c.column) ?? '', ...who.of(PAYROLL_COLUMNS, c.column, null) };
           case 'edit':
             return {
               ...c,
               name: columnNames.get(c.column) ?? '',
-              ...who.of(CELL_EDITS, 0, `employee ${r.employee} column ${c.column}`),
+              ...who.of(PAYROLL_CELL_EDITS, 0, `employee ${r.employee} column ${c.column}`),
             };
           case 'input':
             return 'field' in c ? { ...c, name: `employee.${c.field}` } : { ...c, name: columnNames.get(c.column) ?? '' };
@@ -231,18 +221,21 @@ export class PayrollDiffService {
       [
         SALARIES,
         byRecord(
-          salaryEmployees.size ? await this.audit.entriesOf(SALARIES, [...salaryEmployees], from, to) : [],
+          salaryEmployees.size ? await this.audit.entriesOf(SALARIES, [...salaryEmployees], { from, to }) : [],
           (e) => e.resourceId,
         ),
       ],
-      [COLUMNS, byRecord(columns.size ? await this.audit.entriesOf(COLUMNS, [...columns], from, to) : [], (e) => e.resourceId)],
+      [
+        PAYROLL_COLUMNS,
+        byRecord(
+          columns.size ? await this.audit.entriesOf(PAYROLL_COLUMNS, [...columns], { from, to }) : [],
+          (e) => e.resourceId,
+        ),
+      ],
       // Edits are the runs' own: one list for both, keyed by nothing.
       [
-        CELL_EDITS,
-        byRecord(
-          edits ? await this.audit.entriesOf(CELL_EDITS, [String(newer.id), String(older.id)], new Date(0), new Date()) : [],
-          () => '0',
-        ),
+        PAYROLL_CELL_EDITS,
+        byRecord(edits ? await this.audit.entriesOf(PAYROLL_CELL_EDITS, [String(newer.id), String(older.id)]) : [], () => '0'),
       ],
     ]);
     return {

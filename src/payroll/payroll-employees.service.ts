@@ -30,6 +30,9 @@ import {
 } from './entities/payroll-config.entities';
 import { minorUnitOf } from '../common/money/currencies';
 
+/** Employee salaries' resource in the audit log: a change per component ("component 3"). */
+export const SALARIES = 'employees/salary';
+
 export const PAYROLL_EMPLOYEE_SPEC: ListSpec = {
   idColumn: 'p.id',
   sortFields: { id: 'p.id', employee: 'p.employee_id', currency: 'p.currency' },
@@ -106,7 +109,7 @@ export class PayrollEmployeesService {
           Object.fromEntries(items.map((i) => [`component ${i.componentId}`, new Decimal(i.amount).toFixed()]));
         await recordAudit(em, {
           action: 'update',
-          resource: 'employees/salary',
+          resource: SALARIES,
           resourceId: employeeId,
           employee: employeeId,
           before: view(before),

@@ -13,11 +13,8 @@ import { SalaryComponent } from './entities/payroll-config.entities';
 import { PayrollCell } from './entities/payroll-run.entities';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { PayrollRunsRepository } from './payroll-runs.repository';
-import { PayrollRunsService } from './payroll-runs.service';
-import { engineEmployeeOf, HOOK_SOURCES, hookValuesOf, StoredHook } from './run-inputs';
-
-/** The audit resource of a payroll's cell edits (PayrollRunsService.editCells). */
-const CELL_EDITS = 'payroll_config/payrolls/data';
+import { PAYROLL_CELL_EDITS, PayrollRunsService } from './payroll-runs.service';
+import { engineEmployeeOf, HOOK_SOURCES, hookValuesOf, requireInputs, StoredHook } from './run-inputs';
 
 /**
  * Explains a run's cells (API.md §18): the engine computes the cell again in its tracing mode from
@@ -39,17 +36,15 @@ export class PayrollExplainService {
     const payroll = await this.runs.visible(caller, payrollId);
     const present = await this.repository.cellEmployees(payrollId, await this.runs.rowScope(caller), [employeeId]);
     if (!present.includes(employeeId)) throw new NotFoundException('Employee');
-    const columns = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
-    const inputs =
-      columns && payroll.inputsRevision !== null
-        ? await this.storedInputs.inputsOf(payrollId, payroll.inputsRevision, [employeeId])
-        : null;
-    const stored = inputs?.get(employeeId);
+    const { columnSetId, inputsRevision } = requireInputs(payroll);
+    const columns = await this.storedInputs.columnSet(columnSetId);
+    const inputs = await this.storedInputs.inputsOf(payrollId, inputsRevision, [employeeId]);
+    const stored = inputs.get(employeeId);
     const planned = columns && planColumns(columns.map(engineColumnOf)).plan;
-    if (!columns || !stored || !planned || !inputs)
+    if (!columns || !stored || !planned)
       throw new DomainException(
         'INVALID_STATE',
-        'This payroll was computed before runs kept their inputs: process it again to explain its cells',
+        `Payroll ${payrollId} keeps no inputs for employee ${employeeId}: process it again`,
       );
     const byId = new Map(columns.map((c) => [c.id, c]));
     if (!byId.has(columnId)) throw new NotFoundException('Column');
@@ -87,12 +82,14 @@ export class PayrollExplainService {
           )
         : [],
     );
-    const editedBy = new Map<number, { at: Date; actorUserId: number | null } | null>();
-    for (const e of all.filter((x) => x.rule === 'edit'))
-      editedBy.set(
-        e.column,
-        await this.audit.lastChangeOf(CELL_EDITS, String(payrollId), `employee ${employeeId} column ${e.column}`),
-      );
+    // Who made the edits among them: the newest of the payroll's latest 500 edit requests naming the cell.
+    const editRequests = all.some((x) => x.rule === 'edit')
+      ? await this.audit.entriesOf(PAYROLL_CELL_EDITS, [String(payrollId)], { take: 500 })
+      : [];
+    const editedBy = (column: number) => {
+      const e = editRequests.find((x) => Object.hasOwn(x.changes, `employee ${employeeId} column ${column}`));
+      return e ? { at: e.at, actorUserId: e.actorUserId } : null;
+    };
     const dto = (e: CellExplanation): ExplainedCellDto => {
       const column = byId.get(e.column) as PayrollColumnDto;
       return {
@@ -104,7 +101,7 @@ export class PayrollExplainService {
         script: column.calculation_hook ? null : column.script,
         default_value: column.default_value,
         inputs: e.inputs.map((i) =>
-          this.inputDto(i, column, stored.hooks[String(column.id)], byVariable, names, editedBy.get(column.id) ?? null),
+          this.inputDto(i, column, stored.hooks[String(column.id)], byVariable, names, editedBy(column.id)),
         ),
         steps: e.steps,
         rounding: e.rounding,

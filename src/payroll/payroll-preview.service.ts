@@ -11,7 +11,7 @@ import { planColumns } from './engine/payroll-engine';
 import { Payroll, PayrollCell } from './entities/payroll-run.entities';
 import { PayrollConfigService } from './payroll-config.service';
 import { DiffSide } from './payroll-diff';
-import { PayrollDiffService, requireInputs } from './payroll-diff.service';
+import { PayrollDiffService } from './payroll-diff.service';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
@@ -38,7 +38,6 @@ export class PayrollPreviewService {
   async preview(caller: AuthUser, dto: SavePayrollColumnDto, query: PreviewChangeQueryDto): Promise<Page<PayrollDiffRowDto>> {
     const proposed = await this.config.proposeColumn(dto);
     const run = query.payroll ? await this.runs.visible(caller, query.payroll) : await this.lastProcessed();
-    requireInputs(run);
     const stored = await this.differ.side(run);
     const current = stored.columns.find((c) => c.id === proposed.id);
     // A column the run does not have changes nothing of it (no other of its columns can read it).

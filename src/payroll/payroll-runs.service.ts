@@ -32,6 +32,8 @@ export { SELECTION_SPEC };
 
 /** The payrolls' resource in the audit log. */
 export const PAYROLLS = 'payroll_config/payrolls';
+/** Their cell edits' resource: one entry per edit request, a change per cell ("employee 7 column 3"). */
+export const PAYROLL_CELL_EDITS = 'payroll_config/payrolls/data';
 
 export function toPayrollDto(p: Payroll): PayrollDto {
   return {
@@ -225,7 +227,7 @@ export class PayrollRunsService {
         // The edited cells, "employee 7 column 3": before and after (recomputed cells follow from them).
         await recordAudit(em, {
           action: 'update',
-          resource: 'payroll_config/payrolls/data',
+          resource: PAYROLL_CELL_EDITS,
           resourceId: id,
           before: Object.fromEntries(
             valid.map((v) => [`employee ${v.employee} column ${v.column}`, old.get(`${v.employee}:${v.column}`) ?? null]),

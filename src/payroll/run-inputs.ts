@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { DomainException } from '../common/errors/domain.exception';
 import { minorUnitOf } from '../common/money/currencies';
+import type { Payroll } from './entities/payroll-run.entities';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { amountText } from './payroll-columns';
 import { EngineEmployee, HookValues } from './engine/payroll-engine';
@@ -90,6 +92,16 @@ export function employeeInputs(
     fields: Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== null && v !== undefined)),
     hooks,
   };
+}
+
+/** A run's stored inputs' keys; 409 INVALID_STATE for a run computed before runs kept them (or never processed). */
+export function requireInputs(p: Payroll): { columnSetId: number; inputsRevision: number } {
+  if (p.columnSetId === null || p.inputsRevision === null)
+    throw new DomainException(
+      'INVALID_STATE',
+      `Payroll ${p.id} was not computed since runs keep their inputs: process it (again) to explain or compare it`,
+    );
+  return { columnSetId: p.columnSetId, inputsRevision: p.inputsRevision };
 }
 
 /** The snapshot's key: the same column definitions in the same order give the same hash. */
