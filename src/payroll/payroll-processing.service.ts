@@ -114,11 +114,7 @@ export class PayrollProcessingService {
    * `columns`: compute with these definitions instead (a stored run's snapshot).
    */
   async liveInputs(payroll: Payroll, employeeIds: number[], columns?: PayrollColumnDto[]): Promise<RunInputs> {
-    if (!columns) {
-      const current = await this.grid.columnsOf(payroll);
-      if (current.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
-      columns = current.map(toColumnDto);
-    }
+    columns ??= await this.currentColumns(payroll);
     const salaries = new Map<number, Map<number, string>>();
     for (let i = 0; i < employeeIds.length; i += 1000) {
       for (const s of await this.salaries.find({ where: { employeeId: In(employeeIds.slice(i, i + 1000)) } })) {
@@ -163,37 +159,40 @@ export class PayrollProcessingService {
     return { columns, employees };
   }
 
-  /**
-   * The inputs a run's cells follow: those stored with it, or (for a run processed before inputs
-   * were kept) the live ones; `fresh` names the employees whose inputs were read live, to store.
-   */
-  async runInputs(payroll: Payroll, employeeIds: number[]): Promise<RunInputs & { fresh: number[] }> {
-    const columns = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
-    if (!columns || payroll.inputsRevision === null) return { ...(await this.liveInputs(payroll, employeeIds)), fresh: [] };
-    const employees = await this.storedInputs.inputsOf(payroll.id, payroll.inputsRevision, employeeIds);
-    const missing = employeeIds.filter((id) => !employees.has(id));
-    if (missing.length) for (const [id, i] of (await this.liveInputs(payroll, missing, columns)).employees) employees.set(id, i);
-    return { columns, employees, fresh: missing };
-  }
-
-  /** The columns a run's cells follow: its snapshot, or the payroll's current columns before it has one. */
+  /** The columns a run's cells follow: its snapshot, or (a run computed before snapshots) the payroll's current ones. */
   async columnsFor(payroll: Payroll): Promise<PayrollColumnDto[]> {
     const stored = payroll.columnSetId === null ? null : await this.storedInputs.columnSet(payroll.columnSetId);
-    return stored ?? (await this.grid.columnsOf(payroll)).map(toColumnDto);
+    return stored ?? (await this.currentColumns(payroll));
+  }
+
+  private async currentColumns(payroll: Payroll): Promise<PayrollColumnDto[]> {
+    const current = await this.grid.columnsOf(payroll);
+    if (current.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
+    return current.map(toColumnDto);
   }
 
   /**
-   * Some rows of a run computed again (a grid edit) from the run's inputs, not today's: an edit
-   * changes what it edits and what follows from it, nothing else. Inputs read live for want of
-   * stored ones are stored with the rows (a run that has a snapshot). Bumps the payroll's revision.
+   * Some rows of a run computed again (a grid edit) from the run's inputs and its `columns`
+   * (columnsFor), not today's: an edit changes what it edits and what follows from it, nothing
+   * else. Inputs read live for want of stored ones (a run computed before runs kept them, or an
+   * employee without them) are kept with the run when it keeps inputs. Bumps the payroll's revision.
    */
-  async recompute(em: EntityManager, payroll: Payroll, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
-    const inputs = await this.runInputs(payroll, employeeIds);
-    const result = await this.computeFrom(inputs, employeeIds, edited);
-    if (payroll.inputsRevision !== null && inputs.fresh.length) {
-      const fresh = new Map(inputs.fresh.map((e) => [e, inputs.employees.get(e) as EmployeeInputs]));
-      await this.storedInputs.upsert(em, payroll.id, payroll.inputsRevision, fresh);
-    }
+  async recompute(
+    em: EntityManager,
+    payroll: Payroll,
+    columns: PayrollColumnDto[],
+    employeeIds: number[],
+    edited: PayrollCell[],
+  ): Promise<EngineResult> {
+    const revision = payroll.inputsRevision;
+    const stored =
+      revision === null ? new Map<number, EmployeeInputs>() : await this.storedInputs.inputsOf(payroll.id, revision, employeeIds);
+    const missing = employeeIds.filter((id) => !stored.has(id));
+    const fresh = missing.length
+      ? (await this.liveInputs(payroll, missing, columns)).employees
+      : new Map<number, EmployeeInputs>();
+    const result = await this.computeFrom({ columns, employees: new Map([...stored, ...fresh]) }, employeeIds, edited);
+    if (revision !== null && fresh.size) await this.storedInputs.upsert(em, payroll.id, revision, fresh);
     await em.update(Payroll, { id: payroll.id }, { revision: () => 'revision + 1' });
     return result;
   }

@@ -200,7 +200,8 @@ export class PayrollRunsService {
   ): Promise<Array<ErrorDetail & { index: number }>> {
     const payroll = await this.visible(caller, id);
     PAYROLL_STATES.assert('edit', payroll.status);
-    const columns = new Map((await this.processing.columnsFor(payroll)).map((c) => [c.id, c]));
+    const runColumns = await this.processing.columnsFor(payroll);
+    const columns = new Map(runColumns.map((c) => [c.id, c]));
     // Employees outside the caller's scope are not in the payroll for it (the same answer as absent ones).
     const present = new Set(
       await this.repository.cellEmployees(id, await this.rowScope(caller), [...new Set(values.map((v) => v.employee))]),
@@ -244,7 +245,7 @@ export class PayrollRunsService {
           ),
         ];
         const kept = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
-        const result = await this.processing.recompute(em, payroll, employeeIds, edited);
+        const result = await this.processing.recompute(em, payroll, runColumns, employeeIds, edited);
         const writes: CellWrite[] = [...edits.values()].map((v) => ({
           employee: v.employee,
           column: v.column,
