@@ -17,7 +17,24 @@ export interface DiffSide {
   columns: PayrollColumnDto[];
   inputs: ReadonlyMap<number, EmployeeInputs>;
   /** Employee → column → its cell (value as stored, edited or not). */
-  cells: ReadonlyMap<number, ReadonlyMap<number, { value: string | null; edited: boolean }>>;
+  cells: ReadonlyMap<number, ReadonlyMap<number, DiffCell>>;
+}
+
+/** A cell as a diff reads it. */
+export interface DiffCell {
+  value: string | null;
+  edited: boolean;
+}
+
+/** Employee → column → cell, from [employee, column, value, edited] cells (stored, or just computed). */
+export function cellMap(cells: Iterable<readonly [number, number, string | null, boolean]>): Map<number, Map<number, DiffCell>> {
+  const out = new Map<number, Map<number, DiffCell>>();
+  for (const [employee, column, value, edited] of cells) {
+    let row = out.get(employee);
+    if (!row) out.set(employee, (row = new Map<number, DiffCell>()));
+    row.set(column, { value, edited });
+  }
+  return out;
 }
 
 export type DiffCause =
@@ -184,11 +201,11 @@ export function diffRuns(older: DiffSide, newer: DiffSide, order: readonly numbe
   return rows;
 }
 
-type Cells = ReadonlyMap<number, { value: string | null; edited: boolean }>;
+type Cells = ReadonlyMap<number, DiffCell>;
 
 function causesOf(
   column: number,
-  own: { o?: { value: string | null; edited: boolean }; n?: { value: string | null; edited: boolean } },
+  own: { o?: DiffCell; n?: DiffCell },
   inOld: EmployeeInputs,
   inNew: EmployeeInputs,
   readsOld: Map<number, Reads>,

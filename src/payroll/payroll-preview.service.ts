@@ -10,10 +10,10 @@ import { PayrollDiffRowDto, PreviewChangeQueryDto } from './dto/payroll-explain.
 import { planColumns } from './engine/payroll-engine';
 import { Payroll, PayrollCell } from './entities/payroll-run.entities';
 import { PayrollConfigService } from './payroll-config.service';
-import { DiffSide } from './payroll-diff';
+import { cellMap, DiffSide } from './payroll-diff';
 import { PayrollDiffService } from './payroll-diff.service';
 import { PayrollInputsService } from './payroll-inputs.service';
-import { PayrollProcessingService } from './payroll-processing.service';
+import { cellsOf, PayrollProcessingService } from './payroll-processing.service';
 import { PayrollRunsService } from './payroll-runs.service';
 import { EmployeeInputs } from './run-inputs';
 import { engineColumnOf } from './payroll-columns';
@@ -71,19 +71,8 @@ export class PayrollPreviewService {
         if (cell.edited)
           edited.push(Object.assign(new PayrollCell(), { employeeId: employee, columnId: column, value: cell.value }));
     const result = await this.processing.computeFrom({ columns, employees }, employeeIds, edited);
-    const keptEdits = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
-    const cells = new Map<number, Map<number, { value: string | null; edited: boolean }>>();
-    for (const row of result.rows)
-      cells.set(
-        row.employee,
-        new Map(
-          result.columns.map((column, k) => [
-            column,
-            { value: row.values[k], edited: keptEdits.has(`${row.employee}:${column}`) },
-          ]),
-        ),
-      );
-    const after: DiffSide = { columns, inputs: employees, cells };
+    // The cells a processing would write: computed, flagged edited where an edit was kept.
+    const after: DiffSide = { columns, inputs: employees, cells: cellMap(cellsOf(result, edited)) };
     // The Admin's (who alone changes columns): every row.
     return pageOf(await this.differ.rowsOf(stored, after, null), query);
   }

@@ -272,7 +272,7 @@ export class PayrollProcessingService {
 }
 
 /** The cells a run writes: every computed value, flagged edited where it was an edit kept. */
-function* cellsOf(result: EngineResult, edited: PayrollCell[]): Generator<[number, number, string | null, boolean]> {
+export function* cellsOf(result: EngineResult, edited: PayrollCell[]): Generator<[number, number, string | null, boolean]> {
   const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
   for (const row of result.rows)
     for (const [k, columnId] of result.columns.entries())

@@ -7,6 +7,7 @@ import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { PayrollColumnDto } from './dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from './entities/payroll-run.entities';
+import { cellMap, DiffCell } from './payroll-diff';
 import { columnSetHash, EmployeeInputs } from './run-inputs';
 
 /** Input rows per INSERT: each holds one employee's JSON (a few hundred bytes to a few KiB). */
@@ -108,21 +109,16 @@ export class PayrollRunInputsRepository {
 
   /** Every cell of a payroll (a diff reads two whole runs): employee → column → value and edited, as arrays off the driver. */
   @RecordSql(1)
-  async allCells(payrollId: number): Promise<Map<number, Map<number, { value: string | null; edited: boolean }>>> {
+  async allCells(payrollId: number): Promise<Map<number, Map<number, DiffCell>>> {
     const rows = await DriverReader.of(this.ds).arrays(
       'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id',
       { id: payrollId },
     );
-    const out = new Map<number, Map<number, { value: string | null; edited: boolean }>>();
-    for (const [employee, column, value, edited] of rows as Array<[number, number, string | number | null, number | boolean]>) {
-      const id = Number(employee);
-      let cells = out.get(id);
-      if (!cells) out.set(id, (cells = new Map<number, { value: string | null; edited: boolean }>()));
-      cells.set(Number(column), {
-        value: value === null ? null : String(value),
-        edited: Boolean(Number(edited)),
-      });
-    }
-    return out;
+    return cellMap(
+      (rows as Array<[number | string, number | string, string | number | null, number | boolean]>).map(
+        ([employee, column, value, edited]) =>
+          [Number(employee), Number(column), value === null ? null : String(value), Boolean(Number(edited))] as const,
+      ),
+    );
   }
 }
