@@ -58,6 +58,12 @@ describe('payroll cell explanations (GET /payroll_config/payrolls/{id}/cells/{em
     col.gross = await column({ name: 'Gross', variable: 'gross', add_columns: [col.basic, col.overtimePay, col.bonus] });
     col.tax = await column({ name: 'Tax', variable: 'tax', script: 'if(gross > 4000, (gross - 4000) * 0.25, 0)' });
     col.net = await column({ name: 'Net', variable: 'net', add_columns: [col.gross], sub_columns: [col.tax] });
+    col.service = await column({
+      name: 'Years of service',
+      variable: 'service_years',
+      calculation_hook: 'employee_field',
+      calculation_hook_args: { field: 'years_of_service' },
+    });
     for (const [employee, amount] of [
       [c.emp.manager, '5200.00'],
       [c.emp.report1, '3100.00'],
@@ -113,6 +119,12 @@ describe('payroll cell explanations (GET /payroll_config/payrolls/{id}/cells/{em
         source: 'attendance',
         records: [attendance[0], attendance[1]],
       },
+    ]);
+    // An employee field through its hook: joined 2020-01-15, five years at the end of March 2025.
+    const service = await explained(c.emp.manager, col.service);
+    expect(service).toMatchObject({ value: '5.00', rule: 'hook' });
+    expect(service.inputs).toEqual([
+      expect.objectContaining({ kind: 'hook', hook: 'employee_field', value: '5', source: 'employee', records: [] }),
     ]);
     // 3.5 × 5200 / 173.333 = 105.0002… → 105.00.
     const pay = await explained(c.emp.manager, col.overtimePay);

@@ -36,24 +36,25 @@ export class PayrollInputsService {
    * Every hook column's value per employee over [from, to] (days, both included), as exact decimal
    * strings, with the ids of the records each came from: column id → employee id → StoredHook. An
    * employee without records in the period gets zero from the data hooks and no value (the
-   * default) from a field it lacks.
+   * default) from a field it lacks. `fields`: the employees' formula fields at `to`, when the
+   * caller read them already (engineFields).
    */
   async hookInputs(
     columns: readonly HookColumn[],
     employeeIds: number[],
     from: string,
     to: string,
+    fields?: ReadonlyMap<number, Partial<Record<string, number | null>>>,
   ): Promise<Map<number, Map<number, StoredHook>>> {
     const out = new Map<number, Map<number, StoredHook>>();
     let attendance: Awaited<ReturnType<AttendanceService['closedRecords']>> | undefined;
-    let fields: Map<number, Record<string, number | null>> | undefined;
     for (const column of columns) {
       if (!Object.hasOwn(HOOK_SOURCES, column.hook)) continue; // unknown hooks are refused when a column is saved; none gives no value (the default)
       const sums = new Map<number, { sum: Dec; records: number[] }>();
-      const add = (employee: number, id: number | null, amount: Dec | string | number) => {
+      const add = (employee: number, records: readonly number[], amount: Dec | string | number) => {
         const entry = sums.get(employee) ?? { sum: new Dec(0), records: [] };
         entry.sum = entry.sum.plus(amount);
-        if (id !== null) entry.records.push(id);
+        entry.records.push(...records);
         sums.set(employee, entry);
       };
       switch (column.hook) {
@@ -79,25 +80,24 @@ export class PayrollInputsService {
                   ? Dec.min(h, threshold)
                   : Dec.max(h.minus(threshold), 0);
             // A day that adds nothing (no overtime, say) is not a source of the value.
-            if (part.isZero()) add(employee, null, 0);
-            else for (const [k, id] of ids.entries()) add(employee, id, k === 0 ? part : 0);
+            add(employee, part.isZero() ? [] : ids, part);
           }
           break;
         }
         case 'approved_timesheet_hours': {
           const project = typeof column.args.project === 'number' ? column.args.project : undefined;
           for (const e of await this.timesheets.approvedEntries(employeeIds, from, to, project))
-            add(e.employee, e.id, new Dec(e.minutes).div(60));
+            add(e.employee, [e.id], new Dec(e.minutes).div(60));
           break;
         }
         case 'approved_leave_days': {
           const type = typeof column.args.leave_type === 'number' ? column.args.leave_type : undefined;
-          for (const l of await this.leave.approvedLeaveDays(employeeIds, from, to, type)) add(l.employee, l.id, l.days);
+          for (const l of await this.leave.approvedLeaveDays(employeeIds, from, to, type)) add(l.employee, [l.id], l.days);
           break;
         }
         case 'leave_encashment_days': {
           for (const e of await this.ledger.encashedDays(employeeIds, Number(column.args.leave_type), from, to))
-            add(e.employee, e.id, e.days);
+            add(e.employee, [e.id], e.days);
           break;
         }
         case 'employee_field': {

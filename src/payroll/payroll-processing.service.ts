@@ -133,7 +133,7 @@ export class PayrollProcessingService {
     const hookColumns = columns
       .filter((c) => c.calculation_hook)
       .map((c) => ({ id: c.id, hook: c.calculation_hook as string, args: c.calculation_hook_args }));
-    const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd);
+    const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd, fields);
     const employees = new Map<number, EmployeeInputs>();
     for (const id of employeeIds) {
       const p = settings.get(id);
