@@ -15,7 +15,7 @@ import { MaintenanceService } from '../src/maintenance/maintenance.service';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { seedDemo } from '../src/database/seeds/demo.seed';
-import { apiCaller, bearer, createTestApp, createUser, TestApp, until } from './helpers/test-app';
+import { apiCaller, bearer, createTestApp, createUser, processPayroll, TestApp, until } from './helpers/test-app';
 
 interface ImportBody {
   id: number;
@@ -618,11 +618,7 @@ describe('payroll imports: salaries, payroll employees, payroll data (issue 27)'
     const completed = payrolls.find((p: { status: string }) => p.status === 'Completed');
     await ds.query("UPDATE payroll_columns SET editable = ? WHERE variable = 'overtime_hours'", [true]);
     // A run edits the columns it was processed with: processed again, it has the editable one.
-    await call('POST', `/payroll_config/payrolls/${processed.id}/process`, token);
-    await until(
-      async () => (await call('GET', `/payroll_config/payrolls/${processed.id}`, token)).json().data.status === 'Processed',
-      10_000,
-    );
+    await processPayroll(t.app, token, processed.id);
     const grid = async () => (await call('GET', `/payroll_config/payrolls/${processed.id}/data?limit=1`, token)).json().data;
     const first = await grid();
     const row = first.rows[0];

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';
 
 type Cause = { kind: string; [k: string]: unknown };
 type Row = {
@@ -30,11 +30,7 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
 
   const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
     okCaller(t.app)(method, url, token, body);
-  const processed = async (id: number) => {
-    await ok('POST', `/payroll_config/payrolls/${id}/process`);
-    await until(async () => (await ok('GET', `/payroll_config/payrolls/${id}`)).status !== 'Processing', 10_000);
-    expect((await ok('GET', `/payroll_config/payrolls/${id}`)).status).toBe('Processed');
-  };
+  const processed = (id: number) => processPayroll(t.app, admin, id);
   const payroll = async (name: string, month: string) =>
     (
       await ok('POST', '/payroll_config/payrolls', {

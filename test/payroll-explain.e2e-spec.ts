@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Payroll } from '../src/payroll/entities/payroll-run.entities';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';
 
 type Grid = { columns: Array<{ id: number }>; rows: Array<{ employee: { id: number }; values: Record<string, string | null> }> };
 type Input = { kind: string; value: string; name: string; [k: string]: unknown };
@@ -31,11 +31,7 @@ describe('payroll cell explanations (GET /payroll_config/payrolls/{id}/cells/{em
 
   const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
     okCaller(t.app)(method, url, token, body);
-  const processed = async (id: number) => {
-    await ok('POST', `/payroll_config/payrolls/${id}/process`);
-    await until(async () => (await ok('GET', `/payroll_config/payrolls/${id}`)).status !== 'Processing', 10_000);
-    expect((await ok('GET', `/payroll_config/payrolls/${id}`)).status).toBe('Processed');
-  };
+  const processed = (id: number) => processPayroll(t.app, admin, id);
   const explain = (employee: number, column: number, id = payroll, token = admin) =>
     call('GET', `/payroll_config/payrolls/${id}/cells/${employee}/${column}/explain`, token);
   const explained = async (employee: number, column: number, id = payroll): Promise<Explained> => {

@@ -207,3 +207,11 @@ export async function until(fn: () => boolean | Promise<boolean>, ms: number): P
 export function testJob<T>(queue: QueueName, name: string, retry?: RetryPolicy): JobDefinition<T> {
   return { queue, name, retry };
 }
+
+/** Processes a payroll through the API and waits until it leaves Processing: it must end Processed. */
+export async function processPayroll(app: NestFastifyApplication, token: string, id: number): Promise<void> {
+  const ok = okCaller(app);
+  await ok('POST', `/payroll_config/payrolls/${id}/process`, token);
+  await until(async () => (await ok('GET', `/payroll_config/payrolls/${id}`, token)).status !== 'Processing', 10_000);
+  expect((await ok('GET', `/payroll_config/payrolls/${id}`, token)).status).toBe('Processed');
+}
