@@ -19,7 +19,7 @@ import { SalaryComponent } from './entities/payroll-config.entities';
 import { Payroll } from './entities/payroll-run.entities';
 import { Dec } from './formula/formula';
 import { amountText } from './payroll-columns';
-import { DIFF_CAUSE_KINDS, DiffSide, diffRuns } from './payroll-diff';
+import { DIFF_CAUSE_KINDS, DiffRow, DiffSide, diffRuns } from './payroll-diff';
 import { requireInputs } from './run-inputs';
 import { BY_NAME } from './payroll-grid.service';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
@@ -140,7 +140,7 @@ export class PayrollDiffService {
     const names = await this.employees.namesOf(employeeIds);
     const nameOf = (e: number) => names.get(e)?.name ?? `#${e}`;
     const order = employeeIds.sort((x, y) => BY_NAME(nameOf(x), nameOf(y)) || x - y);
-    const diff = diffRuns(a, b, order);
+    const diff = await diffRuns(a, b, order);
     const columnNames = new Map([...a.columns, ...b.columns].map((c) => [c.id, c.name]));
     const componentIds = new Set<number>();
     for (const r of diff) for (const c of r.causes) if (c.kind === 'salary') componentIds.add(c.component);
@@ -193,7 +193,7 @@ export class PayrollDiffService {
    * Who made the changes the causes name: salary and column changes between the two runs'
    * processing, and the cells' edits of either run (newest first; null when none is recorded).
    */
-  private async changes(older: Payroll, newer: Payroll, diff: ReturnType<typeof diffRuns>) {
+  private async changes(older: Payroll, newer: Payroll, diff: DiffRow[]) {
     const times = [older.processedAt, newer.processedAt].map((t) => (t ?? new Date()).getTime());
     // processed_at has whole seconds on MariaDB: the second after the later one is in.
     const [from, to] = [new Date(Math.min(...times)), new Date(Math.max(...times) + 1000)];

@@ -1,5 +1,5 @@
 import { PayrollColumnDto } from './dto/payroll-config.dto';
-import { planColumns } from './engine/payroll-engine';
+import { planColumns, timeSlices } from './engine/payroll-engine';
 import { Dec } from './formula/formula';
 import { amountText, engineColumnOf } from './payroll-columns';
 import { EmployeeInputs, HOOK_SOURCES, HookSource } from './run-inputs';
@@ -158,16 +158,19 @@ export function changedColumns(
 
 /**
  * The changed cells of `newer` against `older`, employees in `order` and columns in the newer
- * run's order (then those only the older one had), each with its causes.
+ * run's order (then those only the older one had), each with its causes. Yields to the event loop
+ * between employees every few milliseconds (two runs of 12 500 × 30 are 750 000 cells to compare).
  */
-export function diffRuns(older: DiffSide, newer: DiffSide, order: readonly number[]): DiffRow[] {
+export async function diffRuns(older: DiffSide, newer: DiffSide, order: readonly number[]): Promise<DiffRow[]> {
   const readsNew = readsOf(newer.columns);
   const readsOld = readsOf(older.columns);
   const columnChanges = changedColumns(older.columns, newer.columns);
   const columnIds = [...new Set([...newer.columns.map((c) => c.id), ...older.columns.map((c) => c.id)])];
   const hookOf = new Map([...older.columns, ...newer.columns].map((c) => [c.id, c.calculation_hook]));
   const rows: DiffRow[] = [];
+  const slices = timeSlices();
   for (const employee of order) {
+    if (slices.due()) await slices.pause();
     const before = older.cells.get(employee);
     const after = newer.cells.get(employee);
     const inOld = older.inputs.get(employee);

@@ -181,8 +181,23 @@ export function computePayroll(
 
 export type CellOverrides = (columnId: number, employeeId: number) => string | undefined;
 
-/** How long the engine computes before it lets the event loop run other work (computePayrollYielding). */
+/** How long synchronous work runs before it lets the event loop run other work (timeSlices). */
 const SLICE_MS = 10;
+
+/**
+ * Slices of synchronous work for a process that serves requests too: call `due()` between units of
+ * work, and past SLICE_MS since the last pause `await pause()` lets the event loop run.
+ */
+export function timeSlices(): { due(): boolean; pause(): Promise<void> } {
+  let start = performance.now();
+  return {
+    due: () => performance.now() - start >= SLICE_MS,
+    pause: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      start = performance.now();
+    },
+  };
+}
 
 /**
  * computePayroll for a process that serves requests too (the in-process job runner): after each
@@ -196,13 +211,10 @@ export async function computePayrollYielding(
   overrides?: CellOverrides,
 ): Promise<EngineResult> {
   const result: EngineResult = { columns: plan.order.map((c) => c.id), rows: [], errors: [] };
-  let sliceStart = performance.now();
+  const slices = timeSlices();
   for (const employee of employees) {
     computeRow(plan, employee, hooks, overrides, result);
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    if (slices.due()) await slices.pause();
   }
   return result;
 }
