@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { buildCompany } from './helpers/company';
 import { DIST, WorkerProcess } from './helpers/node-process';
 import { INTEGRATION, TestApp, apiCaller, bearer, createTestApp, until } from './helpers/test-app';
+import { workbook } from './helpers/zip';
 
 const ROWS = 20_000;
 
@@ -121,5 +122,35 @@ const ROWS = 20_000;
     expect(await written('KV')).toBe(ROWS);
     expect(await audited(id)).toBe(ROWS);
     expect(await second.kill('SIGTERM')).toBe(0);
+  }, 240_000);
+
+  // Issue 41, item 2: a file that takes every worker past its heap was taken again by each restarted worker, forever.
+  it('a job whose worker dies twice is failed, not retried: the import ends Failed with the reason', async () => {
+    const bounds = { IMPORT_MAX_SHARED_STRINGS: '50000000', NODE_OPTIONS: '--max-old-space-size=96' };
+    const file = workbook({ 'xl/sharedStrings.xml': `<sst>${'<si/>'.repeat(20_000_000)}</sst>` });
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/app/api/imports?kind=employees',
+      headers: {
+        ...bearer(admin),
+        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'content-disposition': 'attachment; filename="bomb.xlsx"',
+      },
+      payload: file,
+    });
+    expect(res.statusCode).toBe(202);
+    const id = res.json<{ data: { id: number } }>().data.id;
+    for (let death = 1; death <= 2; death++) {
+      const w = new WorkerProcess({ ...workerEnv, ...bounds });
+      workers.push(w);
+      await w.ready();
+      expect(await w.exit()).not.toBe(0); // out of heap
+    }
+    // A live worker's stalled-job check finds it stalled a second time and gives it up.
+    const third = await start();
+    await until(async () => (await record(id)).status === 'Failed', 60_000);
+    const failed = (await call('GET', `/imports/${id}`, admin)).json().data as { error: string };
+    expect(failed.error).toContain('the worker stopped while running this job 2 times');
+    expect(await third.kill('SIGTERM')).toBe(0);
   }, 240_000);
 });

@@ -1,5 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SHARED_STRING_CHARS_DEFAULT, SHARED_STRINGS_DEFAULT } from '../common/import/sheet-readers';
 
 /**
  * Typed configuration. This is the only module that reads process.env (through loadConfig's
@@ -52,6 +53,8 @@ export interface AppConfig {
    */
   queueLockMs: number;
   queueStalledCheckMs: number;
+  /** Times a job's process may die while running it before the job fails (JOB_MAX_WORKER_DEATHS). */
+  jobMaxDeaths: number;
   /** The worker serves the queue dashboard on 127.0.0.1 at this port; null (unset) = no dashboard, 0 = any free port. */
   queueDashboardPort: number | null;
   smtpUrl: string | null;
@@ -111,8 +114,12 @@ export interface AppConfig {
     maxRows: number;
     /** Characters of one cell. */
     maxCellChars: number;
-    /** What an XLSX file may unpack to, all parts together. */
+    /** What an XLSX file may unpack to, all parts together (the worksheet streams; this is the zip bomb's bound). */
     maxUnzippedBytes: number;
+    /** Shared strings an XLSX file may hold (IMPORT_MAX_SHARED_STRINGS): they stay in memory while its rows are read. */
+    maxSharedStrings: number;
+    /** Their characters together (IMPORT_MAX_SHARED_STRING_CHARS). */
+    maxSharedStringChars: number;
     /** An import left in a job's state longer than this without progress (its worker died) is run again. */
     stalledSec: number;
   };
@@ -364,6 +371,7 @@ export function loadConfig(env: Env): AppConfig {
     queueConsumer: bool('QUEUE_CONSUMER', true),
     queueLockMs: int('QUEUE_LOCK_MS', 30_000, 1000, 600_000),
     queueStalledCheckMs: int('QUEUE_STALLED_CHECK_MS', 30_000, 500, 600_000),
+    jobMaxDeaths: int('JOB_MAX_WORKER_DEATHS', 2, 1, 100),
     queueDashboardPort: get('QUEUE_DASHBOARD_PORT') === undefined ? null : int('QUEUE_DASHBOARD_PORT', 0, 0, 65535),
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
@@ -404,6 +412,8 @@ export function loadConfig(env: Env): AppConfig {
       maxRows: int('IMPORT_MAX_ROWS', 500_000, 1, 10_000_000),
       maxCellChars: int('IMPORT_MAX_CELL_CHARS', 32_767, 100, 1_000_000),
       maxUnzippedBytes: size('IMPORT_MAX_UNZIPPED_BYTES', '512mb'),
+      maxSharedStrings: int('IMPORT_MAX_SHARED_STRINGS', SHARED_STRINGS_DEFAULT, 1000, 50_000_000),
+      maxSharedStringChars: int('IMPORT_MAX_SHARED_STRING_CHARS', SHARED_STRING_CHARS_DEFAULT, 100_000, 1_000_000_000),
       stalledSec: duration('IMPORT_STALLED_AFTER', '2m'),
     },
     passwordChangeRateLimit: {

@@ -195,14 +195,14 @@ export class ImportRunner {
     const missing = kind.columns.filter((c) => c.required && !tally.headers.has(c.field)).map((c) => c.field);
     if (missing.length)
       throw new SheetFileError(`The file has no ${missing.join(', ')} column (the header row is the first row)`);
+    // The kind's columns by position: a row costs its known columns, whatever else the sheet holds.
+    const known: [number, string][] = [];
+    fields.forEach((field, i) => field && known.push([i, field]));
     const batches = async function* (): AsyncGenerator<ImportRow[]> {
       let batch: ImportRow[] = [];
       for await (const line of rows) {
         const values = new Map<string, (typeof line.cells)[number]>();
-        line.cells.forEach((cell, i) => {
-          const field = fields[i];
-          if (field) values.set(field, cell);
-        });
+        for (const [i, field] of known) if (i < line.cells.length) values.set(field, line.cells[i] ?? null);
         batch.push({ row: line.number - header.number, values });
         if (batch.length >= kind.batchSize) {
           yield batch;
@@ -314,6 +314,25 @@ export class ImportRunner {
     });
     if (!moved) throw new ClaimLost();
     await this.repository.insertErrors(em, record.id, tally.take());
+  }
+
+  /**
+   * Ends a running import Failed with `reason`, whichever attempt holds it: its job was given up
+   * after its process died JOB_MAX_WORKER_DEATHS times.
+   */
+  async abandon(importId: number, reason: string): Promise<void> {
+    const record = await this.ds.getRepository(ImportRecord).findOne({ where: { id: importId } });
+    if (!record || FINISHED.includes(record.status)) return;
+    const moved = await IMPORT_STATES.move(this.ds.manager, ImportRecord, { id: importId }, 'fail', {
+      error: `The import was given up: ${reason} (the file may exceed what a worker can hold)`.slice(0, 500),
+      progress: 100,
+      finishedAt: new Date(),
+      updatedAt: new Date(),
+    });
+    if (moved) {
+      this.logger.error(`import ${importId} given up: ${reason}`);
+      await this.files.remove(record);
+    }
   }
 
   /** Ends the import Failed with `message` (and the rows' errors when a pass counted them); its file goes. */

@@ -13,6 +13,7 @@ import { findTablePage, ListSpec, parseListQuery } from '../common/paging/list-r
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
+import { workerDeathsReason } from '../common/queue/queue.constants';
 import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto } from './dto/import.dto';
 import { ImportErrorRecord, ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
@@ -100,7 +101,12 @@ export class ImportsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(IMPORT_JOB, ({ importId }, ctx) => this.runner.run(importId, ctx));
+    this.jobs.register(
+      IMPORT_JOB,
+      ({ importId }, ctx) => this.runner.run(importId, ctx),
+      undefined,
+      ({ importId }, reason) => this.runner.abandon(importId, reason),
+    );
     this.jobs.register(RECOVER_IMPORTS_JOB, () => this.recoverStalled());
     void this.jobs.schedule(RECOVER_IMPORTS_JOB, RECOVER_IMPORTS_EVERY_MS); // before the start: nothing to wait for
   }
@@ -313,7 +319,9 @@ export class ImportsService implements OnModuleInit {
   /**
    * Imports still in a job's state, untouched for IMPORT_STALLED_AFTER, whose job is not live (its
    * process died; the in-process runner keeps nothing across a restart): their job is added again,
-   * and resumes them (a valid-rows import after its rows done, anything else from the start).
+   * and resumes them (a valid-rows import after its rows done, anything else from the start). An
+   * import whose attempt died JOB_MAX_WORKER_DEATHS times (a file that kills whoever reads it)
+   * ends Failed instead.
    */
   async recoverStalled(): Promise<number> {
     const before = new Date(Date.now() - this.config.imports.stalledSec * 1000);
@@ -321,6 +329,16 @@ export class ImportsService implements OnModuleInit {
     for (const record of await this.repository.stalled(before)) {
       const jobId = importJobId(record.id, record.dryRun ? 'validate' : 'import');
       if (!RUNNING.includes(record.status) || (await this.jobs.isLive(IMPORT_JOB, jobId))) continue;
+      // Queued: its job was lost before it started, which kills nothing. A running state: its attempt died.
+      const died = record.status !== 'Queued';
+      if (died && record.restarts + 1 >= this.config.jobMaxDeaths) {
+        await this.runner.abandon(record.id, workerDeathsReason(record.restarts + 1));
+        continue;
+      }
+      if (died)
+        await this.ds
+          .getRepository(ImportRecord)
+          .update({ id: record.id, status: record.status, restarts: record.restarts }, { restarts: record.restarts + 1 });
       await this.enqueue(record, `-r${record.updatedAt.getTime()}`);
       n++;
     }

@@ -13,7 +13,7 @@ import { PayrollDto } from './dto/payroll-run.dto';
 import { Payroll } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService, toPayrollDto } from './payroll-runs.service';
 import { PAYROLL_STATES } from './payroll.states';
-import { JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, payrollJobId } from './payroll.jobs';
+import { JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, PayrollJobData, payrollJobId } from './payroll.jobs';
 
 /**
  * The payroll runs' transitions that start or recover a job (issue 26): claiming Processing or
@@ -71,6 +71,21 @@ export class PayrollTransitionsService {
       });
       return claim;
     });
+  }
+
+  /**
+   * The job of a payroll's claim was given up after its process died JOB_MAX_WORKER_DEATHS times:
+   * the run goes to Failed (Processing) or back to Processed (Completing), with the reason.
+   */
+  async abandon(state: JobRunState, data: PayrollJobData, reason: string): Promise<void> {
+    const moved = await PAYROLL_STATES.move(
+      this.payrolls.manager,
+      Payroll,
+      { id: data.payrollId, status: state, claim: data.claim ?? IsNull() },
+      JOB_STATES[state].recover,
+      { error: `${state === 'Processing' ? 'processing' : 'generating payslips'} was given up: ${reason}` },
+    );
+    if (moved) this.logger.error(`payroll ${data.payrollId}: ${state} given up (${reason})`);
   }
 
   /**

@@ -14,7 +14,12 @@ export class PayrollProcessor implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(PAYROLL_PROCESS_JOB, (data) => this.processing.run(data));
+    this.jobs.register(
+      PAYROLL_PROCESS_JOB,
+      (data) => this.processing.run(data),
+      undefined,
+      (data, reason) => this.transitions.abandon('Processing', data, reason),
+    );
     this.jobs.register(RECOVER_STALLED_JOB, () => this.transitions.failStalled());
     void this.jobs.schedule(RECOVER_STALLED_JOB, RECOVER_STALLED_EVERY_MS); // before the start: nothing to wait for
   }

@@ -64,10 +64,27 @@ export class PayslipMailProcessor implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(PAYSLIP_MAIL_JOB, (data, ctx) => this.deliver(data.deliveryId, ctx), {
-      attempts: 5,
-      backoffMs: this.config.mailRetryBackoffMs,
-    });
+    this.jobs.register(
+      PAYSLIP_MAIL_JOB,
+      (data, ctx) => this.deliver(data.deliveryId, ctx),
+      { attempts: 5, backoffMs: this.config.mailRetryBackoffMs },
+      (data, reason) => this.abandon(data.deliveryId, reason),
+    );
+  }
+
+  /**
+   * The job was given up after its process died JOB_MAX_WORKER_DEATHS times: a delivery still
+   * queued failed; one claimed for sending may or may not have gone (`unknown`).
+   */
+  async abandon(deliveryId: number, reason: string): Promise<void> {
+    const found = await this.repository.one(deliveryId);
+    if (!found || (found.status !== 'queued' && found.status !== 'sending')) return;
+    await this.settle(
+      found,
+      await this.repository.payslip(found.payslipId),
+      found.status === 'sending' ? 'unknown' : 'failed',
+      `${reason}; send it again`,
+    );
   }
 
   /** The mail job: one delivery, at most one e-mail. */

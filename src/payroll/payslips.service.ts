@@ -75,7 +75,12 @@ export class PayslipsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(PAYSLIPS_JOB, (data) => this.generate(data));
+    this.jobs.register(
+      PAYSLIPS_JOB,
+      (data) => this.generate(data),
+      undefined,
+      (data, reason) => this.transitions.abandon('Completing', data, reason),
+    );
   }
 
   /** Processed → Completing (one conditional UPDATE), then the job renders the payslips → Completed. */

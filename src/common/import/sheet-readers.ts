@@ -7,7 +7,10 @@ import * as yauzl from 'yauzl';
 /** A cell as read: text, a number, a boolean, a date (an XLSX date cell), or empty. */
 export type Cell = string | number | boolean | Date | null;
 
-/** A row of the sheet: its number (1 = the sheet's first line) and its cells by column (0 = A). */
+/**
+ * A row of the sheet: its number (1 = the sheet's first line) and its cells by column (0 = A). An
+ * XLSX row is sparse (an absent cell is a hole, read as empty), so a lone cell far right costs one entry.
+ */
 export interface SheetRow {
   number: number;
   cells: Cell[];
@@ -19,9 +22,30 @@ export interface ReadLimits {
   maxRows: number;
   /** Characters in one cell (Excel's own limit is 32 767). */
   maxCellChars: number;
-  /** Bytes an XLSX file unpacks to, all its parts together (a zip bomb's tell). */
+  /** Bytes an XLSX file unpacks to, all its parts together (a zip bomb's tell); the worksheet streams. */
   maxUnzippedBytes: number;
+  /** An XLSX file's shared strings, which are held while its rows are read: their count... */
+  maxSharedStrings?: number;
+  /** ...and their characters together. */
+  maxSharedStringChars?: number;
 }
+
+/** The defaults of the bounds above that a caller may leave out (config.ts documents them). */
+export const SHARED_STRINGS_DEFAULT = 1_000_000;
+export const SHARED_STRING_CHARS_DEFAULT = 32_000_000;
+
+/**
+ * Parts read before the worksheet (workbook, its relationships, styles) are parsed as they inflate
+ * but are bounded on their own: real ones are kilobytes, a hostile one is hundreds of megabytes.
+ */
+export const MAX_META_PART_BYTES = 16 * 1024 * 1024;
+/** Sheets a workbook may list, relationships it may have, number formats and cell styles (Excel's own limit is 64 000). */
+export const MAX_SHEETS = 1_000;
+export const MAX_RELATIONSHIPS = 10_000;
+export const MAX_NUMBER_FORMATS = 4_096;
+export const MAX_CELL_STYLES = 64_000;
+/** Excel's last row. */
+const MAX_ROW_NUMBER = 1_048_576;
 
 /** A file refused for what it is (not a CSV, a zip bomb, too many rows): its message is for the client. */
 export class SheetFileError extends Error {}
@@ -185,11 +209,75 @@ async function* parseEntry<T>(
   }
 }
 
-async function wholeText(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, limits: ReadLimits): Promise<string> {
-  if (!entry) return '';
-  let text = '';
-  for await (const chunk of entryText(zip, entry, limits)) text += chunk;
-  return text;
+/** A part before the worksheet, parsed as it inflates, within MAX_META_PART_BYTES. */
+async function parseMetaPart(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry | undefined,
+  limits: ReadLimits,
+  parser: SaxesParser,
+): Promise<void> {
+  if (!entry) return;
+  const bounded = { ...limits, maxUnzippedBytes: Math.min(limits.maxUnzippedBytes, MAX_META_PART_BYTES) };
+  try {
+    for await (const _ of parseEntry(zip, entry, bounded, parser, () => [])) void _;
+  } catch (err) {
+    if (err instanceof SheetFileError && err.message.startsWith('The workbook unpacks'))
+      throw new SheetFileError(`${entry.fileName} unpacks to more than ${MAX_META_PART_BYTES / 1048576} MiB; it is refused`);
+    throw err;
+  }
+}
+
+function tooMany(what: string, max: number): SheetFileError {
+  return new SheetFileError(`The workbook has more than ${max} ${what}; it is refused`);
+}
+
+/** Local name of a tag (`x:sheet` → `sheet`): workbooks may use a prefix for the main namespace. */
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/** The workbook's first sheet's relationship id and its date system, from a streamed parse (at most MAX_SHEETS sheets). */
+async function readWorkbook(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry | undefined,
+  limits: ReadLimits,
+): Promise<{ sheetId: string | null; date1904: boolean }> {
+  const parser = xmlParser();
+  let sheetId: string | null = null;
+  let sheets = 0;
+  let date1904 = false;
+  parser.on('opentag', (tag) => {
+    const attr = tag.attributes as Record<string, string>;
+    const name = localName(tag.name);
+    if (name === 'workbookPr') date1904 = attr.date1904 === '1' || attr.date1904 === 'true';
+    else if (name === 'sheet') {
+      if (++sheets > MAX_SHEETS) throw tooMany('sheets', MAX_SHEETS);
+      if (sheetId === null) sheetId = attr['r:id'] ?? Object.entries(attr).find(([k]) => localName(k) === 'id')?.[1] ?? null;
+    }
+  });
+  await parseMetaPart(zip, entry, limits, parser);
+  return { sheetId, date1904 };
+}
+
+/** The first worksheet's part name, from the workbook's relationships (at most MAX_RELATIONSHIPS). */
+async function sheetPathOf(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry | undefined,
+  limits: ReadLimits,
+  sheetId: string | null,
+): Promise<string> {
+  if (sheetId === null) throw new SheetFileError('The workbook has no worksheet');
+  const parser = xmlParser();
+  let target: string | null = null;
+  let count = 0;
+  parser.on('opentag', (tag) => {
+    if (localName(tag.name) !== 'Relationship') return;
+    if (++count > MAX_RELATIONSHIPS) throw tooMany('relationships', MAX_RELATIONSHIPS);
+    const attr = tag.attributes as Record<string, string>;
+    if (target === null && attr.Id === sheetId && attr.Target) target = attr.Target;
+  });
+  await parseMetaPart(zip, entry, limits, parser);
+  if (target === null) throw new SheetFileError('The workbook has no worksheet');
+  const path: string = target;
+  return path.startsWith('/') ? path.slice(1) : `xl/${path}`;
 }
 
 /** Built-in number formats that show dates or times (ECMA-376 18.8.30). */
@@ -206,8 +294,8 @@ export function isDateFormat(code: string): boolean {
   return /[dmyhs]/i.test(bare) && !/^general$/i.test(bare.trim());
 }
 
-/** The cell style indexes (cellXfs) whose number format is a date. */
-function dateStyles(styles: string): Set<number> {
+/** The cell style indexes (cellXfs) whose number format is a date, from styles.xml parsed as it inflates. */
+async function dateStyles(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, limits: ReadLimits): Promise<Set<number>> {
   const custom = new Map<number, string>();
   const out = new Set<number>();
   const parser = xmlParser();
@@ -215,9 +303,12 @@ function dateStyles(styles: string): Set<number> {
   let index = 0;
   parser.on('opentag', (tag) => {
     const attr = tag.attributes as Record<string, string>;
-    if (tag.name === 'numFmt') custom.set(Number(attr.numFmtId), attr.formatCode ?? '');
-    else if (tag.name === 'cellXfs') inCellXfs = true;
+    if (tag.name === 'numFmt') {
+      if (custom.size >= MAX_NUMBER_FORMATS) throw tooMany('number formats', MAX_NUMBER_FORMATS);
+      custom.set(Number(attr.numFmtId), (attr.formatCode ?? '').slice(0, 255));
+    } else if (tag.name === 'cellXfs') inCellXfs = true;
     else if (tag.name === 'xf' && inCellXfs) {
+      if (index >= MAX_CELL_STYLES) throw tooMany('cell styles', MAX_CELL_STYLES);
       const id = Number(attr.numFmtId ?? 0);
       if (DATE_FORMAT_IDS.has(id) || isDateFormat(custom.get(id) ?? '')) out.add(index);
       index++;
@@ -226,20 +317,8 @@ function dateStyles(styles: string): Set<number> {
   parser.on('closetag', (tag) => {
     if (tag.name === 'cellXfs') inCellXfs = false;
   });
-  if (styles) parser.write(styles).close();
+  await parseMetaPart(zip, entry, limits, parser);
   return out;
-}
-
-/** The first worksheet's part name, from the workbook and its relationships. */
-function firstSheetPath(workbook: string, rels: string): string {
-  const sheet = /<(?:\w+:)?sheet\b[^>]*\br:id="([^"]+)"/.exec(workbook);
-  if (!sheet) throw new SheetFileError('The workbook has no worksheet');
-  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
-    if (!m[0].includes(`Id="${sheet[1]}"`)) continue;
-    const target = /Target="([^"]+)"/.exec(m[0])?.[1];
-    if (target) return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
-  }
-  throw new SheetFileError('The workbook has no worksheet');
 }
 
 /** Excel's serial day number (1900 or 1904 system) → the instant, in UTC. */
@@ -261,6 +340,9 @@ function columnIndex(ref: string | undefined): number | null {
 async function sharedStrings(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, limits: ReadLimits): Promise<string[]> {
   const strings: string[] = [];
   if (!entry) return strings;
+  const maxCount = limits.maxSharedStrings ?? SHARED_STRINGS_DEFAULT;
+  const maxChars = limits.maxSharedStringChars ?? SHARED_STRING_CHARS_DEFAULT;
+  let chars = 0;
   const parser = xmlParser();
   let current: string | null = null;
   let inText = false;
@@ -279,6 +361,15 @@ async function sharedStrings(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined,
     if (tag.name === 't') inText = false;
     else if (tag.name === 'rPh') inPhonetic = false;
     else if (tag.name === 'si' && current !== null) {
+      if (strings.length >= maxCount)
+        throw new SheetFileError(
+          `The workbook has more than ${maxCount} shared strings (IMPORT_MAX_SHARED_STRINGS); split it into several imports`,
+        );
+      chars += current.length;
+      if (chars > maxChars)
+        throw new SheetFileError(
+          `The workbook's shared strings hold more than ${maxChars} characters (IMPORT_MAX_SHARED_STRING_CHARS); split it into several imports`,
+        );
       strings.push(current);
       current = null;
     }
@@ -291,12 +382,11 @@ async function* readXlsx(path: string, limits: ReadLimits, onBytes?: (bytes: num
   const zip = await openZip(path);
   try {
     const entries = await entriesOf(zip, limits);
-    const workbook = await wholeText(zip, entries.get('xl/workbook.xml'), limits);
-    const sheetPath = firstSheetPath(workbook, await wholeText(zip, entries.get('xl/_rels/workbook.xml.rels'), limits));
+    const { sheetId, date1904 } = await readWorkbook(zip, entries.get('xl/workbook.xml'), limits);
+    const sheetPath = await sheetPathOf(zip, entries.get('xl/_rels/workbook.xml.rels'), limits, sheetId);
     const sheet = entries.get(sheetPath);
     if (!sheet) throw new SheetFileError('The workbook has no worksheet');
-    const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(?:1|true)"/.test(workbook);
-    const dates = dateStyles(await wholeText(zip, entries.get('xl/styles.xml'), limits));
+    const dates = await dateStyles(zip, entries.get('xl/styles.xml'), limits);
     const strings = await sharedStrings(zip, entries.get('xl/sharedStrings.xml'), limits);
 
     const parser = xmlParser();
@@ -306,10 +396,15 @@ async function* readXlsx(path: string, limits: ReadLimits, onBytes?: (bytes: num
     let inValue = false;
     let nextColumn = 0;
     let rows = 0;
+    // The last row's number: a row without `r` is the one after it (ECMA-376 18.3.1.73).
+    let lastNumber = 0;
     parser.on('opentag', (tag: SaxesTagPlain) => {
       const attr = tag.attributes as Record<string, string>;
       if (tag.name === 'row') {
-        const number = Number(attr.r ?? (row ? row.number + 1 : 1));
+        const number = attr.r === undefined ? lastNumber + 1 : Number(attr.r);
+        if (!Number.isInteger(number) || number <= lastNumber || number > MAX_ROW_NUMBER)
+          throw new SheetFileError(`Row ${lastNumber + 1}: a row number "${String(attr.r).slice(0, 20)}" out of order or range`);
+        lastNumber = number;
         row = { number, cells: [] };
         nextColumn = 0;
       } else if (tag.name === 'c' && row) {
@@ -332,7 +427,8 @@ async function* readXlsx(path: string, limits: ReadLimits, onBytes?: (bytes: num
         row.cells[cell.column] = cellValue(cell, strings, dates, date1904);
         cell = null;
       } else if (tag.name === 'row' && row) {
-        const cells = Array.from(row.cells, (c) => c ?? null);
+        // Kept sparse: a cell in column XFD is one entry, not 16 384 (readers skip the holes).
+        const cells = row.cells;
         if (!isEmpty(cells)) {
           if (++rows > limits.maxRows + 1) throw tooManyRows(limits);
           ready.push({ number: row.number, cells });

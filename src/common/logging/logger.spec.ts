@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { runAs, runInJob } from '../audit/audit-context';
 import { InProcessRunner } from '../queue/in-process.runner';
@@ -70,5 +71,25 @@ describe('log lines carry what they are part of (issue 26)', () => {
     await expect(added.firstAttempt(2000)).resolves.toBe('completed');
     await queue.beforeApplicationShutdown();
     expect(lines).toEqual([expect.objectContaining({ msg: 'working', queue: 'payroll', jobId: 'job-9', payroll: 9 })]);
+  });
+
+  // Issue 41, item 8: `logger.error({ err, import: 7 }, 'import failed')` was logged as "[object Object]", without the error.
+  it("a pino-style object through Nest's Logger logs its fields, the error's stack and the text", () => {
+    const { lines, logger } = capture();
+    Logger.overrideLogger(logger);
+    try {
+      const err = new Error('duplicate key');
+      new Logger('Imports').error({ err, import: 7 }, 'import failed');
+      new Logger('Imports').warn({ job: 'x1' }, 'slow');
+      new Logger('Imports').error('plain', 'a stack');
+      new Logger('Imports').error(new Error('thrown'));
+    } finally {
+      Logger.overrideLogger(true);
+    }
+    expect(lines[0]).toMatchObject({ msg: 'import failed', context: 'Imports', import: 7, err: { message: 'duplicate key' } });
+    expect((lines[0].err as { stack: string }).stack).toContain('logger.spec');
+    expect(lines[1]).toMatchObject({ msg: 'slow', context: 'Imports', job: 'x1' });
+    expect(lines[2]).toMatchObject({ msg: 'plain', context: 'Imports', trace: 'a stack' });
+    expect(lines[3]).toMatchObject({ msg: 'thrown', context: 'Imports', err: { message: 'thrown' } });
   });
 });

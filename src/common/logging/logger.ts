@@ -53,19 +53,45 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
-  log(message: unknown, context?: string): void {
-    this.logger.info({ context, ...logContext() }, String(message));
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
   }
-  error(message: unknown, trace?: string, context?: string): void {
-    this.logger.error({ context, trace, ...logContext() }, String(message));
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
   }
-  warn(message: unknown, context?: string): void {
-    this.logger.warn({ context, ...logContext() }, String(message));
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
   }
-  debug(message: unknown, context?: string): void {
-    this.logger.debug({ context, ...logContext() }, String(message));
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
   }
-  verbose(message: unknown, context?: string): void {
-    this.logger.trace({ context, ...logContext() }, String(message));
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+
+  /**
+   * Nest hands (message, ...params, context). A message that is an object is pino's style
+   * (`logger.error({ err, import: 7 }, 'import failed')`): its fields go on the line (an `err` with
+   * its stack) and the next string is the text; an Error is logged as `err`; a string as it is,
+   * with an error's stack after it (Nest's `error(message, stack)`).
+   */
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, params: unknown[]): void {
+    const rest = [...params];
+    const context =
+      rest.length && (typeof rest[rest.length - 1] === 'string' || rest[rest.length - 1] === undefined) ? rest.pop() : undefined;
+    let fields: Record<string, unknown> = {};
+    let text: string;
+    if (message instanceof Error) {
+      fields = { err: message };
+      text = typeof rest[0] === 'string' ? rest[0] : message.message;
+    } else if (message !== null && typeof message === 'object') {
+      fields = { ...(message as Record<string, unknown>) };
+      text = typeof rest[0] === 'string' ? rest[0] : typeof fields.msg === 'string' ? fields.msg : '';
+      delete fields.msg;
+    } else {
+      text = String(message);
+      if (level === 'error' && typeof rest[0] === 'string') fields = { trace: rest[0] };
+    }
+    this.logger[level]({ context, ...fields, ...logContext() }, text);
   }
 }

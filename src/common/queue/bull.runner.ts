@@ -1,8 +1,20 @@
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
-import { AttemptOutcome, EnqueuedJob, JobHandler, JobRunner, QueueName, RetryPolicy } from './queue.constants';
+import {
+  AbandonedHandler,
+  AttemptOutcome,
+  EnqueuedJob,
+  JobHandler,
+  JobRunner,
+  QueueName,
+  RetryPolicy,
+  workerDeathsReason,
+} from './queue.constants';
 
 const POLL_MS = 50;
+
+/** Bull's failure of a job whose lock expired more than `maxStalledCount` times (its process died while running it). */
+export const BULL_STALLED_FAILURE = 'job stalled more than allowable limit';
 
 /**
  * Bull on Redis (REDIS_URL set). Jobs survive restarts and can be consumed by a separate worker
@@ -13,6 +25,7 @@ export class BullRunner implements JobRunner {
   private readonly logger = new Logger('Jobs');
   private readonly queues: Map<QueueName, Queue>;
   private readonly handlers = new Map<string, JobHandler<unknown>>();
+  private readonly abandoned = new Map<string, AbandonedHandler<unknown>>();
   private started = false;
 
   constructor(
@@ -20,12 +33,21 @@ export class BullRunner implements JobRunner {
     private readonly consume: boolean,
     /** Attempts one process runs at once per queue (2 unless given: e-mails wait on SMTP, not on the CPU). */
     private readonly concurrency: Partial<Record<QueueName, number>> = {},
+    /** Deaths of a job's process before Bull fails it (its queues' maxStalledCount is one less). */
+    private readonly maxDeaths = 2,
   ) {
     this.queues = new Map(queues.map((q) => [q.name as QueueName, q]));
   }
 
-  register(queue: QueueName, name: string, handler: JobHandler<unknown>): void {
+  register(
+    queue: QueueName,
+    name: string,
+    handler: JobHandler<unknown>,
+    _retry?: RetryPolicy,
+    abandoned?: AbandonedHandler<unknown>,
+  ): void {
     this.handlers.set(`${queue}:${name}`, handler);
+    if (abandoned) this.abandoned.set(`${queue}:${name}`, abandoned);
   }
 
   /**
@@ -37,6 +59,8 @@ export class BullRunner implements JobRunner {
     this.started = true;
     for (const [name, q] of this.queues) {
       q.on('failed', (job: Job, err: Error) => {
+        // Bull fails a job that stalled too often without a retry, whatever its attempts: its record goes to Failed.
+        if (err.message === BULL_STALLED_FAILURE) return void this.giveUp(name, job);
         const attempts = job.opts.attempts ?? 1;
         const final = job.attemptsMade >= attempts;
         this.logger[final ? 'error' : 'warn'](
@@ -50,6 +74,16 @@ export class BullRunner implements JobRunner {
         return handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 });
       }).catch((err: unknown) => this.logger.error(`consumer of queue ${name} stopped: ${String(err)}`));
     }
+  }
+
+  /** A job whose process died while running it maxDeaths times: logged, and its record ends Failed. */
+  private giveUp(queue: QueueName, job: Job): void {
+    const reason = workerDeathsReason(this.maxDeaths);
+    this.logger.error(`job ${job.id} (${queue}:${job.name}) given up: ${reason}`);
+    const abandoned = this.abandoned.get(`${queue}:${job.name}`);
+    abandoned?.(job.data, reason).catch((err: unknown) =>
+      this.logger.error({ err, job: job.id }, `job ${job.id} (${queue}:${job.name}): its record could not be marked Failed`),
+    );
   }
 
   async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, 
 import { randomUUID } from 'node:crypto';
 import { runInJob } from '../audit/audit-context';
 import {
+  AbandonedHandler,
   DEFAULT_RETRY,
   DEFINED_JOB_NAMES,
   DEFINED_JOBS,
@@ -38,9 +39,11 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   /**
    * Registers the job's handler (a processor does, in onModuleInit). `retry` overrides the
-   * definition's policy when it depends on configuration; jobs added later use it too.
+   * definition's policy when it depends on configuration; jobs added later use it too. `abandoned`
+   * ends the job's record Failed when the job is given up after its process died while running it
+   * JOB_MAX_WORKER_DEATHS times (Bull; in process, the record's own recovery counts the restarts).
    */
-  register<T>(job: JobDefinition<T>, handler: JobHandler<T>, retry?: RetryPolicy): void {
+  register<T>(job: JobDefinition<T>, handler: JobHandler<T>, retry?: RetryPolicy, abandoned?: AbandonedHandler<T>): void {
     const policy = retry ?? job.retry ?? DEFAULT_RETRY;
     this.retries.set(`${job.queue}:${job.name}`, policy);
     // A job's changes are the service's own, whichever request queued it (the in-process runner
@@ -53,6 +56,11 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       job.name,
       (data, ctx) => runInJob({ queue: job.queue, id: ctx.jobId, fields: fields?.(data) }, () => run(data, ctx)),
       policy,
+      abandoned &&
+        ((data, reason) =>
+          runInJob({ queue: job.queue, id: 'abandoned', fields: fields?.(data) }, () =>
+            (abandoned as AbandonedHandler<unknown>)(data, reason),
+          )),
     );
   }
 

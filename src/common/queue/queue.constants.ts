@@ -47,6 +47,18 @@ export interface JobContext {
 
 export type JobHandler<TData> = (data: TData, ctx: JobContext) => Promise<unknown>;
 
+/**
+ * Called once a job is given up because its process died while running it JOB_MAX_WORKER_DEATHS
+ * times (a file that takes the worker past its heap would otherwise kill every worker that takes
+ * it): the record the job works on ends Failed with `reason`.
+ */
+export type AbandonedHandler<TData> = (data: TData, reason: string) => Promise<unknown>;
+
+/** The reason a job given up after its process died `deaths` times carries. */
+export function workerDeathsReason(deaths: number): string {
+  return `the worker stopped while running this job ${deaths} time${deaths === 1 ? '' : 's'}`;
+}
+
 export type AttemptOutcome = 'completed' | 'failed' | 'timeout';
 
 export interface EnqueuedJob {
@@ -58,7 +70,13 @@ export interface EnqueuedJob {
 /** What executes jobs: Bull on Redis, or the in-process runner. */
 export interface JobRunner {
   readonly kind: 'bull' | 'in-process';
-  register(queue: QueueName, name: string, handler: JobHandler<unknown>, retry: RetryPolicy): void;
+  register(
+    queue: QueueName,
+    name: string,
+    handler: JobHandler<unknown>,
+    retry: RetryPolicy,
+    abandoned?: AbandonedHandler<unknown>,
+  ): void;
   /** Starts consuming registered handlers. */
   start(): Promise<void>;
   add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob>;

@@ -28,7 +28,12 @@ export class QueueModule {
         BullModule.forRoot({
           url: config.redisUrl,
           prefix: config.queuePrefix,
-          settings: { lockDuration: config.queueLockMs, stalledInterval: config.queueStalledCheckMs },
+          // A job whose worker died JOB_MAX_WORKER_DEATHS times is failed, not taken up again (BullRunner ends its record Failed).
+          settings: {
+            lockDuration: config.queueLockMs,
+            stalledInterval: config.queueStalledCheckMs,
+            maxStalledCount: config.jobMaxDeaths - 1,
+          },
         }),
         BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
       ],
@@ -36,7 +41,8 @@ export class QueueModule {
         {
           provide: JOB_RUNNER,
           inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
-          useFactory: (...queues: Queue[]) => new BullRunner(queues, config.queueConsumer, { mail: config.mailConcurrency }),
+          useFactory: (...queues: Queue[]) =>
+            new BullRunner(queues, config.queueConsumer, { mail: config.mailConcurrency }, config.jobMaxDeaths),
         },
         JobQueue,
       ],

@@ -28,6 +28,7 @@ import { NotificationEmails1763800000026 } from './1763800000026-NotificationEma
 import { LeaveLedger1763800000027 } from './1763800000027-LeaveLedger';
 import { PayrollTests1763800000028 } from './1763800000028-PayrollTests';
 import { PayrollRunInputs1763800000029 } from './1763800000029-PayrollRunInputs';
+import { ImportRestarts1763800000030 } from './1763800000030-ImportRestarts';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   LeaveLedger1763800000027,
   PayrollTests1763800000028,
   PayrollRunInputs1763800000029,
+  ImportRestarts1763800000030,
 ];

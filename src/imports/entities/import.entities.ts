@@ -32,6 +32,8 @@ export class ImportRecord {
   @Column({ type: 'varchar', length: 500, nullable: true }) error: string | null;
   /** The attempt that owns the import now: an earlier attempt still running finds it taken and stops. */
   @Column({ type: 'varchar', length: 36, nullable: true }) claim: string | null;
+  /** Attempts taken up again after their process died (JOB_MAX_WORKER_DEATHS ends it Failed). */
+  @Column({ type: 'integer', default: 0 }) restarts: number;
   @Column({ name: 'created_by', type: 'integer' }) createdBy: number;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;

@@ -1,0 +1,105 @@
+import { DataSource } from 'typeorm';
+import { ImportRecord } from '../src/imports/entities/import.entities';
+import { ImportsService } from '../src/imports/imports.service';
+import { buildCompany, Company } from './helpers/company';
+import { apiCaller, bearer, createTestApp, TestApp, until } from './helpers/test-app';
+import { row, workbook } from './helpers/zip';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Regression tests of issue 41 (hardening III) through the API; each block names its item. */
+describe('hardening III (issue 41)', () => {
+  let t: TestApp;
+  let c: Company;
+  let call: ReturnType<typeof apiCaller>;
+  let admin: string;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    t = await createTestApp({ IMPORT_MAX_SHARED_STRINGS: '1000' });
+    c = await buildCompany(t.app);
+    call = apiCaller(t.app);
+    admin = c.users.admin.token;
+    ds = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  interface ImportBody {
+    id: number;
+    status: string;
+    error: string | null;
+    rows_total: number;
+    rows_failed: number;
+  }
+  const upload = async (file: Buffer, query = 'kind=employees', token = admin) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/app/api/imports?${query}`,
+      headers: { ...bearer(token), 'content-type': XLSX, 'content-disposition': 'attachment; filename="people.xlsx"' },
+      payload: file,
+    });
+    expect(res.statusCode).toBe(202);
+    return res.json<{ data: ImportBody }>().data.id;
+  };
+  const finished = async (id: number) => {
+    let record: ImportBody | null = null;
+    await until(async () => {
+      record = (await call('GET', `/imports/${id}`, admin)).json().data as ImportBody;
+      return ['Validated', 'Completed', 'Failed'].includes(record.status);
+    }, 20_000);
+    return record!;
+  };
+
+  describe('items 1 and 2: a hostile workbook is refused with the bound it passed', () => {
+    it('a workbook part that is `<sheet ` 60 000 times fails at once as unreadable', async () => {
+      const id = await upload(workbook({ 'xl/workbook.xml': '<workbook>' + '<sheet '.repeat(60_000) }));
+      expect(await finished(id)).toMatchObject({
+        status: 'Failed',
+        error: expect.stringMatching(/^Not a readable XLSX file \(xl\/workbook\.xml/),
+      });
+    });
+
+    it('shared strings past IMPORT_MAX_SHARED_STRINGS fail the import, naming the setting', async () => {
+      const id = await upload(workbook({ 'xl/sharedStrings.xml': `<sst>${'<si/>'.repeat(1001)}</sst>` }));
+      expect(await finished(id)).toMatchObject({
+        status: 'Failed',
+        error: expect.stringContaining('more than 1000 shared strings (IMPORT_MAX_SHARED_STRINGS)'),
+      });
+    });
+  });
+
+  describe('item 2: an import whose attempt died JOB_MAX_WORKER_DEATHS (2) times ends Failed', () => {
+    it('the first death is taken up again (restarts 1); the second ends it Failed with the reason', async () => {
+      const file = workbook({ sheetData: row(['employee_id', 'first_name', 'last_name', 'joined_date']) });
+      const id = await finished(await upload(file)).then((r) => r.id);
+      const records = ds.getRepository(ImportRecord);
+      const old = new Date(Date.now() - 3_600_000);
+      // As a process that died in the middle of validating leaves it.
+      await records.update({ id }, { status: 'Validating', updatedAt: old, finishedAt: null, restarts: 0 });
+      expect(await t.app.get(ImportsService).recoverStalled()).toBe(1);
+      expect((await records.findOneByOrFail({ id })).restarts).toBe(1);
+      await finished(id);
+
+      await records.update({ id }, { status: 'Validating', updatedAt: old, finishedAt: null, restarts: 1, error: null });
+      expect(await t.app.get(ImportsService).recoverStalled()).toBe(0);
+      expect((await call('GET', `/imports/${id}`, admin)).json().data).toMatchObject({
+        status: 'Failed',
+        error: expect.stringContaining('the worker stopped while running this job 2 times'),
+      });
+    });
+  });
+
+  describe('item 7: XLSX rows without `r`', () => {
+    it('are numbered in order, so row errors name the right rows', async () => {
+      const sheet =
+        row(['employee_id', 'first_name', 'last_name', 'joined_date']) +
+        row(['R1', 'Ann', 'One', '2024-01-01']) +
+        row(['R2', 'Bob', 'Two', 'not a date']) +
+        row(['R3', 'Cy', 'Three', 'never']);
+      const id = await upload(workbook({ sheetData: sheet }));
+      expect(await finished(id)).toMatchObject({ status: 'Validated', rows_total: 3, rows_failed: 2 });
+      const errors = (await call('GET', `/imports/${id}/errors`, admin)).json().data as Array<{ row: number }>;
+      expect(errors.map((e) => e.row)).toEqual([2, 3]);
+    });
+  });
+});
