@@ -15,6 +15,7 @@ import { DataSource } from 'typeorm';
 import { registerExports } from './common/export/exportable';
 import { Authenticator, AUTHENTICATOR } from './common/auth/authenticator';
 import { HandlersInFlight } from './common/http/handlers-in-flight';
+import { SlowClients } from './common/http/slow-clients';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
 import { DEPENDENCY_RETRY_AFTER_S } from './common/errors/db-errors';
@@ -56,6 +57,10 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    // Slow clients (issue 41): headers within HTTP_HEADERS_TIMEOUT (checked each second, not Node's
+    // 30 s), an idle socket closed after HTTP_IDLE_TIMEOUT; bodies are SlowClients' (below).
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    connectionTimeout: config.http.idleTimeoutMs,
     requestIdHeader: false,
     // While the listener closes, a request arriving on an open keep-alive connection is served
     // (with Connection: close), not refused with Fastify's bare 503 outside the error envelope.
@@ -95,6 +100,11 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   // service until the access guard names the user. (preHandler: after the body is parsed, so the
   // handler and everything it awaits run inside it.)
   fastify.addHook('preHandler', (request, _reply, done) => runAs('system', request.id, done));
+  new SlowClients({
+    requestTimeoutMs: config.http.requestTimeoutMs,
+    uploadMinBytesPerSec: config.http.uploadMinBytesPerSec,
+    uploadWindowMs: config.http.uploadWindowMs,
+  }).register(fastify);
   const handlers = new HandlersInFlight();
   handlers.register(fastify);
   HANDLERS.set(app, handlers);

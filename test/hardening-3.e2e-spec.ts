@@ -102,4 +102,23 @@ describe('hardening III (issue 41)', () => {
       expect(errors.map((e) => e.row)).toEqual([2, 3]);
     });
   });
+
+  describe('item 9: numbers in exponent form', () => {
+    it('1e-9 days is a 400 naming the field (was a TypeError, 500); 1e2 is a hundred', async () => {
+      const tiny = 1e-9;
+      const type = await call('POST', '/leave-types', admin, { name: 'Tiny', default_days: tiny });
+      expect([type.statusCode, type.json().error.details[0].field]).toEqual([400, 'default_days']);
+      const hundred = await call('POST', '/leave-types', admin, { name: 'Hundred', default_days: 1e2 });
+      expect([hundred.statusCode, hundred.json().data.default_days]).toEqual([200, 100]);
+      const leaveType = hundred.json().data.id as number;
+      const body = { employee: c.emp.report1, leave_type: leaveType, days: tiny };
+      for (const [url, extra] of [
+        ['/leave-adjustments', { date: '2026-05-04', note: 'x' }],
+        ['/leave-encashments', {}],
+      ] as const) {
+        const res = await call('POST', url, admin, { ...body, ...extra });
+        expect([url, res.statusCode, res.json().error.details[0].field]).toEqual([url, 400, 'days']);
+      }
+    });
+  });
 });

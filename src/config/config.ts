@@ -75,6 +75,19 @@ export interface AppConfig {
    * (Fastify's trustProxy). Never "every hop": a client could then name any address it likes.
    */
   trustProxy: false | number | string[];
+  /** How long clients may take to send (issue 41): slow ones are cut before they exhaust the process. */
+  http: {
+    /** The request line and headers (HTTP_HEADERS_TIMEOUT). */
+    headersTimeoutMs: number;
+    /** A JSON or form body (HTTP_REQUEST_TIMEOUT). */
+    requestTimeoutMs: number;
+    /** A file's body: at least this many bytes a second (HTTP_UPLOAD_MIN_RATE)... */
+    uploadMinBytesPerSec: number;
+    /** ...over each window of this (HTTP_UPLOAD_RATE_WINDOW). */
+    uploadWindowMs: number;
+    /** A connection with no traffic either way (HTTP_IDLE_TIMEOUT); above the notification stream's heartbeat. */
+    idleTimeoutMs: number;
+  };
   /** How long the REST-enabled setting is cached in each process. */
   settingsCacheMs: number;
   /** How long a validated access token is cached in each process. */
@@ -385,6 +398,13 @@ export function loadConfig(env: Env): AppConfig {
     bodyLimit: bodyLimit ?? 1024 * 1024,
     logLevel,
     trustProxy: typeof trustProxy === 'string' ? false : trustProxy,
+    http: {
+      headersTimeoutMs: duration('HTTP_HEADERS_TIMEOUT', '15s') * 1000,
+      requestTimeoutMs: duration('HTTP_REQUEST_TIMEOUT', '30s') * 1000,
+      uploadMinBytesPerSec: size('HTTP_UPLOAD_MIN_RATE', '10kb'),
+      uploadWindowMs: duration('HTTP_UPLOAD_RATE_WINDOW', '10s') * 1000,
+      idleTimeoutMs: duration('HTTP_IDLE_TIMEOUT', '2m') * 1000,
+    },
     settingsCacheMs: int('SETTINGS_CACHE_MS', 2000, 0, 5000),
     tokenCacheMs: int('TOKEN_CACHE_MS', 2000, 0, 5000),
     loginRateLimit: {

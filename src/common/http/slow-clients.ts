@@ -19,12 +19,15 @@ interface Receiving {
   windowStart: number;
   windowBytes: number;
   done: () => boolean;
+  /** Whether a response went out already (a refusal before the body was read): then no 408 is written. */
+  answered: () => boolean;
 }
 
 /** Bodies that are data, not a file: bounded by a deadline. Everything else is an upload, bounded by its rate. */
 const ORDINARY = /^(application\/(json|x-www-form-urlencoded|[\w.+-]*\+json))\b/i;
 
 const TIMEOUT_BODY = JSON.stringify({
+  status: 'ERROR',
   error: {
     code: 'REQUEST_TIMEOUT',
     message: 'The request body did not arrive in time (or arrived slower than the service accepts); the connection is closed',
@@ -51,8 +54,8 @@ export class SlowClients {
   constructor(private readonly limits: SlowClientLimits) {}
 
   register(fastify: FastifyInstance): void {
-    fastify.addHook('onRequest', (request, _reply, done) => {
-      this.track(request);
+    fastify.addHook('onRequest', (request, reply, done) => {
+      this.track(request, () => reply.raw.headersSent);
       done();
     });
     fastify.addHook('onClose', (_instance, done) => {
@@ -61,7 +64,7 @@ export class SlowClients {
     });
   }
 
-  private track(request: FastifyRequest): void {
+  private track(request: FastifyRequest, answered: () => boolean): void {
     const raw = request.raw;
     const length = raw.headers['content-length'];
     const hasBody = (length !== undefined && length !== '0') || raw.headers['transfer-encoding'] !== undefined;
@@ -76,6 +79,7 @@ export class SlowClients {
       windowStart: now,
       windowBytes: socket.bytesRead,
       done: () => raw.complete || socket.destroyed,
+      answered,
     };
     this.receiving.add(entry);
     const forget = () => this.receiving.delete(entry);
@@ -113,6 +117,7 @@ export class SlowClients {
     this.closed++;
     const { socket } = entry;
     if (socket.destroyed) return;
+    if (entry.answered()) return void socket.destroy();
     socket.end(TIMEOUT_RESPONSE);
     setTimeout(() => socket.destroy(), 1000).unref();
   }

@@ -13,6 +13,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import currencyCodes from 'currency-codes';
+import Decimal from 'decimal.js';
 import countries from 'i18n-iso-countries/index';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -42,6 +43,24 @@ export function simple(
       validator: { validate: test },
     });
 }
+
+/**
+ * A finite number with at most `decimals` decimals, whatever its written form: 1e-9 has nine (9e-10
+ * too), 1e2 none. (class-validator's maxDecimalPlaces splits the number's text on '.' and threw a
+ * TypeError, a 500, on exponent forms.)
+ */
+export function hasMaxDecimals(value: unknown, decimals: number): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  return new Decimal(value).decimalPlaces() <= decimals;
+}
+
+export const MaxDecimals = (decimals: number, o?: ValidationOptions) =>
+  simple(
+    'maxDecimals',
+    (v) => hasMaxDecimals(v, decimals),
+    `must have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}`,
+    o,
+  );
 
 const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
-import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
+import { IsCalendarDate, IsRefId, MaxDecimals, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { LEAVE_STATUSES } from '../entities/leave.entities';
 
 /** A day count within [min, max] with at most `decimals` decimals. */
 export const DaysValue = (min: number, max: number, decimals: number) => (target: object, key: string) => {
-  IsNumber({ maxDecimalPlaces: decimals, allowNaN: false, allowInfinity: false })(target, key);
+  IsNumber({ allowNaN: false, allowInfinity: false })(target, key);
+  MaxDecimals(decimals)(target, key);
   Min(min)(target, key);
   Max(max)(target, key);
 };
