@@ -1,5 +1,6 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { QueryParamsGuard } from './common/validation/query-params.guard';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AttendanceModule } from './attendance/attendance.module';
 import { AuthModule } from './auth/auth.module';
@@ -73,6 +74,7 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_GUARD, useClass: QueryParamsGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

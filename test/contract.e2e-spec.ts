@@ -136,6 +136,60 @@ describe('the OpenAPI contract', () => {
   });
 });
 
+/** Issue 41, item 14: a PUT accepts what its GET returned; what it cannot change is documented readOnly. */
+describe('a PUT takes back what its GET returned', () => {
+  type Schema = {
+    $ref?: string;
+    allOf?: Schema[];
+    type?: string;
+    items?: Schema;
+    properties?: Record<string, Schema & { readOnly?: boolean }>;
+  };
+  let t: TestApp;
+  let schemas: Record<string, Schema>;
+  let paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const doc = buildOpenApiDocument(t.app, t.config);
+    schemas = doc.components?.schemas as Record<string, Schema>;
+    paths = doc.paths as unknown as typeof paths;
+  });
+  afterAll(() => t.close());
+
+  const resolve = (s: Schema): Schema => (s.$ref ? resolve(schemas[s.$ref.split('/').pop()!]) : s);
+  const props = (s: Schema): NonNullable<Schema['properties']> => {
+    const r = resolve(s);
+    return Object.assign({}, ...(r.allOf ?? []).map(props), r.properties ?? {});
+  };
+  const json = (x: unknown) =>
+    (x as { content?: Record<string, { schema?: Schema }> } | undefined)?.content?.['application/json']?.schema;
+
+  it('every field of every GET is a property of the PUT on the same path (array items: of its array)', () => {
+    const missing: string[] = [];
+    let pairs = 0;
+    for (const [path, ops] of Object.entries(paths)) {
+      const got = json(ops.get?.responses?.['200']);
+      const body = json(ops.put?.requestBody);
+      if (!got || !body) continue;
+      const data = props(got).data;
+      if (!data) continue;
+      pairs++;
+      const read = resolve(data);
+      let sent = props(body);
+      let returned = props(data);
+      if (read.type === 'array') {
+        returned = props(read.items!);
+        const list = Object.values(sent).find((p) => resolve(p).type === 'array');
+        if (!list) continue; // PUT /settings sets one setting of the list
+        sent = props(resolve(list).items!);
+      }
+      for (const field of Object.keys(returned)) if (!sent[field]) missing.push(`PUT ${path}: ${field}`);
+    }
+    expect(pairs).toBeGreaterThanOrEqual(25);
+    expect(missing).toEqual([]);
+  });
+});
+
 /**
  * Every list's documented query is the one its service applies (issue 25 items 7 and 8): each sort
  * field and each filter field the document names is accepted, anything else refused; the lists

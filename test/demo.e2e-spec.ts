@@ -88,6 +88,14 @@ describe('demo seed', () => {
     };
     const manager = await t.app.inject({ method: 'GET', url: '/app/api/employees', headers: await login('manager') });
     expect(manager.json().total).toBeGreaterThan(0);
+    // Issue 41, item 16: the demo employee's upload task names a document type it may upload itself (was the contract: 403).
+    const tasks = await t.app.inject({ method: 'GET', url: '/app/api/tasks', headers: await login('employee') });
+    const upload = tasks.json().data.find((task: { title: string }) => task.title.startsWith('Upload'));
+    const text = `${upload.title} ${upload.description ?? ''}`.toLowerCase();
+    const named = documentTypes.json().data.filter((d: { name: string }) => text.includes(d.name.toLowerCase()));
+    expect(named.map((d: { name: string; employee_may_upload: boolean }) => [d.name, d.employee_may_upload])).toEqual([
+      ['Certificate', true],
+    ]);
     const employee = await login('employee');
     // Notifications: the employee's task and its approved day off; the manager's leave requests to
     // decide (two, unless the next five weeks leave this year's leave period: late December) and a reminder.

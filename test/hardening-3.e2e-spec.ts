@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { ImportRecord } from '../src/imports/entities/import.entities';
 import { ImportsService } from '../src/imports/imports.service';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, bearer, createTestApp, TestApp, until } from './helpers/test-app';
+import { apiCaller, bearer, createTestApp, createUser, TestApp, until } from './helpers/test-app';
 import { row, workbook } from './helpers/zip';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -119,6 +119,75 @@ describe('hardening III (issue 41)', () => {
         const res = await call('POST', url, admin, { ...body, ...extra });
         expect([url, res.statusCode, res.json().error.details[0].field]).toEqual([url, 400, 'days']);
       }
+    });
+  });
+
+  describe('item 15: OAuth scope', () => {
+    it("a Restricted Admin's token response has one scope token, restricted_admin", async () => {
+      const user = await createUser(t.app, 'Restricted Admin');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/app/api/oauth/token',
+        payload: { grant_type: 'password', username: user.user.username, password: user.password },
+      });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect((body.data ?? body).scope.split(' ')).toEqual(['restricted_admin']);
+    });
+  });
+
+  describe('item 16: smaller', () => {
+    it('a GET that is not a list refuses query parameters it does not read, as lists do', async () => {
+      const res = await call('GET', '/notifications/unread-count?sortField=nope', admin);
+      expect([res.statusCode, res.json().error.details]).toEqual([400, [{ field: 'sortField', message: 'is not allowed' }]]);
+      expect((await call('GET', '/notifications/unread-count', admin)).statusCode).toBe(200);
+      const list = await call('GET', '/employees?sortField=nope', admin);
+      expect(list.statusCode).toBe(400);
+      // A route reading one named parameter takes it, and nothing else.
+      expect((await call('GET', '/imports/templates/employees?format=csv', admin)).statusCode).toBe(200);
+      expect((await call('GET', '/imports/templates/employees?format=csv&x=1', admin)).statusCode).toBe(400);
+    });
+
+    it('"1 invalid row", not "1 invalid rows"', async () => {
+      const sheet =
+        row(['employee_id', 'first_name', 'last_name', 'joined_date']) +
+        row(['G1', 'Ann', 'One', '2024-01-01']) +
+        row(['G2', 'Bob', 'Two', 'not a date']);
+      const id = await upload(workbook({ sheetData: sheet }));
+      expect(await finished(id)).toMatchObject({ status: 'Validated', rows_failed: 1 });
+      const refused = await call('POST', `/imports/${id}/commit`, admin);
+      expect([refused.statusCode, refused.json().error.message]).toEqual([
+        409,
+        expect.stringMatching(/^The dry run found 1 invalid row: /),
+      ]);
+    });
+  });
+
+  describe('item 14: a PUT accepts what its GET returned', () => {
+    it('notification preferences, a department and a user go back unchanged; read-only fields are ignored', async () => {
+      const prefs = (await call('GET', '/users/me/notification-preferences', admin)).json().data as Array<{
+        kind: string;
+        mandatory: boolean;
+        email: boolean;
+      }>;
+      expect(prefs[0]).toHaveProperty('description');
+      const back = await call('PUT', '/users/me/notification-preferences', admin, { items: prefs });
+      expect(back.statusCode).toBe(200);
+      expect(back.json().data).toEqual(prefs);
+      // `mandatory` is read-only: sending it changed cannot switch a mandatory kind off.
+      const mandatory = prefs.find((p) => p.mandatory);
+      if (mandatory) {
+        const tried = await call('PUT', '/users/me/notification-preferences', admin, {
+          items: [{ ...mandatory, mandatory: false }],
+        });
+        expect(tried.json().data.find((p: { kind: string }) => p.kind === mandatory.kind).mandatory).toBe(true);
+      }
+      const department = (await call('GET', `/departments/${c.departments.engineering}`, admin)).json().data;
+      const put = await call('PUT', `/departments/${c.departments.engineering}`, admin, { ...department, id: 999_999 });
+      expect([put.statusCode, put.json().data]).toEqual([200, department]);
+      const user = (await call('GET', `/users/${c.users.manager.user.id}`, admin)).json().data;
+      const putUser = await call('PUT', `/users/${c.users.manager.user.id}`, admin, user);
+      expect([putUser.statusCode, putUser.json().data?.username ?? putUser.body]).toEqual([200, user.username]);
     });
   });
 });

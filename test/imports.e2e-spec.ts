@@ -194,7 +194,7 @@ describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
       status: 'Failed',
       rows_total: 2,
       rows_failed: 1,
-      error: '1 of 2 rows are invalid: nothing was imported',
+      error: '1 of 2 rows is invalid: nothing was imported',
     });
     expect(await byEmployeeId('A001')).toBeNull();
     expect(await countEmployees()).toBe(before);

@@ -88,7 +88,8 @@ export class TokenService {
       token_type: 'Bearer',
       expires_in: accessTtl,
       refresh_token: refresh,
-      scope: user.userLevel.toLowerCase(),
+      // RFC 6749 §3.3: scope is a space-separated list, so the level is one token (restricted_admin).
+      scope: user.userLevel.toLowerCase().replace(/ /g, '_'),
     };
   }
 

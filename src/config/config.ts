@@ -1,6 +1,5 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHARED_STRING_CHARS_DEFAULT, SHARED_STRINGS_DEFAULT } from '../common/import/sheet-readers';
 
 /**
  * Typed configuration. This is the only module that reads process.env (through loadConfig's
@@ -432,8 +431,8 @@ export function loadConfig(env: Env): AppConfig {
       maxRows: int('IMPORT_MAX_ROWS', 500_000, 1, 10_000_000),
       maxCellChars: int('IMPORT_MAX_CELL_CHARS', 32_767, 100, 1_000_000),
       maxUnzippedBytes: size('IMPORT_MAX_UNZIPPED_BYTES', '512mb'),
-      maxSharedStrings: int('IMPORT_MAX_SHARED_STRINGS', SHARED_STRINGS_DEFAULT, 1000, 50_000_000),
-      maxSharedStringChars: int('IMPORT_MAX_SHARED_STRING_CHARS', SHARED_STRING_CHARS_DEFAULT, 100_000, 1_000_000_000),
+      maxSharedStrings: int('IMPORT_MAX_SHARED_STRINGS', 1_000_000, 1000, 50_000_000),
+      maxSharedStringChars: int('IMPORT_MAX_SHARED_STRING_CHARS', 32_000_000, 100_000, 1_000_000_000),
       stalledSec: duration('IMPORT_STALLED_AFTER', '2m'),
     },
     passwordChangeRateLimit: {

@@ -29,6 +29,9 @@ export const MAX_STORED_ERRORS = 10_000;
  */
 const IMPORT_TRANSACTION: TransactionOptions = { isolation: 'READ COMMITTED' };
 
+/** "1 invalid row", "2 invalid rows". */
+export const rowsOf = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 /** Thrown inside a transaction to roll it back (a dry run, an all-or-nothing import with errors). */
 class RollBack extends Error {}
 
@@ -242,7 +245,11 @@ export class ImportRunner {
     }
     if (record.dryRun) await transaction(this.ds, (em) => this.finish(em, record, 'validated', tally));
     else if (tally.failed > 0)
-      await this.fail(record, `${tally.failed} of ${tally.total} rows are invalid: nothing was imported`, tally);
+      await this.fail(
+        record,
+        `${tally.failed} of ${rowsOf(tally.total, 'row')} ${tally.failed === 1 ? 'is' : 'are'} invalid: nothing was imported`,
+        tally,
+      );
     if (!record.dryRun) await this.files.remove(record);
   }
 

@@ -14,6 +14,7 @@ import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { workerDeathsReason } from '../common/queue/queue.constants';
+import { rowsOf } from './import-runner.service';
 import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto } from './dto/import.dto';
 import { ImportErrorRecord, ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
@@ -242,7 +243,7 @@ export class ImportsService implements OnModuleInit {
     if (mode === 'all-or-nothing' && record.rowsFailed > 0) {
       throw new DomainException(
         'CONFLICT',
-        `The dry run found ${record.rowsFailed} invalid rows: fix the file and import it again, or commit with mode=valid-rows`,
+        `The dry run found ${rowsOf(record.rowsFailed, 'invalid row')}: fix the file and import it again, or commit with mode=valid-rows`,
       );
     }
     if (!record.fileKey) throw new DomainException('CONFLICT', 'The file of this dry run is no longer stored: upload it again');

@@ -135,7 +135,8 @@ export class UserAccountsService implements OnModuleInit {
     if (NEEDS_EMPLOYEE.includes(level) && user.employeeId === null) {
       throw ValidationException.field('user_level', `${level} needs a linked employee; this user has none`);
     }
-    if (dto.departments && level !== 'Restricted Admin') {
+    // An empty list is what GET returns for other levels: sent back, it is no change (issue 41).
+    if (dto.departments?.length && level !== 'Restricted Admin') {
       throw ValidationException.field('departments', 'applies to a Restricted Admin only');
     }
     if (dto.departments?.length) {

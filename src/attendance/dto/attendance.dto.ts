@@ -1,3 +1,4 @@
+import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
@@ -72,6 +73,7 @@ export class CreateAttendanceDto extends NoteField {
   work_from_home?: boolean;
 }
 
+@AcceptsReadOnlyOf(() => AttendanceDto)
 export class UpdateAttendanceDto extends PartialType(CreateAttendanceDto) {}
 
 export class AttendanceListQueryDto extends DateRangeListQueryDto {}

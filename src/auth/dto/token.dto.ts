@@ -26,7 +26,12 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'Bearer' }) token_type: string;
   @ApiProperty({ description: 'seconds', example: 3600 }) expires_in: number;
   @ApiProperty() refresh_token: string;
-  @ApiProperty({ description: 'the user level in lower case', example: 'admin' }) scope: string;
+  @ApiProperty({
+    description: 'the user level in lower case, one scope token (RFC 6749 §3.3): admin, restricted_admin, manager or employee',
+    enum: ['admin', 'restricted_admin', 'manager', 'employee'],
+    example: 'admin',
+  })
+  scope: string;
 }
 
 export class RevokeRequestDto {

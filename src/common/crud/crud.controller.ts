@@ -1,3 +1,4 @@
+import { acceptReadOnly } from '../validation/read-only';
 import { Exportable } from '../export/exportable';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
@@ -45,6 +46,7 @@ export function crudController<S>(spec: CrudControllerSpec<S>): Type<unknown> {
   const writers = spec.writers ?? ['Admin'];
   const readers = spec.readers ?? [...USER_LEVELS];
   const createPipe = createValidationPipe(spec.createDto);
+  acceptReadOnly(spec.updateDto, spec.dto); // a PUT accepts what its GET returned (the id)
   const updatePipe = createValidationPipe(spec.updateDto);
 
   @ApiTags(spec.tag ?? 'Reference data')

@@ -30,7 +30,7 @@ export interface ReadLimits {
   maxSharedStringChars?: number;
 }
 
-/** The defaults of the bounds above that a caller may leave out (config.ts documents them). */
+/** The defaults of the bounds above that a caller may leave out (config.ts has the same, as IMPORT_MAX_SHARED_*). */
 export const SHARED_STRINGS_DEFAULT = 1_000_000;
 export const SHARED_STRING_CHARS_DEFAULT = 32_000_000;
 

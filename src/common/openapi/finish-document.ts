@@ -11,7 +11,8 @@ import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.dec
  *
  * - the responses any route can give, with the error envelope: 401 and 403 where a token is needed
  *   (invalid token; a level not allowed or a temporary password to change), 404 (an unknown id, a
- *   record out of scope, a path no route serves), 413 and 415 where there is a body, 500, 503;
+ *   record out of scope, a path no route serves), 400 (every route refuses query parameters it does
+ *   not take), 413 and 415 where there is a body, 500, 503;
  * - the headers of responses: `X-Request-Id` on every one, `WWW-Authenticate` on 401,
  *   `Retry-After` on 429, `Idempotent-Replayed` where an `Idempotency-Key` is taken;
  * - an enum of a nullable property lists `null`, as strict OpenAPI 3.0 validators require;
@@ -50,8 +51,11 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
         errors['401'] = 'Missing, invalid, expired or revoked token';
         errors['403'] = 'Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED)';
       }
-      if (operation.requestBody || operation.parameters?.length)
-        errors['400'] = 'Invalid input (bad JSON, failed validation, bad query or path parameter)';
+      // Every route refuses query parameters it does not read (issue 41), so every route may answer 400.
+      errors['400'] =
+        operation.requestBody || operation.parameters?.length
+          ? 'Invalid input (bad JSON, failed validation, bad query or path parameter, a query parameter it does not take)'
+          : 'A query parameter this route does not take';
       if (operation.requestBody) {
         errors['413'] = 'Request body too large';
         errors['415'] = 'Content-Type is not application/json';

@@ -60,7 +60,9 @@ export async function seedDemoNotifications(
   if (requested.length === 2) await leaves.decide(asCaller(users.manager), requested[1], 'Approved');
   await app.get(TasksService).create({
     user: users.employee.id,
-    title: 'Upload your signed employment contract',
+    // A document type employees may upload themselves (the contract is HR's to upload: a task for it was a 403).
+    title: 'Upload your first-aid certificate',
+    description: 'Add it to your documents as a Certificate (a PDF or a photo of it).',
     priority: 'Normal',
     due_date: weekday(new Date(Date.now() + 14 * 86_400_000)),
   });

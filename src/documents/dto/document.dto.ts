@@ -1,3 +1,4 @@
+import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
@@ -70,6 +71,7 @@ export class NewVersionFieldsDto extends ValidityFields {
 }
 
 /** PUT /employees/{id}/documents/{docId}: the metadata (the file changes by a new version). */
+@AcceptsReadOnlyOf(() => DocumentDto)
 export class UpdateDocumentDto {
   @ApiPropertyOptional({ description: 'document type id' }) @IsOptional() @IsRefId() document_type?: number;
 

@@ -1,3 +1,4 @@
+import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -45,6 +46,7 @@ export class NotificationPreferenceDto {
   @ApiProperty({ description: 'cannot be switched off in the feed' }) mandatory: boolean;
 }
 
+@AcceptsReadOnlyOf(() => NotificationPreferenceDto)
 export class UpdateNotificationPreferenceDto {
   @ApiProperty({ enum: NOTIFICATION_KIND_NAMES }) @IsString() kind: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() email?: boolean;
@@ -72,6 +74,7 @@ export class NotificationSettingsDto {
   @ApiProperty({ description: 'the time zone of that hour' }) effective_time_zone: string;
 }
 
+@AcceptsReadOnlyOf(() => NotificationSettingsDto)
 export class UpdateNotificationSettingsDto {
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 23 })
   @IsOptional()
@@ -101,11 +104,15 @@ export class NotificationTemplateDto {
 
 const LANG_RE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 
-export class UpdateNotificationTemplateDto {
+/** A template's three parts, each optional (an update, a preview). */
+class NotificationTemplatePartsDto {
   @ApiPropertyOptional({ maxLength: 500 }) @IsOptional() @IsString() @MaxLength(500) subject?: string;
   @ApiPropertyOptional({ maxLength: 100_000 }) @IsOptional() @IsString() @MaxLength(100_000) html?: string;
   @ApiPropertyOptional({ maxLength: 100_000 }) @IsOptional() @IsString() @MaxLength(100_000) text?: string;
 }
+
+@AcceptsReadOnlyOf(() => NotificationTemplateDto)
+export class UpdateNotificationTemplateDto extends NotificationTemplatePartsDto {}
 
 export class CreateNotificationTemplateDto {
   @ApiProperty({ description: 'a notification kind, or digest' }) @IsString() @MaxLength(40) kind: string;
@@ -118,7 +125,7 @@ export class CreateNotificationTemplateDto {
   @ApiProperty({ maxLength: 100_000 }) @IsString() @MaxLength(100_000) text: string;
 }
 
-export class PreviewNotificationTemplateDto extends UpdateNotificationTemplateDto {
+export class PreviewNotificationTemplateDto extends NotificationTemplatePartsDto {
   @ApiProperty({ description: 'a notification kind, or digest' }) @IsString() @MaxLength(40) kind: string;
   @ApiPropertyOptional({ default: 'en', description: 'whose template fills the parts not given' })
   @IsOptional()

@@ -1,3 +1,4 @@
+import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
@@ -59,6 +60,7 @@ export class CreateTimeEntryDto {
   employee?: number;
 }
 
+@AcceptsReadOnlyOf(() => TimeEntryDto)
 export class UpdateTimeEntryDto extends PartialType(CreateTimeEntryDto) {}
 
 export class TimesheetListQueryDto extends DateRangeListQueryDto {}

@@ -1,3 +1,4 @@
+import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -87,6 +88,7 @@ export class UserDto {
 }
 
 /** PUT /users/{id}. */
+@AcceptsReadOnlyOf(() => UserDto)
 export class UpdateUserDto extends UserPreferencesDto {
   @ApiPropertyOptional()
   @Trim()

@@ -1,3 +1,4 @@
+import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -57,6 +58,7 @@ export class CreateWebhookDto {
   description?: string | null;
 }
 
+@AcceptsReadOnlyOf(() => WebhookDto)
 export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {}
 
 export class WebhookDeliveryDto {
