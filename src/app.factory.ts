@@ -11,6 +11,7 @@ import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { registerEnvelope } from './common/envelope/envelope.hook';
+import { registerDeepObjectFilters } from './common/paging/deep-object-filters';
 import { DataSource } from 'typeorm';
 import { registerExports } from './common/export/exportable';
 import { Authenticator, AUTHENTICATOR } from './common/auth/authenticator';
@@ -109,6 +110,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   handlers.register(fastify);
   HANDLERS.set(app, handlers);
   registerEnvelope(fastify);
+  registerDeepObjectFilters(fastify);
   registerExports(fastify, { dataSource: app.get(DataSource), authenticator: app.get<Authenticator>(AUTHENTICATOR) });
   // The documentation's routes answer as they are: flag every route Swagger adds.
   let documentationRoutes = true;

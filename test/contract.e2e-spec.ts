@@ -78,11 +78,12 @@ describe('the OpenAPI contract', () => {
     expect(idParam.schema).toEqual({ type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 });
   });
 
-  it('a list documented from its spec: sortField is the enum of its sort fields, filters a typed JSON object', () => {
+  it('a list documented from its spec: sortField is the enum of its sort fields, filters a typed deepObject', () => {
     const params = doc.paths['/employees'].get?.parameters as Array<{
       name: string;
-      schema?: { enum?: string[] };
-      content?: Record<string, { schema: { properties: object } }>;
+      schema?: { enum?: string[]; properties?: object };
+      style?: string;
+      explode?: boolean;
     }>;
     expect(params.find((p) => p.name === 'sortField')?.schema?.enum).toEqual([
       'id',
@@ -93,7 +94,8 @@ describe('the OpenAPI contract', () => {
       'department',
     ]);
     const filters = params.find((p) => p.name === 'filters');
-    expect(Object.keys(filters?.content?.['application/json'].schema.properties ?? {})).toEqual([
+    expect([filters?.style, filters?.explode]).toEqual(['deepObject', true]);
+    expect(Object.keys(filters?.schema?.properties ?? {})).toEqual([
       'status',
       'department',
       'job_title',
@@ -225,7 +227,7 @@ describe('the lists answer what the document says they take', () => {
   }, 120_000); // the whole demo, payslip PDFs included
   afterAll(() => t.close());
 
-  type Param = { name: string; in: string; schema?: { enum?: string[] }; content?: Record<string, { schema: FilterObject }> };
+  type Param = { name: string; in: string; schema?: { enum?: string[] } & Partial<FilterObject>; style?: string };
   type FilterObject = { properties: Record<string, { oneOf: [ValueSchema, unknown] }> };
   type ValueSchema = { type?: string; format?: string; enum?: string[]; oneOf?: ValueSchema[] };
   const lists = () =>
@@ -233,7 +235,7 @@ describe('the lists answer what the document says they take', () => {
       const params = (methods.get?.parameters ?? []) as Param[];
       return params.some((p) => p.name === 'page') ? [{ path, params }] : [];
     });
-  const url = (path: string, query: Record<string, string>) =>
+  const url = (path: string, query: Record<string, string> | Array<[string, string]>) =>
     `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks|imports)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
   const sample = (s: ValueSchema): unknown =>
     s.oneOf
@@ -247,7 +249,7 @@ describe('the lists answer what the document says they take', () => {
             : s.format === 'date'
               ? '2026-01-01'
               : 'x';
-  const get = (path: string, query: Record<string, string>) =>
+  const get = (path: string, query: Record<string, string> | Array<[string, string]>) =>
     t.app.inject({ method: 'GET', url: url(path, query), headers: admin });
 
   it('64 lists: 56 document their sort fields as an enum and their filters as an object, 8 take page, limit and sortOrder (and filters of their own)', () => {
@@ -255,7 +257,7 @@ describe('the lists answer what the document says they take', () => {
     const sorted = all.filter(({ params }) => params.some((p) => p.name === 'sortField'));
     expect(all.length).toBe(64);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'sortField')?.schema?.enum?.length)).toEqual([]);
-    expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'filters')?.content)).toEqual([]);
+    expect(sorted.filter(({ params }) => params.find((p) => p.name === 'filters')?.style !== 'deepObject')).toEqual([]);
     expect(
       all.filter((l) => !sorted.includes(l)).map((l) => [l.path, l.params.map((p) => p.name).filter((n) => n !== 'id')]),
     ).toEqual([
@@ -278,12 +280,22 @@ describe('the lists answer what the document says they take', () => {
         const res = await get(path, { sortField, sortOrder: 'descend', limit: '2' });
         if (res.statusCode !== 200) wrong.push(`${path} sortField=${sortField}: ${res.statusCode} ${res.body}`);
       }
-      const filters = params.find((p) => p.name === 'filters')!.content!['application/json'].schema.properties;
+      const filters = params.find((p) => p.name === 'filters')!.schema!.properties!;
       for (const [field, schema] of Object.entries(filters)) {
-        for (const value of [sample(schema.oneOf[0]), [sample(schema.oneOf[0])]]) {
+        const one = sample(schema.oneOf[0]);
+        for (const value of [one, [one]]) {
           const res = await get(path, { filters: JSON.stringify({ [field]: value }), limit: '2' });
           if (res.statusCode !== 200)
             wrong.push(`${path} filters ${field}=${JSON.stringify(value)}: ${res.statusCode} ${res.body}`);
+        }
+        // As generated clients send it (issue 41): filters[field]=value, repeated for several values,
+        // answered as the JSON form is (a field that takes one value refuses two either way).
+        for (const repeat of [1, 2]) {
+          const query: Array<[string, string]> = Array.from({ length: repeat }, () => [`filters[${field}]`, String(one)]);
+          const res = await get(path, [...query, ['limit', '2']]);
+          const json = await get(path, { filters: JSON.stringify({ [field]: repeat === 1 ? one : [one, one] }), limit: '2' });
+          if (res.statusCode !== json.statusCode || (res.statusCode === 200 && res.body !== json.body))
+            wrong.push(`${path} ${new URLSearchParams(query).toString()}: ${res.statusCode} ${res.body}`);
         }
       }
       for (const query of [{ sortField: 'no_such_field' }, { filters: '{"no_such_field":1}' }] as Array<Record<string, string>>) {

@@ -1,6 +1,6 @@
 /**
  * A front end's first calls, type-checked under `strict` (`npm run client:check`): sign in, list
- * employees sorted by last name, read one, apply for leave, read an insight and the task list.
+ * employees sorted by last name and filtered by status and departments, read one, apply for leave, read an insight and the task list.
  * The @ts-expect-error lines must fail to compile: a sort field the list does not have, a value
  * outside an enum, a body without a required field. The script is compiled, not run.
  */
@@ -13,7 +13,10 @@ export async function firstCalls(baseUrl: string, username: string, password: st
   const token: string = signedIn.data.access_token;
   const api = createHrClient({ baseUrl, token });
 
-  const page = await api.GET('/employees', { params: { query: { sortField: 'last_name', sortOrder: 'ascend', limit: 20 } } });
+  // Filters are typed by the list's filter fields: one value, or several.
+  const page = await api.GET('/employees', {
+    params: { query: { sortField: 'last_name', sortOrder: 'ascend', limit: 20, filters: { status: 'Active', department: [1, 2] } } },
+  });
   const employees: Array<Schemas['EmployeeListItemDto']> = page.data?.data ?? [];
   const total: number = page.data?.total ?? 0;
   const first = employees[0];
@@ -36,6 +39,10 @@ export async function firstCalls(baseUrl: string, username: string, password: st
 
   // @ts-expect-error: last_nam is not a sort field of /employees
   await api.GET('/employees', { params: { query: { sortField: 'last_nam' } } });
+  // @ts-expect-error: salary is not a filter field of /employees
+  await api.GET('/employees', { params: { query: { filters: { salary: 1 } } } });
+  // @ts-expect-error: Retired is not an employee status
+  await api.GET('/employees', { params: { query: { filters: { status: 'Retired' } } } });
   // @ts-expect-error: Robot is not a gender
   await api.POST('/employees', { body: { employee_id: 'E1', first_name: 'A', last_name: 'B', joined_date: '2026-01-01', gender: 'Robot' } });
   // @ts-expect-error: last_name is required to create an employee

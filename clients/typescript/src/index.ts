@@ -24,9 +24,37 @@ export interface HrClientOptions {
  */
 export type HrClient = Client<paths, 'application/json'>;
 
+type QueryValue = string | number | boolean | null | undefined;
+
+/**
+ * The query string as the document describes it: a list's `filters` object in the deepObject style,
+ * each value of a list of values repeated (`filters[status]=Active&filters[status]=Terminated`),
+ * which openapi-fetch's own serializer refuses ("deeply-nested arrays"); other parameters as
+ * `name=value`, repeated for arrays.
+ */
+export function serializeQuery(query: Record<string, unknown> | undefined): string {
+  const parts: string[] = [];
+  const add = (name: string, value: QueryValue) => {
+    if (value !== undefined && value !== null) parts.push(`${name}=${encodeURIComponent(String(value))}`);
+  };
+  const each = (value: unknown, fn: (v: QueryValue) => void) =>
+    (Array.isArray(value) ? value : [value]).forEach((v) => fn(v as QueryValue));
+  for (const [name, value] of Object.entries(query ?? {})) {
+    const key = encodeURIComponent(name);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      for (const [field, v] of Object.entries(value)) each(v, (one) => add(`${key}[${encodeURIComponent(field)}]`, one));
+    else each(value, (one) => add(key, one));
+  }
+  return parts.join('&');
+}
+
 /** A client whose requests carry `Authorization: Bearer <token>` when a token is given. */
 export function createHrClient(options: HrClientOptions): HrClient {
-  const client = createClient<paths, 'application/json'>({ baseUrl: options.baseUrl, fetch: options.fetch });
+  const client = createClient<paths, 'application/json'>({
+    baseUrl: options.baseUrl,
+    fetch: options.fetch,
+    querySerializer: serializeQuery,
+  });
   const bearer: Middleware = {
     onRequest({ request }) {
       const token = typeof options.token === 'function' ? options.token() : options.token;

@@ -4009,10 +4009,11 @@ export interface components {
             expires_in: number;
             refresh_token: string;
             /**
-             * @description the user level in lower case
+             * @description the user level in lower case, one scope token (RFC 6749 §3.3): admin, restricted_admin, manager or employee
              * @example admin
+             * @enum {string}
              */
-            scope: string;
+            scope: "admin" | "restricted_admin" | "manager" | "employee";
         };
         RevokeResponseDto: {
             /** @example true */
@@ -4064,6 +4065,20 @@ export interface components {
             active?: boolean;
             /** @description Restricted Admin only: department ids */
             departments?: number[];
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+            /** @description read-only: ignored when sent */
+            readonly username?: string;
+            /** @description read-only: ignored when sent (the linked employee id, as a string) */
+            readonly employee?: string | null;
+            /**
+             * @description read-only: ignored when sent
+             * @enum {string|null}
+             */
+            readonly welcome_email_status?: "pending" | "sent" | "not_sent" | "none" | null;
         };
         UserDeletedDto: {
             /** Format: int32 */
@@ -4163,6 +4178,12 @@ export interface components {
             name?: string;
             /** Format: int32 */
             parent?: number | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
         };
         DeletedDto: {
             /**
@@ -4201,6 +4222,12 @@ export interface components {
             /** @description decimal string; a JSON number is accepted */
             min_salary?: string | null;
             max_salary?: string | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
         };
         ReferenceDto: {
             /**
@@ -4216,6 +4243,12 @@ export interface components {
         };
         UpdateReferenceDto: {
             name?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
         };
         EmployeeListItemDto: {
             /** Format: int32 */
@@ -4773,6 +4806,16 @@ export interface components {
             out_time?: string | null;
             /** @default false */
             work_from_home?: boolean;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+            /**
+             * @description read-only: ignored when sent (worked hours, 2 decimals; null while punched in)
+             * @example 8.5
+             */
+            readonly hours?: number | null;
         };
         AttendanceDeletedDto: {
             /** Format: int32 */
@@ -4824,6 +4867,11 @@ export interface components {
             color?: string | null;
             /** @default false */
             allow_negative?: boolean;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         LeavePeriodDto: {
             /** Format: int32 */
@@ -4859,6 +4907,11 @@ export interface components {
              * @example 2026-12-31
              */
             date_end?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         HolidayDto: {
             /** Format: int32 */
@@ -4882,6 +4935,11 @@ export interface components {
              * @example 2026-12-25
              */
             date?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         EntitlementDto: {
             /** Format: int32 */
@@ -5061,6 +5119,11 @@ export interface components {
             /** @default false */
             encashable?: boolean;
             encashment_max?: number | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         LeavePolicyAssignmentDto: {
             /** Format: int32 */
@@ -5117,6 +5180,11 @@ export interface components {
             valid_from?: string;
             /** Format: date */
             valid_to?: string | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         LeaveBalanceDto: {
             /** Format: int32 */
@@ -5206,6 +5274,11 @@ export interface components {
         UpdateProjectDto: {
             name?: string;
             client?: string | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         TimeEntryDto: {
             /** Format: int32 */
@@ -5272,6 +5345,21 @@ export interface components {
              * @description for another employee: Admin, or Restricted Admin in scope
              */
             employee?: number;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+            /**
+             * @description read-only: ignored when sent (2 decimals)
+             * @example 3.5
+             */
+            readonly hours?: number;
+            /**
+             * @description read-only: ignored when sent
+             * @enum {string}
+             */
+            readonly status?: "Draft" | "Submitted" | "Approved" | "Rejected";
         };
         TimeEntryDeletedDto: {
             /** Format: int32 */
@@ -5814,6 +5902,11 @@ export interface components {
         UpdateDeductionGroupDto: {
             name?: string;
             description?: string | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         SalaryComponentDto: {
             /** Format: int32 */
@@ -5834,6 +5927,11 @@ export interface components {
             /** @enum {string} */
             component_type?: "Earning" | "Deduction" | "Benefit" | "Reimbursement";
             details?: string | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         PayrollTestEmployeeDto: {
             /**
@@ -5894,6 +5992,11 @@ export interface components {
             expected?: {
                 [key: string]: string;
             };
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
         };
         PayrollTestFailureDto: {
             /** @description the column variable */
@@ -6380,6 +6483,18 @@ export interface components {
             /** @default true */
             active?: boolean;
             description?: string | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+            /** @description read-only: ignored when sent (why the service disabled it, when it did) */
+            readonly disabled_reason?: string | null;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly created_at?: string;
         };
         WebhookDeliveryDto: {
             /** Format: int32 */
@@ -6516,6 +6631,12 @@ export interface components {
             visible_to_manager?: boolean;
             /** @default false */
             employee_may_upload?: boolean;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
         };
         DocumentDto: {
             /**
@@ -6574,6 +6695,49 @@ export interface components {
              */
             valid_until?: string | null;
             notes?: string | null;
+            /**
+             * @description read-only: ignored when sent (the name it was uploaded under (without any directory part))
+             * @example passport.pdf
+             */
+            readonly file_name?: string;
+            /**
+             * @description read-only: ignored when sent (what its bytes are (decided by the service, not the client))
+             * @example application/pdf
+             */
+            readonly content_type?: string;
+            /** @description read-only: ignored when sent (bytes) */
+            readonly size?: number;
+            /** @description read-only: ignored when sent (SHA-256 of the file, hex (also its ETag)) */
+            readonly sha256?: string;
+            /** @description read-only: ignored when sent (the user who uploaded it) */
+            readonly uploaded_by?: number | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (employee id)
+             */
+            readonly employee?: number;
+            /**
+             * @description read-only: ignored when sent (Expiring from the first reminder before valid_until (the largest notify_days_before), Expired after it)
+             * @enum {string}
+             */
+            readonly status?: "Valid" | "Expiring" | "Expired" | "No expiry";
+            /** @description read-only: ignored when sent (the current version (1 for the first upload)) */
+            readonly version?: number;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly created_at?: string;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly updated_at?: string;
         };
         DocumentVersionDto: {
             /**
@@ -6640,6 +6804,10 @@ export interface components {
             in_app?: boolean;
             /** @enum {string} */
             frequency?: "immediate" | "daily";
+            /** @description read-only: ignored when sent */
+            readonly description?: string;
+            /** @description read-only: ignored when sent (cannot be switched off in the feed) */
+            readonly mandatory?: boolean;
         };
         UpdateNotificationPreferencesDto: {
             items: components["schemas"]["UpdateNotificationPreferenceDto"][];
@@ -6658,6 +6826,10 @@ export interface components {
             digest_hour?: number | null;
             /** @example Europe/Berlin */
             time_zone?: string | null;
+            /** @description read-only: ignored when sent (the hour the digest goes out) */
+            readonly effective_digest_hour?: number;
+            /** @description read-only: ignored when sent (the time zone of that hour) */
+            readonly effective_time_zone?: string;
         };
         NotificationTemplateDto: {
             /** Format: int32 */
@@ -6708,6 +6880,23 @@ export interface components {
             subject?: string;
             html?: string;
             text?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+            /** @description read-only: ignored when sent (a notification kind, or digest) */
+            readonly kind?: string;
+            /**
+             * @description read-only: ignored when sent
+             * @example en
+             */
+            readonly lang?: string;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly updated_at?: string;
         };
     };
     responses: never;
@@ -7189,8 +7378,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "username" | "email" | "user_level";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    user_level?: ("Admin" | "Restricted Admin" | "Manager" | "Employee") | ("Admin" | "Restricted Admin" | "Manager" | "Employee")[];
+                    active?: boolean | boolean[];
+                    employee?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -7954,6 +8147,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description Unknown route or record (also records outside the caller's scope) */
             404: {
                 headers: {
@@ -8013,6 +8217,17 @@ export interface operations {
                         status: "SUCCESS";
                         data: components["schemas"]["HealthDto"];
                     };
+                };
+            };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Unknown route or record (also records outside the caller's scope) */
@@ -8076,6 +8291,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description Unknown route or record (also records outside the caller's scope) */
             404: {
                 headers: {
@@ -8122,8 +8348,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    parent?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -8730,8 +8958,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -9338,8 +9566,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -9946,8 +10174,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -10554,8 +10782,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -11162,8 +11390,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -11770,8 +11998,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -12378,8 +12606,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -12986,8 +13214,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -13594,8 +13822,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name" | "joined_date" | "department";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    status?: ("Active" | "Terminated") | ("Active" | "Terminated")[];
+                    department?: number | number[];
+                    job_title?: number | number[];
+                    employment_status?: number | number[];
+                    supervisor?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -13878,6 +14112,17 @@ export interface operations {
                         status: "SUCCESS";
                         data: components["schemas"]["CurrentEmployeeDto"];
                     };
+                };
+            };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Missing, invalid, expired or revoked token */
@@ -14292,8 +14537,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path: {
@@ -14642,8 +14887,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path: {
@@ -14992,8 +15237,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path: {
@@ -15342,8 +15587,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path: {
@@ -15914,8 +16159,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path: {
@@ -16307,8 +16552,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "in_time";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    work_from_home?: boolean | boolean[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -16906,8 +17154,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "in_time";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    work_from_home?: boolean | boolean[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -17141,8 +17392,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -17749,8 +18000,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name" | "date_start";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -18357,8 +18608,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name" | "date";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -18965,8 +19216,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    leave_type?: number | number[];
+                    leave_period?: number | number[];
+                };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -19316,8 +19571,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    leave_type?: number | number[];
+                    status?: ("Pending" | "Approved" | "Rejected" | "Cancelled") | ("Pending" | "Approved" | "Rejected" | "Cancelled")[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -20009,8 +20268,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    leave_type?: number | number[];
+                    status?: ("Pending" | "Approved" | "Rejected" | "Cancelled") | ("Pending" | "Approved" | "Rejected" | "Cancelled")[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -20244,8 +20507,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    leave_type?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -20852,8 +21117,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "valid_from";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    policy?: number | number[];
+                    employee?: number | number[];
+                    department?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -21562,8 +21831,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    leave_type?: number | number[];
+                    kind?: ("opening" | "accrual" | "taken" | "reversal" | "carry_over" | "expiry" | "adjustment" | "encashment") | ("opening" | "accrual" | "taken" | "reversal" | "carry_over" | "expiry" | "adjustment" | "encashment")[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -21954,8 +22226,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -22562,8 +22834,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    project?: number | number[];
+                    status?: ("Draft" | "Submitted" | "Approved" | "Rejected") | ("Draft" | "Submitted" | "Approved" | "Rejected")[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -23499,8 +23775,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    project?: number | number[];
+                    status?: ("Draft" | "Submitted" | "Approved" | "Rejected") | ("Draft" | "Submitted" | "Approved" | "Rejected")[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -23636,8 +23916,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path?: never;
@@ -23882,8 +24162,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    parent?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
             };
@@ -24130,8 +24412,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "colorder" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    enabled?: boolean | boolean[];
+                };
             };
             header?: never;
             path?: never;
@@ -24717,8 +25001,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name" | "joined_date" | "department";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    status?: ("Active" | "Terminated") | ("Active" | "Terminated")[];
+                    department?: number | number[];
+                    job_title?: number | number[];
+                    employment_status?: number | number[];
+                    supervisor?: number | number[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -24850,8 +25140,13 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee" | "currency";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    employee?: number | number[];
+                    pay_frequency?: number | number[];
+                    deduction_group?: number | number[];
+                    currency?: string | string[];
+                };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -25212,8 +25507,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    status?: ("Draft" | "Processing" | "Processed" | "Failed" | "Completing" | "Completed") | ("Draft" | "Processing" | "Processed" | "Failed" | "Completing" | "Completed")[];
+                    department?: number | number[];
+                };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -25683,8 +25981,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -25930,8 +26228,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -26307,8 +26605,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path?: never;
@@ -27600,8 +27898,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    delivery_status?: ("not_sent" | "queued" | "sent" | "failed" | "no_address" | "unknown") | ("not_sent" | "queued" | "sent" | "failed" | "no_address" | "unknown")[];
+                    employee?: number | number[];
+                };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -27733,8 +28034,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -28291,8 +28592,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -28899,8 +29200,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    component_type?: string | string[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -29507,8 +29810,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -31005,6 +31308,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked token */
             401: {
                 headers: {
@@ -32372,8 +32686,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at" | "due_date";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    status?: ("Open" | "Completed") | ("Open" | "Completed")[];
+                    source?: string | string[];
+                };
             };
             header?: never;
             path?: never;
@@ -32743,8 +33060,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    resource?: string | string[];
+                    resource_id?: (string | number) | (string | number)[];
+                    employee?: number | number[];
+                    actor?: string | string[];
+                    action?: string | string[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -32878,8 +33201,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    resource?: string | string[];
+                    resource_id?: (string | number) | (string | number)[];
+                    employee?: number | number[];
+                    actor?: string | string[];
+                    action?: string | string[];
+                };
                 /** @description first day, included */
                 from?: string;
                 /** @description last day, included */
@@ -33015,8 +33344,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path?: never;
@@ -33680,8 +34009,8 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
             };
             header?: never;
             path: {
@@ -33905,8 +34234,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    kind?: string | string[];
+                    status?: string | string[];
+                };
             };
             header?: never;
             path?: never;
@@ -34464,8 +34796,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "row";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    field?: string | string[];
+                };
             };
             header?: never;
             path: {
@@ -34703,8 +35037,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    expires?: boolean | boolean[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
@@ -35311,8 +35647,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at" | "name" | "valid_until";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    document_type?: number | number[];
+                    status?: ("Valid" | "Expiring" | "Expired" | "No expiry") | ("Valid" | "Expiring" | "Expired" | "No expiry")[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
             };
@@ -36393,8 +36732,13 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at" | "name" | "valid_until";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    document_type?: number | number[];
+                    status?: ("Valid" | "Expiring" | "Expired" | "No expiry") | ("Valid" | "Expiring" | "Expired" | "No expiry")[];
+                    employee?: number | number[];
+                    valid_until_before?: string | string[];
+                };
                 /** @description free-text search over the documented fields */
                 search?: string;
             };
@@ -36520,8 +36864,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    read?: boolean | boolean[];
+                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet")[];
+                };
             };
             header?: never;
             path?: never;
@@ -36750,6 +37097,17 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                };
+            };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Missing, invalid, expired or revoked token */
@@ -37465,8 +37823,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "kind" | "lang";
-                /** @description a JSON object: {"field": value} or {"field": [value, ...]}, over these fields */
-                filters?: string;
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest")[];
+                    lang?: string | string[];
+                };
             };
             header?: never;
             path?: never;

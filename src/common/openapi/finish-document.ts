@@ -106,8 +106,9 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
 }
 
 /**
- * A list documented with @ApiListQuery: `sortField` is the enum of its sort fields, `filters` a JSON
- * object (content application/json, serialized into the query string as today) of its filter fields.
+ * A list documented with @ApiListQuery: `sortField` is the enum of its sort fields, `filters` an
+ * object of its filter fields in the deepObject style (filters[status]=Active); the JSON form is
+ * described beside it.
  */
 function listQuery(operation: OperationLike): void {
   const list = (operation as Record<string, unknown>)[LIST_QUERY_EXTENSION] as ListQueryDoc | undefined;
@@ -115,15 +116,27 @@ function listQuery(operation: OperationLike): void {
   delete (operation as Record<string, unknown>)[LIST_QUERY_EXTENSION];
   for (const parameter of operation.parameters ?? []) {
     if ('$ref' in parameter) continue;
-    const p = parameter as { name?: string; in?: string; schema?: object; content?: object; description?: string };
+    const p = parameter as {
+      name?: string;
+      in?: string;
+      schema?: object;
+      content?: object;
+      description?: string;
+      style?: string;
+      explode?: boolean;
+    };
     if (p.in !== 'query') continue;
     if (p.name === 'sortField') p.schema = { type: 'string', enum: list.sortFields };
     if (p.name === 'filters') {
-      delete p.schema;
-      p.content = {
-        'application/json': { schema: { type: 'object', additionalProperties: false, properties: list.filters } },
-      };
-      p.description = 'a JSON object: {"field": value} or {"field": [value, ...]}, over these fields';
+      // deepObject, so that generated clients send filters[status]=Active (issue 41: with content
+      // application/json they sent ?status=Active or nothing the server took).
+      delete p.content;
+      p.schema = { type: 'object', additionalProperties: false, properties: list.filters };
+      p.style = 'deepObject';
+      p.explode = true;
+      p.description =
+        'filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); ' +
+        'or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields';
     }
   }
 }

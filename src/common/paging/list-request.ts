@@ -74,6 +74,7 @@ function coerce(field: string, spec: FilterField, raw: unknown, problems: ErrorD
     }
     case 'boolean':
       if (typeof raw === 'boolean') return raw;
+      if (raw === 'true' || raw === 'false') return raw === 'true'; // filters[active]=true
       problems.push({ field: `filters.${field}`, message: 'must be true or false' });
       return undefined;
     case 'date':
