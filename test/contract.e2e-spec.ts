@@ -123,6 +123,34 @@ describe('the OpenAPI contract', () => {
     expect(doc.paths['/settings'].get?.description).toBe('Who may call: Admin.');
   });
 
+  // Issue 41, item 13: thirty ids and counts were `number`; their DTOs now say integer (ApiInt, IsRefId's composites).
+  it('no id, reference or count in any schema is typed number', () => {
+    const idOrCount =
+      /^(id|.+_id|.+_by|count|total|changed|marked|queued|skipped|no_address|size|version|row|rows_.+|records|added|removed|employees|document|document_type|policy|places|digest_hour|effective_digest_hour|notify_days_before|waiting_days|.+_months|edit|input|joined|left|rounding|salary|page|limit)$/;
+    const wrong: string[] = [];
+    const walk = (where: string, node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach((n) => walk(where, n));
+      if (node === null || typeof node !== 'object') return;
+      const props = (node as { properties?: Record<string, { type?: string; items?: { type?: string }; description?: string }> })
+        .properties;
+      for (const [name, p] of Object.entries(props ?? {})) {
+        const type = p.type === 'array' ? p.items?.type : p.type;
+        const named = idOrCount.test(name) || /\bids?\b|\bid of\b/.test(p.description ?? '');
+        if (type === 'number' && named) wrong.push(`${where}.${name}`);
+      }
+      for (const value of Object.values(node)) walk(where, value);
+    };
+    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) walk(name, schema);
+    expect(wrong).toEqual([]);
+    // Decimals stay decimals.
+    const schemas = doc.components?.schemas as Record<string, { properties: Record<string, { type?: string }> }>;
+    expect([schemas.LeaveRequestDto.properties.days.type, schemas.AttendanceDto.properties.hours.type]).toEqual([
+      'number',
+      'number',
+    ]);
+    expect(schemas.DocumentDto.properties.size.type).toBe('integer');
+  });
+
   it('response schemas require every field the server always sends; maps are typed', () => {
     type S = { properties: Record<string, { additionalProperties?: unknown; items?: unknown }>; required?: string[] };
     const schemas = doc.components?.schemas as Record<string, S>;

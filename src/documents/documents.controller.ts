@@ -1,3 +1,4 @@
+import { KIND_TYPES } from './document-files';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -32,7 +33,13 @@ const FILE_RESPONSE = {
     'The file, as an attachment (Content-Disposition with an RFC 6266/5987 file name), with ETag (its sha256), X-Content-Type-Options: ' +
     'nosniff and Content-Security-Policy: sandbox. `Range: bytes=a-b` answers 206 with Content-Range (416 past the end); ' +
     '`If-None-Match` with the ETag answers 304. Each download is in the audit log.',
-  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  // The file's own type (issue 41: documented as octet-stream only, while a PDF is sent as application/pdf).
+  content: Object.fromEntries(
+    [...new Set([...Object.values(KIND_TYPES), 'application/octet-stream'])].map((type) => [
+      type,
+      { schema: { type: 'string', format: 'binary' } },
+    ]),
+  ),
 };
 
 /** An employee's documents (API.md §14). */

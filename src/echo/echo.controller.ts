@@ -1,3 +1,4 @@
+import { ApiInt } from '../common/openapi/api-int';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { randomInt } from 'node:crypto';
@@ -6,7 +7,7 @@ import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decora
 
 export class EchoDto {
   @ApiProperty({ example: 'Echo 1804289383' }) echo: string;
-  @ApiProperty({ example: 1804289383 }) random: number;
+  @ApiInt({ example: 1804289383 }) random: number;
 }
 
 @ApiTags('Echo')

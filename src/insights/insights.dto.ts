@@ -1,3 +1,4 @@
+import { ApiInt } from '../common/openapi/api-int';
 import { ApiProperty } from '@nestjs/swagger';
 
 export const INSIGHT_PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
@@ -20,26 +21,26 @@ export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Fri
 
 export class LeaveStatusSummaryDto {
   @ApiProperty({ enum: ['Pending', 'Approved', 'Rejected', 'Cancelled'] }) status: string;
-  @ApiProperty({ description: 'requests with at least one leave day in the period' }) requests: number;
+  @ApiInt({ description: 'requests with at least one leave day in the period' }) requests: number;
   @ApiProperty({ example: 12.5, description: 'their working days inside the period' }) days: number;
 }
 
 export class LeaveTypeShareDto {
-  @ApiProperty() leave_type: number;
+  @ApiInt() leave_type: number;
   @ApiProperty({ example: 'Annual' }) name: string;
-  @ApiProperty() requests: number;
+  @ApiInt() requests: number;
   @ApiProperty() days: number;
 }
 
 export class LeaveDepartmentShareDto {
-  @ApiProperty() department: number;
+  @ApiInt() department: number;
   @ApiProperty({ example: 'Engineering' }) name: string;
-  @ApiProperty() requests: number;
+  @ApiInt() requests: number;
   @ApiProperty() days: number;
 }
 
 export class DayOfMonthValueDto {
-  @ApiProperty({ minimum: 1, maximum: 31 }) day: number;
+  @ApiInt({ minimum: 1, maximum: 31 }) day: number;
   @ApiProperty({ description: 'leave: approved requests taking that day; attendance and timesheets: hours' }) value: number;
   @ApiProperty({ required: false, description: 'leave only: the approved leave days on that day' }) days?: number;
 }
@@ -51,26 +52,26 @@ export class WeekdayValueDto {
 }
 
 export class AttendanceInsightDto {
-  @ApiProperty() records: number;
-  @ApiProperty() employees: number;
+  @ApiInt() records: number;
+  @ApiInt() employees: number;
   @ApiProperty({ example: 1234.5 }) total_hours: number;
   @ApiProperty({ example: 7.9, description: 'total_hours per completed (punched-out) record' }) average_hours: number;
-  @ApiProperty() work_from_home_records: number;
+  @ApiInt() work_from_home_records: number;
 }
 
 export class TimesheetInsightDto {
-  @ApiProperty() entries: number;
-  @ApiProperty() employees: number;
+  @ApiInt() entries: number;
+  @ApiInt() employees: number;
   @ApiProperty() total_hours: number;
   @ApiProperty({ description: 'total_hours per entry' }) average_hours: number;
 }
 
 export class LeaveLiabilityDto {
-  @ApiProperty() leave_type: number;
+  @ApiInt() leave_type: number;
   @ApiProperty({ example: 'Annual' }) leave_type_name: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'null: employees without a department' }) department: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'null: employees without a department' }) department: number | null;
   @ApiProperty({ type: String, nullable: true, example: 'Engineering' }) department_name: string | null;
-  @ApiProperty({ description: 'employees with a positive balance of the type' }) employees: number;
+  @ApiInt({ description: 'employees with a positive balance of the type' }) employees: number;
   @ApiProperty({ example: 112.5, description: 'the sum of their available days (negative balances are not netted)' })
   days: number;
 }

@@ -1,3 +1,4 @@
+import { ApiIntOptional } from '../common/openapi/api-int';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorDetail } from '../common/errors/domain.exception';
 import { shapeOf, TemplateShape } from './payslip-template';
@@ -10,7 +11,7 @@ import { shapeOf, TemplateShape } from './payslip-template';
  */
 
 export class PayslipEmployeeContextDto {
-  @ApiPropertyOptional() id: number;
+  @ApiIntOptional() id: number;
   @ApiPropertyOptional({ description: "the company's employee code; empty for an employee deleted since the run" })
   employee_id: string;
   @ApiPropertyOptional({ description: 'first and last name' }) name: string;
@@ -29,7 +30,7 @@ export class PayslipEmployeeContextDto {
 }
 
 export class PayslipPayrollContextDto {
-  @ApiPropertyOptional() id: number;
+  @ApiIntOptional() id: number;
   @ApiPropertyOptional() name: string;
   @ApiPropertyOptional({ format: 'date' }) date_start: string;
   @ApiPropertyOptional({ format: 'date' }) date_end: string;

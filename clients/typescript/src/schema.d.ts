@@ -5065,13 +5065,19 @@ export interface components {
             amount: number;
             /** @description a joiner's first grant counts only the days from its first eligible day */
             prorate_joiners: boolean;
-            /** @description days after the joined date before anything accrues */
+            /**
+             * Format: int32
+             * @description days after the joined date before anything accrues
+             */
             waiting_days: number;
             /** @description accruals stop where the balance would pass it */
             max_balance: number | null;
             /** @description the most days carried into the next leave period (null: all; 0: none); a negative balance carries whole */
             carry_over_max: number | null;
-            /** @description carried days not taken within these months of the new period expire */
+            /**
+             * Format: int32
+             * @description carried days not taken within these months of the new period expire
+             */
             carry_over_expiry_months: number | null;
             allow_negative: boolean;
             encashable: boolean;
@@ -5088,10 +5094,14 @@ export interface components {
             amount: number;
             /** @default false */
             prorate_joiners?: boolean;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             waiting_days?: number;
             max_balance?: number | null;
             carry_over_max?: number | null;
+            /** Format: int32 */
             carry_over_expiry_months?: number | null;
             /** @default false */
             allow_negative?: boolean;
@@ -5109,10 +5119,14 @@ export interface components {
             amount?: number;
             /** @default false */
             prorate_joiners?: boolean;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             waiting_days?: number;
             max_balance?: number | null;
             carry_over_max?: number | null;
+            /** Format: int32 */
             carry_over_expiry_months?: number | null;
             /** @default false */
             allow_negative?: boolean;
@@ -5128,6 +5142,7 @@ export interface components {
         LeavePolicyAssignmentDto: {
             /** Format: int32 */
             id: number;
+            /** Format: int32 */
             policy: number;
             /** Format: int32 */
             employee: number | null;
@@ -5146,6 +5161,7 @@ export interface components {
             valid_to: string | null;
         };
         CreateLeavePolicyAssignmentDto: {
+            /** Format: int32 */
             policy: number;
             /** Format: int32 */
             employee?: number | null;
@@ -5164,6 +5180,7 @@ export interface components {
             valid_to?: string | null;
         };
         UpdateLeavePolicyAssignmentDto: {
+            /** Format: int32 */
             policy?: number;
             /** Format: int32 */
             employee?: number | null;
@@ -5812,11 +5829,20 @@ export interface components {
         SendPayslipsResultDto: {
             /** @description the request's id, on each of its delivery records */
             request: string;
-            /** @description payslips queued for e-mail */
+            /**
+             * Format: int32
+             * @description payslips queued for e-mail
+             */
             queued: number;
-            /** @description payslips whose employee has no address (the setting Payslip E-mail Address): delivery_status no_address */
+            /**
+             * Format: int32
+             * @description payslips whose employee has no address (the setting Payslip E-mail Address): delivery_status no_address
+             */
             no_address: number;
-            /** @description payslips left alone: already sent, queued, or of unknown outcome (send those one by one) */
+            /**
+             * Format: int32
+             * @description payslips left alone: already sent, queued, or of unknown outcome (send those one by one)
+             */
             skipped: number;
             /** Format: date-time */
             send_after: string | null;
@@ -5845,7 +5871,10 @@ export interface components {
             /** Format: int32 */
             employee: number;
             html: string;
-            /** @description its PDF's document id among the employee's documents (GET .../payslips/{payslipId}/pdf); null without a browser */
+            /**
+             * Format: int32
+             * @description its PDF's document id among the employee's documents (GET .../payslips/{payslipId}/pdf); null without a browser
+             */
             document: number | null;
             /**
              * @description where its e-mail stands
@@ -6038,8 +6067,10 @@ export interface components {
             variable?: string;
             /** @description hook: its code */
             hook?: string;
-            /** @description hook: the column's calculation_hook_args */
-            args?: Record<string, never>;
+            /** @description hook: the column's calculation_hook_args (argument name → value) */
+            args?: {
+                [key: string]: (string | number | boolean) | null;
+            };
             /**
              * @description hook: where its value came from
              * @enum {string}
@@ -6049,7 +6080,10 @@ export interface components {
             records?: number[];
             /** @description employee_field: the field */
             field?: string;
-            /** @description edit: the user who made it (null: unknown or a system) */
+            /**
+             * Format: int32
+             * @description edit: the user who made it (null: unknown or a system)
+             */
             edited_by?: number | null;
             /** @description edit: when (ISO 8601) */
             edited_at?: string | null;
@@ -6063,7 +6097,10 @@ export interface components {
         ExplainRoundingDto: {
             /** @description The exact value before rounding */
             exact: string;
-            /** @description Decimal places (the currency's minor unit), half-up */
+            /**
+             * Format: int32
+             * @description Decimal places (the currency's minor unit), half-up
+             */
             places: number;
             /** @description The stored value */
             value: string;
@@ -6142,9 +6179,14 @@ export interface components {
             added?: number[];
             /** @description input: ids of the records only the older run summed */
             removed?: number[];
-            /** @description column: each changed definition field, [old, new] */
-            changes?: Record<string, never>;
-            /** @description salary, column, edit: the user who made the change (audit log) */
+            /** @description column: each changed definition field → [old, new] */
+            changes?: {
+                [key: string]: unknown[];
+            };
+            /**
+             * Format: int32
+             * @description salary, column, edit: the user who made the change (audit log)
+             */
             changed_by?: number | null;
             /** @description salary, column, edit: when (audit log) */
             changed_at?: string | null;
@@ -6165,20 +6207,29 @@ export interface components {
             causes: components["schemas"]["DiffCauseDto"][];
         };
         DiffCauseCountsDto: {
+            /** Format: int32 */
             salary: number;
+            /** Format: int32 */
             input: number;
             /** Format: int32 */
             column: number;
+            /** Format: int32 */
             edit: number;
+            /** Format: int32 */
             joined: number;
+            /** Format: int32 */
             left: number;
+            /** Format: int32 */
             rounding: number;
         };
         PayrollDiffColumnDto: {
             /** Format: int32 */
             column: number;
             name: string;
-            /** @description Cells that differ */
+            /**
+             * Format: int32
+             * @description Cells that differ
+             */
             changed: number;
             /** @description The sum of the differences (cells with both values) */
             total_difference: string;
@@ -6535,9 +6586,14 @@ export interface components {
              * @description payroll-data: the payroll whose cells it edits
              */
             payroll: number | null;
-            /** @description data rows read so far */
+            /**
+             * Format: int32
+             * @description data rows read so far
+             */
             rows_total: number;
+            /** Format: int32 */
             rows_valid: number;
+            /** Format: int32 */
             rows_failed: number;
             /**
              * Format: int32
@@ -6557,7 +6613,10 @@ export interface components {
             finished_at: string | null;
         };
         ImportErrorDto: {
-            /** @description 1 = the first data row; 0 = the header row */
+            /**
+             * Format: int32
+             * @description 1 = the first data row; 0 = the header row
+             */
             row: number;
             /** @description the column as the file names it */
             column: string | null;
@@ -6649,7 +6708,10 @@ export interface components {
              * @example application/pdf
              */
             content_type: string;
-            /** @description bytes */
+            /**
+             * Format: int32
+             * @description bytes
+             */
             size: number;
             /** @description SHA-256 of the file, hex (also its ETag) */
             sha256: string;
@@ -6657,7 +6719,10 @@ export interface components {
             valid_from: string | null;
             /** Format: date */
             valid_until: string | null;
-            /** @description the user who uploaded it */
+            /**
+             * Format: int32
+             * @description the user who uploaded it
+             */
             uploaded_by: number | null;
             /** Format: int32 */
             id: number;
@@ -6666,7 +6731,10 @@ export interface components {
              * @description employee id
              */
             employee: number;
-            /** @description document type id (/document-types) */
+            /**
+             * Format: int32
+             * @description document type id (/document-types)
+             */
             document_type: number;
             /** @example Passport */
             name: string;
@@ -6675,7 +6743,10 @@ export interface components {
              * @enum {string}
              */
             status: "Valid" | "Expiring" | "Expired" | "No expiry";
-            /** @description the current version (1 for the first upload) */
+            /**
+             * Format: int32
+             * @description the current version (1 for the first upload)
+             */
             version: number;
             notes: string | null;
             /** Format: date-time */
@@ -6684,7 +6755,10 @@ export interface components {
             updated_at: string;
         };
         UpdateDocumentDto: {
-            /** @description document type id */
+            /**
+             * Format: int32
+             * @description document type id
+             */
             document_type?: number;
             name?: string;
             /** Format: date */
@@ -6705,11 +6779,17 @@ export interface components {
              * @example application/pdf
              */
             readonly content_type?: string;
-            /** @description read-only: ignored when sent (bytes) */
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (bytes)
+             */
             readonly size?: number;
             /** @description read-only: ignored when sent (SHA-256 of the file, hex (also its ETag)) */
             readonly sha256?: string;
-            /** @description read-only: ignored when sent (the user who uploaded it) */
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (the user who uploaded it)
+             */
             readonly uploaded_by?: number | null;
             /**
              * Format: int32
@@ -6726,7 +6806,10 @@ export interface components {
              * @enum {string}
              */
             readonly status?: "Valid" | "Expiring" | "Expired" | "No expiry";
-            /** @description read-only: ignored when sent (the current version (1 for the first upload)) */
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (the current version (1 for the first upload))
+             */
             readonly version?: number;
             /**
              * Format: date-time
@@ -6750,7 +6833,10 @@ export interface components {
              * @example application/pdf
              */
             content_type: string;
-            /** @description bytes */
+            /**
+             * Format: int32
+             * @description bytes
+             */
             size: number;
             /** @description SHA-256 of the file, hex (also its ETag) */
             sha256: string;
@@ -6758,8 +6844,12 @@ export interface components {
             valid_from: string | null;
             /** Format: date */
             valid_until: string | null;
-            /** @description the user who uploaded it */
+            /**
+             * Format: int32
+             * @description the user who uploaded it
+             */
             uploaded_by: number | null;
+            /** Format: int32 */
             version: number;
             /** Format: date-time */
             created_at: string;
@@ -6778,10 +6868,14 @@ export interface components {
             created_at: string;
         };
         UnreadCountDto: {
+            /** Format: int32 */
             count: number;
         };
         ReadAllDto: {
-            /** @description notifications marked read now */
+            /**
+             * Format: int32
+             * @description notifications marked read now
+             */
             marked: number;
         };
         NotificationPreferenceDto: {
@@ -6813,20 +6907,30 @@ export interface components {
             items: components["schemas"]["UpdateNotificationPreferenceDto"][];
         };
         NotificationSettingsDto: {
-            /** @description the hour (0-23) of the daily digest; null: the company setting */
+            /**
+             * Format: int32
+             * @description the hour (0-23) of the daily digest; null: the company setting
+             */
             digest_hour: number | null;
             /** @description an IANA time zone; null: the company's (setting Time Zone) */
             time_zone: string | null;
-            /** @description the hour the digest goes out */
+            /**
+             * Format: int32
+             * @description the hour the digest goes out
+             */
             effective_digest_hour: number;
             /** @description the time zone of that hour */
             effective_time_zone: string;
         };
         UpdateNotificationSettingsDto: {
+            /** Format: int32 */
             digest_hour?: number | null;
             /** @example Europe/Berlin */
             time_zone?: string | null;
-            /** @description read-only: ignored when sent (the hour the digest goes out) */
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (the hour the digest goes out)
+             */
             readonly effective_digest_hour?: number;
             /** @description read-only: ignored when sent (the time zone of that hour) */
             readonly effective_time_zone?: string;
@@ -36255,6 +36359,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/plain": string;
                     "application/octet-stream": string;
                 };
             };
@@ -36266,6 +36377,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/plain": string;
                     "application/octet-stream": string;
                 };
             };
@@ -36617,6 +36735,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/plain": string;
                     "application/octet-stream": string;
                 };
             };
@@ -36628,6 +36753,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/plain": string;
                     "application/octet-stream": string;
                 };
             };

@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
@@ -5,8 +6,8 @@ import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsIsoDateTime, IsRefId, Nullable, OptionalText } from '../../common/validation/decorators';
 
 export class AttendanceDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'employee id' }) employee: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'employee id' }) employee: number;
   @ApiProperty({ format: 'date-time', example: '2026-03-10T08:00:00.000Z', description: 'UTC' }) in_time: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'UTC; null while punched in' }) out_time:
     string | null;
@@ -32,7 +33,7 @@ export class PunchInDto extends NoteField {
   @IsBoolean()
   work_from_home?: boolean;
 
-  @ApiPropertyOptional({
+  @ApiIntOptional({
     description: "another employee's id: Admin, Restricted Admin in scope, or a Manager for its direct reports",
   })
   @IsOptional()
@@ -46,14 +47,14 @@ export class PunchOutDto extends NoteField {
   @IsIsoDateTime()
   time?: string;
 
-  @ApiPropertyOptional({ description: "another employee's id, as for punch-in" })
+  @ApiIntOptional({ description: "another employee's id, as for punch-in" })
   @IsOptional()
   @IsRefId()
   employee?: number;
 }
 
 export class CreateAttendanceDto extends NoteField {
-  @ApiProperty({ description: 'employee id' })
+  @ApiInt({ description: 'employee id' })
   @IsRefId()
   employee: number;
 
@@ -79,13 +80,13 @@ export class UpdateAttendanceDto extends PartialType(CreateAttendanceDto) {}
 export class AttendanceListQueryDto extends DateRangeListQueryDto {}
 
 export class AttendanceSummaryDto {
-  @ApiProperty() total_records: number;
+  @ApiInt() total_records: number;
   @ApiProperty({ description: 'hours of closed records, 2 decimals' }) total_hours: number;
-  @ApiProperty({ description: 'records starting in the current calendar month (UTC)' }) this_month_records: number;
+  @ApiInt({ description: 'records starting in the current calendar month (UTC)' }) this_month_records: number;
   @ApiProperty({ description: 'total_hours / closed records, 2 decimals' }) average_hours: number;
-  @ApiProperty() work_from_home_records: number;
+  @ApiInt() work_from_home_records: number;
 }
 
 export class AttendanceDeletedDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
 }

@@ -1,8 +1,9 @@
+import { ApiInt } from '../../common/openapi/api-int';
 import { ApiProperty } from '@nestjs/swagger';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
 
 export class AuditEntryDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ format: 'date-time', description: 'when the change was committed (UTC)' }) at: string;
   @ApiProperty({
     oneOf: [{ type: 'integer' }, { type: 'string', enum: ['cli', 'system'] }],
@@ -16,7 +17,7 @@ export class AuditEntryDto {
   action: string;
   @ApiProperty({ example: 'employees/salary', description: 'the collection as the API addresses it' }) resource: string;
   @ApiProperty({ example: '42', description: 'the record id (a setting: its name)' }) resource_id: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'the employee the record belongs to' }) employee: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'the employee the record belongs to' }) employee: number | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'array', items: {}, minItems: 2, maxItems: 2 },

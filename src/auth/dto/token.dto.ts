@@ -1,3 +1,4 @@
+import { ApiInt } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Documentation of POST /oauth/token; the body is checked by AuthService (RFC 6749 error codes). */
@@ -24,7 +25,7 @@ export class TokenRequestDto {
 export class TokenResponseDto {
   @ApiProperty() access_token: string;
   @ApiProperty({ example: 'Bearer' }) token_type: string;
-  @ApiProperty({ description: 'seconds', example: 3600 }) expires_in: number;
+  @ApiInt({ description: 'seconds', example: 3600 }) expires_in: number;
   @ApiProperty() refresh_token: string;
   @ApiProperty({
     description: 'the user level in lower case, one scope token (RFC 6749 §3.3): admin, restricted_admin, manager or employee',

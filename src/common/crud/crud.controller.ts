@@ -1,7 +1,8 @@
+import { ApiInt } from '../openapi/api-int';
 import { acceptReadOnly } from '../validation/read-only';
 import { Exportable } from '../export/exportable';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Put, Query, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Levels } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../envelope/api-envelope.decorators';
@@ -14,7 +15,7 @@ import { ListSpec } from '../paging/list-request';
 import { crudListSpec, CrudOperations } from './crud';
 
 export class DeletedDto {
-  @ApiProperty({ example: 5 }) id: number;
+  @ApiInt({ example: 5 }) id: number;
 }
 
 export interface CrudControllerSpec<S> {

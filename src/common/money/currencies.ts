@@ -1,3 +1,4 @@
+import { ApiInt } from '../openapi/api-int';
 import { ApiProperty } from '@nestjs/swagger';
 import currencyCodes from 'currency-codes';
 
@@ -5,7 +6,7 @@ export class CurrencyDto {
   @ApiProperty({ example: 'EUR' }) code: string;
   @ApiProperty({ example: 'Euro' }) name: string;
   @ApiProperty({ example: '978' }) numeric: string;
-  @ApiProperty({ example: 2, description: 'decimal places of amounts (ISO 4217 minor unit)' }) minor_unit: number;
+  @ApiInt({ example: 2, description: 'decimal places of amounts (ISO 4217 minor unit)' }) minor_unit: number;
 }
 
 /** ISO 4217 from the maintained currency-codes package, sorted by code. */

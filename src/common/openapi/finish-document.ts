@@ -16,9 +16,8 @@ import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.dec
  * - the headers of responses: `X-Request-Id` on every one, `WWW-Authenticate` on 401,
  *   `Retry-After` on 429, `Idempotent-Replayed` where an `Idempotency-Key` is taken;
  * - an enum of a nullable property lists `null`, as strict OpenAPI 3.0 validators require;
- * - ids, references and counts are integers (TypeScript's `number` gave them all `type: number`,
- *   and generated clients and mock servers made `/webhooks/719.07`): INTEGER_PROPERTIES by name in
- *   every schema, ID_LISTS' items, and every numeric path parameter, `page` and `limit`;
+ * - numeric path parameters, `page` and `limit` are integers (ids, references and counts in
+ *   schemas are declared so by their DTOs: ApiInt, IsRefId);
  * - the bearer scheme names no format: tokens are opaque, not JWTs;
  * - a schema only responses use lists every property as required (many response DTOs extend
  *   their create DTO, whose fields are optional: a generated client made all 36 fields of an
@@ -84,7 +83,6 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   }
   for (const schema of Object.values(doc.components?.schemas ?? {})) {
     nullableEnums(schema);
-    integers(schema);
   }
   for (const methods of Object.values(doc.paths))
     for (const operation of Object.values(methods) as OperationLike[])
@@ -204,29 +202,7 @@ interface ResponseLike {
 }
 
 /** Stored as INT: ids and references; and counts. Fractional numbers (days, hours, values) are not here. */
-const INTEGER_PROPERTIES = new Set([
-  ...['id', 'employee', 'department', 'parent', 'job_title', 'pay_grade', 'employment_status', 'supervisor', 'approver'],
-  ...['approver1', 'approver2', 'approver3', 'user', 'created_by', 'source_id', 'project', 'leave_type', 'leave_period'],
-  ...['skill_id', 'certification_id', 'language_id', 'education_level', 'payroll', 'payroll_employee', 'column', 'component'],
-  ...['deduction_group', 'pay_frequency', 'pay_period', 'payslip_template', 'colorder', 'progress', 'line', 'attempt'],
-  ...['status_code', 'duration_ms', 'expires_in', 'random', 'minor_unit', 'day', 'total', 'page', 'limit', 'nextPage'],
-  ...['employees', 'entries', 'records', 'requests', 'total_records', 'this_month_records', 'work_from_home_records'],
-]);
-/** Lists of ids. */
-const ID_LISTS = new Set(['columns', 'departments', 'user_roles', 'salary_components', 'add_columns', 'sub_columns']);
 const INTEGER = { type: 'integer', format: 'int32' };
-
-function integers(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(integers);
-  if (node === null || typeof node !== 'object') return;
-  const properties = (node as { properties?: Record<string, { type?: string; items?: { type?: string } }> }).properties;
-  for (const [name, property] of Object.entries(properties ?? {})) {
-    if (property.type === 'number' && INTEGER_PROPERTIES.has(name)) Object.assign(property, INTEGER);
-    if (property.type === 'array' && property.items?.type === 'number' && ID_LISTS.has(name))
-      Object.assign(property.items, INTEGER);
-  }
-  for (const value of Object.values(node)) integers(value);
-}
 
 /** Properties a response may leave out, as `Schema.property`. */
 const OPTIONAL_IN_RESPONSES = new Set<string>([

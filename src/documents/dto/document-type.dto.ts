@@ -1,10 +1,11 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { CreateReferenceDto, ReferenceDto } from '../../reference/dto/reference.dto';
 
 export class DocumentTypeDto extends ReferenceDto {
   @ApiProperty({ description: 'documents of this type carry a valid_until and are chased before it' }) expires: boolean;
-  @ApiProperty({
+  @ApiInt({
     type: [Number],
     example: [30, 7, 1],
     description: 'reminders this many days before valid_until (and on the day)',
@@ -21,7 +22,7 @@ export class CreateDocumentTypeDto extends CreateReferenceDto {
   @IsBoolean()
   expires?: boolean;
 
-  @ApiPropertyOptional({ type: [Number], default: [30, 7, 1], description: 'whole days, 0-365, at most 10' })
+  @ApiIntOptional({ type: [Number], default: [30, 7, 1], description: 'whole days, 0-365, at most 10' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(10)

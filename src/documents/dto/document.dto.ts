@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
@@ -10,31 +11,31 @@ export class DocumentFileDto {
   file_name: string;
   @ApiProperty({ example: 'application/pdf', description: 'what its bytes are (decided by the service, not the client)' })
   content_type: string;
-  @ApiProperty({ description: 'bytes' }) size: number;
+  @ApiInt({ description: 'bytes' }) size: number;
   @ApiProperty({ description: 'SHA-256 of the file, hex (also its ETag)' }) sha256: string;
   @ApiProperty({ type: String, format: 'date', nullable: true }) valid_from: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true }) valid_until: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'the user who uploaded it' }) uploaded_by: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'the user who uploaded it' }) uploaded_by: number | null;
 }
 
 export class DocumentDto extends DocumentFileDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'employee id' }) employee: number;
-  @ApiProperty({ description: 'document type id (/document-types)' }) document_type: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'employee id' }) employee: number;
+  @ApiInt({ description: 'document type id (/document-types)' }) document_type: number;
   @ApiProperty({ example: 'Passport' }) name: string;
   @ApiProperty({
     enum: DOCUMENT_STATUSES,
     description: 'Expiring from the first reminder before valid_until (the largest notify_days_before), Expired after it',
   })
   status: DocumentStatus;
-  @ApiProperty({ description: 'the current version (1 for the first upload)' }) version: number;
+  @ApiInt({ description: 'the current version (1 for the first upload)' }) version: number;
   @ApiProperty({ type: String, nullable: true }) notes: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
 export class DocumentVersionDto extends DocumentFileDto {
-  @ApiProperty() version: number;
+  @ApiInt() version: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -53,7 +54,7 @@ class ValidityFields {
 
 /** The form fields of POST /employees/{id}/documents, beside the `file` part. */
 export class CreateDocumentFieldsDto extends ValidityFields {
-  @ApiProperty({ description: 'document type id (/document-types)' }) @IsRefId() document_type: number;
+  @ApiInt({ description: 'document type id (/document-types)' }) @IsRefId() document_type: number;
 
   @ApiPropertyOptional({ maxLength: 200, description: "default: the type's name" })
   @IsOptional()
@@ -73,7 +74,7 @@ export class NewVersionFieldsDto extends ValidityFields {
 /** PUT /employees/{id}/documents/{docId}: the metadata (the file changes by a new version). */
 @AcceptsReadOnlyOf(() => DocumentDto)
 export class UpdateDocumentDto {
-  @ApiPropertyOptional({ description: 'document type id' }) @IsOptional() @IsRefId() document_type?: number;
+  @ApiIntOptional({ description: 'document type id' }) @IsOptional() @IsRefId() document_type?: number;
 
   @ApiPropertyOptional({ maxLength: 200 })
   @IsOptional()

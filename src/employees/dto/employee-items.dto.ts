@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
@@ -15,20 +16,20 @@ export const LANGUAGE_LEVELS = [
 ] as const;
 
 export class SkillItemDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'id from /skills' }) skill_id: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'id from /skills' }) skill_id: number;
   @ApiProperty({ type: String, nullable: true }) details: string | null;
 }
 
 export class CreateSkillItemDto {
-  @ApiProperty({ description: 'id from /skills' }) @IsRefId() skill_id: number;
+  @ApiInt({ description: 'id from /skills' }) @IsRefId() skill_id: number;
   @OptionalText(500)
   details?: string | null;
 }
 
 export class EducationItemDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'id from /education-levels' }) education_level: number | null;
+  @ApiInt() id: number;
+  @ApiInt({ type: Number, nullable: true, description: 'id from /education-levels' }) education_level: number | null;
   @ApiProperty() institute: string;
   @ApiProperty({ type: String, format: 'date', nullable: true }) date_start: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true }) date_end: string | null;
@@ -49,7 +50,7 @@ class DatedItem {
 }
 
 export class CreateEducationItemDto extends DatedItem {
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'id from /education-levels' })
+  @ApiIntOptional({ type: Number, nullable: true, description: 'id from /education-levels' })
   @IsOptional()
   @Nullable()
   @IsRefId()
@@ -63,22 +64,22 @@ export class CreateEducationItemDto extends DatedItem {
 }
 
 export class CertificationItemDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'id from /certifications' }) certification_id: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'id from /certifications' }) certification_id: number;
   @ApiProperty({ type: String, nullable: true }) institute: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true }) date_start: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true }) date_end: string | null;
 }
 
 export class CreateCertificationItemDto extends DatedItem {
-  @ApiProperty({ description: 'id from /certifications' }) @IsRefId() certification_id: number;
+  @ApiInt({ description: 'id from /certifications' }) @IsRefId() certification_id: number;
   @OptionalText(200)
   institute?: string | null;
 }
 
 export class LanguageItemDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'id from /languages' }) language_id: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'id from /languages' }) language_id: number;
   @ApiProperty({ enum: LANGUAGE_LEVELS, nullable: true }) reading: string | null;
   @ApiProperty({ enum: LANGUAGE_LEVELS, nullable: true }) speaking: string | null;
   @ApiProperty({ enum: LANGUAGE_LEVELS, nullable: true }) writing: string | null;
@@ -95,7 +96,7 @@ function Level() {
 }
 
 export class CreateLanguageItemDto {
-  @ApiProperty({ description: 'id from /languages' }) @IsRefId() language_id: number;
+  @ApiInt({ description: 'id from /languages' }) @IsRefId() language_id: number;
   @Level() reading?: string | null;
   @Level() speaking?: string | null;
   @Level() writing?: string | null;
@@ -116,12 +117,12 @@ export class SetStatusMessageDto {
 }
 
 export class StatusHistoryItemDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() status: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'user id of the author' }) created_by: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'user id of the author' }) created_by: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
 export class ItemDeletedDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
 }

@@ -1,3 +1,5 @@
+import { ApiIntOptional } from '../../common/openapi/api-int';
+import { ApiInt } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
@@ -15,7 +17,7 @@ function OptionalDate() {
 
 function OptionalRef(description: string) {
   return (target: object, key: string) => {
-    ApiPropertyOptional({ type: Number, nullable: true, description })(target, key);
+    ApiIntOptional({ nullable: true, description })(target, key);
     IsOptional()(target, key);
     Nullable()(target, key);
     IsRefId()(target, key);
@@ -124,32 +126,32 @@ export class UpdateEmployeeDto extends PartialType(CreateEmployeeDto) {
 }
 
 export class EmployeeListItemDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() employee_id: string;
   @ApiProperty() first_name: string;
   @ApiProperty() last_name: string;
   @ApiProperty({ type: String, nullable: true }) work_email: string | null;
-  @ApiProperty({ type: Number, nullable: true }) job_title: number | null;
-  @ApiProperty({ type: Number, nullable: true }) department: number | null;
+  @ApiInt({ type: Number, nullable: true }) job_title: number | null;
+  @ApiInt({ type: Number, nullable: true }) department: number | null;
   @ApiProperty({ enum: EMPLOYEE_STATUSES }) status: string;
 }
 
 export class CurrentEmployeeDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() employee_id: string;
   @ApiProperty() first_name: string;
   @ApiProperty() last_name: string;
   @ApiProperty({ type: String, nullable: true }) work_email: string | null;
-  @ApiProperty({ type: Number, nullable: true }) department: number | null;
-  @ApiProperty({ type: Number, nullable: true }) supervisor: number | null;
+  @ApiInt({ type: Number, nullable: true }) department: number | null;
+  @ApiInt({ type: Number, nullable: true }) supervisor: number | null;
 }
 
 /** Every seed field, references as integer ids, nationality as its name. */
 export class EmployeeDto extends CreateEmployeeDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ enum: EMPLOYEE_STATUSES }) declare status: string;
 }
 
 export class EmployeeDeletedDto {
-  @ApiProperty({ example: 5 }) id: number;
+  @ApiInt({ example: 5 }) id: number;
 }

@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
@@ -7,31 +8,30 @@ import { EXPORT_FORMATS } from '../../common/export/exportable';
 import { IMPORT_MODES, IMPORT_STATUSES, ImportMode, ImportStatus } from '../entities/import.entities';
 
 export class ImportDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ enum: IMPORT_KIND_NAMES }) kind: string;
   @ApiProperty({ example: 'people.xlsx' }) file_name: string;
   @ApiProperty({ description: 'true: rows are checked and nothing is written (commit it to import)' }) dry_run: boolean;
   @ApiProperty({ enum: IMPORT_MODES }) mode: ImportMode;
   @ApiProperty({ enum: IMPORT_STATUSES }) status: ImportStatus;
-  @ApiProperty({ type: Number, nullable: true, description: 'payroll-data: the payroll whose cells it edits' }) payroll:
-    number | null;
-  @ApiProperty({ description: 'data rows read so far' }) rows_total: number;
-  @ApiProperty() rows_valid: number;
-  @ApiProperty() rows_failed: number;
-  @ApiProperty({ description: '0-100' }) progress: number;
+  @ApiInt({ nullable: true, description: 'payroll-data: the payroll whose cells it edits' }) payroll: number | null;
+  @ApiInt({ description: 'data rows read so far' }) rows_total: number;
+  @ApiInt() rows_valid: number;
+  @ApiInt() rows_failed: number;
+  @ApiInt({ description: '0-100' }) progress: number;
   @ApiProperty({
     type: String,
     nullable: true,
     description: 'why the whole file failed; row problems are at /imports/{id}/errors',
   })
   error: string | null;
-  @ApiProperty({ description: 'the user who uploaded it' }) created_by: number;
+  @ApiInt({ description: 'the user who uploaded it' }) created_by: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at: string | null;
 }
 
 export class ImportErrorDto {
-  @ApiProperty({ description: '1 = the first data row; 0 = the header row' }) row: number;
+  @ApiInt({ description: '1 = the first data row; 0 = the header row' }) row: number;
   @ApiProperty({ type: String, nullable: true, description: 'the column as the file names it' }) column: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'the API field' }) field: string | null;
   @ApiProperty({ example: 'must be a date (YYYY-MM-DD)' }) message: string;
@@ -52,7 +52,7 @@ export class CreateImportQueryDto {
   @IsIn(IMPORT_MODES)
   mode?: ImportMode;
 
-  @ApiPropertyOptional({ description: 'payroll-data: the payroll whose editable cells the file sets' })
+  @ApiIntOptional({ description: 'payroll-data: the payroll whose editable cells the file sets' })
   @IsOptional()
   @Type(() => Number)
   @IsRefId()

@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, NotEquals } from 'class-validator';
@@ -10,9 +11,9 @@ import { DaysValue as LeaveDays } from './leave.dto';
 const DaysValue = (min: number, max = 999) => LeaveDays(min, max, 2);
 
 export class LeavePolicyDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
-  @ApiProperty() leave_type: number;
+  @ApiInt() leave_type: number;
   @ApiProperty({ enum: ACCRUALS }) accrual: string;
   @ApiProperty({
     example: 2.08,
@@ -22,7 +23,7 @@ export class LeavePolicyDto {
   amount: number;
   @ApiProperty({ description: "a joiner's first grant counts only the days from its first eligible day" })
   prorate_joiners: boolean;
-  @ApiProperty({ description: 'days after the joined date before anything accrues' }) waiting_days: number;
+  @ApiInt({ description: 'days after the joined date before anything accrues' }) waiting_days: number;
   @ApiProperty({ type: Number, nullable: true, description: 'accruals stop where the balance would pass it' }) max_balance:
     number | null;
   @ApiProperty({
@@ -31,7 +32,7 @@ export class LeavePolicyDto {
     description: 'the most days carried into the next leave period (null: all; 0: none); a negative balance carries whole',
   })
   carry_over_max: number | null;
-  @ApiProperty({
+  @ApiInt({
     type: Number,
     nullable: true,
     description: 'carried days not taken within these months of the new period expire',
@@ -45,15 +46,15 @@ export class LeavePolicyDto {
 
 export class CreateLeavePolicyDto {
   @ApiProperty({ maxLength: 100 }) @Trim() @IsString() @Length(1, 100) name: string;
-  @ApiProperty() @IsRefId() leave_type: number;
+  @ApiInt() @IsRefId() leave_type: number;
   @ApiProperty({ enum: ACCRUALS }) @IsIn(ACCRUALS) accrual: string;
   @ApiProperty({ example: 2.08 }) @DaysValue(0, 366) amount: number;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() prorate_joiners?: boolean;
-  @ApiPropertyOptional({ default: 0 }) @IsOptional() @IsInt() @Min(0) @Max(3660) waiting_days?: number;
+  @ApiIntOptional({ default: 0 }) @IsOptional() @IsInt() @Min(0) @Max(3660) waiting_days?: number;
   @ApiPropertyOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @DaysValue(0, 999) max_balance?: number | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @DaysValue(0, 999) carry_over_max?:
     number | null;
-  @ApiPropertyOptional({ type: Number, nullable: true })
+  @ApiIntOptional({ type: Number, nullable: true })
   @IsOptional()
   @Nullable()
   @IsInt()
@@ -69,22 +70,22 @@ export class CreateLeavePolicyDto {
 export class UpdateLeavePolicyDto extends PartialType(CreateLeavePolicyDto) {}
 
 export class LeavePolicyAssignmentDto {
-  @ApiProperty() id: number;
-  @ApiProperty() policy: number;
-  @ApiProperty({ type: Number, nullable: true }) employee: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'the department and its children' }) department: number | null;
-  @ApiProperty({ type: Number, nullable: true }) employment_status: number | null;
-  @ApiProperty({ type: Number, nullable: true }) pay_grade: number | null;
+  @ApiInt() id: number;
+  @ApiInt() policy: number;
+  @ApiInt({ type: Number, nullable: true }) employee: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'the department and its children' }) department: number | null;
+  @ApiInt({ type: Number, nullable: true }) employment_status: number | null;
+  @ApiInt({ type: Number, nullable: true }) pay_grade: number | null;
   @ApiProperty({ format: 'date' }) valid_from: string;
   @ApiProperty({ type: String, format: 'date', nullable: true }) valid_to: string | null;
 }
 
 export class CreateLeavePolicyAssignmentDto {
-  @ApiProperty() @IsRefId() policy: number;
-  @ApiPropertyOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() employee?: number | null;
-  @ApiPropertyOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() department?: number | null;
-  @ApiPropertyOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() employment_status?: number | null;
-  @ApiPropertyOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() pay_grade?: number | null;
+  @ApiInt() @IsRefId() policy: number;
+  @ApiIntOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() employee?: number | null;
+  @ApiIntOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() department?: number | null;
+  @ApiIntOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() employment_status?: number | null;
+  @ApiIntOptional({ type: Number, nullable: true }) @IsOptional() @Nullable() @IsRefId() pay_grade?: number | null;
   @ApiProperty({ format: 'date', example: '2026-01-01' }) @IsCalendarDate() valid_from: string;
   @ApiPropertyOptional({ type: String, format: 'date', nullable: true }) @IsOptional() @Nullable() @IsCalendarDate() valid_to?:
     string | null;
@@ -93,15 +94,15 @@ export class CreateLeavePolicyAssignmentDto {
 export class UpdateLeavePolicyAssignmentDto extends PartialType(CreateLeavePolicyAssignmentDto) {}
 
 export class LeaveLedgerEntryDto {
-  @ApiProperty() id: number;
-  @ApiProperty() employee: number;
-  @ApiProperty() leave_type: number;
+  @ApiInt() id: number;
+  @ApiInt() employee: number;
+  @ApiInt() leave_type: number;
   @ApiProperty({ format: 'date' }) date: string;
   @ApiProperty({ enum: LEDGER_KINDS }) kind: string;
   @ApiProperty({ example: -1, description: 'positive adds to the balance, negative takes from it' }) days: number;
   @ApiProperty({ enum: LEDGER_SOURCES }) source: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'the policy or the leave request' }) source_id: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'the user who wrote it (null: a job)' }) created_by: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'the policy or the leave request' }) source_id: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'the user who wrote it (null: a job)' }) created_by: number | null;
   @ApiProperty({ type: String, nullable: true }) note: string | null;
 }
 
@@ -113,7 +114,7 @@ export class LeaveBalanceQueryDto {
   @IsCalendarDate()
   as_of?: string;
 
-  @ApiPropertyOptional()
+  @ApiIntOptional()
   @IsOptional()
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
   @IsRefId()
@@ -121,7 +122,7 @@ export class LeaveBalanceQueryDto {
 }
 
 export class LeaveBalanceDto {
-  @ApiProperty() leave_type: number;
+  @ApiInt() leave_type: number;
   @ApiProperty({ description: 'opening balances loaded in this leave period' }) opening: number;
   @ApiProperty() accrued: number;
   @ApiProperty({ description: 'approved days less reversals' }) taken: number;
@@ -134,8 +135,8 @@ export class LeaveBalanceDto {
 }
 
 export class CreateLeaveAdjustmentDto {
-  @ApiProperty() @IsRefId() employee: number;
-  @ApiProperty() @IsRefId() leave_type: number;
+  @ApiInt() @IsRefId() employee: number;
+  @ApiInt() @IsRefId() leave_type: number;
   @ApiProperty({ example: 1.5, description: 'days to add (negative: to take away)' })
   @DaysValue(-999, 999)
   @NotEquals(0)
@@ -145,8 +146,8 @@ export class CreateLeaveAdjustmentDto {
 }
 
 export class CreateLeaveEncashmentDto {
-  @ApiProperty() @IsRefId() employee: number;
-  @ApiProperty() @IsRefId() leave_type: number;
+  @ApiInt() @IsRefId() employee: number;
+  @ApiInt() @IsRefId() leave_type: number;
   @ApiProperty({ example: 3 }) @DaysValue(0.01, 999) days: number;
 }
 

@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
@@ -22,7 +23,7 @@ class Named {
 }
 
 export class LeaveTypeDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ example: 20, description: 'entitlement per period when none is set for the employee' }) default_days: number;
   @ApiProperty({ type: String, nullable: true, example: '#4caf50' }) color: string | null;
@@ -47,7 +48,7 @@ export class CreateLeaveTypeDto extends Named {
 export class UpdateLeaveTypeDto extends PartialType(CreateLeaveTypeDto) {}
 
 export class LeavePeriodDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ format: 'date' }) date_start: string;
   @ApiProperty({ format: 'date' }) date_end: string;
@@ -61,7 +62,7 @@ export class CreateLeavePeriodDto extends Named {
 export class UpdateLeavePeriodDto extends PartialType(CreateLeavePeriodDto) {}
 
 export class HolidayDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ format: 'date' }) date: string;
 }
@@ -73,37 +74,37 @@ export class CreateHolidayDto extends Named {
 export class UpdateHolidayDto extends PartialType(CreateHolidayDto) {}
 
 export class EntitlementDto {
-  @ApiProperty() id: number;
-  @ApiProperty() employee: number;
-  @ApiProperty() leave_type: number;
-  @ApiProperty() leave_period: number;
+  @ApiInt() id: number;
+  @ApiInt() employee: number;
+  @ApiInt() leave_type: number;
+  @ApiInt() leave_period: number;
   @ApiProperty() days: number;
 }
 
 export class SetEntitlementDto {
-  @ApiProperty() @IsRefId() employee: number;
-  @ApiProperty() @IsRefId() leave_type: number;
-  @ApiProperty() @IsRefId() leave_period: number;
+  @ApiInt() @IsRefId() employee: number;
+  @ApiInt() @IsRefId() leave_type: number;
+  @ApiInt() @IsRefId() leave_period: number;
   @ApiProperty({ example: 25 }) @Days() days: number;
 }
 
 export class LeaveRequestDto {
-  @ApiProperty() id: number;
-  @ApiProperty() employee: number;
-  @ApiProperty() leave_type: number;
+  @ApiInt() id: number;
+  @ApiInt() employee: number;
+  @ApiInt() leave_type: number;
   @ApiProperty({ format: 'date' }) date_start: string;
   @ApiProperty({ format: 'date' }) date_end: string;
   @ApiProperty() half_day: boolean;
   @ApiProperty({ example: 3, description: 'working days: the work week without holidays; 0.5 for a half day' }) days: number;
   @ApiProperty({ enum: LEAVE_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true }) reason: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'employee who decided' }) approver: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'employee who decided' }) approver: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
 export class CreateLeaveRequestDto {
-  @ApiProperty() @IsRefId() leave_type: number;
+  @ApiInt() @IsRefId() leave_type: number;
   @ApiProperty({ format: 'date', example: '2026-03-05' }) @IsCalendarDate() date_start: string;
   @ApiProperty({ format: 'date', example: '2026-03-10' }) @IsCalendarDate() date_end: string;
 
@@ -115,7 +116,7 @@ export class CreateLeaveRequestDto {
   @OptionalText(500)
   reason?: string | null;
 
-  @ApiPropertyOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
+  @ApiIntOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
   @IsOptional()
   @IsRefId()
   employee?: number;
@@ -124,7 +125,7 @@ export class CreateLeaveRequestDto {
 export class LeaveListQueryDto extends DateRangeListQueryDto {}
 
 export class LeaveTypeBalanceDto {
-  @ApiProperty() leave_type: number;
+  @ApiInt() leave_type: number;
   @ApiProperty() name: string;
   @ApiProperty() entitled: number;
   @ApiProperty({ description: 'approved days' }) taken: number;
@@ -150,5 +151,5 @@ export class LeaveSummaryDto {
 }
 
 export class LeaveDeletedDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
 }

@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -20,7 +21,7 @@ import { Nullable } from '../../common/validation/decorators';
 import { NOTIFICATION_KIND_NAMES } from '../notification-kinds';
 
 export class NotificationDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ enum: NOTIFICATION_KIND_NAMES }) kind: string;
   @ApiProperty() title: string;
   @ApiProperty() body: string;
@@ -30,11 +31,11 @@ export class NotificationDto {
 }
 
 export class UnreadCountDto {
-  @ApiProperty() count: number;
+  @ApiInt() count: number;
 }
 
 export class ReadAllDto {
-  @ApiProperty({ description: 'notifications marked read now' }) marked: number;
+  @ApiInt({ description: 'notifications marked read now' }) marked: number;
 }
 
 export class NotificationPreferenceDto {
@@ -66,17 +67,17 @@ export class UpdateNotificationPreferencesDto {
 }
 
 export class NotificationSettingsDto {
-  @ApiProperty({ type: Number, nullable: true, description: 'the hour (0-23) of the daily digest; null: the company setting' })
+  @ApiInt({ type: Number, nullable: true, description: 'the hour (0-23) of the daily digest; null: the company setting' })
   digest_hour: number | null;
   @ApiProperty({ type: String, nullable: true, description: "an IANA time zone; null: the company's (setting Time Zone)" })
   time_zone: string | null;
-  @ApiProperty({ description: 'the hour the digest goes out' }) effective_digest_hour: number;
+  @ApiInt({ description: 'the hour the digest goes out' }) effective_digest_hour: number;
   @ApiProperty({ description: 'the time zone of that hour' }) effective_time_zone: string;
 }
 
 @AcceptsReadOnlyOf(() => NotificationSettingsDto)
 export class UpdateNotificationSettingsDto {
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 23 })
+  @ApiIntOptional({ type: Number, nullable: true, minimum: 0, maximum: 23 })
   @IsOptional()
   @Nullable()
   @IsInt()
@@ -93,7 +94,7 @@ export class UpdateNotificationSettingsDto {
 }
 
 export class NotificationTemplateDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ description: 'a notification kind, or digest' }) kind: string;
   @ApiProperty({ example: 'en' }) lang: string;
   @ApiProperty({ description: 'Handlebars; values as they are, on one line' }) subject: string;

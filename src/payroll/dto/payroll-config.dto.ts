@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -21,12 +22,12 @@ import { IsCurrencyCode, IsRefId, Nullable, OptionalText, Trim } from '../../com
 import { COMPONENT_TYPES } from '../entities/payroll-config.entities';
 
 export class PayFrequencyDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ example: 'Monthly' }) name: string;
 }
 
 export class DeductionGroupDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
 }
@@ -44,7 +45,7 @@ export class CreateDeductionGroupDto {
 export class UpdateDeductionGroupDto extends PartialType(CreateDeductionGroupDto) {}
 
 export class SalaryComponentDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ enum: COMPONENT_TYPES }) component_type: string;
   @ApiProperty({ type: String, nullable: true }) details: string | null;
@@ -67,12 +68,12 @@ export class CreateSalaryComponentDto {
 export class UpdateSalaryComponentDto extends PartialType(CreateSalaryComponentDto) {}
 
 export class SalaryItemDto {
-  @ApiProperty({ description: 'salary component id' }) component: number;
+  @ApiInt({ description: 'salary component id' }) component: number;
   @ApiProperty({ example: '5000.00', description: 'decimal string in the currency of the payroll employee' }) amount: string;
 }
 
 export class SalaryItemInputDto {
-  @ApiProperty({ description: 'salary component id' })
+  @ApiInt({ description: 'salary component id' })
   @IsRefId()
   component: number;
 
@@ -92,25 +93,25 @@ export class PutSalaryDto {
 }
 
 export class PayrollEmployeeDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'employee id' }) employee: number;
-  @ApiProperty({ description: 'pay frequency id' }) pay_frequency: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'employee id' }) employee: number;
+  @ApiInt({ description: 'pay frequency id' }) pay_frequency: number;
   @ApiProperty({ example: 'USD' }) currency: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'deduction group id' }) deduction_group: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'deduction group id' }) deduction_group: number | null;
 }
 
 /** POST /payroll_config/payroll-employees: with `id` it updates that record, without it creates one (one per employee). */
 export class SavePayrollEmployeeDto {
-  @ApiPropertyOptional({ description: 'the record to update' })
+  @ApiIntOptional({ description: 'the record to update' })
   @IsOptional()
   @IsRefId()
   id?: number;
 
-  @ApiProperty({ description: 'employee id' })
+  @ApiInt({ description: 'employee id' })
   @IsRefId()
   employee: number;
 
-  @ApiProperty({ description: 'pay frequency id' })
+  @ApiInt({ description: 'pay frequency id' })
   @IsRefId()
   pay_frequency: number;
 
@@ -118,7 +119,7 @@ export class SavePayrollEmployeeDto {
   @IsCurrencyCode()
   currency: string;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'deduction group id' })
+  @ApiIntOptional({ type: Number, nullable: true, description: 'deduction group id' })
   @IsOptional()
   @Nullable()
   @IsRefId()
@@ -126,29 +127,29 @@ export class SavePayrollEmployeeDto {
 }
 
 export class PayrollStatusEmployeeDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() employee_id: string;
   @ApiProperty() first_name: string;
   @ApiProperty() last_name: string;
-  @ApiProperty({ type: Number, nullable: true }) department: number | null;
+  @ApiInt({ type: Number, nullable: true }) department: number | null;
   @ApiProperty({ description: 'has a payroll employee record' }) configured: boolean;
-  @ApiProperty({ type: Number, nullable: true }) payroll_employee: number | null;
-  @ApiProperty({ type: Number, nullable: true }) pay_frequency: number | null;
+  @ApiInt({ type: Number, nullable: true }) payroll_employee: number | null;
+  @ApiInt({ type: Number, nullable: true }) pay_frequency: number | null;
   @ApiProperty({ type: String, nullable: true }) currency: string | null;
-  @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
+  @ApiInt({ type: Number, nullable: true }) deduction_group: number | null;
 }
 
 export class PayrollColumnDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ example: 'gross_pay' }) variable: string;
-  @ApiProperty({ description: '1..n, dense' }) colorder: number;
+  @ApiInt({ description: '1..n, dense' }) colorder: number;
   @ApiProperty() enabled: boolean;
   @ApiProperty() editable: boolean;
   @ApiProperty({ type: String, nullable: true, example: '0.00' }) default_value: string | null;
-  @ApiProperty({ type: [Number] }) salary_components: number[];
-  @ApiProperty({ type: [Number] }) add_columns: number[];
-  @ApiProperty({ type: [Number] }) sub_columns: number[];
+  @ApiInt({ type: [Number] }) salary_components: number[];
+  @ApiInt({ type: [Number] }) add_columns: number[];
+  @ApiInt({ type: [Number] }) sub_columns: number[];
   @ApiProperty({ type: String, nullable: true }) calculation_hook: string | null;
   @ApiProperty({
     type: 'object',
@@ -157,14 +158,14 @@ export class PayrollColumnDto {
   })
   calculation_hook_args: Record<string, string | number>;
   @ApiProperty({ type: String, nullable: true }) script: string | null;
-  @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
+  @ApiInt({ type: Number, nullable: true }) deduction_group: number | null;
 }
 
-const ID_LIST = (description: string) => ApiPropertyOptional({ type: [Number], description, default: [] });
+const ID_LIST = (description: string) => ApiIntOptional({ type: [Number], description, default: [] });
 
 /** POST /payroll_config/payroll-columns: with `id` it updates that column, without it creates one. */
 export class SavePayrollColumnDto {
-  @ApiPropertyOptional({ description: 'the column to update' })
+  @ApiIntOptional({ description: 'the column to update' })
   @IsOptional()
   @IsRefId()
   id?: number;
@@ -181,7 +182,7 @@ export class SavePayrollColumnDto {
   @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: '$property must be letters, digits and _, not starting with a digit' })
   variable?: string;
 
-  @ApiPropertyOptional({ description: 'position (1 = first); default: last; later columns move down' })
+  @ApiIntOptional({ description: 'position (1 = first); default: last; later columns move down' })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -248,7 +249,7 @@ export class SavePayrollColumnDto {
   @MaxLength(10_000)
   script?: string | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true })
+  @ApiIntOptional({ type: Number, nullable: true })
   @IsOptional()
   @Nullable()
   @IsRefId()
@@ -274,7 +275,7 @@ export class PayrollTestEmployeeDto {
 }
 
 export class PayrollTestDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ type: PayrollTestEmployeeDto }) employee: PayrollTestEmployeeDto;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { net: '2531.40' } })
@@ -315,7 +316,7 @@ export class PayrollTestFailureDto {
 }
 
 export class PayrollTestResultDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty() passed: boolean;
   @ApiProperty({ type: [PayrollTestFailureDto] }) failures: PayrollTestFailureDto[];
@@ -330,8 +331,8 @@ export class ValidateScriptDto {
 
 export class ScriptErrorDto {
   @ApiProperty() message: string;
-  @ApiProperty({ description: '1-based' }) line: number;
-  @ApiProperty({ description: '1-based' }) column: number;
+  @ApiInt({ description: '1-based' }) line: number;
+  @ApiInt({ description: '1-based' }) column: number;
 }
 
 export class ValidateScriptResultDto {

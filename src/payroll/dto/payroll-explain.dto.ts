@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
@@ -12,15 +13,20 @@ export class ExplainInputDto {
   @ApiProperty({ example: '5000.00' }) value: string;
   @ApiProperty({ description: 'The component, column, hook or field name' }) name: string;
   @ApiPropertyOptional({ enum: ['+', '-'], description: 'In a sum: added or subtracted' }) sign?: string;
-  @ApiPropertyOptional({ description: 'salary_component: its id' }) component?: number;
-  @ApiPropertyOptional({ description: 'column, edit: the column id' }) column?: number;
+  @ApiIntOptional({ description: 'salary_component: its id' }) component?: number;
+  @ApiIntOptional({ description: 'column, edit: the column id' }) column?: number;
   @ApiPropertyOptional({ description: 'column: its variable' }) variable?: string;
   @ApiPropertyOptional({ description: 'hook: its code' }) hook?: string;
-  @ApiPropertyOptional({ type: Object, description: "hook: the column's calculation_hook_args" }) args?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], nullable: true },
+    description: "hook: the column's calculation_hook_args (argument name → value)",
+  })
+  args?: Record<string, unknown>;
   @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'hook: where its value came from' }) source?: string;
-  @ApiPropertyOptional({ type: [Number], description: 'hook: ids of the source records summed' }) records?: number[];
+  @ApiIntOptional({ type: [Number], description: 'hook: ids of the source records summed' }) records?: number[];
   @ApiPropertyOptional({ description: 'employee_field: the field' }) field?: string;
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'edit: the user who made it (null: unknown or a system)' })
+  @ApiIntOptional({ type: Number, nullable: true, description: 'edit: the user who made it (null: unknown or a system)' })
   edited_by?: number | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'edit: when (ISO 8601)' }) edited_at?: string | null;
 }
@@ -32,13 +38,13 @@ export class ExplainStepDto {
 
 export class ExplainRoundingDto {
   @ApiProperty({ description: 'The exact value before rounding' }) exact: string;
-  @ApiProperty({ description: "Decimal places (the currency's minor unit), half-up" }) places: number;
+  @ApiInt({ description: "Decimal places (the currency's minor unit), half-up" }) places: number;
   @ApiProperty({ description: 'The stored value' }) value: string;
 }
 
 /** One cell's derivation. */
 export class ExplainedCellDto {
-  @ApiProperty() column: number;
+  @ApiInt() column: number;
   @ApiProperty() name: string;
   @ApiProperty() variable: string;
   @ApiProperty({ type: String, nullable: true, description: 'The stored value (null: the cell failed)' }) value: string | null;
@@ -54,8 +60,8 @@ export class ExplainedCellDto {
 
 /** GET .../payrolls/{id}/cells/{employee}/{column}/explain. */
 export class CellExplanationDto extends ExplainedCellDto {
-  @ApiProperty() payroll: number;
-  @ApiProperty() employee: number;
+  @ApiInt() payroll: number;
+  @ApiInt() employee: number;
   @ApiProperty({
     type: [ExplainedCellDto],
     description: 'The cells of other columns it reads, directly or through them, each with its own derivation (dependency order)',
@@ -66,8 +72,8 @@ export class CellExplanationDto extends ExplainedCellDto {
 /** Why a cell differs between two runs (API.md §18): an input that differs and that the cell reads. */
 export class DiffCauseDto {
   @ApiProperty({ enum: DIFF_CAUSE_KINDS }) kind: string;
-  @ApiPropertyOptional({ description: 'salary: the component' }) component?: number;
-  @ApiPropertyOptional({ description: 'column, edit, input from a hook: the column' }) column?: number;
+  @ApiIntOptional({ description: 'salary: the component' }) component?: number;
+  @ApiIntOptional({ description: 'column, edit, input from a hook: the column' }) column?: number;
   @ApiPropertyOptional({ description: 'The component, column or field name' }) name?: string;
   @ApiPropertyOptional({ description: 'input: the hook code' }) hook?: string;
   @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'input: where the hook reads' }) source?: string;
@@ -84,11 +90,20 @@ export class DiffCauseDto {
     description: 'The value in the newer run',
   })
   new?: string | number | null;
-  @ApiPropertyOptional({ type: [Number], description: 'input: ids of the records only the newer run summed' }) added?: number[];
-  @ApiPropertyOptional({ type: [Number], description: 'input: ids of the records only the older run summed' }) removed?: number[];
-  @ApiPropertyOptional({ type: Object, description: 'column: each changed definition field, [old, new]' })
-  changes?: Record<string, [unknown, unknown]>;
+  @ApiIntOptional({ type: [Number], description: 'input: ids of the records only the newer run summed' }) added?: number[];
+  @ApiIntOptional({ type: [Number], description: 'input: ids of the records only the older run summed' }) removed?: number[];
   @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: {
+      type: 'array',
+      minItems: 2,
+      maxItems: 2,
+      items: { nullable: true, description: 'the value in the older run, then in the newer one (any JSON value)' },
+    },
+    description: 'column: each changed definition field → [old, new]',
+  })
+  changes?: Record<string, [unknown, unknown]>;
+  @ApiIntOptional({
     type: Number,
     nullable: true,
     description: 'salary, column, edit: the user who made the change (audit log)',
@@ -99,9 +114,9 @@ export class DiffCauseDto {
 }
 
 export class PayrollDiffRowDto {
-  @ApiProperty() employee: number;
+  @ApiInt() employee: number;
   @ApiProperty() employee_name: string;
-  @ApiProperty() column: number;
+  @ApiInt() column: number;
   @ApiProperty() column_name: string;
   @ApiProperty({ type: String, nullable: true, description: 'In the run compared against (null: no cell, or it failed)' })
   old: string | null;
@@ -111,20 +126,20 @@ export class PayrollDiffRowDto {
 }
 
 export class DiffCauseCountsDto {
-  @ApiProperty() salary: number;
-  @ApiProperty() input: number;
-  @ApiProperty() column: number;
-  @ApiProperty() edit: number;
-  @ApiProperty() joined: number;
-  @ApiProperty() left: number;
-  @ApiProperty() rounding: number;
+  @ApiInt() salary: number;
+  @ApiInt() input: number;
+  @ApiInt() column: number;
+  @ApiInt() edit: number;
+  @ApiInt() joined: number;
+  @ApiInt() left: number;
+  @ApiInt() rounding: number;
 }
 
 /** GET .../diff/summary: per column. */
 export class PayrollDiffColumnDto {
-  @ApiProperty() column: number;
+  @ApiInt() column: number;
   @ApiProperty() name: string;
-  @ApiProperty({ description: 'Cells that differ' }) changed: number;
+  @ApiInt({ description: 'Cells that differ' }) changed: number;
   @ApiProperty({ description: 'The sum of the differences (cells with both values)' }) total_difference: string;
   @ApiProperty({ type: DiffCauseCountsDto, description: 'Changed cells per cause kind (a cell may have several)' })
   causes: DiffCauseCountsDto;
@@ -141,8 +156,8 @@ export class PayrollDiffFilterDto {
   @IsRefId()
   against?: number;
 
-  @ApiPropertyOptional({ description: 'Only this employee' }) @IsOptional() @Type(() => Number) @IsRefId() employee?: number;
-  @ApiPropertyOptional({ description: 'Only this column' }) @IsOptional() @Type(() => Number) @IsRefId() column?: number;
+  @ApiIntOptional({ description: 'Only this employee' }) @IsOptional() @Type(() => Number) @IsRefId() employee?: number;
+  @ApiIntOptional({ description: 'Only this column' }) @IsOptional() @Type(() => Number) @IsRefId() column?: number;
   @ApiPropertyOptional({ enum: DIFF_CAUSE_KINDS, description: 'Only cells with a cause of this kind' })
   @IsOptional()
   @IsIn(DIFF_CAUSE_KINDS)
@@ -153,7 +168,7 @@ export class PayrollDiffFilterDto {
 export class PayrollDiffQueryDto extends IntersectionType(PageQueryDto, PayrollDiffFilterDto) {}
 
 export class PreviewChangeQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'The run to preview on; default the newest Processed or Completed one' })
+  @ApiIntOptional({ description: 'The run to preview on; default the newest Processed or Completed one' })
   @IsOptional()
   @Type(() => Number)
   @IsRefId()

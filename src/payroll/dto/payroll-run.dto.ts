@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -18,17 +19,17 @@ import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES, PayslipDeliveryStatus } fr
 import { PayslipContextDto } from '../payslip-context';
 
 export class PayrollDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
-  @ApiProperty({ description: 'pay frequency id' }) pay_period: number;
-  @ApiProperty({ description: 'department id: the payroll covers it and its children' }) department: number;
-  @ApiProperty({ type: Number, nullable: true }) deduction_group: number | null;
+  @ApiInt({ description: 'pay frequency id' }) pay_period: number;
+  @ApiInt({ description: 'department id: the payroll covers it and its children' }) department: number;
+  @ApiInt({ type: Number, nullable: true }) deduction_group: number | null;
   @ApiProperty({ format: 'date' }) date_start: string;
   @ApiProperty({ format: 'date' }) date_end: string;
-  @ApiProperty({ type: [Number], description: 'payroll column ids' }) columns: number[];
-  @ApiProperty({ type: Number, nullable: true }) payslip_template: number | null;
+  @ApiInt({ type: [Number], description: 'payroll column ids' }) columns: number[];
+  @ApiInt({ type: Number, nullable: true }) payslip_template: number | null;
   @ApiProperty({ enum: PAYROLL_STATUSES }) status: string;
-  @ApiProperty({ description: '0-100 while Processing or Completing' }) progress: number;
+  @ApiInt({ description: '0-100 while Processing or Completing' }) progress: number;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) processed_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completed_at: string | null;
@@ -36,7 +37,7 @@ export class PayrollDto {
 
 /** POST /payroll_config/payrolls: with `id` it updates that payroll (not while Processing, Completing or Completed). */
 export class SavePayrollDto {
-  @ApiPropertyOptional({ description: 'the payroll to update' })
+  @ApiIntOptional({ description: 'the payroll to update' })
   @IsOptional()
   @IsRefId()
   id?: number;
@@ -47,15 +48,15 @@ export class SavePayrollDto {
   @Length(1, 100)
   name: string;
 
-  @ApiProperty({ description: 'pay frequency id' })
+  @ApiInt({ description: 'pay frequency id' })
   @IsRefId()
   pay_period: number;
 
-  @ApiProperty({ description: 'department id' })
+  @ApiInt({ description: 'department id' })
   @IsRefId()
   department: number;
 
-  @ApiPropertyOptional({ type: Number, nullable: true })
+  @ApiIntOptional({ type: Number, nullable: true })
   @IsOptional()
   @Nullable()
   @IsRefId()
@@ -69,14 +70,14 @@ export class SavePayrollDto {
   @IsCalendarDate()
   date_end: string;
 
-  @ApiProperty({ type: [Number] })
+  @ApiInt({ type: [Number] })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(200)
   @IsInt({ each: true })
   columns: number[];
 
-  @ApiPropertyOptional({ type: Number, nullable: true })
+  @ApiIntOptional({ type: Number, nullable: true })
   @IsOptional()
   @Nullable()
   @IsRefId()
@@ -84,27 +85,27 @@ export class SavePayrollDto {
 }
 
 export class PayrollEmployeeRowDto {
-  @ApiProperty({ description: 'employee id' }) id: number;
+  @ApiInt({ description: 'employee id' }) id: number;
   @ApiProperty() employee_id: string;
   @ApiProperty() name: string;
-  @ApiProperty({ description: 'payroll employee id' }) payroll_employee: number;
+  @ApiInt({ description: 'payroll employee id' }) payroll_employee: number;
   @ApiProperty() currency: string;
 }
 
 export class PayrollErrorDto {
-  @ApiProperty({ type: Number, nullable: true }) employee: number | null;
-  @ApiProperty({ type: Number, nullable: true }) column: number | null;
+  @ApiInt({ type: Number, nullable: true }) employee: number | null;
+  @ApiInt({ type: Number, nullable: true }) column: number | null;
   @ApiProperty() message: string;
 }
 
 export class GridColumnDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty() editable: boolean;
 }
 
 export class GridEmployeeDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() employee_id: string;
   @ApiProperty() name: string;
 }
@@ -118,19 +119,19 @@ export class GridRowDto {
 export class PayrollDataDto {
   @ApiProperty({ type: [GridColumnDto] }) columns: GridColumnDto[];
   @ApiProperty({ type: [GridRowDto] }) rows: GridRowDto[];
-  @ApiProperty({ description: 'employees in the payroll' }) total: number;
-  @ApiProperty() page: number;
-  @ApiProperty() limit: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'the next page of rows, null on the last (as every list)' })
+  @ApiInt({ description: 'employees in the payroll' }) total: number;
+  @ApiInt() page: number;
+  @ApiInt() limit: number;
+  @ApiInt({ type: Number, nullable: true, description: 'the next page of rows, null on the last (as every list)' })
   nextPage: number | null;
 }
 
 export class CellEditDto {
-  @ApiProperty({ description: 'employee id' })
+  @ApiInt({ description: 'employee id' })
   @IsRefId()
   employee: number;
 
-  @ApiProperty({ description: 'column id (an editable column of the payroll)' })
+  @ApiInt({ description: 'column id (an editable column of the payroll)' })
   @IsRefId()
   column: number;
 
@@ -150,7 +151,7 @@ export class PayrollDataUpdateDto {
 }
 
 export class PayslipTemplateDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ enum: ['Active', 'Inactive'] }) status: string;
   @ApiProperty({
@@ -161,7 +162,7 @@ export class PayslipTemplateDto {
 
 /** POST /payroll_config/payslip-templates: with `id` it updates that template. */
 export class SavePayslipTemplateDto {
-  @ApiPropertyOptional()
+  @ApiIntOptional()
   @IsOptional()
   @IsRefId()
   id?: number;
@@ -185,7 +186,7 @@ export class SavePayslipTemplateDto {
 
 /** A template definition as the form edits it (name and status are accepted and not used), and optionally the data to render it with. */
 export class PreviewTemplateDto {
-  @ApiPropertyOptional({ description: 'the template being edited, if saved (not used)' })
+  @ApiIntOptional({ description: 'the template being edited, if saved (not used)' })
   @IsOptional()
   @IsRefId()
   id?: number;
@@ -221,11 +222,11 @@ export class RenderedDto {
 }
 
 export class PayslipDto {
-  @ApiProperty() id: number;
-  @ApiProperty() payroll: number;
-  @ApiProperty() employee: number;
+  @ApiInt() id: number;
+  @ApiInt() payroll: number;
+  @ApiInt() employee: number;
   @ApiProperty() html: string;
-  @ApiProperty({
+  @ApiInt({
     type: Number,
     nullable: true,
     description:
@@ -251,7 +252,7 @@ export class SendPayslipsDto {
   @IsIsoDateTime()
   send_after?: string;
 
-  @ApiPropertyOptional({ type: [Number], description: 'only these employees of the payroll (ids)' })
+  @ApiIntOptional({ type: [Number], description: 'only these employees of the payroll (ids)' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100_000)
@@ -270,12 +271,12 @@ export class SendPayslipDto {
 /** What a send request did. */
 export class SendPayslipsResultDto {
   @ApiProperty({ description: "the request's id, on each of its delivery records" }) request: string;
-  @ApiProperty({ description: 'payslips queued for e-mail' }) queued: number;
-  @ApiProperty({
+  @ApiInt({ description: 'payslips queued for e-mail' }) queued: number;
+  @ApiInt({
     description: 'payslips whose employee has no address (the setting Payslip E-mail Address): delivery_status no_address',
   })
   no_address: number;
-  @ApiProperty({ description: 'payslips left alone: already sent, queued, or of unknown outcome (send those one by one)' })
+  @ApiInt({ description: 'payslips left alone: already sent, queued, or of unknown outcome (send those one by one)' })
   skipped: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) send_after: string | null;
 }

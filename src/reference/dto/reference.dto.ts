@@ -1,10 +1,11 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IsMoney } from '../../common/money/money';
 import { IsCurrencyCode, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 
 export class ReferenceDto {
-  @ApiProperty({ example: 1 }) id: number;
+  @ApiInt({ example: 1 }) id: number;
   @ApiProperty({ example: 'Software Engineer' }) name: string;
 }
 
@@ -19,11 +20,11 @@ export class CreateReferenceDto {
 export class UpdateReferenceDto extends PartialType(CreateReferenceDto) {}
 
 export class DepartmentDto extends ReferenceDto {
-  @ApiProperty({ type: Number, nullable: true, description: 'parent department id; null at the root' }) parent: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'parent department id; null at the root' }) parent: number | null;
 }
 
 export class CreateDepartmentDto extends CreateReferenceDto {
-  @ApiPropertyOptional({ type: Number, nullable: true })
+  @ApiIntOptional({ type: Number, nullable: true })
   @IsOptional()
   @Nullable()
   @IsRefId()

@@ -1,11 +1,12 @@
+import { ApiInt } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { TASK_PRIORITIES, TASK_STATUSES, TaskPriority, TaskStatus } from '../entities/task.entity';
 
 export class TaskDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'the user the task is for' }) user: number;
+  @ApiInt() id: number;
+  @ApiInt({ description: 'the user the task is for' }) user: number;
   @ApiProperty({ example: 'Approve the leave request of Ada Lovelace (2026-12-21 to 2026-12-24)' }) title: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: TASK_STATUSES }) status: TaskStatus;
@@ -18,7 +19,7 @@ export class TaskDto {
     description: 'manual, password-change, leave-approval, timesheet-approval, payroll-review or payroll-failed',
   })
   source: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'the id of the record the task is about' }) source_id: number | null;
+  @ApiInt({ type: Number, nullable: true, description: 'the id of the record the task is about' }) source_id: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completed_at: string | null;
 }
@@ -29,7 +30,7 @@ export class TaskStatusDto {
 
 /** POST /tasks (Admins): a task for a user. */
 export class CreateTaskDto {
-  @ApiProperty({ description: 'user id' }) @IsRefId() user: number;
+  @ApiInt({ description: 'user id' }) @IsRefId() user: number;
   @ApiProperty({ maxLength: 200 }) @Trim() @IsString() @Length(1, 200) title: string;
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
   @IsOptional()

@@ -1,5 +1,6 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
@@ -8,7 +9,7 @@ import { TIME_ENTRY_STATUSES } from '../entities/timesheet.entities';
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export class ProjectDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ type: String, nullable: true }) client: string | null;
 }
@@ -27,9 +28,9 @@ export class CreateProjectDto {
 export class UpdateProjectDto extends PartialType(CreateProjectDto) {}
 
 export class TimeEntryDto {
-  @ApiProperty() id: number;
-  @ApiProperty() employee: number;
-  @ApiProperty({ type: Number, nullable: true }) project: number | null;
+  @ApiInt() id: number;
+  @ApiInt() employee: number;
+  @ApiInt({ type: Number, nullable: true }) project: number | null;
   @ApiProperty({ format: 'date' }) date: string;
   @ApiProperty({ example: '09:00' }) start: string;
   @ApiProperty({ example: '12:30' }) end: string;
@@ -39,7 +40,7 @@ export class TimeEntryDto {
 }
 
 export class CreateTimeEntryDto {
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'id from /projects' })
+  @ApiIntOptional({ type: Number, nullable: true, description: 'id from /projects' })
   @IsOptional()
   @Nullable()
   @IsRefId()
@@ -54,7 +55,7 @@ export class CreateTimeEntryDto {
   @OptionalText(500)
   details?: string | null;
 
-  @ApiPropertyOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
+  @ApiIntOptional({ description: 'for another employee: Admin, or Restricted Admin in scope' })
   @IsOptional()
   @IsRefId()
   employee?: number;
@@ -66,5 +67,5 @@ export class UpdateTimeEntryDto extends PartialType(CreateTimeEntryDto) {}
 export class TimesheetListQueryDto extends DateRangeListQueryDto {}
 
 export class TimeEntryDeletedDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
 }

@@ -1,3 +1,4 @@
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
@@ -19,7 +20,7 @@ const LANG_RE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 const MODULE_RE = /^[A-Za-z0-9_-]{1,50}$/;
 
 class UserPreferencesDto {
-  @ApiPropertyOptional({ type: [Number], description: 'role ids' })
+  @ApiIntOptional({ type: [Number], description: 'role ids' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
@@ -60,7 +61,7 @@ export class CreateUserForEmployeeDto extends UserPreferencesDto {
 }
 
 export class CreatedUserDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() username: string;
   @ApiProperty() email: string;
   @ApiProperty({ enum: USER_LEVELS }) user_level: string;
@@ -73,15 +74,15 @@ export class CreateUserResponseDto {
 }
 
 export class UserDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty() username: string;
   @ApiProperty() email: string;
   @ApiProperty({ enum: USER_LEVELS }) user_level: string;
   @ApiProperty({ type: String, nullable: true, description: 'the linked employee id, as a string' }) employee: string | null;
   @ApiProperty() active: boolean;
-  @ApiProperty({ type: [Number], description: "a Restricted Admin's departments (its scope, with their children)" })
+  @ApiInt({ type: [Number], description: "a Restricted Admin's departments (its scope, with their children)" })
   departments: number[];
-  @ApiProperty({ type: [Number] }) user_roles: number[];
+  @ApiInt({ type: [Number] }) user_roles: number[];
   @ApiProperty({ type: String, nullable: true }) lang: string | null;
   @ApiProperty({ type: String, nullable: true }) default_module: string | null;
   @ApiProperty({ enum: ['pending', 'sent', 'not_sent', 'none'], nullable: true }) welcome_email_status: string | null;
@@ -107,7 +108,7 @@ export class UpdateUserDto extends UserPreferencesDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: [Number], description: 'Restricted Admin only: department ids' })
+  @ApiIntOptional({ type: [Number], description: 'Restricted Admin only: department ids' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(200)
@@ -116,5 +117,5 @@ export class UpdateUserDto extends UserPreferencesDto {
 }
 
 export class UserDeletedDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
 }

@@ -1,3 +1,4 @@
+import { ApiInt } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import {
@@ -15,7 +16,7 @@ import { WEBHOOK_EVENTS } from '../webhook-events';
 import { OptionalText, Trim } from '../../common/validation/decorators';
 
 export class WebhookDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ example: 'https://accounting.example.com/hooks/hr' }) url: string;
   @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true }) events: string[];
   @ApiProperty({ description: 'false: nothing is delivered (set by an Admin, or after a day of failed deliveries)' })
@@ -62,12 +63,12 @@ export class CreateWebhookDto {
 export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {}
 
 export class WebhookDeliveryDto {
-  @ApiProperty() id: number;
+  @ApiInt() id: number;
   @ApiProperty({ example: 'leave.decided' }) event: string;
   @ApiProperty({ description: 'the webhook-id header without its msg_ prefix: the same on every attempt' }) event_id: string;
-  @ApiProperty() attempt: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'null when no answer came' }) status_code: number | null;
-  @ApiProperty() duration_ms: number;
+  @ApiInt() attempt: number;
+  @ApiInt({ type: Number, nullable: true, description: 'null when no answer came' }) status_code: number | null;
+  @ApiInt() duration_ms: number;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
   @ApiProperty() delivered: boolean;
   @ApiProperty({ format: 'date-time' }) at: string;
