@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ImportRecord } from '../src/imports/entities/import.entities';
 import { ImportsService } from '../src/imports/imports.service';
 import { buildCompany, Company } from './helpers/company';
@@ -189,5 +190,59 @@ describe('hardening III (issue 41)', () => {
       const putUser = await call('PUT', `/users/${c.users.manager.user.id}`, admin, user);
       expect([putUser.statusCode, putUser.json().data?.username ?? putUser.body]).toEqual([200, user.username]);
     });
+  });
+
+  describe('item 4: leave periods, balances and the liability are bounded', () => {
+    it('a leave period spans at most two years; as_of at most a year past the last period', async () => {
+      const far = await call('POST', '/leave-periods', admin, {
+        name: 'Forever',
+        date_start: '2027-01-01',
+        date_end: '2999-12-31',
+      });
+      expect([far.statusCode, far.json().error.details[0].field]).toEqual([400, 'date_end']);
+      const two = await call('POST', '/leave-periods', admin, {
+        name: 'Two years',
+        date_start: '2040-01-01',
+        date_end: '2041-12-31',
+      });
+      expect(two.statusCode).toBe(200);
+      const own = await call('GET', `/employees/${c.emp.report1}/leaves/balance?as_of=2999-12-31`, admin);
+      expect([own.statusCode, own.json().error.details[0].field]).toEqual([400, 'as_of']);
+      expect((await call('GET', `/employees/${c.emp.report1}/leaves/balance?as_of=2042-12-31`, admin)).statusCode).toBe(200);
+    });
+
+    it('the liability over 3 000 employees lets the event loop run (no pause of 150 ms)', async () => {
+      const period = (
+        await call('POST', '/leave-periods', admin, { name: 'Liability years', date_start: '2050-01-01', date_end: '2051-12-31' })
+      ).json().data.id as number;
+      const type = (await call('POST', '/leave-types', admin, { name: 'Liability type', default_days: 0 })).json().data.id;
+      const policy = (
+        await call('POST', '/leave-policies', admin, { name: 'Weekly-ish', leave_type: type, accrual: 'monthly', amount: 2 })
+      ).json().data.id;
+      await call('POST', '/leave-policy-assignments', admin, {
+        policy,
+        department: c.departments.company,
+        valid_from: '2000-01-01',
+      });
+      await bulkEmployees(ds, 3000, [c.departments.company], 'LY');
+      let longest = 0;
+      let last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+      }, 1);
+      const started = performance.now();
+      try {
+        const res = await call('GET', `/insights/leave-liability/${period}`, admin);
+        expect(res.statusCode).toBe(200);
+      } finally {
+        clearInterval(timer);
+      }
+      longest = Math.max(longest, performance.now() - last); // a loop blocked to the end never ticked
+      const took = performance.now() - started;
+      expect(took).toBeGreaterThan(300); // enough work for a pause to matter (in-memory SQLite answers without a tick)
+      expect(longest).toBeLessThan(150);
+    }, 60_000);
   });
 });

@@ -15,6 +15,7 @@ import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/le
 import { LeavePolicyAssignment } from './entities/leave-ledger.entities';
 import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
 import { fixedPerPeriod } from './ledger/accrual-engine';
+import { daysInclusive } from './ledger/calendar';
 
 export const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',
@@ -33,6 +34,9 @@ const toEntitlementDto = (x: LeaveEntitlement): EntitlementDto => ({
   leave_period: x.leavePeriodId,
   days: x.days,
 });
+
+/** The longest leave period: two years (a transition between two leave years is the longest seen). */
+const MAX_PERIOD_DAYS = 731;
 
 /** What leave requests are measured against: types, periods, holidays, entitlements. */
 /** Leave periods and holidays sort by their date too (their controllers document the same). */
@@ -69,6 +73,9 @@ export class LeaveSetupService {
       fields: { name: 'name', date_start: 'dateStart', date_end: 'dateEnd' },
       check: async (p, id) => {
         if (p.dateEnd < p.dateStart) throw ValidationException.field('date_end', 'must not be before date_start');
+        // Accruals, balances and the liability walk a period day by day or pay period by pay period (issue 41).
+        if (daysInclusive(p.dateStart, p.dateEnd) > MAX_PERIOD_DAYS)
+          throw ValidationException.field('date_end', `a leave period spans at most ${MAX_PERIOD_DAYS} days (two years)`);
         const overlap = await periods.exists({
           where: { dateStart: LessThanOrEqual(p.dateEnd), dateEnd: MoreThanOrEqual(p.dateStart), ...(id ? { id: Not(id) } : {}) },
         });

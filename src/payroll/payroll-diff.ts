@@ -1,5 +1,6 @@
 import { PayrollColumnDto } from './dto/payroll-config.dto';
-import { planColumns, timeSlices } from './engine/payroll-engine';
+import { timeSlices } from '../common/async/time-slices';
+import { planColumns } from './engine/payroll-engine';
 import { Dec } from './formula/formula';
 import { amountText, engineColumnOf } from './payroll-columns';
 import { EmployeeInputs, HOOK_SOURCES, HookSource } from './run-inputs';

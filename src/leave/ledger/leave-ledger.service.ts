@@ -43,7 +43,8 @@ import {
   windowOn,
   windowsOf,
 } from './accrual-engine';
-import { maxDay } from './calendar';
+import { maxDay, plusDays } from './calendar';
+import { timeSlices } from '../../common/async/time-slices';
 import { LeaveLedgerRepository, NewLedgerEntry } from './leave-ledger.repository';
 
 /** The daily accrual: writes what the policies owe (accruals, carry-overs, expiries) and is not yet written. */
@@ -133,6 +134,9 @@ const NOTES: Partial<Record<LedgerKind, string>> = {
  * job has not written yet, so a balance never waits for the job), the daily accrual job, the
  * entries of approvals and cancellations, adjustments and encashments.
  */
+/** How far past the last leave period (or today) a balance may be projected (issue 41). */
+const AS_OF_HORIZON_DAYS = 366;
+
 @Injectable()
 export class LeaveLedgerService implements OnModuleInit {
   private readonly logger = new Logger('LeaveLedger');
@@ -185,9 +189,9 @@ export class LeaveLedgerService implements OnModuleInit {
       this.repo.pendingDays(em, employeeIds, w?.start ?? from, to),
     ]);
     const earnedBy = view.kind === 'commitment' ? maxDay(view.today, w?.start ?? view.today) : view.day;
-    return [...resolvers].map(([employeeId, resolver]) => ({
-      employee: resolver.employee,
-      balances: types.map((t) => {
+    // Many employees (the liability: 1 000 at a time) let the event loop run between them (issue 41).
+    const balancesOfOne = (employeeId: number, resolver: PolicyResolver): Balance[] =>
+      types.map((t) => {
         const mine = written.get(`${employeeId}:${t.id}`) ?? [];
         const owed = w ? owedEntries(t.id, resolver, around, mine) : [];
         const counted: Array<Entry | Owed> = [
@@ -195,8 +199,14 @@ export class LeaveLedgerService implements OnModuleInit {
           ...owed.filter((o) => !w || o.date >= w.start),
         ].filter((x) => (view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || x.date <= earnedBy));
         return this.sum(t.id, counted, pending.get(`${employeeId}:${t.id}`) ?? 0, resolver.on(t.id, view.day));
-      }),
-    }));
+      });
+    const slices = timeSlices();
+    const out: Array<{ employee: EmployeeFacts; balances: Balance[] }> = [];
+    for (const [employeeId, resolver] of resolvers) {
+      if (slices.due()) await slices.pause();
+      out.push({ employee: resolver.employee, balances: balancesOfOne(employeeId, resolver) });
+    }
+    return out;
   }
 
   /**
@@ -283,7 +293,13 @@ export class LeaveLedgerService implements OnModuleInit {
   /** GET /employees/{id}/leaves/balance. */
   async balance(caller: AuthUser, employeeId: number, query: LeaveBalanceQueryDto): Promise<LeaveBalanceDto[]> {
     await this.access.visible(caller, employeeId);
-    const day = query.as_of ?? new Date().toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
+    const day = query.as_of ?? today;
+    // A projection is bounded (issue 41): up to a year past the last leave period (or today).
+    const last = (await this.repo.periods()).reduce((max, p) => (p.end > max ? p.end : max), today);
+    const horizon = plusDays(last, AS_OF_HORIZON_DAYS);
+    if (day > horizon)
+      throw ValidationException.field('as_of', `must be on or before ${horizon} (a year after the last leave period)`);
     const balances = await this.balances(null, employeeId, { kind: 'as_of', day }, query.leave_type);
     if (query.leave_type !== undefined && !balances.length) throw ValidationException.field('leave_type', 'does not exist');
     return balances.map(balanceDto);

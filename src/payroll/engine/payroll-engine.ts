@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { timeSlices } from '../../common/async/time-slices';
 import {
   CompiledFormula,
   compileFormula,
@@ -181,27 +182,9 @@ export function computePayroll(
 
 export type CellOverrides = (columnId: number, employeeId: number) => string | undefined;
 
-/** How long synchronous work runs before it lets the event loop run other work (timeSlices). */
-const SLICE_MS = 10;
-
-/**
- * Slices of synchronous work for a process that serves requests too: call `due()` between units of
- * work, and past SLICE_MS since the last pause `await pause()` lets the event loop run.
- */
-export function timeSlices(): { due(): boolean; pause(): Promise<void> } {
-  let start = performance.now();
-  return {
-    due: () => performance.now() - start >= SLICE_MS,
-    pause: async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      start = performance.now();
-    },
-  };
-}
-
 /**
  * computePayroll for a process that serves requests too (the in-process job runner): after each
- * employee, past SLICE_MS of computing, it yields to the event loop. One employee's row is the
+ * employee, past SLICE_MS (common/async/time-slices) of computing, it yields to the event loop. One employee's row is the
  * longest it runs at once: its columns × the per-cell bound of the formula language.
  */
 export async function computePayrollYielding(
