@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { DataSource, EntityManager } from 'typeorm';
+import { timeSlices } from '../common/async/time-slices';
 import { runAs } from '../common/audit/audit-context';
 import { isDeadlock } from '../common/errors/db-errors';
 import { DomainException } from '../common/errors/domain.exception';
@@ -203,7 +204,9 @@ export class ImportRunner {
     fields.forEach((field, i) => field && known.push([i, field]));
     const batches = async function* (): AsyncGenerator<ImportRow[]> {
       let batch: ImportRow[] = [];
+      const slices = timeSlices(); // reading a file's rows is synchronous work too
       for await (const line of rows) {
+        if (slices.due()) await slices.pause();
         const values = new Map<string, (typeof line.cells)[number]>();
         for (const [i, field] of known) if (i < line.cells.length) values.set(field, line.cells[i] ?? null);
         batch.push({ row: line.number - header.number, values });

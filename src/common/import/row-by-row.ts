@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { timeSlices } from '../async/time-slices';
 import { withSavepoint } from '../database/transaction';
 import { DomainException } from '../errors/domain.exception';
 import { createValidationPipe } from '../validation/validation-pipe';
@@ -36,7 +37,12 @@ export async function rowByRow<D extends object>(
   write: (body: D) => Promise<unknown>,
 ): Promise<RowDetail[]> {
   const problems: RowDetail[] = [];
+  // A row's checks and writes are microtasks on SQLite (its driver answers at once): without a
+  // pause a batch of rows kept /health/live waiting seconds (issue 41). Other statements still wait
+  // for the import's transaction (the SQLite gate); requests that need no database answer.
+  const slices = timeSlices();
   for (const row of rows) {
+    if (slices.due()) await slices.pause();
     const raw = body(row, problems);
     if (!raw) continue;
     try {
