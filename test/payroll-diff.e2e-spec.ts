@@ -1,3 +1,4 @@
+import { PayrollDiffService } from '../src/payroll/payroll-diff.service';
 import { DataSource } from 'typeorm';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';
@@ -209,6 +210,43 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     const lines = csv.body.trim().split(/\r?\n/);
     expect(lines[0]).toBe('employee,employee_name,column,column_name,old,new,difference,causes');
     expect(lines).toHaveLength(4);
+  });
+
+  // Issue 41, item 5: every pair computed at once (and again once the cache dropped it while it ran).
+  it('computes one diff per pair at a time and at most DIFF_MAX_CONCURRENT pairs: past it, 429 with Retry-After', async () => {
+    const service = t.app.get(PayrollDiffService);
+    const internals = service as unknown as {
+      compute: (...args: unknown[]) => Promise<unknown>;
+      computed: { clear(): void };
+      config: { diff: { maxConcurrent: number } };
+    };
+    const original = internals.compute.bind(service);
+    let computations = 0;
+    const spy = jest.spyOn(internals, 'compute').mockImplementation(async (...args: unknown[]) => {
+      computations++;
+      await new Promise((r) => setTimeout(r, 200));
+      return original(...args);
+    });
+    const limit = internals.config.diff.maxConcurrent;
+    try {
+      internals.computed.clear();
+      const same = await Promise.all([1, 2, 3].map(() => call('GET', `/payroll_config/payrolls/${april}/diff?limit=1`, admin)));
+      expect(same.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect(computations).toBe(1);
+
+      internals.computed.clear();
+      internals.config.diff.maxConcurrent = 1;
+      const pairs = await Promise.all([
+        call('GET', `/payroll_config/payrolls/${april}/diff?limit=1&against=${march}`, admin),
+        call('GET', `/payroll_config/payrolls/${march}/diff?limit=1&against=${april}`, admin),
+      ]);
+      expect(pairs.map((r) => r.statusCode).sort()).toEqual([200, 429]);
+      const refused = pairs.find((r) => r.statusCode === 429)!;
+      expect([refused.json().error.code, refused.headers['retry-after']]).toEqual(['RATE_LIMITED', '5']);
+    } finally {
+      internals.config.diff.maxConcurrent = limit;
+      spy.mockRestore();
+    }
   });
 
   it('refuses what it cannot compare: 404 without a previous run, 409 against an unprocessed one, 400 bad filters, 403 below Restricted Admin', async () => {

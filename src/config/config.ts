@@ -74,6 +74,13 @@ export interface AppConfig {
    * (Fastify's trustProxy). Never "every hop": a client could then name any address it likes.
    */
   trustProxy: false | number | string[];
+  /** Payroll diffs (GET /payroll_config/payrolls/{id}/diff): computed in the API process. */
+  diff: {
+    /** Diffs of different pairs computed at once (DIFF_MAX_CONCURRENT); more → 429. */
+    maxConcurrent: number;
+    /** What the kept diffs may hold, estimated (DIFF_CACHE_BYTES). */
+    cacheBytes: number;
+  };
   /** How long clients may take to send (issue 41): slow ones are cut before they exhaust the process. */
   http: {
     /** The request line and headers (HTTP_HEADERS_TIMEOUT). */
@@ -397,6 +404,10 @@ export function loadConfig(env: Env): AppConfig {
     bodyLimit: bodyLimit ?? 1024 * 1024,
     logLevel,
     trustProxy: typeof trustProxy === 'string' ? false : trustProxy,
+    diff: {
+      maxConcurrent: int('DIFF_MAX_CONCURRENT', 2, 1, 64),
+      cacheBytes: size('DIFF_CACHE_BYTES', '256mb'),
+    },
     http: {
       headersTimeoutMs: duration('HTTP_HEADERS_TIMEOUT', '15s') * 1000,
       requestTimeoutMs: duration('HTTP_REQUEST_TIMEOUT', '30s') * 1000,

@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Not, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { RecentResults } from '../common/cache/recent-results';
-import { NotFoundException } from '../common/errors/domain.exception';
+import { DomainException, NotFoundException } from '../common/errors/domain.exception';
 import { pageOf } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { EmployeesRepository } from '../employees/employees.repository';
@@ -41,8 +43,13 @@ interface Computed {
  */
 @Injectable()
 export class PayrollDiffService {
-  /** Two at most: the worst diff of two 12 500 × 30 runs holds a few hundred MiB (bench:payroll-explain). */
-  private readonly computed = new RecentResults<Computed>(5 * 60_000, 2);
+  /**
+   * Two at most, and within DIFF_CACHE_BYTES by an estimate of what they hold: the worst diff of two
+   * 12 500 × 30 runs holds a few hundred MiB (bench:payroll-explain).
+   */
+  private readonly computed: RecentResults<Computed>;
+  /** Computations running, by pair of run revisions: one per pair, whether or not the cache still holds it. */
+  private readonly running = new Map<string, Promise<Computed>>();
 
   constructor(
     private readonly runs: PayrollRunsService,
@@ -52,7 +59,10 @@ export class PayrollDiffService {
     private readonly audit: AuditService,
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
     @InjectRepository(SalaryComponent) private readonly components: Repository<SalaryComponent>,
-  ) {}
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.computed = new RecentResults<Computed>(5 * 60_000, 2, estimatedBytes, config.diff.cacheBytes);
+  }
 
   async diff(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<Page<PayrollDiffRowDto>> {
     return pageOf(await this.rows(caller, id, query), query);
@@ -76,13 +86,33 @@ export class PayrollDiffService {
     return [...byColumn.values()].map(({ sum, ...s }) => ({ ...s, total_difference: amountText(sum.toString()) }));
   }
 
+  /**
+   * One computation per pair at a time (a pair the cache dropped while it ran is not computed
+   * twice), and at most DIFF_MAX_CONCURRENT of them in the process: past it, 429 with Retry-After
+   * (issue 41: twelve pairs at once took the API from 952 to 1 604 MiB).
+   */
+  private computeOnce(key: string, older: Payroll, newer: Payroll): Promise<Computed> {
+    const already = this.running.get(key);
+    if (already) return already;
+    if (this.running.size >= this.config.diff.maxConcurrent)
+      throw new DomainException(
+        'RATE_LIMITED',
+        `${this.running.size} payroll diffs are being computed; ask again in a few seconds`,
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    const computing = this.compute(older, newer).finally(() => this.running.delete(key));
+    this.running.set(key, computing);
+    return computing;
+  }
+
   /** The caller's rows of the diff, filtered as the query asks. */
   private async rows(caller: AuthUser, id: number, query: PayrollDiffFilterDto): Promise<PayrollDiffRowDto[]> {
     const newer = await this.runs.visible(caller, id);
     const older = query.against ? await this.runs.visible(caller, query.against) : await this.previous(newer);
     for (const p of [newer, older]) requireInputs(p);
     const key = `${newer.id}:${newer.revision}:${older.id}:${older.revision}`;
-    const { rows } = await this.computed.get(key, () => this.compute(older, newer));
+    const { rows } = await this.computed.get(key, () => this.computeOnce(key, older, newer));
     const scope = await this.runs.rowScope(caller);
     const visible = scope
       ? new Set([
@@ -249,4 +279,14 @@ export class PayrollDiffService {
       },
     };
   }
+}
+
+/**
+ * What a computed diff holds, roughly: a row's object, its texts and ids (~400 bytes) and each
+ * cause (~250 bytes with its fields). Measured against bench:payroll-explain's worst diff.
+ */
+export function estimatedBytes(computed: Computed): number {
+  let bytes = 0;
+  for (const row of computed.rows) bytes += 400 + row.causes.length * 250;
+  return bytes;
 }

@@ -64,7 +64,7 @@ export class PayrollExplainController {
   })
   @ApiListEnvelope(PayrollDiffRowDto)
   @Exportable('payroll-diff', PayrollDiffRowDto)
-  @ApiErrors(400, 401, 403, 404, 409)
+  @ApiErrors(400, 401, 403, 404, 409, 429)
   diff(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
@@ -80,7 +80,7 @@ export class PayrollExplainController {
     description: 'The same filters as .../diff; columns with a changed cell only.',
   })
   @ApiArrayEnvelope(PayrollDiffColumnDto)
-  @ApiErrors(400, 401, 403, 404, 409)
+  @ApiErrors(400, 401, 403, 404, 409, 429)
   summary(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
