@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
+import { safeFileName } from '../src/documents/document-files';
 import { ImportRecord } from '../src/imports/entities/import.entities';
 import { ImportsService } from '../src/imports/imports.service';
 import { buildCompany, Company } from './helpers/company';
@@ -244,5 +245,35 @@ describe('hardening III (issue 41)', () => {
       expect(took).toBeGreaterThan(300); // enough work for a pause to matter (in-memory SQLite answers without a tick)
       expect(longest).toBeLessThan(150);
     }, 60_000);
+  });
+
+  describe('item 11: control characters in text', () => {
+    it('a name with a line break, an address with a NUL are 400 naming the field; notes keep their lines', async () => {
+      const crlf = await call('PUT', `/employees/${c.emp.report1}`, admin, { first_name: 'Hugo\r\nBcc: x@example.com' });
+      expect([crlf.statusCode, crlf.json().error.details[0]]).toEqual([
+        400,
+        { field: 'first_name', message: 'must be one line (no line breaks)' },
+      ]);
+      const nul = await call('PUT', `/employees/${c.emp.report1}`, admin, { address2: '\u0000=5' });
+      expect([nul.statusCode, nul.json().error.details[0]]).toEqual([
+        400,
+        { field: 'address2', message: 'must not contain control characters' },
+      ]);
+      const escape = await call('POST', '/departments', admin, { name: 'Ops\u001b[31m' });
+      expect([escape.statusCode, escape.json().error.details[0].field]).toEqual([400, 'name']);
+      const fine = await call('PUT', `/employees/${c.emp.report1}`, admin, { first_name: 'Hugo', address2: 'Flat 2\tBack' });
+      expect(fine.statusCode).toBe(200);
+      const component = await call('POST', '/payroll_config/salary-components', admin, {
+        name: 'Notes test',
+        component_type: 'Earning',
+        details: 'line one\nline two',
+      });
+      expect(component.statusCode).toBe(200);
+    });
+
+    it("document file names lose bidirectional controls (U+202E showed 'invoiceexe.pdf')", () => {
+      expect(safeFileName('invoice\u202Efdp.exe', 'pdf')).toBe('invoicefdp.exe');
+      expect(safeFileName('\u2066report\u2069.pdf', 'pdf')).toBe('report.pdf');
+    });
   });
 });

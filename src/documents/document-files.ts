@@ -222,7 +222,7 @@ export function checkFileKind(
 
 /**
  * The name a file is offered back under: the client's name without any directory part, control
- * characters or leading dots, at most 255 characters (its ending kept); `document.<ext>` when
+ * and bidirectional characters or leading dots, at most 255 characters (its ending kept); `document.<ext>` when
  * nothing is left. Only ever shown, never used to name a stored file.
  */
 export function safeFileName(raw: string | undefined, kind: DocumentFileKind): string {
@@ -230,6 +230,8 @@ export function safeFileName(raw: string | undefined, kind: DocumentFileKind): s
     .normalize('NFC')
     // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    // Bidirectional controls: U+202E made "invoice\u202Efdp.exe" show as "invoiceexe.pdf" (issue 41).
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .split(/[\\/]/)
     .pop()!
     .replace(/^[.\s]+/, '')

@@ -58,6 +58,16 @@ describe('reading spreadsheets (issue 27)', () => {
     expect(cellValue('  ', 'text')).toBeUndefined();
   });
 
+  // Issue 41, item 11: a Latin-1 CSV imported silently with U+FFFD in place of its accents.
+  it('refuses a CSV that is not UTF-8, naming the line', async () => {
+    const latin1 = Buffer.concat([Buffer.from('id,name\n1,Ann\n2,'), Buffer.from([0x4a, 0xf6, 0x72, 0x67]), Buffer.from('\n')]);
+    await expect(rows(latin1)).rejects.toThrow('The file is not UTF-8 text (near line 3)');
+    expect(await rows(Buffer.from('id,name\n1,Jörg\n'))).toEqual([
+      { number: 1, cells: ['id', 'name'] },
+      { number: 2, cells: ['1', 'Jörg'] },
+    ]);
+  });
+
   describe('hostile workbooks (issue 41)', () => {
     // Item 1: `<sheet ` 60 000 times took the old patterns 12.9 s of one event loop (quadratic backtracking).
     it('parses the workbook part as XML, not with patterns that backtrack: a broken one is refused at once', async () => {

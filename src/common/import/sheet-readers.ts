@@ -85,7 +85,26 @@ function tooManyRows(limits: ReadLimits): SheetFileError {
 async function* readCsv(path: string, limits: ReadLimits, onBytes?: (bytes: number) => void): AsyncGenerator<SheetRow> {
   const input = createReadStream(path);
   let bytes = 0;
-  input.on('data', (chunk) => onBytes?.((bytes += chunk.length)));
+  // CSV is read as UTF-8: a Latin-1 (or UTF-16) file would import with U+FFFD in place of its
+  // accents, silently (issue 41). A byte sequence that is not UTF-8 refuses the file, naming its line.
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let lines = 1;
+  let notUtf8: SheetFileError | null = null;
+  input.on('data', (data: string | Buffer) => {
+    const chunk = data as Buffer; // no encoding set: Buffers
+    onBytes?.((bytes += chunk.length));
+    if (notUtf8) return;
+    try {
+      utf8.decode(chunk, { stream: true });
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    } catch {
+      notUtf8 = new SheetFileError(
+        `The file is not UTF-8 text (near line ${lines + countLinesBeforeInvalid(chunk)}): save it as "CSV UTF-8" and upload it again`,
+      );
+      parser.destroy(notUtf8); // pipe() forwards no error: the parser ends the loop below
+      input.destroy();
+    }
+  });
   // A record is bounded too, so a row of many long cells cannot grow without end while it is parsed.
   const maxRecord = limits.maxCellChars * 64;
   const parser = input.pipe(
@@ -102,6 +121,7 @@ async function* readCsv(path: string, limits: ReadLimits, onBytes?: (bytes: numb
       yield { number, cells };
     }
   } catch (err) {
+    if (notUtf8) throw notUtf8;
     if (err instanceof SheetFileError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'CSV_MAX_RECORD_SIZE') throw new SheetFileError(`A row longer than ${maxRecord} characters`);
@@ -111,6 +131,25 @@ async function* readCsv(path: string, limits: ReadLimits, onBytes?: (bytes: numb
   } finally {
     input.destroy();
   }
+}
+
+/** Line feeds before the first byte of `chunk` that does not start valid UTF-8 (the decoder said one is there). */
+function countLinesBeforeInvalid(chunk: Buffer): number {
+  let lo = 0;
+  let hi = chunk.length;
+  // The longest prefix that decodes: binary search (a prefix cut inside a character is accepted by stream mode).
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(chunk.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  let lines = 0;
+  for (let i = chunk.indexOf(10); i !== -1 && i < lo; i = chunk.indexOf(10, i + 1)) lines++;
+  return lines;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -110,8 +110,18 @@ export const IsRefId = (o?: ValidationOptions) => applyDecorators(IsInt(o), Min(
 /** Trims strings before validation, so "  " counts as empty. */
 export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
-/** An optional, trimmed text field of at most `max` characters that null clears. */
-export const OptionalText = (max: number) =>
+/** Line breaks (CR, LF, NEL, U+2028, U+2029): a name or a phone number holds none (a CRLF in a name reached e-mail headers). */
+const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
+
+/** A one-line text: no line breaks (the pipe refuses other control characters in every text). */
+export const SingleLine = (o?: ValidationOptions) =>
+  simple('singleLine', (v) => typeof v !== 'string' || !LINE_BREAK.test(v), 'must be one line (no line breaks)', o);
+
+/**
+ * An optional, trimmed text field of at most `max` characters that null clears: one line unless
+ * `multiLine` (notes, descriptions).
+ */
+export const OptionalText = (max: number, opts: { multiLine?: boolean } = {}) =>
   applyDecorators(
     ApiPropertyOptional({ type: String, nullable: true, maxLength: max }),
     Trim(),
@@ -119,4 +129,5 @@ export const OptionalText = (max: number) =>
     Nullable(),
     IsString(),
     MaxLength(max),
+    ...(opts.multiLine ? [] : [SingleLine()]),
   );

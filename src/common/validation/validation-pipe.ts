@@ -58,11 +58,29 @@ export function nullDetails(value: unknown, parent = ''): ErrorDetail[] {
  */
 const RESERVED_KEYS = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
 
+/**
+ * C0 control characters but TAB, LF and CR, DEL, and C1 controls: no text of the API holds them
+ * (issue 41: a NUL in an address, an escape in a name). Line breaks are SingleLine's to refuse.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/;
+
+/** Fields of a request whose text holds a control character (`items[0].name`), walked before validation. */
+export function controlDetails(value: unknown, parent = '', depth = 0): ErrorDetail[] {
+  if (typeof value === 'string')
+    return CONTROL.test(value) ? [{ field: parent || 'body', message: 'must not contain control characters' }] : [];
+  if (depth > 8 || typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => controlDetails(v, `${parent}[${i}]`, depth + 1));
+  return Object.entries(value).flatMap(([k, v]) => controlDetails(v, parent ? `${parent}.${k}` : k, depth + 1));
+}
+
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (typeof value === 'object' && value !== null && metadata.type !== 'custom') {
       const reserved = RESERVED_KEYS.filter((k) => Object.hasOwn(value, k));
       if (reserved.length) throw new ValidationException(reserved.map((field) => ({ field, message: 'is not allowed' })));
+      const controls = controlDetails(value);
+      if (controls.length) throw new ValidationException(controls.slice(0, 20));
     }
     const result: unknown = await super.transform(value, metadata);
     const problems = nullDetails(result);

@@ -63,12 +63,12 @@ export class CreateDocumentFieldsDto extends ValidityFields {
   @Length(1, 200)
   name?: string;
 
-  @OptionalText(2000) notes?: string | null;
+  @OptionalText(2000, { multiLine: true }) notes?: string | null;
 }
 
 /** The form fields of POST .../versions, beside the `file` part: the renewed file's validity (and notes). */
 export class NewVersionFieldsDto extends ValidityFields {
-  @OptionalText(2000) notes?: string | null;
+  @OptionalText(2000, { multiLine: true }) notes?: string | null;
 }
 
 /** PUT /employees/{id}/documents/{docId}: the metadata (the file changes by a new version). */
@@ -95,7 +95,7 @@ export class UpdateDocumentDto {
   @IsCalendarDate()
   valid_until?: string | null;
 
-  @OptionalText(2000) notes?: string | null;
+  @OptionalText(2000, { multiLine: true }) notes?: string | null;
 }
 
 /** The multipart body of an upload, for the OpenAPI document. */

@@ -3,7 +3,15 @@ import { ApiInt } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { IsCalendarDate, IsCountryCode, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
+import {
+  IsCalendarDate,
+  IsCountryCode,
+  IsRefId,
+  Nullable,
+  OptionalText,
+  SingleLine,
+  Trim,
+} from '../../common/validation/decorators';
 import { EMPLOYEE_STATUSES, GENDERS } from '../entities/employee.entity';
 
 function OptionalDate() {
@@ -41,12 +49,14 @@ export class CreateEmployeeDto {
   @ApiProperty({ example: 'E0042', maxLength: 50 })
   @Trim()
   @IsString()
+  @SingleLine()
   @Length(1, 50)
   employee_id: string;
 
   @ApiProperty({ maxLength: 100 })
   @Trim()
   @IsString()
+  @SingleLine()
   @Length(1, 100)
   first_name: string;
 
@@ -55,6 +65,7 @@ export class CreateEmployeeDto {
   @ApiProperty({ maxLength: 100 })
   @Trim()
   @IsString()
+  @SingleLine()
   @Length(1, 100)
   last_name: string;
 

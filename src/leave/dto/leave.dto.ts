@@ -2,7 +2,15 @@ import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
-import { IsCalendarDate, IsRefId, MaxDecimals, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
+import {
+  IsCalendarDate,
+  IsRefId,
+  MaxDecimals,
+  Nullable,
+  OptionalText,
+  SingleLine,
+  Trim,
+} from '../../common/validation/decorators';
 import { LEAVE_STATUSES } from '../entities/leave.entities';
 
 /** A day count within [min, max] with at most `decimals` decimals. */
@@ -18,6 +26,7 @@ class Named {
   @ApiProperty({ maxLength: 100 })
   @Trim()
   @IsString()
+  @SingleLine()
   @Length(1, 100)
   name: string;
 }

@@ -39,7 +39,7 @@ export class CreateDeductionGroupDto {
   @Length(1, 100)
   name: string;
 
-  @OptionalText(500) description?: string | null;
+  @OptionalText(500, { multiLine: true }) description?: string | null;
 }
 
 export class UpdateDeductionGroupDto extends PartialType(CreateDeductionGroupDto) {}
@@ -62,7 +62,7 @@ export class CreateSalaryComponentDto {
   @IsIn(COMPONENT_TYPES)
   component_type: string;
 
-  @OptionalText(500) details?: string | null;
+  @OptionalText(500, { multiLine: true }) details?: string | null;
 }
 
 export class UpdateSalaryComponentDto extends PartialType(CreateSalaryComponentDto) {}

@@ -2,7 +2,7 @@ import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IsMoney } from '../../common/money/money';
-import { IsCurrencyCode, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
+import { IsCurrencyCode, IsRefId, Nullable, SingleLine, Trim } from '../../common/validation/decorators';
 
 export class ReferenceDto {
   @ApiInt({ example: 1 }) id: number;
@@ -13,6 +13,7 @@ export class CreateReferenceDto {
   @ApiProperty({ minLength: 1, maxLength: 100 })
   @Trim()
   @IsString()
+  @SingleLine()
   @Length(1, 100)
   name: string;
 }
