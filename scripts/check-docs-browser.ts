@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [...HEADLESS_CHROMIUM_ARGS, `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
+    args: [...HEADLESS_CHROMIUM_ARGS, '--no-sandbox', `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
   });
   let failed = false;
   try {

@@ -278,7 +278,8 @@ describe('hardening (issue 8)', () => {
         }
         expect({ path, fixture: !!fixtures[path] }).toEqual({ path, fixture: true });
         for (const field of Object.keys(schema.properties)) {
-          if (field === 'id') continue; // ignored in the body (API.md §7)
+          // Ignored in the body: the id (API.md §7), and what a GET returns that a PUT cannot change (readOnly, issue 41).
+          if (field === 'id' || (schema.properties[field] as { readOnly?: boolean }).readOnly) continue;
           const made = await fixtures[path]();
           const { id, token } = made;
           const url = made.url ?? path.replace('{id}', String(id));

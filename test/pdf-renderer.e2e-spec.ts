@@ -1,4 +1,5 @@
-import { PdfRenderer } from '../src/common/pdf/pdf-renderer';
+import { execFileSync } from 'node:child_process';
+import { PdfRenderer, sandboxed } from '../src/common/pdf/pdf-renderer';
 import { startRecorder } from './helpers/listener';
 import { describeWithPdf, pdfPages, pdfText } from './helpers/pdf';
 import { testConfig, until } from './helpers/test-app';
@@ -24,10 +25,9 @@ describeWithPdf('PDF renderer', () => {
     const html = `<!doctype html><html><body>
       <h1>Payslip of Ada Lovelace</h1><p>Net pay 1234.50</p>
       <img src="http://127.0.0.1:${recorder.port}/image.png"><img src="http://localhost:${recorder.port}/other.png">
-      <link rel="stylesheet" href="http://127.0.0.1:${recorder.port}/style.css">
-      <iframe src="http://127.0.0.1:${recorder.port}/frame"></iframe>
+      <div style="background-image: url(http://127.0.0.1:${recorder.port}/style.png)">styled</div>
       <img src="file:///etc/passwd"><img src="${PIXEL}">
-      <script>document.body.innerHTML = 'Scripted'; fetch('http://127.0.0.1:${recorder.port}/fetch');</script>
+      <p onclick="document.body.innerHTML = 'Scripted'">click</p>
     </body></html>`;
     const a4 = await renderer.render(html, 'A4');
     const letter = await renderer.render(html, 'Letter');
@@ -40,6 +40,46 @@ describeWithPdf('PDF renderer', () => {
     expect(a4.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.\d+ 841\.\d+\]/);
     expect(letter.toString('latin1')).toMatch(/\/MediaBox \[0 0 612 792\]/);
     expect(recorder.requests).toEqual([]);
+  });
+
+  // Issue 41, item 10: a data: iframe holding another iframe detached the page's frame and stopped the browser.
+  it('refuses pages with scripts, frames, objects, embeds or forms, and keeps rendering after them', async () => {
+    const hostile = [
+      `<iframe src="data:text/html,<iframe src='data:text/html,x'></iframe><img src='${PIXEL}'>"></iframe>`,
+      '<object data="file:///etc/hostname"></object>',
+      '<embed src="file:///etc/hostname">',
+      '<script>1</script>',
+      '<form action="http://x"><input name="a"></form>',
+      '<META http-equiv="refresh" content="0;url=file:///etc/passwd">',
+    ];
+    for (const body of hostile)
+      await expect(renderer.render(`<p>Net 1.00</p>${body}`, 'A4')).rejects.toThrow(
+        /the page holds <\w+>, which is not rendered/,
+      );
+    expect(pdfText(await renderer.render('<meta charset="utf-8"><p>After</p>', 'A4')).trim()).toBe('After');
+  });
+
+  it('names the PDF by its title and the service as its creator (not about:blank and HeadlessChrome)', async () => {
+    const pdf = await renderer.render(
+      '<!doctype html><html><head></head><body><p>Net 2.00</p></body></html>',
+      'A4',
+      'Payslip März — Zoë',
+    );
+    const info = execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf }).toString();
+    expect(info).toMatch(/^Title:\s+Payslip März — Zoë$/m);
+    expect(info).toMatch(/^Creator:\s+hr-service /m);
+    expect(pdfText(pdf).trim()).toBe('Net 2.00');
+    // Still one page and the doctype's standards mode: the title and policy went into <head>.
+    expect(pdfPages(pdf)).toBe(1);
+  });
+
+  it('runs Chromium with its sandbox unless root (PDF_SANDBOX=auto), always with on, never with off', () => {
+    expect([sandboxed('auto', 1000), sandboxed('auto', 0), sandboxed('on', 0), sandboxed('off', 1000)]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 
   it('renders pages in parallel, up to PDF_PAGES at once', async () => {

@@ -123,6 +123,8 @@ export interface AppConfig {
     timeoutMs: number;
     /** QPDF_PATH, else /usr/bin/qpdf: encrypts PDFs when the password setting asks for it. */
     qpdfPath: string;
+    /** PDF_SANDBOX: Chromium's sandbox, auto (unless root), on or off. */
+    sandbox: 'auto' | 'on' | 'off';
   };
   imports: {
     /** Where a job keeps its local copy of the file it reads (removed when its pass ends). */
@@ -352,6 +354,13 @@ export function loadConfig(env: Env): AppConfig {
     return kinds as DocumentFileKind[];
   };
 
+  /** One of `values` (case ignored), else a problem and the default. */
+  const oneOf = <T extends string>(name: string, values: readonly T[], def: T): T => {
+    const raw = (get(name) ?? def).toLowerCase() as T;
+    if (values.includes(raw)) return raw;
+    problems.push(`${name}: must be one of ${values.join(', ')}, got "${raw}"`);
+    return def;
+  };
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -435,6 +444,7 @@ export function loadConfig(env: Env): AppConfig {
       pages: int('PDF_PAGES', 2, 1, 16),
       timeoutMs: int('PDF_TIMEOUT_MS', 15_000, 1000, 120_000),
       qpdfPath: get('QPDF_PATH') ?? '/usr/bin/qpdf',
+      sandbox: oneOf('PDF_SANDBOX', ['auto', 'on', 'off'] as const, 'auto'),
     },
     imports: {
       dir: get('IMPORT_DIR') ?? join(tmpdir(), 'hr-imports'),

@@ -98,7 +98,8 @@ export class PayslipPdfsService {
       await inParallel(chunk, this.renderer.pages, async (payslip) => {
         const employee = employees.get(payslip.employeeId);
         try {
-          let pdf = await this.renderer.render(payslip.html, paper);
+          const title = `Payslip ${payroll.name}${employee?.name ? ` — ${employee.name}` : ''}`;
+          let pdf = await this.renderer.render(payslip.html, paper, title);
           const password = employee ? pdfPassword(mode, employee) : null;
           if (password !== null) pdf = await this.renderer.encrypt(pdf, password);
           // The document and the payslip's link to it in one transaction: no PDF without its payslip.

@@ -54,6 +54,12 @@ describe('payslip templates', () => {
       ['{{*decorator}}', /decorators/, 1, 1],
       ['{{{raw}}}', /escaped/, 1, 1],
       ['{{&raw}}', /escaped/, 1, 1],
+      // Issue 41, item 10: active and embedded content.
+      ['<p>x</p>\n  <iframe src="data:text/html,x"></iframe>', /<iframe> is not allowed/, 2, 3],
+      ['<object data="file:///etc/hostname"></object>', /<object> is not allowed/, 1, 1],
+      ['<EMBED src="x">', /<embed> is not allowed/, 1, 1],
+      ['<script>1</script>', /<script> is not allowed/, 1, 1],
+      ['<form><input></form>', /<form> is not allowed/, 1, 1],
       ['{{lookup a "b"}}', /helpers/, 1, 1],
       ['{{a b=1}}', /helpers/, 1, 1],
       ['{{#if (lookup a "b")}}x{{/if}}', /only paths/, 1, 1],

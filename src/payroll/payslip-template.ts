@@ -1,3 +1,4 @@
+import { activeContent } from '../common/pdf/active-content';
 import Handlebars from 'handlebars';
 
 /**
@@ -85,6 +86,15 @@ export function checkTemplate(content: string, shape?: TemplateShape): Checked {
       const { line, column } = positionOf(content, i);
       throw new TemplateSyntaxError(`more than ${MAX_TEMPLATE_EXPRESSIONS} {{…}} expressions`, line, column);
     }
+  }
+  const active = activeContent(content);
+  if (active) {
+    const { line, column } = positionOf(content, active.index);
+    throw new TemplateSyntaxError(
+      `<${active.tag}> is not allowed: templates hold no scripts, frames, embedded objects or forms`,
+      line,
+      column,
+    );
   }
   let program: Program;
   try {

@@ -89,19 +89,19 @@ async function* readCsv(path: string, limits: ReadLimits, onBytes?: (bytes: numb
   // accents, silently (issue 41). A byte sequence that is not UTF-8 refuses the file, naming its line.
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   let lines = 1;
-  let notUtf8: SheetFileError | null = null;
+  const refused: { error: SheetFileError | null } = { error: null };
   input.on('data', (data: string | Buffer) => {
     const chunk = data as Buffer; // no encoding set: Buffers
     onBytes?.((bytes += chunk.length));
-    if (notUtf8) return;
+    if (refused.error) return;
     try {
       utf8.decode(chunk, { stream: true });
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     } catch {
-      notUtf8 = new SheetFileError(
+      refused.error = new SheetFileError(
         `The file is not UTF-8 text (near line ${lines + countLinesBeforeInvalid(chunk)}): save it as "CSV UTF-8" and upload it again`,
       );
-      parser.destroy(notUtf8); // pipe() forwards no error: the parser ends the loop below
+      parser.destroy(refused.error); // pipe() forwards no error: the parser ends the loop below
       input.destroy();
     }
   });
@@ -121,7 +121,7 @@ async function* readCsv(path: string, limits: ReadLimits, onBytes?: (bytes: numb
       yield { number, cells };
     }
   } catch (err) {
-    if (notUtf8) throw notUtf8;
+    if (refused.error) throw refused.error;
     if (err instanceof SheetFileError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'CSV_MAX_RECORD_SIZE') throw new SheetFileError(`A row longer than ${maxRecord} characters`);

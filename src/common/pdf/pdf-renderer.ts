@@ -8,17 +8,18 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { version } from '../../../package.json';
 import { DomainException } from '../errors/domain.exception';
+import { activeContent, RENDER_CSP } from './active-content';
+import { withPdfInfo } from './pdf-info';
 
 export type PaperSize = 'A4' | 'Letter';
 
 /**
- * Chromium's flags for a headless run on a server: no sandbox (workers and CI often run as root in
- * containers; the renderer's pages run no script and load nothing), no GPU, no /dev/shm, nothing
- * fetched in the background.
+ * Chromium's flags for a headless run on a server: no GPU, no /dev/shm, nothing fetched in the
+ * background. Its sandbox is sandboxArgs' to decide.
  */
 export const HEADLESS_CHROMIUM_ARGS: readonly string[] = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',
   '--no-first-run',
@@ -26,6 +27,18 @@ export const HEADLESS_CHROMIUM_ARGS: readonly string[] = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+export type SandboxMode = 'auto' | 'on' | 'off';
+
+/**
+ * Whether Chromium runs with its sandbox (issue 41): `on` always, `off` never (--no-sandbox), `auto`
+ * unless this process is root, where Chromium refuses to start with it: run the service as an
+ * unprivileged user (the Docker image does) to have it. An `auto` start the kernel refuses (no user
+ * namespaces, as under Docker's default seccomp profile) is retried without it, with a warning.
+ */
+export function sandboxed(mode: SandboxMode, uid = process.getuid?.() ?? 0): boolean {
+  return mode === 'on' || (mode === 'auto' && uid !== 0);
+}
 
 /** Why PDFs cannot be made here, and how to make them possible; null when they can. */
 function missingTool(path: string, what: string, install: string, variable: string): string | null {
@@ -42,6 +55,26 @@ const BROWSER_IDLE_MS = 60_000;
 
 /** Renders a page serves before it is closed and a fresh one opened. */
 const PAGE_USES = 50;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * `inject` at the start of the page's head: after `<head…>` when it has one, else after `<html…>`,
+ * else before everything but a doctype (before a doctype, it would put the page in quirks mode).
+ * Found with indexOf, never a pattern over the page.
+ */
+export function withHead(html: string, inject: string): string {
+  const lower = html.slice(0, 4096).toLowerCase();
+  for (const tag of ['<head', '<html']) {
+    const at = lower.indexOf(tag);
+    const end = at === -1 ? -1 : html.indexOf('>', at);
+    if (end !== -1 && end < 4096) return html.slice(0, end + 1) + inject + html.slice(end + 1);
+  }
+  const doctype = /^\s*<!doctype[^>]{0,200}>/i.exec(html);
+  const at = doctype ? doctype[0].length : 0;
+  return html.slice(0, at) + inject + html.slice(at);
+}
 
 /** A page's render went past its time limit, or the browser failed it. */
 export class PdfRenderError extends Error {}
@@ -65,6 +98,7 @@ export class PdfRenderer implements OnApplicationShutdown {
   private busy = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
+  private warnedSandbox = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -89,8 +123,15 @@ export class PdfRenderer implements OnApplicationShutdown {
     if (reason) throw new DomainException('PDF_UNAVAILABLE', `Payslip PDFs are not available: ${reason}`);
   }
 
-  /** The PDF of `html`, on `paper`. Rejects with PdfRenderError past the time limit or when the browser fails. */
-  async render(html: string, paper: PaperSize): Promise<Buffer> {
+  /**
+   * The PDF of `html`, on `paper`, titled `title` and made by the service. Rejects with
+   * PdfRenderError past the time limit, when the browser fails, or when the page holds active or
+   * embedded content (a script, a frame, an object; activeContent), which is never rendered.
+   */
+  async render(html: string, paper: PaperSize, title = 'Document'): Promise<Buffer> {
+    const active = activeContent(html);
+    if (active) throw new PdfRenderError(`the page holds <${active.tag}>, which is not rendered: edit the template`);
+    html = withHead(html, `${RENDER_CSP}<title>${escapeHtml(title)}</title>`);
     const page = await this.takePage();
     let healthy = false;
     const timeoutMs = this.config.pdf.timeoutMs;
@@ -106,7 +147,7 @@ export class PdfRenderer implements OnApplicationShutdown {
       const pdf = await Promise.race([work, limit]);
       work.catch(() => undefined);
       healthy = true;
-      return Buffer.from(pdf);
+      return withPdfInfo(Buffer.from(pdf), { title, creator: `hr-service ${version}`, producer: 'Chromium (Skia/PDF)' });
     } catch (err) {
       if (err instanceof PdfRenderError) throw err;
       throw new PdfRenderError(`the browser could not render the page: ${(err as Error).message.split('\n')[0]}`);
@@ -231,19 +272,38 @@ export class PdfRenderer implements OnApplicationShutdown {
     if (reason) return Promise.reject(new Error(reason));
     const started = (async () => {
       const puppeteer = (await import('puppeteer-core')).default;
-      const browser = await puppeteer.launch({
-        executablePath: this.config.pdf.chromiumPath,
-        headless: true,
-        // DevTools over the child's pipes, not a port: a worker that dies (even by SIGKILL) closes
-        // them and the browser exits with it, instead of living on as an orphan holding its memory.
-        pipe: true,
-        args: [
-          ...HEADLESS_CHROMIUM_ARGS,
-          '--disable-extensions',
-          // Defence in depth behind the request interception: no name resolves, no proxy is asked.
-          '--host-resolver-rules=MAP * ~NOTFOUND',
-          '--proxy-server=127.0.0.1:9',
-        ],
+      const launch = (sandbox: boolean) =>
+        puppeteer.launch({
+          executablePath: this.config.pdf.chromiumPath,
+          headless: true,
+          // DevTools over the child's pipes, not a port: a worker that dies (even by SIGKILL) closes
+          // them and the browser exits with it, instead of living on as an orphan holding its memory.
+          pipe: true,
+          args: [
+            ...HEADLESS_CHROMIUM_ARGS,
+            ...(sandbox ? [] : ['--no-sandbox']),
+            '--disable-extensions',
+            // Defence in depth behind the request interception: no name resolves, no proxy is asked.
+            '--host-resolver-rules=MAP * ~NOTFOUND',
+            '--proxy-server=127.0.0.1:9',
+          ],
+        });
+      const mode = this.config.pdf.sandbox;
+      const sandbox = sandboxed(mode);
+      if (!sandbox && !this.warnedSandbox) {
+        this.warnedSandbox = true;
+        this.logger.warn(
+          mode === 'off'
+            ? 'the PDF browser runs without its sandbox (PDF_SANDBOX=off)'
+            : 'the PDF browser runs without its sandbox: this process is root; run the service as an unprivileged user to have it',
+        );
+      }
+      const browser = await launch(sandbox).catch((err: unknown) => {
+        if (!sandbox || mode === 'on') throw err;
+        this.logger.warn(
+          `the PDF browser could not start with its sandbox (${(err as Error).message.split('\n')[0]}); it runs without it`,
+        );
+        return launch(false);
       });
       browser.on('disconnected', () => {
         // A browser that died is started again by the next render; its pages are gone with it.
