@@ -67,7 +67,7 @@ describeWithPdf('PDF renderer', () => {
     );
     const info = execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf }).toString();
     expect(info).toMatch(/^Title:\s+Payslip März — Zoë$/m);
-    expect(info).toMatch(/^Creator:\s+hr-service /m);
+    expect(info).toMatch(/^Creator:\s+hr-service$/m);
     expect(pdfText(pdf).trim()).toBe('Net 2.00');
     // Still one page and the doctype's standards mode: the title and policy went into <head>.
     expect(pdfPages(pdf)).toBe(1);

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { version } from '../../../package.json';
 import { DomainException } from '../errors/domain.exception';
 import { activeContent, RENDER_CSP } from './active-content';
 import { withPdfInfo } from './pdf-info';
@@ -147,7 +146,7 @@ export class PdfRenderer implements OnApplicationShutdown {
       const pdf = await Promise.race([work, limit]);
       work.catch(() => undefined);
       healthy = true;
-      return withPdfInfo(Buffer.from(pdf), { title, creator: `hr-service ${version}`, producer: 'Chromium (Skia/PDF)' });
+      return withPdfInfo(Buffer.from(pdf), { title, creator: 'hr-service', producer: 'Chromium (Skia/PDF)' });
     } catch (err) {
       if (err instanceof PdfRenderError) throw err;
       throw new PdfRenderError(`the browser could not render the page: ${(err as Error).message.split('\n')[0]}`);
