@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { safeFileName } from '../src/documents/document-files';
+import { EmployeesRepository } from '../src/employees/employees.repository';
 import { ImportRecord } from '../src/imports/entities/import.entities';
 import { ImportsService } from '../src/imports/imports.service';
 import { buildCompany, Company } from './helpers/company';
@@ -274,6 +275,52 @@ describe('hardening III (issue 41)', () => {
     it("document file names lose bidirectional controls (U+202E showed 'invoiceexe.pdf')", () => {
       expect(safeFileName('invoice\u202Efdp.exe', 'pdf')).toBe('invoicefdp.exe');
       expect(safeFileName('\u2066report\u2069.pdf', 'pdf')).toBe('report.pdf');
+    });
+  });
+
+  describe('item 8: a row another writer took meanwhile', () => {
+    it("is that row's error (valid-rows imports the others), not 'internal error'", async () => {
+      const original = EmployeesRepository.prototype.byEmployeeIds; // eslint-disable-line @typescript-eslint/unbound-method
+      let raced = false;
+      // As a concurrent import does on MariaDB: the same employee_id created after this batch's checks, before its insert.
+      const spy = jest.spyOn(EmployeesRepository.prototype, 'byEmployeeIds').mockImplementation(async function (
+        this: EmployeesRepository,
+        em,
+        ids,
+      ) {
+        const found = await original.call(this, em, ids);
+        if (!raced && ids.includes('RACE2')) {
+          raced = true;
+          await em.query(
+            "INSERT INTO employees (employee_id, first_name, last_name, joined_date, status) VALUES ('RACE2', 'Other', 'Writer', '2024-01-01', 'Active')",
+          );
+        }
+        return found;
+      });
+      try {
+        const sheet =
+          row(['employee_id', 'first_name', 'last_name', 'joined_date', 'supervisor']) +
+          row(['RACE1', 'Ann', 'One', '2024-01-01', '']) +
+          row(['RACE2', 'Bob', 'Two', '2024-01-01', '']) +
+          row(['RACE3', 'Cy', 'Three', '2024-01-01', 'RACE2']);
+        const id = await upload(workbook({ sheetData: sheet }), 'kind=employees&dry_run=false&mode=valid-rows');
+        expect(await finished(id)).toMatchObject({ status: 'Completed', rows_total: 3, rows_failed: 2 });
+        const errors = (await call('GET', `/imports/${id}/errors`, admin)).json().data as Array<{ row: number; message: string }>;
+        expect(errors.map((e) => [e.row, e.message.split(' (')[0].split(',')[0]])).toEqual([
+          [2, 'was taken meanwhile'],
+          [3, 'refers to employee_id RACE2'],
+        ]);
+        const created = (await call('GET', '/employees?search=RACE&limit=10', admin)).json().data as Array<{
+          employee_id: string;
+          first_name: string;
+        }>;
+        expect(created.map((e) => [e.employee_id, e.first_name]).sort()).toEqual([
+          ['RACE1', 'Ann'],
+          ['RACE2', 'Other'],
+        ]);
+      } finally {
+        spy.mockRestore();
+      }
     });
   });
 });

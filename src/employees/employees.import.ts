@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudits } from '../common/audit/audit-log';
 import { withSavepoint } from '../common/database/transaction';
+import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail } from '../common/errors/domain.exception';
 import {
   cellValue,
@@ -295,26 +296,40 @@ class EmployeesImportSession implements ImportSession {
   private async write(em: EntityManager, plans: Plan[], stored: Map<string, Employee>, problems: RowDetail[]): Promise<void> {
     const idOf = (ref: string) => this.created.get(ref) ?? stored.get(ref)?.id;
     let pending = plans.filter((p) => p.kind === 'create');
+    const lost = new Set<string>(); // employee_ids of rows another writer took meanwhile
     while (pending.length) {
       const ready = pending.filter((p) => [...p.refs.values()].every((ref) => idOf(ref) !== undefined));
-      if (!ready.length) throw new Error('employee import: a reference to a row that is not written');
+      if (!ready.length) {
+        // What is left refers to a row that was not written: each is that row's problem, not a crash.
+        const orphans = pending.filter((p) => [...p.refs.values()].some((ref) => lost.has(ref)));
+        if (!orphans.length) throw new Error('employee import: a reference to a row that is not written');
+        for (const p of orphans) {
+          const [field, ref] = [...p.refs].find(([, r]) => lost.has(r))!;
+          problems.push({ row: p.row, field, message: `refers to employee_id ${ref}, whose row was not written` });
+          lost.add(String(p.dto.employee_id));
+        }
+        pending = pending.filter((p) => !orphans.includes(p));
+        continue;
+      }
       pending = pending.filter((p) => !ready.includes(p));
       const entities = ready.map((p) => this.entityOf(p, idOf));
-      const ids = await this.repository.insertMany(em, entities);
+      const ids = await this.insertOrReport(em, ready, entities, problems, lost);
       for (const [employeeId, id] of ids) this.created.set(employeeId, id);
       await recordAudits(
         em,
-        entities.map((e) => {
-          const id = ids.get(e.employeeId!)!;
-          return {
-            action: 'create',
-            resource: 'employees',
-            event: 'employee.created',
-            resourceId: id,
-            employee: id,
-            after: auditView({ ...e, id } as Employee),
-          };
-        }),
+        entities
+          .filter((e) => ids.has(e.employeeId!))
+          .map((e) => {
+            const id = ids.get(e.employeeId!)!;
+            return {
+              action: 'create',
+              resource: 'employees',
+              event: 'employee.created',
+              resourceId: id,
+              employee: id,
+              after: auditView({ ...e, id } as Employee),
+            };
+          }),
       );
     }
     for (const plan of plans) {
@@ -329,6 +344,41 @@ class EmployeesImportSession implements ImportSession {
           problems.push({ row: plan.row, ...d });
       }
     }
+  }
+
+  /**
+   * The rows inserted in one statement; when another import or request created one of their
+   * employee_ids or e-mails after this batch was checked (a unique key violation, issue 41), the
+   * rows go one by one and each that conflicts is its row's problem, not an internal error.
+   */
+  private async insertOrReport(
+    em: EntityManager,
+    ready: Plan[],
+    entities: Partial<Employee>[],
+    problems: RowDetail[],
+    lost: Set<string>,
+  ): Promise<Map<string, number>> {
+    try {
+      return await withSavepoint(em, () => this.repository.insertMany(em, entities));
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+    const ids = new Map<string, number>();
+    for (const [i, entity] of entities.entries()) {
+      try {
+        for (const [k, v] of await withSavepoint(em, () => this.repository.insertMany(em, [entity]))) ids.set(k, v);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        lost.add(entity.employeeId!);
+        problems.push({
+          row: ready[i].row,
+          field: 'employee_id',
+          message:
+            'was taken meanwhile (its employee_id or e-mail was created by another import or request): import the row again',
+        });
+      }
+    }
+    return ids;
   }
 
   private entityOf(plan: Plan, idOf: (ref: string) => number | undefined): Partial<Employee> {
