@@ -151,6 +151,47 @@ describe('the OpenAPI contract', () => {
     expect(schemas.DocumentDto.properties.size.type).toBe('integer');
   });
 
+  // Issue 41, item 13: a diff's causes and a cell's inputs were one flat object with 24 optional fields.
+  it("a diff's causes and a cell's inputs are oneOf their shapes with kind as the discriminator", () => {
+    type Items = {
+      items: { oneOf: Array<{ $ref: string }>; discriminator: { propertyName: string; mapping: Record<string, string> } };
+    };
+    const schemas = doc.components?.schemas as Record<string, { properties: Record<string, Items>; required?: string[] }>;
+    const causes = schemas.PayrollDiffRowDto.properties.causes.items;
+    expect([causes.discriminator.propertyName, Object.keys(causes.discriminator.mapping).sort()]).toEqual([
+      'kind',
+      ['column', 'edit', 'input', 'joined', 'left', 'rounding', 'salary'],
+    ]);
+    const inputs = schemas.ExplainedCellDto.properties.inputs.items;
+    expect(Object.keys(inputs.discriminator.mapping).sort()).toEqual([
+      'column',
+      'edit',
+      'employee_field',
+      'hook',
+      'salary_component',
+    ]);
+    for (const { $ref } of [...causes.oneOf, ...inputs.oneOf]) expect(schemas[$ref.split('/').pop()!]).toBeDefined();
+    // Each shape requires what it always has.
+    expect([...(schemas.DiffSalaryCauseDto.required ?? [])].sort()).toEqual([
+      'changed_at',
+      'changed_by',
+      'component',
+      'kind',
+      'name',
+      'new',
+      'old',
+    ]);
+    expect([...(schemas.ExplainHookInputDto.required ?? [])].sort()).toEqual([
+      'args',
+      'hook',
+      'kind',
+      'name',
+      'records',
+      'source',
+      'value',
+    ]);
+  });
+
   it('response schemas require every field the server always sends; maps are typed', () => {
     type S = { properties: Record<string, { additionalProperties?: unknown; items?: unknown }>; required?: string[] };
     const schemas = doc.components?.schemas as Record<string, S>;

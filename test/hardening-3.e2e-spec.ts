@@ -280,7 +280,7 @@ describe('hardening III (issue 41)', () => {
 
   describe('item 8: a row another writer took meanwhile', () => {
     it("is that row's error (valid-rows imports the others), not 'internal error'", async () => {
-      const original = EmployeesRepository.prototype.byEmployeeIds; // eslint-disable-line @typescript-eslint/unbound-method
+      const original = EmployeesRepository.prototype.byEmployeeIds;
       let raced = false;
       // As a concurrent import does on MariaDB: the same employee_id created after this batch's checks, before its insert.
       const spy = jest.spyOn(EmployeesRepository.prototype, 'byEmployeeIds').mockImplementation(async function (

@@ -81,7 +81,7 @@ export class PayrollDiffService {
       }
       s.changed++;
       if (row.difference !== null) s.sum = s.sum.plus(row.difference);
-      for (const kind of new Set(row.causes.map((c) => c.kind))) s.causes[kind as keyof PayrollDiffColumnDto['causes']]++;
+      for (const kind of new Set(row.causes.map((c) => c.kind))) s.causes[kind]++;
     }
     return [...byColumn.values()].map(({ sum, ...s }) => ({ ...s, total_difference: amountText(sum.toString()) }));
   }

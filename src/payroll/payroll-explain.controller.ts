@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { ApiArrayEnvelope, ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
@@ -7,6 +7,8 @@ import { Exportable } from '../common/export/exportable';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import {
+  DIFF_CAUSES,
+  EXPLAIN_INPUTS,
   CellExplanationDto,
   PayrollDiffColumnDto,
   PayrollDiffFilterDto,
@@ -22,6 +24,7 @@ import { PayrollExplainService } from './payroll-explain.service';
 /** Why a run's cells have their values, and what changed since another run (API.md §18). */
 @ApiTags('Payroll runs')
 @ApiBearerAuth()
+@ApiExtraModels(...Object.values(EXPLAIN_INPUTS), ...Object.values(DIFF_CAUSES))
 @Controller('payroll_config/payrolls')
 export class PayrollExplainController {
   constructor(

@@ -119,17 +119,23 @@ export class PayrollExplainService {
     components: Map<number, string>,
     editedBy: { at: Date; actorUserId: number | null } | null,
   ): ExplainInputDto {
-    const base = { kind: input.kind, value: input.value, ...(input.sign ? { sign: input.sign } : {}) };
+    const base = { value: input.value, ...(input.sign ? { sign: input.sign } : {}) };
     switch (input.kind) {
       case 'salary_component':
-        return { ...base, name: components.get(Number(input.ref)) ?? `component ${input.ref}`, component: Number(input.ref) };
+        return {
+          ...base,
+          kind: input.kind,
+          name: components.get(Number(input.ref)) ?? `component ${input.ref}`,
+          component: Number(input.ref),
+        };
       case 'column': {
         const read = byVariable.get(String(input.ref)) as PayrollColumnDto;
-        return { ...base, name: read.name, column: read.id, variable: read.variable };
+        return { ...base, kind: input.kind, name: read.name, column: read.id, variable: read.variable };
       }
       case 'hook':
         return {
           ...base,
+          kind: input.kind,
           name: findHook(String(input.ref))?.name ?? String(input.ref),
           hook: String(input.ref),
           args: column.calculation_hook_args,
@@ -137,10 +143,11 @@ export class PayrollExplainService {
           records: hook?.records ?? [],
         };
       case 'employee_field':
-        return { ...base, name: `employee.${input.ref}`, field: String(input.ref) };
+        return { ...base, kind: input.kind, name: `employee.${input.ref}`, field: String(input.ref) };
       case 'edit':
         return {
           ...base,
+          kind: input.kind,
           name: column.name,
           column: column.id,
           edited_by: editedBy?.actorUserId ?? null,

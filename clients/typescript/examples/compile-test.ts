@@ -48,5 +48,11 @@ export async function firstCalls(baseUrl: string, username: string, password: st
   // @ts-expect-error: last_name is required to create an employee
   await api.POST('/employees', { body: { employee_id: 'E1', first_name: 'A', joined_date: '2026-01-01' } });
 
-  return [names, String(department), String(total), String(status), JSON.stringify(insight.data?.data), ...open];
+  // A diff's causes narrow on their kind.
+  const diff = await api.GET('/payroll_config/payrolls/{id}/diff', { params: { path: { id: 1 }, query: { limit: 10 } } });
+  const raises = (diff.data?.data ?? []).flatMap((row) =>
+    row.causes.flatMap((cause) => (cause.kind === 'salary' ? [`${cause.name}: ${cause.old ?? '-'} → ${cause.new ?? '-'}`] : [])),
+  );
+
+  return [names, String(department), String(total), String(status), JSON.stringify(insight.data?.data), ...open, ...raises];
 }

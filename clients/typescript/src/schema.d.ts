@@ -6041,9 +6041,7 @@ export interface components {
             passed: boolean;
             failures: components["schemas"]["PayrollTestFailureDto"][];
         };
-        ExplainInputDto: {
-            /** @enum {string} */
-            kind: "salary_component" | "column" | "hook" | "employee_field" | "edit";
+        ExplainSalaryInputDto: {
             /** @example 5000.00 */
             value: string;
             /** @description The component, column, hook or field name */
@@ -6054,39 +6052,241 @@ export interface components {
              */
             sign?: "+" | "-";
             /**
-             * Format: int32
-             * @description salary_component: its id
+             * @description an amount of the employee's salary (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
-            component?: number;
+            kind: "salary_component";
             /**
              * Format: int32
-             * @description column, edit: the column id
+             * @description the salary component
              */
-            column?: number;
-            /** @description column: its variable */
-            variable?: string;
-            /** @description hook: its code */
-            hook?: string;
-            /** @description hook: the column's calculation_hook_args (argument name → value) */
-            args?: {
+            component: number;
+        };
+        ExplainColumnInputDto: {
+            /** @example 5000.00 */
+            value: string;
+            /** @description The component, column, hook or field name */
+            name: string;
+            /**
+             * @description In a sum: added or subtracted
+             * @enum {string}
+             */
+            sign?: "+" | "-";
+            /**
+             * @description another column's cell (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "column";
+            /** Format: int32 */
+            column: number;
+            /** @description its variable */
+            variable: string;
+        };
+        ExplainHookInputDto: {
+            /** @example 5000.00 */
+            value: string;
+            /** @description The component, column, hook or field name */
+            name: string;
+            /**
+             * @description In a sum: added or subtracted
+             * @enum {string}
+             */
+            sign?: "+" | "-";
+            /**
+             * @description a calculation hook: a value read from attendance, leave, time entries... (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "hook";
+            /** @description its code */
+            hook: string;
+            /** @description the column's calculation_hook_args (argument name → value) */
+            args: {
                 [key: string]: (string | number | boolean) | null;
             };
             /**
-             * @description hook: where its value came from
+             * @description where its value came from
+             * @enum {string}
+             */
+            source: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
+            /** @description ids of the source records summed */
+            records: number[];
+        };
+        ExplainFieldInputDto: {
+            /** @example 5000.00 */
+            value: string;
+            /** @description The component, column, hook or field name */
+            name: string;
+            /**
+             * @description In a sum: added or subtracted
+             * @enum {string}
+             */
+            sign?: "+" | "-";
+            /**
+             * @description a field of the employee's record (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "employee_field";
+            /** @description the field */
+            field: string;
+        };
+        ExplainEditInputDto: {
+            /** @example 5000.00 */
+            value: string;
+            /** @description The component, column, hook or field name */
+            name: string;
+            /**
+             * @description In a sum: added or subtracted
+             * @enum {string}
+             */
+            sign?: "+" | "-";
+            /**
+             * @description a value edited in the grid (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "edit";
+            /**
+             * Format: int32
+             * @description the column
+             */
+            column: number;
+            /**
+             * Format: int32
+             * @description the user who made it (null: unknown or a system)
+             */
+            edited_by: number | null;
+            /** @description when (ISO 8601) */
+            edited_at: string | null;
+        };
+        DiffSalaryCauseDto: {
+            /**
+             * Format: int32
+             * @description the user who made the change (audit log; null: unknown)
+             */
+            changed_by: number | null;
+            /** @description when (audit log) */
+            changed_at: string | null;
+            /**
+             * @description an amount of the employee's salary changed (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "salary";
+            /**
+             * Format: int32
+             * @description the component
+             */
+            component: number;
+            /** @description the component's name */
+            name: string;
+            /** @description the amount in the older run */
+            old: string | null;
+            /** @description the amount in the newer run */
+            new: string | null;
+        };
+        DiffInputCauseDto: {
+            /**
+             * @description an input changed: a hook's value (with the records added and removed) or an employee field (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "input";
+            /** @description the hook's column name, or employee.<field> */
+            name: string;
+            /**
+             * Format: int32
+             * @description a hook: its column
+             */
+            column?: number;
+            /** @description a hook: its code */
+            hook?: string;
+            /**
+             * @description a hook: where it reads
              * @enum {string}
              */
             source?: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
-            /** @description hook: ids of the source records summed */
-            records?: number[];
-            /** @description employee_field: the field */
+            /** @description a hook: ids of the records only the newer run summed */
+            added?: number[];
+            /** @description a hook: ids of the records only the older run summed */
+            removed?: number[];
+            /** @description an employee field: the field */
             field?: string;
+            /** @description the value in the older run */
+            old: (string | number) | null;
+            /** @description the value in the newer run */
+            new: (string | number) | null;
+        };
+        DiffColumnCauseDto: {
             /**
              * Format: int32
-             * @description edit: the user who made it (null: unknown or a system)
+             * @description the user who made the change (audit log; null: unknown)
              */
-            edited_by?: number | null;
-            /** @description edit: when (ISO 8601) */
-            edited_at?: string | null;
+            changed_by: number | null;
+            /** @description when (audit log) */
+            changed_at: string | null;
+            /**
+             * @description the column's definition changed (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "column";
+            /** Format: int32 */
+            column: number;
+            /** @description the column's name */
+            name: string;
+            /** @description each changed definition field → [old, new] */
+            changes: {
+                [key: string]: unknown[];
+            };
+        };
+        DiffEditCauseDto: {
+            /**
+             * Format: int32
+             * @description the user who made the change (audit log; null: unknown)
+             */
+            changed_by: number | null;
+            /** @description when (audit log) */
+            changed_at: string | null;
+            /**
+             * @description the cell was edited in the grid (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "edit";
+            /** Format: int32 */
+            column: number;
+            /** @description the column's name */
+            name: string;
+            /** @description the amount in the older run */
+            old: string | null;
+            /** @description the amount in the newer run */
+            new: string | null;
+        };
+        DiffJoinedCauseDto: {
+            /**
+             * @description the employee is in the newer run only (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "joined";
+        };
+        DiffLeftCauseDto: {
+            /**
+             * @description the employee is in the older run only (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "left";
+        };
+        DiffRoundingCauseDto: {
+            /**
+             * @description the currency's decimal places changed (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "rounding";
+            /**
+             * Format: int32
+             * @description decimal places in the older run
+             */
+            old: number;
+            /**
+             * Format: int32
+             * @description decimal places in the newer run
+             */
+            new: number;
         };
         ExplainStepDto: {
             /** @example basic * 0.1 */
@@ -6116,7 +6316,7 @@ export interface components {
             rule: "edit" | "hook" | "script" | "sum" | "default";
             script: string | null;
             default_value: string | null;
-            inputs: components["schemas"]["ExplainInputDto"][];
+            inputs: (components["schemas"]["ExplainSalaryInputDto"] | components["schemas"]["ExplainColumnInputDto"] | components["schemas"]["ExplainHookInputDto"] | components["schemas"]["ExplainFieldInputDto"] | components["schemas"]["ExplainEditInputDto"])[];
             /** @description The script's parts with their values, innermost first */
             steps: components["schemas"]["ExplainStepDto"][];
             rounding: components["schemas"]["ExplainRoundingDto"] | null;
@@ -6134,7 +6334,7 @@ export interface components {
             rule: "edit" | "hook" | "script" | "sum" | "default";
             script: string | null;
             default_value: string | null;
-            inputs: components["schemas"]["ExplainInputDto"][];
+            inputs: (components["schemas"]["ExplainSalaryInputDto"] | components["schemas"]["ExplainColumnInputDto"] | components["schemas"]["ExplainHookInputDto"] | components["schemas"]["ExplainFieldInputDto"] | components["schemas"]["ExplainEditInputDto"])[];
             /** @description The script's parts with their values, innermost first */
             steps: components["schemas"]["ExplainStepDto"][];
             rounding: components["schemas"]["ExplainRoundingDto"] | null;
@@ -6146,50 +6346,6 @@ export interface components {
             employee: number;
             /** @description The cells of other columns it reads, directly or through them, each with its own derivation (dependency order) */
             depends_on: components["schemas"]["ExplainedCellDto"][];
-        };
-        DiffCauseDto: {
-            /** @enum {string} */
-            kind: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding";
-            /**
-             * Format: int32
-             * @description salary: the component
-             */
-            component?: number;
-            /**
-             * Format: int32
-             * @description column, edit, input from a hook: the column
-             */
-            column?: number;
-            /** @description The component, column or field name */
-            name?: string;
-            /** @description input: the hook code */
-            hook?: string;
-            /**
-             * @description input: where the hook reads
-             * @enum {string}
-             */
-            source?: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
-            /** @description input: the employee field */
-            field?: string;
-            /** @description The value in the older run (a rounding cause: its decimal places) */
-            old?: (string | number) | null;
-            /** @description The value in the newer run */
-            new?: (string | number) | null;
-            /** @description input: ids of the records only the newer run summed */
-            added?: number[];
-            /** @description input: ids of the records only the older run summed */
-            removed?: number[];
-            /** @description column: each changed definition field → [old, new] */
-            changes?: {
-                [key: string]: unknown[];
-            };
-            /**
-             * Format: int32
-             * @description salary, column, edit: the user who made the change (audit log)
-             */
-            changed_by?: number | null;
-            /** @description salary, column, edit: when (audit log) */
-            changed_at?: string | null;
         };
         PayrollDiffRowDto: {
             /** Format: int32 */
@@ -6204,7 +6360,7 @@ export interface components {
             new: string | null;
             /** @description new − old (null when either is null) */
             difference: string | null;
-            causes: components["schemas"]["DiffCauseDto"][];
+            causes: (components["schemas"]["DiffSalaryCauseDto"] | components["schemas"]["DiffInputCauseDto"] | components["schemas"]["DiffColumnCauseDto"] | components["schemas"]["DiffEditCauseDto"] | components["schemas"]["DiffJoinedCauseDto"] | components["schemas"]["DiffLeftCauseDto"] | components["schemas"]["DiffRoundingCauseDto"])[];
         };
         DiffCauseCountsDto: {
             /** Format: int32 */
@@ -30842,6 +30998,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
             500: {
                 headers: {
@@ -30954,6 +31123,19 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

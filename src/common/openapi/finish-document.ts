@@ -211,15 +211,10 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   'WeekdayValueDto.days',
   'ValidateScriptResultDto.variables', // a valid script
   'ValidateScriptResultDto.errors', // an invalid one
-  // A cell's input carries what its kind has (API.md §18).
-  ...['sign', 'component', 'column', 'variable', 'hook', 'args', 'source', 'records', 'field', 'edited_by', 'edited_at'].map(
-    (p) => `ExplainInputDto.${p}`,
-  ),
-  // A diff's cause likewise.
-  ...['component', 'column', 'name', 'hook', 'source', 'field', 'old', 'new', 'added', 'removed', 'changes'].map(
-    (p) => `DiffCauseDto.${p}`,
-  ),
-  ...['changed_by', 'changed_at'].map((p) => `DiffCauseDto.${p}`),
+  // A cell's input has a sign in a sum only (API.md §18).
+  ...['Salary', 'Column', 'Hook', 'Field', 'Edit'].map((k) => `Explain${k}InputDto.sign`),
+  // An input cause is a hook's (column, hook, source, added, removed) or an employee field's.
+  ...['column', 'hook', 'source', 'added', 'removed', 'field'].map((p) => `DiffInputCauseDto.${p}`),
 ]);
 
 /** Component names a node refers to, directly or through the schemas it refers to. */

@@ -1,5 +1,5 @@
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/list-query.dto';
@@ -7,29 +7,73 @@ import { IsRefId } from '../../common/validation/decorators';
 import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../payroll-diff';
 import { HOOK_SOURCE_NAMES } from '../run-inputs';
 
-/** A value a cell read, with where it came from (API.md §18). */
-export class ExplainInputDto {
-  @ApiProperty({ enum: ['salary_component', 'column', 'hook', 'employee_field', 'edit'] }) kind: string;
+const kindOf = (kind: string, description: string) => ApiProperty({ enum: [kind], description });
+
+/** `oneOf` the shapes, with `kind` as the discriminator (a generated client narrows on it). */
+function oneOfKind(shapes: Record<string, abstract new () => unknown>): object {
+  return {
+    oneOf: Object.values(shapes).map((type) => ({ $ref: getSchemaPath(type as never) })),
+    discriminator: {
+      propertyName: 'kind',
+      mapping: Object.fromEntries(Object.entries(shapes).map(([kind, type]) => [kind, getSchemaPath(type as never)])),
+    },
+  };
+}
+
+/** What every value a cell read carries (API.md §18); its `kind` says which of the shapes below it is. */
+abstract class ExplainInputBase {
   @ApiProperty({ example: '5000.00' }) value: string;
   @ApiProperty({ description: 'The component, column, hook or field name' }) name: string;
   @ApiPropertyOptional({ enum: ['+', '-'], description: 'In a sum: added or subtracted' }) sign?: string;
-  @ApiIntOptional({ description: 'salary_component: its id' }) component?: number;
-  @ApiIntOptional({ description: 'column, edit: the column id' }) column?: number;
-  @ApiPropertyOptional({ description: 'column: its variable' }) variable?: string;
-  @ApiPropertyOptional({ description: 'hook: its code' }) hook?: string;
-  @ApiPropertyOptional({
+}
+
+export class ExplainSalaryInputDto extends ExplainInputBase {
+  @kindOf('salary_component', "an amount of the employee's salary") kind: 'salary_component';
+  @ApiInt({ description: 'the salary component' }) component: number;
+}
+
+export class ExplainColumnInputDto extends ExplainInputBase {
+  @kindOf('column', "another column's cell") kind: 'column';
+  @ApiInt() column: number;
+  @ApiProperty({ description: 'its variable' }) variable: string;
+}
+
+export class ExplainHookInputDto extends ExplainInputBase {
+  @kindOf('hook', 'a calculation hook: a value read from attendance, leave, time entries...') kind: 'hook';
+  @ApiProperty({ description: 'its code' }) hook: string;
+  @ApiProperty({
     type: 'object',
     additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], nullable: true },
-    description: "hook: the column's calculation_hook_args (argument name → value)",
+    description: "the column's calculation_hook_args (argument name → value)",
   })
-  args?: Record<string, unknown>;
-  @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'hook: where its value came from' }) source?: string;
-  @ApiIntOptional({ type: [Number], description: 'hook: ids of the source records summed' }) records?: number[];
-  @ApiPropertyOptional({ description: 'employee_field: the field' }) field?: string;
-  @ApiIntOptional({ type: Number, nullable: true, description: 'edit: the user who made it (null: unknown or a system)' })
-  edited_by?: number | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'edit: when (ISO 8601)' }) edited_at?: string | null;
+  args: Record<string, unknown>;
+  @ApiProperty({ enum: HOOK_SOURCE_NAMES, description: 'where its value came from' }) source: string;
+  @ApiInt({ type: [Number], description: 'ids of the source records summed' }) records: number[];
 }
+
+export class ExplainFieldInputDto extends ExplainInputBase {
+  @kindOf('employee_field', "a field of the employee's record") kind: 'employee_field';
+  @ApiProperty({ description: 'the field' }) field: string;
+}
+
+export class ExplainEditInputDto extends ExplainInputBase {
+  @kindOf('edit', 'a value edited in the grid') kind: 'edit';
+  @ApiInt({ description: 'the column' }) column: number;
+  @ApiInt({ nullable: true, description: 'the user who made it (null: unknown or a system)' }) edited_by: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'when (ISO 8601)' }) edited_at: string | null;
+}
+
+/** A value a cell read, with where it came from (API.md §18): one of five shapes, told apart by `kind`. */
+export type ExplainInputDto =
+  ExplainSalaryInputDto | ExplainColumnInputDto | ExplainHookInputDto | ExplainFieldInputDto | ExplainEditInputDto;
+
+export const EXPLAIN_INPUTS = {
+  salary_component: ExplainSalaryInputDto,
+  column: ExplainColumnInputDto,
+  hook: ExplainHookInputDto,
+  employee_field: ExplainFieldInputDto,
+  edit: ExplainEditInputDto,
+} as const;
 
 export class ExplainStepDto {
   @ApiProperty({ example: 'basic * 0.1' }) expression: string;
@@ -51,7 +95,7 @@ export class ExplainedCellDto {
   @ApiProperty({ enum: ['edit', 'hook', 'script', 'sum', 'default'] }) rule: string;
   @ApiProperty({ type: String, nullable: true }) script: string | null;
   @ApiProperty({ type: String, nullable: true }) default_value: string | null;
-  @ApiProperty({ type: [ExplainInputDto] }) inputs: ExplainInputDto[];
+  @ApiProperty({ type: 'array', items: oneOfKind(EXPLAIN_INPUTS) }) inputs: ExplainInputDto[];
   @ApiProperty({ type: [ExplainStepDto], description: "The script's parts with their values, innermost first" })
   steps: ExplainStepDto[];
   @ApiProperty({ type: ExplainRoundingDto, nullable: true }) rounding: ExplainRoundingDto | null;
@@ -70,29 +114,31 @@ export class CellExplanationDto extends ExplainedCellDto {
 }
 
 /** Why a cell differs between two runs (API.md §18): an input that differs and that the cell reads. */
-export class DiffCauseDto {
-  @ApiProperty({ enum: DIFF_CAUSE_KINDS }) kind: string;
-  @ApiIntOptional({ description: 'salary: the component' }) component?: number;
-  @ApiIntOptional({ description: 'column, edit, input from a hook: the column' }) column?: number;
-  @ApiPropertyOptional({ description: 'The component, column or field name' }) name?: string;
-  @ApiPropertyOptional({ description: 'input: the hook code' }) hook?: string;
-  @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'input: where the hook reads' }) source?: string;
-  @ApiPropertyOptional({ description: 'input: the employee field' }) field?: string;
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'string' }, { type: 'number' }],
-    nullable: true,
-    description: 'The value in the older run (a rounding cause: its decimal places)',
-  })
-  old?: string | number | null;
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'string' }, { type: 'number' }],
-    nullable: true,
-    description: 'The value in the newer run',
-  })
-  new?: string | number | null;
-  @ApiIntOptional({ type: [Number], description: 'input: ids of the records only the newer run summed' }) added?: number[];
-  @ApiIntOptional({ type: [Number], description: 'input: ids of the records only the older run summed' }) removed?: number[];
-  @ApiPropertyOptional({
+const oldNew = (type: 'string' | 'integer', what: string) => [
+  ApiProperty({ type, nullable: true, description: `${what} in the older run` }),
+  ApiProperty({ type, nullable: true, description: `${what} in the newer run` }),
+];
+const [OLD_AMOUNT, NEW_AMOUNT] = oldNew('string', 'the amount');
+
+/** Who made a salary, column or edit change between the runs (audit log). */
+abstract class DiffChangeBase {
+  @ApiInt({ nullable: true, description: 'the user who made the change (audit log; null: unknown)' }) changed_by: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'when (audit log)' }) changed_at: string | null;
+}
+
+export class DiffSalaryCauseDto extends DiffChangeBase {
+  @kindOf('salary', "an amount of the employee's salary changed") kind: 'salary';
+  @ApiInt({ description: 'the component' }) component: number;
+  @ApiProperty({ description: "the component's name" }) name: string;
+  @OLD_AMOUNT old: string | null;
+  @NEW_AMOUNT new: string | null;
+}
+
+export class DiffColumnCauseDto extends DiffChangeBase {
+  @kindOf('column', "the column's definition changed") kind: 'column';
+  @ApiInt() column: number;
+  @ApiProperty({ description: "the column's name" }) name: string;
+  @ApiProperty({
     type: 'object',
     additionalProperties: {
       type: 'array',
@@ -100,18 +146,68 @@ export class DiffCauseDto {
       maxItems: 2,
       items: { nullable: true, description: 'the value in the older run, then in the newer one (any JSON value)' },
     },
-    description: 'column: each changed definition field → [old, new]',
+    description: 'each changed definition field → [old, new]',
   })
-  changes?: Record<string, [unknown, unknown]>;
-  @ApiIntOptional({
-    type: Number,
-    nullable: true,
-    description: 'salary, column, edit: the user who made the change (audit log)',
-  })
-  changed_by?: number | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'salary, column, edit: when (audit log)' })
-  changed_at?: string | null;
+  changes: Record<string, [unknown, unknown]>;
 }
+
+export class DiffEditCauseDto extends DiffChangeBase {
+  @kindOf('edit', 'the cell was edited in the grid') kind: 'edit';
+  @ApiInt() column: number;
+  @ApiProperty({ description: "the column's name" }) name: string;
+  @OLD_AMOUNT old: string | null;
+  @NEW_AMOUNT new: string | null;
+}
+
+/** An input changed: a hook's value (column, hook, source, added, removed) or an employee field (field). */
+export class DiffInputCauseDto {
+  @kindOf('input', "an input changed: a hook's value (with the records added and removed) or an employee field") kind: 'input';
+  @ApiProperty({ description: "the hook's column name, or employee.<field>" }) name: string;
+  @ApiIntOptional({ description: 'a hook: its column' }) column?: number;
+  @ApiPropertyOptional({ description: 'a hook: its code' }) hook?: string;
+  @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'a hook: where it reads' }) source?: string;
+  @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the newer run summed' }) added?: number[];
+  @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the older run summed' }) removed?: number[];
+  @ApiPropertyOptional({ description: 'an employee field: the field' }) field?: string;
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'the value in the older run' })
+  old: string | number | null;
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'the value in the newer run' })
+  new: string | number | null;
+}
+
+export class DiffJoinedCauseDto {
+  @kindOf('joined', 'the employee is in the newer run only') kind: 'joined';
+}
+
+export class DiffLeftCauseDto {
+  @kindOf('left', 'the employee is in the older run only') kind: 'left';
+}
+
+export class DiffRoundingCauseDto {
+  @kindOf('rounding', "the currency's decimal places changed") kind: 'rounding';
+  @ApiInt({ description: 'decimal places in the older run' }) old: number;
+  @ApiInt({ description: 'decimal places in the newer run' }) new: number;
+}
+
+/** Why a cell changed (API.md §18): one of these shapes, told apart by `kind`. */
+export type DiffCauseDto =
+  | DiffSalaryCauseDto
+  | DiffColumnCauseDto
+  | DiffEditCauseDto
+  | DiffInputCauseDto
+  | DiffJoinedCauseDto
+  | DiffLeftCauseDto
+  | DiffRoundingCauseDto;
+
+export const DIFF_CAUSES = {
+  salary: DiffSalaryCauseDto,
+  input: DiffInputCauseDto,
+  column: DiffColumnCauseDto,
+  edit: DiffEditCauseDto,
+  joined: DiffJoinedCauseDto,
+  left: DiffLeftCauseDto,
+  rounding: DiffRoundingCauseDto,
+} as const satisfies Record<DiffCauseKind, unknown>;
 
 export class PayrollDiffRowDto {
   @ApiInt() employee: number;
@@ -122,7 +218,7 @@ export class PayrollDiffRowDto {
   old: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'In this run' }) new: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'new − old (null when either is null)' }) difference: string | null;
-  @ApiProperty({ type: [DiffCauseDto] }) causes: DiffCauseDto[];
+  @ApiProperty({ type: 'array', items: oneOfKind(DIFF_CAUSES) }) causes: DiffCauseDto[];
 }
 
 export class DiffCauseCountsDto {
