@@ -4,6 +4,8 @@ import { safeFileName } from '../src/documents/document-files';
 import { EmployeesRepository } from '../src/employees/employees.repository';
 import { ImportRecord } from '../src/imports/entities/import.entities';
 import { ImportsService } from '../src/imports/imports.service';
+import { IMPORT_JOB, importJobId } from '../src/imports/imports.jobs';
+import { JobQueue } from '../src/common/queue/job-queue.service';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, bearer, createTestApp, createUser, TestApp, until } from './helpers/test-app';
 import { row, workbook } from './helpers/zip';
@@ -75,6 +77,9 @@ describe('hardening III (issue 41)', () => {
     it('the first death is taken up again (restarts 1); the second ends it Failed with the reason', async () => {
       const file = workbook({ sheetData: row(['employee_id', 'first_name', 'last_name', 'joined_date']) });
       const id = await finished(await upload(file)).then((r) => r.id);
+      // Its job settles a moment after the record does: until then it is live and not taken up again.
+      const jobs = t.app.get(JobQueue);
+      await until(async () => !(await jobs.isLive(IMPORT_JOB, importJobId(id, 'validate'))), 10_000);
       const records = ds.getRepository(ImportRecord);
       const old = new Date(Date.now() - 3_600_000);
       // As a process that died in the middle of validating leaves it.
