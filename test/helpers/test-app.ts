@@ -215,3 +215,25 @@ export async function processPayroll(app: NestFastifyApplication, token: string,
   await until(async () => (await ok('GET', `/payroll_config/payrolls/${id}`, token)).status !== 'Processing', 10_000);
   expect((await ok('GET', `/payroll_config/payrolls/${id}`, token)).status).toBe('Processed');
 }
+
+/**
+ * Runs `work` and measures the longest the event loop went without a turn meanwhile (a 1 ms timer's
+ * gaps, and the gap to the end: a loop blocked throughout never ticks). Milliseconds.
+ */
+export async function longestPause<T>(work: () => Promise<T>): Promise<{ result: T; longest: number; took: number }> {
+  let longest = 0;
+  let last = performance.now();
+  const started = last;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    const result = await work();
+    longest = Math.max(longest, performance.now() - last);
+    return { result, longest, took: performance.now() - started };
+  } finally {
+    clearInterval(timer);
+  }
+}
