@@ -5,7 +5,7 @@ import { INSIGHT_NAMES } from '../src/insights/insights.dto';
 import { InsightsService } from '../src/insights/insights.service';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, createTestApp, okCaller, sleep, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 
 const PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
 const WEEK = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -278,19 +278,27 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
   it('a figure is reused for INSIGHTS_CACHE_MS within its scope, then computed again', async () => {
     const approved = async (token: string) =>
       (await get('/insights/leave-summary/1year', token)).find((s: { status: string }) => s.status === 'Approved');
-    await sleep(600);
-    expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 1, days: 3 });
-    const res = await call('POST', '/leaves', admin, {
-      employee: c.emp.report1,
-      leave_type: types.sick,
-      date_start: '2026-06-08',
-      date_end: '2026-06-08',
-    });
-    expect((await call('POST', `/leaves/${res.json().data.id}/approve`, admin)).statusCode).toBe(200);
-    expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 1, days: 3 }); // within 500 ms
-    await sleep(600);
-    expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 2, days: 4 });
-    expect(await approved(c.users.manager.token)).toEqual({ status: 'Approved', requests: 3, days: 9 });
+    // The cache's clock is held still while the leave is approved, so a slow database (the CI's
+    // MariaDB took longer than the 500 ms TTL) cannot expire the entry in between; then it moves on.
+    const realNow = Date.now.bind(Date);
+    const start = realNow() + 1000; // past every entry the earlier tests left
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => start);
+    try {
+      expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 1, days: 3 });
+      const res = await call('POST', '/leaves', admin, {
+        employee: c.emp.report1,
+        leave_type: types.sick,
+        date_start: '2026-06-08',
+        date_end: '2026-06-08',
+      });
+      expect((await call('POST', `/leaves/${res.json().data.id}/approve`, admin)).statusCode).toBe(200);
+      expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 1, days: 3 }); // within 500 ms
+      clock.mockImplementation(() => start + 600);
+      expect(await approved(c.users.employee.token)).toEqual({ status: 'Approved', requests: 2, days: 4 });
+      expect(await approved(c.users.manager.token)).toEqual({ status: 'Approved', requests: 3, days: 9 });
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('every endpoint answers each period in its shape; any other period is 400 INVALID_PERIOD; a token is needed', async () => {
