@@ -12,7 +12,7 @@
 import { computePayroll, EngineColumn, EngineEmployee, explainCell, planColumns } from '../src/payroll/engine/payroll-engine';
 import { compileFormula } from '../src/payroll/formula/formula';
 import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslip-context';
-import { compilePayslipTemplate } from '../src/payroll/payslip-template';
+import { compileBoundedTemplate } from '../src/common/template/template';
 import { PayrollTestCase, runPayrollTests } from '../src/payroll/payroll-tests';
 import { benchColumns as columns } from './bench-payroll-columns';
 import { WORST_VARIABLES, worstFormulas, worstScope, worstTemplates } from './worst-cases';
@@ -124,8 +124,8 @@ function bounds(): void {
   console.log('\nworst-case payslip templates under the template limits (ms, median of 15):');
   let worstRender = 0;
   for (const { name, content, context } of worstTemplates()) {
-    const check = medianMs(() => compilePayslipTemplate(content, PAYSLIP_CONTEXT_SHAPE), 15);
-    const render = compilePayslipTemplate(content, PAYSLIP_CONTEXT_SHAPE);
+    const check = medianMs(() => compileBoundedTemplate(content, PAYSLIP_CONTEXT_SHAPE), 15);
+    const render = compileBoundedTemplate(content, PAYSLIP_CONTEXT_SHAPE);
     const out = render(context).length;
     const ms = medianMs(() => render(context), 15);
     worstRender = Math.max(worstRender, ms);

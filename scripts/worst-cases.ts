@@ -12,7 +12,7 @@ import {
   MAX_RENDER_STEPS,
   MAX_TEMPLATE_EXPRESSIONS,
   MAX_TEMPLATE_LENGTH,
-} from '../src/payroll/payslip-template';
+} from '../src/common/template/template';
 
 /** Column variables the worst scripts read, with the values they have (cells are below 1e12, 2 decimals). */
 export const WORST_VARIABLES = new Map([

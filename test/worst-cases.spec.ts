@@ -1,6 +1,6 @@
 import { compileFormula, FormulaRuntimeError, MAX_SCRIPT_LENGTH } from '../src/payroll/formula/formula';
 import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslip-context';
-import { compilePayslipTemplate, MAX_RENDER_OUTPUT } from '../src/payroll/payslip-template';
+import { compileBoundedTemplate, MAX_RENDER_OUTPUT } from '../src/common/template/template';
 import { WORST_VARIABLES, worstFormulas, worstScope, worstTemplates } from '../scripts/worst-cases';
 
 /**
@@ -30,7 +30,7 @@ describe('worst cases under the formula and template limits', () => {
 
   it('every worst template is accepted and renders within the bounds', () => {
     for (const { name, content, context } of worstTemplates()) {
-      const html = compilePayslipTemplate(content, PAYSLIP_CONTEXT_SHAPE)(context);
+      const html = compileBoundedTemplate(content, PAYSLIP_CONTEXT_SHAPE)(context);
       expect({ name, within: html.length <= MAX_RENDER_OUTPUT, large: html.length > 80_000 }).toEqual({
         name,
         within: true,

@@ -1,3 +1,5 @@
+import { SettingDefinition } from '../settings/settings.registry';
+
 /** What a notification is about, with what a user gets unless it chose otherwise (API.md §16). */
 export interface NotificationKind {
   kind: string;
@@ -32,4 +34,33 @@ export const NOTIFICATION_KIND_NAMES: readonly string[] = NOTIFICATION_KINDS.map
 
 export function kindOf(name: string): NotificationKind | undefined {
   return NOTIFICATION_KINDS.find((k) => k.kind === name);
+}
+
+/** The Admin's defaults of a notification kind for users who did not choose (issue 30). */
+export const notifyByEmailSetting = (kind: string) => `Notify by E-mail: ${kind}`;
+export const notifyInAppSetting = (kind: string) => `Notify In App: ${kind}`;
+
+/** The settings of the kinds' defaults, which PreferencesService registers with settings/ at start. */
+export function notificationKindSettings(): SettingDefinition[] {
+  return (NOTIFICATION_KINDS as readonly NotificationKind[]).flatMap((k) => [
+    {
+      name: notifyByEmailSetting(k.kind),
+      group: 'Notifications',
+      description: `Whether users who did not choose get an e-mail when ${k.description}.`,
+      default: k.email ? 'Yes' : 'No',
+      values: ['Yes', 'No'],
+    },
+    // A mandatory kind is always in the feed.
+    ...(k.mandatory
+      ? []
+      : [
+          {
+            name: notifyInAppSetting(k.kind),
+            group: 'Notifications',
+            description: `Whether users who did not choose see it in their feed when ${k.description}.`,
+            default: k.inApp ? 'Yes' : 'No',
+            values: ['Yes', 'No'],
+          },
+        ]),
+  ]);
 }

@@ -5,7 +5,7 @@ import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { MailService, permanentSmtpFailure, smtpFailureReason } from '../mail/mail.service';
-import { TemplateRenderError } from '../payroll/payslip-template';
+import { TemplateRenderError } from '../common/template/template';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';

@@ -8,7 +8,7 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { TemplateRenderError, TemplateSyntaxError } from '../payroll/payslip-template';
+import { TemplateRenderError, TemplateSyntaxError } from '../common/template/template';
 import {
   CreateNotificationTemplateDto,
   NotificationTemplateDto,

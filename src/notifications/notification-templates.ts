@@ -1,4 +1,4 @@
-import { compilePayslipTemplate, RenderTemplate, shapeOf, TemplateShape } from '../payroll/payslip-template';
+import { compileBoundedTemplate, RenderTemplate, shapeOf, TemplateShape } from '../common/template/template';
 import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
 
 /** The daily (or rate-limited) digest's own template kind, next to the notification kinds. */
@@ -101,7 +101,7 @@ export function compileTemplate(kind: string, parts: TemplateParts): CompiledTem
   const shape = templateShapeOf(kind);
   const compile = (part: keyof TemplateParts, plain: boolean) => {
     try {
-      return compilePayslipTemplate(parts[part], shape, { plain });
+      return compileBoundedTemplate(parts[part], shape, { plain });
     } catch (err) {
       (err as Error & { part?: string }).part = part;
       throw err;

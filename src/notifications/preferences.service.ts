@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ValidationException } from '../common/errors/domain.exception';
-import { NOTIFICATION_DIGEST_HOUR, notifyByEmailSetting, notifyInAppSetting, TIME_ZONE } from '../settings/settings.registry';
+import { NOTIFICATION_DIGEST_HOUR, TIME_ZONE } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import {
   NotificationPreferenceDto,
@@ -9,7 +9,14 @@ import {
   UpdateNotificationSettingsDto,
 } from './dto/notification.dto';
 import { NotificationPreference } from './entities/notification.entities';
-import { kindOf, NOTIFICATION_KINDS, NotificationKind } from './notification-kinds';
+import {
+  kindOf,
+  NOTIFICATION_KINDS,
+  NotificationKind,
+  notificationKindSettings,
+  notifyByEmailSetting,
+  notifyInAppSetting,
+} from './notification-kinds';
 import { NotificationsRepository } from './notifications.repository';
 
 /** The name when it is a time zone Intl knows (as given: Asia/Kolkata stays so), else null. */
@@ -42,6 +49,7 @@ export class PreferencesService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    this.settings.register(notificationKindSettings());
     this.settings.addCheck(TIME_ZONE, (value) =>
       knownTimeZone(value) ? null : 'not a known time zone (an IANA name such as Europe/Berlin)',
     );

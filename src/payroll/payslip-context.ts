@@ -1,7 +1,7 @@
 import { ApiIntOptional } from '../common/openapi/api-int';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorDetail } from '../common/errors/domain.exception';
-import { shapeOf, TemplateShape } from './payslip-template';
+import { shapeOf, TemplateShape } from '../common/template/template';
 
 /*
  * What a payslip template renders (API.md §10, issue 25): these classes are the whole context, the

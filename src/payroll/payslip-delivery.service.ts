@@ -17,7 +17,7 @@ import { SendPayslipDto, SendPayslipsDto, SendPayslipsResultDto } from './dto/pa
 import { Payroll, PayslipDelivery } from './entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from './payroll-runs.service';
 import { PayslipDeliveriesRepository, PayslipToSend } from './payslip-deliveries.repository';
-import { compilePayslipTemplate, shapeOf, TemplateSyntaxError } from './payslip-template';
+import { compileBoundedTemplate, shapeOf, TemplateSyntaxError } from '../common/template/template';
 
 /** One payslip's e-mail: 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
 export const PAYSLIP_MAIL_JOB = defineJob<{ deliveryId: number }>('mail', 'payslip', undefined, (d) => ({
@@ -72,7 +72,7 @@ export class PayslipDeliveryService implements OnModuleInit {
     for (const name of [PAYSLIP_EMAIL_SUBJECT, PAYSLIP_EMAIL_BODY])
       this.settings.addCheck(name, (value) => {
         try {
-          compilePayslipTemplate(value, PAYSLIP_EMAIL_SHAPE);
+          compileBoundedTemplate(value, PAYSLIP_EMAIL_SHAPE);
           return null;
         } catch (err) {
           if (err instanceof TemplateSyntaxError) return err.message;

@@ -17,7 +17,7 @@ import { Payroll, Payslip, PayslipDelivery } from './entities/payroll-run.entiti
 import { PAYSLIP_DELIVERY_EVENT, PayslipDeliveryEvent } from './payroll.events';
 import { PayslipDeliveriesRepository } from './payslip-deliveries.repository';
 import { PAYSLIP_EMAIL_SHAPE, PAYSLIP_MAIL_JOB } from './payslip-delivery.service';
-import { compilePayslipTemplate, RenderTemplate } from './payslip-template';
+import { compileBoundedTemplate, RenderTemplate } from '../common/template/template';
 
 /** A plain-text version of the e-mail's HTML: blocks on their own lines, tags dropped, entities read. */
 export function htmlToText(html: string): string {
@@ -161,7 +161,7 @@ export class PayslipMailProcessor implements OnModuleInit {
     const key = `${plain ? 'plain' : 'html'}:${content}`;
     let render = this.compiled.get(key);
     if (!render) {
-      render = compilePayslipTemplate(content, PAYSLIP_EMAIL_SHAPE, { plain });
+      render = compileBoundedTemplate(content, PAYSLIP_EMAIL_SHAPE, { plain });
       if (this.compiled.size > 10) this.compiled.clear();
       this.compiled.set(key, render);
     }

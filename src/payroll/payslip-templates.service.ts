@@ -23,12 +23,12 @@ import {
   SAMPLE_PAYSLIP_CONTEXT,
 } from './payslip-context';
 import { companyContext, PayslipContextsService } from './payslip-contexts.service';
-import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
+import { compileBoundedTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from '../common/template/template';
 
 /** Checks a template and the names it uses (400 on `content` with the position of the problem) and returns its bounded renderer. */
 export function compileTemplate(content: string): RenderTemplate {
   try {
-    return compilePayslipTemplate(content, PAYSLIP_CONTEXT_SHAPE);
+    return compileBoundedTemplate(content, PAYSLIP_CONTEXT_SHAPE);
   } catch (err) {
     if (err instanceof TemplateSyntaxError) throw ValidationException.field('content', err.message);
     throw err;

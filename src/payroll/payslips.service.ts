@@ -23,7 +23,7 @@ import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC } from './payroll
 import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from './payroll.events';
 import { PayslipContextsService } from './payslip-contexts.service';
 import { PAYSLIP_CONTEXT_SHAPE } from './payslip-context';
-import { compilePayslipTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from './payslip-template';
+import { compileBoundedTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from '../common/template/template';
 import { PayslipTemplatesService } from './payslip-templates.service';
 import { PayslipPdfsService } from './payslip-pdfs.service';
 import { PdfRenderer } from '../common/pdf/pdf-renderer';
@@ -112,7 +112,7 @@ export class PayslipsService implements OnModuleInit {
       const template = await this.templates.find(payroll.payslipTemplateId);
       let render: RenderTemplate;
       try {
-        render = compilePayslipTemplate(template.content, PAYSLIP_CONTEXT_SHAPE);
+        render = compileBoundedTemplate(template.content, PAYSLIP_CONTEXT_SHAPE);
       } catch (err) {
         if (!(err instanceof TemplateSyntaxError)) throw err;
         await this.backToProcessed(payrollId, `the payslip template ${template.id} cannot be used: ${err.message}`);

@@ -1,5 +1,3 @@
-import { NOTIFICATION_KINDS } from '../notifications/notification-kinds';
-
 /** Every setting the service knows, with its group, allowed values and default. */
 export interface SettingDefinition {
   name: string;
@@ -27,9 +25,6 @@ export const PAYSLIP_EMAIL_SUBJECT = 'Payslip E-mail Subject';
 export const PAYSLIP_EMAIL_BODY = 'Payslip E-mail Body';
 export const TIME_ZONE = 'Time Zone';
 export const NOTIFICATION_DIGEST_HOUR = 'Notification Digest Hour';
-/** The Admin's defaults of a notification kind for users who did not choose (issue 30). */
-export const notifyByEmailSetting = (kind: string) => `Notify by E-mail: ${kind}`;
-export const notifyInAppSetting = (kind: string) => `Notify In App: ${kind}`;
 export const REMINDER_BIRTHDAYS = 'Reminders: Birthdays';
 export const REMINDER_ANNIVERSARIES = 'Reminders: Work Anniversaries';
 export const REMINDER_PROBATION_DAYS = 'Reminders: Probation End Days';
@@ -59,6 +54,10 @@ export const MOBILE_MODULES = [
 /** "Mobile App: Leaves" */
 export const mobileModuleSetting = (label: string) => `Mobile App: ${label}`;
 
+/**
+ * The settings of the platform and of modules that import settings/. A module that settings/ must
+ * not import (notifications: its kinds) adds its own at start with SettingsService.register.
+ */
 export const SETTINGS: readonly SettingDefinition[] = [
   {
     name: ENABLE_REST_API,
@@ -202,27 +201,6 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: 'Yes',
     values: ['Yes', 'No'],
   },
-  ...NOTIFICATION_KINDS.flatMap((k) => [
-    {
-      name: notifyByEmailSetting(k.kind),
-      group: 'Notifications',
-      description: `Whether users who did not choose get an e-mail when ${k.description}.`,
-      default: k.email ? 'Yes' : 'No',
-      values: ['Yes', 'No'],
-    },
-    // A mandatory kind is always in the feed.
-    ...('mandatory' in k
-      ? []
-      : [
-          {
-            name: notifyInAppSetting(k.kind),
-            group: 'Notifications',
-            description: `Whether users who did not choose see it in their feed when ${k.description}.`,
-            default: k.inApp ? 'Yes' : 'No',
-            values: ['Yes', 'No'],
-          },
-        ]),
-  ]),
   ...MOBILE_MODULES.map((m) => ({
     name: mobileModuleSetting(m.label),
     group: 'Mobile App',
@@ -231,7 +209,3 @@ export const SETTINGS: readonly SettingDefinition[] = [
     values: ['Yes', 'No'],
   })),
 ];
-
-export function findSetting(name: string): SettingDefinition | undefined {
-  return SETTINGS.find((s) => s.name.toLowerCase() === name.toLowerCase());
-}

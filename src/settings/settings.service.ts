@@ -8,7 +8,7 @@ import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { SettingDto } from './dto/setting.dto';
 import { Setting } from './entities/setting.entity';
-import { ENABLE_REST_API, findSetting, SETTINGS } from './settings.registry';
+import { ENABLE_REST_API, SettingDefinition, SETTINGS } from './settings.registry';
 
 /**
  * Settings stored in the database, read through a per-process cache of SETTINGS_CACHE_MS (at most
@@ -20,11 +20,25 @@ export class SettingsService {
   /** Checks other modules add for their settings (a template that must compile): a message, or null. */
   private readonly checks = new Map<string, (value: string) => string | null>();
   private loading: Promise<Map<string, string>> | null = null;
+  /** SETTINGS and those other modules registered, each group's together. */
+  private readonly definitions: SettingDefinition[] = [...SETTINGS];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(Setting) private readonly settings: Repository<Setting>,
   ) {}
+
+  /**
+   * Adds settings of another module (in its onModuleInit), after the last of the same group; one
+   * already known by name is left as it is.
+   */
+  register(definitions: readonly SettingDefinition[]): void {
+    for (const def of definitions) {
+      if (this.find(def.name)) continue;
+      const last = this.definitions.findLastIndex((d) => d.group === def.group);
+      this.definitions.splice(last < 0 ? this.definitions.length : last + 1, 0, def);
+    }
+  }
 
   /** Adds a check of a setting's new values (its module's, in onModuleInit). */
   addCheck(name: string, check: (value: string) => string | null): void {
@@ -48,7 +62,7 @@ export class SettingsService {
 
   async list(): Promise<SettingDto[]> {
     const values = await this.values();
-    return SETTINGS.map((def) => this.toDto(def.name, values.get(def.name) ?? def.default));
+    return this.definitions.map((def) => this.toDto(def.name, values.get(def.name) ?? def.default));
   }
 
   async set(name: string, value: string): Promise<SettingDto> {
@@ -85,9 +99,15 @@ export class SettingsService {
   }
 
   private definition(name: string) {
-    const def = findSetting(name);
-    if (!def) throw ValidationException.field('name', `unknown setting; known: ${SETTINGS.map((s) => s.name).join(', ')}`);
+    const def = this.find(name);
+    if (!def)
+      throw ValidationException.field('name', `unknown setting; known: ${this.definitions.map((s) => s.name).join(', ')}`);
     return def;
+  }
+
+  private find(name: string): SettingDefinition | undefined {
+    const lower = name.toLowerCase();
+    return this.definitions.find((s) => s.name.toLowerCase() === lower);
   }
 
   private toDto(name: string, value: string): SettingDto {

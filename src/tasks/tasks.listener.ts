@@ -29,7 +29,6 @@ import {
   UserPasswordChangedEvent,
 } from '../users/users.events';
 import { UsersService } from '../users/users.service';
-import { WEBHOOK_DISABLED_EVENT, WebhookDisabledEvent } from '../webhooks/webhooks.events';
 import { TasksService } from './tasks.service';
 
 /**
@@ -109,18 +108,6 @@ export class TasksListener {
         title: `Review payroll ${e.payrollId} and generate its payslips`,
         description: `${e.employees} employees processed: check the data grid, then POST /payroll_config/payrolls/${e.payrollId}/generate-payslips.`,
         link: `/payroll_config/payrolls/${e.payrollId}/data`,
-      });
-    });
-  }
-
-  @OnEvent(WEBHOOK_DISABLED_EVENT)
-  async webhookDisabled(e: WebhookDisabledEvent): Promise<void> {
-    await this.tasks.safely(`task of disabled webhook ${e.webhookId}`, async () => {
-      await this.tasks.assign('webhook-disabled', e.webhookId, await this.users.adminIds(), {
-        title: `Webhook ${e.webhookId} was disabled`,
-        description: `Deliveries to ${e.url} failed for a day (${e.reason}). Fix the receiver, then PUT /webhooks/${e.webhookId} {"active": true}.`,
-        priority: 'High',
-        link: `/webhooks/${e.webhookId}/deliveries`,
       });
     });
   }

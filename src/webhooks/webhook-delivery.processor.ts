@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull } from 'typeorm';
 import { transaction } from '../common/database/transaction';
@@ -7,10 +6,11 @@ import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { TasksService } from '../tasks/tasks.service';
+import { UsersService } from '../users/users.service';
 import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
 import { postJson } from './post';
 import { signedHeaders } from './signing';
-import { WEBHOOK_DISABLED_EVENT, WebhookDisabledEvent } from './webhooks.events';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** A datetime column as read raw: a Date (mysql2) or 'YYYY-MM-DD HH:MM:SS.mmm' in UTC (SQLite). */
@@ -43,8 +43,9 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationShut
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
-    private readonly events: EventEmitter2,
     private readonly repository: WebhooksRepository,
+    private readonly tasks: TasksService,
+    private readonly users: UsersService,
   ) {}
 
   onModuleInit(): void {
@@ -143,7 +144,14 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationShut
     if (disable) {
       if (disabled) {
         this.logger.warn(`webhook ${webhookId} disabled: ${reason}`);
-        await this.events.emitAsync(WEBHOOK_DISABLED_EVENT, { webhookId, url: hook.url, reason } satisfies WebhookDisabledEvent);
+        await this.tasks.safely(`task of disabled webhook ${webhookId}`, async () =>
+          this.tasks.assign('webhook-disabled', webhookId, await this.users.adminIds(), {
+            title: `Webhook ${webhookId} was disabled`,
+            description: `Deliveries to ${hook.url} failed for a day (${reason}). Fix the receiver, then PUT /webhooks/${webhookId} {"active": true}.`,
+            priority: 'High',
+            link: `/webhooks/${webhookId}/deliveries`,
+          }),
+        );
       }
       return;
     }

@@ -1,11 +1,12 @@
-import { activeContent } from '../common/pdf/active-content';
+import { activeContent } from '../pdf/active-content';
 import Handlebars from 'handlebars';
 
 /**
- * Payslip templates (API.md §10): the documented language only, rendered with bounded work.
+ * The templates an Admin writes (payslips, API.md §10; notification and payslip e-mails, §16): the
+ * documented language only, rendered with bounded work. Its owner gives the shape of the data.
  *
  * Handlebars parses the text (its grammar, its error positions); the AST is then checked against
- * the language a payslip template may use and rendered by the small interpreter below, never by
+ * the language a template may use and rendered by the small interpreter below, never by
  * Handlebars' runtime. Handlebars' runtime runs partials, inline partials and decorators even with
  * `knownHelpersOnly`, and a render is one synchronous call on the event loop that nothing can stop:
  * a 1 KB template of chained partials rendered for seconds and produced 64 MB. Here every render
@@ -37,7 +38,7 @@ export const MAX_RENDER_STEPS = 100_000;
 
 const BLOCK_HELPERS = new Set(['each', 'if', 'unless']);
 
-/** A template that is not in the payslip template language, with its 1-based position. */
+/** A template that is not in the template language, with its 1-based position. */
 export class TemplateSyntaxError extends Error {
   constructor(
     readonly reason: string,
@@ -403,7 +404,7 @@ export type RenderTemplate = (data: TemplateData) => string;
  * returns its bounded renderer (TemplateRenderError). `plain`: values are written as they are, for
  * text that is not HTML (an e-mail's subject and text part); the bounds are the same.
  */
-export function compilePayslipTemplate(
+export function compileBoundedTemplate(
   content: string,
   shape?: TemplateShape,
   options: { plain?: boolean } = {},

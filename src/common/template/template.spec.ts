@@ -1,14 +1,14 @@
 import Handlebars from 'handlebars';
 import {
   checkTemplate,
-  compilePayslipTemplate,
+  compileBoundedTemplate,
   MAX_RENDER_ITERATIONS,
   MAX_RENDER_OUTPUT,
   MAX_RENDER_STEPS,
   MAX_TEMPLATE_EXPRESSIONS,
   TemplateRenderError,
   TemplateSyntaxError,
-} from './payslip-template';
+} from './template';
 
 const context = {
   employee: { id: 7, employee_id: 'E<7>', name: `O'Brien & "Sons" = \`x\`` },
@@ -38,12 +38,12 @@ describe('payslip templates', () => {
     ];
     for (const t of templates) {
       const expected = Handlebars.compile(t)(context);
-      expect({ t, out: compilePayslipTemplate(t)(context) }).toEqual({ t, out: expected });
+      expect({ t, out: compileBoundedTemplate(t)(context) }).toEqual({ t, out: expected });
     }
     // One difference: Handlebars does not push a context that equals the one above it, so there
     // `../` skips a level when a nested #each walks the same list; here every #each item is a level.
     expect(
-      compilePayslipTemplate('{{#each columns}}{{#each @root.columns}}{{../name}}-{{name}} {{/each}}{{/each}}')(context),
+      compileBoundedTemplate('{{#each columns}}{{#each @root.columns}}{{../name}}-{{name}} {{/each}}{{/each}}')(context),
     ).toBe('Gross-Gross Gross-Tax Gross-Net Tax-Gross Tax-Tax Tax-Net Net-Gross Net-Tax Net-Net ');
   });
 
@@ -97,16 +97,16 @@ describe('payslip templates', () => {
   it('ends a render at its first bound', () => {
     const many = (n: number) => ({ columns: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, value: '1' })) });
     const bound = (content: string, data: object, reason: RegExp) =>
-      expect(() => compilePayslipTemplate(content)(data)).toThrow(
+      expect(() => compileBoundedTemplate(content)(data)).toThrow(
         expect.objectContaining({ constructor: TemplateRenderError, message: expect.stringMatching(reason) }),
       );
     bound('{{#each columns}}x{{/each}}', many(MAX_RENDER_ITERATIONS + 1), /loops more than 10000/);
-    expect(compilePayslipTemplate('{{#each columns}}x{{/each}}')(many(MAX_RENDER_ITERATIONS))).toHaveLength(
+    expect(compileBoundedTemplate('{{#each columns}}x{{/each}}')(many(MAX_RENDER_ITERATIONS))).toHaveLength(
       MAX_RENDER_ITERATIONS,
     );
     bound(`{{#each columns}}${'{{name}}'.repeat(20)}{{/each}}`, many(MAX_RENDER_STEPS / 20), /more than 100000 steps/);
     bound(`{{#each columns}}${'y'.repeat(1000)}{{/each}}`, many(MAX_RENDER_OUTPUT / 1000 + 1), /longer than 1000000/);
-    expect(compilePayslipTemplate(`{{#each columns}}${'y'.repeat(1000)}{{/each}}`)(many(MAX_RENDER_OUTPUT / 1000))).toHaveLength(
+    expect(compileBoundedTemplate(`{{#each columns}}${'y'.repeat(1000)}{{/each}}`)(many(MAX_RENDER_OUTPUT / 1000))).toHaveLength(
       MAX_RENDER_OUTPUT,
     );
   });
@@ -114,11 +114,11 @@ describe('payslip templates', () => {
   it('plain mode (an e-mail subject or text part) writes values as they are, with the same refusals and bounds', () => {
     const many = (n: number) => ({ columns: Array.from({ length: n }, (_, k) => ({ name: `c${k}`, value: '1' })) });
     const data = { name: 'Smith & <Sons> "Ltd"' };
-    expect(compilePayslipTemplate('To {{name}}')(data)).toBe('To Smith &amp; &lt;Sons&gt; &quot;Ltd&quot;');
-    expect(compilePayslipTemplate('To {{name}}', undefined, { plain: true })(data)).toBe('To Smith & <Sons> "Ltd"');
-    expect(() => compilePayslipTemplate('{{{name}}}', undefined, { plain: true })).toThrow(TemplateSyntaxError);
+    expect(compileBoundedTemplate('To {{name}}')(data)).toBe('To Smith &amp; &lt;Sons&gt; &quot;Ltd&quot;');
+    expect(compileBoundedTemplate('To {{name}}', undefined, { plain: true })(data)).toBe('To Smith & <Sons> "Ltd"');
+    expect(() => compileBoundedTemplate('{{{name}}}', undefined, { plain: true })).toThrow(TemplateSyntaxError);
     expect(() =>
-      compilePayslipTemplate(`{{#each columns}}${'y'.repeat(1000)}{{/each}}`, undefined, { plain: true })(
+      compileBoundedTemplate(`{{#each columns}}${'y'.repeat(1000)}{{/each}}`, undefined, { plain: true })(
         many(MAX_RENDER_OUTPUT / 1000 + 1),
       ),
     ).toThrow(TemplateRenderError);

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Refuses import cycles between the modules of src/ (each folder under src/ is a module; the files
+// directly in src/ are the composition root). Run by `npm run lint`; docs/ARCHITECTURE.md explains
+// why: a module that reacts to another's events subscribes to them, it does not import it back.
+//
+//   node scripts/module-cycles.mjs [srcDir]   exit 1 and list each cycle with a file per edge
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function* sourceFiles(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) yield path;
+  }
+}
+
+/** The module of a path under srcDir: its first folder, or null for the composition root. */
+function moduleOf(srcDir, path) {
+  const parts = relative(srcDir, path).split(sep);
+  return parts.length > 1 && parts[0] !== '..' ? parts[0] : null;
+}
+
+/** module → module → one file that makes the edge. */
+export function moduleGraph(srcDir) {
+  const graph = new Map();
+  for (const file of sourceFiles(srcDir)) {
+    const from = moduleOf(srcDir, file);
+    if (!from) continue;
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const to = moduleOf(srcDir, resolve(dirname(file), spec));
+      if (!to || to === from) continue;
+      if (!graph.has(from)) graph.set(from, new Map());
+      if (!graph.get(from).has(to)) graph.get(from).set(to, relative(srcDir, file));
+    }
+  }
+  return graph;
+}
+
+/** The strongly connected groups of more than one module (Tarjan), each sorted. */
+export function moduleCycles(graph) {
+  let index = 0;
+  const order = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  const visit = (v) => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)?.keys() ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), order.get(w)));
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const group = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!order.has(v)) visit(v);
+  return groups;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const srcDir = resolve(process.argv[2] ?? 'src');
+  const graph = moduleGraph(srcDir);
+  const cycles = moduleCycles(graph);
+  for (const group of cycles) {
+    console.error(`import cycle between modules: ${group.join(', ')}`);
+    for (const from of group)
+      for (const [to, file] of graph.get(from) ?? [])
+        if (group.includes(to)) console.error(`  ${from} -> ${to} (${file})`);
+  }
+  if (cycles.length) process.exit(1);
+  console.log(`no import cycle between the ${graph.size} modules of ${relative(process.cwd(), srcDir) || '.'}`);
+}

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** scripts/module-cycles.mjs, run by `npm run lint`, on a source tree. */
+function check(srcDir: string) {
+  const r = spawnSync(process.execPath, [join(__dirname, '..', 'scripts', 'module-cycles.mjs'), srcDir], { encoding: 'utf8' });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+describe('no import cycle between the modules of src/ (scripts/module-cycles.mjs)', () => {
+  let dir: string;
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'cycles-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('src/ has none', () => {
+    expect(check(join(__dirname, '..', 'src'))).toMatchObject({ status: 0 });
+  });
+
+  it('refuses a planted cycle through three modules, naming a file per edge; neither the composition root nor a module importing itself counts', () => {
+    write('app.module.ts', "import { A } from './a/a';\nimport { C } from './c/c';\n");
+    write('a/a.ts', "import { B } from '../b/b.service';\nimport { X } from './x';\n");
+    write('a/x.ts', "import { A } from './a';\n");
+    write('b/b.service.ts', "export { C } from '../c/c';\n");
+    write('c/c.ts', "const a = () => import('../a/x');\n");
+    write('d/d.ts', "import { A } from '../a/a';\n");
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('import cycle between modules: a, b, c');
+    expect(r.out).toContain('a -> b (a/a.ts)');
+    expect(r.out).toContain('c -> a (c/c.ts)');
+    expect(r.out).not.toContain('d -> a');
+  });
+
+  it('passes the same tree once the back edge is gone', () => {
+    write('a/a.ts', "import { B } from '../b/b';\n");
+    write('b/b.ts', "import { C } from '../c/c';\n");
+    write('c/c.ts', 'export const c = 1;\n');
+    expect(check(dir)).toMatchObject({ status: 0 });
+  });
+});
