@@ -1,4 +1,8 @@
+import { notificationKindSettings } from '../src/notifications/notification-kinds';
 import { SETTINGS } from '../src/settings/settings.registry';
+
+/** The platform's settings and those notifications/ registers at start. */
+const SETTINGS_COUNT = SETTINGS.length + notificationKindSettings().length;
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, bearer, TestApp } from './helpers/test-app';
 
@@ -29,9 +33,9 @@ describe('HTTP layer: envelopes, errors, request ids, limits, headers', () => {
     const res = await inject({ method: 'GET', url: '/app/api/settings?limit=1', headers: bearer(admin) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ status: 'SUCCESS', total: SETTINGS.length, page: 1, limit: 1, nextPage: 2 });
+    expect(body).toMatchObject({ status: 'SUCCESS', total: SETTINGS_COUNT, page: 1, limit: 1, nextPage: 2 });
     expect(body.data).toHaveLength(1);
-    const lastPage = SETTINGS.length;
+    const lastPage = SETTINGS_COUNT;
     const last = await inject({ method: 'GET', url: `/app/api/settings?limit=1&page=${lastPage}`, headers: bearer(admin) });
     expect(last.json()).toMatchObject({ page: lastPage, nextPage: null });
     expect(last.json().data).toHaveLength(1);

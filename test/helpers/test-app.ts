@@ -18,6 +18,38 @@ import { ContractCheck } from './contract';
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
 export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
 
+/**
+ * Integration suites run in parallel jest workers, each on a database of its own: DATABASE_URL's
+ * name with `_w<worker>` appended (created when first used; `.ci/run` drops them at the end). Set
+ * here, once per worker process, so a suite that reads process.env.DATABASE_URL (the CLI's, a
+ * spawned server's) gets its worker's database too.
+ */
+if (INTEGRATION && process.env.DATABASE_URL && !process.env.HR_TEST_BASE_DATABASE_URL) {
+  const base = process.env.DATABASE_URL;
+  process.env.HR_TEST_BASE_DATABASE_URL = base;
+  process.env.DATABASE_URL = base.replace(/\/([^/?]+)(\?.*)?$/, (_m, name: string, query?: string) => {
+    return `/${name}_w${process.env.JEST_WORKER_ID ?? '1'}${query ?? ''}`;
+  });
+}
+let workerDatabaseReady: Promise<void> | null = null;
+
+/** Creates this worker's database once (a connection to DATABASE_URL's own database to do it). */
+function ensureWorkerDatabase(url: string): Promise<void> {
+  const base = process.env.HR_TEST_BASE_DATABASE_URL;
+  if (!base || url !== process.env.DATABASE_URL) return Promise.resolve();
+  workerDatabaseReady ??= (async () => {
+    const name = new URL(url).pathname.slice(1);
+    const server = await new DataSource(dataSourceOptions({ type: 'mysql', url: base })).initialize();
+    try {
+      await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    } finally {
+      await server.destroy();
+    }
+  })();
+  return workerDatabaseReady;
+}
+if (INTEGRATION && process.env.DATABASE_URL) beforeAll(() => ensureWorkerDatabase(process.env.DATABASE_URL!));
+
 let apps = 0;
 /** This test file's load: a fresh module registry per file. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -47,6 +79,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 /** Drops every table of an integration database, so each suite starts from the migrations. */
 export async function resetDatabase(config: AppConfig): Promise<void> {
   if (config.database.type !== 'mysql') return;
+  await ensureWorkerDatabase(config.database.url);
   const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
   try {
     await ds.dropDatabase();
