@@ -7,7 +7,9 @@ import { BearerAuthenticator } from './bearer.authenticator';
 import { BearerStrategy } from './bearer.strategy';
 import { AUTHENTICATOR } from '../common/auth/authenticator';
 import { OAuthToken } from './entities/oauth-token.entity';
-import { PasswordHasher } from './password-hasher';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { DEFAULT_SCRYPT, PasswordHasher } from './password-hasher';
 import { RateLimitsService } from './rate-limits.service';
 import { TokenService } from './token.service';
 
@@ -20,7 +22,11 @@ import { TokenService } from './token.service';
     BearerStrategy,
     RateLimitsService,
     { provide: AUTHENTICATOR, useClass: BearerAuthenticator },
-    { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
+    {
+      provide: PasswordHasher,
+      useFactory: (config: AppConfig) => new PasswordHasher({ ...DEFAULT_SCRYPT, logN: config.passwordScryptCost }),
+      inject: [APP_CONFIG],
+    },
   ],
   exports: [TokenService, PasswordHasher, RateLimitsService, AUTHENTICATOR],
 })

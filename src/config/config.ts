@@ -101,6 +101,12 @@ export interface AppConfig {
   loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
   /** How long an insights figure is reused per scope and period (0: computed on every request). */
   insightsCacheMs: number;
+  /**
+   * log2 of scrypt's cost N for new password hashes (PASSWORD_SCRYPT_COST, 15 by default: about
+   * 100 ms of CPU per hash here; at least 14 in production, see docs/operations.md). Hashes made
+   * with another cost still verify and are re-hashed at the next sign-in.
+   */
+  passwordScryptCost: number;
   /** How long the employee list's `total` is reused for the same scope, filters and search (0: counted on every request). */
   listTotalsCacheMs: number;
   /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
@@ -432,6 +438,7 @@ export function loadConfig(env: Env): AppConfig {
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
     },
     insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
+    passwordScryptCost: int('PASSWORD_SCRYPT_COST', 15, 10, 20),
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     fileStorage: fileStorage(),

@@ -60,6 +60,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     DATABASE_URL: 'sqlite::memory:',
     LOG_LEVEL: 'info',
     SETTINGS_CACHE_MS: '200',
+    // scrypt at N=2^10 rather than 2^15: the suites hash and verify thousands of passwords, which at
+    // the default took most of npm test's CPU. hardening.e2e-spec checks the default and the upgrade.
+    PASSWORD_SCRYPT_COST: '10',
     // Stored files and the imports' local copies: never in the checkout's ./data.
     FILE_STORAGE: `local:${join(tmpdir(), `hr-test-files-${RUN}`)}`,
     IMPORT_DIR: join(tmpdir(), `hr-test-imports-${RUN}`),
