@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { DocumentsService } from '../src/documents/documents.service';
+import { GeneratedDocumentsService } from '../src/documents/generated-documents.service';
 import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { SettingsService } from '../src/settings/settings.service';
 import { buildCompany, Company } from './helpers/company';
@@ -230,7 +230,7 @@ describeWithPdf('payslip PDFs', () => {
     const [{ id: type }] = await ds.query(`SELECT id FROM document_types WHERE code = 'payslip'`);
     await expect(
       t.app
-        .get(DocumentsService)
+        .get(GeneratedDocumentsService)
         .storeGenerated(
           c.emp.report1,
           Number(type),

@@ -14,6 +14,7 @@ import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { DOCUMENT_LIST_SPEC, EMPLOYEE_DOCUMENT_LIST_SPEC } from './documents.repository';
+import { DocumentFilesService } from './document-files.service';
 import { DocumentsService } from './documents.service';
 import { DocumentDto, DocumentVersionDto, UPLOAD_SCHEMA, UpdateDocumentDto } from './dto/document.dto';
 
@@ -48,7 +49,10 @@ const FILE_RESPONSE = {
 @Controller('employees/:id/documents')
 @Authenticated()
 export class EmployeeDocumentsController {
-  constructor(private readonly documents: DocumentsService) {}
+  constructor(
+    private readonly documents: DocumentsService,
+    private readonly files: DocumentFilesService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -138,7 +142,7 @@ export class EmployeeDocumentsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | string> {
-    return sendFile(reply, await this.documents.file(caller, id, docId, null, fileConditions(req)));
+    return sendFile(reply, await this.files.file(caller, id, docId, null, fileConditions(req)));
   }
 
   @Post(':docId/versions')
@@ -187,7 +191,7 @@ export class EmployeeDocumentsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | string> {
-    return sendFile(reply, await this.documents.file(caller, id, docId, n, fileConditions(req)));
+    return sendFile(reply, await this.files.file(caller, id, docId, n, fileConditions(req)));
   }
 }
 

@@ -3,12 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { ReferenceModule } from '../reference/reference.module';
 import { UsersModule } from '../users/users.module';
+import { DocumentAccessService } from './document-access.service';
+import { DocumentFilesService } from './document-files.service';
 import { DocumentJobsService } from './document-jobs.service';
 import { DocumentTypesService } from './document-types.service';
 import { DOCUMENT_CONTROLLERS } from './documents.controllers';
 import { DocumentsController, EmployeeDocumentsController } from './documents.controller';
 import { DocumentsRepository } from './documents.repository';
 import { DocumentsService } from './documents.service';
+import { DocumentWriterService } from './document-writer.service';
+import { GeneratedDocumentsService } from './generated-documents.service';
 import { DocumentFileRemoval, DocumentRecord, DocumentReminder, DocumentVersion } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
 
@@ -21,7 +25,16 @@ import { DocumentType } from './entities/document-type.entity';
     TypeOrmModule.forFeature([DocumentType, DocumentRecord, DocumentVersion, DocumentReminder, DocumentFileRemoval]),
   ],
   controllers: [...DOCUMENT_CONTROLLERS, EmployeeDocumentsController, DocumentsController],
-  providers: [DocumentTypesService, DocumentsService, DocumentsRepository, DocumentJobsService],
-  exports: [DocumentTypesService, DocumentsService, DocumentJobsService],
+  providers: [
+    DocumentTypesService,
+    DocumentsService,
+    DocumentAccessService,
+    DocumentFilesService,
+    DocumentWriterService,
+    GeneratedDocumentsService,
+    DocumentsRepository,
+    DocumentJobsService,
+  ],
+  exports: [DocumentTypesService, GeneratedDocumentsService, DocumentJobsService],
 })
 export class DocumentsModule {}

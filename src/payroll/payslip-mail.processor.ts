@@ -8,7 +8,7 @@ import { JobQueue } from '../common/queue/job-queue.service';
 import { JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { DocumentsService } from '../documents/documents.service';
+import { GeneratedDocumentsService } from '../documents/generated-documents.service';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { MailService, OutgoingMail, permanentSmtpFailure, smtpFailureReason } from '../mail/mail.service';
 import { COMPANY_NAME, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../settings/settings.registry';
@@ -56,7 +56,7 @@ export class PayslipMailProcessor implements OnModuleInit {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: PayslipDeliveriesRepository,
     private readonly employees: EmployeesRepository,
-    private readonly documents: DocumentsService,
+    private readonly documents: GeneratedDocumentsService,
     private readonly settings: SettingsService,
     private readonly mail: MailService,
     private readonly jobs: JobQueue,

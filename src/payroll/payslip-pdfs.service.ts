@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, MoreThan, Not } from 'typeorm';
 import { PaperSize, PdfRenderer } from '../common/pdf/pdf-renderer';
 import { DocumentTypesService, PAYSLIP_DOCUMENT_TYPE } from '../documents/document-types.service';
-import { DocumentsService } from '../documents/documents.service';
+import { GeneratedDocumentsService } from '../documents/generated-documents.service';
 import { DeliveryFields, EmployeesRepository } from '../employees/employees.repository';
 import { PAYSLIP_PAPER_SIZE, PAYSLIP_PDF_PASSWORD } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
@@ -55,7 +55,7 @@ export class PayslipPdfsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly renderer: PdfRenderer,
-    private readonly documents: DocumentsService,
+    private readonly documents: GeneratedDocumentsService,
     private readonly types: DocumentTypesService,
     private readonly employees: EmployeesRepository,
     private readonly settings: SettingsService,

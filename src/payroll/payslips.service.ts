@@ -27,7 +27,7 @@ import { compileBoundedTemplate, RenderTemplate, TemplateRenderError, TemplateSy
 import { PayslipTemplatesService } from './payslip-templates.service';
 import { PayslipPdfsService } from './payslip-pdfs.service';
 import { PdfRenderer } from '../common/pdf/pdf-renderer';
-import { DocumentsService } from '../documents/documents.service';
+import { GeneratedDocumentsService } from '../documents/generated-documents.service';
 import { FileConditions, FileResponse } from '../common/http/file-response';
 import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from './payroll.jobs';
 
@@ -71,7 +71,7 @@ export class PayslipsService implements OnModuleInit {
     private readonly events: EventEmitter2,
     private readonly pdfs: PayslipPdfsService,
     private readonly renderer: PdfRenderer,
-    private readonly documents: DocumentsService,
+    private readonly documents: GeneratedDocumentsService,
   ) {}
 
   onModuleInit(): void {

@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { addDays, today } from '../../documents/document-status';
 import { DocumentTypesService } from '../../documents/document-types.service';
-import { DocumentsService } from '../../documents/documents.service';
+import { GeneratedDocumentsService } from '../../documents/generated-documents.service';
 import { DocumentType } from '../../documents/entities/document-type.entity';
 import { Employee } from '../../employees/entities/employee.entity';
 import { textPdf } from './demo-pdf';
@@ -42,7 +42,7 @@ export async function seedDemoDocuments(app: INestApplicationContext): Promise<v
   const contract = await types.create({ name: 'Employment contract', visible_to_manager: true });
   const certificate = await types.create({ name: 'Certificate', visible_to_manager: true, employee_may_upload: true });
 
-  const documents = app.get(DocumentsService);
+  const documents = app.get(GeneratedDocumentsService);
   const employees = await ds
     .getRepository(Employee)
     .find({ where: { employeeId: In(Object.keys(PASSPORT_DAYS_LEFT)) }, order: { id: 'ASC' } });

@@ -1,0 +1,97 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { EntityManager } from 'typeorm';
+import { NotFoundException } from '../common/errors/domain.exception';
+import { FileConditions, FileResponse } from '../common/http/file-response';
+import { FILE_STORE, FileStore } from '../common/storage/file-store';
+import { DocumentFilesService } from './document-files.service';
+import { DocumentTypesService } from './document-types.service';
+import { checkValidity, DocumentWriterService } from './document-writer.service';
+import { DocumentsRepository } from './documents.repository';
+import { DocumentDto } from './dto/document.dto';
+
+/**
+ * The API of documents for files the service makes itself (payslip PDFs, the demo company's): stored
+ * as an upload would be, read back to attach or serve, removed with what they belong to.
+ */
+@Injectable()
+export class GeneratedDocumentsService {
+  constructor(
+    @Inject(FILE_STORE) private readonly store: FileStore,
+    private readonly repository: DocumentsRepository,
+    private readonly types: DocumentTypesService,
+    private readonly writer: DocumentWriterService,
+    private readonly files: DocumentFilesService,
+  ) {}
+
+  /**
+   * A file the service makes itself (the demo company's, payslip PDFs): stored, then its document
+   * as an upload makes it, uploaded by nobody (null) unless `uploadedBy` says who asked for it.
+   * `link` runs in the document's transaction (a payslip pointing at its PDF): both or neither.
+   */
+  async storeGenerated(
+    employeeId: number,
+    typeId: number,
+    file: { content: Buffer; fileName: string; contentType: string },
+    meta: {
+      name?: string;
+      notes?: string | null;
+      validFrom?: string | null;
+      validUntil?: string | null;
+      uploadedBy?: number | null;
+    },
+    link?: (em: EntityManager, documentId: number) => Promise<unknown>,
+  ): Promise<DocumentDto> {
+    const type = await this.types.byId(typeId);
+    if (!type) throw new NotFoundException('Document type');
+    const validity = checkValidity(type, meta.validFrom ?? null, meta.validUntil ?? null);
+    const stored = await this.store.put(Readable.from([file.content]), {
+      maxBytes: file.content.length,
+      contentType: file.contentType,
+    });
+    return this.writer.keepingFileOnSuccess({ ...stored, fileName: file.fileName, contentType: file.contentType }, (received) =>
+      this.writer.insertDocument(employeeId, type, received, {
+        name: meta.name ?? type.name,
+        notes: meta.notes ?? null,
+        validity,
+        uploadedBy: meta.uploadedBy ?? null,
+        link,
+      }),
+    );
+  }
+
+  /**
+   * The current file of a document the service made (a payslip PDF), for a caller whose right to
+   * it the caller checked (the payslip's scope); audited as a download like any other.
+   */
+  async generatedFile(employeeId: number, id: number, conditions: FileConditions): Promise<FileResponse> {
+    const doc = await this.repository.one(employeeId, id);
+    if (!doc) throw new NotFoundException('Document');
+    return this.files.serve(doc, null, conditions);
+  }
+
+  /** The current file of a document the service made (a payslip PDF to attach), read whole: it is small. */
+  async generatedContent(employeeId: number, id: number): Promise<{ content: Buffer; fileName: string; contentType: string }> {
+    const doc = await this.repository.one(employeeId, id);
+    const opened = doc && (await this.store.open(doc.fileKey));
+    if (!doc || !opened) throw new NotFoundException('Document');
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+    return { content: Buffer.concat(chunks), fileName: doc.fileName, contentType: doc.contentType };
+  }
+
+  /**
+   * Deletes documents the service made (payslip PDFs), in the caller's transaction, their files
+   * queued for removal; call `removeFilesSoon` once it committed. Audited by the caller's own entry.
+   */
+  async removeGenerated(em: EntityManager, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    await this.repository.queueFileRemovals(em, { documents: ids });
+    await this.repository.deleteMany(em, ids);
+  }
+
+  /** Runs the removal job now (it is also scheduled, for removals that failed). */
+  removeFilesSoon(): Promise<void> {
+    return this.writer.removeFilesSoon();
+  }
+}
