@@ -24,7 +24,7 @@ import { TokenService } from '../src/auth/token.service';
 import { JOB_RUNNER, JobRunner } from '../src/common/queue/queue.constants';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { insertRows } from '../src/database/seeds/seed-tools';
-import { LeaveLedgerService } from '../src/leave/ledger/leave-ledger.service';
+import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { BENCH_PASSWORD, bulkInsert, numberArg, withBenchApp } from './bench-tools';
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     // start, for the real today) would write the same entries meanwhile and blur the figures.
     await app.get<JobRunner>(JOB_RUNNER).close();
     const ds = app.get(DataSource);
-    const ledger = app.get(LeaveLedgerService);
+    const ledger = app.get(LeaveAccrualsService);
     let t0 = Date.now();
     const { first, types } = await load(ds, app.get(ReferenceService));
     console.log(

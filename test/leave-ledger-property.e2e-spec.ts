@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { LeaveLedgerRepository } from '../src/leave/ledger/leave-ledger.repository';
-import { LeaveLedgerService } from '../src/leave/ledger/leave-ledger.service';
+import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
+import { LeaveBalancesService } from '../src/leave/ledger/leave-balances.service';
 import { LeavePoliciesService } from '../src/leave/ledger/leave-policies.service';
 import { createTestApp, TestApp } from './helpers/test-app';
 
@@ -124,7 +125,8 @@ function modelBalances(joined: string, assignments: ModelAssignment[], entries: 
 
 describe(`leave ledger against a reference model (${SEQUENCES} sequences)`, () => {
   let t: TestApp;
-  let ledger: LeaveLedgerService;
+  let ledger: LeaveAccrualsService;
+  let balances: LeaveBalancesService;
   let repo: LeaveLedgerRepository;
   let policies: LeavePoliciesService;
   let ds: DataSource;
@@ -132,7 +134,8 @@ describe(`leave ledger against a reference model (${SEQUENCES} sequences)`, () =
 
   beforeAll(async () => {
     t = await createTestApp();
-    ledger = t.app.get(LeaveLedgerService);
+    ledger = t.app.get(LeaveAccrualsService);
+    balances = t.app.get(LeaveBalancesService);
     repo = t.app.get(LeaveLedgerRepository);
     policies = t.app.get(LeavePoliciesService);
     ds = t.app.get(DataSource);
@@ -245,7 +248,7 @@ describe(`leave ledger against a reference model (${SEQUENCES} sequences)`, () =
         for (let k = 0; k < 3; k++) {
           const asOf = randomDay();
           const expected = model.get(asOf) as number;
-          const [b] = await ledger.balances(null, e, { kind: 'as_of', day: asOf }, type);
+          const [b] = await balances.balances(null, e, { kind: 'as_of', day: asOf }, type);
           const windowStart = `${asOf.slice(0, 4)}-01-01`;
           const sum = written.filter((x) => x.date >= windowStart && x.date <= asOf).reduce((s, x) => s + x.days, 0);
           if (b.available !== expected || sum !== expected)

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EmployeesService } from '../src/employees/employees.service';
-import { LeaveLedgerService } from '../src/leave/ledger/leave-ledger.service';
+import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
 import { PayrollInputsService } from '../src/payroll/payroll-inputs.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
@@ -13,7 +13,7 @@ describe('leave ledger (issue 31)', () => {
   let call: ReturnType<typeof apiCaller>;
   let ok: ReturnType<typeof okCaller>;
   let admin: string;
-  let ledger: LeaveLedgerService;
+  let ledger: LeaveAccrualsService;
   let holiday: number;
   let policy: number;
 
@@ -34,7 +34,7 @@ describe('leave ledger (issue 31)', () => {
     call = apiCaller(t.app);
     ok = okCaller(t.app);
     admin = c.users.admin.token;
-    ledger = t.app.get(LeaveLedgerService);
+    ledger = t.app.get(LeaveAccrualsService);
     for (const y of [2025, 2026])
       await ok('POST', '/leave-periods', admin, { name: `${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
     holiday = (await ok('POST', '/leave-types', admin, { name: 'Holiday', default_days: 0 })).id;

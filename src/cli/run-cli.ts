@@ -11,7 +11,7 @@ import { AppConfig, ConfigError, loadConfig, parseDuration } from '../config/con
 import { dataSourceOptions, runMigrations } from '../database/data-source';
 import { rebuildInsightRollups } from '../database/insight-rollups';
 import { seedDemo } from '../database/seeds/demo.seed';
-import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
+import { LeaveAccrualsService } from '../leave/ledger/leave-accruals.service';
 import { SettingsService } from '../settings/settings.service';
 import { Employee } from '../employees/entities/employee.entity';
 import { Department } from '../reference/entities/reference.entities';
@@ -182,7 +182,7 @@ const COMMANDS: Record<string, Handler> = {
     });
     await withContext(config, async (app) => {
       const started = Date.now();
-      const written = await app.get(LeaveLedgerService).accrue(undefined, history === 'all', employees);
+      const written = await app.get(LeaveAccrualsService).accrue(undefined, history === 'all', employees);
       io.out(`wrote ${written} leave ledger entries in ${Date.now() - started} ms`);
     });
   },

@@ -6,7 +6,7 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService, EmployeeScope } from '../employees/employee-access.service';
 import { fromH } from '../leave/ledger/accrual-engine';
-import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
+import { LeaveBalancesService } from '../leave/ledger/leave-balances.service';
 import { InsightsRepository, LeaveFigures, LeaveKey, PeriodRange } from './insights.repository';
 import {
   AttendanceInsightDto,
@@ -94,7 +94,7 @@ export class InsightsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: EmployeeAccessService,
     private readonly repository: InsightsRepository,
-    private readonly ledger: LeaveLedgerService,
+    private readonly ledger: LeaveBalancesService,
   ) {
     this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }

@@ -1,5 +1,5 @@
 import { assertCovers, summaryOf } from './leave-balance';
-import type { Balance } from './ledger/leave-ledger.service';
+import type { Balance } from './ledger/leave-balances';
 
 const balance = (over: Partial<Balance>): Balance => ({
   leaveType: 1,

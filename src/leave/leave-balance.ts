@@ -1,7 +1,7 @@
 import { DomainException } from '../common/errors/domain.exception';
 import type { LeaveTypeBalanceDto } from './dto/leave.dto';
 import { fromH, toH } from './ledger/accrual-engine';
-import type { Balance } from './ledger/leave-ledger.service';
+import type { Balance } from './ledger/leave-balances';
 
 /** Days are counted in halves: one decimal, never binary-float noise such as 2.3000000000000003. */
 export const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -16,7 +16,9 @@ import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto } from './dto/l
 import { LeaveDay, Holiday, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
 import { allowsNegative, assertCovers, summaryOf } from './leave-balance';
 import { fromH, toH } from './ledger/accrual-engine';
-import { BalanceView, LeaveLedgerService } from './ledger/leave-ledger.service';
+import { BalanceView } from './ledger/leave-balances';
+import { LeaveBalancesService } from './ledger/leave-balances.service';
+import { LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
 import { leaveDayMarks } from './leave-days';
 import { LeaveRepository } from './leave.repository';
@@ -86,6 +88,7 @@ export class LeaveRequestsService {
     private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
     private readonly ledger: LeaveLedgerService,
+    private readonly balances: LeaveBalancesService,
   ) {
     this.list = employeeRecords.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
   }
@@ -117,7 +120,7 @@ export class LeaveRequestsService {
       const overlap = await this.repository.overlapsActive(em, employeeId, dto.date_start, dto.date_end);
       if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
       // What is still free: the available days less those already asked for.
-      const [balance] = await this.ledger.balances(em, employeeId, this.commitment(dto.date_start), dto.leave_type);
+      const [balance] = await this.balances.balances(em, employeeId, this.commitment(dto.date_start), dto.leave_type);
       assertCovers(days, balance, allowsNegative(type as LeaveType, balance));
       const repo = em.getRepository(LeaveRequest);
       const saved = await repo.save(
@@ -193,7 +196,7 @@ export class LeaveRequestsService {
     return {
       period: period && { id: period.id, name: period.name, date_start: period.dateStart, date_end: period.dateEnd },
       types: period
-        ? (await this.ledger.balances(null, employeeId, this.commitment(today, today))).map((b) => summaryOf(b, types))
+        ? (await this.balances.balances(null, employeeId, this.commitment(today, today))).map((b) => summaryOf(b, types))
         : [],
       by_status: byStatus,
     };
@@ -263,7 +266,7 @@ export class LeaveRequestsService {
    */
   private async spend(em: EntityManager, request: LeaveRequest): Promise<void> {
     const type = await em.getRepository(LeaveType).findOneByOrFail({ id: request.leaveTypeId });
-    const [balance] = await this.ledger.balances(em, request.employeeId, this.commitment(request.dateStart), type.id);
+    const [balance] = await this.balances.balances(em, request.employeeId, this.commitment(request.dateStart), type.id);
     if (toH(request.days) > balance.available && !allowsNegative(type, balance))
       throw new DomainException(
         'INSUFFICIENT_BALANCE',

@@ -5,6 +5,8 @@ import { SettingsModule } from '../settings/settings.module';
 import { LEAVE_ENTITIES } from './entities/leave.entities';
 import { LEAVE_LEDGER_ENTITIES } from './entities/leave-ledger.entities';
 import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
+import { LeaveAccrualsService } from './ledger/leave-accruals.service';
+import { LeaveBalancesService } from './ledger/leave-balances.service';
 import { LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LeavePoliciesService } from './ledger/leave-policies.service';
 import {
@@ -42,8 +44,10 @@ import {
     LeaveBalancesImport,
     LeaveLedgerRepository,
     LeaveLedgerService,
+    LeaveBalancesService,
+    LeaveAccrualsService,
     LeavePoliciesService,
   ],
-  exports: [LeaveSetupService, LeaveRequestsService, LeaveLedgerService],
+  exports: [LeaveSetupService, LeaveRequestsService, LeaveLedgerService, LeaveBalancesService, LeaveAccrualsService],
 })
 export class LeaveModule {}

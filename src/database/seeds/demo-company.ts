@@ -6,7 +6,7 @@ import { NamedKind, ReferenceService } from '../../reference/reference.service';
 import { rebuildInsightRollups } from '../insight-rollups';
 import { seedDemoAttendance } from './demo-attendance';
 import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
-import { LeaveLedgerService } from '../../leave/ledger/leave-ledger.service';
+import { LeaveAccrualsService } from '../../leave/ledger/leave-accruals.service';
 import { seedDemoPayroll } from './demo-payroll';
 
 const FIRST = [
@@ -137,7 +137,7 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(14, sales, 'Account Executive', salesHead);
   await team(6, people, 'Accountant', peopleHead);
   await seedDemoLeaveAndTimesheets(app.get(DataSource));
-  await app.get(LeaveLedgerService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
+  await app.get(LeaveAccrualsService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
   await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   await seedDemoPayroll(app);

@@ -1,5 +1,7 @@
 import {
   AssignmentRule,
+  corrections,
+  derivedKeyOf,
   EmployeeFacts,
   Entry,
   owedEntries,
@@ -179,6 +181,35 @@ describe('owedEntries: what the policies owe one employee for one leave type', (
     expect(out.map(({ base, date, days }) => ({ base, date, days }))).toEqual([
       { base: 'exp:1:2:2026-03-01', date: '2026-03-01', days: -600 },
       { base: 'acc:1:2026-01-01', date: '2026-01-01', days: 1000 },
+    ]);
+  });
+});
+
+describe('derived entry keys and corrections', () => {
+  it('reads a written key as a typed value; entries the policies do not derive have none', () => {
+    expect(derivedKeyOf('acc:1:2025-01-31#2')).toEqual({ kind: 'acc', type: 1, date: '2025-01-31' });
+    expect(derivedKeyOf('cin:1:2#0')).toEqual({ kind: 'cin', type: 1, into: 2 });
+    expect(derivedKeyOf('exp:1:2:2026-04-01#0')).toEqual({ kind: 'exp', type: 1, window: 2, date: '2026-04-01' });
+    for (const key of ['open:1:2025-01-01', 'take:5:2025-01-02', 'rev:5:2025-01-02', null]) expect(derivedKeyOf(key)).toBeNull();
+  });
+
+  it('writes owed minus written under the next #n, zeroes what is no longer owed, and keeps to the scope and the day', () => {
+    const owedNow = [
+      { base: 'acc:1:2025-01-31', date: '2025-01-31', kind: 'accrual' as const, days: 200, policyId: 10 },
+      { base: 'acc:1:2025-02-28', date: '2025-02-28', kind: 'accrual' as const, days: 200, policyId: 10 },
+      { base: 'acc:1:2025-03-31', date: '2025-03-31', kind: 'accrual' as const, days: 200, policyId: 10 },
+    ];
+    const written: Entry[] = [
+      { date: '2025-01-31', kind: 'accrual', days: 150, key: 'acc:1:2025-01-31#0' },
+      { date: '2025-02-28', kind: 'accrual', days: 200, key: 'acc:1:2025-02-28#0' },
+      { date: '2025-01-15', kind: 'accrual', days: 100, key: 'acc:1:2025-01-15#0' },
+      { date: '2026-01-01', kind: 'carry_over', days: 300, key: 'cin:1:2#0' },
+      { date: '2025-01-10', kind: 'taken', days: -100, key: 'take:9:2025-01-10' },
+    ];
+    const onlyAccruals = (k: { kind: string }) => k.kind === 'acc';
+    expect(corrections(owedNow, written, onlyAccruals, '2025-02-28')).toEqual([
+      { base: 'acc:1:2025-01-31', date: '2025-01-31', kind: 'accrual', days: 50, policyId: 10, key: 'acc:1:2025-01-31#1' },
+      { base: 'acc:1:2025-01-15', date: '2025-01-15', kind: 'accrual', days: -100, policyId: null, key: 'acc:1:2025-01-15#1' },
     ]);
   });
 });

@@ -103,6 +103,29 @@ export const expiryBase = (type: number, window: number, date: string) => `exp:$
 export const baseOf = (key: string) => key.split('#')[0];
 export const isDerived = (key: string | null) => key !== null && /^(acc|cin|exp):/.test(key);
 
+/** A derived entry's key base as a value: what accrualBase, carryBase and expiryBase spell. */
+export type DerivedKey =
+  | { kind: 'acc'; type: number; date: string }
+  | { kind: 'cin'; type: number; into: number }
+  | { kind: 'exp'; type: number; window: number; date: string };
+
+/** The key of a written entry (`base#n`) as a DerivedKey; null for an entry the policies do not derive. */
+export function derivedKeyOf(key: string | null): DerivedKey | null {
+  if (key === null) return null;
+  const parts = baseOf(key).split(':');
+  const type = Number(parts[1]);
+  switch (parts[0]) {
+    case 'acc':
+      return parts.length === 3 ? { kind: 'acc', type, date: parts[2] } : null;
+    case 'cin':
+      return parts.length === 3 ? { kind: 'cin', type, into: Number(parts[2]) } : null;
+    case 'exp':
+      return parts.length === 4 ? { kind: 'exp', type, window: Number(parts[2]), date: parts[3] } : null;
+    default:
+      return null;
+  }
+}
+
 /** Where a period's balance is counted: from its start to the day before the next period starts (open when none follows). */
 export interface Window {
   period: Period;
@@ -460,12 +483,12 @@ export interface Correction extends Owed {
  * no longer owed are brought to zero, on the day of their first entry. Only those dated on or
  * before `until`.
  */
-export function corrections(owed: Owed[], written: Entry[], inScope: (base: string) => boolean, until: string): Correction[] {
+export function corrections(owed: Owed[], written: Entry[], inScope: (key: DerivedKey) => boolean, until: string): Correction[] {
   const byBase = new Map<string, Entry[]>();
   for (const x of written) {
-    if (!isDerived(x.key)) continue;
+    const derived = derivedKeyOf(x.key);
+    if (!derived || !inScope(derived)) continue;
     const b = baseOf(x.key as string);
-    if (!inScope(b)) continue;
     byBase.set(b, [...(byBase.get(b) ?? []), x]);
   }
   const out: Correction[] = [];

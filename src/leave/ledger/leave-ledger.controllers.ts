@@ -22,7 +22,9 @@ import {
   UpdateLeavePolicyAssignmentDto,
   UpdateLeavePolicyDto,
 } from '../dto/leave-ledger.dto';
-import { LEDGER_LIST_SPEC, LeaveLedgerService } from './leave-ledger.service';
+import { LEDGER_LIST_SPEC } from './leave-balances';
+import { LeaveBalancesService } from './leave-balances.service';
+import { LeaveLedgerService } from './leave-ledger.service';
 import { ASSIGNMENT_LIST, LeavePoliciesService, POLICY_LIST } from './leave-policies.service';
 
 export const LEAVE_POLICY_CONTROLLERS = [
@@ -59,7 +61,7 @@ export const LEAVE_POLICY_CONTROLLERS = [
 @ApiBearerAuth()
 @Controller('employees/:id')
 export class EmployeeLeaveLedgerController {
-  constructor(private readonly ledger: LeaveLedgerService) {}
+  constructor(private readonly ledger: LeaveBalancesService) {}
 
   @Get('leaves/balance')
   @Authenticated()

@@ -1,0 +1,103 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { pipelined } from '../../common/database/pipelined';
+import { JobQueue } from '../../common/queue/job-queue.service';
+import { defineJob } from '../../common/queue/queue.constants';
+import { corrections, DerivedKey, FALLBACK_POLICY, fromH, LedgerKind, owedEntries, windowsOf } from './accrual-engine';
+import { windowsAround } from './leave-balances';
+import { LeaveBalancesService } from './leave-balances.service';
+import { LeaveLedgerRepository, NewLedgerEntry } from './leave-ledger.repository';
+
+/** The daily accrual: writes what the policies owe (accruals, carry-overs, expiries) and is not yet written. */
+export const LEAVE_ACCRUALS_JOB = defineJob<Record<string, never>>('schedule', 'leave-accruals');
+const ACCRUALS_EVERY_MS = 24 * 3_600_000;
+/** Employees per accrual chunk: one read of their facts and entries, one multi-row insert. */
+const CHUNK = 1000;
+
+const NOTES: Partial<Record<LedgerKind, string>> = {
+  accrual: 'accrued by the policy',
+  carry_over: 'carried over from the previous leave period',
+  expiry: 'carried days not taken in time',
+};
+
+/** The leave ledger's daily job (issue 31), also run by the CLI and the demo over every year. */
+@Injectable()
+export class LeaveAccrualsService implements OnModuleInit {
+  private readonly logger = new Logger('LeaveLedger');
+
+  constructor(
+    private readonly repo: LeaveLedgerRepository,
+    private readonly balances: LeaveBalancesService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(LEAVE_ACCRUALS_JOB, async () => {
+      await this.accrue().catch((err: Error) => this.logger.warn(`leave accruals failed: ${err.message}`));
+    });
+    void this.jobs.schedule(LEAVE_ACCRUALS_JOB, ACCRUALS_EVERY_MS, 60_000);
+  }
+
+  /**
+   * The daily accrual job: for every employee (1 000 at a time) and leave type, writes what the
+   * policies owe over the current leave period's window and the one before and is not written yet,
+   * dated where it belongs and up to `today`. `all`: over every window begun (after a migration,
+   * or to correct history); `only`: those employees. Returns the entries written.
+   */
+  async accrue(today = new Date().toISOString().slice(0, 10), all = false, only?: number[]): Promise<number> {
+    const windows = windowsOf(await this.repo.periods());
+    const scope = all ? windows.filter((w) => w.start <= today) : windowsAround(windows, today);
+    if (!scope.length) return 0;
+    const ids = new Set(scope.map((w) => w.period.id));
+    // Corrections of what was written: accruals anywhere; expiries and carry-overs of these windows
+    // (but not the carry-over into the first, which is taken as written).
+    const inScope = (key: DerivedKey) =>
+      key.kind === 'acc' ||
+      (key.kind === 'exp' && ids.has(key.window)) ||
+      (key.kind === 'cin' && ids.has(key.into) && key.into !== scope[0].period.id);
+    const leaveTypes = await this.repo.leaveTypes();
+    const types = leaveTypes.map((t) => t.id);
+    let written = 0;
+    let after = 0;
+    const nextChunk = async () => {
+      const chunk = only
+        ? only
+            .filter((id) => id > after)
+            .sort((a, b) => a - b)
+            .slice(0, CHUNK)
+        : await this.repo.employeeIds(after, CHUNK);
+      if (!chunk.length) return null;
+      after = chunk[chunk.length - 1];
+      const [resolvers, entries] = await Promise.all([
+        this.balances.resolvers(null, chunk, leaveTypes),
+        this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null),
+      ]);
+      return { resolvers, entries };
+    };
+    await pipelined(nextChunk, async ({ resolvers, entries }) => {
+      const rows: NewLedgerEntry[] = [];
+      for (const [employeeId, resolver] of resolvers) {
+        for (const type of types) {
+          const mine = entries.get(`${employeeId}:${type}`) ?? [];
+          for (const c of corrections(owedEntries(type, resolver, scope, mine), mine, inScope, today))
+            rows.push({
+              employeeId,
+              leaveTypeId: type,
+              date: c.date,
+              kind: c.kind,
+              days: fromH(c.days),
+              source: 'policy',
+              sourceId: c.policyId === FALLBACK_POLICY ? null : c.policyId,
+              createdBy: null,
+              note: c.key.endsWith('#0')
+                ? (NOTES[c.kind] ?? null)
+                : 'correction: the policy, its assignment or the ledger changed',
+              entryKey: c.key,
+            });
+        }
+      }
+      await this.repo.append(null, rows);
+      written += rows.length;
+    });
+    return written;
+  }
+}

@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { timeSlices } from '../../common/async/time-slices';
+import { AuthUser } from '../../common/auth/auth-user';
+import { ValidationException } from '../../common/errors/domain.exception';
+import { parseListQuery } from '../../common/paging/list-request';
+import { Page } from '../../common/paging/page';
+import { EmployeeAccessService, EmployeeScope } from '../../employees/employee-access.service';
+import { LeaveBalanceDto, LeaveBalanceQueryDto, LeaveLedgerEntryDto, LeaveLedgerQueryDto } from '../dto/leave-ledger.dto';
+import { LeaveType } from '../entities/leave.entities';
+import {
+  AssignmentRule,
+  EmployeeFacts,
+  Entry,
+  fallbackPolicy,
+  isDerived,
+  owedEntries,
+  Owed,
+  PolicyResolver,
+  windowsOf,
+} from './accrual-engine';
+import { maxDay, plusDays } from './calendar';
+import {
+  Balance,
+  balanceDto,
+  BalanceView,
+  LEDGER_LIST_SPEC,
+  LiabilityRow,
+  sumBalance,
+  toLedgerDto,
+  windowsAround,
+} from './leave-balances';
+import { LeaveLedgerRepository } from './leave-ledger.repository';
+
+/** Employees per chunk of the liability: one read of their facts and entries. */
+const CHUNK = 1000;
+/** How far past the last leave period (or today) a balance may be projected (issue 41). */
+const AS_OF_HORIZON_DAYS = 366;
+
+/**
+ * The leave ledger's read model (issue 31): balances as sums of entries plus what the policies owe
+ * and the job has not written yet (so a balance never waits for the job), the liability, the list.
+ */
+@Injectable()
+export class LeaveBalancesService {
+  constructor(
+    private readonly repo: LeaveLedgerRepository,
+    private readonly access: EmployeeAccessService,
+  ) {}
+
+  /** Balances of every leave type (or one) for the employee, read as `view` says. */
+  async balances(em: EntityManager | null, employeeId: number, view: BalanceView, leaveType?: number): Promise<Balance[]> {
+    return (await this.balancesOf(em, [employeeId], view, leaveType))[0]?.balances ?? [];
+  }
+
+  /** balances() of many employees at once (a few queries for all of them), with each one's facts. */
+  private async balancesOf(
+    em: EntityManager | null,
+    employeeIds: number[],
+    view: BalanceView,
+    leaveType?: number,
+  ): Promise<Array<{ employee: EmployeeFacts; balances: Balance[] }>> {
+    // Independent reads go together: three round trips instead of nine (one connection each, or
+    // one after the other on a transaction's).
+    const [all, periods] = await Promise.all([this.repo.leaveTypes(em), this.repo.periods(em)]);
+    const types = all.filter((t) => leaveType === undefined || t.id === leaveType);
+    const around = windowsAround(windowsOf(periods), view.day);
+    const w = around.at(-1) ?? null;
+    const from = around[0]?.start ?? '0001-01-01';
+    const to = view.kind === 'as_of' ? view.day : (w?.end ?? null);
+    const [resolvers, written, pending] = await Promise.all([
+      this.resolvers(em, employeeIds, all),
+      this.repo.entries(em, employeeIds, from, w?.end ?? null),
+      this.repo.pendingDays(em, employeeIds, w?.start ?? from, to),
+    ]);
+    const earnedBy = view.kind === 'commitment' ? maxDay(view.today, w?.start ?? view.today) : view.day;
+    // Many employees (the liability: 1 000 at a time) let the event loop run between them (issue 41).
+    const balancesOfOne = (employeeId: number, resolver: PolicyResolver): Balance[] =>
+      types.map((t) => {
+        const mine = written.get(`${employeeId}:${t.id}`) ?? [];
+        const owed = w ? owedEntries(t.id, resolver, around, mine) : [];
+        const counted: Array<Entry | Owed> = [
+          ...mine.filter((x) => !isDerived(x.key) && (!w || x.date >= w.start)),
+          ...owed.filter((o) => !w || o.date >= w.start),
+        ].filter((x) => (view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || x.date <= earnedBy));
+        return sumBalance(t.id, counted, pending.get(`${employeeId}:${t.id}`) ?? 0, resolver.on(t.id, view.day));
+      });
+    const slices = timeSlices();
+    const out: Array<{ employee: EmployeeFacts; balances: Balance[] }> = [];
+    for (const [employeeId, resolver] of resolvers) {
+      if (slices.due()) await slices.pause();
+      out.push({ employee: resolver.employee, balances: balancesOfOne(employeeId, resolver) });
+    }
+    return out;
+  }
+
+  /**
+   * Each employee's policy resolver: its facts, the assignments that may apply (its own and those
+   * by target, matched by the resolver), the policies they name and the types' fallbacks.
+   */
+  async resolvers(em: EntityManager | null, employeeIds: number[], types: LeaveType[]): Promise<Map<number, PolicyResolver>> {
+    const [facts, [assignments, policies]] = await Promise.all([
+      this.repo.facts(employeeIds, em),
+      this.repo.assignments(employeeIds, em).then(
+        async (a) =>
+          [
+            a,
+            await this.repo.policies(
+              a.map((x) => x.policyId),
+              em,
+            ),
+          ] as const,
+      ),
+    ]);
+    const fallbacks = types.map(fallbackPolicy);
+    const everyone = assignments.filter((a) => a.employeeId === null);
+    const own = new Map<number, AssignmentRule[]>();
+    for (const a of assignments) if (a.employeeId !== null) own.set(a.employeeId, [...(own.get(a.employeeId) ?? []), a]);
+    return new Map(facts.map((f) => [f.id, new PolicyResolver(f, [...everyone, ...(own.get(f.id) ?? [])], policies, fallbacks)]));
+  }
+
+  /** The last day of the leave period of this id; null when there is none. */
+  async periodEnd(id: number): Promise<string | null> {
+    return (await this.repo.periods()).find((p) => p.id === id)?.end ?? null;
+  }
+
+  /**
+   * Days owed at the end of `day` (GET /insights/leave-liability): the positive available balances
+   * of the employees of `scope` employed that day, summed by leave type and department, 1 000
+   * employees at a time. A negative balance (days owed by an employee) is not netted against them.
+   */
+  async liability(scope: EmployeeScope, day: string): Promise<LiabilityRow[]> {
+    const sums = new Map<string, LiabilityRow>();
+    for (let after = 0; ;) {
+      const chunk = await this.repo.employedIds(scope, day, after, CHUNK);
+      if (!chunk.length) break;
+      after = chunk[chunk.length - 1];
+      for (const { employee, balances } of await this.balancesOf(null, chunk, { kind: 'as_of', day }))
+        for (const b of balances) {
+          if (b.available <= 0) continue;
+          const department = employee.departments[0] ?? null;
+          const key = `${b.leaveType}:${department}`;
+          const row = sums.get(key) ?? { leaveType: b.leaveType, department, employees: 0, days: 0 };
+          row.employees += 1;
+          row.days += b.available;
+          sums.set(key, row);
+        }
+    }
+    return [...sums.values()];
+  }
+
+  /** GET /employees/{id}/leaves/balance. */
+  async balance(caller: AuthUser, employeeId: number, query: LeaveBalanceQueryDto): Promise<LeaveBalanceDto[]> {
+    await this.access.visible(caller, employeeId);
+    const today = new Date().toISOString().slice(0, 10);
+    const day = query.as_of ?? today;
+    // A projection is bounded (issue 41): up to a year past the last leave period (or today).
+    const last = (await this.repo.periods()).reduce((max, p) => (p.end > max ? p.end : max), today);
+    const horizon = plusDays(last, AS_OF_HORIZON_DAYS);
+    if (day > horizon)
+      throw ValidationException.field('as_of', `must be on or before ${horizon} (a year after the last leave period)`);
+    const balances = await this.balances(null, employeeId, { kind: 'as_of', day }, query.leave_type);
+    if (query.leave_type !== undefined && !balances.length) throw ValidationException.field('leave_type', 'does not exist');
+    return balances.map(balanceDto);
+  }
+
+  /** GET /employees/{id}/leave-ledger: newest first. */
+  async list(caller: AuthUser, employeeId: number, query: LeaveLedgerQueryDto): Promise<Page<LeaveLedgerEntryDto>> {
+    await this.access.visible(caller, employeeId);
+    return (await this.repo.page(employeeId, parseListQuery(query, LEDGER_LIST_SPEC))).map(toLedgerDto);
+  }
+}
