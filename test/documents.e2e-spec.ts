@@ -10,6 +10,7 @@ import { DocumentJobsService } from '../src/documents/document-jobs.service';
 import { addDays, today } from '../src/documents/document-status';
 import { receiveUpload } from '../src/documents/document-upload';
 import { EmployeesService } from '../src/employees/employees.service';
+import { EmployeeFactsService } from '../src/employees/employee-facts.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { FormPart, multipartForm, SAMPLE_FILES } from './helpers/multipart';
 import { startS3Emulator } from './helpers/s3-emulator';
@@ -623,7 +624,7 @@ describe('document expiry reminders', () => {
     expect((await jobs[0].runExpiry()).reminders).toBe(0);
     expect([await status(month), await status(soon), await status(far)]).toEqual(['Expiring', 'Expiring', 'Valid']);
     // The employee's HR: the Restricted Admin of Engineering (Platform's parent); the employee for the types it sees.
-    const name = (await t.app.get(EmployeesService).displayName(c.emp.report1))!;
+    const name = (await t.app.get(EmployeeFactsService).displayName(c.emp.report1))!;
     await until(async () => (await tasks(c.users.restricted.token)).length === 3, 5000);
     expect((await tasks(c.users.restricted.token)).sort()).toEqual(
       [

@@ -21,6 +21,7 @@ import { CreateEmployeeDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS } from './employee-fields';
 import { EmployeesRepository } from './employees.repository';
+import { datesProblem, newEmployee, SELF_REFERENCE } from './employee-rules';
 import { auditView, EmployeesService } from './employees.service';
 import { Employee } from './entities/employee.entity';
 
@@ -257,7 +258,7 @@ class EmployeesImportSession implements ImportSession {
     const ids: Record<string, number> = {};
     for (const [field, ref] of refs) {
       const target = stored.get(ref);
-      if (ref === employeeId) add(field, 'cannot be the employee itself');
+      if (ref === employeeId) add(field, SELF_REFERENCE);
       else if (target && this.access.canSee(this.scope, target)) ids[field] = target.id;
       else if (this.valid.has(ref))
         ids[field] = this.created.get(ref) ?? 1; // created above: its id comes when it is written
@@ -284,11 +285,11 @@ class EmployeesImportSession implements ImportSession {
     ) {
       if (!this.scope.departmentIds.includes(dto.department)) add('department', 'may not be changed by you');
     }
-    const joined = (dto.joined_date as string | undefined) ?? existing?.joinedDate;
-    const terminated = (dto.termination_date as string | undefined) ?? existing?.terminationDate;
-    if (typeof joined === 'string' && typeof terminated === 'string' && terminated < joined) {
-      add('termination_date', 'must not be before joined_date');
-    }
+    const dates = datesProblem(
+      (dto.joined_date as string | undefined) ?? existing?.joinedDate,
+      (dto.termination_date as string | undefined) ?? existing?.terminationDate,
+    );
+    if (dates) add(dates.field, dates.message);
     return existing ? { row, kind: 'update', id: existing.id, dto: body, refs } : { row, kind: 'create', dto: body, refs };
   }
 
@@ -382,14 +383,13 @@ class EmployeesImportSession implements ImportSession {
   }
 
   private entityOf(plan: Plan, idOf: (ref: string) => number | undefined): Partial<Employee> {
-    const e: Record<string, unknown> = { status: 'Active' };
+    const e: Record<string, unknown> = {};
     for (const f of EMPLOYEE_FIELDS) {
       const value = plan.refs.has(f.api) ? idOf(plan.refs.get(f.api)!) : plan.dto[f.api];
       if (value === undefined) continue;
       e[f.prop] = f.byName ? (typeof value === 'string' ? this.nationalityId(value) : null) : value;
     }
-    if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = new Date().toISOString().slice(0, 10);
-    return e;
+    return newEmployee(e);
   }
 
   private nationalityId(name: string): number | null {

@@ -11,18 +11,20 @@ import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
 import { EmployeesImport } from './employees.import';
 import { EmployeeLookup } from './employee-lookup';
+import { EmployeeFactsService } from './employee-facts.service';
 
 @Module({
   imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
   controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
   providers: [
     EmployeesService,
+    EmployeeFactsService,
     EmployeeAccessService,
     EmployeeItemsService,
     EmployeesRepository,
     EmployeesImport,
     EmployeeLookup,
   ],
-  exports: [EmployeesService, EmployeeAccessService, EmployeesRepository, EmployeeLookup],
+  exports: [EmployeesService, EmployeeFactsService, EmployeeAccessService, EmployeesRepository, EmployeeLookup],
 })
 export class EmployeesModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -17,60 +17,18 @@ import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
-import { EmployeeName, EmployeesRepository } from './employees.repository';
+import { EmployeesRepository } from './employees.repository';
+import { datesProblem, newEmployee, SELF_REFERENCE, settleTermination } from './employee-rules';
+import { auditView, DepartmentChangeHook, EmployeeRemovalHook, toCurrentEmployee, toListItem } from './employee-views';
 import { recordAudit } from '../common/audit/audit-log';
 
 import { EMPLOYEE_LIST_SPEC } from './employees.repository';
 
 export { EMPLOYEE_LIST_SPEC };
-
-/** A row of LIST_SOURCE: integer and text columns, which both drivers return as numbers and strings. */
-function toListItem(row: unknown[]): EmployeeListItemDto {
-  const [id, employeeId, firstName, lastName, workEmail, jobTitle, department, status] = row as [
-    number,
-    string,
-    string,
-    string,
-    string | null,
-    number | null,
-    number | null,
-    EmployeeListItemDto['status'],
-  ];
-  return {
-    id,
-    employee_id: employeeId,
-    first_name: firstName,
-    last_name: lastName,
-    work_email: workEmail,
-    job_title: jobTitle,
-    department,
-    status,
-  };
-}
+export { auditView };
+export type { DepartmentChangeHook, EmployeeRemovalHook };
 
 type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
-
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
-/**
- * Work another module does when an employee is deleted, inside the deleting transaction (throw to
- * refuse the deletion); it may return work to run after the commit.
- */
-export type EmployeeRemovalHook = (em: EntityManager, employeeId: number) => Promise<(() => Promise<void>) | void>;
-/** What another module does, in the same transaction, when an employee moves from one department (null: none) to another. */
-export type DepartmentChangeHook = (
-  em: EntityManager,
-  employeeId: number,
-  from: number | null,
-  to: number | null,
-) => Promise<void>;
-
-/** An employee as the audit log records it: API field names, stored values (nationality by id). */
-export function auditView(e: Employee): Record<string, unknown> {
-  return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));
-}
 
 @Injectable()
 export class EmployeesService {
@@ -102,15 +60,7 @@ export class EmployeesService {
   async me(caller: AuthUser): Promise<CurrentEmployeeDto> {
     const e = caller.employeeId === null ? null : await this.access.employee(caller.employeeId);
     if (!e) throw new DomainException('NOT_FOUND', 'No employee record is linked to your user');
-    return {
-      id: e.id,
-      employee_id: e.employeeId,
-      first_name: e.firstName,
-      last_name: e.lastName,
-      work_email: e.workEmail,
-      department: e.departmentId,
-      supervisor: e.supervisorId,
-    };
+    return toCurrentEmployee(e);
   }
 
   async get(caller: AuthUser, id: number): Promise<EmployeeDto> {
@@ -120,7 +70,7 @@ export class EmployeesService {
 
   async create(dto: CreateEmployeeDto): Promise<EmployeeDto> {
     const patch = await this.toPatch(dto);
-    const employee = this.employees.create({ status: 'Active', ...patch } as Partial<Employee>);
+    const employee = this.employees.create(newEmployee(patch as Partial<Employee>));
     await this.check(employee, patch);
     const saved = await this.write(employee, () =>
       transaction(this.dataSource, async (em) => {
@@ -230,27 +180,6 @@ export class EmployeesService {
     return { id };
   }
 
-  /** "First Last" of an employee, null when there is none (e-mails, payslips). */
-  /** The employee's supervisor and approvers 1-3 (employee ids, distinct): who decides its leave and time entries. */
-  async approversOf(id: number): Promise<number[]> {
-    const e = await this.employees.findOne({
-      select: { id: true, supervisorId: true, approver1Id: true, approver2Id: true, approver3Id: true },
-      where: { id },
-    });
-    if (!e) return [];
-    return [...new Set([e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].filter((x): x is number => x !== null))];
-  }
-
-  /** Names of many employees (deleted ones are absent). */
-  namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {
-    return this.repository.namesOf(ids);
-  }
-
-  async displayName(id: number): Promise<string | null> {
-    const e = await this.employees.findOne({ where: { id }, select: { id: true, firstName: true, lastName: true } });
-    return e ? `${e.firstName} ${e.lastName}` : null;
-  }
-
   /** API fields → entity properties; the nationality name becomes its id. Only fields present are set. */
   private async toPatch(dto: Partial<CreateEmployeeDto>): Promise<Patch> {
     const patch: Patch = {};
@@ -277,7 +206,7 @@ export class EmployeesService {
       const value = patch[f.prop];
       if (!f.ref || f.byName || value === null || value === undefined) continue;
       if (f.ref === 'employee') {
-        if (e.id !== undefined && value === e.id) problems.push({ field: f.api, message: 'cannot be the employee itself' });
+        if (e.id !== undefined && value === e.id) problems.push({ field: f.api, message: SELF_REFERENCE });
         else if (!(await this.access.referable(scope, value as number))) {
           problems.push({ field: f.api, message: 'employee does not exist' });
         }
@@ -285,10 +214,9 @@ export class EmployeesService {
         problems.push({ field: f.api, message: 'does not exist' });
       }
     }
-    if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = today();
-    if (e.terminationDate && e.joinedDate && e.terminationDate < e.joinedDate) {
-      problems.push({ field: 'termination_date', message: 'must not be before joined_date' });
-    }
+    settleTermination(e);
+    const dates = datesProblem(e.joinedDate, e.terminationDate);
+    if (dates) problems.push(dates);
     if (problems.length) throw new ValidationException(problems);
 
     if (
@@ -335,38 +263,5 @@ export class EmployeesService {
     const dto: Record<string, unknown> = { id: e.id };
     for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
     return dto as unknown as EmployeeDto;
-  }
-
-  /**
-   * The numeric fields payroll scripts read (employee.<field>), for many employees at once; age and
-   * years of service in whole years at `asOf` (YYYY-MM-DD), null when the date is not set.
-   */
-  async formulaFields(ids: number[], asOf: string): Promise<Map<number, Record<string, number | null>>> {
-    const out = new Map<number, Record<string, number | null>>();
-    const years = (date: string | null) => {
-      if (!date) return null;
-      const [y, m, d] = date.split('-').map(Number);
-      const [ay, am, ad] = asOf.split('-').map(Number);
-      return ay - y - (am < m || (am === m && ad < d) ? 1 : 0);
-    };
-    for (let i = 0; i < ids.length; i += 1000) {
-      const select = {
-        ...{ id: true, departmentId: true, jobTitleId: true, payGradeId: true, employmentStatusId: true },
-        ...{ supervisorId: true, birthday: true, joinedDate: true },
-      } as const;
-      for (const e of await this.employees.find({ select, where: { id: In(ids.slice(i, i + 1000)) } })) {
-        out.set(e.id, {
-          id: e.id,
-          department: e.departmentId,
-          job_title: e.jobTitleId,
-          pay_grade: e.payGradeId,
-          employment_status: e.employmentStatusId,
-          supervisor: e.supervisorId,
-          age: years(e.birthday),
-          years_of_service: years(e.joinedDate),
-        });
-      }
-    }
-    return out;
   }
 }

@@ -8,7 +8,7 @@ import { defineJob } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DocumentJobsService } from '../documents/document-jobs.service';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { PayrollRunsService } from '../payroll/payroll-runs.service';
 import { ReferenceService } from '../reference/reference.service';
 import { UsersService } from '../users/users.service';
@@ -44,7 +44,7 @@ export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdo
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: NotificationsRepository,
     private readonly users: UsersService,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeeFactsService,
     private readonly reference: ReferenceService,
     private readonly payrolls: PayrollRunsService,
     private readonly documents: DocumentJobsService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttendanceService } from '../attendance/attendance.service';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { LeaveLedgerService } from '../leave/ledger/leave-ledger.service';
 import { LeaveRequestsService } from '../leave/leave-requests.service';
 import { TimesheetsService } from '../timesheets/timesheets.service';
@@ -29,7 +29,7 @@ export class PayrollInputsService {
     private readonly timesheets: TimesheetsService,
     private readonly leave: LeaveRequestsService,
     private readonly ledger: LeaveLedgerService,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeeFactsService,
   ) {}
 
   /**

@@ -6,7 +6,7 @@ import {
   DocumentReminderEvent,
   DocumentSettledEvent,
 } from '../documents/documents.events';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../leave/leave.events';
 import {
   PAYROLL_COMPLETED_EVENT,
@@ -41,7 +41,7 @@ export class TasksListener {
   constructor(
     private readonly tasks: TasksService,
     private readonly users: UsersService,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeeFactsService,
   ) {}
 
   @OnEvent(USER_CREATED_EVENT)

@@ -5,7 +5,7 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RateLimitsService } from '../auth/rate-limits.service';
 import { normalizeLogin, TokenService } from '../auth/token.service';
@@ -64,7 +64,7 @@ export class UsersService {
     private readonly tokens: TokenService,
     private readonly limits: RateLimitsService,
     private readonly events: EventEmitter2,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeeFactsService,
   ) {}
 
   /**

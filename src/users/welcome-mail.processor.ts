@@ -7,7 +7,7 @@ import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { EmployeesService } from '../employees/employees.service';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { MailService } from '../mail/mail.service';
 import { renderWelcome } from '../mail/welcome.template';
 import { COMPANY_NAME } from '../settings/settings.registry';
@@ -41,7 +41,7 @@ export class WelcomeMailProcessor implements OnModuleInit {
     private readonly hasher: PasswordHasher,
     private readonly settings: SettingsService,
     private readonly tokens: TokenService,
-    private readonly employees: EmployeesService,
+    private readonly employees: EmployeeFactsService,
   ) {}
 
   onModuleInit(): void {

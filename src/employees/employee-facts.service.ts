@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { wholeYears } from './employee-rules';
+import { Employee } from './entities/employee.entity';
+import { EmployeeName, EmployeesRepository } from './employees.repository';
+
+/** What other modules read about employees without a caller's scope: approvers, names, payroll's fields. */
+@Injectable()
+export class EmployeeFactsService {
+  private readonly employees: Repository<Employee>;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly repository: EmployeesRepository,
+  ) {
+    this.employees = dataSource.getRepository(Employee);
+  }
+
+  /** The employee's supervisor and approvers 1-3 (employee ids, distinct): who decides its leave and time entries. */
+  async approversOf(id: number): Promise<number[]> {
+    const e = await this.employees.findOne({
+      select: { id: true, supervisorId: true, approver1Id: true, approver2Id: true, approver3Id: true },
+      where: { id },
+    });
+    if (!e) return [];
+    return [...new Set([e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].filter((x): x is number => x !== null))];
+  }
+
+  /** Names of many employees (deleted ones are absent). */
+  namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {
+    return this.repository.namesOf(ids);
+  }
+
+  /** "First Last" of an employee, null when there is none (e-mails, payslips). */
+  async displayName(id: number): Promise<string | null> {
+    const e = await this.employees.findOne({ where: { id }, select: { id: true, firstName: true, lastName: true } });
+    return e ? `${e.firstName} ${e.lastName}` : null;
+  }
+
+  /**
+   * The numeric fields payroll scripts read (employee.<field>), for many employees at once; age and
+   * years of service in whole years at `asOf` (YYYY-MM-DD), null when the date is not set.
+   */
+  async formulaFields(ids: number[], asOf: string): Promise<Map<number, Record<string, number | null>>> {
+    const out = new Map<number, Record<string, number | null>>();
+    const years = (date: string | null) => wholeYears(date, asOf);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const select = {
+        ...{ id: true, departmentId: true, jobTitleId: true, payGradeId: true, employmentStatusId: true },
+        ...{ supervisorId: true, birthday: true, joinedDate: true },
+      } as const;
+      for (const e of await this.employees.find({ select, where: { id: In(ids.slice(i, i + 1000)) } })) {
+        out.set(e.id, {
+          id: e.id,
+          department: e.departmentId,
+          job_title: e.jobTitleId,
+          pay_grade: e.payGradeId,
+          employment_status: e.employmentStatusId,
+          supervisor: e.supervisorId,
+          age: years(e.birthday),
+          years_of_service: years(e.joinedDate),
+        });
+      }
+    }
+    return out;
+  }
+}

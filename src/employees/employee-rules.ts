@@ -1,0 +1,42 @@
+import { ErrorDetail } from '../common/errors/domain.exception';
+import { Employee } from './entities/employee.entity';
+
+/**
+ * The rules of an employee record that POST and PUT /employees and the employees import share, so
+ * that a row of a file and a request's body are held to the same: a new employee is Active unless
+ * it says otherwise; a Terminated one without a termination date left today; it does not leave
+ * before it joined; it does not supervise or approve itself.
+ */
+
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** A new employee's fields: Active unless given, and its termination date settled. */
+export function newEmployee(fields: Partial<Employee>): Partial<Employee> {
+  const e: Partial<Employee> = { status: 'Active', ...fields };
+  settleTermination(e);
+  return e;
+}
+
+/** A Terminated employee without a termination date leaves today. */
+export function settleTermination(e: Pick<Partial<Employee>, 'status' | 'terminationDate'>): void {
+  if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = today();
+}
+
+/** termination_date must not be before joined_date. */
+export function datesProblem(joined: string | null | undefined, terminated: string | null | undefined): ErrorDetail | null {
+  return joined && terminated && terminated < joined
+    ? { field: 'termination_date', message: 'must not be before joined_date' }
+    : null;
+}
+
+export const SELF_REFERENCE = 'cannot be the employee itself';
+
+/** Whole years from `date` to `asOf` (both YYYY-MM-DD): an age or years of service; null without a date. */
+export function wholeYears(date: string | null, asOf: string): number | null {
+  if (!date) return null;
+  const [y, m, d] = date.split('-').map(Number);
+  const [ay, am, ad] = asOf.split('-').map(Number);
+  return ay - y - (am < m || (am === m && ad < d) ? 1 : 0);
+}

@@ -1,0 +1,59 @@
+import { EntityManager } from 'typeorm';
+import { CurrentEmployeeDto, EmployeeListItemDto } from './dto/employee.dto';
+import { EMPLOYEE_FIELDS } from './employee-fields';
+import { Employee } from './entities/employee.entity';
+
+/** A row of LIST_SOURCE: integer and text columns, which both drivers return as numbers and strings. */
+export function toListItem(row: unknown[]): EmployeeListItemDto {
+  const [id, employeeId, firstName, lastName, workEmail, jobTitle, department, status] = row as [
+    number,
+    string,
+    string,
+    string,
+    string | null,
+    number | null,
+    number | null,
+    EmployeeListItemDto['status'],
+  ];
+  return {
+    id,
+    employee_id: employeeId,
+    first_name: firstName,
+    last_name: lastName,
+    work_email: workEmail,
+    job_title: jobTitle,
+    department,
+    status,
+  };
+}
+
+/**
+ * Work another module does when an employee is deleted, inside the deleting transaction (throw to
+ * refuse the deletion); it may return work to run after the commit.
+ */
+export type EmployeeRemovalHook = (em: EntityManager, employeeId: number) => Promise<(() => Promise<void>) | void>;
+/** What another module does, in the same transaction, when an employee moves from one department (null: none) to another. */
+export type DepartmentChangeHook = (
+  em: EntityManager,
+  employeeId: number,
+  from: number | null,
+  to: number | null,
+) => Promise<void>;
+
+/** An employee as the audit log records it: API field names, stored values (nationality by id). */
+export function auditView(e: Employee): Record<string, unknown> {
+  return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));
+}
+
+/** GET /employees/me: the caller's own employee record, briefly. */
+export function toCurrentEmployee(e: Employee): CurrentEmployeeDto {
+  return {
+    id: e.id,
+    employee_id: e.employeeId,
+    first_name: e.firstName,
+    last_name: e.lastName,
+    work_email: e.workEmail,
+    department: e.departmentId,
+    supervisor: e.supervisorId,
+  };
+}
