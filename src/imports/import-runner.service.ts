@@ -1,27 +1,26 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { DataSource, EntityManager } from 'typeorm';
-import { timeSlices } from '../common/async/time-slices';
 import { runAs } from '../common/audit/audit-context';
 import { isDeadlock } from '../common/errors/db-errors';
 import { DomainException } from '../common/errors/domain.exception';
 import { JobContext } from '../common/queue/queue.constants';
 import { AuthUser } from '../common/auth/auth-user';
 import { outsideTransaction, transaction, TransactionOptions } from '../common/database/transaction';
-import { ImportKind, ImportKinds, ImportRow, ImportSession, RowDetail, RowError, headerKey } from '../common/import/import-kind';
-import { readSheet, SheetFileError } from '../common/import/sheet-readers';
+import { ImportKind, ImportKinds, ImportSession } from '../common/import/import-kind';
+import { SheetFileError } from '../common/import/sheet-readers';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { USER_DIRECTORY, UserDirectory } from '../auth/user-directory';
 import { ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
+import { openSource, Source } from './import-source';
+import { MAX_STORED_ERRORS, rowsOf, Tally } from './import-tally';
 import { ImportsRepository } from './imports.repository';
-import { FINISHED, IMPORT_STATES } from './imports.states';
 
-/** Errors kept per import (the count goes on): enough to fix a file, bounded whatever the file. */
-export const MAX_STORED_ERRORS = 10_000;
+export { MAX_STORED_ERRORS, rowsOf };
+import { FINISHED, IMPORT_STATES } from './imports.states';
 
 /**
  * MariaDB: an import's transactions read committed data and take no gap locks, so that the sets
@@ -30,49 +29,11 @@ export const MAX_STORED_ERRORS = 10_000;
  */
 const IMPORT_TRANSACTION: TransactionOptions = { isolation: 'READ COMMITTED' };
 
-/** "1 invalid row", "2 invalid rows". */
-export const rowsOf = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
-
 /** Thrown inside a transaction to roll it back (a dry run, an all-or-nothing import with errors). */
 class RollBack extends Error {}
 
 /** Thrown when another attempt took the import over: this one stops without writing. */
 class ClaimLost extends Error {}
-
-/** A pass's counters and the errors not yet written. */
-class Tally {
-  total = 0;
-  failed = 0;
-  stored = 0;
-  pending: RowError[] = [];
-  /** The file's header text of each field: an error names its column as the file does. */
-  headers = new Map<string, string>();
-
-  /** Counts a checked batch and keeps its rows' errors (up to MAX_STORED_ERRORS); returns how many rows failed. */
-  add(rows: readonly ImportRow[], problems: readonly RowDetail[]): number {
-    this.total += rows.length;
-    const failedRows = new Set(problems.map((p) => p.row));
-    this.failed += failedRows.size;
-    for (const p of problems)
-      this.keep({ row: p.row, column: this.headers.get(p.field) ?? null, field: p.field || null, message: p.message });
-    return failedRows.size;
-  }
-
-  keep(error: RowError): void {
-    if (this.stored++ < MAX_STORED_ERRORS) this.pending.push(error);
-  }
-
-  /** The errors to write now (and forget). */
-  take(): RowError[] {
-    return this.pending.splice(0);
-  }
-}
-
-/** A file being read: its batches of rows, and how far into the file the reader is (0-99). */
-interface Source {
-  batches: AsyncGenerator<ImportRow[]>;
-  progress(): number;
-}
 
 /**
  * Runs an import's job: reads the file in batches, hands them to the kind's session, and keeps the
@@ -128,7 +89,7 @@ export class ImportRunner {
       try {
         await runAs(caller.id, `import-${record.id}`, async () => {
           const tally = new Tally();
-          const source = await this.open(copy.path, record, kind, tally);
+          const source = await openSource(copy.path, record, kind, tally, this.config.imports);
           if (resumes) await this.validRows(record, session, source, tally);
           else await this.wholeFile(record, kind, session, source, tally);
         });
@@ -166,58 +127,6 @@ export class ImportRunner {
       mustChangePassword: false,
       grantId: `import-${userId}`,
     };
-  }
-
-  /**
-   * Opens the file and reads its header: each column's field (API name or label, case and spacing
-   * ignored); unknown columns are reported once (row 0) and ignored; a missing required column or
-   * a field given twice refuses the file.
-   */
-  private async open(path: string, record: ImportRecord, kind: ImportKind, tally: Tally): Promise<Source> {
-    const size = (await stat(path)).size;
-    let bytes = 0;
-    const rows = readSheet(path, record.format, this.config.imports, (b) => (bytes = b));
-    const first = await rows.next();
-    if (first.done) throw new SheetFileError('The file is empty: a header row and data rows are expected');
-    const header = first.value;
-    const byKey = new Map<string, string>();
-    for (const c of kind.columns) {
-      byKey.set(headerKey(c.field), c.field);
-      byKey.set(headerKey(c.label), c.field);
-    }
-    const fields = header.cells.map((cell, i) => {
-      const text = cell === null ? '' : String(cell instanceof Date ? cell.toISOString() : cell).trim();
-      const field = byKey.get(headerKey(text));
-      if (!field) {
-        if (text !== '') tally.keep({ row: 0, column: text, field: null, message: 'is not a column of this kind: ignored' });
-        return null;
-      }
-      if (tally.headers.has(field)) throw new SheetFileError(`Columns ${tally.headers.get(field)} and ${text} are both ${field}`);
-      tally.headers.set(field, text || `column ${i + 1}`);
-      return field;
-    });
-    const missing = kind.columns.filter((c) => c.required && !tally.headers.has(c.field)).map((c) => c.field);
-    if (missing.length)
-      throw new SheetFileError(`The file has no ${missing.join(', ')} column (the header row is the first row)`);
-    // The kind's columns by position: a row costs its known columns, whatever else the sheet holds.
-    const known: [number, string][] = [];
-    fields.forEach((field, i) => field && known.push([i, field]));
-    const batches = async function* (): AsyncGenerator<ImportRow[]> {
-      let batch: ImportRow[] = [];
-      const slices = timeSlices(); // reading a file's rows is synchronous work too
-      for await (const line of rows) {
-        if (slices.due()) await slices.pause();
-        const values = new Map<string, (typeof line.cells)[number]>();
-        for (const [i, field] of known) if (i < line.cells.length) values.set(field, line.cells[i] ?? null);
-        batch.push({ row: line.number - header.number, values });
-        if (batch.length >= kind.batchSize) {
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length) yield batch;
-    };
-    return { batches: batches(), progress: () => Math.min(99, Math.floor((bytes / Math.max(1, size)) * 100)) };
   }
 
   /** A dry run, or an all-or-nothing import: one pass, nothing kept unless every row is valid. */

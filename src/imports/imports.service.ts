@@ -8,8 +8,8 @@ import { transaction } from '../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { csvWriter, ExportColumn, xlsxWriter, XLSX_TYPE } from '../common/export/sheet-writers';
 import { ImportKind, ImportKinds } from '../common/import/import-kind';
-import { sniffFormat, SheetFormat } from '../common/import/sheet-readers';
-import { findTablePage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { sniffFormat } from '../common/import/sheet-readers';
+import { findTablePage, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
@@ -18,6 +18,9 @@ import { rowsOf } from './import-runner.service';
 import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto } from './dto/import.dto';
 import { ImportErrorRecord, ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
+import { fileNameOf, IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC, toImportDto, TYPES } from './import-views';
+
+export { IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC, toImportDto };
 import { ImportRunner } from './import-runner.service';
 import { IMPORT_JOB, importJobId, RECOVER_IMPORTS_EVERY_MS, RECOVER_IMPORTS_JOB } from './imports.jobs';
 import { ImportsRepository, RUNNING } from './imports.repository';
@@ -26,64 +29,8 @@ import { AppConfig } from '../config/config';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 
-export const IMPORT_LIST_SPEC: ListSpec = {
-  defaultSort: { field: 'id', order: 'descend' },
-  idColumn: 'i.id',
-  sortFields: { id: 'i.id', created_at: 'i.created_at' },
-  filterFields: {
-    kind: { column: 'i.kind', type: 'string' },
-    status: { column: 'i.status', type: 'string' },
-  },
-};
-
-export const IMPORT_ERROR_LIST_SPEC: ListSpec = {
-  defaultSort: { field: 'row', order: 'ascend' },
-  idColumn: 'r.id',
-  sortFields: { row: 'r.row' },
-  filterFields: { field: { column: 'r.field', type: 'string' } },
-};
-
 /** How long a validated dry run keeps its file for a commit. */
 export const DRY_RUN_FILE_DAYS = 7;
-
-const TYPES: Record<string, SheetFormat> = { 'text/csv': 'csv', [XLSX_TYPE]: 'xlsx' };
-
-export function toImportDto(r: ImportRecord): ImportDto {
-  return {
-    id: r.id,
-    kind: r.kind,
-    file_name: r.fileName,
-    dry_run: r.dryRun,
-    mode: r.mode,
-    status: r.status,
-    payroll: r.payrollId,
-    rows_total: r.rowsTotal,
-    rows_valid: r.rowsValid,
-    rows_failed: r.rowsFailed,
-    progress: r.progress,
-    error: r.error,
-    created_by: r.createdBy,
-    created_at: r.createdAt.toISOString(),
-    finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
-  };
-}
-
-/** A client's file name, kept printable and short (it is shown, never used as a path). */
-function fileNameOf(disposition: string | undefined, format: SheetFormat): string {
-  const m = disposition ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition) : null;
-  let name = m ? m[1] : '';
-  try {
-    name = decodeURIComponent(name);
-  } catch {
-    // kept as sent
-  }
-  name = name
-    .replace(/[\\/]/g, '_')
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .slice(0, 255);
-  return name || `upload.${format}`;
-}
 
 /**
  * Imports (API.md §13): uploads, their records and errors, commits, templates. The rows are the

@@ -4,7 +4,6 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { ListSpec } from '../common/paging/list-request';
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
@@ -26,43 +25,9 @@ import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
+import { ACTION_OF, LEAVE_LIST_SPEC, toLeaveDto } from './leave-request-views';
 
-export const LEAVE_LIST_SPEC: ListSpec = {
-  defaultSort: { field: 'date_start', order: 'descend' },
-  dateRange: { start: 'l.date_start', end: 'l.date_end' },
-  idColumn: 'l.id',
-  sortFields: { id: 'l.id', date_start: 'l.date_start' },
-  filterFields: {
-    employee: { column: 'l.employee_id', type: 'int' },
-    leave_type: { column: 'l.leave_type_id', type: 'int' },
-    status: { column: 'l.status', type: 'string', values: LEAVE_STATUSES },
-  },
-};
-
-export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
-  return {
-    id: l.id,
-    employee: l.employeeId,
-    leave_type: l.leaveTypeId,
-    date_start: l.dateStart,
-    date_end: l.dateEnd,
-    half_day: l.halfDay,
-    days: l.days,
-    status: l.status,
-    reason: l.reason,
-    approver: l.approverId,
-    decided_at: l.decidedAt ? l.decidedAt.toISOString() : null,
-    created_at: l.createdAt.toISOString(),
-  };
-}
-
-/** The audit log's action for a transition to each status. */
-const ACTION_OF: Record<LeaveStatus, string> = {
-  Pending: 'update',
-  Approved: 'approve',
-  Rejected: 'reject',
-  Cancelled: 'cancel',
-};
+export { LEAVE_LIST_SPEC, toLeaveDto };
 
 /**
  * Leave requests: working days counted over the work week without holidays; one leave period per
