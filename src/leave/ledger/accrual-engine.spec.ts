@@ -17,6 +17,16 @@ import {
 const TYPE = 1;
 const Y2025: Period = { id: 1, start: '2025-01-01', end: '2025-12-31' };
 const Y2026: Period = { id: 2, start: '2026-01-01', end: '2026-12-31' };
+/** Employee 7, joined long before, still there. */
+const EMPLOYEE: EmployeeFacts = {
+  id: 7,
+  joined: '2020-01-01',
+  termination: null,
+  departments: [],
+  employmentStatusId: null,
+  payGradeId: null,
+  payFrequency: null,
+};
 
 function policy(id: number, fields: Partial<PolicyFields>): PolicyRule {
   return toRule({
@@ -42,16 +52,7 @@ function owed(
   facts: Partial<EmployeeFacts> = {},
   periods: Period[] = [Y2025],
 ) {
-  const employee: EmployeeFacts = {
-    id: 7,
-    joined: '2020-01-01',
-    termination: null,
-    departments: [],
-    employmentStatusId: null,
-    payGradeId: null,
-    payFrequency: null,
-    ...facts,
-  };
+  const employee: EmployeeFacts = { ...EMPLOYEE, ...facts };
   const assignments: AssignmentRule[] = policies.map((p, i) => ({
     id: i + 1,
     policyId: p.rule.id,
@@ -152,17 +153,8 @@ describe('owedEntries: what the policies owe one employee for one leave type', (
     // Only 2026 is computed: the 6 days carried in were written (an opening balance import or an earlier run).
     const rule = policy(10, { accrual: 'fixed_per_period', amount: 10, carryOverExpiryMonths: 2 });
     const windows = windowsOf([Y2025, Y2026]).slice(1);
-    const employee: EmployeeFacts = {
-      id: 7,
-      joined: '2020-01-01',
-      termination: null,
-      departments: [],
-      employmentStatusId: null,
-      payGradeId: null,
-      payFrequency: null,
-    };
     const resolver = new PolicyResolver(
-      employee,
+      EMPLOYEE,
       [
         {
           id: 1,
