@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { insertRows } from '../src/database/seeds/seed-tools';
 import { EngineColumn, engineColumn } from '../src/payroll/engine/payroll-engine';
-import { PayrollConfigService } from '../src/payroll/payroll-config.service';
+import { PayrollConfigService } from '../src/payroll/config/payroll-config.service';
 
 /**
  * The 30 columns of the payroll benchmarks: salary components 1-3 (basic, housing, transport),

@@ -11,9 +11,9 @@
  */
 import { computePayroll, EngineColumn, EngineEmployee, explainCell, planColumns } from '../src/payroll/engine/payroll-engine';
 import { compileFormula } from '../src/payroll/formula/formula';
-import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslip-context';
+import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslips/payslip-context';
 import { compileBoundedTemplate } from '../src/common/template/template';
-import { PayrollTestCase, runPayrollTests } from '../src/payroll/payroll-tests';
+import { PayrollTestCase, runPayrollTests } from '../src/payroll/config/payroll-tests';
 import { benchColumns as columns } from './bench-payroll-columns';
 import { WORST_VARIABLES, worstFormulas, worstScope, worstTemplates } from './worst-cases';
 

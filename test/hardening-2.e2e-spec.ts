@@ -2,7 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PayrollColumn } from '../src/payroll/entities/payroll-config.entities';
 import { PayslipTemplate } from '../src/payroll/entities/payroll-run.entities';
-import { PayrollRunsRepository } from '../src/payroll/payroll-runs.repository';
+import { PayrollRunsRepository } from '../src/payroll/runs/payroll-runs.repository';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, INTEGRATION, okCaller, TestApp, until } from './helpers/test-app';
 

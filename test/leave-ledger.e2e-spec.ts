@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EmployeesService } from '../src/employees/employees.service';
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
-import { PayrollInputsService } from '../src/payroll/payroll-inputs.service';
+import { PayrollInputsService } from '../src/payroll/runs/payroll-inputs.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 

@@ -1,4 +1,4 @@
-import { PayrollDiffService } from '../src/payroll/payroll-diff.service';
+import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
 import { DataSource } from 'typeorm';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';

@@ -1,5 +1,5 @@
 import { computePayroll, engineColumn, planColumns } from '../src/payroll/engine/payroll-engine';
-import { HookColumn, PayrollInputsService } from '../src/payroll/payroll-inputs.service';
+import { HookColumn, PayrollInputsService } from '../src/payroll/runs/payroll-inputs.service';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
 

@@ -2,9 +2,9 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
-import { PayrollProcessingService } from '../src/payroll/payroll-processing.service';
-import { PayrollTransitionsService } from '../src/payroll/payroll-transitions.service';
-import { payrollJobId } from '../src/payroll/payroll.jobs';
+import { PayrollProcessingService } from '../src/payroll/runs/payroll-processing.service';
+import { PayrollTransitionsService } from '../src/payroll/runs/payroll-transitions.service';
+import { payrollJobId } from '../src/payroll/runs/payroll.jobs';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp, until, testJob } from './helpers/test-app';
 

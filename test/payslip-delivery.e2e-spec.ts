@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PAYSLIP_MAIL_JOB, PayslipDeliveryService } from '../src/payroll/payslip-delivery.service';
+import { PAYSLIP_MAIL_JOB, PayslipDeliveryService } from '../src/payroll/payslips/payslip-delivery.service';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { buildCompany, Company } from './helpers/company';
 import { describeWithPdf, pdfText } from './helpers/pdf';

@@ -11,8 +11,8 @@ import { MAX_STORED_ERRORS, Tally } from './import-tally';
 const KIND = {
   kind: 'people',
   columns: [
-    { field: 'employee_id', label: 'Employee ID', type: 'string', example: 'E1', required: true },
-    { field: 'first_name', label: 'First name', type: 'string', example: 'Ada' },
+    { field: 'employee_id', label: 'Employee ID', type: 'text', example: 'E1', required: true },
+    { field: 'first_name', label: 'First name', type: 'text', example: 'Ada' },
   ],
   validatesWithoutWriting: true,
   batchSize: 2,

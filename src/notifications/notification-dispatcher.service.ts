@@ -9,7 +9,7 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DocumentJobsService } from '../documents/document-jobs.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
-import { PayrollRunsService } from '../payroll/payroll-runs.service';
+import { PayrollRunsService } from '../payroll/runs/payroll-runs.service';
 import { ReferenceService } from '../reference/reference.service';
 import { UsersService } from '../users/users.service';
 import { kindOf } from './notification-kinds';

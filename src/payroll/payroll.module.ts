@@ -1,4 +1,4 @@
-import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './payroll.import';
+import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttendanceModule } from '../attendance/attendance.module';
@@ -8,36 +8,40 @@ import { TimesheetsModule } from '../timesheets/timesheets.module';
 import { ReferenceModule } from '../reference/reference.module';
 import { PAYROLL_CONFIG_ENTITIES } from './entities/payroll-config.entities';
 import { PAYROLL_RUN_ENTITIES } from './entities/payroll-run.entities';
-import { EmployeeSalaryController, PAYROLL_CRUD_CONTROLLERS, PayrollConfigController } from './payroll-config.controller';
-import { PayrollConfigService } from './payroll-config.service';
-import { PayrollTestsController, PayrollTestsCrudController } from './payroll-tests.controller';
-import { PayrollTestsService } from './payroll-tests.service';
-import { PayrollEmployeesService } from './payroll-employees.service';
-import { PayrollInputsService } from './payroll-inputs.service';
-import { PayrollRunsController } from './payroll-runs.controller';
-import { PayrollGridService } from './payroll-grid.service';
-import { PayrollProcessingService } from './payroll-processing.service';
-import { PayrollRunsService } from './payroll-runs.service';
-import { PayrollRunsRepository } from './payroll-runs.repository';
-import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import { PayrollColumnPreviewController, PayrollExplainController } from './payroll-explain.controller';
-import { PayrollPreviewService } from './payroll-preview.service';
-import { PayrollExplainService } from './payroll-explain.service';
-import { PayrollDiffService } from './payroll-diff.service';
+import { EmployeeSalaryController, PAYROLL_CRUD_CONTROLLERS, PayrollConfigController } from './config/payroll-config.controller';
+import { PayrollConfigService } from './config/payroll-config.service';
+import { PayrollTestsController, PayrollTestsCrudController } from './config/payroll-tests.controller';
+import { PayrollTestsService } from './config/payroll-tests.service';
+import { PayrollEmployeesService } from './config/payroll-employees.service';
+import { PayrollInputsService } from './runs/payroll-inputs.service';
+import { PayrollRunsController } from './runs/payroll-runs.controller';
+import { PayrollGridService } from './runs/payroll-grid.service';
+import { PayrollProcessingService } from './runs/payroll-processing.service';
+import { PayrollRunsService } from './runs/payroll-runs.service';
+import { PayrollRunsRepository } from './runs/payroll-runs.repository';
+import { PayrollRunInputsRepository } from './runs/payroll-run-inputs.repository';
+import { PayrollColumnPreviewController, PayrollExplainController } from './explain/payroll-explain.controller';
+import { PayrollPreviewService } from './config/payroll-preview.service';
+import { PayrollExplainService } from './explain/payroll-explain.service';
+import { PayrollDiffService } from './explain/payroll-diff.service';
 import { AuditModule } from '../audit/audit.module';
-import { PayrollTransitionsService } from './payroll-transitions.service';
-import { PayrollProcessor } from './payroll.processor';
-import { EmployeePayslipsController, PayrollPayslipsController, PayslipTemplatesController } from './payslips.controller';
-import { PayslipsService } from './payslips.service';
-import { PayslipContextsService } from './payslip-contexts.service';
-import { PayslipTemplatesService } from './payslip-templates.service';
+import { PayrollTransitionsService } from './runs/payroll-transitions.service';
+import { PayrollProcessor } from './runs/payroll.processor';
+import {
+  EmployeePayslipsController,
+  PayrollPayslipsController,
+  PayslipTemplatesController,
+} from './payslips/payslips.controller';
+import { PayslipsService } from './payslips/payslips.service';
+import { PayslipContextsService } from './payslips/payslip-contexts.service';
+import { PayslipTemplatesService } from './payslips/payslip-templates.service';
 import { SettingsModule } from '../settings/settings.module';
 import { DocumentsModule } from '../documents/documents.module';
 import { PdfModule } from '../common/pdf/pdf.module';
-import { PayslipPdfsService } from './payslip-pdfs.service';
-import { PayslipDeliveriesRepository } from './payslip-deliveries.repository';
-import { PayslipDeliveryService } from './payslip-delivery.service';
-import { PayslipMailProcessor } from './payslip-mail.processor';
+import { PayslipPdfsService } from './payslips/payslip-pdfs.service';
+import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
+import { PayslipDeliveryService } from './payslips/payslip-delivery.service';
+import { PayslipMailProcessor } from './payslips/payslip-mail.processor';
 
 @Module({
   imports: [

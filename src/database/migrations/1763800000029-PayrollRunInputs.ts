@@ -33,7 +33,7 @@ export class PayrollRunInputs1763800000029 implements MigrationInterface {
           // The processing that wrote them (payrolls.inputs_revision names the current one).
           { name: 'revision', type: 'integer', isPrimary: true },
           { name: 'employee_id', type: 'integer', isPrimary: true },
-          // JSON: EmployeeInputs (src/payroll/run-inputs.ts).
+          // JSON: EmployeeInputs (src/payroll/runs/run-inputs.ts).
           { name: 'inputs', type: json },
         ],
         foreignKeys: [

@@ -7,13 +7,13 @@ import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { Department } from '../../reference/entities/reference.entities';
 import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
-import { PayrollTestsService } from '../../payroll/payroll-tests.service';
-import { PayrollConfigService } from '../../payroll/payroll-config.service';
-import { PayrollEmployeesService } from '../../payroll/payroll-employees.service';
-import { PayrollRunsService } from '../../payroll/payroll-runs.service';
-import { PayrollTransitionsService } from '../../payroll/payroll-transitions.service';
-import { PayslipsService } from '../../payroll/payslips.service';
-import { PayslipTemplatesService } from '../../payroll/payslip-templates.service';
+import { PayrollTestsService } from '../../payroll/config/payroll-tests.service';
+import { PayrollConfigService } from '../../payroll/config/payroll-config.service';
+import { PayrollEmployeesService } from '../../payroll/config/payroll-employees.service';
+import { PayrollRunsService } from '../../payroll/runs/payroll-runs.service';
+import { PayrollTransitionsService } from '../../payroll/runs/payroll-transitions.service';
+import { PayslipsService } from '../../payroll/payslips/payslips.service';
+import { PayslipTemplatesService } from '../../payroll/payslips/payslip-templates.service';
 
 /** The seed acts as an Admin through the services, so every rule (scripts, cycles, references) applies. */
 const SEED_ADMIN: AuthUser = {

@@ -4,8 +4,8 @@ import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/list-query.dto';
 import { IsRefId } from '../../common/validation/decorators';
-import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../payroll-diff';
-import { HOOK_SOURCE_NAMES } from '../run-inputs';
+import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../explain/payroll-diff';
+import { HOOK_SOURCE_NAMES } from '../runs/run-inputs';
 
 const kindOf = (kind: string, description: string) => ApiProperty({ enum: [kind], description });
 

@@ -1,4 +1,4 @@
-import type { PayrollTestEmployee } from '../payroll-tests';
+import type { PayrollTestEmployee } from '../config/payroll-tests';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 

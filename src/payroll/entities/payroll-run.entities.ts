@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
-import type { EmployeeInputs } from '../run-inputs';
+import type { EmployeeInputs } from '../runs/run-inputs';
 
 export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
 export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
@@ -46,7 +46,7 @@ export class PayrollColumnSet {
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
 }
 
-/** One employee's inputs to one run (src/payroll/run-inputs.ts). */
+/** One employee's inputs to one run (src/payroll/runs/run-inputs.ts). */
 @Entity('payroll_run_inputs')
 export class PayrollRunInput {
   @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;

@@ -1,0 +1,195 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { recordAudit } from '../../common/audit/audit-log';
+import { AuthUser } from '../../common/auth/auth-user';
+import { transaction } from '../../common/database/transaction';
+import { DomainException, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
+import { PdfRenderer } from '../../common/pdf/pdf-renderer';
+import { JobQueue } from '../../common/queue/job-queue.service';
+import { defineJob } from '../../common/queue/queue.constants';
+import { EmployeesRepository } from '../../employees/employees.repository';
+import { MailService } from '../../mail/mail.service';
+import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../../settings/settings.registry';
+import { SettingsService } from '../../settings/settings.service';
+import { SendPayslipDto, SendPayslipsDto, SendPayslipsResultDto } from '../dto/payroll-run.dto';
+import { Payroll, PayslipDelivery } from '../entities/payroll-run.entities';
+import { PAYROLLS, PayrollRunsService } from '../runs/payroll-runs.service';
+import { PayslipDeliveriesRepository, PayslipToSend } from './payslip-deliveries.repository';
+import { compileBoundedTemplate, shapeOf, TemplateSyntaxError } from '../../common/template/template';
+
+/** One payslip's e-mail: 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
+export const PAYSLIP_MAIL_JOB = defineJob<{ deliveryId: number }>('mail', 'payslip', undefined, (d) => ({
+  delivery: d.deliveryId,
+}));
+
+/** Queues the deliveries whose send_after has come (and any a lost job left queued), every PAYSLIP_DELIVERIES_EVERY_MS. */
+/**
+ * The mail job of a delivery: its id and its request's UUID, so a finished job of another database
+ * behind the same QUEUE_PREFIX (a reset, the integration suites) never hides a new delivery of that id.
+ */
+const mailJobId = (d: Pick<PayslipDelivery, 'id' | 'requestId'>) => `payslip-mail-${d.id}-${d.requestId}`;
+
+export const PAYSLIP_DELIVERIES_JOB = defineJob<Record<string, never>>('schedule', 'payslip-deliveries');
+export const PAYSLIP_DELIVERIES_EVERY_MS = 30_000;
+
+/** Deliveries queued by one run of the scheduled job. */
+const DUE_PER_RUN = 5000;
+
+/** What the payslip e-mail's subject and body may name. */
+const SAMPLE_EMAIL_CONTEXT = {
+  employee: { id: 0, employee_id: 'E0000', name: 'Sample Employee', first_name: 'Sample', last_name: 'Employee' },
+  payroll: { id: 0, name: 'Sample payroll', date_start: '2026-01-01', date_end: '2026-01-31' },
+  company: { name: 'My Company' },
+};
+export const PAYSLIP_EMAIL_SHAPE = shapeOf(SAMPLE_EMAIL_CONTEXT);
+
+/**
+ * Payslip e-mails (issue 29): a send request queues one delivery per payslip (a record per payslip
+ * and request, unique), the mail job sends it with the PDF attached. Exactly one e-mail per payslip
+ * and request: the record is claimed (`sending`) before the SMTP call and settled after it; an
+ * attempt that finds it still `sending` (its process died in between) marks it `unknown` and sends
+ * nothing, so nobody gets a second copy silently. Payslips already sent, queued or unknown are left
+ * out of a payroll-wide request (re-send one by one).
+ */
+@Injectable()
+export class PayslipDeliveryService implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repository: PayslipDeliveriesRepository,
+    private readonly runs: PayrollRunsService,
+    private readonly employees: EmployeesRepository,
+    private readonly renderer: PdfRenderer,
+    private readonly settings: SettingsService,
+    private readonly mail: MailService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(PAYSLIP_DELIVERIES_JOB, () => this.queueDue());
+    void this.jobs.schedule(PAYSLIP_DELIVERIES_JOB, PAYSLIP_DELIVERIES_EVERY_MS);
+    for (const name of [PAYSLIP_EMAIL_SUBJECT, PAYSLIP_EMAIL_BODY])
+      this.settings.addCheck(name, (value) => {
+        try {
+          compileBoundedTemplate(value, PAYSLIP_EMAIL_SHAPE);
+          return null;
+        } catch (err) {
+          if (err instanceof TemplateSyntaxError) return err.message;
+          throw err;
+        }
+      });
+  }
+
+  /** POST .../send-payslips: every payslip of a Completed payroll in the caller's scope not sent yet (or those of `employees`). */
+  async send(caller: AuthUser, payrollId: number, dto: SendPayslipsDto): Promise<SendPayslipsResultDto> {
+    const payroll = await this.completed(caller, payrollId);
+    const scope = await this.runs.rowScope(caller);
+    const employees = dto.employees ? [...new Set(dto.employees)] : null;
+    const payslips = await this.repository.toSend(payrollId, scope, employees);
+    if (employees) {
+      const found = new Set(payslips.map((p) => p.employeeId));
+      const missing = employees.filter((e) => !found.has(e));
+      if (missing.length)
+        throw ValidationException.field(
+          'employees',
+          `have no payslip in this payroll you may send: ${missing.slice(0, 20).join(', ')}`,
+        );
+    }
+    const open = payslips.filter((p) => !['sent', 'queued', 'unknown'].includes(p.deliveryStatus));
+    const result = await this.queue(caller, payroll, open, dto.send_after);
+    return { ...result, skipped: payslips.length - open.length };
+  }
+
+  /** POST .../payslips/{payslipId}/send: one payslip, sent again whatever its status, unless a delivery is under way. */
+  async sendOne(caller: AuthUser, payrollId: number, payslipId: number, dto: SendPayslipDto): Promise<SendPayslipsResultDto> {
+    const payroll = await this.completed(caller, payrollId);
+    const payslip = (await this.repository.toSend(payrollId, await this.runs.rowScope(caller), null)).find(
+      (p) => p.id === payslipId,
+    );
+    if (!payslip) throw new NotFoundException('Payslip');
+    if (payslip.deliveryStatus === 'queued')
+      throw new DomainException('CONFLICT', 'An e-mail of this payslip is queued already: it goes out by itself');
+    return { ...(await this.queue(caller, payroll, [payslip], dto.send_after)), skipped: 0 };
+  }
+
+  private async completed(caller: AuthUser, payrollId: number): Promise<Payroll> {
+    const dto = await this.runs.get(caller, payrollId);
+    if (dto.status !== 'Completed')
+      throw new DomainException('INVALID_STATE', `A ${dto.status} payroll cannot send payslips: generate them first`, [
+        { field: 'status', message: `is ${dto.status}; send-payslips needs Completed` },
+      ]);
+    this.renderer.assertAvailable();
+    if (!this.mail.enabled)
+      throw new DomainException('MAIL_UNAVAILABLE', 'No SMTP server is configured: set SMTP_URL to send payslips by e-mail');
+    return this.ds.getRepository(Payroll).findOneByOrFail({ id: payrollId });
+  }
+
+  /** Records one delivery per payslip with an address (no_address for the others) and queues those due now. */
+  private async queue(
+    caller: AuthUser,
+    payroll: Payroll,
+    payslips: PayslipToSend[],
+    sendAfterText: string | undefined,
+  ): Promise<Omit<SendPayslipsResultDto, 'skipped'>> {
+    const withoutPdf = payslips.filter((p) => p.documentId === null).length;
+    if (withoutPdf)
+      throw new DomainException(
+        'CONFLICT',
+        `${withoutPdf} payslips have no PDF (generated without a browser): delete the payslips and generate them again`,
+      );
+    const sendAfter = sendAfterText ? new Date(sendAfterText) : null;
+    const request = randomUUID();
+    const field = (await this.settings.get(PAYSLIP_EMAIL_ADDRESS)) === 'private' ? 'privateEmail' : 'workEmail';
+    const people = await this.employees.deliveryFieldsOf(payslips.map((p) => p.employeeId));
+    const addressOf = (p: PayslipToSend) => people.get(p.employeeId)?.[field] ?? null;
+    const reachable = payslips.filter((p) => addressOf(p));
+    const unreachable = payslips.filter((p) => !addressOf(p)).map((p) => p.id);
+    await transaction(this.ds, async (em) => {
+      await this.repository.insert(
+        em,
+        reachable.map((p) => ({
+          payslipId: p.id,
+          requestId: request,
+          status: 'queued' as const,
+          address: addressOf(p)!,
+          sendAfter,
+          requestedBy: caller.id,
+        })),
+      );
+      await this.repository.setStatus(
+        em,
+        reachable.map((p) => p.id),
+        'queued',
+        null,
+      );
+      await this.repository.setStatus(
+        em,
+        unreachable,
+        'no_address',
+        `the employee has no ${field === 'workEmail' ? 'work' : 'private'} e-mail`,
+      );
+      await recordAudit(em, {
+        action: 'send-payslips',
+        resource: PAYROLLS,
+        resourceId: payroll.id,
+        after: {
+          request,
+          queued: reachable.length,
+          no_address: unreachable.length,
+          send_after: sendAfter?.toISOString() ?? null,
+        },
+      });
+    });
+    if (!sendAfter || sendAfter.getTime() <= Date.now())
+      for (const d of await this.repository.ofRequest(request))
+        await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: mailJobId(d) });
+    return { request, queued: reachable.length, no_address: unreachable.length, send_after: sendAfter?.toISOString() ?? null };
+  }
+
+  /** The scheduled job: queues the deliveries whose time has come (a job id per delivery: never twice at once). */
+  async queueDue(): Promise<void> {
+    for (const d of await this.repository.due(new Date(), DUE_PER_RUN))
+      await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: mailJobId(d) });
+  }
+}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, LessThan } from 'typeorm';
+import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
+import { DriverReader } from '../../common/database/driver-reader';
+import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { isUniqueViolation } from '../../common/errors/db-errors';
+import { PayrollColumnDto } from '../dto/payroll-config.dto';
+import { PayrollColumnSet, PayrollRunInput } from '../entities/payroll-run.entities';
+import { cellMap, DiffCell } from '../explain/payroll-diff';
+import { columnSetHash, EmployeeInputs } from './run-inputs';
+
+/** Input rows per INSERT: each holds one employee's JSON (a few hundred bytes to a few KiB). */
+const INPUTS_PER_INSERT = 500;
+
+/** The stored inputs of payroll runs (issue 32): column snapshots and per-employee inputs. */
+@Injectable()
+export class PayrollRunInputsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /**
+   * The snapshot of these column definitions: the existing one with the same hash, or a new one.
+   * Outside the run's transaction: a snapshot is shared and never changes, so one left by a failed
+   * run costs nothing, and two runs saving the same one at once settle on the first.
+   */
+  @RecordSql([{ id: 1, name: 'Basic', variable: 'basic' }])
+  async columnSetOf(columns: PayrollColumnDto[]): Promise<number> {
+    const hash = columnSetHash(columns);
+    const repo = this.ds.getRepository(PayrollColumnSet);
+    const found = await repo.findOne({ where: { hash }, select: { id: true } });
+    if (found) return found.id;
+    try {
+      return (await repo.insert({ hash, columns })).identifiers[0].id as number;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      return (await repo.findOneOrFail({ where: { hash }, select: { id: true } })).id;
+    }
+  }
+
+  async columnSet(id: number): Promise<PayrollColumnDto[] | null> {
+    return (await this.ds.getRepository(PayrollColumnSet).findOne({ where: { id } }))?.columns ?? null;
+  }
+
+  /**
+   * Writes a processing's inputs under its revision: with the data source's manager, autocommitted
+   * statements while the engine computes (the cells' transaction then makes the revision the
+   * payroll's). Rows a failed attempt left under the same revision go first.
+   */
+  @RecordSql(SAMPLE_MANAGER, 1, 2, new Map([[1, { salary: { 1: '100.00' } }]]))
+  async write(
+    em: EntityManager,
+    payrollId: number,
+    revision: number,
+    inputs: ReadonlyMap<number, EmployeeInputs>,
+  ): Promise<void> {
+    await em.getRepository(PayrollRunInput).delete({ payrollId, revision });
+    await this.insert(em, payrollId, revision, inputs);
+  }
+
+  /** Removes the revisions older than the payroll's current one (after its cells' transaction). */
+  @RecordSql(1, 2)
+  async dropOlder(payrollId: number, revision: number): Promise<void> {
+    await transaction(this.ds, (em) => em.delete(PayrollRunInput, { payrollId, revision: LessThan(revision) }), SET_REPLACEMENT);
+  }
+
+  /** Adds or replaces some employees' inputs of a revision (a grid edit that read them live). */
+  async upsert(
+    em: EntityManager,
+    payrollId: number,
+    revision: number,
+    inputs: ReadonlyMap<number, EmployeeInputs>,
+  ): Promise<void> {
+    if (!inputs.size) return;
+    await em.delete(PayrollRunInput, { payrollId, revision, employeeId: In([...inputs.keys()]) });
+    await this.insert(em, payrollId, revision, inputs);
+  }
+
+  /** Plain multi-row INSERTs: the query builder's per-row metadata work cost more than the writes. */
+  private async insert(
+    em: EntityManager,
+    payrollId: number,
+    revision: number,
+    inputs: ReadonlyMap<number, EmployeeInputs>,
+  ): Promise<void> {
+    const rows = [...inputs];
+    for (let i = 0; i < rows.length; i += INPUTS_PER_INSERT) {
+      const chunk = rows.slice(i, i + INPUTS_PER_INSERT);
+      await em.query(
+        `INSERT INTO payroll_run_inputs (payroll_id, revision, employee_id, inputs) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap(([employeeId, input]) => [payrollId, revision, employeeId, JSON.stringify(input)]),
+      );
+    }
+  }
+
+  /** Some employees' inputs of a revision (all of them without `employeeIds`), 1 000 a query. */
+  @RecordSql(1, 1, [1, 2])
+  async inputsOf(payrollId: number, revision: number, employeeIds?: number[]): Promise<Map<number, EmployeeInputs>> {
+    const out = new Map<number, EmployeeInputs>();
+    const repo = this.ds.getRepository(PayrollRunInput);
+    if (!employeeIds) {
+      for (const r of await repo.find({ where: { payrollId, revision } })) out.set(r.employeeId, r.inputs);
+      return out;
+    }
+    for (let i = 0; i < employeeIds.length; i += 1000)
+      for (const r of await repo.find({ where: { payrollId, revision, employeeId: In(employeeIds.slice(i, i + 1000)) } }))
+        out.set(r.employeeId, r.inputs);
+    return out;
+  }
+
+  /** Every cell of a payroll (a diff reads two whole runs): employee → column → value and edited, as arrays off the driver. */
+  @RecordSql(1)
+  async allCells(payrollId: number): Promise<Map<number, Map<number, DiffCell>>> {
+    const rows = await DriverReader.of(this.ds).arrays(
+      'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id',
+      { id: payrollId },
+    );
+    return cellMap(
+      (rows as Array<[number | string, number | string, string | number | null, number | boolean]>).map(
+        ([employee, column, value, edited]) =>
+          [Number(employee), Number(column), value === null ? null : String(value), Boolean(Number(edited))] as const,
+      ),
+    );
+  }
+}

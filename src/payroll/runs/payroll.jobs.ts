@@ -1,0 +1,59 @@
+import { defineJob, JobDefinition } from '../../common/queue/queue.constants';
+import type { PayrollStatus } from '../entities/payroll-run.entities';
+import type { PayrollAction } from './payroll.states';
+
+/**
+ * A job of one claim of a payroll's job-run state. `claim` is the claim's token: the job does
+ * nothing once the payroll has been claimed again (or left the state).
+ * Jobs queued before claims existed carry none and are accepted.
+ */
+export interface PayrollJobData {
+  payrollId: number;
+  claim?: string;
+}
+
+/** Processing a payroll (Processing → Processed | Failed). */
+const payrollOf = (data: PayrollJobData) => ({ payroll: data.payrollId });
+
+export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 }, payrollOf);
+
+/** Rendering its payslips (Completing → Completed). */
+export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 }, payrollOf);
+
+/**
+ * Finds the runs whose job is gone past PAYROLL_RUN_TIMEOUT and sets them back (failStalled), every
+ * RECOVER_STALLED_EVERY_MS on the `schedule` queue: once across all processes, never in a read.
+ */
+export const RECOVER_STALLED_JOB = defineJob<Record<string, never>>('schedule', 'payroll-recover-stalled');
+export const RECOVER_STALLED_EVERY_MS = 60_000;
+
+/** The state a job of each kind runs in, and the action (PAYROLL_STATES) that moves a run whose job is gone. */
+export const JOB_STATES = {
+  Processing: { job: PAYROLL_PROCESS_JOB, prefix: 'payroll', recover: 'fail' },
+  Completing: { job: PAYSLIPS_JOB, prefix: 'payslips', recover: 'payslips-failed' },
+} as const satisfies Record<string, { job: JobDefinition<PayrollJobData>; prefix: string; recover: PayrollAction }>;
+
+export type JobRunState = keyof typeof JOB_STATES;
+
+/** Deterministic: the same claim is the same job, so a retried add never doubles work; a new claim is a new job. */
+export function payrollJobId(state: JobRunState, payrollId: number, claim: string): string {
+  return `${JOB_STATES[state].prefix}-${payrollId}-${claim}`;
+}
+
+/** True when the job was queued for this claim of the payroll (or predates claims). */
+export function isCurrentClaim(
+  data: PayrollJobData,
+  payroll: { status: PayrollStatus; claim: string | null },
+  state: JobRunState,
+): boolean {
+  return payroll.status === state && (data.claim === undefined || data.claim === payroll.claim);
+}
+
+/**
+ * A payroll's `error` for a job that failed unexpectedly: a stable sentence with the job's id,
+ * under which the service log holds the detail. Never the failure's own text, which may be a
+ * driver's (SQL, column names) and is not for clients.
+ */
+export function internalFailure(what: string, job: string): string {
+  return `${what} failed with an internal error (job ${job}); the service log has the details, and it may be started again`;
+}
