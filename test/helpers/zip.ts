@@ -1,22 +1,24 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
- * A zip file of the given parts, deflated: enough to write the hostile workbooks a spreadsheet
- * library refuses to produce (a `<sheet ` repeated 60 000 times, 40 million shared strings).
+ * A zip file of the given parts, deflated (or stored, uncompressed, as an Office file's container
+ * may be): enough to write the hostile workbooks a spreadsheet library refuses to produce (a
+ * `<sheet ` repeated 60 000 times, 40 million shared strings) and documents' sample files.
  */
-export function zip(parts: Record<string, string | Buffer>): Buffer {
+export function zip(parts: Record<string, string | Buffer>, options: { stored?: boolean } = {}): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const [name, content] of Object.entries(parts)) {
     const data = typeof content === 'string' ? Buffer.from(content) : content;
-    const packed = deflateRawSync(data, { level: 9 });
+    const packed = options.stored ? data : deflateRawSync(data, { level: 9 });
+    const method = options.stored ? 0 : 8;
     const fileName = Buffer.from(name);
     const crc = crc32(data);
     const head = Buffer.alloc(30);
     head.writeUInt32LE(0x04034b50, 0);
     head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(8, 8); // deflate
+    head.writeUInt16LE(method, 8);
     head.writeUInt32LE(crc, 14);
     head.writeUInt32LE(packed.length, 18);
     head.writeUInt32LE(data.length, 22);
@@ -25,7 +27,7 @@ export function zip(parts: Record<string, string | Buffer>): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
     central.writeUInt32LE(data.length, 24);
