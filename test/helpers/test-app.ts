@@ -256,7 +256,7 @@ export async function processPayroll(app: NestFastifyApplication, token: string,
  * Tests that time the event loop's pauses run under `npm run test:timing` (HR_TEST_TIMING=1, one
  * suite at a time, a step of .ci/run), not in npm test, whose three workers share two cores: a
  * pause measured on the wall clock there is the scheduler's as much as ours (a 6 000-row import
- * "paused" 370 ms beside the other workers and 40 ms alone).
+ * "paused" 370 ms beside the other workers, and under the test's 200 ms alone).
  */
 export const itTimed: jest.It = process.env.HR_TEST_TIMING === '1' && !INTEGRATION ? it : it.skip;
 
