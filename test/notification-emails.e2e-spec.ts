@@ -9,6 +9,10 @@ import { apiCaller, createTestApp, INTEGRATION, okCaller, TestApp, until } from 
 
 const PUBLIC_URL = 'https://hr.example.com/hr';
 
+// The e-mails go dispatcher → queue → SMTP sink; beside the integration run's other worker on
+// MariaDB one took over 10 s once (a clean-clone .ci/run, 1 of 4 runs): 20 s waits, 60 s tests.
+jest.setTimeout(60_000);
+
 /** Notification e-mails (issue 30): once per event and user, preferences, digests, the rate limit, templates. */
 describe('notification e-mails', () => {
   let t: TestApp;
@@ -85,7 +89,7 @@ describe('notification e-mails', () => {
     const from = smtp.messages.length;
     const leave = await request(c.users.employee.token);
     await dispatch();
-    await until(async () => (await mailsTo(manager.email, from)).length === 1, 10_000);
+    await until(async () => (await mailsTo(manager.email, from)).length === 1, 20_000);
     // Dispatching and sweeping again sends nothing more.
     await dispatch();
     await mailer().sweep();
@@ -166,7 +170,7 @@ describe('notification e-mails', () => {
     expect(due.getTime() - before).toBeLessThanOrEqual(86_400_000);
 
     await digestNow(user.id);
-    await until(async () => (await mailsTo(user.email, from)).length === 1, 10_000);
+    await until(async () => (await mailsTo(user.email, from)).length === 1, 20_000);
     const [digest] = await mailsTo(user.email, from);
     expect(digest.subject).toMatch(/^2 notifications from /);
     expect(digest.text).toContain('New task: Review the budget');
@@ -182,12 +186,12 @@ describe('notification e-mails', () => {
     const from = smtp.messages.length;
     for (let i = 1; i <= 6; i++) await task(user.id, `Burst ${i}`);
     await dispatch();
-    await until(async () => (await mailsTo(user.email, from)).length === 3, 10_000);
+    await until(async () => (await mailsTo(user.email, from)).length === 3, 20_000);
     const rows = (await rowsOf(user.id)).filter((r) => r.title.startsWith('New task: Burst'));
     expect(rows.map((r) => r.mode)).toEqual(['immediate', 'immediate', 'immediate', 'digest', 'digest', 'digest']);
     expect(new Set(rows.slice(3).map((r) => String(r.due_at))).size).toBe(1);
     await digestNow(user.id);
-    await until(async () => (await mailsTo(user.email, from)).length === 4, 10_000);
+    await until(async () => (await mailsTo(user.email, from)).length === 4, 20_000);
     const digest = (await mailsTo(user.email, from)).find((m) => m.subject?.startsWith('3 notifications'));
     expect(digest?.text).toContain('Burst 6');
   });
@@ -252,7 +256,7 @@ describe('notification e-mails', () => {
     const from = smtp.messages.length;
     await task(user.id, 'Fill in <the> form');
     await dispatch();
-    await until(async () => (await mailsTo(user.email, from)).length === 1, 10_000);
+    await until(async () => (await mailsTo(user.email, from)).length === 1, 20_000);
     const [mail] = await mailsTo(user.email, from);
     expect(mail.subject).toMatch(/^Neue Aufgabe für .*: New task: Fill in <the> form & mehr$/);
     expect(mail.text).toContain('Fill in <the> form');
@@ -262,7 +266,7 @@ describe('notification e-mails', () => {
     await ok('DELETE', `/notification-templates/${created.id}`, admin);
     await task(user.id, 'Back to English');
     await dispatch();
-    await until(async () => (await mailsTo(user.email, from)).length === 2, 10_000);
+    await until(async () => (await mailsTo(user.email, from)).length === 2, 20_000);
     expect((await mailsTo(user.email, from))[1].subject).toBe('New task: Back to English');
   });
 
@@ -273,7 +277,7 @@ describe('notification e-mails', () => {
     try {
       await task(user.id, 'Refused');
       await dispatch();
-      await until(async () => (await rowsOf(user.id)).some((r) => r.status === 'failed'), 10_000);
+      await until(async () => (await rowsOf(user.id)).some((r) => r.status === 'failed'), 20_000);
     } finally {
       smtp.setRejectCode(null);
     }
