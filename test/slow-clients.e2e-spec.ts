@@ -63,9 +63,11 @@ describe('slow clients are cut; the service answers throughout (issue 41, item 3
       `Content-Type: text/csv\r\nContent-Length: ${length}\r\n\r\n`;
     const crawling = slow(head(1_000_000));
     const steady = slow(head(60_000));
-    // 30 kB over 3 s: above 10 kB/s. The crawler sends 100 bytes a second.
+    // The steady one sends 60 kB over 3 s, twice the 10 kB/s minimum: at 5 kB every half second it
+    // sat at the bound (10 kB = 10 240 bytes a second) and a late timer under load cut it. The
+    // crawler sends 100 bytes a second.
     for (let i = 0; i < 6; i++) {
-      steady.socket.write('x'.repeat(5_000));
+      steady.socket.write('x'.repeat(10_000));
       crawling.socket.write('x'.repeat(50));
       await sleep(500);
     }
