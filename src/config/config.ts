@@ -103,7 +103,7 @@ export interface AppConfig {
   insightsCacheMs: number;
   /**
    * log2 of scrypt's cost N for new password hashes (PASSWORD_SCRYPT_COST, 15 by default: about
-   * 100 ms of CPU per hash here; at least 14 in production, see docs/operations.md). Hashes made
+   * 0.3 s of CPU per hash on the development machine; at least 14 in production, see docs/operations.md). Hashes made
    * with another cost still verify and are re-hashed at the next sign-in.
    */
   passwordScryptCost: number;

@@ -22,7 +22,8 @@ import { EmployeeAccessService, EmployeeScope } from './employee-access.service'
 import { EMPLOYEE_FIELDS } from './employee-fields';
 import { EmployeesRepository } from './employees.repository';
 import { datesProblem, newEmployee, SELF_REFERENCE } from './employee-rules';
-import { auditView, EmployeesService } from './employees.service';
+import { auditView } from './employee-views';
+import { EmployeesService } from './employees.service';
 import { Employee } from './entities/employee.entity';
 
 const LABELS: Record<string, string> = {

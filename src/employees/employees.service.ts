@@ -25,8 +25,6 @@ import { recordAudit } from '../common/audit/audit-log';
 import { EMPLOYEE_LIST_SPEC } from './employees.repository';
 
 export { EMPLOYEE_LIST_SPEC };
-export { auditView };
-export type { DepartmentChangeHook, EmployeeRemovalHook };
 
 type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
 

@@ -16,10 +16,8 @@ import { USER_DIRECTORY, UserDirectory } from '../auth/user-directory';
 import { ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
 import { openSource, Source } from './import-source';
-import { MAX_STORED_ERRORS, rowsOf, Tally } from './import-tally';
+import { rowsOf, Tally } from './import-tally';
 import { ImportsRepository } from './imports.repository';
-
-export { MAX_STORED_ERRORS, rowsOf };
 import { FINISHED, IMPORT_STATES } from './imports.states';
 
 /**

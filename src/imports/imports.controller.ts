@@ -15,7 +15,8 @@ import { Page } from '../common/paging/page';
 import { ValidationException } from '../common/errors/domain.exception';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto, TemplateQueryDto } from './dto/import.dto';
-import { IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC, ImportsService } from './imports.service';
+import { IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC } from './import-views';
+import { ImportsService } from './imports.service';
 
 const ROWS =
   "Rows follow the JSON API's rules (the same validation, scope and field permissions, references, uniqueness; audit entries and events " +

@@ -14,14 +14,12 @@ import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { workerDeathsReason } from '../common/queue/queue.constants';
-import { rowsOf } from './import-runner.service';
 import { CommitImportQueryDto, CreateImportQueryDto, ImportDto, ImportErrorDto } from './dto/import.dto';
 import { ImportErrorRecord, ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
 import { fileNameOf, IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC, toImportDto, TYPES } from './import-views';
-
-export { IMPORT_ERROR_LIST_SPEC, IMPORT_LIST_SPEC, toImportDto };
 import { ImportRunner } from './import-runner.service';
+import { rowsOf } from './import-tally';
 import { IMPORT_JOB, importJobId, RECOVER_IMPORTS_EVERY_MS, RECOVER_IMPORTS_JOB } from './imports.jobs';
 import { ImportsRepository, RUNNING } from './imports.repository';
 import { IMPORT_STATES } from './imports.states';

@@ -27,8 +27,6 @@ import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days'
 import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
 import { ACTION_OF, LEAVE_LIST_SPEC, toLeaveDto } from './leave-request-views';
 
-export { LEAVE_LIST_SPEC, toLeaveDto };
-
 /**
  * Leave requests: working days counted over the work week without holidays; one leave period per
  * request; no overlap with the employee's own pending or approved leave; the free balance

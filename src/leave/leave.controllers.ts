@@ -27,7 +27,8 @@ import {
   UpdateLeavePeriodDto,
   UpdateLeaveTypeDto,
 } from './dto/leave.dto';
-import { LeaveRequestsService, LEAVE_LIST_SPEC } from './leave-requests.service';
+import { LEAVE_LIST_SPEC } from './leave-request-views';
+import { LeaveRequestsService } from './leave-requests.service';
 import { ENTITLEMENT_SPEC, HOLIDAY_LIST, LEAVE_PERIOD_LIST, LeaveSetupService } from './leave-setup.service';
 
 /** Leave's reference-like tables through the shared CRUD controller. */

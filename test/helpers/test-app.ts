@@ -31,24 +31,19 @@ if (INTEGRATION && process.env.DATABASE_URL && !process.env.HR_TEST_BASE_DATABAS
     return `/${name}_w${process.env.JEST_WORKER_ID ?? '1'}${query ?? ''}`;
   });
 }
-let workerDatabaseReady: Promise<void> | null = null;
-
-/** Creates this worker's database once (a connection to DATABASE_URL's own database to do it). */
-function ensureWorkerDatabase(url: string): Promise<void> {
+/** Creates this worker's database before the file's suites run (a connection to DATABASE_URL's own database to do it). */
+if (process.env.HR_TEST_BASE_DATABASE_URL) {
   const base = process.env.HR_TEST_BASE_DATABASE_URL;
-  if (!base || url !== process.env.DATABASE_URL) return Promise.resolve();
-  workerDatabaseReady ??= (async () => {
-    const name = new URL(url).pathname.slice(1);
+  const name = new URL(process.env.DATABASE_URL!).pathname.slice(1);
+  beforeAll(async () => {
     const server = await new DataSource(dataSourceOptions({ type: 'mysql', url: base })).initialize();
     try {
       await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     } finally {
       await server.destroy();
     }
-  })();
-  return workerDatabaseReady;
+  });
 }
-if (INTEGRATION && process.env.DATABASE_URL) beforeAll(() => ensureWorkerDatabase(process.env.DATABASE_URL!));
 
 let apps = 0;
 /** This test file's load: a fresh module registry per file. */
@@ -82,7 +77,6 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 /** Drops every table of an integration database, so each suite starts from the migrations. */
 export async function resetDatabase(config: AppConfig): Promise<void> {
   if (config.database.type !== 'mysql') return;
-  await ensureWorkerDatabase(config.database.url);
   const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
   try {
     await ds.dropDatabase();
