@@ -4,7 +4,7 @@
  * and REDIS_URL (Bull on Redis, the pub/sub fan-out). This process is the API and the worker.
  * 1. Latency: a manager's stream is open over HTTP; 100 leave requests by its reports, a random
  *    0-1 s apart; from each request's answer (committed) to the notification on the stream, with
- *    the default dispatch interval (NOTIFICATION_DISPATCH_MS, 500 ms).
+ *    the default relay interval (OUTBOX_RELAY_MS, 250 ms).
  * 2. A burst: one announcement-sized write of 10 000 notifications (10 000 users), then each
  *    e-mailed to an SMTP sink on loopback: seconds until the sink has them all.
  * 3. Streams: 1 000 open streams (1 000 users) held by this process: its RSS before and after
@@ -75,9 +75,7 @@ async function main(): Promise<void> {
         if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
         return res.json<{ data: T }>().data;
       };
-      console.log(
-        `${config.database.type}${config.redisUrl ? ' + Redis' : ''}, NOTIFICATION_DISPATCH_MS=${config.notifications.dispatchMs}`,
-      );
+      console.log(`${config.database.type}${config.redisUrl ? ' + Redis' : ''}, OUTBOX_RELAY_MS=${config.outbox.relayMs}`);
 
       // 1. Latency: 20 reports of one manager ask for days off; the manager's stream hears of each.
       const department = await app.get(ReferenceService).addDepartment('Bench', null);

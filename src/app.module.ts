@@ -11,6 +11,7 @@ import { ImportKindsModule } from './common/import/import-kinds.module';
 import { StorageModule } from './common/storage/storage.module';
 import { ImportsModule } from './imports/imports.module';
 import { DocumentsModule } from './documents/documents.module';
+import { OutboxModule } from './common/outbox/outbox.module';
 import { QueueModule } from './common/queue/queue.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -44,6 +45,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         QueueModule.forRoot(config),
+        OutboxModule,
         MailModule.forRoot(config),
         EventEmitterModule.forRoot(),
         IdempotencyModule,

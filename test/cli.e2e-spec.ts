@@ -81,17 +81,15 @@ describe('hr command line', () => {
         `INSERT INTO audit_log (at, actor, action, resource, resource_id, changes) VALUES (?, 'cli', 'update', 'settings', 'x', '{}')`,
         [old],
       );
+      // Two old events and a recent one every subscriber has handled, and an old one the webhooks have not.
+      const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
       await ds.query(
-        `INSERT INTO webhook_outbox (event_id, event, payload, created_at, dispatched_at) VALUES
-         ('e-old', 'user.created', '{}', ?, ?), ('e-new', 'user.created', '{}', ?, ?), ('e-pending', 'user.created', '{}', ?, NULL)`,
-        [
-          old,
-          old,
-          new Date().toISOString().slice(0, 19).replace('T', ' '),
-          new Date().toISOString().slice(0, 19).replace('T', ' '),
-          old,
-        ],
+        `INSERT INTO outbox_events (event_id, event, payload, created_at, seq) VALUES
+         ('e-old', 'user.created', '{}', ?, 9000001), ('e-new', 'user.created', '{}', ?, 9000002), ('e-pending', 'user.created', '{}', ?, 9000003)`,
+        [old, now, old],
       );
+      await ds.query("UPDATE outbox_cursors SET last_seq = 9000003 WHERE subscriber <> 'webhooks'");
+      await ds.query("UPDATE outbox_cursors SET last_seq = 9000002 WHERE subscriber = 'webhooks'");
       await ds.query(
         `INSERT INTO oauth_tokens (user_id, kind, token_hash, grant_id, expires_at) VALUES
          (${uid}, 'access', 'old', 'g1', '2001-01-01 00:00:00'), (${uid}, 'access', 'new', 'g2', '2999-01-01 00:00:00')`,
@@ -104,14 +102,14 @@ describe('hr command line', () => {
       expect(await runCli(['maintenance:purge'], c.io, env)).toBe(0);
       expect(c.out).toEqual([
         'deleted 1 expired token(s), 1 expired idempotency key(s) and 1 audit log entry older than 730 days',
-        'deleted 1 webhook event(s) dispatched over 7 days ago and 0 delivery attempt(s) over 30 days old',
+        'deleted 1 outbox event(s) every subscriber handled, recorded over 7 days ago, and 0 webhook delivery attempt(s) over 30 days old',
         'deleted the files of 0 dry-run import(s) validated over 7 days ago and not committed',
       ]);
-      // The undispatched event and the recent one stay.
+      // The event a subscriber has not handled and the recent one stay.
       expect(
-        (await ds.query('SELECT event_id FROM webhook_outbox ORDER BY event_id')).map((r: { event_id: string }) => r.event_id),
+        (await ds.query('SELECT event_id FROM outbox_events ORDER BY event_id')).map((r: { event_id: string }) => r.event_id),
       ).toEqual(expect.arrayContaining(['e-new', 'e-pending']));
-      expect(await ds.query("SELECT event_id FROM webhook_outbox WHERE event_id = 'e-old'")).toEqual([]);
+      expect(await ds.query("SELECT event_id FROM outbox_events WHERE event_id = 'e-old'")).toEqual([]);
       expect(await ds.query("SELECT id FROM audit_log WHERE resource = 'users'")).toHaveLength(1);
       expect(
         (await ds.query("SELECT token_hash FROM oauth_tokens WHERE token_hash IN ('old', 'new')")).map(

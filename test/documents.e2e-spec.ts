@@ -602,7 +602,7 @@ describe('document expiry reminders', () => {
     const jobs = [t.app.get(DocumentJobsService), (second ?? t).app.get(DocumentJobsService)];
     const ds = t.app.get(DataSource);
     const events = async () =>
-      (await ds.query("SELECT event, payload FROM webhook_outbox WHERE event LIKE 'document.%' ORDER BY id")).map(
+      (await ds.query("SELECT event, payload FROM outbox_events WHERE event LIKE 'document.%' ORDER BY id")).map(
         (r: { event: string; payload: string }) => [r.event, JSON.parse(r.payload).id, JSON.parse(r.payload).days_left],
       );
     const tasks = async (token: string) =>

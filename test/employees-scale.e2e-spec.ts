@@ -35,7 +35,7 @@ describe(`GET /employees over ${COUNT} employees`, () => {
 
   beforeAll(async () => {
     // Counts the queries of one request: without the webhook and notification dispatchers' background polls.
-    t = await createTestApp({ WEBHOOK_DISPATCH_MS: '600000', NOTIFICATION_DISPATCH_MS: '600000' });
+    t = await createTestApp({ OUTBOX_RELAY_MS: '600000' });
     ds = t.app.get(DataSource);
     service = t.app.get(EmployeesService);
     const ref = t.app.get(ReferenceService);

@@ -108,7 +108,7 @@ const summary = (samples: Sample[]) => {
     QUEUE_LOCK_MS: '3000',
     QUEUE_STALLED_CHECK_MS: '1000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
-    WEBHOOK_DISPATCH_MS: '100',
+    OUTBOX_RELAY_MS: '100',
   });
 
   /** `node dist/src/main.js` (NODE_ENV=production), not consuming jobs; resolves once it answers. */

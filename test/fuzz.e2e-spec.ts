@@ -263,8 +263,7 @@ describe('hostile input: property-based, every route with a body or a query', ()
     t = await createTestApp({
       LOGIN_RATE_LIMIT_PER_ADDRESS: '100000',
       LOGIN_RATE_LIMIT_PER_USERNAME: '100000',
-      WEBHOOK_DISPATCH_MS: '600000',
-      NOTIFICATION_DISPATCH_MS: '600000',
+      OUTBOX_RELAY_MS: '600000',
     });
     c = await buildCompany(t.app);
     ds = t.app.get(DataSource);

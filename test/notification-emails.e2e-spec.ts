@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { DataSource } from 'typeorm';
-import { NotificationDispatcher } from '../src/notifications/notification-dispatcher.service';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { NotificationMailer } from '../src/notifications/notification-mailer.service';
 import { nextLocalHour } from '../src/notifications/preferences.service';
 import { buildCompany, Company } from './helpers/company';
@@ -24,7 +24,7 @@ describe('notification e-mails', () => {
   let ds: DataSource;
   let day = 0;
   const dispatch = async () => {
-    while ((await t.app.get(NotificationDispatcher).dispatch()) > 0);
+    while ((await t.app.get(OutboxRelay).relay()) > 0);
   };
   const mailer = () => t.app.get(NotificationMailer);
   /** The messages to `address` received since `from` (an index into smtp.messages), parsed. */
@@ -66,7 +66,7 @@ describe('notification e-mails', () => {
       SMTP_URL: smtp.url,
       PUBLIC_URL,
       MAIL_RETRY_BACKOFF_MS: '10',
-      NOTIFICATION_DISPATCH_MS: '600000',
+      OUTBOX_RELAY_MS: '600000',
       NOTIFICATION_EMAIL_SWEEP_MS: '600000',
       NOTIFICATION_EMAILS_PER_HOUR: '3',
     });
@@ -315,7 +315,7 @@ describe('notification e-mails', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    const env = { SMTP_URL: smtp.url, NOTIFICATION_DISPATCH_MS: '600000', NOTIFICATION_EMAIL_SWEEP_MS: '600000' };
+    const env = { SMTP_URL: smtp.url, OUTBOX_RELAY_MS: '600000', NOTIFICATION_EMAIL_SWEEP_MS: '600000' };
     t = await createTestApp(env);
     other = await createTestApp({ ...env, QUEUE_PREFIX: t.config.queuePrefix }, { keepDatabase: true });
     c = await buildCompany(t.app);
@@ -333,7 +333,7 @@ describe('notification e-mails', () => {
       for (let i = 1; i <= 3; i++)
         await ok('POST', '/tasks', c.users.admin.token, { user: user.id, title: `Twice ${i}`, priority: 'Low' });
     const dispatchAll = async (app: TestApp) => {
-      while ((await app.app.get(NotificationDispatcher).dispatch()) > 0);
+      while ((await app.app.get(OutboxRelay).relay()) > 0);
     };
     await Promise.all([dispatchAll(t), dispatchAll(other), dispatchAll(t), dispatchAll(other)]);
     await Promise.all([t.app.get(NotificationMailer).sweep(), other.app.get(NotificationMailer).sweep()]);

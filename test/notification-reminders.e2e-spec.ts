@@ -19,7 +19,7 @@ describe('notification reminders', () => {
   const kinds = async (token: string) => (await reminders(token)).map((n) => n.kind).sort();
 
   beforeAll(async () => {
-    t = await createTestApp({ NOTIFICATION_DISPATCH_MS: '600000' });
+    t = await createTestApp({ OUTBOX_RELAY_MS: '600000' });
     c = await buildCompany(t.app);
     ok = okCaller(t.app);
     ds = t.app.get(DataSource);

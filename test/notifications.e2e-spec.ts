@@ -1,7 +1,7 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { NotificationDispatcher } from '../src/notifications/notification-dispatcher.service';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, INTEGRATION, okCaller, TestApp, until } from './helpers/test-app';
 
@@ -56,12 +56,12 @@ describe('notifications', () => {
   let admin: string;
   let annual: number;
   let port = 0;
-  const dispatch = () => t.app.get(NotificationDispatcher).dispatch();
+  const dispatch = () => t.app.get(OutboxRelay).relay();
   const feed = async (token: string, query = ''): Promise<Item[]> => ok('GET', `/notifications${query}`, token);
 
   beforeAll(async () => {
     t = await createTestApp({
-      NOTIFICATION_DISPATCH_MS: '600000',
+      OUTBOX_RELAY_MS: '600000',
       NOTIFICATION_STREAMS_PER_USER: '2',
       NOTIFICATION_HEARTBEAT_MS: '200',
     });
@@ -244,12 +244,9 @@ describe('notifications', () => {
   let c: Company;
 
   beforeAll(async () => {
-    t = await createTestApp({ NOTIFICATION_DISPATCH_MS: '600000' });
+    t = await createTestApp({ OUTBOX_RELAY_MS: '600000' });
     // The same database and key prefix (the pub/sub channel): another process of the same installation.
-    other = await createTestApp(
-      { NOTIFICATION_DISPATCH_MS: '600000', QUEUE_PREFIX: t.config.queuePrefix },
-      { keepDatabase: true },
-    );
+    other = await createTestApp({ OUTBOX_RELAY_MS: '600000', QUEUE_PREFIX: t.config.queuePrefix }, { keepDatabase: true });
     c = await buildCompany(t.app);
     await t.app.listen(0, '127.0.0.1');
   });
@@ -268,7 +265,7 @@ describe('notifications', () => {
         user: c.users.employee.user.id,
         title: 'Across processes',
       });
-      await other.app.get(NotificationDispatcher).dispatch();
+      await other.app.get(OutboxRelay).relay();
       await until(() => stream.events.some((e) => e.event === 'notification'), 5000);
       expect(stream.events.find((e) => e.event === 'notification')!.data).toMatchObject({ title: 'New task: Across processes' });
     } finally {

@@ -116,7 +116,7 @@ describeWithPdf('payslip delivery', () => {
     expect(again.json().data).toMatchObject({ queued: 0, skipped: 3 });
     await quiet();
     expect(smtp.messages).toHaveLength(3);
-    const events = await t.app.get(DataSource).query(`SELECT event FROM webhook_outbox WHERE event LIKE 'payslip.%'`);
+    const events = await t.app.get(DataSource).query(`SELECT event FROM outbox_events WHERE event LIKE 'payslip.%'`);
     expect(events.map((e: { event: string }) => e.event)).toEqual(['payslip.sent', 'payslip.sent', 'payslip.sent']);
   });
 

@@ -13,17 +13,16 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, webhook dispatch, the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29), notifications (issue 30), leave accruals (issue 31)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29), notifications (issue 30), leave accruals (issue 31)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
-        ['schedule:webhooks-dispatch', t.config.webhooks.dispatchMs],
+        ['schedule:outbox-relay', t.config.outbox.relayMs],
         ['schedule:payroll-recover-stalled', 60_000],
         ['schedule:imports-recover-stalled', 60_000],
         ['schedule:maintenance-purge', 86_400_000],
         ['schedule:documents-expiry', 86_400_000],
         ['schedule:documents-remove-files', 3_600_000],
         ['schedule:payslip-deliveries', 30_000],
-        ['schedule:notifications-dispatch', t.config.notifications.dispatchMs],
         ['schedule:notification-emails', t.config.notifications.emailSweepMs],
         ['schedule:notification-reminders', 3_600_000],
         ['schedule:leave-accruals', 86_400_000],

@@ -17,7 +17,7 @@ import { bearer, createTestApp, INTEGRATION, TestApp } from './helpers/test-app'
   let admin: Record<string, string>;
   beforeAll(async () => {
     // The webhook dispatcher's timer would move outbox rows while the routes are called.
-    t = await createTestApp({ WEBHOOK_DISPATCH_MS: '600000', NOTIFICATION_DISPATCH_MS: '600000' });
+    t = await createTestApp({ OUTBOX_RELAY_MS: '600000' });
     ds = t.app.get(DataSource);
     admin = bearer((await seedDemo(t.app)).accessToken);
     // The whole demo, its payslip PDFs rendered in Chromium: past 30 s beside other suites on CI.

@@ -73,7 +73,7 @@ describe('SQL snapshots', () => {
         'PayrollRunsRepository',
         'ReferenceRepository',
         'TimesheetsRepository',
-        'WebhooksRepository',
+        'OutboxRepository',
       ]),
     );
   });

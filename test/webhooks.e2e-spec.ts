@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
-import { WebhookDeliveryProcessor } from '../src/webhooks/webhook-delivery.processor';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, INTEGRATION, okCaller, sleep, TestApp, until } from './helpers/test-app';
 
@@ -37,7 +37,7 @@ async function receiver(statuses: number[] = [200]) {
 
 const FAST = {
   WEBHOOK_ALLOW_PRIVATE: 'true',
-  WEBHOOK_DISPATCH_MS: '20',
+  OUTBOX_RELAY_MS: '20',
   WEBHOOK_RETRY_BACKOFF_MS: '50',
   WEBHOOK_ATTEMPTS: '5',
 };
@@ -216,7 +216,7 @@ describe('webhooks', () => {
 
   it('events are written with their change: a refused change leaves no event', async () => {
     const ds = t.app.get(DataSource);
-    const outbox = async () => Number((await ds.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM webhook_outbox'))[0].n);
+    const outbox = async () => Number((await ds.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM outbox_events'))[0].n);
     const before = await outbox();
     expect((await call('POST', '/employees', admin, employeeBody({ joined_date: 'soon' }))).statusCode).toBe(400);
     expect((await call('PUT', `/employees/${c.emp.outsider}`, c.users.restricted.token, { city: 'Oslo' })).statusCode).toBe(404);
@@ -296,7 +296,7 @@ describe('webhooks', () => {
     const r = await receiver();
     try {
       // The first process never dispatches (as if it died right after the commit).
-      const first = await createTestApp({ ...FAST, DATABASE_URL: url, WEBHOOK_DISPATCH_MS: '600000', REDIS_URL: '' });
+      const first = await createTestApp({ ...FAST, DATABASE_URL: url, OUTBOX_RELAY_MS: '600000', REDIS_URL: '' });
       const fc = await buildCompany(first.app);
       const hook = await okCaller(first.app)('POST', '/webhooks', fc.users.admin.token, {
         url: r.url,
@@ -316,7 +316,7 @@ describe('webhooks', () => {
           data: { id: number };
         };
         expect(payload).toMatchObject({ type: 'employee.created', data: { id: employee.id } });
-        expect(await second.app.get(WebhookDeliveryProcessor).dispatch()).toBe(0); // dispatched once
+        expect(await second.app.get(OutboxRelay).relay()).toBe(0); // dispatched once
       } finally {
         await second.close();
       }

@@ -19,11 +19,6 @@ UPDATE `notifications`
   SET `is_read` = ?, `read_at` = ?
   WHERE (`user_id` = ? AND `is_read` = ?);
 
--- NotificationsRepository.markNotified
-UPDATE webhook_outbox
-  SET notified_at = ?
-  WHERE id IN (?, ?);
-
 -- NotificationsRepository.markRead
 SELECT `Notification`.`id` AS `Notification_id`, `Notification`.`is_read` AS `Notification_is_read`
   FROM `notifications` `Notification`
@@ -58,13 +53,6 @@ SELECT `t`.`id` AS `t_id`, `t`.`kind` AS `t_kind`, `t`.`lang` AS `t_lang`, `t`.`
   WHERE (`t`.`kind` IN (?))
   ORDER BY `t`.`id` ASC
   LIMIT 50 OFFSET 0;
-
--- NotificationsRepository.unnotified
-SELECT id, event_id, event, payload
-  FROM webhook_outbox
-  WHERE notified_at IS NULL
-  ORDER BY id
-  LIMIT 500 FOR UPDATE SKIP LOCKED;
 
 -- NotificationsRepository.unread
 SELECT COUNT(1) AS `cnt`

@@ -157,7 +157,7 @@ const COMMANDS: Record<string, Handler> = {
         `deleted ${n.tokens} expired token(s), ${n.idempotencyKeys} expired idempotency key(s) and ${n.auditEntries} audit log entr${n.auditEntries === 1 ? 'y' : 'ies'} older than ${n.auditRetentionDays} days`,
       );
       io.out(
-        `deleted ${n.webhookEvents} webhook event(s) dispatched over 7 days ago and ${n.webhookDeliveries} delivery attempt(s) over 30 days old`,
+        `deleted ${n.outboxEvents} outbox event(s) every subscriber handled, recorded over 7 days ago, and ${n.webhookDeliveries} webhook delivery attempt(s) over 30 days old`,
       );
       io.out(`deleted the files of ${n.importFiles} dry-run import(s) validated over 7 days ago and not committed`);
     });

@@ -152,10 +152,15 @@ export interface AppConfig {
   };
   /** POST /users/me/password attempts per user and window. */
   passwordChangeRateLimit: { perUser: number; windowSec: number };
+  /** The outbox relay (issue 42): hands each new event to every subscriber (notifications, tasks, webhooks). */
+  outbox: {
+    /** How often a consuming process runs the relay, once across all processes (OUTBOX_RELAY_MS). */
+    relayMs: number;
+    /** Events per subscriber and transaction (OUTBOX_RELAY_BATCH). */
+    batch: number;
+  };
   /** Notifications (issue 30): made from the outbox's events, shown in the feed and its stream. */
   notifications: {
-    /** How often a consuming process turns new outbox events into notifications (NOTIFICATION_DISPATCH_MS). */
-    dispatchMs: number;
     /** Open streams one user may hold per API process (NOTIFICATION_STREAMS_PER_USER); more → 429. */
     streamsPerUser: number;
     /** A comment line on every open stream this often, so proxies keep it open (NOTIFICATION_HEARTBEAT_MS). */
@@ -168,8 +173,6 @@ export interface AppConfig {
   webhooks: {
     /** Deliver to loopback, private, link-local and metadata addresses (tests, on-premise receivers). */
     allowPrivate: boolean;
-    /** How often a consuming process moves new events from the outbox to the queue. */
-    dispatchMs: number;
     /** A delivery attempt's timeout. */
     timeoutMs: number;
     /** First retry delay of a failed delivery; doubles each attempt. */
@@ -467,8 +470,11 @@ export function loadConfig(env: Env): AppConfig {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
       windowSec: duration('PASSWORD_CHANGE_RATE_LIMIT_WINDOW', '15m'),
     },
+    outbox: {
+      relayMs: int('OUTBOX_RELAY_MS', 250, 10, 600_000),
+      batch: int('OUTBOX_RELAY_BATCH', 500, 1, 5000),
+    },
     notifications: {
-      dispatchMs: int('NOTIFICATION_DISPATCH_MS', 500, 10, 600_000),
       streamsPerUser: int('NOTIFICATION_STREAMS_PER_USER', 5, 1, 100),
       heartbeatMs: int('NOTIFICATION_HEARTBEAT_MS', 15_000, 100, 300_000),
       emailsPerHour: int('NOTIFICATION_EMAILS_PER_HOUR', 20, 1, 10_000),
@@ -476,7 +482,6 @@ export function loadConfig(env: Env): AppConfig {
     },
     webhooks: {
       allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
-      dispatchMs: int('WEBHOOK_DISPATCH_MS', 1000, 10, 600_000),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
       // 13 attempts 30 s apart doubling: the last one about 34 hours after the first.
       retryBackoffMs: int('WEBHOOK_RETRY_BACKOFF_MS', 30_000, 10, 3_600_000),

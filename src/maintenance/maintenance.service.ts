@@ -5,6 +5,7 @@ import { optimizeSqlite } from '../common/database/sqlite-statistics';
 import { AuditService } from '../audit/audit.service';
 import { TokenService } from '../auth/token.service';
 import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interceptor';
+import { OutboxRelay } from '../common/outbox/outbox-relay';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
 import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
@@ -24,7 +25,8 @@ export interface PurgeCounts {
   idempotencyKeys: number;
   auditEntries: number;
   auditRetentionDays: number;
-  webhookEvents: number;
+  /** Outbox events every subscriber has handled, recorded over 7 days ago. */
+  outboxEvents: number;
   webhookDeliveries: number;
   /** Files of dry runs validated over a week ago and never committed. */
   importFiles: number;
@@ -32,7 +34,8 @@ export interface PurgeCounts {
 
 /**
  * What has outlived its use: tokens expired for more than a day, expired idempotency keys, audit
- * entries past *Audit Log Retention Days*, dispatched webhook events and old delivery attempts, the
+ * entries past *Audit Log Retention Days*, outbox events every subscriber has handled and old
+ * webhook delivery attempts, the
  * files of dry-run imports not committed within a week.
  * Run daily as a scheduled job; `hr maintenance:purge` runs it at once.
  */
@@ -49,6 +52,7 @@ export class MaintenanceService implements OnModuleInit {
     private readonly audit: AuditService,
     private readonly webhooks: WebhooksService,
     private readonly imports: ImportsService,
+    private readonly outbox: OutboxRelay,
   ) {}
 
   onModuleInit(): void {
@@ -67,15 +71,16 @@ export class MaintenanceService implements OnModuleInit {
     const idempotencyKeys = await this.idempotency.purgeExpired();
     const auditRetentionDays = Number(await this.settings.get(AUDIT_RETENTION_DAYS));
     const auditEntries = await this.audit.purgeOlderThan(auditRetentionDays);
-    const webhooks = await this.webhooks.purge();
+    const outboxEvents = await this.outbox.purge(new Date(Date.now() - 7 * 86_400_000));
+    const webhookDeliveries = await this.webhooks.purgeDeliveries();
     const importFiles = await this.imports.purgeStaleFiles();
     return {
       tokens,
       idempotencyKeys,
       auditEntries,
       auditRetentionDays,
-      webhookEvents: webhooks.events,
-      webhookDeliveries: webhooks.deliveries,
+      outboxEvents,
+      webhookDeliveries,
       importFiles,
     };
   }

@@ -1,12 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { transaction } from '../common/database/transaction';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ChangeEventPayload, WebhookEventPayloads } from '../common/outbox/outbox';
-import { JobQueue } from '../common/queue/job-queue.service';
-import { defineJob } from '../common/queue/queue.constants';
-import { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
+import { OutboxRelay, OutboxSubscriber, RelayedEvent } from '../common/outbox/outbox-relay';
 import { DocumentJobsService } from '../documents/document-jobs.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { PayrollRunsService } from '../payroll/runs/payroll-runs.service';
@@ -14,10 +9,6 @@ import { ReferenceService } from '../reference/reference.service';
 import { UsersService } from '../users/users.service';
 import { kindOf } from './notification-kinds';
 import { NOTHING_WRITTEN, NotificationWriter, OutgoingNotification, Written } from './notification-writer.service';
-import { NotificationsRepository, UnnotifiedEvent } from './notifications.repository';
-
-/** Turns new outbox events into notifications, every NOTIFICATION_DISPATCH_MS, once across processes. */
-export const NOTIFICATIONS_DISPATCH_JOB = defineJob<Record<string, never>>('schedule', 'notifications-dispatch');
 
 /** What one event tells whom. */
 type Message = Omit<OutgoingNotification, 'kind' | 'sourceKey'>;
@@ -28,80 +19,51 @@ const statusOf = (p: ChangeEventPayload) => {
 };
 
 /**
- * Notifications from the outbox (issue 30): events are written in the transaction of their change,
- * so a rolled-back change notifies nobody and a crash loses nothing. A batch of new events is
- * locked (SKIP LOCKED on MariaDB), its notifications inserted (one per event and user: a unique
- * index) and the events marked, in one transaction; then the new notifications go to the open
- * streams. Recipients who switched a kind off in the feed get nothing of it (mandatory kinds aside).
+ * Notifications from the outbox (issue 30), a subscriber of the relay (issue 42): events are written
+ * in the transaction of their change, so a rolled-back change notifies nobody and a crash loses
+ * nothing. A batch's notifications (one per event and user: a unique index) are inserted in the
+ * transaction that moves the subscriber's cursor; after the commit the new notifications go to the
+ * open streams. Recipients who switched a kind off in the feed get nothing of it (mandatory kinds aside).
  */
 @Injectable()
-export class NotificationDispatcher implements OnModuleInit, OnApplicationShutdown {
+export class NotificationDispatcher implements OnModuleInit, OutboxSubscriber {
+  readonly name = 'notifications';
+  /** A notification that cannot be written (its recipient deleted meanwhile) is passed over, not retried forever. */
+  readonly skipAfter = 5;
   private readonly logger = new Logger('Notifications');
-  private running: Promise<number> | null = null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly repository: NotificationsRepository,
+    private readonly relay: OutboxRelay,
     private readonly users: UsersService,
     private readonly employees: EmployeeFactsService,
     private readonly reference: ReferenceService,
     private readonly payrolls: PayrollRunsService,
     private readonly documents: DocumentJobsService,
-    private readonly jobs: JobQueue,
     private readonly writer: NotificationWriter,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(NOTIFICATIONS_DISPATCH_JOB, async () => {
-      await this.dispatch().catch((err: Error) => this.logger.warn(`dispatch failed: ${err.message}`));
-    });
-    void this.jobs.schedule(NOTIFICATIONS_DISPATCH_JOB, this.config.notifications.dispatchMs);
+    this.relay.subscribe(this);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.running?.catch(() => undefined);
-  }
-
-  /** One batch (up to 500 events); the number of events it took. */
-  dispatch(): Promise<number> {
-    this.running ??= this.batch().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async batch(): Promise<number> {
-    let written: Written = NOTHING_WRITTEN;
-    const taken = await transaction(
-      this.ds,
-      async (em) => {
-        const events = await this.repository.unnotified(em, 500);
-        if (!events.length) return 0;
-        const items: OutgoingNotification[] = [];
-        for (const event of events) {
-          const kind = kindOf(event.event);
-          if (!kind) continue;
-          const message = await this.messageOf(event).catch((err: Error) => {
-            this.logger.warn(`event ${event.event_id} (${event.event}) notifies nobody: ${err.message}`);
-            return null;
-          });
-          if (message) items.push({ kind: kind.kind, ...message, sourceKey: `event:${event.event_id}` });
-        }
-        written = await this.writer.write(em, items);
-        await this.repository.markNotified(
-          em,
-          events.map((e) => Number(e.id)),
-        );
-        return events.length;
-      },
-      { isolation: 'READ COMMITTED' },
-    );
-    await this.writer.committed(written);
-    return taken;
+  async handle(em: EntityManager, events: readonly RelayedEvent[]): Promise<() => Promise<void>> {
+    const items: OutgoingNotification[] = [];
+    for (const event of events) {
+      const kind = kindOf(event.event);
+      if (!kind) continue;
+      const message = await this.messageOf(event).catch((err: Error) => {
+        this.logger.warn(`event ${event.eventId} (${event.event}) notifies nobody: ${err.message}`);
+        return null;
+      });
+      if (message) items.push({ kind: kind.kind, ...message, sourceKey: `event:${event.eventId}` });
+    }
+    const written: Written = items.length ? await this.writer.write(em, items) : NOTHING_WRITTEN;
+    return () => this.writer.committed(written);
   }
 
   /** The recipients and text of an event's notification; null for an event that notifies nobody. */
-  private async messageOf(event: UnnotifiedEvent): Promise<Message | null> {
-    const payload = JSON.parse(event.payload) as unknown;
+  private async messageOf(event: RelayedEvent): Promise<Message | null> {
+    const payload = event.data;
     switch (event.event) {
       case 'leave.requested':
       case 'timesheet.submitted': {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
-import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
-import { OUTBOX_TABLE } from '../common/outbox/outbox';
+import { RecordSql } from '../common/database/record-sql';
 import { findPage, ListRequest, ListSpec, sampleListRequest } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import {
@@ -13,7 +12,6 @@ import {
 } from './entities/notification.entities';
 import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
 import { TEMPLATE_KINDS } from './notification-templates';
-import { sqlInstant } from '../common/database/whole-second';
 
 /** A user's feed: newest first. */
 export const NOTIFICATION_LIST_SPEC: ListSpec = {
@@ -36,18 +34,10 @@ export const NOTIFICATION_TEMPLATE_LIST_SPEC: ListSpec = {
   },
 };
 
-/** An outbox event not yet turned into notifications. */
-export interface UnnotifiedEvent {
-  id: number;
-  event_id: string;
-  event: string;
-  payload: string;
-}
-
 /** Rows per multi-row statement. */
 const BATCH = 500;
 
-/** The notifications' SQL (issue 30): the feed, read marks, preferences, and the outbox's notified mark. */
+/** The notifications' SQL (issue 30): the feed, read marks, preferences. */
 @Injectable()
 export class NotificationsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -135,27 +125,6 @@ export class NotificationsRepository {
 
   async saveUserSettings(row: NotificationUserSettings): Promise<void> {
     await this.ds.getRepository(NotificationUserSettings).upsert(row, ['userId']);
-  }
-
-  /**
-   * The oldest events not yet notified, locked for the caller's transaction: on MariaDB
-   * `FOR UPDATE SKIP LOCKED`, so several dispatchers share the outbox (SQLite has one writer).
-   */
-  @RecordSql(SAMPLE_MANAGER, 500)
-  unnotified(em: EntityManager, limit: number): Promise<UnnotifiedEvent[]> {
-    const lock = this.ds.options.type === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
-    return em.query<UnnotifiedEvent[]>(
-      `SELECT id, event_id, event, payload FROM ${OUTBOX_TABLE} WHERE notified_at IS NULL ORDER BY id LIMIT ${Number(limit)}${lock}`,
-    );
-  }
-
-  @RecordSql(SAMPLE_MANAGER, [1, 2])
-  async markNotified(em: EntityManager, ids: number[]): Promise<void> {
-    const at = sqlInstant();
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const part = ids.slice(i, i + BATCH);
-      await em.query(`UPDATE ${OUTBOX_TABLE} SET notified_at = ? WHERE id IN (${part.map(() => '?').join(', ')})`, [at, ...part]);
-    }
   }
 
   /**

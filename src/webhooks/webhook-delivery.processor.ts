@@ -1,20 +1,18 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { transaction } from '../common/database/transaction';
+import { OutboxEvent } from '../common/outbox/outbox.entities';
+import { OutboxRelay, OutboxSubscriber, RelayedEvent } from '../common/outbox/outbox-relay';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { TasksService } from '../tasks/tasks.service';
 import { UsersService } from '../users/users.service';
-import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
+import { Webhook, WebhookDelivery } from './entities/webhook.entities';
 import { postJson } from './post';
 import { signedHeaders } from './signing';
-import { WebhooksRepository } from './webhooks.repository';
-
-/** A datetime column as read raw: a Date (mysql2) or 'YYYY-MM-DD HH:MM:SS.mmm' in UTC (SQLite). */
-const utc = (v: string | Date) => (v instanceof Date ? v.getTime() : Date.parse(`${v.replace(' ', 'T')}Z`));
 
 export interface DeliverJobData {
   eventId: string;
@@ -23,27 +21,24 @@ export interface DeliverJobData {
 
 /** One event to one subscription; retried with exponential backoff (WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_BACKOFF_MS). */
 export const DELIVER_JOB = defineJob<DeliverJobData>('webhooks', 'deliver');
-/** The outbox's dispatch, every WEBHOOK_DISPATCH_MS on the `schedule` queue: one run at a time across all processes. */
-export const DISPATCH_JOB = defineJob<Record<string, never>>('schedule', 'webhooks-dispatch');
-
 /**
- * Moves events from the outbox to the `webhooks` queue (one job per event and subscribed active
- * webhook, the job id made of the event's uuid and the webhook id) and delivers them. The
- * dispatch is a scheduled job (DISPATCH_JOB, every WEBHOOK_DISPATCH_MS) run by one consumer at a
- * time; on MariaDB `FOR UPDATE SKIP LOCKED` would still let several share the outbox. An event is marked dispatched in the
- * transaction that queued it: a crash before the commit dispatches it again (at least once: the
- * receiver de-duplicates on webhook-id).
+ * The webhooks' subscriber of the outbox relay (issue 42): for each event, one job on the
+ * `webhooks` queue per active subscription to it, its job id made of the webhook id and the event's
+ * uuid; then the cursor moves. A process that dies between the two queues the batch again: the job
+ * ids make that a no-op while the jobs are kept (the last 1 000 completed), and a delivery already
+ * made is not made again (`deliver` looks for it first). Receivers still de-duplicate on webhook-id,
+ * as Standard Webhooks asks: a process that dies during the POST cannot know whether it arrived.
  */
 @Injectable()
-export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationShutdown {
+export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber {
+  readonly name = 'webhooks';
   private readonly logger = new Logger('Webhooks');
-  private dispatching: Promise<number> | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
-    private readonly repository: WebhooksRepository,
+    private readonly relay: OutboxRelay,
     private readonly tasks: TasksService,
     private readonly users: UsersService,
   ) {}
@@ -53,51 +48,20 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationShut
       attempts: this.config.webhooks.attempts,
       backoffMs: this.config.webhooks.retryBackoffMs,
     });
-    this.jobs.register(DISPATCH_JOB, async () => {
-      await this.dispatch().catch((err: Error) => this.logger.warn(`dispatch failed: ${err.message}`));
-    });
-    void this.jobs.schedule(DISPATCH_JOB, this.config.webhooks.dispatchMs);
+    this.relay.subscribe(this);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.dispatching?.catch(() => undefined);
-  }
-
-  /** Queues the outbox's undispatched events (up to 500); returns how many events it took. */
-  dispatch(): Promise<number> {
-    this.dispatching ??= this.dispatchBatch().finally(() => (this.dispatching = null));
-    return this.dispatching;
-  }
-
-  private dispatchBatch(): Promise<number> {
-    // READ COMMITTED: the locking read locks the rows it takes and no gap. In REPEATABLE READ it
-    // also locked the gap every new event is inserted into, for the whole batch (Redis calls
-    // included): every audited change waited for the dispatcher, and deadlocked with it when the
-    // dispatcher's UPDATE waited for that change in turn (a 500 on POST /leaves in the CI soak).
-    return transaction(
-      this.dataSource,
-      async (em) => {
-        const rows = await this.repository.undispatched(em, 500);
-        if (!rows.length) return 0;
-        const hooks = await em.find(Webhook, { where: { active: true }, select: { id: true, events: true, createdAt: true } });
-        for (const row of rows)
-          for (const hook of hooks)
-            // A subscription gets the events of its own time on (created_at has whole seconds on SQLite).
-            if (hook.events.includes(row.event) && utc(row.created_at) >= Math.floor(hook.createdAt.getTime() / 1000) * 1000)
-              await this.jobs.add(
-                DELIVER_JOB,
-                { eventId: row.event_id, webhookId: hook.id },
-                { jobId: `webhook-${hook.id}-${row.event_id}` },
-              );
-        await em.update(
-          OutboxEvent,
-          { id: In(rows.map((r) => Number(r.id))), dispatchedAt: IsNull() },
-          { dispatchedAt: new Date() },
-        );
-        return rows.length;
-      },
-      { isolation: 'READ COMMITTED' },
-    );
+  async handle(em: EntityManager, events: readonly RelayedEvent[]): Promise<void> {
+    const hooks = await em.find(Webhook, { where: { active: true }, select: { id: true, events: true, createdAt: true } });
+    for (const event of events)
+      for (const hook of hooks)
+        // A subscription gets the events of its own time on (created_at has whole seconds on SQLite).
+        if (hook.events.includes(event.event) && event.createdAt.getTime() >= Math.floor(hook.createdAt.getTime() / 1000) * 1000)
+          await this.jobs.add(
+            DELIVER_JOB,
+            { eventId: event.eventId, webhookId: hook.id },
+            { jobId: `webhook-${hook.id}-${event.eventId}` },
+          );
   }
 
   /** One attempt: signed POST, the attempt recorded; a failure throws (retried) until the subscription has failed for a day. */
@@ -105,6 +69,8 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OnApplicationShut
     const hook = await this.dataSource.getRepository(Webhook).findOne({ where: { id: webhookId } });
     const event = await this.dataSource.getRepository(OutboxEvent).findOne({ where: { eventId } });
     if (!hook || !hook.active || !event) return; // deleted or switched off meanwhile
+    // Queued again by a relay that died before its cursor moved, after the job was removed: delivered once.
+    if (await this.dataSource.getRepository(WebhookDelivery).exists({ where: { webhookId, eventId, delivered: true } })) return;
     const body = JSON.stringify({
       type: event.event,
       timestamp: event.createdAt.toISOString(),

@@ -11,7 +11,7 @@ import { Page } from '../common/paging/page';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
-import { OutboxEvent, Webhook, WebhookDelivery } from './entities/webhook.entities';
+import { Webhook, WebhookDelivery } from './entities/webhook.entities';
 import { postJson } from './post';
 import { ADDRESS_PROBLEM, urlProblem } from './safe-address';
 import { newSecret, signedHeaders } from './signing';
@@ -170,15 +170,12 @@ export class WebhooksService {
     return toDeliveryDto(delivery);
   }
 
-  /**
-   * Deletes outbox events dispatched more than 7 days ago and delivery attempts older than 30 days
-   * (maintenance:purge); returns how many rows of each.
-   */
-  async purge(now = new Date()): Promise<{ events: number; deliveries: number }> {
-    const days = (n: number) => new Date(now.getTime() - n * 86_400_000);
-    const events = await this.dataSource.getRepository(OutboxEvent).delete({ dispatchedAt: LessThan(days(7)) });
-    const deliveries = await this.dataSource.getRepository(WebhookDelivery).delete({ at: LessThan(days(30)) });
-    return { events: events.affected ?? 0, deliveries: deliveries.affected ?? 0 };
+  /** Deletes delivery attempts older than 30 days (maintenance:purge); returns how many. */
+  async purgeDeliveries(now = new Date()): Promise<number> {
+    const deliveries = await this.dataSource
+      .getRepository(WebhookDelivery)
+      .delete({ at: LessThan(new Date(now.getTime() - 30 * 86_400_000)) });
+    return deliveries.affected ?? 0;
   }
 
   private async find(id: number): Promise<Webhook> {

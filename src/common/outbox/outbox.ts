@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { sqlInstant } from '../database/whole-second';
 
-/** The table the Webhooks module dispatches from; written in the transaction of each change. */
-export const OUTBOX_TABLE = 'webhook_outbox';
+/** The outbox: every module's events, written in the transaction of each change; the relay hands them to the subscribers. */
+export const OUTBOX_TABLE = 'outbox_events';
 
 /**
  * The webhook events by name, each with its payload's type (issue 26). Each module declares its own

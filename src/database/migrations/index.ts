@@ -29,6 +29,7 @@ import { LeaveLedger1763800000027 } from './1763800000027-LeaveLedger';
 import { PayrollTests1763800000028 } from './1763800000028-PayrollTests';
 import { PayrollRunInputs1763800000029 } from './1763800000029-PayrollRunInputs';
 import { ImportRestarts1763800000030 } from './1763800000030-ImportRestarts';
+import { OutboxRelay1763800000031 } from './1763800000031-OutboxRelay';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   PayrollTests1763800000028,
   PayrollRunInputs1763800000029,
   ImportRestarts1763800000030,
+  OutboxRelay1763800000031,
 ];

@@ -5,7 +5,7 @@ import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { LeaveRequestsService } from '../../leave/leave-requests.service';
 import { Notification } from '../../notifications/entities/notification.entities';
-import { NotificationDispatcher } from '../../notifications/notification-dispatcher.service';
+import { OutboxRelay } from '../../common/outbox/outbox-relay';
 import { NotificationTemplatesService } from '../../notifications/notification-templates.service';
 import { RemindersService } from '../../notifications/reminders.service';
 import { TasksService } from '../../tasks/tasks.service';
@@ -66,8 +66,7 @@ export async function seedDemoNotifications(
     priority: 'Normal',
     due_date: weekday(new Date(Date.now() + 14 * 86_400_000)),
   });
-  const dispatcher = app.get(NotificationDispatcher);
-  while ((await dispatcher.dispatch()) > 0);
+  await app.get(OutboxRelay).drain();
   // The demo employee's probation ends in two weeks: the reminders' job (run now) tells its manager and HR.
   if (users.employee.employeeId !== null) {
     const confirmation = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);

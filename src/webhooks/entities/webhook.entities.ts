@@ -16,18 +16,6 @@ export class Webhook {
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
 }
 
-/** An event waiting for (or given to) the dispatcher; written in the transaction of its change. */
-@Entity('webhook_outbox')
-export class OutboxEvent {
-  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
-  /** The stable id receivers de-duplicate on (`webhook-id: msg_<event_id>`). */
-  @Column({ name: 'event_id', type: 'varchar', length: 36 }) eventId: string;
-  @Column({ type: 'varchar', length: 50 }) event: string;
-  @Column({ type: 'text' }) payload: string;
-  @Column({ name: 'created_at', type: 'datetime' }) createdAt: Date;
-  @Column({ name: 'dispatched_at', type: 'datetime', nullable: true }) dispatchedAt: Date | null;
-}
-
 /** One delivery attempt. */
 @Entity('webhook_deliveries')
 export class WebhookDelivery {
