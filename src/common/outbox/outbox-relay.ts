@@ -135,6 +135,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
           if (failures >= RELAY_SINGLE_AFTER) mine = mine.slice(0, 1);
           single = failures >= RELAY_SINGLE_AFTER ? (mine[0] ?? null) : null;
           if (!mine.length) return { handled: 0, after: undefined };
+          this.logger.debug(`${subscriber.name}: handling seq ${mine[0].seq}..${mine[mine.length - 1].seq}`);
           const after = await subscriber.handle(em, mine);
           await this.repository.moveCursor(em, subscriber.name, mine[mine.length - 1].seq);
           return { handled: mine.length, after };
