@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Refuses import cycles between the modules of src/ (each folder under src/ is a module; the files
-// directly in src/ are the composition root). Run by `npm run lint`; docs/ARCHITECTURE.md explains
-// why: a module that reacts to another's events subscribes to them, it does not import it back.
+// directly in src/ are the composition root), and any import of a producing module by a subscriber
+// of the outbox (notifications, tasks: what an event does is declared by the module that owns it,
+// in its <module>.reactions.ts). Run by `npm run lint`; docs/ARCHITECTURE.md explains why.
 //
-//   node scripts/module-cycles.mjs [srcDir]   exit 1 and list each cycle with a file per edge
+//   node scripts/module-cycles.mjs [srcDir]   exit 1 and list each cycle (a file per edge) and each forbidden import
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -37,6 +38,18 @@ export function moduleGraph(srcDir) {
     }
   }
   return graph;
+}
+
+/** The outbox's subscribers, and the modules whose events they handle: a subscriber imports none of these. */
+export const SUBSCRIBERS = ['notifications', 'tasks'];
+export const PRODUCERS = ['leave', 'payroll', 'documents', 'timesheets', 'employees', 'reference', 'attendance', 'imports'];
+
+/** [subscriber, producer, file] for every import of a producing module by a subscriber. */
+export function forbiddenImports(graph) {
+  const out = [];
+  for (const from of SUBSCRIBERS)
+    for (const [to, file] of graph.get(from) ?? []) if (PRODUCERS.includes(to)) out.push([from, to, file]);
+  return out;
 }
 
 /** The strongly connected groups of more than one module (Tarjan), each sorted. */
@@ -79,9 +92,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const group of cycles) {
     console.error(`import cycle between modules: ${group.join(', ')}`);
     for (const from of group)
-      for (const [to, file] of graph.get(from) ?? [])
-        if (group.includes(to)) console.error(`  ${from} -> ${to} (${file})`);
+      for (const [to, file] of graph.get(from) ?? []) if (group.includes(to)) console.error(`  ${from} -> ${to} (${file})`);
   }
-  if (cycles.length) process.exit(1);
+  const forbidden = forbiddenImports(graph);
+  for (const [from, to, file] of forbidden)
+    console.error(
+      `${from} imports ${to} (${file}): a subscriber of the outbox imports no producing module; declare the reaction in ${to}/${to}.reactions.ts`,
+    );
+  if (cycles.length || forbidden.length) process.exit(1);
   console.log(`no import cycle between the ${graph.size} modules of ${relative(process.cwd(), srcDir) || '.'}`);
 }

@@ -1,6 +1,4 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from '../src/leave/leave.events';
-import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, outboxEvents, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
 
 describe('leave', () => {
@@ -10,16 +8,12 @@ describe('leave', () => {
   let admin: string;
   let annual: number;
   let sick: number;
-  const events: Array<[string, LeaveEvent]> = [];
 
   beforeAll(async () => {
     t = await createTestApp();
     c = await buildCompany(t.app);
     call = apiCaller(t.app);
     admin = c.users.admin.token;
-    const emitter = t.app.get(EventEmitter2);
-    emitter.on(LEAVE_REQUESTED_EVENT, (e: LeaveEvent) => events.push([LEAVE_REQUESTED_EVENT, e]));
-    emitter.on(LEAVE_DECIDED_EVENT, (e: LeaveEvent) => events.push([LEAVE_DECIDED_EVENT, e]));
     expect(
       (await call('POST', '/leave-periods', admin, { name: '2026', date_start: '2026-01-01', date_end: '2026-12-31' }))
         .statusCode,
@@ -78,12 +72,19 @@ describe('leave', () => {
     });
     expect([overlap.statusCode, overlap.json().error.code]).toEqual([409, 'LEAVE_OVERLAP']);
 
-    expect(events).toEqual(
-      expect.arrayContaining([
-        [LEAVE_REQUESTED_EVENT, { requestId: request.id, employeeId: c.emp.report1, status: 'Pending' }],
-        [LEAVE_DECIDED_EVENT, { requestId: request.id, employeeId: c.emp.report1, status: 'Approved' }],
-      ]),
-    );
+    expect(
+      (await outboxEvents(t.app, 'leave.requested', 'leave.decided')).filter((e) => (e.data as { id: number }).id === request.id),
+    ).toEqual([
+      { event: 'leave.requested', data: expect.objectContaining({ id: request.id, employee: c.emp.report1 }) },
+      {
+        event: 'leave.decided',
+        data: expect.objectContaining({
+          id: request.id,
+          employee: c.emp.report1,
+          changes: expect.objectContaining({ status: ['Pending', 'Approved'] }),
+        }),
+      },
+    ]);
   });
 
   it('moves only along the named transitions; cancelling approved leave gives the days back', async () => {

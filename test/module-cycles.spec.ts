@@ -37,6 +37,16 @@ describe('no import cycle between the modules of src/ (scripts/module-cycles.mjs
     expect(r.out).not.toContain('d -> a');
   });
 
+  it('refuses a subscriber of the outbox (notifications, tasks) importing a producing module, even without a cycle', () => {
+    write('notifications/n.ts', "import { L } from '../leave/leave.service';\nimport { U } from '../users/users.service';\n");
+    write('leave/leave.service.ts', 'export const L = 1;\n');
+    write('users/users.service.ts', 'export const U = 1;\n');
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('notifications imports leave (notifications/n.ts)');
+    expect(r.out).not.toContain('imports users');
+  });
+
   it('passes the same tree once the back edge is gone', () => {
     write('a/a.ts', "import { B } from '../b/b';\n");
     write('b/b.ts', "import { C } from '../c/c';\n");

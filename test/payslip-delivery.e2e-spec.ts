@@ -1,3 +1,4 @@
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { DataSource } from 'typeorm';
 import { PAYSLIP_MAIL_JOB, PayslipDeliveryService } from '../src/payroll/payslips/payslip-delivery.service';
 import { JobQueue } from '../src/common/queue/job-queue.service';
@@ -141,6 +142,7 @@ describeWithPdf('payslip delivery', () => {
         status: string;
         title: string;
       }>;
+    await t.app.get(OutboxRelay).drain(); // the task comes from the outbox
     expect(await task()).toEqual([
       expect.objectContaining({ status: 'Open', title: `Payslip e-mails of payroll ${payroll} failed` }),
     ]);
@@ -149,6 +151,7 @@ describeWithPdf('payslip delivery', () => {
     expect((await sendOne(target.id)).statusCode).toBe(200);
     await until(async () => (await statusOf(c.emp.report1)).delivery_status === 'sent', 10_000);
     expect(smtp.messages.length).toBe(before + 1);
+    await t.app.get(OutboxRelay).drain();
     expect(await task()).toEqual([expect.objectContaining({ status: 'Completed' })]);
   });
 

@@ -1,6 +1,6 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PAYROLL_COMPLETED_EVENT, PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT } from '../src/payroll/payroll.events';
-import { USER_CREATED_EVENT } from '../src/users/users.events';
+import { DataSource } from 'typeorm';
+import { transaction } from '../src/common/database/transaction';
+import { OutboxEventName, OutboxEventPayloads, recordEvent } from '../src/common/outbox/outbox';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { SmtpSink, startSmtp } from './helpers/smtp';
 import { apiCaller, createTestApp, createUser, okCaller, sleep, TestApp, until } from './helpers/test-app';
@@ -17,7 +17,10 @@ describe('tasks: made by the service from events, each once; the owner sets the 
     okCaller(t.app)(method, url, token, body);
   const tasksOf = async (token: string, query = '') =>
     (await ok('GET', `/tasks${query}`, token)) as Array<Record<string, unknown>>;
-  /** Waits for the event handlers, then a little longer for any duplicate. */
+  /** An event recorded as its module would (the relay hands it to the tasks subscriber). */
+  const record = <E extends OutboxEventName>(event: E, data: OutboxEventPayloads[E]) =>
+    transaction(t.app.get(DataSource), (em) => recordEvent(em, event, data));
+  /** Waits for the relay, then a little longer for any duplicate. */
   const settle = async (token: string, pred: (tasks: Array<Record<string, unknown>>) => boolean) => {
     await until(async () => pred(await tasksOf(token)), 5000);
     await sleep(100);
@@ -68,9 +71,9 @@ describe('tasks: made by the service from events, each once; the owner sets the 
     // Not the requester's, not the Admin's (the employee has a supervisor with a user).
     expect((await tasksOf(employee.token)).filter((x) => x.source === 'leave-approval')).toEqual([]);
     expect((await tasksOf(admin)).filter((x) => x.source === 'leave-approval')).toEqual([]);
-    // The same event again (a retried emit) does not double it.
-    t.app.get(EventEmitter2).emit('leave.requested', { requestId: request.id, employeeId: c.emp.report1, status: 'Pending' });
-    await sleep(100);
+    // The same request announced again does not double it.
+    await record('leave.requested', { id: request.id, employee: c.emp.report1, changes: {} });
+    await sleep(600);
     expect(
       (await tasksOf(c.users.manager.token)).filter((x) => x.source_id === request.id && x.source === 'leave-approval'),
     ).toHaveLength(1);
@@ -126,8 +129,8 @@ describe('tasks: made by the service from events, each once; the owner sets the 
       expect.objectContaining({ source: 'password-change', source_id: created.user.id, status: 'Open', priority: 'High' }),
     ]);
     // The same event again: still one.
-    t.app.get(EventEmitter2).emit(USER_CREATED_EVENT, { userId: created.user.id, employeeId: employee, temporaryPassword: true });
-    await sleep(100);
+    await record('user.must_change_password', { user: created.user.id });
+    await sleep(600);
     expect(await tasksOf(token)).toHaveLength(1);
     await ok('POST', '/users/me/password', token, { current_password: password, new_password: 'a-New-Secret-42' });
     expect(await settle(token, (ts) => ts[0]?.status === 'Completed')).toEqual([
@@ -137,16 +140,15 @@ describe('tasks: made by the service from events, each once; the owner sets the 
 
   it('payroll events: every Admin gets one review task, completed with the payslips; a failure task, completed when processed', async () => {
     const second = await createUser(t.app, 'Admin');
-    const emitter = t.app.get(EventEmitter2);
-    emitter.emit(PAYROLL_FAILED_EVENT, { payrollId: 901, status: 'Failed', employees: 0, errors: 3 });
+    await record('payroll.failed', { id: 901, status: 'Failed', employees: 0, errors: 3 });
     for (const token of [admin, second.token]) {
       const ts = await settle(token, (x) => x.some((y) => y.source === 'payroll-failed'));
       expect(ts.filter((x) => x.source === 'payroll-failed')).toEqual([
         expect.objectContaining({ source_id: 901, status: 'Open', priority: 'High' }),
       ]);
     }
-    emitter.emit(PAYROLL_PROCESSED_EVENT, { payrollId: 901, status: 'Processed', employees: 12, errors: 0 });
-    emitter.emit(PAYROLL_PROCESSED_EVENT, { payrollId: 901, status: 'Processed', employees: 12, errors: 0 });
+    await record('payroll.processed', { id: 901, status: 'Processed', employees: 12, errors: 0 });
+    await record('payroll.processed', { id: 901, status: 'Processed', employees: 12, errors: 0 });
     for (const token of [admin, second.token]) {
       const ts = await settle(token, (x) => x.some((y) => y.source === 'payroll-review'));
       expect(ts.filter((x) => x.source_id === 901)).toEqual([
@@ -155,7 +157,7 @@ describe('tasks: made by the service from events, each once; the owner sets the 
       ]);
     }
     expect((await tasksOf(c.users.restricted.token)).filter((x) => x.source_id === 901)).toEqual([]);
-    emitter.emit(PAYROLL_COMPLETED_EVENT, { payrollId: 901, status: 'Completed', employees: 12, errors: 0 });
+    await record('payroll.completed', { id: 901, status: 'Completed', employees: 12, errors: 0 });
     await settle(second.token, (x) => x.filter((y) => y.source_id === 901).every((y) => y.status === 'Completed'));
   });
 

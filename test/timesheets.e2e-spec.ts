@@ -1,6 +1,4 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { TIMESHEET_SUBMITTED_EVENT, TimesheetSubmittedEvent } from '../src/timesheets/timesheets.events';
-import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, outboxEvents, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
 
 describe('timesheets', () => {
@@ -18,8 +16,6 @@ describe('timesheets', () => {
   afterAll(() => t.close());
 
   it('an employee records, corrects and submits its time; the supervisor approves; approved entries are final', async () => {
-    const submitted: TimesheetSubmittedEvent[] = [];
-    t.app.get(EventEmitter2).on(TIMESHEET_SUBMITTED_EVENT, (e: TimesheetSubmittedEvent) => submitted.push(e));
     const me = c.users.employee.token;
     const created = await call('POST', '/timesheets', me, {
       project,
@@ -43,7 +39,10 @@ describe('timesheets', () => {
     expect((await call('PUT', `/timesheets/${id}`, me, { end: '12:45' })).json().data.hours).toBe(3.75);
     expect((await call('POST', `/timesheets/${id}/approve`, c.users.manager.token)).json().error.code).toBe('INVALID_STATE'); // not submitted
     expect((await call('POST', `/timesheets/${id}/submit`, me)).json().data.status).toBe('Submitted');
-    expect(submitted).toEqual([{ entryId: id, employeeId: c.emp.report1 }]);
+    // The submission is an event in the outbox (approvers' task and notification, webhooks), once.
+    expect((await outboxEvents(t.app, 'timesheet.submitted')).filter((e) => (e.data as { id: number }).id === id)).toEqual([
+      { event: 'timesheet.submitted', data: expect.objectContaining({ id, employee: c.emp.report1 }) },
+    ]);
     expect((await call('PUT', `/timesheets/${id}`, me, { details: 'x' })).json().error.code).toBe('INVALID_STATE');
     expect((await call('POST', `/timesheets/${id}/approve`, me)).json().error.code).toBe('FORBIDDEN'); // its own
     expect((await call('POST', `/timesheets/${id}/approve`, c.users.manager.token)).json().data.status).toBe('Approved');

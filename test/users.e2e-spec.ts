@@ -1,6 +1,4 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { USER_CREATED_EVENT, UserCreatedEvent } from '../src/users/users.events';
-import { apiCaller, createTestApp, createUser, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, outboxEvents, createUser, TestApp } from './helpers/test-app';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 
 describe('users API (Admin)', () => {
@@ -128,11 +126,16 @@ describe('users API (Admin)', () => {
     expect((await call('GET', `/users/${u.user.id}`, admin)).statusCode).toBe(404);
   });
 
-  it('announces a created user for the tasks module (user.created)', async () => {
-    const seen: UserCreatedEvent[] = [];
-    t.app.get(EventEmitter2).on(USER_CREATED_EVENT, (e: UserCreatedEvent) => seen.push(e));
+  it("records user.created and, for a user made for an employee, user.must_change_password (the tasks module's cue)", async () => {
     const employee = (await call('POST', '/employees', admin, employeeBody())).json().data.id;
     const res = await call('POST', `/employees/${employee}/create-user`, admin, { username: 'evented', email: 'evented@x.test' });
-    expect(seen).toEqual([{ userId: res.json().data.user.id, employeeId: employee, temporaryPassword: true }]);
+    const id = res.json().data.user.id as number;
+    const events = (await outboxEvents(t.app, 'user.created', 'user.must_change_password')).filter(
+      (e) => (e.data as { id?: number; user?: number }).id === id || (e.data as { user?: number }).user === id,
+    );
+    expect(events).toEqual([
+      { event: 'user.created', data: expect.objectContaining({ id, employee }) },
+      { event: 'user.must_change_password', data: { user: id } },
+    ]);
   });
 });

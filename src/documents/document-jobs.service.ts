@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -7,13 +6,11 @@ import { transaction } from '../common/database/transaction';
 import { recordEvents } from '../common/outbox/outbox';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { FILE_STORE, FileStore } from '../common/storage/file-store';
-import { EmployeeAccessService } from '../employees/employee-access.service';
-import { ReferenceService } from '../reference/reference.service';
-import { UsersService } from '../users/users.service';
-import { addDays, daysBetween, documentStatus, dueMark, EXPIRED_MARK, expiringWindow, today } from './document-status';
+import { addDays, daysBetween } from '../common/time/days';
+import { documentStatus, dueMark, EXPIRED_MARK, expiringWindow, today } from './document-status';
 import { DocumentTypesService } from './document-types.service';
 import { DocumentsRepository, ExpiryCandidate } from './documents.repository';
-import { DOCUMENT_REMINDER_EVENT, DocumentExpiryPayload, DocumentReminderEvent } from './documents.events';
+import { DocumentExpiryPayload, DocumentReminderPayload } from './documents.events';
 import {
   DOCUMENT_EXPIRY_EVERY_MS,
   DOCUMENT_EXPIRY_JOB,
@@ -48,10 +45,6 @@ export class DocumentJobsService implements OnModuleInit {
     @Inject(FILE_STORE) private readonly store: FileStore,
     private readonly repository: DocumentsRepository,
     private readonly types: DocumentTypesService,
-    private readonly access: EmployeeAccessService,
-    private readonly reference: ReferenceService,
-    private readonly users: UsersService,
-    private readonly events: EventEmitter2,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -129,41 +122,28 @@ export class DocumentJobsService implements OnModuleInit {
           };
         }),
       );
+      // For the tasks (documents.reactions.ts): one per reminder, with its id.
+      await recordEvents(
+        em,
+        reminders.map((r) => {
+          const doc = byId.get(r.documentId)!;
+          return {
+            event: 'document.reminder' as const,
+            data: {
+              reminder: r.id,
+              document: doc.id,
+              employee: doc.employeeId,
+              document_type: doc.documentTypeId,
+              name: doc.name,
+              valid_until: doc.validUntil!,
+              days_left: r.mark === EXPIRED_MARK ? null : daysBetween(day, doc.validUntil!),
+            } satisfies DocumentReminderPayload,
+          };
+        }),
+      );
       return reminders;
     });
-    for (const r of claimed) {
-      const doc = byId.get(r.documentId)!;
-      const type = types.get(doc.documentTypeId)!;
-      try {
-        await this.events.emitAsync(DOCUMENT_REMINDER_EVENT, {
-          reminderId: r.id,
-          documentId: doc.id,
-          employeeId: doc.employeeId,
-          documentName: doc.name,
-          validUntil: doc.validUntil!,
-          daysLeft: r.mark === EXPIRED_MARK ? null : daysBetween(day, doc.validUntil!),
-          userIds: await this.recipients(doc.employeeId, type.visibleToEmployee),
-        } satisfies DocumentReminderEvent);
-      } catch (err) {
-        this.logger.error(`reminder ${r.id} of document ${doc.id}: ${(err as Error).message}`);
-      }
-    }
     return { marked: [...changes.values()].reduce((n, ids) => n + ids.length, 0), reminders: claimed.length };
-  }
-
-  /** Who hears of a document's expiry: as `recipients`, for a document of type `typeId` (notifications). */
-  async recipientsOf(employeeId: number, typeId: number): Promise<number[]> {
-    const type = await this.types.byId(typeId);
-    return this.recipients(employeeId, type?.visibleToEmployee ?? false);
-  }
-
-  /** The employee's HR (its department's Restricted Admins, else the Admins), and the employee's user where the type is visible to it. */
-  private async recipients(employeeId: number, employeeToo: boolean): Promise<number[]> {
-    const employee = await this.access.employee(employeeId);
-    const departments = employee?.departmentId ? await this.reference.ancestors(employee.departmentId) : [];
-    const hr = await this.users.administratorsOf(departments);
-    const own = employeeToo ? (await this.users.usersOfEmployees([employeeId])).map((u) => u.user) : [];
-    return [...new Set([...hr, ...own])];
   }
 
   /** Removes the files queued for removal; those the store refuses stay queued (their attempts counted). */

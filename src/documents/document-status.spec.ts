@@ -1,4 +1,5 @@
-import { addDays, daysBetween, documentStatus, dueMark, EXPIRED_MARK } from './document-status';
+import { addDays, daysBetween } from '../common/time/days';
+import { documentStatus, dueMark, EXPIRED_MARK } from './document-status';
 
 const type = { notifyDaysBefore: [30, 7, 1] };
 

@@ -1,19 +1,10 @@
+import { daysBetween } from '../common/time/days';
 import { DocumentStatus } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
 
 /** Today, YYYY-MM-DD in UTC: the day documents expire by. */
 export function today(now = new Date()): string {
   return now.toISOString().slice(0, 10);
-}
-
-/** Days from `from` to `to` (YYYY-MM-DD), negative when `to` is earlier. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
-/** The day `days` after `day`. */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** How many days before valid_until a document of the type is Expiring: its most distant reminder. */

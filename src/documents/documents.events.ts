@@ -1,26 +1,23 @@
 import { WebhookEvent } from '../common/outbox/outbox';
 
-/** For the Tasks module: a reminder made by the expiry job (after its transaction committed). */
-export const DOCUMENT_REMINDER_EVENT = 'document.reminder';
-export interface DocumentReminderEvent {
+/** The payload of the internal event document.reminder: a reminder the expiry job made. */
+export interface DocumentReminderPayload {
   /** The reminder's id: the tasks' source record (one task per reminder and user). */
-  reminderId: number;
-  documentId: number;
-  employeeId: number;
+  reminder: number;
+  document: number;
+  employee: number;
+  document_type: number;
   /** "Passport" */
-  documentName: string;
-  validUntil: string;
+  name: string;
+  valid_until: string;
   /** Days before valid_until of the reminder; null once the document has expired. */
-  daysLeft: number | null;
-  /** The users to remind: the employee's HR, and the employee itself where the type is visible to it. */
-  userIds: number[];
+  days_left: number | null;
 }
 
-/** For the Tasks module: a document renewed (a new version) or deleted: its reminders' tasks are done. */
-export const DOCUMENT_SETTLED_EVENT = 'document.settled';
-export interface DocumentSettledEvent {
-  documentId: number;
-  reminderIds: number[];
+/** The payload of the internal event document.settled: a document renewed (a new version) or deleted. */
+export interface DocumentSettledPayload {
+  document: number;
+  reminders: number[];
 }
 
 /** The payload of document.expiring and document.expired. */
@@ -37,6 +34,10 @@ export interface DocumentExpiryPayload {
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
 declare module '../common/outbox/outbox' {
+  interface InternalEventPayloads {
+    'document.reminder': DocumentReminderPayload;
+    'document.settled': DocumentSettledPayload;
+  }
   interface WebhookEventPayloads {
     'document.expiring': DocumentExpiryPayload;
     'document.expired': DocumentExpiryPayload;

@@ -1,3 +1,4 @@
+import { DocumentsReactions } from './documents.reactions';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -26,6 +27,7 @@ import { DocumentType } from './entities/document-type.entity';
   ],
   controllers: [...DOCUMENT_CONTROLLERS, EmployeeDocumentsController, DocumentsController],
   providers: [
+    DocumentsReactions,
     DocumentTypesService,
     DocumentsService,
     DocumentAccessService,

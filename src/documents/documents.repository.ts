@@ -230,7 +230,7 @@ export class DocumentsRepository {
 
   /** The ids of the reminders made for the document (their tasks are done when it is renewed or deleted). */
   @RecordSql(1)
-  async reminderIds(documentId: number): Promise<number[]> {
-    return (await this.ds.getRepository(DocumentReminder).find({ select: { id: true }, where: { documentId } })).map((r) => r.id);
+  async reminderIds(documentId: number, em: EntityManager = this.ds.manager): Promise<number[]> {
+    return (await em.getRepository(DocumentReminder).find({ select: { id: true }, where: { documentId } })).map((r) => r.id);
   }
 }

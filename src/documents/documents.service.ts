@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
+import { recordEvent } from '../common/outbox/outbox';
 import { AuthUser } from '../common/auth/auth-user';
 import { transaction } from '../common/database/transaction';
 import { toWholeSecond } from '../common/database/whole-second';
@@ -23,7 +23,7 @@ import { documentStatus, today } from './document-status';
 import { auditView, DOCUMENTS_RESOURCE, toDocumentDto, toVersionDto } from './document-views';
 import { checkValidity, DocumentWriterService, fileFields } from './document-writer.service';
 import { DOCUMENT_LIST_SPEC, DocumentsRepository, EMPLOYEE_DOCUMENT_LIST_SPEC } from './documents.repository';
-import { DOCUMENT_SETTLED_EVENT, DocumentSettledEvent } from './documents.events';
+import './documents.events';
 import {
   CreateDocumentFieldsDto,
   DocumentDto,
@@ -62,7 +62,6 @@ export class DocumentsService implements OnModuleInit {
     private readonly documentAccess: DocumentAccessService,
     private readonly writer: DocumentWriterService,
     private readonly employees: EmployeesService,
-    private readonly events: EventEmitter2,
   ) {}
 
   onModuleInit(): void {
@@ -127,37 +126,33 @@ export class DocumentsService implements OnModuleInit {
       throw new DomainException('FORBIDDEN', 'Documents of this type are uploaded by HR');
     }
     const received = await receiveUpload(this.store, request, this.config.documents);
-    return this.writer
-      .keepingFileOnSuccess(received.file, async () => {
-        const fields = (await this.checkFields(received.fields, NewVersionFieldsDto)) as NewVersionFieldsDto;
-        const validity = checkValidity(type!, fields.valid_from ?? null, fields.valid_until ?? null);
-        return transaction(this.ds, async (em) => {
-          const doc = await this.repository.lockOne(em, employeeId, id);
-          if (!doc) throw new NotFoundException('Document');
-          const before = auditView(doc);
-          Object.assign(doc, fileFields(received.file, validity, caller.id), {
-            version: doc.version + 1,
-            status: documentStatus(validity.validUntil, type!, today()),
-            updatedAt: toWholeSecond(),
-            ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
-          });
-          await em.getRepository(DocumentRecord).save(doc);
-          await this.writer.addVersionRow(em, doc);
-          await recordAudit(em, {
-            action: 'new-version',
-            resource: DOCUMENTS_RESOURCE,
-            resourceId: doc.id,
-            employee: employeeId,
-            before,
-            after: auditView(doc),
-          });
-          return toDocumentDto(doc);
+    return this.writer.keepingFileOnSuccess(received.file, async () => {
+      const fields = (await this.checkFields(received.fields, NewVersionFieldsDto)) as NewVersionFieldsDto;
+      const validity = checkValidity(type!, fields.valid_from ?? null, fields.valid_until ?? null);
+      return transaction(this.ds, async (em) => {
+        const doc = await this.repository.lockOne(em, employeeId, id);
+        if (!doc) throw new NotFoundException('Document');
+        const before = auditView(doc);
+        Object.assign(doc, fileFields(received.file, validity, caller.id), {
+          version: doc.version + 1,
+          status: documentStatus(validity.validUntil, type!, today()),
+          updatedAt: toWholeSecond(),
+          ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
         });
-      })
-      .then(async (dto) => {
-        await this.settle(dto.id, await this.repository.reminderIds(dto.id));
-        return dto;
+        await em.getRepository(DocumentRecord).save(doc);
+        await this.writer.addVersionRow(em, doc);
+        await recordAudit(em, {
+          action: 'new-version',
+          resource: DOCUMENTS_RESOURCE,
+          resourceId: doc.id,
+          employee: employeeId,
+          before,
+          after: auditView(doc),
+        });
+        await this.settle(em, doc.id, await this.repository.reminderIds(doc.id, em));
+        return toDocumentDto(doc);
       });
+    });
   }
 
   /** PUT: the metadata; a type or dates that change recompute the status. */
@@ -217,16 +212,15 @@ export class DocumentsService implements OnModuleInit {
         employee: employeeId,
         before: auditView(doc),
       });
+      await this.settle(em, doc.id, reminders);
     });
     await this.writer.removeFilesSoon();
-    await this.settle(doc.id, reminders);
     return { id: doc.id };
   }
 
-  /** The reminder tasks of a renewed or deleted document are done. */
-  private async settle(documentId: number, reminderIds: number[]): Promise<void> {
-    if (reminderIds.length)
-      await this.events.emitAsync(DOCUMENT_SETTLED_EVENT, { documentId, reminderIds } satisfies DocumentSettledEvent);
+  /** The reminder tasks of a renewed or deleted document are done (documents.reactions.ts), with the change. */
+  private async settle(em: EntityManager, documentId: number, reminderIds: number[]): Promise<void> {
+    if (reminderIds.length) await recordEvent(em, 'document.settled', { document: documentId, reminders: reminderIds });
   }
 
   private async checkFields(

@@ -27,6 +27,12 @@ export class EmployeeFactsService {
     return [...new Set([e.supervisorId, e.approver1Id, e.approver2Id, e.approver3Id].filter((x): x is number => x !== null))];
   }
 
+  /** The employee's department; null without one or for an employee that is gone. */
+  async departmentOf(id: number): Promise<number | null> {
+    const e = await this.employees.findOne({ where: { id }, select: { id: true, departmentId: true } });
+    return e?.departmentId ?? null;
+  }
+
   /** Names of many employees (deleted ones are absent). */
   namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {
     return this.repository.namesOf(ids);
@@ -36,6 +42,11 @@ export class EmployeeFactsService {
   async displayName(id: number): Promise<string | null> {
     const e = await this.employees.findOne({ where: { id }, select: { id: true, firstName: true, lastName: true } });
     return e ? `${e.firstName} ${e.lastName}` : null;
+  }
+
+  /** As displayName, `Employee <id>` for one that is gone (notification and task texts). */
+  async nameOf(id: number): Promise<string> {
+    return (await this.displayName(id)) ?? `Employee ${id}`;
   }
 
   /**

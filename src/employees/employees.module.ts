@@ -1,3 +1,5 @@
+import { SettingsModule } from '../settings/settings.module';
+import { EmployeesReminders } from './employees.reminders';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReferenceModule } from '../reference/reference.module';
@@ -14,9 +16,10 @@ import { EmployeeLookup } from './employee-lookup';
 import { EmployeeFactsService } from './employee-facts.service';
 
 @Module({
-  imports: [ReferenceModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
+  imports: [ReferenceModule, SettingsModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
   controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
   providers: [
+    EmployeesReminders,
     EmployeesService,
     EmployeeFactsService,
     EmployeeAccessService,

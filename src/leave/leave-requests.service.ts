@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -24,7 +23,7 @@ import { LeaveRepository } from './leave.repository';
 import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
-import { LEAVE_DECIDED_EVENT, LEAVE_REQUESTED_EVENT, LeaveEvent } from './leave.events';
+import './leave.events';
 import { ACTION_OF, LEAVE_LIST_SPEC, toLeaveDto } from './leave-request-views';
 
 /**
@@ -48,7 +47,6 @@ export class LeaveRequestsService {
     private readonly repository: LeaveRepository,
     private readonly setup: LeaveSetupService,
     private readonly settings: SettingsService,
-    private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
     private readonly ledger: LeaveLedgerService,
     private readonly balances: LeaveBalancesService,
@@ -123,8 +121,6 @@ export class LeaveRequestsService {
       });
       return created;
     });
-    // After the commit: the listeners (approval tasks) never see a request that was rolled back.
-    this.emit(LEAVE_REQUESTED_EVENT, created);
     return toLeaveDto(created);
   }
 
@@ -218,7 +214,6 @@ export class LeaveRequestsService {
       });
       return after;
     });
-    this.emit(LEAVE_DECIDED_EVENT, updated);
     return toLeaveDto(updated);
   }
 
@@ -236,10 +231,6 @@ export class LeaveRequestsService {
         `${request.days} days to approve, ${fromH(balance.available)} available`,
         [{ field: 'days', message: `exceeds the available balance of ${fromH(balance.available)}` }],
       );
-  }
-
-  private emit(event: string, l: LeaveRequest): void {
-    this.events.emit(event, { requestId: l.id, employeeId: l.employeeId, status: l.status } satisfies LeaveEvent);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { LeaveReactions } from './leave.reactions';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -37,6 +38,7 @@ import {
     LeaveLedgerWritesController,
   ],
   providers: [
+    LeaveReactions,
     LeaveSetupService,
     LeaveRequestsService,
     LeaveRepository,

@@ -1,11 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DocumentsModule } from '../documents/documents.module';
-import { EmployeesModule } from '../employees/employees.module';
-import { PayrollModule } from '../payroll/payroll.module';
-import { ReferenceModule } from '../reference/reference.module';
 import { SettingsModule } from '../settings/settings.module';
-import { TimesheetsModule } from '../timesheets/timesheets.module';
 import { UsersModule } from '../users/users.module';
 import {
   Notification,
@@ -27,15 +22,15 @@ import { NotificationsService } from './notifications.service';
 import { PreferencesService } from './preferences.service';
 import { RemindersService } from './reminders.service';
 
-/** Notifications (issue 30, API.md §16): the in-app feed made from the outbox's events, its stream, preferences. */
+/**
+ * Notifications (issue 30, API.md §16): the in-app feed made from the outbox's events, its stream,
+ * preferences. A subscriber of the outbox relay that knows no producing module (issue 42): what
+ * each event and reminder says, and to whom, is its module's `<module>.reactions.ts` and
+ * `<module>.reminders.ts`.
+ */
 @Module({
   imports: [
-    DocumentsModule,
-    EmployeesModule,
-    PayrollModule,
-    ReferenceModule,
     SettingsModule,
-    TimesheetsModule,
     UsersModule,
     TypeOrmModule.forFeature([
       Notification,

@@ -1,18 +1,6 @@
 import { WebhookEvent } from '../common/outbox/outbox';
 import { PayrollStatus } from './entities/payroll-run.entities';
 
-/** For the Tasks module ("review payroll X") and, later, webhooks. */
-export const PAYROLL_PROCESSED_EVENT = 'payroll.processed';
-export const PAYROLL_FAILED_EVENT = 'payroll.failed';
-export const PAYROLL_COMPLETED_EVENT = 'payroll.completed';
-
-export interface PayrollEvent {
-  payrollId: number;
-  status: string;
-  employees: number;
-  errors: number;
-}
-
 /** The payload of a payroll's webhook events: the payroll, its status, how many employees and errors. */
 export interface PayrollWebhookPayload {
   id: number;
@@ -32,16 +20,6 @@ export interface PayslipDeliveryPayload {
   delivered_at: string | null;
   /** The SMTP server's answer (payslip.failed); null otherwise. */
   error: string | null;
-}
-
-/** For the Tasks module: a payslip's e-mail failed for good, or one was delivered (after the commit). */
-export const PAYSLIP_DELIVERY_EVENT = 'payslip.delivery';
-export interface PayslipDeliveryEvent {
-  payrollId: number;
-  payslipId: number;
-  status: 'sent' | 'failed';
-  /** The payroll's payslips whose delivery has failed, after this one. */
-  failedInPayroll: number;
 }
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */

@@ -1,4 +1,5 @@
 import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
+import { PayrollReactions } from './payroll.reactions';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttendanceModule } from '../attendance/attendance.module';
@@ -70,6 +71,7 @@ import { PayslipMailProcessor } from './payslips/payslip-mail.processor';
     PayrollColumnPreviewController,
   ],
   providers: [
+    PayrollReactions,
     SalariesImport,
     PayrollEmployeesImport,
     PayrollDataImport,

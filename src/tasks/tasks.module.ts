@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { EmployeesModule } from '../employees/employees.module';
 import { UsersModule } from '../users/users.module';
 import { Task } from './entities/task.entity';
 import { TasksController } from './tasks.controller';
-import { TasksListener } from './tasks.listener';
+import { TasksReactions } from './tasks.reactions';
+import { TasksSubscriber } from './tasks.subscriber';
 import { TasksService } from './tasks.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Task]), EmployeesModule, UsersModule],
+  imports: [TypeOrmModule.forFeature([Task]), UsersModule],
   controllers: [TasksController],
-  providers: [TasksService, TasksListener],
+  providers: [TasksService, TasksSubscriber, TasksReactions],
   exports: [TasksService],
 })
 export class TasksModule {}

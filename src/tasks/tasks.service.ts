@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -152,11 +152,17 @@ export class TasksService {
    * index on source, source id and user decides, so concurrent events cannot double it).
    * Returns how many were added.
    */
-  async assign(source: Exclude<TaskSource, 'manual'>, sourceId: number, userIds: number[], task: NewTask): Promise<number> {
+  async assign(
+    source: Exclude<TaskSource, 'manual'>,
+    sourceId: number,
+    userIds: number[],
+    task: NewTask,
+    em: EntityManager = this.tasks.manager,
+  ): Promise<number> {
     let added = 0;
     for (const userId of new Set(userIds)) {
       try {
-        await this.tasks.insert({
+        await em.getRepository(Task).insert({
           userId,
           title: task.title.slice(0, 200),
           description: task.description?.slice(0, 2000) ?? null,
@@ -177,16 +183,23 @@ export class TasksService {
   }
 
   /** Completes every open task of this source record (for whoever holds one). */
-  async completeAll(source: Exclude<TaskSource, 'manual'>, sourceIds: number[], userId?: number): Promise<number> {
+  async completeAll(
+    source: Exclude<TaskSource, 'manual'>,
+    sourceIds: number[],
+    userId?: number,
+    em: EntityManager = this.tasks.manager,
+  ): Promise<number> {
     if (!sourceIds.length) return 0;
-    const res = await this.tasks.update(
-      { source, sourceId: In(sourceIds), status: 'Open', ...(userId === undefined ? {} : { userId }) },
-      { status: 'Completed', completedAt: new Date() },
-    );
+    const res = await em
+      .getRepository(Task)
+      .update(
+        { source, sourceId: In(sourceIds), status: 'Open', ...(userId === undefined ? {} : { userId }) },
+        { status: 'Completed', completedAt: new Date() },
+      );
     return res.affected ?? 0;
   }
 
-  /** For event handlers: failures are logged, never thrown into the emitter of the event. */
+  /** For callers outside a request (a job): failures are logged, never thrown into the job. */
   async safely(what: string, work: () => Promise<unknown>): Promise<void> {
     try {
       await work();

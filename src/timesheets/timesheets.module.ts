@@ -1,3 +1,6 @@
+import { SettingsModule } from '../settings/settings.module';
+import { TimesheetsReactions } from './timesheets.reactions';
+import { TimesheetsReminders } from './timesheets.reminders';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -7,9 +10,9 @@ import { TimesheetsService } from './timesheets.service';
 import { TimesheetsRepository } from './timesheets.repository';
 
 @Module({
-  imports: [EmployeesModule, TypeOrmModule.forFeature([Project, TimeEntry])],
+  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([Project, TimeEntry])],
   controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
-  providers: [TimesheetsService, TimesheetsRepository],
+  providers: [TimesheetsService, TimesheetsRepository, TimesheetsReactions, TimesheetsReminders],
   exports: [TimesheetsService, TimesheetsRepository],
 })
 export class TimesheetsModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -16,12 +15,7 @@ import { TimeEntryAction, TIME_ENTRY_STATES } from './timesheets.states';
 import { ReferenceCrud } from '../common/crud/crud';
 import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
-import {
-  TIMESHEET_DECIDED_EVENT,
-  TIMESHEET_SUBMITTED_EVENT,
-  TimesheetDecidedEvent,
-  TimesheetSubmittedEvent,
-} from './timesheets.events';
+import './timesheets.events';
 
 export const TIME_ENTRY_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date', order: 'descend' },
@@ -58,6 +52,10 @@ export function toTimeEntryDto(t: TimeEntry): TimeEntryDto {
  * scope may record for others), changes them while Draft or Rejected, and submits them; the
  * supervisor, approver1..3 or an administrator approves or rejects submitted entries, never its own.
  */
+/** A decision is an event (internal: the approval tasks are done, the employee hears of it). */
+const decisionEvent = (to: TimeEntryStatus) =>
+  to === 'Approved' || to === 'Rejected' ? ('timesheet.decided' as const) : undefined;
+
 @Injectable()
 export class TimesheetsService {
   readonly projects: ReferenceCrud<Project, ProjectDto>;
@@ -72,7 +70,6 @@ export class TimesheetsService {
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
     private readonly repository: TimesheetsRepository,
-    private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
   ) {
     this.list = employeeRecords.recordList(timeEntryRepo, 't', TIME_ENTRY_LIST_SPEC, toTimeEntryDto);
@@ -139,10 +136,6 @@ export class TimesheetsService {
   async submit(caller: AuthUser, id: number): Promise<TimeEntryDto> {
     const { entry } = await this.editable(caller, id);
     const updated = await this.transition(entry, 'submit', null);
-    this.events.emit(TIMESHEET_SUBMITTED_EVENT, {
-      entryId: entry.id,
-      employeeId: entry.employeeId,
-    } satisfies TimesheetSubmittedEvent);
     return updated;
   }
 
@@ -153,11 +146,6 @@ export class TimesheetsService {
       throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its time entries");
     }
     const decided = await this.transition(entry, to === 'Approved' ? 'approve' : 'reject', caller);
-    this.events.emit(TIMESHEET_DECIDED_EVENT, {
-      entryId: entry.id,
-      employeeId: entry.employeeId,
-      status: to,
-    } satisfies TimesheetDecidedEvent);
     return decided;
   }
 
@@ -230,7 +218,7 @@ export class TimesheetsService {
       await recordAudit(em, {
         action,
         resource: 'timesheets',
-        event: to === 'Submitted' ? 'timesheet.submitted' : undefined,
+        event: to === 'Submitted' ? 'timesheet.submitted' : decisionEvent(to),
         resourceId: entry.id,
         employee: entry.employeeId,
         before: toTimeEntryDto(entry),

@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
@@ -20,7 +19,6 @@ import { userAuditView, UsersService } from './users.service';
 import { WelcomeMailService } from './welcome-mail.service';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { recordAudit } from '../common/audit/audit-log';
-import { USER_CREATED_EVENT, UserCreatedEvent } from './users.events';
 
 export const USER_LIST_SPEC: ListSpec = {
   idColumn: 'u.id',
@@ -46,7 +44,6 @@ export class UserAccountsService implements OnModuleInit {
     private readonly users: UsersService,
     private readonly welcome: WelcomeMailService,
     private readonly tokens: TokenService,
-    private readonly events: EventEmitter2,
     private readonly employees: EmployeesService,
     private readonly reference: ReferenceService,
   ) {}
@@ -97,6 +94,7 @@ export class UserAccountsService implements OnModuleInit {
         level,
         employeeId,
         mustChangePassword: true,
+        passwordTask: true,
         userRoles: dto.user_roles ?? [],
         lang: dto.lang ?? null,
         defaultModule: dto.default_module ?? null,
@@ -110,7 +108,6 @@ export class UserAccountsService implements OnModuleInit {
         throw err;
       });
     const emailStatus = await this.welcome.send(user.id);
-    this.events.emit(USER_CREATED_EVENT, { userId: user.id, employeeId, temporaryPassword: true } satisfies UserCreatedEvent);
     return {
       user: { id: user.id, username: user.username, email: user.email, user_level: level, employee: String(employeeId) },
       email_status: emailStatus,

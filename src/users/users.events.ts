@@ -1,17 +1,18 @@
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
-/** Emitted after a user was created for an employee; the Tasks module adds "change your temporary password". */
-export const USER_CREATED_EVENT = 'user.created';
-export interface UserCreatedEvent {
-  userId: number;
-  employeeId: number;
-  temporaryPassword: boolean;
+/** The payload of the internal events user.must_change_password and user.password_changed. */
+export interface UserEventPayload {
+  user: number;
 }
 
-/** Emitted after a user changed its own password; the Tasks module completes "change your temporary password". */
-export const USER_PASSWORD_CHANGED_EVENT = 'user.password_changed';
-export interface UserPasswordChangedEvent {
-  userId: number;
+/** Internal events (common/outbox InternalEventPayloads): the tasks' "change your temporary password". */
+declare module '../common/outbox/outbox' {
+  interface InternalEventPayloads {
+    /** A user was made with a password it must replace (a user for an employee, its password e-mailed). */
+    'user.must_change_password': UserEventPayload;
+    /** A user changed its own password. */
+    'user.password_changed': UserEventPayload;
+  }
 }
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */

@@ -9,6 +9,8 @@ import { User } from './entities/user.entity';
 import { UserDepartment } from './entities/user-department.entity';
 import { UsersController } from './users.controller';
 import { UserAccountsService } from './user-accounts.service';
+import { Recipients } from './recipients.service';
+import { UsersReactions } from './users.reactions';
 import { UsersService } from './users.service';
 import { WelcomeMailProcessor } from './welcome-mail.processor';
 import { WelcomeMailService } from './welcome-mail.service';
@@ -16,7 +18,7 @@ import { WelcomeMailService } from './welcome-mail.service';
 @Module({
   imports: [AuthModule, EmployeesModule, ReferenceModule, SettingsModule, TypeOrmModule.forFeature([User, UserDepartment])],
   controllers: [UsersController, EmployeeUserController],
-  providers: [UsersService, UserAccountsService, WelcomeMailService, WelcomeMailProcessor],
-  exports: [UsersService, UserAccountsService],
+  providers: [UsersService, UserAccountsService, WelcomeMailService, WelcomeMailProcessor, Recipients, UsersReactions],
+  exports: [UsersService, UserAccountsService, Recipients],
 })
 export class UsersModule {}

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { recordEvent } from '../common/outbox/outbox';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RateLimitsService } from '../auth/rate-limits.service';
@@ -15,7 +15,7 @@ import { DomainException, ValidationException } from '../common/errors/domain.ex
 import { UserLevel } from '../common/auth/user-level';
 import { User, WelcomeEmailStatus } from './entities/user.entity';
 import { UserDepartment } from './entities/user-department.entity';
-import { USER_PASSWORD_CHANGED_EVENT, UserPasswordChangedEvent } from './users.events';
+import './users.events';
 
 /** A temporary password: 16 random characters (96 bits). */
 export function temporaryPassword(): string {
@@ -38,6 +38,8 @@ export interface NewUser {
   welcomeEmailStatus?: WelcomeEmailStatus | null;
   /** A Restricted Admin's departments (existing ids), stored and audited with the user. */
   departmentIds?: number[];
+  /** Opens the user's "change your temporary password" task (a user made for an employee). */
+  passwordTask?: boolean;
 }
 
 /** A user as the audit log records it: the API's fields, never the password hash. */
@@ -63,7 +65,6 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly limits: RateLimitsService,
-    private readonly events: EventEmitter2,
     private readonly employees: EmployeeFactsService,
   ) {}
 
@@ -183,6 +184,7 @@ export class UsersService {
         employee: saved.employeeId,
         after: userAuditView(saved, departments),
       });
+      if (input.passwordTask) await recordEvent(target, 'user.must_change_password', { user: saved.id });
       return saved;
     };
     try {
@@ -249,9 +251,9 @@ export class UsersService {
         before: { must_change_password: user.mustChangePassword },
         after: { must_change_password: false },
       });
+      await recordEvent(em, 'user.password_changed', { user: user.id });
     });
     await this.tokens.revokeUserTokens(user.id, caller.grantId);
-    this.events.emit(USER_PASSWORD_CHANGED_EVENT, { userId: user.id } satisfies UserPasswordChangedEvent);
   }
 
   private checkPasswordLength(password: string, field: string): void {

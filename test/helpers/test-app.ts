@@ -275,3 +275,17 @@ export async function longestPause<T>(work: () => Promise<T>): Promise<{ result:
     clearInterval(timer);
   }
 }
+
+/** The outbox's events of these names (oldest first), their payloads parsed: what the relay hands its subscribers. */
+export async function outboxEvents(
+  app: NestFastifyApplication,
+  ...names: string[]
+): Promise<Array<{ event: string; data: unknown }>> {
+  const rows = await app
+    .get(DataSource)
+    .query<Array<{ event: string; payload: string }>>(
+      `SELECT event, payload FROM outbox_events WHERE event IN (${names.map(() => '?').join(', ')}) ORDER BY id`,
+      names,
+    );
+  return rows.map((r) => ({ event: r.event, data: JSON.parse(r.payload) as unknown }));
+}

@@ -3,12 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxCursor, OutboxEvent } from './outbox.entities';
 import { OutboxRepository } from './outbox.repository';
+import { Reactions, Reminders } from './reactions';
 
-/** The outbox's relay (issue 42), global: subscribers (notifications, tasks, webhooks) subscribe to it in onModuleInit. */
+/**
+ * The outbox's relay and the modules' reactions (issue 42), global: subscribers (notifications,
+ * tasks, webhooks) subscribe to the relay, and modules declare their reactions, in onModuleInit.
+ */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent, OutboxCursor])],
-  providers: [OutboxRepository, OutboxRelay],
-  exports: [OutboxRelay, OutboxRepository],
+  providers: [OutboxRepository, OutboxRelay, Reactions, Reminders],
+  exports: [OutboxRelay, OutboxRepository, Reactions, Reminders],
 })
 export class OutboxModule {}

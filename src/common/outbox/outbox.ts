@@ -15,6 +15,17 @@ export const OUTBOX_TABLE = 'outbox_events';
 export interface WebhookEventPayloads {}
 export type WebhookEvent = Extract<keyof WebhookEventPayloads, string>;
 
+/**
+ * Events for the service's own subscribers only (tasks, notifications), never offered to webhooks
+ * (issue 42): `user.password_changed`, `document.reminder`, ... Declared like the webhook events.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface InternalEventPayloads {}
+
+/** Every event the outbox carries, by name → payload. */
+export type OutboxEventPayloads = WebhookEventPayloads & InternalEventPayloads;
+export type OutboxEventName = Extract<keyof OutboxEventPayloads, string>;
+
 /** The payload of an audited change that is a webhook event (recordAudit's `event`): the record, its employee, the field changes. */
 export interface ChangeEventPayload {
   id: number;
@@ -24,21 +35,23 @@ export interface ChangeEventPayload {
 }
 
 /** The events whose payload is a change (those recordAudit may name). */
-export type ChangeEvent = { [E in WebhookEvent]: WebhookEventPayloads[E] extends ChangeEventPayload ? E : never }[WebhookEvent];
+export type ChangeEvent = {
+  [E in OutboxEventName]: OutboxEventPayloads[E] extends ChangeEventPayload ? E : never;
+}[OutboxEventName];
 
 /**
- * Records an event for the webhooks with `em`, the entity manager of the transaction that makes
- * the change: the event exists exactly when the change does, and a crash before its delivery
- * loses nothing (the dispatcher picks it up). `data` holds ids and changed fields, never secrets.
+ * Records an event with `em`, the entity manager of the transaction that makes the change: the
+ * event exists exactly when the change does, and a crash before it is handled loses nothing (the
+ * relay hands it to every subscriber). `data` holds ids and changed fields, never secrets.
  */
-export function recordEvent<E extends WebhookEvent>(em: EntityManager, event: E, data: WebhookEventPayloads[E]): Promise<void> {
+export function recordEvent<E extends OutboxEventName>(em: EntityManager, event: E, data: OutboxEventPayloads[E]): Promise<void> {
   return recordEvents(em, [{ event, data }]);
 }
 
 /** recordEvent for many events at once, in one multi-row INSERT. */
-export async function recordEvents<E extends WebhookEvent>(
+export async function recordEvents<E extends OutboxEventName>(
   em: EntityManager,
-  events: ReadonlyArray<{ event: E; data: WebhookEventPayloads[E] }>,
+  events: ReadonlyArray<{ event: E; data: OutboxEventPayloads[E] }>,
 ): Promise<void> {
   if (!events.length) return;
   const at = sqlInstant();

@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
-import { addDays, today } from '../../documents/document-status';
+import { addDays } from '../../common/time/days';
+import { today } from '../../documents/document-status';
 import { DocumentTypesService } from '../../documents/document-types.service';
 import { GeneratedDocumentsService } from '../../documents/generated-documents.service';
 import { DocumentType } from '../../documents/entities/document-type.entity';

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { transaction } from '../../common/database/transaction';
@@ -14,7 +13,7 @@ import { MailService, OutgoingMail, permanentSmtpFailure, smtpFailureReason } fr
 import { COMPANY_NAME, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../../settings/settings.registry';
 import { SettingsService } from '../../settings/settings.service';
 import { Payroll, Payslip, PayslipDelivery } from '../entities/payroll-run.entities';
-import { PAYSLIP_DELIVERY_EVENT, PayslipDeliveryEvent } from '../payroll.events';
+import '../payroll.events';
 import { PayslipDeliveriesRepository } from './payslip-deliveries.repository';
 import { PAYSLIP_EMAIL_SHAPE, PAYSLIP_MAIL_JOB } from './payslip-delivery.service';
 import { compileBoundedTemplate, RenderTemplate } from '../../common/template/template';
@@ -60,7 +59,6 @@ export class PayslipMailProcessor implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly mail: MailService,
     private readonly jobs: JobQueue,
-    private readonly events: EventEmitter2,
   ) {}
 
   onModuleInit(): void {
@@ -197,12 +195,5 @@ export class PayslipMailProcessor implements OnModuleInit {
           error,
         });
     });
-    if (payslip && status !== 'unknown')
-      await this.events.emitAsync(PAYSLIP_DELIVERY_EVENT, {
-        payrollId: payslip.payrollId,
-        payslipId: payslip.id,
-        status,
-        failedInPayroll: await this.repository.failedIn(payslip.payrollId),
-      } satisfies PayslipDeliveryEvent);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
@@ -20,7 +19,7 @@ import { PAYROLLS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { PayrollTransitionsService } from '../runs/payroll-transitions.service';
 import { PAYROLL_STATES } from '../runs/payroll.states';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC } from '../payroll-lists';
-import { PAYROLL_COMPLETED_EVENT, PayrollEvent } from '../payroll.events';
+import '../payroll.events';
 import { PayslipContextsService } from './payslip-contexts.service';
 import { PAYSLIP_CONTEXT_SHAPE } from './payslip-context';
 import { compileBoundedTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from '../../common/template/template';
@@ -68,7 +67,6 @@ export class PayslipsService implements OnModuleInit {
     private readonly grid: PayrollGridService,
     private readonly access: EmployeeAccessService,
     private readonly jobs: JobQueue,
-    private readonly events: EventEmitter2,
     private readonly pdfs: PayslipPdfsService,
     private readonly renderer: PdfRenderer,
     private readonly documents: GeneratedDocumentsService,
@@ -166,23 +164,14 @@ export class PayslipsService implements OnModuleInit {
         await this.backToProcessed(payrollId, `${failures.length} payslips could not be rendered: see /errors`);
         return;
       }
-      const done = await transaction(this.dataSource, async (em) => {
+      await transaction(this.dataSource, async (em) => {
         const moved = await PAYROLL_STATES.move(em, Payroll, { id: payrollId }, 'complete', {
           progress: 100,
           completedAt: new Date(),
         });
         if (moved)
           await recordEvent(em, 'payroll.completed', { id: payrollId, status: 'Completed', employees: written, errors: 0 });
-        return moved;
       });
-      if (done) {
-        await this.events.emitAsync(PAYROLL_COMPLETED_EVENT, {
-          payrollId,
-          status: 'Completed',
-          employees: written,
-          errors: 0,
-        } satisfies PayrollEvent);
-      }
     } catch (err) {
       this.logger.error(`payslips of payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
       await this.removePayslips(payrollId, null).catch(() => undefined);

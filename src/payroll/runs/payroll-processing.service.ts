@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { recordEvent } from '../../common/outbox/outbox';
@@ -17,7 +16,7 @@ import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { EmployeeInputs, employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, StoredHook } from './run-inputs';
 import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
-import { PAYROLL_FAILED_EVENT, PAYROLL_PROCESSED_EVENT, PayrollEvent } from '../payroll.events';
+import '../payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { internalFailure, isCurrentClaim, payrollJobId, PayrollJobData } from './payroll.jobs';
 
@@ -48,7 +47,6 @@ export class PayrollProcessingService {
     private readonly repository: PayrollRunsRepository,
     private readonly reference: ReferenceService,
     private readonly inputs: PayrollInputsService,
-    private readonly events: EventEmitter2,
     private readonly grid: PayrollGridService,
     private readonly storedInputs: PayrollRunInputsRepository,
   ) {}
@@ -239,17 +237,8 @@ export class PayrollProcessingService {
         });
       return moved;
     });
-    if (res) {
+    if (res)
       this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
-      // Awaited: the job ends only after its listeners (the review task) did, so a worker that
-      // drains on SIGTERM does not close the database under them.
-      await this.events.emitAsync(status === 'Processed' ? PAYROLL_PROCESSED_EVENT : PAYROLL_FAILED_EVENT, {
-        payrollId: payroll.id,
-        status,
-        employees,
-        errors,
-      } satisfies PayrollEvent);
-    }
   }
 
   /**
