@@ -72,7 +72,15 @@ export function readSheet(
   return format === 'csv' ? readCsv(path, limits, onBytes) : readXlsx(path, limits, onBytes);
 }
 
-const isEmpty = (cells: Cell[]) => cells.every((c) => c === null || c === '');
+/**
+ * No cell with a value. Over the cells present only: a row is sparse (one cell in column XFD is
+ * one entry), and `every` walks all 16 384 indexes of such a row (20 000 of them held the event
+ * loop for 350 ms, over a second beside other work).
+ */
+const isEmpty = (cells: Cell[]) => {
+  for (const c of Object.values(cells)) if (c !== null && c !== '') return false;
+  return true;
+};
 
 function tooLong(limits: ReadLimits, where: string): SheetFileError {
   return new SheetFileError(`${where}: a cell longer than ${limits.maxCellChars} characters`);
