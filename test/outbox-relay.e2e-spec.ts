@@ -81,9 +81,8 @@ describe('outbox relay', () => {
     await record(2);
     await relay.drain();
     // As if the transaction that took this id committed only now, after its successor was relayed.
-    const [{ id }] = await ds.query<Array<{ id: number }>>(
-      'SELECT MIN(id) AS id FROM outbox_events WHERE event_id IN (SELECT event_id FROM outbox_events ORDER BY id DESC LIMIT 2)',
-    );
+    const newest = await ds.query<Array<{ id: number }>>('SELECT id FROM outbox_events ORDER BY id DESC LIMIT 2');
+    const id = Math.min(...newest.map((r) => Number(r.id)));
     const late = await ds.query<Array<{ event_id: string; event: string; payload: string; created_at: string }>>(
       'SELECT event_id, event, payload, created_at FROM outbox_events WHERE id = ?',
       [id],
