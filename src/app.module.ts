@@ -1,7 +1,6 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { QueryParamsGuard } from './common/validation/query-params.guard';
-import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AttendanceModule } from './attendance/attendance.module';
 import { AuthModule } from './auth/auth.module';
 import { AccessGuard } from './common/auth/access.guard';
@@ -47,7 +46,6 @@ export class AppModule {
         QueueModule.forRoot(config),
         OutboxModule,
         MailModule.forRoot(config),
-        EventEmitterModule.forRoot(),
         IdempotencyModule,
         ImportKindsModule,
         StorageModule,
