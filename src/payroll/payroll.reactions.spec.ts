@@ -23,7 +23,7 @@ describe('payroll reactions', () => {
       body: 'Processing payroll November failed with 3 errors. See its errors, correct and process it again.',
       link: '/payroll_config/payrolls/9/errors',
     });
-    expect(await only('payroll.failed').notify!({ ...run, id: 10 } as never, 'e1')).toBeNull(); // a payroll gone since
+    expect(await only('payroll.failed').notify!({ ...run, id: 10 }, 'e1')).toBeNull(); // a payroll gone since
     expect(await only('payroll.failed').tasks!(run as never, 'e1')).toMatchObject({
       open: [{ source: 'payroll-failed', sourceId: 9, to: [{ admins: true }], priority: 'High' }],
     });
@@ -41,12 +41,12 @@ describe('payroll reactions', () => {
     expect(await only('payslip.failed').tasks!(payslip as never, 'e4')).toMatchObject({
       open: [{ source: 'payslip-delivery', sourceId: 9, to: [{ admins: true }] }],
     });
-    expect(await only('payslip.sent').tasks!({ ...payslip, delivery_status: 'sent' } as never, 'e5')).toEqual({});
+    expect(await only('payslip.sent').tasks!({ ...payslip, delivery_status: 'sent' }, 'e5')).toEqual({});
     failed = 0;
-    expect(await only('payslip.sent').tasks!({ ...payslip, delivery_status: 'sent' } as never, 'e6')).toEqual({
+    expect(await only('payslip.sent').tasks!({ ...payslip, delivery_status: 'sent' }, 'e6')).toEqual({
       complete: [{ source: 'payslip-delivery', sourceIds: [9] }],
     });
-    expect(await only('payslip.sent').notify!({ ...payslip, delivery_status: 'sent' } as never, 'e6')).toMatchObject({
+    expect(await only('payslip.sent').notify!({ ...payslip, delivery_status: 'sent' }, 'e6')).toMatchObject({
       to: [{ usersOf: 7 }],
       title: 'Your payslip is in your inbox',
       body: expect.stringContaining('for November'),
