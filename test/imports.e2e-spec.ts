@@ -558,7 +558,7 @@ describe('payroll imports: salaries, payroll employees, payroll data (issue 27)'
     token = (await seedDemo(t.app)).accessToken;
     call = apiCaller(t.app);
     ds = t.app.get(DataSource);
-  });
+  }, 120_000); // the whole demo, as the other suites that seed it allow
   afterAll(() => t.close());
 
   async function imported(
