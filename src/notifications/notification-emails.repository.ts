@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { NotificationEmail, NotificationEmailStatus } from './entities/notification.entities';
-import { sqlInstant } from '../common/database/whole-second';
+import { fromSqlInstant, sqlInstant } from '../common/database/whole-second';
 
 /** Rows per multi-row statement. */
 const BATCH = 500;
@@ -73,7 +73,7 @@ export class NotificationEmailsRepository {
         .andWhere("e.status = 'queued'")
         .groupBy('e.user_id')
         .getRawMany<{ user: number; due: string | Date }>();
-      for (const r of rows) out.set(Number(r.user), r.due instanceof Date ? r.due : new Date(`${r.due.replace(' ', 'T')}Z`));
+      for (const r of rows) out.set(Number(r.user), fromSqlInstant(r.due));
     }
     return out;
   }

@@ -28,11 +28,6 @@ export class Recipients {
     return async (rules) => [...new Set((await Promise.all(rules.map(one))).flat())];
   }
 
-  /** The users the rules name, distinct. */
-  resolve(rules: readonly RecipientRule[]): Promise<number[]> {
-    return this.resolver()(rules);
-  }
-
   private async one(rule: RecipientRule): Promise<number[]> {
     if ('users' in rule) return rule.users;
     if ('usersOf' in rule) return (await this.users.usersOfEmployees([rule.usersOf])).map((u) => u.user);

@@ -10,3 +10,8 @@ export function toWholeSecond(d: Date = new Date()): Date {
 export function sqlInstant(d: Date = new Date()): string {
   return d.toISOString().slice(0, 23).replace('T', ' ');
 }
+
+/** A datetime column as a raw query returns it: a Date (mysql2) or sqlInstant's text in UTC (SQLite). */
+export function fromSqlInstant(v: string | Date): Date {
+  return v instanceof Date ? v : new Date(`${v.replace(' ', 'T')}Z`);
+}

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { transaction } from '../database/transaction';
+import { fromSqlInstant } from '../database/whole-second';
 import { JobQueue } from '../queue/job-queue.service';
 import { defineJob } from '../queue/queue.constants';
 import { OutboxRepository, OutboxRow } from './outbox.repository';
@@ -43,9 +44,6 @@ export interface OutboxSubscriber {
   readonly skipAfter?: number;
   handle(em: EntityManager, events: readonly RelayedEvent[]): Promise<(() => Promise<void>) | void>;
 }
-
-/** A datetime column as read raw: a Date (mysql2) or 'YYYY-MM-DD HH:MM:SS.mmm' in UTC (SQLite). */
-const utc = (v: string | Date) => (v instanceof Date ? v : new Date(`${v.replace(' ', 'T')}Z`));
 
 /**
  * The one reader of the outbox (issue 42). Each run: sequences the events committed since the last
@@ -171,6 +169,6 @@ function toRelayed(row: OutboxRow): RelayedEvent {
     eventId: row.event_id,
     event: row.event,
     data: JSON.parse(row.payload) as unknown,
-    createdAt: utc(row.created_at),
+    createdAt: fromSqlInstant(row.created_at),
   };
 }
