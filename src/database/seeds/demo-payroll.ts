@@ -128,15 +128,21 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
   await seedDemoPayrollRuns(app);
 }
 
-/** Waits (polling) until the payroll leaves a running state; the demo shows settled runs. */
-async function settle(app: INestApplicationContext, id: number): Promise<string> {
+/**
+ * Waits (polling) until the payroll leaves a running state; the demo shows settled runs. The bound is
+ * a time, not a count of polls: on a loaded CI machine (three jest workers, each seeding a demo with
+ * Chromium rendering its payslips) a run has taken more than 30 s.
+ */
+async function settle(app: INestApplicationContext, id: number, withinMs = 120_000): Promise<string> {
   const runs = app.get(PayrollRunsService);
-  for (let i = 0; i < 600; i++) {
-    const { status } = await runs.get(SEED_ADMIN, id);
+  const deadline = Date.now() + withinMs;
+  let status = '';
+  while (Date.now() < deadline) {
+    ({ status } = await runs.get(SEED_ADMIN, id));
     if (status !== 'Processing' && status !== 'Completing') return status;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`demo payroll ${id} did not settle`);
+  throw new Error(`demo payroll ${id} did not settle within ${withinMs / 1000} s (still ${status})`);
 }
 
 /**
