@@ -155,7 +155,7 @@ describe('POST /employees/{id}/create-user with a real SMTP server', () => {
     const passwords = smtp.messages.map((m) => m.password).filter((p): p is string => !!p);
     expect(passwords.length).toBeGreaterThanOrEqual(2);
     const logs = t.logs.join('\n');
-    expect(logs).toContain('welcome e-mail sent to user');
+    expect(logs).toMatch(/welcome e-mail sent \(mail \d+, welcome \d+, attempt 1\)/);
     for (const p of passwords) {
       expect(logs).not.toContain(p);
       for (const b of bodies) expect(b).not.toContain(p);
@@ -164,8 +164,8 @@ describe('POST /employees/{id}/create-user with a real SMTP server', () => {
 });
 
 describe('create-user when the e-mail cannot be delivered', () => {
-  it('SMTP 550: email_status not_sent, retried with backoff, finally recorded as not_sent', async () => {
-    const smtp = await startSmtp({ rejectCode: 550 });
+  it('SMTP 451 (try again later): email_status not_sent, retried with backoff, finally recorded as not_sent', async () => {
+    const smtp = await startSmtp({ rejectCode: 451 });
     const t = await createTestApp({ SMTP_URL: smtp.url, MAIL_STATUS_WAIT_MS: '5000', MAIL_RETRY_BACKOFF_MS: '50' });
     try {
       const c = await buildCompany(t.app);
@@ -186,6 +186,31 @@ describe('create-user when the e-mail cannot be delivered', () => {
       await sleep(300);
       expect(smtp.attempts).toBe(5);
       expect(smtp.messages).toHaveLength(0);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+
+  it('SMTP 550 (refused for good): one attempt, not retried, recorded as not_sent, as payslip and notification e-mails', async () => {
+    const smtp = await startSmtp({ rejectCode: 550 });
+    const t = await createTestApp({ SMTP_URL: smtp.url, MAIL_STATUS_WAIT_MS: '5000', MAIL_RETRY_BACKOFF_MS: '50' });
+    try {
+      const c = await buildCompany(t.app);
+      const call = apiCaller(t.app);
+      const employee = (await call('POST', '/employees', c.users.admin.token, employeeBody())).json().data.id;
+      const res = await call('POST', `/employees/${employee}/create-user`, c.users.admin.token, {
+        username: 'refused',
+        email: 'refused@company.test',
+      });
+      expect(res.json().data.email_status).toBe('not_sent');
+      const userId = res.json().data.user.id;
+      await until(
+        async () => (await call('GET', `/users/${userId}`, c.users.admin.token)).json().data.welcome_email_status === 'not_sent',
+        5000,
+      );
+      await sleep(500); // four backoffs' worth: time for a retry, should there be one
+      expect(smtp.attempts).toBe(1);
     } finally {
       await t.close();
       await smtp.close();

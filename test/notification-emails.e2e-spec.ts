@@ -2,6 +2,7 @@ import { simpleParser } from 'mailparser';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { NotificationMailer } from '../src/notifications/notification-mailer.service';
+import { MailOutbox } from '../src/mail/outbox/mail-outbox.service';
 import { nextLocalHour } from '../src/notifications/preferences.service';
 import { buildCompany, Company } from './helpers/company';
 import { SmtpSink, startSmtp } from './helpers/smtp';
@@ -291,8 +292,15 @@ describe('notification e-mails', () => {
       `SELECT id FROM notification_emails WHERE user_id = ? AND title = 'New task: Stopped mid-call'`,
       [user.id],
     );
+    // What a sender killed between the claim and the answer leaves: the row claimed, its e-mail 'sending'.
     await ds.query(`UPDATE notification_emails SET status = 'sending', batch_key = ? WHERE id = ?`, [`email:${row.id}`, row.id]);
-    await mailer().sendOne(row.id, { jobId: 'x', attempt: 2, attempts: 5 });
+    await ds.query(
+      `INSERT INTO outgoing_mail (purpose, ref, request_id, status, created_at, started_at) VALUES ('notification', ?, 'crashed', 'sending', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      [`email:${row.id}`],
+    );
+    const [mail] = await ds.query<Array<{ id: number }>>(`SELECT id FROM outgoing_mail WHERE request_id = 'crashed'`);
+    await t.app.get(MailOutbox).deliver(Number(mail.id), { jobId: 'x', attempt: 2, attempts: 5 });
+    // The rows moved in the transaction that settled their e-mail.
     expect((await rowsOf(user.id)).map((r) => r.status)).toEqual(['failed', 'unknown']);
     expect(await mailsTo(user.email, from)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { DataSource } from 'typeorm';
-import { PAYSLIP_MAIL_JOB, PayslipDeliveryService } from '../src/payroll/payslips/payslip-delivery.service';
+import { MAIL_SEND_JOB, MailOutbox } from '../src/mail/outbox/mail-outbox.service';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { buildCompany, Company } from './helpers/company';
 import { describeWithPdf, pdfText } from './helpers/pdf';
@@ -158,14 +158,16 @@ describeWithPdf('payslip delivery', () => {
   it('a delivery found claimed but never settled (its process died during the SMTP call) is unknown and not sent again', async () => {
     const target = await statusOf(c.emp.report2);
     const ds = t.app.get(DataSource);
-    // What a worker killed between the claim and the answer leaves: a delivery 'sending'.
+    // What a worker killed between the claim and the answer leaves: the payslip's e-mail 'sending'.
     await ds.query(
-      `INSERT INTO payslip_deliveries (payslip_id, request_id, status, address, created_at, started_at) VALUES (?, 'crashed', 'sending', ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
-      [target.id, to(c.emp.report2)],
+      `INSERT INTO outgoing_mail (purpose, ref, request_id, status, address, created_at, started_at) VALUES ('payslip', ?, 'crashed', 'sending', ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      [String(target.id), to(c.emp.report2)],
     );
-    const [{ id }] = await ds.query(`SELECT id FROM payslip_deliveries WHERE request_id = 'crashed'`);
+    const [{ id }] = await ds.query(`SELECT id FROM outgoing_mail WHERE request_id = 'crashed'`);
     const before = smtp.messages.length;
-    await (await t.app.get(JobQueue).add(PAYSLIP_MAIL_JOB, { deliveryId: Number(id) })).firstAttempt(5000);
+    await (await t.app.get(JobQueue).add(MAIL_SEND_JOB, { id: Number(id) })).firstAttempt(5000);
+    expect((await t.app.get(MailOutbox).one(Number(id)))?.status).toBe('unknown');
+    // The payslip's status moved in the transaction that settled its e-mail.
     expect(await statusOf(c.emp.report2)).toMatchObject({
       delivery_status: 'unknown',
       delivery_error: expect.stringMatching(/may or may not have arrived/),
@@ -197,12 +199,12 @@ describeWithPdf('payslip delivery', () => {
     await ds.query('UPDATE employees SET work_email = ? WHERE id = ?', [to(c.emp.manager), c.emp.manager]);
     const held = await send({ send_after: later, employees: [c.emp.manager] });
     expect(held.json().data).toMatchObject({ queued: 1, send_after: later });
-    await t.app.get(PayslipDeliveryService).queueDue();
+    await t.app.get(MailOutbox).queueDue();
     await quiet();
     expect(smtp.messages.length).toBe(before);
     expect((await statusOf(c.emp.manager)).delivery_status).toBe('queued');
     await new Promise((r) => setTimeout(r, Date.parse(later) - Date.now() + 50));
-    await t.app.get(PayslipDeliveryService).queueDue();
+    await t.app.get(MailOutbox).queueDue();
     await until(async () => (await statusOf(c.emp.manager)).delivery_status === 'sent', 10_000);
     expect(smtp.messages.length).toBe(before + 1);
   });

@@ -13,7 +13,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), payslip deliveries due (issue 29), notifications (issue 30), leave accruals (issue 31)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), the mail outbox's e-mails due (issues 29, 42), notifications (issue 30), leave accruals (issue 31)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
         ['schedule:outbox-relay', t.config.outbox.relayMs],
@@ -22,7 +22,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:maintenance-purge', 86_400_000],
         ['schedule:documents-expiry', 86_400_000],
         ['schedule:documents-remove-files', 3_600_000],
-        ['schedule:payslip-deliveries', 30_000],
+        ['schedule:mail-outbox', 30_000],
         ['schedule:notification-emails', t.config.notifications.emailSweepMs],
         ['schedule:notification-reminders', 3_600_000],
         ['schedule:leave-accruals', 86_400_000],

@@ -16,6 +16,12 @@ SELECT `d`.`id` AS `d_id`, `d`.`employee_id` AS `d_employee_id`, `d`.`document_t
   LIMIT 50 OFFSET 0) page_ids)
   ORDER BY `d`.`valid_until` ASC, `d`.`id` ASC;
 
+-- DocumentsRepository.byId
+SELECT `DocumentRecord`.`id` AS `DocumentRecord_id`, `DocumentRecord`.`employee_id` AS `DocumentRecord_employee_id`, `DocumentRecord`.`document_type_id` AS `DocumentRecord_document_type_id`, `DocumentRecord`.`name` AS `DocumentRecord_name`, `DocumentRecord`.`file_key` AS `DocumentRecord_file_key`, `DocumentRecord`.`file_name` AS `DocumentRecord_file_name`, `DocumentRecord`.`content_type` AS `DocumentRecord_content_type`, `DocumentRecord`.`size` AS `DocumentRecord_size`, `DocumentRecord`.`sha256` AS `DocumentRecord_sha256`, `DocumentRecord`.`valid_from` AS `DocumentRecord_valid_from`, `DocumentRecord`.`valid_until` AS `DocumentRecord_valid_until`, `DocumentRecord`.`status` AS `DocumentRecord_status`, `DocumentRecord`.`version` AS `DocumentRecord_version`, `DocumentRecord`.`notes` AS `DocumentRecord_notes`, `DocumentRecord`.`uploaded_by` AS `DocumentRecord_uploaded_by`, `DocumentRecord`.`created_at` AS `DocumentRecord_created_at`, `DocumentRecord`.`updated_at` AS `DocumentRecord_updated_at`
+  FROM `documents` `DocumentRecord`
+  WHERE ((`DocumentRecord`.`id` = ?))
+  LIMIT 1;
+
 -- DocumentsRepository.claimReminders
 INSERT IGNORE INTO `document_reminders`(`id`, `document_id`, `version`, `mark`, `run`, `created_at`)
   VALUES (DEFAULT, ?, ?, ?, ?, DEFAULT);

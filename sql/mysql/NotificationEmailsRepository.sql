@@ -39,11 +39,6 @@ SELECT `e`.`user_id` AS `user`, MIN(`e`.`due_at`) AS `due`
   WHERE `e`.`user_id` IN (?, ?) AND `e`.`mode` = 'digest' AND `e`.`status` = 'queued'
   GROUP BY `e`.`user_id`;
 
--- NotificationEmailsRepository.requeue
-UPDATE `notification_emails`
-  SET `status` = ?, `batch_key` = ?, `error` = ?
-  WHERE (`batch_key` = ? AND `status` = ?);
-
 -- NotificationEmailsRepository.settle
 UPDATE `notification_emails`
   SET `status` = ?, `error` = ?, `sent_at` = ?

@@ -62,6 +62,12 @@ export class DocumentsRepository {
     return findPage(qb, request);
   }
 
+  /** A document by its id alone: for the service's own reads (an e-mail's attachment), never a caller's. */
+  @RecordSql(1)
+  byId(id: number): Promise<DocumentRecord | null> {
+    return this.ds.getRepository(DocumentRecord).findOne({ where: { id } });
+  }
+
   /**
    * A page of the company's documents, of employees in `departments` (null: all). A scoped page is
    * a deferred join: the scope's Expiring ids are sorted from ix_documents_employee alone (on

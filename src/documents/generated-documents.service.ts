@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
 import { NotFoundException } from '../common/errors/domain.exception';
 import { FileConditions, FileResponse } from '../common/http/file-response';
 import { FILE_STORE, FileStore } from '../common/storage/file-store';
+import { MailOutbox } from '../mail/outbox/mail-outbox.service';
 import { DocumentFilesService } from './document-files.service';
 import { DocumentTypesService } from './document-types.service';
 import { checkValidity, DocumentWriterService } from './document-writer.service';
@@ -15,14 +16,20 @@ import { DocumentDto } from './dto/document.dto';
  * as an upload would be, read back to attach or serve, removed with what they belong to.
  */
 @Injectable()
-export class GeneratedDocumentsService {
+export class GeneratedDocumentsService implements OnModuleInit {
   constructor(
     @Inject(FILE_STORE) private readonly store: FileStore,
     private readonly repository: DocumentsRepository,
     private readonly types: DocumentTypesService,
     private readonly writer: DocumentWriterService,
     private readonly files: DocumentFilesService,
+    private readonly outbox: MailOutbox,
   ) {}
+
+  /** The mail outbox attaches documents by id (a payslip's PDF) through this service. */
+  onModuleInit(): void {
+    this.outbox.readAttachmentsWith((id) => this.generatedContent(id));
+  }
 
   /**
    * A file the service makes itself (the demo company's, payslip PDFs): stored, then its document
@@ -71,13 +78,13 @@ export class GeneratedDocumentsService {
   }
 
   /** The current file of a document the service made (a payslip PDF to attach), read whole: it is small. */
-  async generatedContent(employeeId: number, id: number): Promise<{ content: Buffer; fileName: string; contentType: string }> {
-    const doc = await this.repository.one(employeeId, id);
+  async generatedContent(id: number): Promise<{ filename: string; content: Buffer; contentType: string }> {
+    const doc = await this.repository.byId(id);
     const opened = doc && (await this.store.open(doc.fileKey));
     if (!doc || !opened) throw new NotFoundException('Document');
     const chunks: Buffer[] = [];
     for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-    return { content: Buffer.concat(chunks), fileName: doc.fileName, contentType: doc.contentType };
+    return { filename: doc.fileName, content: Buffer.concat(chunks), contentType: doc.contentType };
   }
 
   /**

@@ -14,8 +14,9 @@ export type NewNotificationEmail = Pick<
 >;
 
 /**
- * The SQL of notification e-mails (issue 30): rows written with their notifications, claimed
- * before the SMTP call (one conditional UPDATE), settled after it.
+ * The SQL of notification e-mails (issue 30): rows written with their notifications, claimed under
+ * a key (one conditional UPDATE) in the transaction that queues their outgoing e-mail in the mail
+ * outbox, settled with that e-mail's outcome.
  */
 @Injectable()
 export class NotificationEmailsRepository {
@@ -105,19 +106,19 @@ export class NotificationEmailsRepository {
     return rows.map((r) => Number(r.user));
   }
 
-  /** Claims one queued immediate e-mail under `key` (committed before the SMTP call); false when it is not queued. */
-  @RecordSql(1, 'email:1')
-  async claimOne(id: number, key: string): Promise<boolean> {
-    const result = await this.ds
+  /** Claims one queued immediate e-mail under `key` (for its outgoing e-mail, in `em`); false when it is not queued. */
+  @RecordSql(SAMPLE_MANAGER, 1, 'email:1')
+  async claimOne(em: EntityManager, id: number, key: string): Promise<boolean> {
+    const result = await em
       .getRepository(NotificationEmail)
       .update({ id, status: 'queued', mode: 'immediate' }, { status: 'sending', batchKey: key });
     return result.affected === 1;
   }
 
-  /** Claims the user's queued digest items due by `now` under `key`; how many. */
-  @RecordSql(1, new Date('2026-11-26T09:00:00Z'), 'digest:1:abc')
-  async claimDigest(userId: number, now: Date, key: string): Promise<number> {
-    const result = await this.ds
+  /** Claims the user's queued digest items due by `now` under `key` (for their outgoing e-mail, in `em`); how many. */
+  @RecordSql(SAMPLE_MANAGER, 1, new Date('2026-11-26T09:00:00Z'), 'digest:1:abc')
+  async claimDigest(em: EntityManager, userId: number, now: Date, key: string): Promise<number> {
+    const result = await em
       .getRepository(NotificationEmail)
       .update({ userId, status: 'queued', mode: 'digest', dueAt: LessThanOrEqual(now) }, { status: 'sending', batchKey: key });
     return result.affected ?? 0;
@@ -129,18 +130,15 @@ export class NotificationEmailsRepository {
     return this.ds.getRepository(NotificationEmail).find({ where: { batchKey: key }, order: { id: 'ASC' } });
   }
 
-  /** A claim whose SMTP server did not accept it: queued again for the retry. */
-  @RecordSql('digest:1:abc', 'Mailbox unavailable')
-  async requeue(key: string, error: string): Promise<void> {
-    await this.ds
-      .getRepository(NotificationEmail)
-      .update({ batchKey: key, status: 'sending' }, { status: 'queued', batchKey: null, error: error.slice(0, 500) });
-  }
-
-  /** The outcome of the e-mails claimed under `key`. */
-  @RecordSql('digest:1:abc', 'sent', null)
-  async settle(key: string, status: Exclude<NotificationEmailStatus, 'queued' | 'sending'>, error: string | null): Promise<void> {
-    await this.ds
+  /** The outcome of the e-mails claimed under `key` (their outgoing e-mail's), in `em`. */
+  @RecordSql(SAMPLE_MANAGER, 'digest:1:abc', 'sent', null)
+  async settle(
+    em: EntityManager,
+    key: string,
+    status: Exclude<NotificationEmailStatus, 'queued' | 'sending'>,
+    error: string | null,
+  ): Promise<void> {
+    await em
       .getRepository(NotificationEmail)
       .update(
         { batchKey: key, status: 'sending' },

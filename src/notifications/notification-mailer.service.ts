@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { JobQueue } from '../common/queue/job-queue.service';
-import { defineJob, JobContext } from '../common/queue/queue.constants';
+import { defineJob } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { MailService, permanentSmtpFailure, smtpFailureReason } from '../mail/mail.service';
-import { TemplateRenderError } from '../common/template/template';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { transaction } from '../common/database/transaction';
+import { ComposedMail, MailOutbox } from '../mail/outbox/mail-outbox.service';
 import { COMPANY_NAME } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';
@@ -14,17 +16,8 @@ import { NotificationEmailsRepository } from './notification-emails.repository';
 import { DIGEST_KIND, renderTemplate, TemplateParts } from './notification-templates';
 import { NotificationTemplatesService } from './notification-templates.service';
 
-/** One notification's e-mail; 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
-export const NOTIFICATION_EMAIL_JOB = defineJob<{ id: number }>('mail', 'notification', undefined, (d) => ({ email: d.id }));
-/** One user's digest of the items due. */
-export const NOTIFICATION_DIGEST_JOB = defineJob<{ userId: number; key: string }>(
-  'mail',
-  'notification-digest',
-  undefined,
-  (d) => ({
-    user: d.userId,
-  }),
-);
+/** The mail outbox's purpose of notification e-mails and digests; the ref is the claim's key (`email:<id>`, `digest:<user>:<uuid>`). */
+export const NOTIFICATION_MAIL = 'notification';
 /** Queues the e-mails and digests that are due, every NOTIFICATION_EMAIL_SWEEP_MS. */
 export const NOTIFICATION_EMAILS_JOB = defineJob<Record<string, never>>('schedule', 'notification-emails');
 
@@ -32,12 +25,11 @@ export const NOTIFICATION_EMAILS_JOB = defineJob<Record<string, never>>('schedul
 const SWEEP_LIMIT = 2000;
 
 /**
- * Notification e-mails (issue 30). Each row is claimed (`sending`, committed, under a key) before
- * the SMTP call and settled after it, so one event reaches one user's inbox once whatever the
- * retries; an attempt that finds its rows still `sending` (its process died mid-call) marks them
- * `unknown` and sends nothing. A digest claims all the user's due items under one key and sends
- * them as one e-mail. Every e-mail links to its record and carries List-Unsubscribe pointing to the
- * user's preferences.
+ * Notification e-mails (issue 30), a kind of the mail outbox (issue 42). Each due row is claimed
+ * (`sending`, under a key) in the transaction that queues its outgoing e-mail; a digest claims all
+ * the user's due items under one key, one e-mail. The outbox sends each at most once (`unknown`
+ * after a crash mid-send) and its outcome settles the rows claimed under the key. Every e-mail links
+ * to its record and carries List-Unsubscribe pointing to the user's preferences.
  */
 @Injectable()
 export class NotificationMailer implements OnModuleInit {
@@ -49,11 +41,12 @@ export class NotificationMailer implements OnModuleInit {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: NotificationEmailsRepository,
     private readonly templates: NotificationTemplatesService,
     private readonly users: UsersService,
     private readonly settings: SettingsService,
-    private readonly mail: MailService,
+    private readonly outbox: MailOutbox,
     private readonly jobs: JobQueue,
   ) {
     this.apiRoot = `${config.publicUrl}/app/api`;
@@ -61,9 +54,10 @@ export class NotificationMailer implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    const retry = { attempts: 5, backoffMs: this.config.mailRetryBackoffMs };
-    this.jobs.register(NOTIFICATION_EMAIL_JOB, (data, ctx) => this.sendOne(data.id, ctx), retry);
-    this.jobs.register(NOTIFICATION_DIGEST_JOB, (data, ctx) => this.sendDigest(data.userId, data.key, ctx), retry);
+    this.outbox.define(NOTIFICATION_MAIL, {
+      compose: (mail) => this.compose(mail.ref),
+      settled: (em, outcome) => this.repository.settle(em, outcome.ref, outcome.status, outcome.error),
+    });
     this.jobs.register(NOTIFICATION_EMAILS_JOB, async () => {
       await this.sweep().catch((err: Error) => this.logger.warn(`e-mail sweep failed: ${err.message}`));
     });
@@ -72,96 +66,56 @@ export class NotificationMailer implements OnModuleInit {
 
   /** Whether e-mails can be sent here (SMTP_URL); without, none are owed. */
   get enabled(): boolean {
-    return this.mail.enabled;
+    return this.outbox.enabled;
   }
 
-  /** Queues what is due: each immediate e-mail, and one digest per user. The number of jobs queued. */
+  /** Queues what is due: each immediate e-mail, and one digest per user. The number of e-mails queued. */
   async sweep(now = new Date()): Promise<number> {
-    if (!this.mail.enabled) return 0;
+    if (!this.enabled) return 0;
     const due = await this.repository.dueImmediate(now, SWEEP_LIMIT);
-    await this.queueImmediate(due);
+    const immediate = await this.queueImmediate(due);
     const users = await this.repository.dueDigestUsers(now, SWEEP_LIMIT);
-    // A key of its own per digest job: a second job for the same user claims nothing and does nothing.
+    // A key of its own per digest: a second sweep finds the items claimed and queues nothing.
+    const keys: string[] = [];
     for (const userId of users) {
       const key = `digest:${userId}:${randomUUID()}`;
-      await this.jobs.add(NOTIFICATION_DIGEST_JOB, { userId, key }, { jobId: key });
+      const claimed = await transaction(this.ds, async (em) => {
+        if (!(await this.repository.claimDigest(em, userId, now, key))) return false;
+        await this.outbox.enqueue(em, [{ purpose: NOTIFICATION_MAIL, ref: key }]);
+        return true;
+      });
+      if (claimed) keys.push(key);
     }
-    return due.length + users.length;
+    await this.outbox.dispatch(await this.outbox.queuedOf(NOTIFICATION_MAIL, keys));
+    return immediate + keys.length;
   }
 
-  /** Queues the e-mails of these rows (the dispatcher's fast path; the sweep catches what it missed). */
-  async queueImmediate(due: Array<{ id: number; sourceKey: string }>): Promise<void> {
-    if (!this.mail.enabled) return;
-    // The job id names the row and its source (an event's UUID): a row waiting in the queue is not
-    // queued twice, and a finished job of another database behind the same QUEUE_PREFIX (a reset,
-    // a test suite) never hides a new row that has its id.
-    for (const { id, sourceKey } of due)
-      await this.jobs.add(NOTIFICATION_EMAIL_JOB, { id }, { jobId: `notification-email:${id}:${sourceKey}` });
-  }
-
-  async sendOne(id: number, ctx: JobContext): Promise<void> {
-    const key = `email:${id}`;
-    if (!(await this.repository.claimOne(id, key))) {
-      await this.unknownIfStuck(key);
-      return;
+  /** Queues the e-mails of these rows (the dispatcher's fast path; the sweep catches what it missed); how many. */
+  async queueImmediate(due: Array<{ id: number; sourceKey: string }>): Promise<number> {
+    if (!this.enabled) return 0;
+    const keys: string[] = [];
+    for (const { id } of due) {
+      const key = `email:${id}`;
+      const claimed = await transaction(this.ds, async (em) => {
+        if (!(await this.repository.claimOne(em, id, key))) return false;
+        await this.outbox.enqueue(em, [{ purpose: NOTIFICATION_MAIL, ref: key }]);
+        return true;
+      });
+      if (claimed) keys.push(key);
     }
-    await this.send(key, ctx, false);
+    await this.outbox.dispatch(await this.outbox.queuedOf(NOTIFICATION_MAIL, keys));
+    return keys.length;
   }
 
-  async sendDigest(userId: number, key: string, ctx: JobContext): Promise<void> {
-    // A retry claims under the same key: what an earlier attempt requeued is claimed again.
-    if (!(await this.repository.claimDigest(userId, new Date(), key))) {
-      await this.unknownIfStuck(key);
-      return;
-    }
-    await this.send(key, ctx, true);
-  }
-
-  /** Rows still `sending` under `key` when their job runs again: their process stopped around the SMTP call. */
-  private async unknownIfStuck(key: string): Promise<void> {
-    const stuck = (await this.repository.claimed(key)).filter((e) => e.status === 'sending');
-    if (stuck.length)
-      await this.repository.settle(
-        key,
-        'unknown',
-        'the sending process stopped during the SMTP call: the e-mail may or may not have arrived',
-      );
-  }
-
-  private async send(key: string, ctx: JobContext, digest: boolean): Promise<void> {
+  /** The e-mail of the rows claimed under `key`: one notification, or a digest of them. */
+  async compose(key: string): Promise<ComposedMail | { skip: string }> {
     const rows = (await this.repository.claimed(key)).filter((e) => e.status === 'sending');
-    if (!rows.length) return;
+    if (!rows.length) return { skip: 'nothing claimed under this key is left to send' };
     const userId = rows[0].userId;
     const recipient = (await this.users.mailRecipientsOf([userId])).get(userId);
-    if (!recipient) {
-      await this.repository.settle(key, 'failed', 'the user is inactive or deleted');
-      return;
-    }
-    let message: TemplateParts;
-    try {
-      message = await this.render(rows, recipient, digest);
-    } catch (err) {
-      if (!(err instanceof TemplateRenderError)) throw err;
-      await this.repository.settle(key, 'failed', `the template could not be rendered: ${err.message}`);
-      return;
-    }
-    try {
-      await this.mail.send({
-        to: recipient.email,
-        ...message,
-        headers: { 'List-Unsubscribe': `<${this.preferencesUrl}>` },
-      });
-    } catch (err) {
-      const reason = smtpFailureReason(err);
-      if (permanentSmtpFailure(err) || ctx.attempt >= ctx.attempts) {
-        await this.repository.settle(key, 'failed', reason);
-        this.logger.warn(`notification e-mail ${key} failed for good (attempt ${ctx.attempt}/${ctx.attempts}): ${reason}`);
-        return;
-      }
-      await this.repository.requeue(key, reason);
-      throw err;
-    }
-    await this.repository.settle(key, 'sent', null);
+    if (!recipient) return { skip: 'the user is inactive or deleted' };
+    const message = await this.render(rows, recipient, key.startsWith('digest:'));
+    return { to: recipient.email, ...message, headers: { 'List-Unsubscribe': `<${this.preferencesUrl}>` } };
   }
 
   private async render(

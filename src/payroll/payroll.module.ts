@@ -42,7 +42,7 @@ import { PdfModule } from '../common/pdf/pdf.module';
 import { PayslipPdfsService } from './payslips/payslip-pdfs.service';
 import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
 import { PayslipDeliveryService } from './payslips/payslip-delivery.service';
-import { PayslipMailProcessor } from './payslips/payslip-mail.processor';
+import { PayslipMailKind } from './payslips/payslip-mail.kind';
 
 @Module({
   imports: [
@@ -95,7 +95,7 @@ import { PayslipMailProcessor } from './payslips/payslip-mail.processor';
     PayslipPdfsService,
     PayslipDeliveriesRepository,
     PayslipDeliveryService,
-    PayslipMailProcessor,
+    PayslipMailKind,
   ],
   exports: [PayrollConfigService, PayrollEmployeesService, PayrollInputsService, PayrollRunsService, PayrollTransitionsService],
 })

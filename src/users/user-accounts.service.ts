@@ -99,6 +99,8 @@ export class UserAccountsService implements OnModuleInit {
         lang: dto.lang ?? null,
         defaultModule: dto.default_module ?? null,
         welcomeEmailStatus: this.welcome.enabled ? 'pending' : 'none',
+        // The welcome e-mail is queued with the user: both or neither.
+        inTransaction: (em, made) => this.welcome.queue(em, made.id),
       })
       .catch(async (err: unknown) => {
         // Another request linked a user to this employee between the check and the insert.

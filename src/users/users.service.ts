@@ -40,6 +40,8 @@ export interface NewUser {
   departmentIds?: number[];
   /** Opens the user's "change your temporary password" task (a user made for an employee). */
   passwordTask?: boolean;
+  /** More to write in the user's transaction (its welcome e-mail). */
+  inTransaction?: (em: EntityManager, user: User) => Promise<unknown>;
 }
 
 /** A user as the audit log records it: the API's fields, never the password hash. */
@@ -185,6 +187,7 @@ export class UsersService {
         after: userAuditView(saved, departments),
       });
       if (input.passwordTask) await recordEvent(target, 'user.must_change_password', { user: saved.id });
+      await input.inTransaction?.(target, saved);
       return saved;
     };
     try {

@@ -30,6 +30,7 @@ import { PayrollTests1763800000028 } from './1763800000028-PayrollTests';
 import { PayrollRunInputs1763800000029 } from './1763800000029-PayrollRunInputs';
 import { ImportRestarts1763800000030 } from './1763800000030-ImportRestarts';
 import { OutboxRelay1763800000031 } from './1763800000031-OutboxRelay';
+import { MailOutbox1763800000032 } from './1763800000032-MailOutbox';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   PayrollRunInputs1763800000029,
   ImportRestarts1763800000030,
   OutboxRelay1763800000031,
+  MailOutbox1763800000032,
 ];

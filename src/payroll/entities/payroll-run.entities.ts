@@ -104,26 +104,6 @@ export class Payslip {
 export const PAYSLIP_DELIVERY_STATUSES = ['not_sent', 'queued', 'sent', 'failed', 'no_address', 'unknown'] as const;
 export type PayslipDeliveryStatus = (typeof PAYSLIP_DELIVERY_STATUSES)[number];
 
-/**
- * One e-mail of a payslip for one send request: written `queued` before its job runs, `sending`
- * before the SMTP call and settled `sent` or `failed` after it; found still `sending` by a later
- * attempt, it becomes `unknown` and is not sent again (the process died between the two).
- */
-@Entity('payslip_deliveries')
-export class PayslipDelivery {
-  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
-  @Column({ name: 'payslip_id', type: 'integer' }) payslipId: number;
-  @Column({ name: 'request_id', type: 'varchar', length: 64 }) requestId: string;
-  @Column({ type: 'varchar', length: 16 }) status: 'queued' | 'sending' | 'sent' | 'failed' | 'unknown';
-  @Column({ type: 'varchar', length: 255 }) address: string;
-  @Column({ name: 'send_after', type: 'datetime', nullable: true }) sendAfter: Date | null;
-  @Column({ type: 'varchar', length: 500, nullable: true }) error: string | null;
-  @Column({ name: 'requested_by', type: 'integer', nullable: true }) requestedBy: number | null;
-  @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
-  @Column({ name: 'started_at', type: 'datetime', nullable: true }) startedAt: Date | null;
-  @Column({ name: 'finished_at', type: 'datetime', nullable: true }) finishedAt: Date | null;
-}
-
 export const PAYROLL_RUN_ENTITIES = [
   Payroll,
   PayrollColumnSet,
@@ -132,5 +112,4 @@ export const PAYROLL_RUN_ENTITIES = [
   PayrollError,
   PayslipTemplate,
   Payslip,
-  PayslipDelivery,
 ];

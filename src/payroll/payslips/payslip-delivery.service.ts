@@ -7,35 +7,19 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { transaction } from '../../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
 import { PdfRenderer } from '../../common/pdf/pdf-renderer';
-import { JobQueue } from '../../common/queue/job-queue.service';
-import { defineJob } from '../../common/queue/queue.constants';
 import { EmployeesRepository } from '../../employees/employees.repository';
 import { MailService } from '../../mail/mail.service';
+import { MailOutbox } from '../../mail/outbox/mail-outbox.service';
 import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../../settings/settings.registry';
 import { SettingsService } from '../../settings/settings.service';
 import { SendPayslipDto, SendPayslipsDto, SendPayslipsResultDto } from '../dto/payroll-run.dto';
-import { Payroll, PayslipDelivery } from '../entities/payroll-run.entities';
+import { Payroll } from '../entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { PayslipDeliveriesRepository, PayslipToSend } from './payslip-deliveries.repository';
 import { compileBoundedTemplate, shapeOf, TemplateSyntaxError } from '../../common/template/template';
 
-/** One payslip's e-mail: 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
-export const PAYSLIP_MAIL_JOB = defineJob<{ deliveryId: number }>('mail', 'payslip', undefined, (d) => ({
-  delivery: d.deliveryId,
-}));
-
-/** Queues the deliveries whose send_after has come (and any a lost job left queued), every PAYSLIP_DELIVERIES_EVERY_MS. */
-/**
- * The mail job of a delivery: its id and its request's UUID, so a finished job of another database
- * behind the same QUEUE_PREFIX (a reset, the integration suites) never hides a new delivery of that id.
- */
-const mailJobId = (d: Pick<PayslipDelivery, 'id' | 'requestId'>) => `payslip-mail-${d.id}-${d.requestId}`;
-
-export const PAYSLIP_DELIVERIES_JOB = defineJob<Record<string, never>>('schedule', 'payslip-deliveries');
-export const PAYSLIP_DELIVERIES_EVERY_MS = 30_000;
-
-/** Deliveries queued by one run of the scheduled job. */
-const DUE_PER_RUN = 5000;
+/** The mail outbox's purpose of payslip e-mails (PayslipMailKind); the ref is the payslip's id. */
+export const PAYSLIP_MAIL = 'payslip';
 
 /** What the payslip e-mail's subject and body may name. */
 const SAMPLE_EMAIL_CONTEXT = {
@@ -46,12 +30,11 @@ const SAMPLE_EMAIL_CONTEXT = {
 export const PAYSLIP_EMAIL_SHAPE = shapeOf(SAMPLE_EMAIL_CONTEXT);
 
 /**
- * Payslip e-mails (issue 29): a send request queues one delivery per payslip (a record per payslip
- * and request, unique), the mail job sends it with the PDF attached. Exactly one e-mail per payslip
- * and request: the record is claimed (`sending`) before the SMTP call and settled after it; an
- * attempt that finds it still `sending` (its process died in between) marks it `unknown` and sends
- * nothing, so nobody gets a second copy silently. Payslips already sent, queued or unknown are left
- * out of a payroll-wide request (re-send one by one).
+ * Payslip e-mails (issue 29): a send request queues one e-mail per payslip in the mail outbox (one
+ * per payslip and request, unique), the PDF attached by document id; the outbox sends each at most
+ * once (`unknown` when its process died during the SMTP call, so nobody gets a second copy silently)
+ * and PayslipMailKind sets the payslip's delivery status from the outcome. Payslips already sent,
+ * queued or unknown are left out of a payroll-wide request (re-send one by one).
  */
 @Injectable()
 export class PayslipDeliveryService implements OnModuleInit {
@@ -63,12 +46,10 @@ export class PayslipDeliveryService implements OnModuleInit {
     private readonly renderer: PdfRenderer,
     private readonly settings: SettingsService,
     private readonly mail: MailService,
-    private readonly jobs: JobQueue,
+    private readonly outbox: MailOutbox,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(PAYSLIP_DELIVERIES_JOB, () => this.queueDue());
-    void this.jobs.schedule(PAYSLIP_DELIVERIES_JOB, PAYSLIP_DELIVERIES_EVERY_MS);
     for (const name of [PAYSLIP_EMAIL_SUBJECT, PAYSLIP_EMAIL_BODY])
       this.settings.addCheck(name, (value) => {
         try {
@@ -146,13 +127,14 @@ export class PayslipDeliveryService implements OnModuleInit {
     const reachable = payslips.filter((p) => addressOf(p));
     const unreachable = payslips.filter((p) => !addressOf(p)).map((p) => p.id);
     await transaction(this.ds, async (em) => {
-      await this.repository.insert(
+      await this.outbox.enqueue(
         em,
         reachable.map((p) => ({
-          payslipId: p.id,
+          purpose: PAYSLIP_MAIL,
+          ref: String(p.id),
           requestId: request,
-          status: 'queued' as const,
           address: addressOf(p)!,
+          documentId: p.documentId,
           sendAfter,
           requestedBy: caller.id,
         })),
@@ -181,15 +163,13 @@ export class PayslipDeliveryService implements OnModuleInit {
         },
       });
     });
-    if (!sendAfter || sendAfter.getTime() <= Date.now())
-      for (const d of await this.repository.ofRequest(request))
-        await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: mailJobId(d) });
+    await this.outbox.dispatch(
+      await this.outbox.queuedOf(
+        PAYSLIP_MAIL,
+        reachable.map((p) => String(p.id)),
+        request,
+      ),
+    );
     return { request, queued: reachable.length, no_address: unreachable.length, send_after: sendAfter?.toISOString() ?? null };
-  }
-
-  /** The scheduled job: queues the deliveries whose time has come (a job id per delivery: never twice at once). */
-  async queueDue(): Promise<void> {
-    for (const d of await this.repository.due(new Date(), DUE_PER_RUN))
-      await this.jobs.add(PAYSLIP_MAIL_JOB, { deliveryId: d.id }, { jobId: mailJobId(d) });
   }
 }
