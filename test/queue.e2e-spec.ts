@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import { Queue } from 'bull';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { INTEGRATION, TestApp, createTestApp, sleep, until, testJob } from './helpers/test-app';
 
@@ -154,4 +156,35 @@ describe('a scheduled job across processes', () => {
       await a.close();
     }
   });
+});
+
+describe('a schedule an upgrade retired', () => {
+  (INTEGRATION ? it : it.skip)(
+    'is removed from Redis when a consumer of the release that retired it starts, not failed at every interval (issue 42)',
+    async () => {
+      const prefix = `${process.env.QUEUE_PREFIX ?? 'hr'}:retired-${randomUUID().slice(0, 8)}`;
+      const name = 'payslip-deliveries'; // RETIRED_SCHEDULES
+      const before = await createTestApp({ QUEUE_PREFIX: prefix });
+      const schedules = () => before.app.get<Queue>(getQueueToken('schedule')).getRepeatableJobs();
+      try {
+        // An earlier release's schedule, as it left it in Redis.
+        const def = testJob<Record<string, never>>('schedule', name);
+        before.app.get(JobQueue).register(def, async () => undefined);
+        await before.app.get(JobQueue).schedule(def, 60_000);
+        expect((await schedules()).map((j) => j.name)).toContain(name);
+        // The next release: a process without the handler starts on the same Redis.
+        const after = await createTestApp({ QUEUE_PREFIX: prefix }, { keepDatabase: true });
+        try {
+          expect((await schedules()).map((j) => j.name)).not.toContain(name);
+          expect(after.logs.join('\n')).toContain(`scheduled job schedule:${name} was retired`);
+          // The release's own schedules stay.
+          expect((await schedules()).map((j) => j.name)).toContain('outbox-relay');
+        } finally {
+          await after.close();
+        }
+      } finally {
+        await before.close();
+      }
+    },
+  );
 });

@@ -6,6 +6,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
+import { WebhookDeliveryProcessor } from '../src/webhooks/webhook-delivery.processor';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, INTEGRATION, okCaller, sleep, TestApp, until } from './helpers/test-app';
 
@@ -171,6 +172,27 @@ describe('webhooks', () => {
     } finally {
       await r.close();
     }
+  });
+
+  it('a delivery given up after its worker died JOB_MAX_WORKER_DEATHS times is listed with the reason (issue 42)', async () => {
+    const r = await receiver([200]);
+    const hook = await ok('POST', '/webhooks', admin, { url: r.url, events: ['employee.created'] });
+    await r.close();
+    const [event] = await t.app
+      .get(DataSource)
+      .query<Array<{ event_id: string }>>(`SELECT event_id FROM outbox_events ORDER BY id DESC LIMIT 1`);
+    await t.app
+      .get(WebhookDeliveryProcessor)
+      .abandon({ eventId: event.event_id, webhookId: hook.id }, 'the worker stopped while running this job 2 times');
+    const deliveries = (await ok('GET', `/webhooks/${hook.id}/deliveries`, admin)) as Array<Record<string, unknown>>;
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        attempt: 0,
+        delivered: false,
+        error: 'given up: the worker stopped while running this job 2 times; the receiver may or may not have it',
+      }),
+    ]);
+    await ok('DELETE', `/webhooks/${hook.id}`, admin);
   });
 
   it('POST /webhooks/{id}/test sends a signed ping and answers with the attempt', async () => {

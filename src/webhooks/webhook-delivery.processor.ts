@@ -44,10 +44,12 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber 
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(DELIVER_JOB, (data, ctx) => this.deliver(data, ctx), {
-      attempts: this.config.webhooks.attempts,
-      backoffMs: this.config.webhooks.retryBackoffMs,
-    });
+    this.jobs.register(
+      DELIVER_JOB,
+      (data, ctx) => this.deliver(data, ctx),
+      { attempts: this.config.webhooks.attempts, backoffMs: this.config.webhooks.retryBackoffMs },
+      (data, reason) => this.abandon(data, reason),
+    );
     this.relay.subscribe(this);
   }
 
@@ -62,6 +64,27 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber 
             { eventId: event.eventId, webhookId: hook.id },
             { jobId: `webhook-${hook.id}-${event.eventId}` },
           );
+  }
+
+  /**
+   * The job was given up after its process died JOB_MAX_WORKER_DEATHS times (during the POST, so
+   * the receiver may or may not have it): the deliveries list says so, as an attempt that failed
+   * with the reason, so an Admin sees why the event stopped and can ask the receiver.
+   */
+  async abandon({ eventId, webhookId }: DeliverJobData, reason: string): Promise<void> {
+    const event = await this.dataSource.getRepository(OutboxEvent).findOne({ where: { eventId } });
+    if (!event || !(await this.dataSource.getRepository(Webhook).exists({ where: { id: webhookId } }))) return;
+    await this.dataSource.getRepository(WebhookDelivery).insert({
+      webhookId,
+      eventId,
+      event: event.event,
+      attempt: 0,
+      statusCode: null,
+      durationMs: 0,
+      error: `given up: ${reason}; the receiver may or may not have it`.slice(0, 500),
+      delivered: false,
+      at: new Date(),
+    });
   }
 
   /** One attempt: signed POST, the attempt recorded; a failure throws (retried) until the subscription has failed for a day. */

@@ -7,6 +7,7 @@ import {
   JobHandler,
   JobRunner,
   QueueName,
+  RETIRED_SCHEDULES,
   RetryPolicy,
   workerDeathsReason,
 } from './queue.constants';
@@ -57,6 +58,7 @@ export class BullRunner implements JobRunner {
   async start(): Promise<void> {
     if (!this.consume || this.started) return;
     this.started = true;
+    await this.removeRetiredSchedules();
     for (const [name, q] of this.queues) {
       q.on('failed', (job: Job, err: Error) => {
         // Bull fails a job that stalled too often without a retry, whatever its attempts: its record goes to Failed.
@@ -74,6 +76,20 @@ export class BullRunner implements JobRunner {
         return handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, attempts: job.opts.attempts ?? 1 });
       }).catch((err: unknown) => this.logger.error(`consumer of queue ${name} stopped: ${String(err)}`));
     }
+  }
+
+  /**
+   * Schedules an upgrade retired (RETIRED_SCHEDULES) would otherwise fail in Redis at every
+   * interval, forever, for want of a handler: they are removed once, with a log line. Only those
+   * named: an older process started during a rolling upgrade must not remove a newer one's.
+   */
+  private async removeRetiredSchedules(): Promise<void> {
+    for (const [name, q] of this.queues)
+      for (const job of await q.getRepeatableJobs())
+        if (RETIRED_SCHEDULES.includes(`${name}:${job.name}`) && !this.handlers.has(`${name}:${job.name}`)) {
+          await q.removeRepeatableByKey(job.key);
+          this.logger.warn(`scheduled job ${name}:${job.name} was retired: its schedule is removed from Redis`);
+        }
   }
 
   /** A job whose process died while running it maxDeaths times: logged, and its record ends Failed. */

@@ -99,3 +99,10 @@ export interface JobRunner {
 export const JOB_RUNNER = Symbol('JOB_RUNNER');
 /** The defined jobs JobQueue checks (DEFINED_JOBS unless a test provides its own). */
 export const DEFINED_JOB_NAMES = Symbol('DEFINED_JOB_NAMES');
+
+/**
+ * Scheduled jobs of earlier releases that no handler runs any more; a consumer removes their
+ * repeatable entries from Redis at start. schedule:payslip-deliveries: the mail outbox's sweep
+ * (schedule:mail-outbox) took it over (issue 42).
+ */
+export const RETIRED_SCHEDULES: readonly string[] = ['schedule:payslip-deliveries'];
