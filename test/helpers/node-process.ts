@@ -7,6 +7,8 @@ export const DIST = join(__dirname, '..', '..', 'dist', 'src');
 /** A `node dist/src/<script>.js` child process (the built service), its JSON log lines collected. */
 export class NodeProcess {
   readonly lines: string[] = [];
+  /** Called with each line as it arrives (a test that must act within a millisecond of a log line). */
+  private readonly watchers: Array<(line: string) => void> = [];
   readonly proc: ChildProcess;
   private readonly exited: Promise<number | null>;
 
@@ -20,10 +22,16 @@ export class NodeProcess {
       const parts = (rest + chunk.toString()).split('\n');
       rest = parts.pop() ?? '';
       this.lines.push(...parts);
+      for (const line of parts) for (const watch of this.watchers) watch(line);
     };
     this.proc.stdout?.on('data', collect);
     this.proc.stderr?.on('data', collect);
     this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
+  }
+
+  /** Calls `watch` with every line from now on. */
+  onLine(watch: (line: string) => void): void {
+    this.watchers.push(watch);
   }
 
   get running(): boolean {
