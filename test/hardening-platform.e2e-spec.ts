@@ -215,6 +215,7 @@ describe('hardening (issue 8): platform', () => {
         level: 'Employee',
         mustChangePassword: true,
         welcomeEmailStatus: 'pending',
+        inTransaction: (em, made) => t.app.get(WelcomeMailService).queue(em, made.id),
       });
       const chosen = await hasher.hash('my-chosen-Secret-9');
       const original = hasher.hash.bind(hasher);
@@ -232,6 +233,8 @@ describe('hardening (issue 8): platform', () => {
       expect(after.passwordHash).toBe(chosen);
       expect(after.mustChangePassword).toBe(false);
       expect(smtp.messages.filter((m) => m.to.includes('late-retry@test.example'))).toEqual([]);
+      // The e-mail ends failed with the reason, and the user not_sent.
+      expect(after.welcomeEmailStatus).toBe('not_sent');
     });
   });
 
