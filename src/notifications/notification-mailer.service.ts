@@ -23,6 +23,8 @@ export const NOTIFICATION_EMAILS_JOB = defineJob<Record<string, never>>('schedul
 
 /** Rows one sweep queues at most. */
 const SWEEP_LIMIT = 2000;
+/** Immediate e-mails claimed and queued in one transaction. */
+const CLAIM_BATCH = 500;
 
 /**
  * Notification e-mails (issue 30), a kind of the mail outbox (issue 42). Each due row is claimed
@@ -94,15 +96,21 @@ export class NotificationMailer implements OnModuleInit {
   async queueImmediate(due: Array<{ id: number; sourceKey: string }>): Promise<number> {
     if (!this.enabled) return 0;
     const keys: string[] = [];
-    for (const { id } of due) {
-      const key = `email:${id}`;
-      const claimed = await transaction(this.ds, async (em) => {
-        if (!(await this.repository.claimOne(em, id, key))) return false;
-        await this.outbox.enqueue(em, [{ purpose: NOTIFICATION_MAIL, ref: key }]);
-        return true;
-      });
-      if (claimed) keys.push(key);
-    }
+    // A transaction per CLAIM_BATCH rows: each row claimed by one conditional UPDATE (a concurrent
+    // sweep's claim of the same row finds it taken), their e-mails queued with the claims.
+    for (let i = 0; i < due.length; i += CLAIM_BATCH)
+      keys.push(
+        ...(await transaction(this.ds, async (em) => {
+          const claimed: string[] = [];
+          for (const { id } of due.slice(i, i + CLAIM_BATCH))
+            if (await this.repository.claimOne(em, id, `email:${id}`)) claimed.push(`email:${id}`);
+          await this.outbox.enqueue(
+            em,
+            claimed.map((ref) => ({ purpose: NOTIFICATION_MAIL, ref })),
+          );
+          return claimed;
+        })),
+      );
     await this.outbox.dispatch(await this.outbox.queuedOf(NOTIFICATION_MAIL, keys));
     return keys.length;
   }
