@@ -12,7 +12,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { MailService, OutgoingMail as MailMessage, permanentSmtpFailure, smtpFailureReason } from '../mail.service';
 import './mail.events';
 import { MailSettledPayload } from './mail.events';
-import { MAIL_STATES, OutgoingMail, OutgoingMailStatus } from './outgoing-mail.entity';
+import { MAIL_STATES, OutgoingMail } from './outgoing-mail.entity';
 import { MailToDispatch, OutgoingMailRepository } from './outgoing-mail.repository';
 
 /** One outgoing e-mail's send job; 5 attempts, the first retry after MAIL_RETRY_BACKOFF_MS, doubling. */
@@ -255,6 +255,3 @@ export class MailOutbox implements OnModuleInit {
 function jobIdOf(m: Pick<OutgoingMail, 'id' | 'requestId'>): string {
   return `mail-${m.id}-${m.requestId}`;
 }
-
-/** The statuses an e-mail ends in. */
-export type SettledStatus = Exclude<OutgoingMailStatus, 'queued' | 'sending'>;
