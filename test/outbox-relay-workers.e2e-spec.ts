@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { transaction } from '../src/common/database/transaction';
 import { dataSourceOptions } from '../src/database/data-source';
 import { recordEvents } from '../src/common/outbox/outbox';
+import { OutboxRepository } from '../src/common/outbox/outbox.repository';
 import { DIST, NodeProcess } from './helpers/node-process';
 import { INTEGRATION, TestApp, createTestApp, createUser, okCaller, until } from './helpers/test-app';
 
@@ -43,6 +44,11 @@ async function receiver() {
         api: Record<string, string>;
         /** Events recorded, then relayed by processes killed mid-batch. */
         events: number;
+        /**
+         * Hold SQLite's write lock while a process starts relaying: it announces its batch and then
+         * waits inside the batch's transaction for its first write, where the SIGKILL finds it.
+         */
+        holdWriteLock?: boolean;
         script: 'main' | 'worker';
         worker: (api: TestApp) => Record<string, string>;
         cleanup: () => void;
@@ -72,11 +78,12 @@ async function receiver() {
         const dir = mkdtempSync(join(tmpdir(), 'hr-relay-'));
         const url = `sqlite:${join(dir, 'hr.sqlite')}`;
         return {
-          api: { DATABASE_URL: url, REDIS_URL: '' },
-          // One batch of every event: long enough for the SIGKILL to land inside it.
-          events: 3000,
+          // The seeding app relays nothing: the killed processes are handed every event.
+          api: { DATABASE_URL: url, REDIS_URL: '', OUTBOX_RELAY_MS: '600000' },
+          events: 1000,
+          holdWriteLock: true,
           script: 'main' as const,
-          worker: () => ({ DATABASE_URL: url, REDIS_URL: '', PORT: '0', OUTBOX_RELAY_BATCH: '3000' }),
+          worker: () => ({ DATABASE_URL: url, REDIS_URL: '', PORT: '0' }),
           cleanup: () => rmSync(dir, { recursive: true, force: true }),
         };
       },
@@ -113,6 +120,11 @@ async function receiver() {
           await seeding.query<Array<{ event_id: string }>>("SELECT event_id FROM outbox_events WHERE event = 'task.assigned'")
         ).map((e) => e.event_id);
         expect(events).toHaveLength(EVENTS);
+        // Every event sequenced now: a process that relays under the held write lock (SQLite) must
+        // not wait to sequence before it announces a batch.
+        const outbox = api.app.get(OutboxRepository);
+        for (let from = await outbox.firstUnsequenced(); from !== null; from = await outbox.firstUnsequenced())
+          await transaction(seeding, (em) => outbox.sequence(em, from, 5000));
         // The seeding app goes (it would relay too); the checks read through a bare connection.
         const workerVars = env.worker(api);
         const database = api.config.database;
@@ -136,11 +148,17 @@ async function receiver() {
 
         // Kill workers the moment they announce a batch (any subscriber's: a process writes its log
         // lines one at a time, and while better-sqlite3 runs a transaction the next one waits), until
-        // one dies with its batch uncommitted.
+        // one dies with its batch uncommitted. On SQLite the test holds the write lock meanwhile, so
+        // the process waits inside the batch's transaction and every kill lands in the middle.
         let midBatch = 0;
         for (let attempt = 0; attempt < 8 && midBatch < 2; attempt++) {
-          const w = new NodeProcess(env.script, workerEnv);
+          const w = new NodeProcess(env.script, env.holdWriteLock ? { ...workerEnv, OUTBOX_RELAY_MS: '3000' } : workerEnv);
           workers.push(w);
+          if (env.holdWriteLock) {
+            // Started (its start-up lines all out) before its first relay, 3 s in: then the lock.
+            await until(() => w.messages().some((m) => m.startsWith('Server listening')) || !w.running, 30_000);
+            await ds.query('BEGIN IMMEDIATE');
+          }
           const batch = /"msg":"(\w+): handling seq (\d+)\.\.(\d+)"/;
           const announced = () => w.lines.map((l) => batch.exec(l)).filter((m) => m !== null);
           // SIGKILL from the line's handler, within a millisecond of reading it.
@@ -149,6 +167,7 @@ async function receiver() {
           });
           await until(() => announced().length > 0 || !w.running, 30_000).catch(() => undefined);
           await w.kill('SIGKILL');
+          if (env.holdWriteLock) await ds.query('ROLLBACK');
           const batches = announced();
           if (!batches.length) throw new Error(`the worker announced no batch:\n${w.lines.join('\n')}`);
           const [, subscriber, from, to] = batches[0];
