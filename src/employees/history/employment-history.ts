@@ -1,0 +1,103 @@
+import { addDays } from '../../common/time/days';
+
+/**
+ * Employment history (issue 43, API.md §19): the pure rules that turn an employee's recorded
+ * changes into its segments, as known at an instant. No database here: the repository reads the
+ * changes, the history route, the as-of reads and the daily job all fold them with these rules,
+ * and the property test checks them against its own model.
+ */
+
+/** The dated fields of an employee, by their API names; null: none. */
+export const DATED_FIELDS = [
+  'job_title',
+  'department',
+  'pay_grade',
+  'employment_status',
+  'supervisor',
+  'approver1',
+  'approver2',
+  'approver3',
+] as const;
+export type DatedField = (typeof DATED_FIELDS)[number];
+export type DatedValues = Record<DatedField, number | null>;
+
+/** One component of a salary: its amount as the decimal string the salary API uses. */
+export interface SalaryLine {
+  component: number;
+  amount: string;
+}
+
+/** A recorded change, as the rules need it. */
+export interface RecordedChange {
+  id: number;
+  /** 'YYYY-MM-DD': the day it takes effect. */
+  effectiveDate: string;
+  /** When it was recorded (the order of two changes of one day: the later recorded wins). */
+  recordedAt: Date;
+  /** The dated fields it sets (the others keep their values). */
+  fields: Partial<DatedValues>;
+  /** The whole salary from that day, when the change sets it. */
+  salary: SalaryLine[] | null;
+  /** When it was cancelled (a Scheduled change only), else null. */
+  cancelledAt: Date | null;
+  /** The change this one corrects: from this one's recording on, that one no longer counts. */
+  corrects: number | null;
+}
+
+/** A stretch of days with one set of values: from the change that began it. */
+export interface Segment {
+  effectiveFrom: string;
+  /** The last day (inclusive); null for the open one. */
+  effectiveTo: string | null;
+  values: DatedValues;
+  salary: SalaryLine[];
+  /** The last change applied on `effectiveFrom`. */
+  change: number;
+}
+
+const EMPTY: DatedValues = Object.fromEntries(DATED_FIELDS.map((f) => [f, null])) as DatedValues;
+
+/** Whether `c` was recorded, and not cancelled, by `knownAt`. */
+function recordedAndStanding(c: RecordedChange, knownAt: Date): boolean {
+  return c.recordedAt <= knownAt && !(c.cancelledAt && c.cancelledAt <= knownAt);
+}
+
+/**
+ * The segments as known at `knownAt` (default: every recording so far): the changes that count
+ * then, in order of effective date, then recording, then id; each day's changes folded over the
+ * values before it (a field a change does not name keeps its value; a salary replaces the whole
+ * salary). One segment per day on which something counted changed, the last open.
+ */
+export function segmentsAt(changes: readonly RecordedChange[], knownAt: Date = new Date(8.64e15)): Segment[] {
+  // A correction hides what it corrects from its own recording on, unless it was cancelled by then.
+  const corrected = new Set(changes.filter((c) => c.corrects !== null && recordedAndStanding(c, knownAt)).map((c) => c.corrects));
+  const counted = changes
+    .filter((c) => recordedAndStanding(c, knownAt) && !corrected.has(c.id))
+    .sort(
+      (a, b) => a.effectiveDate.localeCompare(b.effectiveDate) || a.recordedAt.getTime() - b.recordedAt.getTime() || a.id - b.id,
+    );
+  const segments: Segment[] = [];
+  let values = EMPTY;
+  let salary: SalaryLine[] = [];
+  for (const c of counted) {
+    values = { ...values, ...c.fields };
+    if (c.salary) salary = c.salary;
+    const last = segments[segments.length - 1];
+    if (last && last.effectiveFrom === c.effectiveDate) Object.assign(last, { values, salary, change: c.id });
+    else {
+      if (last) last.effectiveTo = addDays(c.effectiveDate, -1);
+      segments.push({ effectiveFrom: c.effectiveDate, effectiveTo: null, values, salary, change: c.id });
+    }
+  }
+  return segments;
+}
+
+/** The segment in force on `day` (null before the first). */
+export function segmentOn(segments: readonly Segment[], day: string): Segment | null {
+  let found: Segment | null = null;
+  for (const s of segments) {
+    if (s.effectiveFrom > day) break;
+    found = s;
+  }
+  return found;
+}
