@@ -21,7 +21,7 @@ SELECT DISTINCT `e`.`user_id` AS `user`
   LIMIT 1000;
 
 -- NotificationEmailsRepository.dueImmediate
-SELECT `NotificationEmail`.`id` AS `NotificationEmail_id`, `NotificationEmail`.`source_key` AS `NotificationEmail_source_key`
+SELECT `NotificationEmail`.`id` AS `NotificationEmail_id`
   FROM `notification_emails` `NotificationEmail`
   WHERE ((`NotificationEmail`.`status` = ?) AND (`NotificationEmail`.`mode` = ?) AND (`NotificationEmail`.`due_at` <= ?))
   ORDER BY `NotificationEmail_id` ASC

@@ -79,16 +79,16 @@ export class NotificationEmailsRepository {
     return out;
   }
 
-  /** Immediate e-mails due (queued), oldest first: their ids and sources. */
+  /** Immediate e-mails due (queued), oldest first: their ids. */
   @RecordSql(new Date('2026-11-26T09:00:00Z'), 1000)
-  async dueImmediate(now: Date, limit: number): Promise<Array<{ id: number; sourceKey: string }>> {
+  async dueImmediate(now: Date, limit: number): Promise<number[]> {
     const rows = await this.ds.getRepository(NotificationEmail).find({
-      select: { id: true, sourceKey: true },
+      select: { id: true },
       where: { status: 'queued', mode: 'immediate', dueAt: LessThanOrEqual(now) },
       order: { id: 'ASC' },
       take: limit,
     });
-    return rows.map((r) => ({ id: r.id, sourceKey: r.sourceKey }));
+    return rows.map((r) => r.id);
   }
 
   /** Users with a digest due (its items queued), by the earliest item. */

@@ -5,7 +5,7 @@ import { defineJob } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { transaction } from '../common/database/transaction';
 import { ComposedMail, MailOutbox } from '../mail/outbox/mail-outbox.service';
 import { COMPANY_NAME } from '../settings/settings.registry';
@@ -23,7 +23,7 @@ export const NOTIFICATION_EMAILS_JOB = defineJob<Record<string, never>>('schedul
 
 /** Rows one sweep queues at most. */
 const SWEEP_LIMIT = 2000;
-/** Immediate e-mails claimed and queued in one transaction. */
+/** Claims (an immediate e-mail, a user's digest) made and queued in one transaction. */
 const CLAIM_BATCH = 500;
 
 /**
@@ -74,36 +74,29 @@ export class NotificationMailer implements OnModuleInit {
   /** Queues what is due: each immediate e-mail, and one digest per user. The number of e-mails queued. */
   async sweep(now = new Date()): Promise<number> {
     if (!this.enabled) return 0;
-    const due = await this.repository.dueImmediate(now, SWEEP_LIMIT);
-    const immediate = await this.queueImmediate(due);
-    const users = await this.repository.dueDigestUsers(now, SWEEP_LIMIT);
+    const immediate = (await this.repository.dueImmediate(now, SWEEP_LIMIT)).map((id) => {
+      const key = `email:${id}`;
+      return { key, claim: (em: EntityManager) => this.repository.claimOne(em, id, key) };
+    });
     // A key of its own per digest: a second sweep finds the items claimed and queues nothing.
-    const keys: string[] = [];
-    for (const userId of users) {
+    const digests = (await this.repository.dueDigestUsers(now, SWEEP_LIMIT)).map((userId) => {
       const key = `digest:${userId}:${randomUUID()}`;
-      const claimed = await transaction(this.ds, async (em) => {
-        if (!(await this.repository.claimDigest(em, userId, now, key))) return false;
-        await this.outbox.enqueue(em, [{ purpose: NOTIFICATION_MAIL, ref: key }]);
-        return true;
-      });
-      if (claimed) keys.push(key);
-    }
-    await this.outbox.dispatch(await this.outbox.queuedOf(NOTIFICATION_MAIL, keys));
-    return immediate + keys.length;
+      return { key, claim: async (em: EntityManager) => (await this.repository.claimDigest(em, userId, now, key)) > 0 };
+    });
+    return this.claimAndQueue([...immediate, ...digests]);
   }
 
-  /** Queues the e-mails of these rows (the dispatcher's fast path; the sweep catches what it missed); how many. */
-  async queueImmediate(due: Array<{ id: number; sourceKey: string }>): Promise<number> {
-    if (!this.enabled) return 0;
+  /**
+   * Claims rows under each key and queues one e-mail per key that claimed any, CLAIM_BATCH keys a
+   * transaction (a concurrent sweep's claim of the same rows finds them taken); then sends them.
+   */
+  private async claimAndQueue(claims: Array<{ key: string; claim: (em: EntityManager) => Promise<boolean> }>): Promise<number> {
     const keys: string[] = [];
-    // A transaction per CLAIM_BATCH rows: each row claimed by one conditional UPDATE (a concurrent
-    // sweep's claim of the same row finds it taken), their e-mails queued with the claims.
-    for (let i = 0; i < due.length; i += CLAIM_BATCH)
+    for (let i = 0; i < claims.length; i += CLAIM_BATCH)
       keys.push(
         ...(await transaction(this.ds, async (em) => {
           const claimed: string[] = [];
-          for (const { id } of due.slice(i, i + CLAIM_BATCH))
-            if (await this.repository.claimOne(em, id, `email:${id}`)) claimed.push(`email:${id}`);
+          for (const { key, claim } of claims.slice(i, i + CLAIM_BATCH)) if (await claim(em)) claimed.push(key);
           await this.outbox.enqueue(
             em,
             claimed.map((ref) => ({ purpose: NOTIFICATION_MAIL, ref })),
