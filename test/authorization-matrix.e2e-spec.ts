@@ -40,6 +40,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET/, /^\/employees\/:id\/salary$/, ADMINS],
   [/PUT/, /^\/employees\/:id\/salary$/, ADMINS],
   [/GET|PUT/, /^\/employees(\/me|\/:id)?$/, ANY],
+  // Employment history (issue 43): read by whoever sees the employee; recorded by administrators and Managers (who may change no dated field: 403 on their reports).
+  [/GET/, /^\/employees\/:id\/(changes|history)$/, ANY],
+  [/POST|DELETE/, /^\/employees\/:id\/changes(\/:cid|\/:cid\/correct)?$/, ['Admin', 'Restricted Admin', 'Manager']],
   [/GET|POST|DELETE/, /^\/employees\/:id\/(certifications|educations|languages|skills|status)(\/:itemId|\/history)?$/, ANY],
   [
     /GET/,
@@ -119,7 +122,7 @@ const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
   [/^\/employees\/:id\/(salary|audit-log)$/, VISIBLE], // Managers and Employees are refused by level first (403)
   [
-    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets))?$/,
+    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|changes|history))?$/,
     VISIBLE,
   ],
 ];

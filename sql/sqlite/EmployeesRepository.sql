@@ -44,6 +44,13 @@ WITH RECURSIVE chain (id, sup, depth) AS ( SELECT id, supervisor_id, 0
   WHERE c.depth < 1000 ) SELECT id
   FROM chain;
 
+-- EmployeesRepository.terminationsDue
+SELECT "e"."id" AS "id"
+  FROM "employees" "e"
+  WHERE "e"."status" = 'Active' AND "e"."termination_date" <= ?
+  ORDER BY "e"."id" ASC
+  LIMIT 200;
+
 -- EmployeesRepository.withDateOn
 SELECT "e"."id" AS id, "e"."first_name" AS first, "e"."last_name" AS last, "e"."department_id" AS department, "e"."supervisor_id" AS supervisor, "e"."birthday" AS date
   FROM "employees" "e"

@@ -40,6 +40,12 @@ export type DepartmentChangeHook = (
   to: number | null,
 ) => Promise<void>;
 
+/**
+ * What another module does, in the same transaction, when an employee's termination takes effect
+ * (the Users module deactivates its user); it may return work to run after the commit.
+ */
+export type TerminationHook = (em: EntityManager, employeeId: number) => Promise<(() => Promise<void>) | void>;
+
 /** An employee as the audit log records it: API field names, stored values (nationality by id). */
 export function auditView(e: Employee): Record<string, unknown> {
   return Object.fromEntries(EMPLOYEE_FIELDS.map((f) => [f.byName ? `${f.api}_id` : f.api, e[f.prop] ?? null]));

@@ -18,6 +18,7 @@ import {
   UpdateEmployeeDto,
 } from './dto/employee.dto';
 import { EMPLOYEE_LIST_SPEC, EmployeesService } from './employees.service';
+import { AsOfQueryDto } from './history/dto/employment-history.dto';
 
 @ApiTags('Employees')
 @ApiBearerAuth()
@@ -56,11 +57,20 @@ export class EmployeesController {
 
   @Get(':id')
   @Authenticated()
-  @ApiOperation({ summary: 'One employee with every field; 404 when missing or outside your scope' })
+  @ApiOperation({
+    summary: 'One employee with every field; 404 when missing or outside your scope',
+    description:
+      'as_of=YYYY-MM-DD: the dated fields (job_title, department, pay_grade, employment_status, supervisor, approver1..3) in force ' +
+      "that day, from the employment history, and the status of that day; 404 before the employee joined. Scope is today's.",
+  })
   @ApiOkEnvelope(EmployeeDto)
   @ApiErrors(400, 401, 404)
-  get(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<EmployeeDto> {
-    return this.employees.get(caller, id);
+  get(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: AsOfQueryDto,
+  ): Promise<EmployeeDto> {
+    return this.employees.get(caller, id, query.as_of);
   }
 
   @Post()
@@ -70,8 +80,8 @@ export class EmployeesController {
   @ApiOperation({ summary: 'Create an employee (Admin)', description: 'employee_id and work_email are unique (409 DUPLICATE).' })
   @ApiOkEnvelope(EmployeeDto)
   @ApiErrors(400, 401, 403, 409)
-  create(@Body() dto: CreateEmployeeDto): Promise<EmployeeDto> {
-    return this.employees.create(dto);
+  create(@CurrentUser() caller: AuthUser, @Body() dto: CreateEmployeeDto): Promise<EmployeeDto> {
+    return this.employees.create(dto, caller);
   }
 
   @Put(':id')

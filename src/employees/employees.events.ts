@@ -1,11 +1,15 @@
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
-/** Webhook events of employee records (written by EmployeesService's recordAudit calls). */
+/** Webhook events of employee records (written by EmployeesService's recordAudit calls and the employment history). */
 declare module '../common/outbox/outbox' {
   interface WebhookEventPayloads {
     'employee.created': ChangeEventPayload;
     'employee.updated': ChangeEventPayload;
     'employee.deleted': ChangeEventPayload;
+    /** A dated change took effect (on its day; at once for one dated today or earlier): id is the change's, changes its dated fields before and after its day (salary amounts are never in events). */
+    'employee.change_effective': ChangeEventPayload;
+    /** The employee's termination took effect (the daily job, on its termination date): changes holds status and termination_date. */
+    'employee.terminated': ChangeEventPayload;
   }
 }
 
@@ -13,4 +17,6 @@ export const EMPLOYEE_WEBHOOK_EVENTS = [
   'employee.created',
   'employee.updated',
   'employee.deleted',
+  'employee.change_effective',
+  'employee.terminated',
 ] as const satisfies readonly WebhookEvent[];

@@ -23,6 +23,7 @@ import { EMPLOYEE_FIELDS } from './employee-fields';
 import { EmployeesRepository } from './employees.repository';
 import { datesProblem, newEmployee, SELF_REFERENCE } from './employee-rules';
 import { auditView } from './employee-views';
+import { EmploymentHistoryWriter } from './history/employment-history.writer';
 import { EmployeesService } from './employees.service';
 import { Employee } from './entities/employee.entity';
 
@@ -116,6 +117,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     private readonly reference: ReferenceService,
     private readonly repository: EmployeesRepository,
     private readonly employees: EmployeesService,
+    private readonly history: EmploymentHistoryWriter,
   ) {}
 
   onModuleInit(): void {
@@ -128,7 +130,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     for (const f of EMPLOYEE_FIELDS) {
       if (f.ref && f.ref !== 'employee') names.set(f.api, await this.reference.idsByName(f.ref));
     }
-    return new EmployeesImportSession(run, scope, names, this.access, this.repository, this.employees);
+    return new EmployeesImportSession(run, scope, names, this.access, this.repository, this.employees, this.history);
   }
 }
 
@@ -149,6 +151,7 @@ class EmployeesImportSession implements ImportSession {
     private readonly access: EmployeeAccessService,
     private readonly repository: EmployeesRepository,
     private readonly employees: EmployeesService,
+    private readonly history: EmploymentHistoryWriter,
   ) {}
 
   remember(rows: ImportRow[]): void {
@@ -317,6 +320,10 @@ class EmployeesImportSession implements ImportSession {
       const entities = ready.map((p) => this.entityOf(p, idOf));
       const ids = await this.insertOrReport(em, ready, entities, problems, lost);
       for (const [employeeId, id] of ids) this.created.set(employeeId, id);
+      const written = entities
+        .filter((e) => ids.has(e.employeeId!))
+        .map((e) => ({ ...e, id: ids.get(e.employeeId!)! }) as Employee);
+      await this.history.startHistories(em, written, this.run.caller.id);
       await recordAudits(
         em,
         entities

@@ -14,10 +14,21 @@ import { EmployeesService } from './employees.service';
 import { EmployeesImport } from './employees.import';
 import { EmployeeLookup } from './employee-lookup';
 import { EmployeeFactsService } from './employee-facts.service';
+import { EmployeeHooks } from './employee-hooks';
+import { EMPLOYMENT_HISTORY_ENTITIES } from './history/employment-history.entities';
+import { EmploymentHistoryController } from './history/employment-history.controller';
+import { EmploymentHistoryJobs } from './history/employment-history.jobs';
+import { EmploymentHistoryRepository } from './history/employment-history.repository';
+import { EmploymentHistoryService } from './history/employment-history.service';
+import { EmploymentHistoryWriter } from './history/employment-history.writer';
 
 @Module({
-  imports: [ReferenceModule, SettingsModule, TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES])],
-  controllers: [EmployeesController, ...EMPLOYEE_ITEM_CONTROLLERS],
+  imports: [
+    ReferenceModule,
+    SettingsModule,
+    TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES, ...EMPLOYMENT_HISTORY_ENTITIES]),
+  ],
+  controllers: [EmployeesController, EmploymentHistoryController, ...EMPLOYEE_ITEM_CONTROLLERS],
   providers: [
     EmployeesReminders,
     EmployeesService,
@@ -27,7 +38,19 @@ import { EmployeeFactsService } from './employee-facts.service';
     EmployeesRepository,
     EmployeesImport,
     EmployeeLookup,
+    EmployeeHooks,
+    EmploymentHistoryRepository,
+    EmploymentHistoryService,
+    EmploymentHistoryWriter,
+    EmploymentHistoryJobs,
   ],
-  exports: [EmployeesService, EmployeeFactsService, EmployeeAccessService, EmployeesRepository, EmployeeLookup],
+  exports: [
+    EmployeesService,
+    EmployeeFactsService,
+    EmployeeAccessService,
+    EmployeesRepository,
+    EmployeeLookup,
+    EmploymentHistoryWriter,
+  ],
 })
 export class EmployeesModule {}

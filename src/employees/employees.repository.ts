@@ -236,6 +236,21 @@ export class EmployeesRepository {
     }));
   }
 
+  /** Active employees whose termination date has come by `day` (the daily job terminates them), lowest id first. */
+  @RecordSql('2026-12-01', 200)
+  async terminationsDue(day: string, limit: number): Promise<number[]> {
+    const rows = await this.ds
+      .getRepository(Employee)
+      .createQueryBuilder('e')
+      .select('e.id', 'id')
+      .where("e.status = 'Active'")
+      .andWhere('e.termination_date <= :day', { day })
+      .orderBy('e.id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: number | string }>();
+    return rows.map((r) => Number(r.id));
+  }
+
   /** Ids, employee ids and names of many employees (deleted ones are simply absent), plain rows 1 000 at a time. */
   @RecordSql([1, 2, 3])
   async namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {

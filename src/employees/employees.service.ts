@@ -19,7 +19,17 @@ import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
 import { EmployeesRepository } from './employees.repository';
 import { datesProblem, newEmployee, SELF_REFERENCE, settleTermination } from './employee-rules';
-import { auditView, DepartmentChangeHook, EmployeeRemovalHook, toCurrentEmployee, toListItem } from './employee-views';
+import {
+  auditView,
+  DepartmentChangeHook,
+  EmployeeRemovalHook,
+  TerminationHook,
+  toCurrentEmployee,
+  toListItem,
+} from './employee-views';
+import { EmployeeHooks } from './employee-hooks';
+import { EmploymentHistoryWriter } from './history/employment-history.writer';
+import { datedPatch, employeeAsOf, maxDay } from './history/as-of';
 import { recordAudit } from '../common/audit/audit-log';
 
 import { EMPLOYEE_LIST_SPEC } from './employees.repository';
@@ -31,8 +41,6 @@ type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
 @Injectable()
 export class EmployeesService {
   private readonly employees: Repository<Employee>;
-  private readonly removalHooks: EmployeeRemovalHook[] = [];
-  private readonly departmentHooks: DepartmentChangeHook[] = [];
 
   /** The list's totals, reused for LIST_TOTALS_CACHE_MS; cleared by this process's own writes. */
   private readonly totals: TotalsCache;
@@ -43,6 +51,8 @@ export class EmployeesService {
     private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
     private readonly repository: EmployeesRepository,
+    private readonly hooks: EmployeeHooks,
+    private readonly history: EmploymentHistoryWriter,
   ) {
     this.employees = dataSource.getRepository(Employee);
     this.totals = new TotalsCache(config.listTotalsCacheMs);
@@ -61,18 +71,23 @@ export class EmployeesService {
     return toCurrentEmployee(e);
   }
 
-  async get(caller: AuthUser, id: number): Promise<EmployeeDto> {
+  /** One employee; with `asOf`, its dated fields and status as they were (or will be) on that day, from the history. */
+  async get(caller: AuthUser, id: number, asOf?: string): Promise<EmployeeDto> {
     const { employee } = await this.access.visible(caller, id);
-    return this.toDto(employee);
+    if (asOf === undefined) return this.toDto(employee);
+    const segment = asOf >= employee.joinedDate ? await this.history.segmentOn(id, asOf) : null;
+    if (!segment) throw new DomainException('NOT_FOUND', `Employee ${id} had not joined by ${asOf}`);
+    return this.toDto(employeeAsOf(employee, segment, asOf));
   }
 
-  async create(dto: CreateEmployeeDto): Promise<EmployeeDto> {
+  async create(dto: CreateEmployeeDto, caller?: AuthUser): Promise<EmployeeDto> {
     const patch = await this.toPatch(dto);
     const employee = this.employees.create(newEmployee(patch as Partial<Employee>));
     await this.check(employee, patch);
     const saved = await this.write(employee, () =>
       transaction(this.dataSource, async (em) => {
         const created = await em.getRepository(Employee).save(employee);
+        await this.history.startHistories(em, [created], caller?.id ?? null);
         await recordAudit(em, {
           action: 'create',
           resource: 'employees',
@@ -112,16 +127,24 @@ export class EmployeesService {
     const before = auditView(employee);
     Object.assign(employee, changedPatch);
     await this.check(employee, changedPatch, scope);
-    // A department change runs the hooks under the employee lock; any other change is a plain transaction.
-    const moves = 'departmentId' in changedPatch && this.departmentHooks.length > 0;
+    // A change of a dated field is a change effective today in the employment history (issue 43),
+    // recorded under the employee lock, as is a department change with its hooks; any other change
+    // is a plain transaction. Before the employee joined, it counts from the joined date.
+    const dated = datedPatch(changedPatch);
+    const effectiveDate = dated ? maxDay(await this.history.today(), employee.joinedDate) : null;
+    const moves = ('departmentId' in changedPatch && this.hooks.department.length > 0) || dated !== null;
     const work = async (em: EntityManager) => {
       // The department as of the lock: the hooks move what was counted under it.
       const current = moves ? await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } }) : null;
       if (moves && !current) throw new NotFoundException('Employee');
       const after = await em.getRepository(Employee).save(employee);
       if (current && current.departmentId !== after.departmentId) {
-        for (const hook of this.departmentHooks) await hook(em, id, current.departmentId, after.departmentId);
+        for (const hook of this.hooks.department) await hook(em, id, current.departmentId, after.departmentId);
       }
+      if (dated && effectiveDate)
+        await this.history.recordIn(em, id, { effectiveDate, reason: null, fields: dated, salary: null }, caller.id, {
+          applied: 'fields',
+        });
       await recordAudit(em, {
         action: 'update',
         resource: 'employees',
@@ -141,12 +164,17 @@ export class EmployeesService {
 
   /** Registers what another module does when an employee changes department (the insights rollups move its history). */
   onDepartmentChange(hook: DepartmentChangeHook): void {
-    this.departmentHooks.push(hook);
+    this.hooks.department.push(hook);
+  }
+
+  /** Registers what another module does when an employee's termination takes effect (the Users module deactivates its user). */
+  onTermination(hook: TerminationHook): void {
+    this.hooks.termination.push(hook);
   }
 
   /** Registers what another module does when an employee is deleted (the Users module deactivates its user). */
   onRemove(hook: EmployeeRemovalHook): void {
-    this.removalHooks.push(hook);
+    this.hooks.removal.push(hook);
   }
 
   /**
@@ -166,7 +194,7 @@ export class EmployeesService {
         before: auditView(existing),
       });
       const later: Array<() => Promise<void>> = [];
-      for (const hook of this.removalHooks) {
+      for (const hook of this.hooks.removal) {
         const after = await hook(em, id);
         if (after) later.push(after);
       }

@@ -18,17 +18,7 @@ import {
   notifyInAppSetting,
 } from './notification-kinds';
 import { NotificationsRepository } from './notifications.repository';
-
-/** The name when it is a time zone Intl knows (as given: Asia/Kolkata stays so), else null. */
-export function knownTimeZone(name: string | null | undefined): string | null {
-  if (!name) return null;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return name;
-  } catch {
-    return null;
-  }
-}
+import { knownTimeZone } from '../common/time/zones';
 
 /** When a user's digest goes out: its hour and time zone. */
 export interface DigestTime {

@@ -9,16 +9,11 @@ import { TIME_ZONE } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { Recipients } from '../users/recipients.service';
 import { NotificationWriter, OutgoingNotification } from './notification-writer.service';
-import { knownTimeZone } from './preferences.service';
+import { knownTimeZone, localDate } from '../common/time/zones';
 
 /** The reminders of the day, hourly: the first run of a day in the company's time zone writes them, the rest find them written. */
 export const NOTIFICATION_REMINDERS_JOB = defineJob<Record<string, never>>('schedule', 'notification-reminders');
 const REMINDERS_EVERY_MS = 3_600_000;
-
-/** 'YYYY-MM-DD' of `now` on the clocks of `timeZone`. */
-export function localDate(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
 
 /**
  * Date reminders (issue 30), written as notifications by a job that runs hourly. What is due is

@@ -50,6 +50,38 @@ export class UserAccountsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.employees.onRemove((em, employeeId) => this.detachEmployee(em, employeeId));
+    this.employees.onTermination((em, employeeId) => this.deactivateLeaver(em, employeeId));
+  }
+
+  /**
+   * An employee's termination took effect (issue 43): its users are deactivated in the same
+   * transaction, their tokens end after the commit. The last active Admin stays active (the
+   * company would be locked out); the audit log shows the termination and no deactivation.
+   */
+  private async deactivateLeaver(em: EntityManager, employeeId: number): Promise<(() => Promise<void>) | void> {
+    const linked = await em.find(User, { where: { employeeId, active: true }, select: { id: true } });
+    if (!linked.length) return;
+    let userIds = linked.map((u) => u.id);
+    try {
+      await assertAdminsRemain(em, userIds);
+    } catch {
+      const admins = await em.find(User, { where: { id: In(userIds), userLevel: 'Admin' }, select: { id: true } });
+      userIds = userIds.filter((id) => !admins.some((a) => a.id === id));
+      if (!userIds.length) return;
+    }
+    await em.update(User, { id: In(userIds) }, { active: false });
+    for (const id of userIds)
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'users',
+        resourceId: id,
+        employee: employeeId,
+        before: { active: true },
+        after: { active: false },
+      });
+    return async () => {
+      for (const id of userIds) await this.tokens.revokeUserTokens(id);
+    };
   }
 
   /**

@@ -215,6 +215,10 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   ...['Salary', 'Column', 'Hook', 'Field', 'Edit'].map((k) => `Explain${k}InputDto.sign`),
   // An input cause is a hook's (column, hook, source, added, removed) or an employee field's.
   ...['column', 'hook', 'source', 'added', 'removed', 'field'].map((p) => `DiffInputCauseDto.${p}`),
+  // A recorded change names only the dated fields it sets (API.md §19).
+  ...['job_title', 'department', 'pay_grade', 'employment_status', 'supervisor', 'approver1', 'approver2', 'approver3'].map(
+    (p) => `ChangeFieldsOutDto.${p}`,
+  ),
 ]);
 
 /** Component names a node refers to, directly or through the schemas it refers to. */

@@ -31,6 +31,7 @@ import { PayrollRunInputs1763800000029 } from './1763800000029-PayrollRunInputs'
 import { ImportRestarts1763800000030 } from './1763800000030-ImportRestarts';
 import { OutboxRelay1763800000031 } from './1763800000031-OutboxRelay';
 import { MailOutbox1763800000032 } from './1763800000032-MailOutbox';
+import { EmploymentHistory1763800000033 } from './1763800000033-EmploymentHistory';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ImportRestarts1763800000030,
   OutboxRelay1763800000031,
   MailOutbox1763800000032,
+  EmploymentHistory1763800000033,
 ];

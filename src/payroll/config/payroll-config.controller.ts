@@ -1,6 +1,7 @@
 import { Exportable } from '../../common/export/exportable';
 import { ApiListQuery } from '../../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { AsOfQueryDto } from '../../employees/history/dto/employment-history.dto';
 import { CurrencyDto } from '../../common/money/currencies';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../../common/auth/access.decorators';
@@ -235,18 +236,27 @@ export class EmployeeSalaryController {
 
   @Get()
   @Levels(...ADMINS)
-  @ApiOperation({ summary: "The employee's salary: one amount per salary component" })
+  @ApiOperation({
+    summary: "The employee's salary: one amount per salary component",
+    description: 'as_of=YYYY-MM-DD: the salary in force that day, from the employment history; 404 before the employee joined.',
+  })
   @ApiArrayEnvelope(SalaryItemDto)
   @ApiErrors(400, 401, 403, 404)
-  get(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<SalaryItemDto[]> {
-    return this.payrollEmployees.salary(caller, id);
+  get(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: AsOfQueryDto,
+  ): Promise<SalaryItemDto[]> {
+    return this.payrollEmployees.salary(caller, id, query.as_of);
   }
 
   @Put()
   @Levels(...ADMINS)
   @ApiOperation({
     summary: "Replace the employee's salary",
-    description: '{"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers.',
+    description:
+      '{"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers. Recorded as a change effective today in the ' +
+      'employment history (from the joined date for an employee who has not joined yet); POST /employees/{id}/changes dates one.',
   })
   @ApiArrayEnvelope(SalaryItemDto)
   @ApiErrors(400, 401, 403, 404)

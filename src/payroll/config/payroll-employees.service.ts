@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { recordAudit } from '../../common/audit/audit-log';
 import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
@@ -14,6 +14,8 @@ import { Page } from '../../common/paging/page';
 import { EmployeeAccessService } from '../../employees/employee-access.service';
 import { EmployeesRepository, RecordList } from '../../employees/employees.repository';
 import { EmployeesService } from '../../employees/employees.service';
+import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';
+import { SalaryLine } from '../../employees/history/employment-history';
 import {
   PayrollEmployeeDto,
   PayrollStatusEmployeeDto,
@@ -60,7 +62,7 @@ function toPayrollEmployeeDto(p: PayrollEmployee): PayrollEmployeeDto {
  * Admins for the employees of their departments; anybody else sees nothing (404).
  */
 @Injectable()
-export class PayrollEmployeesService {
+export class PayrollEmployeesService implements OnModuleInit {
   readonly list: RecordList<PayrollEmployeeDto>;
 
   constructor(
@@ -73,52 +75,87 @@ export class PayrollEmployeesService {
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
     private readonly employees: EmployeesService,
+    private readonly history: EmploymentHistoryWriter,
   ) {
     this.list = employeeRecords.recordList(payrollEmployees, 'p', PAYROLL_EMPLOYEE_SPEC, toPayrollEmployeeDto);
   }
 
-  /** The employee's salary: one amount per component, in its payroll currency's minor unit (2 when not configured). */
-  async salary(caller: AuthUser, employeeId: number): Promise<SalaryItemDto[]> {
+  /**
+   * The employee's salary: one amount per component, in its payroll currency's minor unit (2 when
+   * not configured); with `asOf`, the salary in force that day from the employment history.
+   */
+  async salary(caller: AuthUser, employeeId: number, asOf?: string): Promise<SalaryItemDto[]> {
     await this.administered(caller, employeeId);
-    return this.salaryOf(employeeId);
+    if (asOf === undefined) return this.salaryOf(employeeId);
+    const segment = await this.history.segmentOn(employeeId, asOf);
+    if (!segment) throw new DomainException('NOT_FOUND', `Employee ${employeeId} had not joined by ${asOf}`);
+    return this.salaryOf(employeeId, JSON.parse(segment.salary) as SalaryLine[]);
   }
 
-  /** Replaces the employee's salary with `items` (one per component; components must exist). */
+  /** Replaces the employee's salary with `items` (one per component; components must exist): a change effective today in its history. */
   async setSalary(caller: AuthUser, employeeId: number, dto: PutSalaryDto): Promise<SalaryItemDto[]> {
     await this.administered(caller, employeeId);
-    const ids = dto.items.map((i) => i.component);
-    if (new Set(ids).size !== ids.length) throw ValidationException.field('items', 'names a component twice');
-    if (ids.length && (await this.components.count({ where: { id: In(ids) } })) !== ids.length) {
-      throw ValidationException.field('items', 'names a salary component that does not exist');
-    }
+    const problem = await this.checkLines(dto.items);
+    if (problem) throw ValidationException.field('items', problem);
+    const lines = sortedLines(dto.items);
+    const joined = (await this.access.employee(employeeId))?.joinedDate ?? '';
+    const today = await this.history.today();
     // Replaces the employee's set: its row lock orders writers of the same salary, and no gap
     // lock is taken where other employees' salaries go (SET_REPLACEMENT).
     await withEmployeeLock(
       this.dataSource,
       employeeId,
       async (em) => {
-        const before = await em.find(EmployeeSalary, { where: { employeeId } });
-        await em.delete(EmployeeSalary, { employeeId });
-        if (dto.items.length)
-          await em.insert(
-            EmployeeSalary,
-            dto.items.map((i) => ({ employeeId, componentId: i.component, amount: i.amount })),
-          );
-        // One field per component ("component 3"), amounts as decimal strings: before and after.
-        const view = (items: Array<{ componentId: number; amount: string }>) =>
-          Object.fromEntries(items.map((i) => [`component ${i.componentId}`, new Decimal(i.amount).toFixed()]));
-        await recordAudit(em, {
-          action: 'update',
-          resource: SALARIES,
-          resourceId: employeeId,
-          employee: employeeId,
-          before: view(before),
-          after: view(dto.items.map((i) => ({ componentId: i.component, amount: i.amount }))),
-        });
+        await this.writeSalary(em, employeeId, lines);
+        await this.history.recordIn(
+          em,
+          employeeId,
+          { effectiveDate: joined > today ? joined : today, reason: null, fields: {}, salary: lines },
+          caller.id,
+          { applied: 'salary' },
+        );
       },
       SET_REPLACEMENT,
     );
     return this.salaryOf(employeeId);
+  }
+
+  /** The employment history's salary keeper: payroll checks components and writes today's amounts. */
+  onModuleInit(): void {
+    this.history.keepSalaries({
+      check: (lines) => this.checkLines(lines),
+      apply: (em, employeeId, lines) => this.writeSalary(em, employeeId, lines),
+    });
+  }
+
+  private async checkLines(lines: ReadonlyArray<{ component: number }>): Promise<string | null> {
+    const ids = lines.map((i) => i.component);
+    if (new Set(ids).size !== ids.length) return 'names a component twice';
+    if (ids.length && (await this.components.count({ where: { id: In(ids) } })) !== ids.length)
+      return 'names a salary component that does not exist';
+    return null;
+  }
+
+  /** Makes `lines` the employee's salary of today with `em`, audited per component. */
+  private async writeSalary(em: EntityManager, employeeId: number, lines: SalaryLine[]): Promise<void> {
+    const before = await em.find(EmployeeSalary, { where: { employeeId } });
+    await em.delete(EmployeeSalary, { employeeId });
+    if (lines.length)
+      await em.insert(
+        EmployeeSalary,
+        lines.map((i) => ({ employeeId, componentId: i.component, amount: i.amount })),
+      );
+    // One field per component ("component 3"), amounts as decimal strings: before and after.
+    const view = (items: Array<{ componentId: number; amount: string }>) =>
+      Object.fromEntries(items.map((i) => [`component ${i.componentId}`, new Decimal(i.amount).toFixed()]));
+    await recordAudit(em, {
+      action: 'update',
+      resource: SALARIES,
+      resourceId: employeeId,
+      employee: employeeId,
+      before: view(before),
+      after: view(lines.map((i) => ({ componentId: i.component, amount: i.amount }))),
+    });
   }
 
   /** Creates a payroll employee, or with `id` updates that one; one per employee (409 DUPLICATE). */
@@ -205,10 +242,13 @@ export class PayrollEmployeesService {
     });
   }
 
-  private async salaryOf(employeeId: number): Promise<SalaryItemDto[]> {
+  /** Today's salary, or `lines` (a day's from the history), in the payroll currency's minor unit. */
+  private async salaryOf(employeeId: number, lines?: SalaryLine[]): Promise<SalaryItemDto[]> {
     const record = await this.payrollEmployees.findOne({ where: { employeeId }, select: { id: true, currency: true } });
     const places = record ? minorUnitOf(record.currency) : 2;
-    const rows = await this.salaries.find({ where: { employeeId }, order: { componentId: 'ASC' } });
+    const rows =
+      lines?.map((l) => ({ componentId: l.component, amount: l.amount })) ??
+      (await this.salaries.find({ where: { employeeId }, order: { componentId: 'ASC' } }));
     return rows.map((r) => ({ component: r.componentId, amount: new Decimal(r.amount).toFixed(places, Decimal.ROUND_HALF_UP) }));
   }
 
@@ -224,4 +264,9 @@ export class PayrollEmployeesService {
       [{ field: 'employee', message: 'already configured' }],
     );
   }
+}
+
+/** Salary lines by component, amounts as given (normalized by the DTO): the order the history compares them in. */
+function sortedLines(items: ReadonlyArray<{ component: number; amount: string }>): SalaryLine[] {
+  return items.map((i) => ({ component: i.component, amount: i.amount })).sort((a, b) => a.component - b.component);
 }

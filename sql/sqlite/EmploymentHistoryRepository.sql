@@ -1,0 +1,45 @@
+-- EmploymentHistoryRepository.change
+SELECT "EmploymentChange"."id" AS "EmploymentChange_id", "EmploymentChange"."employee_id" AS "EmploymentChange_employee_id", "EmploymentChange"."effective_date" AS "EmploymentChange_effective_date", "EmploymentChange"."reason" AS "EmploymentChange_reason", "EmploymentChange"."fields" AS "EmploymentChange_fields", "EmploymentChange"."salary" AS "EmploymentChange_salary", "EmploymentChange"."status" AS "EmploymentChange_status", "EmploymentChange"."recorded_at" AS "EmploymentChange_recorded_at", "EmploymentChange"."recorded_by" AS "EmploymentChange_recorded_by", "EmploymentChange"."cancelled_at" AS "EmploymentChange_cancelled_at", "EmploymentChange"."corrects" AS "EmploymentChange_corrects"
+  FROM "employment_changes" "EmploymentChange"
+  WHERE (("EmploymentChange"."id" = 1))
+  LIMIT 1;
+
+-- EmploymentHistoryRepository.changesOf
+SELECT "EmploymentChange"."id" AS "EmploymentChange_id", "EmploymentChange"."employee_id" AS "EmploymentChange_employee_id", "EmploymentChange"."effective_date" AS "EmploymentChange_effective_date", "EmploymentChange"."reason" AS "EmploymentChange_reason", "EmploymentChange"."fields" AS "EmploymentChange_fields", "EmploymentChange"."salary" AS "EmploymentChange_salary", "EmploymentChange"."status" AS "EmploymentChange_status", "EmploymentChange"."recorded_at" AS "EmploymentChange_recorded_at", "EmploymentChange"."recorded_by" AS "EmploymentChange_recorded_by", "EmploymentChange"."cancelled_at" AS "EmploymentChange_cancelled_at", "EmploymentChange"."corrects" AS "EmploymentChange_corrects"
+  FROM "employment_changes" "EmploymentChange"
+  WHERE (("EmploymentChange"."employee_id" = 1))
+  ORDER BY "EmploymentChange"."id" ASC;
+
+-- EmploymentHistoryRepository.changesOfMany
+SELECT "EmploymentChange"."id" AS "EmploymentChange_id", "EmploymentChange"."employee_id" AS "EmploymentChange_employee_id", "EmploymentChange"."effective_date" AS "EmploymentChange_effective_date", "EmploymentChange"."reason" AS "EmploymentChange_reason", "EmploymentChange"."fields" AS "EmploymentChange_fields", "EmploymentChange"."salary" AS "EmploymentChange_salary", "EmploymentChange"."status" AS "EmploymentChange_status", "EmploymentChange"."recorded_at" AS "EmploymentChange_recorded_at", "EmploymentChange"."recorded_by" AS "EmploymentChange_recorded_by", "EmploymentChange"."cancelled_at" AS "EmploymentChange_cancelled_at", "EmploymentChange"."corrects" AS "EmploymentChange_corrects"
+  FROM "employment_changes" "EmploymentChange"
+  WHERE (("EmploymentChange"."employee_id" IN (1, 2)))
+  ORDER BY "EmploymentChange"."id" ASC;
+
+-- EmploymentHistoryRepository.dueEmployees
+SELECT DISTINCT "c"."employee_id" AS "employee"
+  FROM "employment_changes" "c"
+  WHERE "c"."status" = ? AND "c"."effective_date" <= ?
+  ORDER BY "c"."employee_id" ASC
+  LIMIT 500;
+
+-- EmploymentHistoryRepository.insertChanges
+INSERT INTO "employment_changes"("id", "employee_id", "effective_date", "reason", "fields", "salary", "status", "recorded_at", "recorded_by", "cancelled_at", "corrects")
+  VALUES (NULL, 1, ?, ?, ?, ?, ?, ?, 1, ?, ?);
+
+-- EmploymentHistoryRepository.replaceSegments
+DELETE
+  FROM "employment_segments"
+  WHERE "employee_id" IN (1);
+
+-- EmploymentHistoryRepository.segmentOn
+SELECT "EmploymentSegment"."employee_id" AS "EmploymentSegment_employee_id", "EmploymentSegment"."effective_from" AS "EmploymentSegment_effective_from", "EmploymentSegment"."effective_to" AS "EmploymentSegment_effective_to", "EmploymentSegment"."job_title_id" AS "EmploymentSegment_job_title_id", "EmploymentSegment"."department_id" AS "EmploymentSegment_department_id", "EmploymentSegment"."pay_grade_id" AS "EmploymentSegment_pay_grade_id", "EmploymentSegment"."employment_status_id" AS "EmploymentSegment_employment_status_id", "EmploymentSegment"."supervisor_id" AS "EmploymentSegment_supervisor_id", "EmploymentSegment"."approver1_id" AS "EmploymentSegment_approver1_id", "EmploymentSegment"."approver2_id" AS "EmploymentSegment_approver2_id", "EmploymentSegment"."approver3_id" AS "EmploymentSegment_approver3_id", "EmploymentSegment"."salary" AS "EmploymentSegment_salary", "EmploymentSegment"."change_id" AS "EmploymentSegment_change_id"
+  FROM "employment_segments" "EmploymentSegment"
+  WHERE (("EmploymentSegment"."employee_id" = 1) AND ("EmploymentSegment"."effective_from" <= ?))
+  ORDER BY "EmploymentSegment"."effective_from" DESC
+  LIMIT 1;
+
+-- EmploymentHistoryRepository.segmentsOn
+SELECT "s"."employee_id" AS "s_employee_id", "s"."effective_from" AS "s_effective_from", "s"."effective_to" AS "s_effective_to", "s"."job_title_id" AS "s_job_title_id", "s"."department_id" AS "s_department_id", "s"."pay_grade_id" AS "s_pay_grade_id", "s"."employment_status_id" AS "s_employment_status_id", "s"."supervisor_id" AS "s_supervisor_id", "s"."approver1_id" AS "s_approver1_id", "s"."approver2_id" AS "s_approver2_id", "s"."approver3_id" AS "s_approver3_id", "s"."salary" AS "s_salary", "s"."change_id" AS "s_change_id"
+  FROM "employment_segments" "s"
+  WHERE "s"."employee_id" IN (?, ?) AND "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?);

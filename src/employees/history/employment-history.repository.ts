@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
+
+/** Rows per multi-row statement. */
+const BATCH = 500;
+
+/** The SQL of employment history (issue 43): its changes and the segments they make. */
+@Injectable()
+export class EmploymentHistoryRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Every change of the employee, in order of recording (with `em`: inside the caller's transaction). */
+  @RecordSql(null, 1)
+  changesOf(em: EntityManager | null, employeeId: number): Promise<EmploymentChange[]> {
+    return (em ?? this.ds.manager).getRepository(EmploymentChange).find({ where: { employeeId }, order: { id: 'ASC' } });
+  }
+
+  /** Every change of these employees, in order of recording. */
+  @RecordSql(SAMPLE_MANAGER, [1, 2])
+  async changesOfMany(em: EntityManager, employeeIds: number[]): Promise<EmploymentChange[]> {
+    const out: EmploymentChange[] = [];
+    for (let i = 0; i < employeeIds.length; i += BATCH)
+      out.push(
+        ...(await em
+          .getRepository(EmploymentChange)
+          .find({ where: { employeeId: In(employeeIds.slice(i, i + BATCH)) }, order: { id: 'ASC' } })),
+      );
+    return out;
+  }
+
+  @RecordSql(1)
+  change(id: number): Promise<EmploymentChange | null> {
+    return this.ds.getRepository(EmploymentChange).findOne({ where: { id } });
+  }
+
+  /** New changes with `em`, their ids in order. */
+  @RecordSql(SAMPLE_MANAGER, [
+    {
+      employeeId: 1,
+      effectiveDate: '2026-12-01',
+      reason: 'Promotion',
+      fields: '{"job_title":2}',
+      salary: null,
+      status: 'Scheduled',
+      recordedAt: new Date('2026-11-27T10:00:00Z'),
+      recordedBy: 1,
+      cancelledAt: null,
+      corrects: null,
+    },
+  ])
+  async insertChanges(em: EntityManager, rows: Array<Omit<EmploymentChange, 'id'>>): Promise<number[]> {
+    const ids: number[] = [];
+    // One row a statement: the ids come back in order on both drivers.
+    for (const row of rows) {
+      const result = await em.insert(EmploymentChange, row);
+      ids.push(Number(result.identifiers[0].id));
+    }
+    return ids;
+  }
+
+  /** Replaces the segments of these employees with `segments` (all of theirs, as known now). */
+  @RecordSql(SAMPLE_MANAGER, [1], [])
+  async replaceSegments(em: EntityManager, employeeIds: number[], segments: EmploymentSegment[]): Promise<void> {
+    for (let i = 0; i < employeeIds.length; i += BATCH)
+      await em.delete(EmploymentSegment, { employeeId: In(employeeIds.slice(i, i + BATCH)) });
+    for (let i = 0; i < segments.length; i += BATCH / 10)
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(EmploymentSegment)
+        .values(segments.slice(i, i + BATCH / 10))
+        .updateEntity(false)
+        .execute();
+  }
+
+  /** The segment of the employee in force on `day` (null before it joined). */
+  @RecordSql(1, '2026-06-30')
+  segmentOn(employeeId: number, day: string): Promise<EmploymentSegment | null> {
+    return this.ds.getRepository(EmploymentSegment).findOne({
+      where: { employeeId, effectiveFrom: LessThanOrEqual(day) },
+      order: { effectiveFrom: 'DESC' },
+    });
+  }
+
+  /** The segments in force on `day` of these employees (those not yet joined are absent). */
+  @RecordSql([1, 2], '2026-06-30')
+  async segmentsOn(employeeIds: number[], day: string): Promise<Map<number, EmploymentSegment>> {
+    const out = new Map<number, EmploymentSegment>();
+    for (let i = 0; i < employeeIds.length; i += BATCH) {
+      const rows = await this.ds
+        .getRepository(EmploymentSegment)
+        .createQueryBuilder('s')
+        .where('s.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + BATCH) })
+        .andWhere('s.effective_from <= :day', { day })
+        .andWhere('(s.effective_to IS NULL OR s.effective_to >= :day)', { day })
+        .getMany();
+      for (const s of rows) out.set(s.employeeId, s);
+    }
+    return out;
+  }
+
+  /** Employees with Scheduled changes due by `day`, lowest id first. */
+  @RecordSql('2026-12-01', 500)
+  async dueEmployees(day: string, limit: number): Promise<number[]> {
+    const rows = await this.ds
+      .getRepository(EmploymentChange)
+      .createQueryBuilder('c')
+      .select('DISTINCT c.employee_id', 'employee')
+      .where('c.status = :status', { status: 'Scheduled' satisfies ChangeStatus })
+      .andWhere('c.effective_date <= :day', { day })
+      .orderBy('c.employee_id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ employee: number | string }>();
+    return rows.map((r) => Number(r.employee));
+  }
+
+  get manager(): EntityManager {
+    return this.ds.manager;
+  }
+}

@@ -1,0 +1,249 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { recordAudit } from '../../common/audit/audit-log';
+import { AuthUser } from '../../common/auth/auth-user';
+import { SET_REPLACEMENT } from '../../common/database/transaction';
+import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
+import { ReferenceService } from '../../reference/reference.service';
+import { EmployeeAccessService, employeeRef, EmployeeScope } from '../employee-access.service';
+import { EMPLOYEE_FIELDS } from '../employee-fields';
+import { withEmployeeLock } from '../employee-lock';
+import { SELF_REFERENCE } from '../employee-rules';
+import { EmployeesRepository } from '../employees.repository';
+import { Employee } from '../entities/employee.entity';
+import {
+  ChangeFieldsDto,
+  CorrectChangeDto,
+  EmploymentChangeDto,
+  RecordChangeDto,
+  SegmentDto,
+} from './dto/employment-history.dto';
+import { EmploymentChange } from './employment-history.entities';
+import { EmploymentHistoryRepository } from './employment-history.repository';
+import { CHANGE_STATES, CHANGES, ChangeInput, EmploymentHistoryWriter, toRecorded } from './employment-history.writer';
+import { DATED_FIELDS, DatedField, DatedValues, SalaryLine, Segment, segmentsAt } from './employment-history';
+
+/** The dated fields' definitions by API name (their reference kinds). */
+const PROP = new Map(EMPLOYEE_FIELDS.map((f) => [f.api, f]));
+
+/** Effective dates the service accepts. */
+const FIRST_DAY = '1900-01-01';
+const LAST_DAY = '2200-12-31';
+function toChangeDto(c: EmploymentChange, salaries: boolean): EmploymentChangeDto {
+  return {
+    id: c.id,
+    employee: c.employeeId,
+    effective_date: c.effectiveDate,
+    reason: c.reason,
+    fields: JSON.parse(c.fields) as ChangeFieldsDto,
+    salary: salaries && c.salary !== null ? (JSON.parse(c.salary) as SalaryLine[]) : null,
+    status: c.status,
+    recorded_at: c.recordedAt.toISOString(),
+    recorded_by: c.recordedBy,
+    corrects: c.corrects,
+  };
+}
+
+function toSegmentDto(s: Segment, salaries: boolean): SegmentDto {
+  return {
+    effective_from: s.effectiveFrom,
+    effective_to: s.effectiveTo,
+    ...s.values,
+    salary: salaries ? s.salary : null,
+    change: s.change,
+  };
+}
+
+/**
+ * Employment history's routes (issue 43, API.md §19): the changes and segments of an employee,
+ * recording, cancelling and correcting a change, each checked against the caller's scope and
+ * fields and run under the employee's lock through the writer.
+ */
+@Injectable()
+export class EmploymentHistoryService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repository: EmploymentHistoryRepository,
+    private readonly writer: EmploymentHistoryWriter,
+    private readonly access: EmployeeAccessService,
+    private readonly reference: ReferenceService,
+    private readonly employees: EmployeesRepository,
+  ) {}
+
+  async changes(caller: AuthUser, employeeId: number): Promise<EmploymentChangeDto[]> {
+    const { employee } = await this.access.visible(caller, employeeId);
+    const salaries = await this.access.administers(caller, employee);
+    return (await this.repository.changesOf(null, employeeId)).map((c) => toChangeDto(c, salaries));
+  }
+
+  /** The segments as recorded at `knownAt` (default now). */
+  async history(caller: AuthUser, employeeId: number, knownAt?: string): Promise<SegmentDto[]> {
+    const { employee } = await this.access.visible(caller, employeeId);
+    const salaries = await this.access.administers(caller, employee);
+    const changes = (await this.repository.changesOf(null, employeeId)).map(toRecorded);
+    return segmentsAt(changes, knownAt ? new Date(knownAt) : undefined).map((s) => toSegmentDto(s, salaries));
+  }
+
+  async record(caller: AuthUser, employeeId: number, dto: RecordChangeDto): Promise<EmploymentChangeDto> {
+    const { employee, scope } = await this.access.visible(caller, employeeId);
+    const input = await this.validated(caller, scope, employee, {
+      effectiveDate: dto.effective_date,
+      reason: dto.reason ?? null,
+      fields: setFields(dto.fields),
+      salary: dto.salary ?? null,
+    });
+    const change = await withEmployeeLock(
+      this.ds,
+      employeeId,
+      (em) => this.writer.recordIn(em, employeeId, input, caller.id),
+      SET_REPLACEMENT,
+    );
+    return toChangeDto(change, true);
+  }
+
+  /** Cancels a Scheduled change (409 INVALID_STATE otherwise). */
+  async cancel(caller: AuthUser, employeeId: number, changeId: number): Promise<EmploymentChangeDto> {
+    const { employee, scope } = await this.access.visible(caller, employeeId);
+    const found = await this.repository.change(changeId);
+    if (!found || found.employeeId !== employeeId) throw new NotFoundException('Change');
+    await this.assertMayChange(caller, scope, employee, toRecorded(found).fields, found.salary !== null);
+    const cancelled = await withEmployeeLock(
+      this.ds,
+      employeeId,
+      async (em) => {
+        const changes = await this.repository.changesOf(em, employeeId);
+        const c = changes.find((x) => x.id === changeId)!;
+        const before = segmentsAt(changes.map(toRecorded));
+        CHANGE_STATES.assert('cancel', c.status);
+        const at = this.writer.nextInstant(changes);
+        if (!(await CHANGE_STATES.move(em, EmploymentChange, { id: changeId, status: c.status }, 'cancel', { cancelledAt: at })))
+          throw CHANGE_STATES.invalid('cancel', c.status);
+        Object.assign(c, { status: 'Cancelled', cancelledAt: at });
+        await this.writer.settle(em, employeeId, changes, before);
+        await recordAudit(em, {
+          action: 'cancel',
+          resource: CHANGES,
+          resourceId: changeId,
+          employee: employeeId,
+          before: { status: 'Scheduled' },
+          after: { status: 'Cancelled' },
+        });
+        return c;
+      },
+      SET_REPLACEMENT,
+    );
+    return toChangeDto(cancelled, true);
+  }
+
+  /** Records a correction of a Scheduled or Effective change: what the body names replaces the corrected change's. */
+  async correct(caller: AuthUser, employeeId: number, changeId: number, dto: CorrectChangeDto): Promise<EmploymentChangeDto> {
+    const { employee, scope } = await this.access.visible(caller, employeeId);
+    const found = await this.repository.change(changeId);
+    if (!found || found.employeeId !== employeeId) throw new NotFoundException('Change');
+    const old = toRecorded(found);
+    await this.assertMayChange(caller, scope, employee, old.fields, old.salary !== null);
+    const input = await this.validated(caller, scope, employee, {
+      effectiveDate: dto.effective_date ?? found.effectiveDate,
+      reason: dto.reason,
+      fields: { ...old.fields, ...setFields(dto.fields) },
+      salary: dto.salary ?? old.salary,
+      corrects: changeId,
+    });
+    const change = await withEmployeeLock(
+      this.ds,
+      employeeId,
+      async (em) => {
+        const changes = await this.repository.changesOf(em, employeeId);
+        const c = changes.find((x) => x.id === changeId)!;
+        CHANGE_STATES.assert('correct', c.status);
+        const by = changes.find((x) => x.corrects === changeId && x.status !== 'Cancelled');
+        if (by)
+          throw new DomainException('INVALID_STATE', `Change ${changeId} was corrected by change ${by.id}: correct that one`, [
+            { field: 'corrects', message: `corrected by ${by.id}` },
+          ]);
+        // A Scheduled change that is corrected never takes effect itself.
+        if (c.status === 'Scheduled') {
+          const at = this.writer.nextInstant(changes);
+          await CHANGE_STATES.move(em, EmploymentChange, { id: changeId, status: 'Scheduled' }, 'cancel', { cancelledAt: at });
+          Object.assign(c, { status: 'Cancelled', cancelledAt: at });
+        }
+        return this.writer.recordIn(em, employeeId, input, caller.id, { existing: changes });
+      },
+      SET_REPLACEMENT,
+    );
+    return toChangeDto(change, true);
+  }
+
+  /** 403 FIELD_NOT_ALLOWED naming what the caller may not change on this employee. */
+  private async assertMayChange(
+    caller: AuthUser,
+    scope: EmployeeScope,
+    employee: Employee,
+    fields: Partial<DatedValues>,
+    salary: boolean,
+  ): Promise<void> {
+    const names = Object.keys(fields);
+    const forbidden = this.access.forbiddenFields(scope, employeeRef(employee), names);
+    if (scope.kind === 'departments' && 'department' in fields) {
+      const d = fields.department;
+      if (d === null || d === undefined || !scope.departmentIds.includes(d)) forbidden.push('department');
+    }
+    if (salary && !(await this.access.administers(caller, employee))) forbidden.push('salary');
+    if (forbidden.length)
+      throw new DomainException(
+        'FIELD_NOT_ALLOWED',
+        `You may not change ${[...new Set(forbidden)].join(', ')}`,
+        [...new Set(forbidden)].map((field) => ({ field, message: 'may not be changed by you' })),
+      );
+  }
+
+  /** The change checked: its day within the employment, references that exist, a salary payroll accepts, something set. */
+  private async validated(caller: AuthUser, scope: EmployeeScope, employee: Employee, input: ChangeInput): Promise<ChangeInput> {
+    await this.assertMayChange(caller, scope, employee, input.fields, input.salary !== null);
+    const problems: ErrorDetail[] = [];
+    const day = input.effectiveDate;
+    if (day < FIRST_DAY || day > LAST_DAY)
+      problems.push({ field: 'effective_date', message: `must be between ${FIRST_DAY} and ${LAST_DAY}` });
+    else if (day < employee.joinedDate)
+      problems.push({ field: 'effective_date', message: `must not be before joined_date (${employee.joinedDate})` });
+    else if (employee.terminationDate && day > employee.terminationDate)
+      problems.push({ field: 'effective_date', message: `must not be after termination_date (${employee.terminationDate})` });
+    for (const [field, value] of Object.entries(input.fields) as Array<[DatedField, number | null]>) {
+      if (value === null) continue;
+      const ref = PROP.get(field)!.ref!;
+      if (ref === 'employee') {
+        if (value === employee.id) problems.push({ field: `fields.${field}`, message: SELF_REFERENCE });
+        else if (!(await this.access.referable(scope, value)))
+          problems.push({ field: `fields.${field}`, message: 'employee does not exist' });
+      } else if (!(await this.reference.exists(ref, value)))
+        problems.push({ field: `fields.${field}`, message: 'does not exist' });
+    }
+    if (input.salary) {
+      const ids = input.salary.map((l) => l.component);
+      if (new Set(ids).size !== ids.length) problems.push({ field: 'salary', message: 'names a component twice' });
+      else {
+        const problem = this.writer.salaryKeeper ? await this.writer.salaryKeeper.check(input.salary) : 'salaries are not kept';
+        if (problem) problems.push({ field: 'salary', message: problem });
+      }
+    }
+    if (!Object.keys(input.fields).length && input.salary === null)
+      problems.push({ field: 'fields', message: 'a change sets at least one dated field or the salary' });
+    if (problems.length) throw new ValidationException(problems);
+    const supervisor = input.fields.supervisor;
+    if (typeof supervisor === 'number' && (await this.employees.supervisorChain(supervisor)).includes(employee.id))
+      throw ValidationException.field('fields.supervisor', 'would create a supervision cycle');
+    const salary = input.salary
+      ?.map((l) => ({ component: l.component, amount: l.amount }))
+      .sort((a, b) => a.component - b.component);
+    return { ...input, salary: salary ?? null };
+  }
+}
+
+/** The dated fields a DTO sets (those it names, null included). */
+function setFields(dto: ChangeFieldsDto | undefined): Partial<DatedValues> {
+  const out: Partial<DatedValues> = {};
+  if (!dto) return out;
+  for (const f of DATED_FIELDS) if (dto[f] !== undefined) out[f] = dto[f];
+  return out;
+}

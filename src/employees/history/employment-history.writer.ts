@@ -1,0 +1,269 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { recordAudit } from '../../common/audit/audit-log';
+import { recordEvent } from '../../common/outbox/outbox';
+import { StateMachine } from '../../common/state/state-machine';
+import { addDays } from '../../common/time/days';
+import { knownTimeZone, localDate } from '../../common/time/zones';
+import { TIME_ZONE } from '../../settings/settings.registry';
+import { SettingsService } from '../../settings/settings.service';
+import { EMPLOYEE_FIELDS } from '../employee-fields';
+import { EmployeeHooks } from '../employee-hooks';
+import { auditView } from '../employee-views';
+import { NotFoundException } from '../../common/errors/domain.exception';
+import { Employee } from '../entities/employee.entity';
+import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
+import { EmploymentHistoryRepository } from './employment-history.repository';
+import {
+  DATED_FIELDS,
+  DatedField,
+  DatedValues,
+  RecordedChange,
+  SalaryLine,
+  Segment,
+  segmentOn,
+  segmentsAt,
+} from './employment-history';
+
+/** The states of a recorded change (issue 43): Scheduled until its day, Effective from it; only a Scheduled one is cancelled. */
+export const CHANGE_STATES = new StateMachine<ChangeStatus, 'cancel' | 'take_effect' | 'correct'>('change', {
+  cancel: { from: ['Scheduled'], to: 'Cancelled', verb: 'be cancelled' },
+  take_effect: { from: ['Scheduled'], to: 'Effective', verb: 'take effect' },
+  correct: { from: ['Scheduled', 'Effective'], to: null, verb: 'be corrected' },
+});
+
+/** The audit log's resource of recorded changes. */
+export const CHANGES = 'employees/changes';
+
+/** The employee's property of each dated field. */
+const PROP = new Map(EMPLOYEE_FIELDS.map((f) => [f.api, f]));
+const propOf = (field: DatedField) => PROP.get(field)!.prop as keyof Employee;
+
+/** What payroll does with salaries (it owns the components and today's amounts): registered at start. */
+export interface SalaryKeeper {
+  /** The problem with these lines (a component that does not exist), or null. */
+  check(lines: SalaryLine[]): Promise<string | null>;
+  /** Makes `lines` the employee's salary of today, with `em` (audited as a salary change). */
+  apply(em: EntityManager, employeeId: number, lines: SalaryLine[]): Promise<void>;
+}
+
+/** A change to record: validated, with the day it takes effect. */
+export interface ChangeInput {
+  effectiveDate: string;
+  reason: string | null;
+  fields: Partial<DatedValues>;
+  salary: SalaryLine[] | null;
+  corrects?: number | null;
+}
+
+export function toRecorded(c: EmploymentChange): RecordedChange {
+  return {
+    id: c.id,
+    effectiveDate: c.effectiveDate,
+    recordedAt: c.recordedAt,
+    fields: JSON.parse(c.fields) as Partial<DatedValues>,
+    salary: c.salary === null ? null : (JSON.parse(c.salary) as SalaryLine[]),
+    cancelledAt: c.cancelledAt,
+    corrects: c.corrects,
+  };
+}
+
+function toSegmentRow(employeeId: number, s: Segment): EmploymentSegment {
+  const row = {
+    employeeId,
+    effectiveFrom: s.effectiveFrom,
+    effectiveTo: s.effectiveTo,
+    salary: JSON.stringify(s.salary),
+    changeId: s.change,
+  };
+  for (const f of DATED_FIELDS) (row as Record<string, unknown>)[propOf(f)] = s.values[f];
+  return row as EmploymentSegment;
+}
+
+/** A stored segment's values by API field name. */
+export function segmentValues(s: EmploymentSegment): DatedValues {
+  return Object.fromEntries(
+    DATED_FIELDS.map((f) => [f, s[propOf(f) as keyof EmploymentSegment] as number | null]),
+  ) as DatedValues;
+}
+
+const sameSalary = (a: SalaryLine[] | undefined, b: SalaryLine[] | undefined) =>
+  JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+
+/**
+ * The writes of employment history (issue 43, API.md §19) that every path shares (a recorded change,
+ * PUT /employees, PUT salary, a new employee, the daily job): each runs with the caller's `em`,
+ * under the employee's row lock (withEmployeeLock). The employee's changes are read, the new one
+ * inserted with a recording instant after all of them, its segments rewritten and today's values
+ * applied to the employee row and the salary.
+ */
+@Injectable()
+export class EmploymentHistoryWriter {
+  /** Set by payroll at start (keepSalaries). */
+  salaryKeeper: SalaryKeeper | null = null;
+
+  constructor(
+    private readonly repository: EmploymentHistoryRepository,
+    private readonly settings: SettingsService,
+    private readonly hooks: EmployeeHooks,
+  ) {}
+
+  /** Payroll registers how salaries are checked and applied. */
+  keepSalaries(keeper: SalaryKeeper): void {
+    this.salaryKeeper = keeper;
+  }
+
+  /** The company's day at `now` (the time zone setting the notifications use). */
+  async today(now = new Date()): Promise<string> {
+    return localDate(now, knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC');
+  }
+
+  /** The segment in force on `day` (null before the employee joined). */
+  segmentOn(employeeId: number, day: string): Promise<EmploymentSegment | null> {
+    return this.repository.segmentOn(employeeId, day);
+  }
+
+  /**
+   * Records a change with `em` (under the employee's lock: the caller's transaction), rewrites
+   * the segments and applies today's values to the employee row and the salary. `applied`: the
+   * caller has written today's values itself (PUT /employees, PUT salary).
+   */
+  async recordIn(
+    em: EntityManager,
+    employeeId: number,
+    input: ChangeInput,
+    actor: number | null,
+    opts: { applied?: 'fields' | 'salary'; existing?: EmploymentChange[] } = {},
+  ): Promise<EmploymentChange> {
+    const today = await this.today();
+    const existing = opts.existing ?? (await this.repository.changesOf(em, employeeId));
+    const before = segmentsAt(existing.map(toRecorded));
+    const row: Omit<EmploymentChange, 'id'> = {
+      employeeId,
+      effectiveDate: input.effectiveDate,
+      reason: input.reason,
+      fields: JSON.stringify(input.fields),
+      salary: input.salary === null ? null : JSON.stringify(input.salary),
+      status: input.effectiveDate <= today ? 'Effective' : 'Scheduled',
+      recordedAt: this.nextInstant(existing),
+      recordedBy: actor,
+      cancelledAt: null,
+      corrects: input.corrects ?? null,
+    };
+    const [id] = await this.repository.insertChanges(em, [row]);
+    const change: EmploymentChange = { id, ...row };
+    const all = [...existing, change];
+    const after = await this.settle(em, employeeId, all, before, { today, applied: opts.applied });
+    await recordAudit(em, {
+      action: input.corrects ? 'correct' : 'create',
+      resource: CHANGES,
+      resourceId: id,
+      employee: employeeId,
+      after: {
+        effective_date: row.effectiveDate,
+        reason: row.reason,
+        ...input.fields,
+        salary: input.salary ? 'set' : null,
+        corrects: row.corrects,
+      },
+    });
+    if (change.status === 'Effective') await this.effective(em, change, after);
+    return change;
+  }
+
+  /**
+   * Starts the history of new employees (POST /employees, the employees import): one change from
+   * the joined date with their dated values, Effective or Scheduled by that date.
+   */
+  async startHistories(em: EntityManager, employees: Employee[], actor: number | null): Promise<void> {
+    if (!employees.length) return;
+    const today = await this.today();
+    const recordedAt = new Date();
+    const rows = employees.map((e): Omit<EmploymentChange, 'id'> => ({
+      employeeId: e.id,
+      effectiveDate: e.joinedDate,
+      reason: 'Joined',
+      fields: JSON.stringify(Object.fromEntries(DATED_FIELDS.map((f) => [f, e[propOf(f)] ?? null]))),
+      salary: JSON.stringify([]),
+      status: e.joinedDate <= today ? 'Effective' : 'Scheduled',
+      recordedAt,
+      recordedBy: actor,
+      cancelledAt: null,
+      corrects: null,
+    }));
+    const ids = await this.repository.insertChanges(em, rows);
+    const segments = rows.map((r, i) => toSegmentRow(r.employeeId, segmentsAt([toRecorded({ id: ids[i], ...r })])[0]));
+    await this.repository.replaceSegments(em, [], segments);
+  }
+
+  /** Records `employee.change_effective` for a change taking effect: the fields it sets, before and after its day. */
+  async effective(em: EntityManager, c: EmploymentChange, segments: Segment[]): Promise<void> {
+    const on = segmentOn(segments, c.effectiveDate);
+    const prior = segmentOn(segments, addDays(c.effectiveDate, -1));
+    const fields = Object.keys(JSON.parse(c.fields) as object) as DatedField[];
+    const changes = Object.fromEntries(
+      fields.map((f) => [f, [prior?.values[f] ?? null, on?.values[f] ?? null] as [unknown, unknown]]),
+    );
+    await recordEvent(em, 'employee.change_effective', { id: c.id, employee: c.employeeId, changes });
+  }
+
+  /**
+   * Rewrites the employee's segments from `changes` and applies today's values: the dated columns
+   * of the row (with the department hooks and an `employee.updated` event when they move) and the
+   * salary (through payroll) when today's differs from before. The new segments.
+   */
+  async settle(
+    em: EntityManager,
+    employeeId: number,
+    changes: EmploymentChange[],
+    before: Segment[],
+    opts: { today?: string; applied?: 'fields' | 'salary'; salary?: boolean } = {},
+  ): Promise<Segment[]> {
+    const { applied } = opts;
+    const day = opts.today ?? (await this.today());
+    const after = segmentsAt(changes.map(toRecorded));
+    await this.repository.replaceSegments(
+      em,
+      [employeeId],
+      after.map((s) => toSegmentRow(employeeId, s)),
+    );
+    const now = segmentOn(after, day);
+    if (!now) return after;
+    if (applied !== 'fields') await this.applyFields(em, employeeId, now.values);
+    if (applied !== 'salary' && (opts.salary || !sameSalary(segmentOn(before, day)?.salary, now.salary))) {
+      if (!this.salaryKeeper) throw new Error('No salary keeper registered');
+      await this.salaryKeeper.apply(em, employeeId, now.salary);
+    }
+    return after;
+  }
+
+  /** Writes today's dated values on the employee row when they differ, as an audited update. */
+  private async applyFields(em: EntityManager, employeeId: number, values: DatedValues): Promise<void> {
+    const employee = await em.findOne(Employee, { where: { id: employeeId } });
+    if (!employee) throw new NotFoundException('Employee');
+    const patch: Partial<Employee> = {};
+    for (const f of DATED_FIELDS) if (employee[propOf(f)] !== values[f]) Object.assign(patch, { [propOf(f)]: values[f] });
+    if (!Object.keys(patch).length) return;
+    const before = auditView(employee);
+    const from = employee.departmentId;
+    Object.assign(employee, patch);
+    await em.update(Employee, { id: employeeId }, patch);
+    if ('departmentId' in patch)
+      for (const hook of this.hooks.department) await hook(em, employeeId, from, employee.departmentId);
+    await recordAudit(em, {
+      action: 'update',
+      resource: 'employees',
+      event: 'employee.updated',
+      resourceId: employeeId,
+      employee: employeeId,
+      before,
+      after: auditView(employee),
+    });
+  }
+
+  /** A recording instant after every one of `changes` (two changes of one day are never recorded at the same instant). */
+  nextInstant(changes: EmploymentChange[]): Date {
+    const last = Math.max(0, ...changes.flatMap((c) => [c.recordedAt.getTime(), c.cancelledAt?.getTime() ?? 0]));
+    return new Date(Math.max(Date.now(), last + 1));
+  }
+}

@@ -1,0 +1,252 @@
+import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
+import { addDays } from '../src/common/time/days';
+import { buildCompany, Company, employeeBody } from './helpers/company';
+import { apiCaller, createTestApp, createUser, Method, okCaller, outboxEvents, TestApp } from './helpers/test-app';
+
+/** Issue 43: dated changes, history, as-of reads, the daily job (API.md §19). */
+describe('employment history', () => {
+  let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
+  let ok: (method: Method, url: string, token?: string, payload?: object) => Promise<any>;
+  let c: Company;
+  let admin: string;
+  let basic: number;
+  const today = new Date().toISOString().slice(0, 10);
+  const nextMonth = addDays(today, 35);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    call = apiCaller(t.app);
+    const okAs = okCaller(t.app);
+    c = await buildCompany(t.app);
+    admin = c.users.admin.token;
+    ok = (method, url, token = admin, payload) => okAs(method, url, token, payload);
+    basic = (await ok('POST', '/payroll_config/salary-components', admin, { name: 'Basic', component_type: 'Earning' })).id;
+  });
+  afterAll(() => t.close());
+
+  const newEmployee = async (o: object = {}) =>
+    (await ok('POST', '/employees', admin, employeeBody({ joined_date: '2024-01-10', department: c.departments.sales, ...o })))
+      .id as number;
+
+  it('a new employee starts its history on its joined date', async () => {
+    const id = await newEmployee({ job_title: c.jobTitle });
+    const history = await ok('GET', `/employees/${id}/history`);
+    expect(history).toEqual([
+      expect.objectContaining({
+        effective_from: '2024-01-10',
+        effective_to: null,
+        department: c.departments.sales,
+        job_title: c.jobTitle,
+        salary: [],
+      }),
+    ]);
+    const [joined] = await ok('GET', `/employees/${id}/changes`);
+    expect(joined).toMatchObject({ employee: id, effective_date: '2024-01-10', reason: 'Joined', status: 'Effective' });
+  });
+
+  it('a back-dated transfer splits the history, moves the employee today, and answers as_of for both sides', async () => {
+    const id = await newEmployee();
+    const change = await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2025-06-15',
+      reason: 'Transfer',
+      fields: { department: c.departments.engineering },
+    });
+    expect(change).toMatchObject({
+      status: 'Effective',
+      effective_date: '2025-06-15',
+      corrects: null,
+      recorded_by: expect.any(Number),
+    });
+    expect((await ok('GET', `/employees/${id}`)).department).toBe(c.departments.engineering);
+    expect((await ok('GET', `/employees/${id}?as_of=2025-06-14`)).department).toBe(c.departments.sales);
+    expect((await ok('GET', `/employees/${id}?as_of=2025-06-15`)).department).toBe(c.departments.engineering);
+    expect((await call('GET', `/employees/${id}?as_of=2023-12-31`, admin)).statusCode).toBe(404);
+    const history = await ok('GET', `/employees/${id}/history`);
+    expect(
+      history.map((s: { effective_from: string; effective_to: string | null }) => [s.effective_from, s.effective_to]),
+    ).toEqual([
+      ['2024-01-10', '2025-06-14'],
+      ['2025-06-15', null],
+    ]);
+    const events = (await outboxEvents(t.app, 'employee.change_effective')).filter(
+      (e) => (e.data as { id: number }).id === change.id,
+    );
+    expect(events).toEqual([
+      {
+        event: 'employee.change_effective',
+        data: { id: change.id, employee: id, changes: { department: [c.departments.sales, c.departments.engineering] } },
+      },
+    ]);
+  });
+
+  it('a raise for next month is Scheduled, read as_of, and takes effect once on its day when the job runs (also late or twice)', async () => {
+    const id = await newEmployee();
+    await ok('PUT', `/employees/${id}/salary`, admin, { items: [{ component: basic, amount: '4000' }] });
+    const raise = await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: nextMonth,
+      reason: 'Raise',
+      salary: [{ component: basic, amount: 4400 }],
+    });
+    expect(raise.status).toBe('Scheduled');
+    expect(await ok('GET', `/employees/${id}/salary`)).toEqual([{ component: basic, amount: '4000.00' }]);
+    expect(await ok('GET', `/employees/${id}/salary?as_of=${nextMonth}`)).toEqual([{ component: basic, amount: '4400.00' }]);
+
+    const jobs = t.app.get(EmploymentHistoryJobs);
+    // The day before: nothing due.
+    await jobs.run(new Date(`${addDays(nextMonth, -1)}T12:00:00Z`));
+    expect((await ok('GET', `/employees/${id}/changes`)).find((x: { id: number }) => x.id === raise.id).status).toBe('Scheduled');
+    // Three days late, twice.
+    const late = new Date(`${addDays(nextMonth, 3)}T00:30:00Z`);
+    expect((await jobs.run(late)).changes).toBeGreaterThanOrEqual(1);
+    await jobs.run(late);
+    expect((await ok('GET', `/employees/${id}/changes`)).find((x: { id: number }) => x.id === raise.id).status).toBe('Effective');
+    expect(await ok('GET', `/employees/${id}/salary`)).toEqual([{ component: basic, amount: '4400.00' }]);
+    const events = (await outboxEvents(t.app, 'employee.change_effective')).filter(
+      (e) => (e.data as { id: number }).id === raise.id,
+    );
+    expect(events).toHaveLength(1);
+  });
+
+  it('cancels a Scheduled change only, and the history forgets it (but not as known before)', async () => {
+    const id = await newEmployee();
+    const planned = await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: nextMonth,
+      fields: { department: c.departments.engineering },
+    });
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await ok('DELETE', `/employees/${id}/changes/${planned.id}`)).status).toBe('Cancelled');
+    expect(await ok('GET', `/employees/${id}/history`)).toHaveLength(1);
+    expect(await ok('GET', `/employees/${id}/history?known_at=${encodeURIComponent(before)}`)).toHaveLength(2);
+    const again = await call('DELETE', `/employees/${id}/changes/${planned.id}`, admin);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('INVALID_STATE');
+    const [joined] = await ok('GET', `/employees/${id}/changes`);
+    expect((await call('DELETE', `/employees/${id}/changes/${joined.id}`, admin)).json().error.code).toBe('INVALID_STATE');
+  });
+
+  it('corrects an effective change: the correction counts from its recording, the old one stays readable', async () => {
+    const id = await newEmployee();
+    const wrong = await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2025-03-01',
+      reason: 'Transfer',
+      fields: { department: c.departments.platform, job_title: c.jobTitle },
+    });
+    const believed = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    const fixed = await ok('POST', `/employees/${id}/changes/${wrong.id}/correct`, admin, {
+      reason: 'Wrong department',
+      fields: { department: c.departments.engineering },
+    });
+    expect(fixed).toMatchObject({
+      corrects: wrong.id,
+      effective_date: '2025-03-01',
+      fields: { department: c.departments.engineering, job_title: c.jobTitle },
+    });
+    expect((await ok('GET', `/employees/${id}`)).department).toBe(c.departments.engineering);
+    const thenKnown = await ok('GET', `/employees/${id}/history?known_at=${encodeURIComponent(believed)}`);
+    expect(thenKnown[1]).toMatchObject({ department: c.departments.platform, change: wrong.id });
+    const changes = await ok('GET', `/employees/${id}/changes`);
+    expect(changes.map((x: { id: number }) => x.id)).toEqual(expect.arrayContaining([wrong.id, fixed.id]));
+    const twice = await call('POST', `/employees/${id}/changes/${wrong.id}/correct`, admin, { reason: 'again' });
+    expect(twice.statusCode).toBe(409);
+  });
+
+  it('PUT /employees and PUT salary are changes effective today', async () => {
+    const id = await newEmployee();
+    await ok('PUT', `/employees/${id}`, admin, { department: c.departments.engineering, city: 'Berlin' });
+    await ok('PUT', `/employees/${id}/salary`, admin, { items: [{ component: basic, amount: '5000.00' }] });
+    const changes = await ok('GET', `/employees/${id}/changes`);
+    expect(changes.slice(1)).toEqual([
+      expect.objectContaining({ effective_date: today, fields: { department: c.departments.engineering }, salary: null }),
+      expect.objectContaining({ effective_date: today, fields: {}, salary: [{ component: basic, amount: '5000.00' }] }),
+    ]);
+    const history = await ok('GET', `/employees/${id}/history`);
+    expect(history[history.length - 1]).toMatchObject({
+      effective_from: today,
+      department: c.departments.engineering,
+      salary: [{ component: basic, amount: '5000.00' }],
+    });
+  });
+
+  it('refuses bad input with 400 naming the field and changes nothing', async () => {
+    const id = await newEmployee({ termination_date: '2030-01-31' });
+    const bad = async (body: object, field: string) => {
+      const res = await call('POST', `/employees/${id}/changes`, admin, body);
+      expect({ status: res.statusCode, fields: res.json().error?.details?.map((d: { field: string }) => d.field) }).toEqual({
+        status: 400,
+        fields: expect.arrayContaining([field]),
+      });
+    };
+    await bad({ effective_date: '2023-01-01', fields: { department: c.departments.engineering } }, 'effective_date');
+    await bad({ effective_date: '2030-02-01', fields: { department: c.departments.engineering } }, 'effective_date');
+    await bad({ effective_date: '1899-12-31', fields: { department: c.departments.engineering } }, 'effective_date');
+    await bad({ effective_date: '2025-02-30', fields: { department: c.departments.engineering } }, 'effective_date');
+    await bad({ effective_date: '2025-01-01', fields: { department: 999999 } }, 'fields.department');
+    await bad({ effective_date: '2025-01-01', fields: { supervisor: id } }, 'fields.supervisor');
+    await bad({ effective_date: '2025-01-01', fields: { salary_grade: 1 } }, 'fields.salary_grade');
+    await bad({ effective_date: '2025-01-01', salary: [{ component: 999999, amount: '1.00' }] }, 'salary');
+    await bad({ effective_date: '2025-01-01' }, 'fields');
+    expect(await ok('GET', `/employees/${id}/changes`)).toHaveLength(1);
+  });
+
+  it('checks level and scope: Employee 403, Manager 404 outside its reports and 403 on them, Restricted Admin within its departments', async () => {
+    const body = { effective_date: '2025-01-01', fields: { job_title: c.jobTitle } };
+    expect((await call('POST', `/employees/${c.emp.report1}/changes`, c.users.employee.token, body)).statusCode).toBe(403);
+    expect((await call('POST', `/employees/${c.emp.outsider}/changes`, c.users.manager.token, body)).statusCode).toBe(404);
+    const own = await call('POST', `/employees/${c.emp.report1}/changes`, c.users.manager.token, body);
+    expect({ status: own.statusCode, code: own.json().error.code }).toEqual({ status: 403, code: 'FIELD_NOT_ALLOWED' });
+    expect((await call('POST', `/employees/${c.emp.outsider}/changes`, c.users.restricted.token, body)).statusCode).toBe(404);
+    const out = await call('POST', `/employees/${c.emp.report2}/changes`, c.users.restricted.token, {
+      effective_date: '2025-01-01',
+      fields: { department: c.departments.sales },
+    });
+    expect(out.json().error).toMatchObject({ code: 'FIELD_NOT_ALLOWED', details: [{ field: 'department' }] });
+    await ok('POST', `/employees/${c.emp.grandReport}/changes`, c.users.restricted.token, {
+      effective_date: '2025-01-01',
+      fields: { department: c.departments.engineering },
+    });
+    // A Manager reads its report's history without salaries.
+    const seen = await ok('GET', `/employees/${c.emp.report1}/history`, c.users.manager.token);
+    expect(seen[0].salary).toBeNull();
+    expect((await call('GET', `/employees/${c.emp.outsider}/history`, c.users.manager.token)).statusCode).toBe(404);
+  });
+
+  it('two changes of one day recorded at once: both kept in order, the later recorded wins', async () => {
+    const id = await newEmployee();
+    const departments = [c.departments.engineering, c.departments.platform, c.departments.company, c.departments.sales];
+    const results = await Promise.all(
+      departments.map((department) =>
+        call('POST', `/employees/${id}/changes`, admin, { effective_date: '2025-05-01', fields: { department } }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const changes = (await ok('GET', `/employees/${id}/changes`)).slice(1);
+    const instants = changes.map((x: { recorded_at: string }) => x.recorded_at);
+    expect(new Set(instants).size).toBe(4);
+    const last = changes.reduce((a: { recorded_at: string }, b: { recorded_at: string }) =>
+      a.recorded_at > b.recorded_at ? a : b,
+    );
+    expect((await ok('GET', `/employees/${id}?as_of=2025-05-01`)).department).toBe(last.fields.department);
+    expect((await ok('GET', `/employees/${id}`)).department).toBe(last.fields.department);
+  });
+
+  it('a termination takes effect on its day: Terminated, user deactivated and its tokens revoked, employee.terminated once', async () => {
+    const id = await newEmployee();
+    const user = await createUser(t.app, 'Employee', { employeeId: id });
+    const leaving = addDays(today, 20);
+    await ok('PUT', `/employees/${id}`, admin, { termination_date: leaving });
+    expect((await call('GET', '/employees/me', user.token)).statusCode).toBe(200);
+    const jobs = t.app.get(EmploymentHistoryJobs);
+    await jobs.run(new Date(`${addDays(leaving, -1)}T12:00:00Z`));
+    expect((await ok('GET', `/employees/${id}`)).status).toBe('Active');
+    await jobs.run(new Date(`${leaving}T00:10:00Z`));
+    await jobs.run(new Date(`${leaving}T00:20:00Z`));
+    expect((await ok('GET', `/employees/${id}`)).status).toBe('Terminated');
+    expect((await call('GET', '/employees/me', user.token)).statusCode).toBe(401);
+    expect((await ok('GET', `/users/${user.user.id}`)).active).toBe(false);
+    const events = (await outboxEvents(t.app, 'employee.terminated')).filter((e) => (e.data as { id: number }).id === id);
+    expect(events).toHaveLength(1);
+  });
+});
