@@ -213,6 +213,35 @@ describe('employment history', () => {
     expect((await call('GET', `/employees/${c.emp.outsider}/history`, c.users.manager.token)).statusCode).toBe(404);
   });
 
+  it('lists who was in a department on a day: filters, sort and the dated columns of that day, scope of today', async () => {
+    const dept = (await ok('POST', '/departments', admin, { name: 'History Lab', parent: c.departments.company })).id;
+    const movedIn = await newEmployee();
+    await ok('POST', `/employees/${movedIn}/changes`, admin, { effective_date: '2025-06-15', fields: { department: dept } });
+    const movedOut = await newEmployee({ department: dept, supervisor: c.emp.manager });
+    await ok('POST', `/employees/${movedOut}/changes`, admin, {
+      effective_date: '2025-07-01',
+      fields: { department: c.departments.sales },
+    });
+    const later = await newEmployee({ department: dept, joined_date: '2025-08-01' });
+    const left = await newEmployee({ department: dept, termination_date: '2025-06-20' });
+    const list = async (query: string, token = admin) =>
+      (await ok('GET', `/employees?limit=100&${query}`, token)) as Array<{ id: number; department: number; status: string }>;
+    const filter = (f: object) => `filters=${encodeURIComponent(JSON.stringify(f))}`;
+    const june = await list(`as_of=2025-06-30&${filter({ department: dept })}`);
+    expect(june.map((e) => e.id).sort((a, b) => a - b)).toEqual([movedIn, movedOut, left].sort((a, b) => a - b));
+    expect(june.find((e) => e.id === left)!.status).toBe('Terminated');
+    expect(june.every((e) => e.department === dept)).toBe(true);
+    const active = await list(`as_of=2025-06-30&${filter({ department: dept, status: 'Active' })}`);
+    expect(active.map((e) => e.id).sort((a, b) => a - b)).toEqual([movedIn, movedOut].sort((a, b) => a - b));
+    const today = await list(filter({ department: dept }));
+    expect(today.map((e) => e.id).sort((a, b) => a - b)).toEqual([movedIn, later, left].sort((a, b) => a - b));
+    // A Manager's as-of list holds its reports of today only.
+    const managed = await list(`as_of=2025-06-30&${filter({ department: dept })}`, c.users.manager.token);
+    expect(managed.map((e) => e.id)).toEqual([movedOut]);
+    const bad = await call('GET', '/employees?as_of=2025-13-01', admin);
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('two changes of one day recorded at once: both kept in order, the later recorded wins', async () => {
     const id = await newEmployee();
     const departments = [c.departments.engineering, c.departments.platform, c.departments.company, c.departments.sales];

@@ -77,4 +77,42 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       expect([field, res.statusCode, res.json().error.details[0].field]).toEqual([field, 400, `filters.${field}`]);
     }
   });
+
+  it('calls every employment history route with every parameter (issue 43)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    const id = c.emp.report2;
+    const path = { path: { id } };
+    const moved = await api.POST('/employees/{id}/changes', {
+      params: path,
+      body: { effective_date: '2024-03-01', reason: 'Transfer', fields: { department: c.departments.platform } },
+    });
+    expect([moved.response.status, moved.data?.data.status]).toEqual([200, 'Effective']);
+    const planned = await api.POST('/employees/{id}/changes', {
+      params: path,
+      body: { effective_date: '2199-01-01', fields: { job_title: c.jobTitle, supervisor: null } },
+    });
+    expect(planned.data?.data.status).toBe('Scheduled');
+    const cid = planned.data!.data.id;
+    const fixed = await api.POST('/employees/{id}/changes/{cid}/correct', {
+      params: { path: { id, cid: moved.data!.data.id } },
+      body: { reason: 'Wrong team', effective_date: '2024-03-04', fields: { department: c.departments.engineering } },
+    });
+    expect(fixed.data?.data.corrects).toBe(moved.data!.data.id);
+    const cancelled = await api.DELETE('/employees/{id}/changes/{cid}', { params: { path: { id, cid } } });
+    expect(cancelled.data?.data.status).toBe('Cancelled');
+    const changes = await api.GET('/employees/{id}/changes', { params: path });
+    expect(changes.data?.data.map((x) => x.id)).toEqual(expect.arrayContaining([moved.data!.data.id, cid]));
+    const history = await api.GET('/employees/{id}/history', {
+      params: { path: { id }, query: { known_at: moved.data!.data.recorded_at } },
+    });
+    expect(history.data?.data.find((x) => x.effective_from === '2024-03-01')?.department).toBe(c.departments.platform);
+    const then = await api.GET('/employees/{id}', { params: { path: { id }, query: { as_of: '2024-03-02' } } });
+    expect(then.data?.data.department).toBe(c.departments.engineering);
+    const salary = await api.GET('/employees/{id}/salary', { params: { path: { id }, query: { as_of: '2024-03-02' } } });
+    expect([salary.response.status, salary.data?.data]).toEqual([200, []]);
+    const list = await api.GET('/employees', {
+      params: { query: { as_of: '2024-03-02', filters: { department: c.departments.engineering }, limit: 100 } },
+    });
+    expect(list.data?.data.map((e) => e.id)).toContain(id);
+  });
 });

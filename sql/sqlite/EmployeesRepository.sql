@@ -25,6 +25,18 @@ SELECT e.id, e.employee_id, e.first_name, e.last_name, e.work_email, e.job_title
   ORDER BY e.last_name ASC, e.id ASC
   LIMIT ? OFFSET ?;
 
+-- EmployeesRepository.listPageAsOf
+SELECT COUNT(*)
+  FROM employees e
+  INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
+  WHERE (e.department_id IN (?, ?)) AND (e.joined_date <= ?) AND ((s.department_id IN (?))) AND ((CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END IN (?)));
+SELECT e.id, e.employee_id, e.first_name, e.last_name, e.work_email, s.job_title_id, s.department_id, CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END
+  FROM employees e
+  INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
+  WHERE (e.department_id IN (?, ?)) AND (e.joined_date <= ?) AND ((s.department_id IN (?))) AND ((CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END IN (?)))
+  ORDER BY e.id ASC
+  LIMIT ? OFFSET ?;
+
 -- EmployeesRepository.namesOf
 SELECT "e"."id" AS id, "e"."employee_id" AS code, "e"."first_name" AS first, "e"."last_name" AS last
   FROM "employees" "e"

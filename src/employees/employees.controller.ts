@@ -6,7 +6,6 @@ import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
-import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import {
@@ -15,6 +14,7 @@ import {
   EmployeeDeletedDto,
   EmployeeDto,
   EmployeeListItemDto,
+  EmployeeListQueryDto,
   UpdateEmployeeDto,
 } from './dto/employee.dto';
 import { EMPLOYEE_LIST_SPEC, EmployeesService } from './employees.service';
@@ -42,7 +42,7 @@ export class EmployeesController {
   @Exportable('employees', EmployeeListItemDto)
   @ApiListQuery(EMPLOYEE_LIST_SPEC)
   @ApiErrors(400, 401)
-  list(@CurrentUser() caller: AuthUser, @Query() query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
+  list(@CurrentUser() caller: AuthUser, @Query() query: EmployeeListQueryDto): Promise<Page<EmployeeListItemDto>> {
     return this.employees.list(caller, query);
   }
 

@@ -46,6 +46,26 @@ export const EMPLOYEE_LIST_SPEC: ListSpec = {
   },
 };
 
+/** An employee's status on the day `:asOf` (terminated from its termination date on). */
+const STATUS_AS_OF =
+  "CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= :asOf THEN 'Terminated' ELSE 'Active' END";
+
+/**
+ * GET /employees?as_of (issue 43): the same list with the dated fields in force on `:asOf`, from
+ * the employment segment of that day (joined as `s`); the scope stays today's (API.md §19).
+ */
+export const EMPLOYEE_LIST_AS_OF_SPEC: ListSpec = {
+  ...EMPLOYEE_LIST_SPEC,
+  sortFields: { ...EMPLOYEE_LIST_SPEC.sortFields, department: 's.department_id' },
+  filterFields: {
+    status: { column: STATUS_AS_OF, type: 'string', values: EMPLOYEE_STATUSES },
+    department: { column: 's.department_id', type: 'int' },
+    job_title: { column: 's.job_title_id', type: 'int' },
+    employment_status: { column: 's.employment_status_id', type: 'int' },
+    supervisor: { column: 's.supervisor_id', type: 'int' },
+  },
+};
+
 /**
  * The joined employee's columns, for the list specs of queries joined with joinEmployee() (sort by
  * name, say): the alias is this module's, so a query elsewhere never spells it.
@@ -72,6 +92,23 @@ const LIST_SOURCE: RowsSource = {
     'e.job_title_id',
     'e.department_id',
     'e.status',
+  ],
+};
+
+/** LIST_SOURCE on a day: employees who had joined by `:asOf`, with their segment of that day. */
+const LIST_AS_OF_SOURCE: RowsSource = {
+  from:
+    'employees e INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= :asOf ' +
+    'AND (s.effective_to IS NULL OR s.effective_to >= :asOf)',
+  select: [
+    'e.id',
+    'e.employee_id',
+    'e.first_name',
+    'e.last_name',
+    'e.work_email',
+    's.job_title_id',
+    's.department_id',
+    STATUS_AS_OF,
   ],
 };
 
@@ -159,6 +196,18 @@ export class EmployeesRepository {
   listPage(scope: EmployeeScope, request: ListRequest, totals?: TotalsCache): Promise<Page<unknown[]>> {
     const condition = employeeListCondition(scope);
     return findRowsPage(this.ds, LIST_SOURCE, request, condition ? [condition] : [], totals);
+  }
+
+  /** A page of the employee list in `scope` as it was on `asOf` (LIST_AS_OF_SOURCE). */
+  @RecordSql(
+    SAMPLE_SCOPE,
+    sampleListRequest(EMPLOYEE_LIST_AS_OF_SPEC, { filters: '{"department":[3],"status":"Active"}' }),
+    '2026-06-30',
+  )
+  listPageAsOf(scope: EmployeeScope, request: ListRequest, asOf: string, totals?: TotalsCache): Promise<Page<unknown[]>> {
+    const condition = employeeListCondition(scope);
+    const day: Condition = { sql: 'e.joined_date <= :asOf', params: { asOf } };
+    return findRowsPage(this.ds, LIST_AS_OF_SOURCE, request, condition ? [condition, day] : [day], totals);
   }
 
   /** The employees with these employee_ids (whole rows: an import updates them or points to them). */

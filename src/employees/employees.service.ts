@@ -5,19 +5,25 @@ import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { parseListQuery } from '../common/paging/list-request';
-import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { TotalsCache } from '../common/paging/totals-cache';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ReferenceService } from '../reference/reference.service';
-import { CreateEmployeeDto, CurrentEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from './dto/employee.dto';
+import {
+  CreateEmployeeDto,
+  CurrentEmployeeDto,
+  EmployeeDto,
+  EmployeeListItemDto,
+  EmployeeListQueryDto,
+  UpdateEmployeeDto,
+} from './dto/employee.dto';
 import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
-import { EmployeesRepository } from './employees.repository';
+import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './employees.repository';
 import { datesProblem, newEmployee, SELF_REFERENCE, settleTermination } from './employee-rules';
 import {
   auditView,
@@ -31,8 +37,6 @@ import { EmployeeHooks } from './employee-hooks';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
 import { datedPatch, employeeAsOf, maxDay } from './history/as-of';
 import { recordAudit } from '../common/audit/audit-log';
-
-import { EMPLOYEE_LIST_SPEC } from './employees.repository';
 
 export { EMPLOYEE_LIST_SPEC };
 
@@ -59,9 +63,12 @@ export class EmployeesService {
   }
 
   /** Admin: all; Restricted Admin: its department subtree; Manager: its direct reports; Employee: none. */
-  async list(caller: AuthUser, query: SearchableListQueryDto): Promise<Page<EmployeeListItemDto>> {
-    const request = parseListQuery(query, EMPLOYEE_LIST_SPEC);
-    const page = await this.repository.listPage(await this.access.scopeOf(caller), request, this.totals);
+  async list(caller: AuthUser, query: EmployeeListQueryDto): Promise<Page<EmployeeListItemDto>> {
+    const scope = await this.access.scopeOf(caller);
+    const page =
+      query.as_of === undefined
+        ? await this.repository.listPage(scope, parseListQuery(query, EMPLOYEE_LIST_SPEC), this.totals)
+        : await this.repository.listPageAsOf(scope, parseListQuery(query, EMPLOYEE_LIST_AS_OF_SPEC), query.as_of, this.totals);
     return page.map(toListItem);
   }
 

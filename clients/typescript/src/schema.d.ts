@@ -774,6 +774,8 @@ export interface paths {
         /**
          * One employee with every field; 404 when missing or outside your scope
          * @description Who may call: any signed-in user.
+         *
+         *     as_of=YYYY-MM-DD: the dated fields (job_title, department, pay_grade, employment_status, supervisor, approver1..3) in force that day, from the employment history, and the status of that day; 404 before the employee joined. Scope is today's.
          */
         get: operations["getEmployees"];
         /**
@@ -791,6 +793,100 @@ export interface paths {
          *     Removes its sub-records; its user is deactivated; payroll history keeps its numbers. Refused with 409 LAST_ADMIN when its user is the last active Admin.
          */
         delete: operations["removeEmployees"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The employee's recorded changes, in order of recording
+         * @description Who may call: any signed-in user.
+         *
+         *     Whoever may see the employee; salary is null unless you administer the employee (Admin, Restricted Admin in scope).
+         */
+        get: operations["changesEmploymentHistory"];
+        put?: never;
+        /**
+         * Record a dated change
+         * @description Who may call: Admin, Restricted Admin, Manager.
+         *
+         *     Dated today or earlier (the company day of the Time Zone setting): Effective at once, the employee row and salary follow when it is in force today. Later: Scheduled, taking effect on its day (event employee.change_effective). Two changes of one day: the later recorded wins. effective_date between joined_date and termination_date, 1900-01-01 to 2200-12-31. salary: the whole salary from that day (Admin, Restricted Admin in scope).
+         */
+        post: operations["recordEmploymentHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/changes/{cid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a Scheduled change
+         * @description Who may call: Admin, Restricted Admin, Manager.
+         *
+         *     Any other state: 409 INVALID_STATE.
+         */
+        delete: operations["cancelEmploymentHistory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/changes/{cid}/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a Scheduled or Effective change
+         * @description Who may call: Admin, Restricted Admin, Manager.
+         *
+         *     Records a new change with corrects = cid: the fields named replace those of the corrected change, salary and effective_date replace its own when given. The corrected change stays readable (a Scheduled one becomes Cancelled); history with a known_at before the correction shows it as it was. A Cancelled or already corrected change: 409 INVALID_STATE.
+         */
+        post: operations["correctEmploymentHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The employee's segments: each stretch of days with one set of dated values
+         * @description Who may call: any signed-in user.
+         *
+         *     known_at: as recorded at that instant (what was believed then), default now. effective_to is the last day, null for the open segment. salary is null unless you administer the employee.
+         */
+        get: operations["segmentsEmploymentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2548,13 +2644,15 @@ export interface paths {
         /**
          * The employee's salary: one amount per salary component
          * @description Who may call: Admin, Restricted Admin.
+         *
+         *     as_of=YYYY-MM-DD: the salary in force that day, from the employment history; 404 before the employee joined.
          */
         get: operations["getEmployeeSalary"];
         /**
          * Replace the employee's salary
          * @description Who may call: Admin, Restricted Admin.
          *
-         *     {"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers.
+         *     {"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers. Recorded as a change effective today in the employment history (from the joined date for an employee who has not joined yet); POST /employees/{id}/changes dates one.
          */
         put: operations["putEmployeeSalary"];
         post?: never;
@@ -4598,6 +4696,187 @@ export interface components {
              * @example 5
              */
             id: number;
+        };
+        ChangeFieldsOutDto: {
+            /**
+             * Format: int32
+             * @description job title id
+             */
+            job_title?: number | null;
+            /**
+             * Format: int32
+             * @description department id
+             */
+            department?: number | null;
+            /**
+             * Format: int32
+             * @description pay grade id
+             */
+            pay_grade?: number | null;
+            /**
+             * Format: int32
+             * @description employment status id
+             */
+            employment_status?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            supervisor?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            approver1?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            approver2?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            approver3?: number | null;
+        };
+        SalaryLineDto: {
+            /**
+             * Format: int32
+             * @description salary component id
+             */
+            component: number;
+            /**
+             * @description decimal string; a JSON number is accepted
+             * @example 5000.00
+             */
+            amount: string;
+        };
+        EmploymentChangeDto: {
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            employee: number;
+            /** Format: date */
+            effective_date: string;
+            reason: string | null;
+            /** @description the dated fields it sets */
+            fields: components["schemas"]["ChangeFieldsOutDto"];
+            /** @description the salary it sets; null when it sets none or you may not see salaries */
+            salary: components["schemas"]["SalaryLineDto"][] | null;
+            /** @enum {string} */
+            status: "Scheduled" | "Effective" | "Cancelled";
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * Format: int32
+             * @description user id; null for the migration and the system
+             */
+            recorded_by: number | null;
+            /**
+             * Format: int32
+             * @description the change this one corrects
+             */
+            corrects: number | null;
+        };
+        ChangeFieldsDto: {
+            /**
+             * Format: int32
+             * @description job title id
+             */
+            job_title?: number | null;
+            /**
+             * Format: int32
+             * @description department id
+             */
+            department?: number | null;
+            /**
+             * Format: int32
+             * @description pay grade id
+             */
+            pay_grade?: number | null;
+            /**
+             * Format: int32
+             * @description employment status id
+             */
+            employment_status?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            supervisor?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            approver1?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            approver2?: number | null;
+            /**
+             * Format: int32
+             * @description employee id
+             */
+            approver3?: number | null;
+        };
+        RecordChangeDto: {
+            /**
+             * Format: date
+             * @description 1900-01-01 to 2200-12-31
+             * @example 2026-12-01
+             */
+            effective_date: string;
+            reason?: string | null;
+            /** @description the dated fields it sets */
+            fields?: components["schemas"]["ChangeFieldsDto"];
+            /** @description the whole salary from that day (one amount per component) */
+            salary?: components["schemas"]["SalaryLineDto"][];
+        };
+        CorrectChangeDto: {
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            effective_date?: string;
+            /** @description why it is corrected */
+            reason: string;
+            /** @description the dated fields it sets */
+            fields?: components["schemas"]["ChangeFieldsDto"];
+            /** @description the whole salary from that day (one amount per component) */
+            salary?: components["schemas"]["SalaryLineDto"][];
+        };
+        SegmentDto: {
+            /** Format: date */
+            effective_from: string;
+            /**
+             * Format: date
+             * @description the last day; null for the open segment
+             */
+            effective_to: string | null;
+            /** Format: int32 */
+            job_title: number | null;
+            /** Format: int32 */
+            department: number | null;
+            /** Format: int32 */
+            pay_grade: number | null;
+            /** Format: int32 */
+            employment_status: number | null;
+            /** Format: int32 */
+            supervisor: number | null;
+            /** Format: int32 */
+            approver1: number | null;
+            /** Format: int32 */
+            approver2: number | null;
+            /** Format: int32 */
+            approver3: number | null;
+            /** @description null when you may not see salaries */
+            salary: components["schemas"]["SalaryLineDto"][] | null;
+            /**
+             * Format: int32
+             * @description the change that began it (the last one recorded for its first day)
+             */
+            change: number;
         };
         SkillItemDto: {
             /** Format: int32 */
@@ -6647,7 +6926,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -6661,7 +6940,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -6678,7 +6957,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -6686,7 +6965,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -14092,6 +14371,8 @@ export interface operations {
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description the list as it was (or will be) on this day: only employees who had joined by then, with the job_title, department and status of that day; filters and sort by department, job_title, employment_status, supervisor and status use that day too */
+                as_of?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -14448,7 +14729,10 @@ export interface operations {
     };
     getEmployees: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the dated fields in force on this day (default: today) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -14753,6 +15037,585 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    changesEmploymentHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["EmploymentChangeDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    recordEmploymentHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-200 visible ASCII characters. The same key with the same request within 24 h returns the first response (with Idempotent-Replayed: true) and does the work once; with another request → 409 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordChangeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description "true" when this is the stored response of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["EmploymentChangeDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    cancelEmploymentHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                cid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["EmploymentChangeDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    correctEmploymentHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-200 visible ASCII characters. The same key with the same request within 24 h returns the first response (with Idempotent-Replayed: true) and does the work once; with another request → 409 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+                cid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectChangeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description "true" when this is the stored response of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["EmploymentChangeDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    segmentsEmploymentHistory: {
+        parameters: {
+            query?: {
+                /** @description the history as it was recorded at this instant (default: now) */
+                known_at?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["SegmentDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -28623,7 +29486,10 @@ export interface operations {
     };
     getEmployeeSalary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the dated fields in force on this day (default: today) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: number;

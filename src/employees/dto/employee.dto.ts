@@ -13,6 +13,7 @@ import {
   Trim,
 } from '../../common/validation/decorators';
 import { EMPLOYEE_STATUSES, GENDERS } from '../entities/employee.entity';
+import { SearchableListQueryDto } from '../../common/paging/list-query.dto';
 
 function OptionalDate() {
   return (target: object, key: string) => {
@@ -165,4 +166,18 @@ export class EmployeeDto extends CreateEmployeeDto {
 
 export class EmployeeDeletedDto {
   @ApiInt({ example: 5 }) id: number;
+}
+
+/** GET /employees: the list's query, and `as_of` (issue 43). */
+export class EmployeeListQueryDto extends SearchableListQueryDto {
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    description:
+      'the list as it was (or will be) on this day: only employees who had joined by then, with the job_title, department and ' +
+      'status of that day; filters and sort by department, job_title, employment_status, supervisor and status use that day too',
+  })
+  @IsOptional()
+  @IsCalendarDate()
+  as_of?: string;
 }
