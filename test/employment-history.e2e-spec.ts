@@ -242,23 +242,36 @@ describe('employment history', () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('two changes of one day recorded at once: both kept in order, the later recorded wins', async () => {
+  it('16 writers of one employee and day at once (changes, PUT /employees, PUT salary): all 200, ordered, the later recorded wins', async () => {
     const id = await newEmployee();
     const departments = [c.departments.engineering, c.departments.platform, c.departments.company, c.departments.sales];
     const results = await Promise.all(
-      departments.map((department) =>
-        call('POST', `/employees/${id}/changes`, admin, { effective_date: '2025-05-01', fields: { department } }),
-      ),
+      Array.from({ length: 16 }, (_, i) => {
+        const department = departments[i % 4];
+        if (i % 8 === 3) return call('PUT', `/employees/${id}`, admin, { department });
+        if (i % 8 === 5)
+          return call('PUT', `/employees/${id}/salary`, admin, { items: [{ component: basic, amount: 1000 + i }] });
+        return call('POST', `/employees/${id}/changes`, admin, { effective_date: today, fields: { department } });
+      }),
     );
-    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
-    const changes = (await ok('GET', `/employees/${id}/changes`)).slice(1);
-    const instants = changes.map((x: { recorded_at: string }) => x.recorded_at);
-    expect(new Set(instants).size).toBe(4);
-    const last = changes.reduce((a: { recorded_at: string }, b: { recorded_at: string }) =>
-      a.recorded_at > b.recorded_at ? a : b,
+    expect(results.map((r) => r.statusCode)).toEqual(Array(16).fill(200));
+    const changes = (await ok('GET', `/employees/${id}/changes`)).slice(1) as Array<{
+      recorded_at: string;
+      fields: { department?: number };
+      salary: Array<{ amount: string }> | null;
+    }>;
+    // 12 changes and 2 salaries always; a PUT that finds the department already set records nothing.
+    expect(changes.length).toBeGreaterThanOrEqual(14);
+    expect(changes.length).toBeLessThanOrEqual(16);
+    expect(new Set(changes.map((x) => x.recorded_at)).size).toBe(changes.length);
+    const byRecording = [...changes].sort((a, b) => a.recorded_at.localeCompare(b.recorded_at));
+    const lastDepartment = byRecording.filter((x) => x.fields.department !== undefined).pop()!.fields.department;
+    const lastSalary = byRecording.filter((x) => x.salary !== null).pop()!.salary;
+    expect((await ok('GET', `/employees/${id}`)).department).toBe(lastDepartment);
+    expect((await ok('GET', `/employees/${id}?as_of=${today}`)).department).toBe(lastDepartment);
+    expect((await ok('GET', `/employees/${id}/salary`)).map((l: { amount: string }) => l.amount)).toEqual(
+      lastSalary!.map((l) => l.amount),
     );
-    expect((await ok('GET', `/employees/${id}?as_of=2025-05-01`)).department).toBe(last.fields.department);
-    expect((await ok('GET', `/employees/${id}`)).department).toBe(last.fields.department);
   });
 
   it('a termination takes effect on its day: Terminated, user deactivated and its tokens revoked, employee.terminated once', async () => {

@@ -182,6 +182,31 @@ export class EmployeeAccessService {
     }
   }
 
+  /**
+   * 403 FIELD_NOT_ALLOWED naming the fields of `fields` the caller may not change on this
+   * (visible) employee, and `department` when a Restricted Admin would move it to a department
+   * outside its scope (`department`: the new one, when the change sets it), and `extra` (fields
+   * the caller checked itself, such as a salary).
+   */
+  assertMayChange(
+    scope: EmployeeScope,
+    employee: EmployeeRef,
+    fields: string[],
+    move?: { department: number | null },
+    extra: string[] = [],
+  ): void {
+    const forbidden = [...this.forbiddenFields(scope, employee, fields), ...extra];
+    if (scope.kind === 'departments' && move && (move.department === null || !scope.departmentIds.includes(move.department)))
+      forbidden.push('department');
+    const names = [...new Set(forbidden)];
+    if (names.length)
+      throw new DomainException(
+        'FIELD_NOT_ALLOWED',
+        `You may not change ${names.join(', ')}`,
+        names.map((field) => ({ field, message: 'may not be changed by you' })),
+      );
+  }
+
   /** Whether the caller may set the employee's status message (its own, or a Manager's direct report's). */
   canSetStatusMessage(scope: EmployeeScope, employee: EmployeeRef): boolean {
     return this.canSee(scope, employee);

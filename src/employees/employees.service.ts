@@ -114,26 +114,22 @@ export class EmployeesService {
     const { id: _ignored, ...fields } = dto;
     const patch = await this.toPatch(fields);
     const changed = EMPLOYEE_FIELDS.filter((f) => f.prop in patch && patch[f.prop] !== employee[f.prop]);
-    const forbidden = this.access.forbiddenFields(
+    const moved = 'departmentId' in patch && patch.departmentId !== employee.departmentId;
+    this.access.assertMayChange(
       scope,
       employeeRef(employee),
       changed.map((f) => f.api),
+      moved ? { department: patch.departmentId as number | null } : undefined,
     );
-    if (scope.kind === 'departments' && 'departmentId' in patch && patch.departmentId !== employee.departmentId) {
-      if (patch.departmentId === null || !scope.departmentIds.includes(patch.departmentId as number))
-        forbidden.push('department');
-    }
-    if (forbidden.length) {
-      throw new DomainException(
-        'FIELD_NOT_ALLOWED',
-        `You may not change ${forbidden.join(', ')}`,
-        forbidden.map((field) => ({ field, message: 'may not be changed by you' })),
-      );
-    }
     const changedPatch = Object.fromEntries(changed.map((f) => [f.prop, patch[f.prop]])) as Patch;
+    const original = { ...employee };
     const before = auditView(employee);
     Object.assign(employee, changedPatch);
     await this.check(employee, changedPatch, scope);
+    // Only what this request changes is written (a concurrent change of another field stays).
+    const written = Object.fromEntries(
+      EMPLOYEE_FIELDS.filter((f) => employee[f.prop] !== original[f.prop]).map((f) => [f.prop, employee[f.prop]]),
+    );
     // A change of a dated field is a change effective today in the employment history (issue 43),
     // recorded under the employee lock, as is a department change with its hooks; any other change
     // is a plain transaction. Before the employee joined, it counts from the joined date.
@@ -144,7 +140,9 @@ export class EmployeesService {
       // The department as of the lock: the hooks move what was counted under it.
       const current = moves ? await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } }) : null;
       if (moves && !current) throw new NotFoundException('Employee');
-      const after = await em.getRepository(Employee).save(employee);
+      if (Object.keys(written).length) await em.update(Employee, { id }, written);
+      const after = await em.findOne(Employee, { where: { id } });
+      if (!after) throw new NotFoundException('Employee');
       if (current && current.departmentId !== after.departmentId) {
         for (const hook of this.hooks.department) await hook(em, id, current.departmentId, after.departmentId);
       }

@@ -183,19 +183,14 @@ export class EmploymentHistoryService {
     fields: Partial<DatedValues>,
     salary: boolean,
   ): Promise<void> {
-    const names = Object.keys(fields);
-    const forbidden = this.access.forbiddenFields(scope, employeeRef(employee), names);
-    if (scope.kind === 'departments' && 'department' in fields) {
-      const d = fields.department;
-      if (d === null || d === undefined || !scope.departmentIds.includes(d)) forbidden.push('department');
-    }
-    if (salary && !(await this.access.administers(caller, employee))) forbidden.push('salary');
-    if (forbidden.length)
-      throw new DomainException(
-        'FIELD_NOT_ALLOWED',
-        `You may not change ${[...new Set(forbidden)].join(', ')}`,
-        [...new Set(forbidden)].map((field) => ({ field, message: 'may not be changed by you' })),
-      );
+    const salaryForbidden = salary && !(await this.access.administers(caller, employee));
+    this.access.assertMayChange(
+      scope,
+      employeeRef(employee),
+      Object.keys(fields),
+      'department' in fields ? { department: fields.department ?? null } : undefined,
+      salaryForbidden ? ['salary'] : [],
+    );
   }
 
   /** The change checked: its day within the employment, references that exist, a salary payroll accepts, something set. */
