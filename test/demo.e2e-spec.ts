@@ -120,6 +120,29 @@ describe('demo seed', () => {
     } else expect(kinds).toContain('task.assigned');
     const me = await t.app.inject({ method: 'GET', url: '/app/api/employees/me', headers: employee });
     expect(me.json().data.employee_id).toBe('E0007');
+    // Employment history (issue 43): its promotion is scheduled for next month; others have two years of history.
+    const changes = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/employees/${me.json().data.id}/changes`,
+      headers: employee,
+    });
+    expect(changes.json().data.map((c: { reason: string; status: string }) => [c.reason, c.status])).toContainEqual([
+      'Promotion',
+      'Scheduled',
+    ]);
+    const adminHeaders = { authorization: `Bearer ${first.accessToken}` };
+    const seniors = await t.app.inject({ method: 'GET', url: '/app/api/job-titles?limit=100', headers: adminHeaders });
+    const senior = seniors.json().data.find((j: { name: string }) => j.name === 'Senior Software Engineer').id;
+    const count = async (query: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/app/api/employees?${query}&filters=${encodeURIComponent(JSON.stringify({ job_title: senior }))}`,
+          headers: adminHeaders,
+        })
+      ).json().total;
+    const twoYearsAgo = `${new Date().getUTCFullYear() - 2}-01-01`;
+    expect([await count(`as_of=${twoYearsAgo}`), await count('limit=5')]).toEqual([0, 4]);
     // Its own documents, newest first: its passport expires within the month.
     const mine = await t.app.inject({
       method: 'GET',

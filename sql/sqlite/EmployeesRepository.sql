@@ -34,7 +34,7 @@ SELECT e.id, e.employee_id, e.first_name, e.last_name, e.work_email, s.job_title
   FROM employees e
   INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
   WHERE (e.department_id IN (?, ?)) AND (e.joined_date <= ?) AND ((s.department_id IN (?))) AND ((CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END IN (?)))
-  ORDER BY e.id ASC
+  ORDER BY s.employee_id ASC
   LIMIT ? OFFSET ?;
 
 -- EmployeesRepository.namesOf

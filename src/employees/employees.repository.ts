@@ -56,7 +56,8 @@ const STATUS_AS_OF =
  */
 export const EMPLOYEE_LIST_AS_OF_SPEC: ListSpec = {
   ...EMPLOYEE_LIST_SPEC,
-  sortFields: { ...EMPLOYEE_LIST_SPEC.sortFields, department: 's.department_id' },
+  idColumn: 's.employee_id',
+  sortFields: { ...EMPLOYEE_LIST_SPEC.sortFields, id: 's.employee_id', department: 's.department_id' },
   filterFields: {
     status: { column: STATUS_AS_OF, type: 'string', values: EMPLOYEE_STATUSES },
     department: { column: 's.department_id', type: 'int' },
@@ -95,7 +96,11 @@ const LIST_SOURCE: RowsSource = {
   ],
 };
 
-/** LIST_SOURCE on a day: employees who had joined by `:asOf`, with their segment of that day. */
+/**
+ * LIST_SOURCE on a day: employees who had joined by `:asOf`, each with its segment of that day.
+ * The as-of spec orders by the segment's employee id, so a page walks the segments' primary key,
+ * or their department index with a department filter, in that order and stops at its end.
+ */
 const LIST_AS_OF_SOURCE: RowsSource = {
   from:
     'employees e INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= :asOf ' +

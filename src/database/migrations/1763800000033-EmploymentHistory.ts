@@ -95,71 +95,83 @@ export class EmploymentHistory1763800000033 implements MigrationInterface {
           { name: 'change_id', type: 'integer' },
         ],
         indices: [
-          // "Who was in Engineering on 30 June".
-          new TableIndex({ name: 'ix_employment_segments_department', columnNames: ['department_id', 'effective_from'] }),
+          // "Who was in Engineering on 30 June": a page walks it in employee order and stops at its
+          // end, a count reads nothing else.
+          new TableIndex({
+            name: 'ix_employment_segments_department',
+            columnNames: ['department_id', 'employee_id', 'effective_from', 'effective_to'],
+          }),
         ],
         foreignKeys: [cascade('employment_segments')],
       }),
     );
-    await this.moveIn(q);
-  }
-
-  /** One change and one segment per employee, from its joined date, with today's values and salary. */
-  private async moveIn(q: QueryRunner): Promise<void> {
-    const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
-    let after = 0;
-    for (;;) {
-      const employees = (await q.query(
-        `SELECT id, joined_date, ${DATED_COLUMNS.join(', ')} FROM employees WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
-        [after],
-      )) as Array<Record<string, unknown>>;
-      if (!employees.length) return;
-      const idList = employees.map((e) => Number(e.id));
-      after = idList[idList.length - 1];
-      const salaries = new Map<number, Array<{ component: number; amount: string }>>();
-      const rows = (await q.query(
-        `SELECT employee_id, component_id, amount FROM employee_salaries WHERE employee_id IN (${idList.map(() => '?').join(', ')}) ORDER BY employee_id, component_id`,
-        idList,
-      )) as Array<{ employee_id: number | string; component_id: number | string; amount: number | string }>;
-      for (const r of rows) {
-        const id = Number(r.employee_id);
-        const line = { component: Number(r.component_id), amount: new Decimal(String(r.amount)).toFixed(2) };
-        salaries.set(id, [...(salaries.get(id) ?? []), line]);
-      }
-      const values = (e: Record<string, unknown>) => DATED_COLUMNS.map((c) => (e[c] == null ? null : Number(e[c])));
-      const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
-      await q.query(
-        `INSERT INTO employment_changes (employee_id, effective_date, reason, fields, salary, status, recorded_at) VALUES ${employees
-          .map(() => `(?, ?, 'Moved in', ?, ?, 'Effective', ?)`)
-          .join(', ')}`,
-        employees.flatMap((e) => {
-          const v = values(e);
-          const fields = Object.fromEntries(DATED_FIELDS.map((f, i) => [f, v[i]]));
-          return [e.id, day(e.joined_date), JSON.stringify(fields), JSON.stringify(salaries.get(Number(e.id)) ?? []), now];
-        }),
-      );
-      const changes = (await q.query(
-        `SELECT id, employee_id FROM employment_changes WHERE employee_id IN (${idList.map(() => '?').join(', ')})`,
-        idList,
-      )) as Array<{ id: number | string; employee_id: number | string }>;
-      const changeOf = new Map(changes.map((c) => [Number(c.employee_id), Number(c.id)]));
-      await q.query(
-        `INSERT INTO employment_segments (employee_id, effective_from, effective_to, ${DATED_COLUMNS.join(', ')}, salary, change_id) VALUES ${employees
-          .map(() => `(?, ?, NULL, ${DATED_COLUMNS.map(() => '?').join(', ')}, ?, ?)`)
-          .join(', ')}`,
-        employees.flatMap((e) => [
-          e.id,
-          day(e.joined_date),
-          ...values(e),
-          JSON.stringify(salaries.get(Number(e.id)) ?? []),
-          changeOf.get(Number(e.id)),
-        ]),
-      );
-    }
+    await moveIntoHistory((sql, params) => q.query(sql, params) as Promise<Array<Record<string, unknown>>>, 0, 'Moved in');
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('employment_segments');
     await q.dropTable('employment_changes');
+  }
+}
+
+/**
+ * One change and one segment per employee of id > `after`, from its joined date, with its dated
+ * values and salary of now: the migration's move-in, and the bulk seed's (benchmarks) for the
+ * employees it inserted. `query` runs one statement (a QueryRunner's or a DataSource's).
+ */
+export async function moveIntoHistory(
+  query: (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>,
+  afterId: number,
+  reason: string,
+): Promise<void> {
+  const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+  let after = afterId;
+  for (;;) {
+    const employees = await query(
+      `SELECT id, joined_date, ${DATED_COLUMNS.join(', ')} FROM employees WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+      [after],
+    );
+    if (!employees.length) return;
+    const idList = employees.map((e) => Number(e.id));
+    after = idList[idList.length - 1];
+    const salaries = new Map<number, Array<{ component: number; amount: string }>>();
+    const rows = (await query(
+      `SELECT employee_id, component_id, amount FROM employee_salaries WHERE employee_id IN (${idList.map(() => '?').join(', ')}) ORDER BY employee_id, component_id`,
+      idList,
+    )) as Array<{ employee_id: number | string; component_id: number | string; amount: number | string }>;
+    for (const r of rows) {
+      const id = Number(r.employee_id);
+      const line = { component: Number(r.component_id), amount: new Decimal(String(r.amount)).toFixed(2) };
+      salaries.set(id, [...(salaries.get(id) ?? []), line]);
+    }
+    const values = (e: Record<string, unknown>) => DATED_COLUMNS.map((c) => (e[c] == null ? null : Number(e[c])));
+    const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+    await query(
+      `INSERT INTO employment_changes (employee_id, effective_date, reason, fields, salary, status, recorded_at) VALUES ${employees
+        .map(() => `(?, ?, ?, ?, ?, 'Effective', ?)`)
+        .join(', ')}`,
+      employees.flatMap((e) => {
+        const v = values(e);
+        const fields = Object.fromEntries(DATED_FIELDS.map((f, i) => [f, v[i]]));
+        return [e.id, day(e.joined_date), reason, JSON.stringify(fields), JSON.stringify(salaries.get(Number(e.id)) ?? []), now];
+      }),
+    );
+    const changes = (await query(
+      `SELECT id, employee_id FROM employment_changes WHERE employee_id IN (${idList.map(() => '?').join(', ')})`,
+      idList,
+    )) as Array<{ id: number | string; employee_id: number | string }>;
+    const changeOf = new Map(changes.map((c) => [Number(c.employee_id), Number(c.id)]));
+    await query(
+      `INSERT INTO employment_segments (employee_id, effective_from, effective_to, ${DATED_COLUMNS.join(', ')}, salary, change_id) VALUES ${employees
+        .map(() => `(?, ?, NULL, ${DATED_COLUMNS.map(() => '?').join(', ')}, ?, ?)`)
+        .join(', ')}`,
+      employees.flatMap((e) => [
+        e.id,
+        day(e.joined_date),
+        ...values(e),
+        JSON.stringify(salaries.get(Number(e.id)) ?? []),
+        changeOf.get(Number(e.id)),
+      ]),
+    );
   }
 }

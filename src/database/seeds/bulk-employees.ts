@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { transaction } from '../../common/database/transaction';
+import { moveIntoHistory } from '../migrations/1763800000033-EmploymentHistory';
 
 /**
  * Inserts `count` employees in multi-row INSERTs inside one transaction: department
@@ -40,5 +41,7 @@ export async function bulkEmployees(ds: DataSource, count: number, departments: 
     `${prefix}%`,
     first,
   ]);
+  // Each history starts on the joined date, as a migrated or created employee's does (issue 43).
+  await moveIntoHistory((sql, params) => ds.query(sql, params), Number(first) - 1, 'Joined');
   return Number(first);
 }

@@ -8,6 +8,7 @@ import { seedDemoAttendance } from './demo-attendance';
 import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
 import { LeaveAccrualsService } from '../../leave/ledger/leave-accruals.service';
 import { seedDemoPayroll } from './demo-payroll';
+import { seedDemoHistory } from './demo-history';
 
 const FIRST = [
   'Ada',
@@ -54,6 +55,7 @@ const NAMED: Array<[NamedKind, string[]]> = [
       'Account Executive',
       'HR Manager',
       'Accountant',
+      'Senior Software Engineer',
     ],
   ],
   ['employment-statuses', ['Full Time', 'Part Time', 'Contract', 'Intern']],
@@ -141,4 +143,5 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   await seedDemoPayroll(app);
+  await seedDemoHistory(app);
 }

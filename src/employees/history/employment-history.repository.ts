@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
+
+/** The segment of an employee in force on a day: the latest that began by then. */
+const SEGMENT_ON =
+  'SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, ' +
+  'approver1_id, approver2_id, approver3_id, salary, change_id FROM employment_segments ' +
+  'WHERE employee_id = ? AND effective_from <= ? ORDER BY effective_from DESC LIMIT 1';
 
 /** Rows per multi-row statement. */
 const BATCH = 500;
@@ -76,13 +83,31 @@ export class EmploymentHistoryRepository {
         .execute();
   }
 
-  /** The segment of the employee in force on `day` (null before it joined). */
+  /**
+   * The segment of the employee in force on `day` (null before it joined): the hot read of an
+   * as-of GET, one statement prepared once (DriverReader), no query building per call.
+   */
   @RecordSql(1, '2026-06-30')
-  segmentOn(employeeId: number, day: string): Promise<EmploymentSegment | null> {
-    return this.ds.getRepository(EmploymentSegment).findOne({
-      where: { employeeId, effectiveFrom: LessThanOrEqual(day) },
-      order: { effectiveFrom: 'DESC' },
-    });
+  async segmentOn(employeeId: number, day: string): Promise<EmploymentSegment | null> {
+    const row = await DriverReader.of(this.ds).first(SEGMENT_ON, [employeeId, day]);
+    if (!row) return null;
+    const id = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    const date = (v: unknown) => (v === null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
+    return {
+      employeeId,
+      effectiveFrom: date(row.effective_from)!,
+      effectiveTo: date(row.effective_to),
+      jobTitleId: id(row.job_title_id),
+      departmentId: id(row.department_id),
+      payGradeId: id(row.pay_grade_id),
+      employmentStatusId: id(row.employment_status_id),
+      supervisorId: id(row.supervisor_id),
+      approver1Id: id(row.approver1_id),
+      approver2Id: id(row.approver2_id),
+      approver3Id: id(row.approver3_id),
+      salary: String(row.salary),
+      changeId: Number(row.change_id),
+    };
   }
 
   /** The segments in force on `day` of these employees (those not yet joined are absent). */
