@@ -92,7 +92,7 @@ export class EmploymentHistoryRepository {
     const row = await DriverReader.of(this.ds).first(SEGMENT_ON, [employeeId, day]);
     if (!row) return null;
     const id = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    const date = (v: unknown) => (v === null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
+    const date = (v: unknown) => (v === null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v as string));
     return {
       employeeId,
       effectiveFrom: date(row.effective_from)!,
