@@ -92,8 +92,8 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   app.enableCors({
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-Match'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'ETag'],
     maxAge: 600,
   });
 

@@ -40,6 +40,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET/, /^\/employees\/:id\/salary$/, ADMINS],
   [/PUT/, /^\/employees\/:id\/salary$/, ADMINS],
   [/GET|PUT/, /^\/employees(\/me|\/:id)?$/, ANY],
+  // The events feed (issue 43): everyone, scoped to the employees whose records it sees.
+  [/GET/, /^\/events$/, ANY],
   // Employment history (issue 43): read by whoever sees the employee; recorded by administrators and Managers (who may change no dated field: 403 on their reports).
   [/GET/, /^\/employees\/:id\/(changes|history)$/, ANY],
   [/POST|DELETE/, /^\/employees\/:id\/changes(\/:cid|\/:cid\/correct)?$/, ['Admin', 'Restricted Admin', 'Manager']],

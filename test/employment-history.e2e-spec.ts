@@ -1,3 +1,4 @@
+import { EmployeeFactsService } from '../src/employees/employee-facts.service';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { addDays } from '../src/common/time/days';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -62,6 +63,10 @@ describe('employment history', () => {
     expect((await ok('GET', `/employees/${id}?as_of=2025-06-14`)).department).toBe(c.departments.sales);
     expect((await ok('GET', `/employees/${id}?as_of=2025-06-15`)).department).toBe(c.departments.engineering);
     expect((await call('GET', `/employees/${id}?as_of=2023-12-31`, admin)).statusCode).toBe(404);
+    // Payroll's employee fields are those in force on the payroll's last day.
+    const facts = t.app.get(EmployeeFactsService);
+    expect((await facts.formulaFields([id], '2025-06-14')).get(id)!.department).toBe(c.departments.sales);
+    expect((await facts.formulaFields([id], '2025-06-30')).get(id)!.department).toBe(c.departments.engineering);
     const history = await ok('GET', `/employees/${id}/history`);
     expect(
       history.map((s: { effective_from: string; effective_to: string | null }) => [s.effective_from, s.effective_to]),

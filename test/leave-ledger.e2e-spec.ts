@@ -350,4 +350,30 @@ describe('leave ledger (issue 31)', () => {
     expect((await call('GET', '/leave-policy-assignments', c.users.employee.token)).statusCode).toBe(403);
     expect((await call('GET', `/employees/${c.emp.outsider}/leave-ledger`, c.users.employee.token)).statusCode).toBe(404);
   });
+
+  it('reads the department of each day (issue 43): accruals follow a transfer, the liability counts the department of its day', async () => {
+    const period2025 = (await ok('GET', '/leave-periods?limit=500', admin)).find((p: { name: string }) => p.name === '2025').id;
+    const liability = async () =>
+      ((await ok('GET', `/insights/leave-liability/${period2025}`, admin)) as Array<{ leave_type: number; department: number }>)
+        .map(({ leave_type, department, ...rest }) => ({ leave_type, department, ...rest }))
+        .sort((a, b) => a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
+    const e = await newEmployee('2025-01-01', c.departments.platform);
+    await ledger.accrue('2026-11-26');
+    const before = await liability();
+    // Moved to Sales (no policy there) from 2026 on, recorded after the fact.
+    await ok('POST', `/employees/${e}/changes`, admin, {
+      effective_date: '2026-01-01',
+      reason: 'Transfer',
+      fields: { department: c.departments.sales },
+    });
+    await ledger.accrue('2026-11-26');
+    // The accruals of 2026, written while it was in Platform, are taken back by correcting entries.
+    const net = new Map<string, number>();
+    for (const x of (await ledgerOf(e)).filter((x) => x.kind === 'accrual'))
+      net.set(x.date, Math.round(((net.get(x.date) ?? 0) + x.days) * 100) / 100);
+    const months = ['01-31', '02-28', '03-31', '04-30', '05-31', '06-30', '07-31', '08-31', '09-30', '10-31', '11-30', '12-31'];
+    expect([...net].filter(([, days]) => days !== 0).map(([date]) => date)).toEqual(months.map((d) => `2025-${d}`));
+    // At the end of 2025 it was in Platform: the 2025 liability is as it was before the transfer was recorded.
+    expect(await liability()).toEqual(before);
+  });
 });

@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { runCli } from '../src/cli/run-cli';
+import { transaction } from '../src/common/database/transaction';
+import { TIME_ZONE } from '../src/settings/settings.registry';
+import { SettingsService } from '../src/settings/settings.service';
 import { INTEGRATION, TestApp, bearer, captureIo, createTestApp, createUser, until } from './helpers/test-app';
 
 describe('the "Enable Rest Api" gate', () => {
@@ -89,5 +93,32 @@ describe('the "Enable Rest Api" gate', () => {
     expect(off.statusCode).toBe(200);
     // The change clears this process's cache at once.
     expect((await get('/app/api/echo')).statusCode).toBe(503);
+  });
+});
+
+describe('settings read inside a transaction', () => {
+  it('do not wait for a load begun outside it, which waits for the transaction (SQLite: it never ended)', async () => {
+    const t = await createTestApp({ SETTINGS_CACHE_MS: '0' });
+    try {
+      const settings = t.app.get(SettingsService);
+      const ds = t.app.get(DataSource);
+      let opened!: () => void;
+      const open = new Promise<void>((r) => (opened = r));
+      let outside: Promise<string> | null = null;
+      const inside = transaction(ds, async (em) => {
+        await em.query('SELECT 1');
+        opened();
+        // A request outside the transaction reloads the settings meanwhile (on SQLite its read waits for this transaction).
+        await new Promise((r) => setTimeout(r, 20));
+        return settings.get(TIME_ZONE);
+      });
+      await open;
+      outside = settings.get(TIME_ZONE);
+      const timeout = new Promise<string>((r) => setTimeout(() => r('timed out'), 3000));
+      expect(await Promise.race([inside, timeout])).toBe('UTC');
+      expect(await outside).toBe('UTC');
+    } finally {
+      await t.close();
+    }
   });
 });

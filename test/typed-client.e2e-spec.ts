@@ -114,5 +114,12 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       params: { query: { as_of: '2024-03-02', filters: { department: c.departments.engineering }, limit: 100 } },
     });
     expect(list.data?.data.map((e) => e.id)).toContain(id);
+    const since = await api.GET('/employees', {
+      params: { query: { updated_since: '2020-01-01T00:00:00Z', as_of: '2024-03-02', limit: 5, page: 1, search: 'Last' } },
+    });
+    expect(since.response.status).toBe(200);
+    const feed = await api.GET('/events', { params: { query: { after: 0, limit: 2, types: 'employee.change_effective' } } });
+    expect([feed.response.status, feed.data?.data.every((e) => e.type === 'employee.change_effective')]).toEqual([200, true]);
+    expect(typeof feed.data?.next_after).toBe('number');
   });
 });

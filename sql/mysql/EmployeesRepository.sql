@@ -3,6 +3,12 @@ SELECT `Employee`.`id` AS `Employee_id`, `Employee`.`employee_id` AS `Employee_e
   FROM `employees` `Employee`
   WHERE ((`Employee`.`employee_id` IN (?, ?)));
 
+-- EmployeesRepository.datedFactsOf
+SELECT `s`.`employee_id` AS employee, `s`.`effective_from` AS day, `s`.`department_id` AS department, `s`.`employment_status_id` AS status, `s`.`pay_grade_id` AS grade
+  FROM `employment_segments` `s`
+  WHERE `s`.`employee_id` IN (?, ?)
+  ORDER BY `s`.`employee_id` ASC, `s`.`effective_from` ASC;
+
 -- EmployeesRepository.deliveryFieldsOf
 SELECT `e`.`id` AS id, `e`.`employee_id` AS code, `e`.`first_name` AS first, `e`.`last_name` AS last, `e`.`birthday` AS birthday, `e`.`work_email` AS work, `e`.`private_email` AS private
   FROM `employees` `e`
@@ -25,16 +31,24 @@ SELECT e.id, e.employee_id, e.first_name, e.last_name, e.work_email, e.job_title
   ORDER BY e.last_name ASC, e.id ASC
   LIMIT ? OFFSET ?;
 
--- EmployeesRepository.listPageAsOf
+-- EmployeesRepository.listPage (updated since)
 SELECT COUNT(*)
   FROM employees e
-  INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
+  WHERE (e.department_id IN (?, ?)) AND (e.updated_at >= ?);
+SELECT e.id, e.employee_id, e.first_name, e.last_name, e.work_email, e.job_title_id, e.department_id, e.status
+  FROM employees e
+  WHERE (e.department_id IN (?, ?)) AND (e.updated_at >= ?)
+  ORDER BY e.id ASC
+  LIMIT ? OFFSET ?;
+
+-- EmployeesRepository.listPageAsOf
+SELECT COUNT(*)
+  FROM employment_segments s STRAIGHT_JOIN employees e ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
   WHERE (e.department_id IN (?, ?)) AND (e.joined_date <= ?) AND ((s.department_id IN (?))) AND ((CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END IN (?)));
 SELECT e.id, e.employee_id, e.first_name, e.last_name, e.work_email, s.job_title_id, s.department_id, CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END
-  FROM employees e
-  INNER JOIN employment_segments s ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
+  FROM employment_segments s STRAIGHT_JOIN employees e ON s.employee_id = e.id AND s.effective_from <= ? AND (s.effective_to IS NULL OR s.effective_to >= ?)
   WHERE (e.department_id IN (?, ?)) AND (e.joined_date <= ?) AND ((s.department_id IN (?))) AND ((CASE WHEN e.termination_date IS NOT NULL AND e.termination_date <= ? THEN 'Terminated' ELSE 'Active' END IN (?)))
-  ORDER BY e.id ASC
+  ORDER BY s.employee_id ASC
   LIMIT ? OFFSET ?;
 
 -- EmployeesRepository.namesOf

@@ -33,10 +33,10 @@ DELETE
   WHERE `employee_id` IN (?);
 
 -- EmploymentHistoryRepository.segmentOn
-SELECT `EmploymentSegment`.`employee_id` AS `EmploymentSegment_employee_id`, `EmploymentSegment`.`effective_from` AS `EmploymentSegment_effective_from`, `EmploymentSegment`.`effective_to` AS `EmploymentSegment_effective_to`, `EmploymentSegment`.`job_title_id` AS `EmploymentSegment_job_title_id`, `EmploymentSegment`.`department_id` AS `EmploymentSegment_department_id`, `EmploymentSegment`.`pay_grade_id` AS `EmploymentSegment_pay_grade_id`, `EmploymentSegment`.`employment_status_id` AS `EmploymentSegment_employment_status_id`, `EmploymentSegment`.`supervisor_id` AS `EmploymentSegment_supervisor_id`, `EmploymentSegment`.`approver1_id` AS `EmploymentSegment_approver1_id`, `EmploymentSegment`.`approver2_id` AS `EmploymentSegment_approver2_id`, `EmploymentSegment`.`approver3_id` AS `EmploymentSegment_approver3_id`, `EmploymentSegment`.`salary` AS `EmploymentSegment_salary`, `EmploymentSegment`.`change_id` AS `EmploymentSegment_change_id`
-  FROM `employment_segments` `EmploymentSegment`
-  WHERE ((`EmploymentSegment`.`employee_id` = ?) AND (`EmploymentSegment`.`effective_from` <= ?))
-  ORDER BY `EmploymentSegment`.`effective_from` DESC
+SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, approver1_id, approver2_id, approver3_id, salary, change_id
+  FROM employment_segments
+  WHERE employee_id = ? AND effective_from <= ?
+  ORDER BY effective_from DESC
   LIMIT 1;
 
 -- EmploymentHistoryRepository.segmentsOn

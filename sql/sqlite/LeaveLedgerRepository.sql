@@ -43,6 +43,10 @@ SELECT "e"."id" AS id, "e"."joined_date" AS joined, "e"."termination_date" AS te
   LEFT JOIN "payroll_employees" "pe" ON "pe"."employee_id" = "e"."id"
   LEFT JOIN "pay_frequencies" "f" ON "f"."id" = "pe"."pay_frequency_id"
   WHERE "e"."id" IN (?, ?);
+SELECT "s"."employee_id" AS employee, "s"."effective_from" AS day, "s"."department_id" AS department, "s"."employment_status_id" AS status, "s"."pay_grade_id" AS grade
+  FROM "employment_segments" "s"
+  WHERE "s"."employee_id" IN (?, ?)
+  ORDER BY "s"."employee_id" ASC, "s"."effective_from" ASC;
 
 -- LeaveLedgerRepository.keyExists
 SELECT 1 AS "row_exists"

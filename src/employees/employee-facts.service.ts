@@ -4,6 +4,19 @@ import { DataSource, In, Repository } from 'typeorm';
 import { wholeYears } from './employee-rules';
 import { Employee } from './entities/employee.entity';
 import { EmployeeName, EmployeesRepository } from './employees.repository';
+import { EmploymentSegment } from './history/employment-history.entities';
+import { EmploymentHistoryRepository } from './history/employment-history.repository';
+
+/** The dated columns of a segment, as the employee's properties. */
+function datedOf(s: EmploymentSegment): Partial<Employee> {
+  return {
+    departmentId: s.departmentId,
+    jobTitleId: s.jobTitleId,
+    payGradeId: s.payGradeId,
+    employmentStatusId: s.employmentStatusId,
+    supervisorId: s.supervisorId,
+  };
+}
 
 /** What other modules read about employees without a caller's scope: approvers, names, payroll's fields. */
 @Injectable()
@@ -13,6 +26,7 @@ export class EmployeeFactsService {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly repository: EmployeesRepository,
+    private readonly history: EmploymentHistoryRepository,
   ) {
     this.employees = dataSource.getRepository(Employee);
   }
@@ -50,8 +64,11 @@ export class EmployeeFactsService {
   }
 
   /**
-   * The numeric fields payroll scripts read (employee.<field>), for many employees at once; age and
-   * years of service in whole years at `asOf` (YYYY-MM-DD), null when the date is not set.
+   * The numeric fields payroll scripts read (employee.<field>), for many employees at once: the
+   * dated ones (department, job title, pay grade, employment status, supervisor) in force on
+   * `asOf` (YYYY-MM-DD, a payroll's last day) from the employment history, today's for an employee
+   * that had not joined by then; age and years of service in whole years at `asOf`, null when the
+   * date is not set.
    */
   async formulaFields(ids: number[], asOf: string): Promise<Map<number, Record<string, number | null>>> {
     const out = new Map<number, Record<string, number | null>>();
@@ -61,7 +78,14 @@ export class EmployeeFactsService {
         ...{ id: true, departmentId: true, jobTitleId: true, payGradeId: true, employmentStatusId: true },
         ...{ supervisorId: true, birthday: true, joinedDate: true },
       } as const;
-      for (const e of await this.employees.find({ select, where: { id: In(ids.slice(i, i + 1000)) } })) {
+      const chunk = ids.slice(i, i + 1000);
+      const [rows, segments] = await Promise.all([
+        this.employees.find({ select, where: { id: In(chunk) } }),
+        this.history.segmentsOn(chunk, asOf),
+      ]);
+      for (const row of rows) {
+        const s = segments.get(row.id);
+        const e = s ? { ...row, ...datedOf(s) } : row;
         out.set(e.id, {
           id: e.id,
           department: e.departmentId,

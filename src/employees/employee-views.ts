@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { CurrentEmployeeDto, EmployeeListItemDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS } from './employee-fields';
@@ -62,4 +63,9 @@ export function toCurrentEmployee(e: Employee): CurrentEmployeeDto {
     department: e.departmentId,
     supervisor: e.supervisorId,
   };
+}
+
+/** The ETag of an employee as GET /employees/{id} shows it: a digest of that body, so any change of a field changes it. */
+export function etagOf(view: object): string {
+  return `"${createHash('sha1').update(JSON.stringify(view)).digest('base64url')}"`;
 }

@@ -1,4 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { etagOf } from './employee-views';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
@@ -65,12 +67,15 @@ export class EmployeesController {
   })
   @ApiOkEnvelope(EmployeeDto)
   @ApiErrors(400, 401, 404)
-  get(
+  async get(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
     @Query() query: AsOfQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EmployeeDto> {
-    return this.employees.get(caller, id, query.as_of);
+    const employee = await this.employees.get(caller, id, query.as_of);
+    if (query.as_of === undefined) void reply.header('ETag', etagOf(employee));
+    return employee;
   }
 
   @Post()
@@ -90,16 +95,18 @@ export class EmployeesController {
     summary: 'Change any subset of fields',
     description:
       'Admin: any employee; Restricted Admin: employees in its scope (departments within it); Manager and Employee: ' +
-      'personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it.',
+      'personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it. If-Match: the ETag ' +
+      'of the version read; another version is current → 412 PRECONDITION_FAILED and nothing changes.',
   })
   @ApiOkEnvelope(EmployeeDto)
-  @ApiErrors(400, 401, 403, 404, 409)
+  @ApiErrors(400, 401, 403, 404, 409, 412)
   update(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
     @Body() dto: UpdateEmployeeDto,
+    @Headers('if-match') ifMatch?: string,
   ): Promise<EmployeeDto> {
-    return this.employees.update(caller, id, dto);
+    return this.employees.update(caller, id, dto, ifMatch);
   }
 
   @Delete(':id')
@@ -108,11 +115,11 @@ export class EmployeesController {
     summary: 'Delete an employee (Admin)',
     description:
       'Removes its sub-records; its user is deactivated; payroll history keeps its numbers. ' +
-      'Refused with 409 LAST_ADMIN when its user is the last active Admin.',
+      'Refused with 409 LAST_ADMIN when its user is the last active Admin. If-Match as with PUT (412).',
   })
   @ApiOkEnvelope(EmployeeDeletedDto)
-  @ApiErrors(400, 401, 403, 404, 409)
-  remove(@Param('id', new IdParamPipe()) id: number): Promise<EmployeeDeletedDto> {
-    return this.employees.remove(id);
+  @ApiErrors(400, 401, 403, 404, 409, 412)
+  remove(@Param('id', new IdParamPipe()) id: number, @Headers('if-match') ifMatch?: string): Promise<EmployeeDeletedDto> {
+    return this.employees.remove(id, ifMatch);
   }
 }

@@ -15,6 +15,7 @@ import { EmployeesImport } from './employees.import';
 import { EmployeeLookup } from './employee-lookup';
 import { EmployeeFactsService } from './employee-facts.service';
 import { EmployeeHooks } from './employee-hooks';
+import { EmployeeMapper } from './employee-mapper';
 import { EMPLOYMENT_HISTORY_ENTITIES } from './history/employment-history.entities';
 import { EmploymentHistoryController } from './history/employment-history.controller';
 import { EmploymentHistoryJobs } from './history/employment-history.jobs';
@@ -39,6 +40,7 @@ import { EmploymentHistoryWriter } from './history/employment-history.writer';
     EmployeesImport,
     EmployeeLookup,
     EmployeeHooks,
+    EmployeeMapper,
     EmploymentHistoryRepository,
     EmploymentHistoryService,
     EmploymentHistoryWriter,

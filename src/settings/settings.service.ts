@@ -5,7 +5,7 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ValidationException } from '../common/errors/domain.exception';
 import { recordAudit } from '../common/audit/audit-log';
-import { transaction } from '../common/database/transaction';
+import { openTransaction, transaction } from '../common/database/transaction';
 import { SettingDto } from './dto/setting.dto';
 import { Setting } from './entities/setting.entity';
 import { ENABLE_REST_API, SettingDefinition, SETTINGS } from './settings.registry';
@@ -123,6 +123,11 @@ export class SettingsService {
 
   private async values(): Promise<Map<string, string>> {
     if (this.cache && this.cache.until > Date.now()) return this.cache.values;
+    // Inside a transaction, read through it: a load another request began outside it waits, on
+    // SQLite, for this transaction to end, and awaiting that load here never ended (an import's
+    // transaction asking for the company's day while a request reloaded the settings).
+    const em = openTransaction(this.settings.manager.connection);
+    if (em) return new Map((await em.find(Setting)).map((r) => [r.name, r.value]));
     this.loading ??= this.settings
       .find()
       .then((rows) => {

@@ -782,7 +782,7 @@ export interface paths {
          * Change any subset of fields
          * @description Who may call: any signed-in user.
          *
-         *     Admin: any employee; Restricted Admin: employees in its scope (departments within it); Manager and Employee: personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it.
+         *     Admin: any employee; Restricted Admin: employees in its scope (departments within it); Manager and Employee: personal fields of their own record. Changing another field → 403 FIELD_NOT_ALLOWED naming it. If-Match: the ETag of the version read; another version is current → 412 PRECONDITION_FAILED and nothing changes.
          */
         put: operations["updateEmployees"];
         post?: never;
@@ -790,7 +790,7 @@ export interface paths {
          * Delete an employee (Admin)
          * @description Who may call: Admin.
          *
-         *     Removes its sub-records; its user is deactivated; payroll history keeps its numbers. Refused with 409 LAST_ADMIN when its user is the last active Admin.
+         *     Removes its sub-records; its user is deactivated; payroll history keeps its numbers. Refused with 409 LAST_ADMIN when its user is the last active Admin. If-Match as with PUT (412).
          */
         delete: operations["removeEmployees"];
         options?: never;
@@ -3482,6 +3482,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events webhooks carry, as a feed read by cursor
+         * @description Who may call: any signed-in user.
+         *
+         *     In the order they were committed, deletes included, with the payloads webhooks carry. Admin: every event; anyone else: the events about an employee whose records it sees (a Manager: itself and its reports; an Employee: itself). Pass next_after as after for the next page; an empty page keeps the cursor (poll again later). Events are kept 7 days (the daily purge): a client away longer re-reads the records (updated_since) and goes on from the feed.
+         */
+        get: operations["eventsEventsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/imports": {
         parameters: {
             query?: never;
@@ -4049,7 +4071,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
+            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
             /** @example work_email must be an email */
             message: string;
             details?: components["schemas"]["ErrorDetailDto"][];
@@ -7002,6 +7024,21 @@ export interface components {
             delivered: boolean;
             /** Format: date-time */
             at: string;
+        };
+        FeedEventDto: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             */
+            id: number;
+            /** @example employee.change_effective */
+            type: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description the payload webhooks carry for this event */
+            data: {
+                [key: string]: unknown;
+            };
         };
         ImportDto: {
             /** Format: int32 */
@@ -14373,6 +14410,8 @@ export interface operations {
                 search?: string;
                 /** @description the list as it was (or will be) on this day: only employees who had joined by then, with the job_title, department and status of that day; filters and sort by department, job_title, employment_status, supervisor and status use that day too */
                 as_of?: string;
+                /** @description only employees changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -14831,7 +14870,9 @@ export interface operations {
     updateEmployees: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                "if-match": string;
+            };
             path: {
                 id: number;
             };
@@ -14915,6 +14956,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description If-Match names a version that is no longer the current one (PRECONDITION_FAILED): read it again */
+            412: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -14966,7 +15018,9 @@ export interface operations {
     removeEmployees: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                "if-match": string;
+            };
             path: {
                 id: number;
             };
@@ -15037,6 +15091,17 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description If-Match names a version that is no longer the current one (PRECONDITION_FAILED): read it again */
+            412: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -35330,6 +35395,113 @@ export interface operations {
                 };
             };
             /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    eventsEventsFeed: {
+        parameters: {
+            query?: {
+                /** @description the cursor: events after this one (next_after of the previous page); default 0 */
+                after?: number;
+                /** @description comma-separated event types (default: every webhook event) */
+                types?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the feed */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["FeedEventDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1500
+                         */
+                        next_after: number;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
             403: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */

@@ -24,6 +24,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Authenticated but not allowed',
   404: "Unknown route or record (also records outside the caller's scope)",
   409: 'Conflict with the current state',
+  412: 'If-Match names a version that is no longer the current one (PRECONDITION_FAILED): read it again',
   413: 'Request body too large',
   415: 'Content-Type is not application/json',
   429: 'Rate limited; see Retry-After',
@@ -92,6 +93,26 @@ export function ApiListEnvelope(model: Type<unknown>, description = 'One page of
           page: { type: 'integer', example: 1 },
           limit: { type: 'integer', example: 50 },
           nextPage: { type: 'integer', nullable: true, example: 2 },
+        },
+      },
+    }),
+  );
+}
+
+/** 200 with the feed envelope: data array plus next_after (the cursor of the next page). */
+export function ApiCursorEnvelope(model: Type<unknown>, description = 'One page of the feed') {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiResponse({
+      status: 200,
+      description,
+      schema: {
+        type: 'object',
+        required: ['status', 'data', 'next_after'],
+        properties: {
+          status: { type: 'string', enum: ['SUCCESS'] },
+          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+          next_after: { type: 'integer', example: 1500 },
         },
       },
     }),

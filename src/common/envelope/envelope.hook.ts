@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { CursorPage } from '../paging/cursor-page';
 import { Page } from '../paging/page';
 import { RAW_RESPONSE } from './raw-response.decorator';
 
@@ -26,7 +27,8 @@ export function listEnvelope<T>(page: Page<T>): ListEnvelope<T> {
 }
 
 /**
- * Wraps every successful handler result in the success envelope, or the list envelope for a Page,
+ * Wraps every successful handler result in the success envelope, the list envelope for a Page, or
+ * the feed envelope (data and next_after) for a CursorPage,
  * as Fastify serializes it (a preSerialization hook: objects and arrays; handlers return those).
  * Error responses (status ≥ 300: the exception filter writes their envelope) and routes flagged
  * `@RawResponse()` (route config) pass as they are. A Fastify hook rather than a Nest interceptor:
@@ -39,7 +41,11 @@ export function registerEnvelope(fastify: FastifyInstance): void {
     if (reply.statusCode >= 300 || config?.[RAW_RESPONSE] === true) return done(null, payload);
     done(
       null,
-      payload instanceof Page ? listEnvelope(payload) : ({ status: 'SUCCESS', data: payload } satisfies SuccessEnvelope<unknown>),
+      payload instanceof Page
+        ? listEnvelope(payload)
+        : payload instanceof CursorPage
+          ? { status: 'SUCCESS', data: payload.items, next_after: payload.nextAfter }
+          : ({ status: 'SUCCESS', data: payload } satisfies SuccessEnvelope<unknown>),
     );
   });
 }

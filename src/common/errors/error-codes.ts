@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   LAST_ADMIN: 409,
   IN_USE: 409,
   INVALID_STATE: 409,
+  PRECONDITION_FAILED: 412,
   IDEMPOTENCY_KEY_REUSED: 409,
   ALREADY_PUNCHED_IN: 409,
   NOT_PUNCHED_IN: 409,
@@ -63,6 +64,8 @@ export function codeForStatus(status: number): ErrorCode {
       return 'METHOD_NOT_ALLOWED';
     case 409:
       return 'CONFLICT';
+    case 412:
+      return 'PRECONDITION_FAILED';
     case 413:
       return 'PAYLOAD_TOO_LARGE';
     case 415:

@@ -11,6 +11,8 @@ export class OutboxEvent {
   @Column({ name: 'created_at', type: 'datetime' }) createdAt: Date;
   /** The order the relay saw it committed in (null until then); subscribers' cursors count in it. */
   @Column({ type: 'bigint', nullable: true }) seq: string | null;
+  /** The employee the event is about (its payload's `employee`), for the events feed's scope. */
+  @Column({ name: 'employee_id', type: 'integer', nullable: true }) employeeId: number | null;
 }
 
 /** How far one subscriber has handled the outbox ('$sequence': the last sequence the relay gave). */

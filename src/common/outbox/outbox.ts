@@ -55,8 +55,13 @@ export async function recordEvents<E extends OutboxEventName>(
 ): Promise<void> {
   if (!events.length) return;
   const at = sqlInstant();
+  // employee_id: the employee the event is about, for the events feed's scope (GET /events).
+  const employeeOf = (data: unknown) => {
+    const employee = (data as { employee?: unknown }).employee;
+    return typeof employee === 'number' ? employee : null;
+  };
   await em.query(
-    `INSERT INTO ${OUTBOX_TABLE} (event_id, event, payload, created_at) VALUES ${events.map(() => '(?, ?, ?, ?)').join(', ')}`,
-    events.flatMap((e) => [randomUUID(), e.event, JSON.stringify(e.data), at]),
+    `INSERT INTO ${OUTBOX_TABLE} (event_id, event, payload, created_at, employee_id) VALUES ${events.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+    events.flatMap((e) => [randomUUID(), e.event, JSON.stringify(e.data), at, employeeOf(e.data)]),
   );
 }

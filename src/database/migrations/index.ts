@@ -32,6 +32,7 @@ import { ImportRestarts1763800000030 } from './1763800000030-ImportRestarts';
 import { OutboxRelay1763800000031 } from './1763800000031-OutboxRelay';
 import { MailOutbox1763800000032 } from './1763800000032-MailOutbox';
 import { EmploymentHistory1763800000033 } from './1763800000033-EmploymentHistory';
+import { EventFeed1763800000034 } from './1763800000034-EventFeed';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   OutboxRelay1763800000031,
   MailOutbox1763800000032,
   EmploymentHistory1763800000033,
+  EventFeed1763800000034,
 ];

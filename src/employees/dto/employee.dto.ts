@@ -5,6 +5,7 @@ import { Transform } from 'class-transformer';
 import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import {
   IsCalendarDate,
+  IsIsoDateTime,
   IsCountryCode,
   IsRefId,
   Nullable,
@@ -180,4 +181,15 @@ export class EmployeeListQueryDto extends SearchableListQueryDto {
   @IsOptional()
   @IsCalendarDate()
   as_of?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description:
+      'only employees changed at or after this instant (RFC 3339; to the second, so a record changed within the second ' +
+      'of the last read comes again rather than never): a sync reads what changed since its last run',
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  updated_since?: string;
 }

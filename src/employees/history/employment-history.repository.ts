@@ -92,7 +92,8 @@ export class EmploymentHistoryRepository {
     const row = await DriverReader.of(this.ds).first(SEGMENT_ON, [employeeId, day]);
     if (!row) return null;
     const id = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    const date = (v: unknown) => (v === null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v as string));
+    const date = (v: unknown) =>
+      typeof v === 'string' ? v.slice(0, 10) : v instanceof Date ? v.toISOString().slice(0, 10) : null;
     return {
       employeeId,
       effectiveFrom: date(row.effective_from)!,

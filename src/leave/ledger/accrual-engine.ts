@@ -68,6 +68,30 @@ export interface EmployeeFacts {
   payGradeId: number | null;
   /** The pay frequency's name (Weekly, Bi Weekly, Semi Monthly, Monthly, Yearly), for per_pay_period. */
   payFrequency: string | null;
+  /**
+   * The department (with its ancestors), employment status and pay grade from each day they
+   * changed on (the employment history, issue 43), oldest first; without it, the values above hold
+   * on every day. Before the first, the first holds.
+   */
+  dated?: DatedFacts[];
+}
+
+export interface DatedFacts {
+  from: string;
+  departments: number[];
+  employmentStatusId: number | null;
+  payGradeId: number | null;
+}
+
+/** The employee's facts as they were on `day` (the department, status and grade of that day). */
+export function factsOn(e: EmployeeFacts, day: string): EmployeeFacts {
+  if (!e.dated?.length) return e;
+  let found = e.dated[0];
+  for (const d of e.dated) {
+    if (d.from > day) break;
+    found = d;
+  }
+  return { ...e, departments: found.departments, employmentStatusId: found.employmentStatusId, payGradeId: found.payGradeId };
 }
 
 export interface Period {
@@ -233,7 +257,11 @@ export function fallbackPolicy(type: { id: number; defaultDays: number; allowNeg
  * then the latest valid_from, then the latest id; else the type's fallback policy.
  */
 export class PolicyResolver {
-  private readonly byType = new Map<number, Array<{ a: AssignmentRule; policy: PolicyRule; rank: number }>>();
+  /** Per stretch of the employee's dated facts (one when it has none), the assignments that apply by type, best first. */
+  private readonly stretches: Array<{
+    from: string;
+    byType: Map<number, Array<{ a: AssignmentRule; policy: PolicyRule; rank: number }>>;
+  }>;
   private readonly fallbacks: Map<number, PolicyRule>;
 
   constructor(
@@ -243,22 +271,34 @@ export class PolicyResolver {
     fallbacks: PolicyRule[] = [],
   ) {
     this.fallbacks = new Map(fallbacks.map((f) => [f.leaveTypeId, f]));
-    for (const a of assignments) {
-      const policy = policies.get(a.policyId);
-      const r = policy ? rank(a, employee) : -1;
-      if (!policy || r < 0) continue;
-      const list = this.byType.get(policy.leaveTypeId) ?? [];
-      list.push({ a, policy, rank: r });
-      this.byType.set(policy.leaveTypeId, list);
-    }
-    for (const list of this.byType.values())
-      list.sort(
-        (x, y) => y.rank - x.rank || (x.a.validFrom < y.a.validFrom ? 1 : x.a.validFrom > y.a.validFrom ? -1 : y.a.id - x.a.id),
-      );
+    const days = employee.dated?.length ? employee.dated.map((d) => d.from) : [''];
+    this.stretches = days.map((from) => {
+      const facts = from ? factsOn(employee, from) : employee;
+      const byType = new Map<number, Array<{ a: AssignmentRule; policy: PolicyRule; rank: number }>>();
+      for (const a of assignments) {
+        const policy = policies.get(a.policyId);
+        const r = policy ? rank(a, facts) : -1;
+        if (!policy || r < 0) continue;
+        const list = byType.get(policy.leaveTypeId) ?? [];
+        list.push({ a, policy, rank: r });
+        byType.set(policy.leaveTypeId, list);
+      }
+      for (const list of byType.values())
+        list.sort(
+          (x, y) => y.rank - x.rank || (x.a.validFrom < y.a.validFrom ? 1 : x.a.validFrom > y.a.validFrom ? -1 : y.a.id - x.a.id),
+        );
+      return { from, byType };
+    });
   }
 
+  /** The policy of `type` on `day`: the best assignment valid that day for the employee's facts of that day. */
   on(type: number, day: string): PolicyRule | null {
-    for (const { a, policy } of this.byType.get(type) ?? [])
+    let stretch = this.stretches[0];
+    for (const s of this.stretches) {
+      if (s.from > day) break;
+      stretch = s;
+    }
+    for (const { a, policy } of stretch.byType.get(type) ?? [])
       if (a.validFrom <= day && (a.validTo === null || day <= a.validTo)) return policy;
     return this.fallbacks.get(type) ?? null;
   }
@@ -266,8 +306,13 @@ export class PolicyResolver {
   /** The policies that may be in force at some day of [from, to]. */
   within(type: number, from: string, to: string): PolicyRule[] {
     const seen = new Map<number, PolicyRule>();
-    for (const { a, policy } of this.byType.get(type) ?? [])
-      if (a.validFrom <= to && (a.validTo === null || a.validTo >= from)) seen.set(policy.id, policy);
+    this.stretches.forEach((s, i) => {
+      const next = this.stretches[i + 1]?.from;
+      if (i > 0 && s.from > to) return;
+      if (next !== undefined && next <= from) return;
+      for (const { a, policy } of s.byType.get(type) ?? [])
+        if (a.validFrom <= to && (a.validTo === null || a.validTo >= from)) seen.set(policy.id, policy);
+    });
     const fallback = this.fallbacks.get(type);
     if (fallback) seen.set(fallback.id, fallback);
     return [...seen.values()];

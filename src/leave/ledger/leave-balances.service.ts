@@ -12,6 +12,7 @@ import {
   AssignmentRule,
   EmployeeFacts,
   Entry,
+  factsOn,
   fallbackPolicy,
   isDerived,
   owedEntries,
@@ -138,7 +139,7 @@ export class LeaveBalancesService {
       for (const { employee, balances } of await this.balancesOf(null, chunk, { kind: 'as_of', day }))
         for (const b of balances) {
           if (b.available <= 0) continue;
-          const department = employee.departments[0] ?? null;
+          const department = factsOn(employee, day).departments[0] ?? null; // the department of that day (issue 43)
           const key = `${b.leaveType}:${department}`;
           const row = sums.get(key) ?? { leaveType: b.leaveType, department, employees: 0, days: 0 };
           row.employees += 1;

@@ -43,7 +43,11 @@ export class LeaveLedgerRepository {
       .leftJoin('pay_frequencies', 'f', 'f.id = pe.pay_frequency_id')
       .where('e.id IN (:...employeeIds)', { employeeIds })
       .getRawMany<Record<string, unknown>>();
-    const [rows, parents] = await Promise.all([read, this.departmentParents(em)]);
+    const [rows, parents, dated] = await Promise.all([
+      read,
+      this.departmentParents(em),
+      this.employees.datedFactsOf(em, employeeIds),
+    ]);
     const path = (d: number | null) => {
       const out: number[] = [];
       for (let x = d; x !== null && x !== undefined && !out.includes(x); x = parents.get(x) ?? null) out.push(x);
@@ -57,6 +61,12 @@ export class LeaveLedgerRepository {
       employmentStatusId: num(r.status),
       payGradeId: num(r.grade),
       payFrequency: (r.frequency as string | null) ?? null,
+      dated: dated.get(Number(r.id))?.map((d) => ({
+        from: d.from,
+        departments: path(d.departmentId),
+        employmentStatusId: d.employmentStatusId,
+        payGradeId: d.payGradeId,
+      })),
     }));
   }
 

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationException } from '../common/errors/domain.exception';
+import { ReferenceService } from '../reference/reference.service';
+import { CreateEmployeeDto, EmployeeDto } from './dto/employee.dto';
+import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
+import { Employee } from './entities/employee.entity';
+
+/** Entity properties an API body sets. */
+export type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
+
+/** An employee between its API shape and its entity: field names, and the nationality by name (the seed's string). */
+@Injectable()
+export class EmployeeMapper {
+  constructor(private readonly reference: ReferenceService) {}
+
+  /** API fields → entity properties; the nationality name becomes its id. Only fields present are set. */
+  async toPatch(dto: Partial<CreateEmployeeDto>): Promise<Patch> {
+    const patch: Patch = {};
+    const source = dto as Record<string, unknown>;
+    for (const f of EMPLOYEE_FIELDS) {
+      if (source[f.api] === undefined) continue;
+      patch[f.prop] = source[f.api];
+    }
+    if (typeof patch.nationalityId === 'string') {
+      const nationality = await this.reference.nationalityByName(patch.nationalityId);
+      if (!nationality) throw ValidationException.field('nationality', 'must be the name of a nationality from /nationalities');
+      patch.nationalityId = nationality.id;
+    }
+    return patch;
+  }
+
+  async toDto(e: Employee): Promise<EmployeeDto> {
+    const nationality = e.nationalityId === null ? null : await this.reference.nameOf('nationalities', e.nationalityId);
+    const dto: Record<string, unknown> = { id: e.id };
+    for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
+    return dto as unknown as EmployeeDto;
+  }
+}

@@ -1,0 +1,148 @@
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
+import { buildCompany, Company, employeeBody } from './helpers/company';
+import { apiCaller, createTestApp, createUser, outboxEvents, TestApp } from './helpers/test-app';
+
+type FeedEvent = { id: number; type: string; occurred_at: string; data: { id: number; employee?: number } };
+
+/** GET /events (issue 43, API.md §19): the webhook events as a feed read by cursor, scoped like the records. */
+describe('events feed', () => {
+  let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
+  let c: Company;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    call = apiCaller(t.app);
+    c = await buildCompany(t.app);
+  });
+  afterAll(() => t.close());
+
+  const read = async (token: string, query = '') => {
+    await t.app.get(OutboxRelay).drain();
+    const res = await call('GET', `/events${query}`, token);
+    expect(res.statusCode).toBe(200);
+    return res.json<{ data: FeedEvent[]; next_after: number }>();
+  };
+  const all = async (token: string, query = '') => {
+    const out: FeedEvent[] = [];
+    let after = 0;
+    for (;;) {
+      const page = await read(token, `?after=${after}&limit=3${query}`);
+      out.push(...page.data);
+      if (!page.data.length) return { events: out, after: page.next_after };
+      after = page.next_after;
+    }
+  };
+
+  it('pages every event in commit order, deletes included, with the payloads webhooks carry', async () => {
+    const admin = c.users.admin.token;
+    const before = (await all(admin)).after;
+    const id = (await call('POST', '/employees', admin, employeeBody({ department: c.departments.sales }))).json().data.id;
+    await call('PUT', `/employees/${id}`, admin, { city: 'Lisbon' });
+    await call('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2024-02-01',
+      fields: { department: c.departments.company },
+    });
+    await call('DELETE', `/employees/${id}`, admin);
+    const { events, after } = await all(
+      admin,
+      `&types=employee.created,employee.updated,employee.deleted,employee.change_effective`,
+    );
+    const mine = events.filter((e) => e.id > before && (e.data.employee === id || e.data.id === id));
+    expect(mine.map((e) => e.type)).toEqual([
+      'employee.created',
+      'employee.updated',
+      'employee.updated',
+      'employee.change_effective',
+      'employee.deleted',
+    ]);
+    expect(mine[1].data).toEqual({ id, employee: id, changes: { city: [null, 'Lisbon'] } });
+    expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => a - b));
+    // Polling at the end: an empty page keeps the cursor.
+    expect(await read(admin, `?after=${after}`)).toEqual({ status: 'SUCCESS', data: [], next_after: after });
+  });
+
+  it('shows a Manager its own and its reports’ events only, an Employee its own, never an internal event', async () => {
+    const admin = c.users.admin.token;
+    await call('PUT', `/employees/${c.emp.report1}`, admin, { city: 'Porto' });
+    await call('PUT', `/employees/${c.emp.outsider}`, admin, { city: 'Faro' });
+    const seen = async (token: string) => new Set((await all(token)).events.map((e) => e.data.employee));
+    const manager = await seen(c.users.manager.token);
+    expect(manager.has(c.emp.report1)).toBe(true);
+    expect(manager.has(c.emp.outsider)).toBe(false);
+    expect([...manager].every((e) => [c.emp.manager, c.emp.report1, c.emp.report2].includes(e!))).toBe(true);
+    const employee = await seen(c.users.employee.token);
+    expect([...employee]).toEqual([c.emp.report1]);
+    // A password change is an internal event (it notifies the user): never in the feed.
+    const someone = await createUser(t.app, 'Employee');
+    const changed = await call('POST', '/users/me/password', someone.token, {
+      current_password: someone.password,
+      new_password: 'a-New-Secret-42',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(await outboxEvents(t.app, 'user.password_changed')).not.toEqual([]);
+    const types = new Set((await all(admin)).events.map((e) => e.type));
+    expect(types.has('user.password_changed')).toBe(false);
+    expect(types.has('employee.updated')).toBe(true);
+  });
+
+  it('refuses unknown types and bad cursors with 400', async () => {
+    const admin = c.users.admin.token;
+    const unknown = await call('GET', '/events?types=employee.updated,user.password_changed', admin);
+    expect([unknown.statusCode, unknown.json().error.details[0].field]).toEqual([400, 'types']);
+    expect((await call('GET', '/events?after=-1', admin)).statusCode).toBe(400);
+    expect((await call('GET', '/events?limit=1001', admin)).statusCode).toBe(400);
+  });
+
+  it('GET /employees/{id} sends an ETag; PUT and DELETE with a stale If-Match answer 412 and change nothing', async () => {
+    const admin = c.users.admin.token;
+    const id = (await call('POST', '/employees', admin, employeeBody())).json().data.id;
+    const first = await call('GET', `/employees/${id}`, admin);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const put = (ifMatch: string, city: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/app/api/employees/${id}`,
+        headers: { authorization: `Bearer ${admin}`, 'if-match': ifMatch },
+        payload: { city },
+      });
+    expect((await put(etag, 'Graz')).statusCode).toBe(200);
+    const second = await call('GET', `/employees/${id}`, admin);
+    expect(second.headers.etag).not.toBe(etag);
+    const stale = await put(etag, 'Linz');
+    expect([stale.statusCode, stale.json().error.code]).toEqual([412, 'PRECONDITION_FAILED']);
+    expect((await call('GET', `/employees/${id}`, admin)).json().data.city).toBe('Graz');
+    expect((await put(`"other", ${second.headers.etag as string}`, 'Wels')).statusCode).toBe(200);
+    const del = (ifMatch: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/app/api/employees/${id}`,
+        headers: { authorization: `Bearer ${admin}`, 'if-match': ifMatch },
+      });
+    expect((await del(etag)).statusCode).toBe(412);
+    expect((await call('GET', `/employees/${id}`, admin)).statusCode).toBe(200);
+    expect((await del('*')).statusCode).toBe(200);
+    // Without If-Match, as before.
+    expect((await call('PUT', `/employees/${c.emp.outsider}`, admin, { city: 'Bonn' })).statusCode).toBe(200);
+  });
+
+  it('GET /employees?updated_since lists what changed since an instant', async () => {
+    const admin = c.users.admin.token;
+    await new Promise((r) => setTimeout(r, 1100));
+    const since = new Date().toISOString();
+    await call('PUT', `/employees/${c.emp.report2}`, admin, { city: 'Ulm' });
+    await call('POST', `/employees/${c.emp.grandReport}/changes`, admin, {
+      effective_date: '2024-01-01',
+      fields: { job_title: c.jobTitle },
+    });
+    const res = await call('GET', `/employees?limit=100&updated_since=${encodeURIComponent(since)}`, admin);
+    expect(
+      res
+        .json()
+        .data.map((e: { id: number }) => e.id)
+        .sort(),
+    ).toEqual([c.emp.report2, c.emp.grandReport].sort());
+    expect((await call('GET', '/employees?updated_since=yesterday', admin)).statusCode).toBe(400);
+  });
+});
