@@ -18,7 +18,7 @@ import { withEmployeeLock } from '../src/employees/employee-lock';
 import { DATED_FIELDS, segmentsAt, RecordedChange } from '../src/employees/history/employment-history';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { EmploymentHistoryWriter } from '../src/employees/history/employment-history.writer';
-import { moveIntoHistory } from '../src/database/migrations/1763800000033-EmploymentHistory';
+import { DATED_COLUMNS, moveIntoHistory } from '../src/database/migrations/1763800000033-EmploymentHistory';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
@@ -27,17 +27,6 @@ import { BENCH_PASSWORD, bulkInsert, numberArg, withBenchApp } from './bench-too
 const EMPLOYEES = numberArg('employees', 100_000);
 const SEGMENTS = 10;
 const SCHEDULED = 1000;
-const DATED_COLUMNS = [
-  'job_title_id',
-  'department_id',
-  'pay_grade_id',
-  'employment_status_id',
-  'supervisor_id',
-  'approver1_id',
-  'approver2_id',
-  'approver3_id',
-];
-
 async function main(): Promise<void> {
   await withBenchApp('history', { PORT: '3993' }, async (app, config) => {
     const ds = app.get(DataSource);

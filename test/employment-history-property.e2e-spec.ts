@@ -6,6 +6,7 @@ import { EmployeesService } from '../src/employees/employees.service';
 import { EmploymentHistoryService } from '../src/employees/history/employment-history.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { employeeBody } from './helpers/company';
+import { rng } from './helpers/random';
 import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
 
 /**
@@ -29,23 +30,6 @@ interface ModelChange {
   fields: Partial<Record<Field, number | null>>;
   cancelledAt: number | null;
   corrects: number | null;
-}
-
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  return {
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
-    chance: (p: number) => next() < p,
-  };
 }
 
 /** A call's result, or the error it threw. */

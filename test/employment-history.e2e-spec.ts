@@ -1,4 +1,5 @@
 import { EmployeeFactsService } from '../src/employees/employee-facts.service';
+import { WorkforceInsightsService } from '../src/insights/workforce.service';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { addDays } from '../src/common/time/days';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -295,5 +296,46 @@ describe('employment history', () => {
     expect((await ok('GET', `/users/${user.user.id}`)).active).toBe(false);
     const events = (await outboxEvents(t.app, 'employee.terminated')).filter((e) => (e.data as { id: number }).id === id);
     expect(events).toHaveLength(1);
+  });
+
+  it('headcount at each month end and turnover by the department of the day (insights)', async () => {
+    const workforce = t.app.get(WorkforceInsightsService);
+    workforce.clock = () => new Date('2025-12-15T12:00:00Z');
+    const lab = (await ok('POST', '/departments', admin, { name: 'Workforce Lab', parent: c.departments.company })).id;
+    const stays = await newEmployee({ joined_date: '2020-01-01', department: lab });
+    const movesOut = await newEmployee({ joined_date: '2020-01-01', department: lab });
+    await ok('POST', `/employees/${movesOut}/changes`, admin, {
+      effective_date: '2025-09-01',
+      fields: { department: c.departments.sales },
+    });
+    const joins = await newEmployee({ joined_date: '2025-10-10', department: lab });
+    const leaves = await newEmployee({ joined_date: '2020-01-01', department: lab, termination_date: '2025-08-15' });
+    expect([stays, joins, leaves].length).toBe(3);
+    const rows = (await ok('GET', '/insights/headcount/6months')) as Array<{
+      day: string;
+      department: number;
+      headcount: number;
+    }>;
+    expect(rows.filter((r) => r.department === lab).map((r) => [r.day, r.headcount])).toEqual([
+      ['2025-06-30', 3],
+      ['2025-07-31', 3],
+      ['2025-08-31', 2],
+      ['2025-09-30', 1],
+      ['2025-10-31', 2],
+      ['2025-11-30', 2],
+      ['2025-12-15', 2],
+    ]);
+    const turnover = (await ok('GET', '/insights/turnover/6months')) as Array<{ department: number }>;
+    expect(turnover.find((r) => r.department === lab)).toEqual({
+      department: lab,
+      department_name: 'Workforce Lab',
+      leavers: 1,
+      average_headcount: 2.14,
+      turnover: 0.4673,
+    });
+    // An Employee's insight holds itself only.
+    const own = (await ok('GET', '/insights/headcount/6months', c.users.employee.token)) as Array<{ headcount: number }>;
+    expect(own.every((r) => r.headcount === 1)).toBe(true);
+    expect((await call('GET', '/insights/turnover/5years', admin)).statusCode).toBe(400);
   });
 });

@@ -3,6 +3,7 @@ import { LeaveLedgerRepository } from '../src/leave/ledger/leave-ledger.reposito
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
 import { LeaveBalancesService } from '../src/leave/ledger/leave-balances.service';
 import { LeavePoliciesService } from '../src/leave/ledger/leave-policies.service';
+import { rng } from './helpers/random';
 import { createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -38,24 +39,6 @@ interface ModelEntry {
   date: string;
   kind: Kind;
   days: number; // hundredths
-}
-
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
-    chance: (p: number) => next() < p,
-  };
 }
 
 const DAY = 86_400_000;

@@ -14,12 +14,26 @@ SELECT "e"."id" AS id, "e"."employee_id" AS code, "e"."first_name" AS first, "e"
   FROM "employees" "e"
   WHERE "e"."id" IN (?, ?, ?);
 
+-- EmployeesRepository.headcountOn
+SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
+  FROM "employment_segments" "s"
+  INNER JOIN "employees" "e" ON "e"."id" = "s"."employee_id"
+  WHERE "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?) AND "e"."department_id" IN (?, ?) AND "e"."joined_date" <= ? AND ("e"."termination_date" IS NULL OR "e"."termination_date" > ?)
+  GROUP BY "s"."department_id";
+
 -- EmployeesRepository.insertMany
 INSERT INTO "employees"("id", "employee_id", "first_name", "middle_name", "last_name", "gender", "marital_status", "birthday", "joined_date", "confirmation_date", "termination_date", "nationality_id", "ssn_num", "nic_num", "other_id", "driving_license", "address1", "address2", "city", "country", "province", "postal_code", "home_phone", "mobile_phone", "work_phone", "work_email", "private_email", "employment_status_id", "job_title_id", "pay_grade_id", "department_id", "supervisor_id", "approver1_id", "approver2_id", "approver3_id", "status", "created_at", "updated_at")
   VALUES (NULL, ?, ?, NULL, ?, NULL, NULL, NULL, ?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ?, datetime('now'), datetime('now'));
 SELECT "Employee"."id" AS "Employee_id", "Employee"."employee_id" AS "Employee_employee_id"
   FROM "employees" "Employee"
   WHERE (("Employee"."employee_id" IN (?)));
+
+-- EmployeesRepository.leaversBetween
+SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
+  FROM "employment_segments" "s"
+  INNER JOIN "employees" "e" ON "e"."id" = "s"."employee_id"
+  WHERE "e"."department_id" IN (?, ?) AND "e"."termination_date" <= ? AND "s"."effective_from" <= "e"."termination_date" AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= "e"."termination_date") AND "e"."termination_date" >= ?
+  GROUP BY "s"."department_id";
 
 -- EmployeesRepository.listPage
 SELECT COUNT(*)

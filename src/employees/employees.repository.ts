@@ -388,6 +388,54 @@ export class EmployeesRepository {
     return out;
   }
 
+  /**
+   * Headcount on `day` by the department of that day (issue 43): the employees of `scope` (the
+   * insights' rule) who had joined and not yet left, each counted under its segment of that day.
+   */
+  @RecordSql(SAMPLE_SCOPE, '2026-06-30')
+  async headcountOn(scope: EmployeeScope, day: string): Promise<Array<{ department: number | null; count: number }>> {
+    const qb = this.ds
+      .createQueryBuilder()
+      .select('s.department_id', 'department')
+      .addSelect('COUNT(*)', 'count')
+      .from('employment_segments', 's')
+      .where('s.effective_from <= :day AND (s.effective_to IS NULL OR s.effective_to >= :day)', { day })
+      .groupBy('s.department_id');
+    this.restrictToScope(qb, 's.employee_id', scope, scope.kind === 'self' ? 'records' : 'list', true);
+    qb.andWhere('e.joined_date <= :day AND (e.termination_date IS NULL OR e.termination_date > :day)', { day });
+    return (await qb.getRawMany<{ department: number | string | null; count: number | string }>()).map((r) => ({
+      department: r.department === null ? null : Number(r.department),
+      count: Number(r.count),
+    }));
+  }
+
+  /**
+   * Leavers of `scope` whose termination date falls in [from, to] (from null: any day up to `to`),
+   * by their department on that day (issue 43).
+   */
+  @RecordSql(SAMPLE_SCOPE, '2026-01-01', '2026-06-30')
+  async leaversBetween(
+    scope: EmployeeScope,
+    from: string | null,
+    to: string,
+  ): Promise<Array<{ department: number | null; count: number }>> {
+    const qb = this.ds
+      .createQueryBuilder()
+      .select('s.department_id', 'department')
+      .addSelect('COUNT(*)', 'count')
+      .from('employment_segments', 's')
+      .groupBy('s.department_id');
+    this.restrictToScope(qb, 's.employee_id', scope, scope.kind === 'self' ? 'records' : 'list', true);
+    qb.andWhere('e.termination_date <= :to', { to }).andWhere(
+      's.effective_from <= e.termination_date AND (s.effective_to IS NULL OR s.effective_to >= e.termination_date)',
+    );
+    if (from) qb.andWhere('e.termination_date >= :from', { from });
+    return (await qb.getRawMany<{ department: number | string | null; count: number | string }>()).map((r) => ({
+      department: r.department === null ? null : Number(r.department),
+      count: Number(r.count),
+    }));
+  }
+
   /** Ids, employee ids and names of many employees (deleted ones are simply absent), plain rows 1 000 at a time. */
   @RecordSql([1, 2, 3])
   async namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {

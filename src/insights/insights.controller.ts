@@ -7,6 +7,7 @@ import { DomainException } from '../common/errors/domain.exception';
 import {
   AttendanceInsightDto,
   DayOfMonthValueDto,
+  HeadcountDto,
   INSIGHT_PERIODS,
   InsightPeriod,
   LeaveDepartmentShareDto,
@@ -14,9 +15,11 @@ import {
   LeaveStatusSummaryDto,
   LeaveTypeShareDto,
   TimesheetInsightDto,
+  TurnoverDto,
   WeekdayValueDto,
 } from './insights.dto';
 import { InsightsService } from './insights.service';
+import { WorkforceInsightsService } from './workforce.service';
 
 /** `{period}`: one of INSIGHT_PERIODS, else 400 INVALID_PERIOD listing them. */
 class PeriodPipe implements PipeTransform<string, InsightPeriod> {
@@ -59,7 +62,30 @@ function Insight(summary: string, model: Type<unknown>, array: boolean) {
 @ApiBearerAuth()
 @Controller('insights')
 export class InsightsController {
-  constructor(private readonly insights: InsightsService) {}
+  constructor(
+    private readonly insights: InsightsService,
+    private readonly workforce: WorkforceInsightsService,
+  ) {}
+
+  @Get('headcount/:period')
+  @Insight(
+    "Headcount at each month's end of the period (today for the current month; the last ten years for all), per department of that day",
+    HeadcountDto,
+    true,
+  )
+  headcount(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.workforce.headcount(caller, period);
+  }
+
+  @Get('turnover/:period')
+  @Insight(
+    'Leavers of the period (termination date within it, by their department that day) ÷ the average of the month-end headcounts, per department',
+    TurnoverDto,
+    true,
+  )
+  turnover(@CurrentUser() caller: AuthUser, @Param('period', PeriodPipe) period: InsightPeriod) {
+    return this.workforce.turnover(caller, period);
+  }
 
   @Get('leave-summary/:period')
   @Insight('Leave requests and their days in the period, by status (all four, zeros included)', LeaveStatusSummaryDto, true)

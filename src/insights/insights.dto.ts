@@ -75,3 +75,22 @@ export class LeaveLiabilityDto {
   @ApiProperty({ example: 112.5, description: 'the sum of their available days (negative balances are not netted)' })
   days: number;
 }
+
+export class HeadcountDto {
+  @ApiProperty({ example: '2026-06', description: 'the month' }) month: string;
+  @ApiProperty({ type: String, format: 'date', description: "the month's last day, or today for the current month" }) day: string;
+  @ApiInt({ nullable: true, description: 'null: employees without a department' }) department: number | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Engineering' }) department_name: string | null;
+  @ApiInt({ description: 'employees employed that day, in the department of that day' }) headcount: number;
+}
+
+export class TurnoverDto {
+  @ApiInt({ nullable: true, description: 'null: employees without a department; the department on the day they left' })
+  department: number | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Engineering' }) department_name: string | null;
+  @ApiInt({ description: 'employees whose termination date falls in the period' }) leavers: number;
+  @ApiProperty({ example: 41.5, description: "the mean of the headcounts at each month's end of the period" })
+  average_headcount: number;
+  @ApiProperty({ type: Number, nullable: true, example: 0.0482, description: 'leavers ÷ average headcount; null when it is 0' })
+  turnover: number | null;
+}

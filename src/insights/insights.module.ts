@@ -3,11 +3,12 @@ import { EmployeesModule } from '../employees/employees.module';
 import { LeaveModule } from '../leave/leave.module';
 import { InsightsController } from './insights.controller';
 import { InsightsService } from './insights.service';
+import { WorkforceInsightsService } from './workforce.service';
 import { InsightsRepository } from './insights.repository';
 
 @Module({
   imports: [EmployeesModule, LeaveModule],
   controllers: [InsightsController],
-  providers: [InsightsService, InsightsRepository],
+  providers: [InsightsService, InsightsRepository, WorkforceInsightsService],
 })
 export class InsightsModule {}

@@ -47,7 +47,7 @@ export function periodRange(period: InsightPeriod, now = new Date()): PeriodRang
 type Insights = InsightsService['insights'];
 export type InsightName = keyof Insights;
 
-function scopeKey(scope: EmployeeScope): string {
+export function scopeKey(scope: EmployeeScope): string {
   switch (scope.kind) {
     case 'all':
     case 'none':

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
 
 /** The dated columns of `employees`, in the order both tables hold them. */
-const DATED_COLUMNS = [
+export const DATED_COLUMNS = [
   'job_title_id',
   'department_id',
   'pay_grade_id',
