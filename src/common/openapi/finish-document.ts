@@ -253,7 +253,10 @@ function requireResponseFields(doc: OpenAPIObject): void {
   for (const name of responses) {
     const schema = schemas[name];
     if (requests.has(name) || !schema?.properties) continue;
-    schema.required = Object.keys(schema.properties).filter((p) => !OPTIONAL_IN_RESPONSES.has(`${name}.${p}`));
+    const required = Object.keys(schema.properties).filter((p) => !OPTIONAL_IN_RESPONSES.has(`${name}.${p}`));
+    // OpenAPI refuses an empty `required`: a schema whose properties are all optional has none.
+    if (required.length) schema.required = required;
+    else delete schema.required;
   }
 }
 
