@@ -163,16 +163,17 @@ describe('employment history: random sequences against a model (issue 43)', () =
         } catch (err) {
           problems.push(`seq ${seq} op ${op} ${kind}: ${(err as Error).message}`);
         }
-        // The instants of recording the model knows: read them back (a cancellation's instant is the server's).
-        for (const c of await history.changes(admin, id)) {
-          const m = model.find((x) => x.id === c.id);
-          if (m && c.status === 'Cancelled' && m.cancelledAt !== null) {
-            const rows: Array<{ cancelled_at: string | Date }> = await ds.query(
-              'SELECT cancelled_at FROM employment_changes WHERE id = ?',
-              [c.id],
-            );
-            const v = rows[0].cancelled_at;
-            m.cancelledAt = v instanceof Date ? v.getTime() : Date.parse(`${String(v).replace(' ', 'T')}Z`);
+        // A cancellation's instant is the server's: read back those the model marked (-1), one query.
+        if (model.some((m) => m.cancelledAt === -1)) {
+          const rows: Array<{ id: number | string; cancelled_at: string | Date }> = await ds.query(
+            'SELECT id, cancelled_at FROM employment_changes WHERE employee_id = ? AND cancelled_at IS NOT NULL',
+            [id],
+          );
+          for (const r of rows) {
+            const m = model.find((x) => x.id === Number(r.id));
+            const v = r.cancelled_at;
+            if (m?.cancelledAt === -1)
+              m.cancelledAt = v instanceof Date ? v.getTime() : Date.parse(`${String(v).replace(' ', 'T')}Z`);
           }
         }
         instants.push(Math.max(...model.map((c) => Math.max(c.recordedAt, c.cancelledAt ?? 0))));

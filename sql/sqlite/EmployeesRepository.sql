@@ -18,7 +18,7 @@ SELECT "e"."id" AS id, "e"."employee_id" AS code, "e"."first_name" AS first, "e"
 SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
   FROM "employment_segments" "s"
   INNER JOIN "employees" "e" ON "e"."id" = "s"."employee_id"
-  WHERE "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?) AND "e"."department_id" IN (?, ?) AND "e"."joined_date" <= ? AND ("e"."termination_date" IS NULL OR "e"."termination_date" > ?)
+  WHERE "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?) AND "e"."joined_date" <= ? AND ("e"."termination_date" IS NULL OR "e"."termination_date" > ?) AND "e"."department_id" IN (?, ?)
   GROUP BY "s"."department_id";
 
 -- EmployeesRepository.insertMany
@@ -32,7 +32,7 @@ SELECT "Employee"."id" AS "Employee_id", "Employee"."employee_id" AS "Employee_e
 SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
   FROM "employment_segments" "s"
   INNER JOIN "employees" "e" ON "e"."id" = "s"."employee_id"
-  WHERE "e"."department_id" IN (?, ?) AND "e"."termination_date" <= ? AND "s"."effective_from" <= "e"."termination_date" AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= "e"."termination_date") AND "e"."termination_date" >= ?
+  WHERE "e"."termination_date" <= ? AND "s"."effective_from" <= "e"."termination_date" AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= "e"."termination_date") AND "e"."termination_date" >= ? AND "e"."department_id" IN (?, ?)
   GROUP BY "s"."department_id";
 
 -- EmployeesRepository.listPage

@@ -4,19 +4,8 @@ import { DataSource, In, Repository } from 'typeorm';
 import { wholeYears } from './employee-rules';
 import { Employee } from './entities/employee.entity';
 import { EmployeeName, EmployeesRepository } from './employees.repository';
-import { EmploymentSegment } from './history/employment-history.entities';
 import { EmploymentHistoryRepository } from './history/employment-history.repository';
-
-/** The dated columns of a segment, as the employee's properties. */
-function datedOf(s: EmploymentSegment): Partial<Employee> {
-  return {
-    departmentId: s.departmentId,
-    jobTitleId: s.jobTitleId,
-    payGradeId: s.payGradeId,
-    employmentStatusId: s.employmentStatusId,
-    supervisorId: s.supervisorId,
-  };
-}
+import { datedProps } from './history/employment-history.writer';
 
 /** What other modules read about employees without a caller's scope: approvers, names, payroll's fields. */
 @Injectable()
@@ -85,7 +74,7 @@ export class EmployeeFactsService {
       ]);
       for (const row of rows) {
         const s = segments.get(row.id);
-        const e = s ? { ...row, ...datedOf(s) } : row;
+        const e = s ? { ...row, ...datedProps(s) } : row;
         out.set(e.id, {
           id: e.id,
           department: e.departmentId,

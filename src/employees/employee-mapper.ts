@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationException } from '../common/errors/domain.exception';
+import { ErrorDetail, ValidationException } from '../common/errors/domain.exception';
 import { ReferenceService } from '../reference/reference.service';
 import { CreateEmployeeDto, EmployeeDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { Employee } from './entities/employee.entity';
+import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
+import { SELF_REFERENCE } from './employee-rules';
 
 /** Entity properties an API body sets. */
 export type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
@@ -11,7 +13,32 @@ export type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
 /** An employee between its API shape and its entity: field names, and the nationality by name (the seed's string). */
 @Injectable()
 export class EmployeeMapper {
-  constructor(private readonly reference: ReferenceService) {}
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly access: EmployeeAccessService,
+  ) {}
+
+  /**
+   * The problems of references an employee's write sets (each `name`d as the request names it):
+   * a reference row that does not exist, the employee itself (`selfId`), or an employee outside
+   * `scope`, which answers exactly like a missing one. PUT /employees and a dated change share it.
+   */
+  async referenceProblems(
+    scope: EmployeeScope,
+    selfId: number | undefined,
+    refs: ReadonlyArray<{ name: string; field: EmployeeField; value: number }>,
+  ): Promise<ErrorDetail[]> {
+    const problems: ErrorDetail[] = [];
+    for (const { name, field, value } of refs) {
+      if (field.ref === 'employee') {
+        if (value === selfId) problems.push({ field: name, message: SELF_REFERENCE });
+        else if (!(await this.access.referable(scope, value))) problems.push({ field: name, message: 'employee does not exist' });
+      } else if (field.ref && !(await this.reference.exists(field.ref, value))) {
+        problems.push({ field: name, message: 'does not exist' });
+      }
+    }
+    return problems;
+  }
 
   /** API fields → entity properties; the nationality name becomes its id. Only fields present are set. */
   async toPatch(dto: Partial<CreateEmployeeDto>): Promise<Patch> {

@@ -201,6 +201,17 @@ function listConditions(scope: EmployeeScope, updatedSince?: Date): Condition[] 
   return out;
 }
 
+/** An employee's department, employment status and pay grade from a day on (the employment history). */
+export interface DatedFact {
+  from: string;
+  departmentId: number | null;
+  employmentStatusId: number | null;
+  payGradeId: number | null;
+}
+
+/** Employees counted per department. */
+export type DepartmentCounts = Array<{ department: number | null; count: number }>;
+
 const SAMPLE_SCOPE: EmployeeScope = { kind: 'departments', departmentIds: [1, 2] };
 
 /**
@@ -346,19 +357,8 @@ export class EmployeesRepository {
    * on, from the employment history (issue 43), oldest first: what the leave ledger reads per day.
    */
   @RecordSql(null, [1, 2])
-  async datedFactsOf(
-    em: EntityManager | null,
-    ids: number[],
-  ): Promise<
-    Map<
-      number,
-      Array<{ from: string; departmentId: number | null; employmentStatusId: number | null; payGradeId: number | null }>
-    >
-  > {
-    const out = new Map<
-      number,
-      Array<{ from: string; departmentId: number | null; employmentStatusId: number | null; payGradeId: number | null }>
-    >();
+  async datedFactsOf(em: EntityManager | null, ids: number[]): Promise<Map<number, DatedFact[]>> {
+    const out = new Map<number, DatedFact[]>();
     if (!ids.length) return out;
     const rows = await (em ?? this.ds.manager)
       .createQueryBuilder()
@@ -393,20 +393,12 @@ export class EmployeesRepository {
    * insights' rule) who had joined and not yet left, each counted under its segment of that day.
    */
   @RecordSql(SAMPLE_SCOPE, '2026-06-30')
-  async headcountOn(scope: EmployeeScope, day: string): Promise<Array<{ department: number | null; count: number }>> {
-    const qb = this.ds
-      .createQueryBuilder()
-      .select('s.department_id', 'department')
-      .addSelect('COUNT(*)', 'count')
-      .from('employment_segments', 's')
-      .where('s.effective_from <= :day AND (s.effective_to IS NULL OR s.effective_to >= :day)', { day })
-      .groupBy('s.department_id');
-    this.restrictToScope(qb, 's.employee_id', scope, scope.kind === 'self' ? 'records' : 'list', true);
-    qb.andWhere('e.joined_date <= :day AND (e.termination_date IS NULL OR e.termination_date > :day)', { day });
-    return (await qb.getRawMany<{ department: number | string | null; count: number | string }>()).map((r) => ({
-      department: r.department === null ? null : Number(r.department),
-      count: Number(r.count),
-    }));
+  async headcountOn(scope: EmployeeScope, day: string): Promise<DepartmentCounts> {
+    return this.countBySegmentDepartment(scope, (qb) =>
+      qb
+        .where('s.effective_from <= :day AND (s.effective_to IS NULL OR s.effective_to >= :day)', { day })
+        .andWhere('e.joined_date <= :day AND (e.termination_date IS NULL OR e.termination_date > :day)', { day }),
+    );
   }
 
   /**
@@ -414,22 +406,28 @@ export class EmployeesRepository {
    * by their department on that day (issue 43).
    */
   @RecordSql(SAMPLE_SCOPE, '2026-01-01', '2026-06-30')
-  async leaversBetween(
+  async leaversBetween(scope: EmployeeScope, from: string | null, to: string): Promise<DepartmentCounts> {
+    return this.countBySegmentDepartment(scope, (qb) => {
+      qb.where('e.termination_date <= :to', { to }).andWhere(
+        's.effective_from <= e.termination_date AND (s.effective_to IS NULL OR s.effective_to >= e.termination_date)',
+      );
+      return from ? qb.andWhere('e.termination_date >= :from', { from }) : qb;
+    });
+  }
+
+  /** Segments `s` joined with their employees `e` in `scope` (the insights' rule), as `where` selects them, counted per department. */
+  private async countBySegmentDepartment(
     scope: EmployeeScope,
-    from: string | null,
-    to: string,
-  ): Promise<Array<{ department: number | null; count: number }>> {
+    where: (qb: SelectQueryBuilder<ObjectLiteral>) => SelectQueryBuilder<ObjectLiteral>,
+  ): Promise<DepartmentCounts> {
     const qb = this.ds
       .createQueryBuilder()
       .select('s.department_id', 'department')
       .addSelect('COUNT(*)', 'count')
       .from('employment_segments', 's')
       .groupBy('s.department_id');
+    where(qb);
     this.restrictToScope(qb, 's.employee_id', scope, scope.kind === 'self' ? 'records' : 'list', true);
-    qb.andWhere('e.termination_date <= :to', { to }).andWhere(
-      's.effective_from <= e.termination_date AND (s.effective_to IS NULL OR s.effective_to >= e.termination_date)',
-    );
-    if (from) qb.andWhere('e.termination_date >= :from', { from });
     return (await qb.getRawMany<{ department: number | string | null; count: number | string }>()).map((r) => ({
       department: r.department === null ? null : Number(r.department),
       count: Number(r.count),

@@ -3,13 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
-import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
+import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { TotalsCache } from '../common/paging/totals-cache';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { ReferenceService } from '../reference/reference.service';
 import {
   CreateEmployeeDto,
   CurrentEmployeeDto,
@@ -24,7 +23,7 @@ import { Employee } from './entities/employee.entity';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
 import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './employees.repository';
-import { datesProblem, newEmployee, SELF_REFERENCE, settleTermination } from './employee-rules';
+import { datesProblem, newEmployee, settleTermination } from './employee-rules';
 import {
   auditView,
   DepartmentChangeHook,
@@ -53,7 +52,6 @@ export class EmployeesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly access: EmployeeAccessService,
-    private readonly reference: ReferenceService,
     private readonly repository: EmployeesRepository,
     private readonly hooks: EmployeeHooks,
     private readonly mapper: EmployeeMapper,
@@ -238,19 +236,13 @@ export class EmployeesService {
    * A reference to an employee outside the caller's scope answers exactly like a missing one.
    */
   private async check(e: Employee, patch: Patch, scope: EmployeeScope = { kind: 'all' }): Promise<void> {
-    const problems: ErrorDetail[] = [];
-    for (const f of EMPLOYEE_FIELDS) {
+    const refs = EMPLOYEE_FIELDS.flatMap((f) => {
       const value = patch[f.prop];
-      if (!f.ref || f.byName || value === null || value === undefined) continue;
-      if (f.ref === 'employee') {
-        if (e.id !== undefined && value === e.id) problems.push({ field: f.api, message: SELF_REFERENCE });
-        else if (!(await this.access.referable(scope, value as number))) {
-          problems.push({ field: f.api, message: 'employee does not exist' });
-        }
-      } else if (!(await this.reference.exists(f.ref, value as number))) {
-        problems.push({ field: f.api, message: 'does not exist' });
-      }
-    }
+      return !f.ref || f.byName || value === null || value === undefined
+        ? []
+        : [{ name: f.api, field: f, value: value as number }];
+    });
+    const problems = await this.mapper.referenceProblems(scope, e.id, refs);
     settleTermination(e);
     const dates = datesProblem(e.joinedDate, e.terminationDate);
     if (dates) problems.push(dates);

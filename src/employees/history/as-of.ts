@@ -2,16 +2,15 @@ import { EMPLOYEE_FIELDS, EmployeeField } from '../employee-fields';
 import { Employee } from '../entities/employee.entity';
 import { DATED_FIELDS, DatedValues } from './employment-history';
 import { EmploymentSegment } from './employment-history.entities';
-import { segmentValues } from './employment-history.writer';
+import { datedProps } from './employment-history.writer';
 
 /** The employee as it was (or will be) on `asOf`: the dated fields of `segment`, the status of that day. */
 export function employeeAsOf(employee: Employee, segment: EmploymentSegment, asOf: string): Employee {
-  const values = segmentValues(segment);
-  const then = { ...employee };
-  for (const f of EMPLOYEE_FIELDS)
-    if (Object.hasOwn(values, f.api)) Object.assign(then, { [f.prop]: values[f.api as keyof DatedValues] });
-  then.status = employee.terminationDate && employee.terminationDate <= asOf ? 'Terminated' : 'Active';
-  return then;
+  return {
+    ...employee,
+    ...datedProps(segment),
+    status: employee.terminationDate && employee.terminationDate <= asOf ? 'Terminated' : 'Active',
+  };
 }
 
 /** The dated fields among an employee patch (API names → ids), or null when it changes none. */

@@ -5,11 +5,9 @@ import { recordAudit } from '../../common/audit/audit-log';
 import { AuthUser } from '../../common/auth/auth-user';
 import { SET_REPLACEMENT } from '../../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
-import { ReferenceService } from '../../reference/reference.service';
 import { EmployeeAccessService, employeeRef, EmployeeScope } from '../employee-access.service';
-import { EMPLOYEE_FIELDS } from '../employee-fields';
 import { withEmployeeLock } from '../employee-lock';
-import { SELF_REFERENCE } from '../employee-rules';
+import { EmployeeMapper } from '../employee-mapper';
 import { EmployeesRepository } from '../employees.repository';
 import { Employee } from '../entities/employee.entity';
 import {
@@ -21,11 +19,8 @@ import {
 } from './dto/employment-history.dto';
 import { EmploymentChange } from './employment-history.entities';
 import { EmploymentHistoryRepository } from './employment-history.repository';
-import { CHANGE_STATES, CHANGES, ChangeInput, EmploymentHistoryWriter, toRecorded } from './employment-history.writer';
+import { CHANGE_STATES, CHANGES, ChangeInput, EmploymentHistoryWriter, fieldOf, toRecorded } from './employment-history.writer';
 import { DATED_FIELDS, DatedField, DatedValues, SalaryLine, Segment, segmentsAt } from './employment-history';
-
-/** The dated fields' definitions by API name (their reference kinds). */
-const PROP = new Map(EMPLOYEE_FIELDS.map((f) => [f.api, f]));
 
 /** Effective dates the service accepts. */
 const FIRST_DAY = '1900-01-01';
@@ -67,7 +62,7 @@ export class EmploymentHistoryService {
     private readonly repository: EmploymentHistoryRepository,
     private readonly writer: EmploymentHistoryWriter,
     private readonly access: EmployeeAccessService,
-    private readonly reference: ReferenceService,
+    private readonly mapper: EmployeeMapper,
     private readonly employees: EmployeesRepository,
   ) {}
 
@@ -87,12 +82,13 @@ export class EmploymentHistoryService {
 
   async record(caller: AuthUser, employeeId: number, dto: RecordChangeDto): Promise<EmploymentChangeDto> {
     const { employee, scope } = await this.access.visible(caller, employeeId);
-    const input = await this.validated(caller, scope, employee, {
+    const input: ChangeInput = {
       effectiveDate: dto.effective_date,
       reason: dto.reason ?? null,
       fields: setFields(dto.fields),
       salary: dto.salary ?? null,
-    });
+    };
+    await this.validate(caller, scope, employee, input);
     const change = await withEmployeeLock(
       this.ds,
       employeeId,
@@ -143,13 +139,14 @@ export class EmploymentHistoryService {
     if (!found || found.employeeId !== employeeId) throw new NotFoundException('Change');
     const old = toRecorded(found);
     await this.assertMayChange(caller, scope, employee, old.fields, old.salary !== null);
-    const input = await this.validated(caller, scope, employee, {
+    const input: ChangeInput = {
       effectiveDate: dto.effective_date ?? found.effectiveDate,
       reason: dto.reason,
       fields: { ...old.fields, ...setFields(dto.fields) },
       salary: dto.salary ?? old.salary,
       corrects: changeId,
-    });
+    };
+    await this.validate(caller, scope, employee, input);
     const change = await withEmployeeLock(
       this.ds,
       employeeId,
@@ -194,7 +191,7 @@ export class EmploymentHistoryService {
   }
 
   /** The change checked: its day within the employment, references that exist, a salary payroll accepts, something set. */
-  private async validated(caller: AuthUser, scope: EmployeeScope, employee: Employee, input: ChangeInput): Promise<ChangeInput> {
+  private async validate(caller: AuthUser, scope: EmployeeScope, employee: Employee, input: ChangeInput): Promise<void> {
     await this.assertMayChange(caller, scope, employee, input.fields, input.salary !== null);
     const problems: ErrorDetail[] = [];
     const day = input.effectiveDate;
@@ -204,23 +201,14 @@ export class EmploymentHistoryService {
       problems.push({ field: 'effective_date', message: `must not be before joined_date (${employee.joinedDate})` });
     else if (employee.terminationDate && day > employee.terminationDate)
       problems.push({ field: 'effective_date', message: `must not be after termination_date (${employee.terminationDate})` });
-    for (const [field, value] of Object.entries(input.fields) as Array<[DatedField, number | null]>) {
-      if (value === null) continue;
-      const ref = PROP.get(field)!.ref!;
-      if (ref === 'employee') {
-        if (value === employee.id) problems.push({ field: `fields.${field}`, message: SELF_REFERENCE });
-        else if (!(await this.access.referable(scope, value)))
-          problems.push({ field: `fields.${field}`, message: 'employee does not exist' });
-      } else if (!(await this.reference.exists(ref, value)))
-        problems.push({ field: `fields.${field}`, message: 'does not exist' });
-    }
+    const refs = (Object.entries(input.fields) as Array<[DatedField, number | null]>).flatMap(([name, value]) =>
+      value === null ? [] : [{ name: `fields.${name}`, field: fieldOf(name), value }],
+    );
+    problems.push(...(await this.mapper.referenceProblems(scope, employee.id, refs)));
     if (input.salary) {
-      const ids = input.salary.map((l) => l.component);
-      if (new Set(ids).size !== ids.length) problems.push({ field: 'salary', message: 'names a component twice' });
-      else {
-        const problem = this.writer.salaryKeeper ? await this.writer.salaryKeeper.check(input.salary) : 'salaries are not kept';
-        if (problem) problems.push({ field: 'salary', message: problem });
-      }
+      // Payroll's check: components that exist, none twice.
+      const problem = this.writer.salaryKeeper ? await this.writer.salaryKeeper.check(input.salary) : 'salaries are not kept';
+      if (problem) problems.push({ field: 'salary', message: problem });
     }
     if (!Object.keys(input.fields).length && input.salary === null)
       problems.push({ field: 'fields', message: 'a change sets at least one dated field or the salary' });
@@ -228,10 +216,6 @@ export class EmploymentHistoryService {
     const supervisor = input.fields.supervisor;
     if (typeof supervisor === 'number' && (await this.employees.supervisorChain(supervisor)).includes(employee.id))
       throw ValidationException.field('fields.supervisor', 'would create a supervision cycle');
-    const salary = input.salary
-      ?.map((l) => ({ component: l.component, amount: l.amount }))
-      .sort((a, b) => a.component - b.component);
-    return { ...input, salary: salary ?? null };
   }
 }
 

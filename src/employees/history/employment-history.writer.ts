@@ -35,9 +35,10 @@ export const CHANGE_STATES = new StateMachine<ChangeStatus, 'cancel' | 'take_eff
 /** The audit log's resource of recorded changes. */
 export const CHANGES = 'employees/changes';
 
-/** The employee's property of each dated field. */
+/** Each dated field's definition (its entity property, what it points to), by API name. */
 const PROP = new Map(EMPLOYEE_FIELDS.map((f) => [f.api, f]));
-const propOf = (field: DatedField) => PROP.get(field)!.prop as keyof Employee;
+export const fieldOf = (field: DatedField) => PROP.get(field)!;
+const propOf = (field: DatedField) => fieldOf(field).prop as keyof Employee & keyof EmploymentSegment;
 
 /** What payroll does with salaries (it owns the components and today's amounts): registered at start. */
 export interface SalaryKeeper {
@@ -80,11 +81,14 @@ function toSegmentRow(employeeId: number, s: Segment): EmploymentSegment {
   return row as EmploymentSegment;
 }
 
-/** A stored segment's values by API field name. */
-export function segmentValues(s: EmploymentSegment): DatedValues {
-  return Object.fromEntries(
-    DATED_FIELDS.map((f) => [f, s[propOf(f) as keyof EmploymentSegment] as number | null]),
-  ) as DatedValues;
+/** A stored segment's dated values as the employee's properties (the two share the column names). */
+export function datedProps(s: EmploymentSegment): Partial<Employee> {
+  return Object.fromEntries(DATED_FIELDS.map((f) => [propOf(f), s[propOf(f)]]));
+}
+
+/** Salary lines as the history stores and compares them: component and amount only, by component. */
+function normalLines(lines: readonly SalaryLine[]): SalaryLine[] {
+  return lines.map((l) => ({ component: l.component, amount: l.amount })).sort((a, b) => a.component - b.component);
 }
 
 const sameSalary = (a: SalaryLine[] | undefined, b: SalaryLine[] | undefined) =>
@@ -143,7 +147,7 @@ export class EmploymentHistoryWriter {
       effectiveDate: input.effectiveDate,
       reason: input.reason,
       fields: JSON.stringify(input.fields),
-      salary: input.salary === null ? null : JSON.stringify(input.salary),
+      salary: input.salary === null ? null : JSON.stringify(normalLines(input.salary)),
       status: input.effectiveDate <= today ? 'Effective' : 'Scheduled',
       recordedAt: this.nextInstant(existing),
       recordedBy: actor,

@@ -97,7 +97,6 @@ export class PayrollEmployeesService implements OnModuleInit {
     await this.administered(caller, employeeId);
     const problem = await this.checkLines(dto.items);
     if (problem) throw ValidationException.field('items', problem);
-    const lines = sortedLines(dto.items);
     const joined = (await this.access.employee(employeeId))?.joinedDate ?? '';
     const today = await this.history.today();
     // Replaces the employee's set: its row lock orders writers of the same salary, and no gap
@@ -106,11 +105,11 @@ export class PayrollEmployeesService implements OnModuleInit {
       this.dataSource,
       employeeId,
       async (em) => {
-        await this.writeSalary(em, employeeId, lines);
+        await this.writeSalary(em, employeeId, dto.items);
         await this.history.recordIn(
           em,
           employeeId,
-          { effectiveDate: joined > today ? joined : today, reason: null, fields: {}, salary: lines },
+          { effectiveDate: joined > today ? joined : today, reason: null, fields: {}, salary: dto.items },
           caller.id,
           { applied: 'salary' },
         );
@@ -264,9 +263,4 @@ export class PayrollEmployeesService implements OnModuleInit {
       [{ field: 'employee', message: 'already configured' }],
     );
   }
-}
-
-/** Salary lines by component, amounts as given (normalized by the DTO): the order the history compares them in. */
-function sortedLines(items: ReadonlyArray<{ component: number; amount: string }>): SalaryLine[] {
-  return items.map((i) => ({ component: i.component, amount: i.amount })).sort((a, b) => a.component - b.component);
 }
