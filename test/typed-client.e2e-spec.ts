@@ -121,5 +121,9 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     const feed = await api.GET('/events', { params: { query: { after: 0, limit: 2, types: 'employee.change_effective' } } });
     expect([feed.response.status, feed.data?.data.every((e) => e.type === 'employee.change_effective')]).toEqual([200, true]);
     expect(typeof feed.data?.next_after).toBe('number');
+    const headcount = await api.GET('/insights/headcount/{period}', { params: { path: { period: '6months' } } });
+    expect([headcount.response.status, headcount.data?.data.every((r) => r.headcount > 0)]).toEqual([200, true]);
+    const turnover = await api.GET('/insights/turnover/{period}', { params: { path: { period: '1year' } } });
+    expect([turnover.response.status, Array.isArray(turnover.data?.data)]).toEqual([200, true]);
   });
 });
