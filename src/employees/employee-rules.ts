@@ -31,6 +31,19 @@ export function datesProblem(joined: string | null | undefined, terminated: stri
     : null;
 }
 
+/** The days a dated change may have (API.md §19). */
+export const FIRST_DAY = '1900-01-01';
+export const LAST_DAY = '2200-12-31';
+
+/** What is wrong with a change's effective date for an employment from `joined` to `terminated`, if anything. */
+export function effectiveDateProblem(day: string, joined: string, terminated: string | null): ErrorDetail | null {
+  const field = 'effective_date';
+  if (day < FIRST_DAY || day > LAST_DAY) return { field, message: `must be between ${FIRST_DAY} and ${LAST_DAY}` };
+  if (day < joined) return { field, message: `must not be before joined_date (${joined})` };
+  if (terminated && day > terminated) return { field, message: `must not be after termination_date (${terminated})` };
+  return null;
+}
+
 export const SELF_REFERENCE = 'cannot be the employee itself';
 
 /** Whole years from `date` to `asOf` (both YYYY-MM-DD): an age or years of service; null without a date. */

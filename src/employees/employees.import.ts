@@ -21,9 +21,12 @@ import { CreateEmployeeDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS } from './employee-fields';
 import { EmployeesRepository } from './employees.repository';
-import { datesProblem, newEmployee, SELF_REFERENCE } from './employee-rules';
+import { datesProblem, effectiveDateProblem, newEmployee, SELF_REFERENCE } from './employee-rules';
 import { auditView } from './employee-views';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
+import { EmploymentHistoryService } from './history/employment-history.service';
+import { DATED_FIELDS } from './history/employment-history';
+import { isCalendarDate } from '../common/validation/decorators';
 import { EmployeesService } from './employees.service';
 import { Employee } from './entities/employee.entity';
 
@@ -58,7 +61,7 @@ const EXAMPLES: Record<string, string | number> = {
 const DATES = new Set(['birthday', 'joined_date', 'confirmation_date', 'termination_date']);
 const EMPLOYEE_REFS = new Set(['supervisor', 'approver1', 'approver2', 'approver3']);
 
-export const EMPLOYEE_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f) => ({
+const FIELD_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f) => ({
   field: f.api,
   label: label(f.api),
   type: DATES.has(f.api) ? 'date' : f.ref && !EMPLOYEE_REFS.has(f.api) && !f.byName ? 'reference' : 'text',
@@ -71,10 +74,31 @@ export const EMPLOYEE_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f)
       : undefined,
 }));
 
+/** The day an existing employee's dated fields in the row apply from (a dated change); empty: today. */
+const EFFECTIVE_DATE: ImportColumn = {
+  field: 'effective_date',
+  label: 'Effective date',
+  type: 'date',
+  example: null,
+  note: "the day the row's job title, department, pay grade, employment status, supervisor and approvers apply from (existing employees; empty: today)",
+};
+
+export const EMPLOYEE_COLUMNS: readonly ImportColumn[] = [...FIELD_COLUMNS, EFFECTIVE_DATE];
+
+const DATED = new Set<string>(DATED_FIELDS);
+
 /** A checked row: what it becomes. */
 type Plan =
   | { row: number; kind: 'create'; dto: Record<string, unknown>; refs: Map<string, string> }
-  | { row: number; kind: 'update'; id: number; dto: Record<string, unknown>; refs: Map<string, string> };
+  | {
+      row: number;
+      kind: 'update';
+      id: number;
+      dto: Record<string, unknown>;
+      refs: Map<string, string>;
+      /** The day the row's dated fields apply from (a dated change); undefined: today, as PUT. */
+      effectiveDate?: string;
+    };
 
 const CREATE_PIPE = createValidationPipe();
 const UPDATE_PIPE = createValidationPipe();
@@ -118,6 +142,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     private readonly repository: EmployeesRepository,
     private readonly employees: EmployeesService,
     private readonly history: EmploymentHistoryWriter,
+    private readonly changes: EmploymentHistoryService,
   ) {}
 
   onModuleInit(): void {
@@ -130,7 +155,16 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     for (const f of EMPLOYEE_FIELDS) {
       if (f.ref && f.ref !== 'employee') names.set(f.api, await this.reference.idsByName(f.ref));
     }
-    return new EmployeesImportSession(run, scope, names, this.access, this.repository, this.employees, this.history);
+    return new EmployeesImportSession(
+      run,
+      scope,
+      names,
+      this.access,
+      this.repository,
+      this.employees,
+      this.history,
+      this.changes,
+    );
   }
 }
 
@@ -152,6 +186,7 @@ class EmployeesImportSession implements ImportSession {
     private readonly repository: EmployeesRepository,
     private readonly employees: EmployeesService,
     private readonly history: EmploymentHistoryWriter,
+    private readonly changes: EmploymentHistoryService,
   ) {}
 
   remember(rows: ImportRow[]): void {
@@ -178,6 +213,13 @@ class EmployeesImportSession implements ImportSession {
     for (const { row, dto: body } of raw) {
       const own = problems.filter((p) => p.row === row);
       const plan = await this.check(row, body.dto, body.refs, stored, emailOwners, own);
+      if (plan)
+        this.checkEffectiveDate(
+          plan,
+          rows.find((r) => r.row === row)!,
+          stored,
+          own,
+        );
       problems.push(...own.filter((p) => !problems.includes(p)));
       const employeeId = body.dto.employee_id;
       if (typeof employeeId === 'string' && !this.seen.has(employeeId)) this.seen.set(employeeId, row);
@@ -190,11 +232,34 @@ class EmployeesImportSession implements ImportSession {
     return problems;
   }
 
+  /**
+   * The row's effective date, checked as POST /employees/{id}/changes checks it, set on an
+   * update's plan; a new employee's history starts at its joined date, so there it may only be that day.
+   */
+  private checkEffectiveDate(plan: Plan, r: ImportRow, stored: Map<string, Employee>, problems: RowDetail[]): void {
+    const day = cellValue(r.values.get(EFFECTIVE_DATE.field), 'date');
+    if (day === undefined) return;
+    const add = (message: string) => void problems.push({ row: plan.row, field: EFFECTIVE_DATE.field, message });
+    if (!isCalendarDate(day)) return add('must be a date (YYYY-MM-DD)');
+    if (plan.kind === 'create') {
+      if (day !== plan.dto.joined_date)
+        add('must be empty or the joined_date for a new employee (its history starts on the day it joined)');
+      return;
+    }
+    const existing = stored.get(String(plan.dto.employee_id))!;
+    const joined = (plan.dto.joined_date as string | undefined) ?? existing.joinedDate;
+    const terminated =
+      plan.dto.termination_date === undefined ? existing.terminationDate : (plan.dto.termination_date as string | null);
+    const problem = effectiveDateProblem(day, joined, terminated);
+    if (problem) add(problem.message);
+    else plan.effectiveDate = day;
+  }
+
   /** The row as a JSON body: cells read as their fields' types, references by name turned into ids. */
   private bodyOf(r: ImportRow, problems: RowDetail[]): { dto: Record<string, unknown>; refs: Map<string, string> } {
     const dto: Record<string, unknown> = {};
     const refs = new Map<string, string>();
-    for (const column of EMPLOYEE_COLUMNS) {
+    for (const column of FIELD_COLUMNS) {
       const value = cellValue(r.values.get(column.field), column.type);
       if (value === undefined) continue;
       if (EMPLOYEE_REFS.has(column.field)) {
@@ -345,8 +410,16 @@ class EmployeesImportSession implements ImportSession {
       if (plan.kind !== 'update') continue;
       const dto: Record<string, unknown> = { ...plan.dto };
       for (const [field, ref] of plan.refs) dto[field] = idOf(ref);
+      // With an effective date the dated fields are a change from that day; the others are updated now.
+      const day = plan.effectiveDate;
+      const fields = Object.fromEntries(Object.entries(dto).filter(([k]) => day !== undefined && DATED.has(k)));
+      for (const k of Object.keys(fields)) delete dto[k];
       try {
-        await withSavepoint(em, () => this.employees.update(this.run.caller, plan.id, dto as UpdateEmployeeDto));
+        await withSavepoint(em, async () => {
+          await this.employees.update(this.run.caller, plan.id, dto);
+          if (day !== undefined && Object.keys(fields).length)
+            await this.changes.record(this.run.caller, plan.id, { effective_date: day, fields });
+        });
       } catch (err) {
         if (!(err instanceof DomainException)) throw err;
         for (const d of err.details?.length ? err.details : [{ field: '', message: err.message }])

@@ -12,6 +12,7 @@ import { EmployeeAccessService } from './employee-access.service';
 import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
 import { EmployeesImport } from './employees.import';
+import { EmploymentHistoryImport } from './history/employment-history.import';
 import { EmployeeLookup } from './employee-lookup';
 import { EmployeeFactsService } from './employee-facts.service';
 import { EmployeeHooks } from './employee-hooks';
@@ -38,6 +39,7 @@ import { EmploymentHistoryWriter } from './history/employment-history.writer';
     EmployeeItemsService,
     EmployeesRepository,
     EmployeesImport,
+    EmploymentHistoryImport,
     EmployeeLookup,
     EmployeeHooks,
     EmployeeMapper,
@@ -53,6 +55,7 @@ import { EmploymentHistoryWriter } from './history/employment-history.writer';
     EmployeesRepository,
     EmployeeLookup,
     EmploymentHistoryWriter,
+    EmploymentHistoryService,
   ],
 })
 export class EmployeesModule {}

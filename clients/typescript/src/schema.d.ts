@@ -7136,7 +7136,7 @@ export interface components {
             /** Format: int32 */
             id: number;
             /** @enum {string} */
-            kind: "employees" | "salaries" | "payroll-employees" | "leave-entitlements" | "leave-balances" | "attendance" | "payroll-data";
+            kind: "employees" | "salaries" | "payroll-employees" | "leave-entitlements" | "leave-balances" | "attendance" | "payroll-data" | "employment-history";
             /** @example people.xlsx */
             file_name: string;
             /** @description true: rows are checked and nothing is written (commit it to import) */
@@ -35968,7 +35968,7 @@ export interface operations {
     createImports: {
         parameters: {
             query: {
-                kind: "employees" | "salaries" | "payroll-employees" | "leave-entitlements" | "leave-balances" | "attendance" | "payroll-data";
+                kind: "employees" | "salaries" | "payroll-employees" | "leave-entitlements" | "leave-balances" | "attendance" | "payroll-data" | "employment-history";
                 /** @description true: check only; commit it later */
                 dry_run?: "true" | "false";
                 mode?: "all-or-nothing" | "valid-rows";

@@ -7,5 +7,6 @@ export const IMPORT_KIND_NAMES = [
   'leave-balances',
   'attendance',
   'payroll-data',
+  'employment-history',
 ] as const;
 export type ImportKindName = (typeof IMPORT_KIND_NAMES)[number];

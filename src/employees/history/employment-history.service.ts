@@ -8,6 +8,7 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { EmployeeAccessService, employeeRef, EmployeeScope } from '../employee-access.service';
 import { withEmployeeLock } from '../employee-lock';
 import { EmployeeMapper } from '../employee-mapper';
+import { effectiveDateProblem } from '../employee-rules';
 import { EmployeesRepository } from '../employees.repository';
 import { Employee } from '../entities/employee.entity';
 import {
@@ -23,8 +24,6 @@ import { CHANGE_STATES, CHANGES, ChangeInput, EmploymentHistoryWriter, fieldOf, 
 import { DATED_FIELDS, DatedField, DatedValues, SalaryLine, Segment, segmentsAt } from './employment-history';
 
 /** Effective dates the service accepts. */
-const FIRST_DAY = '1900-01-01';
-const LAST_DAY = '2200-12-31';
 function toChangeDto(c: EmploymentChange, salaries: boolean): EmploymentChangeDto {
   return {
     id: c.id,
@@ -194,13 +193,8 @@ export class EmploymentHistoryService {
   private async validate(caller: AuthUser, scope: EmployeeScope, employee: Employee, input: ChangeInput): Promise<void> {
     await this.assertMayChange(caller, scope, employee, input.fields, input.salary !== null);
     const problems: ErrorDetail[] = [];
-    const day = input.effectiveDate;
-    if (day < FIRST_DAY || day > LAST_DAY)
-      problems.push({ field: 'effective_date', message: `must be between ${FIRST_DAY} and ${LAST_DAY}` });
-    else if (day < employee.joinedDate)
-      problems.push({ field: 'effective_date', message: `must not be before joined_date (${employee.joinedDate})` });
-    else if (employee.terminationDate && day > employee.terminationDate)
-      problems.push({ field: 'effective_date', message: `must not be after termination_date (${employee.terminationDate})` });
+    const dates = effectiveDateProblem(input.effectiveDate, employee.joinedDate, employee.terminationDate);
+    if (dates) problems.push(dates);
     const refs = (Object.entries(input.fields) as Array<[DatedField, number | null]>).flatMap(([name, value]) =>
       value === null ? [] : [{ name: `fields.${name}`, field: fieldOf(name), value }],
     );

@@ -5,7 +5,9 @@ import { DomainException } from '../../common/errors/domain.exception';
 import { ImportColumn, ImportKinds, ImportRun, ImportSession, RowDetail } from '../../common/import/import-kind';
 import { idsByName, rowByRow } from '../../common/import/row-by-row';
 import { createValidationPipe } from '../../common/validation/validation-pipe';
-import { IsRefId } from '../../common/validation/decorators';
+import { IsCalendarDate, IsRefId } from '../../common/validation/decorators';
+import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
+import { IsOptional } from 'class-validator';
 import { EmployeeLookup, EmployeeRowsKind } from '../../employees/employee-lookup';
 import { CellEditDto } from '../dto/payroll-run.dto';
 import { SalaryItemInputDto, SavePayrollEmployeeDto } from '../dto/payroll-config.dto';
@@ -33,6 +35,13 @@ export const SALARY_COLUMNS: readonly ImportColumn[] = [
     note: 'by name or id',
   },
   { field: 'amount', label: 'Amount', type: 'text', example: '5000.00', required: true },
+  {
+    field: 'effective_date',
+    label: 'Effective date',
+    type: 'date',
+    example: null,
+    note: 'the day the amount applies from (a dated change); empty: today',
+  },
 ];
 
 export const PAYROLL_EMPLOYEE_COLUMNS: readonly ImportColumn[] = [
@@ -76,6 +85,7 @@ export class SalariesImport extends EmployeeRowsKind {
     lookup: EmployeeLookup,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly payrollEmployees: PayrollEmployeesService,
+    private readonly history: EmploymentHistoryService,
   ) {
     super(kinds, lookup);
   }
@@ -93,10 +103,13 @@ export class SalariesImport extends EmployeeRowsKind {
             SalaryItemWithEmployee,
             (row) => bodies.get(row) ?? null,
             async (item) => {
-              const current = await this.payrollEmployees.salary(run.caller, item.employee);
+              // The salary in force on the row's day, with this component's amount: a change from that day.
+              const day = item.effective_date;
+              const current = await this.payrollEmployees.salary(run.caller, item.employee, day);
               const items = current.filter((i) => i.component !== item.component);
               items.push({ component: item.component, amount: item.amount });
-              await this.payrollEmployees.setSalary(run.caller, item.employee, { items });
+              if (day === undefined) await this.payrollEmployees.setSalary(run.caller, item.employee, { items });
+              else await this.history.record(run.caller, item.employee, { effective_date: day, salary: items });
             },
           )),
         );
@@ -109,6 +122,7 @@ export class SalariesImport extends EmployeeRowsKind {
 /** A salary row: the employee (whose existence and scope the salary service checks) and one item. */
 class SalaryItemWithEmployee extends SalaryItemInputDto {
   @IsRefId() employee: number;
+  @IsOptional() @IsCalendarDate() effective_date?: string;
 }
 
 /**

@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import {
+  cellText,
+  ImportColumn,
+  ImportKinds,
+  ImportRow,
+  ImportRun,
+  ImportSession,
+  RowDetail,
+} from '../../common/import/import-kind';
+import { rowByRow } from '../../common/import/row-by-row';
+import { IsRefId } from '../../common/validation/decorators';
+import { ReferenceService } from '../../reference/reference.service';
+import { EMPLOYEE_FIELDS } from '../employee-fields';
+import { EmployeeLookup, EmployeeRowsKind } from '../employee-lookup';
+import { RecordChangeDto } from './dto/employment-history.dto';
+import { DATED_FIELDS, DatedField } from './employment-history';
+import { EmploymentHistoryService } from './employment-history.service';
+
+/** Dated fields that name another employee: its employee_id (or id). */
+const EMPLOYEE_REFS: readonly DatedField[] = ['supervisor', 'approver1', 'approver2', 'approver3'];
+
+const LABELS: Record<DatedField, string> = {
+  job_title: 'Job title',
+  department: 'Department',
+  pay_grade: 'Pay grade',
+  employment_status: 'Employment status',
+  supervisor: 'Supervisor',
+  approver1: 'Approver 1',
+  approver2: 'Approver 2',
+  approver3: 'Approver 3',
+};
+
+const EXAMPLES: Partial<Record<DatedField, string>> = { job_title: 'Senior Engineer', department: 'Engineering' };
+
+export const HISTORY_COLUMNS: readonly ImportColumn[] = [
+  { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
+  { field: 'effective_date', label: 'Effective date', type: 'date', example: '2025-04-01', required: true },
+  { field: 'reason', label: 'Reason', type: 'text', example: 'Promotion' },
+  ...DATED_FIELDS.map((f): ImportColumn => ({
+    field: f,
+    label: LABELS[f],
+    type: EMPLOYEE_REFS.includes(f) ? 'text' : 'reference',
+    example: EXAMPLES[f] ?? null,
+    note: EMPLOYEE_REFS.includes(f) ? 'employee_id (or id) of an employee already stored' : 'by name or id',
+  })),
+];
+
+/**
+ * `employment-history`: one dated change per row (a company's spreadsheet of past promotions and
+ * transfers), recorded as POST /employees/{id}/changes records it, in file order: a later row of
+ * the same employee and day wins, as a later recording does. An empty cell leaves that field as it
+ * was on the day.
+ */
+@Injectable()
+export class EmploymentHistoryImport extends EmployeeRowsKind {
+  readonly kind = 'employment-history';
+  readonly columns = HISTORY_COLUMNS;
+
+  constructor(
+    kinds: ImportKinds,
+    lookup: EmployeeLookup,
+    private readonly reference: ReferenceService,
+    private readonly history: EmploymentHistoryService,
+  ) {
+    super(kinds, lookup);
+  }
+
+  async start(run: ImportRun): Promise<ImportSession> {
+    const names: Record<string, Map<string, number | null>> = {};
+    for (const f of EMPLOYEE_FIELDS) {
+      if (!(DATED_FIELDS as readonly string[]).includes(f.api) || !f.ref || f.ref === 'employee') continue;
+      const byName = await this.reference.idsByName(f.ref);
+      names[f.api] = new Map([...byName].map(([name, ids]) => [name, ids.length === 1 ? ids[0] : null]));
+    }
+    return {
+      batch: async (em, rows) => {
+        const problems: RowDetail[] = [];
+        const bodies = await this.bodies(em, rows, HISTORY_COLUMNS, names, problems);
+        const people = await this.employeeRefs(em, rows);
+        const refused = await rowByRow(
+          em,
+          rows,
+          ChangeWithEmployee,
+          (row) => changeBody(row, bodies.get(row) ?? null, people, problems),
+          (dto) => this.history.record(run.caller, dto.employee, dto),
+        );
+        // The route names a dated field `fields.<name>`; the file has it as its own column.
+        for (const p of refused) problems.push({ ...p, field: p.field.replace(/^fields\./, '') });
+        return problems;
+      },
+    };
+  }
+
+  /** employee_id → id of the employees the rows' supervisor and approver cells name (one query). */
+  private employeeRefs(em: EntityManager, rows: ImportRow[]): Promise<Map<string, number>> {
+    return this.lookup.idsOf(
+      em,
+      rows.flatMap((r) => EMPLOYEE_REFS.map((f) => r.values.get(f))),
+    );
+  }
+}
+
+/** The row as POST /employees/{id}/changes' body (with `employee`); null with a problem when it names someone unknown. */
+function changeBody(
+  row: ImportRow,
+  body: Record<string, unknown> | null,
+  people: Map<string, number>,
+  problems: RowDetail[],
+): Record<string, unknown> | null {
+  if (!body) return null;
+  const fields: Record<string, unknown> = {};
+  let ok = true;
+  for (const f of DATED_FIELDS) {
+    if (body[f] === undefined) continue;
+    if (EMPLOYEE_REFS.includes(f)) {
+      const named = cellText(row.values.get(f))!;
+      const id = people.get(named) ?? (/^\d{1,10}$/.test(named) ? Number(named) : undefined);
+      if (id === undefined) {
+        problems.push({ row: row.row, field: f, message: `no employee has employee_id "${named}"` });
+        ok = false;
+      } else fields[f] = id;
+    } else fields[f] = body[f];
+  }
+  return ok ? { employee: body.employee, effective_date: body.effective_date, reason: body.reason, fields } : null;
+}
+
+class ChangeWithEmployee extends RecordChangeDto {
+  @IsRefId() employee: number;
+}
