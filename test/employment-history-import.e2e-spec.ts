@@ -51,9 +51,11 @@ describe('employment history imports', () => {
   }
 
   const errorsOf = async (id: number) =>
-    ((await ok('GET', `/imports/${id}/errors?limit=500`)) as Array<{ row: number; field: string; message: string }>).map(
-      (e) => [e.row, e.field, e.message],
-    );
+    ((await ok('GET', `/imports/${id}/errors?limit=500`)) as Array<{ row: number; field: string; message: string }>).map((e) => [
+      e.row,
+      e.field,
+      e.message,
+    ]);
 
   const newEmployee = async (o: object = {}) => {
     const body = employeeBody({ joined_date: '2024-01-10', department: c.departments.sales, ...o });
@@ -117,11 +119,7 @@ describe('employment history imports', () => {
     expect(dry).toMatchObject({ status: 'Validated', rows_failed: 3 });
     expect(await errorsOf(dry.id)).toEqual([
       [2, 'effective_date', 'must not be before joined_date (2024-01-10)'],
-      [
-        3,
-        'effective_date',
-        'must be empty or the joined_date for a new employee (its history starts on the day it joined)',
-      ],
+      [3, 'effective_date', 'must be empty or the joined_date for a new employee (its history starts on the day it joined)'],
       [4, 'effective_date', 'must be a date (YYYY-MM-DD)'],
     ]);
 

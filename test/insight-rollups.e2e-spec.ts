@@ -167,18 +167,48 @@ describe('insights rollups: kept exact by every write', () => {
     });
   });
 
-  it("an employee's history follows it to another department, and leaves with it when it is deleted", async () => {
+  it("a record counts under its employee's department of its day: a transfer moves the days from its effective date, and deletion takes them out", async () => {
     await ok('POST', '/attendance', admin, {
       employee: c.emp.report2,
       in_time: '2026-04-01T09:00:00Z',
       out_time: '2026-04-01T10:00:00Z',
     });
+    const under = (rs: Array<Record<string, unknown>>, day: string) =>
+      rs.filter((r) => r.day === day).map((r) => r.department_id);
+    // A transfer effective today (PUT) leaves the days before it where they were.
     await ok('PUT', `/employees/${c.emp.report2}`, admin, { department: c.departments.sales });
-    const moved = await exact();
-    expect(moved.attendance).toContainEqual(expect.objectContaining({ day: '2026-04-01', department_id: c.departments.sales }));
-    expect(moved.time).toContainEqual(expect.objectContaining({ day: '2026-03-10', department_id: c.departments.sales }));
-    expect(moved.time.filter((r) => r.department_id === c.departments.engineering)).toEqual([]);
-    await ok('PUT', `/employees/${c.emp.report1}`, admin, { department: c.departments.sales });
+    let kept = await exact();
+    expect(under(kept.attendance, '2026-04-01')).toEqual([c.departments.engineering]);
+    expect(under(kept.time, '2026-03-10')).toEqual([c.departments.engineering]);
+    // Back-dated to 1 April: that day moves, 10 March stays.
+    const transfer = await ok('POST', `/employees/${c.emp.report2}/changes`, admin, {
+      effective_date: '2026-04-01',
+      reason: 'Transfer',
+      fields: { department: c.departments.sales },
+    });
+    kept = await exact();
+    expect(under(kept.attendance, '2026-04-01')).toEqual([c.departments.sales]);
+    expect(under(kept.time, '2026-03-10')).toEqual([c.departments.engineering]);
+    // Corrected to 1 March: 10 March moves too; corrected back into Engineering: both return.
+    const march = await ok('POST', `/employees/${c.emp.report2}/changes/${transfer.id}/correct`, admin, {
+      effective_date: '2026-03-01',
+      reason: 'Transfer, earlier',
+    });
+    kept = await exact();
+    expect(under(kept.time, '2026-03-10')).toEqual([c.departments.sales]);
+    expect(kept.time.filter((r) => r.department_id === c.departments.engineering)).toEqual([]);
+    await ok('POST', `/employees/${c.emp.report2}/changes/${march.id}/correct`, admin, {
+      reason: 'No transfer after all',
+      fields: { department: c.departments.engineering },
+    });
+    kept = await exact();
+    expect(under(kept.attendance, '2026-04-01')).toEqual([c.departments.engineering]);
+    expect(under(kept.time, '2026-03-10')).toEqual([c.departments.engineering]);
+    // A transfer back-dated to the joined date moves every day.
+    await ok('POST', `/employees/${c.emp.report1}/changes`, admin, {
+      effective_date: '2020-01-15',
+      fields: { department: c.departments.sales },
+    });
     expect((await exact()).leave.filter((r) => r.department_id === c.departments.platform)).toEqual([]);
 
     await ok('DELETE', `/employees/${c.emp.report2}`, admin);

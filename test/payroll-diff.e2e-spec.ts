@@ -1,6 +1,6 @@
 import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
 import { DataSource } from 'typeorm';
-import { buildCompany, Company } from './helpers/company';
+import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';
 
 type Cause = { kind: string; [k: string]: unknown };
@@ -28,6 +28,7 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
   const records: Record<string, number> = {};
   let march: number;
   let april: number;
+  let hire: number;
 
   const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
     okCaller(t.app)(method, url, token, body);
@@ -84,6 +85,11 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     await ok('POST', '/payroll_config/payroll-columns', { id: col.meal, name: 'Meal allowance', variable: 'meal', script: '35' });
     await ok('PUT', `/employees/${c.emp.grandReport}/salary`, { items: [{ component: basic, amount: '2000.00' }] });
     await ok('POST', '/payroll_config/payroll-employees', { employee: c.emp.grandReport, pay_frequency: 4, currency: 'EUR' });
+    // A new hire of 10 April.
+    hire = (await ok('POST', '/employees', employeeBody({ joined_date: '2025-04-10', department: c.departments.engineering })))
+      .id as number;
+    await ok('PUT', `/employees/${hire}/salary`, { items: [{ component: basic, amount: '2500.00' }] });
+    await ok('POST', '/payroll_config/payroll-employees', { employee: hire, pay_frequency: 4, currency: 'EUR' });
     april = await payroll('April', '04');
     await processed(april);
     await ok('POST', `/payroll_config/payrolls/${april}/data`, {
@@ -162,17 +168,23 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
         changed_at: expect.any(String),
       },
     ]);
-    // The joiner: every cell, no old value.
+    // The joiners: every cell, no old value; the one employed since 2020 was added to the payroll, the other hired in April.
     const joined = rows.filter((r) => r.employee === c.emp.grandReport);
     expect(joined).toHaveLength(8);
-    expect(joined.every((r) => r.old === null && r.difference === null && r.causes[0].kind === 'joined')).toBe(true);
-    expect(rows).toHaveLength(6 + 4 + 5 + 8);
+    expect(joined.every((r) => r.old === null && r.difference === null)).toBe(true);
+    expect(new Set(joined.map((r) => JSON.stringify(r.causes)))).toEqual(
+      new Set([JSON.stringify([{ kind: 'joined', joined_date: '2020-01-15', hired: false }])]),
+    );
+    expect(new Set(rows.filter((r) => r.employee === hire).map((r) => JSON.stringify(r.causes)))).toEqual(
+      new Set([JSON.stringify([{ kind: 'joined', joined_date: '2025-04-10', hired: true }])]),
+    );
+    expect(rows).toHaveLength(6 + 4 + 5 + 8 + 8);
   });
 
   it('compares any two runs: the other way round the joiner left', async () => {
     const rows = await diff(`&against=${april}`, march);
     expect(rows.filter((r) => r.employee === c.emp.grandReport).map((r) => [r.new, r.causes])).toEqual(
-      Array.from({ length: 8 }, () => [null, [{ kind: 'left' }]]),
+      Array.from({ length: 8 }, () => [null, [{ kind: 'left', termination_date: null, terminated: false }]]),
     );
     expect(rows.find((r) => r.employee === c.emp.report1 && r.column === col.basic)).toMatchObject({
       old: '3300.00',
@@ -191,17 +203,17 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     expect((await diff(`&employee=${c.emp.report2}&column=${col.net}`)).map((r) => r.new)).toEqual(['4375.00']);
     const page = await call('GET', `/payroll_config/payrolls/${april}/diff?limit=5&page=2`, admin);
     expect(page.json().data).toHaveLength(5);
-    expect(page.json()).toMatchObject({ total: 23, page: 2, limit: 5, nextPage: 3 });
+    expect(page.json()).toMatchObject({ total: 31, page: 2, limit: 5, nextPage: 3 });
     const summary = await ok('GET', `/payroll_config/payrolls/${april}/diff/summary`);
     expect(summary.find((s: { column: number }) => s.column === col.meal)).toEqual({
       column: col.meal,
       name: 'Meal allowance',
-      changed: 4,
-      total_difference: '15.00', // 3 × 5, the joiner has no old value
-      causes: { salary: 0, input: 0, column: 3, edit: 0, joined: 1, left: 0, rounding: 0 },
+      changed: 5,
+      total_difference: '15.00', // 3 × 5, the joiners have no old value
+      causes: { salary: 0, input: 0, column: 3, edit: 0, joined: 2, left: 0, rounding: 0 },
     });
     expect(summary.find((s: { column: number }) => s.column === col.basic)).toMatchObject({
-      changed: 2,
+      changed: 3, // the raise and the two joiners
       total_difference: '200.00',
     });
     const csv = await call('GET', `/payroll_config/payrolls/${april}/diff?format=csv&cause=salary`, admin);
@@ -308,7 +320,7 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     // A deleted payroll takes its stored inputs along.
     const stored = async (id: number) =>
       Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM payroll_run_inputs WHERE payroll_id = ?', [id]))[0].n);
-    expect(await stored(juneA)).toBe(4);
+    expect(await stored(juneA)).toBe(5); // the five employees of the run
     await ok('DELETE', `/payroll_config/payrolls/${juneA}`);
     expect(await stored(juneA)).toBe(0);
   });

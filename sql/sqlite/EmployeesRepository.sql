@@ -14,6 +14,11 @@ SELECT "e"."id" AS id, "e"."employee_id" AS code, "e"."first_name" AS first, "e"
   FROM "employees" "e"
   WHERE "e"."id" IN (?, ?, ?);
 
+-- EmployeesRepository.employmentDatesOf
+SELECT "Employee"."id" AS "Employee_id", "Employee"."joined_date" AS "Employee_joined_date", "Employee"."termination_date" AS "Employee_termination_date"
+  FROM "employees" "Employee"
+  WHERE (("Employee"."id" IN (1, 2, 3)));
+
 -- EmployeesRepository.headcountOn
 SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
   FROM "employment_segments" "s"

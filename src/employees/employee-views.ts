@@ -1,3 +1,4 @@
+import { DepartmentMove } from './history/employment-history';
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { CurrentEmployeeDto, EmployeeListItemDto } from './dto/employee.dto';
@@ -33,13 +34,11 @@ export function toListItem(row: unknown[]): EmployeeListItemDto {
  * refuse the deletion); it may return work to run after the commit.
  */
 export type EmployeeRemovalHook = (em: EntityManager, employeeId: number) => Promise<(() => Promise<void>) | void>;
-/** What another module does, in the same transaction, when an employee moves from one department (null: none) to another. */
-export type DepartmentChangeHook = (
-  em: EntityManager,
-  employeeId: number,
-  from: number | null,
-  to: number | null,
-) => Promise<void>;
+/**
+ * What another module does, in the same transaction, when a rewrite of an employee's history
+ * changes the department of some days (the insights rollups move those days' records).
+ */
+export type DepartmentChangeHook = (em: EntityManager, employeeId: number, moves: DepartmentMove[]) => Promise<void>;
 
 /**
  * What another module does, in the same transaction, when an employee's termination takes effect

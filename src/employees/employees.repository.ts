@@ -451,6 +451,20 @@ export class EmployeesRepository {
     return out;
   }
 
+  /** Joined and termination dates of many employees (the payroll diff's joined and left causes), 1 000 at a time. */
+  @RecordSql([1, 2, 3])
+  async employmentDatesOf(ids: number[]): Promise<Map<number, { joined: string; terminated: string | null }>> {
+    const out = new Map<number, { joined: string; terminated: string | null }>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.ds.getRepository(Employee).find({
+        where: { id: In(ids.slice(i, i + 1000)) },
+        select: { id: true, joinedDate: true, terminationDate: true },
+      });
+      for (const e of rows) out.set(e.id, { joined: e.joinedDate, terminated: e.terminationDate });
+    }
+    return out;
+  }
+
   /**
    * What a payslip's delivery needs of employees (issue 29): the code and birthday a PDF password is
    * made of, the name and the addresses an e-mail goes to. Plain rows, 1 000 at a time.

@@ -142,18 +142,13 @@ export class EmployeesService {
     // is a plain transaction. Before the employee joined, it counts from the joined date.
     const dated = datedPatch(changedPatch);
     const effectiveDate = dated ? maxDay(await this.history.today(), employee.joinedDate) : null;
-    const moves = ('departmentId' in changedPatch && this.hooks.department.length > 0) || dated !== null || !!ifMatch;
+    // The history's rewrite runs the department hooks for the days whose department moved.
+    const locked = dated !== null || !!ifMatch;
     const work = async (em: EntityManager) => {
       await this.assertVersion(em, id, ifMatch);
-      // The department as of the lock: the hooks move what was counted under it.
-      const current = moves ? await em.findOne(Employee, { where: { id }, select: { id: true, departmentId: true } }) : null;
-      if (moves && !current) throw new NotFoundException('Employee');
       if (Object.keys(written).length) await em.update(Employee, { id }, written);
       const after = await em.findOne(Employee, { where: { id } });
       if (!after) throw new NotFoundException('Employee');
-      if (current && current.departmentId !== after.departmentId) {
-        for (const hook of this.hooks.department) await hook(em, id, current.departmentId, after.departmentId);
-      }
       if (dated && effectiveDate)
         await this.history.recordIn(em, id, { effectiveDate, reason: null, fields: dated, salary: null }, caller.id, {
           applied: 'fields',
@@ -170,12 +165,12 @@ export class EmployeesService {
       return after;
     };
     const saved = await this.write(employee, () =>
-      moves ? withEmployeeLock(this.dataSource, id, work) : transaction(this.dataSource, work),
+      locked ? withEmployeeLock(this.dataSource, id, work) : transaction(this.dataSource, work),
     );
     return this.mapper.toDto(saved);
   }
 
-  /** Registers what another module does when an employee changes department (the insights rollups move its history). */
+  /** Registers what another module does when days of an employee change department (the insights rollups move their records). */
   onDepartmentChange(hook: DepartmentChangeHook): void {
     this.hooks.department.push(hook);
   }

@@ -6608,6 +6608,13 @@ export interface components {
              * @enum {string}
              */
             kind: "joined";
+            /**
+             * Format: date
+             * @description the employee's joined date (null: deleted since)
+             */
+            joined_date: string | null;
+            /** @description true: it joined after the older run's last day (a new hire); false: it was employed then, and added to this payroll since */
+            hired: boolean;
         };
         DiffLeftCauseDto: {
             /**
@@ -6615,6 +6622,13 @@ export interface components {
              * @enum {string}
              */
             kind: "left";
+            /**
+             * Format: date
+             * @description the employee's termination date (null: none, or deleted since)
+             */
+            termination_date: string | null;
+            /** @description true: its employment ended before the newer run's first day; false: it is still employed then, and no longer in this payroll */
+            terminated: boolean;
         };
         DiffRoundingCauseDto: {
             /**

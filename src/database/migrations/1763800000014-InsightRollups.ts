@@ -29,8 +29,8 @@ export class InsightRollups1763800000014 implements MigrationInterface {
     );
     await q.createTable(new Table({ name: 'time_entry_days', columns: [...key, sum('entries'), sum('minutes')] }));
     const query = (sql: string, params?: unknown[]) => q.query(sql, params);
-    await ATTENDANCE_DAYS.rebuild(query);
-    await TIME_ENTRY_DAYS.rebuild(query);
+    await ATTENDANCE_DAYS.rebuild(query, 'employee');
+    await TIME_ENTRY_DAYS.rebuild(query, 'employee');
     await q.createIndex(
       'time_entries',
       new TableIndex({ name: 'ix_time_entries_employee_status_date', columnNames: ['employee_id', 'status', 'date'] }),
@@ -55,7 +55,7 @@ export class InsightRollups1763800000014 implements MigrationInterface {
         ],
       }),
     );
-    await LEAVE_DAY_SUMS.rebuild(query);
+    await LEAVE_DAY_SUMS.rebuild(query, 'employee');
     // The requests running across a period's first day: their days are counted one by one.
     await q.createIndex(
       'leave_requests',

@@ -33,6 +33,7 @@ import { OutboxRelay1763800000031 } from './1763800000031-OutboxRelay';
 import { MailOutbox1763800000032 } from './1763800000032-MailOutbox';
 import { EmploymentHistory1763800000033 } from './1763800000033-EmploymentHistory';
 import { EventFeed1763800000034 } from './1763800000034-EventFeed';
+import { RollupsByDayDepartment1763800000035 } from './1763800000035-RollupsByDayDepartment';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   MailOutbox1763800000032,
   EmploymentHistory1763800000033,
   EventFeed1763800000034,
+  RollupsByDayDepartment1763800000035,
 ];

@@ -1,5 +1,5 @@
 import { addDays } from '../../common/time/days';
-import { DATED_FIELDS, DatedField, RecordedChange, segmentOn, segmentsAt } from './employment-history';
+import { DATED_FIELDS, DatedField, departmentMoves, RecordedChange, segmentOn, segmentsAt } from './employment-history';
 
 const at = (iso: string) => new Date(iso);
 let nextId = 1;
@@ -179,5 +179,33 @@ describe('employment history: segments from recorded changes (issue 43)', () => 
       }
     }
     expect(mismatches.slice(0, 3)).toEqual([]);
+  });
+});
+
+describe('employment history: the days whose department a rewrite moves (the insights rollups)', () => {
+  const joined = change({ effectiveDate: '2024-01-15', recordedAt: at('2024-01-10T00:00:00Z'), fields: { department: 1 } });
+  const promoted = change({ effectiveDate: '2024-06-01', recordedAt: at('2024-05-01T00:00:00Z'), fields: { job_title: 7 } });
+
+  it('a back-dated transfer moves the days from its date; a change of another field moves none', () => {
+    const before = segmentsAt([joined, promoted]);
+    const transfer = change({ effectiveDate: '2024-03-15', recordedAt: at('2024-07-01T00:00:00Z'), fields: { department: 2 } });
+    expect(departmentMoves(before, segmentsAt([joined, promoted, transfer]))).toEqual([
+      { from: '2024-03-15', to: null, before: 1, after: 2 },
+    ]);
+    const grade = change({ effectiveDate: '2024-03-15', recordedAt: at('2024-07-01T00:00:00Z'), fields: { pay_grade: 3 } });
+    expect(departmentMoves(before, segmentsAt([joined, promoted, grade]))).toEqual([]);
+  });
+
+  it('a transfer and a return: only the days between move; a later joined date takes the days before it out', () => {
+    const before = segmentsAt([joined]);
+    const away = change({ effectiveDate: '2024-03-01', recordedAt: at('2024-07-01T00:00:00Z'), fields: { department: 2 } });
+    const back = change({ effectiveDate: '2024-04-01', recordedAt: at('2024-07-01T00:00:01Z'), fields: { department: 1 } });
+    expect(departmentMoves(before, segmentsAt([joined, away, back]))).toEqual([
+      { from: '2024-03-01', to: '2024-03-31', before: 1, after: 2 },
+    ]);
+    const later = { ...joined, effectiveDate: '2024-02-01' };
+    expect(departmentMoves(before, segmentsAt([later]))).toEqual([
+      { from: '2024-01-15', to: '2024-01-31', before: 1, after: null },
+    ]);
   });
 });

@@ -1,4 +1,7 @@
+import { DepartmentMove } from '../../common/database/day-rollup';
 import { addDays } from '../../common/time/days';
+
+export type { DepartmentMove };
 
 /**
  * Employment history (issue 43, API.md §19): the pure rules that turn an employee's recorded
@@ -100,4 +103,28 @@ export function segmentOn(segments: readonly Segment[], day: string): Segment | 
     found = s;
   }
   return found;
+}
+
+/**
+ * The spans of days whose department differs between two versions of a history (a rewrite of
+ * the segments): what the insights rollups move. Adjacent spans with the same move are one.
+ */
+export function departmentMoves(before: readonly Segment[], after: readonly Segment[]): DepartmentMove[] {
+  const edges = new Set<string>();
+  for (const s of [...before, ...after]) {
+    edges.add(s.effectiveFrom);
+    if (s.effectiveTo !== null) edges.add(addDays(s.effectiveTo, 1));
+  }
+  const days = [...edges].sort();
+  const moves: DepartmentMove[] = [];
+  days.forEach((from, i) => {
+    const to = i + 1 < days.length ? addDays(days[i + 1], -1) : null;
+    const was = segmentOn(before, from)?.values.department ?? null;
+    const is = segmentOn(after, from)?.values.department ?? null;
+    if (was === is) return;
+    const last = moves[moves.length - 1];
+    if (last && last.before === was && last.after === is && last.to !== null && addDays(last.to, 1) === from) last.to = to;
+    else moves.push({ from, to, before: was, after: is });
+  });
+  return moves;
 }

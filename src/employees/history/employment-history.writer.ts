@@ -16,6 +16,7 @@ import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-
 import { EmploymentHistoryRepository } from './employment-history.repository';
 import {
   DATED_FIELDS,
+  departmentMoves,
   DatedField,
   DatedValues,
   RecordedChange,
@@ -231,6 +232,8 @@ export class EmploymentHistoryWriter {
       [employeeId],
       after.map((s) => toSegmentRow(employeeId, s)),
     );
+    const moves = departmentMoves(before, after);
+    if (moves.length) for (const hook of this.hooks.department) await hook(em, employeeId, moves);
     const now = segmentOn(after, day);
     if (!now) return after;
     if (applied !== 'fields') await this.applyFields(em, employeeId, now.values);
@@ -249,11 +252,8 @@ export class EmploymentHistoryWriter {
     for (const f of DATED_FIELDS) if (employee[propOf(f)] !== values[f]) Object.assign(patch, { [propOf(f)]: values[f] });
     if (!Object.keys(patch).length) return;
     const before = auditView(employee);
-    const from = employee.departmentId;
     Object.assign(employee, patch);
     await em.update(Employee, { id: employeeId }, patch);
-    if ('departmentId' in patch)
-      for (const hook of this.hooks.department) await hook(em, employeeId, from, employee.departmentId);
     await recordAudit(em, {
       action: 'update',
       resource: 'employees',

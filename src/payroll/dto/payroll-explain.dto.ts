@@ -177,10 +177,29 @@ export class DiffInputCauseDto {
 
 export class DiffJoinedCauseDto {
   @kindOf('joined', 'the employee is in the newer run only') kind: 'joined';
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: "the employee's joined date (null: deleted since)" })
+  joined_date: string | null;
+  @ApiProperty({
+    description:
+      "true: it joined after the older run's last day (a new hire); false: it was employed then, and added to this payroll since",
+  })
+  hired: boolean;
 }
 
 export class DiffLeftCauseDto {
   @kindOf('left', 'the employee is in the older run only') kind: 'left';
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description: "the employee's termination date (null: none, or deleted since)",
+  })
+  termination_date: string | null;
+  @ApiProperty({
+    description:
+      "true: its employment ended before the newer run's first day; false: it is still employed then, and no longer in this payroll",
+  })
+  terminated: boolean;
 }
 
 export class DiffRoundingCauseDto {

@@ -21,7 +21,7 @@ import { SalaryComponent } from '../entities/payroll-config.entities';
 import { Payroll } from '../entities/payroll-run.entities';
 import { Dec } from '../formula/formula';
 import { amountText } from '../config/payroll-columns';
-import { DIFF_CAUSE_KINDS, DiffRow, DiffSide, diffRuns } from './payroll-diff';
+import { DIFF_CAUSE_KINDS, DiffRow, DiffSide, diffRuns, EmploymentDates, employmentCause } from './payroll-diff';
 import { requireInputs } from '../runs/run-inputs';
 import { BY_NAME } from '../runs/payroll-grid.service';
 import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repository';
@@ -183,6 +183,8 @@ export class PayrollDiffService {
         : [],
     );
     const who = runs ? await this.changes(runs.older, runs.newer, diff) : { of: () => ({ changed_by: null, changed_at: null }) };
+    const moved = diff.filter((r) => r.causes.some((c) => c.kind === 'joined' || c.kind === 'left')).map((r) => r.employee);
+    const dates = moved.length ? await this.employees.employmentDatesOf([...new Set(moved)]) : new Map<number, EmploymentDates>();
     const rows = diff.map((r): PayrollDiffRowDto => ({
       employee: r.employee,
       employee_name: nameOf(r.employee),
@@ -211,6 +213,7 @@ export class PayrollDiffService {
             return 'field' in c ? { ...c, name: `employee.${c.field}` } : { ...c, name: columnNames.get(c.column) ?? '' };
           case 'joined':
           case 'left':
+            return employmentCause(c.kind, dates.get(r.employee), runs);
           case 'rounding':
             return { ...c };
         }

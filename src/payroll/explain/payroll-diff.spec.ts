@@ -1,5 +1,5 @@
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
-import { cellMap, DiffSide, diffRuns } from './payroll-diff';
+import { cellMap, DiffSide, diffRuns, employmentCause } from './payroll-diff';
 import { EmployeeInputs } from '../runs/run-inputs';
 
 describe('diffRuns', () => {
@@ -60,5 +60,31 @@ describe('diffRuns', () => {
       causes: [{ kind: 'salary', component: 7, old: '1001.00', new: '1002.00' }],
     });
     expect(ranDuring).toBe(true);
+  });
+});
+
+describe('employmentCause: joined and left told by the employment dates (issue 43)', () => {
+  const runs = { older: { dateEnd: '2025-03-31' }, newer: { dateStart: '2025-04-01' } };
+
+  it('a joiner hired after the older period is a new hire; one employed before was added to the payroll', () => {
+    expect(employmentCause('joined', { joined: '2025-04-10', terminated: null }, runs)).toEqual({
+      kind: 'joined',
+      joined_date: '2025-04-10',
+      hired: true,
+    });
+    expect(employmentCause('joined', { joined: '2025-03-31', terminated: null }, runs)).toMatchObject({ hired: false });
+    expect(employmentCause('joined', undefined, runs)).toEqual({ kind: 'joined', joined_date: null, hired: false });
+  });
+
+  it('a leaver terminated before the newer period has left; one still employed was taken off the payroll', () => {
+    expect(employmentCause('left', { joined: '2020-01-01', terminated: '2025-03-31' }, runs)).toEqual({
+      kind: 'left',
+      termination_date: '2025-03-31',
+      terminated: true,
+    });
+    expect(employmentCause('left', { joined: '2020-01-01', terminated: '2025-04-01' }, runs)).toMatchObject({
+      terminated: false,
+    });
+    expect(employmentCause('left', { joined: '2020-01-01', terminated: null }, runs)).toMatchObject({ terminated: false });
   });
 });

@@ -57,6 +57,34 @@ export type DiffCause =
   | { kind: 'edit'; column: number; old: string | null; new: string | null }
   | { kind: 'rounding'; old: number; new: number };
 
+/** An employee's employment dates, as the joined and left causes tell them. */
+export interface EmploymentDates {
+  joined: string;
+  terminated: string | null;
+}
+
+/**
+ * A joined or left cause told by the employment: a joiner whose joined date is after the older
+ * run's period is a new hire (otherwise it was added to the payroll); a leaver whose termination
+ * date is before the newer run's period has left (otherwise it was taken off the payroll).
+ */
+export function employmentCause(
+  kind: 'joined' | 'left',
+  dates: EmploymentDates | undefined,
+  runs: { older: { dateEnd: string }; newer: { dateStart: string } } | null,
+) {
+  if (kind === 'joined') {
+    const joined = dates?.joined ?? null;
+    return { kind, joined_date: joined, hired: joined !== null && runs !== null && joined > runs.older.dateEnd };
+  }
+  const terminated = dates?.terminated ?? null;
+  return {
+    kind,
+    termination_date: terminated,
+    terminated: terminated !== null && runs !== null && terminated < runs.newer.dateStart,
+  };
+}
+
 export type DiffCauseKind = DiffCause['kind'];
 export const DIFF_CAUSE_KINDS: readonly DiffCauseKind[] = ['salary', 'input', 'column', 'edit', 'joined', 'left', 'rounding'];
 
