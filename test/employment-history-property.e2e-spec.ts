@@ -7,7 +7,9 @@ import { EmploymentHistoryService } from '../src/employees/history/employment-hi
 import { ReferenceService } from '../src/reference/reference.service';
 import { employeeBody } from './helpers/company';
 import { rng } from './helpers/random';
-import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
+import { createTestApp, createUser, INTEGRATION, okCaller, TestApp } from './helpers/test-app';
+import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
+import { LeaveBalancesService } from '../src/leave/ledger/leave-balances.service';
 
 /**
  * Property-based test of employment history through the service and the database (issue 43):
@@ -20,6 +22,8 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
  * HISTORY_SEQUENCES sets the number (1 000 in npm test, 200 on MariaDB, npm run test:history 5 000 in .ci/run).
  */
 const SEQUENCES = Number(process.env.HISTORY_SEQUENCES ?? (INTEGRATION ? 200 : 1000));
+/** Sequences of the past-day readers (accruals, liability, rollups): a tenth, each runs the accrual job after every change. */
+const PAST_SEQUENCES = Math.max(10, Math.round(SEQUENCES / 10));
 const FIELDS = ['department', 'job_title', 'supervisor'] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -217,5 +221,105 @@ describe('employment history: random sequences against a model (issue 43)', () =
         problems.push(`seq ${seq} row: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
     }
     expect(problems).toEqual([]);
+  }, 600_000);
+
+  // Past days read the history (item 4): the accrual job grants a month by the department of its
+  // last day, the liability counts a balance under the department of its day, and the insights
+  // rollups count a record under the department of its day, however the history was recorded.
+  it(`${PAST_SEQUENCES} sequences: accruals, the liability and the insights rollups read the department of each day`, async () => {
+    const token = (await createUser(t.app, 'Admin')).token;
+    const ok = okCaller(t.app);
+    for (const y of [2025, 2026])
+      await ok('POST', '/leave-periods', token, { name: `${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
+    const type = (await ok('POST', '/leave-types', token, { name: 'Property leave', default_days: 0 })).id as number;
+    const policy = (
+      await ok('POST', '/leave-policies', token, { name: 'Property monthly', leave_type: type, accrual: 'monthly', amount: 1 })
+    ).id as number;
+    const [accruing] = pools.department;
+    await ok('POST', '/leave-policy-assignments', token, { policy, department: accruing, valid_from: '2025-01-01' });
+    const year = Array.from({ length: 365 }, (_, i) => addDays('2025-01-01', i));
+    const monthEnds = year.filter((d) => addDays(d, 1).slice(8) === '01');
+    const ledger = t.app.get(LeaveAccrualsService);
+
+    const problems: string[] = [];
+    const liability = new Map<number, { employees: number; days: number }>();
+    const attendance = new Map<string, number>();
+    for (let seq = 0; seq < PAST_SEQUENCES && problems.length < 5; seq++) {
+      const r = rng(100_000 + seq);
+      const id = (await employees.create(employeeBody({ joined_date: '2025-01-01', department: r.pick(pools.department) }))).id;
+      const model: Array<{ id: number; day: string; at: number; department: number; corrects: number | null }> = (
+        await history.changes(admin, id)
+      ).map((c) => ({
+        id: c.id,
+        day: c.effective_date,
+        at: Date.parse(c.recorded_at),
+        department: c.fields.department!,
+        corrects: null,
+      }));
+      const days = [...new Set([r.pick(year), r.pick(year), r.pick(year)])];
+      for (const day of days)
+        await ok('POST', '/attendance', token, { employee: id, in_time: `${day}T09:00:00Z`, out_time: `${day}T17:00:00Z` });
+      for (let op = r.int(1, 4); op > 0; op--) {
+        const department = r.pick(pools.department);
+        const target = model.length > 1 && r.chance(0.3) ? r.pick(model.slice(1)) : null;
+        const corrected = target && model.some((m) => m.corrects === target.id);
+        const c =
+          target && !corrected
+            ? await history.correct(admin, id, target.id, { reason: 'fix', fields: { department }, effective_date: r.pick(year) })
+            : await history.record(admin, id, { effective_date: r.pick(year), fields: { department } });
+        model.push({
+          id: c.id,
+          day: c.effective_date,
+          at: Date.parse(c.recorded_at),
+          department,
+          corrects: target && !corrected ? target.id : null,
+        });
+        await ledger.accrue('2026-01-15', false, [id]);
+      }
+      const hidden = new Set(model.map((m) => m.corrects));
+      const departmentOn = (day: string) =>
+        model
+          .filter((m) => !hidden.has(m.id) && m.day <= day)
+          .sort((a, b) => a.day.localeCompare(b.day) || a.at - b.at || a.id - b.id)
+          .pop()?.department ?? null;
+      const granted = monthEnds.filter((d) => departmentOn(d) === accruing);
+      const net = new Map<string, number>();
+      for (const x of (await ok('GET', `/employees/${id}/leave-ledger?limit=500`, token)) as Array<{
+        kind: string;
+        date: string;
+        days: number;
+        leave_type: number;
+      }>)
+        if (x.kind === 'accrual' && x.leave_type === type)
+          net.set(x.date, Math.round(((net.get(x.date) ?? 0) + x.days) * 100) / 100);
+      const got = [...net]
+        .filter(([, d]) => d !== 0)
+        .map(([d]) => d)
+        .sort();
+      if (JSON.stringify(got) !== JSON.stringify(granted))
+        problems.push(`seq ${seq} accruals on ${got.join(',')}, model ${granted.join(',')}`);
+      if (granted.length) {
+        const row = liability.get(departmentOn('2025-12-31')!) ?? { employees: 0, days: 0 };
+        liability.set(departmentOn('2025-12-31')!, { employees: row.employees + 1, days: row.days + granted.length });
+      }
+      for (const day of days)
+        attendance.set(`${day}|${departmentOn(day)}`, (attendance.get(`${day}|${departmentOn(day)}`) ?? 0) + 1);
+    }
+    expect(problems).toEqual([]);
+    const owed = (await t.app.get(LeaveBalancesService).liability({ kind: 'all' }, '2025-12-31')).filter(
+      (x) => x.leaveType === type,
+    );
+    expect(new Map(owed.map((x) => [x.department, { employees: x.employees, days: x.days / 100 }]))).toEqual(liability);
+    const rows: Array<{ day: string | Date; department_id: number | string; records: number | string }> = await ds.query(
+      "SELECT day, department_id, records FROM attendance_days WHERE day >= '2025-01-01' AND day <= '2025-12-31' AND records <> 0",
+    );
+    expect(
+      new Map(
+        rows.map((x) => [
+          `${(x.day instanceof Date ? x.day.toISOString() : String(x.day)).slice(0, 10)}|${Number(x.department_id)}`,
+          Number(x.records),
+        ]),
+      ),
+    ).toEqual(attendance);
   }, 600_000);
 });
