@@ -145,4 +145,50 @@ describe('events feed', () => {
     ).toEqual([c.emp.report2, c.emp.grandReport].sort());
     expect((await call('GET', '/employees?updated_since=yesterday', admin)).statusCode).toBe(400);
   });
+
+  it('updated_since on the record lists: attendance, leave requests, time entries and users changed since an instant', async () => {
+    const admin = c.users.admin.token;
+    const me = c.users.employee.token;
+    const ok = async (method: 'POST' | 'PUT', url: string, token: string, body: object) => {
+      const res = await call(method, url, token, body);
+      expect([url, res.statusCode, res.statusCode === 200 ? null : res.body]).toEqual([url, 200, null]);
+      return res.json().data as { id: number };
+    };
+    await ok('POST', '/leave-periods', admin, { name: 'Sync 2027', date_start: '2027-01-01', date_end: '2027-12-31' });
+    const type = await ok('POST', '/leave-types', admin, { name: 'Sync leave', default_days: 0, allow_negative: true });
+    const leave = async (day: string) => ok('POST', '/leaves', me, { leave_type: type.id, date_start: day, date_end: day });
+    const entry = async (day: string) => ok('POST', '/timesheets', me, { date: day, start: '09:00', end: '10:00' });
+    const punch = async (day: string) =>
+      ok('POST', '/attendance', admin, { employee: c.emp.outsider, in_time: `${day}T08:00:00Z`, out_time: `${day}T09:00:00Z` });
+    const [oldLeave, keptLeave, oldEntry, keptEntry, oldPunch, keptPunch] = [
+      await leave('2027-02-01'),
+      await leave('2027-02-02'),
+      await entry('2027-02-01'),
+      await entry('2027-02-02'),
+      await punch('2027-02-01'),
+      await punch('2027-02-02'),
+    ];
+    const user = await createUser(t.app, 'Admin');
+    const keptUser = await createUser(t.app, 'Admin');
+    await new Promise((r) => setTimeout(r, 1100));
+    const since = encodeURIComponent(new Date().toISOString());
+    await ok('POST', `/leaves/${oldLeave.id}/approve`, admin, {});
+    await ok('POST', `/timesheets/${oldEntry.id}/submit`, me, {});
+    await ok('PUT', `/attendance/${oldPunch.id}`, admin, { note: 'corrected' });
+    await ok('PUT', `/users/${user.user.id}`, admin, { email: 'synced@company.test' });
+    const [newLeave, newEntry, newPunch] = [await leave('2027-02-03'), await entry('2027-02-03'), await punch('2027-02-03')];
+    const ids = async (url: string) =>
+      (
+        (await call('GET', `${url}${url.includes('?') ? '&' : '?'}limit=100&updated_since=${since}`, admin)).json()
+          .data as Array<{ id: number }>
+      )
+        .map((x) => x.id)
+        .sort((a, b) => a - b);
+    expect(await ids('/leaves')).toEqual([oldLeave.id, newLeave.id]);
+    expect(await ids('/timesheets')).toEqual([oldEntry.id, newEntry.id]);
+    expect(await ids('/attendance')).toEqual([oldPunch.id, newPunch.id]);
+    expect(await ids('/users')).toEqual([user.user.id]);
+    expect([keptLeave.id, keptEntry.id, keptPunch.id, keptUser.user.id]).not.toContain(undefined);
+    expect((await call('GET', '/attendance?updated_since=2027-02-01', admin)).statusCode).toBe(400);
+  });
 });

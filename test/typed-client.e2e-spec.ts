@@ -118,6 +118,15 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       params: { query: { updated_since: '2020-01-01T00:00:00Z', as_of: '2024-03-02', limit: 5, page: 1, search: 'Last' } },
     });
     expect(since.response.status).toBe(200);
+    // updated_since on the other record lists, with their date range.
+    const future = { updated_since: '2099-01-01T00:00:00Z', from: '2020-01-01', to: '2030-12-31', limit: 5 };
+    for (const answer of [
+      await api.GET('/attendance', { params: { query: future } }),
+      await api.GET('/leaves', { params: { query: future } }),
+      await api.GET('/timesheets', { params: { query: future } }),
+      await api.GET('/users', { params: { query: { updated_since: '2099-01-01T00:00:00Z', search: 'a', limit: 5 } } }),
+    ])
+      expect([answer.response.status, answer.data?.data]).toEqual([200, []]);
     const feed = await api.GET('/events', { params: { query: { after: 0, limit: 2, types: 'employee.change_effective' } } });
     expect([feed.response.status, feed.data?.data.every((e) => e.type === 'employee.change_effective')]).toEqual([200, true]);
     expect(typeof feed.data?.next_after).toBe('number');

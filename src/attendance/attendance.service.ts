@@ -28,6 +28,7 @@ import { AttendanceRepository } from './attendance.repository';
 export const ATTENDANCE_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'in_time', order: 'descend' },
   dateRange: { start: 'a.in_time', instant: true },
+  updatedAt: 'a.updated_at',
   idColumn: 'a.id',
   sortFields: { id: 'a.id', in_time: 'a.in_time' },
   filterFields: {

@@ -210,16 +210,10 @@ class EmployeesImportSession implements ImportSession {
     const emailOwners = await this.repository.workEmailOwners(em, emails);
 
     const plans: Plan[] = [];
-    for (const { row, dto: body } of raw) {
+    for (const [i, { row, dto: body }] of raw.entries()) {
       const own = problems.filter((p) => p.row === row);
       const plan = await this.check(row, body.dto, body.refs, stored, emailOwners, own);
-      if (plan)
-        this.checkEffectiveDate(
-          plan,
-          rows.find((r) => r.row === row)!,
-          stored,
-          own,
-        );
+      if (plan) this.checkEffectiveDate(plan, rows[i], stored, own);
       problems.push(...own.filter((p) => !problems.includes(p)));
       const employeeId = body.dto.employee_id;
       if (typeof employeeId === 'string' && !this.seen.has(employeeId)) this.seen.set(employeeId, row);

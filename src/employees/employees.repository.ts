@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../common/database/record-sql';
-import { sqlInstant, toWholeSecond } from '../common/database/whole-second';
 import {
   Condition,
   findPage,
@@ -13,6 +12,7 @@ import {
   parseListQuery,
   RowsSource,
   sampleListRequest,
+  updatedSinceCondition,
 } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
@@ -193,11 +193,7 @@ function listConditions(scope: EmployeeScope, updatedSince?: Date): Condition[] 
   const out: Condition[] = [];
   const condition = employeeListCondition(scope);
   if (condition) out.push(condition);
-  if (updatedSince)
-    out.push({
-      sql: 'e.updated_at >= :updatedSince',
-      params: { updatedSince: sqlInstant(toWholeSecond(updatedSince)).slice(0, 19) },
-    });
+  if (updatedSince) out.push(updatedSinceCondition('e.updated_at', updatedSince));
   return out;
 }
 

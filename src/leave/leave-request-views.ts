@@ -5,6 +5,7 @@ import { LEAVE_STATUSES, LeaveRequest, LeaveStatus } from './entities/leave.enti
 export const LEAVE_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date_start', order: 'descend' },
   dateRange: { start: 'l.date_start', end: 'l.date_end' },
+  updatedAt: 'l.updated_at',
   idColumn: 'l.id',
   sortFields: { id: 'l.id', date_start: 'l.date_start' },
   filterFields: {

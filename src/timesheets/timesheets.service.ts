@@ -20,6 +20,7 @@ import './timesheets.events';
 export const TIME_ENTRY_LIST_SPEC: ListSpec = {
   defaultSort: { field: 'date', order: 'descend' },
   dateRange: { start: 't.date' },
+  updatedAt: 't.updated_at',
   idColumn: 't.id',
   sortFields: { id: 't.id', date: 't.date' },
   filterFields: {

@@ -22,6 +22,7 @@ import { recordAudit } from '../common/audit/audit-log';
 
 export const USER_LIST_SPEC: ListSpec = {
   idColumn: 'u.id',
+  updatedAt: 'u.updated_at',
   sortFields: { id: 'u.id', username: 'u.username', email: 'u.email', user_level: 'u.user_level' },
   filterFields: {
     user_level: { column: 'u.user_level', type: 'string', values: USER_LEVELS },

@@ -5,7 +5,7 @@ import { AllowPendingPasswordChange, Authenticated, CurrentUser, Levels } from '
 import { AuthUser } from '../common/auth/auth-user';
 import { Exportable } from '../common/export/exportable';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
-import { SearchableListQueryDto } from '../common/paging/list-query.dto';
+import { SyncedSearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { ChangePasswordDto, PasswordChangedDto } from './dto/change-password.dto';
@@ -32,7 +32,7 @@ export class UsersController {
   @Exportable('users', UserDto)
   @ApiListQuery(USER_LIST_SPEC)
   @ApiErrors(400, 401, 403)
-  list(@Query() query: SearchableListQueryDto): Promise<Page<UserDto>> {
+  list(@Query() query: SyncedSearchableListQueryDto): Promise<Page<UserDto>> {
     return this.accounts.list(query);
   }
 

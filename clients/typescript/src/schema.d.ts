@@ -8068,6 +8068,8 @@ export interface operations {
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -14516,7 +14518,7 @@ export interface operations {
                 search?: string;
                 /** @description the list as it was (or will be) on this day: only employees who had joined by then, with the job_title, department and status of that day; filters and sort by department, job_title, employment_status, supervisor and status use that day too */
                 as_of?: string;
-                /** @description only employees changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
                 updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -17855,6 +17857,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -18457,6 +18461,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -20875,6 +20881,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -21572,6 +21580,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -24138,6 +24148,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -25079,6 +25091,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, included */
                 to?: string;
+                /** @description only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second of the last read comes again rather than never): a sync reads what changed since its last run */
+                updated_since?: string;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };

@@ -2,7 +2,7 @@ import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
+import { SyncedDateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsIsoDateTime, IsRefId, Nullable, OptionalText } from '../../common/validation/decorators';
 
 export class AttendanceDto {
@@ -77,7 +77,7 @@ export class CreateAttendanceDto extends NoteField {
 @AcceptsReadOnlyOf(() => AttendanceDto)
 export class UpdateAttendanceDto extends PartialType(CreateAttendanceDto) {}
 
-export class AttendanceListQueryDto extends DateRangeListQueryDto {}
+export class AttendanceListQueryDto extends SyncedDateRangeListQueryDto {}
 
 export class AttendanceSummaryDto {
   @ApiInt() total_records: number;

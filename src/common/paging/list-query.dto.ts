@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsCalendarDate } from '../validation/decorators';
+import { IsCalendarDate, IsIsoDateTime } from '../validation/decorators';
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -73,4 +73,33 @@ export class DateRangeListQueryDto extends ListQueryDto {
   @IsOptional()
   @IsCalendarDate()
   to?: string;
+}
+
+/**
+ * `updated_since` of a record list a sync reads (API.md §19): only records changed at or after the
+ * instant (RFC 3339), to the second as `updated_at` holds it, so a record changed within the second
+ * of the last read comes again rather than never.
+ */
+export function UpdatedSince() {
+  return (target: object, key: string) => {
+    ApiPropertyOptional({
+      type: String,
+      format: 'date-time',
+      description:
+        'only records changed at or after this instant (RFC 3339; to the second, so a record changed within the second ' +
+        'of the last read comes again rather than never): a sync reads what changed since its last run',
+    })(target, key);
+    IsOptional()(target, key);
+    IsIsoDateTime()(target, key);
+  };
+}
+
+/** A list of dated records a sync reads by `updated_since` (attendance, leave requests, time entries). */
+export class SyncedDateRangeListQueryDto extends DateRangeListQueryDto {
+  @UpdatedSince() updated_since?: string;
+}
+
+/** A searchable list a sync reads by `updated_since` (users). */
+export class SyncedSearchableListQueryDto extends SearchableListQueryDto {
+  @UpdatedSince() updated_since?: string;
 }

@@ -5,6 +5,7 @@ import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
 import { DateRangeListQueryDto, ListQueryDto, PageQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
 import { Page } from './page';
+import { sqlInstant, toWholeSecond } from '../database/whole-second';
 import { TotalsCache } from './totals-cache';
 
 /** `key`: a text column holding record ids (or names): a string, or an integer as its decimal text. */
@@ -40,6 +41,8 @@ export interface ListSpec {
    * `to` means before the next day's 00:00 UTC.
    */
   dateRange?: { start: string; end?: string; instant?: boolean };
+  /** The column `updated_since` tests (a list whose query DTO takes it). */
+  updatedAt?: string;
 }
 
 export interface ListRequest {
@@ -154,6 +157,9 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
 
   const search = 'search' in input ? input.search?.trim() : undefined;
   const conditions = dateRangeConditions(input, spec);
+  const since = (input as { updated_since?: string }).updated_since;
+  // The employee list applies its own (its as-of source reads the segments first).
+  if (since !== undefined && spec.updatedAt) conditions.push(updatedSinceCondition(spec.updatedAt, new Date(since)));
   if (problems.length) throw new ValidationException(problems);
   return {
     page: query.page,
@@ -167,6 +173,11 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
     idColumn: spec.idColumn,
     conditions,
   };
+}
+
+/** `column >= since`, to the second (what both databases keep of a datetime column). */
+export function updatedSinceCondition(column: string, since: Date): Condition {
+  return { sql: `${column} >= :updatedSince`, params: { updatedSince: sqlInstant(toWholeSecond(since)).slice(0, 19) } };
 }
 
 function dateRangeConditions(input: ListQueryDto, spec: ListSpec): ListRequest['conditions'] {

@@ -34,6 +34,7 @@ import { MailOutbox1763800000032 } from './1763800000032-MailOutbox';
 import { EmploymentHistory1763800000033 } from './1763800000033-EmploymentHistory';
 import { EventFeed1763800000034 } from './1763800000034-EventFeed';
 import { RollupsByDayDepartment1763800000035 } from './1763800000035-RollupsByDayDepartment';
+import { RecordsUpdatedAt1763800000036 } from './1763800000036-RecordsUpdatedAt';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   EmploymentHistory1763800000033,
   EventFeed1763800000034,
   RollupsByDayDepartment1763800000035,
+  RecordsUpdatedAt1763800000036,
 ];

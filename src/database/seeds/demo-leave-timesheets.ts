@@ -191,4 +191,7 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date(
     ['employee_id', 'project_id', 'date', 'start_time', 'end_time', 'minutes', 'details', 'status'],
     entries,
   );
+  // SQLite's updated_at has no default (migration 36): rows inserted here count as changed when created.
+  for (const table of ['leave_requests', 'time_entries'])
+    await ds.query(`UPDATE ${table} SET updated_at = created_at WHERE updated_at IS NULL`);
 }

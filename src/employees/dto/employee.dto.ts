@@ -5,7 +5,6 @@ import { Transform } from 'class-transformer';
 import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import {
   IsCalendarDate,
-  IsIsoDateTime,
   IsCountryCode,
   IsRefId,
   Nullable,
@@ -14,7 +13,7 @@ import {
   Trim,
 } from '../../common/validation/decorators';
 import { EMPLOYEE_STATUSES, GENDERS } from '../entities/employee.entity';
-import { SearchableListQueryDto } from '../../common/paging/list-query.dto';
+import { SearchableListQueryDto, UpdatedSince } from '../../common/paging/list-query.dto';
 
 function OptionalDate() {
   return (target: object, key: string) => {
@@ -182,14 +181,5 @@ export class EmployeeListQueryDto extends SearchableListQueryDto {
   @IsCalendarDate()
   as_of?: string;
 
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date-time',
-    description:
-      'only employees changed at or after this instant (RFC 3339; to the second, so a record changed within the second ' +
-      'of the last read comes again rather than never): a sync reads what changed since its last run',
-  })
-  @IsOptional()
-  @IsIsoDateTime()
-  updated_since?: string;
+  @UpdatedSince() updated_since?: string;
 }

@@ -1,7 +1,7 @@
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
+import { SyncedDateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import {
   IsCalendarDate,
   IsRefId,
@@ -131,7 +131,7 @@ export class CreateLeaveRequestDto {
   employee?: number;
 }
 
-export class LeaveListQueryDto extends DateRangeListQueryDto {}
+export class LeaveListQueryDto extends SyncedDateRangeListQueryDto {}
 
 export class LeaveTypeBalanceDto {
   @ApiInt() leave_type: number;

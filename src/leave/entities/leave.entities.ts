@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /** DECIMAL(6,1) day counts as JSON numbers (MariaDB returns "3.0", SQLite 3). */
 const DAYS = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
@@ -58,6 +58,7 @@ export class LeaveRequest {
   @Column({ name: 'decided_by', type: 'integer', nullable: true }) decidedBy: number | null;
   @Column({ name: 'decided_at', type: 'datetime', nullable: true }) decidedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;
 }
 
 /**

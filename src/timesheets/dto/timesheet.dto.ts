@@ -2,7 +2,7 @@ import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
-import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
+import { SyncedDateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { TIME_ENTRY_STATUSES } from '../entities/timesheet.entities';
 
@@ -64,7 +64,7 @@ export class CreateTimeEntryDto {
 @AcceptsReadOnlyOf(() => TimeEntryDto)
 export class UpdateTimeEntryDto extends PartialType(CreateTimeEntryDto) {}
 
-export class TimesheetListQueryDto extends DateRangeListQueryDto {}
+export class TimesheetListQueryDto extends SyncedDateRangeListQueryDto {}
 
 export class TimeEntryDeletedDto {
   @ApiInt() id: number;

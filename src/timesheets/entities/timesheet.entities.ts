@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 export const TIME_ENTRY_STATUSES = ['Draft', 'Submitted', 'Approved', 'Rejected'] as const;
 export type TimeEntryStatus = (typeof TIME_ENTRY_STATUSES)[number];
@@ -26,4 +26,5 @@ export class TimeEntry {
   @Column({ name: 'decided_by', type: 'integer', nullable: true }) decidedBy: number | null;
   @Column({ name: 'decided_at', type: 'datetime', nullable: true }) decidedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;
 }
