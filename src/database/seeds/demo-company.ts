@@ -139,9 +139,10 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await team(14, sales, 'Account Executive', salesHead);
   await team(6, people, 'Accountant', peopleHead);
   await seedDemoLeaveAndTimesheets(app.get(DataSource));
-  await app.get(LeaveAccrualsService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
   await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   await seedDemoPayroll(app);
   await seedDemoHistory(app);
+  // After the history: each month's accrual by the department, status and grade of its day.
+  await app.get(LeaveAccrualsService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
 }
