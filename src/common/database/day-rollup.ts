@@ -50,9 +50,9 @@ export interface EmployeeChanges {
  * history (employment_segments; a day outside it, before joining, under 0). Kept exact in the
  * transaction of every write: `change` for a record written or deleted (from JavaScript), `add`
  * for source rows matching a condition (in SQL), `moveEmployee` when a rewrite of an employee's
- * history changes the department of some of its days, `forgetEmployee` before it is deleted, `rebuild` after bulk loads that bypass
- * the services (seeds, `hr maintenance:rebuild-insights`). Days without a department count
- * under 0. Triggers would do the same in the database, but MariaDB fires none on foreign-key
+ * history changes the department of some of its days, `forgetEmployee` before it is deleted,
+ * `rebuild` after bulk loads that bypass the services (seeds, `hr maintenance:rebuild-insights`).
+ * Days without a department count under 0. Triggers would do the same in the database, but MariaDB fires none on foreign-key
  * cascades and needs extra privileges to create them with binary logging.
  */
 export class DayRollup<R extends { employeeId: number }> {
