@@ -29,6 +29,11 @@ export class EmployeeLookup {
     return new Map((await this.repository.byEmployeeIds(em, wanted)).map((e) => [e.employeeId, e.id]));
   }
 
+  /** The id an employee cell names: its employee_id among `ids`, else the id itself when it is digits. */
+  idOf(named: string, ids: Map<string, number>): number | undefined {
+    return ids.get(named) ?? (/^\d{1,10}$/.test(named) ? Number(named) : undefined);
+  }
+
   /** The body with `employee` as the id; null (and a problem) when the row names nobody. */
   withEmployee(
     row: ImportRow,
@@ -41,7 +46,7 @@ export class EmployeeLookup {
       problems.push({ row: row.row, field: 'employee', message: 'must not be empty' });
       return null;
     }
-    const id = ids.get(named) ?? (/^\d{1,10}$/.test(named) ? Number(named) : undefined);
+    const id = this.idOf(named, ids);
     if (id === undefined) {
       problems.push({ row: row.row, field: 'employee', message: 'Employee not found' });
       return null;

@@ -42,7 +42,7 @@ const LABELS: Record<string, string> = {
   approver3: 'Approver 3',
 };
 
-const label = (field: string) => LABELS[field] ?? field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
+export const label = (field: string) => LABELS[field] ?? field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
 
 const EXAMPLES: Record<string, string | number> = {
   employee_id: 'E0042',
@@ -60,7 +60,8 @@ const EXAMPLES: Record<string, string | number> = {
 };
 
 const DATES = new Set(['birthday', 'joined_date', 'confirmation_date', 'termination_date']);
-const EMPLOYEE_REFS = new Set(['supervisor', 'approver1', 'approver2', 'approver3']);
+/** Fields that name another employee: by employee_id in a file. */
+export const EMPLOYEE_REFS = new Set(['supervisor', 'approver1', 'approver2', 'approver3']);
 
 const FIELD_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f) => ({
   field: f.api,

@@ -13,24 +13,11 @@ import { rowByRow } from '../../common/import/row-by-row';
 import { IsRefId } from '../../common/validation/decorators';
 import { ReferenceService } from '../../reference/reference.service';
 import { EMPLOYEE_FIELDS } from '../employee-fields';
+import { EMPLOYEE_REFS, label } from '../employees.import';
 import { EmployeeLookup, EmployeeRowsKind } from '../employee-lookup';
 import { RecordChangeDto } from './dto/employment-history.dto';
 import { DATED_FIELDS, DatedField } from './employment-history';
 import { EmploymentHistoryService } from './employment-history.service';
-
-/** Dated fields that name another employee: its employee_id (or id). */
-const EMPLOYEE_REFS: readonly DatedField[] = ['supervisor', 'approver1', 'approver2', 'approver3'];
-
-const LABELS: Record<DatedField, string> = {
-  job_title: 'Job title',
-  department: 'Department',
-  pay_grade: 'Pay grade',
-  employment_status: 'Employment status',
-  supervisor: 'Supervisor',
-  approver1: 'Approver 1',
-  approver2: 'Approver 2',
-  approver3: 'Approver 3',
-};
 
 const EXAMPLES: Partial<Record<DatedField, string>> = { job_title: 'Senior Engineer', department: 'Engineering' };
 
@@ -40,10 +27,10 @@ export const HISTORY_COLUMNS: readonly ImportColumn[] = [
   { field: 'reason', label: 'Reason', type: 'text', example: 'Promotion' },
   ...DATED_FIELDS.map((f): ImportColumn => ({
     field: f,
-    label: LABELS[f],
-    type: EMPLOYEE_REFS.includes(f) ? 'text' : 'reference',
+    label: label(f),
+    type: EMPLOYEE_REFS.has(f) ? 'text' : 'reference',
     example: EXAMPLES[f] ?? null,
-    note: EMPLOYEE_REFS.includes(f) ? 'employee_id (or id) of an employee already stored' : 'by name or id',
+    note: EMPLOYEE_REFS.has(f) ? 'employee_id (or id) of an employee already stored' : 'by name or id',
   })),
 ];
 
@@ -83,7 +70,7 @@ export class EmploymentHistoryImport extends EmployeeRowsKind {
           em,
           rows,
           ChangeWithEmployee,
-          (row) => changeBody(row, bodies.get(row) ?? null, people, problems),
+          (row) => changeBody(row, bodies.get(row) ?? null, this.lookup, people, problems),
           (dto) => this.history.record(run.caller, dto.employee, dto),
         );
         // The route names a dated field `fields.<name>`; the file has it as its own column.
@@ -97,7 +84,7 @@ export class EmploymentHistoryImport extends EmployeeRowsKind {
   private employeeRefs(em: EntityManager, rows: ImportRow[]): Promise<Map<string, number>> {
     return this.lookup.idsOf(
       em,
-      rows.flatMap((r) => EMPLOYEE_REFS.map((f) => r.values.get(f))),
+      rows.flatMap((r) => [...EMPLOYEE_REFS].map((f) => r.values.get(f))),
     );
   }
 }
@@ -106,6 +93,7 @@ export class EmploymentHistoryImport extends EmployeeRowsKind {
 function changeBody(
   row: ImportRow,
   body: Record<string, unknown> | null,
+  lookup: EmployeeLookup,
   people: Map<string, number>,
   problems: RowDetail[],
 ): Record<string, unknown> | null {
@@ -114,9 +102,9 @@ function changeBody(
   let ok = true;
   for (const f of DATED_FIELDS) {
     if (body[f] === undefined) continue;
-    if (EMPLOYEE_REFS.includes(f)) {
+    if (EMPLOYEE_REFS.has(f)) {
       const named = cellText(row.values.get(f))!;
-      const id = people.get(named) ?? (/^\d{1,10}$/.test(named) ? Number(named) : undefined);
+      const id = lookup.idOf(named, people);
       if (id === undefined) {
         problems.push({ row: row.row, field: f, message: `no employee has employee_id "${named}"` });
         ok = false;
