@@ -73,5 +73,5 @@ describe('EmploymentHistory migration on the demo data (issue 43)', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 120_000); // the whole demo (PDFs included), migrations undone and redone, three reads per employee
 });

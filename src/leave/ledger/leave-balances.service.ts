@@ -61,6 +61,9 @@ export class LeaveBalancesService {
     view: BalanceView,
     leaveType?: number,
   ): Promise<Array<{ employee: EmployeeFacts; balances: Balance[] }>> {
+    // The reads count in the first slice: on SQLite they run without a tick in between (the
+    // liability's 1 000 employees took 35 ms before their first pause).
+    const slices = timeSlices();
     // Independent reads go together: three round trips instead of nine (one connection each, or
     // one after the other on a transaction's).
     const [all, periods] = await Promise.all([this.repo.leaveTypes(em), this.repo.periods(em)]);
@@ -86,7 +89,6 @@ export class LeaveBalancesService {
         ].filter((x) => (view.kind === 'as_of' ? x.date <= view.day : x.kind !== 'accrual' || x.date <= earnedBy));
         return sumBalance(t.id, counted, pending.get(`${employeeId}:${t.id}`) ?? 0, resolver.on(t.id, view.day));
       });
-    const slices = timeSlices();
     const out: Array<{ employee: EmployeeFacts; balances: Balance[] }> = [];
     for (const [employeeId, resolver] of resolvers) {
       if (slices.due()) await slices.pause();
