@@ -2,6 +2,8 @@ import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { insertRows } from '../src/database/seeds/seed-tools';
+import { transaction } from '../src/common/database/transaction';
+import { DATED_COLUMNS, moveIntoHistory } from '../src/database/migrations/1763800000033-EmploymentHistory';
 import { EngineColumn, engineColumn } from '../src/payroll/engine/payroll-engine';
 import { PayrollConfigService } from '../src/payroll/config/payroll-config.service';
 
@@ -80,6 +82,9 @@ export async function loadPayrollDataset(
   department: number,
   count: number,
   prefix = 'B',
+  /** The share of employees with a raise from `raisedOn` (issue 44: 0.2 for the proration benchmark). */
+  changed = 0,
+  raisedOn = '2026-01-22',
 ): Promise<number[]> {
   const ds = app.get(DataSource);
   const first = await bulkEmployees(ds, count, [department], prefix);
@@ -101,5 +106,48 @@ export async function loadPayrollDataset(
     ['employee_id', 'pay_frequency_id', 'currency', 'deduction_group_id'],
     ids.map((id, i) => [id, 4, i % 10 === 0 ? 'JPY' : 'EUR', null]),
   );
+  // Their histories again, now with these salaries (bulkEmployees moved them in before there were any).
+  await ds.query('DELETE FROM employment_segments WHERE employee_id >= ?', [first]);
+  await ds.query('DELETE FROM employment_changes WHERE employee_id >= ?', [first]);
+  await moveIntoHistory((sql, params) => ds.query(sql, params), first - 1, 'Joined');
+  if (changed > 0) await raiseFrom(ds, ids.filter((_, i) => i % Math.round(1 / changed) === 0), raisedOn);
   return ids;
+}
+
+/**
+ * A mid-period raise (basic + 10 %) from `day` for `ids`, written as the history writer would: a
+ * change, the open segment closed the day before and a new one from `day` (issue 44's benchmark).
+ */
+async function raiseFrom(ds: DataSource, ids: number[], day: string): Promise<void> {
+  const before = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const dated = DATED_COLUMNS.join(', ');
+  await transaction(ds, async (em) => {
+    for (const id of ids) {
+      const [open] = await em.query<Array<{ salary: string }>>(
+        'SELECT salary FROM employment_segments WHERE employee_id = ? AND effective_to IS NULL',
+        [id],
+      );
+      const salary = (JSON.parse(open.salary) as Array<{ component: number; amount: string }>).map((l) =>
+        l.component === 1 ? { ...l, amount: (Number(l.amount) * 1.1).toFixed(2) } : l,
+      );
+      await em.query(
+        'INSERT INTO employment_changes (employee_id, effective_date, reason, fields, salary, status, recorded_at, recorded_by, cancelled_at, corrects) ' +
+          "VALUES (?, ?, 'Raise', '{}', ?, 'Effective', ?, NULL, NULL, NULL)",
+        [id, day, JSON.stringify(salary), new Date().toISOString().slice(0, 23).replace('T', ' ')],
+      );
+      const [{ change }] = await em.query<Array<{ change: number }>>(
+        'SELECT MAX(id) AS change FROM employment_changes WHERE employee_id = ?',
+        [id],
+      );
+      await em.query(
+        `INSERT INTO employment_segments (employee_id, effective_from, effective_to, ${dated}, salary, change_id) ` +
+          `SELECT employee_id, ?, NULL, ${dated}, ?, ? FROM employment_segments WHERE employee_id = ? AND effective_to IS NULL`,
+        [day, JSON.stringify(salary), change, id],
+      );
+      await em.query(
+        'UPDATE employment_segments SET effective_to = ? WHERE employee_id = ? AND effective_to IS NULL AND effective_from < ?',
+        [before, id, day],
+      );
+    }
+  });
 }

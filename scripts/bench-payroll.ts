@@ -1,5 +1,5 @@
 /**
- * A payroll processed end to end, run by hand: `npm run bench:payroll [employees]` (SQLite file in a
+ * A payroll processed end to end, run by hand: `npm run bench:payroll [employees] [--changed 0.2]` (SQLite file in a
  * temp dir), or with DATABASE_URL=mysql://... for MariaDB (that database is emptied first!) and
  * REDIS_URL for Bull. Loads N employees (default 10 000) with salaries and payroll employees, the 30
  * benchmark columns, then POST .../process through HTTP (app.inject) and polls until Processed.
@@ -13,7 +13,10 @@ import { UsersService } from '../src/users/users.service';
 import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
-const COUNT = Number(process.argv[2] ?? 10_000);
+const args = process.argv.slice(2);
+const COUNT = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--changed') ?? 10_000);
+/** `--changed 0.2`: that share of the employees has a raise from 22 January (issue 44: ≤ 1.3× the run without). */
+const CHANGED = process.argv.includes('--changed') ? Number(process.argv[process.argv.indexOf('--changed') + 1]) : 0;
 
 async function main(): Promise<void> {
   await withBenchApp('payroll', { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench${Date.now()}` }, async (app, config) => {
@@ -22,9 +25,10 @@ async function main(): Promise<void> {
     try {
       const department = await app.get(ReferenceService).addDepartment('Bench', null);
       const t0 = Date.now();
-      await loadPayrollDataset(app, department, COUNT);
+      await loadPayrollDataset(app, department, COUNT, 'B', CHANGED);
       console.log(
-        `${config.database.type}${config.redisUrl ? ' + Bull' : ''}: loaded ${COUNT} employees with salaries in ${Date.now() - t0} ms`,
+        `${config.database.type}${config.redisUrl ? ' + Bull' : ''}: loaded ${COUNT} employees with salaries ` +
+          `(${Math.round(CHANGED * 100)} % raised from 22 January) in ${Date.now() - t0} ms`,
       );
 
       const admin = await app

@@ -175,6 +175,7 @@ describe('the OpenAPI contract', () => {
     expect([...(schemas.DiffSalaryCauseDto.required ?? [])].sort()).toEqual([
       'changed_at',
       'changed_by',
+      'changes',
       'component',
       'kind',
       'name',

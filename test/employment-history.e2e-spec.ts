@@ -159,13 +159,17 @@ describe('employment history', () => {
     expect(twice.statusCode).toBe(409);
   });
 
-  it('PUT /employees and PUT salary are changes effective today', async () => {
+  it('PUT /employees and PUT salary are changes effective today (the first salary from the joined date)', async () => {
     const id = await newEmployee();
+    const joined = (await ok('GET', `/employees/${id}`)).joined_date as string;
     await ok('PUT', `/employees/${id}`, admin, { department: c.departments.engineering, city: 'Berlin' });
+    await ok('PUT', `/employees/${id}/salary`, admin, { items: [{ component: basic, amount: '4000.00' }] });
     await ok('PUT', `/employees/${id}/salary`, admin, { items: [{ component: basic, amount: '5000.00' }] });
     const changes = await ok('GET', `/employees/${id}/changes`);
     expect(changes.slice(1)).toEqual([
       expect.objectContaining({ effective_date: today, fields: { department: c.departments.engineering }, salary: null }),
+      // Setting up a salary is not a raise: past payrolls pay it (issue 44).
+      expect.objectContaining({ effective_date: joined, fields: {}, salary: [{ component: basic, amount: '4000.00' }] }),
       expect.objectContaining({ effective_date: today, fields: {}, salary: [{ component: basic, amount: '5000.00' }] }),
     ]);
     const history = await ok('GET', `/employees/${id}/history`);

@@ -190,6 +190,8 @@ describe('hardening (issue 8)', () => {
           employee: { salary: { '1': '100.00' }, hooks: { overtime_hours: '1' }, fields: { age: 30 } },
           expected: { x: '1.00' },
         })();
+      // Seeded: the Yearly one (nothing else computes with it here).
+      fixtures['/payroll_config/pay-frequencies/{id}'] = async () => ({ id: 5, token: c.users.admin.token });
       fixtures['/payroll_config/salary-components/{id}'] = async () =>
         adminPost('/payroll_config/salary-components', { name: name(), component_type: 'Earning', details: 'd' })();
       fixtures['/document-types/{id}'] = async () =>

@@ -43,6 +43,7 @@ describe('payroll configuration (/payroll_config)', () => {
       'approved_timesheet_hours',
       'approved_leave_days',
       'leave_encashment_days',
+      'arrears',
       'employee_field',
     ]);
     expect(hooks.find((h: { code: string }) => h.code === 'overtime_hours').args[0]).toMatchObject({

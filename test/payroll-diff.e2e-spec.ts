@@ -29,6 +29,7 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
   let march: number;
   let april: number;
   let hire: number;
+  let raise: number;
 
   const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
     okCaller(t.app)(method, url, token, body);
@@ -81,7 +82,13 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     await processed(march);
 
     // Between the runs: report1's raise, the meal allowance's new amount, a joiner; then report2's bonus edited in April.
-    await ok('PUT', `/employees/${c.emp.report1}/salary`, { items: [{ component: basic, amount: '3300.00' }] });
+    raise = (
+      await ok('POST', `/employees/${c.emp.report1}/changes`, {
+        effective_date: '2025-04-01',
+        reason: 'Raise',
+        salary: [{ component: basic, amount: '3300.00' }],
+      })
+    ).id as number;
     await ok('POST', '/payroll_config/payroll-columns', { id: col.meal, name: 'Meal allowance', variable: 'meal', script: '35' });
     await ok('PUT', `/employees/${c.emp.grandReport}/salary`, { items: [{ component: basic, amount: '2000.00' }] });
     await ok('POST', '/payroll_config/payroll-employees', { employee: c.emp.grandReport, pay_frequency: 4, currency: 'EUR' });
@@ -131,9 +138,10 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
       [col.net]: ['salary'],
       [col.meal]: ['column'],
     });
-    const raise = rows.find((r) => r.employee === c.emp.report1 && r.column === col.basic);
-    expect(raise).toMatchObject({ old: '3100.00', new: '3300.00', difference: '200.00' });
-    expect(raise?.causes).toEqual([
+    const raised = rows.find((r) => r.employee === c.emp.report1 && r.column === col.basic);
+    expect(raised).toMatchObject({ old: '3100.00', new: '3300.00', difference: '200.00' });
+    // The cause names the employment change: its effective date, when and by whom it was recorded.
+    expect(raised?.causes).toEqual([
       {
         kind: 'salary',
         component: basic,
@@ -142,6 +150,15 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
         new: '3300.00',
         changed_by: c.users.admin.user.id,
         changed_at: expect.any(String),
+        changes: [
+          {
+            id: raise,
+            effective_date: '2025-04-01',
+            reason: 'Raise',
+            recorded_at: expect.any(String),
+            recorded_by: c.users.admin.user.id,
+          },
+        ],
       },
     ]);
     // report2: the April edit of its bonus, and what reads it.

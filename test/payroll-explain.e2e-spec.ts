@@ -179,7 +179,12 @@ describe('payroll cell explanations (GET /payroll_config/payrolls/{id}/cells/{em
 
   it('explains the run from its own inputs after salaries, attendance and columns changed (and an edit recomputes from them too)', async () => {
     const grid: Grid = await ok('GET', `/payroll_config/payrolls/${payroll}/data`);
-    await ok('PUT', `/employees/${c.emp.manager}/salary`, { items: [{ component: basic, amount: '9999.00' }] });
+    // A raise back-dated into the run's month, recorded after it ran.
+    await ok('POST', `/employees/${c.emp.manager}/changes`, {
+      effective_date: '2025-03-01',
+      reason: 'Back-dated raise',
+      salary: [{ component: basic, amount: '9999.00' }],
+    });
     await ok('POST', '/attendance', {
       employee: c.emp.manager,
       in_time: '2025-03-10T06:00:00Z',
@@ -211,7 +216,7 @@ describe('payroll cell explanations (GET /payroll_config/payrolls/{id}/cells/{em
       '5053.75',
     ]);
     expect((await explained(c.emp.manager, col.net)).value).toBe('5053.75');
-    // Processing again takes today's inputs and columns.
+    // Processing again takes the inputs and columns as known now.
     await processed(payroll);
     const again = await explained(c.emp.manager, col.basic);
     expect(again.inputs[0].value).toBe('9999.00');

@@ -5,7 +5,25 @@ import { wholeYears } from './employee-rules';
 import { Employee } from './entities/employee.entity';
 import { EmployeeName, EmployeesRepository } from './employees.repository';
 import { EmploymentHistoryRepository } from './history/employment-history.repository';
+import { SalaryLine } from './history/employment-history';
 import { datedProps } from './history/employment-history.writer';
+
+/** A recorded employment change as other modules name it (its id, day, reason, and when and by whom it was recorded). */
+export interface EmploymentChangeRef {
+  id: number;
+  effective_date: string;
+  reason: string | null;
+  recorded_at: string;
+  recorded_by: number | null;
+}
+
+/** A stretch of an employee's history with its salary: days `from`..`to` (inclusive; null: open), and the change that began it. */
+export interface SalarySegment {
+  from: string;
+  to: string | null;
+  salary: SalaryLine[];
+  change: number;
+}
 
 /** What other modules read about employees without a caller's scope: approvers, names, payroll's fields. */
 @Injectable()
@@ -50,6 +68,67 @@ export class EmployeeFactsService {
   /** As displayName, `Employee <id>` for one that is gone (notification and task texts). */
   async nameOf(id: number): Promise<string> {
     return (await this.displayName(id)) ?? `Employee ${id}`;
+  }
+
+  /** Recorded employment changes by id, as a payroll diff names them (those that are gone are absent). */
+  async employmentChanges(ids: number[]): Promise<Map<number, EmploymentChangeRef>> {
+    const rows = ids.length ? await this.history.changesByIds([...new Set(ids)]) : [];
+    return new Map(
+      rows.map((c) => [
+        c.id,
+        {
+          id: c.id,
+          effective_date: c.effectiveDate,
+          reason: c.reason,
+          recorded_at: c.recordedAt.toISOString(),
+          recorded_by: c.recordedBy,
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Changes of these employees effective by `effectiveBy` recorded or cancelled after `since`
+   * (payroll arrears: what reaches back into a paid run): employee id → its changes.
+   */
+  async changesSince(
+    ids: number[],
+    since: Date,
+    effectiveBy: string,
+  ): Promise<Map<number, Array<{ id: number; effectiveDate: string; recordedAt: Date; cancelledAt: Date | null }>>> {
+    const out = new Map<number, Array<{ id: number; effectiveDate: string; recordedAt: Date; cancelledAt: Date | null }>>();
+    if (!ids.length) return out;
+    for (const c of await this.history.changesSince(ids, since, effectiveBy))
+      out.set(c.employeeId, [
+        ...(out.get(c.employeeId) ?? []),
+        { id: c.id, effectiveDate: c.effectiveDate, recordedAt: c.recordedAt, cancelledAt: c.cancelledAt },
+      ]);
+    return out;
+  }
+
+  /**
+   * Each employee's employment over [from, to] (a payroll's period): its joined and termination
+   * dates and the segments of its history that overlap the period with their salaries, oldest
+   * first; an employee without history has none (payroll reads its current salary then).
+   */
+  async employmentBetween(
+    ids: number[],
+    from: string,
+    to: string,
+  ): Promise<Map<number, { joined: string; terminated: string | null; segments: SalarySegment[] }>> {
+    const [dates, segments] = await Promise.all([
+      this.repository.employmentDatesOf(ids),
+      this.history.segmentsBetween(ids, from, to),
+    ]);
+    const out = new Map([...dates].map(([id, d]) => [id, { ...d, segments: [] as SalarySegment[] }]));
+    for (const s of segments.sort((a, b) => a.effectiveFrom.localeCompare(b.effectiveFrom)))
+      out.get(s.employeeId)?.segments.push({
+        from: s.effectiveFrom,
+        to: s.effectiveTo,
+        salary: JSON.parse(s.salary) as SalaryLine[],
+        change: s.changeId,
+      });
+    return out;
   }
 
   /**

@@ -19,6 +19,7 @@ import { Page } from '../common/paging/page';
 import { TotalsCache } from '../common/paging/totals-cache';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
 import { Employee, EMPLOYEE_STATUSES } from './entities/employee.entity';
+import { EmploymentSegment } from './history/employment-history.entities';
 
 /** A list of one kind of employee-owned record: all the caller may list (its own included), or one employee's it may see. */
 export type RecordList<D> = (caller: AuthUser, query: ListQueryDto, employeeId?: number) => Promise<Page<D>>;
@@ -559,15 +560,34 @@ export class EmployeesRepository {
     };
   }
 
-  /** Joins the employee of `employeeColumn` (its columns: JOINED_EMPLOYEE), optionally only `status` ones and in `departments`. */
+  /**
+   * Joins the employee of `employeeColumn` (its columns: JOINED_EMPLOYEE), optionally only those
+   * employed on some day of `employed` (joined by its end, not terminated before its start: a payroll's
+   * joiners and leavers) and in `departments` on its last day (the department in force then, from
+   * the employment history; today's for an employee without one).
+   */
   joinEmployee<T extends ObjectLiteral>(
     qb: SelectQueryBuilder<T>,
     employeeColumn: string,
-    where: { status?: Employee['status']; departments?: number[] } = {},
+    where: { employed?: { from: string; to: string }; departments?: number[] } = {},
   ): SelectQueryBuilder<T> {
     qb.innerJoin(Employee, 'je', `je.id = ${employeeColumn}`);
-    if (where.status) qb.andWhere('je.status = :joinedStatus', { joinedStatus: where.status });
-    if (where.departments)
+    const employed = where.employed;
+    if (employed)
+      qb.andWhere('je.joined_date <= :employedTo AND (je.termination_date IS NULL OR je.termination_date >= :employedFrom)', {
+        employedFrom: employed.from,
+        employedTo: employed.to,
+      });
+    if (where.departments && where.departments.length && employed) {
+      qb.leftJoin(
+        EmploymentSegment,
+        'jg',
+        'jg.employee_id = je.id AND jg.effective_from <= :employedTo AND (jg.effective_to IS NULL OR jg.effective_to >= :employedTo)',
+      );
+      qb.andWhere('CASE WHEN jg.employee_id IS NULL THEN je.department_id ELSE jg.department_id END IN (:...joinedDepartments)', {
+        joinedDepartments: where.departments,
+      });
+    } else if (where.departments)
       qb.andWhere(where.departments.length ? 'je.department_id IN (:...joinedDepartments)' : '1 = 0', {
         joinedDepartments: where.departments,
       });

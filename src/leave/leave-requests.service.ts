@@ -233,6 +233,13 @@ export class LeaveRequestsService {
       );
   }
 
+  /** The company's work week (JavaScript weekdays, Sunday 0) and its holidays within [from, to]: what working days are counted by. */
+  async calendar(from: string, to: string): Promise<{ workWeek: Set<number>; holidays: Set<string> }> {
+    const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
+    const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
+    return { workWeek, holidays };
+  }
+
   /**
    * For payroll hooks: the approved requests falling from `from` to `to` (optionally one leave type)
    * with the working days each counts there. A request inside the range counts its days; one
@@ -244,8 +251,7 @@ export class LeaveRequestsService {
     to: string,
     leaveType?: number,
   ): Promise<Array<{ id: number; employee: number; days: number }>> {
-    const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
-    const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
+    const { workWeek, holidays } = await this.calendar(from, to);
     return (await this.repository.approvedOverlapping(employeeIds, from, to, leaveType)).map((l) => ({
       id: l.id,
       employee: l.employeeId,

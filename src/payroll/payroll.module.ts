@@ -11,6 +11,8 @@ import { PAYROLL_CONFIG_ENTITIES } from './entities/payroll-config.entities';
 import { PAYROLL_RUN_ENTITIES } from './entities/payroll-run.entities';
 import { EmployeeSalaryController, PAYROLL_CRUD_CONTROLLERS, PayrollConfigController } from './config/payroll-config.controller';
 import { PayrollConfigService } from './config/payroll-config.service';
+import { PayFrequenciesService } from './config/pay-frequencies.service';
+import { PayrollArrearsService } from './runs/payroll-arrears.service';
 import { PayrollTestsController, PayrollTestsCrudController } from './config/payroll-tests.controller';
 import { PayrollTestsService } from './config/payroll-tests.service';
 import { PayrollEmployeesService } from './config/payroll-employees.service';
@@ -76,6 +78,8 @@ import { PayslipMailKind } from './payslips/payslip-mail.kind';
     PayrollEmployeesImport,
     PayrollDataImport,
     PayrollConfigService,
+    PayFrequenciesService,
+    PayrollArrearsService,
     PayrollTestsService,
     PayrollEmployeesService,
     PayrollInputsService,

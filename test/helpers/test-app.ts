@@ -243,7 +243,10 @@ export async function processPayroll(app: NestFastifyApplication, token: string,
   const ok = okCaller(app);
   await ok('POST', `/payroll_config/payrolls/${id}/process`, token);
   await until(async () => (await ok('GET', `/payroll_config/payrolls/${id}`, token)).status !== 'Processing', 10_000);
-  expect((await ok('GET', `/payroll_config/payrolls/${id}`, token)).status).toBe('Processed');
+  const { status, error } = await ok('GET', `/payroll_config/payrolls/${id}`, token);
+  // A failed run names its error and its first cell errors in the test's failure.
+  const errors = status === 'Processed' ? [] : await ok('GET', `/payroll_config/payrolls/${id}/errors?limit=5`, token);
+  expect({ status, error, errors }).toEqual({ status: 'Processed', error: null, errors: [] });
 }
 
 /**

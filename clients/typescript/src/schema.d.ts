@@ -2016,6 +2016,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payroll_config/pay-frequencies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pay frequency
+         * @description Who may call: Admin, Restricted Admin.
+         */
+        get: operations["payFrequencyPayrollConfig"];
+        /**
+         * Set a pay frequency's proration rule
+         * @description Who may call: Admin.
+         *
+         *     Pay frequencies are seeded: only `proration` changes (a body as GET returned it is accepted; another name → 400). A payroll may override it with its own `proration`.
+         */
+        put: operations["updatePayFrequencyPayrollConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payroll_config/currencies": {
         parameters: {
             query?: never;
@@ -2652,7 +2678,7 @@ export interface paths {
          * Replace the employee's salary
          * @description Who may call: Admin, Restricted Admin.
          *
-         *     {"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers. Recorded as a change effective today in the employment history (from the joined date for an employee who has not joined yet); POST /employees/{id}/changes dates one.
+         *     {"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers. Recorded as a change effective today in the employment history (from the joined date for an employee who has not joined yet, and for its first salary: setting one up is not a raise); POST /employees/{id}/changes dates one.
          */
         put: operations["putEmployeeSalary"];
         post?: never;
@@ -5732,6 +5758,22 @@ export interface components {
             id: number;
             /** @example Monthly */
             name: string;
+            /**
+             * @description How its payrolls prorate a salary that changed within the period, and joiners and leavers: by calendar days, by the company's working days (work week without holidays), or none (the amount in force on the last day)
+             * @enum {string}
+             */
+            proration: "calendar_days" | "working_days" | "none";
+        };
+        UpdatePayFrequencyDto: {
+            /** @description ignored */
+            id?: Record<string, never>;
+            /** @description its own name (as GET returned it); another name → 400 */
+            name?: string;
+            /**
+             * @description absent: unchanged
+             * @enum {string}
+             */
+            proration?: "calendar_days" | "working_days" | "none";
         };
         CurrencyDto: {
             /** @example EUR */
@@ -5954,6 +5996,11 @@ export interface components {
             date_start: string;
             /** Format: date */
             date_end: string;
+            /**
+             * @description How salaries changed within the period are prorated; null: the pay frequency's rule
+             * @enum {string|null}
+             */
+            proration: "calendar_days" | "working_days" | "none" | null;
             /** @description payroll column ids */
             columns: number[];
             /** Format: int32 */
@@ -5994,6 +6041,11 @@ export interface components {
             date_start: string;
             /** Format: date */
             date_end: string;
+            /**
+             * @description Overrides the pay frequency's proration rule; null or absent: the pay frequency's
+             * @enum {string|null}
+             */
+            proration?: "calendar_days" | "working_days" | "none" | null;
             columns: number[];
             /** Format: int32 */
             payslip_template?: number | null;
@@ -6386,6 +6438,40 @@ export interface components {
             passed: boolean;
             failures: components["schemas"]["PayrollTestFailureDto"][];
         };
+        ExplainProratedSegmentDto: {
+            /** Format: date */
+            from: string;
+            /**
+             * Format: date
+             * @description its last day
+             */
+            to: string;
+            /**
+             * Format: int32
+             * @description its days in the rule's unit
+             */
+            days: number;
+            /**
+             * @description the amount in force (0.00: the salary had no such component then)
+             * @example 3000.00
+             */
+            amount: string;
+            /**
+             * Format: int32
+             * @description the employment change that set it (GET /employees/{id}/changes)
+             */
+            change: number;
+        };
+        ExplainProrationDto: {
+            /** @enum {string} */
+            rule: "calendar_days" | "working_days" | "none";
+            /**
+             * Format: int32
+             * @description the period's days in the rule's unit
+             */
+            period_days: number;
+            segments: components["schemas"]["ExplainProratedSegmentDto"][];
+        };
         ExplainSalaryInputDto: {
             /** @example 5000.00 */
             value: string;
@@ -6406,6 +6492,8 @@ export interface components {
              * @description the salary component
              */
             component: number;
+            /** @description present when the amount was prorated: the salary changed within the period, or the employee joined or left in it */
+            proration?: components["schemas"]["ExplainProrationDto"];
         };
         ExplainColumnInputDto: {
             /** @example 5000.00 */
@@ -6426,6 +6514,23 @@ export interface components {
             column: number;
             /** @description its variable */
             variable: string;
+        };
+        ExplainArrearsPartDto: {
+            /**
+             * Format: int32
+             * @description the earlier payroll
+             */
+            payroll: number;
+            /** @description its column recomputed from its stored inputs with the employment history as known now */
+            recomputed: string;
+            /** @description what it paid */
+            paid: string;
+            /** @description what Completed runs since paid for it as arrears */
+            already_paid: string;
+            /** @description recomputed − paid − already_paid */
+            amount: string;
+            /** @description the employment changes recorded after it that reach back into its period */
+            changes: number[];
         };
         ExplainHookInputDto: {
             /** @example 5000.00 */
@@ -6452,9 +6557,11 @@ export interface components {
              * @description where its value came from
              * @enum {string}
              */
-            source: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
+            source: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee" | "payrolls";
             /** @description ids of the source records summed */
             records: number[];
+            /** @description the arrears hook: one part per earlier run it recomputed (API.md §20) */
+            arrears?: components["schemas"]["ExplainArrearsPartDto"][];
         };
         ExplainFieldInputDto: {
             /** @example 5000.00 */
@@ -6502,6 +6609,23 @@ export interface components {
             /** @description when (ISO 8601) */
             edited_at: string | null;
         };
+        DiffEmploymentChangeDto: {
+            /** Format: int32 */
+            id: number;
+            /** Format: date */
+            effective_date: string;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description when it was recorded
+             */
+            recorded_at: string;
+            /**
+             * Format: int32
+             * @description the user who recorded it (null: the system, or a migration)
+             */
+            recorded_by: number | null;
+        };
         DiffSalaryCauseDto: {
             /**
              * Format: int32
@@ -6526,6 +6650,8 @@ export interface components {
             old: string | null;
             /** @description the amount in the newer run */
             new: string | null;
+            /** @description the employment changes whose salaries the newer run read and the older did not: a raise, a back-dated correction (empty for runs processed before payroll read the history) */
+            changes: components["schemas"]["DiffEmploymentChangeDto"][];
         };
         DiffInputCauseDto: {
             /**
@@ -6546,7 +6672,7 @@ export interface components {
              * @description a hook: where it reads
              * @enum {string}
              */
-            source?: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee";
+            source?: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee" | "payrolls";
             /** @description a hook: ids of the records only the newer run summed */
             added?: number[];
             /** @description a hook: ids of the records only the older run summed */
@@ -25305,6 +25431,228 @@ export interface operations {
             };
             /** @description Unknown route or record (also records outside the caller's scope) */
             404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    payFrequencyPayrollConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["PayFrequencyDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updatePayFrequencyPayrollConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePayFrequencyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["PayFrequencyDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;

@@ -213,6 +213,10 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   'ValidateScriptResultDto.errors', // an invalid one
   // A cell's input has a sign in a sum only (API.md §18).
   ...['Salary', 'Column', 'Hook', 'Field', 'Edit'].map((k) => `Explain${k}InputDto.sign`),
+  // A salary amount is prorated only when the salary changed within the period (API.md §20).
+  'ExplainSalaryInputDto.proration',
+  // The arrears hook's parts, on its input only.
+  'ExplainHookInputDto.arrears',
   // An input cause is a hook's (column, hook, source, added, removed) or an employee field's.
   ...['column', 'hook', 'source', 'added', 'removed', 'field'].map((p) => `DiffInputCauseDto.${p}`),
   // A recorded change names only the dated fields it sets (API.md §19).

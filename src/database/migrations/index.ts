@@ -35,6 +35,7 @@ import { EmploymentHistory1763800000033 } from './1763800000033-EmploymentHistor
 import { EventFeed1763800000034 } from './1763800000034-EventFeed';
 import { RollupsByDayDepartment1763800000035 } from './1763800000035-RollupsByDayDepartment';
 import { RecordsUpdatedAt1763800000036 } from './1763800000036-RecordsUpdatedAt';
+import { PayrollProration1763800000037 } from './1763800000037-PayrollProration';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   EventFeed1763800000034,
   RollupsByDayDepartment1763800000035,
   RecordsUpdatedAt1763800000036,
+  PayrollProration1763800000037,
 ];

@@ -7,7 +7,7 @@ import { rebuildInsightRollups } from '../insight-rollups';
 import { seedDemoAttendance } from './demo-attendance';
 import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
 import { LeaveAccrualsService } from '../../leave/ledger/leave-accruals.service';
-import { seedDemoPayroll } from './demo-payroll';
+import { seedDemoPayroll, seedDemoPayrollRuns } from './demo-payroll';
 import { seedDemoHistory } from './demo-history';
 
 const FIRST = [
@@ -143,6 +143,7 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   await seedDemoPayroll(app);
   await seedDemoHistory(app);
+  await seedDemoPayrollRuns(app);
   // After the history: each month's accrual by the department, status and grade of its day.
   await app.get(LeaveAccrualsService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
 }

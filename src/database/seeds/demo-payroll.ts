@@ -9,6 +9,7 @@ import { Department } from '../../reference/entities/reference.entities';
 import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
 import { PayrollTestsService } from '../../payroll/config/payroll-tests.service';
 import { PayrollConfigService } from '../../payroll/config/payroll-config.service';
+import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
 import { PayrollEmployeesService } from '../../payroll/config/payroll-employees.service';
 import { PayrollRunsService } from '../../payroll/runs/payroll-runs.service';
 import { PayrollTransitionsService } from '../../payroll/runs/payroll-transitions.service';
@@ -125,7 +126,6 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
     { approved_leave_days: '2' },
     { unpaid_leave: '200.00', gross: '2552.50', tax: '217.35', net: '2335.15' },
   );
-  await seedDemoPayrollRuns(app);
 }
 
 /**
@@ -147,9 +147,10 @@ async function settle(app: INestApplicationContext, id: number, withinMs = 120_0
 
 /**
  * The whole lifecycle at once: a Completed payroll with payslips for the month before last, and a
- * Processed one for last month, both for the whole company.
+ * Processed one for last month, both for the whole company, from the employment history (seeded
+ * before them: the salaries each month paid).
  */
-async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date()): Promise<void> {
+export async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date()): Promise<void> {
   const ds = app.get(DataSource);
   const runs = app.get(PayrollRunsService);
   const payslips = app.get(PayslipsService);
@@ -196,7 +197,7 @@ async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date(
 
 /**
  * What makes last month's payroll differ from the one before (GET .../diff explains it): the
- * second employee's raise of its basic salary by 250, and a Saturday of overtime (08:00 to 20:00,
+ * second employee's raise of its basic salary by 250 from the 22nd (prorated), and a Saturday of overtime (08:00 to 20:00,
  * 2.5 hours past the threshold) for the third, early last month. The first employee's 2 annual
  * days paid out last month are the demo leave ledger's (demo-leave-timesheets).
  */
@@ -205,10 +206,13 @@ async function seedChangesBetweenRuns(app: INestApplicationContext, lastMonthSta
     .get(DataSource)
     .getRepository(Employee)
     .find({ order: { id: 'ASC' }, take: 3 });
-  const payroll = app.get(PayrollEmployeesService);
-  const items = await payroll.salary(SEED_ADMIN, raised.id);
-  await payroll.setSalary(SEED_ADMIN, raised.id, {
-    items: items.map((i, k) => ({
+  const items = await app.get(PayrollEmployeesService).salary(SEED_ADMIN, raised.id);
+  // Recorded after the month before last was paid, effective from the 22nd of last month: last
+  // month pays the old amount for 21 days and the new one for the rest (issue 44, proration).
+  await app.get(EmploymentHistoryService).record(SEED_ADMIN, raised.id, {
+    effective_date: `${lastMonthStart.slice(0, 8)}22`,
+    reason: 'Raise',
+    salary: items.map((i, k) => ({
       component: i.component,
       amount: k === 0 ? new Decimal(i.amount).plus(250).toFixed(2) : i.amount,
     })),

@@ -43,6 +43,35 @@ export class EmploymentHistoryRepository {
     return this.ds.getRepository(EmploymentChange).findOne({ where: { id } });
   }
 
+  /**
+   * Changes of these employees effective by `effectiveBy` that were recorded, or cancelled, after
+   * `since`: what reaches back into payrolls paid since then (arrears).
+   */
+  @RecordSql([1, 2], new Date('2026-06-01T00:00:00Z'), '2026-06-30')
+  async changesSince(employeeIds: number[], since: Date, effectiveBy: string): Promise<EmploymentChange[]> {
+    const out: EmploymentChange[] = [];
+    for (let i = 0; i < employeeIds.length; i += BATCH)
+      out.push(
+        ...(await this.ds
+          .getRepository(EmploymentChange)
+          .createQueryBuilder('c')
+          .where('c.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + BATCH) })
+          .andWhere('c.effective_date <= :effectiveBy', { effectiveBy })
+          .andWhere('(c.recorded_at > :since OR c.cancelled_at > :since)', { since })
+          .getMany()),
+      );
+    return out;
+  }
+
+  /** Changes by id (those that are gone are absent). */
+  @RecordSql([1, 2])
+  async changesByIds(ids: number[]): Promise<EmploymentChange[]> {
+    const out: EmploymentChange[] = [];
+    for (let i = 0; i < ids.length; i += BATCH)
+      out.push(...(await this.ds.getRepository(EmploymentChange).find({ where: { id: In(ids.slice(i, i + BATCH)) } })));
+    return out;
+  }
+
   /** New changes with `em`, their ids in order. */
   @RecordSql(SAMPLE_MANAGER, [
     {
@@ -124,6 +153,24 @@ export class EmploymentHistoryRepository {
         .andWhere('(s.effective_to IS NULL OR s.effective_to >= :day)', { day })
         .getMany();
       for (const s of rows) out.set(s.employeeId, s);
+    }
+    return out;
+  }
+
+  /** The segments of these employees that overlap [from, to] (days, inclusive): a payroll period's history. */
+  @RecordSql([1, 2], '2026-06-01', '2026-06-30')
+  async segmentsBetween(employeeIds: number[], from: string, to: string): Promise<EmploymentSegment[]> {
+    const out: EmploymentSegment[] = [];
+    for (let i = 0; i < employeeIds.length; i += BATCH) {
+      out.push(
+        ...(await this.ds
+          .getRepository(EmploymentSegment)
+          .createQueryBuilder('s')
+          .where('s.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + BATCH) })
+          .andWhere('s.effective_from <= :to', { to })
+          .andWhere('(s.effective_to IS NULL OR s.effective_to >= :from)', { from })
+          .getMany()),
+      );
     }
     return out;
   }

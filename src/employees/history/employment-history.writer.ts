@@ -123,6 +123,16 @@ export class EmploymentHistoryWriter {
     return localDate(now, knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC');
   }
 
+  /**
+   * The employee's changes with `em` (under its lock), and whether any that stands sets a salary
+   * with at least one component: PUT salary dates an employee's first salary from its joined date.
+   */
+  async salaryHistory(em: EntityManager, employeeId: number): Promise<{ changes: EmploymentChange[]; hasSalary: boolean }> {
+    const changes = await this.repository.changesOf(em, employeeId);
+    const hasSalary = changes.some((c) => c.status !== 'Cancelled' && c.salary !== null && c.salary !== '[]');
+    return { changes, hasSalary };
+  }
+
   /** The segment in force on `day` (null before the employee joined). */
   segmentOn(employeeId: number, day: string): Promise<EmploymentSegment | null> {
     return this.repository.segmentOn(employeeId, day);

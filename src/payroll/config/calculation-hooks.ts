@@ -65,6 +65,15 @@ export const CALCULATION_HOOKS: readonly CalculationHook[] = [
     args: [{ name: 'leave_type', type: 'integer', required: true, description: 'the leave type encashed' }],
   },
   {
+    code: 'arrears',
+    name: 'Arrears',
+    description:
+      'For each earlier Completed payroll of the employee (up to 24 months back) that an employment change recorded after it reaches ' +
+      'back into: the column recomputed from that run’s stored inputs with the history as known now, minus what it paid and what ' +
+      'later runs paid for it as arrears.',
+    args: [{ name: 'column', type: 'integer', required: true, description: 'the payroll column recomputed (its id)' }],
+  },
+  {
     code: 'employee_field',
     name: 'Employee field value',
     description: 'A numeric employee field, such as years_of_service or age at the end of the period.',

@@ -31,11 +31,13 @@ import {
   SavePayrollColumnDto,
   SavePayrollEmployeeDto,
   UpdateDeductionGroupDto,
+  UpdatePayFrequencyDto,
   UpdateSalaryComponentDto,
   ValidateScriptDto,
   ValidateScriptResultDto,
 } from '../dto/payroll-config.dto';
 import { PayrollConfigService, SALARY_COMPONENT_LIST } from './payroll-config.service';
+import { PayFrequenciesService } from './pay-frequencies.service';
 import { PayrollEmployeesService, PAYROLL_EMPLOYEE_SPEC } from './payroll-employees.service';
 import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from '../payroll-lists';
 
@@ -77,6 +79,7 @@ export const PAYROLL_CRUD_CONTROLLERS = [
 export class PayrollConfigController {
   constructor(
     private readonly config: PayrollConfigService,
+    private readonly frequencies: PayFrequenciesService,
     private readonly payrollEmployees: PayrollEmployeesService,
     private readonly reference: ReferenceService,
   ) {}
@@ -88,7 +91,30 @@ export class PayrollConfigController {
   @ApiListEnvelope(PayFrequencyDto)
   @ApiErrors(400, 401, 403)
   payFrequencies(@Query() query: ListQueryDto): Promise<Page<PayFrequencyDto>> {
-    return this.config.payFrequencies(query);
+    return this.frequencies.list(query);
+  }
+
+  @Get('pay-frequencies/:id')
+  @Levels(...ADMINS)
+  @ApiOperation({ summary: 'A pay frequency' })
+  @ApiOkEnvelope(PayFrequencyDto)
+  @ApiErrors(400, 401, 403, 404)
+  payFrequency(@Param('id', new IdParamPipe()) id: number): Promise<PayFrequencyDto> {
+    return this.frequencies.get(id);
+  }
+
+  @Put('pay-frequencies/:id')
+  @Levels('Admin')
+  @ApiOperation({
+    summary: "Set a pay frequency's proration rule",
+    description:
+      'Pay frequencies are seeded: only `proration` changes (a body as GET returned it is accepted; another name → 400). ' +
+      'A payroll may override it with its own `proration`.',
+  })
+  @ApiOkEnvelope(PayFrequencyDto)
+  @ApiErrors(400, 401, 403, 404)
+  updatePayFrequency(@Param('id', new IdParamPipe()) id: number, @Body() dto: UpdatePayFrequencyDto): Promise<PayFrequencyDto> {
+    return this.frequencies.update(id, dto);
   }
 
   @Get('currencies')
@@ -256,7 +282,8 @@ export class EmployeeSalaryController {
     summary: "Replace the employee's salary",
     description:
       '{"items":[{"component":1,"amount":"5000.00"}]}; amounts may be JSON numbers. Recorded as a change effective today in the ' +
-      'employment history (from the joined date for an employee who has not joined yet); POST /employees/{id}/changes dates one.',
+      'employment history (from the joined date for an employee who has not joined yet, and for its first salary: setting one up ' +
+      'is not a raise); POST /employees/{id}/changes dates one.',
   })
   @ApiArrayEnvelope(SalaryItemDto)
   @ApiErrors(400, 401, 403, 404)

@@ -12,7 +12,6 @@ import { Page } from '../../common/paging/page';
 import { CALCULATION_HOOKS, CalculationHook, findHook } from './calculation-hooks';
 import {
   DeductionGroupDto,
-  PayFrequencyDto,
   PayrollColumnDto,
   SalaryComponentDto,
   SavePayrollColumnDto,
@@ -22,14 +21,13 @@ import { planColumns } from '../engine/payroll-engine';
 import {
   DeductionGroup,
   EmployeeSalary,
-  PayFrequency,
   PayrollColumn,
   PayrollEmployee,
   SalaryComponent,
 } from '../entities/payroll-config.entities';
 import { Payroll } from '../entities/payroll-run.entities';
 import { compileFormula } from '../formula/formula';
-import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from '../payroll-lists';
+import { COLUMN_LIST_SPEC } from '../payroll-lists';
 import { hookArgumentProblems, snakeCase, toColumnDto, toEngineColumn } from './payroll-columns';
 import { PayrollTestsService } from './payroll-tests.service';
 
@@ -54,7 +52,7 @@ export const SALARY_COMPONENT_LIST: Partial<ListSpec> = {
   filterFields: { component_type: { column: 'r.component_type', type: 'string' } },
 };
 
-/** Payroll configuration (API.md §10): frequencies, currencies, deduction groups, salary components, columns, scripts. */
+/** Payroll configuration (API.md §10): currencies, deduction groups, salary components, columns, scripts. */
 @Injectable()
 export class PayrollConfigService {
   readonly groups: ReferenceCrud<DeductionGroup, DeductionGroupDto>;
@@ -62,7 +60,6 @@ export class PayrollConfigService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
     @InjectRepository(PayrollEmployee) private readonly payrollEmployees: Repository<PayrollEmployee>,
     @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
@@ -85,11 +82,6 @@ export class PayrollConfigService {
       listSpec: SALARY_COMPONENT_LIST,
       checkDelete: (id) => this.assertComponentUnused(id),
     });
-  }
-
-  async payFrequencies(query: ListQueryDto): Promise<Page<PayFrequencyDto>> {
-    const page = await findTablePage(this.frequencies, 'f', parseListQuery(query, PAY_FREQUENCY_LIST_SPEC));
-    return page.map((f) => ({ id: f.id, name: f.name }));
   }
 
   currencies(query: PageQueryDto): Page<CurrencyDto> {
@@ -254,6 +246,9 @@ export class PayrollConfigService {
           message: `must be one of ${CALCULATION_HOOKS.map((h) => h.code).join(', ')}`,
         });
       else problems.push(...hookArgumentProblems(hook, column.calculationHookArgs));
+      const target = column.calculationHookArgs.column;
+      if (hook?.code === 'arrears' && typeof target === 'number' && (target === column.id || !all.some((c) => c.id === target)))
+        problems.push({ field: 'calculation_hook_args.column', message: 'must be another payroll column' });
     }
     if (problems.length) throw new ValidationException(problems);
     const set = [...all.filter((c) => c.id !== column.id), { ...column, id: column.id ?? 0 }].map(toEngineColumn);

@@ -92,7 +92,10 @@ export class PayrollEmployeesService implements OnModuleInit {
     return this.salaryOf(employeeId, JSON.parse(segment.salary) as SalaryLine[]);
   }
 
-  /** Replaces the employee's salary with `items` (one per component; components must exist): a change effective today in its history. */
+  /**
+   * Replaces the employee's salary with `items` (one per component; components must exist): a
+   * change effective today in its history, or from its joined date for its first salary.
+   */
   async setSalary(caller: AuthUser, employeeId: number, dto: PutSalaryDto): Promise<SalaryItemDto[]> {
     await this.administered(caller, employeeId);
     const problem = await this.checkLines(dto.items);
@@ -105,14 +108,15 @@ export class PayrollEmployeesService implements OnModuleInit {
       this.dataSource,
       employeeId,
       async (em) => {
+        // An employee's first salary is its salary from the day it joined (setting one up is not
+        // a raise: past payrolls pay it); a later one is a change effective today.
+        const { changes, hasSalary } = await this.history.salaryHistory(em, employeeId);
+        const effectiveDate = !hasSalary || joined > today ? joined : today;
         await this.writeSalary(em, employeeId, dto.items);
-        await this.history.recordIn(
-          em,
-          employeeId,
-          { effectiveDate: joined > today ? joined : today, reason: null, fields: {}, salary: dto.items },
-          caller.id,
-          { applied: 'salary' },
-        );
+        await this.history.recordIn(em, employeeId, { effectiveDate, reason: null, fields: {}, salary: dto.items }, caller.id, {
+          applied: 'salary',
+          existing: changes,
+        });
       },
       SET_REPLACEMENT,
     );

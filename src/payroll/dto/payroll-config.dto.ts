@@ -2,6 +2,7 @@ import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  Allow,
   ArrayMaxSize,
   IsArray,
   IsBoolean,
@@ -20,10 +21,35 @@ import {
 import { IsMoney } from '../../common/money/money';
 import { IsCurrencyCode, IsRefId, Nullable, OptionalText, Trim } from '../../common/validation/decorators';
 import { COMPONENT_TYPES } from '../entities/payroll-config.entities';
+import { PRORATION_RULES, ProrationRule } from '../engine/proration';
 
 export class PayFrequencyDto {
   @ApiInt() id: number;
   @ApiProperty({ example: 'Monthly' }) name: string;
+  @ApiProperty({
+    enum: PRORATION_RULES,
+    description:
+      "How its payrolls prorate a salary that changed within the period, and joiners and leavers: by calendar days, by the company's " +
+      'working days (work week without holidays), or none (the amount in force on the last day)',
+  })
+  proration: string;
+}
+
+/** PUT /payroll_config/pay-frequencies/{id}: pay frequencies are seeded; only the proration rule changes. */
+export class UpdatePayFrequencyDto {
+  @ApiPropertyOptional({ description: 'ignored' })
+  @Allow()
+  id?: unknown;
+
+  @ApiPropertyOptional({ description: 'its own name (as GET returned it); another name → 400' })
+  @IsOptional()
+  @IsString()
+  name?: string;
+
+  @ApiPropertyOptional({ enum: PRORATION_RULES, description: 'absent: unchanged' })
+  @IsOptional()
+  @IsIn(PRORATION_RULES)
+  proration?: ProrationRule;
 }
 
 export class DeductionGroupDto {

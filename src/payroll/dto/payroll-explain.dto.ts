@@ -6,6 +6,7 @@ import { PageQueryDto } from '../../common/paging/list-query.dto';
 import { IsRefId } from '../../common/validation/decorators';
 import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../explain/payroll-diff';
 import { HOOK_SOURCE_NAMES } from '../runs/run-inputs';
+import { PRORATION_RULES } from '../engine/proration';
 
 const kindOf = (kind: string, description: string) => ApiProperty({ enum: [kind], description });
 
@@ -27,15 +28,50 @@ abstract class ExplainInputBase {
   @ApiPropertyOptional({ enum: ['+', '-'], description: 'In a sum: added or subtracted' }) sign?: string;
 }
 
+/** One part of the period under one salary (issue 44). */
+export class ExplainProratedSegmentDto {
+  @ApiProperty({ format: 'date' }) from: string;
+  @ApiProperty({ format: 'date', description: 'its last day' }) to: string;
+  @ApiInt({ description: "its days in the rule's unit" }) days: number;
+  @ApiProperty({ example: '3000.00', description: 'the amount in force (0.00: the salary had no such component then)' })
+  amount: string;
+  @ApiInt({ description: 'the employment change that set it (GET /employees/{id}/changes)' }) change: number;
+}
+
+/** How a salary amount was prorated over the period: Σ amount × days ÷ period_days, or under `none` the last part's. */
+export class ExplainProrationDto {
+  @ApiProperty({ enum: PRORATION_RULES }) rule: string;
+  @ApiInt({ description: "the period's days in the rule's unit" }) period_days: number;
+  @ApiProperty({ type: [ExplainProratedSegmentDto] }) segments: ExplainProratedSegmentDto[];
+}
+
 export class ExplainSalaryInputDto extends ExplainInputBase {
   @kindOf('salary_component', "an amount of the employee's salary") kind: 'salary_component';
   @ApiInt({ description: 'the salary component' }) component: number;
+  @ApiPropertyOptional({
+    type: ExplainProrationDto,
+    description:
+      'present when the amount was prorated: the salary changed within the period, or the employee joined or left in it',
+  })
+  proration?: ExplainProrationDto;
 }
 
 export class ExplainColumnInputDto extends ExplainInputBase {
   @kindOf('column', "another column's cell") kind: 'column';
   @ApiInt() column: number;
   @ApiProperty({ description: 'its variable' }) variable: string;
+}
+
+/** One earlier run's arrears (issue 44): its column recomputed now, minus what it paid and what later runs paid for it. */
+export class ExplainArrearsPartDto {
+  @ApiInt({ description: 'the earlier payroll' }) payroll: number;
+  @ApiProperty({ description: 'its column recomputed from its stored inputs with the employment history as known now' })
+  recomputed: string;
+  @ApiProperty({ description: 'what it paid' }) paid: string;
+  @ApiProperty({ description: 'what Completed runs since paid for it as arrears' }) already_paid: string;
+  @ApiProperty({ description: 'recomputed − paid − already_paid' }) amount: string;
+  @ApiInt({ type: [Number], description: 'the employment changes recorded after it that reach back into its period' })
+  changes: number[];
 }
 
 export class ExplainHookInputDto extends ExplainInputBase {
@@ -49,6 +85,11 @@ export class ExplainHookInputDto extends ExplainInputBase {
   args: Record<string, unknown>;
   @ApiProperty({ enum: HOOK_SOURCE_NAMES, description: 'where its value came from' }) source: string;
   @ApiInt({ type: [Number], description: 'ids of the source records summed' }) records: number[];
+  @ApiPropertyOptional({
+    type: () => [ExplainArrearsPartDto],
+    description: 'the arrears hook: one part per earlier run it recomputed (API.md §20)',
+  })
+  arrears?: ExplainArrearsPartDto[];
 }
 
 export class ExplainFieldInputDto extends ExplainInputBase {
@@ -126,12 +167,29 @@ abstract class DiffChangeBase {
   @ApiProperty({ type: String, nullable: true, description: 'when (audit log)' }) changed_at: string | null;
 }
 
+/** An employment change a salary cause names (GET /employees/{id}/changes). */
+export class DiffEmploymentChangeDto {
+  @ApiInt() id: number;
+  @ApiProperty({ format: 'date' }) effective_date: string;
+  @ApiProperty({ type: String, nullable: true }) reason: string | null;
+  @ApiProperty({ format: 'date-time', description: 'when it was recorded' }) recorded_at: string;
+  @ApiInt({ nullable: true, description: 'the user who recorded it (null: the system, or a migration)' }) recorded_by:
+    number | null;
+}
+
 export class DiffSalaryCauseDto extends DiffChangeBase {
   @kindOf('salary', "an amount of the employee's salary changed") kind: 'salary';
   @ApiInt({ description: 'the component' }) component: number;
   @ApiProperty({ description: "the component's name" }) name: string;
   @OLD_AMOUNT old: string | null;
   @NEW_AMOUNT new: string | null;
+  @ApiProperty({
+    type: [DiffEmploymentChangeDto],
+    description:
+      'the employment changes whose salaries the newer run read and the older did not: a raise, a back-dated correction (empty for runs ' +
+      'processed before payroll read the history)',
+  })
+  changes: DiffEmploymentChangeDto[];
 }
 
 export class DiffColumnCauseDto extends DiffChangeBase {

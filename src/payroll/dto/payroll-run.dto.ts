@@ -17,6 +17,7 @@ import { IsMoney } from '../../common/money/money';
 import { IsCalendarDate, IsIsoDateTime, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES, PayslipDeliveryStatus } from '../entities/payroll-run.entities';
 import { PayslipContextDto } from '../payslips/payslip-context';
+import { PRORATION_RULES, ProrationRule } from '../engine/proration';
 
 export class PayrollDto {
   @ApiInt() id: number;
@@ -26,6 +27,12 @@ export class PayrollDto {
   @ApiInt({ type: Number, nullable: true }) deduction_group: number | null;
   @ApiProperty({ format: 'date' }) date_start: string;
   @ApiProperty({ format: 'date' }) date_end: string;
+  @ApiProperty({
+    enum: PRORATION_RULES,
+    nullable: true,
+    description: "How salaries changed within the period are prorated; null: the pay frequency's rule",
+  })
+  proration: string | null;
   @ApiInt({ type: [Number], description: 'payroll column ids' }) columns: number[];
   @ApiInt({ type: Number, nullable: true }) payslip_template: number | null;
   @ApiProperty({ enum: PAYROLL_STATUSES }) status: string;
@@ -69,6 +76,16 @@ export class SavePayrollDto {
   @ApiProperty({ format: 'date' })
   @IsCalendarDate()
   date_end: string;
+
+  @ApiPropertyOptional({
+    enum: PRORATION_RULES,
+    nullable: true,
+    description: "Overrides the pay frequency's proration rule; null or absent: the pay frequency's",
+  })
+  @IsOptional()
+  @Nullable()
+  @IsIn(PRORATION_RULES)
+  proration?: ProrationRule | null;
 
   @ApiInt({ type: [Number] })
   @IsArray()

@@ -1,3 +1,4 @@
+import { DEFAULT_PRORATION, ProrationRule } from '../engine/proration';
 import type { PayrollTestEmployee } from '../config/payroll-tests';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
@@ -9,6 +10,8 @@ export type ComponentType = (typeof COMPONENT_TYPES)[number];
 export class PayFrequency {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
   @Column({ type: 'varchar', length: 30 }) name: string;
+  /** How its payrolls prorate salaries changed within a period (issue 44). */
+  @Column({ type: 'varchar', length: 14, default: DEFAULT_PRORATION }) proration: ProrationRule;
 }
 
 @Entity('deduction_groups')

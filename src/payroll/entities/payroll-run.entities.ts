@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import type { EmployeeInputs } from '../runs/run-inputs';
+import type { ProrationRule } from '../engine/proration';
 
 export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
 export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
@@ -16,6 +17,8 @@ export class Payroll {
   @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
   @Column({ name: 'date_start', type: 'date' }) dateStart: string;
   @Column({ name: 'date_end', type: 'date' }) dateEnd: string;
+  /** Overrides its pay frequency's proration rule; null: the pay frequency's (issue 44). */
+  @Column({ type: 'varchar', length: 14, nullable: true }) proration: ProrationRule | null;
   /** Payroll column ids. */
   @Column({ type: 'simple-json' }) columns: number[];
   @Column({ name: 'payslip_template_id', type: 'integer', nullable: true }) payslipTemplateId: number | null;

@@ -3,6 +3,7 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Not, Repository } from 'typeorm';
+import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { AuditService } from '../../audit/audit.service';
 import { AuthUser } from '../../common/auth/auth-user';
 import { RecentResults } from '../../common/cache/recent-results';
@@ -56,6 +57,7 @@ export class PayrollDiffService {
     private readonly repository: PayrollRunsRepository,
     private readonly storedInputs: PayrollRunInputsRepository,
     private readonly employees: EmployeesRepository,
+    private readonly facts: EmployeeFactsService,
     private readonly audit: AuditService,
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
     @InjectRepository(SalaryComponent) private readonly components: Repository<SalaryComponent>,
@@ -183,6 +185,8 @@ export class PayrollDiffService {
         : [],
     );
     const who = runs ? await this.changes(runs.older, runs.newer, diff) : { of: () => ({ changed_by: null, changed_at: null }) };
+    const changeIds = diff.flatMap((r) => r.causes.flatMap((c) => (c.kind === 'salary' ? c.changes : [])));
+    const employment = await this.facts.employmentChanges(changeIds);
     const moved = diff.filter((r) => r.causes.some((c) => c.kind === 'joined' || c.kind === 'left')).map((r) => r.employee);
     const dates = moved.length ? await this.employees.employmentDatesOf([...new Set(moved)]) : new Map<number, EmploymentDates>();
     const rows = diff.map((r): PayrollDiffRowDto => ({
@@ -200,6 +204,7 @@ export class PayrollDiffService {
               ...c,
               name: componentNames.get(c.component) ?? '',
               ...who.of(SALARIES, r.employee, `component ${c.component}`),
+              changes: c.changes.flatMap((id) => employment.get(id) ?? []),
             };
           case 'column':
             return { ...c, name: columnNames.get(c.column) ?? '', ...who.of(PAYROLL_COLUMNS, c.column, null) };

@@ -57,7 +57,7 @@ describe('diffRuns', () => {
       old: '1001.00',
       new: '1002.00',
       difference: '1.00',
-      causes: [{ kind: 'salary', component: 7, old: '1001.00', new: '1002.00' }],
+      causes: [{ kind: 'salary', component: 7, old: '1001.00', new: '1002.00', changes: [] }],
     });
     expect(ranDuring).toBe(true);
   });

@@ -41,7 +41,14 @@ export function cellMap(cells: Iterable<readonly [number, number, string | null,
 export type DiffCause =
   | { kind: 'joined' }
   | { kind: 'left' }
-  | { kind: 'salary'; component: number; old: string | null; new: string | null }
+  | {
+      kind: 'salary';
+      component: number;
+      old: string | null;
+      new: string | null;
+      /** The employment changes the newer run read that the older did not (issue 44). */
+      changes: number[];
+    }
   | {
       kind: 'input';
       column: number;
@@ -273,7 +280,11 @@ function causesOf(
     const key = String(component);
     const o = Object.hasOwn(inOld.salary, key) ? inOld.salary[key] : null;
     const n = Object.hasOwn(inNew.salary, key) ? inNew.salary[key] : null;
-    if (!sameAmount(o, n)) causes.push({ kind: 'salary', component, old: o, new: n });
+    if (!sameAmount(o, n)) {
+      const before = new Set(inOld.salary_changes ?? []);
+      const changes = (inNew.salary_changes ?? []).filter((id) => !before.has(id));
+      causes.push({ kind: 'salary', component, old: o, new: n, changes });
+    }
   }
   for (const id of union(a?.hooks, b?.hooks)) {
     const key = String(id);

@@ -7,14 +7,15 @@ import { DomainException, NotFoundException } from '../../common/errors/domain.e
 import { findHook } from '../config/calculation-hooks';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { amountText, engineColumnOf } from '../config/payroll-columns';
-import { CellExplanationDto, ExplainedCellDto, ExplainInputDto } from '../dto/payroll-explain.dto';
+import { CellExplanationDto, ExplainedCellDto, ExplainInputDto, ExplainProrationDto } from '../dto/payroll-explain.dto';
 import { CellExplanation, explainCell, planColumns } from '../engine/payroll-engine';
 import { SalaryComponent } from '../entities/payroll-config.entities';
 import { PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repository';
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
-import { engineEmployeeOf, HOOK_SOURCES, hookValuesOf, requireInputs, StoredHook } from '../runs/run-inputs';
+import { EmployeeInputs, engineEmployeeOf, HOOK_SOURCES, hookValuesOf, requireInputs } from '../runs/run-inputs';
+import { StoredProration } from '../engine/proration';
 
 /**
  * Explains a run's cells (API.md §18): the engine computes the cell again in its tracing mode from
@@ -100,9 +101,7 @@ export class PayrollExplainService {
         rule: e.rule,
         script: column.calculation_hook ? null : column.script,
         default_value: column.default_value,
-        inputs: e.inputs.map((i) =>
-          this.inputDto(i, column, stored.hooks[String(column.id)], byVariable, names, editedBy(column.id)),
-        ),
+        inputs: e.inputs.map((i) => this.inputDto(i, column, stored, byVariable, names, editedBy(column.id))),
         steps: e.steps,
         rounding: e.rounding,
         error: e.error,
@@ -114,7 +113,7 @@ export class PayrollExplainService {
   private inputDto(
     input: CellExplanation['inputs'][number],
     column: PayrollColumnDto,
-    hook: StoredHook | undefined,
+    stored: EmployeeInputs,
     byVariable: Map<string, PayrollColumnDto>,
     components: Map<number, string>,
     editedBy: { at: Date; actorUserId: number | null } | null,
@@ -127,6 +126,7 @@ export class PayrollExplainService {
           kind: input.kind,
           name: components.get(Number(input.ref)) ?? `component ${input.ref}`,
           component: Number(input.ref),
+          ...(stored.proration ? { proration: prorationDto(stored.proration, String(input.ref)) } : {}),
         };
       case 'column': {
         const read = byVariable.get(String(input.ref)) as PayrollColumnDto;
@@ -140,7 +140,8 @@ export class PayrollExplainService {
           hook: String(input.ref),
           args: column.calculation_hook_args,
           source: HOOK_SOURCES[String(input.ref)],
-          records: hook?.records ?? [],
+          records: stored.hooks[String(column.id)]?.records ?? [],
+          ...(stored.hooks[String(column.id)]?.arrears ? { arrears: stored.hooks[String(column.id)].arrears } : {}),
         };
       case 'employee_field':
         return { ...base, kind: input.kind, name: `employee.${input.ref}`, field: String(input.ref) };
@@ -155,4 +156,19 @@ export class PayrollExplainService {
         };
     }
   }
+}
+
+/** One component's share of a stored proration: each part's amount of it (0.00 where the salary lacked it). */
+function prorationDto(p: StoredProration, component: string): ExplainProrationDto {
+  return {
+    rule: p.rule,
+    period_days: p.period_days,
+    segments: p.segments.map((x) => ({
+      from: x.from,
+      to: x.to,
+      days: x.days,
+      amount: amountText(x.salary[component] ?? '0'),
+      change: x.change,
+    })),
+  };
 }

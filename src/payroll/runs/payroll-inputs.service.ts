@@ -7,6 +7,20 @@ import { TimesheetsService } from '../../timesheets/timesheets.service';
 import { EngineEmployee } from '../engine/payroll-engine';
 import { HOOK_SOURCES, StoredHook } from './run-inputs';
 import { Dec, EMPLOYEE_FORMULA_FIELDS } from '../formula/formula';
+import { timeSlices } from '../../common/async/time-slices';
+import {
+  calendarDays,
+  DayCount,
+  DEFAULT_PRORATION,
+  prorate,
+  Prorated,
+  ProrationRule,
+  workingDayCount,
+} from '../engine/proration';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PayFrequency } from '../entities/payroll-config.entities';
+import type { Payroll } from '../entities/payroll-run.entities';
 
 /** A column with a calculation hook, as the inputs loader needs it. */
 export interface HookColumn {
@@ -30,6 +44,7 @@ export class PayrollInputsService {
     private readonly leave: LeaveRequestsService,
     private readonly ledger: LeaveLedgerService,
     private readonly employees: EmployeeFactsService,
+    @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
   ) {}
 
   /**
@@ -49,7 +64,9 @@ export class PayrollInputsService {
     const out = new Map<number, Map<number, StoredHook>>();
     let attendance: Awaited<ReturnType<AttendanceService['closedRecords']>> | undefined;
     for (const column of columns) {
-      if (!Object.hasOwn(HOOK_SOURCES, column.hook)) continue; // unknown hooks are refused when a column is saved; none gives no value (the default)
+      // Unknown hooks are refused when a column is saved; none gives no value (the default). Arrears
+      // read earlier runs: PayrollArrearsService computes them.
+      if (!Object.hasOwn(HOOK_SOURCES, column.hook) || column.hook === 'arrears') continue;
       const sums = new Map<number, { sum: Dec; records: number[] }>();
       const add = (employee: number, records: readonly number[], amount: Dec | string | number) => {
         const entry = sums.get(employee) ?? { sum: new Dec(0), records: [] };
@@ -124,6 +141,35 @@ export class PayrollInputsService {
         );
       }
       out.set(column.id, perEmployee);
+    }
+    return out;
+  }
+
+  /** The payroll's proration rule: its own, else its pay frequency's (issue 44). */
+  async prorationOf(payroll: Pick<Payroll, 'proration' | 'payPeriod'>): Promise<ProrationRule> {
+    if (payroll.proration) return payroll.proration;
+    const frequency = await this.frequencies.findOne({ where: { id: payroll.payPeriod } });
+    return frequency?.proration ?? DEFAULT_PRORATION;
+  }
+
+  /**
+   * Each employee's salary over [from, to] from its employment history, prorated by `rule` (issue
+   * 44): component id → amount, and how it was prorated (null: one salary for the whole period).
+   * An employee without history in the period is absent (its current salary applies).
+   */
+  async proratedSalaries(employeeIds: number[], from: string, to: string, rule: ProrationRule): Promise<Map<number, Prorated>> {
+    const employment = await this.employees.employmentBetween(employeeIds, from, to);
+    let count: DayCount = calendarDays;
+    if (rule === 'working_days') {
+      const { workWeek, holidays } = await this.leave.calendar(from, to);
+      count = workingDayCount(workWeek, holidays);
+    }
+    const out = new Map<number, Prorated>();
+    const slices = timeSlices();
+    for (const [id, e] of employment) {
+      if (slices.due()) await slices.pause();
+      const prorated = prorate(e.segments, { from, to }, { from: e.joined, to: e.terminated }, rule, count);
+      if (prorated) out.set(id, prorated);
     }
     return out;
   }

@@ -18,6 +18,7 @@ import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.servic
 import { PAYROLL_STATES } from './payroll.states';
 import '../payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
+import { PayrollArrearsService } from './payroll-arrears.service';
 import { internalFailure, isCurrentClaim, payrollJobId, PayrollJobData } from './payroll.jobs';
 
 class PlanFailure extends Error {
@@ -49,6 +50,7 @@ export class PayrollProcessingService {
     private readonly inputs: PayrollInputsService,
     private readonly grid: PayrollGridService,
     private readonly storedInputs: PayrollRunInputsRepository,
+    private readonly arrears: PayrollArrearsService,
   ) {}
 
   /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
@@ -113,9 +115,19 @@ export class PayrollProcessingService {
    */
   async liveInputs(payroll: Payroll, employeeIds: number[], columns?: PayrollColumnDto[]): Promise<RunInputs> {
     columns ??= await this.currentColumns(payroll);
+    // The salaries over the period from the employment history, prorated; the current salary for
+    // an employee without history then.
+    const prorated = await this.inputs.proratedSalaries(
+      employeeIds,
+      payroll.dateStart,
+      payroll.dateEnd,
+      await this.inputs.prorationOf(payroll),
+    );
+    const current = employeeIds.filter((id) => !prorated.has(id));
     const salaries = new Map<number, Map<number, string>>();
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      for (const s of await this.salaries.find({ where: { employeeId: In(employeeIds.slice(i, i + 1000)) } })) {
+    for (const [id, p] of prorated) salaries.set(id, new Map(Object.entries(p.salary).map(([c, amount]) => [Number(c), amount])));
+    for (let i = 0; i < current.length; i += 1000) {
+      for (const s of await this.salaries.find({ where: { employeeId: In(current.slice(i, i + 1000)) } })) {
         const map = salaries.get(s.employeeId) ?? new Map<number, string>();
         map.set(s.componentId, s.amount);
         salaries.set(s.employeeId, map);
@@ -132,6 +144,8 @@ export class PayrollProcessingService {
       .filter((c) => c.calculation_hook)
       .map((c) => ({ id: c.id, hook: c.calculation_hook as string, args: c.calculation_hook_args }));
     const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd, fields);
+    const arrears = hookColumns.filter((c) => c.hook === 'arrears');
+    for (const [column, values] of await this.arrears.hookInputs(payroll, arrears, employeeIds)) hooks.set(column, values);
     const employees = new Map<number, EmployeeInputs>();
     for (const id of employeeIds) {
       const p = settings.get(id);
@@ -151,6 +165,7 @@ export class PayrollProcessingService {
           salaries.get(id),
           fields.get(id),
           stored,
+          prorated.get(id) ?? null,
         ),
       );
     }
@@ -243,13 +258,15 @@ export class PayrollProcessingService {
 
   /**
    * The payroll employees a payroll selects (what it processes and GET .../{id}/employees lists):
-   * the pay frequency, and deduction group when set; Active; in the department or below.
+   * the pay frequency, and deduction group when set; employed on some day of the period (joiners
+   * and leavers within it included, issue 44); in the department or below on its last day.
    */
   async selectionOf(payroll: Payroll): Promise<Selection> {
     return {
       payFrequency: payroll.payPeriod,
       deductionGroup: payroll.deductionGroupId,
       departments: await this.reference.subtree([payroll.departmentId]),
+      period: { from: payroll.dateStart, to: payroll.dateEnd },
     };
   }
 

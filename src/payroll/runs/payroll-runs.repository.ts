@@ -43,11 +43,15 @@ export interface ErrorWrite {
   message: string;
 }
 
-/** What selects a payroll's employees: its pay frequency, deduction group, and department subtree. */
+/**
+ * What selects a payroll's employees: its pay frequency, deduction group, department subtree (on
+ * the period's last day) and period (employed on some day of it).
+ */
 export interface Selection {
   payFrequency: number;
   deductionGroup: number | null;
   departments: number[];
+  period: { from: string; to: string };
 }
 
 /**
@@ -63,7 +67,12 @@ const ROWS_PER_INSERT = 1000;
 const PAYSLIPS_PER_INSERT = 200;
 
 const SAMPLE_SCOPE: RowScope = [1, 2];
-const SAMPLE_SELECTION: Selection = { payFrequency: 1, deductionGroup: 1, departments: [1, 2] };
+const SAMPLE_SELECTION: Selection = {
+  payFrequency: 1,
+  deductionGroup: 1,
+  departments: [1, 2],
+  period: { from: '2026-06-01', to: '2026-06-30' },
+};
 
 /**
  * The payroll runs' SQL (issue 26): payrolls, their cells, errors and payslips, the selection of
@@ -268,7 +277,7 @@ export class PayrollRunsRepository {
       .createQueryBuilder('p')
       .where('p.pay_frequency_id = :payPeriod', { payPeriod: selection.payFrequency });
     if (selection.deductionGroup !== null) qb.andWhere('p.deduction_group_id = :group', { group: selection.deductionGroup });
-    return this.employees.joinEmployee(qb, 'p.employee_id', { status: 'Active', departments: selection.departments });
+    return this.employees.joinEmployee(qb, 'p.employee_id', { employed: selection.period, departments: selection.departments });
   }
 
   /** Restricts `qb` to rows whose employee (in `column`) is in `scope`. */

@@ -44,6 +44,7 @@ export function toPayrollDto(p: Payroll): PayrollDto {
     deduction_group: p.deductionGroupId,
     date_start: p.dateStart,
     date_end: p.dateEnd,
+    proration: p.proration,
     columns: p.columns,
     payslip_template: p.payslipTemplateId,
     status: p.status,
@@ -124,6 +125,7 @@ export class PayrollRunsService {
       deductionGroupId: dto.deduction_group ?? null,
       dateStart: dto.date_start,
       dateEnd: dto.date_end,
+      proration: dto.proration ?? null,
       columns: columnIds,
       payslipTemplateId: dto.payslip_template ?? null,
     });

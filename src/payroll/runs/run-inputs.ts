@@ -6,6 +6,7 @@ import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { amountText } from '../config/payroll-columns';
 import { EngineEmployee, HookValues } from '../engine/payroll-engine';
 import { EmployeeFormulaField } from '../formula/formula';
+import { Prorated, StoredProration } from '../engine/proration';
 
 /*
  * What a payroll run computed from (issue 32), kept with the run so that it can be explained and
@@ -14,7 +15,14 @@ import { EmployeeFormulaField } from '../formula/formula';
  */
 
 /** Where a calculation hook's value came from: the records summed (their ids) or the employee record. */
-export const HOOK_SOURCE_NAMES = ['attendance', 'time_entries', 'leave_requests', 'leave_ledger', 'employee'] as const;
+export const HOOK_SOURCE_NAMES = [
+  'attendance',
+  'time_entries',
+  'leave_requests',
+  'leave_ledger',
+  'employee',
+  'payrolls',
+] as const;
 export type HookSource = (typeof HOOK_SOURCE_NAMES)[number];
 
 export const HOOK_SOURCES: Record<string, HookSource> = {
@@ -25,6 +33,7 @@ export const HOOK_SOURCES: Record<string, HookSource> = {
   approved_leave_days: 'leave_requests',
   leave_encashment_days: 'leave_ledger',
   employee_field: 'employee',
+  arrears: 'payrolls',
 };
 
 /**
@@ -34,8 +43,24 @@ export const HOOK_SOURCES: Record<string, HookSource> = {
 export interface StoredHook {
   /** Null: no value (the column's default applies). */
   value: string | null;
-  /** Ids of the source's records (attendance records, time entries, leave requests, ledger entries); absent: none. */
+  /** Ids of the source's records (attendance records, time entries, leave requests, ledger entries, payrolls); absent: none. */
   records?: number[];
+  /** The arrears hook's parts, one per earlier run it recomputed (issue 44). */
+  arrears?: StoredArrears[];
+}
+
+/**
+ * One earlier run's arrears (issue 44): its column recomputed from its stored inputs with the
+ * history as known now, minus what it paid and what Completed runs since paid for it as arrears.
+ */
+export interface StoredArrears {
+  payroll: number;
+  recomputed: string;
+  paid: string;
+  already_paid: string;
+  amount: string;
+  /** The changes recorded or cancelled after that run was processed that reach back into its period. */
+  changes: number[];
 }
 
 /** One employee's inputs of one run. */
@@ -43,8 +68,12 @@ export interface EmployeeInputs {
   /** The payroll-employee settings of the run. */
   settings: { pay_frequency: number | null; currency: string | null; deduction_group: number | null };
   minorUnit: number;
-  /** Salary component id → amount. */
+  /** Salary component id → amount (prorated over the period when `proration` is set). */
   salary: Record<string, string>;
+  /** How the salary was prorated (issue 44): absent when one salary was in force for the whole period. */
+  proration?: StoredProration;
+  /** The employment changes whose salaries it read (issue 44); absent for a run before history, or without it. */
+  salary_changes?: number[];
   /** The formula fields the employee has (those without a value are left out). */
   fields: Partial<Record<EmployeeFormulaField, number | null>>;
   /** Hook column id → its value and sources. */
@@ -81,8 +110,11 @@ export function employeeInputs(
   salary: ReadonlyMap<number, string> | undefined,
   fields: EmployeeInputs['fields'] | undefined,
   hooks: Record<string, StoredHook>,
+  prorated: Pick<Prorated, 'proration' | 'changes'> | null = null,
 ): EmployeeInputs {
   return {
+    ...(prorated?.proration ? { proration: prorated.proration } : {}),
+    ...(prorated ? { salary_changes: prorated.changes } : {}),
     settings,
     minorUnit: minorUnitOf(settings.currency ?? ''),
     // "5000.00" on every database (MariaDB reads "5000.000", SQLite "5000").
