@@ -110,7 +110,12 @@ export async function loadPayrollDataset(
   await ds.query('DELETE FROM employment_segments WHERE employee_id >= ?', [first]);
   await ds.query('DELETE FROM employment_changes WHERE employee_id >= ?', [first]);
   await moveIntoHistory((sql, params) => ds.query(sql, params), first - 1, 'Joined');
-  if (changed > 0) await raiseFrom(ds, ids.filter((_, i) => i % Math.round(1 / changed) === 0), raisedOn);
+  if (changed > 0)
+    await raiseFrom(
+      ds,
+      ids.filter((_, i) => i % Math.round(1 / changed) === 0),
+      raisedOn,
+    );
   return ids;
 }
 
