@@ -140,8 +140,8 @@ async function raiseFrom(ds: DataSource, ids: number[], day: string): Promise<vo
           "VALUES (?, ?, 'Raise', '{}', ?, 'Effective', ?, NULL, NULL, NULL)",
         [id, day, JSON.stringify(salary), new Date().toISOString().slice(0, 23).replace('T', ' ')],
       );
-      const [{ change }] = await em.query<Array<{ change: number }>>(
-        'SELECT MAX(id) AS change FROM employment_changes WHERE employee_id = ?',
+      const [{ change_id: change }] = await em.query<Array<{ change_id: number }>>(
+        'SELECT MAX(id) AS change_id FROM employment_changes WHERE employee_id = ?',
         [id],
       );
       await em.query(
