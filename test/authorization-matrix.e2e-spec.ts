@@ -69,7 +69,11 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Timesheets
   [/GET|POST|PUT|DELETE/, /^\/timesheets(\/:id|\/:id\/(submit|approve|reject))?$/, ANY],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
-  [/POST|PUT|DELETE/, /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components|pay-frequencies)(\/:id)?$/, ADMIN],
+  [
+    /POST|PUT|DELETE/,
+    /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components|pay-frequencies|tables)(\/:id)?$/,
+    ADMIN,
+  ],
   [/POST|PUT|DELETE/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMIN],
   [/POST/, /^\/payroll_config\/payroll-columns\/preview-change$/, ADMIN],
   [/GET/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMINS],

@@ -18,7 +18,7 @@ describe('demo seed', () => {
     ]);
     const admin = bearer(first.accessToken);
     const list = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin });
-    expect(list.json().total).toBe(60);
+    expect(list.json().total).toBe(61);
     const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
     expect(departments.json().total).toBe(6);
     const documentTypes = await t.app.inject({ method: 'GET', url: '/app/api/document-types', headers: admin });
@@ -219,6 +219,7 @@ describe('demo seed', () => {
       'unpaid_leave',
       'encashed_days',
       'leave_encashment',
+      'arrears',
       'gross',
       'tax',
       'net',
@@ -269,7 +270,7 @@ describe('demo seed', () => {
       url: `/app/api/payroll_config/payrolls/${payrolls[0].id}/data?limit=5`,
       headers: admin,
     });
-    expect(grid.json().data.total).toBe(60);
+    expect(grid.json().data.total).toBe(61);
     expect(grid.json().data.rows[0].values[String(grid.json().data.columns[10].id)]).toMatch(/^\d+\.\d{2}$/);
     // Last month's payroll prices the 2 annual days the first employee had paid out that month.
     const all = await t.app.inject({
@@ -297,13 +298,42 @@ describe('demo seed', () => {
     for (const r of diff.json().data as DiffRow[])
       for (const c of r.causes) reasons.set(r.employee, [...new Set([...(reasons.get(r.employee) ?? []), c.source ?? c.kind])]);
     const firstThree = (
-      await t.app.get(DataSource).query<Array<{ id: number }>>('SELECT id FROM employees ORDER BY id LIMIT 3')
+      await t.app.get(DataSource).query<Array<{ id: number }>>('SELECT id FROM employees ORDER BY id LIMIT 4')
     ).map((e) => Number(e.id));
+    const idOf = async (code: string) =>
+      Number(
+        (await t.app.get(DataSource).query<Array<{ id: number }>>('SELECT id FROM employees WHERE employee_id = ?', [code]))[0]
+          .id,
+      );
+    const [leaver, joiner] = [await idOf('E0040'), await idOf('E0061')];
+    // Payroll on dates (issue 44): a raise from the 22nd, a raise back-dated into the month before
+    // (paid with arrears), a leaver on the 18th (prorated) and a joiner on the 10th.
     expect([...reasons].sort((a, b) => a[0] - b[0])).toEqual([
       [firstThree[0], ['leave_ledger']],
       [firstThree[1], ['salary']],
       [firstThree[2], ['attendance']],
+      [firstThree[3], ['salary', 'payrolls']],
+      [leaver, ['salary']],
+      [joiner, ['joined']],
     ]);
+    const basicColumn = String(all.json().data.columns.find((x: { name: string }) => x.name === 'Basic').id);
+    const arrearsColumn = String(all.json().data.columns.find((x: { name: string }) => x.name === 'Arrears').id);
+    const rowOf = (id: number) =>
+      all.json().data.rows.find((r: { employee: { id: number } }) => r.employee.id === id).values as Record<string, string>;
+    expect(rowOf(firstThree[3])[arrearsColumn]).toBe('100.00');
+    const explainedRaise = (
+      diff.json().data as Array<{ employee: number; column_name: string; causes: Array<Record<string, unknown>> }>
+    ).find((r) => r.employee === firstThree[1] && r.column_name === 'Basic');
+    expect(explainedRaise?.causes[0].changes).toEqual([
+      expect.objectContaining({ effective_date: expect.stringMatching(/-22$/), reason: 'Raise' }),
+    ]);
+    const monthDays = new Date(
+      Date.UTC(Number(payrolls[0].date_end.slice(0, 4)), Number(payrolls[0].date_end.slice(5, 7)), 0),
+    ).getUTCDate();
+    const before = (await t.app.inject({ method: 'GET', url: `/app/api/employees/${leaver}/salary`, headers: admin })).json()
+      .data[0].amount;
+    expect(rowOf(leaver)[basicColumn]).toBe(((Number(before) * 18) / monthDays).toFixed(2));
+    expect(Number(rowOf(joiner)[basicColumn])).toBeGreaterThan(0);
     const overtimePay = (diff.json().data as DiffRow[]).find(
       (r) => r.employee === firstThree[2] && r.column_name === 'Overtime pay',
     );
@@ -345,6 +375,6 @@ describe('demo seed', () => {
 
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(60);
+    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(61);
   }, 120_000); // the whole demo, payslip PDFs included
 });

@@ -664,13 +664,14 @@ describe('document expiry reminders', () => {
     });
     expect(renewed.json().data).toMatchObject({ version: 2, status: 'Valid' });
     await t.app.get(OutboxRelay).drain(); // the tasks are done by the relay's tasks subscriber
-    const open = (await ok(
-      'GET',
-      '/tasks?limit=100&filters=%7B%22status%22%3A%22Open%22%7D',
-      c.users.restricted.token,
-    )) as Array<{
-      link: string;
-    }>;
-    expect(open.filter((x) => x.link.endsWith(`/documents/${month.id}`))).toEqual([]);
+    const open = async () =>
+      (
+        (await ok('GET', '/tasks?limit=100&filters=%7B%22status%22%3A%22Open%22%7D', c.users.restricted.token)) as Array<{
+          link: string;
+        }>
+      ).filter((x) => x.link.endsWith(`/documents/${month.id}`));
+    // With two workers the other process's relay may hold the event's claim when this one drains.
+    await until(async () => (await open()).length === 0, 10_000);
+    expect(await open()).toEqual([]);
   });
 });

@@ -190,6 +190,12 @@ describe('hardening (issue 8)', () => {
           employee: { salary: { '1': '100.00' }, hooks: { overtime_hours: '1' }, fields: { age: 30 } },
           expected: { x: '1.00' },
         })();
+      fixtures['/payroll_config/tables/{id}'] = async () =>
+        adminPost('/payroll_config/tables', {
+          name: name(),
+          kind: 'lookup',
+          versions: [{ effective_from: '2025-01-01', rows: [{ key: 'a', value: '1.00' }] }],
+        })();
       // Seeded: the Yearly one (nothing else computes with it here).
       fixtures['/payroll_config/pay-frequencies/{id}'] = async () => ({ id: 5, token: c.users.admin.token });
       fixtures['/payroll_config/salary-components/{id}'] = async () =>

@@ -36,7 +36,7 @@ SELECT "Payslip"."id" AS "Payslip_id", "Payslip"."delivery_status" AS "Payslip_d
   WHERE "Payslip"."id" = 1;
 
 -- PayrollRunsRepository.payrolls
-SELECT "p"."id" AS "p_id", "p"."name" AS "p_name", "p"."pay_period" AS "p_pay_period", "p"."department_id" AS "p_department_id", "p"."deduction_group_id" AS "p_deduction_group_id", "p"."date_start" AS "p_date_start", "p"."date_end" AS "p_date_end", "p"."proration" AS "p_proration", "p"."columns" AS "p_columns", "p"."payslip_template_id" AS "p_payslip_template_id", "p"."status" AS "p_status", "p"."progress" AS "p_progress", "p"."error" AS "p_error", "p"."processing_started_at" AS "p_processing_started_at", "p"."claim" AS "p_claim", "p"."processed_at" AS "p_processed_at", "p"."completed_at" AS "p_completed_at", "p"."created_at" AS "p_created_at", "p"."column_set_id" AS "p_column_set_id", "p"."inputs_revision" AS "p_inputs_revision", "p"."revision" AS "p_revision"
+SELECT "p"."id" AS "p_id", "p"."name" AS "p_name", "p"."pay_period" AS "p_pay_period", "p"."department_id" AS "p_department_id", "p"."deduction_group_id" AS "p_deduction_group_id", "p"."date_start" AS "p_date_start", "p"."date_end" AS "p_date_end", "p"."proration" AS "p_proration", "p"."columns" AS "p_columns", "p"."payslip_template_id" AS "p_payslip_template_id", "p"."status" AS "p_status", "p"."progress" AS "p_progress", "p"."error" AS "p_error", "p"."processing_started_at" AS "p_processing_started_at", "p"."claim" AS "p_claim", "p"."processed_at" AS "p_processed_at", "p"."completed_at" AS "p_completed_at", "p"."created_at" AS "p_created_at", "p"."column_set_id" AS "p_column_set_id", "p"."inputs_revision" AS "p_inputs_revision", "p"."table_versions" AS "p_table_versions", "p"."revision" AS "p_revision"
   FROM "payrolls" "p"
   WHERE "p"."department_id" IN (?, ?) AND ("p"."status" IN (?))
   ORDER BY "p"."date_start" DESC, "p"."id" DESC
@@ -81,21 +81,21 @@ SELECT "p"."id" AS "p_id", "p"."employee_id" AS "p_employee_id", "p"."pay_freque
   FROM "payroll_employees" "p"
   INNER JOIN "employees" "je" ON "je"."id" = "p"."employee_id"
   LEFT JOIN "employment_segments" "jg" ON "jg"."employee_id" = "je"."id" AND "jg"."effective_from" <= ? AND ("jg"."effective_to" IS NULL OR "jg"."effective_to" >= ?)
-  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" IS NULL OR "je"."termination_date" >= ?) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?);
+  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" >= ? OR ("je"."termination_date" IS NULL AND "je"."status" = 'Active')) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?);
 
 -- PayrollRunsRepository.selectedPage
 SELECT "p"."id" AS "p_id", "p"."employee_id" AS "p_employee_id", "p"."pay_frequency_id" AS "p_pay_frequency_id", "p"."currency" AS "p_currency", "p"."deduction_group_id" AS "p_deduction_group_id"
   FROM "payroll_employees" "p"
   INNER JOIN "employees" "je" ON "je"."id" = "p"."employee_id"
   LEFT JOIN "employment_segments" "jg" ON "jg"."employee_id" = "je"."id" AND "jg"."effective_from" <= ? AND ("jg"."effective_to" IS NULL OR "jg"."effective_to" >= ?)
-  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" IS NULL OR "je"."termination_date" >= ?) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?)
+  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" >= ? OR ("je"."termination_date" IS NULL AND "je"."status" = 'Active')) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?)
   ORDER BY "je"."last_name" ASC, "p"."id" ASC
   LIMIT 50 OFFSET 0;
 SELECT COUNT(*) AS "total"
   FROM "payroll_employees" "p"
   INNER JOIN "employees" "je" ON "je"."id" = "p"."employee_id"
   LEFT JOIN "employment_segments" "jg" ON "jg"."employee_id" = "je"."id" AND "jg"."effective_from" <= ? AND ("jg"."effective_to" IS NULL OR "jg"."effective_to" >= ?)
-  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" IS NULL OR "je"."termination_date" >= ?) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?);
+  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" >= ? OR ("je"."termination_date" IS NULL AND "je"."status" = 'Active')) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?);
 
 -- PayrollRunsRepository.templates
 SELECT "t"."id" AS "t_id", "t"."name" AS "t_name", "t"."status" AS "t_status", "t"."content" AS "t_content"

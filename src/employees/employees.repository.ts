@@ -574,10 +574,14 @@ export class EmployeesRepository {
     qb.innerJoin(Employee, 'je', `je.id = ${employeeColumn}`);
     const employed = where.employed;
     if (employed)
-      qb.andWhere('je.joined_date <= :employedTo AND (je.termination_date IS NULL OR je.termination_date >= :employedFrom)', {
-        employedFrom: employed.from,
-        employedTo: employed.to,
-      });
+      // Terminated without a termination date (data from before the rule that sets one): gone.
+      qb.andWhere(
+        "je.joined_date <= :employedTo AND (je.termination_date >= :employedFrom OR (je.termination_date IS NULL AND je.status = 'Active'))",
+        {
+          employedFrom: employed.from,
+          employedTo: employed.to,
+        },
+      );
     if (where.departments && where.departments.length && employed) {
       qb.leftJoin(
         EmploymentSegment,

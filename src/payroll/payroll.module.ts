@@ -13,6 +13,8 @@ import { EmployeeSalaryController, PAYROLL_CRUD_CONTROLLERS, PayrollConfigContro
 import { PayrollConfigService } from './config/payroll-config.service';
 import { PayFrequenciesService } from './config/pay-frequencies.service';
 import { PayrollArrearsService } from './runs/payroll-arrears.service';
+import { PayrollTablesService } from './config/payroll-tables.service';
+import { PayrollTablesController } from './config/payroll-tables.controller';
 import { PayrollTestsController, PayrollTestsCrudController } from './config/payroll-tests.controller';
 import { PayrollTestsService } from './config/payroll-tests.service';
 import { PayrollEmployeesService } from './config/payroll-employees.service';
@@ -71,6 +73,7 @@ import { PayslipMailKind } from './payslips/payslip-mail.kind';
     PayrollTestsController,
     PayrollExplainController,
     PayrollColumnPreviewController,
+    PayrollTablesController,
   ],
   providers: [
     PayrollReactions,
@@ -80,6 +83,7 @@ import { PayslipMailKind } from './payslips/payslip-mail.kind';
     PayrollConfigService,
     PayFrequenciesService,
     PayrollArrearsService,
+    PayrollTablesService,
     PayrollTestsService,
     PayrollEmployeesService,
     PayrollInputsService,

@@ -212,7 +212,7 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   'ValidateScriptResultDto.variables', // a valid script
   'ValidateScriptResultDto.errors', // an invalid one
   // A cell's input has a sign in a sum only (API.md §18).
-  ...['Salary', 'Column', 'Hook', 'Field', 'Edit'].map((k) => `Explain${k}InputDto.sign`),
+  ...['Salary', 'Column', 'Hook', 'Field', 'Edit', 'Table'].map((k) => `Explain${k}InputDto.sign`),
   // A salary amount is prorated only when the salary changed within the period (API.md §20).
   'ExplainSalaryInputDto.proration',
   // The arrears hook's parts, on its input only.

@@ -31,10 +31,14 @@ export class LocalFileStore implements FileStore {
     await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
     const partial = `${path}.part`;
     const meter = new MeteredStream(opts.maxBytes);
+    const out = createWriteStream(partial, { mode: 0o600 });
     try {
-      await pipeline(body, meter, createWriteStream(partial, { mode: 0o600 }));
+      await pipeline(body, meter, out);
       await rename(partial, path);
     } catch (err) {
+      // A body that fails at once rejects the pipeline while the file is still being opened: wait
+      // for it to close, or the open would create the part file after it was removed.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()).destroy());
       await rm(partial, { force: true });
       throw err;
     }

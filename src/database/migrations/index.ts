@@ -36,6 +36,7 @@ import { EventFeed1763800000034 } from './1763800000034-EventFeed';
 import { RollupsByDayDepartment1763800000035 } from './1763800000035-RollupsByDayDepartment';
 import { RecordsUpdatedAt1763800000036 } from './1763800000036-RecordsUpdatedAt';
 import { PayrollProration1763800000037 } from './1763800000037-PayrollProration';
+import { PayrollTables1763800000038 } from './1763800000038-PayrollTables';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   RollupsByDayDepartment1763800000035,
   RecordsUpdatedAt1763800000036,
   PayrollProration1763800000037,
+  PayrollTables1763800000038,
 ];

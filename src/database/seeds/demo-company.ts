@@ -72,7 +72,7 @@ export const DEMO_EMPLOYEE_EMPLOYEE = 'E0007';
 export const DEMO_RESTRICTED_DEPARTMENT = 'People & Finance';
 
 /**
- * The demo company's records: a department tree, reference data and 60 employees with
+ * The demo company's records: a department tree, reference data and 60 employees (61 with last month’s joiner) with
  * supervisors. Does nothing when the demo database already holds them (the seed is idempotent).
  */
 export async function seedDemoCompany(app: INestApplicationContext): Promise<void> {

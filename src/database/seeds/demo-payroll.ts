@@ -4,11 +4,13 @@ import { DataSource } from 'typeorm';
 import { AttendanceService } from '../../attendance/attendance.service';
 import { AuthUser } from '../../common/auth/auth-user';
 import { Employee } from '../../employees/entities/employee.entity';
+import { EmployeesService } from '../../employees/employees.service';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { Department } from '../../reference/entities/reference.entities';
 import { PayrollColumn } from '../../payroll/entities/payroll-config.entities';
 import { PayrollTestsService } from '../../payroll/config/payroll-tests.service';
 import { PayrollConfigService } from '../../payroll/config/payroll-config.service';
+import { PayrollTablesService } from '../../payroll/config/payroll-tables.service';
 import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
 import { PayrollEmployeesService } from '../../payroll/config/payroll-employees.service';
 import { PayrollRunsService } from '../../payroll/runs/payroll-runs.service';
@@ -70,7 +72,7 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
   const unpaid = await ds.getRepository(LeaveType).findOne({ where: { name: 'Unpaid' } });
   const column = (name: string, variable: string, rest: Record<string, unknown>) =>
     config.saveColumn({ name, variable, ...rest });
-  await column('Basic', 'basic', { salary_components: [basic] });
+  const basicColumn = await column('Basic', 'basic', { salary_components: [basic] });
   await column('Allowances', 'allowances', { salary_components: [housing, transport] });
   // Past 9.5 hours a day: the demo's ordinary days are shorter, so overtime is the exception it is.
   await column('Overtime hours', 'overtime_hours', {
@@ -89,14 +91,32 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
     calculation_hook_args: { leave_type: annual.id },
   });
   await column('Leave encashment', 'leave_encashment', { script: 'encashed_days * basic / 21.67' });
-  await column('Gross', 'gross', { script: 'basic + allowances + overtime_pay + leave_encashment - unpaid_leave' });
-  await column('Income tax', 'tax', {
-    script:
-      'if(gross <= 1000, 0,\n' +
-      '  if(gross <= 3000, (gross - 1000) * 0.14,\n' +
-      '    if(gross <= 6000, 280 + (gross - 3000) * 0.24,\n' +
-      '      1000 + (gross - 6000) * 0.42)))',
+  // What back-dated salary changes still owe (issue 44): basic recomputed for each paid month.
+  await column('Arrears', 'arrears', { calculation_hook: 'arrears', calculation_hook_args: { column: basicColumn.id } });
+  await column('Gross', 'gross', { script: 'basic + allowances + overtime_pay + leave_encashment + arrears - unpaid_leave' });
+  // A progressive monthly tax from a dated table: last year's brackets and this year's (issue 44).
+  const year = new Date().getUTCFullYear();
+  const bracket = (from: number, to: number | null, rate: string) => ({
+    from: `${from}.00`,
+    to: to === null ? null : `${to}.00`,
+    rate,
+    fixed: '0.00',
   });
+  await app.get(PayrollTablesService).create({
+    name: 'income_tax',
+    kind: 'brackets',
+    versions: [
+      {
+        effective_from: `${year - 1}-01-01`,
+        rows: [bracket(0, 950, '0'), bracket(950, 2900, '0.14'), bracket(2900, 5800, '0.24'), bracket(5800, null, '0.42')],
+      },
+      {
+        effective_from: `${year}-01-01`,
+        rows: [bracket(0, 1000, '0'), bracket(1000, 3000, '0.14'), bracket(3000, 6000, '0.24'), bracket(6000, null, '0.42')],
+      },
+    ],
+  });
+  await column('Income tax', 'tax', { script: 'bracket("income_tax", gross)' });
   await column('Net pay', 'net', { script: 'gross - tax' });
   // Payroll tests pin what the columns give three representative employees (computed by hand).
   const tests = app.get(PayrollTestsService).tests;
@@ -202,28 +222,52 @@ export async function seedDemoPayrollRuns(app: INestApplicationContext, now = ne
  * days paid out last month are the demo leave ledger's (demo-leave-timesheets).
  */
 async function seedChangesBetweenRuns(app: INestApplicationContext, lastMonthStart: string): Promise<void> {
-  const [, raised, overtime] = await app
-    .get(DataSource)
-    .getRepository(Employee)
-    .find({ order: { id: 'ASC' }, take: 3 });
-  const items = await app.get(PayrollEmployeesService).salary(SEED_ADMIN, raised.id);
-  // Recorded after the month before last was paid, effective from the 22nd of last month: last
-  // month pays the old amount for 21 days and the new one for the rest (issue 44, proration).
-  await app.get(EmploymentHistoryService).record(SEED_ADMIN, raised.id, {
-    effective_date: `${lastMonthStart.slice(0, 8)}22`,
-    reason: 'Raise',
-    salary: items.map((i, k) => ({
-      component: i.component,
-      amount: k === 0 ? new Decimal(i.amount).plus(250).toFixed(2) : i.amount,
-    })),
+  const ds = app.get(DataSource);
+  const [, raised, overtime, backDated] = await ds.getRepository(Employee).find({ order: { id: 'ASC' }, take: 4 });
+  const history = app.get(EmploymentHistoryService);
+  const raise = async (employee: Employee, from: string, reason: string, by: number) => {
+    const items = await app.get(PayrollEmployeesService).salary(SEED_ADMIN, employee.id);
+    await history.record(SEED_ADMIN, employee.id, {
+      effective_date: from,
+      reason,
+      salary: items.map((i, k) => ({
+        component: i.component,
+        amount: k === 0 ? new Decimal(i.amount).plus(by).toFixed(2) : i.amount,
+      })),
+    });
+  };
+  const day = (n: number) => `${lastMonthStart.slice(0, 8)}${String(n).padStart(2, '0')}`;
+  // Recorded after the month before last was paid (issue 44): a raise from the 22nd of last month
+  // (last month pays the old amount for 21 days and the new one for the rest), and one back-dated
+  // to the first of the month before last (last month pays it, and 100 of arrears for that month).
+  await raise(raised, day(22), 'Raise', 250);
+  const monthBefore = new Date(Date.UTC(Number(lastMonthStart.slice(0, 4)), Number(lastMonthStart.slice(5, 7)) - 2, 1));
+  await raise(backDated, monthBefore.toISOString().slice(0, 10), 'Back-dated raise', 100);
+  // A leaver on the 18th of last month and a joiner on the 10th: each paid for its days.
+  const leaver = await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: 'E0040' } });
+  await app.get(EmployeesService).update(SEED_ADMIN, leaver.id, { termination_date: day(18), status: 'Terminated' });
+  const engineering = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Engineering' } });
+  const joiner = await app.get(EmployeesService).create({
+    employee_id: 'E0061',
+    first_name: 'Noor',
+    last_name: 'Haddad',
+    joined_date: day(10),
+    work_email: 'noor.haddad.61@demo.example',
+    department: engineering.id,
+    job_title: raised.jobTitleId ?? undefined,
   });
+  const lines = await app.get(PayrollEmployeesService).salary(SEED_ADMIN, raised.id);
+  await app.get(PayrollEmployeesService).setSalary(SEED_ADMIN, joiner.id, {
+    items: lines.map((l) => ({ component: l.component, amount: l.amount })),
+  });
+  await app.get(PayrollEmployeesService).save(SEED_ADMIN, { employee: joiner.id, pay_frequency: 4, currency: 'EUR' });
   const saturday = new Date(`${lastMonthStart}T00:00:00Z`);
   while (saturday.getUTCDay() !== 6) saturday.setUTCDate(saturday.getUTCDate() + 1);
-  const day = saturday.toISOString().slice(0, 10);
+  const stockTake = saturday.toISOString().slice(0, 10);
   await app.get(AttendanceService).create(SEED_ADMIN, {
     employee: overtime.id,
-    in_time: `${day}T08:00:00Z`,
-    out_time: `${day}T20:00:00Z`,
+    in_time: `${stockTake}T08:00:00Z`,
+    out_time: `${stockTake}T20:00:00Z`,
     note: 'stock-take',
   });
 }

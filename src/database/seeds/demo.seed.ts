@@ -29,7 +29,7 @@ export interface DemoSeedResult {
 export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 
 /**
- * The demo company: settings, reference data, 60 employees, and an Admin, a Manager, an Employee
+ * The demo company: settings, reference data, 60 employees (61 with last month’s joiner), and an Admin, a Manager, an Employee
  * and a Restricted Admin user; document types and the documents of twelve employees (some
  * expiring within the month); a dry run of an import of three new hires; a few notifications (a
  * leave request for the manager, its approval and a task for the employee). Idempotent: a second

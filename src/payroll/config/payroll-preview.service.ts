@@ -13,9 +13,9 @@ import { PayrollConfigService } from './payroll-config.service';
 import { cellMap, DiffSide } from '../explain/payroll-diff';
 import { PayrollDiffService } from '../explain/payroll-diff.service';
 import { PayrollInputsService } from '../runs/payroll-inputs.service';
-import { cellsOf, PayrollProcessingService } from '../runs/payroll-processing.service';
+import { PayrollProcessingService } from '../runs/payroll-processing.service';
 import { PayrollRunsService } from '../runs/payroll-runs.service';
-import { EmployeeInputs } from '../runs/run-inputs';
+import { cellsOf, EmployeeInputs } from '../runs/run-inputs';
 import { engineColumnOf } from './payroll-columns';
 
 /**
@@ -70,7 +70,8 @@ export class PayrollPreviewService {
       for (const [column, cell] of cells)
         if (cell.edited)
           edited.push(Object.assign(new PayrollCell(), { employeeId: employee, columnId: column, value: cell.value }));
-    const result = await this.processing.computeFrom({ columns, employees }, employeeIds, edited);
+    const tables = await this.processing.tablesOf(run, columns);
+    const result = await this.processing.computeFrom({ columns, employees, tables }, employeeIds, edited);
     // The cells a processing would write: computed, flagged edited where an edit was kept.
     const after: DiffSide = { columns, inputs: employees, cells: cellMap(cellsOf(result, edited)) };
     // The Admin's (who alone changes columns): every row.

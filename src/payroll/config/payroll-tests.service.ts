@@ -6,7 +6,10 @@ import { ReferenceCrud } from '../../common/crud/crud';
 import { DomainException, ValidationException } from '../../common/errors/domain.exception';
 import { PayrollTestDto, PayrollTestResultDto } from '../dto/payroll-config.dto';
 import { PayrollColumn, PayrollTest } from '../entities/payroll-config.entities';
-import { toEngineColumn } from './payroll-columns';
+import { toColumnDto, toEngineColumn } from './payroll-columns';
+import { PayrollTablesService } from './payroll-tables.service';
+import { tableNamesOf } from '../runs/run-inputs';
+import { FormulaTable } from '../formula/formula';
 import { payrollTestProblems, PayrollTestResult, runPayrollTests, TestColumn } from './payroll-tests';
 
 const testColumn = (c: PayrollColumn): TestColumn => ({ ...toEngineColumn(c), hookArgs: c.calculationHookArgs });
@@ -40,6 +43,7 @@ export class PayrollTestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(PayrollTest) tests: Repository<PayrollTest>,
+    private readonly tables: PayrollTablesService,
   ) {
     this.tests = new ReferenceCrud<PayrollTest, PayrollTestDto>({
       label: 'Payroll test',
@@ -65,7 +69,14 @@ export class PayrollTestsService {
       this.dataSource.getRepository(PayrollColumn).find(),
       this.dataSource.getRepository(PayrollTest).find({ order: { id: 'ASC' } }),
     ]);
-    return runPayrollTests(columns.map(testColumn), tests);
+    return runPayrollTests(columns.map(testColumn), tests, await this.tablesToday(columns));
+  }
+
+  /** The versions in force today of the tables these columns' scripts name. */
+  private async tablesToday(columns: PayrollColumn[]): Promise<Map<string, FormulaTable>> {
+    const names = tableNamesOf(columns.map(toColumnDto));
+    const found = await this.tables.inForce(names, new Date().toISOString().slice(0, 10));
+    return new Map([...found].map(([name, t]) => [name, t.formula]));
   }
 
   /**
@@ -81,10 +92,13 @@ export class PayrollTestsService {
     const current = await em.getRepository(PayrollColumn).find();
     const proposed = [...current.filter((c) => c.id !== column.id), { ...column, id: column.id ?? 0 }];
     // What the change breaks: a failure a test did not have before (a test failing already does not block other changes).
+    const tables = await this.tablesToday(proposed);
     const had = new Set(
-      runPayrollTests(current.map(testColumn), tests).flatMap((r) => r.failures.map((f) => `${r.id}:${f.column}:${f.actual}`)),
+      runPayrollTests(current.map(testColumn), tests, tables).flatMap((r) =>
+        r.failures.map((f) => `${r.id}:${f.column}:${f.actual}`),
+      ),
     );
-    const failed = runPayrollTests(proposed.map(testColumn), tests)
+    const failed = runPayrollTests(proposed.map(testColumn), tests, tables)
       .map((r) => ({ ...r, failures: r.failures.filter((f) => !had.has(`${r.id}:${f.column}:${f.actual}`)) }))
       .filter((r) => r.failures.length);
     if (!failed.length) return;

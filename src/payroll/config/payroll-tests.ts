@@ -1,6 +1,6 @@
 import { ErrorDetail } from '../../common/errors/domain.exception';
 import { computePayroll, EngineColumn, planColumns } from '../engine/payroll-engine';
-import { Dec, EMPLOYEE_FORMULA_FIELDS, EmployeeFormulaField } from '../formula/formula';
+import { Dec, EMPLOYEE_FORMULA_FIELDS, EmployeeFormulaField, FormulaTable } from '../formula/formula';
 
 /** A payroll test's employee (API.md §18): salary amounts by component id, hook values by hook code, formula fields. */
 export interface PayrollTestEmployee {
@@ -44,8 +44,14 @@ const DECIMAL = /^-?\d{1,12}(\.\d{1,6})?$/;
  * (the engine of the runs, in memory), and each expected column is compared exactly with its
  * cell. A set that does not plan fails every test on every expected column (actual null).
  */
-export function runPayrollTests(columns: readonly TestColumn[], tests: readonly PayrollTestCase[]): PayrollTestResult[] {
+export function runPayrollTests(
+  columns: readonly TestColumn[],
+  tests: readonly PayrollTestCase[],
+  /** The payroll tables in force (issue 44): tests see their versions as they see the columns. */
+  tables?: ReadonlyMap<string, FormulaTable>,
+): PayrollTestResult[] {
   const { plan } = planColumns(columns);
+  if (plan) plan.tables = tables;
   const byId = new Map(columns.map((c) => [c.id, c]));
   const result = plan
     ? computePayroll(

@@ -105,8 +105,25 @@ export class ExplainEditInputDto extends ExplainInputBase {
 }
 
 /** A value a cell read, with where it came from (API.md §18): one of five shapes, told apart by `kind`. */
+export class ExplainTableInputDto extends ExplainInputBase {
+  @kindOf('table', 'a payroll table the script read (bracket, band, lookup): value is the version read') kind: 'table';
+  @ApiInt({ description: 'the table (GET /payroll_config/tables/{id})' }) table: number;
+  @ApiProperty({ format: 'date', description: 'the version read: the one in force on the run’s last day' }) version: string;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: { type: 'string', nullable: true } },
+    description: "the version's rows, as GET /payroll_config/tables/{id} gives them",
+  })
+  rows: Array<Record<string, string | null>>;
+}
+
 export type ExplainInputDto =
-  ExplainSalaryInputDto | ExplainColumnInputDto | ExplainHookInputDto | ExplainFieldInputDto | ExplainEditInputDto;
+  | ExplainSalaryInputDto
+  | ExplainColumnInputDto
+  | ExplainHookInputDto
+  | ExplainFieldInputDto
+  | ExplainEditInputDto
+  | ExplainTableInputDto;
 
 export const EXPLAIN_INPUTS = {
   salary_component: ExplainSalaryInputDto,
@@ -114,6 +131,7 @@ export const EXPLAIN_INPUTS = {
   hook: ExplainHookInputDto,
   employee_field: ExplainFieldInputDto,
   edit: ExplainEditInputDto,
+  table: ExplainTableInputDto,
 } as const;
 
 export class ExplainStepDto {

@@ -8,6 +8,7 @@ import {
   FormulaRuntimeError,
   FormulaScope,
   FormulaStep,
+  FormulaTable,
   Value,
 } from '../formula/formula';
 
@@ -156,6 +157,13 @@ export function planColumns(columns: readonly EngineColumn[]): { plan: PlannedPl
 export interface PlannedPlan extends ColumnPlan {
   planned: PlannedColumn[];
   variableIndex: Map<string, number>;
+  /** The payroll tables the scripts read (bracket, band, lookup), as the run resolved them (issue 44). */
+  tables?: ReadonlyMap<string, FormulaTable>;
+}
+
+/** The table names the plan's scripts read. */
+export function tablesRead(plan: PlannedPlan): string[] {
+  return [...new Set(plan.planned.flatMap((p) => p.formula?.tables ?? []))];
 }
 
 class CellFailure extends Error {}
@@ -224,6 +232,12 @@ function computeRow(
         trace.inputs.push({ kind: 'column', ref: name, value: value.toString() });
       return value;
     },
+    table(name) {
+      const t = plan.tables?.get(name);
+      if (t && trace && !trace.inputs.some((i) => i.kind === 'table' && i.ref === name))
+        trace.inputs.push({ kind: 'table', ref: name, value: t.version });
+      return t;
+    },
     employee(field) {
       const value = employee.fields[field];
       if (value === null || value === undefined) throw new CellFailure(`employee.${field} is not set for this employee`);
@@ -263,8 +277,8 @@ export type CellRule = 'edit' | 'hook' | 'script' | 'sum' | 'default';
 
 /** A value a cell read: a salary amount, another column, a hook's value, an employee field, a manual edit. */
 export interface CellInput {
-  kind: 'salary_component' | 'column' | 'hook' | 'employee_field' | 'edit';
-  /** The component id, the column variable, the hook code or the field name. */
+  kind: 'salary_component' | 'column' | 'hook' | 'employee_field' | 'edit' | 'table';
+  /** The component id, the column variable, the hook code, the field name or the table name (its value: the version's day). */
   ref: number | string;
   value: string;
   /** For a sum: added or subtracted. */

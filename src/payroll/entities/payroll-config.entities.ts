@@ -78,7 +78,30 @@ export class PayrollTest {
   @Column({ type: 'simple-json' }) expected: Record<string, string>;
 }
 
+export const TABLE_KINDS = ['brackets', 'lookup'] as const;
+export type TableKind = (typeof TABLE_KINDS)[number];
+
+/** A payroll table (issue 44, API.md §20): tax brackets or a lookup, by name, in dated versions. */
+@Entity('payroll_tables')
+export class PayrollTable {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 100 }) name: string;
+  @Column({ type: 'varchar', length: 10 }) kind: TableKind;
+}
+
+/** A version of a payroll table in force from `effectiveFrom` until the next one. */
+@Entity('payroll_table_versions')
+export class PayrollTableVersion {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ name: 'table_id', type: 'integer' }) tableId: number;
+  @Column({ name: 'effective_from', type: 'date' }) effectiveFrom: string;
+  /** JSON: brackets [{from, to, rate, fixed}] or lookup [{key, value}], amounts as decimal strings. */
+  @Column({ type: 'simple-json' }) rows: Array<Record<string, string | null>>;
+}
+
 export const PAYROLL_CONFIG_ENTITIES = [
+  PayrollTable,
+  PayrollTableVersion,
   PayrollTest,
   PayFrequency,
   DeductionGroup,

@@ -7,6 +7,15 @@ import type { ProrationRule } from '../engine/proration';
 export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
 export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
 
+/** A payroll table version a run read. */
+export interface UsedTableVersion {
+  table: number;
+  name: string;
+  /** The version's id. */
+  version: number;
+  effective_from: string;
+}
+
 @Entity('payrolls')
 export class Payroll {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
@@ -29,13 +38,16 @@ export class Payroll {
   @Column({ name: 'processing_started_at', type: 'datetime', nullable: true }) claimedAt: Date | null;
   /** The current claim's token (a UUID): names its job (see migration PayrollClaims). */
   @Column({ type: 'varchar', length: 36, nullable: true }) claim: string | null;
-  @Column({ name: 'processed_at', type: 'datetime', nullable: true }) processedAt: Date | null;
+  /** To the millisecond (migration 38): arrears tell changes recorded after it from those before. */
+  @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true }) processedAt: Date | null;
   @Column({ name: 'completed_at', type: 'datetime', nullable: true }) completedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
   /** The column definitions its last processing used (null: never processed since inputs are kept). */
   @Column({ name: 'column_set_id', type: 'integer', nullable: true }) columnSetId: number | null;
   /** The revision of payroll_run_inputs its cells were computed from. */
   @Column({ name: 'inputs_revision', type: 'integer', nullable: true }) inputsRevision: number | null;
+  /** The payroll table versions its last processing read: [{table, name, version, effective_from}] (issue 44). */
+  @Column({ name: 'table_versions', type: 'simple-json', nullable: true }) tableVersions: UsedTableVersion[] | null;
   /** Bumped by every change of its cells (processing, edits). */
   @Column({ type: 'integer', default: 0 }) revision: number;
 }

@@ -16,6 +16,7 @@ import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { EmployeeInputs, engineEmployeeOf, HOOK_SOURCES, hookValuesOf, requireInputs } from '../runs/run-inputs';
 import { StoredProration } from '../engine/proration';
+import { PayrollTablesService, ResolvedTable } from '../config/payroll-tables.service';
 
 /**
  * Explains a run's cells (API.md §18): the engine computes the cell again in its tracing mode from
@@ -29,6 +30,7 @@ export class PayrollExplainService {
     private readonly repository: PayrollRunsRepository,
     private readonly storedInputs: PayrollRunInputsRepository,
     private readonly audit: AuditService,
+    private readonly tables: PayrollTablesService,
     @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
     @InjectRepository(SalaryComponent) private readonly components: Repository<SalaryComponent>,
   ) {}
@@ -49,6 +51,9 @@ export class PayrollExplainService {
       );
     const byId = new Map(columns.map((c) => [c.id, c]));
     if (!byId.has(columnId)) throw new NotFoundException('Column');
+    // The table versions the run read (issue 44).
+    const tables = await this.tables.used(payroll.tableVersions ?? []);
+    planned.tables = new Map([...tables].map(([name, t]) => [name, t.formula]));
     const editable = new Set(columns.filter((c) => c.editable).map((c) => c.id));
     const edits = new Map(
       (await this.cells.find({ where: { payrollId, employeeId, edited: true } }))
@@ -101,7 +106,7 @@ export class PayrollExplainService {
         rule: e.rule,
         script: column.calculation_hook ? null : column.script,
         default_value: column.default_value,
-        inputs: e.inputs.map((i) => this.inputDto(i, column, stored, byVariable, names, editedBy(column.id))),
+        inputs: e.inputs.map((i) => this.inputDto(i, column, stored, byVariable, names, editedBy(column.id), tables)),
         steps: e.steps,
         rounding: e.rounding,
         error: e.error,
@@ -117,6 +122,7 @@ export class PayrollExplainService {
     byVariable: Map<string, PayrollColumnDto>,
     components: Map<number, string>,
     editedBy: { at: Date; actorUserId: number | null } | null,
+    tables: Map<string, ResolvedTable>,
   ): ExplainInputDto {
     const base = { value: input.value, ...(input.sign ? { sign: input.sign } : {}) };
     switch (input.kind) {
@@ -145,6 +151,17 @@ export class PayrollExplainService {
         };
       case 'employee_field':
         return { ...base, kind: input.kind, name: `employee.${input.ref}`, field: String(input.ref) };
+      case 'table': {
+        const t = tables.get(String(input.ref));
+        return {
+          ...base,
+          kind: input.kind,
+          name: String(input.ref),
+          table: t?.used.table ?? 0,
+          version: input.value,
+          rows: t ? t.rows : [],
+        };
+      }
       case 'edit':
         return {
           ...base,

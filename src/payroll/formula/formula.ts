@@ -56,7 +56,26 @@ export const EMPLOYEE_FORMULA_FIELDS = [
 ] as const;
 export type EmployeeFormulaField = (typeof EMPLOYEE_FORMULA_FIELDS)[number];
 
-export const FORMULA_FUNCTIONS = ['if', 'min', 'max', 'round', 'floor', 'ceil', 'abs'] as const;
+export const FORMULA_FUNCTIONS = ['if', 'min', 'max', 'round', 'floor', 'ceil', 'abs', 'bracket', 'band', 'lookup'] as const;
+/** The functions that read a payroll table (API.md §20): their first argument is the table's name, a string literal. */
+export const TABLE_FUNCTIONS = ['bracket', 'band', 'lookup'] as const;
+
+/** A bracket of a `brackets` table: the part of x above `from` up to `to` (null: no end) is taxed at `rate`. */
+export interface TableBracket {
+  from: Dec;
+  to: Dec | null;
+  rate: Dec;
+  fixed: Dec;
+}
+
+/** A payroll table's version as a formula reads it (the one in force on the run's last day). */
+export interface FormulaTable {
+  name: string;
+  /** The version's effective_from (explain and diffs name it). */
+  version: string;
+  brackets?: readonly TableBracket[];
+  lookup?: ReadonlyMap<string, Dec>;
+}
 
 /*
  * jsep keeps its grammar in static tables shared by every user of the package in the process. This
@@ -140,6 +159,8 @@ export type Value = Dec | boolean;
 export interface FormulaScope {
   variable(name: string): Dec;
   employee(field: EmployeeFormulaField): Dec;
+  /** A payroll table by name (undefined: none by that name in force); a scope without tables has none. */
+  table?(name: string): FormulaTable | undefined;
 }
 
 /** One evaluated part of a script, as `explain` lists them: its text and its value. */
@@ -152,6 +173,8 @@ export interface CompiledFormula {
   /** Column variables the script reads (its dependencies). */
   variables: string[];
   employeeFields: EmployeeFormulaField[];
+  /** Names of the payroll tables it reads (bracket, band, lookup). */
+  tables: string[];
   evaluate(scope: FormulaScope): Value;
   /**
    * evaluate() that also lists every part of the script it evaluated (names, operations, calls;
@@ -284,6 +307,7 @@ export function compileFormula(
   const errors: FormulaError[] = [];
   const variables = new Set<string>();
   const employeeFields = new Set<EmployeeFormulaField>();
+  const tables = new Set<string>();
   const fail = (message: string, token?: string): Node => {
     errors.push({ message, ...(token ? positionOfToken(script, token) : { line: 1, column: 1 }) });
     return () => false;
@@ -382,12 +406,37 @@ export function compileFormula(
             name || undefined,
           );
         }
+        if ((TABLE_FUNCTIONS as readonly string[]).includes(name)) return tableCall(name, node.arguments as Expression[], depth);
         const args = (node.arguments as Expression[]).map((a) => compile(a, depth + 1));
         return call(name, args, fail);
       }
       default:
         return fail(`${node.type.replace(/Expression$/, '').toLowerCase() || 'this'} is not part of the formula language`);
     }
+  };
+
+  /** bracket("name", x), band("name", x), lookup("name", key): the name a string literal, the key a literal or a number. */
+  const tableCall = (name: string, args: Expression[], depth: number): Node => {
+    const [table, arg] = args;
+    if (args.length !== 2 || table.type !== 'Literal' || typeof table.value !== 'string')
+      return fail(`${name} takes 2 arguments: ${name}("table name", ${name === 'lookup' ? 'key' : 'amount'})`, name);
+    const tableName = table.value;
+    tables.add(tableName);
+    const key: Node | string =
+      name === 'lookup' && arg.type === 'Literal' && typeof arg.value === 'string' ? arg.value : compile(arg, depth + 1);
+    return (s) => {
+      const t = s.table?.(tableName);
+      if (!t) throw new FormulaRuntimeError(`no payroll table "${tableName}" is in force`);
+      if (name === 'lookup') {
+        if (!t.lookup) throw new FormulaRuntimeError(`table "${tableName}" is not a lookup table`);
+        const k = typeof key === 'string' ? key : num(key(s), name).toString();
+        const value = t.lookup.get(k);
+        if (value === undefined) throw new FormulaRuntimeError(`table "${tableName}" (version ${t.version}) has no key "${k}"`);
+        return value;
+      }
+      if (!t.brackets) throw new FormulaRuntimeError(`table "${tableName}" is not a brackets table`);
+      return bracketValue(name, t, num((key as Node)(s), name));
+    };
   };
 
   const binary = (op: string, l: Node, r: Node): Node => {
@@ -450,6 +499,7 @@ export function compileFormula(
     formula: {
       variables: [...variables],
       employeeFields: [...employeeFields],
+      tables: [...tables],
       evaluate: root,
       explain(scope) {
         if (!tracedRoot) {
@@ -469,6 +519,27 @@ export function compileFormula(
     },
     errors: [],
   };
+}
+
+/**
+ * bracket(): Σ rate × the part of x inside each bracket (above `from`, up to `to`), plus the
+ * `fixed` of the bracket x falls in; band(): that bracket's rate. x falls in the bracket with
+ * from < x ≤ to (the first one also takes x = from): a bracket from 10 000 to 20 000 takes
+ * 10 000.01 to 20 000.00. x below the first bracket or in no bracket is an error naming the table.
+ */
+function bracketValue(fn: string, t: FormulaTable, x: Dec): Dec {
+  const rows = t.brackets!;
+  const inside = rows.findIndex((b, i) => (x.gt(b.from) || (i === 0 && x.eq(b.from))) && (b.to === null || x.lte(b.to)));
+  if (inside < 0)
+    throw new FormulaRuntimeError(`${x.toString()} is outside the brackets of table "${t.name}" (version ${t.version})`);
+  if (fn === 'band') return rows[inside].rate;
+  let total = rows[inside].fixed;
+  for (const b of rows) {
+    if (!x.gt(b.from)) break;
+    const top = b.to === null || x.lt(b.to) ? x : b.to;
+    total = total.plus(top.minus(b.from).times(b.rate));
+  }
+  return inRange(total);
 }
 
 function equal(a: Value, b: Value): boolean {

@@ -10,6 +10,7 @@ import { explainCell, planColumns, PlannedPlan } from '../engine/payroll-engine'
 import { Payroll, PayrollCell } from '../entities/payroll-run.entities';
 import { Dec } from '../formula/formula';
 import { PayrollInputsService } from './payroll-inputs.service';
+import { PayrollTablesService } from '../config/payroll-tables.service';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
 import { EmployeeInputs, engineEmployeeOf, hookValuesOf, StoredArrears, StoredHook } from './run-inputs';
 
@@ -41,6 +42,7 @@ export class PayrollArrearsService {
     private readonly storedInputs: PayrollRunInputsRepository,
     private readonly inputs: PayrollInputsService,
     private readonly facts: EmployeeFactsService,
+    private readonly tables: PayrollTablesService,
   ) {}
 
   /** Each arrears hook column's value per employee of `run`: column id → employee id → StoredHook. */
@@ -74,10 +76,13 @@ export class PayrollArrearsService {
     const past: PastRun[] = [];
     for (const payroll of kept) {
       const columnsOf = (await this.storedInputs.columnSet(payroll.columnSetId!)) ?? [];
+      const plan = planColumns(columnsOf.map(engineColumnOf)).plan;
+      // The table versions that run read (they never change).
+      if (plan) plan.tables = new Map([...(await this.tables.used(payroll.tableVersions ?? []))].map(([n, t]) => [n, t.formula]));
       past.push({
         payroll,
         columns: columnsOf,
-        plan: planColumns(columnsOf.map(engineColumnOf)).plan,
+        plan,
         inputs: await this.storedInputs.inputsOf(payroll.id, payroll.inputsRevision!, concerned),
       });
     }
@@ -86,13 +91,19 @@ export class PayrollArrearsService {
     const parts = new Map<string, StoredArrears[]>(); // `${column}:${employee}` → parts, oldest run first
     const slices = timeSlices();
     for (const p of past) {
-      const processedAt = p.payroll.processedAt!;
+      const processed = p.payroll.processedAt!.getTime();
       const reaching = new Map<number, number[]>();
       for (const employee of concerned) {
+        // Recorded (and not read by the run) or cancelled since it was processed.
+        const read = new Set(p.inputs.get(employee)?.salary_changes ?? []);
         const ids = late
           .get(employee)!
           .filter((x) => x.effectiveDate <= p.payroll.dateEnd)
-          .filter((x) => x.recordedAt > processedAt || (x.cancelledAt !== null && x.cancelledAt > processedAt))
+          .filter(
+            (x) =>
+              (x.recordedAt.getTime() > processed && !read.has(x.id)) ||
+              (x.cancelledAt !== null && x.cancelledAt.getTime() > processed),
+          )
           .map((x) => x.id);
         if (ids.length && p.inputs.has(employee)) reaching.set(employee, ids);
       }

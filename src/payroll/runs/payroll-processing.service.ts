@@ -13,12 +13,22 @@ import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
 import { engineColumnOf, toColumnDto } from '../config/payroll-columns';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import { EmployeeInputs, employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, StoredHook } from './run-inputs';
+import {
+  EmployeeInputs,
+  employeeInputs,
+  engineEmployeeOf,
+  hookValuesOf,
+  RunInputs,
+  StoredHook,
+  tableNamesOf,
+  cellsOf,
+} from './run-inputs';
 import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import '../payroll.events';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollArrearsService } from './payroll-arrears.service';
+import { PayrollTablesService, ResolvedTable } from '../config/payroll-tables.service';
 import { internalFailure, isCurrentClaim, payrollJobId, PayrollJobData } from './payroll.jobs';
 
 class PlanFailure extends Error {
@@ -51,6 +61,7 @@ export class PayrollProcessingService {
     private readonly grid: PayrollGridService,
     private readonly storedInputs: PayrollRunInputsRepository,
     private readonly arrears: PayrollArrearsService,
+    private readonly tables: PayrollTablesService,
   ) {}
 
   /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
@@ -75,6 +86,8 @@ export class PayrollProcessingService {
       const [result, columnSetId] = await computed;
       await written;
       await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
+      const tableVersions = [...(inputs.tables?.values() ?? [])].map((t) => t.used);
+      const kept = { columnSetId, inputsRevision: revision, tableVersions };
       // Concurrent runs of other payrolls insert beside these rows: no gap locks, and a deadlock
       // victim writes again.
       await transaction(
@@ -83,7 +96,7 @@ export class PayrollProcessingService {
           await em.delete(PayrollCell, { payrollId });
           await this.repository.insertCells(em, payrollId, cellsOf(result, edited));
           await this.repository.replaceErrors(em, payrollId, result.errors);
-          await em.update(Payroll, { id: payrollId }, { columnSetId, inputsRevision: revision, revision: () => 'revision + 1' });
+          await em.update(Payroll, { id: payrollId }, { ...kept, revision: () => 'revision + 1' });
         },
         SET_REPLACEMENT,
       );
@@ -169,7 +182,12 @@ export class PayrollProcessingService {
         ),
       );
     }
-    return { columns, employees };
+    return { columns, employees, tables: await this.tables.inForce(tableNamesOf(columns), payroll.dateEnd) };
+  }
+
+  /** The table versions a run computes with (PayrollTablesService.forRun). */
+  tablesOf(payroll: Payroll, columns: PayrollColumnDto[]): Promise<Map<string, ResolvedTable>> {
+    return this.tables.forRun(payroll, tableNamesOf(columns));
   }
 
   /** The columns a run's cells follow: its snapshot, or (a run computed before snapshots) the payroll's current ones. */
@@ -204,7 +222,8 @@ export class PayrollProcessingService {
     const fresh = missing.length
       ? (await this.liveInputs(payroll, missing, columns)).employees
       : new Map<number, EmployeeInputs>();
-    const result = await this.computeFrom({ columns, employees: new Map([...stored, ...fresh]) }, employeeIds, edited);
+    const tables = await this.tablesOf(payroll, columns);
+    const result = await this.computeFrom({ columns, employees: new Map([...stored, ...fresh]), tables }, employeeIds, edited);
     if (revision !== null && fresh.size) await this.storedInputs.upsert(em, payroll.id, revision, fresh);
     await em.update(Payroll, { id: payroll.id }, { revision: () => 'revision + 1' });
     return result;
@@ -223,6 +242,7 @@ export class PayrollProcessingService {
     const fixed = new Map(
       edited.filter((c) => editable.has(c.columnId)).map((c) => [`${c.employeeId}:${c.columnId}`, c.value ?? '0']),
     );
+    plan.tables = new Map([...(inputs.tables ?? new Map<string, ResolvedTable>())].map(([name, t]) => [name, t.formula]));
     const engineEmployees = employeeIds.map((id) => engineEmployeeOf(id, inputs.employees.get(id) as EmployeeInputs));
     return computePayrollYielding(plan, engineEmployees, hookValuesOf(inputs.employees), (columnId, employeeId) =>
       fixed.get(`${employeeId}:${columnId}`),
@@ -275,12 +295,4 @@ export class PayrollProcessingService {
     const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
     return selected.map((p) => selectionRow(names, p)).sort((a, b) => BY_NAME(a.name, b.name) || a.id - b.id);
   }
-}
-
-/** The cells a run writes: every computed value, flagged edited where it was an edit kept. */
-export function* cellsOf(result: EngineResult, edited: PayrollCell[]): Generator<[number, number, string | null, boolean]> {
-  const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
-  for (const row of result.rows)
-    for (const [k, columnId] of result.columns.entries())
-      yield [row.employee, columnId, row.values[k], editedKeys.has(`${row.employee}:${columnId}`)];
 }

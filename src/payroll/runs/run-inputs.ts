@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { DomainException } from '../../common/errors/domain.exception';
 import { minorUnitOf } from '../../common/money/currencies';
-import type { Payroll } from '../entities/payroll-run.entities';
+import type { Payroll, PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { amountText } from '../config/payroll-columns';
-import { EngineEmployee, HookValues } from '../engine/payroll-engine';
-import { EmployeeFormulaField } from '../formula/formula';
+import { EngineEmployee, EngineResult, HookValues } from '../engine/payroll-engine';
+import { compileFormula, EmployeeFormulaField } from '../formula/formula';
+import type { ResolvedTable } from '../config/payroll-tables.service';
 import { Prorated, StoredProration } from '../engine/proration';
 
 /*
@@ -80,10 +81,20 @@ export interface EmployeeInputs {
   hooks: Record<string, StoredHook>;
 }
 
-/** A run's inputs: its columns (as the API shows them) and each employee's inputs. */
+/** A run's inputs: its columns (as the API shows them), each employee's inputs, and the payroll tables its scripts read. */
 export interface RunInputs {
   columns: PayrollColumnDto[];
   employees: ReadonlyMap<number, EmployeeInputs>;
+  /** Table name → the version the run reads (issue 44); absent: none. */
+  tables?: ReadonlyMap<string, ResolvedTable>;
+}
+
+/** The payroll tables the columns' scripts name (bracket, band, lookup). */
+export function tableNamesOf(columns: readonly PayrollColumnDto[]): string[] {
+  const names = new Set<string>();
+  for (const c of columns)
+    if (c.script && !c.calculation_hook) for (const t of compileFormula(c.script).formula?.tables ?? []) names.add(t);
+  return [...names];
 }
 
 export function engineEmployeeOf(id: number, inputs: EmployeeInputs): EngineEmployee {
@@ -139,4 +150,15 @@ export function requireInputs(p: Payroll): { columnSetId: number; inputsRevision
 /** The snapshot's key: the same column definitions in the same order give the same hash. */
 export function columnSetHash(columns: readonly PayrollColumnDto[]): string {
   return createHash('sha256').update(JSON.stringify(columns)).digest('hex');
+}
+
+/** The cells a run writes: every computed value, flagged edited where it was an edit kept. */
+export function* cellsOf(
+  result: EngineResult,
+  edited: ReadonlyArray<Pick<PayrollCell, 'employeeId' | 'columnId'>>,
+): Generator<[number, number, string | null, boolean]> {
+  const editedKeys = new Set(edited.map((c) => `${c.employeeId}:${c.columnId}`));
+  for (const row of result.rows)
+    for (const [k, columnId] of result.columns.entries())
+      yield [row.employee, columnId, row.values[k], editedKeys.has(`${row.employee}:${columnId}`)];
 }
