@@ -10,7 +10,7 @@
  * limits accept (scripts/worst-cases.ts). Each is the median of its repetitions.
  */
 import { computePayroll, EngineColumn, EngineEmployee, explainCell, planColumns } from '../src/payroll/engine/payroll-engine';
-import { compileFormula } from '../src/payroll/formula/formula';
+import { compileFormula, Dec, FormulaTable } from '../src/payroll/formula/formula';
 import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslips/payslip-context';
 import { compileBoundedTemplate } from '../src/common/template/template';
 import { PayrollTestCase, runPayrollTests } from '../src/payroll/config/payroll-tests';
@@ -60,8 +60,53 @@ function main(): void {
   console.log(`cell errors: ${errors}`);
   console.log(`peak RSS: ${Math.round(peakRss / 1048576)} MiB`);
   console.log(`target 300,000 cells/s: ${sorted[Math.floor(sorted.length / 2)] >= 300_000 ? 'met' : 'NOT met'}`);
+  bracketVersusScript(cols, people, hooks);
   explainAndTests(cols, people, hooks);
   bounds();
+}
+
+/**
+ * Issue 44: the same run with the income tax from a brackets table (bracket("income_tax", taxable))
+ * instead of the nested if of the script, same amounts; cells/s of each (median of the rounds) and
+ * the ratio (target ≥ 80 %).
+ */
+function bracketVersusScript(
+  cols: EngineColumn[],
+  people: EngineEmployee[],
+  hooks: (column: number, employee: number) => string | null,
+): void {
+  const d = (v: string) => new Dec(v);
+  const table: FormulaTable = {
+    name: 'income_tax',
+    version: '2026-01-01',
+    brackets: [
+      { from: d('0'), to: d('1000'), rate: d('0'), fixed: d('0') },
+      { from: d('1000'), to: d('3000'), rate: d('0.14'), fixed: d('0') },
+      { from: d('3000'), to: d('6000'), rate: d('0.24'), fixed: d('0') },
+      { from: d('6000'), to: null, rate: d('0.42'), fixed: d('0') },
+    ],
+  };
+  const withTable = cols.map((c) => (c.variable === 'income_tax' ? { ...c, script: 'bracket("income_tax", taxable)' } : c));
+  const median = (set: EngineColumn[], tables?: Map<string, FormulaTable>) => {
+    const rates: number[] = [];
+    let last: ReturnType<typeof computePayroll> | null = null;
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = process.hrtime.bigint();
+      const { plan } = planColumns(set);
+      plan!.tables = tables;
+      last = computePayroll(plan!, people, hooks);
+      rates.push((people.length * set.length) / (Number(process.hrtime.bigint() - start) / 1e9));
+    }
+    return { rate: [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)], result: last! };
+  };
+  const script = median(cols);
+  const bracketed = median(withTable, new Map([['income_tax', table]]));
+  const same = script.result.rows.every((r, i) => r.values.every((v, k) => v === bracketed.result.rows[i].values[k]));
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  console.log(
+    `bracket(): ${fmt(bracketed.rate)} cells/s against ${fmt(script.rate)} with the nested if ` +
+      `(${Math.round((bracketed.rate / script.rate) * 100)} %, target ≥ 80 %); same amounts: ${same}`,
+  );
 }
 
 /** Issue 32: explaining cells of this run (ms per cell, p50 and p99), and 500 payroll tests against its columns. */

@@ -162,6 +162,19 @@ describe('payroll tables (issue 44)', () => {
         { kind: 'table', name: 'income_tax', value: '2025-06-01', table: table.id, version: '2025-06-01', rows: BRACKETS_JUNE },
       ]),
     );
+    // June against May: the tax cells changed for the new version, and nothing else.
+    const diff = (await ok('GET', `/payroll_config/payrolls/${june}/diff?against=${may}&limit=100`)) as Array<{
+      employee: number;
+      column: number;
+      causes: object[];
+    }>;
+    expect(diff.map((r) => [r.employee, r.column, r.causes])).toEqual(
+      [c.emp.manager, c.emp.report1].map((e) => [
+        e,
+        col.tax,
+        [{ kind: 'table', table: table.id, name: 'income_tax', old: '2025-01-01', new: '2025-06-01' }],
+      ]),
+    );
     expect(explained.steps).toEqual(expect.arrayContaining([{ expression: 'bracket("income_tax", basic * 12)', value: '5400' }]));
   });
 

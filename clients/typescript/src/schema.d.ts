@@ -6859,6 +6859,30 @@ export interface components {
              */
             new: number;
         };
+        DiffTableCauseDto: {
+            /**
+             * @description the runs read different versions of a payroll table the cell reads (issue 44) (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "table";
+            /**
+             * Format: int32
+             * @description the table
+             */
+            table: number;
+            /** @description the table's name */
+            name: string;
+            /**
+             * Format: date
+             * @description the version the older run read (its effective_from)
+             */
+            old: string | null;
+            /**
+             * Format: date
+             * @description the version the newer run read
+             */
+            new: string | null;
+        };
         ExplainStepDto: {
             /** @example basic * 0.1 */
             expression: string;
@@ -6931,7 +6955,7 @@ export interface components {
             new: string | null;
             /** @description new − old (null when either is null) */
             difference: string | null;
-            causes: (components["schemas"]["DiffSalaryCauseDto"] | components["schemas"]["DiffInputCauseDto"] | components["schemas"]["DiffColumnCauseDto"] | components["schemas"]["DiffEditCauseDto"] | components["schemas"]["DiffJoinedCauseDto"] | components["schemas"]["DiffLeftCauseDto"] | components["schemas"]["DiffRoundingCauseDto"])[];
+            causes: (components["schemas"]["DiffSalaryCauseDto"] | components["schemas"]["DiffInputCauseDto"] | components["schemas"]["DiffColumnCauseDto"] | components["schemas"]["DiffEditCauseDto"] | components["schemas"]["DiffJoinedCauseDto"] | components["schemas"]["DiffLeftCauseDto"] | components["schemas"]["DiffRoundingCauseDto"] | components["schemas"]["DiffTableCauseDto"])[];
         };
         DiffCauseCountsDto: {
             /** Format: int32 */
@@ -6948,6 +6972,8 @@ export interface components {
             left: number;
             /** Format: int32 */
             rounding: number;
+            /** Format: int32 */
+            table: number;
         };
         PayrollDiffColumnDto: {
             /** Format: int32 */
@@ -32442,7 +32468,7 @@ export interface operations {
                 /** @description Only this column */
                 column?: number;
                 /** @description Only cells with a cause of this kind */
-                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding";
+                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding" | "table";
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -32599,7 +32625,7 @@ export interface operations {
                 /** @description Only this column */
                 column?: number;
                 /** @description Only cells with a cause of this kind */
-                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding";
+                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding" | "table";
             };
             header?: never;
             path: {

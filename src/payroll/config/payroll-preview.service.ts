@@ -73,7 +73,12 @@ export class PayrollPreviewService {
     const tables = await this.processing.tablesOf(run, columns);
     const result = await this.processing.computeFrom({ columns, employees, tables }, employeeIds, edited);
     // The cells a processing would write: computed, flagged edited where an edit was kept.
-    const after: DiffSide = { columns, inputs: employees, cells: cellMap(cellsOf(result, edited)) };
+    const after: DiffSide = {
+      columns,
+      inputs: employees,
+      cells: cellMap(cellsOf(result, edited)),
+      tables: [...tables.values()].map((t) => t.used),
+    };
     // The Admin's (who alone changes columns): every row.
     return pageOf(await this.differ.rowsOf(stored, after, null), query);
   }

@@ -284,6 +284,21 @@ export class DiffRoundingCauseDto {
   @ApiInt({ description: 'decimal places in the newer run' }) new: number;
 }
 
+export class DiffTableCauseDto {
+  @kindOf('table', 'the runs read different versions of a payroll table the cell reads (issue 44)') kind: 'table';
+  @ApiInt({ description: 'the table' }) table: number;
+  @ApiProperty({ description: "the table's name" }) name: string;
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description: 'the version the older run read (its effective_from)',
+  })
+  old: string | null;
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: 'the version the newer run read' }) new:
+    string | null;
+}
+
 /** Why a cell changed (API.md §18): one of these shapes, told apart by `kind`. */
 export type DiffCauseDto =
   | DiffSalaryCauseDto
@@ -292,7 +307,8 @@ export type DiffCauseDto =
   | DiffInputCauseDto
   | DiffJoinedCauseDto
   | DiffLeftCauseDto
-  | DiffRoundingCauseDto;
+  | DiffRoundingCauseDto
+  | DiffTableCauseDto;
 
 export const DIFF_CAUSES = {
   salary: DiffSalaryCauseDto,
@@ -302,6 +318,7 @@ export const DIFF_CAUSES = {
   joined: DiffJoinedCauseDto,
   left: DiffLeftCauseDto,
   rounding: DiffRoundingCauseDto,
+  table: DiffTableCauseDto,
 } as const satisfies Record<DiffCauseKind, unknown>;
 
 export class PayrollDiffRowDto {
@@ -324,6 +341,7 @@ export class DiffCauseCountsDto {
   @ApiInt() joined: number;
   @ApiInt() left: number;
   @ApiInt() rounding: number;
+  @ApiInt() table: number;
 }
 
 /** GET .../diff/summary: per column. */

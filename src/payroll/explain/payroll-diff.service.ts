@@ -29,6 +29,7 @@ import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repositor
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { SALARIES } from '../config/payroll-employees.service';
+import { estimatedBytes } from './payroll-diff';
 import { PAYROLL_COLUMNS } from '../config/payroll-config.service';
 
 /** A diff of two runs as computed once: its rows, every employee's (scope applies per request). */
@@ -63,7 +64,7 @@ export class PayrollDiffService {
     @InjectRepository(SalaryComponent) private readonly components: Repository<SalaryComponent>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.computed = new RecentResults<Computed>(5 * 60_000, 2, estimatedBytes, config.diff.cacheBytes);
+    this.computed = new RecentResults<Computed>(5 * 60_000, 2, (c) => estimatedBytes(c.rows), config.diff.cacheBytes);
   }
 
   async diff(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<Page<PayrollDiffRowDto>> {
@@ -155,7 +156,7 @@ export class PayrollDiffService {
       this.storedInputs.inputsOf(p.id, inputsRevision),
       this.storedInputs.allCells(p.id),
     ]);
-    return { columns: columns ?? [], inputs, cells };
+    return { columns: columns ?? [], inputs, cells, tables: p.tableVersions ?? [] };
   }
 
   private async compute(older: Payroll, newer: Payroll): Promise<Computed> {
@@ -185,8 +186,9 @@ export class PayrollDiffService {
         : [],
     );
     const who = runs ? await this.changes(runs.older, runs.newer, diff) : { of: () => ({ changed_by: null, changed_at: null }) };
-    const changeIds = diff.flatMap((r) => r.causes.flatMap((c) => (c.kind === 'salary' ? c.changes : [])));
-    const employment = await this.facts.employmentChanges(changeIds);
+    const employment = await this.facts.employmentChanges(
+      diff.flatMap((r) => r.causes.flatMap((c) => (c.kind === 'salary' ? c.changes : []))),
+    );
     const moved = diff.filter((r) => r.causes.some((c) => c.kind === 'joined' || c.kind === 'left')).map((r) => r.employee);
     const dates = moved.length ? await this.employees.employmentDatesOf([...new Set(moved)]) : new Map<number, EmploymentDates>();
     const rows = diff.map((r): PayrollDiffRowDto => ({
@@ -220,6 +222,7 @@ export class PayrollDiffService {
           case 'left':
             return employmentCause(c.kind, dates.get(r.employee), runs);
           case 'rounding':
+          case 'table':
             return { ...c };
         }
       }),
@@ -287,14 +290,4 @@ export class PayrollDiffService {
       },
     };
   }
-}
-
-/**
- * What a computed diff holds, roughly: a row's object, its texts and ids (~400 bytes) and each
- * cause (~250 bytes with its fields). Measured against bench:payroll-explain's worst diff.
- */
-export function estimatedBytes(computed: Computed): number {
-  let bytes = 0;
-  for (const row of computed.rows) bytes += 400 + row.causes.length * 250;
-  return bytes;
 }
