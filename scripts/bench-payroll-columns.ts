@@ -123,7 +123,7 @@ export async function loadPayrollDataset(
  * A mid-period raise (basic + 10 %) from `day` for `ids`, written as the history writer would: a
  * change, the open segment closed the day before and a new one from `day` (issue 44's benchmark).
  */
-async function raiseFrom(ds: DataSource, ids: number[], day: string): Promise<void> {
+export async function raiseFrom(ds: DataSource, ids: number[], day: string): Promise<void> {
   const before = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   const dated = DATED_COLUMNS.join(', ');
   await transaction(ds, async (em) => {

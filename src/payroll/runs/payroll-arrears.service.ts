@@ -73,6 +73,9 @@ export class PayrollArrearsService {
     const late = await this.facts.changesSince(employeeIds, since, lastEnd);
     if (!late.size) return out;
     const concerned = [...late.keys()];
+    // Their employment over every run's period at once (prorate picks each period's segments).
+    const firstStart = kept.reduce((min, p) => (p.dateStart < min ? p.dateStart : min), kept[0].dateStart);
+    const employment = await this.facts.employmentBetween(concerned, firstStart, lastEnd);
     const past: PastRun[] = [];
     for (const payroll of kept) {
       const columnsOf = (await this.storedInputs.columnSet(payroll.columnSetId!)) ?? [];
@@ -111,14 +114,28 @@ export class PayrollArrearsService {
       if (!reaching.size || !p.plan || !targets.length) continue;
       const ids = [...reaching.keys()];
       const rule = await this.inputs.prorationOf(p.payroll);
-      const salaries = await this.inputs.proratedSalaries(ids, p.payroll.dateStart, p.payroll.dateEnd, rule);
-      const cells = await this.ds.getRepository(PayrollCell).find({ where: { payrollId: p.payroll.id, employeeId: In(ids) } });
+      const salaries = await this.inputs.proratedSalaries(ids, p.payroll.dateStart, p.payroll.dateEnd, rule, employment);
+      // The cells that matter: what it paid in the target columns, and its edits (kept in the recomputation).
+      // Two queries, each a seek on the cells' key (one OR of both scanned every run's cells).
+      const repo = this.ds.getRepository(PayrollCell);
+      const targetIds = targets.map((c) => Number(c.args.column));
+      const wanted = new Set(ids);
+      const cells = (await repo.find({ where: { payrollId: p.payroll.id, edited: true } })).filter((c) =>
+        wanted.has(c.employeeId),
+      );
+      for (let i = 0; i < ids.length; i += 1000)
+        for (const c of await repo.find({
+          where: { payrollId: p.payroll.id, employeeId: In(ids.slice(i, i + 1000)), columnId: In(targetIds) },
+        }))
+          if (!c.edited) cells.push(c);
+      const cellsOf = new Map<number, PayrollCell[]>();
+      for (const c of cells) cellsOf.set(c.employeeId, [...(cellsOf.get(c.employeeId) ?? []), c]);
       const editable = new Set(p.columns.filter((c) => c.editable).map((c) => c.id));
       for (const employee of ids) {
         const stored = p.inputs.get(employee)!;
         const now = salaries.get(employee);
         const salary = now ? Object.fromEntries(Object.entries(now.salary).map(([c, a]) => [c, amountText(a)])) : stored.salary;
-        const own = cells.filter((c) => c.employeeId === employee);
+        const own = cellsOf.get(employee) ?? [];
         const edits = new Map(own.filter((c) => c.edited && editable.has(c.columnId)).map((c) => [c.columnId, c.value ?? '0']));
         for (const column of targets) {
           if (slices.due()) await slices.pause();

@@ -157,8 +157,17 @@ export class PayrollInputsService {
    * 44): component id → amount, and how it was prorated (null: one salary for the whole period).
    * An employee without history in the period is absent (its current salary applies).
    */
-  async proratedSalaries(employeeIds: number[], from: string, to: string, rule: ProrationRule): Promise<Map<number, Prorated>> {
-    const employment = await this.employees.employmentBetween(employeeIds, from, to);
+  async proratedSalaries(
+    employeeIds: number[],
+    from: string,
+    to: string,
+    rule: ProrationRule,
+    /** Their employment over a span that covers [from, to], when the caller read it already (arrears over many runs). */
+    known?: Awaited<ReturnType<EmployeeFactsService['employmentBetween']>>,
+  ): Promise<Map<number, Prorated>> {
+    const employment = known
+      ? new Map(employeeIds.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])))
+      : await this.employees.employmentBetween(employeeIds, from, to);
     let count: DayCount = calendarDays;
     if (rule === 'working_days') {
       const { workWeek, holidays } = await this.leave.calendar(from, to);
