@@ -9,10 +9,8 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { TokenService } from '../src/auth/token.service';
 import { ReferenceService } from '../src/reference/reference.service';
-import { UsersService } from '../src/users/users.service';
-import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
+import { adminCaller, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset, raiseFrom } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
@@ -22,12 +20,7 @@ async function main(): Promise<void> {
     const ds = app.get(DataSource);
     const department = await app.get(ReferenceService).addDepartment('Bench', null);
     const ids = await loadPayrollDataset(app, department, COUNT);
-    const admin = await app
-      .get(UsersService)
-      .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
-    const token = (await app.get(TokenService).issue(admin)).access_token;
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+    const call = await adminCaller(app);
     const data = <T>(res: { statusCode: number; body: string; json: () => { data: T } }): T => {
       if (res.statusCode !== 200) throw new Error(res.body);
       return res.json().data;

@@ -7,10 +7,8 @@
  * on MariaDB for 10 000 × 30, growing linearly.
  */
 import 'reflect-metadata';
-import { TokenService } from '../src/auth/token.service';
 import { ReferenceService } from '../src/reference/reference.service';
-import { UsersService } from '../src/users/users.service';
-import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
+import { adminCaller, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const args = process.argv.slice(2);
@@ -31,12 +29,7 @@ async function main(): Promise<void> {
           `(${Math.round(CHANGED * 100)} % raised from 22 January) in ${Date.now() - t0} ms`,
       );
 
-      const admin = await app
-        .get(UsersService)
-        .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
-      const token = (await app.get(TokenService).issue(admin)).access_token;
-      const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-        app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+      const call = await adminCaller(app);
       const payroll = (
         await call('POST', '/payroll_config/payrolls', {
           name: 'Bench',

@@ -11,6 +11,8 @@ import { transaction } from '../src/common/database/transaction';
 import { AppConfig, loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
 import { SettingsService } from '../src/settings/settings.service';
+import { TokenService } from '../src/auth/token.service';
+import { UsersService } from '../src/users/users.service';
 
 /** The password of every benchmark user (bench:seed's and those the benchmarks make). */
 export const BENCH_PASSWORD = 'bench-Secret-1';
@@ -214,4 +216,18 @@ export async function smtpSink(): Promise<{ url: string; messages: () => number;
     bytes: () => bytes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** An Admin user of the benchmark app and a caller of its API as that user (app.inject, no sockets). */
+export async function adminCaller(
+  app: NestFastifyApplication,
+): Promise<
+  (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => ReturnType<NestFastifyApplication['inject']>
+> {
+  const admin = await app
+    .get(UsersService)
+    .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
+  const token = (await app.get(TokenService).issue(admin)).access_token;
+  return (method, url, payload) =>
+    app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
 }
