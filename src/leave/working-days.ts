@@ -19,6 +19,6 @@ export function datesBetween(start: string, end: string): string[] {
 }
 
 /** Working days in [start, end]: days of the work week that are not holidays. */
-export function workingDays(start: string, end: string, workWeek: Set<number>, holidays: Set<string>): string[] {
+export function workingDays(start: string, end: string, workWeek: ReadonlySet<number>, holidays: ReadonlySet<string>): string[] {
   return datesBetween(start, end).filter((d) => workWeek.has(new Date(`${d}T00:00:00Z`).getUTCDay()) && !holidays.has(d));
 }

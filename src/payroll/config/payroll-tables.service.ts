@@ -140,11 +140,11 @@ export class PayrollTablesService {
         throw new DomainException('DUPLICATE', `A payroll table is already named ${dto.name}`, [
           { field: 'name', message: 'already used' },
         ]);
-      const before = existing ? toDto(existing, (await this.versionsOf([existing.id], em)).get(existing.id) ?? []) : null;
+      const old = existing ? ((await this.versionsOf([existing.id], em)).get(existing.id) ?? []) : [];
+      const before = existing ? toDto(existing, old) : null;
       const rows = dto.versions.map((v) => ({ effectiveFrom: v.effective_from, rows: normalRows(kind, v.rows) }));
-      if (existing && before) {
+      if (existing) {
         // A version a kept run read stays exactly as it was (and so does the table's kind).
-        const old = (await this.versionsOf([existing.id], em)).get(existing.id) ?? [];
         const changed = old.filter(
           (v) =>
             kind !== existing.kind ||

@@ -1,4 +1,5 @@
 import { daysBetween } from '../../common/time/days';
+import { workingDays } from '../../leave/working-days';
 import { Dec } from '../formula/formula';
 
 /*
@@ -112,13 +113,5 @@ export function prorate(
 
 /** The working days of [from, to]: the work week's days that are not holidays (JavaScript weekdays, Sunday 0). */
 export function workingDayCount(workWeek: ReadonlySet<number>, holidays: ReadonlySet<string>): DayCount {
-  return (from, to) => {
-    let n = 0;
-    const last = Date.parse(`${to}T00:00:00Z`);
-    for (let t = Date.parse(`${from}T00:00:00Z`); t <= last; t += 86_400_000) {
-      const d = new Date(t);
-      if (workWeek.has(d.getUTCDay()) && !holidays.has(d.toISOString().slice(0, 10))) n++;
-    }
-    return n;
-  };
+  return (from, to) => workingDays(from, to, workWeek, holidays).length;
 }
