@@ -3,6 +3,11 @@ SELECT c.employee_id, c.column_id, c.value, c.edited
   FROM payroll_cells c
   WHERE c.payroll_id = ?;
 
+-- PayrollRunInputsRepository.cellsOf
+SELECT c.employee_id, c.column_id, c.value, c.edited
+  FROM payroll_cells c
+  WHERE c.payroll_id = ? AND c.employee_id IN (?, ?) AND (c.edited = ? OR c.column_id IN (?));
+
 -- PayrollRunInputsRepository.columnSetOf
 INSERT INTO `payroll_column_sets`(`id`, `hash`, `columns`, `created_at`)
   VALUES (DEFAULT, ?, ?, DEFAULT);
@@ -26,6 +31,11 @@ START TRANSACTION;
 SELECT `PayrollRunInput`.`payroll_id` AS `PayrollRunInput_payroll_id`, `PayrollRunInput`.`revision` AS `PayrollRunInput_revision`, `PayrollRunInput`.`employee_id` AS `PayrollRunInput_employee_id`, `PayrollRunInput`.`inputs` AS `PayrollRunInput_inputs`
   FROM `payroll_run_inputs` `PayrollRunInput`
   WHERE ((`PayrollRunInput`.`payroll_id` = ?) AND (`PayrollRunInput`.`revision` = ?) AND (`PayrollRunInput`.`employee_id` IN (?, ?)));
+
+-- PayrollRunInputsRepository.inputsOfRuns
+SELECT employee_id, inputs
+  FROM payroll_run_inputs
+  WHERE payroll_id = ? AND revision = ? AND employee_id IN (?, ?);
 
 -- PayrollRunInputsRepository.write
 DELETE

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, MoreThanOrEqual, Not } from 'typeorm';
+import { DataSource, LessThan, MoreThanOrEqual, Not } from 'typeorm';
 import { timeSlices } from '../../common/async/time-slices';
 import { addDays } from '../../common/time/days';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { amountText, engineColumnOf } from '../config/payroll-columns';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { explainCell, planColumns, PlannedPlan } from '../engine/payroll-engine';
-import { Payroll, PayrollCell } from '../entities/payroll-run.entities';
+import { Payroll } from '../entities/payroll-run.entities';
+import { DiffCell } from '../explain/payroll-diff';
 import { Dec } from '../formula/formula';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollTablesService } from '../config/payroll-tables.service';
@@ -76,18 +77,17 @@ export class PayrollArrearsService {
     // Their employment over every run's period at once (prorate picks each period's segments).
     const firstStart = kept.reduce((min, p) => (p.dateStart < min ? p.dateStart : min), kept[0].dateStart);
     const employment = await this.facts.employmentBetween(concerned, firstStart, lastEnd);
+    const inputsOf = await this.storedInputs.inputsOfRuns(
+      kept.map((p) => ({ id: p.id, revision: p.inputsRevision! })),
+      concerned,
+    );
     const past: PastRun[] = [];
     for (const payroll of kept) {
       const columnsOf = (await this.storedInputs.columnSet(payroll.columnSetId!)) ?? [];
       const plan = planColumns(columnsOf.map(engineColumnOf)).plan;
       // The table versions that run read (they never change).
       if (plan) plan.tables = new Map([...(await this.tables.used(payroll.tableVersions ?? []))].map(([n, t]) => [n, t.formula]));
-      past.push({
-        payroll,
-        columns: columnsOf,
-        plan,
-        inputs: await this.storedInputs.inputsOf(payroll.id, payroll.inputsRevision!, concerned),
-      });
+      past.push({ payroll, columns: columnsOf, plan, inputs: inputsOf.get(payroll.id)! });
     }
     // Per earlier run: the employees a late change reaches back into, their salaries over its
     // period as the history tells them now and its cells, in bulk; then each part.
@@ -116,27 +116,18 @@ export class PayrollArrearsService {
       const rule = await this.inputs.prorationOf(p.payroll);
       const salaries = await this.inputs.proratedSalaries(ids, p.payroll.dateStart, p.payroll.dateEnd, rule, employment);
       // The cells that matter: what it paid in the target columns, and its edits (kept in the recomputation).
-      // Two queries, each a seek on the cells' key (one OR of both scanned every run's cells).
-      const repo = this.ds.getRepository(PayrollCell);
-      const targetIds = targets.map((c) => Number(c.args.column));
-      const wanted = new Set(ids);
-      const cells = (await repo.find({ where: { payrollId: p.payroll.id, edited: true } })).filter((c) =>
-        wanted.has(c.employeeId),
+      const cellsOf = await this.storedInputs.cellsOf(
+        p.payroll.id,
+        ids,
+        targets.map((c) => Number(c.args.column)),
       );
-      for (let i = 0; i < ids.length; i += 1000)
-        for (const c of await repo.find({
-          where: { payrollId: p.payroll.id, employeeId: In(ids.slice(i, i + 1000)), columnId: In(targetIds) },
-        }))
-          if (!c.edited) cells.push(c);
-      const cellsOf = new Map<number, PayrollCell[]>();
-      for (const c of cells) cellsOf.set(c.employeeId, [...(cellsOf.get(c.employeeId) ?? []), c]);
       const editable = new Set(p.columns.filter((c) => c.editable).map((c) => c.id));
       for (const employee of ids) {
         const stored = p.inputs.get(employee)!;
         const now = salaries.get(employee);
         const salary = now ? Object.fromEntries(Object.entries(now.salary).map(([c, a]) => [c, amountText(a)])) : stored.salary;
-        const own = cellsOf.get(employee) ?? [];
-        const edits = new Map(own.filter((c) => c.edited && editable.has(c.columnId)).map((c) => [c.columnId, c.value ?? '0']));
+        const own = cellsOf.get(employee) ?? new Map<number, DiffCell>();
+        const edits = new Map([...own].filter(([id, c]) => c.edited && editable.has(id)).map(([id, c]) => [id, c.value ?? '0']));
         for (const column of targets) {
           if (slices.due()) await slices.pause();
           const target = Number(column.args.column);
@@ -147,7 +138,7 @@ export class PayrollArrearsService {
             hookValuesOf(new Map([[employee, stored]])),
             (c) => edits.get(c),
           );
-          const paid = own.find((c) => c.columnId === target)?.value ?? null;
+          const paid = own.get(target)?.value ?? null;
           if (!recomputed || recomputed.value === null || paid === null) continue;
           const already = this.alreadyPaid(past, p.payroll, employee, target);
           const amount = new Dec(recomputed.value).minus(paid).minus(already);
