@@ -292,8 +292,10 @@ describe('employment history: random sequences against a model (issue 43)', () =
       }>)
         if (x.kind === 'accrual' && x.leave_type === type)
           net.set(x.date, Math.round(((net.get(x.date) ?? 0) + x.days) * 100) / 100);
+      // The model covers 2025: the daily accrual job (its first run a minute after the start) may
+      // accrue up to today while this test runs.
       const got = [...net]
-        .filter(([, d]) => d !== 0)
+        .filter(([day, d]) => d !== 0 && day <= '2025-12-31')
         .map(([d]) => d)
         .sort();
       if (JSON.stringify(got) !== JSON.stringify(granted))
