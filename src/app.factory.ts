@@ -183,6 +183,7 @@ const API_TAGS: Array<[string, string]> = [
   ['Attendance', 'Punch in/out and attendance records'],
   ['Leave', 'Leave types, periods, holidays, entitlements and leave requests'],
   ['Timesheets', 'Projects and time entries'],
+  ['Approvals', "Approval chains of leave and time entries: policies, delegations, the approver's inbox"],
   [
     'Payroll configuration',
     'Pay frequencies, deduction groups, salary components, salaries, payroll employees, columns, scripts',

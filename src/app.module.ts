@@ -20,6 +20,7 @@ import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
 import { InsightsModule } from './insights/insights.module';
 import { LeaveModule } from './leave/leave.module';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { MailModule } from './mail/mail.module';
 import { MetaModule } from './meta/meta.module';
 import { PayrollModule } from './payroll/payroll.module';
@@ -58,6 +59,7 @@ export class AppModule {
         ReferenceModule,
         EmployeesModule,
         AttendanceModule,
+        ApprovalsModule,
         LeaveModule,
         TimesheetsModule,
         PayrollModule,

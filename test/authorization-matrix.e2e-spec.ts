@@ -68,6 +68,10 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/POST/, /^\/leave-encashments$/, ADMIN],
   // Timesheets
   [/GET|POST|PUT|DELETE/, /^\/timesheets(\/:id|\/:id\/(submit|approve|reject))?$/, ANY],
+  // Approval chains (issue 45): policies the Admin's; delegations everyone's own (the Admin anyone's); the inbox everyone's.
+  [/GET|POST|PUT|DELETE/, /^\/approval-policies(\/:id)?$/, ADMIN],
+  [/GET|POST|PUT|DELETE/, /^\/approval-delegations(\/:id)?$/, ANY],
+  [/GET/, /^\/approvals\/pending$/, ANY],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [
     /POST|PUT|DELETE/,

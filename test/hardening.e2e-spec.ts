@@ -196,6 +196,23 @@ describe('hardening (issue 8)', () => {
           kind: 'lookup',
           versions: [{ effective_from: '2025-01-01', rows: [{ key: 'a', value: '1.00' }] }],
         })();
+      fixtures['/approval-policies/{id}'] = async () =>
+        adminPost('/approval-policies', {
+          name: name(),
+          applies_to: 'leave',
+          conditions: { min_days: 3, departments: [c.departments.sales] },
+          steps: [{ approvers: ['supervisor', 'department_head'], mode: 'all' }],
+          escalate_after_days: 4,
+        })();
+      fixtures['/approval-delegations/{id}'] = async () => {
+        const day = nextDay();
+        return adminPost('/approval-delegations', {
+          delegator: c.emp.outsider,
+          delegate: c.emp.manager,
+          date_start: day,
+          date_end: day,
+        })();
+      };
       // Seeded: the Yearly one (nothing else computes with it here).
       fixtures['/payroll_config/pay-frequencies/{id}'] = async () => ({ id: 5, token: c.users.admin.token });
       fixtures['/payroll_config/salary-components/{id}'] = async () =>

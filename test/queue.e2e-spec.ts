@@ -15,7 +15,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), the mail outbox's e-mails due (issues 29, 42), notifications (issue 30), leave accruals (issue 31), dated changes and terminations taking effect (issue 43)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), the mail outbox's e-mails due (issues 29, 42), notifications (issue 30), leave accruals (issue 31), dated changes and terminations taking effect (issue 43), late approval steps escalating (issue 45)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
         ['schedule:outbox-relay', t.config.outbox.relayMs],
@@ -29,6 +29,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:notification-reminders', 3_600_000],
         ['schedule:leave-accruals', 86_400_000],
         ['schedule:employment-changes', 300_000],
+        ['schedule:approval-escalation', 900_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

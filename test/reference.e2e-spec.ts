@@ -51,7 +51,11 @@ describe('reference data', () => {
     expect(root.parent).toBeNull();
     const child = (await call('POST', '/departments', admin, { name: 'Engineering', parent: root.id })).json().data;
     const grandchild = (await call('POST', '/departments', admin, { name: 'Platform', parent: child.id })).json().data;
-    expect(grandchild).toEqual({ id: grandchild.id, name: 'Platform', parent: child.id });
+    expect(grandchild).toEqual({ id: grandchild.id, name: 'Platform', parent: child.id, head: null });
+    // A head must be an employee (issue 45: the approver role department_head).
+    expect((await call('PUT', `/departments/${grandchild.id}`, admin, { head: 999999 })).json().error.details).toEqual([
+      { field: 'head', message: 'employee does not exist' },
+    ]);
 
     const missing = await call('POST', '/departments', admin, { name: 'Ghost', parent: 999999 });
     expect(missing.statusCode).toBe(400);

@@ -34,6 +34,7 @@ describe('timesheets', () => {
       hours: 3.5,
       details: 'design',
       status: 'Draft',
+      approval: null, // until submitted (issue 45)
     });
     const id = created.json().data.id;
     expect((await call('PUT', `/timesheets/${id}`, me, { end: '12:45' })).json().data.hours).toBe(3.75);

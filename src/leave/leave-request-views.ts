@@ -1,5 +1,5 @@
 import { ListSpec } from '../common/paging/list-request';
-import { LeaveRequestDto } from './dto/leave.dto';
+import { LeaveRequestRowDto } from './dto/leave.dto';
 import { LEAVE_STATUSES, LeaveRequest, LeaveStatus } from './entities/leave.entities';
 
 export const LEAVE_LIST_SPEC: ListSpec = {
@@ -15,7 +15,7 @@ export const LEAVE_LIST_SPEC: ListSpec = {
   },
 };
 
-export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
+export function toLeaveDto(l: LeaveRequest): LeaveRequestRowDto {
   return {
     id: l.id,
     employee: l.employeeId,
@@ -30,6 +30,11 @@ export function toLeaveDto(l: LeaveRequest): LeaveRequestDto {
     decided_at: l.decidedAt ? l.decidedAt.toISOString() : null,
     created_at: l.createdAt.toISOString(),
   };
+}
+
+/** What an approver's inbox says of a request: "Annual Leave 2026-12-01 to 2026-12-05 (5 days)". */
+export function leaveSummary(type: string, start: string, end: string, days: number): string {
+  return `${type} ${start}${end !== start ? ` to ${end}` : ''} (${days} day${days === 1 ? '' : 's'})`;
 }
 
 /** The audit log's action for a transition to each status. */

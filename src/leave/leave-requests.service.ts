@@ -6,11 +6,13 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
-import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
+import { EmployeeAccessService, employeeRef, DecisionSubject } from '../employees/employee-access.service';
+import { ApprovalsService } from '../approvals/approvals.service';
+import { Page } from '../common/paging/page';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { SettingsService } from '../settings/settings.service';
 import { WORK_WEEK } from '../settings/settings.registry';
-import { CreateLeaveRequestDto, LeaveRequestDto, LeaveSummaryDto } from './dto/leave.dto';
+import { CreateLeaveRequestDto, LeaveRequestDto, LeaveRequestRowDto, LeaveSummaryDto } from './dto/leave.dto';
 import { LeaveDay, Holiday, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
 import { allowsNegative, assertCovers, summaryOf } from './leave-balance';
 import { fromH, toH } from './ledger/accrual-engine';
@@ -24,7 +26,7 @@ import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
 import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
 import './leave.events';
-import { ACTION_OF, LEAVE_LIST_SPEC, toLeaveDto } from './leave-request-views';
+import { ACTION_OF, LEAVE_LIST_SPEC, leaveSummary, toLeaveDto } from './leave-request-views';
 
 /**
  * Leave requests: working days counted over the work week without holidays; one leave period per
@@ -50,8 +52,11 @@ export class LeaveRequestsService {
     private readonly employees: EmployeesService,
     private readonly ledger: LeaveLedgerService,
     private readonly balances: LeaveBalancesService,
+    private readonly approvals: ApprovalsService,
   ) {
-    this.list = employeeRecords.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
+    const list = employeeRecords.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
+    // Each row with its chain (issue 45): two queries a page.
+    this.list = async (caller, query, employeeId) => this.withApprovals(await list(caller, query, employeeId));
   }
 
   /** leave_day_sums follows employees between departments and out of the company. */
@@ -110,6 +115,14 @@ export class LeaveRequestsService {
         })),
       );
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [saved.id]);
+      await this.approvals.start(em, {
+        kind: 'leave',
+        requestId: saved.id,
+        employeeId,
+        leaveTypeId: dto.leave_type,
+        days,
+        summary: leaveSummary(type!.name, dto.date_start, dto.date_end, days),
+      });
       const created = await repo.findOneOrFail({ where: { id: saved.id } });
       await recordAudit(em, {
         action: 'create',
@@ -121,17 +134,34 @@ export class LeaveRequestsService {
       });
       return created;
     });
-    return toLeaveDto(created);
+    return this.view(created);
   }
 
-  async decide(caller: AuthUser, id: number, status: 'Approved' | 'Rejected'): Promise<LeaveRequestDto> {
+  /**
+   * A decision on the open step of the request's chain (issue 45): the chain's last step moves the
+   * request (Approved: the ledger spends its days), a rejection at any step rejects it; before that
+   * the request stays Pending with the decision recorded on its step.
+   */
+  async decide(caller: AuthUser, id: number, status: 'Approved' | 'Rejected', comment?: string | null): Promise<LeaveRequestDto> {
     const { request, employee } = await this.load(caller, id);
     if (caller.employeeId === request.employeeId)
       throw new DomainException('FORBIDDEN', 'You cannot decide your own leave request');
-    if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
-      throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its leave");
-    }
-    return this.transition(request, status === 'Approved' ? 'approve' : 'reject', caller);
+    const administers = await this.access.administers(caller, employeeRef(employee));
+    const expectedStep = await this.approvals.openStep('leave', id);
+    const action = status === 'Approved' ? 'approve' : 'reject';
+    const type = await this.leaveTypeRepo.findOne({ where: { id: request.leaveTypeId } });
+    const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
+      const current = await em.getRepository(LeaveRequest).findOneOrFail({ where: { id } });
+      LEAVE_STATES.assert(action, current.status);
+      const chain = await this.approvals.decide(em, 'leave', current, caller, action, {
+        administers,
+        comment,
+        expectedStep,
+        summary: () => leaveSummary(type?.name ?? 'Leave', current.dateStart, current.dateEnd, current.days),
+      });
+      return chain === 'Pending' ? current : this.move(em, current, action, caller);
+    });
+    return this.view(updated);
   }
 
   async cancel(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
@@ -142,7 +172,7 @@ export class LeaveRequestsService {
   }
 
   async get(caller: AuthUser, id: number): Promise<LeaveRequestDto> {
-    return toLeaveDto((await this.load(caller, id)).request);
+    return this.view((await this.load(caller, id)).request);
   }
 
   /** Per leave type for the period containing today, and request counts by status (all periods). */
@@ -180,41 +210,65 @@ export class LeaveRequestsService {
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ request: LeaveRequest; employee: DecisionSubject }> {
     const request = await this.leaveRequestRepo.findOne({ where: { id } });
-    const employee = request && (await this.access.forDecision(caller, request.employeeId));
+    const employee =
+      request &&
+      ((await this.access.forDecision(caller, request.employeeId)) ??
+        ((await this.approvals.involves('leave', id, caller.employeeId))
+          ? await this.access.employee(request.employeeId)
+          : null));
     if (!request || !employee) throw new NotFoundException('Leave request');
     return { request, employee };
   }
 
-  /** Moves the request by `action` (LEAVE_STATES): 409 INVALID_STATE naming its state when the action does not start there. */
+  /** Cancels the request (LEAVE_STATES): 409 INVALID_STATE naming its state when it cannot be. */
   private async transition(request: LeaveRequest, action: LeaveAction, caller: AuthUser): Promise<LeaveRequestDto> {
     LEAVE_STATES.assert(action, request.status);
-    const to = LEAVE_STATES.transitions[action].to as LeaveStatus;
-    const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
     // Under the employee lock, as every change of the employee's rollup rows (a department move included).
     const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
-      const repo = em.getRepository(LeaveRequest);
-      // Only one of two concurrent decisions wins: the update requires the status it started from.
-      if (!(await LEAVE_STATES.move(em, LeaveRequest, { id: request.id, status: request.status }, action, decided)))
-        throw LEAVE_STATES.invalid(action, (await repo.findOne({ where: { id: request.id } }))?.status ?? request.status);
-      if (to === 'Approved') await this.spend(em, request);
-      if (to === 'Approved' || request.status === 'Approved')
-        await this.ledger.recordRequest(em, request.id, caller, to !== 'Approved');
-      await LEAVE_DAY_SUMS.add(em, -1, 's.request_id = ?', [request.id]);
-      await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
-      await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [request.id]);
-      const after = await repo.findOneOrFail({ where: { id: request.id } });
-      await recordAudit(em, {
-        action: ACTION_OF[to],
-        resource: 'leaves',
-        event: to === 'Pending' ? undefined : 'leave.decided',
-        resourceId: request.id,
-        employee: request.employeeId,
-        before: toLeaveDto(request),
-        after: toLeaveDto(after),
-      });
-      return after;
+      await this.approvals.cancel(em, 'leave', request.id);
+      return this.move(em, request, action, caller);
     });
-    return toLeaveDto(updated);
+    return this.view(updated);
+  }
+
+  /** Moves the request by `action` with `em` (under the employee's lock): its days, the ledger, the audit and event. */
+  private async move(em: EntityManager, request: LeaveRequest, action: LeaveAction, caller: AuthUser): Promise<LeaveRequest> {
+    const to = LEAVE_STATES.transitions[action].to as LeaveStatus;
+    const decided = to !== 'Cancelled' ? { approverId: caller.employeeId, decidedBy: caller.id, decidedAt: new Date() } : {};
+    const repo = em.getRepository(LeaveRequest);
+    // Only one of two concurrent decisions wins: the update requires the status it started from.
+    if (!(await LEAVE_STATES.move(em, LeaveRequest, { id: request.id, status: request.status }, action, decided)))
+      throw LEAVE_STATES.invalid(action, (await repo.findOne({ where: { id: request.id } }))?.status ?? request.status);
+    if (to === 'Approved') await this.spend(em, request);
+    if (to === 'Approved' || request.status === 'Approved')
+      await this.ledger.recordRequest(em, request.id, caller, to !== 'Approved');
+    await LEAVE_DAY_SUMS.add(em, -1, 's.request_id = ?', [request.id]);
+    await em.getRepository(LeaveDay).update({ requestId: request.id }, { status: to });
+    await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [request.id]);
+    const after = await repo.findOneOrFail({ where: { id: request.id } });
+    await recordAudit(em, {
+      action: ACTION_OF[to],
+      resource: 'leaves',
+      event: to === 'Pending' ? undefined : 'leave.decided',
+      resourceId: request.id,
+      employee: request.employeeId,
+      before: toLeaveDto(request),
+      after: toLeaveDto(after),
+    });
+    return after;
+  }
+
+  /** The request as the API shows it, with its chain. */
+  private async view(request: LeaveRequest): Promise<LeaveRequestDto> {
+    return { ...toLeaveDto(request), approval: (await this.approvals.views('leave', [request.id])).get(request.id) ?? null };
+  }
+
+  private async withApprovals(page: Page<LeaveRequestRowDto>): Promise<Page<LeaveRequestDto>> {
+    const views = await this.approvals.views(
+      'leave',
+      page.items.map((l) => l.id),
+    );
+    return page.map((l) => ({ ...l, approval: views.get(l.id) ?? null }));
   }
 
   /**
@@ -231,35 +285,5 @@ export class LeaveRequestsService {
         `${request.days} days to approve, ${fromH(balance.available)} available`,
         [{ field: 'days', message: `exceeds the available balance of ${fromH(balance.available)}` }],
       );
-  }
-
-  /** The company's work week (JavaScript weekdays, Sunday 0) and its holidays within [from, to]: what working days are counted by. */
-  async calendar(from: string, to: string): Promise<{ workWeek: Set<number>; holidays: Set<string> }> {
-    const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
-    const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
-    return { workWeek, holidays };
-  }
-
-  /**
-   * For payroll hooks: the approved requests falling from `from` to `to` (optionally one leave type)
-   * with the working days each counts there. A request inside the range counts its days; one
-   * crossing an edge counts the working days of the overlap (half days 0.5).
-   */
-  async approvedLeaveDays(
-    employeeIds: number[],
-    from: string,
-    to: string,
-    leaveType?: number,
-  ): Promise<Array<{ id: number; employee: number; days: number }>> {
-    const { workWeek, holidays } = await this.calendar(from, to);
-    return (await this.repository.approvedOverlapping(employeeIds, from, to, leaveType)).map((l) => ({
-      id: l.id,
-      employee: l.employeeId,
-      days:
-        l.dateStart >= from && l.dateEnd <= to
-          ? l.days
-          : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
-            (l.halfDay ? 0.5 : 1),
-    }));
   }
 }

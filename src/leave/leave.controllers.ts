@@ -20,6 +20,7 @@ import {
   LeaveListQueryDto,
   LeavePeriodDto,
   LeaveRequestDto,
+  LeaveRequestRowDto,
   LeaveSummaryDto,
   LeaveTypeDto,
   SetEntitlementDto,
@@ -28,6 +29,7 @@ import {
   UpdateLeaveTypeDto,
 } from './dto/leave.dto';
 import { LEAVE_LIST_SPEC } from './leave-request-views';
+import { APPROVAL_DECISION_NOTE, DecisionBodyDto } from '../approvals/dto/approvals.dto';
 import { LeaveRequestsService } from './leave-requests.service';
 import { ENTITLEMENT_SPEC, HOLIDAY_LIST, LEAVE_PERIOD_LIST, LeaveSetupService } from './leave-setup.service';
 
@@ -122,7 +124,7 @@ export class LeavesController {
     description: 'Newest first; sortField: id, date_start; filters: employee, leave_type, status; from/to.',
   })
   @ApiListEnvelope(LeaveRequestDto)
-  @Exportable('leaves', LeaveRequestDto)
+  @Exportable('leaves', LeaveRequestRowDto)
   @ApiListQuery(LEAVE_LIST_SPEC)
   @ApiErrors(400, 401, 403)
   list(@CurrentUser() caller: AuthUser, @Query() query: LeaveListQueryDto): Promise<Page<LeaveRequestDto>> {
@@ -156,21 +158,35 @@ export class LeavesController {
   @Post(':id/approve')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Approve a pending request (supervisor, approver1..3, Admin; never the requester)' })
+  @ApiOperation({
+    summary: 'Approve the open step of a pending request (its approvers, or an Admin; never the requester)',
+    description: APPROVAL_DECISION_NOTE,
+  })
   @ApiOkEnvelope(LeaveRequestDto)
   @ApiErrors(400, 401, 403, 404, 409)
-  approve(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveRequestDto> {
-    return this.leaves.decide(caller, id, 'Approved');
+  approve(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() body: DecisionBodyDto,
+  ): Promise<LeaveRequestDto> {
+    return this.leaves.decide(caller, id, 'Approved', body?.comment);
   }
 
   @Post(':id/reject')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Reject a pending request (supervisor, approver1..3, Admin; never the requester)' })
+  @ApiOperation({
+    summary: 'Reject the open step of a pending request (its approvers, or an Admin; never the requester)',
+    description: APPROVAL_DECISION_NOTE,
+  })
   @ApiOkEnvelope(LeaveRequestDto)
   @ApiErrors(400, 401, 403, 404, 409)
-  reject(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<LeaveRequestDto> {
-    return this.leaves.decide(caller, id, 'Rejected');
+  reject(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() body: DecisionBodyDto,
+  ): Promise<LeaveRequestDto> {
+    return this.leaves.decide(caller, id, 'Rejected', body?.comment);
   }
 
   @Post(':id/cancel')
@@ -194,7 +210,7 @@ export class EmployeeLeavesController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's leave requests, newest first" })
   @ApiListEnvelope(LeaveRequestDto)
-  @Exportable('leaves', LeaveRequestDto)
+  @Exportable('leaves', LeaveRequestRowDto)
   @ApiListQuery(LEAVE_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(

@@ -1,5 +1,6 @@
 import { LeaveReactions } from './leave.reactions';
 import { Module } from '@nestjs/common';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -16,6 +17,7 @@ import {
   LeaveLedgerWritesController,
 } from './ledger/leave-ledger.controllers';
 import { LeaveRequestsService } from './leave-requests.service';
+import { LeaveCalendarService } from './leave-calendar.service';
 import { LeaveBalancesImport, LeaveEntitlementsImport } from './leave.import';
 import { LeaveSetupService } from './leave-setup.service';
 import { LeaveRepository } from './leave.repository';
@@ -27,7 +29,12 @@ import {
 } from './leave.controllers';
 
 @Module({
-  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([...LEAVE_ENTITIES, ...LEAVE_LEDGER_ENTITIES])],
+  imports: [
+    EmployeesModule,
+    SettingsModule,
+    ApprovalsModule,
+    TypeOrmModule.forFeature([...LEAVE_ENTITIES, ...LEAVE_LEDGER_ENTITIES]),
+  ],
   controllers: [
     ...LEAVE_SETUP_CONTROLLERS,
     LeaveEntitlementsController,
@@ -41,6 +48,7 @@ import {
     LeaveReactions,
     LeaveSetupService,
     LeaveRequestsService,
+    LeaveCalendarService,
     LeaveRepository,
     LeaveEntitlementsImport,
     LeaveBalancesImport,
@@ -50,6 +58,13 @@ import {
     LeaveAccrualsService,
     LeavePoliciesService,
   ],
-  exports: [LeaveSetupService, LeaveRequestsService, LeaveLedgerService, LeaveBalancesService, LeaveAccrualsService],
+  exports: [
+    LeaveSetupService,
+    LeaveRequestsService,
+    LeaveCalendarService,
+    LeaveLedgerService,
+    LeaveBalancesService,
+    LeaveAccrualsService,
+  ],
 })
 export class LeaveModule {}

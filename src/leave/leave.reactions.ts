@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { changedTo, rangeOf, Reactions } from '../common/outbox/reactions';
+import { changedTo, rangeOf, Reactions, RecipientRule } from '../common/outbox/reactions';
+import { ApprovalsService } from '../approvals/approvals.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import './leave.events';
 
@@ -9,7 +10,14 @@ export class LeaveReactions implements OnModuleInit {
   constructor(
     private readonly reactions: Reactions,
     private readonly employees: EmployeeFactsService,
+    private readonly approvals: ApprovalsService,
   ) {}
+
+  /** Who decides the open step of the request's chain (issue 45); its supervisor and approvers when it has none. */
+  private async deciders(id: number, employee: number): Promise<RecipientRule[]> {
+    const rules = await this.approvals.recipients('leave', id);
+    return rules.length ? rules : [{ approversOf: employee }];
+  }
 
   onModuleInit(): void {
     this.reactions.on('leave.requested', {
@@ -17,7 +25,7 @@ export class LeaveReactions implements OnModuleInit {
         if (p.employee === null) return null;
         const name = await this.employees.nameOf(p.employee);
         return {
-          to: [{ approversOf: p.employee }],
+          to: await this.deciders(p.id, p.employee),
           title: `${name} requests leave`,
           body: `${name} asks for leave${rangeOf(p)}. Approve or reject it.`,
           link: `/leaves/${p.id}`,
@@ -31,7 +39,7 @@ export class LeaveReactions implements OnModuleInit {
             {
               source: 'leave-approval',
               sourceId: p.id,
-              to: [{ approversOf: p.employee }],
+              to: await this.deciders(p.id, p.employee),
               title: `Approve the leave request of ${name}`,
               description: `Leave request ${p.id}: approve or reject it (POST /leaves/${p.id}/approve or /reject).`,
               link: `/leaves/${p.id}`,
@@ -47,7 +55,7 @@ export class LeaveReactions implements OnModuleInit {
         return {
           to: [{ usersOf: p.employee }],
           title: `Your leave request is ${status.toLowerCase()}`,
-          body: `Your leave request${rangeOf(p)} is ${status}.`,
+          body: `Your leave request${rangeOf(p)} is ${status}.${await this.approvals.decisionsText('leave', p.id)}`,
           link: `/leaves/${p.id}`,
         };
       },

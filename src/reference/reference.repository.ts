@@ -17,6 +17,12 @@ export class ReferenceRepository {
     return this.nationalities.createQueryBuilder('n').where('LOWER(n.name) = LOWER(:name)', { name }).getOne();
   }
 
+  /** Whether an employee exists (a department's head; employees/ depends on this module, not the reverse). */
+  @RecordSql(1)
+  async employeeExists(id: number): Promise<boolean> {
+    return (await this.ds.query<unknown[]>('SELECT 1 FROM employees WHERE id = ?', [id])).length > 0;
+  }
+
   /** The given departments and all their descendants, in one recursive query. */
   @RecordSql([1, 2])
   async subtree(rootIds: number[]): Promise<number[]> {

@@ -55,7 +55,7 @@ export class ReferenceService {
       label: 'Department',
       resource: 'departments',
       repo: departments,
-      fields: { name: 'name', parent: 'parentId' },
+      fields: { name: 'name', parent: 'parentId', head: 'headId' },
       check: (d, id) => this.checkParent(departments, d, id),
       listSpec: DEPARTMENT_LIST,
     });
@@ -148,6 +148,8 @@ export class ReferenceService {
   }
 
   private async checkParent(repo: Repository<Department>, d: Department, id?: number): Promise<void> {
+    if (d.headId !== null && d.headId !== undefined && !(await this.queries.employeeExists(d.headId)))
+      throw ValidationException.field('head', 'employee does not exist');
     if (d.parentId === null || d.parentId === undefined) return;
     if (!(await repo.exists({ where: { id: d.parentId } })))
       throw ValidationException.field('parent', 'department does not exist');

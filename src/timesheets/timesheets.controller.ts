@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { Exportable } from '../common/export/exportable';
+import { APPROVAL_DECISION_NOTE, DecisionBodyDto } from '../approvals/dto/approvals.dto';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
@@ -14,6 +15,7 @@ import {
   ProjectDto,
   TimeEntryDeletedDto,
   TimeEntryDto,
+  TimeEntryRowDto,
   TimesheetListQueryDto,
   UpdateProjectDto,
   UpdateTimeEntryDto,
@@ -45,7 +47,7 @@ export class TimesheetsController {
     description: 'Newest first; sortField: id, date; filters: employee, project, status; from/to.',
   })
   @ApiListEnvelope(TimeEntryDto)
-  @Exportable('timesheets', TimeEntryDto)
+  @Exportable('timesheets', TimeEntryRowDto)
   @ApiListQuery(TIME_ENTRY_LIST_SPEC)
   @ApiErrors(400, 401)
   list(@CurrentUser() caller: AuthUser, @Query() query: TimesheetListQueryDto): Promise<Page<TimeEntryDto>> {
@@ -109,21 +111,35 @@ export class TimesheetsController {
   @Post(':id/approve')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Approve a submitted entry (supervisor, approver1..3, Admin; never one’s own)' })
+  @ApiOperation({
+    summary: 'Approve the open step of a submitted entry (its approvers, or an Admin; never one’s own)',
+    description: APPROVAL_DECISION_NOTE,
+  })
   @ApiOkEnvelope(TimeEntryDto)
   @ApiErrors(400, 401, 403, 404, 409)
-  approve(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDto> {
-    return this.timesheets.decide(caller, id, 'Approved');
+  approve(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() body: DecisionBodyDto,
+  ): Promise<TimeEntryDto> {
+    return this.timesheets.decide(caller, id, 'Approved', body?.comment);
   }
 
   @Post(':id/reject')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Reject a submitted entry (supervisor, approver1..3, Admin; never one’s own)' })
+  @ApiOperation({
+    summary: 'Reject a submitted entry at its open step (its approvers, or an Admin; never one’s own)',
+    description: APPROVAL_DECISION_NOTE,
+  })
   @ApiOkEnvelope(TimeEntryDto)
   @ApiErrors(400, 401, 403, 404, 409)
-  reject(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<TimeEntryDto> {
-    return this.timesheets.decide(caller, id, 'Rejected');
+  reject(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() body: DecisionBodyDto,
+  ): Promise<TimeEntryDto> {
+    return this.timesheets.decide(caller, id, 'Rejected', body?.comment);
   }
 }
 
@@ -137,7 +153,7 @@ export class EmployeeTimesheetsController {
   @Authenticated()
   @ApiOperation({ summary: "The employee's time entries, newest first" })
   @ApiListEnvelope(TimeEntryDto)
-  @Exportable('timesheets', TimeEntryDto)
+  @Exportable('timesheets', TimeEntryRowDto)
   @ApiListQuery(TIME_ENTRY_LIST_SPEC)
   @ApiErrors(400, 401, 404)
   list(

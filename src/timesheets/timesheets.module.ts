@@ -2,6 +2,7 @@ import { SettingsModule } from '../settings/settings.module';
 import { TimesheetsReactions } from './timesheets.reactions';
 import { TimesheetsReminders } from './timesheets.reminders';
 import { Module } from '@nestjs/common';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { Project, TimeEntry } from './entities/timesheet.entities';
@@ -10,7 +11,7 @@ import { TimesheetsService } from './timesheets.service';
 import { TimesheetsRepository } from './timesheets.repository';
 
 @Module({
-  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([Project, TimeEntry])],
+  imports: [EmployeesModule, SettingsModule, ApprovalsModule, TypeOrmModule.forFeature([Project, TimeEntry])],
   controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
   providers: [TimesheetsService, TimesheetsRepository, TimesheetsReactions, TimesheetsReminders],
   exports: [TimesheetsService, TimesheetsRepository],

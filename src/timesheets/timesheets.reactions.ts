@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { changedTo, rangeOf, Reactions } from '../common/outbox/reactions';
+import { changedTo, rangeOf, Reactions, RecipientRule } from '../common/outbox/reactions';
+import { ApprovalsService } from '../approvals/approvals.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import './timesheets.events';
 
@@ -9,7 +10,14 @@ export class TimesheetsReactions implements OnModuleInit {
   constructor(
     private readonly reactions: Reactions,
     private readonly employees: EmployeeFactsService,
+    private readonly approvals: ApprovalsService,
   ) {}
+
+  /** Who decides the open step of the request's chain (issue 45); its supervisor and approvers when it has none. */
+  private async deciders(id: number, employee: number): Promise<RecipientRule[]> {
+    const rules = await this.approvals.recipients('time', id);
+    return rules.length ? rules : [{ approversOf: employee }];
+  }
 
   onModuleInit(): void {
     this.reactions.on('timesheet.submitted', {
@@ -17,7 +25,7 @@ export class TimesheetsReactions implements OnModuleInit {
         if (p.employee === null) return null;
         const name = await this.employees.nameOf(p.employee);
         return {
-          to: [{ approversOf: p.employee }],
+          to: await this.deciders(p.id, p.employee),
           title: `${name} submitted a time entry`,
           body: `${name} submitted a time entry${rangeOf(p)} for your approval.`,
           link: `/timesheets/${p.id}`,
@@ -31,7 +39,7 @@ export class TimesheetsReactions implements OnModuleInit {
             {
               source: 'timesheet-approval',
               sourceId: p.id,
-              to: [{ approversOf: p.employee }],
+              to: await this.deciders(p.id, p.employee),
               title: `Approve a time entry of ${name}`,
               description: `Time entry ${p.id}: approve or reject it (POST /timesheets/${p.id}/approve or /reject).`,
               link: `/timesheets/${p.id}`,
@@ -47,7 +55,7 @@ export class TimesheetsReactions implements OnModuleInit {
         return {
           to: [{ usersOf: p.employee }],
           title: `Your time entry is ${status.toLowerCase()}`,
-          body: `Your time entry${rangeOf(p)} is ${status}.`,
+          body: `Your time entry${rangeOf(p)} is ${status}.${await this.approvals.decisionsText('time', p.id)}`,
           link: `/timesheets/${p.id}`,
         };
       },

@@ -8,12 +8,14 @@ import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
 import { EmployeesService } from '../employees/employees.service';
 import { TIME_ENTRY_DAYS } from './time-entry-days';
-import { EmployeeAccessService, employeeRef, isApproverOf, DecisionSubject } from '../employees/employee-access.service';
+import { EmployeeAccessService, employeeRef, DecisionSubject } from '../employees/employee-access.service';
+import { ApprovalsService } from '../approvals/approvals.service';
+import { Page } from '../common/paging/page';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { TimesheetsRepository } from './timesheets.repository';
 import { TimeEntryAction, TIME_ENTRY_STATES } from './timesheets.states';
 import { ReferenceCrud } from '../common/crud/crud';
-import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
+import { CreateTimeEntryDto, ProjectDto, TimeEntryDto, TimeEntryRowDto, UpdateTimeEntryDto } from './dto/timesheet.dto';
 import { Project, TIME_ENTRY_STATUSES, TimeEntry, TimeEntryStatus } from './entities/timesheet.entities';
 import './timesheets.events';
 
@@ -34,7 +36,7 @@ export const TIME_ENTRY_LIST_SPEC: ListSpec = {
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-export function toTimeEntryDto(t: TimeEntry): TimeEntryDto {
+export function toTimeEntryDto(t: TimeEntry): TimeEntryRowDto {
   return {
     id: t.id,
     employee: t.employeeId,
@@ -47,6 +49,9 @@ export function toTimeEntryDto(t: TimeEntry): TimeEntryDto {
     status: t.status,
   };
 }
+
+/** What an approver's inbox says of an entry: "Time entry 2026-12-01 09:00–17:00". */
+export const timeSummary = (t: TimeEntry): string => `Time entry ${t.date} ${t.start}–${t.end}`;
 
 /**
  * Projects and time entries. An employee records its own entries (Admins and Restricted Admins in
@@ -72,8 +77,11 @@ export class TimesheetsService {
     employeeRecords: EmployeesRepository,
     private readonly repository: TimesheetsRepository,
     private readonly employees: EmployeesService,
+    private readonly approvals: ApprovalsService,
   ) {
-    this.list = employeeRecords.recordList(timeEntryRepo, 't', TIME_ENTRY_LIST_SPEC, toTimeEntryDto);
+    const list = employeeRecords.recordList(timeEntryRepo, 't', TIME_ENTRY_LIST_SPEC, toTimeEntryDto);
+    // Each row with its chain (issue 45): two queries a page.
+    this.list = async (caller, query, employeeId) => this.withApprovals(await list(caller, query, employeeId));
     this.projects = new ReferenceCrud<Project, ProjectDto>({
       label: 'Project',
       resource: 'projects',
@@ -140,18 +148,29 @@ export class TimesheetsService {
     return updated;
   }
 
-  async decide(caller: AuthUser, id: number, to: 'Approved' | 'Rejected'): Promise<TimeEntryDto> {
+  /** A decision on the open step of the entry's chain (issue 45): the last step's approval or any rejection moves the entry. */
+  async decide(caller: AuthUser, id: number, to: 'Approved' | 'Rejected', comment?: string | null): Promise<TimeEntryDto> {
     const { entry, employee } = await this.load(caller, id);
     if (caller.employeeId === entry.employeeId) throw new DomainException('FORBIDDEN', 'You cannot decide your own time entries');
-    if (!(await this.access.administers(caller, employeeRef(employee))) && !isApproverOf(caller, employee)) {
-      throw new DomainException('FORBIDDEN', "Only the employee's supervisor, approvers or an Admin decide its time entries");
-    }
-    const decided = await this.transition(entry, to === 'Approved' ? 'approve' : 'reject', caller);
-    return decided;
+    const administers = await this.access.administers(caller, employeeRef(employee));
+    const expectedStep = await this.approvals.openStep('time', id);
+    const action = to === 'Approved' ? 'approve' : 'reject';
+    const after = await withEmployeeLock(this.dataSource, entry.employeeId, async (em) => {
+      const current = await em.getRepository(TimeEntry).findOneOrFail({ where: { id } });
+      TIME_ENTRY_STATES.assert(action, current.status);
+      const chain = await this.approvals.decide(em, 'time', current, caller, action, {
+        administers,
+        comment,
+        expectedStep,
+        summary: () => timeSummary(current),
+      });
+      return chain === 'Pending' ? current : this.move(em, current, action, caller);
+    });
+    return this.view(after);
   }
 
   async get(caller: AuthUser, id: number): Promise<TimeEntryDto> {
-    return toTimeEntryDto((await this.load(caller, id)).entry);
+    return this.view((await this.load(caller, id)).entry);
   }
 
   private async write(entry: TimeEntry): Promise<TimeEntryDto> {
@@ -163,7 +182,7 @@ export class TimesheetsService {
     }
     if (problems.length) throw new ValidationException(problems);
     entry.minutes = minutesOf(entry.end) - minutesOf(entry.start);
-    return withEmployeeLock(this.dataSource, entry.employeeId, async (em: EntityManager) => {
+    const written = await withEmployeeLock(this.dataSource, entry.employeeId, async (em: EntityManager) => {
       if (await this.repository.overlaps(em, entry.employeeId, entry.date, entry.start, entry.end, entry.id))
         throw new DomainException('CONFLICT', 'The entry overlaps another entry of the same day', [
           { field: 'start', message: 'overlaps another entry' },
@@ -181,8 +200,9 @@ export class TimesheetsService {
         before: before && toTimeEntryDto(before),
         after: view,
       });
-      return view;
+      return saved;
     });
+    return this.view(written);
   }
 
   /** The entry if its owner or an administrator of the employee asks, and it is still Draft or Rejected. */
@@ -198,35 +218,65 @@ export class TimesheetsService {
   /** The entry with its employee, for whoever can see the employee or approves for it; else 404. */
   private async load(caller: AuthUser, id: number): Promise<{ entry: TimeEntry; employee: DecisionSubject }> {
     const entry = await this.timeEntryRepo.findOne({ where: { id } });
-    const employee = entry && (await this.access.forDecision(caller, entry.employeeId));
+    const employee =
+      entry &&
+      ((await this.access.forDecision(caller, entry.employeeId)) ??
+        ((await this.approvals.involves('time', id, caller.employeeId)) ? await this.access.employee(entry.employeeId) : null));
     if (!entry || !employee) throw new NotFoundException('Time entry');
     return { entry, employee };
   }
 
-  /** Moves the entry by `action` (TIME_ENTRY_STATES): 409 INVALID_STATE naming its state when the action does not start there. */
-  private async transition(entry: TimeEntry, action: TimeEntryAction, caller: AuthUser | null): Promise<TimeEntryDto> {
+  /** Submits the entry and starts its approval chain (issue 45), under the employee's lock. */
+  private async transition(entry: TimeEntry, action: 'submit', caller: AuthUser | null): Promise<TimeEntryDto> {
     TIME_ENTRY_STATES.assert(action, entry.status);
+    // Under the employee lock, as every change of the employee's rollup rows (a department move included).
+    const after = await withEmployeeLock(this.dataSource, entry.employeeId, async (em) => {
+      const moved = await this.move(em, entry, action, caller);
+      await this.approvals.start(em, {
+        kind: 'time',
+        requestId: entry.id,
+        employeeId: entry.employeeId,
+        leaveTypeId: null,
+        days: null,
+        summary: timeSummary(moved),
+      });
+      return moved;
+    });
+    return this.view(after);
+  }
+
+  /** Moves the entry by `action` (TIME_ENTRY_STATES) with `em`: 409 INVALID_STATE naming its state when the action does not start there. */
+  private async move(em: EntityManager, entry: TimeEntry, action: TimeEntryAction, caller: AuthUser | null): Promise<TimeEntry> {
     const to = TIME_ENTRY_STATES.transitions[action].to as TimeEntryStatus;
     const decided = caller ? { decidedBy: caller.id, decidedAt: new Date() } : {};
-    // Under the employee lock, as every change of the employee's rollup rows (a department move included).
-    return withEmployeeLock(this.dataSource, entry.employeeId, async (em) => {
-      const repo = em.getRepository(TimeEntry);
-      if (!(await TIME_ENTRY_STATES.move(em, TimeEntry, { id: entry.id, status: entry.status }, action, decided)))
-        throw TIME_ENTRY_STATES.invalid(action, (await repo.findOne({ where: { id: entry.id } }))?.status ?? entry.status);
-      const after = await repo.findOneOrFail({ where: { id: entry.id } });
-      await TIME_ENTRY_DAYS.change(em, { ...after, status: entry.status }, after);
-      const view = toTimeEntryDto(after);
-      await recordAudit(em, {
-        action,
-        resource: 'timesheets',
-        event: to === 'Submitted' ? 'timesheet.submitted' : decisionEvent(to),
-        resourceId: entry.id,
-        employee: entry.employeeId,
-        before: toTimeEntryDto(entry),
-        after: view,
-      });
-      return view;
+    const repo = em.getRepository(TimeEntry);
+    if (!(await TIME_ENTRY_STATES.move(em, TimeEntry, { id: entry.id, status: entry.status }, action, decided)))
+      throw TIME_ENTRY_STATES.invalid(action, (await repo.findOne({ where: { id: entry.id } }))?.status ?? entry.status);
+    const after = await repo.findOneOrFail({ where: { id: entry.id } });
+    await TIME_ENTRY_DAYS.change(em, { ...after, status: entry.status }, after);
+    await recordAudit(em, {
+      action,
+      resource: 'timesheets',
+      event: to === 'Submitted' ? 'timesheet.submitted' : decisionEvent(to),
+      resourceId: entry.id,
+      employee: entry.employeeId,
+      before: toTimeEntryDto(entry),
+      after: toTimeEntryDto(after),
     });
+    return after;
+  }
+
+  /** The entry as the API shows it, with its chain. */
+  private async view(entry: TimeEntry): Promise<TimeEntryDto> {
+    return { ...toTimeEntryDto(entry), approval: (await this.approvals.views('time', [entry.id])).get(entry.id) ?? null };
+  }
+
+  private async withApprovals(page: Page<TimeEntryRowDto>): Promise<Page<TimeEntryDto>> {
+    const views = await this.approvals.views(
+      'time',
+      page.items.map((t) => t.id),
+    );
+    return page.map((t) => ({ ...t, approval: views.get(t.id) ?? null }));
   }
 
   /** For payroll hooks: approved entries dated from `from` to `to` with their minutes (optionally one project). */

@@ -1,4 +1,5 @@
 import { WebhookEvent } from '../common/outbox/outbox';
+import { APPROVAL_WEBHOOK_EVENTS } from '../approvals/approvals.events';
 import { DOCUMENT_WEBHOOK_EVENTS } from '../documents/documents.events';
 import { EMPLOYEE_WEBHOOK_EVENTS } from '../employees/employees.events';
 import { LEAVE_WEBHOOK_EVENTS } from '../leave/leave.events';
@@ -16,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   ...PAYROLL_WEBHOOK_EVENTS,
   ...DOCUMENT_WEBHOOK_EVENTS,
   ...TASK_WEBHOOK_EVENTS,
+  ...APPROVAL_WEBHOOK_EVENTS,
 ] as const;
 
 /** Fails to compile when a module declares an event (WebhookEventPayloads) that the list above lacks. */

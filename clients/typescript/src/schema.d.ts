@@ -1256,6 +1256,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/approval-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Approval policies
+         * @description Who may call: Admin.
+         *
+         *     The most specific policy whose conditions all hold applies to a new leave request or submitted time entry (most conditions set, then the lowest id); none: one step, any of the supervisor and approver1..3. A request keeps the chain it was made under: changing or deleting a policy moves no request under decision.
+         */
+        get: operations["listApprovalPolicies"];
+        put?: never;
+        /**
+         * Create an approval policy
+         * @description Who may call: Admin.
+         *
+         *     The most specific policy whose conditions all hold applies to a new leave request or submitted time entry (most conditions set, then the lowest id); none: one step, any of the supervisor and approver1..3. A request keeps the chain it was made under: changing or deleting a policy moves no request under decision.
+         */
+        post: operations["createApprovalPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approval-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An approval policy
+         * @description Who may call: Admin.
+         */
+        get: operations["getApprovalPolicies"];
+        /**
+         * Change an approval policy (what the body names; steps: the whole list)
+         * @description Who may call: Admin.
+         */
+        put: operations["updateApprovalPolicies"];
+        post?: never;
+        /**
+         * Delete an approval policy (requests under decision keep their chain)
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeApprovalPolicies"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approval-delegations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delegations: the Admin all, anyone else those it made or received
+         * @description Who may call: any signed-in user.
+         *
+         *     While a delegation is active, a step that opens gives the delegator's place to the delegate. An approver manages its own delegations (and reads those made to it), the Admin anyone's. Not to oneself; not overlapping another of the same delegator.
+         */
+        get: operations["listApprovalDelegations"];
+        put?: never;
+        /**
+         * Delegate approvals for a period
+         * @description Who may call: any signed-in user.
+         *
+         *     While a delegation is active, a step that opens gives the delegator's place to the delegate. An approver manages its own delegations (and reads those made to it), the Admin anyone's. Not to oneself; not overlapping another of the same delegator.
+         */
+        post: operations["createApprovalDelegations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approval-delegations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delegation (the Admin, its delegator or its delegate)
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["getApprovalDelegations"];
+        /**
+         * Change a delegation (the Admin or its delegator)
+         * @description Who may call: any signed-in user.
+         *
+         *     While a delegation is active, a step that opens gives the delegator's place to the delegate. An approver manages its own delegations (and reads those made to it), the Admin anyone's. Not to oneself; not overlapping another of the same delegator.
+         */
+        put: operations["updateApprovalDelegations"];
+        post?: never;
+        /**
+         * End a delegation (the Admin or its delegator)
+         * @description Who may call: any signed-in user.
+         */
+        delete: operations["removeApprovalDelegations"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approvals/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's open approval steps, oldest request first
+         * @description Who may call: any signed-in user.
+         *
+         *     Leave requests and time entries whose open step the caller decides (an Admin also those that went to the Admins), never its own; filters kind and employee.
+         */
+        get: operations["pendingApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leave-types": {
         parameters: {
             query?: never;
@@ -1522,8 +1658,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a pending request (supervisor, approver1..3, Admin; never the requester)
+         * Approve the open step of a pending request (its approvers, or an Admin; never the requester)
          * @description Who may call: any signed-in user.
+         *
+         *     Records the caller's decision on the open step of the request's chain (approval.steps): a rejection ends it Rejected; an approval completes the step (mode any: one approver; all: every approver), the last step's approves the request. One person decides at most one step. 403 NOT_AN_APPROVER for someone who sees the request but does not decide its open step; 409 ALREADY_DECIDED for a second decision of the same person; 409 INVALID_STATE when the request was decided, cancelled, or its step was decided meanwhile. An Admin may decide any step (recorded as_admin). Body optional: {comment}.
          */
         post: operations["approveLeaves"];
         delete?: never;
@@ -1542,8 +1680,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a pending request (supervisor, approver1..3, Admin; never the requester)
+         * Reject the open step of a pending request (its approvers, or an Admin; never the requester)
          * @description Who may call: any signed-in user.
+         *
+         *     Records the caller's decision on the open step of the request's chain (approval.steps): a rejection ends it Rejected; an approval completes the step (mode any: one approver; all: every approver), the last step's approves the request. One person decides at most one step. 403 NOT_AN_APPROVER for someone who sees the request but does not decide its open step; 409 ALREADY_DECIDED for a second decision of the same person; 409 INVALID_STATE when the request was decided, cancelled, or its step was decided meanwhile. An Admin may decide any step (recorded as_admin). Body optional: {comment}.
          */
         post: operations["rejectLeaves"];
         delete?: never;
@@ -1946,8 +2086,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a submitted entry (supervisor, approver1..3, Admin; never one’s own)
+         * Approve the open step of a submitted entry (its approvers, or an Admin; never one’s own)
          * @description Who may call: any signed-in user.
+         *
+         *     Records the caller's decision on the open step of the request's chain (approval.steps): a rejection ends it Rejected; an approval completes the step (mode any: one approver; all: every approver), the last step's approves the request. One person decides at most one step. 403 NOT_AN_APPROVER for someone who sees the request but does not decide its open step; 409 ALREADY_DECIDED for a second decision of the same person; 409 INVALID_STATE when the request was decided, cancelled, or its step was decided meanwhile. An Admin may decide any step (recorded as_admin). Body optional: {comment}.
          */
         post: operations["approveTimesheets"];
         delete?: never;
@@ -1966,8 +2108,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a submitted entry (supervisor, approver1..3, Admin; never one’s own)
+         * Reject a submitted entry at its open step (its approvers, or an Admin; never one’s own)
          * @description Who may call: any signed-in user.
+         *
+         *     Records the caller's decision on the open step of the request's chain (approval.steps): a rejection ends it Rejected; an approval completes the step (mode any: one approver; all: every approver), the last step's approves the request. One person decides at most one step. 403 NOT_AN_APPROVER for someone who sees the request but does not decide its open step; 409 ALREADY_DECIDED for a second decision of the same person; 409 INVALID_STATE when the request was decided, cancelled, or its step was decided meanwhile. An Admin may decide any step (recorded as_admin). Body optional: {comment}.
          */
         post: operations["rejectTimesheets"];
         delete?: never;
@@ -4197,7 +4341,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
+            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
             /** @example work_email must be an email */
             message: string;
             details?: components["schemas"]["ErrorDetailDto"][];
@@ -4414,16 +4558,31 @@ export interface components {
              * @description parent department id; null at the root
              */
             parent: number | null;
+            /**
+             * Format: int32
+             * @description the employee who heads it: the approver role department_head (issue 45) reads it, else the nearest parent's
+             */
+            head: number | null;
         };
         CreateDepartmentDto: {
             name: string;
             /** Format: int32 */
             parent?: number | null;
+            /**
+             * Format: int32
+             * @description an employee id
+             */
+            head?: number | null;
         };
         UpdateDepartmentDto: {
             name?: string;
             /** Format: int32 */
             parent?: number | null;
+            /**
+             * Format: int32
+             * @description an employee id
+             */
+            head?: number | null;
             /**
              * Format: int32
              * @description read-only: ignored when sent
@@ -5263,6 +5422,151 @@ export interface components {
             /** Format: int32 */
             work_from_home_records: number;
         };
+        PolicyConditionsDto: {
+            /** @description leave type ids (leave policies only) */
+            leave_types?: number[];
+            /**
+             * @description applies to requests of at least this many days (leave only)
+             * @example 5
+             */
+            min_days?: number;
+            /** @description department ids: the employee's department or one of its parents */
+            departments?: number[];
+        };
+        PolicyStepDto: {
+            /**
+             * @description supervisor, approver1, approver2, approver3, department_head, admins or employee:<id>
+             * @example [
+             *       "supervisor",
+             *       "approver1"
+             *     ]
+             */
+            approvers: string[];
+            /**
+             * @description any: one of them decides; all: each of them approves
+             * @enum {string}
+             */
+            mode: "any" | "all";
+        };
+        ApprovalPolicyDto: {
+            /** Format: int32 */
+            id: number;
+            name: string;
+            /** @enum {string} */
+            applies_to: "leave" | "time";
+            conditions: components["schemas"]["PolicyConditionsDto"];
+            steps: components["schemas"]["PolicyStepDto"][];
+            /**
+             * Format: int32
+             * @description days without a decision before the step's approvers' supervisors join it
+             */
+            escalate_after_days: number | null;
+        };
+        CreateApprovalPolicyDto: {
+            name: string;
+            /** @enum {string} */
+            applies_to: "leave" | "time";
+            /** @description all must hold; none: every request of its kind */
+            conditions?: components["schemas"]["PolicyConditionsDto"];
+            steps: components["schemas"]["PolicyStepDto"][];
+            /** Format: int32 */
+            escalate_after_days?: number | null;
+        };
+        UpdateApprovalPolicyDto: {
+            name?: string;
+            /** @enum {string} */
+            applies_to?: "leave" | "time";
+            /** @description all must hold; none: every request of its kind */
+            conditions?: components["schemas"]["PolicyConditionsDto"];
+            steps?: components["schemas"]["PolicyStepDto"][];
+            /** Format: int32 */
+            escalate_after_days?: number | null;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+        };
+        ApprovalDelegationDto: {
+            /** Format: int32 */
+            id: number;
+            /**
+             * Format: int32
+             * @description the approver who is away
+             */
+            delegator: number;
+            /**
+             * Format: int32
+             * @description who decides in its place
+             */
+            delegate: number;
+            /** Format: date */
+            date_start: string;
+            /** Format: date */
+            date_end: string;
+        };
+        CreateApprovalDelegationDto: {
+            /**
+             * Format: int32
+             * @description default: the caller's employee; another employee: Admins only
+             */
+            delegator?: number;
+            /** Format: int32 */
+            delegate: number;
+            /** Format: date */
+            date_start: string;
+            /** Format: date */
+            date_end: string;
+        };
+        UpdateApprovalDelegationDto: {
+            /**
+             * Format: int32
+             * @description default: the caller's employee; another employee: Admins only
+             */
+            delegator?: number;
+            /** Format: int32 */
+            delegate?: number;
+            /** Format: date */
+            date_start?: string;
+            /** Format: date */
+            date_end?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             */
+            readonly id?: number;
+        };
+        PendingApprovalDto: {
+            /** @enum {string} */
+            kind: "leave" | "time";
+            /**
+             * Format: int32
+             * @description the leave request or time entry
+             */
+            id: number;
+            /** Format: int32 */
+            employee: number;
+            /** @example Ada Lovelace */
+            employee_name: string;
+            /**
+             * Format: int32
+             * @description the open step (1-based)
+             */
+            step: number;
+            /** Format: int32 */
+            steps: number;
+            /** @example Annual Leave 2026-12-01 to 2026-12-05 (5 days) */
+            summary: string;
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            step_opened_at: string | null;
+            /**
+             * Format: int32
+             * @description whole days since the request was made
+             */
+            age_days: number;
+        };
         LeaveTypeDto: {
             /** Format: int32 */
             id: number;
@@ -5393,6 +5697,70 @@ export interface components {
             /** Format: int32 */
             id: number;
         };
+        SubstitutionDto: {
+            /** Format: int32 */
+            approver: number;
+            /**
+             * Format: int32
+             * @description the delegate; null: skipped
+             */
+            by: number | null;
+            /**
+             * @description away on approved leave, delegated, or decided an earlier step
+             * @enum {string}
+             */
+            reason: "leave" | "delegation" | "decided";
+        };
+        StepDecisionDto: {
+            /**
+             * Format: int32
+             * @description the employee who decided (null: an Admin without one)
+             */
+            by: number | null;
+            /** Format: int32 */
+            user: number;
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            /** Format: date-time */
+            at: string;
+            comment: string | null;
+            /** @description an Admin who is not an approver of the step decided it */
+            as_admin: boolean;
+        };
+        ApprovalStepDto: {
+            /** Format: int32 */
+            step: number;
+            /** @enum {string} */
+            mode: "any" | "all";
+            /** @description who decides it (employee ids) */
+            approvers: number[];
+            /** @description the Admins decide it too (the role admins, or nobody else was left) */
+            admins: boolean;
+            substitutions: components["schemas"]["SubstitutionDto"][];
+            /** @description supervisors who joined after escalate_after_days */
+            escalated: number[];
+            /**
+             * Format: date-time
+             * @description null: not open yet
+             */
+            opened_at: string | null;
+            decisions: components["schemas"]["StepDecisionDto"][];
+        };
+        ApprovalViewDto: {
+            /**
+             * Format: int32
+             * @description null: no policy applied (one step, any of supervisor and approver1..3)
+             */
+            policy: number | null;
+            /** @enum {string} */
+            status: "Pending" | "Approved" | "Rejected" | "Cancelled";
+            /**
+             * Format: int32
+             * @description 1-based
+             */
+            current_step: number;
+            steps: components["schemas"]["ApprovalStepDto"][];
+        };
         LeaveRequestDto: {
             /** Format: int32 */
             id: number;
@@ -5422,6 +5790,8 @@ export interface components {
             decided_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description its approval chain (issue 45): the steps, who decides each, their decisions; null for requests decided before chains */
+            approval: components["schemas"]["ApprovalViewDto"] | null;
         };
         CreateLeaveRequestDto: {
             /** Format: int32 */
@@ -5447,6 +5817,9 @@ export interface components {
              * @description for another employee: Admin, or Restricted Admin in scope
              */
             employee?: number;
+        };
+        DecisionBodyDto: {
+            comment?: string | null;
         };
         LeaveTypeBalanceDto: {
             /** Format: int32 */
@@ -5745,6 +6118,8 @@ export interface components {
             details: string | null;
             /** @enum {string} */
             status: "Draft" | "Submitted" | "Approved" | "Rejected";
+            /** @description its approval chain once submitted (issue 45): the steps, who decides each, their decisions */
+            approval: components["schemas"]["ApprovalViewDto"] | null;
         };
         CreateTimeEntryDto: {
             /**
@@ -5804,6 +6179,8 @@ export interface components {
              * @enum {string}
              */
             readonly status?: "Draft" | "Submitted" | "Approved" | "Rejected";
+            /** @description read-only: ignored when sent (its approval chain once submitted (issue 45): the steps, who decides each, their decisions) */
+            readonly approval?: components["schemas"]["ApprovalViewDto"] | null;
         };
         TimeEntryDeletedDto: {
             /** Format: int32 */
@@ -7359,7 +7736,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -7373,7 +7750,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -7390,7 +7767,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -7398,7 +7775,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned")[];
+            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -7741,7 +8118,7 @@ export interface components {
             /** Format: int32 */
             id: number;
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
             title: string;
             body: string;
             /** @description the API path of the record to act on */
@@ -7763,7 +8140,7 @@ export interface components {
         };
         NotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
             description: string;
             /** @description e-mails of this kind */
             email: boolean;
@@ -7776,7 +8153,7 @@ export interface components {
         };
         UpdateNotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
             email?: boolean;
             in_app?: boolean;
             /** @enum {string} */
@@ -18988,6 +19365,1273 @@ export interface operations {
             };
         };
     };
+    listApprovalPolicies: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    applies_to?: ("leave" | "time") | ("leave" | "time")[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalPolicyDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createApprovalPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApprovalPolicyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalPolicyDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getApprovalPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalPolicyDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateApprovalPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApprovalPolicyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalPolicyDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeApprovalPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["DeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listApprovalDelegations: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "date_start";
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    delegator?: number | number[];
+                    delegate?: number | number[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalDelegationDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createApprovalDelegations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApprovalDelegationDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalDelegationDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getApprovalDelegations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalDelegationDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateApprovalDelegations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApprovalDelegationDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ApprovalDelegationDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeApprovalDelegations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["DeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    pendingApprovals: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "requested_at" | "id";
+                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: {
+                    kind?: ("leave" | "time") | ("leave" | "time")[];
+                    employee?: number | number[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["PendingApprovalDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listLeaveType: {
         parameters: {
             query?: {
@@ -21548,7 +23192,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionBodyDto"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -21613,6 +23261,28 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -21657,7 +23327,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionBodyDto"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -21722,6 +23396,28 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -25168,7 +26864,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionBodyDto"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -25233,6 +26933,28 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -25277,7 +26999,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionBodyDto"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -25342,6 +27068,28 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -39662,7 +41410,7 @@ export interface operations {
                 /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
                     read?: boolean | boolean[];
-                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet")[];
+                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet")[];
                 };
             };
             header?: never;
@@ -40620,7 +42368,7 @@ export interface operations {
                 sortField?: "id" | "kind" | "lang";
                 /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest")[];
+                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest")[];
                     lang?: string | string[];
                 };
             };

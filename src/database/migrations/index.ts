@@ -37,6 +37,7 @@ import { RollupsByDayDepartment1763800000035 } from './1763800000035-RollupsByDa
 import { RecordsUpdatedAt1763800000036 } from './1763800000036-RecordsUpdatedAt';
 import { PayrollProration1763800000037 } from './1763800000037-PayrollProration';
 import { PayrollTables1763800000038 } from './1763800000038-PayrollTables';
+import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   RecordsUpdatedAt1763800000036,
   PayrollProration1763800000037,
   PayrollTables1763800000038,
+  ApprovalChains1763800000039,
 ];

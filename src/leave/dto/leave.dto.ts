@@ -12,6 +12,7 @@ import {
   Trim,
 } from '../../common/validation/decorators';
 import { LEAVE_STATUSES } from '../entities/leave.entities';
+import { ApprovalViewDto } from '../../approvals/dto/approvals.dto';
 
 /** A day count within [min, max] with at most `decimals` decimals. */
 export const DaysValue = (min: number, max: number, decimals: number) => (target: object, key: string) => {
@@ -97,7 +98,8 @@ export class SetEntitlementDto {
   @ApiProperty({ example: 25 }) @Days() days: number;
 }
 
-export class LeaveRequestDto {
+/** A leave request's own fields (what an export's rows hold). */
+export class LeaveRequestRowDto {
   @ApiInt() id: number;
   @ApiInt() employee: number;
   @ApiInt() leave_type: number;
@@ -110,6 +112,16 @@ export class LeaveRequestDto {
   @ApiInt({ type: Number, nullable: true, description: 'employee who decided' }) approver: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class LeaveRequestDto extends LeaveRequestRowDto {
+  @ApiProperty({
+    type: ApprovalViewDto,
+    nullable: true,
+    description:
+      'its approval chain (issue 45): the steps, who decides each, their decisions; null for requests decided before chains',
+  })
+  approval: ApprovalViewDto | null;
 }
 
 export class CreateLeaveRequestDto {

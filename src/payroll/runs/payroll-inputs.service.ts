@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AttendanceService } from '../../attendance/attendance.service';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { LeaveLedgerService } from '../../leave/ledger/leave-ledger.service';
-import { LeaveRequestsService } from '../../leave/leave-requests.service';
+import { LeaveCalendarService } from '../../leave/leave-calendar.service';
 import { TimesheetsService } from '../../timesheets/timesheets.service';
 import { EngineEmployee } from '../engine/payroll-engine';
 import { HOOK_SOURCES, StoredHook } from './run-inputs';
@@ -41,7 +41,7 @@ export class PayrollInputsService {
   constructor(
     private readonly attendance: AttendanceService,
     private readonly timesheets: TimesheetsService,
-    private readonly leave: LeaveRequestsService,
+    private readonly leave: LeaveCalendarService,
     private readonly ledger: LeaveLedgerService,
     private readonly employees: EmployeeFactsService,
     @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,

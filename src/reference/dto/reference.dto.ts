@@ -22,6 +22,12 @@ export class UpdateReferenceDto extends PartialType(CreateReferenceDto) {}
 
 export class DepartmentDto extends ReferenceDto {
   @ApiInt({ type: Number, nullable: true, description: 'parent department id; null at the root' }) parent: number | null;
+  @ApiInt({
+    type: Number,
+    nullable: true,
+    description: "the employee who heads it: the approver role department_head (issue 45) reads it, else the nearest parent's",
+  })
+  head: number | null;
 }
 
 export class CreateDepartmentDto extends CreateReferenceDto {
@@ -30,6 +36,12 @@ export class CreateDepartmentDto extends CreateReferenceDto {
   @Nullable()
   @IsRefId()
   parent?: number | null;
+
+  @ApiIntOptional({ type: Number, nullable: true, description: 'an employee id' })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  head?: number | null;
 }
 
 export class UpdateDepartmentDto extends PartialType(CreateDepartmentDto) {}

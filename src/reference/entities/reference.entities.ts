@@ -15,6 +15,10 @@ export class Department extends NamedReference {
   @Index('ix_departments_parent_id')
   @Column({ name: 'parent_id', type: 'integer', nullable: true })
   parentId: number | null;
+
+  /** The employee who heads it (issue 45: the approver role department_head). */
+  @Column({ name: 'head_id', type: 'integer', nullable: true })
+  headId: number | null;
 }
 
 @Entity('pay_grades')

@@ -1,3 +1,4 @@
+import { ApprovalViewDto } from '../../approvals/dto/approvals.dto';
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, PartialType } from '@nestjs/swagger';
@@ -27,7 +28,8 @@ export class CreateProjectDto {
 
 export class UpdateProjectDto extends PartialType(CreateProjectDto) {}
 
-export class TimeEntryDto {
+/** A time entry's own fields (what an export's rows hold). */
+export class TimeEntryRowDto {
   @ApiInt() id: number;
   @ApiInt() employee: number;
   @ApiInt({ type: Number, nullable: true }) project: number | null;
@@ -37,6 +39,15 @@ export class TimeEntryDto {
   @ApiProperty({ example: 3.5, description: '2 decimals' }) hours: number;
   @ApiProperty({ type: String, nullable: true }) details: string | null;
   @ApiProperty({ enum: TIME_ENTRY_STATUSES }) status: string;
+}
+
+export class TimeEntryDto extends TimeEntryRowDto {
+  @ApiProperty({
+    type: ApprovalViewDto,
+    nullable: true,
+    description: 'its approval chain once submitted (issue 45): the steps, who decides each, their decisions',
+  })
+  approval: ApprovalViewDto | null;
 }
 
 export class CreateTimeEntryDto {

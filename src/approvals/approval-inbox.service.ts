@@ -1,0 +1,152 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, LessThanOrEqual } from 'typeorm';
+import { AuthUser } from '../common/auth/auth-user';
+import { recordEvent } from '../common/outbox/outbox';
+import { ListQueryDto } from '../common/paging/list-query.dto';
+import { Condition, findRowsPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { Page } from '../common/paging/page';
+import { JobQueue } from '../common/queue/job-queue.service';
+import { defineJob } from '../common/queue/queue.constants';
+import { withEmployeeLock } from '../employees/employee-lock';
+import { supervisorsOf } from './approvals.repository';
+import { PendingApprovalDto } from './dto/approvals.dto';
+import { Approval, ApprovalApprover, ApprovalDecision, APPROVAL_KINDS, ResolvedStep } from './entities/approval.entities';
+
+export const PENDING_LIST_SPEC: ListSpec = {
+  idColumn: 'aa.id',
+  sortFields: { requested_at: 'a.requested_at', id: 'a.id' },
+  defaultSort: { field: 'requested_at', order: 'ascend' },
+  filterFields: {
+    kind: { column: 'a.kind', type: 'string', values: APPROVAL_KINDS },
+    employee: { column: 'a.employee_id', type: 'int' },
+  },
+};
+
+export const APPROVAL_ESCALATION_JOB = defineJob<Record<string, never>>('schedule', 'approval-escalation');
+const ESCALATION_EVERY_MS = 15 * 60_000;
+
+const instant = (v: unknown): Date => (v instanceof Date ? v : new Date(`${String(v).replace(' ', 'T')}Z`));
+
+/**
+ * The approver's inbox and the escalation of late steps (issue 45). The inbox reads the open
+ * steps' rows by approver (ix_approval_approvers_employee): its cost follows the caller's open
+ * steps, not the company's requests.
+ */
+@Injectable()
+export class ApprovalInboxService implements OnModuleInit {
+  private readonly logger = new Logger('Approvals');
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(APPROVAL_ESCALATION_JOB, async () => {
+      const n = await this.escalateDue();
+      if (n) this.logger.log(`${n} steps escalated`);
+    });
+    void this.jobs.schedule(APPROVAL_ESCALATION_JOB, ESCALATION_EVERY_MS);
+  }
+
+  /** The caller's open steps, oldest request first: its own rows, and the Admins' for an Admin; never its own requests. */
+  async pending(caller: AuthUser, query: ListQueryDto, now = new Date()): Promise<Page<PendingApprovalDto>> {
+    const me = caller.employeeId ?? 0;
+    const mine = 'aa.employee_id = :me';
+    const admins =
+      'aa.employee_id IS NULL AND NOT EXISTS (SELECT 1 FROM approval_approvers x WHERE x.approval_id = aa.approval_id AND x.employee_id = :me)';
+    const where: Condition[] = [
+      { sql: caller.level === 'Admin' ? `${mine} OR (${admins})` : mine, params: { me } },
+      { sql: 'a.employee_id <> :me', params: { me } },
+      {
+        sql: 'NOT EXISTS (SELECT 1 FROM approval_decisions d WHERE d.approval_id = a.id AND d.user_id = :user)',
+        params: { user: caller.id },
+      },
+    ];
+    const page = await findRowsPage(
+      this.ds,
+      {
+        from: 'approval_approvers aa JOIN approvals a ON a.id = aa.approval_id JOIN employees e ON e.id = a.employee_id',
+        select: [
+          'a.kind',
+          'a.request_id',
+          'a.employee_id',
+          'e.first_name',
+          'e.last_name',
+          'a.current_step',
+          'a.steps',
+          'a.summary',
+          'a.requested_at',
+        ],
+      },
+      parseListQuery(query, PENDING_LIST_SPEC),
+      where,
+    );
+    return page.map(([kind, request, employee, first, last, step, steps, summary, requestedAt]) => {
+      const chain = JSON.parse(String(steps)) as ResolvedStep[];
+      const at = instant(requestedAt);
+      return {
+        kind: String(kind),
+        id: Number(request),
+        employee: Number(employee),
+        employee_name: `${String(first)} ${String(last)}`,
+        step: Number(step),
+        steps: chain.length,
+        summary: String(summary),
+        requested_at: at.toISOString(),
+        step_opened_at: chain[Number(step) - 1]?.opened_at ?? null,
+        age_days: Math.max(0, Math.floor((now.getTime() - at.getTime()) / 86_400_000)),
+      };
+    });
+  }
+
+  /**
+   * Steps open longer than their policy's escalate_after_days: the supervisors of their approvers
+   * join them (once per step), with `approval.escalated`. Each under the employee's lock, so a
+   * decision and an escalation of one request never interleave. How many steps escalated.
+   */
+  async escalateDue(now = new Date()): Promise<number> {
+    let escalated = 0;
+    for (;;) {
+      const due = await this.ds.getRepository(Approval).find({
+        where: { status: 'Pending', escalateAt: LessThanOrEqual(now) },
+        select: { id: true, employeeId: true },
+        order: { id: 'ASC' },
+        take: 200,
+      });
+      if (!due.length) return escalated;
+      for (const { id, employeeId } of due)
+        escalated += await withEmployeeLock(this.ds, employeeId, async (em) => {
+          const a = await em.getRepository(Approval).findOne({ where: { id } });
+          if (!a || a.status !== 'Pending' || !a.escalateAt || a.escalateAt > now) return 0;
+          const step = a.steps[a.currentStep - 1];
+          const decided = new Set(
+            (await em.getRepository(ApprovalDecision).find({ where: { approvalId: id } })).map((d) => d.employeeId),
+          );
+          const supervisors = await supervisorsOf(em, step.approvers);
+          const added = [
+            ...new Set(
+              [...supervisors.values()].filter(
+                (s) => s !== a.employeeId && !step.approvers.includes(s) && !step.escalated.includes(s) && !decided.has(s),
+              ),
+            ),
+          ];
+          const steps = a.steps.map((s, i) => (i === a.currentStep - 1 ? { ...s, escalated: [...s.escalated, ...added] } : s));
+          await em.getRepository(Approval).update({ id }, { steps, escalateAt: null });
+          if (!added.length) return 0;
+          await em
+            .getRepository(ApprovalApprover)
+            .insert(added.map((employeeId) => ({ approvalId: id, step: a.currentStep, employeeId })));
+          await recordEvent(em, 'approval.escalated', {
+            id: a.requestId,
+            kind: a.kind,
+            employee: a.employeeId,
+            step: a.currentStep,
+            added,
+          });
+          return 1;
+        });
+    }
+  }
+}

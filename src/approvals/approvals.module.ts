@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EmployeesModule } from '../employees/employees.module';
+import { SettingsModule } from '../settings/settings.module';
+import { ApprovalInboxService } from './approval-inbox.service';
+import { ApprovalPoliciesService } from './approval-policies.service';
+import { ApprovalDelegationsController, ApprovalPoliciesController, ApprovalsController } from './approvals.controller';
+import { ApprovalReactions } from './approvals.reactions';
+import { ApprovalsService } from './approvals.service';
+import { APPROVAL_ENTITIES } from './entities/approval.entities';
+
+/** Approval chains (issue 45): policies, delegations, each request's chain, the inbox and escalation. */
+@Module({
+  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature(APPROVAL_ENTITIES)],
+  controllers: [ApprovalPoliciesController, ApprovalDelegationsController, ApprovalsController],
+  providers: [ApprovalsService, ApprovalPoliciesService, ApprovalInboxService, ApprovalReactions],
+  exports: [ApprovalsService],
+})
+export class ApprovalsModule {}

@@ -1,0 +1,79 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Reactions } from '../common/outbox/reactions';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
+import { ApprovalsService } from './approvals.service';
+import { ApprovalKind } from './entities/approval.entities';
+import './approvals.events';
+
+/** The task kind and route of each request kind (the tasks the request events open). */
+export const APPROVAL_TASKS: Record<ApprovalKind, { source: string; path: string; noun: string }> = {
+  leave: { source: 'leave-approval', path: 'leaves', noun: 'leave request' },
+  time: { source: 'timesheet-approval', path: 'timesheets', noun: 'time entry' },
+};
+
+/**
+ * What the chains' events do (issue 45): when a step opens after another, its approvers hear of
+ * it and get the task (the first step's hear of the request itself: leave.requested,
+ * timesheet.submitted); supervisors who join a late step likewise. The employee hears only the
+ * end (leave.decided, timesheet.decided).
+ */
+@Injectable()
+export class ApprovalReactions implements OnModuleInit {
+  constructor(
+    private readonly reactions: Reactions,
+    private readonly approvals: ApprovalsService,
+    private readonly employees: EmployeeFactsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.reactions.on('approval.step_decided', {
+      notify: async (p) => {
+        if (p.next_step === null) return null;
+        const { path, noun } = APPROVAL_TASKS[p.kind];
+        const name = await this.employees.nameOf(p.employee);
+        return {
+          to: await this.approvals.recipients(p.kind, p.id),
+          title: `The ${noun} of ${name} waits for your decision`,
+          body: `Step ${p.step} approved the ${noun} ${p.id} of ${name}; step ${p.next_step} is yours. Approve or reject it.`,
+          link: `/${path}/${p.id}`,
+        };
+      },
+      tasks: async (p) => {
+        if (p.next_step === null) return {};
+        return {
+          complete: [{ source: APPROVAL_TASKS[p.kind].source, sourceIds: [p.id] }],
+          open: [await this.task(p.kind, p.id, p.employee)],
+        };
+      },
+    });
+    this.reactions.on('approval.escalated', {
+      notify: async (p) => {
+        const { path, noun } = APPROVAL_TASKS[p.kind];
+        const name = await this.employees.nameOf(p.employee);
+        return {
+          to: p.added.map((id) => ({ usersOf: id })),
+          title: `The ${noun} of ${name} waits too long`,
+          body: `Step ${p.step} of the ${noun} ${p.id} of ${name} has waited past its policy's days: you joined its approvers.`,
+          link: `/${path}/${p.id}`,
+        };
+      },
+      tasks: async (p) => ({
+        open: [{ ...(await this.task(p.kind, p.id, p.employee)), to: p.added.map((id) => ({ usersOf: id })) }],
+      }),
+    });
+  }
+
+  /** The approval task of a request's open step. */
+  async task(kind: ApprovalKind, id: number, employee: number) {
+    const { source, path, noun } = APPROVAL_TASKS[kind];
+    const name = await this.employees.nameOf(employee);
+    return {
+      source,
+      sourceId: id,
+      to: await this.approvals.recipients(kind, id),
+      title: `Approve the ${noun} of ${name}`,
+      description: `${noun[0].toUpperCase()}${noun.slice(1)} ${id}: approve or reject it (POST /${path}/${id}/approve or /reject).`,
+      link: `/${path}/${id}`,
+    };
+  }
+}
