@@ -6,6 +6,11 @@ WITH RECURSIVE up (id, parent_id) AS ( SELECT id, parent_id
   FROM departments d JOIN up ON d.id = up.parent_id ) SELECT id
   FROM up;
 
+-- ReferenceRepository.employeeExists
+SELECT 1
+  FROM employees
+  WHERE id = ?;
+
 -- ReferenceRepository.nationalityByName
 SELECT `n`.`id` AS `n_id`, `n`.`name` AS `n_name`
   FROM `nationalities` `n`

@@ -111,7 +111,7 @@ export class ApprovalChains1763800000039 implements MigrationInterface {
           "SELECT r.id, r.employee_id, r.created_at, r.date_start, r.date_end, r.days, t.name AS label, e.supervisor_id, e.approver1_id, e.approver2_id, e.approver3_id FROM leave_requests r JOIN employees e ON e.id = r.employee_id LEFT JOIN leave_types t ON t.id = r.leave_type_id WHERE r.status = 'Pending' AND r.id > ? ORDER BY r.id LIMIT " +
           BATCH,
         summary: (r: Row) =>
-          `${typeof r.label === 'string' ? r.label : 'Leave'} ${day(r.date_start)}${day(r.date_end) !== day(r.date_start) ? ` to ${day(r.date_end)}` : ''} (${Number(r.days)} days)`,
+          `${typeof r.label === 'string' ? r.label : 'Leave'} ${day(r.date_start)}${day(r.date_end) !== day(r.date_start) ? ` to ${day(r.date_end)}` : ''} (${Number(r.days)} day${Number(r.days) === 1 ? '' : 's'})`,
       },
       {
         kind: 'time',
