@@ -302,6 +302,20 @@ describe('approval chains', () => {
     expect(told[0].body).toContain('("fine by me")');
   });
 
+  it('the request’s notification goes to step 1’s approvers even when relayed after step 2 opened', async () => {
+    const relay = () => t.app.get(OutboxRelay).relay();
+    await relay();
+    const leave = await request(c.users.employee.token, 12);
+    await data(call('POST', `/leaves/${leave.id}/approve`, c.users.manager.token));
+    await relay();
+    const kinds = async (token: string) =>
+      ((await call('GET', '/notifications?limit=500', token)).json().data as Array<{ kind: string; link: string }>)
+        .filter((n) => n.link === `/leaves/${leave.id}`)
+        .map((n) => n.kind);
+    expect(await kinds(c.users.manager.token)).toEqual(['leave.requested']);
+    expect(await kinds(head.user.token)).toEqual(['approval.step_decided']);
+  });
+
   it('refuses a policy with no steps, an empty approver set, an unknown role or mode, or a named employee who does not exist', async () => {
     const bad = async (body: object) => {
       const res = await call('POST', '/approval-policies', admin, { name: 'Bad', applies_to: 'leave', ...body });

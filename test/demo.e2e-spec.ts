@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { seedDemo } from '../src/database/seeds/demo.seed';
+import { TokenService } from '../src/auth/token.service';
+import { UsersService } from '../src/users/users.service';
 import { PDF_SKIP_REASON, pdfText } from './helpers/pdf';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
@@ -115,7 +117,8 @@ describe('demo seed', () => {
       .data.map((n: { kind: string }) => n.kind)
       .sort();
     if (new Date().getUTCMonth() < 11) {
-      expect(requested).toEqual(['leave.requested', 'leave.requested']);
+      // Its two reports' requests, its own holiday decided, and a week of leave at its step (issue 45).
+      expect(requested.sort()).toEqual(['approval.step_decided', 'leave.decided', 'leave.requested', 'leave.requested']);
       expect(kinds).toEqual(['leave.decided', 'task.assigned']);
     } else expect(kinds).toContain('task.assigned');
     const me = await t.app.inject({ method: 'GET', url: '/app/api/employees/me', headers: employee });
@@ -372,6 +375,26 @@ describe('demo seed', () => {
       "SELECT COUNT(*) AS clash FROM attendance a JOIN leave_days d ON d.employee_id = a.employee_id AND d.date = date(a.in_time) AND d.status = 'Approved'",
     );
     expect(Number(clash)).toBe(0);
+
+    // Approval chains (issue 45): a two-step policy for long leave, the manager's delegation for its
+    // holiday, a week of leave approved at step 1 and waiting at step 2 in the manager's inbox.
+    const api = async (url: string, headers = admin) =>
+      (await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers })).json().data;
+    expect((await api('/approval-policies')).map((p: { steps: unknown[] }) => p.steps.length)).toEqual([2]);
+    const managerUser = (await t.app.get(UsersService).findByUsername('manager'))!;
+    expect(await api('/approval-delegations')).toEqual([expect.objectContaining({ delegator: managerUser.employeeId })]);
+    const managerToken = bearer((await t.app.get(TokenService).issue(managerUser)).access_token);
+    const waiting = (await api('/approvals/pending?limit=500', managerToken)) as Array<{
+      kind: string;
+      id: number;
+      step: number;
+    }>;
+    expect(waiting.filter((x) => x.step === 2)).toHaveLength(1);
+    const atStep2 = await api(`/leaves/${waiting.find((x) => x.step === 2)!.id}`, managerToken);
+    expect(atStep2.approval.steps[0].decisions[0]).toMatchObject({ decision: 'approve', as_admin: true });
+    expect(atStep2.approval.steps[1].approvers).toEqual([managerUser.employeeId]);
+    // The bulk-seeded pending requests have their chains too: the manager decides its reports'.
+    expect(waiting.filter((x) => x.step === 1).length).toBeGreaterThan(0);
 
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);

@@ -32,7 +32,7 @@ export class ApprovalReactions implements OnModuleInit {
         const { path, noun } = APPROVAL_TASKS[p.kind];
         const name = await this.employees.nameOf(p.employee);
         return {
-          to: await this.approvals.recipients(p.kind, p.id),
+          to: await this.approvals.recipients(p.kind, p.id, p.next_step),
           title: `The ${noun} of ${name} waits for your decision`,
           body: `Step ${p.step} approved the ${noun} ${p.id} of ${name}; step ${p.next_step} is yours. Approve or reject it.`,
           link: `/${path}/${p.id}`,
@@ -42,7 +42,7 @@ export class ApprovalReactions implements OnModuleInit {
         if (p.next_step === null) return {};
         return {
           complete: [{ source: APPROVAL_TASKS[p.kind].source, sourceIds: [p.id] }],
-          open: [await this.task(p.kind, p.id, p.employee)],
+          open: [await this.task(p.kind, p.id, p.employee, p.next_step)],
         };
       },
     });
@@ -58,19 +58,19 @@ export class ApprovalReactions implements OnModuleInit {
         };
       },
       tasks: async (p) => ({
-        open: [{ ...(await this.task(p.kind, p.id, p.employee)), to: p.added.map((id) => ({ usersOf: id })) }],
+        open: [{ ...(await this.task(p.kind, p.id, p.employee, p.step)), to: p.added.map((id) => ({ usersOf: id })) }],
       }),
     });
   }
 
   /** The approval task of a request's open step. */
-  async task(kind: ApprovalKind, id: number, employee: number) {
+  async task(kind: ApprovalKind, id: number, employee: number, step: number) {
     const { source, path, noun } = APPROVAL_TASKS[kind];
     const name = await this.employees.nameOf(employee);
     return {
       source,
       sourceId: id,
-      to: await this.approvals.recipients(kind, id),
+      to: await this.approvals.recipients(kind, id, step),
       title: `Approve the ${noun} of ${name}`,
       description: `${noun[0].toUpperCase()}${noun.slice(1)} ${id}: approve or reject it (POST /${path}/${id}/approve or /reject).`,
       link: `/${path}/${id}`,

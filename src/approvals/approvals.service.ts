@@ -197,11 +197,11 @@ export class ApprovalsService {
     return !!a?.steps.some((s) => s.approvers.includes(employeeId) || s.escalated.includes(employeeId));
   }
 
-  /** Who hears that a request waits for them: the open step's approvers, or the Admins. */
-  async recipients(kind: ApprovalKind, requestId: number): Promise<RecipientRule[]> {
+  /** Who hears that a step of a request waits for them (the step as it opened: its approvers, or the Admins); none before it opens. */
+  async recipients(kind: ApprovalKind, requestId: number, stepNumber: number): Promise<RecipientRule[]> {
     const a = await this.ds.getRepository(Approval).findOne({ where: { kind, requestId } });
-    if (!a || a.status !== 'Pending') return [];
-    const step = a.steps[a.currentStep - 1];
+    const step = a?.steps[stepNumber - 1];
+    if (!step?.opened_at) return [];
     const rules: RecipientRule[] = [...new Set([...step.approvers, ...step.escalated])].map((id) => ({ usersOf: id }));
     if (step.admins) rules.push({ admins: true });
     return rules;

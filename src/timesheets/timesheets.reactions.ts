@@ -13,9 +13,9 @@ export class TimesheetsReactions implements OnModuleInit {
     private readonly approvals: ApprovalsService,
   ) {}
 
-  /** Who decides the open step of the request's chain (issue 45); its supervisor and approvers when it has none. */
+  /** Who decides the first step of the request's chain (issue 45); its supervisor and approvers when it has none. */
   private async deciders(id: number, employee: number): Promise<RecipientRule[]> {
-    const rules = await this.approvals.recipients('time', id);
+    const rules = await this.approvals.recipients('time', id, 1);
     return rules.length ? rules : [{ approversOf: employee }];
   }
 

@@ -11,7 +11,7 @@ import { RemindersService } from '../../notifications/reminders.service';
 import { TasksService } from '../../tasks/tasks.service';
 import { User } from '../../users/entities/user.entity';
 
-const asCaller = (u: User): AuthUser => ({
+export const asCaller = (u: User): AuthUser => ({
   id: u.id,
   username: u.username,
   email: u.email,

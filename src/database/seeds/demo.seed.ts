@@ -12,6 +12,7 @@ import { UsersService } from '../../users/users.service';
 import { seedDemoImports } from './demo-imports';
 import { seedDemoDocuments } from './demo-documents';
 import { seedDemoNotifications } from './demo-notifications';
+import { seedDemoApprovals } from './demo-approvals';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -77,6 +78,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
   }
   await seedDemoImports(app, admin as User);
   const byName = async (username: string) => (await users.findByUsername(username)) as User;
+  await seedDemoApprovals(app, { admin: admin as User, manager: await byName('manager') });
   await seedDemoNotifications(app, {
     admin: admin as User,
     manager: await byName('manager'),
