@@ -387,5 +387,5 @@ describe('approval chains: random sequences against a model (issue 45)', () => {
       await ds.query('DELETE FROM approval_delegations');
     }
     expect(problems).toEqual([]);
-  });
+  }, 300_000); // about 30 s alone; more beside the other suites
 });

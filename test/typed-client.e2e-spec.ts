@@ -135,4 +135,65 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     const turnover = await api.GET('/insights/turnover/{period}', { params: { path: { period: '1year' } } });
     expect([turnover.response.status, Array.isArray(turnover.data?.data)]).toEqual([200, true]);
   });
+
+  it('calls every approval chain route with every parameter (issue 45)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    const policy = await api.POST('/approval-policies', {
+      body: {
+        name: 'Typed',
+        applies_to: 'time',
+        conditions: { departments: [c.departments.engineering] },
+        steps: [
+          { approvers: ['supervisor'], mode: 'all' },
+          { approvers: ['admins'], mode: 'any' },
+        ],
+        escalate_after_days: 2,
+      },
+    });
+    expect(policy.response.status).toBe(200);
+    const id = policy.data!.data.id;
+    // A PUT takes what the GET returned.
+    const got = await api.GET('/approval-policies/{id}', { params: { path: { id } } });
+    const put = await api.PUT('/approval-policies/{id}', {
+      params: { path: { id } },
+      body: { ...got.data!.data, name: 'Typed 2' },
+    });
+    expect(put.data?.data.name).toBe('Typed 2');
+    const policies = await api.GET('/approval-policies', {
+      params: { query: { filters: { applies_to: 'time' }, sortField: 'name', sortOrder: 'descend', page: 1, limit: 5 } },
+    });
+    expect(policies.data?.data.map((p) => p.id)).toContain(id);
+    const delegation = await api.POST('/approval-delegations', {
+      body: { delegator: c.emp.manager, delegate: c.emp.report2, date_start: '2199-01-01', date_end: '2199-01-02' },
+    });
+    const did = delegation.data!.data.id;
+    const shown = await api.GET('/approval-delegations/{id}', { params: { path: { id: did } } });
+    const moved = await api.PUT('/approval-delegations/{id}', {
+      params: { path: { id: did } },
+      body: { ...shown.data!.data, date_end: '2199-01-03' },
+    });
+    expect(moved.data?.data.date_end).toBe('2199-01-03');
+    const delegations = await api.GET('/approval-delegations', {
+      params: { query: { filters: { delegator: c.emp.manager }, from: '2199-01-01', to: '2199-12-31', sortField: 'date_start' } },
+    });
+    expect(delegations.data?.data.map((d) => d.id)).toEqual([did]);
+    const manager = createHrClient({ baseUrl, token: c.users.manager.token });
+    const entry = await api.POST('/timesheets', {
+      body: { employee: c.emp.report2, date: '2030-02-04', start: '09:00', end: '10:00' },
+    });
+    const eid = entry.data!.data.id;
+    await api.POST('/timesheets/{id}/submit', { params: { path: { id: eid } } });
+    const inbox = await manager.GET('/approvals/pending', {
+      params: {
+        query: { filters: { kind: 'time', employee: c.emp.report2 }, sortField: 'requested_at', sortOrder: 'ascend', limit: 10 },
+      },
+    });
+    expect(inbox.data?.data.map((x) => [x.kind, x.id, x.step])).toEqual([['time', eid, 1]]);
+    const decided = await manager.POST('/timesheets/{id}/approve', { params: { path: { id: eid } }, body: { comment: 'ok' } });
+    expect(decided.data?.data.approval?.steps[0].decisions[0].comment).toBe('ok');
+    const last = await api.POST('/timesheets/{id}/approve', { params: { path: { id: eid } } });
+    expect(last.data?.data.status).toBe('Approved');
+    expect((await api.DELETE('/approval-delegations/{id}', { params: { path: { id: did } } })).response.status).toBe(200);
+    expect((await api.DELETE('/approval-policies/{id}', { params: { path: { id } } })).response.status).toBe(200);
+  });
 });

@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { DateRangeListQueryDto, ListQueryDto } from '../common/paging/list-query.dto';
 import { findTablePage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { delegationsPage, missingIds } from './approvals.repository';
@@ -143,7 +143,7 @@ export class ApprovalPoliciesService {
     if (absent.length) problems.push({ field, message: `${absent.join(', ')} do${absent.length === 1 ? 'es' : ''} not exist` });
   }
 
-  async listDelegations(caller: AuthUser, query: ListQueryDto): Promise<Page<ApprovalDelegationDto>> {
+  async listDelegations(caller: AuthUser, query: DateRangeListQueryDto): Promise<Page<ApprovalDelegationDto>> {
     const req = parseListQuery(query, DELEGATION_LIST_SPEC);
     const page = await delegationsPage(this.ds, caller.level === 'Admin' ? null : (caller.employeeId ?? 0), req);
     return page.map(toDelegationDto);

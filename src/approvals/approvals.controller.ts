@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DeletedDto } from '../common/crud/crud.controller';
 import { ApiErrors, ApiListEnvelope, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
-import { ListQueryDto } from '../common/paging/list-query.dto';
+import { DateRangeListQueryDto, ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { ApprovalInboxService, PENDING_LIST_SPEC } from './approval-inbox.service';
@@ -97,7 +97,7 @@ export class ApprovalDelegationsController {
   @ApiListQuery(DELEGATION_LIST_SPEC)
   @ApiListEnvelope(ApprovalDelegationDto)
   @ApiErrors(400, 401)
-  list(@CurrentUser() caller: AuthUser, @Query() query: ListQueryDto): Promise<Page<ApprovalDelegationDto>> {
+  list(@CurrentUser() caller: AuthUser, @Query() query: DateRangeListQueryDto): Promise<Page<ApprovalDelegationDto>> {
     return this.policies.listDelegations(caller, query);
   }
 

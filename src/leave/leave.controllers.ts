@@ -1,6 +1,7 @@
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OPTIONAL_BODY } from '../common/openapi/finish-document';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { Exportable } from '../common/export/exportable';
@@ -162,6 +163,7 @@ export class LeavesController {
     summary: 'Approve the open step of a pending request (its approvers, or an Admin; never the requester)',
     description: APPROVAL_DECISION_NOTE,
   })
+  @ApiExtension(OPTIONAL_BODY, true)
   @ApiOkEnvelope(LeaveRequestDto)
   @ApiErrors(400, 401, 403, 404, 409)
   approve(
@@ -179,6 +181,7 @@ export class LeavesController {
     summary: 'Reject the open step of a pending request (its approvers, or an Admin; never the requester)',
     description: APPROVAL_DECISION_NOTE,
   })
+  @ApiExtension(OPTIONAL_BODY, true)
   @ApiOkEnvelope(LeaveRequestDto)
   @ApiErrors(400, 401, 403, 404, 409)
   reject(

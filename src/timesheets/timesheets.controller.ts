@@ -1,6 +1,7 @@
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OPTIONAL_BODY } from '../common/openapi/finish-document';
 import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { Exportable } from '../common/export/exportable';
@@ -115,6 +116,7 @@ export class TimesheetsController {
     summary: 'Approve the open step of a submitted entry (its approvers, or an Admin; never one’s own)',
     description: APPROVAL_DECISION_NOTE,
   })
+  @ApiExtension(OPTIONAL_BODY, true)
   @ApiOkEnvelope(TimeEntryDto)
   @ApiErrors(400, 401, 403, 404, 409)
   approve(
@@ -132,6 +134,7 @@ export class TimesheetsController {
     summary: 'Reject a submitted entry at its open step (its approvers, or an Admin; never one’s own)',
     description: APPROVAL_DECISION_NOTE,
   })
+  @ApiExtension(OPTIONAL_BODY, true)
   @ApiOkEnvelope(TimeEntryDto)
   @ApiErrors(400, 401, 403, 404, 409)
   reject(

@@ -19948,6 +19948,10 @@ export interface operations {
                     delegator?: number | number[];
                     delegate?: number | number[];
                 };
+                /** @description first day, included */
+                from?: string;
+                /** @description last day, included */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -23192,7 +23196,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["DecisionBodyDto"];
             };
@@ -23327,7 +23331,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["DecisionBodyDto"];
             };
@@ -26864,7 +26868,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["DecisionBodyDto"];
             };
@@ -26999,7 +27003,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["DecisionBodyDto"];
             };

@@ -42,6 +42,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
       if (!['get', 'put', 'post', 'delete', 'patch'].includes(method)) continue;
       listQuery(operation);
       exportAnswer(operation);
+      optionalBody(operation);
       const responses = (operation.responses ??= {});
       const secured = (operation.security ?? doc.security ?? []).length > 0;
       whoMayCall(operation, secured);
@@ -291,4 +292,20 @@ function nullableEnums(node: unknown): void {
   const schema = node as { nullable?: boolean; enum?: unknown[] };
   if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
   for (const value of Object.values(node)) nullableEnums(value);
+}
+
+/** The extension an operation whose body may be left out carries (OPTIONAL_BODY); the document says so with `required: false`. */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * @nestjs/swagger documents every @Body() as required, @ApiBody({ required: false }) or not: an
+ * operation marked with ApiExtension(OPTIONAL_BODY, true) gets `requestBody.required: false` (the
+ * approve and reject routes take an optional comment), so a typed client may call it without one.
+ */
+function optionalBody(operation: OperationLike): void {
+  const marked = operation as OperationLike & Record<string, unknown>;
+  if (!marked[OPTIONAL_BODY]) return;
+  delete marked[OPTIONAL_BODY];
+  if (operation.requestBody && typeof operation.requestBody === 'object')
+    (operation.requestBody as { required?: boolean }).required = false;
 }
