@@ -134,7 +134,7 @@ async function main(): Promise<void> {
         const res = await app.inject({ method: 'GET', url: `/app/api${url}`, headers });
         samples.push(ms(start));
         if (res.statusCode !== 200) throw new Error(res.body);
-        total = res.json().total as number;
+        total = res.json<{ total: number }>().total;
       }
       samples.sort((a, b) => a - b);
       console.log(
