@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApprovalPoliciesService } from '../../approvals/approval-policies.service';
 import { ApprovalsService } from '../../approvals/approvals.service';
 import { ApprovalPolicy } from '../../approvals/entities/approval.entities';
+import { OutboxRelay } from '../../common/outbox/outbox-relay';
 import { withEmployeeLock } from '../../employees/employee-lock';
 import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
@@ -95,6 +96,8 @@ export async function seedDemoApprovals(app: INestApplicationContext, users: { a
     }
     await leaves.decide(admin, leave.id, 'Approved', 'For the Platform lead, who is travelling');
   });
+  // Its notifications and tasks now, not whenever the relay's interval comes round during the seed.
+  await app.get(OutboxRelay).drain();
 }
 
 /** A chain for every pending leave request and submitted time entry without one (the bulk-seeded ones). */

@@ -4,10 +4,10 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { LeaveRequestsService } from '../../leave/leave-requests.service';
-import { Notification } from '../../notifications/entities/notification.entities';
 import { OutboxRelay } from '../../common/outbox/outbox-relay';
 import { NotificationTemplatesService } from '../../notifications/notification-templates.service';
 import { RemindersService } from '../../notifications/reminders.service';
+import { Task } from '../../tasks/entities/task.entity';
 import { TasksService } from '../../tasks/tasks.service';
 import { User } from '../../users/entities/user.entity';
 
@@ -35,14 +35,15 @@ function weekday(day: Date): string {
  * Admin gives it a task; the dispatcher then turns those events into notifications at once. Its
  * probation ends in two weeks (a reminder to its manager), and the task e-mail has a German variant. Leave
  * days are tried a week, two and three weeks ahead, the first free one taken (none near the end of
- * the leave period). Idempotent.
+ * the leave period). Idempotent (the employee's task marks it done).
  */
 export async function seedDemoNotifications(
   app: INestApplicationContext,
   users: { admin: User; manager: User; employee: User },
 ): Promise<void> {
   const ds = app.get(DataSource);
-  if (await ds.getRepository(Notification).exists()) return;
+  // Seeded once: its own task for the demo employee marks it (other seeds' events notify people too).
+  if (await ds.getRepository(Task).exists({ where: { userId: users.employee.id, source: 'manual' } })) return;
   const leaves = app.get(LeaveRequestsService);
   const annual = await ds.getRepository(LeaveType).findOne({ where: { name: 'Annual' } });
   const requested: number[] = [];
