@@ -103,7 +103,7 @@ export class ApprovalsService {
     request: { id: number; employeeId: number },
     caller: AuthUser,
     decision: Decision,
-    options: { administers: boolean; comment?: string | null; expectedStep?: number; now?: Date; summary: () => string },
+    options: { administers: boolean; comment?: string | null; expectedStep?: number; now?: Date; summary: () => Promise<string> },
   ): Promise<ApprovalStatus> {
     const now = options.now ?? new Date();
     const approval =
@@ -116,7 +116,7 @@ export class ApprovalsService {
           employeeId: request.employeeId,
           leaveTypeId: null,
           days: null,
-          summary: options.summary(),
+          summary: await options.summary(),
         },
         now,
       ));
@@ -205,6 +205,12 @@ export class ApprovalsService {
     const rules: RecipientRule[] = [...new Set([...step.approvers, ...step.escalated])].map((id) => ({ usersOf: id }));
     if (step.admins) rules.push({ admins: true });
     return rules;
+  }
+
+  /** Who decides the first step of a request (its new-request notification and task); its supervisor and approvers when it has no chain. */
+  async firstDeciders(kind: ApprovalKind, requestId: number, employee: number): Promise<RecipientRule[]> {
+    const rules = await this.recipients(kind, requestId, 1);
+    return rules.length ? rules : [{ approversOf: employee }];
   }
 
   /** Each step's decisions of a request, as the employee's notification of the outcome says them (" Step 1: approved by ..."). */

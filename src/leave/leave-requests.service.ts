@@ -149,7 +149,6 @@ export class LeaveRequestsService {
     const administers = await this.access.administers(caller, employeeRef(employee));
     const expectedStep = await this.approvals.openStep('leave', id);
     const action = status === 'Approved' ? 'approve' : 'reject';
-    const type = await this.leaveTypeRepo.findOne({ where: { id: request.leaveTypeId } });
     const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
       const current = await em.getRepository(LeaveRequest).findOneOrFail({ where: { id } });
       LEAVE_STATES.assert(action, current.status);
@@ -157,7 +156,14 @@ export class LeaveRequestsService {
         administers,
         comment,
         expectedStep,
-        summary: () => leaveSummary(type?.name ?? 'Leave', current.dateStart, current.dateEnd, current.days),
+        // Only a request without a chain (none since migration 039) needs it.
+        summary: async () =>
+          leaveSummary(
+            (await em.getRepository(LeaveType).findOneBy({ id: current.leaveTypeId }))?.name ?? 'Leave',
+            current.dateStart,
+            current.dateEnd,
+            current.days,
+          ),
       });
       return chain === 'Pending' ? current : this.move(em, current, action, caller);
     });

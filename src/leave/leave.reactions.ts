@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { changedTo, rangeOf, Reactions, RecipientRule } from '../common/outbox/reactions';
+import { changedTo, rangeOf, Reactions } from '../common/outbox/reactions';
 import { ApprovalsService } from '../approvals/approvals.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import './leave.events';
@@ -13,19 +13,13 @@ export class LeaveReactions implements OnModuleInit {
     private readonly approvals: ApprovalsService,
   ) {}
 
-  /** Who decides the first step of the request's chain (issue 45); its supervisor and approvers when it has none. */
-  private async deciders(id: number, employee: number): Promise<RecipientRule[]> {
-    const rules = await this.approvals.recipients('leave', id, 1);
-    return rules.length ? rules : [{ approversOf: employee }];
-  }
-
   onModuleInit(): void {
     this.reactions.on('leave.requested', {
       notify: async (p) => {
         if (p.employee === null) return null;
         const name = await this.employees.nameOf(p.employee);
         return {
-          to: await this.deciders(p.id, p.employee),
+          to: await this.approvals.firstDeciders('leave', p.id, p.employee),
           title: `${name} requests leave`,
           body: `${name} asks for leave${rangeOf(p)}. Approve or reject it.`,
           link: `/leaves/${p.id}`,
@@ -39,7 +33,7 @@ export class LeaveReactions implements OnModuleInit {
             {
               source: 'leave-approval',
               sourceId: p.id,
-              to: await this.deciders(p.id, p.employee),
+              to: await this.approvals.firstDeciders('leave', p.id, p.employee),
               title: `Approve the leave request of ${name}`,
               description: `Leave request ${p.id}: approve or reject it (POST /leaves/${p.id}/approve or /reject).`,
               link: `/leaves/${p.id}`,

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { changedTo, rangeOf, Reactions, RecipientRule } from '../common/outbox/reactions';
+import { changedTo, rangeOf, Reactions } from '../common/outbox/reactions';
 import { ApprovalsService } from '../approvals/approvals.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import './timesheets.events';
@@ -13,19 +13,13 @@ export class TimesheetsReactions implements OnModuleInit {
     private readonly approvals: ApprovalsService,
   ) {}
 
-  /** Who decides the first step of the request's chain (issue 45); its supervisor and approvers when it has none. */
-  private async deciders(id: number, employee: number): Promise<RecipientRule[]> {
-    const rules = await this.approvals.recipients('time', id, 1);
-    return rules.length ? rules : [{ approversOf: employee }];
-  }
-
   onModuleInit(): void {
     this.reactions.on('timesheet.submitted', {
       notify: async (p) => {
         if (p.employee === null) return null;
         const name = await this.employees.nameOf(p.employee);
         return {
-          to: await this.deciders(p.id, p.employee),
+          to: await this.approvals.firstDeciders('time', p.id, p.employee),
           title: `${name} submitted a time entry`,
           body: `${name} submitted a time entry${rangeOf(p)} for your approval.`,
           link: `/timesheets/${p.id}`,
@@ -39,7 +33,7 @@ export class TimesheetsReactions implements OnModuleInit {
             {
               source: 'timesheet-approval',
               sourceId: p.id,
-              to: await this.deciders(p.id, p.employee),
+              to: await this.approvals.firstDeciders('time', p.id, p.employee),
               title: `Approve a time entry of ${name}`,
               description: `Time entry ${p.id}: approve or reject it (POST /timesheets/${p.id}/approve or /reject).`,
               link: `/timesheets/${p.id}`,

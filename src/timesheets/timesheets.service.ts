@@ -162,7 +162,7 @@ export class TimesheetsService {
         administers,
         comment,
         expectedStep,
-        summary: () => timeSummary(current),
+        summary: async () => timeSummary(current),
       });
       return chain === 'Pending' ? current : this.move(em, current, action, caller);
     });
