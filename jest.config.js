@@ -19,9 +19,10 @@ module.exports = {
     '^.+\\.ts$': swc('typescript'),
     // content-disposition 3 (used by @fastify/static for /docs) ships ESM only, which Jest on
     // Node 20 cannot require; it is compiled to CommonJS for the tests. Node itself loads it fine.
-    '/node_modules/content-disposition/.+\\.js$': swc('ecmascript'),
+    // any-ascii (SEPA names' transliteration) likewise.
+    '/node_modules/(content-disposition|any-ascii)/.+\\.js$': swc('ecmascript'),
   },
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|any-ascii)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
   // Suites wait on timers, SMTP and child processes as much as on the CPU: three workers on two

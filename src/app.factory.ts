@@ -175,6 +175,10 @@ const API_TAGS: Array<[string, string]> = [
   ['Settings', 'Settings of the installation (Enable Rest Api, Company Name...)'],
   ['Employees', 'Employee records, their sub-resources (skills, educations, certifications, languages) and status messages'],
   [
+    'Bank accounts',
+    "Employees' bank accounts (IBAN by ISO 13616, BIC by ISO 9362), masked to whoever is not an Admin or the employee",
+  ],
+  [
     'Employment history',
     'Dated changes of job title, department, pay grade, employment status, supervisor, approvers and salary; segments and as-of reads',
   ],
@@ -189,6 +193,10 @@ const API_TAGS: Array<[string, string]> = [
     'Pay frequencies, deduction groups, salary components, salaries, payroll employees, columns, scripts',
   ],
   ['Payroll runs', 'Payrolls: processing, the data grid, errors'],
+  [
+    'Payroll books',
+    'Paying and posting a Completed payroll: the SEPA bank file (ISO 20022 pain.001), the accounting journal, the register',
+  ],
   ['Payslips', 'Payslip templates, payslips, their PDFs (headless Chromium) and their e-mail delivery'],
   ['Meta', 'Countries, currencies, mobile modules, extensions'],
   ['Insights', 'Leave, attendance, timesheet, headcount and turnover statistics per period'],

@@ -54,6 +54,24 @@ export class EmployeeFactsService {
     return e?.departmentId ?? null;
   }
 
+  /**
+   * The department of each of these employees on `day`, by its history (one not yet joined that
+   * day: its department now); deleted employees are absent, an employee without one maps to null.
+   */
+  async departmentsOn(ids: number[], day: string): Promise<Map<number, number | null>> {
+    const segments = await this.history.segmentsOn(ids, day);
+    const out = new Map<number, number | null>();
+    const missing = ids.filter((id) => !segments.has(id));
+    for (let i = 0; i < missing.length; i += 1000)
+      for (const e of await this.employees.find({
+        select: { id: true, departmentId: true },
+        where: { id: In(missing.slice(i, i + 1000)) },
+      }))
+        out.set(e.id, e.departmentId);
+    for (const [id, s] of segments) out.set(id, s.departmentId);
+    return out;
+  }
+
   /** Names of many employees (deleted ones are absent). */
   namesOf(ids: number[]): Promise<Map<number, EmployeeName>> {
     return this.repository.namesOf(ids);

@@ -10,6 +10,8 @@ declare module '../common/outbox/outbox' {
     'employee.change_effective': ChangeEventPayload;
     /** The employee's termination took effect (the daily job, on its termination date): changes holds status and termination_date. */
     'employee.terminated': ChangeEventPayload;
+    /** A bank account of the employee was added, changed or removed (issue 46): id is the account's; the IBAN masked only. */
+    'employee.bank_account_changed': ChangeEventPayload;
   }
 }
 
@@ -19,4 +21,5 @@ export const EMPLOYEE_WEBHOOK_EVENTS = [
   'employee.deleted',
   'employee.change_effective',
   'employee.terminated',
+  'employee.bank_account_changed',
 ] as const satisfies readonly WebhookEvent[];

@@ -23,14 +23,20 @@ import { EmploymentHistoryJobs } from './history/employment-history.jobs';
 import { EmploymentHistoryRepository } from './history/employment-history.repository';
 import { EmploymentHistoryService } from './history/employment-history.service';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
+import { EmployeeBankAccount } from './bank-accounts/bank-account.entity';
+import { BankAccountsController } from './bank-accounts/bank-accounts.controller';
+import { BankAccountsImport } from './bank-accounts/bank-accounts.import';
+import { BankAccountsReactions } from './bank-accounts/bank-accounts.reactions';
+import { BankAccountsRepository } from './bank-accounts/bank-accounts.repository';
+import { BankAccountsService } from './bank-accounts/bank-accounts.service';
 
 @Module({
   imports: [
     ReferenceModule,
     SettingsModule,
-    TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES, ...EMPLOYMENT_HISTORY_ENTITIES]),
+    TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES, ...EMPLOYMENT_HISTORY_ENTITIES, EmployeeBankAccount]),
   ],
-  controllers: [EmployeesController, EmploymentHistoryController, ...EMPLOYEE_ITEM_CONTROLLERS],
+  controllers: [EmployeesController, EmploymentHistoryController, BankAccountsController, ...EMPLOYEE_ITEM_CONTROLLERS],
   providers: [
     EmployeesReminders,
     EmployeesService,
@@ -47,6 +53,10 @@ import { EmploymentHistoryWriter } from './history/employment-history.writer';
     EmploymentHistoryService,
     EmploymentHistoryWriter,
     EmploymentHistoryJobs,
+    BankAccountsService,
+    BankAccountsRepository,
+    BankAccountsImport,
+    BankAccountsReactions,
   ],
   exports: [
     EmployeesService,
@@ -56,6 +66,7 @@ import { EmploymentHistoryWriter } from './history/employment-history.writer';
     EmployeeLookup,
     EmploymentHistoryWriter,
     EmploymentHistoryService,
+    BankAccountsRepository,
   ],
 })
 export class EmployeesModule {}

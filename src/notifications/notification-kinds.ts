@@ -18,6 +18,13 @@ export const NOTIFICATION_KINDS = [
   { kind: 'timesheet.decided', description: 'your time entry was decided', email: false, inApp: true },
   { kind: 'approval.step_decided', description: 'a request moved to a step you decide', email: true, inApp: true },
   { kind: 'approval.escalated', description: 'a request waited too long and you joined its approvers', email: true, inApp: true },
+  {
+    kind: 'employee.bank_account_changed',
+    description: 'a bank account of yours was added, changed or removed',
+    email: true,
+    inApp: true,
+    mandatory: true,
+  },
   { kind: 'payroll.failed', description: 'a payroll failed to process', email: true, inApp: true },
   { kind: 'payslip.sent', description: 'your payslip was e-mailed to you', email: false, inApp: true, mandatory: true },
   { kind: 'document.expiring', description: 'a document is about to expire', email: true, inApp: true },

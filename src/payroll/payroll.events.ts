@@ -22,6 +22,16 @@ export interface PayslipDeliveryPayload {
   error: string | null;
 }
 
+/** The payload of payroll.bank_file_created: which file of which revision was made. */
+export interface BankFilePayload {
+  id: number;
+  revision: number;
+  format: string;
+  execution_date: string;
+  transfers: number;
+  msg_id: string;
+}
+
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
 declare module '../common/outbox/outbox' {
   interface WebhookEventPayloads {
@@ -30,6 +40,7 @@ declare module '../common/outbox/outbox' {
     'payroll.completed': PayrollWebhookPayload;
     'payslip.sent': PayslipDeliveryPayload;
     'payslip.failed': PayslipDeliveryPayload;
+    'payroll.bank_file_created': BankFilePayload;
   }
 }
 
@@ -39,4 +50,5 @@ export const PAYROLL_WEBHOOK_EVENTS = [
   'payroll.completed',
   'payslip.sent',
   'payslip.failed',
+  'payroll.bank_file_created',
 ] as const satisfies readonly WebhookEvent[];

@@ -1,6 +1,13 @@
 import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
 import { PayrollReactions } from './payroll.reactions';
 import { Module } from '@nestjs/common';
+import { BankFileService } from './books/bank-file.service';
+import { PayrollAccountsController, PayrollBooksController } from './books/books.controller';
+import { PayrollAccount } from './books/books.entities';
+import { BooksRepository } from './books/books.repository';
+import { PayrollAccountsService } from './books/payroll-accounts.service';
+import { PayrollBooksAccess } from './books/payroll-books.access';
+import { PayrollBooksService } from './books/payroll-books.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttendanceModule } from '../attendance/attendance.module';
 import { EmployeesModule } from '../employees/employees.module';
@@ -59,9 +66,11 @@ import { PayslipMailKind } from './payslips/payslip-mail.kind';
     ReferenceModule,
     SettingsModule,
     TimesheetsModule,
-    TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES]),
+    TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES, PayrollAccount]),
   ],
   controllers: [
+    PayrollAccountsController,
+    PayrollBooksController,
     PayrollConfigController,
     PayrollRunsController,
     PayslipTemplatesController,
@@ -76,6 +85,11 @@ import { PayslipMailKind } from './payslips/payslip-mail.kind';
     PayrollTablesController,
   ],
   providers: [
+    BankFileService,
+    BooksRepository,
+    PayrollAccountsService,
+    PayrollBooksAccess,
+    PayrollBooksService,
     PayrollReactions,
     SalariesImport,
     PayrollEmployeesImport,

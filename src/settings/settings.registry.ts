@@ -13,6 +13,8 @@ export interface SettingDefinition {
 
 export const ENABLE_REST_API = 'Enable Rest Api';
 export const COMPANY_NAME = 'Company Name';
+export const COMPANY_IBAN = 'Company IBAN';
+export const COMPANY_BIC = 'Company BIC';
 export const WORK_WEEK = 'Work Week';
 export const PUNCH_BACKDATING_HOURS = 'Punch Back-dating Hours';
 export const AUDIT_RETENTION_DAYS = 'Audit Log Retention Days';
@@ -72,6 +74,23 @@ export const SETTINGS: readonly SettingDefinition[] = [
     description: 'Shown in e-mails and payslips.',
     default: 'My Company',
     maxLength: 200,
+  },
+  {
+    name: COMPANY_IBAN,
+    group: 'Company',
+    description:
+      "The account salaries are paid from: the debtor of the payroll's bank file (ISO 13616, without spaces), or empty.",
+    default: '',
+    pattern: /^([A-Z]{2}[0-9]{2}[A-Z0-9]{1,30})?$/,
+    maxLength: 34,
+  },
+  {
+    name: COMPANY_BIC,
+    group: 'Company',
+    description: "The BIC of the company's bank (ISO 9362, 8 or 11 characters), or empty (SEPA needs only the IBAN).",
+    default: '',
+    pattern: /^([A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?)?$/,
+    maxLength: 11,
   },
   {
     name: WORK_WEEK,

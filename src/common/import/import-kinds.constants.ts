@@ -8,5 +8,6 @@ export const IMPORT_KIND_NAMES = [
   'attendance',
   'payroll-data',
   'employment-history',
+  'bank-accounts',
 ] as const;
 export type ImportKindName = (typeof IMPORT_KIND_NAMES)[number];

@@ -38,6 +38,7 @@ import { RecordsUpdatedAt1763800000036 } from './1763800000036-RecordsUpdatedAt'
 import { PayrollProration1763800000037 } from './1763800000037-PayrollProration';
 import { PayrollTables1763800000038 } from './1763800000038-PayrollTables';
 import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
+import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJournal';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   PayrollProration1763800000037,
   PayrollTables1763800000038,
   ApprovalChains1763800000039,
+  BankFilesAndJournal1763800000040,
 ];

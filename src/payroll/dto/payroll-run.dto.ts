@@ -35,6 +35,12 @@ export class PayrollDto {
   proration: string | null;
   @ApiInt({ type: [Number], description: 'payroll column ids' }) columns: number[];
   @ApiInt({ type: Number, nullable: true }) payslip_template: number | null;
+  @ApiInt({
+    type: Number,
+    nullable: true,
+    description: 'the column that is the net pay: what the bank file pays each employee (one of columns); null: none yet',
+  })
+  net_column: number | null;
   @ApiProperty({ enum: PAYROLL_STATUSES }) status: string;
   @ApiInt({ description: '0-100 while Processing or Completing' }) progress: number;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
@@ -99,6 +105,17 @@ export class SavePayrollDto {
   @Nullable()
   @IsRefId()
   payslip_template?: number | null;
+
+  @ApiIntOptional({
+    type: Number,
+    nullable: true,
+    description:
+      'the column that is the net pay (one of columns), for the bank file; a Completed payroll accepts a save that changes only this',
+  })
+  @IsOptional()
+  @Nullable()
+  @IsRefId()
+  net_column?: number | null;
 }
 
 export class PayrollEmployeeRowDto {

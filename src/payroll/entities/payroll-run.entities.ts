@@ -50,6 +50,8 @@ export class Payroll {
   @Column({ name: 'table_versions', type: 'simple-json', nullable: true }) tableVersions: UsedTableVersion[] | null;
   /** Bumped by every change of its cells (processing, edits). */
   @Column({ type: 'integer', default: 0 }) revision: number;
+  /** The column that is the net pay, which the bank file pays (issue 46). */
+  @Column({ name: 'net_column_id', type: 'integer', nullable: true }) netColumnId: number | null;
 }
 
 /** Column definitions as a run used them, shared by the runs that used the same (by hash). */

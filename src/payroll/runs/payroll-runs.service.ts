@@ -23,6 +23,7 @@ import {
 import { DeductionGroup, PayFrequency, PayrollColumn } from '../entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayslipTemplate } from '../entities/payroll-run.entities';
 import { PayrollGridService, selectionRow } from './payroll-grid.service';
+import { onlyNetColumnOfCompleted, toPayrollDto } from './payroll-view';
 import { CellWrite, PayrollRunsRepository, RowScope, SELECTION_SPEC } from './payroll-runs.repository';
 import { PAYROLL_STATES } from './payroll.states';
 import { PayrollProcessingService } from './payroll-processing.service';
@@ -35,25 +36,7 @@ export const PAYROLLS = 'payroll_config/payrolls';
 /** Their cell edits' resource: one entry per edit request, a change per cell ("employee 7 column 3"). */
 export const PAYROLL_CELL_EDITS = 'payroll_config/payrolls/data';
 
-export function toPayrollDto(p: Payroll): PayrollDto {
-  return {
-    id: p.id,
-    name: p.name,
-    pay_period: p.payPeriod,
-    department: p.departmentId,
-    deduction_group: p.deductionGroupId,
-    date_start: p.dateStart,
-    date_end: p.dateEnd,
-    proration: p.proration,
-    columns: p.columns,
-    payslip_template: p.payslipTemplateId,
-    status: p.status,
-    progress: p.progress,
-    error: p.error,
-    processed_at: p.processedAt ? p.processedAt.toISOString() : null,
-    completed_at: p.completedAt ? p.completedAt.toISOString() : null,
-  };
-}
+export { toPayrollDto };
 
 /**
  * Payroll runs (API.md §10): payrolls (create, change, delete in the states that allow it), their
@@ -91,7 +74,7 @@ export class PayrollRunsService {
       dto.id === undefined
         ? this.payrolls.create({ status: 'Draft', progress: 0, error: null })
         : await this.visible(caller, dto.id);
-    if (dto.id !== undefined) PAYROLL_STATES.assert('change', payroll.status);
+    if (dto.id !== undefined && !onlyNetColumnOfCompleted(payroll, dto)) PAYROLL_STATES.assert('change', payroll.status);
     const problems: ErrorDetail[] = [];
     if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
     if (!(await this.frequencies.exists({ where: { id: dto.pay_period } })))
@@ -116,6 +99,8 @@ export class PayrollRunsService {
     if ((await this.columns.count({ where: { id: In(columnIds) } })) !== columnIds.length) {
       problems.push({ field: 'columns', message: 'names a payroll column that does not exist' });
     }
+    if (dto.net_column != null && !columnIds.includes(dto.net_column))
+      problems.push({ field: 'net_column', message: 'must be one of the columns' });
     if (problems.length) throw new ValidationException(problems);
     const before = dto.id === undefined ? null : toPayrollDto(payroll);
     Object.assign(payroll, {
@@ -128,6 +113,7 @@ export class PayrollRunsService {
       proration: dto.proration ?? null,
       columns: columnIds,
       payslipTemplateId: dto.payslip_template ?? null,
+      netColumnId: dto.net_column ?? null,
     });
     return transaction(this.dataSource, async (em) => {
       const view = toPayrollDto(await em.getRepository(Payroll).save(payroll));

@@ -1,0 +1,27 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Reactions } from '../../common/outbox/reactions';
+import '../employees.events';
+
+/** A change of an employee's bank accounts tells the employee, in the feed and by e-mail (mandatory: it cannot be turned off). */
+@Injectable()
+export class BankAccountsReactions implements OnModuleInit {
+  constructor(private readonly reactions: Reactions) {}
+
+  onModuleInit(): void {
+    this.reactions.on('employee.bank_account_changed', {
+      notify: async (p) => {
+        if (p.employee === null) return null;
+        const masked = (p.changes.iban_masked ?? [])[1] ?? (p.changes.iban_masked ?? [])[0];
+        const what = !p.changes.iban_masked?.[0] ? 'added' : !p.changes.iban_masked?.[1] ? 'removed' : 'changed';
+        return {
+          to: [{ usersOf: p.employee }],
+          title: `A bank account of yours was ${what}`,
+          body:
+            `The bank account${typeof masked === 'string' ? ` ${masked}` : ''} your pay goes to was ${what}. ` +
+            'If you did not ask for this, tell your HR administrator at once.',
+          link: `/employees/${p.employee}/bank-accounts`,
+        };
+      },
+    });
+  }
+}

@@ -1,0 +1,141 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import { CurrentUser, Levels } from '../../common/auth/access.decorators';
+import { AuthUser } from '../../common/auth/auth-user';
+import { crudController } from '../../common/crud/crud.controller';
+import { ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
+import { sendSheet } from '../../common/export/sheet-file';
+import { XLSX_TYPE } from '../../common/export/sheet-writers';
+import { IdParamPipe } from '../../common/validation/id-param.pipe';
+import { BankFileService } from './bank-file.service';
+import {
+  BankFileQueryDto,
+  CreatePayrollAccountDto,
+  JournalDto,
+  JournalQueryDto,
+  PayrollAccountDto,
+  RegisterQueryDto,
+  UpdatePayrollAccountDto,
+} from './books.dto';
+import { PAYROLL_ACCOUNT_LIST, PayrollAccountsService } from './payroll-accounts.service';
+import { PayrollBooksService } from './payroll-books.service';
+
+const ADMINS = ['Admin', 'Restricted Admin'] as const;
+const SHEET_RESPONSE = {
+  status: 200,
+  description: 'A CSV or XLSX attachment',
+  content: {
+    'text/csv': { schema: { type: 'string' as const } },
+    [XLSX_TYPE]: { schema: { type: 'string' as const, format: 'binary' } },
+  },
+};
+
+export const PayrollAccountsController = crudController<PayrollAccountsService>({
+  path: 'payroll_config/accounts',
+  label: 'Payroll account',
+  tag: 'Payroll books',
+  dto: PayrollAccountDto,
+  createDto: CreatePayrollAccountDto,
+  updateDto: UpdatePayrollAccountDto,
+  service: PayrollAccountsService,
+  crud: (s) => s.crud,
+  listSpec: PAYROLL_ACCOUNT_LIST,
+  readers: [...ADMINS],
+  note: 'One mapping per payroll column (409 DUPLICATE); search matches the accounts. Both accounts null: the column is not posted.',
+});
+
+@ApiTags('Payroll books')
+@ApiBearerAuth()
+@Controller('payroll_config/payrolls/:id')
+export class PayrollBooksController {
+  constructor(
+    private readonly bankFiles: BankFileService,
+    private readonly books: PayrollBooksService,
+  ) {}
+
+  @Get('bank-file')
+  @Levels('Admin')
+  @ApiOperation({
+    summary:
+      'The SEPA credit transfer file of a Completed payroll (pain.001.001.03 or .09), validated against its ISO 20022 schema',
+    description:
+      "One transfer per employee with a positive net pay (the payroll's net_column) to its primary bank account, from the settings " +
+      '"Company IBAN" (and "Company BIC"); NbOfTxs and CtrlSum are their count and sum. MsgId and EndToEndIds come from the payroll ' +
+      'and its revision: the same revision gives the same file. 409 MISSING_BANK_ACCOUNTS names employees without a valid primary ' +
+      'account unless skip_missing=true; 409 INVALID_STATE for a payroll that is not Completed, has no net_column, or a company ' +
+      'without a valid IBAN; 400 for an execution date in the past or on a weekend. Audited; event payroll.bank_file_created.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The pain.001 document',
+    content: { 'application/xml': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(400, 401, 403, 404, 409)
+  async bankFile(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: BankFileQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const file = await this.bankFiles.bankFile(caller, id, query);
+    void reply
+      .header('content-type', 'application/xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${file.fileName}"`);
+    return file.body;
+  }
+
+  @Get('journal')
+  @Levels(...ADMINS)
+  @ApiOperation({
+    summary: "The payroll's accounting journal (JSON, CSV or XLSX): Σ debit = Σ credit",
+    description:
+      'Each column mapped at /payroll_config/accounts posts its total (per department with cost_centre department, per currency) ' +
+      'on its debit and its credit account. 409 UNMAPPED_COLUMNS names columns with amounts and no mapping; 409 INVALID_STATE for a ' +
+      'payroll that is not Completed. A Restricted Admin: the employees of its departments.',
+  })
+  @ApiOkEnvelope(JournalDto)
+  @ApiResponse(SHEET_RESPONSE)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async journal(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: JournalQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JournalDto | Readable> {
+    const journal = await this.books.journal(caller, id);
+    if (!query.format || query.format === 'json') return journal;
+    const columns = ['account', 'debit', 'credit', 'currency', 'cost_centre', 'description'].map((field) => ({
+      field,
+      kind: field === 'debit' || field === 'credit' ? ('amount' as const) : ('other' as const),
+    }));
+    return sendSheet(
+      reply,
+      query.format,
+      `payroll-${id}-journal`,
+      columns,
+      journal.lines as unknown as Array<Record<string, unknown>>,
+    );
+  }
+
+  @Get('register')
+  @Levels(...ADMINS)
+  @ApiOperation({
+    summary: 'The payroll register (CSV or XLSX): the grid by department with subtotals and a company total',
+    description:
+      'Rows by department, then employee name; `row` is employee, subtotal or total. Scoped as the grid: a Restricted Admin gets the ' +
+      'employees of its departments. 409 INVALID_STATE for a payroll that is not Completed.',
+  })
+  @ApiResponse(SHEET_RESPONSE)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async register(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Query() query: RegisterQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable> {
+    const { columns, rows } = await this.books.register(caller, id);
+    return sendSheet(reply, query.format ?? 'csv', `payroll-${id}-register`, columns, rows);
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Not, Repository } from 'typeorm';
+import { bicProblem, ibanProblem } from '../../common/banking/iban';
+import { ReferenceCrud } from '../../common/crud/crud';
+import { DomainException, ValidationException } from '../../common/errors/domain.exception';
+import { ListSpec } from '../../common/paging/list-request';
+import { COMPANY_BIC, COMPANY_IBAN } from '../../settings/settings.registry';
+import { SettingsService } from '../../settings/settings.service';
+import { PayrollColumn } from '../entities/payroll-config.entities';
+import { PayrollAccountDto } from './books.dto';
+import { PayrollAccount } from './books.entities';
+
+export const PAYROLL_ACCOUNT_LIST: Partial<ListSpec> = {
+  sortFields: { id: 'r.id', column: 'r.column_id' },
+  searchColumns: ['r.debit_account', 'r.credit_account'],
+};
+
+/**
+ * The chart of accounts payroll posts to (issue 46): one mapping per payroll column, to a debit and
+ * a credit account (both null: the column is not posted, e.g. a subtotal), with or without a cost
+ * centre per department. Also checks the company's IBAN and BIC settings by ISO 13616 and 9362.
+ */
+@Injectable()
+export class PayrollAccountsService implements OnModuleInit {
+  readonly crud: ReferenceCrud<PayrollAccount, PayrollAccountDto>;
+
+  constructor(
+    @InjectRepository(PayrollAccount) repo: Repository<PayrollAccount>,
+    @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
+    private readonly settings: SettingsService,
+  ) {
+    this.crud = new ReferenceCrud<PayrollAccount, PayrollAccountDto>({
+      label: 'Payroll account',
+      resource: 'payroll_config/accounts',
+      repo,
+      fields: { column: 'columnId', debit_account: 'debitAccount', credit_account: 'creditAccount', cost_centre: 'costCentre' },
+      listSpec: PAYROLL_ACCOUNT_LIST,
+      uniqueName: false,
+      check: async (a, id) => {
+        if (!(await this.columns.exists({ where: { id: a.columnId } })))
+          throw ValidationException.field('column', 'does not exist');
+        if ((a.debitAccount === null) !== (a.creditAccount === null))
+          throw ValidationException.field(
+            'credit_account',
+            'debit_account and credit_account are both set, or both null (not posted)',
+          );
+        if (await repo.exists({ where: { columnId: a.columnId, ...(id ? { id: Not(id) } : {}) } }))
+          throw new DomainException('DUPLICATE', `Column ${a.columnId} already has accounts`);
+      },
+    });
+  }
+
+  onModuleInit(): void {
+    this.settings.addCheck(COMPANY_IBAN, (v) => (v === '' ? null : ibanProblem(v)));
+    this.settings.addCheck(COMPANY_BIC, (v) => (v === '' ? null : bicProblem(v)));
+  }
+}
