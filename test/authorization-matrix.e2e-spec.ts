@@ -45,6 +45,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Employment history (issue 43): read by whoever sees the employee; recorded by administrators and Managers (who may change no dated field: 403 on their reports).
   [/GET/, /^\/employees\/:id\/(changes|history)$/, ANY],
   [/POST|DELETE/, /^\/employees\/:id\/changes(\/:cid|\/:cid\/correct)?$/, ['Admin', 'Restricted Admin', 'Manager']],
+  // Bank accounts (issue 46): whoever sees the employee reads them (masked unless Admin or itself); Admins and the employee add (403 by record).
+  [/GET|POST|PUT|DELETE/, /^\/employees\/:id\/bank-accounts(\/:accountId)?$/, ANY],
   [/GET|POST|DELETE/, /^\/employees\/:id\/(certifications|educations|languages|skills|status)(\/:itemId|\/history)?$/, ANY],
   [
     /GET/,
@@ -75,10 +77,12 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [
     /POST|PUT|DELETE/,
-    /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components|pay-frequencies|tables)(\/:id)?$/,
+    /^\/payroll_config\/(payroll-columns|payroll-groups|salary-components|pay-frequencies|tables|accounts)(\/:id)?$/,
     ADMIN,
   ],
   [/POST|PUT|DELETE/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMIN],
+  // The bank file (issue 46) is the Admin's: it carries whole IBANs.
+  [/GET/, /^\/payroll_config\/payrolls\/:id\/bank-file$/, ADMIN],
   [/POST/, /^\/payroll_config\/payroll-columns\/preview-change$/, ADMIN],
   [/GET/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMINS],
   [/POST|DELETE/, /^\/payroll_config\/payslip-templates(\/:id)?$/, ADMIN],
@@ -127,6 +131,8 @@ const DECIDES: Sees = { ...VISIBLE, Employee: ['report1', 'grandReport'] };
 const OWN_OR_ADMINS: Sees = { ...VISIBLE, Manager: ['manager'] };
 const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips\/:payslipId(\/pdf)?$/, 'missing-item'],
+  [/^\/employees\/:id\/bank-accounts\/:accountId$/, 'missing-item'],
+  [/^\/employees\/:id\/bank-accounts$/, VISIBLE],
   [/^\/employees\/:id\/documents\/:docId(\/file|\/versions(\/:n\/file)?)?$/, 'missing-item'],
   [/^\/employees\/:id\/documents$/, VISIBLE],
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],

@@ -237,6 +237,25 @@ describe('hardening (issue 8)', () => {
         const id = res.json().data.id as number;
         return { id, token: c.users.admin.token, url: `/employees/${c.emp.report2}/documents/${id}` };
       };
+      fixtures['/employees/{id}/bank-accounts/{accountId}'] = async () => {
+        const res = await call('POST', `/employees/${c.emp.report2}/bank-accounts`, c.users.admin.token, {
+          iban: 'DE89370400440532013000',
+          bic: 'COBADEFFXXX',
+          holder_name: name(),
+        });
+        const id = res.json().data.id as number;
+        return { id, token: c.users.admin.token, url: `/employees/${c.emp.report2}/bank-accounts/${id}` };
+      };
+      fixtures['/payroll_config/accounts/{id}'] = async () => {
+        const column = (await adminPost('/payroll_config/payroll-columns', { name: name(), variable: `probe${++n}` })()).id;
+        // Not posted (both accounts null): one account null alone is 400 naming it (payroll-books.e2e-spec).
+        return adminPost('/payroll_config/accounts', {
+          column,
+          debit_account: null,
+          credit_account: null,
+          cost_centre: 'department',
+        })();
+      };
       fixtures['/webhooks/{id}'] = async () =>
         adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();
       // The caller's own settings: null goes back to the company's (a documented clear).

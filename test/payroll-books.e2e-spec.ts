@@ -259,6 +259,12 @@ describe('payroll books (issue 46)', () => {
       (await call('POST', '/payroll_config/accounts', admin, { column: 999999, debit_account: 'a', credit_account: 'b' }))
         .statusCode,
     ).toBe(400);
+    const half = await call('POST', '/payroll_config/accounts', admin, {
+      column: col.employer,
+      debit_account: null,
+      credit_account: 'b',
+    });
+    expect(half.json().error.details).toEqual([expect.objectContaining({ field: 'debit_account' })]);
     expect((await call('GET', `/payroll_config/payrolls/${payroll}/journal`, admin)).json().error.message).toContain(
       'Employer pension',
     );

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsIban, IsOptionalBic } from '../../common/banking/banking.decorators';
 import { ApiInt } from '../../common/openapi/api-int';
@@ -45,4 +45,4 @@ export class CreateBankAccountDto {
 }
 
 @AcceptsReadOnlyOf(() => BankAccountDto)
-export class UpdateBankAccountDto extends CreateBankAccountDto {}
+export class UpdateBankAccountDto extends PartialType(CreateBankAccountDto) {}

@@ -10,7 +10,7 @@ import { findTablePage, ListSpec, parseListQuery } from '../../common/paging/lis
 import { Page } from '../../common/paging/page';
 import { EmployeeAccessService } from '../employee-access.service';
 import { withEmployeeLock } from '../employee-lock';
-import { BankAccountDto, CreateBankAccountDto } from './bank-accounts.dto';
+import { BankAccountDto, CreateBankAccountDto, UpdateBankAccountDto } from './bank-accounts.dto';
 import { EmployeeBankAccount } from './bank-account.entity';
 
 export const BANK_ACCOUNT_LIST_SPEC: ListSpec = { idColumn: 'a.id', sortFields: { id: 'a.id' } };
@@ -70,7 +70,7 @@ export class BankAccountsService {
     });
   }
 
-  async update(caller: AuthUser, employeeId: number, id: number, dto: CreateBankAccountDto): Promise<BankAccountDto> {
+  async update(caller: AuthUser, employeeId: number, id: number, dto: UpdateBankAccountDto): Promise<BankAccountDto> {
     await this.assertAdmin(caller, employeeId);
     return withEmployeeLock(this.dataSource, employeeId, async (em) => {
       const repo = em.getRepository(EmployeeBankAccount);
@@ -81,9 +81,9 @@ export class BankAccountsService {
         throw ValidationException.field('primary', 'the primary account stays primary until another account is made primary');
       if (dto.primary && !account.primary) await repo.update({ employeeId, primary: true }, { primary: false });
       Object.assign(account, {
-        iban: dto.iban,
+        iban: dto.iban ?? account.iban,
         bic: dto.bic === undefined ? account.bic : dto.bic,
-        holderName: dto.holder_name,
+        holderName: dto.holder_name ?? account.holderName,
         primary: account.primary || dto.primary === true,
       });
       const saved = await repo.save(account);

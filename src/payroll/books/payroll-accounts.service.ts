@@ -40,11 +40,15 @@ export class PayrollAccountsService implements OnModuleInit {
       check: async (a, id) => {
         if (!(await this.columns.exists({ where: { id: a.columnId } })))
           throw ValidationException.field('column', 'does not exist');
-        if ((a.debitAccount === null) !== (a.creditAccount === null))
-          throw ValidationException.field(
-            'credit_account',
-            'debit_account and credit_account are both set, or both null (not posted)',
-          );
+        for (const [field, value, other] of [
+          ['debit_account', a.debitAccount, a.creditAccount],
+          ['credit_account', a.creditAccount, a.debitAccount],
+        ] as const)
+          if (value === null && other !== null)
+            throw ValidationException.field(
+              field,
+              'is null while the other account is set: both are set, or both null (not posted)',
+            );
         if (await repo.exists({ where: { columnId: a.columnId, ...(id ? { id: Not(id) } : {}) } }))
           throw new DomainException('DUPLICATE', `Column ${a.columnId} already has accounts`);
       },

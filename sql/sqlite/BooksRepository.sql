@@ -1,0 +1,9 @@
+-- BooksRepository.cells
+SELECT c.employee_id, c.column_id, c.value
+  FROM payroll_cells c
+  WHERE c.payroll_id = ?;
+
+-- BooksRepository.columnCells
+SELECT c.employee_id, c.value
+  FROM payroll_cells c
+  WHERE c.payroll_id = ? AND c.column_id = ?;
