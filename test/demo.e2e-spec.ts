@@ -3,6 +3,7 @@ import { seedDemo } from '../src/database/seeds/demo.seed';
 import { TokenService } from '../src/auth/token.service';
 import { UsersService } from '../src/users/users.service';
 import { PDF_SKIP_REASON, pdfText } from './helpers/pdf';
+import { xmllint, xmllintAvailable } from './helpers/xmllint';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
 describe('demo seed', () => {
@@ -268,6 +269,33 @@ describe('demo seed', () => {
       expect(payslipDocuments.json().total).toBe(60);
       expect(slips.json().data[0].document).toEqual(expect.any(Number));
     }
+    // Its books (issue 46): the bank file in both versions, valid against the ISO 20022 schemas as
+    // checked by Debian's xmllint (a validator outside the code that wrote it; .ci/run installs it),
+    // a journal that balances, a register.
+    for (const format of ['pain.001.001.03', 'pain.001.001.09']) {
+      const file = await t.app.inject({
+        method: 'GET',
+        url: `/app/api/payroll_config/payrolls/${completed.id}/bank-file?format=${format}`,
+        headers: admin,
+      });
+      expect(file.statusCode).toBe(200);
+      expect(file.body).toMatch(/<NbOfTxs>60<\/NbOfTxs>/);
+      if (xmllintAvailable()) expect(xmllint(format, file.body)).toBe('');
+      else expect(process.env.CI).not.toBe('true');
+    }
+    const journal = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${completed.id}/journal`,
+      headers: admin,
+    });
+    expect(journal.statusCode).toBe(200);
+    expect(journal.json().data.total_debit).toBe(journal.json().data.total_credit);
+    const register = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/payroll_config/payrolls/${completed.id}/register`,
+      headers: admin,
+    });
+    expect(register.body.trim().split(/\r?\n/).at(-1)).toMatch(/^total,,,Total,/);
     const grid = await t.app.inject({
       method: 'GET',
       url: `/app/api/payroll_config/payrolls/${payrolls[0].id}/data?limit=5`,

@@ -175,7 +175,9 @@ export async function seedDemoPayrollRuns(app: INestApplicationContext, now = ne
   const runs = app.get(PayrollRunsService);
   const payslips = app.get(PayslipsService);
   const company = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Demo Company' } });
-  const columns = (await ds.getRepository(PayrollColumn).find({ order: { colorder: 'ASC' } })).map((c) => c.id);
+  const all = await ds.getRepository(PayrollColumn).find({ order: { colorder: 'ASC' } });
+  const columns = all.map((c) => c.id);
+  const netColumn = all.find((c) => c.variable === 'net')?.id ?? null;
   const template = await app.get(PayslipTemplatesService).saveTemplate({
     name: 'Standard payslip',
     content:
@@ -205,6 +207,7 @@ export async function seedDemoPayrollRuns(app: INestApplicationContext, now = ne
       date_end: end,
       columns,
       payslip_template: template.id,
+      net_column: netColumn,
     });
     await app.get(PayrollTransitionsService).process(SEED_ADMIN, payroll.id);
     if ((await settle(app, payroll.id)) === 'Processed' && back === 2) {

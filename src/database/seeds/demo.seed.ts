@@ -13,6 +13,7 @@ import { seedDemoImports } from './demo-imports';
 import { seedDemoDocuments } from './demo-documents';
 import { seedDemoNotifications } from './demo-notifications';
 import { seedDemoApprovals } from './demo-approvals';
+import { seedDemoBooks } from './demo-books';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -45,6 +46,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
   await settings.set(ENABLE_REST_API, 'Yes');
   await settings.set(COMPANY_NAME, 'Demo Company');
   await seedDemoCompany(app);
+  await seedDemoBooks(app);
   await seedDemoDocuments(app);
 
   const employeeId = async (code: string) => (await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: code } })).id;
