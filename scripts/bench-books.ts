@@ -1,0 +1,92 @@
+/**
+ * The payroll's books at volume, run by hand: `npm run bench:books [employees]` (SQLite file in a
+ * temp dir, or DATABASE_URL=mysql://... : that database is emptied first!). Loads N employees
+ * (default 12 500) with the 30 benchmark columns, processes the payroll, marks it Completed, gives
+ * every employee a bank account and every column accounts; then times GET .../bank-file in both
+ * versions (schema validation included) and GET .../journal, each three times, with the RSS growth
+ * of the process over the request. Targets (issue 46): a bank file for 12 500 employees ≤ 2 s with
+ * RSS growth ≤ 50 MiB; the journal of a 12 500 × 30 run ≤ 2 s.
+ */
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { demoIban } from '../src/database/seeds/demo-books';
+import { ReferenceService } from '../src/reference/reference.service';
+import { adminCaller, bulkInsert, withBenchApp } from './bench-tools';
+import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
+
+const COUNT = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 12_500);
+
+async function main(): Promise<void> {
+  await withBenchApp('books', {}, async (app, config) => {
+    const ds = app.get(DataSource);
+    const department = await app.get(ReferenceService).addDepartment('Bench', null);
+    await loadPayrollDataset(app, department, COUNT, 'B', 0);
+    const call = await adminCaller(app);
+    const columns = benchColumns();
+    const net = columns.find((c) => c.variable === 'payout') ?? columns[columns.length - 1];
+    const payroll = (
+      await call('POST', '/payroll_config/payrolls', {
+        name: 'Bench January',
+        pay_period: 4,
+        department,
+        date_start: '2026-01-01',
+        date_end: '2026-01-31',
+        columns: columns.map((c) => c.id),
+        net_column: net.id,
+      })
+    ).json<{ data: { id: number } }>().data;
+    await call('POST', `/payroll_config/payrolls/${payroll.id}/process`);
+    let status = 'Processing';
+    while (status === 'Processing') {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await call('GET', `/payroll_config/payrolls/${payroll.id}`)).json<{ data: { status: string } }>().data.status;
+    }
+    if (status !== 'Processed') throw new Error(`payroll ${status}`);
+    // Completed without rendering 12 500 payslips (what the books read is the cells).
+    await ds.query(`UPDATE payrolls SET status = 'Completed', completed_at = ? WHERE id = ?`, [new Date(), payroll.id]);
+    const employees = (
+      await ds.query<Array<{ id: number }>>('SELECT DISTINCT employee_id AS id FROM payroll_cells WHERE payroll_id = ?', [
+        payroll.id,
+      ])
+    ).map((r) => Number(r.id));
+    await bulkInsert(
+      ds,
+      'employee_bank_accounts',
+      ['employee_id', 'iban', 'bic', 'holder_name', 'is_primary'],
+      employees.length,
+      (i) => [employees[i], demoIban(100_000 + employees[i]), i % 2 ? 'COBADEFFXXX' : null, `Bénédicte Müller-Łukasz ${i}`, true],
+    );
+    await bulkInsert(
+      ds,
+      'payroll_accounts',
+      ['column_id', 'debit_account', 'credit_account', 'cost_centre'],
+      columns.length,
+      (i) => [columns[i].id, `6${String(i).padStart(3, '0')}`, '4200', i % 2 ? 'department' : 'none'],
+    );
+    await call('PUT', '/settings', { name: 'Company IBAN', value: demoIban(9_000_000_001) });
+    console.log(`${config.database.type}: ${employees.length} employees × ${columns.length} columns, Completed`);
+    const time = async (label: string, url: string) => {
+      for (let round = 1; round <= 3; round++) {
+        global.gc?.();
+        const rss0 = process.memoryUsage().rss;
+        let peak = rss0;
+        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+        const start = process.hrtime.bigint();
+        const res = await call('GET', url);
+        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        clearInterval(sampler);
+        if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        console.log(
+          `${label} (round ${round}): ${seconds.toFixed(2)} s, ${(res.rawPayload.length / 1048576).toFixed(1)} MiB, ` +
+            `RSS growth ${((peak - rss0) / 1048576).toFixed(1)} MiB`,
+        );
+      }
+    };
+    await time('bank file pain.001.001.03', `/payroll_config/payrolls/${payroll.id}/bank-file?format=pain.001.001.03`);
+    await time('bank file pain.001.001.09', `/payroll_config/payrolls/${payroll.id}/bank-file?format=pain.001.001.09`);
+    await time('journal (JSON)', `/payroll_config/payrolls/${payroll.id}/journal`);
+    await time('register (CSV)', `/payroll_config/payrolls/${payroll.id}/register`);
+  });
+}
+
+void main();
