@@ -9,7 +9,7 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { demoIban } from '../src/database/seeds/demo-books';
+import { testIban } from '../src/common/banking/iban';
 import { ReferenceService } from '../src/reference/reference.service';
 import { adminCaller, bulkInsert, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       'employee_bank_accounts',
       ['employee_id', 'iban', 'bic', 'holder_name', 'is_primary'],
       employees.length,
-      (i) => [employees[i], demoIban(100_000 + employees[i]), i % 2 ? 'COBADEFFXXX' : null, `Bénédicte Müller-Łukasz ${i}`, true],
+      (i) => [employees[i], testIban(100_000 + employees[i]), i % 2 ? 'COBADEFFXXX' : null, `Bénédicte Müller-Łukasz ${i}`, true],
     );
     await bulkInsert(
       ds,
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       columns.length,
       (i) => [columns[i].id, `6${String(i).padStart(3, '0')}`, '4200', i % 2 ? 'department' : 'none'],
     );
-    await call('PUT', '/settings', { name: 'Company IBAN', value: demoIban(9_000_000_001) });
+    await call('PUT', '/settings', { name: 'Company IBAN', value: testIban(9_000_000_001) });
     console.log(`${config.database.type}: ${employees.length} employees × ${columns.length} columns, Completed`);
     const time = async (label: string, url: string) => {
       for (let round = 1; round <= 3; round++) {

@@ -108,6 +108,8 @@ describe('payroll books (issue 46)', () => {
         expect.objectContaining({ field: 'iban', message: expect.stringContaining(reason) }),
       ]);
     }
+    const company = await call('PUT', '/settings', admin, { name: 'Company IBAN', value: 'NL91ABNA0417164301' });
+    expect([company.statusCode, company.json().error.message]).toEqual([400, expect.stringContaining('checksum')]);
     const bic = await post({ iban: 'DE89370400440532013000', bic: 'DEUTDE' });
     expect(bic.statusCode).toBe(400);
     expect(bic.json().error.details[0].field).toBe('bic');

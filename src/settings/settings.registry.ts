@@ -1,3 +1,5 @@
+import { bicProblem, ibanProblem } from '../common/banking/iban';
+
 /** Every setting the service knows, with its group, allowed values and default. */
 export interface SettingDefinition {
   name: string;
@@ -9,6 +11,8 @@ export interface SettingDefinition {
   maxLength?: number;
   /** Free text must match this. */
   pattern?: RegExp;
+  /** What is wrong with a new value that passes the pattern (a checksum), or null. */
+  check?: (value: string) => string | null;
 }
 
 export const ENABLE_REST_API = 'Enable Rest Api';
@@ -83,6 +87,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: '',
     pattern: /^([A-Z]{2}[0-9]{2}[A-Z0-9]{1,30})?$/,
     maxLength: 34,
+    check: (v) => (v === '' ? null : ibanProblem(v)),
   },
   {
     name: COMPANY_BIC,
@@ -91,6 +96,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
     default: '',
     pattern: /^([A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?)?$/,
     maxLength: 11,
+    check: (v) => (v === '' ? null : bicProblem(v)),
   },
   {
     name: WORK_WEEK,

@@ -76,7 +76,7 @@ export class SettingsService {
     if (def.maxLength !== undefined && value.length > def.maxLength) {
       throw ValidationException.field('value', `must be at most ${def.maxLength} characters`);
     }
-    const problem = this.checks.get(def.name)?.(value);
+    const problem = def.check?.(value) ?? this.checks.get(def.name)?.(value);
     if (problem) throw ValidationException.field('value', `is not a valid value for "${def.name}": ${problem}`);
     await transaction(this.settings.manager.dataSource, async (em) => {
       const before = (await em.findOne(Setting, { where: { name: def.name } }))?.value ?? def.default;

@@ -5399,10 +5399,10 @@ export interface components {
              * @description ISO 13616: country, check digits, the account; spaces allowed
              * @example DE89370400440532013000
              */
-            iban: string;
+            iban?: string;
             /** @example COBADEFFXXX */
             bic?: string | null;
-            holder_name: string;
+            holder_name?: string;
             /** @description default: true for the employee's first account; true makes the others not primary */
             primary?: boolean;
             /**

@@ -1,4 +1,4 @@
-import { electronicFormatIBAN, extractIBAN, isSEPACountry, validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools';
+import { composeIBAN, electronicFormatIBAN, validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools';
 
 /**
  * IBANs and BICs (issue 46, API.md §22). The checks are ibantools' (ISO 13616: the country's
@@ -35,19 +35,13 @@ export function bicProblem(bic: string): string | null {
   return 'is not a valid BIC: its country code is unknown (ISO 9362)';
 }
 
-/** Whether the IBAN's country is in the SEPA scheme (a SEPA credit transfer can reach it). */
-export function inSepa(iban: string): boolean {
-  return isSEPACountry(iban.slice(0, 2));
-}
-
 /** What a caller who may not see the account gets: country, check digits and the last four characters. */
 export function maskIban(iban: string): string {
   if (iban.length <= 8) return `${iban.slice(0, 2)}${'*'.repeat(Math.max(0, iban.length - 2))}`;
   return `${iban.slice(0, 4)}${'*'.repeat(iban.length - 8)}${iban.slice(-4)}`;
 }
 
-/** The account and bank parts of an IBAN, when its country's format is known (for tests and imports). */
-export function ibanParts(iban: string): { bankIdentifier?: string; accountNumber?: string } {
-  const { bankIdentifier, accountNumber } = extractIBAN(iban);
-  return { bankIdentifier, accountNumber };
+/** A German IBAN at bank code 37040044 for an account number, check digits by ISO 13616: the demo's and the tests' accounts. */
+export function testIban(account: number): string {
+  return composeIBAN({ countryCode: 'DE', bban: `37040044${String(account).padStart(10, '0')}` }) ?? '';
 }

@@ -12,7 +12,7 @@ import { Authenticator } from '../auth/authenticator';
 import { transaction } from '../database/transaction';
 import { ValidationException } from '../errors/domain.exception';
 import { MAX_PAGE_SIZE } from '../paging/list-query.dto';
-import { csvWriter, ExportColumn, XLSX_TYPE, xlsxWriter } from './sheet-writers';
+import { ExportColumn, SHEET_CONTENT_TYPES, sheetWriter, XLSX_TYPE } from './sheet-writers';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -181,7 +181,7 @@ async function serveExport(
   };
   const out = new PassThrough();
   const columns = first.sheet.columns;
-  const writer = format === 'csv' ? await csvWriter(out, columns) : await xlsxWriter(out, columns, spec.resource);
+  const writer = await sheetWriter(out, format, columns, spec.resource);
   const pump = async () => {
     let rows = 0;
     try {
@@ -208,7 +208,7 @@ async function serveExport(
   const day = new Date().toISOString().slice(0, 10);
   const suffix = resourceId === spec.resource ? '' : `-${resourceId.replace(/\D/g, '')}`;
   await reply
-    .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE)
+    .header('content-type', SHEET_CONTENT_TYPES[format])
     .header('content-disposition', `attachment; filename="${spec.resource.replace(/[^\w-]/g, '-')}${suffix}-${day}.${format}"`)
     .send(out);
 }

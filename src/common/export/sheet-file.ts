@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { PassThrough, Readable } from 'node:stream';
-import { csvWriter, ExportColumn, XLSX_TYPE, xlsxWriter } from './sheet-writers';
+import { ExportColumn, SHEET_CONTENT_TYPES, sheetWriter } from './sheet-writers';
 
 /** Rows per write: the writer waits for the client between them (backpressure). */
 const CHUNK = 1000;
@@ -19,13 +19,13 @@ export function sendSheet(
 ): Readable {
   const out = new PassThrough();
   const pump = async () => {
-    const writer = format === 'csv' ? await csvWriter(out, columns) : await xlsxWriter(out, columns, fileName);
+    const writer = await sheetWriter(out, format, columns, fileName);
     for (let i = 0; i < rows.length && !out.destroyed; i += CHUNK) await writer.rows(rows.slice(i, i + CHUNK));
     if (!out.destroyed) await writer.end();
   };
   pump().catch((err: Error) => out.destroy(err));
   void reply
-    .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE)
+    .header('content-type', SHEET_CONTENT_TYPES[format])
     .header('content-disposition', `attachment; filename="${fileName}.${format}"`);
   return out;
 }

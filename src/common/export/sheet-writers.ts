@@ -104,3 +104,16 @@ export async function xlsxWriter(out: PassThrough, columns: readonly ExportColum
     },
   };
 }
+
+/** The content type of each sheet format. */
+export const SHEET_CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', xlsx: XLSX_TYPE } as const;
+
+/** The writer of a sheet format onto `out`. */
+export function sheetWriter(
+  out: PassThrough,
+  format: keyof typeof SHEET_CONTENT_TYPES,
+  columns: readonly ExportColumn[],
+  sheetName: string,
+): Promise<SheetWriter> {
+  return format === 'csv' ? csvWriter(out, columns) : xlsxWriter(out, columns, sheetName);
+}

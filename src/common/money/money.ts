@@ -64,3 +64,16 @@ export function toFixedText(value: string, digits: number): string {
   }
   return new Decimal(value).toFixed(digits, Decimal.ROUND_HALF_UP);
 }
+
+/** A decimal string as integer minor units of `digits` decimals, rounded as toFixedText rounds ("1234.5", 2 → 123450n). */
+export function toMinorUnits(value: string, digits: number): bigint {
+  return BigInt(toFixedText(value, digits).replace('.', ''));
+}
+
+/** Integer minor units back as decimal text with `digits` decimals (123450n, 2 → "1234.50"): exact sums of amounts. */
+export function fromMinorUnits(minor: bigint, digits: number): string {
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text;
+  return negative ? `-${whole}` : whole;
+}

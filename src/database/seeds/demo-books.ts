@@ -1,18 +1,12 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
+import { testIban } from '../../common/banking/iban';
 import { EmployeeBankAccount } from '../../employees/bank-accounts/bank-account.entity';
 import { Employee } from '../../employees/entities/employee.entity';
 import { PayrollAccount } from '../../payroll/books/books.entities';
 import { PayrollColumn, PayrollEmployee } from '../../payroll/entities/payroll-config.entities';
 import { COMPANY_BIC, COMPANY_IBAN } from '../../settings/settings.registry';
 import { SettingsService } from '../../settings/settings.service';
-
-/** A valid German test IBAN (bank code 37040044) for an account number: check digits by ISO 13616. */
-export function demoIban(account: number): string {
-  const bban = `37040044${String(account).padStart(10, '0')}`;
-  const check = 98n - (BigInt(`${bban}131400`) % 97n);
-  return `DE${String(check).padStart(2, '0')}${bban}`;
-}
 
 /** Where each demo column posts: [debit, credit, cost centre]; null: not posted (hours, days, the gross subtotal). */
 const CHART: Record<string, [string, string, 'none' | 'department'] | null> = {
@@ -36,14 +30,14 @@ export async function seedDemoBooks(app: INestApplicationContext): Promise<void>
   const ds = app.get(DataSource);
   if (await ds.getRepository(PayrollAccount).exists()) return;
   const settings = app.get(SettingsService);
-  await settings.set(COMPANY_IBAN, demoIban(9_000_000_001));
+  await settings.set(COMPANY_IBAN, testIban(9_000_000_001));
   await settings.set(COMPANY_BIC, 'COBADEFFXXX');
   const onPayroll = (await ds.getRepository(PayrollEmployee).find({ select: { employeeId: true } })).map((p) => p.employeeId);
   const employees = await ds.getRepository(Employee).find({ where: { id: In(onPayroll) }, order: { id: 'ASC' } });
   await ds.getRepository(EmployeeBankAccount).insert(
     employees.map((e, i) => ({
       employeeId: e.id,
-      iban: demoIban(100_000 + e.id),
+      iban: testIban(100_000 + e.id),
       bic: i % 2 ? 'COBADEFFXXX' : null,
       holderName: `${e.firstName} ${e.lastName}`,
       primary: true,

@@ -7,7 +7,7 @@ import { bicProblem, ibanProblem } from '../../common/banking/iban';
 import { transaction } from '../../common/database/transaction';
 import { DomainException, ValidationException } from '../../common/errors/domain.exception';
 import { minorUnitOf } from '../../common/money/currencies';
-import { DECIMAL_TEXT_COLUMN, toFixedText } from '../../common/money/money';
+import { DECIMAL_TEXT_COLUMN, toMinorUnits } from '../../common/money/money';
 import { recordEvent } from '../../common/outbox/outbox';
 import { addDays } from '../../common/time/days';
 import { BankAccountsRepository } from '../../employees/bank-accounts/bank-accounts.repository';
@@ -32,12 +32,6 @@ export interface BankFileBody {
 }
 
 const weekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
-
-/** Minor units of a decimal text already rounded to `digits` ("1234.5" with 2 → 123450n). */
-function toMinor(text: string, digits: number): bigint {
-  const [int, frac = ''] = toFixedText(text, digits).split('.');
-  return BigInt(`${int}${frac}`);
-}
 
 /**
  * The payroll's bank file (issue 46, API.md §22): a pain.001 credit transfer initiation paying
@@ -143,7 +137,7 @@ export class BankFileService {
       if (text === null) continue;
       const currency = currencies.get(employee) ?? 'EUR';
       const digits = minorUnitOf(currency);
-      const minor = toMinor(text, digits);
+      const minor = toMinorUnits(text, digits);
       if (minor <= 0n) continue;
       const account = accounts.get(employee);
       if (!account || ibanProblem(account.iban)) {

@@ -6,6 +6,7 @@ import { CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
 import { crudController } from '../../common/crud/crud.controller';
 import { ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
+import { exportColumns } from '../../common/export/exportable';
 import { sendSheet } from '../../common/export/sheet-file';
 import { XLSX_TYPE } from '../../common/export/sheet-writers';
 import { IdParamPipe } from '../../common/validation/id-param.pipe';
@@ -14,6 +15,7 @@ import {
   BankFileQueryDto,
   CreatePayrollAccountDto,
   JournalDto,
+  JournalLineDto,
   JournalQueryDto,
   PayrollAccountDto,
   RegisterQueryDto,
@@ -106,10 +108,10 @@ export class PayrollBooksController {
   ): Promise<JournalDto | Readable> {
     const journal = await this.books.journal(caller, id);
     if (!query.format || query.format === 'json') return journal;
-    const columns = ['account', 'debit', 'credit', 'currency', 'cost_centre', 'description'].map((field) => ({
-      field,
-      kind: field === 'debit' || field === 'credit' ? ('amount' as const) : ('other' as const),
-    }));
+    // The line's fields in the DTO's order, debit and credit as amounts (numbers in XLSX).
+    const columns = exportColumns(JournalLineDto).map((c) =>
+      c.field === 'debit' || c.field === 'credit' ? { ...c, kind: 'amount' as const } : c,
+    );
     return sendSheet(
       reply,
       query.format,

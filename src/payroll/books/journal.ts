@@ -1,4 +1,4 @@
-import { decimalText } from './sepa-file';
+import { fromMinorUnits, toMinorUnits } from '../../common/money/money';
 import { CostCentre } from './books.entities';
 
 /** A column's mapping to the books. */
@@ -56,8 +56,8 @@ export function journalOf(input: JournalInput): { lines: JournalLine[]; unmapped
     }));
     named.sort((a, b) => (a.centre ?? '').localeCompare(b.centre ?? '') || a.currency.localeCompare(b.currency));
     for (const s of named) {
-      const amount = decimalText(s.minor < 0n ? -s.minor : s.minor, s.digits);
-      const zero = decimalText(0n, s.digits);
+      const amount = fromMinorUnits(s.minor < 0n ? -s.minor : s.minor, s.digits);
+      const zero = fromMinorUnits(0n, s.digits);
       const [debitAccount, creditAccount] = s.minor > 0n ? [posting.debit, posting.credit] : [posting.credit, posting.debit];
       const description = `${column.name}, ${input.payrollName}`;
       const base = { currency: s.currency, cost_centre: s.centre, description };
@@ -71,15 +71,12 @@ export function journalOf(input: JournalInput): { lines: JournalLine[]; unmapped
 /** Σ of the lines' debits and credits (as decimal text with the most decimals among them). */
 export function journalTotals(lines: readonly JournalLine[]): { debit: string; credit: string } {
   const digits = Math.max(2, ...lines.map((l) => l.debit.split('.')[1]?.length ?? 0));
-  const minor = (text: string) => {
-    const [int, frac = ''] = text.split('.');
-    return BigInt(`${int}${frac.padEnd(digits, '0')}`);
-  };
+  const minor = (text: string) => toMinorUnits(text, digits);
   let debit = 0n;
   let credit = 0n;
   for (const l of lines) {
     debit += minor(l.debit);
     credit += minor(l.credit);
   }
-  return { debit: decimalText(debit, digits), credit: decimalText(credit, digits) };
+  return { debit: fromMinorUnits(debit, digits), credit: fromMinorUnits(credit, digits) };
 }

@@ -1,12 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Not, Repository } from 'typeorm';
-import { bicProblem, ibanProblem } from '../../common/banking/iban';
 import { ReferenceCrud } from '../../common/crud/crud';
 import { DomainException, ValidationException } from '../../common/errors/domain.exception';
 import { ListSpec } from '../../common/paging/list-request';
-import { COMPANY_BIC, COMPANY_IBAN } from '../../settings/settings.registry';
-import { SettingsService } from '../../settings/settings.service';
 import { PayrollColumn } from '../entities/payroll-config.entities';
 import { PayrollAccountDto } from './books.dto';
 import { PayrollAccount } from './books.entities';
@@ -19,16 +16,15 @@ export const PAYROLL_ACCOUNT_LIST: Partial<ListSpec> = {
 /**
  * The chart of accounts payroll posts to (issue 46): one mapping per payroll column, to a debit and
  * a credit account (both null: the column is not posted, e.g. a subtotal), with or without a cost
- * centre per department. Also checks the company's IBAN and BIC settings by ISO 13616 and 9362.
+ * centre per department.
  */
 @Injectable()
-export class PayrollAccountsService implements OnModuleInit {
+export class PayrollAccountsService {
   readonly crud: ReferenceCrud<PayrollAccount, PayrollAccountDto>;
 
   constructor(
     @InjectRepository(PayrollAccount) repo: Repository<PayrollAccount>,
     @InjectRepository(PayrollColumn) private readonly columns: Repository<PayrollColumn>,
-    private readonly settings: SettingsService,
   ) {
     this.crud = new ReferenceCrud<PayrollAccount, PayrollAccountDto>({
       label: 'Payroll account',
@@ -53,10 +49,5 @@ export class PayrollAccountsService implements OnModuleInit {
           throw new DomainException('DUPLICATE', `Column ${a.columnId} already has accounts`);
       },
     });
-  }
-
-  onModuleInit(): void {
-    this.settings.addCheck(COMPANY_IBAN, (v) => (v === '' ? null : ibanProblem(v)));
-    this.settings.addCheck(COMPANY_BIC, (v) => (v === '' ? null : bicProblem(v)));
   }
 }

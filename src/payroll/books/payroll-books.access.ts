@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/auth-user';
-import { DomainException } from '../../common/errors/domain.exception';
 import { Payroll } from '../entities/payroll-run.entities';
 import { RowScope } from '../runs/payroll-runs.repository';
 import { PayrollRunsService } from '../runs/payroll-runs.service';
+import { PAYROLL_STATES } from '../runs/payroll.states';
 
 /** The payroll a books download is of: one the caller may read (404 otherwise), Completed (409 INVALID_STATE otherwise). */
 @Injectable()
@@ -12,8 +12,7 @@ export class PayrollBooksAccess {
 
   async completed(caller: AuthUser, id: number): Promise<Payroll> {
     const payroll = await this.runs.visible(caller, id);
-    if (payroll.status !== 'Completed')
-      throw new DomainException('INVALID_STATE', `Payroll ${id} is ${payroll.status}: its books are made once it is Completed`);
+    PAYROLL_STATES.assert('books', payroll.status);
     return payroll;
   }
 

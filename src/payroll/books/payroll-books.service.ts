@@ -7,7 +7,7 @@ import { transaction } from '../../common/database/transaction';
 import { DomainException } from '../../common/errors/domain.exception';
 import { ExportColumn } from '../../common/export/sheet-writers';
 import { minorUnitOf } from '../../common/money/currencies';
-import { DECIMAL_TEXT_COLUMN, toFixedText } from '../../common/money/money';
+import { DECIMAL_TEXT_COLUMN, fromMinorUnits, toMinorUnits } from '../../common/money/money';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { ReferenceService } from '../../reference/reference.service';
 import { Payroll } from '../entities/payroll-run.entities';
@@ -18,15 +18,6 @@ import { PayrollAccount } from './books.entities';
 import { BooksRepository } from './books.repository';
 import { ColumnSums, journalOf, journalTotals } from './journal';
 import { PayrollBooksAccess } from './payroll-books.access';
-import { decimalText } from './sepa-file';
-
-/** Minor units of a stored cell value rounded as the grid shows it; null for an empty cell. */
-function minorOf(value: unknown, digits: number): bigint | null {
-  const text = DECIMAL_TEXT_COLUMN.from(value as string | number | null);
-  if (text === null) return null;
-  const [int, frac = ''] = toFixedText(text, digits).split('.');
-  return BigInt(`${int}${frac}`);
-}
 
 /** A payroll's cells as the books read them: the employees the caller may see, their currency, department and name. */
 interface BookRows {
@@ -114,7 +105,7 @@ export class PayrollBooksService {
     const digits = Math.max(0, ...[...rows.currency.values()].map(minorUnitOf));
     const key = (c: number) => `column_${c}`;
     const amounts = (sums: Map<number, bigint>) =>
-      Object.fromEntries(rows.columns.map((c) => [key(c.id), decimalText(sums.get(c.id) ?? 0n, digits)]));
+      Object.fromEntries(rows.columns.map((c) => [key(c.id), fromMinorUnits(sums.get(c.id) ?? 0n, digits)]));
     const out: Array<Record<string, unknown>> = [];
     const total = new Map<number, bigint>();
     let subtotal = new Map<number, bigint>();
@@ -124,7 +115,7 @@ export class PayrollBooksService {
       for (const c of rows.columns) {
         const minor = cells.get(c.id);
         const d = minorUnitOf(rows.currency.get(r.id) ?? '');
-        values[key(c.id)] = minor === undefined ? null : decimalText(minor, d);
+        values[key(c.id)] = minor === undefined ? null : fromMinorUnits(minor, d);
         const scaled = (minor ?? 0n) * 10n ** BigInt(digits - d);
         subtotal.set(c.id, (subtotal.get(c.id) ?? 0n) + scaled);
         total.set(c.id, (total.get(c.id) ?? 0n) + scaled);
@@ -157,17 +148,24 @@ export class PayrollBooksService {
     const payroll = await this.access.completed(caller, id);
     const scope = await this.access.rowScope(caller);
     const columns = (await this.grid.columnsOf(payroll)).map((c) => ({ id: c.id, name: c.name }));
-    const employees = (await this.runs.cellEmployees(id, scope)).sort((a, b) => a - b);
+    const all = await this.repository.cells(id);
+    // The rows are the cells' employees; a Restricted Admin's, those of its departments (one more
+    // query only then: the cells are read once either way).
+    const employees = (scope ? await this.runs.cellEmployees(id, scope) : [...new Set(all.map(([e]) => e))]).sort(
+      (a, b) => a - b,
+    );
     const [currency, department] = await Promise.all([
       this.grid.currenciesOf(employees),
       this.facts.departmentsOn(employees, payroll.dateEnd),
     ]);
     const visible = scope ? new Set(employees) : null;
     const cells = new Map<number, Map<number, bigint>>();
-    for (const [e, c, value] of await this.repository.cells(id)) {
+    for (const [e, c, value] of all) {
       if (visible && !visible.has(e)) continue;
-      const minor = minorOf(value, minorUnitOf(currency.get(e) ?? ''));
-      if (minor === null) continue;
+      // Rounded to the employee's currency as the grid shows it; an empty cell is no amount.
+      const text = DECIMAL_TEXT_COLUMN.from(value as string | number | null);
+      if (text === null) continue;
+      const minor = toMinorUnits(text, minorUnitOf(currency.get(e) ?? ''));
       let row = cells.get(e);
       if (!row) cells.set(e, (row = new Map<number, bigint>()));
       row.set(c, minor);

@@ -1,12 +1,9 @@
+import { testIban } from '../../common/banking/iban';
 import { schemaErrors } from './xsd-validator';
-import { BankFile, controlSum, decimalText, PAIN_VERSIONS, painDocument, Transfer } from './sepa-file';
+import { fromMinorUnits } from '../../common/money/money';
+import { BankFile, controlSum, PAIN_VERSIONS, painDocument, Transfer } from './sepa-file';
 
-/** A German IBAN for a number (check digits by ISO 13616, computed here). */
-function iban(n: number): string {
-  const bban = `37040044${String(n).padStart(10, '0')}`;
-  const check = 98n - (BigInt(`${bban}131400`) % 97n);
-  return `DE${String(check).padStart(2, '0')}${bban}`;
-}
+const iban = testIban;
 
 const NAMES = [
   "Zoë O'Brien-Łukasz",
@@ -45,9 +42,9 @@ export function randomFile(n: number, seed: number, version: (typeof PAIN_VERSIO
 
 describe('pain.001 bank files', () => {
   it('writes amounts exactly', () => {
-    expect(decimalText(1n, 2)).toBe('0.01');
-    expect(decimalText(123456n, 2)).toBe('1234.56');
-    expect(decimalText(5n, 0)).toBe('5');
+    expect(fromMinorUnits(1n, 2)).toBe('0.01');
+    expect(fromMinorUnits(123456n, 2)).toBe('1234.56');
+    expect(fromMinorUnits(5n, 0)).toBe('5');
     expect(
       controlSum([
         { minor: 10n, digits: 2 },
@@ -68,7 +65,7 @@ describe('pain.001 bank files', () => {
       expect(amounts).toHaveLength(n);
       expect(text).toContain(`<NbOfTxs>${n}</NbOfTxs>`);
       const cents = amounts.reduce((sum, a) => sum + BigInt(a.replace('.', '')), 0n);
-      expect(text).toContain(`<CtrlSum>${decimalText(cents, 2)}</CtrlSum>`);
+      expect(text).toContain(`<CtrlSum>${fromMinorUnits(cents, 2)}</CtrlSum>`);
       expect(text).not.toMatch(/<Nm>[^<]*[^A-Za-z0-9/\-?:().,'+ ][^<]*<\/Nm>/);
     }
   });

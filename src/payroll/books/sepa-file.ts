@@ -1,4 +1,5 @@
 import { sepaId, sepaText } from '../../common/banking/sepa-text';
+import { fromMinorUnits } from '../../common/money/money';
 
 /** The pain.001 versions the bank file is written in (API.md §22). */
 export const PAIN_VERSIONS = ['pain.001.001.03', 'pain.001.001.09'] as const;
@@ -36,14 +37,6 @@ export interface BankFile {
   transfers: readonly Transfer[];
 }
 
-/** An amount in minor units as the schema's decimal text ("1234.50"). */
-export function decimalText(minor: bigint, digits: number): string {
-  const negative = minor < 0n;
-  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
-  const whole = digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text;
-  return negative ? `-${whole}` : whole;
-}
-
 /** Escapes what XML text may not hold as is; SEPA text (sepaText) has none of them but the apostrophe, which text content allows. */
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -51,7 +44,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function controlSum(transfers: readonly Transfer[]): string {
   const digits = Math.max(0, ...transfers.map((t) => t.digits));
   const total = transfers.reduce((sum, t) => sum + t.minor * 10n ** BigInt(digits - t.digits), 0n);
-  return decimalText(total, digits);
+  return fromMinorUnits(total, digits);
 }
 
 function agent(version: PainVersion, bic: string | null): string {
@@ -92,7 +85,7 @@ export function* painDocument(file: BankFile): Generator<string> {
     for (const t of transfers) {
       chunk +=
         `<CdtTrfTxInf><PmtId><EndToEndId>${xml(sepaId(t.endToEndId))}</EndToEndId></PmtId>` +
-        `<Amt><InstdAmt Ccy="${t.currency}">${decimalText(t.minor, t.digits)}</InstdAmt></Amt>` +
+        `<Amt><InstdAmt Ccy="${t.currency}">${fromMinorUnits(t.minor, t.digits)}</InstdAmt></Amt>` +
         (t.bic ? `<CdtrAgt>${agent(version, t.bic)}</CdtrAgt>` : '') +
         `<Cdtr><Nm>${xml(sepaText(t.name, 70))}</Nm></Cdtr><CdtrAcct><Id><IBAN>${t.iban}</IBAN></Id></CdtrAcct>` +
         `<Purp><Cd>SALA</Cd></Purp><RmtInf><Ustrd>${remittance}</Ustrd></RmtInf></CdtTrfTxInf>\n`;

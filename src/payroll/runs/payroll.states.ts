@@ -11,7 +11,8 @@ export type PayrollAction =
   | 'generate-payslips'
   | 'complete'
   | 'payslips-failed'
-  | 'delete-payslips';
+  | 'delete-payslips'
+  | 'books';
 
 /**
  * A payroll's states (API.md §10) and every action on them, the one place they are written: the
@@ -28,4 +29,6 @@ export const PAYROLL_STATES = new StateMachine<PayrollStatus, PayrollAction>('pa
   complete: { from: ['Completing'], to: 'Completed', verb: 'complete' },
   'payslips-failed': { from: ['Completing'], to: 'Processed', verb: 'fail generating payslips' },
   'delete-payslips': { from: ['Completed'], to: 'Processed', verb: 'delete payslips' },
+  // Its bank file, journal and register (issue 46) are made once it is Completed.
+  books: { from: ['Completed'], to: null, verb: 'be paid or posted yet (bank file, journal, register)' },
 });
