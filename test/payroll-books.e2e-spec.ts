@@ -135,9 +135,12 @@ describe('payroll books (issue 46)', () => {
     expect(added.statusCode).toBe(403);
     const put = await call('PUT', `/employees/${c.emp.report1}/bank-accounts/${own[0].id}`, c.users.employee.token, own[0]);
     expect(put.statusCode).toBe(403);
-    // An Admin's PUT takes what its GET returned.
+    // An Admin's PUT takes what its GET returned; the IBAN is the account: a PUT leaves it as it is.
     const whole = await ok('GET', `/employees/${c.emp.report1}/bank-accounts/${own[0].id}`);
     expect(await ok('PUT', `/employees/${c.emp.report1}/bank-accounts/${own[0].id}`, whole)).toMatchObject({ iban: whole.iban });
+    const other = { ...whole, iban: 'GB82WEST12345698765432', holder_name: 'Jürgen G.' };
+    const kept = await ok('PUT', `/employees/${c.emp.report1}/bank-accounts/${own[0].id}`, other);
+    expect([kept.iban, kept.holder_name]).toEqual([whole.iban, 'Jürgen G.']);
   });
 
   it('keeps one primary account, audits changes with the IBAN masked and tells the employee', async () => {

@@ -196,4 +196,74 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     expect((await api.DELETE('/approval-delegations/{id}', { params: { path: { id: did } } })).response.status).toBe(200);
     expect((await api.DELETE('/approval-policies/{id}', { params: { path: { id } } })).response.status).toBe(200);
   });
+  it('calls every bank account and payroll books route with every parameter (issue 46)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    const path = { id: c.emp.report2 };
+    const added = await api.POST('/employees/{id}/bank-accounts', {
+      params: { path },
+      body: { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', holder_name: 'Typed', primary: true },
+    });
+    expect(added.data?.data.iban).toBe('DE89370400440532013000');
+    const accountId = added.data!.data.id;
+    // A PUT takes what the GET returned.
+    const shown = await api.GET('/employees/{id}/bank-accounts/{accountId}', { params: { path: { ...path, accountId } } });
+    const put = await api.PUT('/employees/{id}/bank-accounts/{accountId}', {
+      params: { path: { ...path, accountId } },
+      body: { ...shown.data!.data, holder_name: 'Typed 2' },
+    });
+    expect(put.data?.data.holder_name).toBe('Typed 2');
+    const listed = await api.GET('/employees/{id}/bank-accounts', {
+      params: { path, query: { sortField: 'id', sortOrder: 'descend', page: 1, limit: 5 } },
+    });
+    expect(listed.data?.data.map((a) => a.id)).toEqual([accountId]);
+    const column = await api.POST('/payroll_config/payroll-columns', { body: { name: 'Typed net', variable: 'typed_net' } });
+    const mapping = await api.POST('/payroll_config/accounts', {
+      body: { column: column.data!.data.id, debit_account: '4200', credit_account: '4210', cost_centre: 'department' },
+    });
+    const mid = mapping.data!.data.id;
+    const got = await api.GET('/payroll_config/accounts/{id}', { params: { path: { id: mid } } });
+    const moved = await api.PUT('/payroll_config/accounts/{id}', {
+      params: { path: { id: mid } },
+      body: { ...got.data!.data, cost_centre: 'none' },
+    });
+    expect(moved.data?.data.cost_centre).toBe('none');
+    const mappings = await api.GET('/payroll_config/accounts', {
+      params: { query: { search: '4210', sortField: 'column', sortOrder: 'ascend', limit: 5 } },
+    });
+    expect(mappings.data?.data.map((m) => m.id)).toEqual([mid]);
+    // The downloads of a payroll that is not Completed: every parameter passes validation (a 409,
+    // not a 400), and an execution date that is no day is refused by name.
+    const payroll = await api.POST('/payroll_config/payrolls', {
+      body: {
+        name: 'Typed',
+        pay_period: 4,
+        department: c.departments.engineering,
+        date_start: '2025-06-01',
+        date_end: '2025-06-30',
+        columns: [column.data!.data.id],
+        net_column: column.data!.data.id,
+      },
+    });
+    const id = payroll.data!.data.id;
+    expect(payroll.data?.data.net_column).toBe(column.data!.data.id);
+    const file = await api.GET('/payroll_config/payrolls/{id}/bank-file', {
+      params: { path: { id }, query: { format: 'pain.001.001.09', execution_date: '2199-01-05', skip_missing: true } },
+    });
+    expect([file.response.status, file.error?.error.code]).toEqual([409, 'INVALID_STATE']);
+    const past = await api.GET('/payroll_config/payrolls/{id}/bank-file', {
+      params: { path: { id }, query: { execution_date: '2199-02-30' } },
+    });
+    expect([past.response.status, past.error?.error.details?.[0].field]).toEqual([400, 'execution_date']);
+    const journal = await api.GET('/payroll_config/payrolls/{id}/journal', {
+      params: { path: { id }, query: { format: 'csv' } },
+    });
+    expect(journal.response.status).toBe(409);
+    const register = await api.GET('/payroll_config/payrolls/{id}/register', {
+      params: { path: { id }, query: { format: 'xlsx' } },
+    });
+    expect(register.response.status).toBe(409);
+    expect((await api.DELETE('/payroll_config/accounts/{id}', { params: { path: { id: mid } } })).response.status).toBe(200);
+    const removed = await api.DELETE('/employees/{id}/bank-accounts/{accountId}', { params: { path: { ...path, accountId } } });
+    expect(removed.response.status).toBe(200);
+  });
 });

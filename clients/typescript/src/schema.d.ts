@@ -934,7 +934,7 @@ export interface paths {
          * Change a bank account (Admin)
          * @description Who may call: any signed-in user.
          *
-         *     primary: true makes it the primary one; the primary account cannot be made not primary (make another one primary). The employee is notified.
+         *     Its holder name, BIC or primary; the IBAN does not change (another IBAN is another account: add it and make it primary). primary: true makes it the primary one; the primary account cannot be made not primary (make another one primary). The employee is notified.
          */
         put: operations["updateBankAccounts"];
         post?: never;
@@ -5395,11 +5395,6 @@ export interface components {
             primary?: boolean;
         };
         UpdateBankAccountDto: {
-            /**
-             * @description ISO 13616: country, check digits, the account; spaces allowed
-             * @example DE89370400440532013000
-             */
-            iban?: string;
             /** @example COBADEFFXXX */
             bic?: string | null;
             holder_name?: string;
@@ -5415,6 +5410,8 @@ export interface components {
              * @description read-only: ignored when sent
              */
             readonly employee?: number;
+            /** @description read-only: ignored when sent (The IBAN, to an Admin and the employee itself; null to anyone else (who sees iban_masked)) */
+            readonly iban?: string | null;
             /**
              * @description read-only: ignored when sent (country, check digits and the last four characters)
              * @example DE89**************3000

@@ -71,6 +71,7 @@ export class BankAccountsController {
   @ApiOperation({
     summary: 'Change a bank account (Admin)',
     description:
+      'Its holder name, BIC or primary; the IBAN does not change (another IBAN is another account: add it and make it primary). ' +
       'primary: true makes it the primary one; the primary account cannot be made not primary (make another one primary). The employee is notified.',
   })
   @ApiOkEnvelope(BankAccountDto)

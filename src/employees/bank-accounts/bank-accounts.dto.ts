@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsIban, IsOptionalBic } from '../../common/banking/banking.decorators';
 import { ApiInt } from '../../common/openapi/api-int';
@@ -44,5 +44,9 @@ export class CreateBankAccountDto {
   primary?: boolean;
 }
 
+/**
+ * An account's IBAN does not change (read-only here, ignored when sent): another IBAN is another
+ * account, added with POST and made primary, so the old one stays on record beside it.
+ */
 @AcceptsReadOnlyOf(() => BankAccountDto)
-export class UpdateBankAccountDto extends PartialType(CreateBankAccountDto) {}
+export class UpdateBankAccountDto extends PartialType(OmitType(CreateBankAccountDto, ['iban'] as const)) {}

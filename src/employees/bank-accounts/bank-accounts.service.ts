@@ -81,7 +81,6 @@ export class BankAccountsService {
         throw ValidationException.field('primary', 'the primary account stays primary until another account is made primary');
       if (dto.primary && !account.primary) await repo.update({ employeeId, primary: true }, { primary: false });
       Object.assign(account, {
-        iban: dto.iban ?? account.iban,
         bic: dto.bic === undefined ? account.bic : dto.bic,
         holderName: dto.holder_name ?? account.holderName,
         primary: account.primary || dto.primary === true,
