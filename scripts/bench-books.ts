@@ -8,10 +8,11 @@
  * RSS growth ≤ 50 MiB; the journal of a 12 500 × 30 run ≤ 2 s.
  */
 import 'reflect-metadata';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { testIban } from '../src/common/banking/iban';
 import { ReferenceService } from '../src/reference/reference.service';
-import { adminCaller, bulkInsert, withBenchApp } from './bench-tools';
+import { adminCaller, bulkInsert, sqlTime, withBenchApp } from './bench-tools';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 12_500);
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     }
     if (status !== 'Processed') throw new Error(`payroll ${status}`);
     // Completed without rendering 12 500 payslips (what the books read is the cells).
-    await ds.query(`UPDATE payrolls SET status = 'Completed', completed_at = ? WHERE id = ?`, [new Date(), payroll.id]);
+    await ds.query(`UPDATE payrolls SET status = 'Completed', completed_at = ? WHERE id = ?`, [sqlTime(Date.now()), payroll.id]);
     const employees = (
       await ds.query<Array<{ id: number }>>('SELECT DISTINCT employee_id AS id FROM payroll_cells WHERE payroll_id = ?', [
         payroll.id,
@@ -71,14 +72,18 @@ async function main(): Promise<void> {
         const rss0 = process.memoryUsage().rss;
         let peak = rss0;
         const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+        const loop = monitorEventLoopDelay({ resolution: 5 });
+        loop.enable();
         const start = process.hrtime.bigint();
         const res = await call('GET', url);
         const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        loop.disable();
         clearInterval(sampler);
+        peak = Math.max(peak, process.memoryUsage().rss);
         if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 300)}`);
         console.log(
           `${label} (round ${round}): ${seconds.toFixed(2)} s, ${(res.rawPayload.length / 1048576).toFixed(1)} MiB, ` +
-            `RSS growth ${((peak - rss0) / 1048576).toFixed(1)} MiB`,
+            `RSS growth ${((peak - rss0) / 1048576).toFixed(1)} MiB, longest event-loop delay ${(loop.max / 1e6).toFixed(0)} ms`,
         );
       }
     };

@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
 import { AuthUser } from '../../common/auth/auth-user';
+import { timeSlices } from '../../common/async/time-slices';
 import { transaction } from '../../common/database/transaction';
 import { DomainException } from '../../common/errors/domain.exception';
 import { ExportColumn } from '../../common/export/sheet-writers';
@@ -58,7 +59,9 @@ export class PayrollBooksService {
       ]),
     );
     const sums = new Map<number, ColumnSums>();
+    const slices = timeSlices();
     for (const column of rows.columns) {
+      if (slices.due()) await slices.pause();
       const byCentre: ColumnSums = new Map();
       const split = postings.get(column.id)?.costCentre === 'department';
       for (const e of rows.employees) {
@@ -109,7 +112,9 @@ export class PayrollBooksService {
     const out: Array<Record<string, unknown>> = [];
     const total = new Map<number, bigint>();
     let subtotal = new Map<number, bigint>();
-    ordered.forEach((r, i) => {
+    const slices = timeSlices();
+    for (const [i, r] of ordered.entries()) {
+      if (i % 100 === 0 && slices.due()) await slices.pause();
       const cells = rows.cells.get(r.id) ?? new Map<number, bigint>();
       const values: Record<string, unknown> = {};
       for (const c of rows.columns) {
@@ -131,7 +136,7 @@ export class PayrollBooksService {
         });
         subtotal = new Map();
       }
-    });
+    }
     out.push({ row: 'total', department: null, employee_id: null, name: 'Total', ...amounts(total) });
     const columns: ExportColumn[] = [
       { field: 'row', kind: 'other' },
@@ -160,7 +165,10 @@ export class PayrollBooksService {
     ]);
     const visible = scope ? new Set(employees) : null;
     const cells = new Map<number, Map<number, bigint>>();
-    for (const [e, c, value] of all) {
+    // Hundreds of thousands of cells: the event loop runs other requests between slices.
+    const slices = timeSlices();
+    for (const [n, [e, c, value]] of all.entries()) {
+      if (n % 1000 === 0 && slices.due()) await slices.pause();
       if (visible && !visible.has(e)) continue;
       // Rounded to the employee's currency as the grid shows it; an empty cell is no amount.
       const text = DECIMAL_TEXT_COLUMN.from(value as string | number | null);
