@@ -167,10 +167,22 @@ describe('payroll books (issue 46)', () => {
     );
     expect(audit).toContain('GB82**************5432');
     expect(audit).not.toContain('WEST12345698');
+    // Added (the first account), changed (its holder name, by the Admin), added (the second), removed.
+    let titles: string[] = [];
     await until(async () => {
-      const feed = (await okCaller(t.app)('GET', '/notifications?limit=50', c.users.employee.token)) as Array<{ kind: string }>;
-      return feed.filter((n) => n.kind === 'employee.bank_account_changed').length >= 3;
+      const feed = (await okCaller(t.app)('GET', '/notifications?limit=50', c.users.employee.token)) as Array<{
+        kind: string;
+        title: string;
+      }>;
+      titles = feed.filter((n) => n.kind === 'employee.bank_account_changed').map((n) => n.title);
+      return titles.length >= 4;
     }, 10_000);
+    expect(titles.sort()).toEqual([
+      'A bank account of yours was added',
+      'A bank account of yours was added',
+      'A bank account of yours was changed',
+      'A bank account of yours was removed',
+    ]);
   });
 
   it('refuses a bank file naming the employees without an account, unless skip_missing', async () => {

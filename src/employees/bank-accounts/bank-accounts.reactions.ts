@@ -11,8 +11,11 @@ export class BankAccountsReactions implements OnModuleInit {
     this.reactions.on('employee.bank_account_changed', {
       notify: async (p) => {
         if (p.employee === null) return null;
-        const masked = (p.changes.iban_masked ?? [])[1] ?? (p.changes.iban_masked ?? [])[0];
-        const what = !p.changes.iban_masked?.[0] ? 'added' : !p.changes.iban_masked?.[1] ? 'removed' : 'changed';
+        // An account's IBAN never changes: it is in the changes of an added ([null, iban]) or a
+        // removed ([iban, null]) account only; a change (holder name, BIC, primary) leaves it out.
+        const [before, after] = p.changes.iban_masked ?? [undefined, undefined];
+        const what = before === null ? 'added' : after === null ? 'removed' : 'changed';
+        const masked = after ?? before;
         return {
           to: [{ usersOf: p.employee }],
           title: `A bank account of yours was ${what}`,
