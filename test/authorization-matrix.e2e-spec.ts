@@ -32,6 +32,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/POST|PUT|DELETE/, new RegExp(`^/(${REFERENCE})(/:id)?$`), ADMIN],
   // Users: Admin; everyone changes its own password.
   [/POST/, /^\/users\/me\/password$/, ANY],
+  // Second factor (issue 47): each user its own; an Admin removes anyone's.
+  [/GET|POST|DELETE/, /^\/users\/me\/mfa(\/totp|\/totp\/confirm)?$/, ANY],
+  [/DELETE/, /^\/users\/:id\/mfa$/, ADMIN],
   [/GET|PUT|DELETE/, /^\/users(\/:id)?$/, ADMIN],
   [/POST/, /^\/employees\/:id\/create-user$/, ADMIN],
   // Employees: only Admin creates and deletes; the rest is scoped by record.

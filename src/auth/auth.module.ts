@@ -12,13 +12,18 @@ import { APP_CONFIG } from '../config/config.module';
 import { DEFAULT_SCRYPT, PasswordHasher } from './password-hasher';
 import { RateLimitsService } from './rate-limits.service';
 import { TokenService } from './token.service';
+import { UserMfa, UserRecoveryCode } from './entities/user-mfa.entity';
+import { MfaController } from './mfa/mfa.controller';
+import { MfaService } from './mfa/mfa.service';
+import { SettingsModule } from '../settings/settings.module';
 
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([OAuthToken])],
-  controllers: [AuthController],
+  imports: [PassportModule, SettingsModule, TypeOrmModule.forFeature([OAuthToken, UserMfa, UserRecoveryCode])],
+  controllers: [AuthController, MfaController],
   providers: [
     AuthService,
     TokenService,
+    MfaService,
     BearerStrategy,
     RateLimitsService,
     { provide: AUTHENTICATOR, useClass: BearerAuthenticator },

@@ -1,9 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors/domain.exception';
 import { RateLimitsService } from './rate-limits.service';
+import { levelsIn, REQUIRE_SSO } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
+import { MfaService } from './mfa/mfa.service';
 import { IssuedTokens, loginBucket, TokenService } from './token.service';
+import { DirectoryUser } from './user-directory';
 
-const TOKEN_FIELDS = ['grant_type', 'username', 'password', 'refresh_token', 'client_id', 'client_secret', 'scope'];
+const TOKEN_FIELDS = [
+  'grant_type',
+  'username',
+  'password',
+  'refresh_token',
+  'mfa_token',
+  'otp',
+  'recovery_code',
+  'client_id',
+  'client_secret',
+  'scope',
+];
+const GRANTS = 'password, refresh_token or mfa_otp';
 
 function stringField(body: Record<string, unknown>, name: string): string | undefined {
   const v = body[name];
@@ -22,6 +38,8 @@ export class AuthService {
   constructor(
     private readonly tokens: TokenService,
     private readonly limits: RateLimitsService,
+    private readonly mfa: MfaService,
+    private readonly settings: SettingsService,
   ) {}
 
   async token(body: unknown, clientAddress: string): Promise<IssuedTokens> {
@@ -52,8 +70,10 @@ export class AuthService {
         // One bucket per user, whichever of its names (username, e-mail, a variant) is tried.
         const user = await this.tokens.userOfLogin(username);
         await this.limits.consume('login-username', loginBucket(user?.username ?? username), 'Too many sign-in attempts');
-        return this.tokens.passwordGrant(user, password);
+        return this.passwordSignIn(await this.tokens.checkPassword(user, password));
       }
+      case 'mfa_otp':
+        return this.mfaGrant(fields);
       case 'refresh_token': {
         const refresh = stringField(fields, 'refresh_token');
         if (!refresh) {
@@ -64,10 +84,58 @@ export class AuthService {
         return this.tokens.refreshGrant(refresh);
       }
       default:
-        throw new DomainException('UNSUPPORTED_GRANT_TYPE', 'grant_type must be password or refresh_token', [
-          { field: 'grant_type', message: 'must be password or refresh_token' },
+        throw new DomainException('UNSUPPORTED_GRANT_TYPE', `grant_type must be ${GRANTS}`, [
+          { field: 'grant_type', message: `must be ${GRANTS}` },
         ]);
     }
+  }
+
+  /**
+   * After a right password: 401 SSO_REQUIRED when the user's level must sign in through the
+   * identity provider; 401 MFA_REQUIRED with a challenge when the user has a second factor.
+   */
+  private async passwordSignIn(user: DirectoryUser): Promise<IssuedTokens> {
+    if (levelsIn(await this.settings.get(REQUIRE_SSO)).has(user.userLevel)) {
+      throw new DomainException('SSO_REQUIRED', 'Sign in through single sign-on: GET /auth/oidc/login');
+    }
+    if (await this.mfa.hasFactor(user.id)) {
+      const challenge = await this.tokens.issueMfaChallenge(user.id);
+      throw new DomainException(
+        'MFA_REQUIRED',
+        'Send a code of your authenticator app with grant_type mfa_otp and this mfa_token',
+        [{ field: 'mfa_token', message: `good for ${challenge.expiresIn} s`, mfa_token: challenge.token }],
+      );
+    }
+    return this.tokens.issue(user);
+  }
+
+  /** grant_type mfa_otp: the challenge of the password step and a code (otp) or a recovery code. */
+  private async mfaGrant(fields: Record<string, unknown>): Promise<IssuedTokens> {
+    const challenge = stringField(fields, 'mfa_token');
+    const otp = stringField(fields, 'otp');
+    const recovery = stringField(fields, 'recovery_code');
+    if (!challenge)
+      throw new DomainException('INVALID_REQUEST', 'mfa_token is required', [{ field: 'mfa_token', message: 'is required' }]);
+    if (!otp === !recovery) {
+      throw new DomainException('INVALID_REQUEST', 'Send otp or recovery_code (one of them)', [
+        { field: 'otp', message: 'send otp or recovery_code' },
+      ]);
+    }
+    const user = await this.tokens.userOfMfaChallenge(challenge);
+    if (!user) throw new DomainException('INVALID_GRANT', 'Invalid, expired or used mfa_token: sign in with the password again');
+    // Codes count against the user's sign-in allowance, as passwords do.
+    await this.limits.consume('login-username', loginBucket(user.username), 'Too many sign-in attempts');
+    const code = otp ?? recovery;
+    if (otp !== undefined && !/^\d{6}$/.test(otp)) {
+      throw new DomainException('INVALID_REQUEST', 'otp must be six digits', [{ field: 'otp', message: 'must be six digits' }]);
+    }
+    if (!(await this.mfa.verifyForSignIn(user.id, code))) {
+      throw new DomainException('INVALID_CREDENTIALS', 'The code is wrong, expired or already used');
+    }
+    if (!(await this.tokens.useMfaChallenge(challenge))) {
+      throw new DomainException('INVALID_GRANT', 'Invalid, expired or used mfa_token: sign in with the password again');
+    }
+    return this.tokens.issue(user);
   }
 
   async revoke(body: unknown): Promise<void> {

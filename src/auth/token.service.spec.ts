@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/config';
+import { UserMfa } from './entities/user-mfa.entity';
+import { SettingsService } from '../settings/settings.service';
 import { OAuthToken } from './entities/oauth-token.entity';
 import { PasswordHasher } from './password-hasher';
 import { TokenService } from './token.service';
@@ -26,16 +28,26 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
     replacePasswordHash: async () => undefined,
   };
 
+  // The settings as shipped: no level must have a second factor.
+  const noMfaRequired = { get: async () => '' } as unknown as SettingsService;
+
   beforeAll(async () => {
     // The token table alone, in memory: no application, no migrations.
     ds = await new DataSource({
       type: 'better-sqlite3',
       database: ':memory:',
-      entities: [OAuthToken],
+      entities: [OAuthToken, UserMfa],
       synchronize: true,
     }).initialize();
     const config = loadConfig({ TOKEN_CACHE_MS: '0' });
-    tokens = new TokenService(config, ds.getRepository(OAuthToken), directory, new PasswordHasher({ logN: 10, r: 8, p: 1 }));
+    tokens = new TokenService(
+      config,
+      ds.getRepository(OAuthToken),
+      directory,
+      new PasswordHasher({ logN: 10, r: 8, p: 1 }),
+      ds.getRepository(UserMfa),
+      noMfaRequired,
+    );
   });
   afterAll(() => ds.destroy());
 
@@ -93,6 +105,8 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
         ds.getRepository(OAuthToken),
         counting,
         new PasswordHasher({ logN: 10, r: 8, p: 1 }),
+        ds.getRepository(UserMfa),
+        noMfaRequired,
       );
     });
 

@@ -7,6 +7,9 @@ import { APP_CONFIG } from '../config/config.module';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException } from '../common/errors/domain.exception';
 import { OAuthToken, TokenKind } from './entities/oauth-token.entity';
+import { UserMfa } from './entities/user-mfa.entity';
+import { levelsIn, REQUIRE_MFA } from '../settings/settings.registry';
+import { SettingsService } from '../settings/settings.service';
 import { PasswordHasher } from './password-hasher';
 import { DirectoryUser, USER_DIRECTORY, UserDirectory } from './user-directory';
 
@@ -18,7 +21,8 @@ export interface IssuedTokens {
   scope: string;
 }
 
-const PREFIX: Record<TokenKind, string> = { access: 'hra_', refresh: 'hrr_' };
+const PREFIX: Record<TokenKind, string> = { access: 'hra_', refresh: 'hrr_', mfa: 'hrm_' };
+const MFA_CHALLENGE_TTL_S = 300;
 const CACHE_MAX = 10_000;
 
 export function hashToken(token: string): string {
@@ -67,6 +71,8 @@ export class TokenService {
     @InjectRepository(OAuthToken) private readonly tokens: Repository<OAuthToken>,
     @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
     private readonly hasher: PasswordHasher,
+    @InjectRepository(UserMfa) private readonly factors: Repository<UserMfa>,
+    private readonly settings: SettingsService,
   ) {}
 
   /** Issues an access/refresh pair. `accessTtlSec` overrides ACCESS_TOKEN_TTL (CLI tokens). */
@@ -100,8 +106,8 @@ export class TokenService {
     return user && (user.username === normalized || user.email === normalized) ? user : null;
   }
 
-  /** The password grant for the user of the login (userOfLogin). Unknown user and wrong password look the same. */
-  async passwordGrant(user: DirectoryUser | null, password: string): Promise<IssuedTokens> {
+  /** The user of the login (userOfLogin) when the password is its own. Unknown user and wrong password look the same. */
+  async checkPassword(user: DirectoryUser | null, password: string): Promise<DirectoryUser> {
     const ok = user ? await this.hasher.verify(password, user.passwordHash) : await this.hasher.verifyAgainstNothing(password);
     if (!user || !ok || !user.active) {
       throw new DomainException('INVALID_CREDENTIALS', 'Invalid username or password');
@@ -110,7 +116,31 @@ export class TokenService {
       // Older parameters: upgraded now that the password is known; unless it changed meanwhile.
       await this.users.replacePasswordHash(user.id, user.passwordHash, await this.hasher.hash(password));
     }
-    return this.issue(user);
+    return user;
+  }
+
+  /** A sign-in challenge for a user whose password was right and who has a second factor. */
+  async issueMfaChallenge(userId: number): Promise<{ token: string; expiresIn: number }> {
+    const token = newToken('mfa');
+    await this.tokens.insert(this.row(userId, 'mfa', token, randomUUID(), new Date(Date.now() + MFA_CHALLENGE_TTL_S * 1000)));
+    return { token, expiresIn: MFA_CHALLENGE_TTL_S };
+  }
+
+  /** The user of a sign-in challenge that is neither used nor expired, or null. */
+  async userOfMfaChallenge(token: string): Promise<DirectoryUser | null> {
+    const row = await this.tokens.findOne({ where: { tokenHash: hashToken(token), kind: 'mfa' } });
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
+    const user = await this.users.findById(row.userId);
+    return user?.active ? user : null;
+  }
+
+  /** Uses up a sign-in challenge; false when another request used it first. */
+  async useMfaChallenge(token: string): Promise<boolean> {
+    const res = await this.tokens.update(
+      { tokenHash: hashToken(token), kind: 'mfa', revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
+    return res.affected === 1;
   }
 
   /**
@@ -198,6 +228,9 @@ export class TokenService {
     const user = await this.users.findById(row.userId);
     if (!user || !user.active) return null;
     const departmentIds = user.userLevel === 'Restricted Admin' ? await this.users.departmentsOf(user.id) : [];
+    const mfaEnrolmentRequired =
+      levelsIn(await this.settings.get(REQUIRE_MFA)).has(user.userLevel) &&
+      !(await this.factors.exists({ where: { userId: user.id, confirmedAt: Not(IsNull()) } }));
     const authUser: AuthUser = {
       id: user.id,
       username: user.username,
@@ -206,6 +239,7 @@ export class TokenService {
       employeeId: user.employeeId,
       departmentIds,
       mustChangePassword: user.mustChangePassword,
+      ...(mfaEnrolmentRequired ? { mfaEnrolmentRequired } : {}),
       grantId: row.grantId,
     };
     return { user: authUser, expiresAt: row.expiresAt.getTime() };

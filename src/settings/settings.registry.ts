@@ -1,4 +1,36 @@
 import { bicProblem, ibanProblem } from '../common/banking/iban';
+import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
+
+/** The levels a setting value of the form "Admin,Restricted Admin" names (Require MFA, Require SSO). */
+export function levelsIn(value: string): Set<UserLevel> {
+  return new Set(
+    value
+      .split(',')
+      .map((v) => v.trim() as UserLevel)
+      .filter(Boolean),
+  );
+}
+
+/** The "SCIM Group Levels" value as a map of group name → level (a valid value: see the check). */
+export function parseScimGroupLevels(value: string): Map<string, UserLevel> {
+  const parsed = JSON.parse(value) as Record<string, UserLevel>;
+  return new Map(Object.entries(parsed));
+}
+
+function scimGroupLevelsProblem(value: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return 'must be a JSON object';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'must be a JSON object';
+  for (const [group, level] of Object.entries(parsed)) {
+    if (!group.trim() || group.length > 255) return 'group names must be 1 to 255 characters';
+    if (!(USER_LEVELS as readonly unknown[]).includes(level)) return `"${group}" must map to one of ${USER_LEVELS.join(', ')}`;
+  }
+  return null;
+}
 
 /** Every setting the service knows, with its group, allowed values and default. */
 export interface SettingDefinition {
@@ -20,6 +52,11 @@ export const COMPANY_NAME = 'Company Name';
 export const COMPANY_IBAN = 'Company IBAN';
 export const COMPANY_BIC = 'Company BIC';
 export const WORK_WEEK = 'Work Week';
+export const REQUIRE_MFA = 'Require MFA';
+export const REQUIRE_SSO = 'Require SSO';
+export const SCIM_GROUP_LEVELS = 'SCIM Group Levels';
+/** A comma-separated list of user levels, or empty. */
+const LEVEL_LIST = /^((Admin|Restricted Admin|Manager|Employee)(,(Admin|Restricted Admin|Manager|Employee)){0,3})?$/;
 export const PUNCH_BACKDATING_HOURS = 'Punch Back-dating Hours';
 export const AUDIT_RETENTION_DAYS = 'Audit Log Retention Days';
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
@@ -97,6 +134,33 @@ export const SETTINGS: readonly SettingDefinition[] = [
     pattern: /^([A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?)?$/,
     maxLength: 11,
     check: (v) => (v === '' ? null : bicProblem(v)),
+  },
+  {
+    name: REQUIRE_MFA,
+    group: 'Security',
+    description:
+      'User levels that must sign in with a second factor, comma-separated (Admin,Restricted Admin), or empty. A user of such a level without a factor gets tokens that reach only /users/me/mfa until it has enrolled.',
+    default: '',
+    pattern: LEVEL_LIST,
+    maxLength: 60,
+  },
+  {
+    name: REQUIRE_SSO,
+    group: 'Security',
+    description:
+      'User levels that must sign in through the OpenID Connect provider, comma-separated, or empty: the password grant answers 401 SSO_REQUIRED for them.',
+    default: '',
+    pattern: LEVEL_LIST,
+    maxLength: 60,
+  },
+  {
+    name: SCIM_GROUP_LEVELS,
+    group: 'Security',
+    description:
+      'SCIM groups that give a user level, as JSON: {"HR Admins": "Restricted Admin", "HR": "Admin"}. A member of such groups gets the highest of their levels; one who leaves them all becomes Employee.',
+    default: '{}',
+    maxLength: 4000,
+    check: (v) => scimGroupLevelsProblem(v),
   },
   {
     name: WORK_WEEK,

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Documentation of POST /oauth/token; the body is checked by AuthService (RFC 6749 error codes). */
 export class TokenRequestDto {
-  @ApiProperty({ enum: ['password', 'refresh_token'] })
+  @ApiProperty({ enum: ['password', 'refresh_token', 'mfa_otp'] })
   grant_type: string;
 
   @ApiPropertyOptional({ description: 'username or e-mail (password grant)' })
@@ -14,6 +14,17 @@ export class TokenRequestDto {
 
   @ApiPropertyOptional({ description: 'refresh_token grant' })
   refresh_token?: string;
+
+  @ApiPropertyOptional({
+    description: 'mfa_otp grant: the challenge of the 401 MFA_REQUIRED answer (error.details[0].mfa_token)',
+  })
+  mfa_token?: string;
+
+  @ApiPropertyOptional({ description: 'mfa_otp grant: the six digits of the authenticator app (or send recovery_code)' })
+  otp?: string;
+
+  @ApiPropertyOptional({ description: 'mfa_otp grant: one of the recovery codes, used up by this sign-in (instead of otp)' })
+  recovery_code?: string;
 
   @ApiPropertyOptional({ description: 'accepted and ignored' })
   client_id?: string;

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type TokenKind = 'access' | 'refresh';
+/** mfa: a sign-in challenge between the password and the second factor (five minutes, used once). */
+export type TokenKind = 'access' | 'refresh' | 'mfa';
 
 /** An issued token. Only the SHA-256 of the token is stored; the token itself is shown once. */
 @Entity('oauth_tokens')

@@ -6,6 +6,7 @@ import { AuthUser } from './auth-user';
 
 export const ACCESS_POLICY = 'hr:access-policy';
 export const ALLOW_PENDING_PASSWORD = 'hr:allow-pending-password';
+export const ALLOW_PENDING_MFA = 'hr:allow-pending-mfa';
 
 export type AccessPolicy = { public: true } | { public: false; levels: readonly UserLevel[] };
 
@@ -27,6 +28,9 @@ export const Authenticated = () => Levels(...USER_LEVELS);
 
 /** Reachable while the caller still has to replace a temporary password. */
 export const AllowPendingPasswordChange = () => SetMetadata(ALLOW_PENDING_PASSWORD, true);
+
+/** Reachable while the caller still has to enrol a second factor that its level requires. */
+export const AllowPendingMfaEnrolment = () => SetMetadata(ALLOW_PENDING_MFA, true);
 
 export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthUser => {
   const request = ctx.switchToHttp().getRequest<FastifyRequest & { user?: AuthUser }>();

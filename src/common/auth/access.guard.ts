@@ -3,7 +3,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { DomainException } from '../errors/domain.exception';
-import { ACCESS_POLICY, AccessPolicy, ALLOW_PENDING_PASSWORD } from './access.decorators';
+import { ACCESS_POLICY, AccessPolicy, ALLOW_PENDING_MFA, ALLOW_PENDING_PASSWORD } from './access.decorators';
 import { AuthUser } from './auth-user';
 import { AUTHENTICATOR, Authenticator } from './authenticator';
 
@@ -43,6 +43,12 @@ export class AccessGuard implements CanActivate {
 
     if (user.mustChangePassword && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_PASSWORD, targets)) {
       throw new DomainException('PASSWORD_CHANGE_REQUIRED', 'Change the temporary password first: POST /users/me/password');
+    }
+    if (user.mfaEnrolmentRequired && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_MFA, targets)) {
+      throw new DomainException(
+        'MFA_ENROLMENT_REQUIRED',
+        'Your user level requires a second factor: set one up first (POST /users/me/mfa/totp, then /users/me/mfa/totp/confirm)',
+      );
     }
     if (!policy.levels.includes(user.level)) {
       throw new DomainException('FORBIDDEN', 'Your user level does not allow this operation');

@@ -11,6 +11,8 @@ export interface AuthUser {
   /** Departments assigned to a Restricted Admin (without their children). */
   departmentIds: number[];
   mustChangePassword: boolean;
+  /** The "Require MFA" setting names the user's level and it has no factor yet: only enrolment is open. */
+  mfaEnrolmentRequired?: boolean;
   /** The grant (token pair) this request's token belongs to. */
   grantId: string;
 }

@@ -5,6 +5,8 @@ import { ERROR_STATUS, ErrorCode } from '../errors/error-codes';
 export class ErrorDetailDto {
   @ApiProperty({ example: 'work_email' }) field: string;
   @ApiProperty({ example: 'must be an email' }) message: string;
+  @ApiPropertyOptional({ description: 'MFA_REQUIRED only: the sign-in challenge for grant_type mfa_otp (5 minutes)' })
+  mfa_token?: string;
 }
 
 export class ErrorBodyDto {

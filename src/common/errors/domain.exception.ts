@@ -3,6 +3,8 @@ import { ERROR_STATUS, ErrorCode } from './error-codes';
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** MFA_REQUIRED only: the sign-in challenge to send with grant_type mfa_otp. */
+  mfa_token?: string;
 }
 
 /**

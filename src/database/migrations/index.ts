@@ -39,6 +39,7 @@ import { PayrollProration1763800000037 } from './1763800000037-PayrollProration'
 import { PayrollTables1763800000038 } from './1763800000038-PayrollTables';
 import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
 import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJournal';
+import { Identity1763800000041 } from './1763800000041-Identity';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   PayrollTables1763800000038,
   ApprovalChains1763800000039,
   BankFilesAndJournal1763800000040,
+  Identity1763800000041,
 ];
