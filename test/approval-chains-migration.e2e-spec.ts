@@ -42,7 +42,11 @@ describe('ApprovalChains migration (issue 45)', () => {
     await ds.undoLastMigration(); // 041 (identity)
     await ds.undoLastMigration(); // 040 (bank accounts and the books)
     await ds.undoLastMigration(); // 039: the chains made above go with their tables
-    expect(await runMigrations(ds)).toEqual(['ApprovalChains1763800000039', 'BankFilesAndJournal1763800000040']);
+    expect(await runMigrations(ds)).toEqual([
+      'ApprovalChains1763800000039',
+      'BankFilesAndJournal1763800000040',
+      'Identity1763800000041',
+    ]);
     const rows: Array<{ kind: string; request_id: number; steps: string; summary: string; status: string }> = await ds.query(
       'SELECT kind, request_id, steps, summary, status FROM approvals ORDER BY kind, request_id',
     );
