@@ -28,6 +28,7 @@ import { parseJsonBody } from './common/validation/json-body';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { lazyChildLogger } from './common/logging/request-logger';
 import { AppConfig } from './config/config';
+import { scimRoutedUrl } from './scim/scim-url';
 import { SettingsService } from './settings/settings.service';
 
 export interface CreateAppOptions {
@@ -58,6 +59,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    rewriteUrl: (req: { url?: string }) => scimRoutedUrl(req.url ?? '/', config.apiPrefix),
     // Slow clients (issue 41): headers within HTTP_HEADERS_TIMEOUT (checked each second, not Node's
     // 30 s), an idle socket closed after HTTP_IDLE_TIMEOUT; bodies are SlowClients' (below).
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
@@ -91,7 +93,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   });
   app.enableCors({
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
-    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-Match'],
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'ETag'],
     maxAge: 600,
@@ -182,7 +184,11 @@ const API_TAGS: Array<[string, string]> = [
     'Employment history',
     'Dated changes of job title, department, pay grade, employment status, supervisor, approvers and salary; segments and as-of reads',
   ],
-  ['Users', 'Login users, their levels and departments; creating a user for an employee'],
+  ['Users', 'Login users, their levels and departments; creating a user for an employee; second factors'],
+  [
+    'SCIM',
+    'SCIM 2.0 provisioning (RFC 7643/7644) for Entra ID and Okta at /scim/v2, with a SCIM token (scheme "scim"); the Admin routes that issue those tokens',
+  ],
   ['Reference data', 'Departments, job titles, pay grades, employment statuses, nationalities, languages, skills...'],
   ['Attendance', 'Punch in/out and attendance records'],
   ['Leave', 'Leave types, periods, holidays, entitlements and leave requests'],
@@ -223,7 +229,12 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
     )
     .setVersion(version)
     .addServer(config.apiPrefix, 'this installation: BASE_PATH + /app/api, on the host that serves the document')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Access token from POST /oauth/token' });
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Access token from POST /oauth/token' })
+    .addSecurity('scim', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A SCIM token from POST /scim-tokens (good for /scim/v2 only)',
+    });
   for (const [name, description] of API_TAGS) builder.addTag(name, description);
   // Paths relative to the server entry, so that a generated client fits any installation; an
   // operation id reads as a client method: EmployeesController.list → listEmployees.
@@ -235,17 +246,31 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
   );
 }
 
+const SCIM_JSON = 'application/scim+json';
+
 function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.bodyLimit }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, parseJsonBody(text));
-    } catch (err) {
-      done(err as DomainException, undefined);
-    }
-  });
+  const scimRoot = `${config.apiPrefix}/scim/v2/`;
+  fastify.addContentTypeParser(
+    ['application/json', SCIM_JSON],
+    { parseAs: 'string', bodyLimit: config.bodyLimit },
+    (req, body, done) => {
+      // application/scim+json (RFC 7644 §3.1) is JSON on the SCIM routes only.
+      if (
+        !(req.headers['content-type'] ?? '').startsWith('application/json') &&
+        !(req.routeOptions.url ?? '').startsWith(scimRoot)
+      ) {
+        return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
+      }
+      const text = (body as string).trim();
+      if (text === '') return done(null, undefined);
+      try {
+        done(null, parseJsonBody(text));
+      } catch (err) {
+        done(err as DomainException, undefined);
+      }
+    },
+  );
   const formRoutes = FORM_ROUTES.map((r) => `${config.apiPrefix}${r}`);
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',

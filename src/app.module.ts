@@ -34,6 +34,7 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
+import { ScimModule } from './scim/scim.module';
 
 @Module({})
 export class AppModule {
@@ -54,6 +55,7 @@ export class AppModule {
         AuthModule,
         UserDirectoryModule,
         UsersModule,
+        ScimModule,
         EchoModule,
         HealthModule,
         ReferenceModule,

@@ -24,7 +24,7 @@ export function toAuditDto(a: AuditEntry): AuditEntryDto {
   return {
     id: a.id,
     at: a.at.toISOString(),
-    actor: a.actorUserId ?? (a.actor === 'cli' ? 'cli' : 'system'),
+    actor: a.actorUserId ?? (a.actor === 'cli' || a.actor === 'scim' ? a.actor : 'system'),
     action: a.action,
     resource: a.resource,
     resource_id: a.resourceId,

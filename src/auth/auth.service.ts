@@ -125,7 +125,7 @@ export class AuthService {
     if (!user) throw new DomainException('INVALID_GRANT', 'Invalid, expired or used mfa_token: sign in with the password again');
     // Codes count against the user's sign-in allowance, as passwords do.
     await this.limits.consume('login-username', loginBucket(user.username), 'Too many sign-in attempts');
-    const code = otp ?? recovery;
+    const code = otp ?? recovery ?? '';
     if (otp !== undefined && !/^\d{6}$/.test(otp)) {
       throw new DomainException('INVALID_REQUEST', 'otp must be six digits', [{ field: 'otp', message: 'must be six digits' }]);
     }

@@ -16,6 +16,7 @@ import { SettingsService } from '../settings/settings.service';
 import { Employee } from '../employees/entities/employee.entity';
 import { Department } from '../reference/entities/reference.entities';
 import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
+import { ScimTokensService } from '../scim/scim-tokens.service';
 import { UsersService } from '../users/users.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { parseArgs, required, UsageError } from './args';
@@ -39,6 +40,7 @@ Commands:
   users:reset-password --username U            print a new temporary password (to hand over when no
                                                SMTP_URL is set); the user must change it, its tokens end
   tokens:issue --username U [--ttl 1h]         print a new access token for scripts
+  scim-tokens:issue --name N                   print a new SCIM token (for /scim/v2: an identity provider's provisioning)
   maintenance:purge                            delete expired tokens and idempotency keys, audit log entries past
                                                "Audit Log Retention Days", webhook events dispatched over 7 days
                                                ago, delivery attempts over 30 days old and the files of dry-run
@@ -147,6 +149,13 @@ const COMMANDS: Record<string, Handler> = {
       const issued = await app.get(TokenService).issue(user, { accessTtlSec: ttl });
       io.out(issued.access_token);
     });
+  },
+
+  'scim-tokens:issue': async (argv, { config, io }) => {
+    const args = parseArgs(argv, ['name']);
+    const name = required(args, 'name');
+    if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
+    await withContext(config, async (app) => io.out((await app.get(ScimTokensService).issue(name, null)).token));
   },
 
   'maintenance:purge': async (argv, { config, io }) => {

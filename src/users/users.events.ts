@@ -19,7 +19,11 @@ declare module '../common/outbox/outbox' {
 declare module '../common/outbox/outbox' {
   interface WebhookEventPayloads {
     'user.created': ChangeEventPayload;
+    /** A user's sign-in name, e-mail, level, active flag or provisioned attributes changed through SCIM. */
+    'user.updated': ChangeEventPayload;
+    /** A user was deleted through SCIM. */
+    'user.deleted': ChangeEventPayload;
   }
 }
 
-export const USER_WEBHOOK_EVENTS = ['user.created'] as const satisfies readonly WebhookEvent[];
+export const USER_WEBHOOK_EVENTS = ['user.created', 'user.updated', 'user.deleted'] as const satisfies readonly WebhookEvent[];

@@ -12,13 +12,22 @@ import { UserAccountsService } from './user-accounts.service';
 import { Recipients } from './recipients.service';
 import { UsersReactions } from './users.reactions';
 import { UsersService } from './users.service';
+import { UserProvisioningService } from './user-provisioning.service';
 import { WelcomeMailKind } from './welcome-mail.kind';
 import { WelcomeMailService } from './welcome-mail.service';
 
 @Module({
   imports: [AuthModule, EmployeesModule, ReferenceModule, SettingsModule, TypeOrmModule.forFeature([User, UserDepartment])],
   controllers: [UsersController, EmployeeUserController],
-  providers: [UsersService, UserAccountsService, WelcomeMailService, WelcomeMailKind, Recipients, UsersReactions],
-  exports: [UsersService, UserAccountsService, Recipients],
+  providers: [
+    UsersService,
+    UserAccountsService,
+    UserProvisioningService,
+    WelcomeMailService,
+    WelcomeMailKind,
+    Recipients,
+    UsersReactions,
+  ],
+  exports: [UsersService, UserAccountsService, UserProvisioningService, Recipients],
 })
 export class UsersModule {}

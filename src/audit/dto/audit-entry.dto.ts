@@ -6,10 +6,10 @@ export class AuditEntryDto {
   @ApiInt() id: number;
   @ApiProperty({ format: 'date-time', description: 'when the change was committed (UTC)' }) at: string;
   @ApiProperty({
-    oneOf: [{ type: 'integer' }, { type: 'string', enum: ['cli', 'system'] }],
+    oneOf: [{ type: 'integer' }, { type: 'string', enum: ['cli', 'system', 'scim'] }],
     description: 'the user id; "cli" for the command line; "system" for the service itself (jobs)',
   })
-  actor: number | 'cli' | 'system';
+  actor: number | 'cli' | 'system' | 'scim';
   @ApiProperty({
     example: 'update',
     description: 'create, update, delete, or a transition: approve, reject, cancel, submit, process, ...',

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Who made a change: a user id, the command line, or the service itself (jobs, events). */
-export type AuditActor = number | 'cli' | 'system';
+export type AuditActor = number | 'cli' | 'system' | 'scim';
 
 interface AuditStore {
   actor: AuditActor;

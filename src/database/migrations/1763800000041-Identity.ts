@@ -78,6 +78,7 @@ export class Identity1763800000041 implements MigrationInterface {
         columns: [
           { name: 'group_id', type: 'integer', isPrimary: true },
           { name: 'user_id', type: 'integer', isPrimary: true },
+          { name: 'display', type: 'varchar', length: '255', isNullable: true },
         ],
         indices: [new TableIndex({ name: 'ix_scim_group_members_user', columnNames: ['user_id'] })],
         foreignKeys: [fk('scim_group_members', 'group_id', 'scim_groups'), fk('scim_group_members', 'user_id', 'users')],

@@ -63,6 +63,20 @@ export class User {
   @Column({ name: 'welcome_email_sent_at', type: 'datetime', nullable: true })
   welcomeEmailSentAt: Date | null;
 
+  /** The identity provider's id of the user (SCIM externalId); not unique: providers reuse them. */
+  @Index('ix_users_external_id')
+  @Column({ name: 'external_id', type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+
+  /** The OpenID Connect subject (iss-scoped `sub`) that signs in as this user. */
+  @Index('uq_users_oidc_subject', { unique: true })
+  @Column({ name: 'oidc_subject', type: 'varchar', length: 255, nullable: true })
+  oidcSubject: string | null;
+
+  /** SCIM attributes without a column of their own (name, emails, phones, the enterprise extension...), as JSON. */
+  @Column({ name: 'scim_attributes', type: 'text', nullable: true })
+  scimAttributes: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime' })
   createdAt: Date;
 

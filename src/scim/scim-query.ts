@@ -1,0 +1,84 @@
+import { Filter, parseFilter, pinnedValue } from './scim-filter';
+import { Json } from './scim-schema';
+import { LIST_SCHEMA } from './scim-schema';
+import { ScimError } from './scim.error';
+
+export interface ScimQuery {
+  filter?: string;
+  attributes?: string;
+  excludedAttributes?: string;
+  startIndex?: string;
+  count?: string;
+}
+
+export const MAX_COUNT = 1000;
+const DEFAULT_COUNT = 100;
+
+export interface ParsedQuery {
+  filter: Filter | null;
+  startIndex: number;
+  count: number;
+  project: (resource: Json) => Json;
+}
+
+function positive(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^-?\d{1,9}$/.test(value)) throw new ScimError('invalidValue', `${name} must be an integer`);
+  return Number(value);
+}
+
+/** Top-level names of an attributes list; "emails[type eq \"work\"]" and "name.givenName" name emails and name. */
+function names(list: string): Set<string> {
+  return new Set(
+    list
+      .split(',')
+      .map((a) => a.trim().replace(/\[.*$/, ''))
+      .filter(Boolean)
+      .map((a) => {
+        const urn = /^(urn:.*):([^:]+)$/i.exec(a);
+        return (urn ? urn[1] : a.split('.')[0]).toLowerCase();
+      }),
+  );
+}
+
+/** filter, startIndex (1-based; below 1 is 1), count (0..1000), attributes / excludedAttributes (RFC 7644 §3.4.2). */
+export function parseQuery(q: ScimQuery): ParsedQuery {
+  const filter = q.filter ? parseFilter(q.filter) : null;
+  const startIndex = Math.max(1, positive(q.startIndex, 1, 'startIndex'));
+  const count = Math.min(MAX_COUNT, Math.max(0, positive(q.count, DEFAULT_COUNT, 'count')));
+  const include = q.attributes ? names(q.attributes) : null;
+  const exclude = q.excludedAttributes ? names(q.excludedAttributes) : null;
+  const always = new Set(['id', 'schemas']);
+  const project = (resource: Json): Json => {
+    if (!include && !exclude) return resource;
+    return Object.fromEntries(
+      Object.entries(resource).filter(([key]) => {
+        const k = key.toLowerCase();
+        if (always.has(k)) return true;
+        return include ? include.has(k) : !exclude!.has(k);
+      }),
+    );
+  };
+  return { filter, startIndex, count, project };
+}
+
+export function listResponse(total: number, startIndex: number, resources: Json[]): Json {
+  return { schemas: [LIST_SCHEMA], totalResults: total, startIndex, itemsPerPage: resources.length, Resources: resources };
+}
+
+/** The value an and-ed `attr eq "v"` pins, for an indexed lookup. */
+export function pinned(filter: Filter | null, attr: string): string | null {
+  return filter ? pinnedValue(filter, attr) : null;
+}
+
+/** A SCIM id: the service's integer id as a string; anything else names nothing. */
+export function idOf(id: string): number | null {
+  return /^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : null;
+}
+
+/** true, false, or the strings Entra ID sends ("True", "False"). */
+export function booleanOf(value: unknown, name: string): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  throw new ScimError('invalidValue', `${name} must be true or false`);
+}

@@ -1,0 +1,243 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExcludeEndpoint,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Public } from '../common/auth/access.decorators';
+import { RawResponse } from '../common/envelope/raw-response.decorator';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { asList, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
+import { ScimGroupsService } from './scim-groups.service';
+import { ScimQuery } from './scim-query';
+import { Json } from './scim-schema';
+import { ScimTokenGuard } from './scim-token.guard';
+import { ScimUsersService } from './scim-users.service';
+import { NotFoundException } from '../common/errors/domain.exception';
+
+export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
+const RESOURCE = { schema: { type: 'object', additionalProperties: true } };
+const scimJson = (reply: FastifyReply) => void reply.type(SCIM_CONTENT_TYPE);
+
+const ListQuery = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+  ApiQuery({
+    name: 'filter',
+    required: false,
+    description: 'RFC 7644 §3.4.2.2: eq ne co sw ew gt ge lt le pr, and or not, value paths (emails[type eq "work"])',
+  })(target, key, descriptor);
+  ApiQuery({ name: 'startIndex', required: false, schema: { type: 'integer', minimum: 1 }, description: '1-based' })(
+    target,
+    key,
+    descriptor,
+  );
+  ApiQuery({
+    name: 'count',
+    required: false,
+    schema: { type: 'integer', minimum: 0, maximum: 1000 },
+    description: 'page size, default 100',
+  })(target, key, descriptor);
+  Projection()(target, key, descriptor);
+};
+const Projection = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+  ApiQuery({ name: 'attributes', required: false, description: 'comma-separated attributes to return (id and schemas always)' })(
+    target,
+    key,
+    descriptor,
+  );
+  ApiQuery({ name: 'excludedAttributes', required: false, description: 'comma-separated attributes to leave out' })(
+    target,
+    key,
+    descriptor,
+  );
+};
+const Scim =
+  (summary: string, status = 200, body = false) =>
+  (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+    Public()(target, key, descriptor);
+    RawResponse()(target, key, descriptor);
+    ApiOperation({ summary })(target, key, descriptor);
+    ApiProduces('application/scim+json')(target, key, descriptor);
+    if (body) {
+      ApiConsumes('application/scim+json', 'application/json')(target, key, descriptor);
+      ApiBody({ schema: { type: 'object', additionalProperties: true } })(target, key, descriptor);
+    }
+    ApiResponse(status === 204 ? { status, description: 'Done' } : { status, ...RESOURCE })(target, key, descriptor);
+    for (const s of [400, 401, 404, 409])
+      ApiResponse({ status: s, description: 'SCIM error body (RFC 7644 §3.12) with scimType where one applies', ...RESOURCE })(
+        target,
+        key,
+        descriptor,
+      );
+  };
+
+/**
+ * SCIM 2.0 (RFC 7643/7644) for identity providers (Entra ID, Okta): discovery, Users, Groups.
+ * A SCIM token only; bodies and errors are application/scim+json without the REST envelope.
+ */
+@ApiTags('SCIM')
+@ApiSecurity('scim')
+@UseGuards(ScimTokenGuard)
+@Controller('scim/v2')
+export class ScimController {
+  private readonly base: string;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly users: ScimUsersService,
+    private readonly groups: ScimGroupsService,
+  ) {
+    this.base = `${config.publicUrl}/app/api/scim/v2`;
+  }
+
+  @Get('ServiceProviderConfig')
+  @Scim('What this SCIM service supports (RFC 7643 §5)')
+  config(@Res({ passthrough: true }) reply: FastifyReply): Json {
+    scimJson(reply);
+    return serviceProviderConfig(this.base, `${this.base.replace(/\/scim\/v2$/, '')}/docs`);
+  }
+
+  /** The path Microsoft's test collection asks. */
+  @Get('serviceConfiguration')
+  @ApiExcludeEndpoint()
+  @Public()
+  @RawResponse()
+  configAlias(@Res({ passthrough: true }) reply: FastifyReply): Json {
+    return this.config(reply);
+  }
+
+  @Get('ResourceTypes')
+  @Scim('The resource types: User (with the enterprise extension) and Group')
+  resourceTypes(@Res({ passthrough: true }) reply: FastifyReply): Json {
+    scimJson(reply);
+    return asList(resourceTypes(this.base));
+  }
+
+  @Get('ResourceTypes/:name')
+  @Scim('One resource type')
+  @ApiParam({ name: 'name', enum: ['User', 'Group'] })
+  resourceType(@Param('name') name: string, @Res({ passthrough: true }) reply: FastifyReply): Json {
+    scimJson(reply);
+    const found = resourceTypes(this.base).find((r) => r.id === name);
+    if (!found) throw new NotFoundException('Resource type');
+    return found;
+  }
+
+  @Get('Schemas')
+  @Scim('The schemas: User, EnterpriseUser, Group')
+  schemas(@Res({ passthrough: true }) reply: FastifyReply): Json {
+    scimJson(reply);
+    return asList(schemas(this.base));
+  }
+
+  @Get('Schemas/:id')
+  @Scim('One schema by its URN')
+  schema(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Json {
+    scimJson(reply);
+    const found = schemas(this.base).find((s) => s.id === id);
+    if (!found) throw new NotFoundException('Schema');
+    return found;
+  }
+
+  @Get('Users')
+  @Scim('List or search users (ListResponse)')
+  @ListQuery()
+  listUsers(@Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    scimJson(reply);
+    return this.users.list(query, this.base);
+  }
+
+  @Post('Users')
+  @HttpCode(201)
+  @Scim('Provision a user (201); 409 uniqueness for a userName in use', 201, true)
+  async createUser(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    const user = await this.users.create(body, this.base);
+    scimJson(reply);
+    void reply.header('Location', (user.meta as Json).location as string);
+    return user;
+  }
+
+  @Get('Users/:id')
+  @Scim('One user')
+  @Projection()
+  getUser(@Param('id') id: string, @Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    scimJson(reply);
+    return this.users.get(id, this.base, query);
+  }
+
+  @Put('Users/:id')
+  @Scim('Replace a user; active false deactivates it and ends its tokens', 200, true)
+  replaceUser(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    scimJson(reply);
+    return this.users.replace(id, body, this.base);
+  }
+
+  @Patch('Users/:id')
+  @HttpCode(204)
+  @Scim('Change a user with PatchOp operations (the forms Entra ID and Okta send); 204', 204, true)
+  async patchUser(@Param('id') id: string, @Body() body: unknown): Promise<void> {
+    await this.users.patch(id, body, this.base);
+  }
+
+  @Delete('Users/:id')
+  @HttpCode(204)
+  @Scim('Delete a user (204); its tokens end', 204)
+  async deleteUser(@Param('id') id: string): Promise<void> {
+    await this.users.remove(id);
+  }
+
+  @Get('Groups')
+  @Scim('List or search groups (ListResponse)')
+  @ListQuery()
+  listGroups(@Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    scimJson(reply);
+    return this.groups.list(query, this.base);
+  }
+
+  @Post('Groups')
+  @HttpCode(201)
+  @Scim('Create a group with its members (201)', 201, true)
+  async createGroup(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    const group = await this.groups.create(body, this.base);
+    scimJson(reply);
+    void reply.header('Location', (group.meta as Json).location as string);
+    return group;
+  }
+
+  @Get('Groups/:id')
+  @Scim('One group')
+  @Projection()
+  getGroup(@Param('id') id: string, @Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    scimJson(reply);
+    return this.groups.get(id, this.base, query);
+  }
+
+  @Put('Groups/:id')
+  @Scim('Replace a group and its members', 200, true)
+  replaceGroup(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
+    scimJson(reply);
+    return this.groups.replace(id, body, this.base);
+  }
+
+  @Patch('Groups/:id')
+  @HttpCode(204)
+  @Scim('Change a group: add or remove members, rename (204)', 204, true)
+  async patchGroup(@Param('id') id: string, @Body() body: unknown): Promise<void> {
+    await this.groups.patch(id, body, this.base);
+  }
+
+  @Delete('Groups/:id')
+  @HttpCode(204)
+  @Scim('Delete a group (204); levels it gave are recomputed', 204)
+  async deleteGroup(@Param('id') id: string): Promise<void> {
+    await this.groups.remove(id);
+  }
+}

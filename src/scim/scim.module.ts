@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SettingsModule } from '../settings/settings.module';
+import { UsersModule } from '../users/users.module';
+import { ScimGroup, ScimGroupMember, ScimToken } from './entities/scim.entities';
+import { ScimGroupsService } from './scim-groups.service';
+import { ScimTokenGuard } from './scim-token.guard';
+import { ScimTokensController } from './scim-tokens.controller';
+import { ScimTokensService } from './scim-tokens.service';
+import { ScimUsersService } from './scim-users.service';
+import { ScimController } from './scim.controller';
+
+@Module({
+  imports: [UsersModule, SettingsModule, TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember])],
+  controllers: [ScimController, ScimTokensController],
+  providers: [ScimTokensService, ScimTokenGuard, ScimUsersService, ScimGroupsService],
+  exports: [ScimTokensService],
+})
+export class ScimModule {}
