@@ -81,7 +81,7 @@ describe('SCIM 2.0 provisioning', () => {
     expect(rest).toMatchObject({
       username: 'ada.lovelace@corp.example',
       user_level: 'Employee',
-      employee: employee.id,
+      employee: String(employee.id),
       active: true,
     });
 
