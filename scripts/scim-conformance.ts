@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-const COLLECTION = process.env.SCIM_COLLECTION ?? join(ROOT, '..', 'shared', 'standards', 'scim', 'microsoft-scim-postman-collection.json');
+const COLLECTION =
+  process.env.SCIM_COLLECTION ?? join(ROOT, '..', 'shared', 'standards', 'scim', 'microsoft-scim-postman-collection.json');
 
 interface NewmanSummary {
   run: {
@@ -47,15 +48,22 @@ async function main(): Promise<number> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
   };
-  const cli = (...args: string[]) => execFileSync(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), ...args], { env, encoding: 'utf8' }).trim();
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), ...args], { env, encoding: 'utf8' }).trim();
   cli('db:migrate');
   cli('settings:set', 'Enable Rest Api', 'Yes');
   const token = cli('scim-tokens:issue', '--name', 'Microsoft SCIM test collection');
-  const server = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], { env: { ...env, MIGRATIONS_RUN: 'false' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const server = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+    env: { ...env, MIGRATIONS_RUN: 'false' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   try {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const live = await fetch(`http://127.0.0.1:${port}/app/api/health/live`).then((r) => r.ok, () => false);
+      const live = await fetch(`http://127.0.0.1:${port}/app/api/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (live) break;
       if (Date.now() > deadline) throw new Error('the service did not answer /health/live within 30 s');
       await new Promise((r) => setTimeout(r, 200));
@@ -82,7 +90,8 @@ async function main(): Promise<number> {
     );
     const { requests, assertions } = summary.run.stats;
     console.log(`SCIM collection: ${requests.total} requests, ${assertions.total} assertions, ${assertions.failed} failed`);
-    for (const f of summary.run.failures) console.log(`FAILED ${f.source?.name ?? '?'}: ${f.error.test ?? ''}: ${f.error.message}`);
+    for (const f of summary.run.failures)
+      console.log(`FAILED ${f.source?.name ?? '?'}: ${f.error.test ?? ''}: ${f.error.message}`);
     return summary.run.failures.length || requests.failed ? 1 : 0;
   } finally {
     server.kill('SIGTERM');

@@ -1,4 +1,5 @@
 import { UserLevel } from '../src/common/auth/user-level';
+import { ScimTokensService } from '../src/scim/scim-tokens.service';
 import { buildCompany, Company } from './helpers/company';
 import { discoverRoutes, DiscoveredRoute } from './helpers/routes';
 import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
@@ -15,7 +16,8 @@ import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
 const ANY: readonly UserLevel[] = ['Admin', 'Restricted Admin', 'Manager', 'Employee'];
 const ADMINS: readonly UserLevel[] = ['Admin', 'Restricted Admin'];
 const ADMIN: readonly UserLevel[] = ['Admin'];
-type Rule = 'public' | readonly UserLevel[];
+/** scim: a SCIM token only (issue 47); every REST caller gets 401, as a SCIM token does on every other route. */
+type Rule = 'public' | 'scim' | readonly UserLevel[];
 
 const REFERENCE =
   'certifications|departments|document-types|education-levels|employment-statuses|holidays|job-titles|languages|leave-periods|leave-types|nationalities|pay-grades|projects|skills';
@@ -25,6 +27,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Platform
   [/GET/, /^\/(echo|health\/live|health\/ready)$/, 'public'],
   [/POST/, /^\/oauth\/(token|revoke)$/, 'public'],
+  // SCIM (issue 47): a SCIM token only; the tokens themselves are the Admin's.
+  [/GET|POST|PUT|PATCH|DELETE/, /^\/scim\/v2\//, 'scim'],
+  [/GET|POST|DELETE/, /^\/scim-tokens(\/:id)?$/, ADMIN],
   [/GET|PUT/, /^\/settings$/, ADMIN],
   [/GET/, /^\/meta\/(countries|currency|extensions|mobile-modules)$/, ANY],
   // Reference data: everyone reads, Admins write (API.md §7).
@@ -153,9 +158,11 @@ function ruleOf(route: DiscoveredRoute): Rule | undefined {
 describe('authorization matrix: every route × anonymous and the four levels', () => {
   let t: TestApp;
   let c: Company;
+  let scimToken: string;
   beforeAll(async () => {
     t = await createTestApp({ LOGIN_RATE_LIMIT_PER_ADDRESS: '100000' });
     c = await buildCompany(t.app);
+    scimToken = (await t.app.get(ScimTokensService).issue('matrix', null)).token;
   });
   afterAll(() => t.close());
 
@@ -166,8 +173,9 @@ describe('authorization matrix: every route × anonymous and the four levels', (
   });
 
   it('each cell answers as the table says, and none with a 5xx', async () => {
-    const callers: Array<[string, string | null, UserLevel | null]> = [
+    const callers: Array<[string, string | null, UserLevel | 'scim' | null]> = [
       ['anonymous', null, null],
+      ['SCIM token', scimToken, 'scim'],
       ['Employee', c.users.employee.token, 'Employee'],
       ['Manager', c.users.manager.token, 'Manager'],
       ['Restricted Admin', c.users.restricted.token, 'Restricted Admin'],
@@ -193,6 +201,8 @@ describe('authorization matrix: every route × anonymous and the four levels', (
         let ok: boolean;
         if (rule === 'public') ok = status !== 401 && status !== 403;
         else if (!level) ok = status === 401;
+        else if (rule === 'scim' || level === 'scim')
+          ok = rule === 'scim' && level === 'scim' ? status !== 401 && status !== 403 : status === 401;
         else if (!rule.includes(level)) ok = status === 403;
         else ok = status !== 401 && status !== 403;
         if (!ok || status >= 500) unexpected.push(`${route.key} as ${name}: ${status} ${res.body.slice(0, 120)}`);
@@ -223,7 +233,7 @@ describe('authorization matrix: every route × anonymous and the four levels', (
           cells += 1;
           const rule = ruleOf(route);
           const expected =
-            rule !== 'public' && rule && !rule.includes(level)
+            rule !== 'public' && rule !== 'scim' && rule && !rule.includes(level)
               ? 403
               : sees !== 'missing-item' && sees[level].includes(target)
                 ? 200

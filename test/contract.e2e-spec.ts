@@ -108,14 +108,20 @@ describe('the OpenAPI contract', () => {
     const routes = new Map(discoverRoutes(t.app, { streaming: true }).map((r) => [r.key, r.policy]));
     const wrong: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths))
-      for (const [method, op] of Object.entries(methods as Record<string, { description?: string; 'x-levels'?: string[] }>)) {
+      for (const [method, op] of Object.entries(
+        methods as Record<string, { description?: string; 'x-levels'?: string[]; security?: object[] }>,
+      )) {
         const policy = routes.get(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
         const levels = policy && !policy.public ? [...policy.levels] : undefined;
-        const who = !levels
-          ? 'No token needed.'
-          : levels.length === 4
-            ? 'Who may call: any signed-in user.'
-            : `Who may call: ${levels.join(', ')}.`;
+        // SCIM routes: public to the REST gate, guarded by the SCIM token alone (issue 47).
+        const scim = path.startsWith('/scim/v2/') && (op.security ?? []).some((s) => 'scim' in s);
+        const who = scim
+          ? 'Who may call: an identity provider with a SCIM token'
+          : !levels
+            ? 'No token needed.'
+            : levels.length === 4
+              ? 'Who may call: any signed-in user.'
+              : `Who may call: ${levels.join(', ')}.`;
         if (JSON.stringify(op['x-levels']) !== JSON.stringify(levels) || !op.description?.startsWith(who))
           wrong.push(`${method} ${path}: ${JSON.stringify(op['x-levels'])} ${op.description?.split('\n')[0]}`);
       }

@@ -1,5 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { createHrClient, serializeQuery } from '../clients/typescript/src/index';
+import { totpCode } from '../src/auth/mfa/totp';
 import { buildCompany, Company } from './helpers/company';
 import { createTestApp, TestApp } from './helpers/test-app';
 
@@ -265,5 +266,85 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     expect((await api.DELETE('/payroll_config/accounts/{id}', { params: { path: { id: mid } } })).response.status).toBe(200);
     const removed = await api.DELETE('/employees/{id}/bank-accounts/{accountId}', { params: { path: { ...path, accountId } } });
     expect(removed.response.status).toBe(200);
+  });
+  it('calls every second-factor and SCIM route with every parameter (issue 47)', async () => {
+    const admin = createHrClient({ baseUrl, token: c.users.admin.token });
+    const me = createHrClient({ baseUrl, token: c.users.employee.token });
+    expect((await me.GET('/users/me/mfa')).data?.data.totp).toBe('none');
+    const enrolment = await me.POST('/users/me/mfa/totp');
+    const secret = enrolment.data!.data.secret;
+    const confirmed = await me.POST('/users/me/mfa/totp/confirm', { body: { code: totpCode(secret, Date.now() - 30_000) } });
+    expect(confirmed.data?.data.recovery_codes).toHaveLength(10);
+    const removed = await me.DELETE('/users/me/mfa', { body: { code: confirmed.data!.data.recovery_codes[0] } });
+    expect(removed.data?.data.removed).toBe(true);
+    const reset = await admin.DELETE('/users/{id}/mfa', { params: { path: { id: c.users.employee.user.id } } });
+    expect([reset.response.status, reset.error?.error.code]).toEqual([404, 'NOT_FOUND']);
+
+    const issued = await admin.POST('/scim-tokens', { body: { name: 'typed' } });
+    const tokenId = issued.data!.data.id;
+    expect((await admin.GET('/scim-tokens')).data?.data.map((x) => x.id)).toContain(tokenId);
+    expect((await admin.GET('/scim-tokens/{id}', { params: { path: { id: tokenId } } })).data?.data.name).toBe('typed');
+    const scim = createHrClient({ baseUrl, token: issued.data!.data.token });
+    for (const path of ['/scim/v2/ServiceProviderConfig', '/scim/v2/ResourceTypes', '/scim/v2/Schemas'] as const)
+      expect((await scim.GET(path)).response.status).toBe(200);
+    expect((await scim.GET('/scim/v2/ResourceTypes/{name}', { params: { path: { name: 'Group' } } })).response.status).toBe(200);
+    const schemaId = 'urn:ietf:params:scim:schemas:core:2.0:User';
+    expect((await scim.GET('/scim/v2/Schemas/{id}', { params: { path: { id: schemaId } } })).response.status).toBe(200);
+    const user = await scim.POST('/scim/v2/Users', {
+      body: { userName: 'typed.scim', emails: [{ value: 'typed.scim@corp.example' }] },
+    });
+    expect(user.response.status).toBe(201);
+    const id = String((user.data as { id: string }).id);
+    const query = {
+      filter: 'userName eq "typed.scim"',
+      startIndex: 1,
+      count: 5,
+      attributes: 'userName',
+      excludedAttributes: 'emails',
+    };
+    const found = await scim.GET('/scim/v2/Users', { params: { query } });
+    expect((found.data as { totalResults: number }).totalResults).toBe(1);
+    const one = await scim.GET('/scim/v2/Users/{id}', {
+      params: { path: { id }, query: { attributes: 'userName,active', excludedAttributes: 'meta' } },
+    });
+    expect(one.data).toEqual({ schemas: expect.any(Array), id, userName: 'typed.scim', active: true });
+    const full = (await scim.GET('/scim/v2/Users/{id}', { params: { path: { id } } })).data as Record<string, unknown>;
+    // A PUT takes what the GET returned.
+    expect(
+      (await scim.PUT('/scim/v2/Users/{id}', { params: { path: { id } }, body: { ...full, displayName: 'Typed' } })).response
+        .status,
+    ).toBe(200);
+    const patchOp = (Operations: object[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+    expect(
+      (
+        await scim.PATCH('/scim/v2/Users/{id}', {
+          params: { path: { id } },
+          body: patchOp([{ op: 'replace', path: 'title', value: 'T' }]),
+        })
+      ).response.status,
+    ).toBe(204);
+    const group = await scim.POST('/scim/v2/Groups', { body: { displayName: 'Typed group', members: [{ value: id }] } });
+    const gid = String((group.data as { id: string }).id);
+    expect(
+      (await scim.GET('/scim/v2/Groups', { params: { query: { ...query, filter: 'displayName eq "Typed group"' } } })).response
+        .status,
+    ).toBe(200);
+    const g = (
+      await scim.GET('/scim/v2/Groups/{id}', { params: { path: { id: gid }, query: { excludedAttributes: 'members' } } })
+    ).data;
+    expect(g).not.toHaveProperty('members');
+    const gFull = (await scim.GET('/scim/v2/Groups/{id}', { params: { path: { id: gid } } })).data as Record<string, unknown>;
+    expect((await scim.PUT('/scim/v2/Groups/{id}', { params: { path: { id: gid } }, body: gFull })).response.status).toBe(200);
+    expect(
+      (
+        await scim.PATCH('/scim/v2/Groups/{id}', {
+          params: { path: { id: gid } },
+          body: patchOp([{ op: 'remove', path: 'members' }]),
+        })
+      ).response.status,
+    ).toBe(204);
+    expect((await scim.DELETE('/scim/v2/Groups/{id}', { params: { path: { id: gid } } })).response.status).toBe(204);
+    expect((await scim.DELETE('/scim/v2/Users/{id}', { params: { path: { id } } })).response.status).toBe(204);
+    expect((await admin.DELETE('/scim-tokens/{id}', { params: { path: { id: tokenId } } })).data?.data.id).toBe(tokenId);
   });
 });

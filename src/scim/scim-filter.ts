@@ -164,7 +164,7 @@ export function valuesAt(resource: unknown, path: string, defaultUrn: string): u
   const items = Array.isArray(top) ? top : top === undefined || top === null ? [] : [top];
   if (!sub) {
     // A complex multi-valued attribute compared directly means its value sub-attribute (RFC 7644 §3.4.2.2).
-    return items.map((i) => (typeof i === 'object' && i !== null ? propertyOf(i, 'value') : i));
+    return items.map((i: unknown) => (typeof i === 'object' && i !== null ? propertyOf(i, 'value') : i));
   }
   return items.map((i) => propertyOf(i, sub)).filter((v) => v !== undefined && v !== null);
 }
@@ -178,28 +178,21 @@ function compare(actual: unknown, op: CompareOp, expected: FilterValue, caseExac
     return op === 'eq' ? actual === e : op === 'ne' ? actual !== e : false;
   }
   if (typeof actual === 'number' && typeof expected === 'number') return ordered(actual - expected, op);
-  const a = caseExact ? String(actual) : String(actual).toLowerCase();
+  if (typeof actual === 'object') return false; // a complex value compares with nothing
+  const text = typeof actual === 'string' ? actual : JSON.stringify(actual);
+  const a = caseExact ? text : text.toLowerCase();
   const e = expected === null ? '' : caseExact ? String(expected) : String(expected).toLowerCase();
   if (['gt', 'ge', 'lt', 'le'].includes(op)) {
-    const at = Date.parse(String(actual));
+    const at = Date.parse(text);
     const et = Date.parse(String(expected));
     if (!Number.isNaN(at) && !Number.isNaN(et)) return ordered(at - et, op);
     return ordered(a < e ? -1 : a > e ? 1 : 0, op);
   }
-  switch (op) {
-    case 'eq':
-      return a === e;
-    case 'ne':
-      return a !== e;
-    case 'co':
-      return a.includes(e);
-    case 'sw':
-      return a.startsWith(e);
-    case 'ew':
-      return a.endsWith(e);
-    default:
-      return false;
-  }
+  if (op === 'eq') return a === e;
+  if (op === 'ne') return a !== e;
+  if (op === 'co') return a.includes(e);
+  if (op === 'sw') return a.startsWith(e);
+  return op === 'ew' && a.endsWith(e);
 }
 
 function ordered(diff: number, op: CompareOp): boolean {
@@ -223,13 +216,21 @@ export function matches(resource: unknown, filter: Filter, defaultUrn: string): 
       const items = propertyOf(base, attr);
       return Array.isArray(items) && items.some((item) => matches(item, filter.filter, defaultUrn));
     }
-    default: {
+    case 'eq':
+    case 'ne':
+    case 'co':
+    case 'sw':
+    case 'ew':
+    case 'gt':
+    case 'ge':
+    case 'lt':
+    case 'le': {
       const caseExact = CASE_EXACT.has(splitPath(filter.path).attr);
       const values = valuesAt(resource, filter.path, defaultUrn);
       if (!values.length) return compare(undefined, filter.op, filter.value, caseExact);
       return filter.op === 'ne'
         ? values.every((v) => compare(v, 'ne', filter.value, caseExact))
-        : values.some((v) => compare(v, filter.op as CompareOp, filter.value, caseExact));
+        : values.some((v) => compare(v, filter.op, filter.value, caseExact));
     }
   }
 }

@@ -141,14 +141,14 @@ export class ScimGroupsService {
     if (raw.length > MAX_MEMBERS) throw new ScimError('tooMany', `At most ${MAX_MEMBERS} members in one request`);
     const wanted = new Map<number, string | null>();
     for (const m of raw) {
-      const id = idOf(String(m.value ?? ''));
+      const id = typeof m.value === 'string' || typeof m.value === 'number' ? idOf(String(m.value)) : null;
       const display = typeof m.display === 'string' ? m.display : typeof m.displayName === 'string' ? m.displayName : null;
       if (id !== null) wanted.set(id, display?.slice(0, 255) ?? null);
     }
     const existing = new Set((await this.users.byIds([...wanted.keys()])).map((u) => u.id));
     return {
       displayName: r.displayName.trim(),
-      externalId: (r.externalId as string | null | undefined) ?? null,
+      externalId: r.externalId ?? null,
       members: [...wanted].filter(([id]) => existing.has(id)).map(([userId, display]) => ({ userId, display })),
     };
   }

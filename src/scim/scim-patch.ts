@@ -123,9 +123,9 @@ function applyOne(resource: Json, op: 'add' | 'replace' | 'remove', path: string
  * string for a complex multi-valued attribute's value.
  */
 export function applyPatch(resource: Json, body: unknown, schema: ResourceSchema): Json {
-  const ops =
+  const ops: unknown =
     typeof body === 'object' && body !== null
-      ? Object.entries(body).find(([k]) => k.toLowerCase() === 'operations')?.[1]
+      ? Object.entries(body as Json).find(([k]) => k.toLowerCase() === 'operations')?.[1]
       : undefined;
   if (!Array.isArray(ops) || !ops.length) throw new ScimError('invalidSyntax', 'A PatchOp needs Operations: a non-empty array');
   if (ops.length > MAX_OPERATIONS) throw new ScimError('tooMany', `At most ${MAX_OPERATIONS} operations in one PATCH`);
@@ -133,7 +133,8 @@ export function applyPatch(resource: Json, body: unknown, schema: ResourceSchema
   for (const raw of ops) {
     if (typeof raw !== 'object' || raw === null) throw new ScimError('invalidSyntax', 'Each operation is an object');
     const entry = (name: string) => Object.entries(raw as Json).find(([k]) => k.toLowerCase() === name)?.[1];
-    const op = String(entry('op') ?? '').toLowerCase();
+    const rawOp = entry('op');
+    const op = typeof rawOp === 'string' ? rawOp.toLowerCase() : '';
     if (op !== 'add' && op !== 'replace' && op !== 'remove')
       throw new ScimError('invalidSyntax', 'op must be add, replace or remove');
     const path = entry('path');

@@ -145,7 +145,7 @@ export function canonicalValue(value: unknown, def: AttributeDef): unknown {
   const one = (v: unknown): unknown =>
     typeof v === 'object' && v !== null && !Array.isArray(v) ? canonical(v as Json, def.subAttributes ?? []) : v;
   if (def.multiValued) {
-    const list = Array.isArray(value) ? value : [value];
+    const list: unknown[] = Array.isArray(value) ? value : [value];
     // A bare value in a list of complex values is its "value" (members: "a user id").
     return list.map((v) => (typeof v === 'object' && v !== null ? one(v) : { value: v }));
   }

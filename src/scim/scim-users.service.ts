@@ -137,7 +137,7 @@ export class ScimUsersService {
       username: r.userName.trim(),
       emails: ordered,
       active,
-      externalId: (r.externalId as string | null | undefined) ?? null,
+      externalId: r.externalId ?? null,
       attributes,
       employeeNumbers: numbers,
     };

@@ -65,7 +65,7 @@ const Scim =
     Public()(target, key, descriptor);
     RawResponse()(target, key, descriptor);
     ApiOperation({ summary })(target, key, descriptor);
-    ApiProduces('application/scim+json')(target, key, descriptor);
+    ApiProduces('application/scim+json', 'application/json')(target, key, descriptor);
     if (body) {
       ApiConsumes('application/scim+json', 'application/json')(target, key, descriptor);
       ApiBody({ schema: { type: 'object', additionalProperties: true } })(target, key, descriptor);
@@ -161,7 +161,7 @@ export class ScimController {
   async createUser(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const user = await this.users.create(body, this.base);
     scimJson(reply);
-    void reply.header('Location', (user.meta as Json).location as string);
+    void reply.header('Location', (user.meta as Json).location);
     return user;
   }
 
@@ -208,7 +208,7 @@ export class ScimController {
   async createGroup(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const group = await this.groups.create(body, this.base);
     scimJson(reply);
-    void reply.header('Location', (group.meta as Json).location as string);
+    void reply.header('Location', (group.meta as Json).location);
     return group;
   }
 

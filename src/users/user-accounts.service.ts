@@ -225,7 +225,14 @@ export class UserAccountsService implements OnModuleInit {
     await transaction(this.dataSource, async (em) => {
       await assertAdminsRemain(em, [id]);
       await em.delete(User, { id });
-      await recordAudit(em, { action: 'delete', resource: 'users', resourceId: id, employee: user.employeeId, before });
+      await recordAudit(em, {
+        action: 'delete',
+        resource: 'users',
+        event: 'user.deleted',
+        resourceId: id,
+        employee: user.employeeId,
+        before,
+      });
     });
     this.tokens.forgetUser(id);
     return { id };

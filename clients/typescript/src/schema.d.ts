@@ -72,6 +72,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's second factor: none, pending or enabled, and whether its level requires one
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["statusMfa"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the caller's factor, proven by a current code or an unused recovery code
+         * @description Who may call: any signed-in user.
+         *
+         *     Wrong codes count against the user's sign-in limit (429 with Retry-After).
+         */
+        delete: operations["removeMfa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling a TOTP factor (RFC 6238: SHA-1, 6 digits, 30 s)
+         * @description Who may call: any signed-in user.
+         *
+         *     Answers the secret and its otpauth:// URL; the factor works once confirmed with a first code. Again before confirming: a new secret.
+         */
+        post: operations["enrolMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the TOTP factor with a first code; answers ten recovery codes (shown once)
+         * @description Who may call: any signed-in user.
+         *
+         *     Wrong codes count against the user's sign-in limit (429 with Retry-After).
+         */
+        post: operations["confirmMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user's second factor (Admin: a lost phone); the user enrols again
+         * @description Who may call: Admin.
+         */
+        delete: operations["resetMfa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -163,6 +253,266 @@ export interface paths {
          */
         post: operations["createEmployeeUser"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this SCIM service supports (RFC 7643 §5)
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["configScim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resource types: User (with the enterprise extension) and Group
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["resourceTypesScim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One resource type
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["resourceTypeScim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The schemas: User, EnterpriseUser, Group
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["schemasScim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One schema by its URN
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["schemaScim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or search users (ListResponse)
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["listUsersScim"];
+        put?: never;
+        /**
+         * Provision a user (201); 409 uniqueness for a userName in use
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        post: operations["createUserScim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["getUserScim"];
+        /**
+         * Replace a user; active false deactivates it and ends its tokens
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        put: operations["replaceUserScim"];
+        post?: never;
+        /**
+         * Delete a user (204); its tokens end
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        delete: operations["deleteUserScim"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user with PatchOp operations (the forms Entra ID and Okta send); 204
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        patch: operations["patchUserScim"];
+        trace?: never;
+    };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or search groups (ListResponse)
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["listGroupsScim"];
+        put?: never;
+        /**
+         * Create a group with its members (201)
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        post: operations["createGroupScim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One group
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        get: operations["getGroupScim"];
+        /**
+         * Replace a group and its members
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        put: operations["replaceGroupScim"];
+        post?: never;
+        /**
+         * Delete a group (204); levels it gave are recomputed
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        delete: operations["deleteGroupScim"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a group: add or remove members, rename (204)
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        patch: operations["patchGroupScim"];
+        trace?: never;
+    };
+    "/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SCIM tokens (Admin), without the tokens themselves
+         * @description Who may call: Admin.
+         */
+        get: operations["listScimTokens"];
+        put?: never;
+        /**
+         * Issue a SCIM token (Admin): shown once, stored hashed, good for /scim/v2 only
+         * @description Who may call: Admin.
+         */
+        post: operations["issueScimTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One SCIM token (Admin)
+         * @description Who may call: Admin.
+         */
+        get: operations["getScimTokens"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token (Admin): refused from the next request
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeScimTokens"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4511,13 +4861,15 @@ export interface components {
             field: string;
             /** @example must be an email */
             message: string;
+            /** @description MFA_REQUIRED only: the sign-in challenge for grant_type mfa_otp (5 minutes) */
+            mfa_token?: string;
         };
         ErrorBodyDto: {
             /**
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "MISSING_BANK_ACCOUNTS" | "UNMAPPED_COLUMNS" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
+            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "SSO_REQUIRED" | "UNKNOWN_USER" | "INVALID_CODE" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "MFA_ALREADY_ENROLLED" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "MISSING_BANK_ACCOUNTS" | "UNMAPPED_COLUMNS" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
             /** @example work_email must be an email */
             message: string;
             details?: components["schemas"]["ErrorDetailDto"][];
@@ -4551,13 +4903,19 @@ export interface components {
         };
         TokenRequestDto: {
             /** @enum {string} */
-            grant_type: "password" | "refresh_token";
+            grant_type: "password" | "refresh_token" | "mfa_otp";
             /** @description username or e-mail (password grant) */
             username?: string;
             /** @description password grant */
             password?: string;
             /** @description refresh_token grant */
             refresh_token?: string;
+            /** @description mfa_otp grant: the challenge of the 401 MFA_REQUIRED answer (error.details[0].mfa_token) */
+            mfa_token?: string;
+            /** @description mfa_otp grant: the six digits of the authenticator app (or send recovery_code) */
+            otp?: string;
+            /** @description mfa_otp grant: one of the recovery codes, used up by this sign-in (instead of otp) */
+            recovery_code?: string;
             /** @description accepted and ignored */
             client_id?: string;
             /** @description accepted and ignored */
@@ -4593,6 +4951,46 @@ export interface components {
              * @enum {string}
              */
             token_type_hint?: "access_token" | "refresh_token";
+        };
+        MfaStatusDto: {
+            /**
+             * @description pending: enrolled, waiting for the first code
+             * @enum {string}
+             */
+            totp: "none" | "pending" | "enabled";
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /**
+             * Format: int32
+             * @description unused recovery codes
+             */
+            recovery_codes_left: number;
+            /** @description the "Require MFA" setting names the caller's level */
+            required: boolean;
+        };
+        TotpEnrolmentDto: {
+            /** @description Base32, for typing into an authenticator app; shown this once */
+            secret: string;
+            /**
+             * @description the otpauth:// URL to show as a QR code
+             * @example otpauth://totp/HR:ada%40example.com?issuer=HR&secret=...
+             */
+            otpauth_url: string;
+        };
+        RecoveryCodesDto: {
+            /** @description ten single-use codes, shown this once */
+            recovery_codes: string[];
+        };
+        MfaCodeDto: {
+            /**
+             * @description six digits of the authenticator app, or (to remove the factor) an unused recovery code
+             * @example 123456
+             */
+            code: string;
+        };
+        MfaRemovedDto: {
+            /** @example true */
+            removed: boolean;
         };
         UserDto: {
             /** Format: int32 */
@@ -4698,6 +5096,40 @@ export interface components {
              * @enum {string}
              */
             user_level?: "Admin" | "Restricted Admin" | "Manager" | "Employee";
+        };
+        IssuedScimTokenDto: {
+            /** Format: int32 */
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description to the minute
+             */
+            last_used_at: string | null;
+            /** @description the bearer token for /scim/v2, shown this once (hrs_...) */
+            token: string;
+        };
+        CreateScimTokenDto: {
+            /** @description what the token is for (Entra ID provisioning) */
+            name: string;
+        };
+        ScimTokenDto: {
+            /** Format: int32 */
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description to the minute
+             */
+            last_used_at: string | null;
+        };
+        ScimTokenDeletedDto: {
+            /** Format: int32 */
+            id: number;
         };
         EchoDto: {
             /** @example Echo 1804289383 */
@@ -8024,7 +8456,7 @@ export interface components {
              */
             at: string;
             /** @description the user id; "cli" for the command line; "system" for the service itself (jobs) */
-            actor: number | ("cli" | "system");
+            actor: number | ("cli" | "system" | "scim");
             /**
              * @description create, update, delete, or a transition: approve, reject, cancel, submit, process, ...
              * @example update
@@ -8065,7 +8497,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -8079,7 +8511,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -8096,7 +8528,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -8104,7 +8536,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -9062,6 +9494,588 @@ export interface operations {
             };
         };
     };
+    statusMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["MfaStatusDto"];
+                    };
+                };
+            };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MfaCodeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["MfaRemovedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    enrolMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["TotpEnrolmentDto"];
+                    };
+                };
+            };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    confirmMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MfaCodeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["RecoveryCodesDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    resetMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["MfaRemovedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -9783,6 +10797,2793 @@ export interface operations {
             };
             /** @description Content-Type is not application/json */
             415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    configScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    resourceTypesScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    resourceTypeScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: "User" | "Group";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    schemasScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    schemaScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listUsersScim: {
+        parameters: {
+            query?: {
+                /** @description RFC 7644 §3.4.2.2: eq ne co sw ew gt ge lt le pr, and or not, value paths (emails[type eq "work"]) */
+                filter?: unknown;
+                /** @description 1-based */
+                startIndex?: number;
+                /** @description page size, default 100 */
+                count?: number;
+                /** @description comma-separated attributes to return (id and schemas always) */
+                attributes?: unknown;
+                /** @description comma-separated attributes to leave out */
+                excludedAttributes?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createUserScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getUserScim: {
+        parameters: {
+            query?: {
+                /** @description comma-separated attributes to return (id and schemas always) */
+                attributes?: unknown;
+                /** @description comma-separated attributes to leave out */
+                excludedAttributes?: unknown;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    replaceUserScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteUserScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    patchUserScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listGroupsScim: {
+        parameters: {
+            query?: {
+                /** @description RFC 7644 §3.4.2.2: eq ne co sw ew gt ge lt le pr, and or not, value paths (emails[type eq "work"]) */
+                filter?: unknown;
+                /** @description 1-based */
+                startIndex?: number;
+                /** @description page size, default 100 */
+                count?: number;
+                /** @description comma-separated attributes to return (id and schemas always) */
+                attributes?: unknown;
+                /** @description comma-separated attributes to leave out */
+                excludedAttributes?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createGroupScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getGroupScim: {
+        parameters: {
+            query?: {
+                /** @description comma-separated attributes to return (id and schemas always) */
+                attributes?: unknown;
+                /** @description comma-separated attributes to leave out */
+                excludedAttributes?: unknown;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    replaceGroupScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteGroupScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    patchGroupScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ScimTokenDto"][];
+                    };
+                };
+            };
+            /** @description A query parameter this route does not take */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    issueScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScimTokenDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["IssuedScimTokenDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ScimTokenDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ScimTokenDeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
