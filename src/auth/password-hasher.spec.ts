@@ -1,4 +1,4 @@
-import { PasswordHasher } from './password-hasher';
+import { NO_PASSWORD, PasswordHasher } from './password-hasher';
 
 describe('PasswordHasher', () => {
   const hasher = new PasswordHasher({ logN: 12, r: 8, p: 1 });
@@ -23,6 +23,12 @@ describe('PasswordHasher', () => {
     expect(hasher.needsRehash(current)).toBe(false);
     expect(hasher.needsRehash(await new PasswordHasher({ logN: 12, r: 8, p: 2 }).hash('s3cret-pass'))).toBe(true);
     expect(new PasswordHasher().needsRehash(current)).toBe(true);
+  });
+
+  it('verifies nothing against a user without a password, spending a verification all the same', async () => {
+    const spent = jest.spyOn(hasher, 'verifyAgainstNothing');
+    await expect(hasher.verify('anything', NO_PASSWORD)).resolves.toBe(false);
+    expect(spent).toHaveBeenCalledWith('anything');
   });
 
   it('spends a verification on unknown users and says no', async () => {

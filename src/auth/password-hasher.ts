@@ -24,6 +24,9 @@ function scryptAsync(password: string, salt: Buffer, keylen: number, options: Sc
   );
 }
 
+/** The stored hash of a user without a password: no password verifies against it. */
+export const NO_PASSWORD = '!';
+
 /**
  * scrypt password hashes in the form scrypt$<logN>$<r>$<p>$<salt b64>$<hash b64>. The parameters
  * travel with the hash, so raising the cost later keeps old hashes verifiable.
@@ -51,7 +54,9 @@ export class PasswordHasher {
 
   async verify(password: string, stored: string): Promise<boolean> {
     const parts = stored.split('$');
-    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+    // No hash (NO_PASSWORD): false, in the time a real verification takes, so that a user without a
+    // password cannot be told by timing from a wrong password.
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return this.verifyAgainstNothing(password);
     const [logN, r, p] = parts.slice(1, 4).map(Number);
     const salt = Buffer.from(parts[4], 'base64');
     const expected = Buffer.from(parts[5], 'base64');

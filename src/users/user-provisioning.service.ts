@@ -12,9 +12,8 @@ import { EmployeeLookup } from '../employees/employee-lookup';
 import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
 import { UserAccountsService } from './user-accounts.service';
-import { userAuditView, UsersService } from './users.service';
+import { assertUsername, EMAIL_RE, userAuditView, UsersService } from './users.service';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Where a provisioned user without an e-mail of its own gets one: RFC 2606's reserved TLD, never delivered. */
 export const NO_MAIL_DOMAIN = 'users.invalid';
 const MAX_ATTRIBUTES = 16_000;
@@ -61,7 +60,8 @@ function view(u: User): ProvisionedUser {
 /**
  * Users as a provisioning client (SCIM) writes them: the service owns the rows, the rules (unique
  * names, the last Admin, tokens ending with deactivation) and the audit log; the SCIM module owns
- * the protocol. A provisioned user gets a random password nobody knows: it signs in through single sign-on.
+ * the protocol. A provisioned user has no password (NO_PASSWORD): it signs in through single sign-on,
+ * or with a temporary password an operator hands over (users:reset-password).
  */
 @Injectable()
 export class UserProvisioningService {
@@ -108,24 +108,21 @@ export class UserProvisioningService {
     const created = await transaction(this.dataSource, async (em) => {
       const email = await this.usableEmail(em, fields.emails, null);
       const employeeId = await this.linkableEmployee(em, fields.employeeNumbers, null);
-      const user = await this.users.create(
+      return this.users.create(
         {
           username: fields.username,
           email,
-          password: randomBytes(24).toString('base64url'),
+          password: null,
           level: 'Employee',
           employeeId,
+          active: fields.active,
+          externalId: fields.externalId,
+          scimAttributes: attributes,
         },
         em,
       );
-      await em.update(
-        User,
-        { id: user.id },
-        { externalId: fields.externalId, scimAttributes: attributes, active: fields.active },
-      );
-      return user.id;
     });
-    return (await this.byId(created))!;
+    return view(created);
   }
 
   /** Replaces a user's provisioned fields; deactivation ends its tokens at once. */
@@ -137,8 +134,7 @@ export class UserProvisioningService {
       const user = await em.findOne(User, { where: { id } });
       if (!user) throw new NotFoundException('User');
       if (username !== user.username) {
-        if (!/^[a-z0-9._@-]{2,100}$/.test(username))
-          throw ValidationException.field('userName', 'must be 2-100 characters: letters, digits, . _ @ -');
+        assertUsername(username, 'userName');
         if (await em.exists(User, { where: { username } }))
           throw new DomainException('USERNAME_TAKEN', 'Username is already taken');
       }

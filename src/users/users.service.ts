@@ -6,7 +6,7 @@ import { recordEvent } from '../common/outbox/outbox';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
-import { PasswordHasher } from '../auth/password-hasher';
+import { NO_PASSWORD, PasswordHasher } from '../auth/password-hasher';
 import { RateLimitsService } from '../auth/rate-limits.service';
 import { normalizeLogin, TokenService } from '../auth/token.service';
 import { AuthUser } from '../common/auth/auth-user';
@@ -22,13 +22,19 @@ export function temporaryPassword(): string {
   return randomBytes(12).toString('base64url');
 }
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME_RE = /^[a-z0-9._@-]{2,100}$/;
+
+/** Refuses a username (after normalizeLogin) outside the allowed characters and length, naming `field`. */
+export function assertUsername(username: string, field = 'username'): void {
+  if (!USERNAME_RE.test(username)) throw ValidationException.field(field, 'must be 2-100 characters: letters, digits, . _ @ -');
+}
 
 export interface NewUser {
   username: string;
   email: string;
-  password: string;
+  /** null: no password at all (a provisioned user signs in through single sign-on, or after users:reset-password). */
+  password: string | null;
   level: UserLevel;
   employeeId?: number | null;
   mustChangePassword?: boolean;
@@ -40,6 +46,11 @@ export interface NewUser {
   departmentIds?: number[];
   /** Opens the user's "change your temporary password" task (a user made for an employee). */
   passwordTask?: boolean;
+  /** Default true. */
+  active?: boolean;
+  /** The identity provider's id and its other SCIM attributes (JSON), for a provisioned user. */
+  externalId?: string | null;
+  scimAttributes?: string | null;
   /** More to write in the user's transaction (its welcome e-mail). */
   inTransaction?: (em: EntityManager, user: User) => Promise<unknown>;
 }
@@ -150,19 +161,19 @@ export class UsersService {
     const users = em ? em.getRepository(User) : this.users;
     const username = normalizeLogin(input.username);
     const email = normalizeLogin(input.email);
-    if (!USERNAME_RE.test(username)) {
-      throw ValidationException.field('username', 'must be 2-100 characters: letters, digits, . _ @ -');
-    }
+    assertUsername(username);
     if (!EMAIL_RE.test(email) || email.length > 255) throw ValidationException.field('email', 'must be an email');
-    this.checkPasswordLength(input.password, 'password');
+    if (input.password !== null) this.checkPasswordLength(input.password, 'password');
     await this.assertAvailable(username, email);
     const user = users.create({
       username,
       email,
-      passwordHash: await this.hasher.hash(input.password),
+      passwordHash: input.password === null ? NO_PASSWORD : await this.hasher.hash(input.password),
       userLevel: input.level,
       employeeId: input.employeeId ?? null,
-      active: true,
+      active: input.active ?? true,
+      externalId: input.externalId ?? null,
+      scimAttributes: input.scimAttributes ?? null,
       mustChangePassword: input.mustChangePassword ?? false,
       userRoles: input.userRoles ?? [],
       lang: input.lang ?? null,
