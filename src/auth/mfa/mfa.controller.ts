@@ -1,13 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowPendingMfaEnrolment, Authenticated, CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
-import { NotFoundException } from '../../common/errors/domain.exception';
 import { IdParamPipe } from '../../common/validation/id-param.pipe';
-import { RateLimitsService } from '../rate-limits.service';
-import { loginBucket } from '../token.service';
-import { USER_DIRECTORY, UserDirectory } from '../user-directory';
 import { MfaCodeDto, MfaRemovedDto, MfaStatusDto, RecoveryCodesDto, TotpEnrolmentDto } from './mfa.dto';
 import { MfaService } from './mfa.service';
 
@@ -15,11 +11,7 @@ import { MfaService } from './mfa.service';
 @ApiBearerAuth()
 @Controller('users')
 export class MfaController {
-  constructor(
-    private readonly mfa: MfaService,
-    private readonly limits: RateLimitsService,
-    @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
-  ) {}
+  constructor(private readonly mfa: MfaService) {}
 
   @Get('me/mfa')
   @Authenticated()
@@ -56,8 +48,7 @@ export class MfaController {
   })
   @ApiOkEnvelope(RecoveryCodesDto)
   @ApiErrors(400, 401, 409, 429)
-  async confirm(@CurrentUser() caller: AuthUser, @Body() dto: MfaCodeDto): Promise<RecoveryCodesDto> {
-    await this.limits.consume('login-username', loginBucket(caller.username), 'Too many code attempts');
+  confirm(@CurrentUser() caller: AuthUser, @Body() dto: MfaCodeDto): Promise<RecoveryCodesDto> {
     return this.mfa.confirm(caller, dto.code);
   }
 
@@ -70,7 +61,6 @@ export class MfaController {
   @ApiOkEnvelope(MfaRemovedDto)
   @ApiErrors(400, 401, 404, 429)
   async remove(@CurrentUser() caller: AuthUser, @Body() dto: MfaCodeDto): Promise<MfaRemovedDto> {
-    await this.limits.consume('login-username', loginBucket(caller.username), 'Too many code attempts');
     await this.mfa.remove(caller, dto.code);
     return { removed: true };
   }
@@ -81,9 +71,7 @@ export class MfaController {
   @ApiOkEnvelope(MfaRemovedDto)
   @ApiErrors(400, 401, 403, 404)
   async reset(@Param('id', new IdParamPipe()) id: number): Promise<MfaRemovedDto> {
-    const user = await this.users.findById(id);
-    if (!user) throw new NotFoundException('User');
-    await this.mfa.reset(id, user.employeeId);
+    await this.mfa.reset(id);
     return { removed: true };
   }
 }

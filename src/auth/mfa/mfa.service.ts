@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomInt } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, Not, Repository } from 'typeorm';
@@ -6,11 +6,13 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { UserLevel } from '../../common/auth/user-level';
 import { recordAudit } from '../../common/audit/audit-log';
 import { transaction } from '../../common/database/transaction';
-import { DomainException } from '../../common/errors/domain.exception';
+import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
 import { COMPANY_NAME, levelsIn, REQUIRE_MFA } from '../../settings/settings.registry';
 import { SettingsService } from '../../settings/settings.service';
 import { UserMfa, UserRecoveryCode } from '../entities/user-mfa.entity';
-import { TokenService } from '../token.service';
+import { RateLimitsService } from '../rate-limits.service';
+import { loginBucket, TokenService } from '../token.service';
+import { USER_DIRECTORY, UserDirectory } from '../user-directory';
 import { newTotpSecret, totpStepOf, totpUrl } from './totp';
 
 const RECOVERY_CODES = 10;
@@ -44,6 +46,8 @@ export class MfaService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly settings: SettingsService,
     private readonly tokens: TokenService,
+    private readonly limits: RateLimitsService,
+    @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
   ) {}
 
   async status(user: AuthUser): Promise<MfaStatus> {
@@ -66,7 +70,7 @@ export class MfaService {
 
   /** Whether the user has a confirmed factor (sign-in then asks for a code). */
   async hasFactor(userId: number): Promise<boolean> {
-    return (await this.dataSource.getRepository(UserMfa).count({ where: { userId, confirmedAt: Not(IsNull()) } })) > 0;
+    return this.dataSource.getRepository(UserMfa).exists({ where: { userId, confirmedAt: Not(IsNull()) } });
   }
 
   /** A new pending secret (replacing an unconfirmed one); 409 when a factor is already confirmed. */
@@ -84,6 +88,7 @@ export class MfaService {
 
   /** Confirms the pending factor with its first code; answers the ten recovery codes (shown once). */
   async confirm(user: AuthUser, code: string): Promise<{ recovery_codes: string[] }> {
+    await this.countAttempt(user);
     const mfa = await this.dataSource.getRepository(UserMfa).findOne({ where: { userId: user.id } });
     if (!mfa) throw new DomainException('INVALID_STATE', 'Start with POST /users/me/mfa/totp');
     if (mfa.confirmedAt) throw new DomainException('MFA_ALREADY_ENROLLED', 'The factor is already confirmed');
@@ -110,6 +115,7 @@ export class MfaService {
 
   /** Removes the caller's factor, proven by a current code or an unused recovery code. */
   async remove(user: AuthUser, code: string): Promise<void> {
+    await this.countAttempt(user);
     const mfa = await this.dataSource.getRepository(UserMfa).findOne({ where: { userId: user.id } });
     if (!mfa) throw new DomainException('NOT_FOUND', 'No factor is set up');
     await transaction(this.dataSource, async (em) => {
@@ -120,8 +126,10 @@ export class MfaService {
   }
 
   /** An Admin removes a user's factor (a lost phone); the user enrols again. */
-  async reset(userId: number, employeeId: number | null): Promise<void> {
-    await transaction(this.dataSource, (em) => this.drop(em, userId, employeeId, 'mfa_reset'));
+  async reset(userId: number): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new NotFoundException('User');
+    await transaction(this.dataSource, (em) => this.drop(em, userId, user.employeeId, 'mfa_reset'));
     this.tokens.forgetUser(userId);
   }
 
@@ -130,6 +138,11 @@ export class MfaService {
     const mfa = await this.dataSource.getRepository(UserMfa).findOne({ where: { userId } });
     if (!mfa?.confirmedAt) return false;
     return this.verify(this.dataSource.manager, mfa, code);
+  }
+
+  /** Every code a user sends counts against its sign-in allowance, as passwords do (429 when spent). */
+  private countAttempt(user: AuthUser): Promise<void> {
+    return this.limits.consume('login-username', loginBucket(user.username), 'Too many code attempts');
   }
 
   private async verify(em: EntityManager, mfa: UserMfa, code: string): Promise<boolean> {
