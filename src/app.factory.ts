@@ -28,7 +28,7 @@ import { parseJsonBody } from './common/validation/json-body';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { lazyChildLogger } from './common/logging/request-logger';
 import { AppConfig } from './config/config';
-import { scimRoutedUrl } from './scim/scim-url';
+import { scimRoot, scimUrlRouter } from './scim/scim-url';
 import { SettingsService } from './settings/settings.service';
 
 export interface CreateAppOptions {
@@ -54,12 +54,13 @@ const FORM_ROUTES = ['/oauth/token', '/oauth/revoke'];
  */
 export async function createApp(config: AppConfig, opts: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createRootLogger(config.logLevel, opts.logDestination);
+  const scimUrl = scimUrlRouter(config.apiPrefix);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
-    rewriteUrl: (req: { url?: string }) => scimRoutedUrl(req.url ?? '/', config.apiPrefix),
+    rewriteUrl: (req: { url?: string }) => scimUrl(req.url ?? '/'),
     // Slow clients (issue 41): headers within HTTP_HEADERS_TIMEOUT (checked each second, not Node's
     // 30 s), an idle socket closed after HTTP_IDLE_TIMEOUT; bodies are SlowClients' (below).
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
@@ -250,7 +251,7 @@ const SCIM_JSON = 'application/scim+json';
 
 function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void {
   fastify.removeAllContentTypeParsers();
-  const scimRoot = `${config.apiPrefix}/scim/v2/`;
+  const scimRoutes = scimRoot(config.apiPrefix);
   fastify.addContentTypeParser(
     ['application/json', SCIM_JSON],
     { parseAs: 'string', bodyLimit: config.bodyLimit },
@@ -258,7 +259,7 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
       // application/scim+json (RFC 7644 §3.1) is JSON on the SCIM routes only.
       if (
         !(req.headers['content-type'] ?? '').startsWith('application/json') &&
-        !(req.routeOptions.url ?? '').startsWith(scimRoot)
+        !(req.routeOptions.url ?? '').startsWith(scimRoutes)
       ) {
         return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
       }

@@ -1,6 +1,8 @@
-import { scimRoutedUrl } from './scim-url';
+import { scimUrlRouter } from './scim-url';
 
-describe('scimRoutedUrl', () => {
+const scimRoutedUrl = (url: string, apiPrefix: string) => scimUrlRouter(apiPrefix)(url);
+
+describe('scimUrlRouter', () => {
   it('routes endpoint names in any case, without a trailing slash, keeping the query', () => {
     expect(scimRoutedUrl('/app/api/scim/v2/users', '/app/api')).toBe('/app/api/scim/v2/Users');
     expect(scimRoutedUrl('/app/api/scim/v2/Users/?filter=a+eq+b', '/app/api')).toBe('/app/api/scim/v2/Users?filter=a+eq+b');

@@ -9,10 +9,19 @@ const SEGMENTS = new Map(
 /**
  * The URL a SCIM request is routed by: the endpoint's name in its case (/scim/v2/users → /Users)
  * and no trailing slash (/Users/?filter=...), as RFC 7644 clients send them. Other URLs unchanged.
+ * Fastify's rewriteUrl runs it on every request, so the root is built once per installation.
  */
-export function scimRoutedUrl(url: string, apiPrefix: string): string {
-  const root = `${apiPrefix}/scim/v2/`;
-  if (!url.startsWith(root)) return url;
+export function scimUrlRouter(apiPrefix: string): (url: string) => string {
+  const root = scimRoot(apiPrefix);
+  return (url) => (url.startsWith(root) ? routed(url, root) : url);
+}
+
+/** The SCIM service's root path, with its trailing slash. */
+export function scimRoot(apiPrefix: string): string {
+  return `${apiPrefix}/scim/v2/`;
+}
+
+function routed(url: string, root: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q);
