@@ -10,9 +10,8 @@ import { parseScimGroupLevels, SCIM_GROUP_LEVELS } from '../settings/settings.re
 import { SettingsService } from '../settings/settings.service';
 import { UserProvisioningService } from '../users/user-provisioning.service';
 import { ScimGroup, ScimGroupMember } from './entities/scim.entities';
-import { matches } from './scim-filter';
 import { applyPatch, ResourceSchema } from './scim-patch';
-import { idOf, listResponse, parseQuery, pinned, ScimQuery } from './scim-query';
+import { idOf, ListAnswer, parseQuery, pinned, projected, ScimQuery } from './scim-query';
 import { canonical, GROUP_ATTRIBUTES, GROUP_SCHEMA, Json } from './scim-schema';
 import { ScimError } from './scim.error';
 
@@ -57,8 +56,7 @@ export class ScimGroupsService {
     const q = parseQuery(query);
     const name = pinned(q.filter, 'displayname');
     const repo = this.dataSource.getRepository(ScimGroup);
-    const found: Json[] = [];
-    let total = 0;
+    const answer = new ListAnswer(q, GROUP_SCHEMA);
     for (let after = 0; ;) {
       const batch = await repo.find({
         where: name !== null ? { displayName: name, id: MoreThan(after) } : { id: MoreThan(after) },
@@ -67,20 +65,14 @@ export class ScimGroupsService {
       });
       if (!batch.length) break;
       after = batch[batch.length - 1].id;
-      for (const r of await this.resources(batch, base)) {
-        if (q.filter && !matches(r, q.filter, GROUP_SCHEMA)) continue;
-        total += 1;
-        if (total >= q.startIndex && found.length < q.count) found.push(r);
-      }
+      answer.add(await this.resources(batch, base));
     }
-    return listResponse(total, q.startIndex, found.map(q.project));
+    return answer.response();
   }
 
   async get(id: string, base: string, query: ScimQuery = {}): Promise<Json> {
     const group = await this.find(this.dataSource.manager, id);
-    return parseQuery({ attributes: query.attributes, excludedAttributes: query.excludedAttributes }).project(
-      (await this.resources([group], base))[0],
-    );
+    return projected(query, (await this.resources([group], base))[0]);
   }
 
   async create(body: unknown, base: string): Promise<Json> {

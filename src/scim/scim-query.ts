@@ -1,4 +1,4 @@
-import { Filter, parseFilter, pinnedValue } from './scim-filter';
+import { Filter, matches, parseFilter, pinnedValue } from './scim-filter';
 import { Json } from './scim-schema';
 import { LIST_SCHEMA } from './scim-schema';
 import { ScimError } from './scim.error';
@@ -64,6 +64,37 @@ export function parseQuery(q: ScimQuery): ParsedQuery {
 
 export function listResponse(total: number, startIndex: number, resources: Json[]): Json {
   return { schemas: [LIST_SCHEMA], totalResults: total, startIndex, itemsPerPage: resources.length, Resources: resources };
+}
+
+/** One resource with a GET's attributes / excludedAttributes applied. */
+export function projected(query: ScimQuery, resource: Json): Json {
+  return parseQuery({ attributes: query.attributes, excludedAttributes: query.excludedAttributes }).project(resource);
+}
+
+/**
+ * A list answer built from resources read a batch at a time: those the filter matches are
+ * counted, and the page (startIndex, count) of them kept.
+ */
+export class ListAnswer {
+  total = 0;
+  readonly page: Json[] = [];
+
+  constructor(
+    private readonly q: ParsedQuery,
+    private readonly coreUrn: string,
+  ) {}
+
+  add(resources: Json[]): void {
+    for (const r of resources) {
+      if (this.q.filter && !matches(r, this.q.filter, this.coreUrn)) continue;
+      this.total += 1;
+      if (this.total >= this.q.startIndex && this.page.length < this.q.count) this.page.push(r);
+    }
+  }
+
+  response(): Json {
+    return listResponse(this.total, this.q.startIndex, this.page.map(this.q.project));
+  }
 }
 
 /** The value an and-ed `attr eq "v"` pins, for an indexed lookup. */

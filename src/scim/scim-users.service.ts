@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundException } from '../common/errors/domain.exception';
 import { NO_MAIL_DOMAIN, ProvisionedFields, ProvisionedUser, UserProvisioningService } from '../users/user-provisioning.service';
 import { normalizeLogin } from '../auth/token.service';
-import { matches } from './scim-filter';
 import { ResourceSchema, applyPatch } from './scim-patch';
-import { idOf, listResponse, parseQuery, pinned, ScimQuery, booleanOf } from './scim-query';
+import { booleanOf, idOf, ListAnswer, listResponse, parseQuery, pinned, projected, ScimQuery } from './scim-query';
 import { canonical, ENTERPRISE_ATTRIBUTES, ENTERPRISE_SCHEMA, Json, USER_ATTRIBUTES, USER_SCHEMA } from './scim-schema';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimError } from './scim.error';
@@ -38,15 +37,7 @@ export class ScimUsersService {
     const byName = pinned(q.filter, 'username');
     const byExternal = pinned(q.filter, 'externalid');
     const byId = pinned(q.filter, 'id');
-    const found: Json[] = [];
-    let total = 0;
-    const consider = (resources: Json[]) => {
-      for (const r of resources) {
-        if (q.filter && !matches(r, q.filter, USER_SCHEMA)) continue;
-        total += 1;
-        if (total >= q.startIndex && found.length < q.count) found.push(r);
-      }
-    };
+    const answer = new ListAnswer(q, USER_SCHEMA);
     if (byName !== null || byExternal !== null || byId !== null) {
       const candidates =
         byName !== null
@@ -54,10 +45,10 @@ export class ScimUsersService {
           : byExternal !== null
             ? await this.users.by('externalId', byExternal)
             : await this.users.byIds([idOf(byId!) ?? 0].filter(Boolean));
-      consider(await this.resources(candidates, base));
+      answer.add(await this.resources(candidates, base));
     } else if (!q.filter) {
       // No filter: the page alone is read, the total is a count.
-      total = await this.users.count();
+      const found: Json[] = [];
       let after = 0;
       let skipped = 0;
       while (found.length < q.count) {
@@ -68,23 +59,22 @@ export class ScimUsersService {
         skipped += skip;
         found.push(...(await this.resources(batch.slice(skip, skip + q.count - found.length), base)));
       }
+      return listResponse(await this.users.count(), q.startIndex, found.map(q.project));
     } else {
       // A filter no index answers: every user is read once, a batch at a time.
       for (let after = 0; ;) {
         const batch = await this.users.scan(after, SCAN_BATCH);
         if (!batch.length) break;
         after = batch[batch.length - 1].id;
-        consider(await this.resources(batch, base));
+        answer.add(await this.resources(batch, base));
       }
     }
-    return listResponse(total, q.startIndex, found.map(q.project));
+    return answer.response();
   }
 
   async get(id: string, base: string, query: ScimQuery = {}): Promise<Json> {
     const user = await this.find(id);
-    return parseQuery({ attributes: query.attributes, excludedAttributes: query.excludedAttributes }).project(
-      (await this.resources([user], base))[0],
-    );
+    return projected(query, (await this.resources([user], base))[0]);
   }
 
   async create(body: unknown, base: string): Promise<Json> {
