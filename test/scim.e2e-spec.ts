@@ -205,6 +205,9 @@ describe('SCIM 2.0 provisioning', () => {
         204,
       );
       expect((await ok('GET', `/users/${id}`, admin)).user_level).toBe('Employee');
+      // displayName is not case-exact (RFC 7643 §4.2): a filter finds the group in any case, on every database.
+      const anyCase = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "hr admins"')}`);
+      expect(anyCase.json()).toMatchObject({ totalResults: 1, Resources: [{ id: gid }] });
       const dup = await scim('POST', '/Groups', { displayName: 'HR Admins' });
       expect(dup.json()).toMatchObject({ status: '409', scimType: 'uniqueness' });
     } finally {

@@ -54,18 +54,17 @@ export class ScimGroupsService {
 
   async list(query: ScimQuery, base: string): Promise<Json> {
     const q = parseQuery(query);
-    const name = pinned(q.filter, 'displayname');
+    // displayName is not case-exact: a pinned name picks its groups from the rows in any case (a
+    // WHERE on the column would be case-sensitive on SQLite), before members are read.
+    const name = pinned(q.filter, 'displayname')?.toLowerCase() ?? null;
     const repo = this.dataSource.getRepository(ScimGroup);
     const answer = new ListAnswer(q, GROUP_SCHEMA);
     for (let after = 0; ;) {
-      const batch = await repo.find({
-        where: name !== null ? { displayName: name, id: MoreThan(after) } : { id: MoreThan(after) },
-        order: { id: 'ASC' },
-        take: 500,
-      });
+      const batch = await repo.find({ where: { id: MoreThan(after) }, order: { id: 'ASC' }, take: 500 });
       if (!batch.length) break;
       after = batch[batch.length - 1].id;
-      answer.add(await this.resources(batch, base));
+      const candidates = name === null ? batch : batch.filter((g) => g.displayName.toLowerCase() === name);
+      answer.add(await this.resources(candidates, base));
     }
     return answer.response();
   }
