@@ -77,6 +77,7 @@ describe('SCIM 2.0 provisioning', () => {
     const user = created.json();
     expect(user).toMatchObject({ userName: 'Ada.Lovelace@corp.example', active: true, externalId: 'aad-1' });
     expect(created.headers.location).toBe(user.meta.location);
+    expect(created.headers['content-type']).toMatch(/^application\/scim\+json/);
     const rest = await ok('GET', `/users/${user.id}`, admin);
     expect(rest).toMatchObject({
       username: 'ada.lovelace@corp.example',

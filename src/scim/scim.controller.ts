@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -26,7 +41,6 @@ import { NotFoundException } from '../common/errors/domain.exception';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 const RESOURCE = { schema: { type: 'object', additionalProperties: true } };
-const scimJson = (reply: FastifyReply) => void reply.type(SCIM_CONTENT_TYPE);
 
 const ListQuery = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
   ApiQuery({
@@ -66,6 +80,7 @@ const Scim =
     RawResponse()(target, key, descriptor);
     ApiOperation({ summary })(target, key, descriptor);
     ApiProduces('application/scim+json', 'application/json')(target, key, descriptor);
+    if (status !== 204) Header('Content-Type', SCIM_CONTENT_TYPE)(target, key, descriptor);
     if (body) {
       ApiConsumes('application/scim+json', 'application/json')(target, key, descriptor);
       ApiBody({ schema: { type: 'object', additionalProperties: true } })(target, key, descriptor);
@@ -100,8 +115,7 @@ export class ScimController {
 
   @Get('ServiceProviderConfig')
   @Scim('What this SCIM service supports (RFC 7643 §5)')
-  config(@Res({ passthrough: true }) reply: FastifyReply): Json {
-    scimJson(reply);
+  config(): Json {
     return serviceProviderConfig(this.base, `${this.base.replace(/\/scim\/v2$/, '')}/docs`);
   }
 
@@ -110,22 +124,21 @@ export class ScimController {
   @ApiExcludeEndpoint()
   @Public()
   @RawResponse()
-  configAlias(@Res({ passthrough: true }) reply: FastifyReply): Json {
-    return this.config(reply);
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  configAlias(): Json {
+    return this.config();
   }
 
   @Get('ResourceTypes')
   @Scim('The resource types: User (with the enterprise extension) and Group')
-  resourceTypes(@Res({ passthrough: true }) reply: FastifyReply): Json {
-    scimJson(reply);
+  resourceTypes(): Json {
     return asList(resourceTypes(this.base));
   }
 
   @Get('ResourceTypes/:name')
   @Scim('One resource type')
   @ApiParam({ name: 'name', enum: ['User', 'Group'] })
-  resourceType(@Param('name') name: string, @Res({ passthrough: true }) reply: FastifyReply): Json {
-    scimJson(reply);
+  resourceType(@Param('name') name: string): Json {
     const found = resourceTypes(this.base).find((r) => r.id === name);
     if (!found) throw new NotFoundException('Resource type');
     return found;
@@ -133,15 +146,13 @@ export class ScimController {
 
   @Get('Schemas')
   @Scim('The schemas: User, EnterpriseUser, Group')
-  schemas(@Res({ passthrough: true }) reply: FastifyReply): Json {
-    scimJson(reply);
+  schemas(): Json {
     return asList(schemas(this.base));
   }
 
   @Get('Schemas/:id')
   @Scim('One schema by its URN')
-  schema(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Json {
-    scimJson(reply);
+  schema(@Param('id') id: string): Json {
     const found = schemas(this.base).find((s) => s.id === id);
     if (!found) throw new NotFoundException('Schema');
     return found;
@@ -150,8 +161,7 @@ export class ScimController {
   @Get('Users')
   @Scim('List or search users (ListResponse)')
   @ListQuery()
-  listUsers(@Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
-    scimJson(reply);
+  listUsers(@Query() query: ScimQuery): Promise<Json> {
     return this.users.list(query, this.base);
   }
 
@@ -160,7 +170,6 @@ export class ScimController {
   @Scim('Provision a user (201); 409 uniqueness for a userName in use', 201, true)
   async createUser(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const user = await this.users.create(body, this.base);
-    scimJson(reply);
     void reply.header('Location', (user.meta as Json).location);
     return user;
   }
@@ -168,15 +177,13 @@ export class ScimController {
   @Get('Users/:id')
   @Scim('One user')
   @Projection()
-  getUser(@Param('id') id: string, @Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
-    scimJson(reply);
+  getUser(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.users.get(id, this.base, query);
   }
 
   @Put('Users/:id')
   @Scim('Replace a user; active false deactivates it and ends its tokens', 200, true)
-  replaceUser(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
-    scimJson(reply);
+  replaceUser(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.users.replace(id, body, this.base);
   }
 
@@ -197,8 +204,7 @@ export class ScimController {
   @Get('Groups')
   @Scim('List or search groups (ListResponse)')
   @ListQuery()
-  listGroups(@Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
-    scimJson(reply);
+  listGroups(@Query() query: ScimQuery): Promise<Json> {
     return this.groups.list(query, this.base);
   }
 
@@ -207,7 +213,6 @@ export class ScimController {
   @Scim('Create a group with its members (201)', 201, true)
   async createGroup(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const group = await this.groups.create(body, this.base);
-    scimJson(reply);
     void reply.header('Location', (group.meta as Json).location);
     return group;
   }
@@ -215,15 +220,13 @@ export class ScimController {
   @Get('Groups/:id')
   @Scim('One group')
   @Projection()
-  getGroup(@Param('id') id: string, @Query() query: ScimQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
-    scimJson(reply);
+  getGroup(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.groups.get(id, this.base, query);
   }
 
   @Put('Groups/:id')
   @Scim('Replace a group and its members', 200, true)
-  replaceGroup(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
-    scimJson(reply);
+  replaceGroup(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.groups.replace(id, body, this.base);
   }
 
