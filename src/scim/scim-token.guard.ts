@@ -2,7 +2,6 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { setAuditActor } from '../common/audit/audit-context';
 import { ScimTokensService } from './scim-tokens.service';
-import { ScimError } from './scim.error';
 import { DomainException } from '../common/errors/domain.exception';
 
 const BEARER_RE = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -27,5 +26,3 @@ export class ScimTokenGuard implements CanActivate {
     return true;
   }
 }
-
-export { ScimError };
