@@ -1,5 +1,5 @@
 /**
- * Microsoft's SCIM test collection (../shared/standards/scim, AzureAD/SCIMReferenceCode), run with
+ * Microsoft's SCIM test collection (test/standards/scim, from AzureAD/SCIMReferenceCode), run with
  * newman against the built service: every folder and request except "Get Token" (the reference
  * server's own token route); the token is one `hr scim-tokens:issue` printed. A fresh installation
  * on a temporary SQLite file unless SCIM_DATABASE_URL names another (an empty MariaDB database):
@@ -16,8 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
+/** Kept in the repository (test/standards/scim, MIT), so a clean clone runs it. */
 const COLLECTION =
-  process.env.SCIM_COLLECTION ?? join(ROOT, '..', 'shared', 'standards', 'scim', 'microsoft-scim-postman-collection.json');
+  process.env.SCIM_COLLECTION ?? join(ROOT, 'test', 'standards', 'scim', 'microsoft-scim-postman-collection.json');
 
 interface NewmanSummary {
   run: {
