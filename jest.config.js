@@ -11,6 +11,9 @@ const swc = (syntax) => [
   },
 ];
 
+/** Packages that ship ESM only, compiled to CommonJS for the tests (Node itself loads them). */
+const ESM_ONLY = '(content-disposition|any-ascii|openid-client|oauth4webapi|jose)';
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
@@ -19,10 +22,10 @@ module.exports = {
     '^.+\\.ts$': swc('typescript'),
     // content-disposition 3 (used by @fastify/static for /docs) ships ESM only, which Jest on
     // Node 20 cannot require; it is compiled to CommonJS for the tests. Node itself loads it fine.
-    // any-ascii (SEPA names' transliteration) likewise.
-    '/node_modules/(content-disposition|any-ascii)/.+\\.js$': swc('ecmascript'),
+    // any-ascii (SEPA names' transliteration) and openid-client with its oauth4webapi and jose 6 likewise.
+    [`/node_modules/${ESM_ONLY}/.+\\.js$`]: swc('ecmascript'),
   },
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|any-ascii)/)'],
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
   // Suites wait on timers, SMTP and child processes as much as on the CPU: three workers on two

@@ -15,15 +15,19 @@ import { TokenService } from './token.service';
 import { UserMfa, UserRecoveryCode } from './entities/user-mfa.entity';
 import { MfaController } from './mfa/mfa.controller';
 import { MfaService } from './mfa/mfa.service';
+import { OidcLogin } from './entities/oidc-login.entity';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcService } from './oidc/oidc.service';
 import { SettingsModule } from '../settings/settings.module';
 
 @Module({
-  imports: [PassportModule, SettingsModule, TypeOrmModule.forFeature([OAuthToken, UserMfa, UserRecoveryCode])],
-  controllers: [AuthController, MfaController],
+  imports: [PassportModule, SettingsModule, TypeOrmModule.forFeature([OAuthToken, UserMfa, UserRecoveryCode, OidcLogin])],
+  controllers: [AuthController, MfaController, OidcController],
   providers: [
     AuthService,
     TokenService,
     MfaService,
+    OidcService,
     BearerStrategy,
     RateLimitsService,
     { provide: AUTHENTICATOR, useClass: BearerAuthenticator },

@@ -26,6 +26,8 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
     findById: async (id) => (id === alice.id ? alice : null),
     departmentsOf: async () => [],
     replacePasswordHash: async () => undefined,
+    findForSignOn: async () => null,
+    linkSubject: async () => undefined,
   };
 
   // The settings as shipped: no level must have a second factor.

@@ -23,6 +23,14 @@ export interface UserDirectory {
   /** By username, or by e-mail when `login` contains "@" (both stored in lower case). */
   findByLogin(login: string): Promise<DirectoryUser | null>;
   findById(id: number): Promise<DirectoryUser | null>;
+  /**
+   * The user single sign-on names (OpenID Connect): the one linked to `subject`, else the one whose
+   * SCIM externalId is `objectId` (Entra ID's oid), else the one whose e-mail is `verifiedEmail`;
+   * those two only among users not linked to a subject yet.
+   */
+  findForSignOn(subject: string, objectId: string | null, verifiedEmail: string | null): Promise<DirectoryUser | null>;
+  /** Links the subject to the user (its next sign-in finds it by subject). */
+  linkSubject(userId: number, subject: string): Promise<void>;
   /** A Restricted Admin's assigned departments. */
   departmentsOf(userId: number): Promise<number[]>;
   /** Replaces the password hash only while it is still `expected` (a rehash must not undo a change). */

@@ -30,6 +30,14 @@ export interface S3Settings {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
 }
 
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** OIDC_ALLOW_HTTP=true: an http:// issuer (a provider on loopback in tests); https otherwise. */
+  allowHttp: boolean;
+}
+
 export interface AppConfig {
   port: number;
   /** HTTP processes sharing the port (node:cluster); API_PROCESSES=auto = the number of cores. */
@@ -67,6 +75,8 @@ export interface AppConfig {
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
   corsOrigins: string[];
+  /** OpenID Connect sign-in (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: all three or none); null: off. */
+  oidc: OidcSettings | null;
   bodyLimit: number;
   logLevel: LogLevel;
   /**
@@ -383,6 +393,16 @@ export function loadConfig(env: Env): AppConfig {
     }
   }
 
+  const oidc = (): OidcSettings | null => {
+    const allowHttp = bool('OIDC_ALLOW_HTTP', false);
+    const issuer = url('OIDC_ISSUER', allowHttp ? ['https:', 'http:'] : ['https:']);
+    const clientId = get('OIDC_CLIENT_ID');
+    const clientSecret = get('OIDC_CLIENT_SECRET');
+    const given = [get('OIDC_ISSUER'), clientId, clientSecret].filter((v) => v !== undefined).length;
+    if (given > 0 && given < 3) problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three or none');
+    return issuer && clientId && clientSecret ? { issuer, clientId, clientSecret, allowHttp } : null;
+  };
+
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'));
   if (typeof trustProxy === 'string') problems.push(`TRUST_PROXY: ${trustProxy}`);
 
@@ -419,6 +439,7 @@ export function loadConfig(env: Env): AppConfig {
     accessTokenTtlSec: duration('ACCESS_TOKEN_TTL', '1h'),
     refreshTokenTtlSec: duration('REFRESH_TOKEN_TTL', '30d'),
     corsOrigins,
+    oidc: oidc(),
     bodyLimit: bodyLimit ?? 1024 * 1024,
     logLevel,
     trustProxy: typeof trustProxy === 'string' ? false : trustProxy,

@@ -40,6 +40,7 @@ import { PayrollTables1763800000038 } from './1763800000038-PayrollTables';
 import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
 import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJournal';
 import { Identity1763800000041 } from './1763800000041-Identity';
+import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   ApprovalChains1763800000039,
   BankFilesAndJournal1763800000040,
   Identity1763800000041,
+  OidcLogins1763800000042,
 ];
