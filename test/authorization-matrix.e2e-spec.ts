@@ -27,6 +27,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Platform
   [/GET/, /^\/(echo|health\/live|health\/ready)$/, 'public'],
   [/POST/, /^\/oauth\/(token|revoke)$/, 'public'],
+  [/GET/, /^\/auth\/oidc\/(login|callback)$/, 'public'],
   // SCIM (issue 47): a SCIM token only; the tokens themselves are the Admin's.
   [/GET|POST|PUT|PATCH|DELETE/, /^\/scim\/v2\//, 'scim'],
   [/GET|POST|DELETE/, /^\/scim-tokens(\/:id)?$/, ADMIN],

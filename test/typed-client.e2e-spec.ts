@@ -280,6 +280,24 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     const reset = await admin.DELETE('/users/{id}/mfa', { params: { path: { id: c.users.employee.user.id } } });
     expect([reset.response.status, reset.error?.error.code]).toEqual([404, 'NOT_FOUND']);
 
+    // Single sign-on is not configured here: every parameter passes validation, then 404.
+    const login = await admin.GET('/auth/oidc/login', { params: { query: { return_to: '/signed-in' } } });
+    expect([login.response.status, login.error?.error.code]).toEqual([404, 'NOT_FOUND']);
+    const back = await admin.GET('/auth/oidc/callback', {
+      params: {
+        query: {
+          code: 'c',
+          state: 's',
+          iss: 'https://idp.example',
+          error: 'e',
+          error_description: 'd',
+          error_uri: 'https://idp.example/e',
+          session_state: 'x',
+        },
+      },
+    });
+    expect([back.response.status, back.error?.error.code]).toEqual([404, 'NOT_FOUND']);
+
     const issued = await admin.POST('/scim-tokens', { body: { name: 'typed' } });
     const tokenId = issued.data!.data.id;
     expect((await admin.GET('/scim-tokens')).data?.data.map((x) => x.id)).toContain(tokenId);

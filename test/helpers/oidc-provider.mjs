@@ -50,7 +50,8 @@ server.listen(0, '127.0.0.1', () => {
     if (ctx.oidc?.route !== 'token' || !mode || !ctx.body?.id_token) return;
     const payload = jose.decodeJwt(ctx.body.id_token);
     const signed = (body, key) => new jose.SignJWT(body).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).sign(key);
-    const idToken = mode === 'forge' ? await signed(payload, forger) : await signed({ ...payload, aud: 'another-client' }, privateKey);
+    const idToken =
+      mode === 'forge' ? await signed(payload, forger) : await signed({ ...payload, aud: 'another-client' }, privateKey);
     ctx.body = { ...ctx.body, id_token: idToken };
   });
   const handle = provider.callback();
@@ -74,7 +75,12 @@ server.listen(0, '127.0.0.1', () => {
         } else {
           const grant = new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
           grant.addOIDCScope('openid email profile');
-          await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+          await provider.interactionFinished(
+            req,
+            res,
+            { consent: { grantId: await grant.save() } },
+            { mergeWithLastSubmission: true },
+          );
         }
         return;
       }

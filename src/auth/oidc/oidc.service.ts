@@ -53,6 +53,7 @@ export class OidcService {
 
   /** The provider's authorization URL for a new sign-in, and the browser secret to set as a cookie. */
   async start(returnTo: string | undefined): Promise<{ location: string; browser: string }> {
+    this.settings();
     const target = returnTo === undefined ? null : this.checkedReturnTo(returnTo);
     const provider = await this.provider();
     const verifier = oidc.randomPKCECodeVerifier();
@@ -90,6 +91,7 @@ export class OidcService {
     browser: string | undefined,
     address: string,
   ): Promise<{ tokens: IssuedTokens; returnTo: string | null }> {
+    this.settings();
     await this.limits.consume('login-address', address, 'Too many sign-in attempts');
     const params = new URLSearchParams(query);
     const state = params.get('state');
