@@ -20,6 +20,15 @@ describe('demo seed', () => {
       ['hradmin', 'Restricted Admin', 'string'],
     ]);
     const admin = bearer(first.accessToken);
+    // Identity (issue 47): a SCIM token that lists "HR Admins", which holds the Restricted Admin.
+    const groups = await t.app.inject({
+      method: 'GET',
+      url: '/app/api/scim/v2/Groups',
+      headers: bearer(String(first.scimToken)),
+    });
+    expect(groups.json().Resources).toEqual([
+      expect.objectContaining({ displayName: 'HR Admins', members: [expect.objectContaining({ display: 'hradmin' })] }),
+    ]);
     const list = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin });
     expect(list.json().total).toBe(61);
     const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
@@ -426,6 +435,7 @@ describe('demo seed', () => {
 
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
+    expect(second.scimToken).toBeNull();
     expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(61);
   }, 120_000); // the whole demo, payslip PDFs included
 });

@@ -243,6 +243,7 @@ async function runDemo(io: CliIo, env: Record<string, string | undefined> = proc
         : `  ${u.level}: username ${u.username} (password shown when it was created; delete ./data/demo.sqlite for a new one)`,
     );
   }
+  if (seeded.scimToken) io.out(`  SCIM (/scim/v2) token: ${seeded.scimToken}   (shown once; keep it)`);
   io.out(`API documentation: ${base}/docs`);
   io.out('Try it:');
   io.out(`  curl -s -H "Authorization: Bearer ${seeded.accessToken}" "${base}/employees?limit=5"`);

@@ -14,6 +14,7 @@ import { seedDemoDocuments } from './demo-documents';
 import { seedDemoNotifications } from './demo-notifications';
 import { seedDemoApprovals } from './demo-approvals';
 import { seedDemoBooks } from './demo-books';
+import { seedDemoIdentity } from './demo-identity';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -26,6 +27,8 @@ export interface DemoCredentials {
 export interface DemoSeedResult {
   users: DemoCredentials[];
   accessToken: string;
+  /** A SCIM token for /scim/v2, on the run that made it; null after. */
+  scimToken: string | null;
 }
 
 export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
@@ -34,7 +37,8 @@ export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
  * The demo company: settings, reference data, 60 employees (61 with last month’s joiner), and an Admin, a Manager, an Employee
  * and a Restricted Admin user; document types and the documents of twelve employees (some
  * expiring within the month); a dry run of an import of three new hires; a few notifications (a
- * leave request for the manager, its approval and a task for the employee). Idempotent: a second
+ * leave request for the manager, its approval and a task for the employee); a SCIM group "HR Admins"
+ * mapped to Restricted Admin and a SCIM token. Idempotent: a second
  * run keeps existing data and prints no password again.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
@@ -86,6 +90,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     manager: await byName('manager'),
     employee: await byName('employee'),
   });
+  const scimToken = await seedDemoIdentity(app, await byName('hradmin'));
   const issued = await tokens.issue(admin as User, { accessTtlSec: 12 * 3600 });
-  return { users: result, accessToken: issued.access_token };
+  return { users: result, accessToken: issued.access_token, scimToken };
 }
