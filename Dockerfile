@@ -1,5 +1,5 @@
 # Multi-stage build: compile with dev dependencies, run with production ones only.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -8,7 +8,7 @@ COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATABASE_URL=sqlite:/data/hr.sqlite
 # Payslip PDFs: Debian's Chromium (driven by puppeteer-core, no browser download) and qpdf for the
 # optional PDF password; the worker renders, the API only streams.
