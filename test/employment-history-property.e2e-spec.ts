@@ -209,13 +209,17 @@ describe('employment history: random sequences against a model (issue 43)', () =
         'SELECT effective_from, department_id, job_title_id, supervisor_id FROM employment_segments WHERE employee_id = ? ORDER BY effective_from DESC',
         [id],
       );
-      expectDays('stored segments', Date.now(), (day) => {
+      // The stored segments and the row hold every recording so far. The server records two changes
+      // of one employee at least a millisecond apart (nextInstant), so a burst of writes runs its
+      // instants a few milliseconds ahead of the clock: "so far" is the last instant, not Date.now().
+      const sofar = Math.max(Date.now(), ...instants);
+      expectDays('stored segments', sofar, (day) => {
         const s = stored.find((x) => String(x.effective_from).slice(0, 10) <= day);
         return s ? { department: s.department_id, job_title: s.job_title_id, supervisor: s.supervisor_id } : null;
       });
       const row = await employees.get(admin, id);
-      if (FIELDS.every((f) => valueOn(model, f, today, Date.now()) === undefined)) continue; // not joined today, as corrected
-      const want = Object.fromEntries(FIELDS.map((f) => [f, valueOn(model, f, today, Date.now()) ?? null]));
+      if (FIELDS.every((f) => valueOn(model, f, today, sofar) === undefined)) continue; // not joined today, as corrected
+      const want = Object.fromEntries(FIELDS.map((f) => [f, valueOn(model, f, today, sofar) ?? null]));
       const got = Object.fromEntries(FIELDS.map((f) => [f, row[f] ?? null]));
       if (JSON.stringify(got) !== JSON.stringify(want))
         problems.push(`seq ${seq} row: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
