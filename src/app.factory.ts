@@ -16,6 +16,7 @@ import { DataSource } from 'typeorm';
 import { registerExports } from './common/export/exportable';
 import { Authenticator, AUTHENTICATOR } from './common/auth/authenticator';
 import { HandlersInFlight } from './common/http/handlers-in-flight';
+import { Metrics } from './common/metrics/metrics';
 import { SlowClients } from './common/http/slow-clients';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
@@ -109,6 +110,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     uploadMinBytesPerSec: config.http.uploadMinBytesPerSec,
     uploadWindowMs: config.http.uploadWindowMs,
   }).register(fastify);
+  registerRequestMetrics(fastify, app.get(Metrics), config.apiPrefix);
   const handlers = new HandlersInFlight();
   handlers.register(fastify);
   HANDLERS.set(app, handlers);
@@ -131,6 +133,20 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   await app.init();
   await fastify.ready();
   return app;
+}
+
+/**
+ * Every answered request in the metrics: its route template relative to the base ("/employees/:id",
+ * never the URL: ids must not make series), "unmatched" for none, and its time until the response
+ * was sent.
+ */
+function registerRequestMetrics(fastify: FastifyInstance, metrics: Metrics, prefix: string): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const url = request.routeOptions.url;
+    const route = url === undefined ? 'unmatched' : url.startsWith(prefix) ? url.slice(prefix.length) || '/' : url;
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 }
 
 const HANDLERS = new WeakMap<NestFastifyApplication, HandlersInFlight>();
@@ -213,6 +229,7 @@ const API_TAGS: Array<[string, string]> = [
   ['Imports', 'CSV and XLSX files in: dry run, row errors, commit; templates'],
   ['Documents', 'Employee documents: types, uploads, versions, downloads, expiry'],
   ['Notifications', "The caller's notifications: the feed, its Server-Sent Events stream, read marks and preferences"],
+  ['Metrics', "This process's metrics for Prometheus, to loopback or with METRICS_TOKEN"],
 ];
 
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
@@ -235,7 +252,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
       type: 'http',
       scheme: 'bearer',
       description: 'A SCIM token from POST /scim-tokens (good for /scim/v2 only)',
-    });
+    })
+    .addSecurity('metrics', { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (GET /metrics only)' });
   for (const [name, description] of API_TAGS) builder.addTag(name, description);
   // Paths relative to the server entry, so that a generated client fits any installation; an
   // operation id reads as a client method: EmployeesController.list → listEmployees.
@@ -333,19 +351,19 @@ export function normalizedPath(url: string): string {
 /**
  * Whether the gate applies: decided on the route the router matched, or for a request that matched
  * none on the normalized path, so "/app/%61pi/echo" or "/app/api//echo" are gated like "/app/api/echo".
- * The health probes are the only exception.
+ * The health probes and the metrics are the only exceptions.
  */
 function underGate(prefix: string, request: FastifyRequest): boolean {
   const matched = request.routeOptions.url;
   const path = (matched ?? normalizedPath(request.url)).toLowerCase();
   const base = prefix.toLowerCase();
   if (path !== base && !path.startsWith(`${base}/`)) return false;
-  return !path.startsWith(`${base}/health/`);
+  return !path.startsWith(`${base}/health/`) && path !== `${base}/metrics`;
 }
 
 /**
  * API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health
- * probes. Answered from the settings cache without a promise when it is fresh (every request but
+ * probes and the metrics (§24). Answered from the settings cache without a promise when it is fresh (every request but
  * one in SETTINGS_CACHE_MS); `done` lets the request through, a refusal is sent instead.
  */
 function restGate(

@@ -35,6 +35,7 @@ import { TimesheetsModule } from './timesheets/timesheets.module';
 import { UserDirectoryModule } from './users/user-directory.service';
 import { UsersModule } from './users/users.module';
 import { ScimModule } from './scim/scim.module';
+import { MetricsModule } from './common/metrics/metrics.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +46,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        MetricsModule,
         QueueModule.forRoot(config),
         OutboxModule,
         MailModule.forRoot(config),

@@ -6,13 +6,15 @@ import { AppModule } from './app.module';
 import { QUEUE_DASHBOARD_PATH, startQueueDashboard } from './common/queue/queue-dashboard';
 import { QUEUE_NAMES } from './common/queue/queue.constants';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
+import { Metrics } from './common/metrics/metrics';
+import { startMetricsListener } from './common/metrics/metrics-listener';
 import { ConfigError, loadConfig } from './config/config';
 
 /**
  * The queue worker: the same modules as the API, no HTTP listener. It consumes the `mail`,
  * `payroll` and `webhooks` queues from Redis (moving new webhook events from the outbox to the
- * last) and drains running jobs on SIGTERM/SIGINT. With QUEUE_DASHBOARD_PORT it also serves the
- * queue dashboard on 127.0.0.1.
+ * last) and drains running jobs on SIGTERM/SIGINT. It serves its metrics on WORKER_METRICS_PORT
+ * (loopback by default) and, with QUEUE_DASHBOARD_PORT, the queue dashboard on 127.0.0.1.
  */
 async function main(): Promise<void> {
   const config = { ...loadConfig(process.env), queueConsumer: true };
@@ -31,6 +33,14 @@ async function main(): Promise<void> {
           config.queueDashboardPort,
         );
   if (dashboard) logger.info({ url: `http://127.0.0.1:${dashboard.port}${QUEUE_DASHBOARD_PATH}` }, 'queue dashboard');
+  const metrics = await startMetricsListener(app.get(Metrics), config.metrics);
+  if (metrics)
+    logger[metrics.movedFromDefault ? 'warn' : 'info'](
+      { url: `http://${config.metrics.workerHost}:${metrics.port}/metrics` },
+      metrics.movedFromDefault
+        ? `worker metrics: port ${config.metrics.workerPort} is taken (another worker?), set WORKER_METRICS_PORT per worker`
+        : 'worker metrics',
+    );
 
   // SIGTERM/SIGINT: stop taking jobs, let the running ones finish (Bull's close waits for them),
   // then exit 0. A second signal exits at once.
@@ -39,6 +49,7 @@ async function main(): Promise<void> {
     process.once(signal, () => process.exit(1));
     void (async () => {
       await dashboard?.close();
+      await metrics?.close();
       await app.close();
       logger.info('worker stopped');
       process.exit(0);

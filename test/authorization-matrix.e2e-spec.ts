@@ -17,7 +17,8 @@ const ANY: readonly UserLevel[] = ['Admin', 'Restricted Admin', 'Manager', 'Empl
 const ADMINS: readonly UserLevel[] = ['Admin', 'Restricted Admin'];
 const ADMIN: readonly UserLevel[] = ['Admin'];
 /** scim: a SCIM token only (issue 47); every REST caller gets 401, as a SCIM token does on every other route. */
-type Rule = 'public' | 'scim' | readonly UserLevel[];
+/** metrics: no token from loopback (issue 48); any token but METRICS_TOKEN (a user's, a SCIM one) is 401. */
+type Rule = 'public' | 'scim' | 'metrics' | readonly UserLevel[];
 
 const REFERENCE =
   'certifications|departments|document-types|education-levels|employment-statuses|holidays|job-titles|languages|leave-periods|leave-types|nationalities|pay-grades|projects|skills';
@@ -28,6 +29,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET/, /^\/(echo|health\/live|health\/ready)$/, 'public'],
   [/POST/, /^\/oauth\/(token|revoke)$/, 'public'],
   [/GET/, /^\/auth\/oidc\/(login|callback)$/, 'public'],
+  [/GET/, /^\/metrics$/, 'metrics'],
   // SCIM (issue 47): a SCIM token only; the tokens themselves are the Admin's.
   [/GET|POST|PUT|PATCH|DELETE/, /^\/scim\/v2\//, 'scim'],
   [/GET|POST|DELETE/, /^\/scim-tokens(\/:id)?$/, ADMIN],
@@ -201,6 +203,7 @@ describe('authorization matrix: every route × anonymous and the four levels', (
         const status = res.statusCode;
         let ok: boolean;
         if (rule === 'public') ok = status !== 401 && status !== 403;
+        else if (rule === 'metrics') ok = level ? status === 401 : status === 200;
         else if (!level) ok = status === 401;
         else if (rule === 'scim' || level === 'scim')
           ok = rule === 'scim' && level === 'scim' ? status !== 401 && status !== 403 : status === 401;
@@ -234,7 +237,7 @@ describe('authorization matrix: every route × anonymous and the four levels', (
           cells += 1;
           const rule = ruleOf(route);
           const expected =
-            rule !== 'public' && rule !== 'scim' && rule && !rule.includes(level)
+            rule !== 'public' && rule !== 'scim' && rule !== 'metrics' && rule && !rule.includes(level)
               ? 403
               : sees !== 'missing-item' && sees[level].includes(target)
                 ? 200

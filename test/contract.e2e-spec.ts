@@ -115,13 +115,17 @@ describe('the OpenAPI contract', () => {
         const levels = policy && !policy.public ? [...policy.levels] : undefined;
         // SCIM routes: public to the REST gate, guarded by the SCIM token alone (issue 47).
         const scim = path.startsWith('/scim/v2/') && (op.security ?? []).some((s) => 'scim' in s);
+        // The metrics: public to the REST gate, guarded by loopback or METRICS_TOKEN (issue 48).
+        const metrics = path === '/metrics' && (op.security ?? []).some((s) => 'metrics' in s);
         const who = scim
           ? 'Who may call: an identity provider with a SCIM token'
-          : !levels
-            ? 'No token needed.'
-            : levels.length === 4
-              ? 'Who may call: any signed-in user.'
-              : `Who may call: ${levels.join(', ')}.`;
+          : metrics
+            ? 'Who may call: a scraper on loopback, or one with METRICS_TOKEN'
+            : !levels
+              ? 'No token needed.'
+              : levels.length === 4
+                ? 'Who may call: any signed-in user.'
+                : `Who may call: ${levels.join(', ')}.`;
         if (JSON.stringify(op['x-levels']) !== JSON.stringify(levels) || !op.description?.startsWith(who))
           wrong.push(`${method} ${path}: ${JSON.stringify(op['x-levels'])} ${op.description?.split('\n')[0]}`);
       }

@@ -365,4 +365,14 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     expect((await scim.DELETE('/scim/v2/Users/{id}', { params: { path: { id } } })).response.status).toBe(204);
     expect((await admin.DELETE('/scim-tokens/{id}', { params: { path: { id: tokenId } } })).data?.data.id).toBe(tokenId);
   });
+
+  it('reads the metrics (issue 48): as text, from loopback without a token', async () => {
+    const scraper = createHrClient({ baseUrl, token: '' });
+    const res = await scraper.GET('/metrics', { parseAs: 'text' });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toContain('# TYPE hr_http_request_duration_seconds histogram');
+    const user = createHrClient({ baseUrl, token: c.users.admin.token });
+    const refused = await user.GET('/metrics', { parseAs: 'text' });
+    expect(refused.response.status).toBe(401);
+  });
 });

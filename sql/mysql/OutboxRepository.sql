@@ -10,6 +10,13 @@ SELECT subscriber, last_seq
   FROM outbox_cursors
   WHERE subscriber IN (?, ?);
 
+-- OutboxRepository.firstAfter
+SELECT created_at
+  FROM outbox_events
+  WHERE seq > ?
+  ORDER BY seq
+  LIMIT 1;
+
 -- OutboxRepository.firstUnsequenced
 SELECT MIN(id) AS id
   FROM outbox_events
@@ -24,6 +31,11 @@ SELECT last_seq, failures
 UPDATE outbox_cursors
   SET last_seq = ?, failures = 0, last_error = ?, updated_at = ?
   WHERE subscriber = ?;
+
+-- OutboxRepository.oldestUnsequenced
+SELECT MIN(created_at) AS at
+  FROM outbox_events
+  WHERE seq IS NULL;
 
 -- OutboxRepository.purge
 DELETE

@@ -38,6 +38,18 @@ export interface OidcSettings {
   allowHttp: boolean;
 }
 
+/** Prometheus metrics (API.md §24). */
+export interface MetricsSettings {
+  /** METRICS_TOKEN: a bearer that may read /metrics from anywhere; null: loopback only. */
+  token: string | null;
+  /** The worker's metrics listener (WORKER_METRICS_PORT, default 9464; 0 any free port; null: off). */
+  workerPort: number | null;
+  /** WORKER_METRICS_PORT was not set: a second worker on the host, finding 9464 taken, takes any free port. */
+  workerPortDefault: boolean;
+  /** Where the worker's listener binds (WORKER_METRICS_HOST, loopback by default). */
+  workerHost: string;
+}
+
 export interface AppConfig {
   port: number;
   /** HTTP processes sharing the port (node:cluster); API_PROCESSES=auto = the number of cores. */
@@ -104,6 +116,7 @@ export interface AppConfig {
     /** A connection with no traffic either way (HTTP_IDLE_TIMEOUT); above the notification stream's heartbeat. */
     idleTimeoutMs: number;
   };
+  metrics: MetricsSettings;
   /** How long the REST-enabled setting is cached in each process. */
   settingsCacheMs: number;
   /** How long a validated access token is cached in each process. */
@@ -403,6 +416,19 @@ export function loadConfig(env: Env): AppConfig {
     return issuer && clientId && clientSecret ? { issuer, clientId, clientSecret, allowHttp } : null;
   };
 
+  const metrics = (): MetricsSettings => {
+    const token = get('METRICS_TOKEN') ?? null;
+    if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token))
+      problems.push('METRICS_TOKEN: at least 16 printable characters, no spaces');
+    const off = get('WORKER_METRICS_PORT')?.toLowerCase() === 'off';
+    return {
+      token,
+      workerPort: off ? null : int('WORKER_METRICS_PORT', 9464, 0, 65535),
+      workerPortDefault: get('WORKER_METRICS_PORT') === undefined,
+      workerHost: get('WORKER_METRICS_HOST') ?? '127.0.0.1',
+    };
+  };
+
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'));
   if (typeof trustProxy === 'string') problems.push(`TRUST_PROXY: ${trustProxy}`);
 
@@ -454,6 +480,7 @@ export function loadConfig(env: Env): AppConfig {
       uploadWindowMs: duration('HTTP_UPLOAD_RATE_WINDOW', '10s') * 1000,
       idleTimeoutMs: duration('HTTP_IDLE_TIMEOUT', '2m') * 1000,
     },
+    metrics: metrics(),
     settingsCacheMs: int('SETTINGS_CACHE_MS', 2000, 0, 5000),
     tokenCacheMs: int('TOKEN_CACHE_MS', 2000, 0, 5000),
     loginRateLimit: {

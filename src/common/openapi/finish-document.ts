@@ -181,13 +181,16 @@ function exportAnswer(operation: OperationLike): void {
 function whoMayCall(operation: OperationLike, secured: boolean): void {
   const levels = (operation as Record<string, unknown>)[LEVELS_EXTENSION] as readonly UserLevel[] | undefined;
   const scim = (operation.security ?? []).some((s) => typeof s === 'object' && s !== null && 'scim' in s);
+  const metrics = (operation.security ?? []).some((s) => typeof s === 'object' && s !== null && 'metrics' in s);
   const who = scim
     ? 'Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.'
-    : !secured
-      ? 'No token needed.'
-      : !levels || levels.length === USER_LEVELS.length
-        ? 'Who may call: any signed-in user.'
-        : `Who may call: ${levels.join(', ')}.`;
+    : metrics
+      ? 'Who may call: a scraper on loopback, or one with METRICS_TOKEN as a bearer token; no user token.'
+      : !secured
+        ? 'No token needed.'
+        : !levels || levels.length === USER_LEVELS.length
+          ? 'Who may call: any signed-in user.'
+          : `Who may call: ${levels.join(', ')}.`;
   operation.description = operation.description ? `${who}\n\n${operation.description}` : who;
 }
 

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { transaction } from '../database/transaction';
 import { fromSqlInstant } from '../database/whole-second';
+import { Metrics, Sample } from '../metrics/metrics';
 import { JobQueue } from '../queue/job-queue.service';
 import { defineJob } from '../queue/queue.constants';
 import { OutboxRepository, OutboxRow } from './outbox.repository';
@@ -63,6 +64,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: OutboxRepository,
     private readonly jobs: JobQueue,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /** Adds a subscriber (in its module's onModuleInit); its cursor row is made on its first batch, at the start of the outbox. */
@@ -76,6 +78,28 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
       await this.relay().catch((err: Error) => this.logger.warn(`relay failed: ${err.message}`));
     });
     void this.jobs.schedule(OUTBOX_RELAY_JOB, this.config.outbox.relayMs);
+    this.metrics?.gauge(
+      'hr_outbox_relay_lag_seconds',
+      'Per subscriber, the age of the oldest event it has not handled yet (0: none waiting)',
+      ['subscriber'],
+      () => this.lag(),
+    );
+  }
+
+  /** Each subscriber's lag: how long ago the oldest event it has not handled was recorded, in seconds. */
+  async lag(now = Date.now()): Promise<Sample[]> {
+    const unsequenced = await this.repository.oldestUnsequenced();
+    const cursors = await this.repository.cursors([...this.subscribers.keys()]);
+    const firsts = new Map<number, Promise<string | Date | null>>();
+    const samples: Sample[] = [];
+    for (const [name, cursor] of cursors) {
+      if (!firsts.has(cursor)) firsts.set(cursor, this.repository.firstAfter(cursor));
+      const oldest = [await firsts.get(cursor), unsequenced]
+        .filter((at): at is string | Date => at !== null)
+        .map((at) => fromSqlInstant(at).getTime());
+      samples.push([{ subscriber: name }, oldest.length ? Math.max(0, (now - Math.min(...oldest)) / 1000) : 0]);
+    }
+    return samples;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -75,6 +75,25 @@ export class OutboxRepository {
     return out;
   }
 
+  /** When the oldest event not sequenced yet was recorded; null when there is none (the metrics' relay lag). */
+  @RecordSql()
+  async oldestUnsequenced(): Promise<string | Date | null> {
+    const [row] = await this.ds.query<Array<{ at: string | Date | null }>>(
+      `SELECT MIN(created_at) AS at FROM ${OUTBOX_TABLE} WHERE seq IS NULL`,
+    );
+    return row?.at ?? null;
+  }
+
+  /** When the first event after `afterSeq` was recorded; null when there is none (a subscriber's lag). */
+  @RecordSql(0)
+  async firstAfter(afterSeq: number): Promise<string | Date | null> {
+    const [row] = await this.ds.query<Array<{ created_at: string | Date }>>(
+      `SELECT created_at FROM ${OUTBOX_TABLE} WHERE seq > ? ORDER BY seq LIMIT 1`,
+      [afterSeq],
+    );
+    return row?.created_at ?? null;
+  }
+
   /** The events after `afterSeq` in sequence order, at most `limit`. */
   @RecordSql(0, 500)
   after(afterSeq: number, limit: number): Promise<OutboxRow[]> {

@@ -6,6 +6,7 @@ import {
   EnqueuedJob,
   JobHandler,
   JobRunner,
+  QueueDepth,
   QueueName,
   RETIRED_SCHEDULES,
   RetryPolicy,
@@ -141,6 +142,15 @@ export class BullRunner implements JobRunner {
 
   async ping(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.client.ping()));
+  }
+
+  async depth(): Promise<QueueDepth[]> {
+    return Promise.all(
+      [...this.queues].map(async ([queue, q]) => {
+        const c = await q.getJobCounts();
+        return { queue, waiting: c.waiting, active: c.active, delayed: c.delayed, failed: c.failed };
+      }),
+    );
   }
 
   async close(): Promise<void> {

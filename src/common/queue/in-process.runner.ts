@@ -1,8 +1,18 @@
 import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import { AttemptOutcome, EnqueuedJob, JobHandler, JobRunner, QueueName, RetryPolicy } from './queue.constants';
+import {
+  AttemptOutcome,
+  EnqueuedJob,
+  JobHandler,
+  JobRunner,
+  QueueDepth,
+  QueueName,
+  QUEUE_NAMES,
+  RetryPolicy,
+} from './queue.constants';
 
 interface Tracked {
+  queue: QueueName;
   state: 'waiting' | 'active' | 'delayed' | 'completed' | 'failed';
   attemptsMade: number;
   events: EventEmitter;
@@ -73,7 +83,7 @@ export class InProcessRunner implements JobRunner {
     // Like Bull, a job id that is waiting, running or recently finished is not added again.
     let job = this.jobs.get(jobId);
     if (!job) {
-      job = { state: 'waiting', attemptsMade: 0, events: new EventEmitter() };
+      job = { queue, state: 'waiting', attemptsMade: 0, events: new EventEmitter() };
       this.jobs.set(jobId, job);
       this.schedule(job, 0, () => this.inTurn(queue, () => this.attempt(queue, job as Tracked, jobId, handler, data, retry)));
     }
@@ -86,6 +96,17 @@ export class InProcessRunner implements JobRunner {
   }
 
   async ping(): Promise<void> {}
+
+  async depth(): Promise<QueueDepth[]> {
+    const counts = new Map<QueueName, QueueDepth>(
+      QUEUE_NAMES.map((queue) => [queue, { queue, waiting: 0, active: 0, delayed: 0, failed: 0 }]),
+    );
+    for (const job of this.jobs.values()) {
+      const c = counts.get(job.queue);
+      if (c && job.state !== 'completed') c[job.state] += 1;
+    }
+    return [...counts.values()];
+  }
 
   async close(): Promise<void> {
     this.closed = true;

@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { runInJob } from '../audit/audit-context';
+import { Metrics, Sample } from '../metrics/metrics';
 import {
   AbandonedHandler,
   DEFAULT_RETRY,
@@ -9,6 +11,7 @@ import {
   EnqueuedJob,
   JOB_RUNNER,
   JobDefinition,
+  JobContext,
   JobHandler,
   JobRunner,
   RetryPolicy,
@@ -31,6 +34,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   constructor(
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
     @Optional() @Inject(DEFINED_JOB_NAMES) private readonly defined: ReadonlySet<string> = DEFINED_JOBS,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   get kind(): JobRunner['kind'] {
@@ -54,7 +58,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.runner.register(
       job.queue,
       job.name,
-      (data, ctx) => runInJob({ queue: job.queue, id: ctx.jobId, fields: fields?.(data) }, () => run(data, ctx)),
+      (data, ctx) =>
+        runInJob({ queue: job.queue, id: ctx.jobId, fields: fields?.(data) }, () =>
+          this.timed(job.queue, job.name, run, data, ctx),
+        ),
       policy,
       abandoned &&
         ((data, reason) =>
@@ -62,6 +69,19 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
             (abandoned as AbandonedHandler<unknown>)(data, reason),
           )),
     );
+  }
+
+  /** Runs one attempt, its duration and outcome counted in the metrics. */
+  private async timed(queue: string, name: string, run: JobHandler<unknown>, data: unknown, ctx: JobContext): Promise<unknown> {
+    const started = performance.now();
+    let outcome: 'completed' | 'failed' = 'failed';
+    try {
+      const result = await run(data, ctx);
+      outcome = 'completed';
+      return result;
+    } finally {
+      this.metrics?.observeJob(queue, name, outcome, (performance.now() - started) / 1000);
+    }
   }
 
   /**
@@ -106,6 +126,15 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       throw new Error(`jobs defined without a handler: ${missing.join(', ')} (register them in their processor's onModuleInit)`);
     await this.runner.start();
     this.started = true;
+    this.metrics?.gauge(
+      'hr_queue_jobs',
+      'Jobs by queue and state (waiting, active, delayed, failed): with Redis, across every process',
+      ['queue', 'state'],
+      async () =>
+        (await this.runner.depth()).flatMap((d) =>
+          (['waiting', 'active', 'delayed', 'failed'] as const).map((state) => [{ queue: d.queue, state }, d[state]] as Sample),
+        ),
+    );
     for (const { job, everyMs, firstAfterMs } of this.schedules.values())
       await this.runner.repeat(job.queue, job.name, everyMs, firstAfterMs);
   }

@@ -59,6 +59,14 @@ export function workerDeathsReason(deaths: number): string {
   return `the worker stopped while running this job ${deaths} time${deaths === 1 ? '' : 's'}`;
 }
 
+export interface QueueDepth {
+  queue: QueueName;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
 export type AttemptOutcome = 'completed' | 'failed' | 'timeout';
 
 export interface EnqueuedJob {
@@ -92,6 +100,8 @@ export interface JobRunner {
   repeat(queue: QueueName, name: string, everyMs: number, firstAfterMs?: number): Promise<void>;
   /** Throws when the backend is unreachable. */
   ping(): Promise<void>;
+  /** Jobs per queue and state, for the metrics (Bull: across every process; in process: this one's). */
+  depth(): Promise<QueueDepth[]>;
   /** Stops taking jobs and waits for the running ones. */
   close(): Promise<void>;
 }
