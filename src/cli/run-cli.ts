@@ -20,41 +20,14 @@ import { ScimTokensService } from '../scim/scim-tokens.service';
 import { UsersService } from '../users/users.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { parseArgs, required, UsageError } from './args';
+import { USAGE } from './usage';
+import { backupDatabase, restoreDatabase } from '../database/backup';
 import { runAs } from '../common/audit/audit-context';
 
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
-
-export const USAGE = `Usage: hr <command> [options]
-
-Commands:
-  db:migrate                                   apply pending database migrations
-  users:create-admin --username U --email E --password P
-                                               create an Admin user
-  users:create --username U --email E --password P --level L [--employee ID] [--departments 1,2]
-                                               create a user of any level (Admin, "Restricted Admin",
-                                               Manager, Employee), linked to an employee id; a Restricted
-                                               Admin's departments (ids) are its scope
-  users:reset-password --username U            print a new temporary password (to hand over when no
-                                               SMTP_URL is set); the user must change it, its tokens end
-  tokens:issue --username U [--ttl 1h]         print a new access token for scripts
-  scim-tokens:issue --name N                   print a new SCIM token (for /scim/v2: an identity provider's provisioning)
-  maintenance:purge                            delete expired tokens and idempotency keys, audit log entries past
-                                               "Audit Log Retention Days", webhook events dispatched over 7 days
-                                               ago, delivery attempts over 30 days old and the files of dry-run
-                                               imports not committed within 7 days (run daily)
-  maintenance:rebuild-insights                 recompute the insights rollups after loading attendance, time entries or leave around the API
-  leave:accrue [--history all] [--employees 1,2]
-                                               write what the leave policies owe and the ledger lacks, as the daily job
-                                               does for the current and the previous leave period; --history all covers
-                                               every leave period begun (after a policy or assignment changed far back)
-  settings:get <name>                          print a setting's value
-  settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
-  demo                                         serve the API on ./data/demo.sqlite with a demo company
-
-Configuration comes from the environment (DATABASE_URL, REDIS_URL, ...; see README).`;
 
 type Handler = (args: string[], ctx: { config: AppConfig; io: CliIo }) => Promise<void>;
 
@@ -82,6 +55,18 @@ const COMMANDS: Record<string, Handler> = {
     } finally {
       await ds.destroy();
     }
+  },
+
+  'db:backup': async (argv, { config, io }) => {
+    const r = await backupDatabase(config.database, oneFile(argv, 'db:backup'));
+    io.out(`backed up to ${r.file}: ${r.bytes} bytes in ${r.ms} ms, at migration ${r.migration ?? 'none'}; integrity checked`);
+  },
+
+  'db:restore': async (argv, { config, io }) => {
+    const r = await restoreDatabase(config.database, oneFile(argv, 'db:restore'));
+    io.out(`restored, at migration ${r.migration ?? 'none'}${r.previous ? `; the database it replaced is ${r.previous}` : ''}`);
+    if (r.pending.length)
+      io.out(`the API applies ${r.pending.length} newer migration(s) when it starts: ${r.pending.join(', ')}`);
   },
 
   'users:create-admin': async (argv, { config, io }) => {
@@ -216,6 +201,12 @@ const COMMANDS: Record<string, Handler> = {
     await runDemo(io);
   },
 };
+
+function oneFile(argv: string[], command: string): string {
+  const { positionals } = parseArgs(argv, []);
+  if (positionals.length !== 1) throw new UsageError(`${command} takes one file name`);
+  return positionals[0];
+}
 
 /** The demo always uses ./data/demo.sqlite, whatever DATABASE_URL says, so it never seeds a real database. */
 export function demoConfig(env: Record<string, string | undefined>): AppConfig {
