@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { tracing } from './tracing';
 import cluster, { Worker } from 'node:cluster';
 import { createApp, handlersDone } from './app.factory';
 import { createRootLogger } from './common/logging/logger';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
       // Handlers whose clients went away are not waited for by the listener: they still need the database.
       if (!(await handlersDone(app, 10_000))) process.stderr.write('stopping with route handlers still running after 10 s\n');
       await app.close();
+      await tracing?.shutdown();
       process.exit(0);
     })().catch((err: unknown) => {
       process.stderr.write(`did not stop cleanly: ${String((err as Error)?.stack ?? err)}\n`);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { tracing } from './tracing';
 import { getQueueToken } from '@nestjs/bull';
 import { NestFactory } from '@nestjs/core';
 import type { Queue } from 'bull';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
       await dashboard?.close();
       await metrics?.close();
       await app.close();
+      await tracing?.shutdown();
       logger.info('worker stopped');
       process.exit(0);
     })().catch((err: unknown) => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { runInJob } from '../audit/audit-context';
 import { Metrics, Sample } from '../metrics/metrics';
+import { runTraced, runUntraced, withTraceContext } from '../tracing/job-trace';
 import {
   AbandonedHandler,
   DEFAULT_RETRY,
@@ -71,12 +72,16 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     );
   }
 
-  /** Runs one attempt, its duration and outcome counted in the metrics. */
+  /** Runs one attempt in its trace, its duration and outcome counted in the metrics. */
   private async timed(queue: string, name: string, run: JobHandler<unknown>, data: unknown, ctx: JobContext): Promise<unknown> {
     const started = performance.now();
     let outcome: 'completed' | 'failed' = 'failed';
     try {
-      const result = await run(data, ctx);
+      // Periodic work is not traced (the relay would start a trace every 250 ms); the rest continues its request's trace.
+      const result =
+        queue === 'schedule'
+          ? await runUntraced(() => run(data, ctx))
+          : await runTraced(queue, name, ctx.jobId, data, (d) => run(d, ctx));
       outcome = 'completed';
       return result;
     } finally {
@@ -104,7 +109,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   /** Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second one is added. */
   add<T>(job: JobDefinition<T>, data: T, opts: { jobId?: string } = {}): Promise<EnqueuedJob> {
     const policy = this.retries.get(`${job.queue}:${job.name}`) ?? job.retry ?? DEFAULT_RETRY;
-    return this.runner.add(job.queue, job.name, data, opts.jobId ?? randomUUID(), policy);
+    return this.runner.add(job.queue, job.name, withTraceContext(data), opts.jobId ?? randomUUID(), policy);
   }
 
   /** Whether a job with this id is waiting, delayed or running in a live process. */

@@ -1,0 +1,108 @@
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+
+/**
+ * OpenTelemetry traces (API.md §24), on when OTEL_EXPORTER_OTLP_ENDPOINT is set, off and free
+ * otherwise (no SDK loaded, the API's no-op tracer). Started first thing in main.ts and worker.ts,
+ * before the modules it instruments are loaded: HTTP (Node's server and client), Fastify's routes
+ * and hooks (@fastify/otel), mysql2, ioredis (Bull) and better-sqlite3 (our own wrapper: no
+ * maintained instrumentation exists). Spans go over OTLP/HTTP (JSON) to the endpoint, in batches.
+ *
+ * Like the logger's level, this reads the environment itself: it must run before the
+ * configuration module is even loaded.
+ */
+export interface Tracing {
+  /** Exports what is still buffered, then stops. */
+  shutdown(): Promise<void>;
+}
+
+export function startTracing(role: 'api' | 'worker', version: string, env: NodeJS.ProcessEnv = process.env): Tracing | null {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return null;
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
+  const { TracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  const { AsyncLocalStorageContextManager } =
+    require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { registerInstrumentations } =
+    require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { MySQL2Instrumentation } =
+    require('@opentelemetry/instrumentation-mysql2') as typeof import('@opentelemetry/instrumentation-mysql2');
+  const { IORedisInstrumentation } =
+    require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+  const { FastifyOtelInstrumentation } = require('@fastify/otel') as typeof import('@fastify/otel');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+
+  const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': env.OTEL_SERVICE_NAME?.trim() || 'hr-service',
+      'service.version': version,
+      'service.instance.id': `${role}-${process.pid}`,
+      'hr.process.role': role,
+    }),
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter(),
+        ...(Number.isFinite(delay) && delay > 0 ? { scheduledDelayMillis: delay } : {}),
+      }),
+    ],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new HttpInstrumentation(),
+      new FastifyOtelInstrumentation({ registerOnInitialization: true }),
+      new MySQL2Instrumentation(),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  instrumentBetterSqlite3();
+  return { shutdown: () => provider.shutdown() };
+}
+
+interface SqliteStatement {
+  source: string;
+  reader: boolean;
+  [method: string]: unknown;
+}
+
+/**
+ * A span per better-sqlite3 statement run inside a traced operation (a request, a job); none
+ * outside one (timers), like ioredis' requireParentSpan. The calls are synchronous: the span ends
+ * when the call returns.
+ */
+function instrumentBetterSqlite3(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  const probe = new Database(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  const tracer = trace.getTracer('hr-service/better-sqlite3');
+  for (const method of ['run', 'get', 'all', 'iterate']) {
+    const original = proto[method] as (this: SqliteStatement, ...args: unknown[]) => unknown;
+    proto[method] = function traced(this: SqliteStatement, ...args: unknown[]): unknown {
+      if (!trace.getSpan(context.active())?.isRecording()) return original.apply(this, args);
+      const text = this.source;
+      const span = tracer.startSpan(text.split(/\s+/, 1)[0].toUpperCase() || 'sqlite', {
+        kind: SpanKind.CLIENT,
+        attributes: { 'db.system.name': 'sqlite', 'db.query.text': text.length > 2000 ? `${text.slice(0, 2000)}…` : text },
+      });
+      try {
+        return original.apply(this, args);
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: 2 });
+        throw err;
+      } finally {
+        span.end();
+      }
+    };
+  }
+}
