@@ -17,6 +17,7 @@ import { registerExports } from './common/export/exportable';
 import { Authenticator, AUTHENTICATOR } from './common/auth/authenticator';
 import { HandlersInFlight } from './common/http/handlers-in-flight';
 import { Metrics } from './common/metrics/metrics';
+import { ReadReplicas } from './common/database/read-replicas';
 import { SlowClients } from './common/http/slow-clients';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
@@ -111,6 +112,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     uploadWindowMs: config.http.uploadWindowMs,
   }).register(fastify);
   registerRequestMetrics(fastify, app.get(Metrics), config.apiPrefix);
+  registerReadYourWrites(fastify, app.get(ReadReplicas));
   const handlers = new HandlersInFlight();
   handlers.register(fastify);
   HANDLERS.set(app, handlers);
@@ -148,6 +150,17 @@ function registerRequestMetrics(fastify: FastifyInstance, metrics: Metrics, pref
     done();
   });
 }
+
+/** With read replicas: a user's successful write keeps its reads on the primary a few seconds (READ_YOUR_WRITES_MS). */
+function registerReadYourWrites(fastify: FastifyInstance, replicas: ReadReplicas): void {
+  if (!replicas.configured) return;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const user = (request as { user?: { id?: unknown } }).user;
+    if (!SAFE_METHODS.has(request.method) && reply.statusCode < 400 && typeof user?.id === 'number') replicas.markWrite(user.id);
+    done();
+  });
+}
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const HANDLERS = new WeakMap<NestFastifyApplication, HandlersInFlight>();
 

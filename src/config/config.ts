@@ -38,6 +38,18 @@ export interface OidcSettings {
   allowHttp: boolean;
 }
 
+/** MariaDB/MySQL read replicas (API.md §24). */
+export interface ReplicaSettings {
+  /** DATABASE_READ_URLS: mysql:// URLs of replicas of DATABASE_URL's database. */
+  urls: string[];
+  /** A replica further behind than this (READ_REPLICA_MAX_LAG_S), or not replicating, is skipped. */
+  maxLagSec: number;
+  /** A caller's reads go to the primary this long after it wrote (READ_YOUR_WRITES_MS). */
+  readYourWritesMs: number;
+  /** How often each replica's state is read (READ_REPLICA_CHECK_MS). */
+  checkMs: number;
+}
+
 /** Prometheus metrics (API.md §24). */
 export interface MetricsSettings {
   /** METRICS_TOKEN: a bearer that may read /metrics from anywhere; null: loopback only. */
@@ -117,6 +129,7 @@ export interface AppConfig {
     idleTimeoutMs: number;
   };
   metrics: MetricsSettings;
+  replicas: ReplicaSettings;
   /** How long the REST-enabled setting is cached in each process. */
   settingsCacheMs: number;
   /** How long a validated access token is cached in each process. */
@@ -429,6 +442,24 @@ export function loadConfig(env: Env): AppConfig {
     };
   };
 
+  const replicas = (): ReplicaSettings => {
+    const urls = (get('DATABASE_READ_URLS') ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    for (const u of urls)
+      if (parseDatabaseUrl(u)?.type !== 'mysql')
+        problems.push(`DATABASE_READ_URLS: "${u.replace(/\/\/[^@]*@/, '//…@')}" is not a mysql:// URL`);
+    if (urls.length && database?.type !== 'mysql')
+      problems.push('DATABASE_READ_URLS: replicas need DATABASE_URL to be MariaDB/MySQL');
+    return {
+      urls,
+      maxLagSec: int('READ_REPLICA_MAX_LAG_S', 5, 0, 3600),
+      readYourWritesMs: int('READ_YOUR_WRITES_MS', 5000, 0, 600_000),
+      checkMs: int('READ_REPLICA_CHECK_MS', 1000, 100, 600_000),
+    };
+  };
+
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'));
   if (typeof trustProxy === 'string') problems.push(`TRUST_PROXY: ${trustProxy}`);
 
@@ -481,6 +512,7 @@ export function loadConfig(env: Env): AppConfig {
       idleTimeoutMs: duration('HTTP_IDLE_TIMEOUT', '2m') * 1000,
     },
     metrics: metrics(),
+    replicas: replicas(),
     settingsCacheMs: int('SETTINGS_CACHE_MS', 2000, 0, 5000),
     tokenCacheMs: int('TOKEN_CACHE_MS', 2000, 0, 5000),
     loginRateLimit: {

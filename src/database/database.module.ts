@@ -5,6 +5,7 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, runMigrations, startupStatistics } from './data-source';
 import { assertUtf8mb4 } from '../common/database/transaction';
+import { ReadReplicas } from '../common/database/read-replicas';
 
 /**
  * The TypeORM connection; pending migrations are applied before any module uses it. On SQLite the
@@ -36,5 +37,7 @@ import { assertUtf8mb4 } from '../common/database/transaction';
       },
     }),
   ],
+  providers: [ReadReplicas],
+  exports: [ReadReplicas],
 })
 export class DatabaseModule {}

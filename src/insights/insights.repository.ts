@@ -1,3 +1,4 @@
+import { readerFor } from '../common/database/read-replicas';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
@@ -68,7 +69,9 @@ export class InsightsRepository {
   /** Every leave type's id and name, by name. */
   @RecordSql()
   async leaveTypes(): Promise<Array<{ id: number; name: string }>> {
-    const types = await this.ds
+    const types = await (
+      await readerFor(this.ds)
+    )
       .createQueryBuilder()
       .select('t.id', 'id')
       .addSelect('t.name', 'name')
@@ -82,7 +85,9 @@ export class InsightsRepository {
   @RecordSql([1, 2])
   async departmentNames(ids: number[]): Promise<Array<{ id: number; name: string }>> {
     if (!ids.length) return [];
-    const departments = await this.ds
+    const departments = await (
+      await readerFor(this.ds)
+    )
       .createQueryBuilder()
       .select('dep.id', 'id')
       .addSelect('dep.name', 'name')
@@ -99,7 +104,7 @@ export class InsightsRepository {
     scope: EmployeeScope,
     range: PeriodRange,
   ): Promise<{ records: number; employees: number; seconds: number; completed: number; wfh: number }> {
-    const rollup = this.rollup(scope, range, 'attendance_days');
+    const rollup = this.rollup(await readerFor(this.ds), scope, range, 'attendance_days');
     const r = rollup
       ? await rollup
           .select('SUM(r.records)', 'records')
@@ -107,7 +112,7 @@ export class InsightsRepository {
           .addSelect('SUM(r.completed)', 'completed')
           .addSelect('SUM(r.wfh)', 'wfh')
           .getRawOne<Record<string, unknown>>()
-      : await this.attendance(scope, range)
+      : await this.attendance(await readerFor(this.ds), scope, range)
           .select('COUNT(*)', 'records')
           .addSelect('COUNT(DISTINCT a.employee_id)', 'employees')
           .addSelect('SUM(a.duration_seconds)', 'seconds')
@@ -130,13 +135,13 @@ export class InsightsRepository {
     scope: EmployeeScope,
     range: PeriodRange,
   ): Promise<{ entries: number; employees: number; minutes: number }> {
-    const rollup = this.rollup(scope, range, 'time_entry_days');
+    const rollup = this.rollup(await readerFor(this.ds), scope, range, 'time_entry_days');
     const r = rollup
       ? await rollup
           .select('SUM(r.entries)', 'entries')
           .addSelect('SUM(r.minutes)', 'minutes')
           .getRawOne<Record<string, unknown>>()
-      : await this.timeEntries(scope, range)
+      : await this.timeEntries(await readerFor(this.ds), scope, range)
           .select('COUNT(*)', 'entries')
           .addSelect('COUNT(DISTINCT t.employee_id)', 'employees')
           .addSelect('SUM(t.minutes)', 'minutes')
@@ -188,9 +193,9 @@ export class InsightsRepository {
   @RecordSqlAs('weekday, a manager', SAMPLE_TEAM, SAMPLE_RANGE, 'weekday')
   async attendanceHoursBy(scope: EmployeeScope, range: PeriodRange, by: DayKey): Promise<Map<number, number>> {
     const key = (day: string) => this.sql[by](day);
-    const rollup = this.rollup(scope, range, 'attendance_days');
+    const rollup = this.rollup(await readerFor(this.ds), scope, range, 'attendance_days');
     if (rollup) return this.hoursBy(rollup, key('r.day'), 'r.seconds', 3600);
-    return this.hoursBy(this.attendance(scope, range), key('a.in_time'), 'a.duration_seconds', 3600);
+    return this.hoursBy(this.attendance(await readerFor(this.ds), scope, range), key('a.in_time'), 'a.duration_seconds', 3600);
   }
 
   /** Time entry hours by `by` of the day: from the rollup for the company and departments. */
@@ -198,9 +203,9 @@ export class InsightsRepository {
   @RecordSqlAs('weekday, a manager', SAMPLE_TEAM, SAMPLE_RANGE, 'weekday')
   async timesheetHoursBy(scope: EmployeeScope, range: PeriodRange, by: DayKey): Promise<Map<number, number>> {
     const key = (day: string) => this.sql[by](day);
-    const rollup = this.rollup(scope, range, 'time_entry_days');
+    const rollup = this.rollup(await readerFor(this.ds), scope, range, 'time_entry_days');
     if (rollup) return this.hoursBy(rollup, key('r.day'), 'r.minutes', 60);
-    return this.hoursBy(this.timeEntries(scope, range), key('t.date'), 't.minutes', 60);
+    return this.hoursBy(this.timeEntries(await readerFor(this.ds), scope, range), key('t.date'), 't.minutes', 60);
   }
 
   /**
@@ -229,10 +234,10 @@ export class InsightsRepository {
     const approved = (qb: SelectQueryBuilder<object>, alias: string) =>
       by.approvedOnly ? qb.andWhere(`${alias}.status = :approved`, { approved: 'Approved' }) : qb;
 
-    const rollup = this.rollup(scope, range, 'leave_day_sums');
+    const rollup = this.rollup(await readerFor(this.ds), scope, range, 'leave_day_sums');
     if (!rollup) {
       // A Manager's or Employee's own few leave days (scoped() joins their employees `e`).
-      const qb = this.scoped(scope, this.ds.createQueryBuilder().from('leave_days', 'd'), 'd.employee_id');
+      const qb = this.scoped(scope, (await readerFor(this.ds)).createQueryBuilder().from('leave_days', 'd'), 'd.employee_id');
       qb.andWhere('d.date <= :to', { to });
       if (from) qb.andWhere('d.date >= :from', { from });
       const requests = from
@@ -261,7 +266,9 @@ export class InsightsRepository {
     // once per key, less the first days the sums above already counted.
     const spanStart = new Date(Date.parse(`${from}T00:00:00Z`) - MAX_LEAVE_SPAN_DAYS * 86_400_000).toISOString().slice(0, 10);
     const ids = (
-      await this.ds
+      await (
+        await readerFor(this.ds)
+      )
         .createQueryBuilder()
         .select('l.id', 'id')
         .from('leave_requests', 'l')
@@ -269,7 +276,7 @@ export class InsightsRepository {
         .getRawMany<{ id: unknown }>()
     ).map((r) => num(r.id));
     for (let i = 0; i < ids.length; i += 5000) {
-      const across = this.ds
+      const across = (await readerFor(this.ds))
         .createQueryBuilder()
         .from('leave_days', 'd')
         .where('d.request_id IN (:...ids)', { ids: ids.slice(i, i + 5000) })
@@ -306,10 +313,10 @@ export class InsightsRepository {
    * period, for the scopes made of departments: Admin everything, Restricted Admin its subtree.
    * Null for a Manager or Employee, whose few records are read directly.
    */
-  private rollup(scope: EmployeeScope, range: PeriodRange, table: string): SelectQueryBuilder<object> | null {
+  private rollup(ds: DataSource, scope: EmployeeScope, range: PeriodRange, table: string): SelectQueryBuilder<object> | null {
     if (scope.kind !== 'all' && scope.kind !== 'departments') return null;
     const { from, to } = range;
-    const qb = this.ds.createQueryBuilder().from(table, 'r').where('r.day <= :to', { to });
+    const qb = ds.createQueryBuilder().from(table, 'r').where('r.day <= :to', { to });
     if (from) qb.andWhere('r.day >= :from', { from });
     if (scope.kind === 'departments') {
       if (scope.departmentIds.length) qb.andWhere('r.department_id IN (:...departments)', { departments: scope.departmentIds });
@@ -327,16 +334,16 @@ export class InsightsRepository {
   private async employeesWith(scope: EmployeeScope, range: PeriodRange, source: 'attendance' | 'time_entries'): Promise<number> {
     const perEmployee =
       source === 'attendance'
-        ? this.attendance(null, range)
+        ? this.attendance(await readerFor(this.ds), null, range)
             .select('a.employee_id', 'employee_id')
             .addSelect('MIN(a.in_time)', 'first')
             .groupBy('a.employee_id')
-        : this.timeEntries(null, range)
+        : this.timeEntries(await readerFor(this.ds), null, range)
             .select('t.employee_id', 'employee_id')
             .addSelect('MIN(t.date)', 'first')
             .groupBy('t.employee_id')
             .addGroupBy('t.status');
-    const qb = this.ds
+    const qb = (await readerFor(this.ds))
       .createQueryBuilder()
       .from(`(${perEmployee.getQuery()})`, 'x')
       .setParameters(perEmployee.getParameters())
@@ -346,9 +353,9 @@ export class InsightsRepository {
   }
 
   /** attendance `a` started in the period (an attendance record's hours count on the day it starts); null scope: everyone's. */
-  private attendance(scope: EmployeeScope | null, range: PeriodRange): SelectQueryBuilder<object> {
+  private attendance(ds: DataSource, scope: EmployeeScope | null, range: PeriodRange): SelectQueryBuilder<object> {
     const { from, to } = range;
-    const qb = this.ds
+    const qb = ds
       .createQueryBuilder()
       .from('attendance', 'a')
       .where('a.in_time < :end', { end: midnight(to, 1) });
@@ -357,9 +364,9 @@ export class InsightsRepository {
   }
 
   /** time_entries `t` of the period that count as worked time (not rejected); null scope: everyone's. */
-  private timeEntries(scope: EmployeeScope | null, range: PeriodRange): SelectQueryBuilder<object> {
+  private timeEntries(ds: DataSource, scope: EmployeeScope | null, range: PeriodRange): SelectQueryBuilder<object> {
     const { from, to } = range;
-    const qb = this.ds
+    const qb = ds
       .createQueryBuilder()
       .from('time_entries', 't')
       .where('t.date <= :to', { to })

@@ -1,6 +1,7 @@
 import { exportPageSize } from './export-paging';
 import { DataSource, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { DriverReader, positional } from '../database/driver-reader';
+import { readerFor } from '../database/read-replicas';
 import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
 import { DateRangeListQueryDto, ListQueryDto, PageQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
@@ -264,6 +265,24 @@ export async function findPage<T extends ObjectLiteral>(
   deferredAlways = false,
 ): Promise<Page<T>> {
   applyListRequest(qb, req);
+  // Outside a transaction (whose runner the builder carries), a list may read a replica.
+  const inTransaction = (qb as unknown as { queryRunner?: object }).queryRunner !== undefined;
+  const replica = inTransaction ? qb.connection : await readerFor(qb.connection);
+  const runner = replica === qb.connection ? undefined : replica.createQueryRunner();
+  if (runner) qb.setQueryRunner(runner);
+  try {
+    return await pageOfQuery(qb, req, totals, deferredAlways);
+  } finally {
+    await runner?.release();
+  }
+}
+
+async function pageOfQuery<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  req: ListRequest,
+  totals: TotalsCache | undefined,
+  deferredAlways: boolean,
+): Promise<Page<T>> {
   const deferred = () => {
     const ids = qb.clone().select(req.idColumn, 'page_id').offset(req.offset).limit(req.limit);
     // The derived table lets MySQL/MariaDB take a LIMIT inside IN (...); parameters are shared by
@@ -315,7 +334,7 @@ export async function findRowsPage(
       : `SELECT ${select} FROM ${source.from} WHERE ${req.idColumn} IN ` +
         `(SELECT page_id FROM (SELECT ${req.idColumn} AS page_id FROM ${source.from}${whereSql}${window}) page_ids)${orderSql}`;
   const countSql = `SELECT COUNT(*) FROM ${source.from}${whereSql}`;
-  const reader = DriverReader.of(ds);
+  const reader = DriverReader.of(await readerFor(ds));
   const count = async () => Number((await reader.arrays(countSql, params))[0]?.[0] ?? 0);
   const [rows, total] = await Promise.all([
     reader.arrays(pageSql, params),

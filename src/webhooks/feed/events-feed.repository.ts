@@ -1,3 +1,4 @@
+import { readerFor } from '../../common/database/read-replicas';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -28,7 +29,8 @@ export class EventsFeedRepository {
    */
   @RecordSql({ kind: 'team', selfId: 1 }, 0, ['employee.updated', 'leave.requested'], 500)
   async page(scope: EmployeeScope, after: number, types: readonly string[], limit: number): Promise<FeedRow[]> {
-    const qb = this.ds
+    // A replica's feed is the primary's, a little behind: sequences are given in order on the primary.
+    const qb = (await readerFor(this.ds))
       .getRepository(OutboxEvent)
       .createQueryBuilder('o')
       .select(['o.seq AS seq', 'o.event AS event', 'o.payload AS payload', 'o.created_at AS created_at'])
