@@ -40,6 +40,9 @@ const REPLICA = process.env.HR_TEST_REPLICA;
   }, 60_000);
   afterAll(async () => {
     await replica.query('START SLAVE SQL_THREAD').catch(() => undefined);
+    await replica.query('STOP SLAVE').catch(() => undefined);
+    await replica.query('CHANGE MASTER TO MASTER_DELAY = 0').catch(() => undefined);
+    await replica.query('START SLAVE').catch(() => undefined);
     await replica.end();
     await t2.close();
     await t.close();
@@ -104,5 +107,34 @@ const REPLICA = process.env.HR_TEST_REPLICA;
     await replicas.check();
     expect(replicas.state()[0].usable).toBe(true);
     expect(await ids(other)).toContain(id);
+  }, 60_000);
+
+  it('a replica applying, but further behind than READ_REPLICA_MAX_LAG_S, is skipped until it catches up', async () => {
+    const other = (await createUser(t.app, 'Admin')).token;
+    const lag = async () => {
+      const [rows] = await replica.query('SHOW SLAVE STATUS');
+      return (rows as Array<{ Seconds_Behind_Master: number | null }>)[0].Seconds_Behind_Master;
+    };
+    // MariaDB's delayed replication: each event applied 6 s after it was written; both threads run.
+    await replica.query('STOP SLAVE');
+    await replica.query('CHANGE MASTER TO MASTER_DELAY = 6');
+    await replica.query('START SLAVE');
+    const created = await call('POST', '/employees', c.users.admin.token, employeeBody({ department: c.departments.sales }));
+    const id = created.json().data.id as number;
+    await until(async () => ((await lag()) ?? 0) >= 3, 10_000);
+    await replicas.check();
+    expect(replicas.state()[0]).toMatchObject({
+      usable: false,
+      why: expect.stringMatching(/^\d+ s behind \(READ_REPLICA_MAX_LAG_S 2\)$/),
+    });
+    expect((await lag()) ?? 0).toBeGreaterThanOrEqual(3);
+    expect(await ids(other)).toContain(id); // the primary's answer
+    await replica.query('STOP SLAVE');
+    await replica.query('CHANGE MASTER TO MASTER_DELAY = 0');
+    await replica.query('START SLAVE');
+    await until(() => onReplica(id), 10_000);
+    await until(async () => (await lag()) === 0, 10_000);
+    await replicas.check();
+    expect(replicas.state()[0].usable).toBe(true);
   }, 60_000);
 });
