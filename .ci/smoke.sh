@@ -51,6 +51,12 @@ echo "echo answered $(( ($(date +%s%N) - start) / 1000000 )) ms after settings:s
 node dist/src/cli.js users:create-admin --username smoke --email smoke@example.com --password 'smoke-Secret-1' >/dev/null
 TOKEN=$(node dist/src/cli.js tokens:issue --username smoke --ttl 5m)
 case "$(get http://127.0.0.1:3931/app/api/settings "$TOKEN")" in 200*) echo "CLI token works" ;; *) echo "CLI token refused" >&2; exit 1 ;; esac
+echo "-- metrics to loopback, a user token refused there; db:backup of the serving database"
+case "$(get http://127.0.0.1:3931/app/api/metrics)" in 200*hr_http_request_duration_seconds_bucket*) echo "metrics served to loopback" ;; *) echo "no metrics" >&2; exit 1 ;; esac
+case "$(get http://127.0.0.1:3931/app/api/metrics "$TOKEN")" in 401*) echo "a user token is refused on /metrics" ;; *) echo "/metrics took a user token" >&2; exit 1 ;; esac
+node dist/src/cli.js db:backup "$TMP/smoke-copy.sqlite"
+out=$(node dist/src/cli.js db:restore "$TMP/smoke-copy.sqlite" 2>&1 || true)
+case "$out" in *"in use"*) echo "db:restore refused while the server runs" ;; *) echo "db:restore did not refuse: $out" >&2; exit 1 ;; esac
 echo "-- API_PROCESSES=2: two HTTP processes on one port, SIGTERM stops both, exit 0"
 PORT=3933 API_PROCESSES=2 node dist/src/main.js >"$TMP/cluster.log" 2>&1 &
 cpid=$!

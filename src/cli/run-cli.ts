@@ -236,6 +236,7 @@ async function runDemo(io: CliIo, env: Record<string, string | undefined> = proc
   }
   if (seeded.scimToken) io.out(`  SCIM (/scim/v2) token: ${seeded.scimToken}   (shown once; keep it)`);
   io.out(`API documentation: ${base}/docs`);
+  io.out(`Metrics (Prometheus; from this machine): ${base}/metrics`);
   io.out('Try it:');
   io.out(`  curl -s -H "Authorization: Bearer ${seeded.accessToken}" "${base}/employees?limit=5"`);
   io.out('Press Ctrl+C to stop.');
