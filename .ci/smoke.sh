@@ -65,6 +65,12 @@ wait_http "http://127.0.0.1:3933/app/api/health/live" 30
 for _ in $(seq 1 10); do get "http://127.0.0.1:3933/app/api/echo" "" | grep -q '^200 ' || { echo "cluster echo failed" >&2; exit 1; }; done
 kill -TERM "$cpid"
 wait "$cpid" && echo "both processes served and stopped; exit 0" || { echo "API_PROCESSES=2 did not exit 0" >&2; cat "$TMP/cluster.log"; exit 1; }
+echo "-- API_PROCESSES=2 stopped while starting (the first process listening, the second loading): exit 0"
+PORT=3934 API_PROCESSES=2 node dist/src/main.js >"$TMP/cluster2.log" 2>&1 &
+cpid=$!
+wait_http "http://127.0.0.1:3934/app/api/health/live" 30
+kill -TERM "$cpid"
+wait "$cpid" && echo "stopped while starting; exit 0" || { echo "API_PROCESSES=2 stopped while starting did not exit 0" >&2; cat "$TMP/cluster2.log"; exit 1; }
 unset DATABASE_URL PORT HOST LOG_LEVEL
 
 echo "-- npm run demo"

@@ -9,7 +9,8 @@
  * goes first each round,
  * and prints per scenario the median over the rounds of requests/s, p50 and p99 (ms), the non-2xx
  * count, and for the by-id read the ratio service / floor. Also the cold start: spawn to the
- * first 200 on /health/live. The database must hold bench:seed's data and users.
+ * first 200 on /health/live. The database must hold bench:seed's data and users. API_PROCESSES,
+ * OTEL_EXPORTER_OTLP_ENDPOINT (tracing on), DATABASE_READ_URLS (replicas) and REDIS_URL are passed on.
  */
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -24,6 +25,7 @@ const SERVICE_PORT = 3990;
 const FLOOR_PORT = 3991;
 const NEST_FLOOR_PORT = 3992;
 const DIST = join(__dirname, '..');
+const PASSED_ON = ['API_PROCESSES', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'DATABASE_READ_URLS', 'REDIS_URL'];
 
 interface Figures {
   rps: number;
@@ -73,7 +75,8 @@ async function main(): Promise<void> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     LOGIN_RATE_LIMIT_PER_USERNAME: '1000',
-    ...(process.env.API_PROCESSES ? { API_PROCESSES: process.env.API_PROCESSES } : {}),
+    // Passed on when set: several processes, tracing (an OTLP endpoint), read replicas.
+    ...Object.fromEntries(PASSED_ON.filter((k) => process.env[k]).map((k) => [k, process.env[k] as string])),
   });
   const base = `http://127.0.0.1:${SERVICE_PORT}/app/api`;
   // The floors start once the service answers: starting all three at once on two cores had made

@@ -41,11 +41,36 @@ async function main(): Promise<void> {
 async function runPrimary(config: AppConfig): Promise<void> {
   const logger = createRootLogger(config.logLevel);
   let stopping = false;
+  let started = false;
   let unclean = 0;
+  // The signals are taken before the first fork: a SIGTERM while the processes start (the first
+  // one listening, the others still loading) stops them all too, and this process exits as they
+  // do, not by the signal's default action (exit 143).
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    logger.info({ signal }, 'stopping the HTTP processes');
+    const workers = Object.values(cluster.workers ?? {});
+    if (!workers.length) process.exit(0);
+    for (const worker of workers) worker?.process.kill(signal);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') unclean++;
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(unclean ? 1 : 0);
+      return;
+    }
+    if (!started) return; // the fork's own 'exit' listener fails the start
+    logger.error({ pid: worker.process.pid, code, signal }, 'an HTTP process died; starting another');
+    setTimeout(() => void fork({ MIGRATIONS_RUN: 'false' }).catch((err: Error) => logger.error(err.message)), 1000);
+  });
   const fork = (env: Record<string, string>) =>
-    new Promise<Worker>((resolve, reject) => {
+    new Promise<Worker | null>((resolve, reject) => {
+      if (stopping) return resolve(null);
       const worker = cluster.fork(env);
-      const early = (code: number | null) => reject(new Error(`an HTTP process exited (${code}) before it listened`));
+      const early = (code: number | null) =>
+        stopping ? resolve(null) : reject(new Error(`an HTTP process exited (${code}) before it listened`));
       worker.once('exit', early);
       worker.once('listening', () => {
         worker.off('exit', early);
@@ -54,24 +79,9 @@ async function runPrimary(config: AppConfig): Promise<void> {
     });
   await fork({});
   await Promise.all(Array.from({ length: config.apiProcesses - 1 }, () => fork({ MIGRATIONS_RUN: 'false' })));
+  if (stopping) return;
+  started = true;
   logger.info({ processes: config.apiProcesses, port: config.port }, 'HTTP processes listening');
-
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) {
-      if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') unclean++;
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(unclean ? 1 : 0);
-      return;
-    }
-    logger.error({ pid: worker.process.pid, code, signal }, 'an HTTP process died; starting another');
-    setTimeout(() => void fork({ MIGRATIONS_RUN: 'false' }).catch((err: Error) => logger.error(err.message)), 1000);
-  });
-  const stop = (signal: NodeJS.Signals) => {
-    stopping = true;
-    logger.info({ signal }, 'stopping the HTTP processes');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {
