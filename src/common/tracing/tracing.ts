@@ -18,7 +18,8 @@ export interface Tracing {
 export function startTracing(role: 'api' | 'worker', version: string, env: NodeJS.ProcessEnv = process.env): Tracing | null {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return null;
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
-  const { TracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  const { TracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, AlwaysOnSampler } =
+    require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
   const { AsyncLocalStorageContextManager } =
     require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
@@ -37,7 +38,12 @@ export function startTracing(role: 'api' | 'worker', version: string, env: NodeJ
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
+  // OTEL_TRACES_SAMPLER_ARG (0-1): that share of traces, decided where a trace starts (a request)
+  // and followed by its jobs; every trace otherwise.
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG);
+  const root = Number.isFinite(ratio) && ratio >= 0 && ratio < 1 ? new TraceIdRatioBasedSampler(ratio) : new AlwaysOnSampler();
   const provider = new TracerProvider({
+    sampler: new ParentBasedSampler({ root }),
     resource: resourceFromAttributes({
       'service.name': env.OTEL_SERVICE_NAME?.trim() || 'hr-service',
       'service.version': version,
@@ -54,16 +60,23 @@ export function startTracing(role: 'api' | 'worker', version: string, env: NodeJ
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  // OTEL_NODE_DISABLED_INSTRUMENTATIONS (as in OpenTelemetry's auto-instrumentations): a comma list
+  // of http, fastify, mysql2, ioredis, better-sqlite3 left out (Fastify's route and hook spans cost
+  // the most: docs/operations.md, Traces).
+  const off = new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((n) => n.trim()));
+  const wanted: Array<[string, () => InstanceType<typeof HttpInstrumentation> | object]> = [
+    ['http', () => new HttpInstrumentation()],
+    ['fastify', () => new FastifyOtelInstrumentation({ registerOnInitialization: true })],
+    ['mysql2', () => new MySQL2Instrumentation()],
+    ['ioredis', () => new IORedisInstrumentation({ requireParentSpan: true })],
+  ];
   registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: [
-      new HttpInstrumentation(),
-      new FastifyOtelInstrumentation({ registerOnInitialization: true }),
-      new MySQL2Instrumentation(),
-      new IORedisInstrumentation({ requireParentSpan: true }),
-    ],
+    instrumentations: wanted.filter(([name]) => !off.has(name)).map(([, make]) => make()) as Parameters<
+      typeof registerInstrumentations
+    >[0]['instrumentations'],
   });
-  instrumentBetterSqlite3();
+  if (!off.has('better-sqlite3')) instrumentBetterSqlite3();
   return { shutdown: () => provider.shutdown() };
 }
 
