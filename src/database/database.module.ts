@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, runMigrations, startupStatistics } from './data-source';
 import { assertUtf8mb4 } from '../common/database/transaction';
 import { ReadReplicas } from '../common/database/read-replicas';
+import { shareSqliteStatements } from '../common/database/sqlite-statements';
 
 /**
  * The TypeORM connection; pending migrations are applied before any module uses it. On SQLite the
@@ -27,6 +28,7 @@ import { ReadReplicas } from '../common/database/read-replicas';
       dataSourceFactory: async (options) => {
         if (!options) throw new Error('missing data source options');
         const ds = await new DataSource({ ...options, migrationsRun: false }).initialize();
+        shareSqliteStatements(ds);
         await assertUtf8mb4(ds).catch(async (err: unknown) => {
           await ds.destroy();
           throw err;
