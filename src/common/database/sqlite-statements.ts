@@ -32,7 +32,7 @@ export function shareSqliteStatements(ds: DataSource): void {
   proto.getStmt = async function getStmt(query: string): Promise<Statement> {
     const conn = await this.connect();
     let cache = SHARED.get(conn);
-    if (!cache) SHARED.set(conn, (cache = new Map()));
+    if (!cache) SHARED.set(conn, (cache = new Map<string, Statement>()));
     let stmt = cache.get(query);
     if (stmt) cache.delete(query);
     else stmt = conn.prepare(query);
