@@ -5,6 +5,7 @@ import { Public } from '../common/auth/access.decorators';
 import { DomainException, ErrorDetail } from '../common/errors/domain.exception';
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { JobQueue } from '../common/queue/job-queue.service';
+import { withTimeout } from '../common/async/with-timeout';
 
 export class HealthDto {
   @ApiProperty({ example: 'ok' }) status: string;
@@ -56,11 +57,4 @@ export class HealthController {
     if (failures.length) throw new DomainException('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable', failures);
     return { status: 'ok', checks };
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('timeout')), ms);
-    p.then(resolve, reject).finally(() => clearTimeout(t));
-  });
 }

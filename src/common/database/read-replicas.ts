@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { auditContext } from '../audit/audit-context';
 import { DatabaseMetrics } from '../metrics/database-metrics';
 import { Metrics } from '../metrics/metrics';
+import { withTimeout } from '../async/with-timeout';
 
 interface Replica {
   name: string;
@@ -163,11 +164,4 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
       () => true,
     );
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    p.then(resolve, reject).finally(() => clearTimeout(t));
-  });
 }
