@@ -4,9 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { finishDocument } from './common/openapi/finish-document';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
@@ -19,6 +17,7 @@ import { HandlersInFlight } from './common/http/handlers-in-flight';
 import { Metrics } from './common/metrics/metrics';
 import { ReadReplicas } from './common/database/read-replicas';
 import { SlowClients } from './common/http/slow-clients';
+import { DOCUMENTATION_ROUTE, securityHeaders } from './common/http/security-headers';
 import { RAW_RESPONSE } from './common/envelope/raw-response.decorator';
 import { runAs } from './common/audit/audit-context';
 import { DEPENDENCY_RETRY_AFTER_S } from './common/errors/db-errors';
@@ -91,7 +90,9 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   const settings = app.get(SettingsService);
   const headers = securityHeaders(config);
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.headers(headers).header('X-Request-Id', request.id);
+    const documentation =
+      (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[DOCUMENTATION_ROUTE] === true;
+    void reply.headers(documentation ? headers.documentation : headers.api).header('X-Request-Id', request.id);
     restGate(config, settings, request, reply, done);
   });
   app.enableCors({
@@ -119,10 +120,11 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   registerEnvelope(fastify);
   registerDeepObjectFilters(fastify);
   registerExports(fastify, { dataSource: app.get(DataSource), authenticator: app.get<Authenticator>(AUTHENTICATOR) });
-  // The documentation's routes answer as they are: flag every route Swagger adds.
+  // The documentation's routes answer as they are, with the headers of an HTML page: flag every route Swagger adds.
   let documentationRoutes = true;
   fastify.addHook('onRoute', (route) => {
-    if (documentationRoutes) route.config = { ...(route.config as object), [RAW_RESPONSE]: true } as typeof route.config;
+    if (documentationRoutes)
+      route.config = { ...(route.config as object), [RAW_RESPONSE]: true, [DOCUMENTATION_ROUTE]: true } as typeof route.config;
   });
   // Built at the first request for it (a third of a second at boot, for every process).
   SwaggerModule.setup(`${config.apiPrefix}/docs`, app, () => buildOpenApiDocument(app, config), {
@@ -170,33 +172,6 @@ const HANDLERS = new WeakMap<NestFastifyApplication, HandlersInFlight>();
  */
 export function handlersDone(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
   return HANDLERS.get(app)?.idle(timeoutMs) ?? Promise.resolve(true);
-}
-
-/**
- * Helmet's security headers (CSP, HSTS, X-Frame-Options, ...), computed once at boot: with no CSP
- * nonces they do not depend on the request, and the Fastify plugin rebuilt the middleware (parsing
- * the CSP directives again) on every request.
- */
-export function securityHeaders(config: Pick<AppConfig, 'publicUrl'>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const res = {
-    setHeader: (name: string, value: string | number) => (headers[name] = String(value)),
-    removeHeader: (name: string) => delete headers[name],
-  };
-  helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
-        scriptSrc: ["'self'"],
-        // Only behind HTTPS (PUBLIC_URL https://...): over plain HTTP on any host but loopback a
-        // browser would upgrade /docs' scripts to an https:// nobody serves, a blank page.
-        upgradeInsecureRequests: config.publicUrl.startsWith('https://') ? [] : null,
-      },
-    },
-  })({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
-  return headers;
 }
 
 /** The document's tags, in the order a reader meets them, each with what it covers. */

@@ -362,13 +362,18 @@ describe('hardening II (issue 24)', () => {
       expect(fine.link).toBe('/app/api/employees/5');
     });
 
-    it('the CSP does not upgrade insecure requests unless PUBLIC_URL says the service is behind HTTPS', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/app/api/echo' });
+    it('the docs page upgrades insecure requests and the API sends HSTS only when PUBLIC_URL says the service is behind HTTPS', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/app/api/docs' });
       expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
       const https = await createTestApp({ PUBLIC_URL: 'https://hr.example.com' }, { keepDatabase: true });
       try {
-        const secure = await https.app.inject({ method: 'GET', url: '/app/api/echo' });
+        const secure = await https.app.inject({ method: 'GET', url: '/app/api/docs' });
         expect(String(secure.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+        expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        const api = await https.app.inject({ method: 'GET', url: '/app/api/echo' });
+        expect(api.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       } finally {
         await https.close();
       }

@@ -139,21 +139,32 @@ describe('HTTP layer: envelopes, errors, request ids, limits, headers', () => {
     expect(missing.headers['x-request-id']).toBe('r-404');
   });
 
-  it('sends security headers and no X-Powered-By, on errors too', async () => {
+  it('sends the JSON API security headers and no X-Powered-By, on errors too; the HTML-only headers stay on /docs', async () => {
     const statuses: number[] = [];
     for (const url of ['/app/api/echo', '/app/api/nope', '/app/api/health/live', '/app/api/employees']) {
       const res = await inject({ method: 'GET', url });
       statuses.push(res.statusCode);
       expect(res.headers['x-powered-by']).toBeUndefined();
+      // OWASP REST Security Cheat Sheet: these, and nothing only an HTML page reads.
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-      expect(res.headers['content-security-policy']).toContain("img-src 'self' data: validator.swagger.io");
-      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      for (const htmlOnly of ['x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'x-dns-prefetch-control'])
+        expect(res.headers[htmlOnly]).toBeUndefined();
+      // Plain HTTP (PUBLIC_URL http://...): HSTS would mean nothing.
+      expect(res.headers['strict-transport-security']).toBeUndefined();
     }
     expect(statuses).toEqual([200, 404, 200, 401]);
+    const docs = await inject({ method: 'GET', url: '/app/api/docs' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+    expect(docs.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(docs.headers['content-security-policy']).toContain("img-src 'self' data: validator.swagger.io");
+    expect(docs.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(docs.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(docs.headers['x-content-type-options']).toBe('nosniff');
+    expect(docs.headers['referrer-policy']).toBe('no-referrer');
+    expect(docs.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('answers CORS preflight for an allowed origin, listing PUT and DELETE', async () => {
