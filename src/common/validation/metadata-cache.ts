@@ -36,7 +36,7 @@ export function memoizeValidationMetadata(): void {
     if (requested?.length) return lookup(target, schema, always, strictGroups, requested);
     const key = `${schema}\n${always}\n${strictGroups}`;
     let byOptions = lookups.get(target);
-    if (!byOptions) lookups.set(target, (byOptions = new Map()));
+    if (!byOptions) lookups.set(target, (byOptions = new Map<string, ValidationMetadata[]>()));
     let found = byOptions.get(key);
     if (!found) byOptions.set(key, (found = lookup(target, schema, always, strictGroups, requested)));
     return found;
