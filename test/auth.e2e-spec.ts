@@ -188,8 +188,8 @@ describe('Authentication: /oauth/token, /oauth/revoke, /users/me/password', () =
     const b = await createUser(t.app, 'Admin');
     await users.update({ id: a.user.id }, { active: false });
     await users.delete({ id: b.user.id });
-    t.app.get(TokenService).forgetUser(a.user.id);
-    t.app.get(TokenService).forgetUser(b.user.id);
+    await t.app.get(TokenService).forgetUser(a.user.id);
+    await t.app.get(TokenService).forgetUser(b.user.id);
     expect((await settings(a.token)).statusCode).toBe(401);
     expect((await settings(b.token)).statusCode).toBe(401);
     expect((await token({ grant_type: 'password', username: a.user.username, password: a.password })).statusCode).toBe(401);

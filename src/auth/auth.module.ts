@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DEFAULT_SCRYPT, PasswordHasher } from './password-hasher';
 import { RateLimitsService } from './rate-limits.service';
 import { TokenService } from './token.service';
+import { TokenInvalidations } from './token-invalidations';
 import { UserMfa, UserRecoveryCode } from './entities/user-mfa.entity';
 import { MfaController } from './mfa/mfa.controller';
 import { MfaService } from './mfa/mfa.service';
@@ -26,6 +27,7 @@ import { SettingsModule } from '../settings/settings.module';
   providers: [
     AuthService,
     TokenService,
+    TokenInvalidations,
     MfaService,
     OidcService,
     BearerStrategy,

@@ -4,6 +4,7 @@ import { UserMfa } from './entities/user-mfa.entity';
 import { SettingsService } from '../settings/settings.service';
 import { OAuthToken } from './entities/oauth-token.entity';
 import { PasswordHasher } from './password-hasher';
+import { TokenInvalidations } from './token-invalidations';
 import { TokenService } from './token.service';
 import { DirectoryUser, UserDirectory } from './user-directory';
 
@@ -49,6 +50,7 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
       new PasswordHasher({ logN: 10, r: 8, p: 1 }),
       ds.getRepository(UserMfa),
       noMfaRequired,
+      new TokenInvalidations(config),
     );
   });
   afterAll(() => ds.destroy());
@@ -102,13 +104,15 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
           return directory.findById(id);
         },
       };
+      const config = loadConfig({ TOKEN_CACHE_MS: '2000' });
       cached = new TokenService(
-        loadConfig({ TOKEN_CACHE_MS: '2000' }),
+        config,
         ds.getRepository(OAuthToken),
         counting,
         new PasswordHasher({ logN: 10, r: 8, p: 1 }),
         ds.getRepository(UserMfa),
         noMfaRequired,
+        new TokenInvalidations(config),
       );
     });
 
@@ -129,7 +133,7 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
       gate = new Promise((resolve) => (open = resolve));
       const before = cached.authenticate(pair.access_token);
       await new Promise((resolve) => setTimeout(resolve, 20)); // the lookup waits in findById
-      cached.forgetUser(7);
+      await cached.forgetUser(7);
       const after = cached.authenticate(pair.access_token);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(lookups).toBe(2); // a lookup of its own, not the one under way
@@ -137,12 +141,12 @@ describe('TokenService: issue, rotation, replay and revocation', () => {
       gate = Promise.resolve();
       await expect(before).resolves.toMatchObject({ id: 7 });
       await expect(after).resolves.toMatchObject({ id: 7 });
-      cached.forgetUser(7);
+      await cached.forgetUser(7);
       lookups = 0;
       gate = new Promise((resolve) => (open = resolve));
       const stale = cached.authenticate(pair.access_token);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      cached.forgetUser(7);
+      await cached.forgetUser(7);
       open();
       gate = Promise.resolve();
       await expect(stale).resolves.toMatchObject({ id: 7 });

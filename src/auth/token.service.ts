@@ -12,6 +12,7 @@ import { levelsIn, REQUIRE_MFA } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { PasswordHasher } from './password-hasher';
 import { DirectoryUser, USER_DIRECTORY, UserDirectory } from './user-directory';
+import { Invalidation, TokenInvalidations } from './token-invalidations';
 
 export interface IssuedTokens {
   access_token: string;
@@ -54,7 +55,8 @@ export function loginBucket(name: string): string {
 /**
  * Opaque bearer tokens: issued in access/refresh pairs sharing a grant id, stored as SHA-256
  * hashes, checked against expiry, revocation and the user's active flag. Validated access tokens
- * are cached for TOKEN_CACHE_MS; revocations in this process clear the cache at once.
+ * are cached for TOKEN_CACHE_MS; a revocation, password change, deactivation or change of level or
+ * scope clears their entries at once, in this process and (TokenInvalidations, with Redis) in every other.
  * Concurrent requests with the same uncached token share one lookup (when the cache entry expires
  * under load, 50 connections made 50 lookups at once). A lookup that was under way when a token or
  * user was invalidated is not cached, and requests after the invalidation do not join it.
@@ -73,7 +75,10 @@ export class TokenService {
     private readonly hasher: PasswordHasher,
     @InjectRepository(UserMfa) private readonly factors: Repository<UserMfa>,
     private readonly settings: SettingsService,
-  ) {}
+    private readonly invalidations: TokenInvalidations,
+  ) {
+    invalidations.onInvalidate((invalidation) => this.apply(invalidation));
+  }
 
   /** Issues an access/refresh pair. `accessTtlSec` overrides ACCESS_TOKEN_TTL (CLI tokens). */
   async issue(
@@ -172,7 +177,7 @@ export class TokenService {
       await this.revokeGrant(row.grantId);
     } else {
       await this.tokens.update({ id: row.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-      this.invalidate((hash) => hash === row.tokenHash);
+      await this.invalidate({ kind: 'tokens', hashes: [row.tokenHash] });
     }
   }
 
@@ -182,12 +187,12 @@ export class TokenService {
       exceptGrantId ? { userId, revokedAt: IsNull(), grantId: Not(exceptGrantId) } : { userId, revokedAt: IsNull() },
       { revokedAt: new Date() },
     );
-    this.forgetUser(userId);
+    await this.forgetUser(userId);
   }
 
-  /** Drops cached tokens of a user whose level, flags or scope changed. */
-  forgetUser(userId: number): void {
-    this.invalidate((_hash, user) => user.id === userId);
+  /** Drops cached tokens of a user whose level, flags or scope changed, in every process. */
+  forgetUser(userId: number): Promise<void> {
+    return this.invalidate({ kind: 'user', userId });
   }
 
   /** Deletes tokens that expired more than a day ago; returns how many. */
@@ -201,14 +206,15 @@ export class TokenService {
   async authenticate(token: string): Promise<AuthUser | null> {
     const hash = hashToken(token);
     const now = Date.now();
-    const cached = this.cache.get(hash);
+    const trusted = this.invalidations.trusted;
+    const cached = trusted ? this.cache.get(hash) : undefined;
     if (cached && cached.cachedUntil > now) return cached.expiresAt > now ? cached.user : null;
 
     let lookup = this.lookups.get(hash);
     if (!lookup) {
       const generation = this.generation;
       lookup = this.lookUp(hash, now).then((user) => {
-        if (user && this.config.tokenCacheMs > 0 && generation === this.generation) {
+        if (user && this.config.tokenCacheMs > 0 && generation === this.generation && trusted) {
           if (this.cache.size >= CACHE_MAX) this.cache.clear();
           this.cache.set(hash, { user: user.user, expiresAt: user.expiresAt, cachedUntil: now + this.config.tokenCacheMs });
         }
@@ -245,19 +251,29 @@ export class TokenService {
     return { user: authUser, expiresAt: row.expiresAt.getTime() };
   }
 
-  /** Forgets the cached tokens `drop` selects, and every lookup under way (they may have read what changed). */
-  private invalidate(drop: (hash: string, user: AuthUser) => boolean): void {
+  /** Applies an invalidation here, then publishes it to the other processes. */
+  private invalidate(invalidation: Invalidation): Promise<void> {
+    this.apply(invalidation);
+    return this.invalidations.publish(invalidation);
+  }
+
+  /** Forgets the cached tokens the invalidation names, and every lookup under way (they may have read what changed). */
+  private apply(invalidation: Invalidation): void {
     this.generation += 1;
     this.lookups.clear();
-    for (const [hash, entry] of this.cache) if (drop(hash, entry.user)) this.cache.delete(hash);
+    if (invalidation.kind === 'all') return this.cache.clear();
+    if (invalidation.kind === 'tokens') {
+      for (const hash of invalidation.hashes) this.cache.delete(hash);
+      return;
+    }
+    for (const [hash, entry] of this.cache) if (entry.user.id === invalidation.userId) this.cache.delete(hash);
   }
 
   private async revokeGrant(grantId: string): Promise<void> {
     const rows = await this.tokens.find({ where: { grantId }, select: { id: true, tokenHash: true, userId: true } });
     if (!rows.length) return;
     await this.tokens.update({ id: In(rows.map((r) => r.id)), revokedAt: IsNull() }, { revokedAt: new Date() });
-    const hashes = new Set(rows.map((r) => r.tokenHash));
-    this.invalidate((hash) => hashes.has(hash));
+    await this.invalidate({ kind: 'tokens', hashes: rows.map((r) => r.tokenHash) });
   }
 
   private row(userId: number, kind: TokenKind, token: string, grantId: string, expiresAt: Date): Partial<OAuthToken> {

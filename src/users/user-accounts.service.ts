@@ -214,7 +214,7 @@ export class UserAccountsService implements OnModuleInit {
       SET_REPLACEMENT,
     );
     if (!active) await this.tokens.revokeUserTokens(id);
-    else this.tokens.forgetUser(id); // level, scope or flags changed: cached tokens must be re-read
+    else await this.tokens.forgetUser(id); // level, scope or flags changed: cached tokens must be re-read
     return this.get(id);
   }
 
@@ -234,7 +234,7 @@ export class UserAccountsService implements OnModuleInit {
         before,
       });
     });
-    this.tokens.forgetUser(id);
+    await this.tokens.forgetUser(id);
     return { id };
   }
 

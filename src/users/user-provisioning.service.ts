@@ -168,7 +168,7 @@ export class UserProvisioningService {
       deactivated = user.active && !fields.active;
     });
     if (deactivated) await this.tokens.revokeUserTokens(id);
-    else this.tokens.forgetUser(id);
+    else await this.tokens.forgetUser(id);
     return (await this.byId(id))!;
   }
 
@@ -201,7 +201,7 @@ export class UserProvisioningService {
         changed.push(u.id);
       }
     });
-    for (const id of changed) this.tokens.forgetUser(id);
+    for (const id of changed) await this.tokens.forgetUser(id);
   }
 
   private serialized(attributes: Record<string, unknown>): string {

@@ -55,7 +55,7 @@ export class WelcomeMailKind implements OnModuleInit {
       { passwordHash: await this.hasher.hash(password) },
     );
     if (written.affected !== 1) return { skip: 'not needed any more: a password was chosen meanwhile' };
-    this.tokens.forgetUser(userId);
+    await this.tokens.forgetUser(userId);
     return {
       to: user.email,
       ...renderWelcome({

@@ -109,7 +109,7 @@ export class MfaService {
         after: { mfa: 'totp' },
       });
     });
-    this.tokens.forgetUser(user.id); // a token limited to enrolment now reaches everything
+    await this.tokens.forgetUser(user.id); // a token limited to enrolment now reaches everything
     return { recovery_codes: codes };
   }
 
@@ -122,7 +122,7 @@ export class MfaService {
       if (!(await this.verify(em, mfa, code))) throw invalidCode();
       await this.drop(em, user.id, user.employeeId, 'mfa_remove');
     });
-    this.tokens.forgetUser(user.id);
+    await this.tokens.forgetUser(user.id);
   }
 
   /** An Admin removes a user's factor (a lost phone); the user enrols again. */
@@ -130,7 +130,7 @@ export class MfaService {
     const user = await this.users.findById(userId);
     if (!user) throw new NotFoundException('User');
     await transaction(this.dataSource, (em) => this.drop(em, userId, user.employeeId, 'mfa_reset'));
-    this.tokens.forgetUser(userId);
+    await this.tokens.forgetUser(userId);
   }
 
   /** Sign-in's second step: a current TOTP code (once) or an unused recovery code (used up). */
