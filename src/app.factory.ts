@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { registerEnvelope } from './common/envelope/envelope.hook';
+import { registerBodyEtags } from './common/http/body-etag';
 import { registerDeepObjectFilters } from './common/paging/deep-object-filters';
 import { DataSource } from 'typeorm';
 import { registerExports } from './common/export/exportable';
@@ -118,6 +119,7 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   handlers.register(fastify);
   HANDLERS.set(app, handlers);
   registerEnvelope(fastify);
+  registerBodyEtags(fastify);
   registerDeepObjectFilters(fastify);
   registerExports(fastify, { dataSource: app.get(DataSource), authenticator: app.get<Authenticator>(AUTHENTICATOR) });
   // The documentation's routes answer as they are, with the headers of an HTML page: flag every route Swagger adds.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, outboxEvents, TestApp } from './helpers/test-app';
@@ -100,6 +101,8 @@ describe('events feed', () => {
     const first = await call('GET', `/employees/${id}`, admin);
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^"[\w-]+"$/);
+    // The digest of the body as sent (serialized once).
+    expect(etag).toBe(`"${createHash('sha1').update(first.body).digest('base64url')}"`);
     const put = (ifMatch: string, city: string) =>
       t.app.inject({
         method: 'PUT',

@@ -1,5 +1,6 @@
+import { bodyEtag } from '../common/http/body-etag';
+import { successEnvelope } from '../common/envelope/envelope.hook';
 import { DepartmentMove } from './history/employment-history';
-import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { CurrentEmployeeDto, EmployeeListItemDto } from './dto/employee.dto';
 import { EMPLOYEE_FIELDS } from './employee-fields';
@@ -64,7 +65,10 @@ export function toCurrentEmployee(e: Employee): CurrentEmployeeDto {
   };
 }
 
-/** The ETag of an employee as GET /employees/{id} shows it: a digest of that body, so any change of a field changes it. */
+/**
+ * The ETag of an employee as GET /employees/{id} shows it: the digest of that response's body (the
+ * envelope as sent, see etagFromBody), so any change of a field changes it.
+ */
 export function etagOf(view: object): string {
-  return `"${createHash('sha1').update(JSON.stringify(view)).digest('base64url')}"`;
+  return bodyEtag(JSON.stringify(successEnvelope(view)));
 }

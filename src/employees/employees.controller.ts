@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { etagOf } from './employee-views';
+import { etagFromBody } from '../common/http/body-etag';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
@@ -74,7 +74,7 @@ export class EmployeesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EmployeeDto> {
     const employee = await this.employees.get(caller, id, query.as_of);
-    if (query.as_of === undefined) void reply.header('ETag', etagOf(employee));
+    if (query.as_of === undefined) etagFromBody(reply);
     return employee;
   }
 

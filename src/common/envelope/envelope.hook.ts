@@ -15,6 +15,11 @@ export interface ListEnvelope<T> extends SuccessEnvelope<T[]> {
   nextPage: number | null;
 }
 
+/** The body of a success, as Fastify serializes it (JSON.stringify of this object). */
+export function successEnvelope<T>(data: T): SuccessEnvelope<T> {
+  return { status: 'SUCCESS', data };
+}
+
 export function listEnvelope<T>(page: Page<T>): ListEnvelope<T> {
   return {
     status: 'SUCCESS',
@@ -45,7 +50,7 @@ export function registerEnvelope(fastify: FastifyInstance): void {
         ? listEnvelope(payload)
         : payload instanceof CursorPage
           ? { status: 'SUCCESS', data: payload.items, next_after: payload.nextAfter }
-          : ({ status: 'SUCCESS', data: payload } satisfies SuccessEnvelope<unknown>),
+          : successEnvelope(payload),
     );
   });
 }
