@@ -14,6 +14,19 @@ import { TokenService } from '../src/auth/token.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const MiB = (bytes: number) => Math.round(bytes / 1048576);
+/** The heap and the typed arrays' memory after a full garbage collection. */
+function held(): number {
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv[2] ?? 12_500);
@@ -132,6 +145,10 @@ async function main(): Promise<void> {
         salary_components: [1, 3],
       });
       const march = await processed('March', '03', 31);
+      const differ = app.get(PayrollDiffService);
+      const heldBefore = held();
+      let peak = process.memoryUsage().rss;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
       const whole = await timed(`/payroll_config/payrolls/${march}/diff?against=${january}&limit=100`);
       console.log(
         `diff, March (basic changed for all) against January, first request: ${whole.answer.total} changed cells in ${whole.ms.toFixed(0)} ms`,
@@ -144,6 +161,11 @@ async function main(): Promise<void> {
       later.sort((a, b) => a - b);
       console.log(
         `  100 further pages of 100: p50 ${percentile(later, 50).toFixed(1)} ms, p99 ${percentile(later, 99).toFixed(1)} ms`,
+      );
+      clearInterval(sampler);
+      console.log(
+        `  the diffs kept hold ${MiB(differ.cachedBytes())} MiB by their own count; the heap and typed arrays grew ` +
+          `${MiB(held() - heldBefore)} MiB with this diff kept; peak RSS while it was computed and paged ${MiB(peak)} MiB`,
       );
       console.log(
         `${config.database.type}${config.redisUrl ? ' + Bull' : ''}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,

@@ -112,7 +112,7 @@ export interface AppConfig {
   diff: {
     /** Diffs of different pairs computed at once (DIFF_MAX_CONCURRENT); more → 429. */
     maxConcurrent: number;
-    /** What the kept diffs may hold, estimated (DIFF_CACHE_BYTES). */
+    /** What the kept diffs may hold in bytes (DIFF_CACHE_BYTES; DiffTable.bytes). */
     cacheBytes: number;
   };
   /** How long clients may take to send (issue 41): slow ones are cut before they exhaust the process. */
@@ -502,7 +502,7 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy: typeof trustProxy === 'string' ? false : trustProxy,
     diff: {
       maxConcurrent: int('DIFF_MAX_CONCURRENT', 2, 1, 64),
-      cacheBytes: size('DIFF_CACHE_BYTES', '256mb'),
+      cacheBytes: size('DIFF_CACHE_BYTES', '128mb'),
     },
     http: {
       headersTimeoutMs: duration('HTTP_HEADERS_TIMEOUT', '15s') * 1000,

@@ -46,6 +46,11 @@ export class RecentResults<T> {
     return value;
   }
 
+  /** What the kept results weigh together (by `weigh`; 0 without it). */
+  get held(): number {
+    return this.weight;
+  }
+
   /** Every result is read again (a read already running is not kept). */
   clear(): void {
     this.entries.clear();

@@ -12,6 +12,7 @@ import { Payroll, PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollConfigService } from './payroll-config.service';
 import { cellMap, DiffSide } from '../explain/payroll-diff';
 import { PayrollDiffService } from '../explain/payroll-diff.service';
+import { diffPage } from '../explain/diff-table';
 import { PayrollInputsService } from '../runs/payroll-inputs.service';
 import { PayrollProcessingService } from '../runs/payroll-processing.service';
 import { PayrollRunsService } from '../runs/payroll-runs.service';
@@ -80,7 +81,8 @@ export class PayrollPreviewService {
       tables: [...tables.values()].map((t) => t.used),
     };
     // The Admin's (who alone changes columns): every row.
-    return pageOf(await this.differ.rowsOf(stored, after, null), query);
+    const table = await this.differ.rowsOf(stored, after, null);
+    return diffPage(table, table.select({ visible: null }), query);
   }
 
   /** The newest run processed since runs keep their inputs. */

@@ -8,7 +8,6 @@ import { AuditService } from '../../audit/audit.service';
 import { AuthUser } from '../../common/auth/auth-user';
 import { RecentResults } from '../../common/cache/recent-results';
 import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
-import { pageOf } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
 import { EmployeesRepository } from '../../employees/employees.repository';
 import {
@@ -29,12 +28,12 @@ import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repositor
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { SALARIES } from '../config/payroll-employees.service';
-import { estimatedBytes } from './payroll-diff';
+import { diffPage, DiffTable } from './diff-table';
 import { PAYROLL_COLUMNS } from '../config/payroll-config.service';
 
 /** A diff of two runs as computed once: its rows, every employee's (scope applies per request). */
 interface Computed {
-  rows: PayrollDiffRowDto[];
+  table: DiffTable;
 }
 
 /**
@@ -46,8 +45,8 @@ interface Computed {
 @Injectable()
 export class PayrollDiffService {
   /**
-   * Two at most, and within DIFF_CACHE_BYTES by an estimate of what they hold: the worst diff of two
-   * 12 500 × 30 runs holds a few hundred MiB (bench:payroll-explain).
+   * Within DIFF_CACHE_BYTES (default 128 MiB) by what they hold (DiffTable.bytes), the oldest
+   * dropped first: the worst diff of two 12 500 × 30 runs holds about 20 MiB (bench:payroll-explain).
    */
   private readonly computed: RecentResults<Computed>;
   /** Computations running, by pair of run revisions: one per pair, whether or not the cache still holds it. */
@@ -64,27 +63,36 @@ export class PayrollDiffService {
     @InjectRepository(SalaryComponent) private readonly components: Repository<SalaryComponent>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.computed = new RecentResults<Computed>(5 * 60_000, 2, (c) => estimatedBytes(c.rows), config.diff.cacheBytes);
+    this.computed = new RecentResults<Computed>(5 * 60_000, 100, (c) => c.table.bytes, config.diff.cacheBytes);
+  }
+
+  /** What the kept diffs hold, in bytes (DiffTable.bytes; bench:payroll-explain prints it). */
+  cachedBytes(): number {
+    return this.computed.held;
   }
 
   async diff(caller: AuthUser, id: number, query: PayrollDiffQueryDto): Promise<Page<PayrollDiffRowDto>> {
-    return pageOf(await this.rows(caller, id, query), query);
+    const { table, selected } = await this.rows(caller, id, query);
+    return diffPage(table, selected, query);
   }
 
   async summary(caller: AuthUser, id: number, query: PayrollDiffFilterDto): Promise<PayrollDiffColumnDto[]> {
     const byColumn = new Map<number, PayrollDiffColumnDto & { sum: Dec }>();
-    for (const row of await this.rows(caller, id, query)) {
-      let s = byColumn.get(row.column);
+    const { table, selected } = await this.rows(caller, id, query);
+    for (const i of selected) {
+      const column = table.column(i);
+      let s = byColumn.get(column);
       if (!s) {
         const causes = Object.fromEntries(DIFF_CAUSE_KINDS.map((k) => [k, 0])) as unknown as PayrollDiffColumnDto['causes'];
         byColumn.set(
-          row.column,
-          (s = { column: row.column, name: row.column_name, changed: 0, total_difference: '', causes, sum: new Dec(0) }),
+          column,
+          (s = { column, name: table.columnName(column), changed: 0, total_difference: '', causes, sum: new Dec(0) }),
         );
       }
       s.changed++;
-      if (row.difference !== null) s.sum = s.sum.plus(row.difference);
-      for (const kind of new Set(row.causes.map((c) => c.kind))) s.causes[kind]++;
+      const difference = table.difference(i);
+      if (difference !== null) s.sum = s.sum.plus(difference);
+      for (const kind of table.causeKinds(i)) s.causes[kind]++;
     }
     return [...byColumn.values()].map(({ sum, ...s }) => ({ ...s, total_difference: amountText(sum.toString()) }));
   }
@@ -109,13 +117,17 @@ export class PayrollDiffService {
     return computing;
   }
 
-  /** The caller's rows of the diff, filtered as the query asks. */
-  private async rows(caller: AuthUser, id: number, query: PayrollDiffFilterDto): Promise<PayrollDiffRowDto[]> {
+  /** The diff, and the caller's rows of it filtered as the query asks. */
+  private async rows(
+    caller: AuthUser,
+    id: number,
+    query: PayrollDiffFilterDto,
+  ): Promise<{ table: DiffTable; selected: number[] }> {
     const newer = await this.runs.visible(caller, id);
     const older = query.against ? await this.runs.visible(caller, query.against) : await this.previous(newer);
     for (const p of [newer, older]) requireInputs(p);
     const key = `${newer.id}:${newer.revision}:${older.id}:${older.revision}`;
-    const { rows } = await this.computed.get(key, () => this.computeOnce(key, older, newer));
+    const { table } = await this.computed.get(key, () => this.computeOnce(key, older, newer));
     const scope = await this.runs.rowScope(caller);
     const visible = scope
       ? new Set([
@@ -123,13 +135,7 @@ export class PayrollDiffService {
           ...(await this.repository.cellEmployees(older.id, scope)),
         ])
       : null;
-    return rows.filter(
-      (r) =>
-        (!visible || visible.has(r.employee)) &&
-        (query.employee === undefined || r.employee === query.employee) &&
-        (query.column === undefined || r.column === query.column) &&
-        (query.cause === undefined || r.causes.some((c) => c.kind === query.cause)),
-    );
+    return { table, selected: table.select({ visible, employee: query.employee, column: query.column, cause: query.cause }) };
   }
 
   /** The previous Processed or Completed run of the same pay frequency and department. */
@@ -161,14 +167,14 @@ export class PayrollDiffService {
 
   private async compute(older: Payroll, newer: Payroll): Promise<Computed> {
     const [a, b] = await Promise.all([this.side(older), this.side(newer)]);
-    return { rows: await this.rowsOf(a, b, { older, newer }) };
+    return { table: await this.rowsOf(a, b, { older, newer }) };
   }
 
   /**
    * The named rows of the diff of two sides; with `runs`, the salary, column and edit causes name
    * who changed them between the runs (a preview's proposed change has no one yet).
    */
-  async rowsOf(a: DiffSide, b: DiffSide, runs: { older: Payroll; newer: Payroll } | null): Promise<PayrollDiffRowDto[]> {
+  async rowsOf(a: DiffSide, b: DiffSide, runs: { older: Payroll; newer: Payroll } | null): Promise<DiffTable> {
     const employeeIds = [...new Set([...b.cells.keys(), ...a.cells.keys()])];
     const names = await this.employees.namesOf(employeeIds);
     const nameOf = (e: number) => names.get(e)?.name ?? `#${e}`;
@@ -191,15 +197,9 @@ export class PayrollDiffService {
     );
     const moved = diff.filter((r) => r.causes.some((c) => c.kind === 'joined' || c.kind === 'left')).map((r) => r.employee);
     const dates = moved.length ? await this.employees.employmentDatesOf([...new Set(moved)]) : new Map<number, EmploymentDates>();
-    const rows = diff.map((r): PayrollDiffRowDto => ({
-      employee: r.employee,
-      employee_name: nameOf(r.employee),
-      column: r.column,
-      column_name: columnNames.get(r.column) ?? '',
-      old: r.old,
-      new: r.new,
-      difference: r.difference,
-      causes: r.causes.map((c): DiffCauseDto => {
+    const table = DiffTable.builder(diff.length);
+    for (const r of diff) {
+      const causes = r.causes.map((c): DiffCauseDto => {
         switch (c.kind) {
           case 'salary':
             return {
@@ -225,9 +225,10 @@ export class PayrollDiffService {
           case 'table':
             return { ...c };
         }
-      }),
-    }));
-    return rows;
+      });
+      table.add(r.employee, r.column, [r.old, r.new, r.difference], causes);
+    }
+    return table.build(new Map(order.map((e) => [e, nameOf(e)])), columnNames);
   }
 
   /**

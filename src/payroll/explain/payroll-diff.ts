@@ -362,13 +362,3 @@ function causesOf(
   if (inOld.minorUnit !== inNew.minorUnit) causes.push({ kind: 'rounding', old: inOld.minorUnit, new: inNew.minorUnit });
   return causes;
 }
-
-/**
- * What a computed diff holds, roughly: a row's object, its texts and ids (~400 bytes) and each
- * cause (~250 bytes with its fields). Measured against bench:payroll-explain's worst diff.
- */
-export function estimatedBytes(rows: ReadonlyArray<{ causes: readonly unknown[] }>): number {
-  let bytes = 0;
-  for (const row of rows) bytes += 400 + row.causes.length * 250;
-  return bytes;
-}
