@@ -147,7 +147,8 @@ async function main(): Promise<void> {
       const march = await processed('March', '03', 31);
       const differ = app.get(PayrollDiffService);
       const heldBefore = held();
-      let peak = process.memoryUsage().rss;
+      const rssBefore = process.memoryUsage().rss;
+      let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
       const whole = await timed(`/payroll_config/payrolls/${march}/diff?against=${january}&limit=100`);
       console.log(
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
       clearInterval(sampler);
       console.log(
         `  the diffs kept hold ${MiB(differ.cachedBytes())} MiB by their own count; the heap and typed arrays grew ` +
-          `${MiB(held() - heldBefore)} MiB with this diff kept; peak RSS while it was computed and paged ${MiB(peak)} MiB`,
+          `${MiB(held() - heldBefore)} MiB with this diff kept; peak RSS while it was computed and paged ${MiB(peak)} MiB (${MiB(rssBefore)} MiB before it)`,
       );
       console.log(
         `${config.database.type}${config.redisUrl ? ' + Bull' : ''}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,

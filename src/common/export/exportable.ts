@@ -106,13 +106,17 @@ export function registerExports(fastify: FastifyInstance, deps: { dataSource: Da
     if (request.headers[PAGE_SIZE_HEADER] === pageSizeKey) withExportPageSize(EXPORT_PAGE_SIZE, done);
     else done();
   });
-  fastify.addHook('preHandler', async (request, reply) => {
+  // Callback style: every other request passes without a promise and a turn of the microtask queue.
+  fastify.addHook('preHandler', (request, reply, done) => {
     const spec = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[EXPORT_CONFIG] as
       ExportSpec | undefined;
-    if (!spec || request.method !== 'GET') return;
-    const format = exportFormat(request);
-    if (!format) return;
-    await serveExport(fastify, { ...deps, pageSizeKey }, request, reply, spec, format);
+    const format = spec && request.method === 'GET' ? exportFormat(request) : undefined;
+    if (!spec || !format) return done();
+    // An export answers the request itself; the handler runs only if it did not.
+    serveExport(fastify, { ...deps, pageSizeKey }, request, reply, spec, format).then(
+      () => (reply.sent ? undefined : done()),
+      (err: Error) => done(err),
+    );
   });
 }
 
