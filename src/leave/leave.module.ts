@@ -7,6 +7,7 @@ import { SettingsModule } from '../settings/settings.module';
 import { LEAVE_ENTITIES } from './entities/leave.entities';
 import { LEAVE_LEDGER_ENTITIES } from './entities/leave-ledger.entities';
 import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
+import { AccrualRunsRepository } from './ledger/accrual-runs.repository';
 import { LeaveAccrualsService } from './ledger/leave-accruals.service';
 import { LeaveBalancesService } from './ledger/leave-balances.service';
 import { LeaveLedgerService } from './ledger/leave-ledger.service';
@@ -53,6 +54,7 @@ import {
     LeaveEntitlementsImport,
     LeaveBalancesImport,
     LeaveLedgerRepository,
+    AccrualRunsRepository,
     LeaveLedgerService,
     LeaveBalancesService,
     LeaveAccrualsService,

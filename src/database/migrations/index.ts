@@ -41,6 +41,7 @@ import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
 import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJournal';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
+import { LeaveAccrualRuns1763800000043 } from './1763800000043-LeaveAccrualRuns';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
 export const MIGRATIONS = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   BankFilesAndJournal1763800000040,
   Identity1763800000041,
   OidcLogins1763800000042,
+  LeaveAccrualRuns1763800000043,
 ];

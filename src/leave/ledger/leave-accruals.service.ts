@@ -2,7 +2,18 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { pipelined } from '../../common/database/pipelined';
 import { JobQueue } from '../../common/queue/job-queue.service';
 import { defineJob } from '../../common/queue/queue.constants';
-import { corrections, DerivedKey, FALLBACK_POLICY, fromH, LedgerKind, owedEntries, windowsOf } from './accrual-engine';
+import {
+  corrections,
+  DerivedKey,
+  FALLBACK_POLICY,
+  fallbackPolicy,
+  fromH,
+  LedgerKind,
+  owedEntries,
+  windowsOf,
+} from './accrual-engine';
+import { employeesDue, policiesDue } from './accrual-due';
+import { AccrualRunsRepository } from './accrual-runs.repository';
 import { windowsAround } from './leave-balances';
 import { LeaveBalancesService } from './leave-balances.service';
 import { LeaveLedgerRepository, NewLedgerEntry } from './leave-ledger.repository';
@@ -28,13 +39,46 @@ export class LeaveAccrualsService implements OnModuleInit {
     private readonly repo: LeaveLedgerRepository,
     private readonly balances: LeaveBalancesService,
     private readonly jobs: JobQueue,
+    private readonly runs: AccrualRunsRepository,
   ) {}
 
   onModuleInit(): void {
     this.jobs.register(LEAVE_ACCRUALS_JOB, async () => {
-      await this.accrue().catch((err: Error) => this.logger.warn(`leave accruals failed: ${err.message}`));
+      await this.daily().catch((err: Error) => this.logger.warn(`leave accruals failed: ${err.message}`));
     });
     void this.jobs.schedule(LEAVE_ACCRUALS_JOB, ACCRUALS_EVERY_MS, 60_000);
+  }
+
+  /**
+   * The scheduled run (issue 49): reads only the employees with something due since the last run
+   * or a change since then, and everyone on a day the policies date entries for everyone (a month's
+   * end, a period's first day...), after a change that reaches everyone, or without a last run.
+   * Changes are tracked, not guessed: the leave ledger's entries not written by the job and the
+   * audit log's records of employees' facts (ACCRUAL_EMPLOYEE_RESOURCES) and of what the policies
+   * read (ACCRUAL_WIDE_RESOURCES), each read from where the last run stopped. Whom it read and
+   * what it wrote are recorded; returns them.
+   */
+  async daily(today = new Date().toISOString().slice(0, 10)): Promise<{ full: boolean; employees: number; written: number }> {
+    // The marks first: what is written while this run reads is the next run's to read.
+    const [last, marks] = await Promise.all([this.runs.last(), this.runs.marks()]);
+    let only: number[] | undefined;
+    if (last) {
+      const after = last.day < today ? last.day : today;
+      const changed = await this.runs.changedSince(last, marks);
+      if (!changed.everyone) {
+        const [periods, types, policies] = await Promise.all([
+          this.repo.periods(),
+          this.repo.leaveTypes(),
+          this.runs.allPolicies(),
+        ]);
+        const rules = [...policies, ...types.map(fallbackPolicy)];
+        if (!policiesDue(rules, windowsOf(periods), after, today))
+          only = [...new Set([...changed.employees, ...employeesDue(await this.runs.dueFacts(), rules, after, today)])];
+      }
+    }
+    const { written, employees } = only?.length === 0 ? { written: 0, employees: 0 } : await this.run(today, false, only);
+    await this.runs.record({ day: today, full: !only, ...marks, employees, written });
+    return { full: !only, employees, written };
   }
 
   /**
@@ -44,9 +88,14 @@ export class LeaveAccrualsService implements OnModuleInit {
    * or to correct history); `only`: those employees. Returns the entries written.
    */
   async accrue(today = new Date().toISOString().slice(0, 10), all = false, only?: number[]): Promise<number> {
+    return (await this.run(today, all, only)).written;
+  }
+
+  /** accrue(), with the number of employees read. */
+  private async run(today: string, all: boolean, only?: number[]): Promise<{ written: number; employees: number }> {
     const windows = windowsOf(await this.repo.periods());
     const scope = all ? windows.filter((w) => w.start <= today) : windowsAround(windows, today);
-    if (!scope.length) return 0;
+    if (!scope.length) return { written: 0, employees: 0 };
     const ids = new Set(scope.map((w) => w.period.id));
     // Corrections of what was written: accruals anywhere; expiries and carry-overs of these windows
     // (but not the carry-over into the first, which is taken as written).
@@ -57,6 +106,7 @@ export class LeaveAccrualsService implements OnModuleInit {
     const leaveTypes = await this.repo.leaveTypes();
     const types = leaveTypes.map((t) => t.id);
     let written = 0;
+    let employees = 0;
     let after = 0;
     const nextChunk = async () => {
       const chunk = only
@@ -67,6 +117,7 @@ export class LeaveAccrualsService implements OnModuleInit {
         : await this.repo.employeeIds(after, CHUNK);
       if (!chunk.length) return null;
       after = chunk[chunk.length - 1];
+      employees += chunk.length;
       const [resolvers, entries] = await Promise.all([
         this.balances.resolvers(null, chunk, leaveTypes),
         this.repo.entries(null, chunk, scope[0].start, scope.at(-1)?.end ?? null),
@@ -98,6 +149,6 @@ export class LeaveAccrualsService implements OnModuleInit {
       await this.repo.append(null, rows);
       written += rows.length;
     });
-    return written;
+    return { written, employees };
   }
 }

@@ -1,0 +1,35 @@
+-- AccrualRunsRepository.allPolicies
+SELECT "LeavePolicy"."id" AS "LeavePolicy_id", "LeavePolicy"."name" AS "LeavePolicy_name", "LeavePolicy"."leave_type_id" AS "LeavePolicy_leave_type_id", "LeavePolicy"."accrual" AS "LeavePolicy_accrual", "LeavePolicy"."amount" AS "LeavePolicy_amount", "LeavePolicy"."prorate_joiners" AS "LeavePolicy_prorate_joiners", "LeavePolicy"."waiting_days" AS "LeavePolicy_waiting_days", "LeavePolicy"."max_balance" AS "LeavePolicy_max_balance", "LeavePolicy"."carry_over_max" AS "LeavePolicy_carry_over_max", "LeavePolicy"."carry_over_expiry_months" AS "LeavePolicy_carry_over_expiry_months", "LeavePolicy"."allow_negative" AS "LeavePolicy_allow_negative", "LeavePolicy"."encashable" AS "LeavePolicy_encashable", "LeavePolicy"."encashment_max" AS "LeavePolicy_encashment_max"
+  FROM "leave_policies" "LeavePolicy";
+
+-- AccrualRunsRepository.changedSince
+SELECT "a"."id" AS "id"
+  FROM "audit_log" "a"
+  WHERE "a"."id" > 0 AND "a"."id" <= 100 AND "a"."resource" IN (?, ?, ?, ?, ?, ?, ?, ?)
+  LIMIT 1;
+SELECT DISTINCT "a"."employee_id" AS "employee"
+  FROM "audit_log" "a"
+  WHERE "a"."id" > 0 AND "a"."id" <= 100 AND "a"."resource" IN (?, ?, ?) AND "a"."employee_id" IS NOT NULL;
+SELECT DISTINCT "l"."employee_id" AS "employee"
+  FROM "leave_ledger" "l"
+  WHERE "l"."id" > 0 AND "l"."id" <= 100 AND "l"."source" <> 'policy';
+
+-- AccrualRunsRepository.dueFacts
+SELECT "e"."id" AS id, "e"."joined_date" AS joined, "e"."termination_date" AS termination
+  FROM "employees" "e";
+
+-- AccrualRunsRepository.last
+SELECT r.day AS day, r.ledger_mark AS ledgerMark, r.audit_mark AS auditMark
+  FROM "leave_accrual_runs" "r"
+  ORDER BY r.id DESC
+  LIMIT 1;
+
+-- AccrualRunsRepository.marks
+SELECT MAX(id) AS mark
+  FROM audit_log;
+SELECT MAX(id) AS mark
+  FROM leave_ledger;
+
+-- AccrualRunsRepository.record
+INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, employees, written, finished_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?);
