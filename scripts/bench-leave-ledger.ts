@@ -25,6 +25,7 @@ import { JOB_RUNNER, JobRunner } from '../src/common/queue/queue.constants';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { insertRows } from '../src/database/seeds/seed-tools';
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
+import { LeaveLedgerRepository } from '../src/leave/ledger/leave-ledger.repository';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { BENCH_PASSWORD, bulkInsert, numberArg, withBenchApp } from './bench-tools';
@@ -100,14 +101,41 @@ async function main(): Promise<void> {
       `${config.database.type}: loaded ${EMPLOYEES} employees, 3 leave types, ${EMPLOYEES * TAKEN.length} taken days in ${seconds(t0)} s`,
     );
 
+    // As the schedule runs it (LeaveAccrualsService.daily): everyone without a last run, on a day of
+    // everyone's or after a change that reaches everyone; else only whom something is due or changed for.
     const run = async (label: string, day: string) => {
       t0 = Date.now();
-      const written = await ledger.accrue(day);
-      console.log(`${label} (job on ${day}): ${written.toLocaleString('en-US')} entries written in ${seconds(t0)} s`);
+      const r = await ledger.daily(day);
+      const read = r.full ? 'every employee' : `${r.employees.toLocaleString('en-US')} employees`;
+      console.log(
+        `${label} (job on ${day}): ${read} read, ${r.written.toLocaleString('en-US')} entries written in ${seconds(t0)} s`,
+      );
     };
     await run(`catch-up of ${YEAR - 1} and ${YEAR}`, `${YEAR}-12-30`);
     await run('year-end', `${YEAR + 1}-01-01`);
     await run('daily, an ordinary day', `${YEAR + 1}-01-02`);
+    // The full job on an ordinary day, as the schedule ran it before issue 49.
+    t0 = Date.now();
+    const full = await ledger.accrue(`${YEAR + 1}-01-03`);
+    console.log(`the full job on an ordinary day (${YEAR + 1}-01-03): ${full} entries written in ${seconds(t0)} s`);
+    // An ordinary day after 1 000 employees' leave was recorded (back-dated into the last period).
+    const changed = Array.from({ length: 1000 }, (_, i) => first + i * Math.max(1, Math.floor(EMPLOYEES / 1000)));
+    await app.get(LeaveLedgerRepository).append(
+      null,
+      changed.map((employeeId) => ({
+        employeeId,
+        leaveTypeId: types[0],
+        date: `${YEAR}-12-15`,
+        kind: 'taken' as const,
+        days: -1,
+        source: 'admin' as const,
+        sourceId: null,
+        createdBy: null,
+        note: null,
+        entryKey: null,
+      })),
+    );
+    await run('daily, 1 000 employees with leave recorded the day before', `${YEAR + 1}-01-04`);
     await run('daily, a month end', `${YEAR + 1}-01-31`);
 
     // One employee with ten years of ledger: every window since 2016 written.

@@ -78,7 +78,7 @@ export class AccrualRunsRepository {
       .where('a.id > :from AND a.id <= :to', { from: since.auditMark, to: upTo.auditMark })
       .andWhere('a.resource IN (:...wide)', { wide: ACCRUAL_WIDE_RESOURCES })
       .limit(1)
-      .getRawMany();
+      .getRawMany<{ id: unknown }>();
     if (wide) return { everyone: true, employees: [] };
     const [ledger, audit] = await Promise.all([
       this.ds
