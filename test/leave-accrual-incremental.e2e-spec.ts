@@ -205,3 +205,29 @@ describe(`the daily accrual job, incremental (${SEQUENCES} sequences)`, () => {
     60_000,
   );
 });
+
+describe('the daily accrual job: whom it reads', () => {
+  let w: World;
+  beforeAll(async () => (w = await world()));
+  afterAll(() => w.t.close());
+
+  it('everyone at first, no one the same day again, the changed employee after a change, everyone when the ids went back', async () => {
+    const a = (await w.employees.create(employeeBody({ joined_date: '2024-03-10' }))).id;
+    await w.employees.create(employeeBody({ joined_date: '2024-05-10' }));
+    const p = (await w.policies.policies.create({ name: 'Monthly', leave_type: 1, accrual: 'monthly', amount: 2 })) as {
+      id: number;
+    };
+    await w.policies.assignments.create({ policy: p.id, valid_from: '2020-01-01' });
+    expect(await w.accruals.daily('2026-02-10')).toMatchObject({ full: true, employees: 2 });
+    expect(await w.accruals.daily('2026-02-10')).toEqual({ full: false, employees: 0, written: 0 });
+    expect(await w.accruals.daily('2026-02-11')).toEqual({ full: false, employees: 0, written: 0 });
+    await w.employees.update(ADMIN, a, { city: 'Graz' });
+    expect(await w.accruals.daily('2026-02-12')).toEqual({ full: false, employees: 1, written: 0 });
+    // A new policy reaches everyone; so does a month's end.
+    await w.policies.policies.create({ name: 'Unused', leave_type: 2, accrual: 'yearly', amount: 1 });
+    expect(await w.accruals.daily('2026-02-13')).toMatchObject({ full: true });
+    expect(await w.accruals.daily('2026-02-28')).toMatchObject({ full: true, written: 2 });
+    await w.ds.query('DELETE FROM audit_log');
+    expect(await w.accruals.daily('2026-03-02')).toMatchObject({ full: true });
+  });
+});

@@ -64,7 +64,9 @@ export class LeaveAccrualsService implements OnModuleInit {
     let only: number[] | undefined;
     if (last) {
       const after = last.day < today ? last.day : today;
-      const changed = await this.runs.changedSince(last, marks);
+      // Ids that went back (a table emptied, a restored backup): what changed cannot be told.
+      const rewound = marks.ledgerMark < last.ledgerMark || marks.auditMark < last.auditMark;
+      const changed = rewound ? { everyone: true, employees: [] } : await this.runs.changedSince(last, marks);
       if (!changed.everyone) {
         const [periods, types, policies] = await Promise.all([
           this.repo.periods(),
