@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runCli } from '../src/cli/run-cli';
 import { transaction } from '../src/common/database/transaction';
+import { MIGRATIONS } from '../src/database/migrations';
 import { buildCompany, employeeBody } from './helpers/company';
 import { apiCaller, captureIo, createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
+
+/** The newest migration's name: a backup names the migration it is at. */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].name;
 
 /**
  * hr db:backup / db:restore (issue 48, API.md §24): a consistent copy of the SQLite database taken
@@ -68,7 +72,7 @@ import { apiCaller, captureIo, createTestApp, INTEGRATION, TestApp } from './hel
     await writer;
     expect(backup).toMatchObject({ code: 0, err: '' });
     expect(backup.out).toMatch(
-      /^backed up to .*copy\.sqlite: \d+ bytes in \d+ ms, at migration OidcLogins\d+; integrity checked$/,
+      new RegExp(`^backed up to .*copy\\.sqlite: \\d+ bytes in \\d+ ms, at migration ${LATEST}; integrity checked$`),
     );
     // The API went on answering writes while the copy ran (it yields between steps).
     expect(during).toBeGreaterThan(0);
@@ -86,7 +90,7 @@ import { apiCaller, captureIo, createTestApp, INTEGRATION, TestApp } from './hel
     const restored = await cli('db:restore', file);
     expect(restored.code).toBe(0);
     expect(restored.out).toMatch(
-      /^restored, at migration OidcLogins\d+; the database it replaced is .*hr\.sqlite\.before-restore-/,
+      new RegExp(`^restored, at migration ${LATEST}; the database it replaced is .*hr\\.sqlite\\.before-restore-`),
     );
 
     // A fresh application on the restored database: every write acknowledged before the copy began
