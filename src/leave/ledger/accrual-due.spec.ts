@@ -1,21 +1,10 @@
-import { PolicyRule, toRule, windowsOf } from './accrual-engine';
+import { fallbackPolicy, PolicyRule, windowsOf } from './accrual-engine';
 import { employeesDue, policiesDue } from './accrual-due';
 
+/** A rule of the given accrual (a leave type's fallback policy, changed where the test says). */
 const rule = (over: Partial<PolicyRule> & Pick<PolicyRule, 'accrual'>): PolicyRule => ({
-  ...toRule({
-    id: 1,
-    leaveTypeId: 1,
-    accrual: 'none',
-    amount: 1,
-    prorateJoiners: false,
-    waitingDays: 0,
-    maxBalance: null,
-    carryOverMax: null,
-    carryOverExpiryMonths: null,
-    allowNegative: false,
-    encashable: false,
-    encashmentMax: null,
-  }),
+  ...fallbackPolicy({ id: 1, defaultDays: 1, allowNegative: false }),
+  carryOverMax: null,
   ...over,
 });
 const windows = windowsOf([
