@@ -46,7 +46,7 @@ interface Computed {
 export class PayrollDiffService {
   /**
    * Within DIFF_CACHE_BYTES (default 128 MiB) by what they hold (DiffTable.bytes), the oldest
-   * dropped first: the worst diff of two 12 500 × 30 runs holds about 20 MiB (bench:payroll-explain).
+   * dropped first: the worst diff of two 12 500 × 30 runs holds 5-10 MiB (bench:payroll-explain).
    */
   private readonly computed: RecentResults<Computed>;
   /** Computations running, by pair of run revisions: one per pair, whether or not the cache still holds it. */
