@@ -45,8 +45,8 @@ interface World {
   ds: DataSource;
 }
 
-async function world(): Promise<World> {
-  const t = await createTestApp();
+async function world(overrides: Record<string, string> = {}): Promise<World> {
+  const t = await createTestApp(overrides);
   const ds = t.app.get(DataSource);
   for (const y of [2025, 2026])
     await ds.query('INSERT INTO leave_periods (name, date_start, date_end) VALUES (?, ?, ?)', [
@@ -166,9 +166,11 @@ describe(`the daily accrual job, incremental (${SEQUENCES} sequences)`, () => {
   let daily: World;
   let once: World;
 
+  // Two databases side by side: SQLite in memory each, under test:integration too (its MariaDB is
+  // one database per jest worker; the SQL of the job's reads is checked there by sql-snapshots).
   beforeEach(async () => {
-    daily = await world();
-    once = await world();
+    daily = await world({ DATABASE_URL: 'sqlite::memory:' });
+    once = await world({ DATABASE_URL: 'sqlite::memory:' });
   });
   afterEach(async () => {
     await daily.t.close();
