@@ -5,8 +5,8 @@ import { withTimeout } from '../common/async/with-timeout';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 
-/** What a process's validated-token cache must forget: some tokens (by hash), a user's, or all. */
-export type Invalidation = { kind: 'tokens'; hashes: string[] } | { kind: 'user'; userId: number } | { kind: 'all' };
+/** What a process's validated-token cache must forget: some tokens (by hash), some users', or all. */
+export type Invalidation = { kind: 'tokens'; hashes: string[] } | { kind: 'users'; userIds: number[] } | { kind: 'all' };
 
 /** How long an invalidation waits for the other processes' acknowledgements. */
 const ACK_TIMEOUT_MS = 1000;

@@ -192,7 +192,12 @@ export class TokenService {
 
   /** Drops cached tokens of a user whose level, flags or scope changed, in every process. */
   forgetUser(userId: number): Promise<void> {
-    return this.invalidate({ kind: 'user', userId });
+    return this.forgetUsers([userId]);
+  }
+
+  /** forgetUser() for many users at once: one invalidation, one round of acknowledgements. */
+  forgetUsers(userIds: number[]): Promise<void> {
+    return userIds.length ? this.invalidate({ kind: 'users', userIds }) : Promise.resolve();
   }
 
   /** Deletes tokens that expired more than a day ago; returns how many. */
@@ -266,7 +271,8 @@ export class TokenService {
       for (const hash of invalidation.hashes) this.cache.delete(hash);
       return;
     }
-    for (const [hash, entry] of this.cache) if (entry.user.id === invalidation.userId) this.cache.delete(hash);
+    const users = new Set(invalidation.userIds);
+    for (const [hash, entry] of this.cache) if (users.has(entry.user.id)) this.cache.delete(hash);
   }
 
   private async revokeGrant(grantId: string): Promise<void> {

@@ -201,7 +201,7 @@ export class UserProvisioningService {
         changed.push(u.id);
       }
     });
-    for (const id of changed) await this.tokens.forgetUser(id);
+    await this.tokens.forgetUsers(changed);
   }
 
   private serialized(attributes: Record<string, unknown>): string {

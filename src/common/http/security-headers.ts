@@ -11,8 +11,6 @@ export interface SecurityHeaderSets {
   documentation: Readonly<Record<string, string>>;
 }
 
-const HSTS = 'max-age=31536000; includeSubDomains';
-
 /**
  * The response headers, computed once at boot (they do not depend on the request).
  *
@@ -35,7 +33,6 @@ export function securityHeaders(config: { publicUrl: string }): SecurityHeaderSe
     'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
     'X-Content-Type-Options': 'nosniff',
   };
-  if (https) api['Strict-Transport-Security'] = HSTS;
   const documentation: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string | number) => (documentation[name] = String(value)),
@@ -54,5 +51,7 @@ export function securityHeaders(config: { publicUrl: string }): SecurityHeaderSe
     },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   })({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
+  // The same HSTS as the documentation's, behind HTTPS only.
+  if (https) api['Strict-Transport-Security'] = documentation['Strict-Transport-Security'];
   return { api, documentation };
 }

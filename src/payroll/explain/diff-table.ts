@@ -187,11 +187,12 @@ export class DiffTableBuilder {
     for (const names of [employeeNames, columnNames]) for (const name of names.values()) nameBytes += 40 + name.length * 2;
     const parts: DiffTableParts = {
       size: n,
-      employees: this.employees.slice(0, n),
-      columns: this.columns.slice(0, n),
-      causeLists: this.causeLists.slice(0, n),
-      starts: this.starts.slice(0, n * 3),
-      ends: this.ends.slice(0, n * 3),
+      // Views, not copies: the service builds with the exact row count (the buffers are counted whole below).
+      employees: this.employees.subarray(0, n),
+      columns: this.columns.subarray(0, n),
+      causeLists: this.causeLists.subarray(0, n),
+      starts: this.starts.subarray(0, n * 3),
+      ends: this.ends.subarray(0, n * 3),
       text,
       distinctCauses: this.distinctCauses,
       kinds: Uint16Array.from(this.kinds),
@@ -200,7 +201,7 @@ export class DiffTableBuilder {
       bytes: 0,
     };
     const typed = [parts.employees, parts.columns, parts.causeLists, parts.starts, parts.ends, parts.kinds];
-    parts.bytes = typed.reduce((sum, a) => sum + a.byteLength, 0) + text.length + this.causeBytes + nameBytes;
+    parts.bytes = typed.reduce((sum, a) => sum + a.buffer.byteLength, 0) + text.length + this.causeBytes + nameBytes;
     return new DiffTable(parts);
   }
 }
