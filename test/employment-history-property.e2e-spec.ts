@@ -9,7 +9,7 @@ import { employeeBody } from './helpers/company';
 import { rng } from './helpers/random';
 import { createTestApp, createUser, INTEGRATION, okCaller, TestApp } from './helpers/test-app';
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
-import { LeaveBalancesService } from '../src/leave/ledger/leave-balances.service';
+import { LeaveLiabilityService } from '../src/leave/ledger/leave-liability.service';
 
 /**
  * Property-based test of employment history through the service and the database (issue 43):
@@ -312,7 +312,7 @@ describe('employment history: random sequences against a model (issue 43)', () =
         attendance.set(`${day}|${departmentOn(day)}`, (attendance.get(`${day}|${departmentOn(day)}`) ?? 0) + 1);
     }
     expect(problems).toEqual([]);
-    const owed = (await t.app.get(LeaveBalancesService).liability({ kind: 'all' }, '2025-12-31')).filter(
+    const owed = (await t.app.get(LeaveLiabilityService).liability({ kind: 'all' }, '2025-12-31')).filter(
       (x) => x.leaveType === type,
     );
     expect(new Map(owed.map((x) => [x.department, { employees: x.employees, days: x.days / 100 }]))).toEqual(liability);

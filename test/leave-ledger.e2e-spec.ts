@@ -3,6 +3,7 @@ import { EmployeesService } from '../src/employees/employees.service';
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
 import { PayrollInputsService } from '../src/payroll/runs/payroll-inputs.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
+import { liabilityByBalances, liabilityRows } from './helpers/liability';
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 
 type Entry = { kind: string; date: string; days: number; note: string | null; source: string; source_id: number | null };
@@ -265,29 +266,10 @@ describe('leave ledger (issue 31)', () => {
   it('the leave liability insight sums the positive balances at the period end by type and department, in scope', async () => {
     const period2025 = (await ok('GET', '/leave-periods?limit=500', admin)).find((p: { name: string }) => p.name === '2025').id;
     const ds = t.app.get(DataSource);
-    type Row = { leave_type: number; department: number | null; employees: number; days: number };
-    // The model: every employee's balance as GET .../leaves/balance answers it, for those employed on the day.
-    const expected = async (day: string, ids: (e: { id: number; supervisor_id: number | null }) => boolean) => {
-      const employees: Array<{ id: number; department_id: number | null; supervisor_id: number | null }> = await ds.query(
-        'SELECT id, department_id, supervisor_id FROM employees WHERE joined_date <= ? AND (termination_date IS NULL OR termination_date >= ?)',
-        [day, day],
-      );
-      const sums = new Map<string, Row>();
-      for (const e of employees.filter(ids))
-        for (const b of await ok('GET', `/employees/${e.id}/leaves/balance?as_of=${day}`, admin)) {
-          if (b.available <= 0) continue;
-          const key = `${b.leave_type}:${e.department_id}`;
-          const row = sums.get(key) ?? { leave_type: b.leave_type, department: e.department_id, employees: 0, days: 0 };
-          row.employees += 1;
-          row.days = Math.round((row.days + b.available) * 100) / 100;
-          sums.set(key, row);
-        }
-      return [...sums.values()].sort((a, b) => a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
-    };
+    const expected = (day: string, keep?: (e: { id: number; supervisor_id: number | null }) => boolean) =>
+      liabilityByBalances(ok, ds, admin, day, keep);
     const liability = async (period: string | number, token = admin) =>
-      ((await ok('GET', `/insights/leave-liability/${period}`, token)) as Row[])
-        .map(({ leave_type, department, employees, days }) => ({ leave_type, department, employees, days }))
-        .sort((a, b) => a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
+      liabilityRows(await ok('GET', `/insights/leave-liability/${period}`, token));
 
     const yearEnd = await liability(period2025);
     expect(yearEnd.some((r) => r.leave_type === holiday && r.department === c.departments.platform && r.days > 0)).toBe(true);
@@ -353,10 +335,7 @@ describe('leave ledger (issue 31)', () => {
 
   it('reads the department of each day (issue 43): accruals follow a transfer, the liability counts the department of its day', async () => {
     const period2025 = (await ok('GET', '/leave-periods?limit=500', admin)).find((p: { name: string }) => p.name === '2025').id;
-    const liability = async () =>
-      ((await ok('GET', `/insights/leave-liability/${period2025}`, admin)) as Array<{ leave_type: number; department: number }>)
-        .map(({ leave_type, department, ...rest }) => ({ leave_type, department, ...rest }))
-        .sort((a, b) => a.leave_type - b.leave_type || (a.department ?? 0) - (b.department ?? 0));
+    const liability = async () => liabilityRows(await ok('GET', `/insights/leave-liability/${period2025}`, admin));
     const e = await newEmployee('2025-01-01', c.departments.platform);
     await ledger.accrue('2026-11-26');
     const before = await liability();

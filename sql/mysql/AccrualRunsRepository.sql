@@ -14,6 +14,18 @@ SELECT `a`.`id` AS `id`
   WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
   LIMIT 1;
 
+-- AccrualRunsRepository.changedSince (carryOvers)
+SELECT DISTINCT `a`.`employee_id` AS `employee`
+  FROM `audit_log` `a`
+  WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?) AND `a`.`employee_id` IS NOT NULL;
+SELECT DISTINCT `l`.`employee_id` AS `employee`
+  FROM `leave_ledger` `l`
+  WHERE `l`.`id` > ? AND `l`.`id` <= ? AND (`l`.`source` <> 'policy' OR `l`.`kind` = 'carry_over');
+SELECT `a`.`id` AS `id`
+  FROM `audit_log` `a`
+  WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
+  LIMIT 1;
+
 -- AccrualRunsRepository.dueFacts
 SELECT `e`.`id` AS id, `e`.`joined_date` AS joined, `e`.`termination_date` AS termination
   FROM `employees` `e`;

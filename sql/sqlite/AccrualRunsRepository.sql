@@ -14,6 +14,18 @@ SELECT DISTINCT "l"."employee_id" AS "employee"
   FROM "leave_ledger" "l"
   WHERE "l"."id" > 0 AND "l"."id" <= 100 AND "l"."source" <> 'policy';
 
+-- AccrualRunsRepository.changedSince (carryOvers)
+SELECT "a"."id" AS "id"
+  FROM "audit_log" "a"
+  WHERE "a"."id" > 0 AND "a"."id" <= 100 AND "a"."resource" IN (?, ?, ?, ?, ?, ?, ?, ?)
+  LIMIT 1;
+SELECT DISTINCT "a"."employee_id" AS "employee"
+  FROM "audit_log" "a"
+  WHERE "a"."id" > 0 AND "a"."id" <= 100 AND "a"."resource" IN (?, ?, ?) AND "a"."employee_id" IS NOT NULL;
+SELECT DISTINCT "l"."employee_id" AS "employee"
+  FROM "leave_ledger" "l"
+  WHERE "l"."id" > 0 AND "l"."id" <= 100 AND ("l"."source" <> 'policy' OR "l"."kind" = 'carry_over');
+
 -- AccrualRunsRepository.dueFacts
 SELECT "e"."id" AS id, "e"."joined_date" AS joined, "e"."termination_date" AS termination
   FROM "employees" "e";

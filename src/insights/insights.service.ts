@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { EmployeeAccessService, EmployeeScope } from '../employees/employee-access.service';
 import { fromH } from '../leave/ledger/accrual-engine';
 import { LeaveBalancesService } from '../leave/ledger/leave-balances.service';
+import { LeaveLiabilityService } from '../leave/ledger/leave-liability.service';
 import { InsightsRepository, LeaveFigures, LeaveKey, PeriodRange } from './insights.repository';
 import {
   AttendanceInsightDto,
@@ -95,6 +96,7 @@ export class InsightsService {
     private readonly access: EmployeeAccessService,
     private readonly repository: InsightsRepository,
     private readonly ledger: LeaveBalancesService,
+    private readonly liability: LeaveLiabilityService,
   ) {
     this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }
@@ -121,7 +123,7 @@ export class InsightsService {
     if (!day) throw new DomainException('NOT_FOUND', `Leave period ${period} not found`);
     const scope = await this.access.scopeOf(caller);
     const compute = async () => {
-      const rows = await this.ledger.liability(scope, day);
+      const rows = await this.liability.liability(scope, day);
       const types = new Map((await this.repository.leaveTypes()).map((t) => [t.id, t.name]));
       const departments = new Map(
         (await this.repository.departmentNames(rows.flatMap((r) => (r.department === null ? [] : [r.department])))).map((d) => [

@@ -10,6 +10,8 @@ import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
 import { AccrualRunsRepository } from './ledger/accrual-runs.repository';
 import { LeaveAccrualsService } from './ledger/leave-accruals.service';
 import { LeaveBalancesService } from './ledger/leave-balances.service';
+import { LeaveLiabilityService } from './ledger/leave-liability.service';
+import { LiabilityRepository } from './ledger/liability.repository';
 import { LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LeavePoliciesService } from './ledger/leave-policies.service';
 import {
@@ -55,6 +57,8 @@ import {
     LeaveBalancesImport,
     LeaveLedgerRepository,
     AccrualRunsRepository,
+    LiabilityRepository,
+    LeaveLiabilityService,
     LeaveLedgerService,
     LeaveBalancesService,
     LeaveAccrualsService,
@@ -66,6 +70,7 @@ import {
     LeaveCalendarService,
     LeaveLedgerService,
     LeaveBalancesService,
+    LeaveLiabilityService,
     LeaveAccrualsService,
   ],
 })

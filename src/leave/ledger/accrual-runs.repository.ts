@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { RecordSql } from '../../common/database/record-sql';
+import { RecordSql, RecordSqlAs } from '../../common/database/record-sql';
 import { dateOnly } from '../leave-days';
 import { LeavePolicy } from '../entities/leave-ledger.entities';
 import { PolicyRule, toRule } from './accrual-engine';
@@ -64,12 +64,15 @@ export class AccrualRunsRepository {
   /**
    * What changed in (since, upTo] of the ledger and the audit log: whether a change reaches every
    * employee (ACCRUAL_WIDE_RESOURCES), else the employees whose entries (written by anything but
-   * the job itself) or facts changed.
+   * the job itself) or facts changed. `carryOvers`: the job's carry-overs count as changes too (a
+   * balance takes the carry-over into its first window as written: the liability's tables).
    */
   @RecordSql({ ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 })
+  @RecordSqlAs('carryOvers', { ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 }, true)
   async changedSince(
     since: { ledgerMark: number; auditMark: number },
     upTo: { ledgerMark: number; auditMark: number },
+    carryOvers = false,
   ): Promise<{ everyone: boolean; employees: number[] }> {
     const [wide] = await this.ds
       .createQueryBuilder()
@@ -86,7 +89,7 @@ export class AccrualRunsRepository {
         .select('DISTINCT l.employee_id', 'employee')
         .from('leave_ledger', 'l')
         .where('l.id > :from AND l.id <= :to', { from: since.ledgerMark, to: upTo.ledgerMark })
-        .andWhere("l.source <> 'policy'")
+        .andWhere(carryOvers ? "(l.source <> 'policy' OR l.kind = 'carry_over')" : "l.source <> 'policy'")
         .getRawMany<{ employee: unknown }>(),
       this.ds
         .createQueryBuilder()

@@ -5,7 +5,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { ValidationException } from '../../common/errors/domain.exception';
 import { parseListQuery } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
-import { EmployeeAccessService, EmployeeScope } from '../../employees/employee-access.service';
+import { EmployeeAccessService } from '../../employees/employee-access.service';
 import { LeaveBalanceDto, LeaveBalanceQueryDto, LeaveLedgerEntryDto, LeaveLedgerQueryDto } from '../dto/leave-ledger.dto';
 import { LeaveType } from '../entities/leave.entities';
 import {
@@ -21,20 +21,10 @@ import {
   windowsOf,
 } from './accrual-engine';
 import { maxDay, plusDays } from './calendar';
-import {
-  Balance,
-  balanceDto,
-  BalanceView,
-  LEDGER_LIST_SPEC,
-  LiabilityRow,
-  sumBalance,
-  toLedgerDto,
-  windowsAround,
-} from './leave-balances';
+import { Balance, balanceDto, BalanceView, LEDGER_LIST_SPEC, sumBalance, toLedgerDto, windowsAround } from './leave-balances';
 import { LeaveLedgerRepository } from './leave-ledger.repository';
+import { LiabilityBalance } from './liability.repository';
 
-/** Employees per chunk of the liability: one read of their facts and entries. */
-const CHUNK = 1000;
 /** How far past the last leave period (or today) a balance may be projected (issue 41). */
 const AS_OF_HORIZON_DAYS = 366;
 
@@ -128,28 +118,19 @@ export class LeaveBalancesService {
   }
 
   /**
-   * Days owed at the end of `day` (GET /insights/leave-liability): the positive available balances
-   * of the employees of `scope` employed that day, summed by leave type and department, 1 000
-   * employees at a time. A negative balance (days owed by an employee) is not netted against them.
+   * What the leave liability of `day` is made of (GET /insights/leave-liability): the positive
+   * available balances of those of `employeeIds` employed that day, by leave type, with the
+   * department of that day. A negative balance (days owed by an employee) is not netted against them.
    */
-  async liability(scope: EmployeeScope, day: string): Promise<LiabilityRow[]> {
-    const sums = new Map<string, LiabilityRow>();
-    for (let after = 0; ;) {
-      const chunk = await this.repo.employedIds(scope, day, after, CHUNK);
-      if (!chunk.length) break;
-      after = chunk[chunk.length - 1];
-      for (const { employee, balances } of await this.balancesOf(null, chunk, { kind: 'as_of', day }))
-        for (const b of balances) {
-          if (b.available <= 0) continue;
-          const department = factsOn(employee, day).departments[0] ?? null; // the department of that day (issue 43)
-          const key = `${b.leaveType}:${department}`;
-          const row = sums.get(key) ?? { leaveType: b.leaveType, department, employees: 0, days: 0 };
-          row.employees += 1;
-          row.days += b.available;
-          sums.set(key, row);
-        }
+  async liabilityBalances(employeeIds: number[], day: string): Promise<LiabilityBalance[]> {
+    const out: LiabilityBalance[] = [];
+    for (const { employee, balances } of await this.balancesOf(null, employeeIds, { kind: 'as_of', day })) {
+      if (employee.joined > day || (employee.termination !== null && employee.termination < day)) continue;
+      const department = factsOn(employee, day).departments[0] ?? null; // the department of that day (issue 43)
+      for (const b of balances)
+        if (b.available > 0) out.push({ employeeId: employee.id, leaveType: b.leaveType, department, available: b.available });
     }
-    return [...sums.values()];
+    return out;
   }
 
   /** GET /employees/{id}/leaves/balance. */

@@ -1,0 +1,41 @@
+-- LiabilityRepository.evict
+SELECT d.day AS "day"
+  FROM "leave_liability_days" "d"
+  WHERE d.day <> ?
+  ORDER BY d.used_ms DESC, d.day DESC
+  LIMIT 100 OFFSET 7;
+
+-- LiabilityRepository.marks
+SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+  FROM "leave_liability_days" "d"
+  WHERE d.day = ?;
+
+-- LiabilityRepository.open
+INSERT INTO "leave_liability_days"("day", "ledger_mark", "audit_mark", "used_ms")
+  VALUES (?, -1, -1, 0) ON CONFLICT DO NOTHING;
+SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+  FROM "leave_liability_days" "d"
+  WHERE d.day = ?;
+UPDATE leave_liability_days
+  SET used_ms = ?
+  WHERE day = ?;
+
+-- LiabilityRepository.replace
+BEGIN TRANSACTION;
+COMMIT;
+UPDATE "leave_liability_days"
+  SET "ledger_mark" = 2, "audit_mark" = 2
+  WHERE day = ? AND ledger_mark = 1 AND audit_mark = 1;
+
+-- LiabilityRepository.sums
+SELECT b.leave_type_id AS leaveType, b.department_id AS department, COUNT(*) AS "employees", SUM(b.available) AS "days"
+  FROM "leave_liability_balances" "b"
+  WHERE b.day = ?
+  GROUP BY b.leave_type_id, b.department_id;
+
+-- LiabilityRepository.sums (scoped)
+SELECT b.leave_type_id AS leaveType, b.department_id AS department, COUNT(*) AS "employees", SUM(b.available) AS "days"
+  FROM "leave_liability_balances" "b"
+  INNER JOIN "employees" "e" ON "e"."id" = b.employee_id
+  WHERE b.day = ? AND "e"."department_id" IN (?, ?)
+  GROUP BY b.leave_type_id, b.department_id;

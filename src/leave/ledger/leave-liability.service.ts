@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { EmployeeScope } from '../../employees/employee-access.service';
+import { AccrualRunsRepository } from './accrual-runs.repository';
+import { LeaveBalancesService } from './leave-balances.service';
+import { LiabilityRow } from './leave-balances';
+import { LeaveLedgerRepository } from './leave-ledger.repository';
+import { LiabilityBalance, LiabilityRepository, Marks, NEVER } from './liability.repository';
+
+/** Employees per chunk of a full computation: one read of their facts and entries. */
+const CHUNK = 1000;
+/** The days whose tables are kept: the most recently asked for (a dashboard asks for a few period ends and today). */
+export const LIABILITY_DAYS_KEPT = 8;
+/** Refreshes lost to another process's before this one returns the table as that one left it. */
+const ATTEMPTS = 3;
+
+/** What a refresh recomputed: every employee, or these many. */
+export type Refreshed = { everyone: true } | { everyone: false; employees: number };
+
+/**
+ * The leave liability (GET /insights/leave-liability, issue 49), kept as a table per day asked
+ * about: the first request for a day computes every employee's balance (LeaveBalancesService, as
+ * the balance route does), later ones recompute only the employees whose balances may have changed
+ * since — those with leave ledger entries not written by the accrual job (or a carry-over written
+ * by it), or with their facts changed, read from the audit log as the daily accrual job reads them
+ * (AccrualRunsRepository.changedSince); a change to what every balance reads (a policy, a leave
+ * period...) recomputes everyone. A balance of a given day is a function of those inputs only (the
+ * accrual engine owes by the calendar, not by today), so the table needs nothing else to stay true.
+ */
+@Injectable()
+export class LeaveLiabilityService {
+  /** The refresh running per day in this process: the next request for that day waits for it, then refreshes from where it ended. */
+  private readonly refreshing = new Map<string, Promise<Refreshed>>();
+
+  constructor(
+    private readonly balances: LeaveBalancesService,
+    private readonly ledger: LeaveLedgerRepository,
+    private readonly runs: AccrualRunsRepository,
+    private readonly tables: LiabilityRepository,
+  ) {}
+
+  /** Days owed at the end of `day` to the employees of `scope`, by leave type and department (hundredths). */
+  async liability(scope: EmployeeScope, day: string): Promise<LiabilityRow[]> {
+    await this.refresh(day);
+    return this.tables.sums(day, scope);
+  }
+
+  /** Brings the day's table up to date with every change made before the call. */
+  refresh(day: string): Promise<Refreshed> {
+    const before = this.refreshing.get(day);
+    const mine = (before ? before.catch(() => undefined) : Promise.resolve()).then(() => this.refreshNow(day));
+    this.refreshing.set(day, mine);
+    const forget = () => {
+      if (this.refreshing.get(day) === mine) this.refreshing.delete(day);
+    };
+    mine.then(forget, forget);
+    return mine;
+  }
+
+  private async refreshNow(day: string): Promise<Refreshed> {
+    let refreshed: Refreshed = { everyone: false, employees: 0 };
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      // The marks first: what is written while the balances are read is the next refresh's to read.
+      const [from, to] = await Promise.all([this.tables.open(day), this.runs.marks()]);
+      if (from.ledgerMark === to.ledgerMark && from.auditMark === to.auditMark) return refreshed;
+      const employees = await this.changed(from, to);
+      const rows = employees === 'all' ? await this.everyone(day) : await this.balances.liabilityBalances(employees, day);
+      refreshed = employees === 'all' ? { everyone: true } : { everyone: false, employees: employees.length };
+      if (await this.tables.replace(day, from, to, employees, rows)) {
+        if (from.ledgerMark === NEVER.ledgerMark) await this.tables.evict(LIABILITY_DAYS_KEPT, day);
+        return refreshed;
+      }
+    }
+    return refreshed;
+  }
+
+  /** Whose balances may have changed between the marks: 'all' for a day never computed, after a change that reaches everyone, or when ids went back. */
+  private async changed(from: Marks, to: Marks): Promise<number[] | 'all'> {
+    if (from.ledgerMark === NEVER.ledgerMark) return 'all';
+    if (to.ledgerMark < from.ledgerMark || to.auditMark < from.auditMark) return 'all';
+    const changed = await this.runs.changedSince(from, to, true);
+    return changed.everyone ? 'all' : changed.employees;
+  }
+
+  private async everyone(day: string): Promise<LiabilityBalance[]> {
+    const out: LiabilityBalance[] = [];
+    for (let after = 0; ;) {
+      const chunk = await this.ledger.employedIds({ kind: 'all' }, day, after, CHUNK);
+      if (!chunk.length) return out;
+      after = chunk[chunk.length - 1];
+      for (const row of await this.balances.liabilityBalances(chunk, day)) out.push(row);
+    }
+  }
+}

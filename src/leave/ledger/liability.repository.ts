@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { RecordSql, RecordSqlAs } from '../../common/database/record-sql';
+import { transaction } from '../../common/database/transaction';
+import { EmployeeScope } from '../../employees/employee-access.service';
+import { EmployeesRepository } from '../../employees/employees.repository';
+import { dateOnly } from '../leave-days';
+import { LiabilityRow } from './leave-balances';
+
+/** How far the leave ledger and the audit log had been read (their highest ids). */
+export interface Marks {
+  ledgerMark: number;
+  auditMark: number;
+}
+
+/** One employee's positive available balance of one leave type on a day, with the department of that day. */
+export interface LiabilityBalance {
+  employeeId: number;
+  leaveType: number;
+  department: number | null;
+  /** Hundredths of a day, > 0. */
+  available: number;
+}
+
+/** The marks of a day whose table was never computed: below any id, so the first refresh computes everyone. */
+export const NEVER: Marks = { ledgerMark: -1, auditMark: -1 };
+
+const ROWS_PER_INSERT = 1000;
+const IDS_PER_DELETE = 1000;
+const SAMPLE_SCOPE: EmployeeScope = { kind: 'departments', departmentIds: [1, 2] };
+
+/**
+ * The leave liability's tables (issue 49): per day asked about, the balances that make it up
+ * (leave_liability_balances) and how far the changes had been read when they were computed
+ * (leave_liability_days).
+ */
+@Injectable()
+export class LiabilityRepository {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly employees: EmployeesRepository,
+  ) {}
+
+  /** The day's marks (its row made, never computed, when there was none), its use noted. */
+  @RecordSql('2026-12-31')
+  async open(day: string): Promise<Marks> {
+    await this.ds
+      .createQueryBuilder()
+      .insert()
+      .into('leave_liability_days')
+      .values({ day, ledger_mark: NEVER.ledgerMark, audit_mark: NEVER.auditMark, used_ms: 0 })
+      .orIgnore()
+      .execute();
+    await this.ds.query('UPDATE leave_liability_days SET used_ms = ? WHERE day = ?', [Date.now(), day]);
+    return this.marks(day);
+  }
+
+  @RecordSql('2026-12-31')
+  async marks(day: string): Promise<Marks> {
+    const [row] = await this.ds
+      .createQueryBuilder()
+      .select(['d.ledger_mark AS ledgerMark', 'd.audit_mark AS auditMark'])
+      .from('leave_liability_days', 'd')
+      .where('d.day = :day', { day })
+      .getRawMany<Record<string, unknown>>();
+    return row ? { ledgerMark: Number(row.ledgerMark), auditMark: Number(row.auditMark) } : NEVER;
+  }
+
+  /**
+   * Replaces the day's balances of `employees` (every employee: 'all') by `rows` and moves its
+   * marks from `from` to `to`, in one transaction, only if the marks are still `from`: of two
+   * processes refreshing the same day from the same marks, the second writes nothing (and reads
+   * again). Returns whether it wrote.
+   */
+  @RecordSql(
+    '2026-12-31',
+    { ledgerMark: 1, auditMark: 1 },
+    { ledgerMark: 2, auditMark: 2 },
+    [1, 2],
+    [{ employeeId: 1, leaveType: 1, department: null, available: 250 }],
+  )
+  async replace(day: string, from: Marks, to: Marks, employees: number[] | 'all', rows: LiabilityBalance[]): Promise<boolean> {
+    return transaction(this.ds, async (em) => {
+      const moved = await em
+        .createQueryBuilder()
+        .update('leave_liability_days')
+        .set({ ledger_mark: to.ledgerMark, audit_mark: to.auditMark })
+        .where('day = :day AND ledger_mark = :ledger AND audit_mark = :audit', {
+          day,
+          ledger: from.ledgerMark,
+          audit: from.auditMark,
+        })
+        .execute();
+      if (moved.affected !== 1) return false;
+      await this.remove(em, day, employees);
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+        await em
+          .createQueryBuilder()
+          .insert()
+          .into('leave_liability_balances')
+          .values(
+            rows.slice(i, i + ROWS_PER_INSERT).map((r) => ({
+              day,
+              employee_id: r.employeeId,
+              leave_type_id: r.leaveType,
+              department_id: r.department,
+              available: r.available,
+            })),
+          )
+          .updateEntity(false)
+          .execute();
+      return true;
+    });
+  }
+
+  private async remove(em: EntityManager, day: string, employees: number[] | 'all'): Promise<void> {
+    const table = () => em.createQueryBuilder().delete().from('leave_liability_balances').where('day = :day', { day });
+    if (employees === 'all') {
+      await table().execute();
+      return;
+    }
+    for (let i = 0; i < employees.length; i += IDS_PER_DELETE)
+      await table()
+        .andWhere('employee_id IN (:...ids)', { ids: employees.slice(i, i + IDS_PER_DELETE) })
+        .execute();
+  }
+
+  /** Forgets the days beyond the `keep` last used (never `current`), balances first. */
+  @RecordSql(8, '2026-12-31')
+  async evict(keep: number, current: string): Promise<void> {
+    const old = await this.ds
+      .createQueryBuilder()
+      .select('d.day', 'day')
+      .from('leave_liability_days', 'd')
+      .where('d.day <> :current', { current })
+      .orderBy('d.used_ms', 'DESC')
+      .addOrderBy('d.day', 'DESC')
+      .offset(keep - 1)
+      .limit(100)
+      .getRawMany<{ day: unknown }>();
+    for (const { day } of old)
+      await transaction(this.ds, async (em) => {
+        await this.remove(em, dateOnly(day as string), 'all');
+        await em
+          .createQueryBuilder()
+          .delete()
+          .from('leave_liability_days')
+          .where('day = :day', { day: dateOnly(day as string) })
+          .execute();
+      });
+  }
+
+  /** The day's liability in the caller's scope: employees and days by leave type and department. */
+  @RecordSql('2026-12-31', { kind: 'all' })
+  @RecordSqlAs('scoped', '2026-12-31', SAMPLE_SCOPE)
+  async sums(day: string, scope: EmployeeScope): Promise<LiabilityRow[]> {
+    const qb = this.ds
+      .createQueryBuilder()
+      .select(['b.leave_type_id AS leaveType', 'b.department_id AS department'])
+      .addSelect('COUNT(*)', 'employees')
+      .addSelect('SUM(b.available)', 'days')
+      .from('leave_liability_balances', 'b')
+      .where('b.day = :day', { day })
+      .groupBy('b.leave_type_id')
+      .addGroupBy('b.department_id');
+    this.employees.restrictToScope(qb, 'b.employee_id', scope, scope.kind === 'self' ? 'records' : 'list');
+    return (await qb.getRawMany<Record<string, unknown>>()).map((r) => ({
+      leaveType: Number(r.leaveType),
+      department: r.department === null ? null : Number(r.department),
+      employees: Number(r.employees),
+      days: Number(r.days),
+    }));
+  }
+}

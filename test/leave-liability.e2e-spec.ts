@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { EmployeesService } from '../src/employees/employees.service';
+import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
+import { LeaveLiabilityService, LIABILITY_DAYS_KEPT } from '../src/leave/ledger/leave-liability.service';
+import { LiabilityRepository } from '../src/leave/ledger/liability.repository';
+import { buildCompany, Company, employeeBody } from './helpers/company';
+import { liabilityByBalances, LiabilityRow, liabilityRows } from './helpers/liability';
+import { createTestApp, INTEGRATION, okCaller, TestApp } from './helpers/test-app';
+
+/**
+ * Issue 49: the leave liability kept as a table per day, refreshed from the tracked changes. After
+ * every kind of change it equals the sum of the per-employee balance route, and the refresh
+ * recomputes only whom the change reaches (everyone for a change every balance reads). Two
+ * applications share one database (SQLite in a file here, the worker's MariaDB under
+ * test:integration): the table is the database's, so a change made through one is in the other's
+ * next answer.
+ */
+describe('The leave liability table (issue 49)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let c: Company;
+  let dir: string;
+  let ok: ReturnType<typeof okCaller>;
+  let admin: string;
+  let holiday: number;
+  let sick: number;
+  const days = ['2025-12-31', '2026-04-30'];
+
+  const liabilityIn = async (t: TestApp, day: string): Promise<LiabilityRow[]> =>
+    liabilityRows(
+      (await t.app.get(LeaveLiabilityService).liability({ kind: 'all' }, day)).map((r) => ({
+        leave_type: r.leaveType,
+        department: r.department,
+        employees: r.employees,
+        days: r.days / 100,
+      })),
+    );
+  const model = (day: string) => liabilityByBalances(ok, a.app.get(DataSource), admin, day);
+  /** Each day's refresh in `t` recomputed `expected`, and the liability then equals the model's. */
+  const expectRefreshed = async (expected: 'everyone' | number, t = a) => {
+    for (const day of days) {
+      const refreshed = await t.app.get(LeaveLiabilityService).refresh(day);
+      expect({ day, refreshed }).toEqual({
+        day,
+        refreshed: expected === 'everyone' ? { everyone: true } : { everyone: false, employees: expected },
+      });
+      const rows = await liabilityIn(t, day);
+      expect(rows.length).toBeGreaterThan(0);
+      expect({ day, rows }).toEqual({ day, rows: await model(day) });
+    }
+  };
+  const newEmployee = async (joined: string, department: number) =>
+    (await a.app.get(EmployeesService).create(employeeBody({ joined_date: joined, department }))).id;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hr-liability-'));
+    const shared: Record<string, string> = INTEGRATION ? {} : { DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` };
+    a = await createTestApp({ ...shared, INSIGHTS_CACHE_MS: '0' });
+    b = await createTestApp({ ...shared, INSIGHTS_CACHE_MS: '0', QUEUE_PREFIX: a.config.queuePrefix }, { keepDatabase: true });
+    c = await buildCompany(a.app);
+    ok = okCaller(a.app);
+    admin = c.users.admin.token;
+    for (const y of [2024, 2025, 2026])
+      await ok('POST', '/leave-periods', admin, { name: `${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
+    holiday = (await ok('POST', '/leave-types', admin, { name: 'Holiday', default_days: 0 })).id;
+    sick = (await ok('POST', '/leave-types', admin, { name: 'Sick', default_days: 0 })).id;
+    const monthly = await ok('POST', '/leave-policies', admin, {
+      name: 'Monthly',
+      leave_type: holiday,
+      accrual: 'monthly',
+      amount: 2,
+      prorate_joiners: true,
+      carry_over_max: 5,
+      carry_over_expiry_months: 3,
+    });
+    await ok('POST', '/leave-policy-assignments', admin, { policy: monthly.id, valid_from: '2024-01-01' });
+    const grant = await ok('POST', '/leave-policies', admin, {
+      name: 'Sick grant',
+      leave_type: sick,
+      accrual: 'fixed_per_period',
+      amount: 10,
+    });
+    await ok('POST', '/leave-policy-assignments', admin, {
+      policy: grant.id,
+      department: c.departments.engineering,
+      valid_from: '2024-01-01',
+    });
+    await newEmployee('2025-06-15', c.departments.platform);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is computed for everyone on a first request, then recomputes nobody while nothing changed', async () => {
+    await expectRefreshed('everyone');
+    await expectRefreshed(0);
+    // Through the route too, for a period's end.
+    const period2025 = (await ok('GET', '/leave-periods?limit=500', admin)).find((p: { name: string }) => p.name === '2025').id;
+    expect(liabilityRows(await ok('GET', `/insights/leave-liability/${period2025}`, admin))).toEqual(await model('2025-12-31'));
+  });
+
+  it("the job's carry-overs, which a balance takes as written, recompute their employees; its accruals recompute nobody", async () => {
+    // Nothing was written by the job yet: the carry-over into 2025 (the first window of a 2026
+    // balance) counts as written, so writing it changes the 2026 balances.
+    await a.app.get(LeaveAccrualsService).accrue('2026-01-02', true);
+    const carried: Array<{ n: number | string }> = await a.app
+      .get(DataSource)
+      .query("SELECT COUNT(DISTINCT employee_id) AS n FROM leave_ledger WHERE kind = 'carry_over'");
+    expect(Number(carried[0].n)).toBeGreaterThan(0);
+    await expectRefreshed(Number(carried[0].n));
+    await a.app.get(LeaveAccrualsService).accrue('2026-03-31');
+    await expectRefreshed(0);
+  });
+
+  it("an employee's leave, adjustment, transfer and leaving recompute that employee only, in this process and another", async () => {
+    const request = await ok('POST', '/leaves', admin, {
+      employee: c.emp.report1,
+      leave_type: holiday,
+      date_start: '2026-02-02',
+      date_end: '2026-02-04',
+    });
+    await ok('POST', `/leaves/${request.id}/approve`, admin);
+    await expectRefreshed(1);
+    await ok('POST', '/leave-adjustments', admin, {
+      employee: c.emp.outsider,
+      leave_type: holiday,
+      days: 3,
+      date: '2025-11-03',
+      note: 'overtime',
+    });
+    await expectRefreshed(1, b);
+    // Moved to Sales from March 2026: the 2026 liability counts it there, 2025's where it was.
+    await ok('POST', `/employees/${c.emp.report2}/changes`, admin, {
+      effective_date: '2026-03-01',
+      reason: 'Transfer',
+      fields: { department: c.departments.sales },
+    });
+    await expectRefreshed(1, b);
+    await expectRefreshed(0);
+    // Gone before the end of April: out of the 2026 liability.
+    await ok('PUT', `/employees/${c.emp.grandReport}`, admin, { termination_date: '2026-02-15' });
+    await expectRefreshed(1);
+    const april = await liabilityIn(a, '2026-04-30');
+    expect(april.reduce((n, r) => n + r.employees, 0)).toBeLessThan(
+      (await liabilityIn(a, '2025-12-31')).reduce((n, r) => n + r.employees, 0),
+    );
+  });
+
+  it('a change every balance reads (an assignment) recomputes everyone', async () => {
+    const policy = await ok('POST', '/leave-policies', admin, {
+      name: 'Sales grant',
+      leave_type: sick,
+      accrual: 'fixed_per_period',
+      amount: 4,
+    });
+    await ok('POST', '/leave-policy-assignments', admin, {
+      policy: policy.id,
+      department: c.departments.sales,
+      valid_from: '2025-01-01',
+    });
+    await expectRefreshed('everyone', b);
+    await expectRefreshed(0);
+  });
+
+  it('a refresh from marks another process has moved writes nothing', async () => {
+    const tables = a.app.get(LiabilityRepository);
+    const before = await liabilityIn(a, days[0]);
+    const marks = await tables.marks(days[0]);
+    const stale = { ledgerMark: marks.ledgerMark - 1, auditMark: marks.auditMark };
+    expect(await tables.replace(days[0], stale, marks, 'all', [])).toBe(false);
+    expect(await tables.marks(days[0])).toEqual(marks);
+    expect(await liabilityIn(a, days[0])).toEqual(before);
+  });
+
+  it(`keeps the tables of the ${LIABILITY_DAYS_KEPT} days last asked for`, async () => {
+    const liability = a.app.get(LeaveLiabilityService);
+    for (let m = 1; m <= LIABILITY_DAYS_KEPT + 2; m++)
+      await liability.liability({ kind: 'all' }, `2026-${String(m).padStart(2, '0')}-10`);
+    const ds = a.app.get(DataSource);
+    const kept: Array<{ day: string }> = await ds.query('SELECT day FROM leave_liability_days');
+    expect(kept).toHaveLength(LIABILITY_DAYS_KEPT);
+    const orphans: Array<{ n: number | string }> = await ds.query(
+      'SELECT COUNT(*) AS n FROM leave_liability_balances b WHERE NOT EXISTS (SELECT 1 FROM leave_liability_days d WHERE d.day = b.day)',
+    );
+    expect(Number(orphans[0].n)).toBe(0);
+    // A forgotten day is computed again, for everyone.
+    expect(await liability.refresh(days[0])).toEqual({ everyone: true });
+  });
+});
