@@ -20,7 +20,7 @@ SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id", "PayrollColumnSet"."cre
   WHERE "PayrollColumnSet"."id" = 1;
 
 -- PayrollRunInputsRepository.dropOlder
-BEGIN TRANSACTION;
+BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 DELETE
   FROM "payroll_run_inputs"
