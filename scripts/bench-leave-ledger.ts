@@ -16,9 +16,10 @@
  * and the balance of one employee with ten years of ledger (GET /employees/{id}/leaves/balance over
  * HTTP as an Admin, 20 warm-up calls then 200, one at a time): p50 and p95.
  * Targets (issue 31): year-end ≤ 5 min and daily ≤ 60 s for 100 000 employees on MariaDB; the
- * balance p50 ≤ 10 ms.
+ * balance p50 ≤ 10 ms. Then the leave liability of Y (liabilityBench; issue 49: p50 ≤ 1 s uncached).
  */
 import 'reflect-metadata';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
 import { JOB_RUNNER, JobRunner } from '../src/common/queue/queue.constants';
@@ -26,6 +27,7 @@ import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { insertRows } from '../src/database/seeds/seed-tools';
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
 import { LeaveLedgerRepository } from '../src/leave/ledger/leave-ledger.repository';
+import { LeaveLiabilityService } from '../src/leave/ledger/leave-liability.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { BENCH_PASSWORD, bulkInsert, numberArg, withBenchApp } from './bench-tools';
@@ -88,8 +90,69 @@ async function load(ds: DataSource, reference: ReferenceService): Promise<{ firs
   return { first, types };
 }
 
+/**
+ * GET /insights/leave-liability/{period} of YEAR over HTTP as an Admin, the insights' cache off
+ * (issue 49): the first request (every balance computed into the day's table, as every request
+ * computed them before), then requests with nothing changed, each after one employee's adjustment,
+ * and one after 1 000 employees' (`changed`).
+ */
+async function liabilityBench(app: NestFastifyApplication, token: string, changed: number[]): Promise<void> {
+  const ds = app.get(DataSource);
+  const [{ id: period }] = await ds.query<Array<{ id: number }>>('SELECT id FROM leave_periods WHERE name = ?', [String(YEAR)]);
+  const [{ id: type }] = await ds.query<Array<{ id: number }>>("SELECT id FROM leave_types WHERE name = 'Annual'");
+  const request = async (): Promise<number> => {
+    const start = process.hrtime.bigint();
+    const res = await app.inject({
+      method: 'GET',
+      url: `/app/api/insights/leave-liability/${period}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (res.statusCode !== 200) throw new Error(res.body);
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const adjust = (employees: number[]) =>
+    app.get(LeaveLedgerRepository).append(
+      null,
+      employees.map((employeeId) => ({
+        employeeId,
+        leaveTypeId: type,
+        date: `${YEAR}-11-02`,
+        kind: 'adjustment' as const,
+        days: 1,
+        source: 'admin' as const,
+        sourceId: null,
+        createdBy: null,
+        note: 'bench',
+        entryKey: null,
+      })),
+    );
+  const p50 = async (label: string, before: (i: number) => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      await before(i);
+      times.push(await request());
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `liability of ${YEAR}, ${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`,
+    );
+  };
+  console.log(`liability of ${YEAR}, first request (every balance computed): ${((await request()) / 1000).toFixed(1)} s`);
+  await p50('nothing changed', async () => undefined);
+  await p50("after one employee's adjustment", (i) => adjust([changed[i]]));
+  await adjust(changed);
+  console.log(`liability of ${YEAR}, after 1 000 employees' adjustments: ${(await request()).toFixed(0)} ms`);
+  // A dashboard's "today" (the insight periods): a new day each day, made from the day before.
+  for (const day of [`${YEAR + 1}-01-10`, `${YEAR + 1}-01-11`]) {
+    const t0 = Date.now();
+    const r = await app.get(LeaveLiabilityService).refresh(day);
+    const how = r.everyone ? 'every balance computed' : `${r.employees} computed, the rest copied from ${r.rolledFrom}`;
+    console.log(`liability of ${day} (a "today"): ${how} in ${seconds(t0)} s`);
+  }
+}
+
 async function main(): Promise<void> {
-  await withBenchApp('leave-ledger', {}, async (app, config) => {
+  await withBenchApp('leave-ledger', { INSIGHTS_CACHE_MS: '0' }, async (app, config) => {
     // The benchmark runs the job itself: the queue's own schedule (the daily accrual a minute after
     // start, for the real today) would write the same entries meanwhile and blur the figures.
     await app.get<JobRunner>(JOB_RUNNER).close();
@@ -173,6 +236,7 @@ async function main(): Promise<void> {
     console.log(
       `balance with ten years of ledger: p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
     );
+    await liabilityBench(app, token, changed);
   });
 }
 

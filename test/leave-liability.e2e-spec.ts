@@ -167,6 +167,34 @@ describe('The leave liability table (issue 49)', () => {
     await expectRefreshed(0);
   });
 
+  it('a day never asked for is made from the nearest computed day of its period: only whom something is dated for between them is computed', async () => {
+    const liability = a.app.get(LeaveLiabilityService);
+    const joiner = await newEmployee('2026-05-05', c.departments.platform);
+    const leave = async (employee: number, day: string) => {
+      const request = await ok('POST', '/leaves', admin, { employee, leave_type: holiday, date_start: day, date_end: day });
+      await ok('POST', `/leaves/${request.id}/approve`, admin);
+    };
+    await leave(c.emp.manager, '2026-05-06');
+    await ok('POST', `/employees/${c.emp.outsider}/changes`, admin, {
+      effective_date: '2026-05-07',
+      reason: 'Transfer',
+      fields: { department: c.departments.engineering },
+    });
+    await leave(c.emp.report1, '2026-05-08');
+    await ok('PUT', `/employees/${c.emp.report2}`, admin, { termination_date: '2026-05-07' });
+    expect(await liability.refresh('2026-04-30')).toEqual({ everyone: false, employees: 5 });
+    // 30 April to 10 May: the joiner, the two leaves, the transfer, the leaver; no month's end between.
+    expect(await liability.refresh('2026-05-10')).toEqual({ everyone: false, employees: 5, rolledFrom: '2026-04-30' });
+    // Back from 10 May to the 7th: the leave of the 8th and whoever leaves on the 7th.
+    expect(await liability.refresh('2026-05-07')).toEqual({ everyone: false, employees: 2, rolledFrom: '2026-05-10' });
+    for (const day of ['2026-05-10', '2026-05-07'])
+      expect({ day, rows: await liabilityIn(a, day) }).toEqual({ day, rows: await model(day) });
+    expect((await liabilityIn(a, '2026-05-10')).some((r) => r.department === c.departments.platform)).toBe(true);
+    expect(joiner).toBeGreaterThan(0);
+    // Across a month's end (an accrual of everyone's) it is computed in full.
+    expect(await liability.refresh('2026-06-02')).toEqual({ everyone: true });
+  });
+
   it('a refresh from marks another process has moved writes nothing', async () => {
     const tables = a.app.get(LiabilityRepository);
     const before = await liabilityIn(a, days[0]);

@@ -1,3 +1,16 @@
+-- LiabilityRepository.computedDays
+SELECT d.day AS day, d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+  FROM "leave_liability_days" "d"
+  WHERE d.ledger_mark <> -1;
+
+-- LiabilityRepository.datedBetween
+SELECT DISTINCT "l"."employee_id" AS "employee"
+  FROM "leave_ledger" "l"
+  WHERE "l"."leave_type_id" IN (?, ?) AND "l"."date" > ? AND "l"."date" <= ?;
+SELECT DISTINCT "s"."employee_id" AS "employee"
+  FROM "employment_segments" "s"
+  WHERE "s"."effective_from" > ? AND "s"."effective_from" <= ?;
+
 -- LiabilityRepository.evict
 SELECT d.day AS "day"
   FROM "leave_liability_days" "d"
@@ -21,11 +34,18 @@ UPDATE leave_liability_days
   WHERE day = ?;
 
 -- LiabilityRepository.replace
-BEGIN TRANSACTION;
+BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 UPDATE "leave_liability_days"
   SET "ledger_mark" = 2, "audit_mark" = 2
   WHERE day = ? AND ledger_mark = 1 AND audit_mark = 1;
+
+-- LiabilityRepository.rollFrom
+BEGIN IMMEDIATE TRANSACTION;
+COMMIT;
+SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark
+  FROM leave_liability_days
+  WHERE day = ?;
 
 -- LiabilityRepository.sums
 SELECT b.leave_type_id AS leaveType, b.department_id AS department, COUNT(*) AS "employees", SUM(b.available) AS "days"

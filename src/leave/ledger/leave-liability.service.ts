@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EmployeeScope } from '../../employees/employee-access.service';
+import { employeesDue, policiesDue } from './accrual-due';
+import { fallbackPolicy, windowOn, windowsOf } from './accrual-engine';
 import { AccrualRunsRepository } from './accrual-runs.repository';
+import { plusDays } from './calendar';
 import { LeaveBalancesService } from './leave-balances.service';
 import { LiabilityRow } from './leave-balances';
 import { LeaveLedgerRepository } from './leave-ledger.repository';
@@ -13,8 +16,8 @@ export const LIABILITY_DAYS_KEPT = 8;
 /** Refreshes lost to another process's before this one returns the table as that one left it. */
 const ATTEMPTS = 3;
 
-/** What a refresh recomputed: every employee, or these many. */
-export type Refreshed = { everyone: true } | { everyone: false; employees: number };
+/** What a refresh recomputed: every employee, or these many (after copying the rest from the table of another day). */
+export type Refreshed = { everyone: true } | { everyone: false; employees: number; rolledFrom?: string };
 
 /**
  * The leave liability (GET /insights/leave-liability, issue 49), kept as a table per day asked
@@ -57,20 +60,70 @@ export class LeaveLiabilityService {
   }
 
   private async refreshNow(day: string): Promise<Refreshed> {
-    let refreshed: Refreshed = { everyone: false, employees: 0 };
+    const rolled = await this.roll(day);
+    let refreshed: Refreshed = rolled ?? { everyone: false, employees: 0 };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // The marks first: what is written while the balances are read is the next refresh's to read.
       const [from, to] = await Promise.all([this.tables.open(day), this.runs.marks()]);
       if (from.ledgerMark === to.ledgerMark && from.auditMark === to.auditMark) return refreshed;
       const employees = await this.changed(from, to);
       const rows = employees === 'all' ? await this.everyone(day) : await this.balances.liabilityBalances(employees, day);
-      refreshed = employees === 'all' ? { everyone: true } : { everyone: false, employees: employees.length };
+      refreshed =
+        employees === 'all'
+          ? { everyone: true }
+          : {
+              everyone: false,
+              employees: employees.length + (rolled?.employees ?? 0),
+              ...(rolled && { rolledFrom: rolled.rolledFrom }),
+            };
       if (await this.tables.replace(day, from, to, employees, rows)) {
         if (from.ledgerMark === NEVER.ledgerMark) await this.tables.evict(LIABILITY_DAYS_KEPT, day);
         return refreshed;
       }
     }
     return refreshed;
+  }
+
+  /**
+   * A day never computed, made from the nearest computed day of the same leave period when the
+   * policies date nothing for everyone between the two: the balances differ only for the employees
+   * with something dated between them — a first eligible day, an anniversary, joining or leaving
+   * (employeesDue), a ledger entry, a change of department, status or grade — which are computed;
+   * the rest are copied. The refresh then applies the changes made since that day's marks.
+   */
+  private async roll(day: string): Promise<(Refreshed & { everyone: false }) | null> {
+    if ((await this.tables.marks(day)).ledgerMark !== NEVER.ledgerMark) return null;
+    const [computed, periods, types, policies] = await Promise.all([
+      this.tables.computedDays(),
+      this.ledger.periods(),
+      this.ledger.leaveTypes(),
+      this.runs.allPolicies(),
+    ]);
+    const windows = windowsOf(periods);
+    const own = windowOn(windows, day);
+    const distance = (d: string) => Math.abs(Date.parse(d) - Date.parse(day));
+    const base = computed
+      .filter((d) => own && windowOn(windows, d.day) === own)
+      .sort((a, b) => distance(a.day) - distance(b.day))[0];
+    if (!base) return null;
+    const [after, upTo] = base.day < day ? [base.day, day] : [day, base.day];
+    const rules = [...policies, ...types.map(fallbackPolicy)];
+    if (policiesDue(rules, windows, after, upTo)) return null;
+    const [due, dated] = await Promise.all([
+      this.runs.dueFacts(),
+      this.tables.datedBetween(
+        types.map((t) => t.id),
+        after,
+        upTo,
+      ),
+    ]);
+    // From the day before: whoever leaves on the earlier day is employed that day and not the next.
+    const employees = [...new Set([...employeesDue(due, rules, plusDays(after, -1), upTo), ...dated])];
+    await this.tables.open(day);
+    const rows = await this.balances.liabilityBalances(employees, day);
+    if (!(await this.tables.rollFrom(day, base.day, employees, rows))) return null;
+    await this.tables.evict(LIABILITY_DAYS_KEPT, day);
+    return { everyone: false, employees: employees.length, rolledFrom: base.day };
   }
 
   /** Whose balances may have changed between the marks: 'all' for a day never computed, after a change that reaches everyone, or when ids went back. */

@@ -81,37 +81,79 @@ export class LiabilityRepository {
     [{ employeeId: 1, leaveType: 1, department: null, available: 250 }],
   )
   async replace(day: string, from: Marks, to: Marks, employees: number[] | 'all', rows: LiabilityBalance[]): Promise<boolean> {
+    return transaction(this.ds, async (em) => this.write(em, day, from, to, employees, rows));
+  }
+
+  /**
+   * A day's table made from another's (`base`, of the same leave period) whose balances differ
+   * only for `employees` (those with something dated between the two days): the base's rows and
+   * marks, those employees' rows replaced by `rows`. Only from a day never computed (NEVER), as
+   * replace() does; false when another process made it meanwhile or the base is gone.
+   */
+  @RecordSql('2026-12-31', '2026-12-30', [1, 2], [{ employeeId: 1, leaveType: 1, department: null, available: 250 }])
+  async rollFrom(day: string, base: string, employees: number[], rows: LiabilityBalance[]): Promise<boolean> {
     return transaction(this.ds, async (em) => {
-      const moved = await em
-        .createQueryBuilder()
-        .update('leave_liability_days')
-        .set({ ledger_mark: to.ledgerMark, audit_mark: to.auditMark })
-        .where('day = :day AND ledger_mark = :ledger AND audit_mark = :audit', {
-          day,
-          ledger: from.ledgerMark,
-          audit: from.auditMark,
-        })
-        .execute();
-      if (moved.affected !== 1) return false;
+      // The base's marks as its rows stand: no refresh of the base commits in between (a row lock on MariaDB; SQLite has one writer).
+      const lock = this.ds.options.type === 'mysql' ? ' FOR UPDATE' : '';
+      const [marks] = await em.query<Array<{ ledgerMark: unknown; auditMark: unknown }>>(
+        `SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark FROM leave_liability_days WHERE day = ?${lock}`,
+        [base],
+      );
+      if (!marks || Number(marks.ledgerMark) === NEVER.ledgerMark) return false;
+      const to = { ledgerMark: Number(marks.ledgerMark), auditMark: Number(marks.auditMark) };
+      if (!(await this.write(em, day, NEVER, to, 'all', []))) return false;
+      await em.query(
+        'INSERT INTO leave_liability_balances (day, employee_id, leave_type_id, department_id, available) ' +
+          'SELECT ?, employee_id, leave_type_id, department_id, available FROM leave_liability_balances WHERE day = ?',
+        [day, base],
+      );
       await this.remove(em, day, employees);
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-        await em
-          .createQueryBuilder()
-          .insert()
-          .into('leave_liability_balances')
-          .values(
-            rows.slice(i, i + ROWS_PER_INSERT).map((r) => ({
-              day,
-              employee_id: r.employeeId,
-              leave_type_id: r.leaveType,
-              department_id: r.department,
-              available: r.available,
-            })),
-          )
-          .updateEntity(false)
-          .execute();
+      await this.insert(em, day, rows);
       return true;
     });
+  }
+
+  private async write(
+    em: EntityManager,
+    day: string,
+    from: Marks,
+    to: Marks,
+    employees: number[] | 'all',
+    rows: LiabilityBalance[],
+  ): Promise<boolean> {
+    const moved = await em
+      .createQueryBuilder()
+      .update('leave_liability_days')
+      .set({ ledger_mark: to.ledgerMark, audit_mark: to.auditMark })
+      .where('day = :day AND ledger_mark = :ledger AND audit_mark = :audit', {
+        day,
+        ledger: from.ledgerMark,
+        audit: from.auditMark,
+      })
+      .execute();
+    if (moved.affected !== 1) return false;
+    await this.remove(em, day, employees);
+    await this.insert(em, day, rows);
+    return true;
+  }
+
+  private async insert(em: EntityManager, day: string, rows: LiabilityBalance[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into('leave_liability_balances')
+        .values(
+          rows.slice(i, i + ROWS_PER_INSERT).map((r) => ({
+            day,
+            employee_id: r.employeeId,
+            leave_type_id: r.leaveType,
+            department_id: r.department,
+            available: r.available,
+          })),
+        )
+        .updateEntity(false)
+        .execute();
   }
 
   private async remove(em: EntityManager, day: string, employees: number[] | 'all'): Promise<void> {
@@ -124,6 +166,48 @@ export class LiabilityRepository {
       await table()
         .andWhere('employee_id IN (:...ids)', { ids: employees.slice(i, i + IDS_PER_DELETE) })
         .execute();
+  }
+
+  /** The days whose tables were computed, with their marks. */
+  @RecordSql()
+  async computedDays(): Promise<Array<{ day: string } & Marks>> {
+    const rows = await this.ds
+      .createQueryBuilder()
+      .select(['d.day AS day', 'd.ledger_mark AS ledgerMark', 'd.audit_mark AS auditMark'])
+      .from('leave_liability_days', 'd')
+      .where('d.ledger_mark <> :never', { never: NEVER.ledgerMark })
+      .getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({
+      day: dateOnly(r.day as string),
+      ledgerMark: Number(r.ledgerMark),
+      auditMark: Number(r.auditMark),
+    }));
+  }
+
+  /**
+   * The employees with a leave ledger entry (of these leave types) or a change of department,
+   * status or grade (the employment history) dated in (after, upTo].
+   */
+  @RecordSql([1, 2], '2026-04-10', '2026-04-30')
+  async datedBetween(types: number[], after: string, upTo: string): Promise<number[]> {
+    const [ledger, segments] = await Promise.all([
+      types.length
+        ? this.ds
+            .createQueryBuilder()
+            .select('DISTINCT l.employee_id', 'employee')
+            .from('leave_ledger', 'l')
+            .where('l.leave_type_id IN (:...types)', { types })
+            .andWhere('l.date > :after AND l.date <= :upTo', { after, upTo })
+            .getRawMany<{ employee: unknown }>()
+        : [],
+      this.ds
+        .createQueryBuilder()
+        .select('DISTINCT s.employee_id', 'employee')
+        .from('employment_segments', 's')
+        .where('s.effective_from > :after AND s.effective_from <= :upTo', { after, upTo })
+        .getRawMany<{ employee: unknown }>(),
+    ]);
+    return [...new Set([...ledger, ...segments].map((r) => Number(r.employee)))];
   }
 
   /** Forgets the days beyond the `keep` last used (never `current`), balances first. */
