@@ -1,5 +1,6 @@
 import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
 import { DataSource } from 'typeorm';
+import { Payroll } from '../src/payroll/entities/payroll-run.entities';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';
 
@@ -52,6 +53,8 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
+    // Every diff here is computed two employees at a time (as 1 000 at a time in production).
+    t.app.get(PayrollDiffService).employeesPerChunk = 2;
     c = await buildCompany(t.app);
     call = apiCaller(t.app);
     admin = c.users.admin.token;
@@ -196,6 +199,16 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
       new Set([JSON.stringify([{ kind: 'joined', joined_date: '2025-04-10', hired: true }])]),
     );
     expect(rows).toHaveLength(6 + 4 + 5 + 8 + 8);
+  });
+
+  it('is read two employees at a time and equals the diff of the two whole runs (issue 49)', async () => {
+    const differ = t.app.get(PayrollDiffService);
+    const payrolls = t.app.get(DataSource).getRepository(Payroll);
+    const [older, newer] = await Promise.all([payrolls.findOneByOrFail({ id: march }), payrolls.findOneByOrFail({ id: april })]);
+    const whole = await differ.rowsOf(await differ.side(older), await differ.side(newer), { older, newer });
+    const rows = await diff();
+    expect(new Set(rows.map((r) => r.employee)).size).toBeGreaterThan(2 * differ.employeesPerChunk);
+    expect(rows).toEqual(JSON.parse(JSON.stringify(Array.from({ length: whole.size }, (_, i) => whole.row(i)))));
   });
 
   it('compares any two runs: the other way round the joiner left', async () => {

@@ -117,14 +117,18 @@ export class DiffTable {
   }
 }
 
+/** The first `n` items of `a`: a view when they are all of it, else a copy (so the table holds no spare capacity). */
+const exact = <T extends Int32Array | Uint32Array>(a: T, n: number): T =>
+  a.length === n ? (a.subarray(0, n) as T) : (a.slice(0, n) as T);
+
 /** Collects a diff's rows, interning their cause lists, then freezes them into a DiffTable. */
 export class DiffTableBuilder {
   private size = 0;
-  private readonly employees: Int32Array;
-  private readonly columns: Int32Array;
-  private readonly causeLists: Uint32Array;
-  private readonly starts: Uint32Array;
-  private readonly ends: Uint32Array;
+  private employees: Int32Array;
+  private columns: Int32Array;
+  private causeLists: Uint32Array;
+  private starts: Uint32Array;
+  private ends: Uint32Array;
   private text: Buffer;
   private textBytes = 0;
   private readonly causeIndex = new Map<string, number>();
@@ -132,13 +136,29 @@ export class DiffTableBuilder {
   private causeBytes = 0;
   private readonly kinds: number[] = [];
 
-  constructor(private readonly capacity: number) {
-    this.employees = new Int32Array(capacity);
-    this.columns = new Int32Array(capacity);
-    this.causeLists = new Uint32Array(capacity);
-    this.starts = new Uint32Array(capacity * 3);
-    this.ends = new Uint32Array(capacity * 3);
-    this.text = Buffer.allocUnsafe(Math.max(1024, capacity * 24));
+  /** `capacity`: the rows expected; more are taken (the arrays grow by half). */
+  constructor(private capacity: number) {
+    this.capacity = Math.max(1, capacity);
+    this.employees = new Int32Array(this.capacity);
+    this.columns = new Int32Array(this.capacity);
+    this.causeLists = new Uint32Array(this.capacity);
+    this.starts = new Uint32Array(this.capacity * 3);
+    this.ends = new Uint32Array(this.capacity * 3);
+    this.text = Buffer.allocUnsafe(Math.max(1024, this.capacity * 24));
+  }
+
+  private grow(): void {
+    this.capacity = Math.ceil(this.capacity * 1.5);
+    const larger = <T extends Int32Array | Uint32Array>(a: T, per: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(this.capacity * per);
+      b.set(a);
+      return b;
+    };
+    this.employees = larger(this.employees, 1);
+    this.columns = larger(this.columns, 1);
+    this.causeLists = larger(this.causeLists, 1);
+    this.starts = larger(this.starts, 3);
+    this.ends = larger(this.ends, 3);
   }
 
   /** Adds a row; `causes` is called for its list of causes (kept once per distinct list). */
@@ -148,7 +168,7 @@ export class DiffTableBuilder {
     values: readonly [string | null, string | null, string | null],
     causes: DiffCauseDto[],
   ): void {
-    if (this.size >= this.capacity) throw new Error(`DiffTableBuilder: more than ${this.capacity} rows`);
+    if (this.size >= this.capacity) this.grow();
     const i = this.size++;
     this.employees[i] = employee;
     this.columns[i] = column;
@@ -187,12 +207,12 @@ export class DiffTableBuilder {
     for (const names of [employeeNames, columnNames]) for (const name of names.values()) nameBytes += 40 + name.length * 2;
     const parts: DiffTableParts = {
       size: n,
-      // Views, not copies: the service builds with the exact row count (the buffers are counted whole below).
-      employees: this.employees.subarray(0, n),
-      columns: this.columns.subarray(0, n),
-      causeLists: this.causeLists.subarray(0, n),
-      starts: this.starts.subarray(0, n * 3),
-      ends: this.ends.subarray(0, n * 3),
+      // Views when the arrays are full (built with the exact row count), else copies of the rows' part.
+      employees: exact(this.employees, n),
+      columns: exact(this.columns, n),
+      causeLists: exact(this.causeLists, n),
+      starts: exact(this.starts, n * 3),
+      ends: exact(this.ends, n * 3),
       text,
       distinctCauses: this.distinctCauses,
       kinds: Uint16Array.from(this.kinds),

@@ -21,15 +21,19 @@ import { SalaryComponent } from '../entities/payroll-config.entities';
 import { Payroll } from '../entities/payroll-run.entities';
 import { Dec } from '../formula/formula';
 import { amountText } from '../config/payroll-columns';
-import { DIFF_CAUSE_KINDS, DiffRow, DiffSide, diffRuns, EmploymentDates, employmentCause } from './payroll-diff';
+import { DIFF_CAUSE_KINDS, DiffSide, diffRuns, EmploymentDates, employmentCause } from './payroll-diff';
 import { requireInputs } from '../runs/run-inputs';
 import { BY_NAME } from '../runs/payroll-grid.service';
 import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repository';
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { SALARIES } from '../config/payroll-employees.service';
-import { diffPage, DiffTable } from './diff-table';
+import { diffAuthors } from './diff-authors';
+import { diffPage, DiffTable, DiffTableBuilder } from './diff-table';
 import { PAYROLL_COLUMNS } from '../config/payroll-config.service';
+
+/** Employees per chunk of a diff's computation: their cells and inputs of both runs held at once. */
+const DIFF_CHUNK = 1000;
 
 /** A diff of two runs as computed once: its rows, every employee's (scope applies per request). */
 interface Computed {
@@ -49,6 +53,8 @@ export class PayrollDiffService {
    * dropped first: the worst diff of two 12 500 × 30 runs holds 5-10 MiB (bench:payroll-explain).
    */
   private readonly computed: RecentResults<Computed>;
+  /** Employees per chunk of a computation (DIFF_CHUNK; the tests make it small). */
+  employeesPerChunk = DIFF_CHUNK;
   /** Computations running, by pair of run revisions: one per pair, whether or not the cache still holds it. */
   private readonly running = new Map<string, Promise<Computed>>();
 
@@ -154,20 +160,40 @@ export class PayrollDiffService {
     return found;
   }
 
-  /** A run's cells, inputs and columns as stored (409 without them). */
-  async side(p: Payroll): Promise<DiffSide> {
+  /** A run's cells, inputs and columns as stored (409 without them); of these employees only, when given. */
+  async side(p: Payroll, employeeIds?: number[]): Promise<DiffSide> {
     const { columnSetId, inputsRevision } = requireInputs(p);
     const [columns, inputs, cells] = await Promise.all([
       this.storedInputs.columnSet(columnSetId),
-      this.storedInputs.inputsOf(p.id, inputsRevision),
-      this.storedInputs.allCells(p.id),
+      this.storedInputs.inputsOf(p.id, inputsRevision, employeeIds),
+      employeeIds ? this.storedInputs.cellsOfEmployees(p.id, employeeIds) : this.storedInputs.allCells(p.id),
     ]);
     return { columns: columns ?? [], inputs, cells, tables: p.tableVersions ?? [] };
   }
 
+  /**
+   * The diff of two stored runs, DIFF_CHUNK employees at a time (in the table's order): each
+   * chunk's cells and inputs of both runs are read, diffed into the table and let go, so the API
+   * never holds two whole runs (issue 49: 240 MiB of RSS for two 12 500 × 30 runs).
+   */
   private async compute(older: Payroll, newer: Payroll): Promise<Computed> {
-    const [a, b] = await Promise.all([this.side(older), this.side(newer)]);
-    return { table: await this.rowsOf(a, b, { older, newer }) };
+    const { order, names } = await this.ordered(await this.storedInputs.cellEmployees([older.id, newer.id]));
+    const table = DiffTable.builder(1024);
+    let columnNames = new Map<number, string>();
+    for (let i = 0; i < order.length; i += this.employeesPerChunk) {
+      const chunk = order.slice(i, i + this.employeesPerChunk);
+      const [a, b] = await Promise.all([this.side(older, chunk), this.side(newer, chunk)]);
+      columnNames = await this.addRows(table, a, b, chunk, { older, newer });
+    }
+    return { table: table.build(names, columnNames) };
+  }
+
+  /** The employees in the table's order (by name, then id) and their names. */
+  private async ordered(employeeIds: number[]): Promise<{ order: number[]; names: Map<number, string> }> {
+    const found = await this.employees.namesOf(employeeIds);
+    const names = new Map(employeeIds.map((e) => [e, found.get(e)?.name ?? `#${e}`]));
+    const nameOf = (e: number) => names.get(e) as string;
+    return { order: [...employeeIds].sort((x, y) => BY_NAME(nameOf(x), nameOf(y)) || x - y), names };
   }
 
   /**
@@ -175,10 +201,19 @@ export class PayrollDiffService {
    * who changed them between the runs (a preview's proposed change has no one yet).
    */
   async rowsOf(a: DiffSide, b: DiffSide, runs: { older: Payroll; newer: Payroll } | null): Promise<DiffTable> {
-    const employeeIds = [...new Set([...b.cells.keys(), ...a.cells.keys()])];
-    const names = await this.employees.namesOf(employeeIds);
-    const nameOf = (e: number) => names.get(e)?.name ?? `#${e}`;
-    const order = employeeIds.sort((x, y) => BY_NAME(nameOf(x), nameOf(y)) || x - y);
+    const { order, names } = await this.ordered([...new Set([...b.cells.keys(), ...a.cells.keys()])]);
+    const table = DiffTable.builder(1024);
+    return table.build(names, await this.addRows(table, a, b, order, runs));
+  }
+
+  /** Adds the diff of two sides over `order`'s employees to the table, causes named; returns the column names. */
+  private async addRows(
+    table: DiffTableBuilder,
+    a: DiffSide,
+    b: DiffSide,
+    order: number[],
+    runs: { older: Payroll; newer: Payroll } | null,
+  ): Promise<Map<number, string>> {
     const diff = await diffRuns(a, b, order);
     const columnNames = new Map([...a.columns, ...b.columns].map((c) => [c.id, c.name]));
     const componentIds = new Set<number>();
@@ -191,13 +226,14 @@ export class PayrollDiffService {
           ])
         : [],
     );
-    const who = runs ? await this.changes(runs.older, runs.newer, diff) : { of: () => ({ changed_by: null, changed_at: null }) };
+    const who = runs
+      ? await diffAuthors(this.audit, runs.older, runs.newer, diff)
+      : { of: () => ({ changed_by: null, changed_at: null }) };
     const employment = await this.facts.employmentChanges(
       diff.flatMap((r) => r.causes.flatMap((c) => (c.kind === 'salary' ? c.changes : []))),
     );
     const moved = diff.filter((r) => r.causes.some((c) => c.kind === 'joined' || c.kind === 'left')).map((r) => r.employee);
     const dates = moved.length ? await this.employees.employmentDatesOf([...new Set(moved)]) : new Map<number, EmploymentDates>();
-    const table = DiffTable.builder(diff.length);
     for (const r of diff) {
       const causes = r.causes.map((c): DiffCauseDto => {
         switch (c.kind) {
@@ -228,67 +264,6 @@ export class PayrollDiffService {
       });
       table.add(r.employee, r.column, [r.old, r.new, r.difference], causes);
     }
-    return table.build(new Map(order.map((e) => [e, nameOf(e)])), columnNames);
-  }
-
-  /**
-   * Who made the changes the causes name: salary and column changes between the two runs'
-   * processing, and the cells' edits of either run (newest first; null when none is recorded).
-   */
-  private async changes(older: Payroll, newer: Payroll, diff: DiffRow[]) {
-    const times = [older.processedAt, newer.processedAt].map((t) => (t ?? new Date()).getTime());
-    // processed_at has whole seconds on MariaDB: the second after the later one is in.
-    const [from, to] = [new Date(Math.min(...times)), new Date(Math.max(...times) + 1000)];
-    const salaryEmployees = new Set<string>();
-    const columns = new Set<string>();
-    let edits = false;
-    for (const r of diff)
-      for (const c of r.causes) {
-        if (c.kind === 'salary') salaryEmployees.add(String(r.employee));
-        if (c.kind === 'column') columns.add(String(c.column));
-        if (c.kind === 'edit') edits = true;
-      }
-    type Entry = Awaited<ReturnType<AuditService['entriesOf']>>[number];
-    const byRecord = (list: Entry[], key: (e: Entry) => string) => {
-      const map = new Map<string, Entry[]>();
-      for (const e of list) {
-        const entries = map.get(key(e));
-        if (entries)
-          entries.push(e); // newest first, as listed
-        else map.set(key(e), [e]);
-      }
-      return map;
-    };
-    const found = new Map<string, Map<string, Entry[]>>([
-      [
-        SALARIES,
-        byRecord(
-          salaryEmployees.size ? await this.audit.entriesOf(SALARIES, [...salaryEmployees], { from, to }) : [],
-          (e) => e.resourceId,
-        ),
-      ],
-      [
-        PAYROLL_COLUMNS,
-        byRecord(
-          columns.size ? await this.audit.entriesOf(PAYROLL_COLUMNS, [...columns], { from, to }) : [],
-          (e) => e.resourceId,
-        ),
-      ],
-      // Edits are the runs' own: one list for both, keyed by nothing.
-      [
-        PAYROLL_CELL_EDITS,
-        byRecord(edits ? await this.audit.entriesOf(PAYROLL_CELL_EDITS, [String(newer.id), String(older.id)]) : [], () => '0'),
-      ],
-    ]);
-    return {
-      /** The newest entry of the record naming `key` among its changes (any entry with a null key). */
-      of(resource: string, resourceId: number, key: string | null): { changed_by: number | null; changed_at: string | null } {
-        const e = found
-          .get(resource)
-          ?.get(String(resourceId))
-          ?.find((x) => key === null || Object.hasOwn(x.changes, key));
-        return { changed_by: e?.actorUserId ?? null, changed_at: e ? e.at.toISOString() : null };
-      },
-    };
+    return columnNames;
   }
 }

@@ -155,6 +155,33 @@ export class PayrollRunInputsRepository {
     return cellMap(rows);
   }
 
+  /** The employees with cells in any of these payrolls (a diff's rows), ascending. */
+  @RecordSql([1, 2])
+  async cellEmployees(payrollIds: number[]): Promise<number[]> {
+    const rows = await DriverReader.of(this.ds).arrays(
+      'SELECT DISTINCT c.employee_id FROM payroll_cells c WHERE c.payroll_id IN (:...ids) ORDER BY c.employee_id',
+      { ids: payrollIds },
+    );
+    return (rows as Array<[number | string]>).map(([id]) => Number(id));
+  }
+
+  /** Every cell of these employees in a payroll (a diff's chunk), as allCells(). */
+  @RecordSql(1, [1, 2])
+  async cellsOfEmployees(payrollId: number, employeeIds: number[]): Promise<Map<number, Map<number, DiffCell>>> {
+    const rows: Array<readonly [number, number, string | null, boolean]> = [];
+    for (let i = 0; i < employeeIds.length; i += 1000) {
+      const found = await DriverReader.of(this.ds).arrays(
+        'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...ids)',
+        { id: payrollId, ids: employeeIds.slice(i, i + 1000) },
+      );
+      for (const [employee, column, value, edited] of found as Array<
+        [number | string, number | string, string | number | null, number | boolean]
+      >)
+        rows.push([Number(employee), Number(column), value === null ? null : String(value), Boolean(Number(edited))]);
+    }
+    return cellMap(rows);
+  }
+
   /** Every cell of a payroll (a diff reads two whole runs): employee → column → value and edited, as arrays off the driver. */
   @RecordSql(1)
   async allCells(payrollId: number): Promise<Map<number, Map<number, DiffCell>>> {
