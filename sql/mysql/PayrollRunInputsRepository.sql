@@ -3,10 +3,21 @@ SELECT c.employee_id, c.column_id, c.value, c.edited
   FROM payroll_cells c
   WHERE c.payroll_id = ?;
 
+-- PayrollRunInputsRepository.cellEmployees
+SELECT DISTINCT c.employee_id
+  FROM payroll_cells c
+  WHERE c.payroll_id IN (?, ?)
+  ORDER BY c.employee_id;
+
 -- PayrollRunInputsRepository.cellsOf
 SELECT c.employee_id, c.column_id, c.value, c.edited
   FROM payroll_cells c
   WHERE c.payroll_id = ? AND c.employee_id IN (?, ?) AND (c.edited = ? OR c.column_id IN (?));
+
+-- PayrollRunInputsRepository.cellsOfEmployees
+SELECT c.employee_id, c.column_id, c.value, c.edited
+  FROM payroll_cells c
+  WHERE c.payroll_id = ? AND c.employee_id IN (?, ?);
 
 -- PayrollRunInputsRepository.columnSetOf
 INSERT INTO `payroll_column_sets`(`id`, `hash`, `columns`, `created_at`)
