@@ -7,13 +7,18 @@
  * first diff request (the full diff computed), further pages, a filtered page and the summary;
  * then changes the basic column for everyone, processes March and times its diff against January.
  * Targets (issue 32): explain ≤ 50 ms p99 on 12 500 × 30, the diff ≤ 3 s whole and ≤ 200 ms a page.
+ * Last, the production API started in a process of its own on the same database serves the same
+ * reads while its RSS is sampled (inApiProcess; issue 49: ≤ 400 MiB).
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { BENCH_PASSWORD, withBenchApp } from './bench-tools';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { AppConfig } from '../src/config/config';
+import { assertPortFree, BENCH_PASSWORD, PRODUCTION_NODE_FLAGS, rssMiB, waitFor, withBenchApp } from './bench-tools';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
@@ -30,9 +35,83 @@ function held(): number {
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 
 const COUNT = Number(process.argv[2] ?? 12_500);
+/** The port of the API started in a process of its own. */
+const API_PORT = 3391;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+/**
+ * The same reads served by the production API in a process of its own, as it runs in production
+ * (this process loaded and processed the payrolls): its RSS sampled every 20 ms from its start,
+ * through the explanations, both diffs (first requests and pages) and the summary (issue 49: ≤ 400 MiB).
+ */
+async function inApiProcess(
+  config: AppConfig,
+  token: string,
+  runs: { january: number; february: number; march: number },
+  employees: number[],
+  columns: number[],
+): Promise<void> {
+  await assertPortFree(API_PORT);
+  const database = config.database.type === 'mysql' ? config.database.url : `sqlite:${config.database.path}`;
+  // API_NODE_FLAGS replaces npm start's node flags (its 64 MiB semi-spaces: `API_NODE_FLAGS= ` for V8's default).
+  const flags =
+    process.env.API_NODE_FLAGS === undefined ? PRODUCTION_NODE_FLAGS : process.env.API_NODE_FLAGS.split(/\s+/).filter(Boolean);
+  const api = spawn(process.execPath, [...flags, join(__dirname, '..', 'src', 'main.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      TZ: 'UTC',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database,
+      PORT: String(API_PORT),
+      HOST: '127.0.0.1',
+      ...(config.redisUrl ? { REDIS_URL: config.redisUrl, QUEUE_PREFIX: config.queuePrefix } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const pid = api.pid as number;
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
+  try {
+    const base = `http://127.0.0.1:${API_PORT}/app/api`;
+    await waitFor(`${base}/health/live`);
+    const started = rssMiB(pid);
+    const get = async (url: string) => {
+      const res = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+      return (await res.json()) as { total?: number };
+    };
+    const steps: string[] = [];
+    const step = (label: string) => steps.push(`${label} ${Math.round(rssMiB(pid))} (peak ${Math.round(peak)})`);
+    for (let i = 0; i < 200; i++) {
+      const employee = employees[Math.floor(Math.random() * employees.length)];
+      await get(`/payroll_config/payrolls/${runs.february}/cells/${employee}/${columns[i % columns.length]}/explain`);
+    }
+    step('200 explanations');
+    for (const [name, run] of [
+      ['February', runs.february],
+      ['March', runs.march],
+    ] as const) {
+      const total = (await get(`/payroll_config/payrolls/${run}/diff?against=${runs.january}&limit=100`)).total ?? 0;
+      step(`${name}'s diff computed`);
+      for (let i = 0; i < 50; i++)
+        await get(
+          `/payroll_config/payrolls/${run}/diff?against=${runs.january}&limit=100&page=${1 + Math.floor(Math.random() * Math.ceil(total / 100))}`,
+        );
+      await get(`/payroll_config/payrolls/${run}/diff/summary?against=${runs.january}`);
+      step('50 pages and the summary');
+    }
+    console.log(
+      `the API in a process of its own (node ${flags.join(' ') || 'without flags'}), RSS in MiB: ${Math.round(started)} when it answered; after ${steps.join('; ')}`,
+    );
+  } finally {
+    clearInterval(sampler);
+    api.kill('SIGTERM');
+    await new Promise((r) => api.once('exit', r));
+  }
 }
 
 async function main(): Promise<void> {
@@ -85,8 +164,11 @@ async function main(): Promise<void> {
       const t0 = Date.now();
       for (const id of employees.filter((_, i) => i % 10 === 0)) {
         const items = (await call('GET', `/employees/${id}/salary`)).data as Array<{ component: number; amount: string }>;
-        await call('PUT', `/employees/${id}/salary`, {
-          items: items.map((i) => ({
+        // Effective in February (PUT /salary would date it today, after the runs: issue 43).
+        await call('POST', `/employees/${id}/changes`, {
+          effective_date: '2026-02-01',
+          reason: 'Raise',
+          salary: items.map((i) => ({
             component: i.component,
             amount: i.component === 1 ? (Number(i.amount) + 100).toFixed(2) : i.amount,
           })),
@@ -170,6 +252,13 @@ async function main(): Promise<void> {
       );
       console.log(
         `${config.database.type}${config.redisUrl ? ' + Bull' : ''}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,
+      );
+      await inApiProcess(
+        config,
+        token,
+        { january, february, march },
+        employees,
+        columns.map((c) => c.id),
       );
     },
   );
