@@ -52,6 +52,11 @@ describe('The leave liability table (issue 49)', () => {
       expect({ day, rows }).toEqual({ day, rows: await model(day) });
     }
   };
+  /** A fixed grant of Sick days each leave period, assigned to a department. */
+  const sickGrant = async (name: string, amount: number, department: number, from: string) => {
+    const policy = await ok('POST', '/leave-policies', admin, { name, leave_type: sick, accrual: 'fixed_per_period', amount });
+    await ok('POST', '/leave-policy-assignments', admin, { policy: policy.id, department, valid_from: from });
+  };
   const newEmployee = async (joined: string, department: number) =>
     (await a.app.get(EmployeesService).create(employeeBody({ joined_date: joined, department }))).id;
 
@@ -77,17 +82,7 @@ describe('The leave liability table (issue 49)', () => {
       carry_over_expiry_months: 3,
     });
     await ok('POST', '/leave-policy-assignments', admin, { policy: monthly.id, valid_from: '2024-01-01' });
-    const grant = await ok('POST', '/leave-policies', admin, {
-      name: 'Sick grant',
-      leave_type: sick,
-      accrual: 'fixed_per_period',
-      amount: 10,
-    });
-    await ok('POST', '/leave-policy-assignments', admin, {
-      policy: grant.id,
-      department: c.departments.engineering,
-      valid_from: '2024-01-01',
-    });
+    await sickGrant('Sick grant', 10, c.departments.engineering, '2024-01-01');
     await newEmployee('2025-06-15', c.departments.platform);
   });
   afterAll(async () => {
@@ -152,17 +147,7 @@ describe('The leave liability table (issue 49)', () => {
   });
 
   it('a change every balance reads (an assignment) recomputes everyone', async () => {
-    const policy = await ok('POST', '/leave-policies', admin, {
-      name: 'Sales grant',
-      leave_type: sick,
-      accrual: 'fixed_per_period',
-      amount: 4,
-    });
-    await ok('POST', '/leave-policy-assignments', admin, {
-      policy: policy.id,
-      department: c.departments.sales,
-      valid_from: '2025-01-01',
-    });
+    await sickGrant('Sales grant', 4, c.departments.sales, '2025-01-01');
     await expectRefreshed('everyone', b);
     await expectRefreshed(0);
   });
