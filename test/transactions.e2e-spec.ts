@@ -1,7 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { transaction } from '../src/common/database/transaction';
 import { isDeadlock } from '../src/common/errors/db-errors';
@@ -54,50 +50,5 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
     const retried = crossed(1);
     expect((await retried.results).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(retried.runs.sort()).toEqual([1, 2]);
-  });
-});
-
-/**
- * SQLite in a file shared by several processes (API_PROCESSES, a separate worker): a transaction
- * that read before it wrote failed with SQLITE_BUSY_SNAPSHOT (a 500) when another process had
- * written in between; busy_timeout does not wait for that one. Transactions begin IMMEDIATE: the
- * other process's write waits for the commit instead.
- */
-(INTEGRATION ? describe.skip : describe)('transaction(): several processes on one SQLite file', () => {
-  let t: TestApp;
-  let dir: string;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hr-sqlite-tx-'));
-    t = await createTestApp({ DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` });
-    await t.app.get(DataSource).query('CREATE TABLE scratch (n INTEGER)');
-  });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("a transaction that read, then writes after another process's write, commits; the other's write waits for it", async () => {
-    const ds = t.app.get(DataSource);
-    let other!: Promise<number | null>;
-    await transaction(ds, async (em) => {
-      await em.query('SELECT COUNT(*) AS n FROM scratch');
-      // Another process writes while this transaction is open (better-sqlite3 is synchronous: a
-      // child process, so that its wait for the lock does not stop this one).
-      const child = spawn(
-        process.execPath,
-        [
-          '-e',
-          "const db = new (require('better-sqlite3'))(process.argv[1], { timeout: 5000 }); db.prepare('INSERT INTO scratch VALUES (2)').run();",
-          join(dir, 'hr.sqlite'),
-        ],
-        { stdio: 'inherit' },
-      );
-      other = new Promise((r) => child.on('exit', (code) => r(code)));
-      await new Promise((r) => setTimeout(r, 500));
-      await em.query('INSERT INTO scratch VALUES (1)');
-    });
-    expect(await other).toBe(0);
-    expect(await ds.query('SELECT n FROM scratch ORDER BY rowid')).toEqual([{ n: 1 }, { n: 2 }]);
   });
 });

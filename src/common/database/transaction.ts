@@ -28,10 +28,6 @@ class SqliteGate {
     const proto = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
     (runner as { query: unknown }).query = async (...args: unknown[]) => {
       await this.turn();
-      // A transaction takes the write lock when it begins: one that read first and wrote after
-      // another process's write (API_PROCESSES, a worker, on one file) failed with
-      // SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait for; the other's write now waits.
-      if (args[0] === 'BEGIN TRANSACTION') args[0] = 'BEGIN IMMEDIATE TRANSACTION';
       return proto.query.apply(runner, args);
     };
   }
