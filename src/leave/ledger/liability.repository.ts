@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RecordSql, RecordSqlAs } from '../../common/database/record-sql';
+import { timeSlices } from '../../common/async/time-slices';
 import { transaction } from '../../common/database/transaction';
 import { EmployeeScope } from '../../employees/employee-access.service';
 import { EmployeesRepository } from '../../employees/employees.repository';
@@ -26,7 +27,7 @@ export interface LiabilityBalance {
 /** The marks of a day whose table was never computed: below any id, so the first refresh computes everyone. */
 export const NEVER: Marks = { ledgerMark: -1, auditMark: -1 };
 
-const ROWS_PER_INSERT = 1000;
+const ROWS_PER_INSERT = 500;
 const IDS_PER_DELETE = 1000;
 const SAMPLE_SCOPE: EmployeeScope = { kind: 'departments', departmentIds: [1, 2] };
 
@@ -138,7 +139,10 @@ export class LiabilityRepository {
   }
 
   private async insert(em: EntityManager, day: string, rows: LiabilityBalance[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+    // SQLite answers without a tick: the event loop runs between statements only when let (issue 41).
+    const slices = timeSlices();
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      if (slices.due()) await slices.pause();
       await em
         .createQueryBuilder()
         .insert()
@@ -154,6 +158,7 @@ export class LiabilityRepository {
         )
         .updateEntity(false)
         .execute();
+    }
   }
 
   private async remove(em: EntityManager, day: string, employees: number[] | 'all'): Promise<void> {
