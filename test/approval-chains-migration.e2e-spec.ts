@@ -39,6 +39,7 @@ describe('ApprovalChains migration (issue 45)', () => {
     await first.close();
 
     const ds = await new DataSource(dataSourceOptions(testConfig(overrides).database)).initialize();
+    await ds.undoLastMigration(); // 045 (the marks' holes)
     await ds.undoLastMigration(); // 044 (the leave liability's tables)
     await ds.undoLastMigration(); // 043 (the accrual job's runs)
     await ds.undoLastMigration(); // 042 (OpenID Connect sign-ins)
@@ -52,6 +53,7 @@ describe('ApprovalChains migration (issue 45)', () => {
       'OidcLogins1763800000042',
       'LeaveAccrualRuns1763800000043',
       'LeaveLiabilitySnapshots1763800000044',
+      'ChangeMarkHoles1763800000045',
     ]);
     const rows: Array<{ kind: string; request_id: number; steps: string; summary: string; status: string }> = await ds.query(
       'SELECT kind, request_id, steps, summary, status FROM approvals ORDER BY kind, request_id',

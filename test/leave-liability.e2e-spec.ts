@@ -178,6 +178,24 @@ describe('The leave liability table (issue 49)', () => {
     expect(await liability.refresh('2026-06-02')).toEqual({ everyone: true });
   });
 
+  it('an entry committed after a refresh below the mark it read up to (a hole) is read by the next one', async () => {
+    const ds = a.app.get(DataSource);
+    const maxId = async () => Number((await ds.query('SELECT MAX(id) AS id FROM leave_ledger'))[0].id);
+    const adjust = (employee: number) =>
+      ok('POST', '/leave-adjustments', admin, { employee, leave_type: holiday, days: 1, date: '2026-01-12', note: 'hole' });
+    for (const day of days) await a.app.get(LeaveLiabilityService).refresh(day);
+    // This entry takes id k + 2 while k and k + 1 belong to a transaction still open.
+    await adjust(c.emp.report1);
+    const k = await maxId();
+    await ds.query('UPDATE leave_ledger SET id = ? WHERE id = ?', [k + 2, k]);
+    await expectRefreshed(1);
+    // That transaction commits another employee's entry as k + 1, below the marks.
+    await adjust(c.emp.outsider);
+    await ds.query('UPDATE leave_ledger SET id = ? WHERE id = ?', [k + 1, await maxId()]);
+    await expectRefreshed(1, b);
+    await expectRefreshed(0);
+  });
+
   it('a refresh from marks another process has moved writes nothing', async () => {
     const tables = a.app.get(LiabilityRepository);
     const before = await liabilityIn(a, days[0]);

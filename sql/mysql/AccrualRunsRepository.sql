@@ -3,35 +3,145 @@ SELECT `LeavePolicy`.`id` AS `LeavePolicy_id`, `LeavePolicy`.`name` AS `LeavePol
   FROM `leave_policies` `LeavePolicy`;
 
 -- AccrualRunsRepository.changedSince
+SELECT COUNT(*) AS n
+  FROM audit_log
+  WHERE id > ? AND id <= ?;
+SELECT COUNT(*) AS n
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?;
 SELECT DISTINCT `a`.`employee_id` AS `employee`
   FROM `audit_log` `a`
-  WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?) AND `a`.`employee_id` IS NOT NULL;
+  WHERE ((`a`.`id` > ? AND `a`.`id` <= ?)) AND `a`.`resource` IN (?, ?, ?) AND `a`.`employee_id` IS NOT NULL;
 SELECT DISTINCT `l`.`employee_id` AS `employee`
   FROM `leave_ledger` `l`
-  WHERE `l`.`id` > ? AND `l`.`id` <= ? AND `l`.`source` <> 'policy';
+  WHERE ((`l`.`id` > ? AND `l`.`id` <= ?)) AND `l`.`source` <> 'policy';
 SELECT `a`.`id` AS `id`
   FROM `audit_log` `a`
-  WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
+  WHERE ((`a`.`id` > ? AND `a`.`id` <= ?)) AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
   LIMIT 1;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM audit_log
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM audit_log
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM leave_ledger
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 
 -- AccrualRunsRepository.changedSince (carryOvers)
+SELECT COUNT(*) AS n
+  FROM audit_log
+  WHERE id > ? AND id <= ?;
+SELECT COUNT(*) AS n
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?;
 SELECT DISTINCT `a`.`employee_id` AS `employee`
   FROM `audit_log` `a`
-  WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?) AND `a`.`employee_id` IS NOT NULL;
+  WHERE ((`a`.`id` > ? AND `a`.`id` <= ?)) AND `a`.`resource` IN (?, ?, ?) AND `a`.`employee_id` IS NOT NULL;
 SELECT DISTINCT `l`.`employee_id` AS `employee`
   FROM `leave_ledger` `l`
-  WHERE `l`.`id` > ? AND `l`.`id` <= ? AND (`l`.`source` <> 'policy' OR `l`.`kind` = 'carry_over');
+  WHERE ((`l`.`id` > ? AND `l`.`id` <= ?)) AND (`l`.`source` <> 'policy' OR `l`.`kind` = 'carry_over');
 SELECT `a`.`id` AS `id`
   FROM `audit_log` `a`
-  WHERE `a`.`id` > ? AND `a`.`id` <= ? AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
+  WHERE ((`a`.`id` > ? AND `a`.`id` <= ?)) AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
   LIMIT 1;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM audit_log
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM audit_log
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM leave_ledger
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
+
+-- AccrualRunsRepository.changedSince (holes)
+SELECT COUNT(*) AS n
+  FROM audit_log
+  WHERE id > ? AND id <= ?;
+SELECT COUNT(*) AS n
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?;
+SELECT DISTINCT `a`.`employee_id` AS `employee`
+  FROM `audit_log` `a`
+  WHERE ((`a`.`id` > ? AND `a`.`id` <= ?) OR `a`.`id` BETWEEN ? AND ?) AND `a`.`resource` IN (?, ?, ?) AND `a`.`employee_id` IS NOT NULL;
+SELECT DISTINCT `l`.`employee_id` AS `employee`
+  FROM `leave_ledger` `l`
+  WHERE ((`l`.`id` > ? AND `l`.`id` <= ?) OR `l`.`id` BETWEEN ? AND ?) AND `l`.`source` <> 'policy';
+SELECT `a`.`id` AS `id`
+  FROM `audit_log` `a`
+  WHERE ((`a`.`id` > ? AND `a`.`id` <= ?) OR `a`.`id` BETWEEN ? AND ?) AND `a`.`resource` IN (?, ?, ?, ?, ?, ?, ?, ?)
+  LIMIT 1;
+SELECT id
+  FROM audit_log
+  WHERE (id BETWEEN ? AND ?)
+  ORDER BY id;
+SELECT id
+  FROM leave_ledger
+  WHERE (id BETWEEN ? AND ?)
+  ORDER BY id;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM audit_log
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM audit_log
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM leave_ledger
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 
 -- AccrualRunsRepository.dueFacts
 SELECT `e`.`id` AS id, `e`.`joined_date` AS joined, `e`.`termination_date` AS termination
   FROM `employees` `e`;
 
+-- AccrualRunsRepository.holes
+SELECT COUNT(*) AS n
+  FROM audit_log
+  WHERE id > ? AND id <= ?;
+SELECT COUNT(*) AS n
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM audit_log
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM audit_log
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
+SELECT prev + 1 AS first, id - 1 AS last
+  FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
+  FROM leave_ledger
+  WHERE id > ? AND id <= ?) g
+  WHERE id > prev + 1
+  UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
+  FROM leave_ledger
+  WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
+
 -- AccrualRunsRepository.last
-SELECT r.day AS day, r.ledger_mark AS ledgerMark, r.audit_mark AS auditMark
+SELECT r.day AS day, r.ledger_mark AS ledgerMark, r.audit_mark AS auditMark, r.holes AS holes
   FROM `leave_accrual_runs` `r`
   ORDER BY r.id DESC
   LIMIT 1;
@@ -43,5 +153,5 @@ SELECT MAX(id) AS mark
   FROM leave_ledger;
 
 -- AccrualRunsRepository.record
-INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, employees, written, finished_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?);
+INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?);

@@ -19,14 +19,14 @@ SELECT d.day AS `day`
   LIMIT 100 OFFSET 7;
 
 -- LiabilityRepository.marks
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
   FROM `leave_liability_days` `d`
   WHERE d.day = ?;
 
 -- LiabilityRepository.open
 INSERT IGNORE INTO `leave_liability_days`(`day`, `ledger_mark`, `audit_mark`, `used_ms`)
   VALUES (?, ?, ?, ?);
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
   FROM `leave_liability_days` `d`
   WHERE d.day = ?;
 UPDATE leave_liability_days
@@ -37,12 +37,12 @@ UPDATE leave_liability_days
 COMMIT;
 START TRANSACTION;
 UPDATE `leave_liability_days`
-  SET `ledger_mark` = ?, `audit_mark` = ?
+  SET `ledger_mark` = ?, `audit_mark` = ?, `holes` = ?
   WHERE day = ? AND ledger_mark = ? AND audit_mark = ?;
 
 -- LiabilityRepository.rollFrom
 COMMIT;
-SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark
+SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes
   FROM leave_liability_days
   WHERE day = ? FOR UPDATE;
 START TRANSACTION;

@@ -19,14 +19,14 @@ SELECT d.day AS "day"
   LIMIT 100 OFFSET 7;
 
 -- LiabilityRepository.marks
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
   FROM "leave_liability_days" "d"
   WHERE d.day = ?;
 
 -- LiabilityRepository.open
 INSERT INTO "leave_liability_days"("day", "ledger_mark", "audit_mark", "used_ms")
   VALUES (?, -1, -1, 0) ON CONFLICT DO NOTHING;
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
   FROM "leave_liability_days" "d"
   WHERE d.day = ?;
 UPDATE leave_liability_days
@@ -37,13 +37,13 @@ UPDATE leave_liability_days
 BEGIN TRANSACTION;
 COMMIT;
 UPDATE "leave_liability_days"
-  SET "ledger_mark" = 2, "audit_mark" = 2
+  SET "ledger_mark" = 2, "audit_mark" = 2, "holes" = ?
   WHERE day = ? AND ledger_mark = 1 AND audit_mark = 1;
 
 -- LiabilityRepository.rollFrom
 BEGIN TRANSACTION;
 COMMIT;
-SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark
+SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes
   FROM leave_liability_days
   WHERE day = ?;
 

@@ -42,6 +42,7 @@ import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJo
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
 import { LeaveAccrualRuns1763800000043 } from './1763800000043-LeaveAccrualRuns';
+import { ChangeMarkHoles1763800000045 } from './1763800000045-ChangeMarkHoles';
 import { LeaveLiabilitySnapshots1763800000044 } from './1763800000044-LeaveLiabilitySnapshots';
 
 /** Every migration, oldest first. The app, the CLI and ormconfig.ts all use this list. */
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   OidcLogins1763800000042,
   LeaveAccrualRuns1763800000043,
   LeaveLiabilitySnapshots1763800000044,
+  ChangeMarkHoles1763800000045,
 ];

@@ -6,13 +6,18 @@ import { dateOnly } from '../leave-days';
 import { LeavePolicy } from '../entities/leave-ledger.entities';
 import { PolicyRule, toRule } from './accrual-engine';
 import { DueFacts } from './accrual-due';
+import { ChangeMarks, changedIds, holesColumn, holesFromColumn, holesOf, keptHoles } from './change-marks';
 
-/** A finished run of the daily accrual job. */
-export interface AccrualRun {
+/** A finished run of the daily accrual job, with the marks it had read its changes up to. */
+export interface AccrualRun extends ChangeMarks {
   day: string;
-  /** The highest leave ledger and audit log ids the run had read its changes up to. */
-  ledgerMark: number;
-  auditMark: number;
+}
+
+/** What changed between two marks, and the marks to read from next time (with the holes of this read). */
+export interface Changes {
+  everyone: boolean;
+  employees: number[];
+  marks: ChangeMarks;
 }
 
 /**
@@ -41,13 +46,18 @@ export class AccrualRunsRepository {
   async last(): Promise<AccrualRun | null> {
     const [row] = await this.ds
       .createQueryBuilder()
-      .select(['r.day AS day', 'r.ledger_mark AS ledgerMark', 'r.audit_mark AS auditMark'])
+      .select(['r.day AS day', 'r.ledger_mark AS ledgerMark', 'r.audit_mark AS auditMark', 'r.holes AS holes'])
       .from('leave_accrual_runs', 'r')
       .orderBy('r.id', 'DESC')
       .limit(1)
       .getRawMany<Record<string, unknown>>();
     return row
-      ? { day: dateOnly(row.day as string), ledgerMark: Number(row.ledgerMark), auditMark: Number(row.auditMark) }
+      ? {
+          day: dateOnly(row.day as string),
+          ledgerMark: Number(row.ledgerMark),
+          auditMark: Number(row.auditMark),
+          holes: holesFromColumn(row.holes),
+        }
       : null;
   }
 
@@ -62,45 +72,66 @@ export class AccrualRunsRepository {
   }
 
   /**
-   * What changed in (since, upTo] of the ledger and the audit log: whether a change reaches every
-   * employee (ACCRUAL_WIDE_RESOURCES), else the employees whose entries (written by anything but
-   * the job itself) or facts changed. `carryOvers`: the job's carry-overs count as changes too (a
-   * balance takes the carry-over into its first window as written: the liability's tables).
+   * `upTo` with the holes of (since, upTo] and those of `since` still missing (change-marks.ts);
+   * past HOLES_KEPT a mark is lowered. From no marks (`{ 0, 0 }`): after a run that read everyone.
+   */
+  @RecordSql({ ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 })
+  async holes(since: ChangeMarks, upTo: ChangeMarks): Promise<ChangeMarks> {
+    const [ledgerHoles, auditHoles] = await Promise.all([
+      holesOf(this.ds, 'leave_ledger', since.ledgerMark, upTo.ledgerMark, since.holes?.ledger ?? []),
+      holesOf(this.ds, 'audit_log', since.auditMark, upTo.auditMark, since.holes?.audit ?? []),
+    ]);
+    const ledger = keptHoles(upTo.ledgerMark, ledgerHoles);
+    const audit = keptHoles(upTo.auditMark, auditHoles);
+    return { ledgerMark: ledger.mark, auditMark: audit.mark, holes: { ledger: ledger.holes, audit: audit.holes } };
+  }
+
+  /**
+   * What changed in (since, upTo] of the ledger and the audit log, and in the holes of `since` (ids
+   * that could not be read then: change-marks.ts): whether a change reaches every employee
+   * (ACCRUAL_WIDE_RESOURCES), else the employees whose entries (written by anything but the job
+   * itself) or facts changed. `carryOvers`: the job's carry-overs count as changes too (a balance
+   * takes the carry-over into its first window as written: the liability's tables). The holes of
+   * this read are found first: an id that commits after that is read now or is a hole next time.
    */
   @RecordSql({ ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 })
   @RecordSqlAs('carryOvers', { ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 }, true)
-  async changedSince(
-    since: { ledgerMark: number; auditMark: number },
-    upTo: { ledgerMark: number; auditMark: number },
-    carryOvers = false,
-  ): Promise<{ everyone: boolean; employees: number[] }> {
+  @RecordSqlAs(
+    'holes',
+    { ledgerMark: 50, auditMark: 50, holes: { ledger: [[40, 41, Date.now()]], audit: [[45, 45, Date.now()]] } },
+    { ledgerMark: 100, auditMark: 100 },
+  )
+  async changedSince(since: ChangeMarks, upTo: ChangeMarks, carryOvers = false): Promise<Changes> {
+    const marks = await this.holes(since, upTo);
+    const ledgerIds = changedIds('l.id', 'ledger', since.ledgerMark, upTo.ledgerMark, since.holes?.ledger);
+    const auditIds = changedIds('a.id', 'audit', since.auditMark, upTo.auditMark, since.holes?.audit);
     const [wide] = await this.ds
       .createQueryBuilder()
       .select('a.id', 'id')
       .from('audit_log', 'a')
-      .where('a.id > :from AND a.id <= :to', { from: since.auditMark, to: upTo.auditMark })
+      .where(auditIds.where, auditIds.params)
       .andWhere('a.resource IN (:...wide)', { wide: ACCRUAL_WIDE_RESOURCES })
       .limit(1)
       .getRawMany<{ id: unknown }>();
-    if (wide) return { everyone: true, employees: [] };
+    if (wide) return { everyone: true, employees: [], marks };
     const [ledger, audit] = await Promise.all([
       this.ds
         .createQueryBuilder()
         .select('DISTINCT l.employee_id', 'employee')
         .from('leave_ledger', 'l')
-        .where('l.id > :from AND l.id <= :to', { from: since.ledgerMark, to: upTo.ledgerMark })
+        .where(ledgerIds.where, ledgerIds.params)
         .andWhere(carryOvers ? "(l.source <> 'policy' OR l.kind = 'carry_over')" : "l.source <> 'policy'")
         .getRawMany<{ employee: unknown }>(),
       this.ds
         .createQueryBuilder()
         .select('DISTINCT a.employee_id', 'employee')
         .from('audit_log', 'a')
-        .where('a.id > :from AND a.id <= :to', { from: since.auditMark, to: upTo.auditMark })
+        .where(auditIds.where, auditIds.params)
         .andWhere('a.resource IN (:...mine)', { mine: ACCRUAL_EMPLOYEE_RESOURCES })
         .andWhere('a.employee_id IS NOT NULL')
         .getRawMany<{ employee: unknown }>(),
     ]);
-    return { everyone: false, employees: [...new Set([...ledger, ...audit].map((r) => Number(r.employee)))] };
+    return { everyone: false, employees: [...new Set([...ledger, ...audit].map((r) => Number(r.employee)))], marks };
   }
 
   /** Every employee's joined and leaving days (the days entries fall due on for a reason of their own). */
@@ -126,12 +157,13 @@ export class AccrualRunsRepository {
   @RecordSql({ day: '2026-01-31', full: true, ledgerMark: 1, auditMark: 1, employees: 0, written: 0 })
   async record(run: AccrualRun & { full: boolean; employees: number; written: number }): Promise<void> {
     await this.ds.query(
-      'INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, employees, written, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [
         run.day,
         run.full ? 1 : 0,
         run.ledgerMark,
         run.auditMark,
+        holesColumn(run.holes),
         run.employees,
         run.written,
         new Date().toISOString().slice(0, 19).replace('T', ' '),

@@ -62,11 +62,13 @@ export class LeaveAccrualsService implements OnModuleInit {
     // The marks first: what is written while this run reads is the next run's to read.
     const [last, marks] = await Promise.all([this.runs.last(), this.runs.marks()]);
     let only: number[] | undefined;
-    if (last) {
+    // Ids that went back (a table emptied, a restored backup): what changed cannot be told.
+    const rewound = last && (marks.ledgerMark < last.ledgerMark || marks.auditMark < last.auditMark);
+    const changed = last && !rewound ? await this.runs.changedSince(last, marks) : null;
+    // Read up to the marks, but for the holes below them (change-marks.ts): the next run reads those again.
+    const next = changed?.marks ?? (await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, marks));
+    if (last && changed) {
       const after = last.day < today ? last.day : today;
-      // Ids that went back (a table emptied, a restored backup): what changed cannot be told.
-      const rewound = marks.ledgerMark < last.ledgerMark || marks.auditMark < last.auditMark;
-      const changed = rewound ? { everyone: true, employees: [] } : await this.runs.changedSince(last, marks);
       if (!changed.everyone) {
         const [periods, types, policies] = await Promise.all([
           this.repo.periods(),
@@ -79,7 +81,7 @@ export class LeaveAccrualsService implements OnModuleInit {
       }
     }
     const { written, employees } = only?.length === 0 ? { written: 0, employees: 0 } : await this.run(today, false, only);
-    await this.runs.record({ day: today, full: !only, ...marks, employees, written });
+    await this.runs.record({ day: today, full: !only, ...next, employees, written });
     return { full: !only, employees, written };
   }
 

@@ -3,6 +3,7 @@ import { EmployeeScope } from '../../employees/employee-access.service';
 import { employeesDue, policiesDue } from './accrual-due';
 import { fallbackPolicy, windowOn, windowsOf } from './accrual-engine';
 import { AccrualRunsRepository } from './accrual-runs.repository';
+import { holesColumn } from './change-marks';
 import { plusDays } from './calendar';
 import { LeaveBalancesService } from './leave-balances.service';
 import { LiabilityRow } from './leave-balances';
@@ -15,6 +16,9 @@ const CHUNK = 1000;
 export const LIABILITY_DAYS_KEPT = 8;
 /** Refreshes lost to another process's before this one returns the table as that one left it. */
 const ATTEMPTS = 3;
+
+const sameMarks = (a: Marks, b: Marks) =>
+  a.ledgerMark === b.ledgerMark && a.auditMark === b.auditMark && holesColumn(a.holes) === holesColumn(b.holes);
 
 /** What a refresh recomputed: every employee, or these many (after copying the rest from the table of another day). */
 export type Refreshed = { everyone: true } | { everyone: false; employees: number; rolledFrom?: string };
@@ -64,9 +68,12 @@ export class LeaveLiabilityService {
     let refreshed: Refreshed = rolled ?? { everyone: false, employees: 0 };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // The marks first: what is written while the balances are read is the next refresh's to read.
-      const [from, to] = await Promise.all([this.tables.open(day), this.runs.marks()]);
-      if (from.ledgerMark === to.ledgerMark && from.auditMark === to.auditMark) return refreshed;
-      const employees = await this.changed(from, to);
+      const [from, upTo] = await Promise.all([this.tables.open(day), this.runs.marks()]);
+      const holes = !!(from.holes?.ledger.length || from.holes?.audit.length);
+      if (from.ledgerMark === upTo.ledgerMark && from.auditMark === upTo.auditMark && !holes) return refreshed;
+      const { employees, to } = await this.changed(from, upTo);
+      // Nothing read and nothing to note (holes still missing, as they were): the table stands.
+      if (employees !== 'all' && !employees.length && sameMarks(from, to)) return refreshed;
       const rows = employees === 'all' ? await this.everyone(day) : await this.balances.liabilityBalances(employees, day);
       refreshed =
         employees === 'all'
@@ -126,12 +133,17 @@ export class LeaveLiabilityService {
     return { everyone: false, employees: employees.length, rolledFrom: base.day };
   }
 
-  /** Whose balances may have changed between the marks: 'all' for a day never computed, after a change that reaches everyone, or when ids went back. */
-  private async changed(from: Marks, to: Marks): Promise<number[] | 'all'> {
-    if (from.ledgerMark === NEVER.ledgerMark) return 'all';
-    if (to.ledgerMark < from.ledgerMark || to.auditMark < from.auditMark) return 'all';
-    const changed = await this.runs.changedSince(from, to, true);
-    return changed.everyone ? 'all' : changed.employees;
+  /**
+   * Whose balances may have changed between the marks ('all' for a day never computed, after a
+   * change that reaches everyone, or when ids went back), and the marks to note (with the holes of
+   * this read).
+   */
+  private async changed(from: Marks, upTo: Marks): Promise<{ employees: number[] | 'all'; to: Marks }> {
+    const rewound = upTo.ledgerMark < from.ledgerMark || upTo.auditMark < from.auditMark;
+    if (from.ledgerMark === NEVER.ledgerMark || rewound)
+      return { employees: 'all', to: await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, upTo) };
+    const changed = await this.runs.changedSince(from, upTo, true);
+    return { employees: changed.everyone ? 'all' : changed.employees, to: changed.marks };
   }
 
   private async everyone(day: string): Promise<LiabilityBalance[]> {

@@ -8,12 +8,10 @@ import { EmployeeScope } from '../../employees/employee-access.service';
 import { EmployeesRepository } from '../../employees/employees.repository';
 import { dateOnly } from '../leave-days';
 import { LiabilityRow } from './leave-balances';
+import { ChangeMarks, holesColumn, holesFromColumn } from './change-marks';
 
-/** How far the leave ledger and the audit log had been read (their highest ids). */
-export interface Marks {
-  ledgerMark: number;
-  auditMark: number;
-}
+/** How far the leave ledger and the audit log had been read (their highest ids, and the holes below them). */
+export type Marks = ChangeMarks;
 
 /** One employee's positive available balance of one leave type on a day, with the department of that day. */
 export interface LiabilityBalance {
@@ -61,11 +59,13 @@ export class LiabilityRepository {
   async marks(day: string): Promise<Marks> {
     const [row] = await this.ds
       .createQueryBuilder()
-      .select(['d.ledger_mark AS ledgerMark', 'd.audit_mark AS auditMark'])
+      .select(['d.ledger_mark AS ledgerMark', 'd.audit_mark AS auditMark', 'd.holes AS holes'])
       .from('leave_liability_days', 'd')
       .where('d.day = :day', { day })
       .getRawMany<Record<string, unknown>>();
-    return row ? { ledgerMark: Number(row.ledgerMark), auditMark: Number(row.auditMark) } : NEVER;
+    return row
+      ? { ledgerMark: Number(row.ledgerMark), auditMark: Number(row.auditMark), holes: holesFromColumn(row.holes) }
+      : NEVER;
   }
 
   /**
@@ -96,12 +96,16 @@ export class LiabilityRepository {
     return transaction(this.ds, async (em) => {
       // The base's marks as its rows stand: no refresh of the base commits in between (a row lock on MariaDB; SQLite has one writer).
       const lock = this.ds.options.type === 'mysql' ? ' FOR UPDATE' : '';
-      const [marks] = await em.query<Array<{ ledgerMark: unknown; auditMark: unknown }>>(
-        `SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark FROM leave_liability_days WHERE day = ?${lock}`,
+      const [marks] = await em.query<Array<{ ledgerMark: unknown; auditMark: unknown; holes: unknown }>>(
+        `SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes FROM leave_liability_days WHERE day = ?${lock}`,
         [base],
       );
       if (!marks || Number(marks.ledgerMark) === NEVER.ledgerMark) return false;
-      const to = { ledgerMark: Number(marks.ledgerMark), auditMark: Number(marks.auditMark) };
+      const to = {
+        ledgerMark: Number(marks.ledgerMark),
+        auditMark: Number(marks.auditMark),
+        holes: holesFromColumn(marks.holes),
+      };
       if (!(await this.write(em, day, NEVER, to, 'all', []))) return false;
       await em.query(
         'INSERT INTO leave_liability_balances (day, employee_id, leave_type_id, department_id, available) ' +
@@ -125,7 +129,7 @@ export class LiabilityRepository {
     const moved = await em
       .createQueryBuilder()
       .update('leave_liability_days')
-      .set({ ledger_mark: to.ledgerMark, audit_mark: to.auditMark })
+      .set({ ledger_mark: to.ledgerMark, audit_mark: to.auditMark, holes: holesColumn(to.holes) })
       .where('day = :day AND ledger_mark = :ledger AND audit_mark = :audit', {
         day,
         ledger: from.ledgerMark,
