@@ -53,12 +53,21 @@ async function inApiProcess(
   runs: { january: number; february: number; march: number },
   employees: number[],
   columns: number[],
+  variant: string,
 ): Promise<void> {
   await assertPortFree(API_PORT);
   const database = config.database.type === 'mysql' ? config.database.url : `sqlite:${config.database.path}`;
   // API_NODE_FLAGS replaces npm start's node flags (its 64 MiB semi-spaces: `API_NODE_FLAGS= ` for V8's default).
-  const flags =
-    process.env.API_NODE_FLAGS === undefined ? PRODUCTION_NODE_FLAGS : process.env.API_NODE_FLAGS.split(/\s+/).filter(Boolean);
+  // A variant's node flags replace these; its NAME=value words are set in the API's environment.
+  const words = variant.split(/\s+/).filter(Boolean);
+  const extraEnv = Object.fromEntries(
+    words.filter((w) => !w.startsWith('--')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const flags = words.some((w) => w.startsWith('--'))
+    ? words.filter((w) => w.startsWith('--'))
+    : process.env.API_NODE_FLAGS === undefined
+      ? PRODUCTION_NODE_FLAGS
+      : process.env.API_NODE_FLAGS.split(/\s+/).filter(Boolean);
   const api = spawn(process.execPath, [...flags, join(__dirname, '..', 'src', 'main.js')], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -69,6 +78,7 @@ async function inApiProcess(
       PORT: String(API_PORT),
       HOST: '127.0.0.1',
       ...(config.redisUrl ? { REDIS_URL: config.redisUrl, QUEUE_PREFIX: config.queuePrefix } : {}),
+      ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -105,7 +115,11 @@ async function inApiProcess(
       step('50 pages and the summary');
     }
     console.log(
-      `the API in a process of its own (node ${flags.join(' ') || 'without flags'}), RSS in MiB: ${Math.round(started)} when it answered; after ${steps.join('; ')}`,
+      `the API in a process of its own (${Object.entries(extraEnv)
+        .map(([k, v]) => `${k}=${v} `)
+        .join(
+          '',
+        )}node ${flags.join(' ') || 'without flags'}), RSS in MiB: ${Math.round(started)} when it answered; after ${steps.join('; ')}`,
     );
   } finally {
     clearInterval(sampler);
@@ -253,13 +267,16 @@ async function main(): Promise<void> {
       console.log(
         `${config.database.type}${config.redisUrl ? ' + Bull' : ''}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,
       );
-      await inApiProcess(
-        config,
-        token,
-        { january, february, march },
-        employees,
-        columns.map((c) => c.id),
-      );
+      // API_VARIANTS: the API started once per variant (';'-separated): node flags and NAME=value words.
+      for (const variant of (process.env.API_VARIANTS ?? '').split(';'))
+        await inApiProcess(
+          config,
+          token,
+          { january, february, march },
+          employees,
+          columns.map((c) => c.id),
+          variant,
+        );
     },
   );
 }

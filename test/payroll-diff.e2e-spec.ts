@@ -1,6 +1,7 @@
 import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
 import { DataSource } from 'typeorm';
 import { Payroll } from '../src/payroll/entities/payroll-run.entities';
+import { Dec } from '../src/payroll/formula/formula';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, processPayroll, TestApp } from './helpers/test-app';
 
@@ -246,6 +247,13 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
       changed: 3, // the raise and the two joiners
       total_difference: '200.00',
     });
+    // Every column's sum (integers of thousandths since issue 49) equals the decimal sum of its rows.
+    const sums = new Map<number, Dec>();
+    for (const r of await diff())
+      if (r.difference !== null) sums.set(r.column, (sums.get(r.column) ?? new Dec(0)).plus(r.difference));
+    expect(sums.size).toBeGreaterThan(3);
+    for (const s of summary as Array<{ column: number; total_difference: string }>)
+      expect([s.column, new Dec(s.total_difference).eq(sums.get(s.column) ?? 0)]).toEqual([s.column, true]);
     const csv = await call('GET', `/payroll_config/payrolls/${april}/diff?format=csv&cause=salary`, admin);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');

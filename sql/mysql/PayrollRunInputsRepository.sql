@@ -39,9 +39,14 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 START TRANSACTION;
 
 -- PayrollRunInputsRepository.inputsOf
-SELECT `PayrollRunInput`.`payroll_id` AS `PayrollRunInput_payroll_id`, `PayrollRunInput`.`revision` AS `PayrollRunInput_revision`, `PayrollRunInput`.`employee_id` AS `PayrollRunInput_employee_id`, `PayrollRunInput`.`inputs` AS `PayrollRunInput_inputs`
-  FROM `payroll_run_inputs` `PayrollRunInput`
-  WHERE ((`PayrollRunInput`.`payroll_id` = ?) AND (`PayrollRunInput`.`revision` = ?) AND (`PayrollRunInput`.`employee_id` IN (?, ?)));
+SELECT employee_id, inputs
+  FROM payroll_run_inputs
+  WHERE payroll_id = ? AND revision = ? AND employee_id IN (?, ?);
+
+-- PayrollRunInputsRepository.inputsOf (whole run)
+SELECT employee_id, inputs
+  FROM payroll_run_inputs
+  WHERE payroll_id = ? AND revision = ?;
 
 -- PayrollRunInputsRepository.inputsOfRuns
 SELECT employee_id, inputs

@@ -1,5 +1,6 @@
 import type { DiffCauseDto, PayrollDiffRowDto } from '../dto/payroll-explain.dto';
-import { DiffTable } from './diff-table';
+import { DiffTable, plainThousandths, thousandthsText } from './diff-table';
+import { Dec } from '../formula/formula';
 
 const salary = (employee: number): DiffCauseDto =>
   ({
@@ -79,5 +80,21 @@ describe('DiffTable', () => {
     const bigger = tableOf([...list, ...list.map((r) => ({ ...r, employee: r.employee + 100 }))]);
     expect(t.bytes).toBeGreaterThan(0);
     expect(bigger.bytes).toBeGreaterThan(t.bytes);
+  });
+});
+
+describe('a difference in thousandths (the summary sums integers)', () => {
+  const read = (text: string) => plainThousandths(Buffer.from(text), 0, Buffer.byteLength(text));
+
+  it('reads plain decimals of at most 3 places exactly, and nothing else', () => {
+    expect([read('12.5'), read('-0.001'), read('150'), read('-12.340'), read('99999999999.999')]).toEqual([
+      12500, -1, 150000, -12340, 99999999999999,
+    ]);
+    for (const other of ['1.2345', '1e3', '€5', '', '-', '1.2.3', '1,5', '1234567890123.456']) expect(read(other)).toBeNaN();
+  });
+
+  it('prints them as decimal.js prints their value', () => {
+    for (const n of [0, 1, -1, 1000, -1500, 123456, 2 ** 52, -(2 ** 52) + 7])
+      expect(thousandthsText(n)).toBe(new Dec(n).div(1000).toString());
   });
 });

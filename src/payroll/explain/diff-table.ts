@@ -88,6 +88,22 @@ export class DiffTable {
     return this.value(i, 2);
   }
 
+  /**
+   * Row i's difference in thousandths, read from the table's bytes without a string: null when it
+   * has none, NaN when it is not a plain decimal of at most 3 places (then read difference()).
+   */
+  differenceThousandths(i: number): number | null {
+    const at = i * 3 + 2;
+    const start = this.p.starts[at];
+    if (start === NULL_VALUE) return null;
+    return plainThousandths(this.p.text, start, this.p.ends[at]);
+  }
+
+  /** The cause kinds of a row as bits: kind k (of DIFF_CAUSE_KINDS) is bit 1 << k. */
+  causeBits(i: number): number {
+    return this.p.kinds[this.p.causeLists[i]];
+  }
+
   /** The cause kinds of a row, each once. */
   causeKinds(i: number): Array<(typeof DIFF_CAUSE_KINDS)[number]> {
     const bits = this.p.kinds[this.p.causeLists[i]];
@@ -115,6 +131,44 @@ export class DiffTable {
     const start = this.p.starts[at];
     return start === NULL_VALUE ? null : this.p.text.toString('utf8', start, this.p.ends[at]);
   }
+}
+
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+
+/** `[-]digits[.d{0,3}]` in bytes [start, end) as an integer of thousandths (exact up to 2^53); NaN for anything else. */
+export function plainThousandths(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  const negative = bytes[i] === MINUS;
+  if (negative) i++;
+  let n = 0;
+  let digits = 0;
+  let places = -1;
+  for (; i < end; i++) {
+    const b = bytes[i];
+    if (b === DOT && places < 0) {
+      places = 0;
+      continue;
+    }
+    const d = b - ZERO;
+    if (d < 0 || d > 9 || places === 3) return NaN;
+    n = n * 10 + d;
+    digits++;
+    if (places >= 0) places++;
+  }
+  if (!digits || digits > 15) return NaN;
+  for (let p = Math.max(places, 0); p < 3; p++) n *= 10;
+  return negative ? -n : n;
+}
+
+/** Thousandths as decimal.js prints their value: no trailing zeros, no sign for zero ("-1.5", "0", "12.345"). */
+export function thousandthsText(n: number): string {
+  const a = Math.abs(n);
+  const fraction = String(a % 1000)
+    .padStart(3, '0')
+    .replace(/0+$/, '');
+  return `${n < 0 ? '-' : ''}${Math.floor(a / 1000)}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** The first `n` items of `a`: a view when they are all of it, else a copy (so the table holds no spare capacity). */

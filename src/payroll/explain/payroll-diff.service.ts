@@ -29,7 +29,7 @@ import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { SALARIES } from '../config/payroll-employees.service';
 import { diffAuthors } from './diff-authors';
-import { diffPage, DiffTable, DiffTableBuilder } from './diff-table';
+import { diffPage, DiffTable, DiffTableBuilder, thousandthsText } from './diff-table';
 import { PAYROLL_COLUMNS } from '../config/payroll-config.service';
 
 /** Employees per chunk of a diff's computation: their cells and inputs of both runs held at once. */
@@ -82,8 +82,15 @@ export class PayrollDiffService {
     return diffPage(table, selected, query);
   }
 
+  /**
+   * The changed cells per column, their causes and the sum of their differences. Summed in
+   * integer thousandths read from the table's bytes (issue 49: a decimal object and a string per
+   * cell had been the summary's allocations), through decimal.js past 2^53 thousandths or for a
+   * difference that is not a plain decimal of at most 3 places.
+   */
   async summary(caller: AuthUser, id: number, query: PayrollDiffFilterDto): Promise<PayrollDiffColumnDto[]> {
-    const byColumn = new Map<number, PayrollDiffColumnDto & { sum: Dec }>();
+    type Sum = PayrollDiffColumnDto & { thousandths: number; exact: Dec | null };
+    const byColumn = new Map<number, Sum>();
     const { table, selected } = await this.rows(caller, id, query);
     for (const i of selected) {
       const column = table.column(i);
@@ -92,15 +99,25 @@ export class PayrollDiffService {
         const causes = Object.fromEntries(DIFF_CAUSE_KINDS.map((k) => [k, 0])) as unknown as PayrollDiffColumnDto['causes'];
         byColumn.set(
           column,
-          (s = { column, name: table.columnName(column), changed: 0, total_difference: '', causes, sum: new Dec(0) }),
+          (s = { column, name: table.columnName(column), changed: 0, total_difference: '', causes, thousandths: 0, exact: null }),
         );
       }
       s.changed++;
-      const difference = table.difference(i);
-      if (difference !== null) s.sum = s.sum.plus(difference);
-      for (const kind of table.causeKinds(i)) s.causes[kind]++;
+      const t = table.differenceThousandths(i);
+      if (t !== null && Number.isNaN(t)) s.exact = (s.exact ?? new Dec(0)).plus(table.difference(i) as string);
+      else if (t !== null) s.thousandths += t;
+      // Well before 2^53: carried into the decimal, so that no sum of integers rounds.
+      if (Math.abs(s.thousandths) > 2 ** 52) {
+        s.exact = (s.exact ?? new Dec(0)).plus(new Dec(s.thousandths).div(1000));
+        s.thousandths = 0;
+      }
+      const bits = table.causeBits(i);
+      for (let k = 0; k < DIFF_CAUSE_KINDS.length; k++) if (bits & (1 << k)) s.causes[DIFF_CAUSE_KINDS[k]]++;
     }
-    return [...byColumn.values()].map(({ sum, ...s }) => ({ ...s, total_difference: amountText(sum.toString()) }));
+    return [...byColumn.values()].map(({ thousandths, exact, ...s }) => ({
+      ...s,
+      total_difference: amountText(exact ? exact.plus(new Dec(thousandths).div(1000)).toString() : thousandthsText(thousandths)),
+    }));
   }
 
   /**

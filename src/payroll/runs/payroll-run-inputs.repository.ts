@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThan } from 'typeorm';
 import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
 import { DriverReader } from '../../common/database/driver-reader';
-import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from '../entities/payroll-run.entities';
@@ -92,18 +92,21 @@ export class PayrollRunInputsRepository {
     }
   }
 
-  /** Some employees' inputs of a revision (all of them without `employeeIds`), 1 000 a query. */
+  /**
+   * Some employees' inputs of a revision (all of them without `employeeIds`), 1 000 a query, off
+   * the driver (an entity per row cost as much as its JSON: a diff reads a run's in chunks).
+   */
   @RecordSql(1, 1, [1, 2])
+  @RecordSqlAs('whole run', 1, 1)
   async inputsOf(payrollId: number, revision: number, employeeIds?: number[]): Promise<Map<number, EmployeeInputs>> {
+    if (employeeIds) return (await this.inputsOfRuns([{ id: payrollId, revision }], employeeIds)).get(payrollId)!;
     const out = new Map<number, EmployeeInputs>();
-    const repo = this.ds.getRepository(PayrollRunInput);
-    if (!employeeIds) {
-      for (const r of await repo.find({ where: { payrollId, revision } })) out.set(r.employeeId, r.inputs);
-      return out;
-    }
-    for (let i = 0; i < employeeIds.length; i += 1000)
-      for (const r of await repo.find({ where: { payrollId, revision, employeeId: In(employeeIds.slice(i, i + 1000)) } }))
-        out.set(r.employeeId, r.inputs);
+    const rows = await DriverReader.of(this.ds).arrays(
+      'SELECT employee_id, inputs FROM payroll_run_inputs WHERE payroll_id = :id AND revision = :revision',
+      { id: payrollId, revision },
+    );
+    for (const [employee, json] of rows as Array<[number | string, string]>)
+      out.set(Number(employee), JSON.parse(json) as EmployeeInputs);
     return out;
   }
 
@@ -168,18 +171,23 @@ export class PayrollRunInputsRepository {
   /** Every cell of these employees in a payroll (a diff's chunk), as allCells(). */
   @RecordSql(1, [1, 2])
   async cellsOfEmployees(payrollId: number, employeeIds: number[]): Promise<Map<number, Map<number, DiffCell>>> {
-    const rows: Array<readonly [number, number, string | null, boolean]> = [];
+    const out = new Map<number, Map<number, DiffCell>>();
     for (let i = 0; i < employeeIds.length; i += 1000) {
       const found = await DriverReader.of(this.ds).arrays(
         'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...ids)',
         { id: payrollId, ids: employeeIds.slice(i, i + 1000) },
       );
+      // Into the map as read (no row of its own per cell: a diff reads 30 000 of them a chunk).
       for (const [employee, column, value, edited] of found as Array<
         [number | string, number | string, string | number | null, number | boolean]
-      >)
-        rows.push([Number(employee), Number(column), value === null ? null : String(value), Boolean(Number(edited))]);
+      >) {
+        const e = Number(employee);
+        let row = out.get(e);
+        if (!row) out.set(e, (row = new Map<number, DiffCell>()));
+        row.set(Number(column), { value: value === null ? null : String(value), edited: Boolean(Number(edited)) });
+      }
     }
-    return cellMap(rows);
+    return out;
   }
 
   /** Every cell of a payroll (a diff reads two whole runs): employee → column → value and edited, as arrays off the driver. */
