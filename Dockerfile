@@ -22,6 +22,6 @@ USER node
 VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+(process.env.BASE_PATH||'')+'/app/api/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# The API, with 64 MiB semi-spaces (young generation) as `npm start` (README, Running it); run the worker with:
+# The API with npm start's V8 flags (32 MiB semi-spaces, the old generation grown by 30 %: docs/operations.md); run the worker with:
 # docker run ... node --max-old-space-size=256 dist/src/worker.js (as `npm run worker`; README, Running it)
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=30", "dist/src/main.js"]
