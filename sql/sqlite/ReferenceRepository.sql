@@ -11,6 +11,11 @@ SELECT 1
   FROM employees
   WHERE id = ?;
 
+-- ReferenceRepository.nameOf
+SELECT name
+  FROM nationalities
+  WHERE id = ?;
+
 -- ReferenceRepository.nationalityByName
 SELECT "n"."id" AS "n_id", "n"."name" AS "n_name"
   FROM "nationalities" "n"

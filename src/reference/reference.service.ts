@@ -18,7 +18,6 @@ import {
   Skill,
 } from './entities/reference.entities';
 import { ReferenceCrud } from '../common/crud/crud';
-import { DriverReader } from '../common/database/driver-reader';
 import { ListSpec } from '../common/paging/list-request';
 
 export const NAMED_KINDS = {
@@ -102,13 +101,7 @@ export class ReferenceService {
   }
 
   async nameOf(kind: ReferenceKind, id: number): Promise<string | null> {
-    // Off the driver, a statement prepared once per kind: every employee read by id names its
-    // nationality (a TypeORM findOne here cost about as much as the employee's own read).
-    const row = await DriverReader.of(this.dataSource).first(
-      `SELECT name FROM ${this.repository(kind).metadata.tableName} WHERE id = ?`,
-      [id],
-    );
-    return row ? String(row.name) : null;
+    return this.queries.nameOf(this.repository(kind).metadata.tableName, id);
   }
 
   /** The names of `ids` (nulls skipped), one query: a page of payslips names its employees' departments. */

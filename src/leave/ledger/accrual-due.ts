@@ -1,4 +1,4 @@
-import { PolicyRule, slotsOf, Window } from './accrual-engine';
+import { fallbackPolicy, PolicyRule, slotsOf, Window, windowsOf } from './accrual-engine';
 import { plusDays, plusMonths } from './calendar';
 
 /** Pay frequencies a per-pay-period policy slices a period by (null: Monthly). */
@@ -9,6 +9,19 @@ export interface DueFacts {
   id: number;
   joined: string;
   termination: string | null;
+}
+
+/**
+ * What the due checks read (the daily job's and the liability's): the leave periods' windows, the
+ * leave types, and every policy with each type's fallback.
+ */
+export async function dueRules<T extends { id: number; defaultDays: number; allowNegative: boolean }>(sources: {
+  periods(): Promise<Parameters<typeof windowsOf>[0]>;
+  leaveTypes(): Promise<T[]>;
+  allPolicies(): Promise<PolicyRule[]>;
+}): Promise<{ windows: Window[]; types: T[]; rules: PolicyRule[] }> {
+  const [periods, types, policies] = await Promise.all([sources.periods(), sources.leaveTypes(), sources.allPolicies()]);
+  return { windows: windowsOf(periods), types, rules: [...policies, ...types.map(fallbackPolicy)] };
 }
 
 /** Whether `day` lies in (after, upTo]. */

@@ -2,17 +2,8 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { pipelined } from '../../common/database/pipelined';
 import { JobQueue } from '../../common/queue/job-queue.service';
 import { defineJob } from '../../common/queue/queue.constants';
-import {
-  corrections,
-  DerivedKey,
-  FALLBACK_POLICY,
-  fallbackPolicy,
-  fromH,
-  LedgerKind,
-  owedEntries,
-  windowsOf,
-} from './accrual-engine';
-import { employeesDue, policiesDue } from './accrual-due';
+import { corrections, DerivedKey, FALLBACK_POLICY, fromH, LedgerKind, owedEntries, windowsOf } from './accrual-engine';
+import { dueRules, employeesDue, policiesDue } from './accrual-due';
 import { AccrualRunsRepository } from './accrual-runs.repository';
 import { windowsAround } from './leave-balances';
 import { LeaveBalancesService } from './leave-balances.service';
@@ -70,13 +61,12 @@ export class LeaveAccrualsService implements OnModuleInit {
     if (last && changed) {
       const after = last.day < today ? last.day : today;
       if (!changed.everyone) {
-        const [periods, types, policies] = await Promise.all([
-          this.repo.periods(),
-          this.repo.leaveTypes(),
-          this.runs.allPolicies(),
-        ]);
-        const rules = [...policies, ...types.map(fallbackPolicy)];
-        if (!policiesDue(rules, windowsOf(periods), after, today))
+        const { windows, rules } = await dueRules({
+          periods: () => this.repo.periods(),
+          leaveTypes: () => this.repo.leaveTypes(),
+          allPolicies: () => this.runs.allPolicies(),
+        });
+        if (!policiesDue(rules, windows, after, today))
           only = [...new Set([...changed.employees, ...employeesDue(await this.runs.dueFacts(), rules, after, today)])];
       }
     }

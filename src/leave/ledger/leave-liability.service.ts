@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EmployeeScope } from '../../employees/employee-access.service';
-import { employeesDue, policiesDue } from './accrual-due';
-import { fallbackPolicy, windowOn, windowsOf } from './accrual-engine';
+import { dueRules, employeesDue, policiesDue } from './accrual-due';
+import { windowOn } from './accrual-engine';
 import { AccrualRunsRepository } from './accrual-runs.repository';
 import { holesColumn } from './change-marks';
 import { plusDays } from './calendar';
@@ -100,13 +100,14 @@ export class LeaveLiabilityService {
    */
   private async roll(day: string): Promise<(Refreshed & { everyone: false }) | null> {
     if ((await this.tables.marks(day)).ledgerMark !== NEVER.ledgerMark) return null;
-    const [computed, periods, types, policies] = await Promise.all([
+    const [computed, { windows, types, rules }] = await Promise.all([
       this.tables.computedDays(),
-      this.ledger.periods(),
-      this.ledger.leaveTypes(),
-      this.runs.allPolicies(),
+      dueRules({
+        periods: () => this.ledger.periods(),
+        leaveTypes: () => this.ledger.leaveTypes(),
+        allPolicies: () => this.runs.allPolicies(),
+      }),
     ]);
-    const windows = windowsOf(periods);
     const own = windowOn(windows, day);
     const distance = (d: string) => Math.abs(Date.parse(d) - Date.parse(day));
     const base = computed
@@ -114,7 +115,6 @@ export class LeaveLiabilityService {
       .sort((a, b) => distance(a.day) - distance(b.day))[0];
     if (!base) return null;
     const [after, upTo] = base.day < day ? [base.day, day] : [day, base.day];
-    const rules = [...policies, ...types.map(fallbackPolicy)];
     if (policiesDue(rules, windows, after, upTo)) return null;
     const [due, dated] = await Promise.all([
       this.runs.dueFacts(),
