@@ -1,4 +1,8 @@
 import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
+import { AuditService } from '../src/audit/audit.service';
+import { DiffTable } from '../src/payroll/explain/diff-table';
+import { PAYROLL_COLUMNS } from '../src/payroll/config/payroll-config.service';
+import { PAYROLL_CELL_EDITS } from '../src/payroll/runs/payroll-runs.service';
 import { DataSource } from 'typeorm';
 import { Payroll } from '../src/payroll/entities/payroll-run.entities';
 import { Dec } from '../src/payroll/formula/formula';
@@ -210,6 +214,25 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
     const rows = await diff();
     expect(new Set(rows.map((r) => r.employee)).size).toBeGreaterThan(2 * differ.employeesPerChunk);
     expect(rows).toEqual(JSON.parse(JSON.stringify(Array.from({ length: whole.size }, (_, i) => whole.row(i)))));
+  });
+
+  it("reads the pair's column changes and cell edits from the audit log once, not once per chunk", async () => {
+    const differ = t.app.get(PayrollDiffService);
+    const payrolls = t.app.get(DataSource).getRepository(Payroll);
+    const [older, newer] = await Promise.all([payrolls.findOneByOrFail({ id: march }), payrolls.findOneByOrFail({ id: april })]);
+    const read = jest.spyOn(t.app.get(AuditService), 'entriesOf');
+    try {
+      const table = await (differ as unknown as { compute(o: Payroll, n: Payroll): Promise<{ table: DiffTable }> }).compute(
+        older,
+        newer,
+      );
+      const kinds = new Set(Array.from({ length: table.table.size }, (_, i) => table.table.causeKinds(i)).flat());
+      expect([kinds.has('column'), kinds.has('edit')]).toEqual([true, true]);
+      const calls = (resource: string) => read.mock.calls.filter(([r]) => r === resource).length;
+      expect([calls(PAYROLL_COLUMNS), calls(PAYROLL_CELL_EDITS)]).toEqual([1, 1]);
+    } finally {
+      read.mockRestore();
+    }
   });
 
   it('compares any two runs: the other way round the joiner left', async () => {

@@ -209,11 +209,12 @@ export class PayrollDiffService {
       this.columnsOf(newer),
     ]);
     const table = DiffTable.builder(1024);
+    const authors = diffAuthors(this.audit, older, newer);
     let columnNames = new Map<number, string>();
     for (let i = 0; i < order.length; i += this.employeesPerChunk) {
       const chunk = order.slice(i, i + this.employeesPerChunk);
       const [a, b] = await Promise.all([this.sideOf(older, olderColumns, chunk), this.sideOf(newer, newerColumns, chunk)]);
-      columnNames = await this.addRows(table, a, b, chunk, { older, newer });
+      columnNames = await this.addRows(table, a, b, chunk, { older, newer }, authors);
     }
     return { table: table.build(names, columnNames) };
   }
@@ -243,6 +244,7 @@ export class PayrollDiffService {
     b: DiffSide,
     order: number[],
     runs: { older: Payroll; newer: Payroll } | null,
+    authors = runs && diffAuthors(this.audit, runs.older, runs.newer),
   ): Promise<Map<number, string>> {
     const diff = await diffRuns(a, b, order);
     const columnNames = new Map([...a.columns, ...b.columns].map((c) => [c.id, c.name]));
@@ -256,9 +258,7 @@ export class PayrollDiffService {
           ])
         : [],
     );
-    const who = runs
-      ? await diffAuthors(this.audit, runs.older, runs.newer, diff)
-      : { of: () => ({ changed_by: null, changed_at: null }) };
+    const who = authors ? await authors(diff) : { of: () => ({ changed_by: null, changed_at: null }) };
     const employment = await this.facts.employmentChanges(
       diff.flatMap((r) => r.causes.flatMap((c) => (c.kind === 'salary' ? c.changes : []))),
     );
