@@ -7,7 +7,7 @@ import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/re
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from '../entities/payroll-run.entities';
-import { cellMap, DiffCell } from '../explain/payroll-diff';
+import { DiffCell } from '../explain/payroll-diff';
 import { columnSetHash, EmployeeInputs } from './run-inputs';
 
 /** Input rows per INSERT: each holds one employee's JSON (a few hundred bytes to a few KiB). */
@@ -143,19 +143,17 @@ export class PayrollRunInputsRepository {
    */
   @RecordSql(1, [1, 2], [3])
   async cellsOf(payrollId: number, employeeIds: number[], columnIds: number[]): Promise<Map<number, Map<number, DiffCell>>> {
-    const rows: Array<readonly [number, number, string | null, boolean]> = [];
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      const found = await DriverReader.of(this.ds).arrays(
-        'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id ' +
-          'AND c.employee_id IN (:...ids) AND (c.edited = :edited OR c.column_id IN (:...columns))',
-        { id: payrollId, ids: employeeIds.slice(i, i + 1000), edited: true, columns: columnIds },
+    const out = new Map<number, Map<number, DiffCell>>();
+    for (let i = 0; i < employeeIds.length; i += 1000)
+      cellsInto(
+        out,
+        await DriverReader.of(this.ds).arrays(
+          'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id ' +
+            'AND c.employee_id IN (:...ids) AND (c.edited = :edited OR c.column_id IN (:...columns))',
+          { id: payrollId, ids: employeeIds.slice(i, i + 1000), edited: true, columns: columnIds },
+        ),
       );
-      for (const [employee, column, value, edited] of found as Array<
-        [number | string, number | string, string | number | null, number | boolean]
-      >)
-        rows.push([Number(employee), Number(column), value === null ? null : String(value), Boolean(Number(edited))]);
-    }
-    return cellMap(rows);
+    return out;
   }
 
   /** The employees with cells in any of these payrolls (a diff's rows), ascending. */
@@ -172,21 +170,14 @@ export class PayrollRunInputsRepository {
   @RecordSql(1, [1, 2])
   async cellsOfEmployees(payrollId: number, employeeIds: number[]): Promise<Map<number, Map<number, DiffCell>>> {
     const out = new Map<number, Map<number, DiffCell>>();
-    for (let i = 0; i < employeeIds.length; i += 1000) {
-      const found = await DriverReader.of(this.ds).arrays(
-        'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...ids)',
-        { id: payrollId, ids: employeeIds.slice(i, i + 1000) },
+    for (let i = 0; i < employeeIds.length; i += 1000)
+      cellsInto(
+        out,
+        await DriverReader.of(this.ds).arrays(
+          'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...ids)',
+          { id: payrollId, ids: employeeIds.slice(i, i + 1000) },
+        ),
       );
-      // Into the map as read (no row of its own per cell: a diff reads 30 000 of them a chunk).
-      for (const [employee, column, value, edited] of found as Array<
-        [number | string, number | string, string | number | null, number | boolean]
-      >) {
-        const e = Number(employee);
-        let row = out.get(e);
-        if (!row) out.set(e, (row = new Map<number, DiffCell>()));
-        row.set(Number(column), { value: value === null ? null : String(value), edited: Boolean(Number(edited)) });
-      }
-    }
     return out;
   }
 
@@ -197,11 +188,22 @@ export class PayrollRunInputsRepository {
       'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id',
       { id: payrollId },
     );
-    return cellMap(
-      (rows as Array<[number | string, number | string, string | number | null, number | boolean]>).map(
-        ([employee, column, value, edited]) =>
-          [Number(employee), Number(column), value === null ? null : String(value), Boolean(Number(edited))] as const,
-      ),
-    );
+    return cellsInto(new Map(), rows);
   }
+}
+
+/**
+ * Cells as the driver gives them ([employee, column, value, edited], numbers maybe as text) into
+ * employee → column → cell, as read (no row object per cell: a diff reads 30 000 a chunk).
+ */
+function cellsInto(out: Map<number, Map<number, DiffCell>>, rows: unknown[][]): Map<number, Map<number, DiffCell>> {
+  for (const [employee, column, value, edited] of rows as Array<
+    [number | string, number | string, string | number | null, number | boolean]
+  >) {
+    const e = Number(employee);
+    let row = out.get(e);
+    if (!row) out.set(e, (row = new Map<number, DiffCell>()));
+    row.set(Number(column), { value: value === null ? null : String(value), edited: Boolean(Number(edited)) });
+  }
+  return out;
 }
