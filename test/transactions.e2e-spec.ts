@@ -1,5 +1,10 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { transaction } from '../src/common/database/transaction';
+import { dataSourceOptions } from '../src/database/data-source';
 import { isDeadlock } from '../src/common/errors/db-errors';
 import { Department } from '../src/reference/entities/reference.entities';
 import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
@@ -50,5 +55,81 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
     const retried = crossed(1);
     expect((await retried.results).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(retried.runs.sort()).toEqual([1, 2]);
+  });
+});
+
+/**
+ * SQLite in a file shared by several connections: processes (API_PROCESSES, a separate worker) or
+ * two applications in one process (tests). A transaction that read before it wrote failed with
+ * SQLITE_BUSY_SNAPSHOT (a 500) when another process had written in between, which no wait cures:
+ * transactions begin IMMEDIATE, so the other's write waits for the commit. And the wait for another
+ * connection's lock is on the event loop, not in SQLite's busy handler, which stops the whole
+ * process: in one process the holder could not commit meanwhile, and the waiter failed after 5 s.
+ */
+(INTEGRATION ? describe.skip : describe)('transaction(): several connections on one SQLite file', () => {
+  let t: TestApp;
+  let dir: string;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hr-sqlite-tx-'));
+    t = await createTestApp({ DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` });
+    ds = t.app.get(DataSource);
+    await ds.query('CREATE TABLE scratch (n INTEGER)');
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a transaction that read, then writes after another process's write, commits; the other's write waits for it", async () => {
+    await ds.query('DELETE FROM scratch');
+    let other!: Promise<number | null>;
+    await transaction(ds, async (em) => {
+      await em.query('SELECT COUNT(*) AS n FROM scratch');
+      // Another process writes while this transaction is open (better-sqlite3 is synchronous: a
+      // child process, so that its wait for the lock does not stop this one).
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          "const db = new (require('better-sqlite3'))(process.argv[1], { timeout: 5000 }); db.prepare('INSERT INTO scratch VALUES (2)').run();",
+          join(dir, 'hr.sqlite'),
+        ],
+        { stdio: 'inherit' },
+      );
+      other = new Promise((r) => child.on('exit', (code) => r(code)));
+      await new Promise((r) => setTimeout(r, 500));
+      await em.query('INSERT INTO scratch VALUES (1)');
+    });
+    expect(await other).toBe(0);
+    expect(await ds.query('SELECT n FROM scratch ORDER BY rowid')).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it("two connections in one process: a transaction waits for the other's lock without stopping the process, and both commit", async () => {
+    await ds.query('DELETE FROM scratch');
+    const second = await new DataSource(dataSourceOptions({ type: 'sqlite', path: join(dir, 'hr.sqlite') })).initialize();
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let began!: () => void;
+      const writing = new Promise<void>((r) => (began = r));
+      const started = Date.now();
+      const first = transaction(ds, async (em) => {
+        await em.query('INSERT INTO scratch VALUES (1)');
+        began();
+        await held;
+        await em.query('INSERT INTO scratch VALUES (2)');
+      });
+      await writing;
+      const then = transaction(second, (em) => em.query('INSERT INTO scratch VALUES (3)'));
+      // A timer of this process fires while the second transaction waits: the process runs on.
+      setTimeout(release, 100);
+      await Promise.all([first, then]);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(await ds.query('SELECT n FROM scratch ORDER BY rowid')).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    } finally {
+      await second.destroy();
+    }
   });
 });

@@ -34,14 +34,14 @@ UPDATE leave_liability_days
   WHERE day = ?;
 
 -- LiabilityRepository.replace
-BEGIN TRANSACTION;
+BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 UPDATE "leave_liability_days"
   SET "ledger_mark" = 2, "audit_mark" = 2, "holes" = ?
   WHERE day = ? AND ledger_mark = 1 AND audit_mark = 1;
 
 -- LiabilityRepository.rollFrom
-BEGIN TRANSACTION;
+BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes
   FROM leave_liability_days

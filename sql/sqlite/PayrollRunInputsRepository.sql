@@ -31,7 +31,7 @@ SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id", "PayrollColumnSet"."cre
   WHERE "PayrollColumnSet"."id" = 1;
 
 -- PayrollRunInputsRepository.dropOlder
-BEGIN TRANSACTION;
+BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 DELETE
   FROM "payroll_run_inputs"

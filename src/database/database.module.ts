@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, runMigrations, startupStatistics } from './data-source';
-import { assertUtf8mb4 } from '../common/database/transaction';
+import { assertUtf8mb4, sqliteGate } from '../common/database/transaction';
 import { ReadReplicas } from '../common/database/read-replicas';
 import { shareSqliteStatements } from '../common/database/sqlite-statements';
 
@@ -29,6 +29,7 @@ import { shareSqliteStatements } from '../common/database/sqlite-statements';
         if (!options) throw new Error('missing data source options');
         const ds = await new DataSource({ ...options, migrationsRun: false }).initialize();
         shareSqliteStatements(ds);
+        if (ds.options.type === 'better-sqlite3') sqliteGate(ds);
         await assertUtf8mb4(ds).catch(async (err: unknown) => {
           await ds.destroy();
           throw err;

@@ -23,12 +23,23 @@ class SqliteGate {
   owner: TransactionContext | null = null;
   ended: Promise<void> = Promise.resolve();
 
-  constructor(private readonly runner: QueryRunner) {
+  constructor(
+    private readonly runner: QueryRunner,
+    connection: { pragma(sql: string): unknown } | undefined,
+  ) {
+    // Another connection's write lock is waited for here, on the event loop (busyWait), not by
+    // SQLite's busy handler, which sleeps the whole process: with two connections in one process
+    // the holder could never commit meanwhile.
+    connection?.pragma('busy_timeout = 0');
     // The class's method, looked up at each call (so instrumentation of the prototype still sees it).
     const proto = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
     (runner as { query: unknown }).query = async (...args: unknown[]) => {
       await this.turn();
-      return proto.query.apply(runner, args);
+      // A transaction takes the write lock when it begins: one that read first and wrote after
+      // another process's write (API_PROCESSES, a separate worker, on one file) failed with
+      // SQLITE_BUSY_SNAPSHOT, which no wait cures (a 500); the other's write now waits for the commit.
+      if (args[0] === 'BEGIN TRANSACTION') args[0] = 'BEGIN IMMEDIATE TRANSACTION';
+      return busyWait(() => proto.query.apply(runner, args));
     };
   }
 
@@ -65,6 +76,23 @@ class SqliteGate {
 }
 
 const gates = new WeakMap<DataSource, SqliteGate>();
+
+/** How long a statement waits for another connection's write lock (SQLite's busy_timeout was 5 s). */
+export const SQLITE_BUSY_WAIT_MS = 5000;
+
+/** Runs `statement` again while SQLite answers SQLITE_BUSY (another connection holds the write lock), pausing on the event loop, up to SQLITE_BUSY_WAIT_MS. */
+async function busyWait<T>(statement: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SQLITE_BUSY_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return await statement();
+    } catch (err) {
+      const code = ((err as { driverError?: { code?: string } }).driverError ?? (err as { code?: string })).code;
+      if (code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}
 
 export interface TransactionOptions {
   /**
@@ -116,9 +144,21 @@ export async function transaction<T>(
       }
     }
   }
+  return sqliteGate(ds).run(ds, work);
+}
+
+/**
+ * The SQLite data source's gate, made at its first use or, through this, at start (the database
+ * module): from then on every statement through TypeORM waits for another connection's write lock
+ * on the event loop. Nothing on other databases.
+ */
+export function sqliteGate(ds: DataSource): SqliteGate {
   let gate = gates.get(ds);
-  if (!gate) gates.set(ds, (gate = new SqliteGate(ds.createQueryRunner())));
-  return gate.run(ds, work);
+  if (!gate) {
+    const connection = (ds.driver as unknown as { databaseConnection?: { pragma(sql: string): unknown } }).databaseConnection;
+    gates.set(ds, (gate = new SqliteGate(ds.createQueryRunner(), connection)));
+  }
+  return gate;
 }
 
 /**
