@@ -45,10 +45,10 @@ async function receiver() {
         /** Events recorded, then relayed by processes killed mid-batch. */
         events: number;
         /**
-         * Hold SQLite's write lock while a process starts relaying: it announces its batch and then
-         * waits inside the batch's transaction for its first write, where the SIGKILL finds it.
+         * Stop each process at the first write of its first relay batch (test/helpers/pause-in-relay-batch.js),
+         * inside the batch's transaction, where the SIGKILL finds it.
          */
-        holdWriteLock?: boolean;
+        pauseInBatch?: boolean;
         script: 'main' | 'worker';
         worker: (api: TestApp) => Record<string, string>;
         cleanup: () => void;
@@ -81,7 +81,7 @@ async function receiver() {
           // The seeding app relays nothing: the killed processes are handed every event.
           api: { DATABASE_URL: url, REDIS_URL: '', OUTBOX_RELAY_MS: '600000' },
           events: 1000,
-          holdWriteLock: true,
+          pauseInBatch: true,
           script: 'main' as const,
           worker: () => ({ DATABASE_URL: url, REDIS_URL: '', PORT: '0' }),
           cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -148,33 +148,35 @@ async function receiver() {
 
         // Kill workers the moment they announce a batch (any subscriber's: a process writes its log
         // lines one at a time, and while better-sqlite3 runs a transaction the next one waits), until
-        // one dies with its batch uncommitted. On SQLite the test holds the write lock meanwhile, so
-        // the process waits inside the batch's transaction and every kill lands in the middle.
+        // one dies with its batch uncommitted. On SQLite each process stops inside its first batch
+        // (pauseInBatch), so every kill lands in the middle.
+        const pause = { NODE_OPTIONS: `--require ${join(__dirname, 'helpers', 'pause-in-relay-batch.js')}` };
         let midBatch = 0;
         for (let attempt = 0; attempt < 8 && midBatch < 2; attempt++) {
-          const w = new NodeProcess(env.script, env.holdWriteLock ? { ...workerEnv, OUTBOX_RELAY_MS: '3000' } : workerEnv);
+          const w = new NodeProcess(env.script, env.pauseInBatch ? { ...workerEnv, ...pause } : workerEnv);
           workers.push(w);
-          if (env.holdWriteLock) {
-            // Started (its start-up lines all out) before its first relay, 3 s in: then the lock.
-            await until(() => w.messages().some((m) => m.startsWith('Server listening')) || !w.running, 30_000);
-            await ds.query('BEGIN IMMEDIATE');
-          }
-          const batch = /"msg":"(\w+): handling seq (\d+)\.\.(\d+)"/;
-          const announced = () => w.lines.map((l) => batch.exec(l)).filter((m) => m !== null);
+          // "handling seq from..to" from the relay; "paused ... at seq n" (the batch from n + 1 on) from the preload.
+          const batch = /"msg":"(?:(\w+): handling seq (\d+)\.\.(\d+)|paused in a batch of (\w+) at seq (\d+))"/;
+          const announced = () =>
+            w.lines
+              .map((l) => batch.exec(l))
+              .filter((m) => m !== null)
+              .map((m): [string, number, number] =>
+                m[1] ? [m[1], Number(m[2]), Number(m[3])] : [m[4], Number(m[5]) + 1, Number.MAX_SAFE_INTEGER],
+              );
           // SIGKILL from the line's handler, within a millisecond of reading it.
           w.onLine((line) => {
             if (batch.test(line)) w.proc.kill('SIGKILL');
           });
           await until(() => announced().length > 0 || !w.running, 30_000).catch(() => undefined);
           await w.kill('SIGKILL');
-          if (env.holdWriteLock) await ds.query('ROLLBACK');
           const batches = announced();
           if (!batches.length) throw new Error(`the worker announced no batch:\n${w.lines.join('\n')}`);
-          const [, subscriber, from, to] = batches[0];
+          const [subscriber, from, to] = batches[0];
           const at = await cursor(subscriber);
-          if (at < Number(to)) {
+          if (at < to) {
             midBatch += 1;
-            expect(at).toBeLessThan(Number(from));
+            expect(at).toBeLessThan(from);
             // Its writes went with it: none of the batch's events has a notification.
             if (subscriber === 'notifications') {
               const [{ n }] = await ds.query<Array<{ n: number }>>(
@@ -182,7 +184,7 @@ async function receiver() {
                   "CONCAT('event:', event_id)",
                   database.type === 'mysql' ? "CONCAT('event:', event_id)" : "'event:' || event_id",
                 ),
-                [Number(from), Number(to)],
+                [from, to],
               );
               expect(Number(n)).toBe(0);
             }
