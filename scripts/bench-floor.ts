@@ -4,8 +4,14 @@
  * statement), returning the row as JSON. No auth, no envelope, no validation:
  * - `FLOOR=fastify` (default): a bare Fastify server, what the stack itself costs;
  * - `FLOOR=nest`: the same read in one NestJS controller on the Fastify adapter (no guard, pipe,
- *   filter or hook), what the framework the service is built on costs before any code of ours.
- * `DATABASE_URL=... PORT=3991 [FLOOR=nest] node dist/scripts/bench-floor.js`.
+ *   filter or hook), what the framework the service is built on costs before any code of ours;
+ * - `FLOOR=app`: the same read in a @Public() controller mounted in the service's own application
+ *   (createApp: its hooks, headers, request ids, envelope, metrics, guards and pipes), at
+ *   /app/api/floor/employees/:id: what the service's HTTP layer costs before authentication;
+ * - `FLOOR=app-auth`: the same, @Authenticated(): plus the bearer token's lookup and the level check.
+ * What the service's own route adds over `app-auth` is its data: the caller's scope, the read through
+ * its reader, the entity, the DTO, the ETag.
+ * `DATABASE_URL=... PORT=3991 [FLOOR=nest|app|app-auth] node dist/scripts/bench-floor.js`.
  */
 import 'reflect-metadata';
 import { Controller, Get, Module, NotFoundException, Param } from '@nestjs/common';
@@ -14,7 +20,11 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { createPool } from 'mysql2/promise';
-import { parseDatabaseUrl } from '../src/config/config';
+import { createApp } from '../src/app.factory';
+import { Authenticated, Public } from '../src/common/auth/access.decorators';
+import { DomainException } from '../src/common/errors/domain.exception';
+import { IdParamPipe } from '../src/common/validation/id-param.pipe';
+import { loadConfig, parseDatabaseUrl } from '../src/config/config';
 
 type ById = (id: number) => Promise<unknown>;
 
@@ -57,10 +67,35 @@ async function nestFloor(byId: ById, port: number): Promise<() => Promise<void>>
   return () => app.close();
 }
 
+async function appFloor(byId: ById, port: number, authenticated: boolean): Promise<() => Promise<void>> {
+  const access = authenticated ? Authenticated() : Public();
+  @Controller('floor')
+  class FloorController {
+    @Get('employees/:id')
+    @access
+    async get(@Param('id', new IdParamPipe()) id: number): Promise<unknown> {
+      const row = await byId(id);
+      if (!row) throw new DomainException('NOT_FOUND', `Employee ${id} not found`);
+      return row;
+    }
+  }
+  @Module({ controllers: [FloorController] })
+  class FloorModule {}
+  const app = await createApp(loadConfig({ ...process.env, PORT: String(port) }), { imports: [FloorModule], shutdownHooks: false });
+  await app.listen(port, '127.0.0.1');
+  return () => app.close();
+}
+
 async function main(): Promise<void> {
   const byId = reader();
   const port = Number(process.env.PORT ?? 3991);
-  const close = process.env.FLOOR === 'nest' ? await nestFloor(byId, port) : await fastifyFloor(byId, port);
+  const floor = process.env.FLOOR;
+  const close =
+    floor === 'nest'
+      ? await nestFloor(byId, port)
+      : floor === 'app' || floor === 'app-auth'
+        ? await appFloor(byId, port, floor === 'app-auth')
+        : await fastifyFloor(byId, port);
   process.on('SIGTERM', () => void close().then(() => process.exit(0)));
 }
 

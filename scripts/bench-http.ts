@@ -4,9 +4,10 @@
  *   DATABASE_URL=... npm run bench:http [-- --connections 50 --duration 10 --rounds 3 --only employees]
  * Starts the production build as `npm start` does (its node flags read from package.json,
  * NODE_ENV=production, LOG_LEVEL=warn) and the floors (`dist/scripts/bench-floor.js`, with the
- * same node flags: bare Fastify, the same primary-key SELECT; and the same in one NestJS
- * controller) as separate processes, drives them with autocannon from this one, alternating which
- * goes first each round,
+ * same node flags: bare Fastify, the same primary-key SELECT; the same in one NestJS controller;
+ * the same in a controller of the service's own application, @Public() and authenticated) as
+ * separate processes, drives them with autocannon from this one, alternating which goes first each
+ * round,
  * and prints per scenario the median over the rounds of requests/s, p50 and p99 (ms), the non-2xx
  * count, and for the by-id read the ratio service / floor. Also the cold start: spawn to the
  * first 200 on /health/live. The database must hold bench:seed's data and users. API_PROCESSES,
@@ -24,6 +25,9 @@ const ONLY = textArg('only');
 const SERVICE_PORT = 3990;
 const FLOOR_PORT = 3991;
 const NEST_FLOOR_PORT = 3992;
+/** The service's own application with a floor route (bench-floor.ts, FLOOR=app and app-auth). */
+const APP_FLOOR_PORT = 3993;
+const APP_AUTH_FLOOR_PORT = 3994;
 const DIST = join(__dirname, '..');
 const PASSED_ON = [
   'API_PROCESSES',
@@ -73,18 +77,18 @@ const summary = (runs: Figures[]): Figures => ({
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required: the database bench:seed filled');
-  for (const port of [SERVICE_PORT, FLOOR_PORT, NEST_FLOOR_PORT]) await assertPortFree(port);
+  for (const port of [SERVICE_PORT, FLOOR_PORT, NEST_FLOOR_PORT, APP_FLOOR_PORT, APP_AUTH_FLOOR_PORT]) await assertPortFree(port);
   const t0 = Date.now();
-  const service = start('src/main.js', {
+  const serviceEnv = {
     DATABASE_URL: databaseUrl,
-    PORT: String(SERVICE_PORT),
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     LOGIN_RATE_LIMIT_PER_USERNAME: '1000',
     // Passed on when set: several processes, tracing (an OTLP endpoint), read replicas.
     ...Object.fromEntries(PASSED_ON.filter((k) => process.env[k]).map((k) => [k, process.env[k] as string])),
-  });
+  };
+  const service = start('src/main.js', { ...serviceEnv, PORT: String(SERVICE_PORT) });
   const base = `http://127.0.0.1:${SERVICE_PORT}/app/api`;
   // The floors start once the service answers: starting all three at once on two cores had made
   // the cold start 0.25-0.3 s longer than the service's own (983-1 056 ms against 723-790 ms).
@@ -97,9 +101,14 @@ async function main(): Promise<void> {
     });
   const floor = start('scripts/bench-floor.js', { DATABASE_URL: databaseUrl, PORT: String(FLOOR_PORT) });
   const nestFloor = start('scripts/bench-floor.js', { DATABASE_URL: databaseUrl, PORT: String(NEST_FLOOR_PORT), FLOOR: 'nest' });
+  // One process at a time: the service's application runs its migrations check and jobs at start.
+  const appFloor = start('scripts/bench-floor.js', { ...serviceEnv, PORT: String(APP_FLOOR_PORT), FLOOR: 'app' });
+  await waitFor(`http://127.0.0.1:${APP_FLOOR_PORT}/app/api/health/live`).catch(() => undefined);
+  const appAuthFloor = start('scripts/bench-floor.js', { ...serviceEnv, PORT: String(APP_AUTH_FLOOR_PORT), FLOOR: 'app-auth' });
   try {
     await waitFor(`http://127.0.0.1:${FLOOR_PORT}/employees/1`).catch(() => undefined);
     await waitFor(`http://127.0.0.1:${NEST_FLOOR_PORT}/employees/1`).catch(() => undefined);
+    await waitFor(`http://127.0.0.1:${APP_AUTH_FLOOR_PORT}/app/api/health/live`).catch(() => undefined);
     const token = (username: string) => benchToken(base, username);
     const admin = { authorization: `Bearer ${await token('bench-admin')}` };
     const employee = { authorization: `Bearer ${await token('bench-employee')}` };
@@ -185,11 +194,15 @@ async function main(): Promise<void> {
       const own: Figures[] = [];
       const bare: Figures[] = [];
       const nest: Figures[] = [];
+      const app: Figures[] = [];
+      const appAuth: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const floorRun = async () => {
           if (!s.floor) return;
           bare.push(await drive({ url: `http://127.0.0.1:${FLOOR_PORT}${s.floor}` }));
           nest.push(await drive({ url: `http://127.0.0.1:${NEST_FLOOR_PORT}${s.floor}` }));
+          app.push(await drive({ url: `http://127.0.0.1:${APP_FLOOR_PORT}/app/api/floor${s.floor}` }));
+          appAuth.push(await drive({ url: `http://127.0.0.1:${APP_AUTH_FLOOR_PORT}/app/api/floor${s.floor}`, headers: admin }));
         };
         if (round % 2) await floorRun();
         own.push(await drive(s.opts));
@@ -204,6 +217,10 @@ async function main(): Promise<void> {
         line('  the floor (bare Fastify, same SELECT)', f);
         const n = summary(nest);
         line('  the NestJS floor (one controller, same SELECT)', n, (n.rps / f.rps).toFixed(2));
+        const a = summary(app);
+        line("  the service's app, @Public() (same SELECT)", a, (a.rps / f.rps).toFixed(2));
+        const aa = summary(appAuth);
+        line("  the service's app, authenticated (same)", aa, (aa.rps / f.rps).toFixed(2));
       } else line(s.name, mine, '', rss);
     }
   } finally {
@@ -211,6 +228,8 @@ async function main(): Promise<void> {
     service.kill('SIGTERM');
     floor.kill('SIGTERM');
     nestFloor.kill('SIGTERM');
+    appFloor.kill('SIGTERM');
+    appAuthFloor.kill('SIGTERM');
   }
 }
 
