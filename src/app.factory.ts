@@ -68,6 +68,9 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     connectionTimeout: config.http.idleTimeoutMs,
     requestIdHeader: false,
+    // No Nest middleware anywhere (hooks and guards instead): without @fastify/middie every request
+    // skips its onRequest hook.
+    skipMiddie: true,
     // While the listener closes, a request arriving on an open keep-alive connection is served
     // (with Connection: close), not refused with Fastify's bare 503 outside the error envelope.
     return503OnClosing: false,

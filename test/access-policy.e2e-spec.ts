@@ -2,6 +2,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AccessGuard } from '../src/common/auth/access.guard';
+import { Levels, Public } from '../src/common/auth/access.decorators';
 import { discoverRoutes } from './helpers/routes';
 import { createTestApp, TestApp } from './helpers/test-app';
 
@@ -15,6 +16,17 @@ class ForgottenController {
 
 @Module({ controllers: [ForgottenController] })
 class ForgottenModule {}
+
+/** One handler function under two class-level policies. */
+class InheritedBase {
+  read(): string {
+    return 'read';
+  }
+}
+@Public()
+class OpenInherited extends InheritedBase {}
+@Levels('Admin')
+class AdminInherited extends InheritedBase {}
 
 describe('access policy on every route', () => {
   let t: TestApp;
@@ -48,6 +60,19 @@ describe('access policy on every route', () => {
       await expect(guard.canActivate(ctx as never)).rejects.toThrow('ForgottenController.oops declares no access policy');
     } finally {
       await app.close();
+    }
+  });
+
+  it("the guard keeps a route's policy per controller class: an inherited handler answers each class's own", async () => {
+    const guard = new AccessGuard(new Reflector(), { authenticate: () => Promise.resolve(null) });
+    const ctx = (controller: object) => ({
+      getHandler: () => InheritedBase.prototype.read,
+      getClass: () => controller,
+      switchToHttp: () => ({ getRequest: () => ({ headers: {} }) }),
+    });
+    for (let i = 0; i < 2; i++) {
+      await expect(guard.canActivate(ctx(OpenInherited) as never)).resolves.toBe(true);
+      await expect(guard.canActivate(ctx(AdminInherited) as never)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     }
   });
 });

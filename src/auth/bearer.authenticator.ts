@@ -3,6 +3,7 @@ import { Authenticator as Passport } from 'passport';
 import { AuthUser } from '../common/auth/auth-user';
 import { Authenticator } from '../common/auth/authenticator';
 import { BearerStrategy } from './bearer.strategy';
+import { TokenService } from './token.service';
 
 /**
  * The Authenticator behind the access guard: the passport-http-bearer strategy, run through a
@@ -15,12 +16,21 @@ import { BearerStrategy } from './bearer.strategy';
 export class BearerAuthenticator implements Authenticator {
   private readonly passport = new Passport();
 
-  constructor(strategy: BearerStrategy) {
+  constructor(
+    strategy: BearerStrategy,
+    private readonly tokens: TokenService,
+  ) {
     this.passport.use('bearer', strategy);
   }
 
-  /** Resolves the user, null when the token is refused; rejects when the lookup itself fails (a 500, not a 401). */
+  /**
+   * Resolves the user, null when the token is refused; rejects when the lookup itself fails (a 500,
+   * not a 401). A token the token cache answers for skips passport's per-request middleware (what
+   * the strategy would do with it is the same cache lookup: BearerStrategy.validate).
+   */
   authenticate(token: string): Promise<AuthUser | null> {
+    const cached = this.tokens.cached(token);
+    if (cached !== undefined) return Promise.resolve(cached);
     const request = { headers: { authorization: `Bearer ${token}` } };
     return new Promise((resolve, reject) => {
       const fail = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));

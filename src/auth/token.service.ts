@@ -207,13 +207,23 @@ export class TokenService {
     return res.affected ?? 0;
   }
 
+  /**
+   * The token's user from the token cache without a promise: undefined when the cache cannot answer
+   * (not cached, kept past TOKEN_CACHE_MS, or invalidations not trusted), null when the token expired.
+   */
+  cached(token: string, hash = hashToken(token), now = Date.now()): AuthUser | null | undefined {
+    const cached = this.invalidations.trusted ? this.cache.get(hash) : undefined;
+    if (!cached || cached.cachedUntil <= now) return undefined;
+    return cached.expiresAt > now ? cached.user : null;
+  }
+
   /** Resolves an access token to its user, or null when unknown, expired, revoked or the user is inactive. */
   async authenticate(token: string): Promise<AuthUser | null> {
     const hash = hashToken(token);
     const now = Date.now();
     const trusted = this.invalidations.trusted;
-    const cached = trusted ? this.cache.get(hash) : undefined;
-    if (cached && cached.cachedUntil > now) return cached.expiresAt > now ? cached.user : null;
+    const cached = this.cached(token, hash, now);
+    if (cached !== undefined) return cached;
 
     let lookup = this.lookups.get(hash);
     if (!lookup) {

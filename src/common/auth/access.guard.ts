@@ -10,6 +10,13 @@ import { AUTHENTICATOR, Authenticator } from './authenticator';
 /** RFC 6750 §2.1: "Bearer", one space or more, the token (b64token characters). */
 const BEARER_RE = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
+/** What the guard reads of a route's metadata, once per controller class and handler. */
+interface RouteAccess {
+  policy: AccessPolicy;
+  allowPendingPassword: boolean;
+  allowPendingMfa: boolean;
+}
+
 /**
  * The one global guard. Every route declares @Public() or @Levels(...); a route declaring nothing
  * is refused (fail closed) and the access-policy test names it. Only `Authorization: Bearer <token>`
@@ -17,17 +24,20 @@ const BEARER_RE = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
+  /**
+   * Per controller class, then handler: metadata is fixed once the application is built, and a
+   * handler inherited by several controllers (CrudController) may sit under different class-level
+   * metadata. Three metadata lookups on two targets per request before.
+   */
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteAccess>>();
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(AUTHENTICATOR) private readonly authenticator: Authenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const policy = this.reflector.getAllAndOverride<AccessPolicy | undefined>(ACCESS_POLICY, targets);
-    if (!policy) {
-      throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no access policy`);
-    }
+    const { policy, allowPendingPassword, allowPendingMfa } = this.routeAccess(context);
     if (policy.public) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: AuthUser }>();
@@ -41,10 +51,10 @@ export class AccessGuard implements CanActivate {
     request.user = { ...user };
     setAuditActor(user.id);
 
-    if (user.mustChangePassword && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_PASSWORD, targets)) {
+    if (user.mustChangePassword && !allowPendingPassword) {
       throw new DomainException('PASSWORD_CHANGE_REQUIRED', 'Change the temporary password first: POST /users/me/password');
     }
-    if (user.mfaEnrolmentRequired && !this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_MFA, targets)) {
+    if (user.mfaEnrolmentRequired && !allowPendingMfa) {
       throw new DomainException(
         'MFA_ENROLMENT_REQUIRED',
         'Your user level requires a second factor: set one up first (POST /users/me/mfa/totp, then /users/me/mfa/totp/confirm)',
@@ -54,5 +64,25 @@ export class AccessGuard implements CanActivate {
       throw new DomainException('FORBIDDEN', 'Your user level does not allow this operation');
     }
     return true;
+  }
+
+  private routeAccess(context: ExecutionContext): RouteAccess {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let handlers = this.routes.get(controller);
+    if (!handlers) this.routes.set(controller, (handlers = new WeakMap()));
+    let access = handlers.get(handler);
+    if (!access) {
+      const targets = [handler, controller];
+      const policy = this.reflector.getAllAndOverride<AccessPolicy | undefined>(ACCESS_POLICY, targets);
+      if (!policy) throw new Error(`${controller.name}.${handler.name} declares no access policy`);
+      access = {
+        policy,
+        allowPendingPassword: this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_PASSWORD, targets) === true,
+        allowPendingMfa: this.reflector.getAllAndOverride<boolean>(ALLOW_PENDING_MFA, targets) === true,
+      };
+      handlers.set(handler, access);
+    }
+    return access;
   }
 }
