@@ -81,7 +81,10 @@ async function appFloor(byId: ById, port: number, authenticated: boolean): Promi
   }
   @Module({ controllers: [FloorController] })
   class FloorModule {}
-  const app = await createApp(loadConfig({ ...process.env, PORT: String(port) }), { imports: [FloorModule], shutdownHooks: false });
+  const app = await createApp(loadConfig({ ...process.env, PORT: String(port) }), {
+    imports: [FloorModule],
+    shutdownHooks: false,
+  });
   await app.listen(port, '127.0.0.1');
   return () => app.close();
 }
