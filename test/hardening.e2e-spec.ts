@@ -337,9 +337,15 @@ describe('hardening (issue 8)', () => {
           if (nullable) {
             const expected = { ...before, [field]: null };
             if (path === '/attendance/{id}' && field === 'out_time') expected.hours = null;
-            if (path === '/employees/{id}/documents/{docId}') {
+            if (path === '/employees/{id}/documents/{docId}' && field === 'valid_until') expected.status = 'No expiry';
+            // A documented clear is a change: the record's time (whole seconds) may move on, never back.
+            if ('updated_at' in before) {
+              expect({ path, field, later: String(after.updated_at) >= String(before.updated_at) }).toEqual({
+                path,
+                field,
+                later: true,
+              });
               expected.updated_at = after.updated_at;
-              if (field === 'valid_until') expected.status = 'No expiry';
             }
             expect({ path, field, after }).toEqual({ path, field, after: expected });
           } else {
