@@ -232,4 +232,33 @@ describe('The leave liability table (issue 49)', () => {
     // A forgotten day is computed again, for everyone.
     expect(await liability.refresh(days[0])).toEqual({ everyone: true });
   });
+
+  it("the daily job keeps today's table made while the liability is asked for, without counting as a request", async () => {
+    const ds = a.app.get(DataSource);
+    const job = a.app.get(LeaveAccrualsService);
+    const liability = a.app.get(LeaveLiabilityService);
+    const dayRow = async (day: string) =>
+      (
+        await ds.query<Array<{ ledger_mark: number | string; used_ms: number | string }>>(
+          'SELECT ledger_mark, used_ms FROM leave_liability_days WHERE day = ?',
+          [day],
+        )
+      )[0];
+    const askedLongAgo = () => ds.query('UPDATE leave_liability_days SET used_ms = 1');
+    // Nobody asked for a week: the job leaves the liability alone.
+    await askedLongAgo();
+    expect((await job.scheduled('2026-07-20')).liability).toBeNull();
+    expect(await dayRow('2026-07-20')).toBeUndefined();
+    // Asked for: the next run makes its day's table, which the day's first request finds up to date.
+    await liability.liability({ kind: 'all' }, days[1]);
+    expect((await job.scheduled('2026-07-21')).liability).not.toBeNull();
+    const warmed = await dayRow('2026-07-21');
+    expect(Number(warmed.ledger_mark)).toBeGreaterThan(0);
+    expect(Number(warmed.used_ms)).toBe(0);
+    expect(await liability.refresh('2026-07-21')).toEqual({ everyone: false, employees: 0 });
+    expect(await liabilityIn(a, '2026-07-21')).toEqual(await model('2026-07-21'));
+    // The job's own refreshes do not keep it going.
+    await askedLongAgo();
+    expect((await job.scheduled('2026-07-22')).liability).toBeNull();
+  });
 });

@@ -7,6 +7,7 @@ import { dueRules, employeesDue, policiesDue } from './accrual-due';
 import { AccrualRunsRepository } from './accrual-runs.repository';
 import { windowsAround } from './leave-balances';
 import { LeaveBalancesService } from './leave-balances.service';
+import { LeaveLiabilityService, Refreshed } from './leave-liability.service';
 import { LeaveLedgerRepository, NewLedgerEntry } from './leave-ledger.repository';
 
 /** The daily accrual: writes what the policies owe (accruals, carry-overs, expiries) and is not yet written. */
@@ -31,13 +32,29 @@ export class LeaveAccrualsService implements OnModuleInit {
     private readonly balances: LeaveBalancesService,
     private readonly jobs: JobQueue,
     private readonly runs: AccrualRunsRepository,
+    private readonly liability: LeaveLiabilityService,
   ) {}
 
   onModuleInit(): void {
     this.jobs.register(LEAVE_ACCRUALS_JOB, async () => {
-      await this.daily().catch((err: Error) => this.logger.warn(`leave accruals failed: ${err.message}`));
+      await this.scheduled();
     });
     void this.jobs.schedule(LEAVE_ACCRUALS_JOB, ACCRUALS_EVERY_MS, 60_000);
+  }
+
+  /** The schedule's job: the daily run, then today's leave liability kept made while it is asked for (LeaveLiabilityService.warm). */
+  async scheduled(
+    today = new Date().toISOString().slice(0, 10),
+  ): Promise<{ accruals: Awaited<ReturnType<LeaveAccrualsService['daily']>> | null; liability: Refreshed | null }> {
+    const accruals = await this.daily(today).catch((err: Error) => {
+      this.logger.warn(`leave accruals failed: ${err.message}`);
+      return null;
+    });
+    const liability = await this.liability.warm(today).catch((err: Error) => {
+      this.logger.warn(`leave liability of ${today} failed: ${err.message}`);
+      return null;
+    });
+    return { accruals, liability };
   }
 
   /**

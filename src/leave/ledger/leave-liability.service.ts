@@ -14,6 +14,8 @@ import { LiabilityBalance, LiabilityRepository, Marks, NEVER } from './liability
 const CHUNK = 1000;
 /** The days whose tables are kept: the most recently asked for (a dashboard asks for a few period ends and today). */
 export const LIABILITY_DAYS_KEPT = 8;
+/** The daily job keeps today's table made while a request asked for the liability this recently. */
+export const LIABILITY_WARM_WITHIN_MS = 7 * 86_400_000;
 /** Refreshes lost to another process's before this one returns the table as that one left it. */
 const ATTEMPTS = 3;
 
@@ -51,10 +53,22 @@ export class LeaveLiabilityService {
     return this.tables.sums(day, scope);
   }
 
-  /** Brings the day's table up to date with every change made before the call. */
-  refresh(day: string): Promise<Refreshed> {
+  /**
+   * After the daily accrual job (LeaveAccrualsService.scheduled): while a request asked for the
+   * liability in the last week, today's table is brought up to date — rolled from the nearest
+   * computed day where the policies allow, else computed for everyone — so that the day's first
+   * request does not pay for it. It does not count as a request: nobody asking, the job stops a week
+   * after the last request. Null when it did nothing.
+   */
+  async warm(today: string): Promise<Refreshed | null> {
+    if ((await this.tables.lastAskedMs()) < Date.now() - LIABILITY_WARM_WITHIN_MS) return null;
+    return this.refresh(today, false);
+  }
+
+  /** Brings the day's table up to date with every change made before the call; `asked`: by a request (kept the longest). */
+  refresh(day: string, asked = true): Promise<Refreshed> {
     const before = this.refreshing.get(day);
-    const mine = (before ? before.catch(() => undefined) : Promise.resolve()).then(() => this.refreshNow(day));
+    const mine = (before ? before.catch(() => undefined) : Promise.resolve()).then(() => this.refreshNow(day, asked));
     this.refreshing.set(day, mine);
     const forget = () => {
       if (this.refreshing.get(day) === mine) this.refreshing.delete(day);
@@ -63,12 +77,12 @@ export class LeaveLiabilityService {
     return mine;
   }
 
-  private async refreshNow(day: string): Promise<Refreshed> {
-    const rolled = await this.roll(day);
+  private async refreshNow(day: string, asked: boolean): Promise<Refreshed> {
+    const rolled = await this.roll(day, asked);
     let refreshed: Refreshed = rolled ?? { everyone: false, employees: 0 };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // The marks first: what is written while the balances are read is the next refresh's to read.
-      const [from, upTo] = await Promise.all([this.tables.open(day), this.runs.marks()]);
+      const [from, upTo] = await Promise.all([this.tables.open(day, asked), this.runs.marks()]);
       const holes = !!(from.holes?.ledger.length || from.holes?.audit.length);
       if (from.ledgerMark === upTo.ledgerMark && from.auditMark === upTo.auditMark && !holes) return refreshed;
       const { employees, to } = await this.changed(from, upTo);
@@ -98,7 +112,7 @@ export class LeaveLiabilityService {
    * (employeesDue), a ledger entry, a change of department, status or grade — which are computed;
    * the rest are copied. The refresh then applies the changes made since that day's marks.
    */
-  private async roll(day: string): Promise<(Refreshed & { everyone: false }) | null> {
+  private async roll(day: string, asked: boolean): Promise<(Refreshed & { everyone: false }) | null> {
     if ((await this.tables.marks(day)).ledgerMark !== NEVER.ledgerMark) return null;
     const [computed, { windows, types, rules }] = await Promise.all([
       this.tables.computedDays(),
@@ -126,7 +140,7 @@ export class LeaveLiabilityService {
     ]);
     // From the day before: whoever leaves on the earlier day is employed that day and not the next.
     const employees = [...new Set([...employeesDue(due, rules, plusDays(after, -1), upTo), ...dated])];
-    await this.tables.open(day);
+    await this.tables.open(day, asked);
     const rows = await this.balances.liabilityBalances(employees, day);
     if (!(await this.tables.rollFrom(day, base.day, employees, rows))) return null;
     await this.tables.evict(LIABILITY_DAYS_KEPT, day);

@@ -43,7 +43,7 @@ export class LiabilityRepository {
 
   /** The day's marks (its row made, never computed, when there was none), its use noted. */
   @RecordSql('2026-12-31')
-  async open(day: string): Promise<Marks> {
+  async open(day: string, asked = true): Promise<Marks> {
     await this.ds
       .createQueryBuilder()
       .insert()
@@ -51,8 +51,16 @@ export class LiabilityRepository {
       .values({ day, ledger_mark: NEVER.ledgerMark, audit_mark: NEVER.auditMark, used_ms: 0 })
       .orIgnore()
       .execute();
-    await this.ds.query('UPDATE leave_liability_days SET used_ms = ? WHERE day = ?', [Date.now(), day]);
+    if (asked) await this.ds.query('UPDATE leave_liability_days SET used_ms = ? WHERE day = ?', [Date.now(), day]);
     return this.marks(day);
+  }
+
+  /** When a request last asked for the liability of any day kept (0 for none). */
+  async lastAskedMs(): Promise<number> {
+    const [row] = await this.ds.query<Array<{ used: number | string | null }>>(
+      'SELECT MAX(used_ms) AS used FROM leave_liability_days',
+    );
+    return Number(row?.used ?? 0);
   }
 
   @RecordSql('2026-12-31')
