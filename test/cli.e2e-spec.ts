@@ -197,6 +197,21 @@ describe('hr command line', () => {
         ['--employees', 'x'],
       ])
         expect(await runCli(['leave:accrue', ...bad], captureIo().io, env)).toBe(2);
+      // For some employees nothing is recorded; for everyone a run of the job is (the next scheduled one starts after it).
+      const runs = () =>
+        ds.query<Array<{ full_run: number | boolean; employees: number }>>(
+          'SELECT full_run, employees FROM leave_accrual_runs ORDER BY id DESC',
+        );
+      expect(await runs()).toEqual([]);
+      const everyone = captureIo();
+      expect(await runCli(['leave:accrue'], everyone.io, env)).toBe(0);
+      expect(everyone.out[0]).toMatch(/^wrote 0 leave ledger entries in \d+ ms$/);
+      const recorded = await runs();
+      expect(recorded.map((r) => ({ full: !!Number(r.full_run), employees: Number(r.employees) }))).toEqual([
+        { full: true, employees: expect.any(Number) },
+      ]);
+      expect(Number(recorded[0].employees)).toBeGreaterThan(0);
+      await ds.query('DELETE FROM leave_accrual_runs');
       await ds.query('DELETE FROM leave_ledger WHERE employee_id = ?', [Number(id)]);
       await ds.query('DELETE FROM leave_policy_assignments WHERE employee_id = ?', [Number(id)]);
       await ds.query('DELETE FROM employees WHERE id = ?', [Number(id)]);

@@ -176,7 +176,11 @@ const COMMANDS: Record<string, Handler> = {
     });
     await withContext(config, async (app) => {
       const started = Date.now();
-      const written = await app.get(LeaveAccrualsService).accrue(undefined, history === 'all', employees);
+      const accruals = app.get(LeaveAccrualsService);
+      // For everyone it is a run of the job, recorded: the next scheduled run reads what changed after it.
+      const written = employees
+        ? await accruals.accrue(undefined, history === 'all', employees)
+        : (await accruals.full(undefined, history === 'all')).written;
       io.out(`wrote ${written} leave ledger entries in ${Date.now() - started} ms`);
     });
   },

@@ -93,6 +93,20 @@ export class LeaveAccrualsService implements OnModuleInit {
   }
 
   /**
+   * The full job for everyone (the CLI's `leave:accrue` without --employees), recorded as a run like
+   * the schedule's, so that the next scheduled run reads only what changed after it. Returns whom it
+   * read and what it wrote.
+   */
+  async full(today = new Date().toISOString().slice(0, 10), all = false): Promise<{ employees: number; written: number }> {
+    // The marks first, as daily() reads them: what is written meanwhile is the next run's to read.
+    const marks = await this.runs.marks();
+    const next = await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, marks);
+    const { written, employees } = await this.run(today, all);
+    await this.runs.record({ day: today, full: true, ...next, employees, written });
+    return { written, employees };
+  }
+
+  /**
    * The daily accrual job: for every employee (1 000 at a time) and leave type, writes what the
    * policies owe over the current leave period's window and the one before and is not written yet,
    * dated where it belongs and up to `today`. `all`: over every window begun (after a migration,
