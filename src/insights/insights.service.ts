@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { localDay } from '../common/time/days';
 import { RecentResults } from '../common/cache/recent-results';
 import { DomainException } from '../common/errors/domain.exception';
 import { AuthUser } from '../common/auth/auth-user';
@@ -24,9 +25,6 @@ import {
 } from './insights.dto';
 
 const LEAVE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'];
-
-const pad = (n: number) => String(n).padStart(2, '0');
-const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
 /**
  * The period ending today (server time zone, TZ): `6months` runs from the day after the same date

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { pipelined } from '../../common/database/pipelined';
+import { localDay } from '../../common/time/days';
 import { JobQueue } from '../../common/queue/job-queue.service';
 import { defineJob } from '../../common/queue/queue.constants';
 import { corrections, DerivedKey, FALLBACK_POLICY, fromH, LedgerKind, owedEntries, windowsOf } from './accrual-engine';
@@ -42,16 +43,20 @@ export class LeaveAccrualsService implements OnModuleInit {
     void this.jobs.schedule(LEAVE_ACCRUALS_JOB, ACCRUALS_EVERY_MS, 60_000);
   }
 
-  /** The schedule's job: the daily run, then today's leave liability kept made while it is asked for (LeaveLiabilityService.warm). */
+  /**
+   * The schedule's job: the daily run, then today's leave liability kept made while it is asked for
+   * (LeaveLiabilityService.warm): the insights' today, the process's local day.
+   */
   async scheduled(
-    today = new Date().toISOString().slice(0, 10),
+    today?: string,
   ): Promise<{ accruals: Awaited<ReturnType<LeaveAccrualsService['daily']>> | null; liability: Refreshed | null }> {
     const accruals = await this.daily(today).catch((err: Error) => {
       this.logger.warn(`leave accruals failed: ${err.message}`);
       return null;
     });
-    const liability = await this.liability.warm(today).catch((err: Error) => {
-      this.logger.warn(`leave liability of ${today} failed: ${err.message}`);
+    const day = today ?? localDay(new Date());
+    const liability = await this.liability.warm(day).catch((err: Error) => {
+      this.logger.warn(`leave liability of ${day} failed: ${err.message}`);
       return null;
     });
     return { accruals, liability };
