@@ -13,10 +13,11 @@
  */
 import { AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import puppeteer, { Browser } from 'puppeteer-core';
 import { buildOpenApiDocument, createApp } from '../src/app.factory';
 import { HEADLESS_CHROMIUM_ARGS } from '../src/common/pdf/pdf-renderer';
-import { loadConfig } from '../src/config/config';
+import { AppConfig, loadConfig } from '../src/config/config';
 import { ENABLE_REST_API } from '../src/settings/settings.registry';
 import { SettingsService } from '../src/settings/settings.service';
 
@@ -42,13 +43,31 @@ function freePort(): Promise<number> {
   });
 }
 
-async function openDocs(browser: Browser, publicUrl: (port: number) => string): Promise<Seen> {
+/** The application listening on a free port: another process may take the probed port before we
+ * listen on it (CI runs this beside the fuzz, SCIM and traces steps), so a taken one is tried again. */
+async function listening(
+  publicUrl: (port: number) => string,
+): Promise<{ app: NestFastifyApplication; config: AppConfig; port: number }> {
   const quiet = new Writable({ write: (_chunk, _enc, cb) => cb() });
-  const port = await freePort(); // PUBLIC_URL, read at boot, names it
-  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'error', PUBLIC_URL: publicUrl(port) });
-  const app = await createApp(config, { logDestination: quiet, shutdownHooks: false });
-  await app.get(SettingsService).set(ENABLE_REST_API, 'Yes'); // as the demo: /openapi.json answers 503 while it is off
-  await app.listen(port, '127.0.0.1');
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort(); // PUBLIC_URL, read at boot, names it
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'error', PUBLIC_URL: publicUrl(port) });
+    const app = await createApp(config, { logDestination: quiet, shutdownHooks: false });
+    await app.get(SettingsService).set(ENABLE_REST_API, 'Yes'); // as the demo: /openapi.json answers 503 while it is off
+    try {
+      await app.listen(port, '127.0.0.1');
+      return { app, config, port };
+    } catch (err) {
+      await app.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw err;
+    }
+  }
+}
+
+/** Opens /docs and counts the operations rendered once all the document's (or, when not `all`, the
+ * first) are there or the wait is over. */
+async function openDocs(browser: Browser, publicUrl: (port: number) => string, all: boolean): Promise<Seen> {
+  const { app, config, port } = await listening(publicUrl);
   const documented = Object.values(buildOpenApiDocument(app, config).paths).reduce(
     (n, methods) => n + Object.keys(methods).length,
     0,
@@ -71,8 +90,10 @@ async function openDocs(browser: Browser, publicUrl: (port: number) => string): 
   );
   const started = Date.now();
   try {
-    await page.goto(`http://${HOST}:${port}${config.apiPrefix}/docs`, { waitUntil: 'networkidle0', timeout: 30_000 });
-    await page.waitForSelector('.opblock', { timeout: 15_000 }).catch(() => undefined);
+    // Generous waits: CI opens the page beside six other steps on two cores.
+    await page.goto(`http://${HOST}:${port}${config.apiPrefix}/docs`, { waitUntil: 'networkidle0', timeout: 120_000 });
+    const rendered = all ? `document.querySelectorAll('.opblock').length >= ${documented}` : "document.querySelector('.opblock')";
+    await page.waitForFunction(rendered, { timeout: all ? 60_000 : 15_000 }).catch(() => undefined);
     const operations = await page.$$eval('.opblock', (nodes) => nodes.length);
     return { operations, documented, ms: Date.now() - started, problems };
   } finally {
@@ -89,7 +110,7 @@ async function main(): Promise<void> {
   });
   let failed = false;
   try {
-    const plain = await openDocs(browser, (port) => `http://${HOST}:${port}`);
+    const plain = await openDocs(browser, (port) => `http://${HOST}:${port}`, true);
     console.log(
       `http://${HOST} (PUBLIC_URL http): ${plain.operations} of ${plain.documented} operations rendered in ${plain.ms} ms, ` +
         `${plain.problems.length} problems`,
@@ -97,7 +118,7 @@ async function main(): Promise<void> {
     for (const p of plain.problems) console.log(`  ${p}`);
     if (plain.operations !== plain.documented || plain.problems.length) failed = true;
 
-    const upgraded = await openDocs(browser, () => `https://${HOST}`);
+    const upgraded = await openDocs(browser, () => `https://${HOST}`, false);
     console.log(
       `http://${HOST} (PUBLIC_URL https, so the CSP upgrades requests): ${upgraded.operations} operations rendered, ` +
         `${upgraded.problems.length} problems (expected: none rendered)`,
@@ -110,4 +131,7 @@ async function main(): Promise<void> {
   process.exitCode = failed ? 1 : 0;
 }
 
-void main();
+main().catch((err: unknown) => {
+  console.log(`FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exitCode = 1;
+});
