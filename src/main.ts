@@ -4,6 +4,7 @@ import cluster, { Worker } from 'node:cluster';
 import { createApp, handlersDone } from './app.factory';
 import { createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { ALL_PROCESSES_LISTENING } from './health/cluster-readiness';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -74,6 +75,7 @@ async function runPrimary(config: AppConfig): Promise<void> {
       worker.once('exit', early);
       worker.once('listening', () => {
         worker.off('exit', early);
+        if (started) tellListening(worker); // a replacement: the others listen already
         resolve(worker);
       });
     });
@@ -82,6 +84,13 @@ async function runPrimary(config: AppConfig): Promise<void> {
   if (stopping) return;
   started = true;
   logger.info({ processes: config.apiProcesses, port: config.port }, 'HTTP processes listening');
+  // Their readiness (/health/ready) answers 200 from now on.
+  for (const worker of Object.values(cluster.workers ?? {})) if (worker) tellListening(worker);
+}
+
+/** Tells an HTTP process that all listen (its readiness); one that has just died is past telling (the callback takes the error). */
+function tellListening(worker: Worker): void {
+  if (worker.isConnected()) worker.send(ALL_PROCESSES_LISTENING, undefined, () => undefined);
 }
 
 main().catch((err: unknown) => {

@@ -6,6 +6,7 @@ import { DomainException, ErrorDetail } from '../common/errors/domain.exception'
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { withTimeout } from '../common/async/with-timeout';
+import { allProcessesListening } from './cluster-readiness';
 
 export class HealthDto {
   @ApiProperty({ example: 'ok' }) status: string;
@@ -36,7 +37,11 @@ export class HealthController {
 
   @Get('ready')
   @Public()
-  @ApiOperation({ summary: 'Readiness: the database answers, and Redis when REDIS_URL is set' })
+  @ApiOperation({
+    summary: 'Readiness: the database answers, and Redis when REDIS_URL is set',
+    description:
+      'With API_PROCESSES > 1, also every HTTP process of the instance listens (a connection opened earlier would stay on the first).',
+  })
   @ApiOkEnvelope(HealthDto)
   @ApiErrors(503)
   async ready(): Promise<HealthDto> {
@@ -54,6 +59,7 @@ export class HealthController {
       probe('database', () => this.dataSource.query('SELECT 1')),
       this.jobs.kind === 'bull' ? probe('redis', () => this.jobs.ping()) : Promise.resolve(),
     ]);
+    if (!allProcessesListening()) failures.push({ field: 'processes', message: 'not every HTTP process listens yet' });
     if (failures.length) throw new DomainException('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable', failures);
     return { status: 'ok', checks };
   }

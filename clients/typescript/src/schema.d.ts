@@ -636,6 +636,8 @@ export interface paths {
         /**
          * Readiness: the database answers, and Redis when REDIS_URL is set
          * @description No token needed.
+         *
+         *     With API_PROCESSES > 1, also every HTTP process of the instance listens (a connection opened earlier would stay on the first).
          */
         get: operations["readyHealth"];
         put?: never;
