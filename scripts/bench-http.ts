@@ -109,6 +109,8 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${FLOOR_PORT}/employees/1`).catch(() => undefined);
     await waitFor(`http://127.0.0.1:${NEST_FLOOR_PORT}/employees/1`).catch(() => undefined);
     await waitFor(`http://127.0.0.1:${APP_AUTH_FLOOR_PORT}/app/api/health/live`).catch(() => undefined);
+    // With API_PROCESSES, every process listens before a connection is made (node:cluster never moves one).
+    await waitFor(`${base}/health/ready`, 60_000);
     const token = (username: string) => benchToken(base, username);
     const admin = { authorization: `Bearer ${await token('bench-admin')}` };
     const employee = { authorization: `Bearer ${await token('bench-employee')}` };
