@@ -18,6 +18,10 @@ SELECT d.day AS `day`
   ORDER BY d.used_ms DESC, d.day DESC
   LIMIT 100 OFFSET 7;
 
+-- LiabilityRepository.lastAskedMs
+SELECT MAX(used_ms) AS used
+  FROM leave_liability_days;
+
 -- LiabilityRepository.marks
 SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
   FROM `leave_liability_days` `d`

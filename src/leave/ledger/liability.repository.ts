@@ -56,6 +56,7 @@ export class LiabilityRepository {
   }
 
   /** When a request last asked for the liability of any day kept (0 for none). */
+  @RecordSql()
   async lastAskedMs(): Promise<number> {
     const [row] = await this.ds.query<Array<{ used: number | string | null }>>(
       'SELECT MAX(used_ms) AS used FROM leave_liability_days',
