@@ -17,8 +17,9 @@ describe('OpenID Connect sign-in', () => {
   let t: TestApp;
   let call: ReturnType<typeof apiCaller>;
 
-  beforeAll(async () => {
-    provider = spawn(process.execPath, [join(__dirname, 'helpers', 'oidc-provider.mjs'), CALLBACK, 'hr', 'hr-secret'], {
+  /** The provider at its defaults (the e-mail at UserInfo only), or with the claims in the ID token too. */
+  async function start(variant: string[]): Promise<void> {
+    provider = spawn(process.execPath, [join(__dirname, 'helpers', 'oidc-provider.mjs'), CALLBACK, 'hr', 'hr-secret', ...variant], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     issuer = await new Promise<string>((resolve, reject) => {
@@ -35,11 +36,13 @@ describe('OpenID Connect sign-in', () => {
       LOGIN_RATE_LIMIT_PER_ADDRESS: '1000',
     });
     call = apiCaller(t.app);
-  });
-  afterAll(async () => {
+  }
+  async function stop(): Promise<void> {
     await t?.close();
     provider?.kill();
-  });
+  }
+  beforeAll(() => start([]));
+  afterAll(() => stop());
 
   const control = (path: string, body: object) =>
     fetch(`${issuer}/__test/${path}`, {
@@ -80,8 +83,11 @@ describe('OpenID Connect sign-in', () => {
   const tokenRows = async (userId: number) =>
     Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM oauth_tokens WHERE user_id = ?', [userId]))[0].n);
 
-  it('signs in the user whose verified e-mail the ID token carries, then by its subject', async () => {
+  const userinfoCalls = async () => ((await (await control('userinfo-calls', {})).json()) as { calls: number }).calls;
+
+  it('signs in the user whose verified e-mail UserInfo gives (the provider at its defaults), then by its subject', async () => {
     const u = await createUser(t.app, 'Manager');
+    const asked = await userinfoCalls();
     const back = await toCallback('sub-ada', { email: u.user.email.toUpperCase(), email_verified: true });
     const res = await callback(back.url, back.browser);
     expect([res.statusCode, res.statusCode === 200 ? null : res.json()]).toEqual([200, null]);
@@ -95,6 +101,7 @@ describe('OpenID Connect sign-in', () => {
       scope: 'manager',
     });
     expect((await call('GET', '/users/me/mfa', body.access_token)).statusCode).toBe(200);
+    expect(await userinfoCalls()).toBe(asked + 1); // the ID token had no e-mail: UserInfo was asked
     // Linked: the next sign-in finds the user by its subject, whatever e-mail the provider sends now.
     const again = await toCallback('sub-ada', { email: 'someone.else@example.com', email_verified: true });
     expect((await callback(again.url, again.browser)).json().scope).toBe('manager');
@@ -183,5 +190,20 @@ describe('OpenID Connect sign-in', () => {
       const refused = await t.app.inject({ method: 'GET', url: `/app/api/auth/oidc/login?return_to=${encodeURIComponent(bad)}` });
       expect({ bad, status: refused.statusCode }).toEqual({ bad, status: 400 });
     }
+  });
+
+  describe('a provider that puts the claims in the ID token (Entra ID, Okta)', () => {
+    beforeAll(async () => {
+      await stop();
+      await start(['--claims-in-id-token']);
+    });
+
+    it('signs in by the ID token’s e-mail without asking UserInfo', async () => {
+      const u = await createUser(t.app, 'Employee');
+      const back = await toCallback('sub-entra', { email: u.user.email, email_verified: true });
+      const res = await callback(back.url, back.browser);
+      expect([res.statusCode, res.json().scope]).toEqual([200, 'employee']);
+      expect(await userinfoCalls()).toBe(0);
+    });
   });
 });

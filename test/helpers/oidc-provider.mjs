@@ -2,14 +2,19 @@
 // process of its own (oidc-provider is ESM; the suites run CommonJS). Prints {"issuer"} once
 // listening. Test controls, on the same port:
 //   POST /__test/login-as {sub, claims}   the account the next sign-in logs in as
+//   POST /__test/userinfo-calls            {calls}: how many times UserInfo was asked
 //   POST /__test/mode {mode}              null | "forge" (ID token signed by another key) |
 //                                          "audience" (ID token, rightly signed, for another client)
-// Usage: node test/helpers/oidc-provider.mjs <redirect_uri> <client_id> <client_secret>
+// The provider runs at its defaults (conformIdTokenClaims: true, OpenID Connect Core §5.4: with an
+// access token issued, the e-mail and profile claims are at UserInfo, not in the ID token); with
+// `--claims-in-id-token` they are in the ID token too, as Entra ID and Okta put them.
+// Usage: node test/helpers/oidc-provider.mjs <redirect_uri> <client_id> <client_secret> [--claims-in-id-token]
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 import * as jose from 'jose';
 
-const [redirectUri, clientId, clientSecret] = process.argv.slice(2);
+const [redirectUri, clientId, clientSecret, variant] = process.argv.slice(2);
+const claimsInIdToken = variant === '--claims-in-id-token';
 const { privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
 const jwk = { ...(await jose.exportJWK(privateKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
 const forger = (await jose.generateKeyPair('RS256', { extractable: true })).privateKey;
@@ -17,6 +22,7 @@ const forger = (await jose.generateKeyPair('RS256', { extractable: true })).priv
 const accounts = new Map();
 let next = null;
 let mode = null;
+let userinfoCalls = 0;
 
 const server = createServer();
 server.listen(0, '127.0.0.1', () => {
@@ -41,12 +47,12 @@ server.listen(0, '127.0.0.1', () => {
       const claims = accounts.get(sub);
       return claims ? { accountId: sub, claims: () => ({ sub, ...claims }) } : undefined;
     },
-    // The claims in the ID token itself (not only at userinfo), as Entra ID and Okta put them.
-    conformIdTokenClaims: false,
+    ...(claimsInIdToken ? { conformIdTokenClaims: false } : {}),
   });
   provider.proxy = true;
   provider.use(async (ctx, go) => {
     await go();
+    if (ctx.oidc?.route === 'userinfo') userinfoCalls += 1;
     if (ctx.oidc?.route !== 'token' || !mode || !ctx.body?.id_token) return;
     const payload = jose.decodeJwt(ctx.body.id_token);
     const signed = (body, key) => new jose.SignJWT(body).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).sign(key);
@@ -65,6 +71,10 @@ server.listen(0, '127.0.0.1', () => {
           accounts.set(data.sub, data.claims ?? {});
           next = data.sub;
         } else if (req.url === '/__test/mode') mode = data.mode ?? null;
+        else if (req.url === '/__test/userinfo-calls') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ calls: userinfoCalls }));
+          return;
+        }
         res.writeHead(204).end();
         return;
       }

@@ -109,6 +109,7 @@ export class OidcService {
 
     const provider = await this.provider();
     let claims: oidc.IDToken | undefined;
+    let accessToken: string;
     try {
       const answer = await oidc.authorizationCodeGrant(provider, new URL(`${this.redirectUri}?${query}`), {
         pkceCodeVerifier: login.codeVerifier,
@@ -117,6 +118,7 @@ export class OidcService {
         idTokenExpected: true,
       });
       claims = answer.claims();
+      accessToken = answer.access_token;
     } catch (err) {
       this.logger.warn(`OpenID Connect callback refused: ${err instanceof Error ? err.message : String(err)}`);
       throw rejected('the provider’s answer did not verify');
@@ -124,8 +126,10 @@ export class OidcService {
     if (!claims) throw rejected('no ID token');
     const subject = `${claims.iss} ${claims.sub}`;
     if (subject.length > MAX_SUBJECT) throw rejected('the subject is too long');
-    const email = claims.email_verified === true && typeof claims.email === 'string' ? normalizeLogin(claims.email) : null;
-    const objectId = typeof claims.oid === 'string' ? claims.oid : null;
+    const identity = await this.identityClaims(provider, claims, accessToken);
+    const email =
+      identity.email_verified === true && typeof identity.email === 'string' ? normalizeLogin(identity.email) : null;
+    const objectId = typeof identity.oid === 'string' ? identity.oid : null;
     const user = await this.users.findForSignOn(subject, objectId, email);
     if (!user || !user.active) {
       throw new DomainException(
@@ -135,6 +139,27 @@ export class OidcService {
     }
     await this.users.linkSubject(user.id, subject);
     return { tokens: await this.tokens.issue(user), returnTo: login.returnTo };
+  }
+
+  /**
+   * The claims that name the user: the ID token's when it carries the e-mail (Entra ID, Okta), else
+   * the UserInfo endpoint's, as OpenID Connect Core §5.4 has a provider answer when it issued an
+   * access token (panva's oidc-provider at its defaults, Keycloak with the claim off the ID token).
+   * UserInfo is asked with the access token, and its `sub` must be the ID token's (Core §5.3.2).
+   */
+  private async identityClaims(
+    provider: oidc.Configuration,
+    idToken: oidc.IDToken,
+    accessToken: string,
+  ): Promise<Record<string, unknown>> {
+    if (typeof idToken.email === 'string' || !provider.serverMetadata().userinfo_endpoint) return idToken;
+    try {
+      const info = await oidc.fetchUserInfo(provider, accessToken, idToken.sub);
+      return { ...idToken, ...info };
+    } catch (err) {
+      this.logger.warn(`OpenID Connect UserInfo refused: ${err instanceof Error ? err.message : String(err)}`);
+      throw rejected('the provider’s UserInfo answer did not verify');
+    }
   }
 
   /** The cookie that binds a sign-in to its browser (HttpOnly, SameSite=Lax: sent on the provider's redirect back). */
