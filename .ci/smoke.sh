@@ -34,6 +34,24 @@ wait_http() { # wait_http <url> <seconds>
   return 1
 }
 
+echo "-- an older Node is refused in one line, not by a segmentation fault (the machine's own Node, when older than 22.15)"
+OLD_NODE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v node || true)
+if [ -n "$OLD_NODE" ] && [ "$("$OLD_NODE" -p 'Number(process.versions.node.split(".")[0]) < 22')" = "true" ]; then
+  for entry in dist/src/cli.js dist/src/main.js dist/src/worker.js; do
+    rc=0
+    out=$("$OLD_NODE" "$entry" settings:get "Enable Rest Api" 2>&1) || rc=$?
+    case "$rc:$out" in "1:hr-service needs Node.js"*) echo "$entry on $("$OLD_NODE" -v): rc 1, $out" ;; *) echo "$entry on $("$OLD_NODE" -v): rc $rc: $out" >&2; exit 1 ;; esac
+  done
+else
+  echo "no Node older than 22 on this machine: skipped"
+fi
+echo "-- ./bin/hr --help answers without loading the application"
+t0=$(date +%s%N)
+bin/hr --help | head -1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "bin/hr --help took $ms ms"
+[ "$ms" -lt 3000 ] || { echo "bin/hr --help took $ms ms: it loads the application" >&2; exit 1; }
+
 echo "-- server + CLI: the REST API gate"
 export DATABASE_URL="sqlite:$TMP/smoke.sqlite" PORT=3931 HOST=127.0.0.1 LOG_LEVEL=warn
 setsid node dist/src/main.js >"$TMP/server.log" 2>&1 &
@@ -41,21 +59,21 @@ PIDS+=($!)
 wait_http "http://127.0.0.1:3931/app/api/health/live" 30
 res=$(get http://127.0.0.1:3931/app/api/echo)
 case "$res" in 503*API_DISABLED*) echo "disabled: $res" ;; *) echo "expected 503 API_DISABLED, got: $res" >&2; exit 1 ;; esac
-node dist/src/cli.js settings:set "Enable Rest Api" Yes
+bin/hr settings:set "Enable Rest Api" Yes
 start=$(date +%s%N)
 until get http://127.0.0.1:3931/app/api/echo | grep -q '^200 '; do
   if [ $(( ($(date +%s%N) - start) / 1000000 )) -gt 5000 ]; then echo "echo did not open within 5 s" >&2; exit 1; fi
   sleep 0.1
 done
 echo "echo answered $(( ($(date +%s%N) - start) / 1000000 )) ms after settings:set: $(get http://127.0.0.1:3931/app/api/echo)"
-node dist/src/cli.js users:create-admin --username smoke --email smoke@example.com --password 'smoke-Secret-1' >/dev/null
-TOKEN=$(node dist/src/cli.js tokens:issue --username smoke --ttl 5m)
+bin/hr users:create-admin --username smoke --email smoke@example.com --password 'smoke-Secret-1' >/dev/null
+TOKEN=$(bin/hr tokens:issue --username smoke --ttl 5m)
 case "$(get http://127.0.0.1:3931/app/api/settings "$TOKEN")" in 200*) echo "CLI token works" ;; *) echo "CLI token refused" >&2; exit 1 ;; esac
 echo "-- metrics to loopback, a user token refused there; db:backup of the serving database"
 case "$(get http://127.0.0.1:3931/app/api/metrics)" in 200*hr_http_request_duration_seconds_bucket*) echo "metrics served to loopback" ;; *) echo "no metrics" >&2; exit 1 ;; esac
 case "$(get http://127.0.0.1:3931/app/api/metrics "$TOKEN")" in 401*) echo "a user token is refused on /metrics" ;; *) echo "/metrics took a user token" >&2; exit 1 ;; esac
-node dist/src/cli.js db:backup "$TMP/smoke-copy.sqlite"
-out=$(node dist/src/cli.js db:restore "$TMP/smoke-copy.sqlite" 2>&1 || true)
+bin/hr db:backup "$TMP/smoke-copy.sqlite"
+out=$(bin/hr db:restore "$TMP/smoke-copy.sqlite" 2>&1 || true)
 case "$out" in *"in use"*) echo "db:restore refused while the server runs" ;; *) echo "db:restore did not refuse: $out" >&2; exit 1 ;; esac
 echo "-- API_PROCESSES=2: two HTTP processes on one port, SIGTERM stops both, exit 0"
 PORT=3933 API_PROCESSES=2 node dist/src/main.js >"$TMP/cluster.log" 2>&1 &

@@ -1,3 +1,4 @@
+import './node-check';
 import 'reflect-metadata';
 import { tracing } from './tracing';
 import { getQueueToken } from '@nestjs/bull';

@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { runCli } from '../src/cli/run-cli';
+import { COMMAND_SPECS } from '../src/cli/command-specs';
+import { preflight } from '../src/cli/preflight';
+import { commandNames, runCli } from '../src/cli/run-cli';
+import { nodeVersionProblem, REQUIRED_NODE } from '../src/node-check';
 import { dataSourceOptions } from '../src/database/data-source';
 import { captureIo, createTestApp, INTEGRATION, resetDatabase, testConfig } from './helpers/test-app';
 
@@ -393,5 +396,98 @@ describe('hr command line', () => {
     const c = captureIo();
     expect(await runCli(['settings:get', 'Company Name'], c.io, { ...env, ACCESS_TOKEN_TTL: 'soon' })).toBe(2);
     expect(c.err[0]).toContain('ACCESS_TOKEN_TTL');
+  });
+});
+
+describe('hr command line: what answers without the application', () => {
+  it('the help and usage mistakes answer from the light modules only, before any command runs', () => {
+    const help = captureIo();
+    expect(preflight(['--help'], help.io)).toBe(0);
+    expect(help.out[0]).toMatch(/^Usage: hr <command>/);
+    const sub = captureIo();
+    expect(preflight(['users:create-admin', '--help'], sub.io)).toBe(0);
+    for (const [argv, message] of [
+      [['users:create-admin', '--username', 'a'], 'error: --email is required'],
+      [['db:backup'], 'error: db:backup takes one file name'],
+      [['settings:set', 'x'], 'error: settings:set takes a setting name and a value'],
+      [['tokens:issue', '--username', 'a', '--bogus', '1'], 'error: unknown option --bogus'],
+      [['nope'], 'unknown command: nope'],
+    ] as const) {
+      const c = captureIo();
+      expect({ argv, code: preflight(argv, c.io), first: c.err[0]?.split('\n')[0] }).toEqual({ argv, code: 2, first: message });
+    }
+    expect(preflight(['db:migrate'], captureIo().io)).toBeNull();
+    // Every command has its spec, and nothing else has one.
+    expect(Object.keys(COMMAND_SPECS).sort()).toEqual(commandNames().sort());
+  });
+
+  it('the entry point loads the application only for a command that runs: its static imports are the light ones', () => {
+    const source = readFileSync(join(__dirname, '..', 'src', 'cli.ts'), 'utf8');
+    const staticImports = [...source.matchAll(/^import .*?from '([^']+)';|^import '([^']+)';/gm)].map((m) => m[1] ?? m[2]);
+    expect(staticImports).toEqual(['./node-check', './cli/preflight', './cli/read-secret']);
+    for (const light of ['preflight', 'command-specs', 'args', 'usage', 'read-secret']) {
+      const text = readFileSync(join(__dirname, '..', 'src', 'cli', `${light}.ts`), 'utf8');
+      const imported = [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      expect({
+        light,
+        heavy: imported.filter((i) => !['./args', './command-specs', './usage', 'node:util'].includes(i)),
+      }).toEqual({
+        light,
+        heavy: [],
+      });
+    }
+  });
+
+  it('reads a new user’s password from standard input (never on the command line) and refuses none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hr-cli-secret-'));
+    const env = {
+      DATABASE_URL: INTEGRATION ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'cli.sqlite')}`,
+      LOG_LEVEL: 'warn',
+    };
+    try {
+      await resetDatabase(testConfig(env));
+      const prompts: string[] = [];
+      const c = captureIo();
+      const io = { ...c.io, secret: async (prompt: string) => (prompts.push(prompt), 'from-stdin-Secret-9') };
+      expect(await runCli(['users:create-admin', '--username', 'piped', '--email', 'piped@example.com'], io, env)).toBe(0);
+      expect(prompts).toEqual(['Password for the new user: ']);
+      const t = await createTestApp({ DATABASE_URL: env.DATABASE_URL }, { keepDatabase: true });
+      try {
+        const login = await t.app.inject({
+          method: 'POST',
+          url: '/app/api/oauth/token',
+          payload: { grant_type: 'password', username: 'piped', password: 'from-stdin-Secret-9' },
+        });
+        expect(login.statusCode).toBe(200);
+      } finally {
+        await t.close();
+      }
+      const none = captureIo();
+      const empty = { ...none.io, secret: async () => '' };
+      expect(
+        await runCli(['users:create-admin', '--username', 'x', '--email', 'x@example.com', '--password', '-'], empty, env),
+      ).toBe(2);
+      expect(none.err[0]).toMatch(/^error: no password was given on standard input/);
+      // Without a way to read one (a test's io), the password is required.
+      expect(await runCli(['users:create-admin', '--username', 'y', '--email', 'y@example.com'], captureIo().io, env)).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('every entry point checks the running Node before it loads anything native', () => {
+    expect(nodeVersionProblem('20.20.2')).toMatch(
+      /^hr-service needs Node.js 22.15.0 or newer and this is Node.js 20.20.2: run the Node/,
+    );
+    expect(nodeVersionProblem('22.14.9')).not.toBeNull();
+    for (const ok of ['22.15.0', '22.16.1', '24.21.0', '25.0.0']) expect(nodeVersionProblem(ok)).toBeNull();
+    const engines = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { engines: { node: string } })
+      .engines;
+    expect(engines.node).toBe(`>=${REQUIRED_NODE}`);
+    for (const entry of ['main.ts', 'worker.ts', 'cli.ts']) {
+      const lines = readFileSync(join(__dirname, '..', 'src', entry), 'utf8').split('\n');
+      const firstImport = lines.find((l) => l.startsWith('import '));
+      expect({ entry, firstImport }).toEqual({ entry, firstImport: "import './node-check';" });
+    }
   });
 });

@@ -19,15 +19,13 @@ import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { ScimTokensService } from '../scim/scim-tokens.service';
 import { UsersService } from '../users/users.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
-import { parseArgs, required, UsageError } from './args';
+import { ParsedArgs, parseArgs, required, UsageError } from './args';
 import { USAGE } from './usage';
+import { CliIo, preflight } from './preflight';
 import { backupDatabase, restoreDatabase } from '../database/backup';
 import { runAs } from '../common/audit/audit-context';
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+export type { CliIo } from './preflight';
 
 type Handler = (args: string[], ctx: { config: AppConfig; io: CliIo }) => Promise<void>;
 
@@ -71,7 +69,7 @@ const COMMANDS: Record<string, Handler> = {
 
   'users:create-admin': async (argv, { config, io }) => {
     const args = parseArgs(argv, ['username', 'email', 'password']);
-    const input = { username: required(args, 'username'), email: required(args, 'email'), password: required(args, 'password') };
+    const input = { username: required(args, 'username'), email: required(args, 'email'), password: await password(args, io) };
     await withContext(config, async (app) => {
       const user = await app.get(UsersService).create({ ...input, level: 'Admin' });
       io.out(`created Admin ${user.username} (id ${user.id})`);
@@ -104,7 +102,7 @@ const COMMANDS: Record<string, Handler> = {
       const user = await app.get(UsersService).create({
         username: required(args, 'username'),
         email: required(args, 'email'),
-        password: required(args, 'password'),
+        password: await password(args, io),
         level,
         employeeId: employeeId ?? null,
         departmentIds: departments,
@@ -206,6 +204,23 @@ const COMMANDS: Record<string, Handler> = {
   },
 };
 
+/**
+ * The new user's password: --password P, or (better: it stays out of the shell's history and the
+ * process list) --password - or no --password at all, read from standard input or a prompt that
+ * does not echo it.
+ */
+async function password(args: ParsedArgs, io: CliIo): Promise<string> {
+  const given = args.options.password;
+  if (given !== undefined && given !== '-') return given;
+  if (!io.secret) throw new UsageError('--password is required');
+  const read = await io.secret('Password for the new user: ');
+  if (!read) throw new UsageError('no password was given on standard input');
+  return read;
+}
+
+/** The commands this CLI runs (each has its spec in command-specs.ts). */
+export const commandNames = (): string[] => Object.keys(COMMANDS);
+
 function oneFile(argv: string[], command: string): string {
   const { positionals } = parseArgs(argv, []);
   if (positionals.length !== 1) throw new UsageError(`${command} takes one file name`);
@@ -248,16 +263,10 @@ async function runDemo(io: CliIo, env: Record<string, string | undefined> = proc
 
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+  const answered = preflight(argv, io);
+  if (answered !== null) return answered;
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === 'help') {
-    (command ? io.out : io.err)(USAGE);
-    return command ? 0 : 2;
-  }
-  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (!handler) {
-    io.err(`unknown command: ${command}\n\n${USAGE}`);
-    return 2;
-  }
+  const handler = COMMANDS[command];
   try {
     const config = command === 'demo' ? demoConfig(env) : loadConfig(env);
     // What a command changes is recorded in the audit log as made by "cli".

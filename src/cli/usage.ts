@@ -7,9 +7,10 @@ Commands:
                                                while the API serves; MariaDB: prints how to use mariadb-dump
   db:restore FILE                              SQLite: put a backup in the database's place (the API and workers
                                                stopped); the replaced database is kept as <db>.before-restore-<time>
-  users:create-admin --username U --email E --password P
-                                               create an Admin user
-  users:create --username U --email E --password P --level L [--employee ID] [--departments 1,2]
+  users:create-admin --username U --email E [--password P]
+                                               create an Admin user; without --password (or with
+                                               --password -) it is read from standard input, unechoed
+  users:create --username U --email E [--password P] --level L [--employee ID] [--departments 1,2]
                                                create a user of any level (Admin, "Restricted Admin",
                                                Manager, Employee), linked to an employee id; a Restricted
                                                Admin's departments (ids) are its scope
@@ -30,4 +31,5 @@ Commands:
   settings:set <name> <value>                  change a setting, e.g. settings:set "Enable Rest Api" Yes
   demo                                         serve the API on ./data/demo.sqlite with a demo company
 
-Configuration comes from the environment (DATABASE_URL, REDIS_URL, ...; see README).`;
+Run it as ./bin/hr (the Node.js npm install brings). Configuration comes from the environment
+(DATABASE_URL, REDIS_URL, ...; see docs/operations.md).`;
