@@ -238,4 +238,33 @@ describe('SCIM 2.0 provisioning', () => {
     });
     expect(elsewhere.statusCode).toBe(415);
   });
+
+  it('bounds what one request makes the filter do: multi-valued attributes, the filter’s work, projection by URN', async () => {
+    const many = Array.from({ length: 21 }, (_, i) => ({ value: `many${i}@corp.example`, type: 'other' }));
+    const refused = await scim('POST', '/Users', userBody('Bounded', { emails: many }));
+    expect([refused.statusCode, refused.json().scimType, refused.json().detail]).toEqual([
+      400,
+      'invalidValue',
+      'emails holds at most 20 values',
+    ]);
+    const created = await scim('POST', '/Users', userBody('Bounded', { emails: many.slice(0, 20) }));
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id;
+    // A PATCH that would make it 21 is refused too, and changes nothing.
+    const grown = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      patch({ op: 'add', path: 'emails', value: [{ value: 'one.more@corp.example' }] }),
+    );
+    expect(grown.statusCode).toBe(400);
+    expect((await scim('GET', `/Users/${id}`)).json().emails).toHaveLength(20);
+    // The attributes parameter with the core schema's URN keeps the attribute it names.
+    const projected = await scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent('userName eq "Bounded"')}&attributes=${encodeURIComponent('urn:ietf:params:scim:schemas:core:2.0:User:userName')}`,
+    );
+    expect(projected.json().Resources).toEqual([
+      { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], id, userName: 'Bounded' },
+    ]);
+  });
 });

@@ -16,6 +16,9 @@ import { canonical, GROUP_ATTRIBUTES, GROUP_SCHEMA, Json } from './scim-schema';
 import { ScimError } from './scim.error';
 
 export const GROUP_RESOURCE: ResourceSchema = { coreUrn: GROUP_SCHEMA, attrs: GROUP_ATTRIBUTES };
+/** Groups read a batch at a time by a list: with their members, a batch is bounded in memory and in a filter's work between yields. */
+const GROUP_BATCH = 100;
+/** Members in one request (a PUT, a POST, or a PATCH's result): identity providers send them in pages (docs/api/scim.md, "Limits"). */
 const MAX_MEMBERS = 10_000;
 
 interface GroupFields {
@@ -60,11 +63,11 @@ export class ScimGroupsService {
     const repo = this.dataSource.getRepository(ScimGroup);
     const answer = new ListAnswer(q, GROUP_SCHEMA);
     for (let after = 0; ;) {
-      const batch = await repo.find({ where: { id: MoreThan(after) }, order: { id: 'ASC' }, take: 500 });
+      const batch = await repo.find({ where: { id: MoreThan(after) }, order: { id: 'ASC' }, take: GROUP_BATCH });
       if (!batch.length) break;
       after = batch[batch.length - 1].id;
       const candidates = name === null ? batch : batch.filter((g) => g.displayName.toLowerCase() === name);
-      answer.add(await this.resources(candidates, base));
+      await answer.add(await this.resources(candidates, base));
     }
     return answer.response();
   }

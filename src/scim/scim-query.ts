@@ -1,6 +1,6 @@
-import { Filter, matches, parseFilter, pinnedValue } from './scim-filter';
+import { Filter, FilterBudget, matches, parseFilter, pinnedValue } from './scim-filter';
 import { Json } from './scim-schema';
-import { LIST_SCHEMA } from './scim-schema';
+import { GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA } from './scim-schema';
 import { ScimError } from './scim.error';
 
 export interface ScimQuery {
@@ -27,7 +27,14 @@ function positive(value: string | undefined, fallback: number, name: string): nu
   return Number(value);
 }
 
-/** Top-level names of an attributes list; "emails[type eq \"work\"]" and "name.givenName" name emails and name. */
+const CORE_URNS = new Set([USER_SCHEMA.toLowerCase(), GROUP_SCHEMA.toLowerCase()]);
+
+/**
+ * Top-level names of an attributes list; "emails[type eq \"work\"]" and "name.givenName" name emails
+ * and name. A core schema's URN prefix names the attribute after it
+ * (urn:ietf:params:scim:schemas:core:2.0:User:userName is userName, RFC 7644 §3.10); an
+ * extension's names the extension's object.
+ */
 function names(list: string): Set<string> {
   return new Set(
     list
@@ -36,7 +43,8 @@ function names(list: string): Set<string> {
       .filter(Boolean)
       .map((a) => {
         const urn = /^(urn:.*):([^:]+)$/i.exec(a);
-        return (urn ? urn[1] : a.split('.')[0]).toLowerCase();
+        if (!urn) return a.split('.')[0].toLowerCase();
+        return CORE_URNS.has(urn[1].toLowerCase()) ? urn[2].split('.')[0].toLowerCase() : urn[1].toLowerCase();
       }),
   );
 }
@@ -78,18 +86,21 @@ export function projected(query: ScimQuery, resource: Json): Json {
 export class ListAnswer {
   total = 0;
   readonly page: Json[] = [];
+  private readonly budget = new FilterBudget();
 
   constructor(
     private readonly q: ParsedQuery,
     private readonly coreUrn: string,
   ) {}
 
-  add(resources: Json[]): void {
+  /** Adds a batch, then lets the event loop run before the next (a scan of every user is many batches). */
+  async add(resources: Json[]): Promise<void> {
     for (const r of resources) {
-      if (this.q.filter && !matches(r, this.q.filter, this.coreUrn)) continue;
+      if (this.q.filter && !matches(r, this.q.filter, this.coreUrn, this.budget)) continue;
       this.total += 1;
       if (this.total >= this.q.startIndex && this.page.length < this.q.count) this.page.push(r);
     }
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   response(): Json {

@@ -16,6 +16,11 @@ export const USER_RESOURCE: ResourceSchema = {
 /** Kept by columns or made by the service, never among the stored attributes. */
 const NOT_STORED = new Set(['id', 'meta', 'schemas', 'groups', 'password', 'active', 'externalId']);
 const SCAN_BATCH = 1000;
+/**
+ * At most this many values in a user's multi-valued attribute (emails, phoneNumbers, addresses...):
+ * identity providers send one to three; a filter's cost grows with them (docs/api/scim.md, "Limits").
+ */
+export const MAX_MULTI_VALUES = 20;
 
 const notFound = () => new NotFoundException('User');
 
@@ -45,7 +50,7 @@ export class ScimUsersService {
           : byExternal !== null
             ? await this.users.by('externalId', byExternal)
             : await this.users.byIds([idOf(byId!) ?? 0].filter(Boolean));
-      answer.add(await this.resources(candidates, base));
+      await answer.add(await this.resources(candidates, base));
     } else if (!q.filter) {
       // No filter: the page alone is read, the total is a count.
       const found: Json[] = [];
@@ -66,7 +71,7 @@ export class ScimUsersService {
         const batch = await this.users.scan(after, SCAN_BATCH);
         if (!batch.length) break;
         after = batch[batch.length - 1].id;
-        answer.add(await this.resources(batch, base));
+        await answer.add(await this.resources(batch, base));
       }
     }
     return answer.response();
@@ -114,6 +119,11 @@ export class ScimUsersService {
     if (typeof r.userName !== 'string' || !r.userName.trim()) throw new ScimError('invalidValue', 'userName is required');
     if (r.externalId !== undefined && r.externalId !== null && (typeof r.externalId !== 'string' || r.externalId.length > 255)) {
       throw new ScimError('invalidValue', 'externalId must be a string of at most 255 characters');
+    }
+    for (const [name, value] of Object.entries(r)) {
+      if (Array.isArray(value) && value.length > MAX_MULTI_VALUES && name !== 'schemas') {
+        throw new ScimError('invalidValue', `${name} holds at most ${MAX_MULTI_VALUES} values`);
+      }
     }
     const active = r.active === undefined || r.active === null ? true : booleanOf(r.active, 'active');
     const emails = Array.isArray(r.emails) ? (r.emails as Json[]) : [];
