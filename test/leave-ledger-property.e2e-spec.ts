@@ -11,9 +11,9 @@ import { createTestApp, TestApp } from './helpers/test-app';
  * and assignments (some back-dated after the job ran), ledger entries (opening, taken, reversals,
  * adjustments, encashments), a moved joined date and accrual runs on random days, checked as of
  * random days against a reference model written here, independently of the engine: it walks the
- * calendar one day at a time. LEDGER_SEQUENCES sets the number (200 in npm test and on MariaDB; npm run test:ledger 20 000 by default, .ci/run 4 000).
+ * calendar one day at a time. LEDGER_SEQUENCES sets the number (60 in npm test and on MariaDB; npm run test:ledger 20 000 by default, .ci/run 4 000).
  */
-const SEQUENCES = Number(process.env.LEDGER_SEQUENCES ?? 200);
+const SEQUENCES = Number(process.env.LEDGER_SEQUENCES ?? 60);
 const YEARS = [2024, 2025, 2026, 2027];
 const FIRST = '2024-01-01';
 const LAST = '2027-12-31';

@@ -10,6 +10,7 @@ import { OAuthToken } from './entities/oauth-token.entity';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DEFAULT_SCRYPT, PasswordHasher } from './password-hasher';
+import { DEFAULT_HASH_GATE, HashGate } from './hash-gate';
 import { RateLimitsService } from './rate-limits.service';
 import { TokenService } from './token.service';
 import { TokenInvalidations } from './token-invalidations';
@@ -35,7 +36,11 @@ import { SettingsModule } from '../settings/settings.module';
     { provide: AUTHENTICATOR, useClass: BearerAuthenticator },
     {
       provide: PasswordHasher,
-      useFactory: (config: AppConfig) => new PasswordHasher({ ...DEFAULT_SCRYPT, logN: config.passwordScryptCost }),
+      useFactory: (config: AppConfig) =>
+        new PasswordHasher(
+          { ...DEFAULT_SCRYPT, logN: config.passwordScryptCost },
+          new HashGate({ ...DEFAULT_HASH_GATE, concurrency: config.passwordHashConcurrency, waiting: config.passwordHashQueue }),
+        ),
       inject: [APP_CONFIG],
     },
   ],

@@ -70,7 +70,7 @@ export class AuthService {
         // One bucket per user, whichever of its names (username, e-mail, a variant) is tried.
         const user = await this.tokens.userOfLogin(username);
         await this.limits.consume('login-username', loginBucket(user?.username ?? username), 'Too many sign-in attempts');
-        return this.passwordSignIn(await this.tokens.checkPassword(user, password));
+        return this.passwordSignIn(await this.tokens.checkPassword(user, password, clientAddress));
       }
       case 'mfa_otp':
         return this.mfaGrant(fields);

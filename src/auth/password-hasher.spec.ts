@@ -28,7 +28,7 @@ describe('PasswordHasher', () => {
   it('verifies nothing against a user without a password, spending a verification all the same', async () => {
     const spent = jest.spyOn(hasher, 'verifyAgainstNothing');
     await expect(hasher.verify('anything', NO_PASSWORD)).resolves.toBe(false);
-    expect(spent).toHaveBeenCalledWith('anything');
+    expect(spent).toHaveBeenCalledWith('anything', null);
   });
 
   it('spends a verification on unknown users and says no', async () => {

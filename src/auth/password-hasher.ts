@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { clientKey } from './client-key';
+import { HashGate } from './hash-gate';
 
 const KEY_LENGTH = 64;
 
@@ -37,12 +39,17 @@ export class PasswordHasher {
   static readonly MAX_LENGTH = 256;
   private dummyHash?: Promise<string>;
 
-  constructor(private readonly params: ScryptParams = DEFAULT_SCRYPT) {}
+  /** Every hash of this process goes through the gate: a bounded number on libuv's threads at once. */
+  constructor(
+    private readonly params: ScryptParams = DEFAULT_SCRYPT,
+    readonly gate: HashGate = new HashGate(),
+  ) {}
 
-  async hash(password: string): Promise<string> {
+  /** A new hash. `client` (an address) counts it against that client's share of the gate; none for the service's own work. */
+  async hash(password: string, client: string | null = null): Promise<string> {
     const salt = randomBytes(16);
     const { logN, r, p } = this.params;
-    const key = await scryptAsync(password, salt, KEY_LENGTH, this.options(logN, r, p));
+    const key = await this.scrypt(client, password, salt, KEY_LENGTH, this.options(logN, r, p));
     return ['scrypt', logN, r, p, salt.toString('base64'), key.toString('base64')].join('$');
   }
 
@@ -52,23 +59,28 @@ export class PasswordHasher {
     return !stored.startsWith(`scrypt$${logN}$${r}$${p}$`);
   }
 
-  async verify(password: string, stored: string): Promise<boolean> {
+  /** Whether the password is the one hashed; `client` as for hash(). */
+  async verify(password: string, stored: string, client: string | null = null): Promise<boolean> {
     const parts = stored.split('$');
     // No hash (NO_PASSWORD): false, in the time a real verification takes, so that a user without a
     // password cannot be told by timing from a wrong password.
-    if (parts.length !== 6 || parts[0] !== 'scrypt') return this.verifyAgainstNothing(password);
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return this.verifyAgainstNothing(password, client);
     const [logN, r, p] = parts.slice(1, 4).map(Number);
     const salt = Buffer.from(parts[4], 'base64');
     const expected = Buffer.from(parts[5], 'base64');
-    const key = await scryptAsync(password, salt, expected.length, this.options(logN, r, p));
+    const key = await this.scrypt(client, password, salt, expected.length, this.options(logN, r, p));
     return key.length === expected.length && timingSafeEqual(key, expected);
   }
 
   /** Spends the same time as a real verification, so unknown users cannot be told apart by timing. */
-  async verifyAgainstNothing(password: string): Promise<false> {
+  async verifyAgainstNothing(password: string, client: string | null = null): Promise<false> {
     this.dummyHash ??= this.hash(randomBytes(16).toString('hex'));
-    await this.verify(password, await this.dummyHash);
+    await this.verify(password, await this.dummyHash, client);
     return false;
+  }
+
+  private scrypt(client: string | null, password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+    return this.gate.run(client === null ? null : clientKey(client), () => scryptAsync(password, salt, keylen, options));
   }
 
   private options(logN: number, r: number, p: number): ScryptOptions {

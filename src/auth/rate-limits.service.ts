@@ -4,6 +4,7 @@ import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRe
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DomainException } from '../common/errors/domain.exception';
+import { clientKey } from './client-key';
 
 export type RateLimitName = 'login-address' | 'login-username' | 'password-change';
 
@@ -46,11 +47,14 @@ export class RateLimitsService implements OnModuleDestroy {
     ]);
   }
 
-  /** Counts one attempt; throws 429 RATE_LIMITED with Retry-After when the window's allowance is spent. */
+  /**
+   * Counts one attempt; throws 429 RATE_LIMITED with Retry-After when the window's allowance is
+   * spent. A client address counts by its clientKey (an IPv6 address by its /64).
+   */
   async consume(name: RateLimitName, key: string, message: string): Promise<void> {
     const limiter = this.limiters.get(name) as RateLimiterAbstract;
     try {
-      await limiter.consume(key);
+      await limiter.consume(name === 'login-address' ? clientKey(key) : key);
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) throw res;
       const wait = Math.max(1, Math.ceil(res.msBeforeNext / 1000));

@@ -112,8 +112,11 @@ export class TokenService {
   }
 
   /** The user of the login (userOfLogin) when the password is its own. Unknown user and wrong password look the same. */
-  async checkPassword(user: DirectoryUser | null, password: string): Promise<DirectoryUser> {
-    const ok = user ? await this.hasher.verify(password, user.passwordHash) : await this.hasher.verifyAgainstNothing(password);
+  /** The user when the password is its own; `client` (the caller's address) counts the hash against that client's share. */
+  async checkPassword(user: DirectoryUser | null, password: string, client: string | null = null): Promise<DirectoryUser> {
+    const ok = user
+      ? await this.hasher.verify(password, user.passwordHash, client)
+      : await this.hasher.verifyAgainstNothing(password, client);
     if (!user || !ok || !user.active) {
       throw new DomainException('INVALID_CREDENTIALS', 'Invalid username or password');
     }

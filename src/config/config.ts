@@ -143,6 +143,12 @@ export interface AppConfig {
    * with another cost still verify and are re-hashed at the next sign-in.
    */
   passwordScryptCost: number;
+  /**
+   * Password hashes at once in one process (PASSWORD_HASH_CONCURRENCY, 2: half of libuv's threads)
+   * and waiting for a turn (PASSWORD_HASH_QUEUE, 32): past them a sign-in answers 503 SIGN_IN_BUSY.
+   */
+  passwordHashConcurrency: number;
+  passwordHashQueue: number;
   /** How long the employee list's `total` is reused for the same scope, filters and search (0: counted on every request). */
   listTotalsCacheMs: number;
   /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
@@ -522,6 +528,8 @@ export function loadConfig(env: Env): AppConfig {
     },
     insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
     passwordScryptCost: int('PASSWORD_SCRYPT_COST', 15, 10, 20),
+    passwordHashConcurrency: int('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+    passwordHashQueue: int('PASSWORD_HASH_QUEUE', 32, 0, 10_000),
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     fileStorage: fileStorage(),

@@ -249,7 +249,7 @@ export class UsersService {
     // Every attempt counts: a stolen token must not guess the current password, nor queue scrypt work.
     await this.limits.consume('password-change', String(caller.id), 'Too many password change attempts');
     const user = await this.users.findOneOrFail({ where: { id: caller.id } });
-    if (!(await this.hasher.verify(current, user.passwordHash))) {
+    if (!(await this.hasher.verify(current, user.passwordHash, `user:${caller.id}`))) {
       throw ValidationException.field('current_password', 'is not the current password');
     }
     this.checkPasswordLength(next, 'new_password');

@@ -56,6 +56,7 @@ export const ERROR_STATUS = {
   DEPENDENCY_UNAVAILABLE: 503,
   PDF_UNAVAILABLE: 503,
   MAIL_UNAVAILABLE: 503,
+  SIGN_IN_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,0 +1,122 @@
+import { PasswordHasher } from '../src/auth/password-hasher';
+import { buildCompany, Company } from './helpers/company';
+import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
+import { bearer, createTestApp, createUser, itTimed, okCaller, TestApp } from './helpers/test-app';
+
+/** Hardening IV (docs/api/decisions.md, "Hardening IV"): what a newcomer, an integrator and an attacker met. */
+describe('hardening IV: an unauthenticated sign-in flood (item 21)', () => {
+  let t: TestApp;
+  let c: Company;
+  let docPath: string;
+
+  beforeAll(async () => {
+    // The real cost (2^15, ~220 ms a hash here): the flood is about the thread pool's time.
+    t = await createTestApp({
+      PASSWORD_SCRYPT_COST: '15',
+      LOGIN_RATE_LIMIT_PER_ADDRESS: '1000',
+      LOGIN_RATE_LIMIT_PER_USERNAME: '1000',
+    });
+    c = await buildCompany(t.app);
+    const ok = okCaller(t.app);
+    const type = (await ok('POST', '/document-types', c.users.admin.token, { name: 'Passport' })).id;
+    const form = multipartForm([
+      { name: 'document_type', value: String(type) },
+      { name: 'file', filename: 'p.pdf', type: 'application/pdf', data: SAMPLE_FILES.pdf('y'.repeat(200_000)) },
+    ]);
+    const doc = await t.app.inject({
+      method: 'POST',
+      url: `/app/api/employees/${c.emp.report1}/documents`,
+      headers: { ...bearer(c.users.admin.token), ...form.headers },
+      payload: form.payload,
+    });
+    expect(doc.statusCode).toBe(200);
+    docPath = `/app/api/employees/${c.emp.report1}/documents/${doc.json().data.id}/file`;
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const signIn = (username: string, password: string, remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/app/api/oauth/token',
+      payload: { grant_type: 'password', username, password },
+      remoteAddress,
+    });
+  /** 32 concurrent sign-ins of random unknown names from 16 addresses (127.0.0.2...), as the red team sent them. */
+  const flood = () =>
+    Array.from({ length: 32 }, (_, i) =>
+      signIn(`u${Math.random().toString(36).slice(2)}`, Math.random().toString(36), `127.0.0.${2 + (i % 16)}`),
+    );
+  const download = async () => {
+    const t0 = performance.now();
+    const res = await t.app.inject({ method: 'GET', url: docPath, headers: bearer(c.users.admin.token) });
+    expect([res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([200, '']);
+    return performance.now() - t0;
+  };
+
+  it('keeps at most two hashes on the thread pool; a legitimate sign-in from another address succeeds meanwhile', async () => {
+    const gate = t.app.get(PasswordHasher).gate;
+    const user = await createUser(t.app, 'Employee');
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, gate.state.running)), 1);
+    try {
+      const attack = flood();
+      await new Promise((r) => setTimeout(r, 50));
+      const legit = await signIn(user.user.username, user.password, '10.9.9.9');
+      expect([legit.statusCode, legit.json().scope]).toEqual([200, 'employee']);
+      const answers = await Promise.all(attack);
+      const statuses = answers.map((a) => a.statusCode);
+      // Wrong credentials, or refused before any hash with Retry-After: never a 5xx other than 503, never a hang.
+      expect(statuses.filter((s) => ![401, 429, 503].includes(s))).toEqual([]);
+      for (const a of answers.filter((x) => x.statusCode !== 401)) {
+        expect([a.json().error.code, Number(a.headers['retry-after']) >= 1]).toEqual([
+          a.statusCode === 429 ? 'RATE_LIMITED' : 'SIGN_IN_BUSY',
+          true,
+        ]);
+      }
+    } finally {
+      clearInterval(watch);
+    }
+    expect(most).toBeLessThanOrEqual(2);
+    expect(most).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it('counts an IPv6 client by its /64: changing the interface identifier gives no new allowance', async () => {
+    const limited = await createTestApp({ LOGIN_RATE_LIMIT_PER_ADDRESS: '2' });
+    try {
+      const attempt = (address: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/app/api/oauth/token',
+          payload: { grant_type: 'password', username: 'nobody', password: 'wrong-password' },
+          remoteAddress: address,
+        });
+      expect((await attempt('2001:db8:7:7::1')).statusCode).toBe(401);
+      expect((await attempt('2001:db8:7:7::2')).statusCode).toBe(401);
+      const third = await attempt('2001:db8:7:7:abcd::3');
+      expect([third.statusCode, third.json().error.code]).toEqual([429, 'RATE_LIMITED']);
+      // Another /64 has its own.
+      expect((await attempt('2001:db8:7:8::1')).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  itTimed(
+    'a document download during the flood stays within twice its idle time (plus 50 ms)',
+    async () => {
+      for (let i = 0; i < 5; i++) await download(); // warm
+      const idle = [];
+      for (let i = 0; i < 10; i++) idle.push(await download());
+      const idleMs = idle.sort((a, b) => a - b)[5];
+      const attack = flood();
+      await new Promise((r) => setTimeout(r, 100));
+      const during = [];
+      for (let i = 0; i < 5; i++) during.push(await download());
+      await Promise.all(attack);
+      const worst = Math.max(...during);
+      console.log(`document download: idle median ${idleMs.toFixed(1)} ms, worst during the flood ${worst.toFixed(1)} ms`);
+      expect(worst).toBeLessThanOrEqual(2 * idleMs + 50);
+    },
+    60_000,
+  );
+});
