@@ -31,4 +31,6 @@ module.exports = {
   // Suites wait on timers, SMTP and child processes as much as on the CPU: three workers on two
   // cores ran npm test in a third of the in-band time (jest's default is cores - 1, in band here).
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),
+  // After the summary: what was skipped and what it needs (the names say, test/helpers/skip.ts).
+  reporters: ['default', '<rootDir>/test/helpers/skip-reporter.js'],
 };

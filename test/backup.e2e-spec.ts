@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SQLITE } from './helpers/skip';
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ const LATEST = MIGRATIONS[MIGRATIONS.length - 1].name;
  * hr db:backup / db:restore (issue 48, API.md §24): a consistent copy of the SQLite database taken
  * while the API serves a stream of writes, put back into a fresh application.
  */
-(INTEGRATION ? describe.skip : describe)('database backup and restore (SQLite)', () => {
+describeIf(!INTEGRATION, NEEDS_SQLITE)('database backup and restore (SQLite)', () => {
   let dir: string;
   let env: Record<string, string>;
   let t: TestApp | null = null;

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { INTEGRATION, sleep } from './helpers/test-app';
  * soak's 100 sign-ins right after readiness: one process at 140 % CPU, the other idle). Readiness
  * now waits for every process.
  */
-(INTEGRATION ? describe : describe.skip)('API_PROCESSES=2', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('API_PROCESSES=2', () => {
   let dir: string;
   let api: NodeProcess | null = null;
   beforeAll(() => {

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_FAULTS } from './helpers/skip';
 import { createServer, IncomingHttpHeaders, request as httpRequest, ServerResponse } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createConnection } from 'mysql2/promise';
@@ -88,7 +89,7 @@ const summary = (samples: Sample[]) => {
  * Fault injection with real processes (issue 14): the built API and worker (`dist/`) as child
  * processes, on a MariaDB and a Redis of this suite's own, which it stops and starts again.
  */
-(FAULTS ? describe : describe.skip)('faults: real processes, MariaDB and Redis stopped and restarted', () => {
+describeIf(FAULTS, NEEDS_FAULTS)('faults: real processes, MariaDB and Redis stopped and restarted', () => {
   const db = new PrivateMariaDb();
   const redis = new PrivateRedis();
   let smtp: SmtpSink;

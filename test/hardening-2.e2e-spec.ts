@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PayrollColumn } from '../src/payroll/entities/payroll-config.entities';
@@ -381,7 +382,7 @@ describe('hardening II (issue 24)', () => {
   });
 
   // Item 10: on MariaDB only (SQLite serializes its writers).
-  (INTEGRATION ? describe : describe.skip)('item 10: writes to different employees never conflict on MariaDB', () => {
+  describeIf(INTEGRATION, NEEDS_SERVERS)('item 10: writes to different employees never conflict on MariaDB', () => {
     const ROUNDS = 50;
     it('16 clients writing distinct employees’ salaries, payroll employees, entitlements and user departments see no 409', async () => {
       expect(mysql()).toBe(true);

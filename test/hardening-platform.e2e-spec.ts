@@ -1,3 +1,4 @@
+import { describeIf, itIf, NEEDS_SERVERS } from './helpers/skip';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { PasswordHasher } from '../src/auth/password-hasher';
@@ -170,7 +171,7 @@ describe('hardening (issue 8): platform', () => {
       }
     });
 
-    (INTEGRATION ? it : it.skip)('with Redis, two API processes count sign-ins together', async () => {
+    itIf(INTEGRATION, NEEDS_SERVERS)('with Redis, two API processes count sign-ins together', async () => {
       const shared = { QUEUE_PREFIX: `${process.env.QUEUE_PREFIX ?? 'hr'}:rl${Date.now()}`, LOGIN_RATE_LIMIT_PER_USERNAME: '4' };
       const one = await createTestApp(shared);
       const two = await createTestApp(shared, { keepDatabase: true });
@@ -238,7 +239,7 @@ describe('hardening (issue 8): platform', () => {
     });
   });
 
-  (INTEGRATION ? describe : describe.skip)('item 14: MariaDB character set', () => {
+  describeIf(INTEGRATION, NEEDS_SERVERS)('item 14: MariaDB character set', () => {
     const name = `hr_latin1_${Date.now()}`;
     let server: DataSource;
     beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ const ROWS = 20_000;
  * leaves nothing of the killed attempt, valid-rows resumes after the batches it committed
  * (issue 27). Real worker processes (`dist/src/worker.js`) on MariaDB + Redis.
  */
-(INTEGRATION ? describe : describe.skip)('imports with worker processes killed mid-import (MariaDB + Redis)', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('imports with worker processes killed mid-import (MariaDB + Redis)', () => {
   let api: TestApp;
   let ds: DataSource;
   let call: ReturnType<typeof apiCaller>;

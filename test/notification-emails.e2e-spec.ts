@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { simpleParser } from 'mailparser';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
@@ -315,7 +316,7 @@ describe('notification e-mails', () => {
   });
 });
 
-(INTEGRATION ? describe : describe.skip)('notification e-mails with two workers (MariaDB + Redis)', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('notification e-mails with two workers (MariaDB + Redis)', () => {
   let t: TestApp;
   let other: TestApp;
   let c: Company;

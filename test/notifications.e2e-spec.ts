@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -238,7 +239,7 @@ describe('notifications', () => {
 });
 
 /** Two API processes on one database and Redis: a notification made by one reaches a stream open on the other. */
-(INTEGRATION ? describe : describe.skip)('notifications across API processes (MariaDB + Redis)', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('notifications across API processes (MariaDB + Redis)', () => {
   let t: TestApp;
   let other: TestApp;
   let c: Company;

@@ -19,9 +19,13 @@ describe('OpenID Connect sign-in', () => {
 
   /** The provider at its defaults (the e-mail at UserInfo only), or with the claims in the ID token too. */
   async function start(variant: string[]): Promise<void> {
-    provider = spawn(process.execPath, [join(__dirname, 'helpers', 'oidc-provider.mjs'), CALLBACK, 'hr', 'hr-secret', ...variant], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    provider = spawn(
+      process.execPath,
+      [join(__dirname, 'helpers', 'oidc-provider.mjs'), CALLBACK, 'hr', 'hr-secret', ...variant],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     issuer = await new Promise<string>((resolve, reject) => {
       provider.stdout!.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { issuer: string }).issuer));
       provider.once('exit', (code) => reject(new Error(`the provider exited with ${code}`)));

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, Server } from 'node:http';
@@ -36,7 +37,7 @@ async function receiver() {
  * + Redis (worker processes), and on SQLite (API processes, which run the jobs themselves). Built service:
  * `npm run test:integration` builds first.
  */
-(INTEGRATION ? describe : describe.skip)('outbox relay with worker processes killed mid-batch', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('outbox relay with worker processes killed mid-batch', () => {
   const cases: Array<
     [
       string,

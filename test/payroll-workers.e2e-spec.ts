@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const processedLines = (workers: WorkerProcess[], id: number) =>
  * SIGKILL in the middle of writing a run, two workers sharing twenty runs, the queue dashboard.
  * `npm run test:integration` builds first.
  */
-(INTEGRATION ? describe : describe.skip)('payroll runs with worker processes (MariaDB + Redis)', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('payroll runs with worker processes (MariaDB + Redis)', () => {
   let api: TestApp;
   let ds: DataSource;
   let call: ReturnType<typeof apiCaller>;

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,9 @@ function childrenOf(pid: number): number[] {
  * `unknown`, and the worker
  * that takes its job over sends nobody a second e-mail. `npm run test:integration` builds first.
  */
-(INTEGRATION && !PDF_SKIP_REASON ? describe : describe.skip)('payslip e-mails with worker processes (MariaDB + Redis)', () => {
+const RUN = INTEGRATION && !PDF_SKIP_REASON;
+const NEEDS = PDF_SKIP_REASON ?? NEEDS_SERVERS;
+describeIf(RUN, NEEDS)('payslip e-mails with worker processes (MariaDB + Redis)', () => {
   let api: TestApp;
   let c: Company;
   let smtp: SmtpSink;

@@ -1,3 +1,4 @@
+import { itIf, NEEDS_SERVERS } from './helpers/skip';
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import { Queue } from 'bull';
@@ -131,7 +132,7 @@ describe('shutdown', () => {
 });
 
 describe('a scheduled job across processes', () => {
-  (INTEGRATION ? it : it.skip)('two workers on one Redis run each interval of a scheduled job once (issue 26)', async () => {
+  itIf(INTEGRATION, NEEDS_SERVERS)('two workers on one Redis run each interval of a scheduled job once (issue 26)', async () => {
     const prefix = `${process.env.QUEUE_PREFIX ?? 'hr'}:sched-${randomUUID().slice(0, 8)}`;
     const a = await createTestApp({ QUEUE_PREFIX: prefix });
     const b = await createTestApp({ QUEUE_PREFIX: prefix }, { keepDatabase: true });
@@ -161,7 +162,7 @@ describe('a scheduled job across processes', () => {
 });
 
 describe('a schedule an upgrade retired', () => {
-  (INTEGRATION ? it : it.skip)(
+  itIf(INTEGRATION, NEEDS_SERVERS)(
     'is removed from Redis when a consumer of the release that retired it starts, not failed at every interval (issue 42)',
     async () => {
       const prefix = `${process.env.QUEUE_PREFIX ?? 'hr'}:retired-${randomUUID().slice(0, 8)}`;

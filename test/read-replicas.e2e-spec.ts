@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_REPLICA } from './helpers/skip';
 import { createConnection, Connection } from 'mysql2/promise';
 import { ReadReplicas } from '../src/common/database/read-replicas';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -12,7 +13,7 @@ const REPLICA = process.env.HR_TEST_REPLICA;
  * reads the primary; a replica whose SQL thread stopped, or that does not answer, is skipped and
  * the primary serves.
  */
-(INTEGRATION && REPLICA ? describe : describe.skip)('read replicas (MariaDB primary and replica)', () => {
+describeIf(INTEGRATION && !!REPLICA, NEEDS_REPLICA)('read replicas (MariaDB primary and replica)', () => {
   let t: TestApp;
   /** Another API process on the same database, replicas and Redis. */
   let t2: TestApp;

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SQLITE } from './helpers/skip';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { seedDemo } from '../src/database/seeds/demo.seed';
@@ -11,7 +12,7 @@ import { bearer, createTestApp, INTEGRATION, TestApp } from './helpers/test-app'
  * scheduled recovery's work now.) On SQLite: the tables are listed from sqlite_master; the routes'
  * code is the same on MariaDB.
  */
-(INTEGRATION ? describe.skip : describe)('reads write nothing', () => {
+describeIf(!INTEGRATION, NEEDS_SQLITE)('reads write nothing', () => {
   let t: TestApp;
   let ds: DataSource;
   let admin: Record<string, string>;

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SQLITE } from './helpers/skip';
 import { DataSource } from 'typeorm';
 import { optimizeSqlite } from '../src/common/database/sqlite-statistics';
 import { startupStatistics } from '../src/database/data-source';
@@ -6,7 +7,7 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
 
 /** SQLite only: the planner gets statistics, and filtered + sorted lists an index in their order. */
-(INTEGRATION ? describe.skip : describe)('SQLite planner statistics', () => {
+describeIf(!INTEGRATION, NEEDS_SQLITE)('SQLite planner statistics', () => {
   let t: TestApp;
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());

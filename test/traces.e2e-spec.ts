@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_TRACES } from './helpers/skip';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
@@ -29,7 +30,8 @@ interface Exported {
  * OTEL_EXPORTER_OTLP_ENDPOINT pointing at it. One POST .../process gives one trace holding the
  * request, the job (in the worker, across Redis, when there is one) and the database's spans.
  */
-(process.env.HR_TEST_TRACES === '1' ? describe : describe.skip)('traces', () => {
+const TRACES = process.env.HR_TEST_TRACES === '1';
+describeIf(TRACES, NEEDS_TRACES)('traces', () => {
   const spans: Exported[] = [];
   let receiver: Server;
   let endpoint: string;

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS, NEEDS_SQLITE } from './helpers/skip';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { Department } from '../src/reference/entities/reference.entities';
 import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
 
 /** MariaDB only: what the transaction helper does when the server picks a deadlock victim. */
-(INTEGRATION ? describe : describe.skip)('transaction(): deadlock victims on MariaDB', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('transaction(): deadlock victims on MariaDB', () => {
   let t: TestApp;
   let ds: DataSource;
   let rows: [number, number];
@@ -66,7 +67,7 @@ import { createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
  * connection's lock is on the event loop, not in SQLite's busy handler, which stops the whole
  * process: in one process the holder could not commit meanwhile, and the waiter failed after 5 s.
  */
-(INTEGRATION ? describe.skip : describe)('transaction(): several connections on one SQLite file', () => {
+describeIf(!INTEGRATION, NEEDS_SQLITE)('transaction(): several connections on one SQLite file', () => {
   let t: TestApp;
   let dir: string;
   let ds: DataSource;

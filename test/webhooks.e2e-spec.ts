@@ -1,3 +1,4 @@
+import { itIf, NEEDS_SERVERS } from './helpers/skip';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -251,7 +252,7 @@ describe('webhooks', () => {
   // dispatcher's locking read, in REPEATABLE READ, locked the gap every new event goes into for its
   // whole transaction (Redis calls included): every audited change waited for it, and a change that
   // the dispatcher's UPDATE waited for in turn closed a cycle.
-  (INTEGRATION ? it : it.skip)(
+  itIf(INTEGRATION, NEEDS_SERVERS)(
     'MariaDB: while the dispatcher holds a batch, a change that writes an event does not wait for it',
     async () => {
       const jobs = t.app.get(JobQueue);

@@ -1,3 +1,4 @@
+import { describeIf, NEEDS_SERVERS } from './helpers/skip';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,7 @@ import { SmtpSink, startSmtp } from './helpers/smtp';
  * Bull on Redis with a separate worker: the API process does not consume (QUEUE_CONSUMER=false).
  * Without Redis there is no separate worker to stop, so this runs under `npm run test:integration`.
  */
-(INTEGRATION ? describe : describe.skip)('welcome e-mail with the worker down, then up', () => {
+describeIf(INTEGRATION, NEEDS_SERVERS)('welcome e-mail with the worker down, then up', () => {
   let smtp: SmtpSink;
   let api: TestApp;
   let worker: INestApplicationContext | undefined;

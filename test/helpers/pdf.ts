@@ -21,12 +21,11 @@ export const PDF_SKIP_REASON: string | null = (() => {
   }
 })();
 
-/** `describe`, or `describe.skip` with the reason printed once, when PDFs cannot be made here. */
+/** `describe`, or `describe.skip` with the reason in its name (listed at the end of the run), when PDFs cannot be made here. */
 export function describeWithPdf(name: string, fn: () => void): void {
   if (PDF_SKIP_REASON) {
     // The reason a newcomer's run skips these tests.
-    console.warn(`skipped "${name}": ${PDF_SKIP_REASON}`);
-    describe.skip(name, fn);
+    describe.skip(`${name} [skipped: needs ${PDF_SKIP_REASON}]`, fn);
   } else describe(name, fn);
 }
 

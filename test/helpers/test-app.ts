@@ -14,6 +14,7 @@ import { UserLevel } from '../../src/common/auth/user-level';
 import { User } from '../../src/users/entities/user.entity';
 import { UsersService } from '../../src/users/users.service';
 import { ContractCheck } from './contract';
+import { itIf } from './skip';
 
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
 export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
@@ -255,7 +256,10 @@ export async function processPayroll(app: NestFastifyApplication, token: string,
  * pause measured on the wall clock there is the scheduler's as much as ours (a 6 000-row import
  * "paused" 370 ms beside the other workers, and under the test's 200 ms alone).
  */
-export const itTimed: jest.It = process.env.HR_TEST_TIMING === '1' && !INTEGRATION ? it : it.skip;
+export const itTimed = itIf(
+  process.env.HR_TEST_TIMING === '1' && !INTEGRATION,
+  'one suite at a time on the embedded database: npm run test:timing, a step of .ci/run',
+);
 
 /**
  * Runs `work` and measures the longest the event loop went without a turn meanwhile (a 1 ms timer's

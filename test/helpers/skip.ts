@@ -1,0 +1,21 @@
+/**
+ * Suites and tests that need what a newcomer's `npm test` does not have say so in their name, and
+ * the run ends with the list of what was skipped and why (test/helpers/skip-reporter.js).
+ */
+export const NEEDS_SERVERS = 'MariaDB and Redis: npm run test:integration, a step of .ci/run';
+export const NEEDS_SQLITE = 'the embedded SQLite database: it is about SQLite, npm test runs it';
+
+const named = (name: string, needs: string) => `${name} [skipped: needs ${needs}]`;
+
+/** `describe` when `run`, else `describe.skip` with what it needs in its name. */
+export function describeIf(run: boolean, needs: string): (name: string, fn: () => void) => void {
+  return run ? describe : (name, fn) => describe.skip(named(name, needs), fn);
+}
+
+/** `it` when `run`, else `it.skip` with what it needs in its name. */
+export function itIf(run: boolean, needs: string): (name: string, fn: jest.ProvidesCallback, timeout?: number) => void {
+  return run ? it : (name, fn, timeout) => it.skip(named(name, needs), fn, timeout);
+}
+export const NEEDS_FAULTS = 'a MariaDB and a Redis of its own that it stops: npm run test:faults, a step of .ci/run';
+export const NEEDS_REPLICA = 'a MariaDB primary and its replica: npm run test:replicas, a step of .ci/run';
+export const NEEDS_TRACES = 'an OTLP receiver and the built service: npm run test:traces, a step of .ci/run';
