@@ -355,7 +355,7 @@ function underGate(prefix: string, request: FastifyRequest): boolean {
 }
 
 /**
- * API.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health
+ * docs/api/decisions.md §3: while "Enable Rest Api" is No, everything under the base answers 503 except the health
  * probes and the metrics (§24). Answered from the settings cache without a promise when it is fresh (every request but
  * one in SETTINGS_CACHE_MS); `done` lets the request through, a refusal is sent instead.
  */

@@ -6,9 +6,12 @@ import { createApp, handlersDone } from './app.factory';
 import { createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { ALL_PROCESSES_LISTENING } from './health/cluster-readiness';
+import { checkDatabase, DatabaseSetupError } from './database/reachable';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  // A database that does not exist, or refuses the user: one line, before any process starts.
+  if (cluster.isPrimary) await checkDatabase(config.database);
   if (config.apiProcesses > 1 && cluster.isPrimary) return runPrimary(config);
   const app = await createApp(config, { shutdownHooks: false });
   await app.listen(config.port, config.host);
@@ -95,6 +98,7 @@ function tellListening(worker: Worker): void {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err)}\n`);
+  const oneLine = err instanceof ConfigError || err instanceof DatabaseSetupError;
+  process.stderr.write(`${oneLine ? err.message : String((err as Error)?.stack ?? err)}\n`);
   process.exit(1);
 });

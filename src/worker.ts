@@ -11,11 +11,12 @@ import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { Metrics } from './common/metrics/metrics';
 import { startMetricsListener } from './common/metrics/metrics-listener';
 import { ConfigError, loadConfig } from './config/config';
+import { checkDatabase, DatabaseSetupError } from './database/reachable';
 
 /**
- * The queue worker: the same modules as the API, no HTTP listener. It consumes the `mail`,
- * `payroll` and `webhooks` queues from Redis (moving new webhook events from the outbox to the
- * last) and drains running jobs on SIGTERM/SIGINT. It serves its metrics on WORKER_METRICS_PORT
+ * The queue worker: the same modules as the API, no HTTP listener. It consumes every queue of
+ * QUEUE_NAMES from Redis (mail, payroll, webhooks, imports, documents, schedule; moving new
+ * webhook events from the outbox to the webhooks queue) and drains running jobs on SIGTERM/SIGINT. It serves its metrics on WORKER_METRICS_PORT
  * (loopback by default) and, with QUEUE_DASHBOARD_PORT, the queue dashboard on 127.0.0.1.
  */
 async function main(): Promise<void> {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   if (!config.redisUrl) {
     throw new ConfigError(['REDIS_URL: the worker needs Redis; without it the API process runs jobs itself']);
   }
+  await checkDatabase(config.database);
   const logger = createRootLogger(config.logLevel);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new PinoNestLogger(logger) });
   await app.init();
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err)}\n`);
+  const oneLine = err instanceof ConfigError || err instanceof DatabaseSetupError;
+  process.stderr.write(`${oneLine ? err.message : String((err as Error)?.stack ?? err)}\n`);
   process.exit(1);
 });

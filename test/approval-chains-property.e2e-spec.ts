@@ -9,7 +9,7 @@ import { apiCaller, createTestApp, createUser, INTEGRATION, TestApp, TestUser } 
  * Approval chains against a reference model (issue 45): random policies, absences, delegations,
  * decisions (some two at once on one step) and cancellations over leave requests; after every
  * action the request's status, its chain's steps and decisions, and the ledger's taken days
- * match a model written here from API.md §21, independently of src/approvals/approval-chain.ts.
+ * match a model written here from docs/api/decisions.md §21, independently of src/approvals/approval-chain.ts.
  * `APPROVAL_SEQUENCES` sets how many: 60 in npm test (a newcomer's command, within 4 minutes),
  * 100 on MariaDB (test:integration), 1 000 in `npm run test:approvals`, a .ci/run step.
  */
@@ -112,7 +112,7 @@ describe('approval chains: random sequences against a model (issue 45)', () => {
     return res.json().data;
   }
 
-  // The model (API.md §21).
+  // The model (docs/api/decisions.md §21).
   const ancestors = (d: number | null) => {
     const out: number[] = [];
     for (let at = d; at !== null && at !== undefined; at = parents.get(at) ?? null) out.push(at);

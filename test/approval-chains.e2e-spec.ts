@@ -4,7 +4,7 @@ import { EmployeesService } from '../src/employees/employees.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, outboxEvents, TestApp, TestUser } from './helpers/test-app';
 
-/** Approval chains (issue 45, API.md §21) over leave requests and time entries. */
+/** Approval chains (issue 45, docs/api/decisions.md §21) over leave requests and time entries. */
 describe('approval chains', () => {
   let t: TestApp;
   let c: Company;

@@ -9,7 +9,7 @@ import { apiCaller, createTestApp, TestApp } from './helpers/test-app';
  * until it has an entry): each route called anonymously and as each of the four levels, with
  * missing ids and an empty body. Expected: anonymous 401 unless public; a level the table does not
  * allow 403; an allowed level anything but 401/403; never a 5xx. The table is written from
- * API.md §5 and the README's tables, not from the decorators, so the two are checked against each
+ * docs/api/decisions.md §5 and the README's tables, not from the decorators, so the two are checked against each
  * other; then the employee record routes against each level's own record, a report's, another
  * department's and a missing one (writes: the employees access matrix).
  */
@@ -35,7 +35,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|DELETE/, /^\/scim-tokens(\/:id)?$/, ADMIN],
   [/GET|PUT/, /^\/settings$/, ADMIN],
   [/GET/, /^\/meta\/(countries|currency|extensions|mobile-modules)$/, ANY],
-  // Reference data: everyone reads, Admins write (API.md §7).
+  // Reference data: everyone reads, Admins write (docs/api/decisions.md §7).
   [/GET/, new RegExp(`^/(${REFERENCE})(/:id)?$`), ANY],
   [/POST|PUT|DELETE/, new RegExp(`^/(${REFERENCE})(/:id)?$`), ADMIN],
   // Users: Admin; everyone changes its own password.
@@ -119,7 +119,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
 ];
 
 /**
- * Record scope of the employee record routes (GET /employees/:id/...), API.md §5: who sees which
+ * Record scope of the employee record routes (GET /employees/:id/...), docs/api/decisions.md §5: who sees which
  * of the company's employees. `manager` is the Manager user's employee, `report1` (Platform) and
  * `report2` (Engineering) its direct reports, report1 the Employee user's own record,
  * `grandReport` report1's report (Platform, under Engineering), `outsider` in Sales; the

@@ -14,7 +14,7 @@ import { apiCaller, captureIo, createTestApp, INTEGRATION, TestApp } from './hel
 const LATEST = MIGRATIONS[MIGRATIONS.length - 1].name;
 
 /**
- * hr db:backup / db:restore (issue 48, API.md §24): a consistent copy of the SQLite database taken
+ * hr db:backup / db:restore (issue 48, docs/api/decisions.md §24): a consistent copy of the SQLite database taken
  * while the API serves a stream of writes, put back into a fresh application.
  */
 describeIf(!INTEGRATION, NEEDS_SQLITE)('database backup and restore (SQLite)', () => {

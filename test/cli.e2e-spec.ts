@@ -1,3 +1,4 @@
+import { itIf, NEEDS_SERVERS } from './helpers/skip';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -489,5 +490,15 @@ describe('hr command line: what answers without the application', () => {
       const firstImport = lines.find((l) => l.startsWith('import '));
       expect({ entry, firstImport }).toEqual({ entry, firstImport: "import './node-check';" });
     }
+  });
+
+  itIf(INTEGRATION, NEEDS_SERVERS)('a database that does not exist is one line naming what to create, exit 1', async () => {
+    const base = process.env.HR_TEST_BASE_DATABASE_URL ?? process.env.DATABASE_URL!;
+    const missing = base.replace(/\/[^/?]*(\?.*)?$/, '/hr_no_such_database_here');
+    const c = captureIo();
+    expect(await runCli(['db:migrate'], c.io, { DATABASE_URL: missing, LOG_LEVEL: 'warn' })).toBe(1);
+    expect(c.err).toEqual([
+      expect.stringMatching(/^error: DATABASE_URL names the database "hr_no_such_database_here", which does not exist on /),
+    ]);
   });
 });

@@ -18,7 +18,7 @@ import { startS3Emulator } from './helpers/s3-emulator';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { apiCaller, bearer, createTestApp, INTEGRATION, okCaller, TestApp, until } from './helpers/test-app';
 
-/** Employee documents (issue 28, API.md §14): the document types. */
+/** Employee documents (issue 28, docs/api/decisions.md §14): the document types. */
 describe('document types', () => {
   let t: TestApp;
   let c: Company;
@@ -383,7 +383,7 @@ describe.each([
     );
   });
 
-  it('lets each level do what API.md §14 says: HR everything in scope, a Manager its reports’ manager-visible types, an Employee its own', async () => {
+  it('lets each level do what docs/api/decisions.md §14 says: HR everything in scope, a Manager its reports’ manager-visible types, an Employee its own', async () => {
     const { employee, manager, restricted } = c.users;
     const mine = (type: number, name: string) =>
       uploaded(admin, c.emp.report1, [

@@ -3,7 +3,7 @@ import { buildCompany, Company, employeeBody } from './helpers/company';
 
 /**
  * Every employee route, called by every user level on its own record, a subordinate's and an
- * unrelated one. The expected status codes are API.md §5 written out as a table.
+ * unrelated one. The expected status codes are docs/api/decisions.md §5 written out as a table.
  */
 type Actor = 'anonymous' | 'employee' | 'manager' | 'restricted' | 'admin';
 type Target = 'manager' | 'report1' | 'grandReport' | 'outsider';

@@ -5,7 +5,7 @@ import { addDays } from '../src/common/time/days';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, Method, okCaller, outboxEvents, TestApp } from './helpers/test-app';
 
-/** Issue 43: dated changes, history, as-of reads, the daily job (API.md §19). */
+/** Issue 43: dated changes, history, as-of reads, the daily job (docs/api/decisions.md §19). */
 describe('employment history', () => {
   let t: TestApp;
   let call: ReturnType<typeof apiCaller>;

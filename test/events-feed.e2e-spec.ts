@@ -5,7 +5,7 @@ import { apiCaller, createTestApp, createUser, outboxEvents, TestApp } from './h
 
 type FeedEvent = { id: number; type: string; occurred_at: string; data: { id: number; employee?: number } };
 
-/** GET /events (issue 43, API.md §19): the webhook events as a feed read by cursor, scoped like the records. */
+/** GET /events (issue 43, docs/api/decisions.md §19): the webhook events as a feed read by cursor, scoped like the records. */
 describe('events feed', () => {
   let t: TestApp;
   let call: ReturnType<typeof apiCaller>;

@@ -38,7 +38,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe('exports of lists as CSV and XLSX (issue 27, API.md §13)', () => {
+describe('exports of lists as CSV and XLSX (issue 27, docs/api/decisions.md §13)', () => {
   let t: TestApp;
   let c: Company;
   let call: ReturnType<typeof apiCaller>;

@@ -324,7 +324,7 @@ describe('hardening (issue 8)', () => {
         }
         expect({ path, fixture: !!fixtures[path] }).toEqual({ path, fixture: true });
         for (const field of Object.keys(schema.properties)) {
-          // Ignored in the body: the id (API.md §7), and what a GET returns that a PUT cannot change (readOnly, issue 41).
+          // Ignored in the body: the id (docs/api/decisions.md §7), and what a GET returns that a PUT cannot change (readOnly, issue 41).
           if (field === 'id' || (schema.properties[field] as { readOnly?: boolean }).readOnly) continue;
           const made = await fixtures[path]();
           const { id, token } = made;

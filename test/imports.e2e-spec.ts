@@ -39,7 +39,7 @@ interface ImportBody {
   file_name: string;
 }
 
-describe('imports of CSV and XLSX files (issue 27, API.md §13)', () => {
+describe('imports of CSV and XLSX files (issue 27, docs/api/decisions.md §13)', () => {
   let t: TestApp;
   let c: Company;
   let call: ReturnType<typeof apiCaller>;

@@ -219,7 +219,7 @@ describe('leave', () => {
     const dates = own.json().data.map((l: { date_start: string }) => l.date_start);
     expect(dates).toEqual([...dates].sort().reverse()); // newest first
     expect((await call('GET', `/employees/${c.emp.manager}/leaves`, e)).statusCode).toBe(404);
-    // The leave list: an Employee's own requests only (API.md §9).
+    // The leave list: an Employee's own requests only (docs/api/decisions.md §9).
     const ownList = await call('GET', '/leaves?limit=500', e);
     expect(ownList.statusCode).toBe(200);
     expect(ownList.json().data.every((r: { employee: number }) => r.employee === c.emp.report1)).toBe(true);

@@ -10,7 +10,7 @@ import { apiCaller, createTestApp, INTEGRATION, TestApp, testJob, until } from '
 
 const TOKEN = 'metrics-token-0123456789';
 
-/** GET {base_url}/metrics (issue 48, API.md §24): Prometheus text for this process, to loopback or with METRICS_TOKEN. */
+/** GET {base_url}/metrics (issue 48, docs/api/decisions.md §24): Prometheus text for this process, to loopback or with METRICS_TOKEN. */
 describe('metrics', () => {
   let t: TestApp;
   let c: Company;

@@ -2,7 +2,7 @@ import { totpCode } from '../src/auth/mfa/totp';
 import { SettingsService } from '../src/settings/settings.service';
 import { apiCaller, createTestApp, createUser, TestApp } from './helpers/test-app';
 
-/** TOTP second factor (API.md §23): enrolment, sign-in in two steps, replay, limits, Require MFA. */
+/** TOTP second factor (docs/api/decisions.md §23): enrolment, sign-in in two steps, replay, limits, Require MFA. */
 describe('Two-factor sign-in (TOTP)', () => {
   let t: TestApp;
   let call: ReturnType<typeof apiCaller>;

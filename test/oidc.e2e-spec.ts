@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { apiCaller, createTestApp, createUser, TestApp } from './helpers/test-app';
 
 /**
- * OpenID Connect sign-in (API.md §23) against a real provider (oidc-provider) on loopback: the
+ * OpenID Connect sign-in (docs/api/decisions.md §23) against a real provider (oidc-provider) on loopback: the
  * authorization code flow with PKCE, state and nonce, a browser simulated by following redirects,
  * and the refusals of the issue: a forged ID token, a wrong audience, a replayed code, a state
  * that was not issued, a state issued to another browser; an unknown user.

@@ -5,7 +5,7 @@ type Grid = { rows: Array<{ employee: { id: number }; values: Record<string, str
 type Part = { payroll: number; recomputed: string; paid: string; already_paid: string; amount: string; changes: number[] };
 
 /**
- * Arrears (issue 44, API.md §20, item 3): a raise back-dated three months, recorded after those
+ * Arrears (issue 44, docs/api/decisions.md §20, item 3): a raise back-dated three months, recorded after those
  * months were paid, comes back as the difference of the three runs recomputed, explained run by
  * run; recording it again pays no more, and a correction pays only what is still owed.
  */

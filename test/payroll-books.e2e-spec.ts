@@ -15,7 +15,7 @@ function nextWeekday(): string {
 }
 
 /**
- * Paying people and posting the books (issue 46, API.md §22): bank accounts with IBAN/BIC checks
+ * Paying people and posting the books (issue 46, docs/api/decisions.md §22): bank accounts with IBAN/BIC checks
  * and masking, the SEPA bank file of a Completed payroll valid against both ISO 20022 schemas, the
  * journal that balances, the register with department subtotals.
  */

@@ -20,7 +20,7 @@ type Row = {
 };
 
 /**
- * Diff of two runs (issue 32, API.md §18): between March and April, one employee's attendance
+ * Diff of two runs (issue 32, docs/api/decisions.md §18): between March and April, one employee's attendance
  * changed (an overtime hook), one's salary, one's bonus was edited by hand, a column's formula
  * changed for everyone and an employee joined; each changed cell names exactly its cause.
  */

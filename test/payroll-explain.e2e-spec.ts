@@ -18,7 +18,7 @@ type Explained = {
   depends_on: Explained[];
 };
 
-/** Explain a cell (issue 32, API.md §18): from the inputs stored with the run, equal to the stored value. */
+/** Explain a cell (issue 32, docs/api/decisions.md §18): from the inputs stored with the run, equal to the stored value. */
 describe('payroll cell explanations (GET /payroll_config/payrolls/{id}/cells/{employee}/{column}/explain)', () => {
   let t: TestApp;
   let c: Company;

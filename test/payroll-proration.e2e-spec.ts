@@ -11,7 +11,7 @@ type SalaryInput = {
 };
 
 /**
- * Payroll on dates (issue 44, API.md §20), item 1 and 2: a raise from the 22nd, a joiner on the
+ * Payroll on dates (issue 44, docs/api/decisions.md §20), item 1 and 2: a raise from the 22nd, a joiner on the
  * 10th and a leaver on the 18th are paid by the days in force, by the payroll's or its pay
  * frequency's rule, and explain lists the segments.
  */

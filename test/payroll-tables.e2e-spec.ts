@@ -14,7 +14,7 @@ const BRACKETS_JUNE = [
 ];
 
 /**
- * Dated payroll tables (issue 44, API.md §20, item 4): a yearly tax as brackets in two versions, a
+ * Dated payroll tables (issue 44, docs/api/decisions.md §20, item 4): a yearly tax as brackets in two versions, a
  * run reading the one in force on its last day, explained, kept, and bounded.
  */
 describe('payroll tables (issue 44)', () => {

@@ -8,7 +8,7 @@ type Result = {
   failures: Array<{ column: string; expected: string; actual: string | null }>;
 };
 
-/** Payroll tests (issue 32, API.md §18): pinned amounts, run on demand and before every column save. */
+/** Payroll tests (issue 32, docs/api/decisions.md §18): pinned amounts, run on demand and before every column save. */
 describe('payroll tests (/payroll_config/payroll-tests)', () => {
   let t: TestApp;
   let c: Company;

@@ -9,7 +9,7 @@ import { apiCaller, createTestApp, createUser, INTEGRATION, TestApp, testConfig,
 const REPLICA = process.env.HR_TEST_REPLICA;
 
 /**
- * DATABASE_READ_URLS (issue 48, API.md §24) on a real replica: lists read it; the caller that wrote
+ * DATABASE_READ_URLS (issue 48, docs/api/decisions.md §24) on a real replica: lists read it; the caller that wrote
  * reads the primary; a replica whose SQL thread stopped, or that does not answer, is skipped and
  * the primary serves.
  */

@@ -19,7 +19,7 @@ describe('leave request and time entry states', () => {
       .filter(([, t]) => t.to !== null)
       .map(([action, t]) => `${t.from.join('|')} -${action}-> ${t.to}`);
 
-  it('are the state diagrams of API.md §9, every status reached', () => {
+  it('are the state diagrams of docs/api/decisions.md §9, every status reached', () => {
     expect(moves(LEAVE_STATES.transitions)).toEqual([
       'Pending -approve-> Approved',
       'Pending -reject-> Rejected',
@@ -36,7 +36,7 @@ describe('leave request and time entry states', () => {
     expect(TIME_ENTRY_STATUSES.filter((s) => !entryReached.has(s))).toEqual([]);
   });
 
-  it("imports: API.md §13's states, every one reached; a finished import is not committed or run again", () => {
+  it("imports: docs/api/decisions.md §13's states, every one reached; a finished import is not committed or run again", () => {
     expect(moves(IMPORT_STATES.transitions)).toEqual([
       'Queued|Validating -validate-> Validating',
       'Queued|Importing -import-> Importing',

@@ -2,7 +2,7 @@ import { SettingsService } from '../src/settings/settings.service';
 import { employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp } from './helpers/test-app';
 
-/** SCIM 2.0 (API.md §23): tokens, Users, Groups, the refusals of the issue, deactivation at once. */
+/** SCIM 2.0 (docs/api/decisions.md §23): tokens, Users, Groups, the refusals of the issue, deactivation at once. */
 describe('SCIM 2.0 provisioning', () => {
   let t: TestApp;
   let admin: string;

@@ -114,8 +114,9 @@ describe('settings read inside a transaction', () => {
       });
       await open;
       outside = settings.get(TIME_ZONE);
-      const timeout = new Promise<string>((r) => setTimeout(() => r('timed out'), 3000));
-      expect(await Promise.race([inside, timeout])).toBe('UTC');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<string>((r) => (timer = setTimeout(() => r('timed out'), 3000)));
+      expect(await Promise.race([inside, timeout]).finally(() => clearTimeout(timer))).toBe('UTC');
       expect(await outside).toBe('UTC');
     } finally {
       await t.close();

@@ -83,7 +83,7 @@ describe('timesheets', () => {
       true,
     );
     expect(manager.json().total).toBeGreaterThan(0);
-    // An Employee's list holds its own entries only (API.md §9).
+    // An Employee's list holds its own entries only (docs/api/decisions.md §9).
     const mine = (await call('GET', '/timesheets?limit=500', c.users.employee.token)).json();
     expect(mine.total).toBeGreaterThan(0);
     expect(mine.data.every((r: { employee: number }) => r.employee === c.emp.report1)).toBe(true);

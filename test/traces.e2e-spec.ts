@@ -25,7 +25,7 @@ interface Exported {
 }
 
 /**
- * OpenTelemetry traces (issue 48, API.md §24), on the built service (`npm run test:traces` builds):
+ * OpenTelemetry traces (issue 48, docs/api/decisions.md §24), on the built service (`npm run test:traces` builds):
  * an OTLP/HTTP receiver on loopback, the API (and on MariaDB + Redis a worker) with
  * OTEL_EXPORTER_OTLP_ENDPOINT pointing at it. One POST .../process gives one trace holding the
  * request, the job (in the worker, across Redis, when there is one) and the database's spans.

@@ -10,7 +10,7 @@ import {
 } from './entities/approval.entities';
 
 /**
- * The rules of approval chains (issue 45, API.md §21) as pure functions: which policy applies,
+ * The rules of approval chains (issue 45, docs/api/decisions.md §21) as pure functions: which policy applies,
  * who its roles name, who decides a step once absences and delegations are known, and what a
  * decision does. The service reads and writes; the property test drives these against a model.
  */

@@ -25,7 +25,7 @@ const POLICY_NOTE =
   'set, then the lowest id); none: one step, any of the supervisor and approver1..3. A request keeps the chain it was made ' +
   'under: changing or deleting a policy moves no request under decision.';
 
-/** /approval-policies (issue 45, API.md §21): the Admin's. */
+/** /approval-policies (issue 45, docs/api/decisions.md §21): the Admin's. */
 @ApiTags('Approvals')
 @ApiBearerAuth()
 @Controller('approval-policies')

@@ -41,7 +41,7 @@ const ERRORS = {
 };
 
 /**
- * Approval chains (issue 45, API.md §21): a chain starts with its request (the policy and the
+ * Approval chains (issue 45, docs/api/decisions.md §21): a chain starts with its request (the policy and the
  * approvers resolved from the employee's fields that day, kept), takes one decision at a time
  * under the employee's lock, and ends with the request. The Leave and Timesheets modules call it
  * with their own entity manager, so a request and its chain change together or not at all.

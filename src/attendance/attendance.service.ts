@@ -71,7 +71,7 @@ export function toAttendanceDto(r: AttendanceRecord): AttendanceDto {
  */
 @Injectable()
 export class AttendanceService {
-  /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
+  /** Newest first unless sorted otherwise; paging, filters and the from/to range (docs/api/decisions.md §6, §9). */
   readonly list: RecordList<AttendanceDto>;
 
   constructor(
@@ -195,7 +195,7 @@ export class AttendanceService {
     return toAttendanceDto(await this.find(caller, id));
   }
 
-  /** API.md §9, in one aggregate query. Months are UTC calendar months. */
+  /** docs/api/decisions.md §9, in one aggregate query. Months are UTC calendar months. */
   async summary(caller: AuthUser, employeeId: number, now = new Date()): Promise<AttendanceSummaryDto> {
     await this.access.visible(caller, employeeId);
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

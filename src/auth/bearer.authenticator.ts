@@ -10,7 +10,7 @@ import { TokenService } from './token.service';
  * passport instance owned by this application (passport's default instance is process-wide, and two
  * applications in one process, the CLI beside a server or the test suites, would otherwise
  * authenticate against each other's database). The strategy sees the Authorization header alone:
- * it would also take `access_token` from the query string or the body (API.md §4: only the header counts).
+ * it would also take `access_token` from the query string or the body (docs/api/decisions.md §4: only the header counts).
  */
 @Injectable()
 export class BearerAuthenticator implements Authenticator {

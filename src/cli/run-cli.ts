@@ -23,6 +23,7 @@ import { ParsedArgs, parseArgs, required, UsageError } from './args';
 import { USAGE } from './usage';
 import { CliIo, preflight } from './preflight';
 import { backupDatabase, restoreDatabase } from '../database/backup';
+import { checkDatabase, DatabaseSetupError } from '../database/reachable';
 import { runAs } from '../common/audit/audit-context';
 
 export type { CliIo } from './preflight';
@@ -269,6 +270,7 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
   const handler = COMMANDS[command];
   try {
     const config = command === 'demo' ? demoConfig(env) : loadConfig(env);
+    await checkDatabase(config.database);
     // What a command changes is recorded in the audit log as made by "cli".
     await runAs('cli', null, () => handler(rest, { config, io }));
     return 0;
@@ -276,6 +278,10 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
     if (err instanceof UsageError) {
       io.err(`error: ${err.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (err instanceof DatabaseSetupError) {
+      io.err(`error: ${err.message}`);
+      return 1;
     }
     if (err instanceof ConfigError) {
       io.err(err.message);

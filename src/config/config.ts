@@ -38,7 +38,7 @@ export interface OidcSettings {
   allowHttp: boolean;
 }
 
-/** MariaDB/MySQL read replicas (API.md §24). */
+/** MariaDB/MySQL read replicas (docs/api/decisions.md §24). */
 export interface ReplicaSettings {
   /** DATABASE_READ_URLS: mysql:// URLs of replicas of DATABASE_URL's database. */
   urls: string[];
@@ -50,7 +50,7 @@ export interface ReplicaSettings {
   checkMs: number;
 }
 
-/** Prometheus metrics (API.md §24). */
+/** Prometheus metrics (docs/api/decisions.md §24). */
 export interface MetricsSettings {
   /** METRICS_TOKEN: a bearer that may read /metrics from anywhere; null: loopback only. */
   token: string | null;

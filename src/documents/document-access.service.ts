@@ -17,7 +17,7 @@ export interface DocumentAccess {
 }
 
 /**
- * Who may do what with an employee's documents (API.md §14): Admins and Restricted Admins in scope
+ * Who may do what with an employee's documents (docs/api/decisions.md §14): Admins and Restricted Admins in scope
  * read and write all; a Manager reads its direct reports' documents of types visible to managers;
  * an Employee reads its own of types visible to it and uploads where the type allows. Out of
  * scope: 404.

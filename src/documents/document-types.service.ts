@@ -6,7 +6,7 @@ import { DomainException } from '../common/errors/domain.exception';
 import { DocumentTypeDto } from './dto/document-type.dto';
 import { DocumentType } from './entities/document-type.entity';
 
-/** Defaults of a new document type (API.md §14): reminders 30, 7 and 1 days before expiry. */
+/** Defaults of a new document type (docs/api/decisions.md §14): reminders 30, 7 and 1 days before expiry. */
 const DEFAULTS: Omit<DocumentType, 'id' | 'name' | 'code'> = {
   expires: false,
   notifyDaysBefore: [30, 7, 1],

@@ -43,7 +43,7 @@ const FILE_RESPONSE = {
   ),
 };
 
-/** An employee's documents (API.md §14). */
+/** An employee's documents (docs/api/decisions.md §14). */
 @ApiTags('Documents')
 @ApiBearerAuth()
 @Controller('employees/:id/documents')
@@ -195,7 +195,7 @@ export class EmployeeDocumentsController {
   }
 }
 
-/** The company's documents (API.md §14): "what expires this quarter". */
+/** The company's documents (docs/api/decisions.md §14): "what expires this quarter". */
 @ApiTags('Documents')
 @ApiBearerAuth()
 @Controller('documents')

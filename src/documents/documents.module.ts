@@ -17,7 +17,7 @@ import { GeneratedDocumentsService } from './generated-documents.service';
 import { DocumentFileRemoval, DocumentRecord, DocumentReminder, DocumentVersion } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
 
-/** Employee documents (issue 28, API.md §14): types, documents and their versions in the file store, expiry reminders. */
+/** Employee documents (issue 28, docs/api/decisions.md §14): types, documents and their versions in the file store, expiry reminders. */
 @Module({
   imports: [
     EmployeesModule,

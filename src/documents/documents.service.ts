@@ -46,7 +46,7 @@ function formValues(fields: Record<string, string>): Record<string, unknown> {
 }
 
 /**
- * Employee documents (API.md §14): their metadata, uploads streamed into the file store and their
+ * Employee documents (docs/api/decisions.md §14): their metadata, uploads streamed into the file store and their
  * versions. Who may do what: DocumentAccessService; the files served: DocumentFilesService; files
  * the service makes: GeneratedDocumentsService.
  */

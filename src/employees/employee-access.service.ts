@@ -18,7 +18,7 @@ export interface EmployeeRef {
 /** An employee with the people who decide its leave and time entries. */
 export type DecisionSubject = EmployeeRef & Pick<Employee, 'approver1Id' | 'approver2Id' | 'approver3Id'>;
 
-/** The employees a caller may see (API.md §5). */
+/** The employees a caller may see (docs/api/decisions.md §5). */
 export type EmployeeScope =
   | { kind: 'all' }
   /** Restricted Admin: assigned departments with all their descendants. */
@@ -34,7 +34,7 @@ export interface DepartmentTree {
   subtree(rootIds: number[]): Promise<number[]>;
 }
 
-/** Fields an Employee (and a Manager, on its own record) may change (API.md §5). */
+/** Fields an Employee (and a Manager, on its own record) may change (docs/api/decisions.md §5). */
 export const PERSONAL_FIELDS: readonly string[] = [
   'first_name',
   'middle_name',

@@ -31,7 +31,7 @@ export function datesProblem(joined: string | null | undefined, terminated: stri
     : null;
 }
 
-/** The days a dated change may have (API.md §19). */
+/** The days a dated change may have (docs/api/decisions.md §19). */
 export const FIRST_DAY = '1900-01-01';
 export const LAST_DAY = '2200-12-31';
 

@@ -24,7 +24,7 @@ import { EmploymentSegment } from './history/employment-history.entities';
 /** A list of one kind of employee-owned record: all the caller may list (its own included), or one employee's it may see. */
 export type RecordList<D> = (caller: AuthUser, query: ListQueryDto, employeeId?: number) => Promise<Page<D>>;
 
-/** GET /employees: documented sort and filter fields (API.md §6, issue 3). */
+/** GET /employees: documented sort and filter fields (docs/api/decisions.md §6, issue 3). */
 export const EMPLOYEE_LIST_SPEC: ListSpec = {
   idColumn: 'e.id',
   sortFields: {
@@ -54,7 +54,7 @@ const STATUS_AS_OF =
 
 /**
  * GET /employees?as_of (issue 43): the same list with the dated fields in force on `:asOf`, from
- * the employment segment of that day (joined as `s`); the scope stays today's (API.md §19).
+ * the employment segment of that day (joined as `s`); the scope stays today's (docs/api/decisions.md §19).
  */
 export const EMPLOYEE_LIST_AS_OF_SPEC: ListSpec = {
   ...EMPLOYEE_LIST_SPEC,
@@ -153,7 +153,7 @@ export type EmployeeName = { id: number; employee_id: string; name: string };
 
 /**
  * The condition over employees `e` for the employee list: a Manager's list holds its direct
- * reports only; an Employee's list is empty (API.md §5). Null sql: no restriction.
+ * reports only; an Employee's list is empty (docs/api/decisions.md §5). Null sql: no restriction.
  */
 export function employeeListCondition(scope: EmployeeScope): Condition | null {
   switch (scope.kind) {
@@ -549,7 +549,7 @@ export class EmployeesRepository {
 
   /**
    * The condition "the employee in `column` is now in one of `departments`" (null: no restriction),
-   * as a subquery: for a Restricted Admin's payroll rows, which follow their employee (API.md §5).
+   * as a subquery: for a Restricted Admin's payroll rows, which follow their employee (docs/api/decisions.md §5).
    */
   inDepartments(column: string, departments: number[] | null): Condition | null {
     if (departments === null) return null;
@@ -617,7 +617,7 @@ export class EmployeesRepository {
     return qb;
   }
 
-  /** restrictToScope with the caller's scope, by the records rule (API.md §5, §9). */
+  /** restrictToScope with the caller's scope, by the records rule (docs/api/decisions.md §5, §9). */
   async restrictToRecordScope<T extends ObjectLiteral>(
     caller: AuthUser,
     qb: SelectQueryBuilder<T>,

@@ -35,7 +35,7 @@ class ClaimLost extends Error {}
 
 /**
  * Runs an import's job: reads the file in batches, hands them to the kind's session, and keeps the
- * record's state, counters and errors. How it writes (API.md §13):
+ * record's state, counters and errors. How it writes (docs/api/decisions.md §13):
  * - dry run: nothing stays (the kind checks without writing, or writes in a transaction that is
  *   rolled back); the import ends Validated with its errors.
  * - all-or-nothing: one transaction; any row error rolls it back and the import ends Failed. A

@@ -23,7 +23,7 @@ const ROWS =
   'with the uploader as actor and request id import-{id}). Headers are API field names or their labels (case and spacing ignored); ' +
   'references by id or by name (department, job_title, ...; supervisor by employee_id). Formulas are read as their cached values, never evaluated.';
 
-/** Imports of CSV and XLSX files (API.md §13). Admins; Restricted Admins for rows inside their departments. */
+/** Imports of CSV and XLSX files (docs/api/decisions.md §13). Admins; Restricted Admins for rows inside their departments. */
 @ApiTags('Imports')
 @ApiBearerAuth()
 @Controller('imports')

@@ -4,7 +4,7 @@ export interface ImportJobData {
   importId: number;
 }
 
-/** Validating or importing one file (API.md §13), on its own queue: a long import never delays a payroll run. */
+/** Validating or importing one file (docs/api/decisions.md §13), on its own queue: a long import never delays a payroll run. */
 export const IMPORT_JOB = defineJob<ImportJobData>('imports', 'run', { attempts: 3, backoffMs: 5000 }, (d) => ({
   import: d.importId,
 }));

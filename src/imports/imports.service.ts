@@ -31,7 +31,7 @@ import { APP_CONFIG } from '../config/config.module';
 export const DRY_RUN_FILE_DAYS = 7;
 
 /**
- * Imports (API.md §13): uploads, their records and errors, commits, templates. The rows are the
+ * Imports (docs/api/decisions.md §13): uploads, their records and errors, commits, templates. The rows are the
  * kinds' business (ImportKinds); the job is ImportRunner's.
  */
 @Injectable()

@@ -50,7 +50,7 @@ const SAMPLE_TEAM: EmployeeScope = { kind: 'team', selfId: 1 };
 const SAMPLE_SELF: EmployeeScope = { kind: 'self', selfId: 1 };
 
 /**
- * The insights' SQL (API.md §11, issue 26): every figure is one GROUP BY aggregation over an
+ * The insights' SQL (docs/api/decisions.md §11, issue 26): every figure is one GROUP BY aggregation over an
  * indexed date range, restricted to the employees of a scope. The department scopes read the
  * per-day, per-department rollups (leave_day_sums, attendance_days, time_entry_days), a Manager or
  * an Employee the records themselves (leave_days, attendance, time_entries). Read-only.
@@ -376,7 +376,7 @@ export class InsightsRepository {
   }
 
   /**
-   * Insights scope (API.md §5): Admin everyone (no join), Restricted Admin its department subtree,
+   * Insights scope (docs/api/decisions.md §5): Admin everyone (no join), Restricted Admin its department subtree,
    * Manager its direct reports, Employee itself, a user without an employee nobody; the employees
    * joined as `e`.
    */

@@ -62,7 +62,7 @@ export function scopeKey(scope: EmployeeScope): string {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * The eleven insights (API.md §11): the period, the caller's scope (Admin the company, Restricted
+ * The eleven insights (docs/api/decisions.md §11): the period, the caller's scope (Admin the company, Restricted
  * Admin its department subtree, Manager its direct reports, Employee itself), the shapes and a
  * cache; the aggregations are InsightsRepository's.
  */

@@ -26,7 +26,7 @@ export function monthEnds(from: string, to: string): string[] {
 }
 
 /**
- * Headcount and turnover (issue 43, API.md §19): who was employed at each month's end, counted
+ * Headcount and turnover (issue 43, docs/api/decisions.md §19): who was employed at each month's end, counted
  * under the department of that day from the employment history, and the leavers of a period
  * against the average of those headcounts. Scope and cache as the other insights.
  */

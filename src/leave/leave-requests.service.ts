@@ -36,7 +36,7 @@ import { ACTION_OF, LEAVE_LIST_SPEC, leaveSummary, toLeaveDto } from './leave-re
  */
 @Injectable()
 export class LeaveRequestsService {
-  /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
+  /** Newest first unless sorted otherwise; paging, filters and the from/to range (docs/api/decisions.md §6, §9). */
   readonly list: RecordList<LeaveRequestDto>;
 
   constructor(

@@ -110,7 +110,7 @@ export class LeaveSetupService {
   }
 
   /**
-   * The entitlements of the employees the caller may list (API.md §5): Admin all, Restricted Admin
+   * The entitlements of the employees the caller may list (docs/api/decisions.md §5): Admin all, Restricted Admin
    * its departments', Manager its own and its direct reports', Employee its own; `filters.employee`
    * narrows that down (an employee outside it lists nothing, as on /leaves).
    */

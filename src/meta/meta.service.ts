@@ -35,7 +35,7 @@ const EXTENSIONS: readonly Omit<ExtensionDto, 'version' | 'installed' | 'isGroup
   { code: 'tasks', label: 'Tasks', features: ['task-list'] },
 ];
 
-/** Reference lists and what the service offers (API.md §11): any authenticated user. */
+/** Reference lists and what the service offers (docs/api/decisions.md §11): any authenticated user. */
 @Injectable()
 export class MetaService {
   constructor(private readonly settings: SettingsService) {}

@@ -1,6 +1,6 @@
 import { SettingDefinition } from '../settings/settings.registry';
 
-/** What a notification is about, with what a user gets unless it chose otherwise (API.md §16). */
+/** What a notification is about, with what a user gets unless it chose otherwise (docs/api/decisions.md §16). */
 export interface NotificationKind {
   kind: string;
   description: string;

@@ -23,7 +23,7 @@ const RULES =
   'created_at}, company {name}, preferences_url; the digest has count and items [{kind, title, body, url, created_at}] ' +
   'instead of notification. Subject and text print values as they are, HTML escapes them.';
 
-/** The Admins' e-mail templates per notification kind and language (API.md §16). */
+/** The Admins' e-mail templates per notification kind and language (docs/api/decisions.md §16). */
 @ApiTags('Notifications')
 @ApiBearerAuth()
 @Controller('notification-templates')

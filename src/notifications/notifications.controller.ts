@@ -23,7 +23,7 @@ import { NOTIFICATION_LIST_SPEC } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 import { PreferencesService } from './preferences.service';
 
-/** The caller's own notifications (API.md §16). */
+/** The caller's own notifications (docs/api/decisions.md §16). */
 @ApiTags('Notifications')
 @ApiBearerAuth()
 @Controller()

@@ -23,7 +23,7 @@ import { PreferencesService } from './preferences.service';
 import { RemindersService } from './reminders.service';
 
 /**
- * Notifications (issue 30, API.md §16): the in-app feed made from the outbox's events, its stream,
+ * Notifications (issue 30, docs/api/decisions.md §16): the in-app feed made from the outbox's events, its stream,
  * preferences. A subscriber of the outbox relay that knows no producing module (issue 42): what
  * each event and reminder says, and to whom, is its module's `<module>.reactions.ts` and
  * `<module>.reminders.ts`.

@@ -27,7 +27,7 @@ export function toNotificationDto(n: Notification): NotificationDto {
 /** Notifications sent on a stream's reconnection at most (older ones are in the feed). */
 const RESUME_LIMIT = 100;
 
-/** The caller's own feed (API.md §16): another user's notification is 404. */
+/** The caller's own feed (docs/api/decisions.md §16): another user's notification is 404. */
 @Injectable()
 export class NotificationsService {
   constructor(

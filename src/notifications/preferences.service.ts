@@ -27,7 +27,7 @@ export interface DigestTime {
 }
 
 /**
- * Each user's choice per kind and channel (API.md §16); a kind the user never set has the Admin's
+ * Each user's choice per kind and channel (docs/api/decisions.md §16); a kind the user never set has the Admin's
  * defaults (settings *Notify by E-mail: kind*, *Notify In App: kind*). Mandatory kinds are always
  * in the feed.
  */

@@ -94,7 +94,7 @@ export class ReferenceService {
     return (await this.countExisting(kind, [id])) === 1;
   }
 
-  /** A nationality by its name, ignoring case (employees carry the name, API.md §7). */
+  /** A nationality by its name, ignoring case (employees carry the name, docs/api/decisions.md §7). */
   async nationalityByName(name: string): Promise<ReferenceDto | null> {
     const row = await this.queries.nationalityByName(name);
     return row && { id: row.id, name: row.name };

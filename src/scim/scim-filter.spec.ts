@@ -3,7 +3,7 @@ import { ListAnswer, parseQuery } from './scim-query';
 import { USER_SCHEMA } from './scim-schema';
 import { ScimError } from './scim.error';
 
-/** The filter's work is bounded per request (issue 22 of Hardening IV: 34 s of event loop from one GET). */
+/** The filter's work is bounded per request (Hardening IV item 22, docs/history.md: 34 s of event loop from one GET). */
 describe('SCIM filter evaluation budget', () => {
   const user = (n: number, emails: number) => ({
     userName: `u${n}`,

@@ -25,7 +25,7 @@ const toView = (t: ScimToken): ScimTokenView => ({
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * SCIM tokens (API.md §23): issued by an Admin, shown once, stored as SHA-256, good for /scim/v2
+ * SCIM tokens (docs/api/decisions.md §23): issued by an Admin, shown once, stored as SHA-256, good for /scim/v2
  * only (the REST bearer authenticator never looks at this table, nor this one at oauth_tokens).
  */
 @Injectable()

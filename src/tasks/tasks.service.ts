@@ -66,7 +66,7 @@ export const TASK_LIST_SPEC: ListSpec = {
   },
 };
 
-/** Each user's task list (API.md §11): the caller's own tasks; Admins add tasks for users. */
+/** Each user's task list (docs/api/decisions.md §11): the caller's own tasks; Admins add tasks for users. */
 @Injectable()
 export class TasksService {
   private readonly logger = new Logger('Tasks');

@@ -66,7 +66,7 @@ const decisionEvent = (to: TimeEntryStatus) =>
 export class TimesheetsService {
   readonly projects: ReferenceCrud<Project, ProjectDto>;
 
-  /** Newest first unless sorted otherwise; paging, filters and the from/to range (API.md §6, §9). */
+  /** Newest first unless sorted otherwise; paging, filters and the from/to range (docs/api/decisions.md §6, §9). */
   readonly list: RecordList<TimeEntryDto>;
 
   constructor(

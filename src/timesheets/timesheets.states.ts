@@ -2,7 +2,7 @@ import { StateMachine } from '../common/state/state-machine';
 import { TimeEntryStatus } from './entities/timesheet.entities';
 
 /**
- * A time entry's actions (API.md §9): Draft or Rejected entries are changed (a corrected Rejected
+ * A time entry's actions (docs/api/decisions.md §9): Draft or Rejected entries are changed (a corrected Rejected
  * one is Draft again), deleted and submitted; Submitted ones are approved or rejected.
  */
 export const TIME_ENTRY_STATES = new StateMachine<TimeEntryStatus, 'change' | 'submit' | 'approve' | 'reject'>('time entry', {

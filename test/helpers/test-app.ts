@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { JobDefinition, QueueName, RetryPolicy } from '../../src/common/queue/queue.constants';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { buildOpenApiDocument, createApp, CreateAppOptions } from '../../src/app.factory';
@@ -108,9 +109,47 @@ export async function createTestApp(
     },
   });
   const app = await createApp(config, { logDestination, imports: opts.imports });
-  checkResponses(app, config);
+  checkResponses(app, config, opts.imports !== undefined);
   if (opts.enableApi !== false) await app.get(SettingsService).set('Enable Rest Api', 'Yes');
   return { app, config, logs, close: () => app.close() };
+}
+
+/** The newest modification time under src/: a document cached by an earlier run of other sources is not this one's. */
+const SOURCES_STAMP = (() => {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  walk(join(__dirname, '..', '..', 'src'));
+  return String(newest);
+})();
+
+/**
+ * The app's OpenAPI document for the contract check, built once per configuration in a jest run
+ * and shared by its files and workers through a file (building it takes most of a second, and the
+ * suites create some 200 apps). Keyed by the run (the workers' parent), the sources' newest
+ * change and the configuration but its per-app paths; an app with test-only modules is never cached.
+ */
+function documentOf(app: NestFastifyApplication, config: AppConfig, custom: boolean): unknown {
+  if (custom) return buildOpenApiDocument(app, config);
+  const shape = JSON.stringify(config, (k, v: unknown) => (k === 'dir' || k === 'queuePrefix' ? undefined : v));
+  const key = createHash('sha1').update(`${SOURCES_STAMP}|${shape}`).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `hr-test-openapi-${process.ppid}`);
+  const file = join(dir, `${key}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    const doc = buildOpenApiDocument(app, config);
+    mkdirSync(dir, { recursive: true });
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, JSON.stringify(doc));
+    renameSync(partial, file);
+    return doc;
+  }
 }
 
 /** Responses of this test file that did not match the document, reported by the test that made them. */
@@ -122,7 +161,7 @@ let responsesChecked = 0;
  * app's own OpenAPI document (ContractCheck): a mismatch fails the test that made the request.
  * Set in the shared helper, so that no suite can leave it out.
  */
-function checkResponses(app: NestFastifyApplication, config: AppConfig): void {
+function checkResponses(app: NestFastifyApplication, config: AppConfig, custom: boolean): void {
   let contract: ContractCheck | null = null;
   type Inject = (opts: Parameters<NestFastifyApplication['inject']>[0]) => Promise<{
     statusCode: number;
@@ -135,7 +174,7 @@ function checkResponses(app: NestFastifyApplication, config: AppConfig): void {
   const checked: Inject = async (opts) => {
     const res = await inject(opts);
     const request = typeof opts === 'string' ? { method: 'GET', url: opts } : (opts as { method?: string; url?: string });
-    contract ??= new ContractCheck(buildOpenApiDocument(app, config) as never);
+    contract ??= new ContractCheck(documentOf(app, config, custom) as never);
     const before = contract.checked;
     mismatches.push(...contract.problems(request.method ?? 'GET', request.url ?? '/', res.statusCode, res.headers, res.body));
     responsesChecked += contract.checked - before;

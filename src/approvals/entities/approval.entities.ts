@@ -9,7 +9,7 @@ export type StepMode = (typeof STEP_MODES)[number];
 export const APPROVAL_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
-/** `supervisor`, `approver1..3`, `department_head`, `admins` or `employee:<id>` (API.md §21). */
+/** `supervisor`, `approver1..3`, `department_head`, `admins` or `employee:<id>` (docs/api/decisions.md §21). */
 export type ApproverRole = string;
 
 export interface PolicyConditions {

@@ -36,7 +36,7 @@ export interface MfaStatus {
 }
 
 /**
- * The TOTP second factor (RFC 6238) of API.md §23: enrolment confirmed by a first code, ten
+ * The TOTP second factor (RFC 6238) of docs/api/decisions.md §23: enrolment confirmed by a first code, ten
  * single-use recovery codes kept as hashes, removal with a code. A code is accepted once: the step
  * it belongs to is recorded by a conditional UPDATE, so of two requests with the same code one wins.
  */

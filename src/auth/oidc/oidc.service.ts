@@ -28,7 +28,7 @@ function rejected(why: string): DomainException {
 }
 
 /**
- * OpenID Connect sign-in (API.md §23) with openid-client: the authorization code flow with PKCE
+ * OpenID Connect sign-in (docs/api/decisions.md §23) with openid-client: the authorization code flow with PKCE
  * (S256), a state bound to the browser that started it (a cookie whose hash is kept with it) and
  * used once, a nonce, and the ID token verified by the library (signature by the provider's keys
  * from its JWKS, issuer, audience, expiry, nonce). The user is the one linked to the token's subject, else the
@@ -127,8 +127,7 @@ export class OidcService {
     const subject = `${claims.iss} ${claims.sub}`;
     if (subject.length > MAX_SUBJECT) throw rejected('the subject is too long');
     const identity = await this.identityClaims(provider, claims, accessToken);
-    const email =
-      identity.email_verified === true && typeof identity.email === 'string' ? normalizeLogin(identity.email) : null;
+    const email = identity.email_verified === true && typeof identity.email === 'string' ? normalizeLogin(identity.email) : null;
     const objectId = typeof identity.oid === 'string' ? identity.oid : null;
     const user = await this.users.findForSignOn(subject, objectId, email);
     if (!user || !user.active) {

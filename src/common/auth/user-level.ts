@@ -1,3 +1,3 @@
-/** The user levels of the seed, highest first (API.md §5). */
+/** The user levels of the seed, highest first (docs/api/decisions.md §5). */
 export const USER_LEVELS = ['Admin', 'Restricted Admin', 'Manager', 'Employee'] as const;
 export type UserLevel = (typeof USER_LEVELS)[number];

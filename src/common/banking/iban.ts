@@ -1,7 +1,7 @@
 import { composeIBAN, electronicFormatIBAN, validateBIC, validateIBAN, ValidationErrorsIBAN } from 'ibantools';
 
 /**
- * IBANs and BICs (issue 46, API.md §22). The checks are ibantools' (ISO 13616: the country's
+ * IBANs and BICs (issue 46, docs/api/decisions.md §22). The checks are ibantools' (ISO 13616: the country's
  * registered length and BBAN format, the mod-97 check digits; ISO 9362 for BICs): a registry of
  * every country's IBAN format is data we would otherwise copy and keep up to date by hand.
  */

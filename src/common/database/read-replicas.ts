@@ -33,7 +33,7 @@ export async function readerFor(ds: DataSource): Promise<DataSource> {
 }
 
 /**
- * DATABASE_READ_URLS (API.md §24): a DataSource per replica, each one's replication state read
+ * DATABASE_READ_URLS (docs/api/decisions.md §24): a DataSource per replica, each one's replication state read
  * every READ_REPLICA_CHECK_MS (SHOW SLAVE STATUS: the threads running, Seconds_Behind_Master
  * within READ_REPLICA_MAX_LAG_S; a replica down or behind is skipped until it catches up), and
  * the rule that a caller reads its own writes: for READ_YOUR_WRITES_MS after a user's successful

@@ -6,7 +6,7 @@ import { toErrorResponse } from './to-error-response';
 const SCIM_PATH = /\/app\/api\/scim\/v2(\/|\?|$)/;
 
 /**
- * The one global filter: every error leaves as the API.md §2 envelope (on /scim/v2: as an RFC 7644
+ * The one global filter: every error leaves as the docs/api/decisions.md §2 envelope (on /scim/v2: as an RFC 7644
  * §3.12 error body with its scimType); unknown errors are logged.
  */
 @Catch()

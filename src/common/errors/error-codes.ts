@@ -1,5 +1,5 @@
 /**
- * Stable error codes of the API (API.md §2) and the HTTP status each maps to. Clients switch on
+ * Stable error codes of the API (docs/api/decisions.md §2) and the HTTP status each maps to. Clients switch on
  * the code; the status follows from it, in this one table.
  */
 export const ERROR_STATUS = {

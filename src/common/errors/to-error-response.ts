@@ -43,7 +43,7 @@ function withAuthChallenge(status: number, headers: Record<string, string>): Rec
 }
 
 /**
- * Maps anything thrown during a request to the error envelope of API.md §2. Used by the Nest
+ * Maps anything thrown during a request to the error envelope of docs/api/decisions.md §2. Used by the Nest
  * exception filter and by Fastify's own error handler, so framework errors look the same.
  */
 export function toErrorResponse(err: unknown): ErrorResponse {

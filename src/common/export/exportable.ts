@@ -72,7 +72,7 @@ export function exportFormat(request: FastifyRequest): ExportFormat | null {
 }
 
 /**
- * A list route that also answers as a file (issue 27, API.md §13): with `format=csv|xlsx`, or
+ * A list route that also answers as a file (issue 27, docs/api/decisions.md §13): with `format=csv|xlsx`, or
  * `Accept: text/csv` or the XLSX type, every row the JSON list would page through (the same scope,
  * filters, search and sort), streamed page by page of MAX_PAGE_SIZE (memory holds one page), as an
  * attachment; the export is recorded in the audit log (`export`, the list and how many rows).

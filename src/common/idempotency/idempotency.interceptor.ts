@@ -24,7 +24,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * Idempotency-Key (API.md §12), for authenticated POST routes marked @Idempotent(): the same key
+ * Idempotency-Key (docs/api/decisions.md §12), for authenticated POST routes marked @Idempotent(): the same key
  * with the same request within 24 h returns the first response and does the work once; the same
  * key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409
  * CONFLICT. Keys belong to the user. Failed requests are not stored, so they can be retried.

@@ -1,4 +1,4 @@
-/** The kinds of import (API.md §13). */
+/** The kinds of import (docs/api/decisions.md §13). */
 export const IMPORT_KIND_NAMES = [
   'employees',
   'salaries',

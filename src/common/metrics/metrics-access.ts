@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /**
- * Who may read /metrics (API.md §24): a bearer equal to METRICS_TOKEN, or, without a bearer, a
+ * Who may read /metrics (docs/api/decisions.md §24): a bearer equal to METRICS_TOKEN, or, without a bearer, a
  * scraper connected from loopback itself. A request a proxy forwarded (X-Forwarded-For or
  * Forwarded) comes from whoever the proxy serves, not from loopback: it needs the token.
  */

@@ -3,7 +3,7 @@ import { DatabaseMetrics } from './database-metrics';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 
-/** This process's Prometheus metrics (API.md §24): the registry every module adds to, and GET /metrics. */
+/** This process's Prometheus metrics (docs/api/decisions.md §24): the registry every module adds to, and GET /metrics. */
 @Global()
 @Module({
   controllers: [MetricsController],

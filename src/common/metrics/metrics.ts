@@ -23,7 +23,7 @@ function processMetrics(): Registry {
 type HttpChild = ReturnType<Histogram<'method' | 'route' | 'status_class'>['labels']>;
 
 /**
- * The metrics of one application (API or worker), in the Prometheus text format (API.md §24):
+ * The metrics of one application (API or worker), in the Prometheus text format (docs/api/decisions.md §24):
  * requests by route template and status class, jobs by queue, name and outcome, and gauges that
  * modules register (queue depth, the database pool, the outbox relay's lag), read when scraped.
  */

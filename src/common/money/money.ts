@@ -5,7 +5,7 @@ import { ValidationOptions } from 'class-validator';
 import { simple } from '../validation/decorators';
 
 /**
- * Exact money as decimal strings ("1234.50"): no binary floats anywhere (API.md §10). Payroll's
+ * Exact money as decimal strings ("1234.50"): no binary floats anywhere (docs/api/decisions.md §10). Payroll's
  * arithmetic builds on these.
  */
 const MONEY_RE = /^\d{1,12}(\.\d{1,2})?$/;

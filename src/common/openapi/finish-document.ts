@@ -218,15 +218,15 @@ const OPTIONAL_IN_RESPONSES = new Set<string>([
   'WeekdayValueDto.days',
   'ValidateScriptResultDto.variables', // a valid script
   'ValidateScriptResultDto.errors', // an invalid one
-  // A cell's input has a sign in a sum only (API.md §18).
+  // A cell's input has a sign in a sum only (docs/api/decisions.md §18).
   ...['Salary', 'Column', 'Hook', 'Field', 'Edit', 'Table'].map((k) => `Explain${k}InputDto.sign`),
-  // A salary amount is prorated only when the salary changed within the period (API.md §20).
+  // A salary amount is prorated only when the salary changed within the period (docs/api/decisions.md §20).
   'ExplainSalaryInputDto.proration',
   // The arrears hook's parts, on its input only.
   'ExplainHookInputDto.arrears',
   // An input cause is a hook's (column, hook, source, added, removed) or an employee field's.
   ...['column', 'hook', 'source', 'added', 'removed', 'field'].map((p) => `DiffInputCauseDto.${p}`),
-  // A recorded change names only the dated fields it sets (API.md §19).
+  // A recorded change names only the dated fields it sets (docs/api/decisions.md §19).
   ...['job_title', 'department', 'pay_grade', 'employment_status', 'supervisor', 'approver1', 'approver2', 'approver3'].map(
     (p) => `ChangeFieldsOutDto.${p}`,
   ),

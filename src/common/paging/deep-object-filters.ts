@@ -5,7 +5,7 @@ import { ValidationException } from '../errors/domain.exception';
 const DEEP_KEY = /^filters\[([^\][]{1,64})\](\[\d{0,3}\])?$/;
 
 /**
- * Lists take their filters as a JSON object (`filters={"status":"Active"}`, API.md §5) or, as the
+ * Lists take their filters as a JSON object (`filters={"status":"Active"}`, docs/api/decisions.md §5) or, as the
  * OpenAPI document describes them (`style: deepObject`), one query parameter per field:
  * `filters[status]=Active`, repeated (or `filters[status][]=`) for several values, which is what
  * generated clients send (issue 41). This folds the second form into the first before the list's

@@ -9,7 +9,7 @@ export const SORT_ORDERS = ['ascend', 'descend'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /**
- * What every list takes (API.md §6): the page, its size, and the direction. Lists with a fixed order
+ * What every list takes (docs/api/decisions.md §6): the page, its size, and the direction. Lists with a fixed order
  * and nothing to filter (settings, registries, the payroll grid) take only these: `sortOrder`
  * reverses their order, and a `sortField` or `filters` is refused as an unknown parameter (issue 25).
  */
@@ -36,7 +36,7 @@ export class PageQueryDto {
   sortOrder: SortOrder = 'ascend';
 }
 
-/** Query parameters of a list with sort fields and filter fields (API.md §6). */
+/** Query parameters of a list with sort fields and filter fields (docs/api/decisions.md §6). */
 export class ListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'one of the sort fields documented for the endpoint; default id' })
   @IsOptional()
@@ -76,7 +76,7 @@ export class DateRangeListQueryDto extends ListQueryDto {
 }
 
 /**
- * `updated_since` of a record list a sync reads (API.md §19): only records changed at or after the
+ * `updated_since` of a record list a sync reads (docs/api/decisions.md §19): only records changed at or after the
  * instant (RFC 3339), to the second as `updated_at` holds it, so a record changed within the second
  * of the last read comes again rather than never.
  */

@@ -1,4 +1,4 @@
-/** A page of a list; the envelope hook (common/envelope/envelope.hook.ts) turns it into the list envelope of API.md §2. */
+/** A page of a list; the envelope hook (common/envelope/envelope.hook.ts) turns it into the list envelope of docs/api/decisions.md §2. */
 export class Page<T> {
   constructor(
     public readonly items: T[],

@@ -1,5 +1,5 @@
 /**
- * Queue names (API.md: welcome e-mails on `mail`, payroll runs on `payroll`; webhook deliveries on
+ * Queue names (docs/api/decisions.md: welcome e-mails on `mail`, payroll runs on `payroll`; webhook deliveries on
  * `webhooks`; imports of files on `imports`; removals of document files on `documents`; periodic
  * work, run once per interval across all processes, on `schedule`).
  */

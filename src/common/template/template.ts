@@ -2,7 +2,7 @@ import { activeContent } from '../pdf/active-content';
 import Handlebars from 'handlebars';
 
 /**
- * The templates an Admin writes (payslips, API.md §10; notification and payslip e-mails, §16): the
+ * The templates an Admin writes (payslips, docs/api/decisions.md §10; notification and payslip e-mails, §16): the
  * documented language only, rendered with bounded work. Its owner gives the shape of the data.
  *
  * Handlebars parses the text (its grammar, its error positions); the AST is then checked against

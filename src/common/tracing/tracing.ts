@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 
 /**
- * OpenTelemetry traces (API.md §24), on when OTEL_EXPORTER_OTLP_ENDPOINT is set, off and free
+ * OpenTelemetry traces (docs/api/decisions.md §24), on when OTEL_EXPORTER_OTLP_ENDPOINT is set, off and free
  * otherwise (no SDK loaded, the API's no-op tracer). Started first thing in main.ts and worker.ts,
  * before the modules it instruments are loaded: HTTP (Node's server and client), Fastify's routes
  * and hooks (@fastify/otel), mysql2, ioredis (Bull) and better-sqlite3 (our own wrapper: no

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 
-/** Stored responses of requests made with an Idempotency-Key header (API.md §12). */
+/** Stored responses of requests made with an Idempotency-Key header (docs/api/decisions.md §12). */
 export class IdempotencyKeys1763800000001 implements MigrationInterface {
   name = 'IdempotencyKeys1763800000001';
 

@@ -10,7 +10,7 @@ const fk = (table: string, column: string, target: string, onDelete: 'CASCADE' |
     onDelete,
   });
 
-/** Payroll configuration (API.md §10): pay frequencies (seeded), deduction groups, salary components, employee salaries, payroll employees, columns. */
+/** Payroll configuration (docs/api/decisions.md §10): pay frequencies (seeded), deduction groups, salary components, employee salaries, payroll employees, columns. */
 export class PayrollConfig1763800000008 implements MigrationInterface {
   name = 'PayrollConfig1763800000008';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 
-/** Payroll runs (API.md §10): payrolls, their computed cells and per-cell errors. */
+/** Payroll runs (docs/api/decisions.md §10): payrolls, their computed cells and per-cell errors. */
 export class PayrollRuns1763800000009 implements MigrationInterface {
   name = 'PayrollRuns1763800000009';
 
@@ -55,7 +55,7 @@ export class PayrollRuns1763800000009 implements MigrationInterface {
         ],
       }),
     );
-    // Cells keep their employee id without a foreign key: payroll history survives the employee (API.md §7).
+    // Cells keep their employee id without a foreign key: payroll history survives the employee (docs/api/decisions.md §7).
     await q.createTable(
       new Table({
         name: 'payroll_cells',

@@ -28,7 +28,7 @@ const DATED_FIELDS = [
 const BATCH = 1000;
 
 /**
- * Issue 43: employment history (API.md §19). `employment_changes` holds every recorded change of
+ * Issue 43: employment history (docs/api/decisions.md §19). `employment_changes` holds every recorded change of
  * the dated fields and the salary; `employment_segments` the history they make as known now (one
  * row per stretch of days with one set of values), which the as-of reads join. The unique key of
  * a change (employee, day, recording instant) holds the order of two changes of one day.

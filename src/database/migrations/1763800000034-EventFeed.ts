@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 const BATCH = 1000;
 
 /**
- * Issue 43: the events feed (`GET /events`, API.md §19) shows each caller the events about the
+ * Issue 43: the events feed (`GET /events`, docs/api/decisions.md §19) shows each caller the events about the
  * records it may see; `employee_id` is the employee an event is about (its payload's `employee`),
  * filled for the events already there. `updated_since` on the employee list reads an index of
  * `updated_at`.

@@ -7,7 +7,7 @@ const ADDED = ['leave_requests', 'time_entries'] as const;
 const sqlite = (q: QueryRunner) => q.connection.options.type === 'better-sqlite3';
 
 /**
- * Issue 43: `updated_since` on the record lists (API.md §19). Leave requests and time entries gain
+ * Issue 43: `updated_since` on the record lists (docs/api/decisions.md §19). Leave requests and time entries gain
  * `updated_at` (their creation instant for those already there); each synced list gets an index
  * of it, so a sync's read of what changed since its last run seeks instead of scanning.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 44: payroll on dates (API.md §20). The proration rule on each pay frequency (calendar days
+ * Issue 44: payroll on dates (docs/api/decisions.md §20). The proration rule on each pay frequency (calendar days
  * unless an Admin changes it) and, overriding it, on a payroll (null: its pay frequency's). Plain
  * ALTERs: on SQLite TypeORM's addColumn copies the table, and dropping payrolls inside the
  * migration's transaction would cascade to their cells.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 
 /**
- * Issue 44: payroll tables (API.md §20), tax brackets and lookups in dated versions that formulas
+ * Issue 44: payroll tables (docs/api/decisions.md §20), tax brackets and lookups in dated versions that formulas
  * read with bracket(), band() and lookup(); a run keeps the versions it read (payrolls.table_versions),
  * so a version a Processed or Completed run used cannot change (409 IN_USE). And processed_at to
  * the millisecond on MariaDB, for arrears.

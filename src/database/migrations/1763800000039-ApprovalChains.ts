@@ -4,7 +4,7 @@ const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, ge
 const BATCH = 500;
 
 /**
- * Issue 45: approval chains (API.md §21). Policies, delegations, each request's chain with the
+ * Issue 45: approval chains (docs/api/decisions.md §21). Policies, delegations, each request's chain with the
  * inbox's rows and the decisions; the department head an approver role names. Requests pending
  * now keep the single step they were made under: any of the supervisor and approver1..3 (the
  * Admins when the employee has none).

@@ -11,7 +11,7 @@ const fk = (table: string, column: string, target: string) =>
   });
 
 /**
- * Issue 46: paying people and posting the books (API.md §22). Employees' bank accounts (one
+ * Issue 46: paying people and posting the books (docs/api/decisions.md §22). Employees' bank accounts (one
  * primary each, kept by the service under the employee's lock), the chart of accounts a payroll
  * column posts to, and the column of a payroll that is its net pay (what the bank file pays).
  */

@@ -11,7 +11,7 @@ const fk = (table: string, column: string, target: string) =>
   });
 
 /**
- * Issue 47: identity (API.md §23). A user's TOTP factor and its recovery codes; SCIM tokens and
+ * Issue 47: identity (docs/api/decisions.md §23). A user's TOTP factor and its recovery codes; SCIM tokens and
  * groups; on users, what provisioning and single sign-on link by (the SCIM externalId, the
  * OpenID subject) and the SCIM attributes the service keeps without a column of its own.
  */

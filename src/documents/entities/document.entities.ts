@@ -17,7 +17,7 @@ export interface DocumentFileFields {
 }
 
 /**
- * An employee's document (API.md §14): its current version's file and validity are kept on the
+ * An employee's document (docs/api/decisions.md §14): its current version's file and validity are kept on the
  * row, so that lists over a million documents read one table.
  */
 @Entity('documents')

@@ -21,7 +21,7 @@ function audited(a: EmployeeBankAccount): object {
 }
 
 /**
- * Employees' bank accounts (issue 46, API.md §22). An Admin and the employee itself read them
+ * Employees' bank accounts (issue 46, docs/api/decisions.md §22). An Admin and the employee itself read them
  * whole; anyone else who may see the employee reads them with a masked IBAN. An Admin adds,
  * changes and removes them; the employee adds its own. One account is primary whenever the
  * employee has any (the first is; a new primary replaces the old; removing the primary makes the

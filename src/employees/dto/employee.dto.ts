@@ -45,7 +45,7 @@ function OptionalEmail() {
   };
 }
 
-/** POST /employees. Required: employee_id, first_name, last_name, joined_date (API.md §7). */
+/** POST /employees. Required: employee_id, first_name, last_name, joined_date (docs/api/decisions.md §7). */
 export class CreateEmployeeDto {
   @ApiProperty({ example: 'E0042', maxLength: 50 })
   @Trim()

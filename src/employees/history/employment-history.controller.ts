@@ -17,7 +17,7 @@ import { EmploymentHistoryService } from './employment-history.service';
 /** Who records changes: administrators in scope; a Manager reaches its reports but may change none of these fields (403). */
 const RECORDERS = ['Admin', 'Restricted Admin', 'Manager'] as const;
 
-/** Employment history (issue 43, API.md §19): dated changes and the segments they make. */
+/** Employment history (issue 43, docs/api/decisions.md §19): dated changes and the segments they make. */
 @ApiTags('Employment history')
 @ApiBearerAuth()
 @Controller('employees/:id')

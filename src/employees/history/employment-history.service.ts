@@ -50,7 +50,7 @@ function toSegmentDto(s: Segment, salaries: boolean): SegmentDto {
 }
 
 /**
- * Employment history's routes (issue 43, API.md §19): the changes and segments of an employee,
+ * Employment history's routes (issue 43, docs/api/decisions.md §19): the changes and segments of an employee,
  * recording, cancelling and correcting a change, each checked against the caller's scope and
  * fields and run under the employee's lock through the writer.
  */

@@ -4,7 +4,7 @@ import { addDays } from '../../common/time/days';
 export type { DepartmentMove };
 
 /**
- * Employment history (issue 43, API.md §19): the pure rules that turn an employee's recorded
+ * Employment history (issue 43, docs/api/decisions.md §19): the pure rules that turn an employee's recorded
  * changes into its segments, as known at an instant. No database here: the repository reads the
  * changes, the history route, the as-of reads and the daily job all fold them with these rules,
  * and the property test checks them against its own model.

@@ -96,7 +96,7 @@ const sameSalary = (a: SalaryLine[] | undefined, b: SalaryLine[] | undefined) =>
   JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
 /**
- * The writes of employment history (issue 43, API.md §19) that every path shares (a recorded change,
+ * The writes of employment history (issue 43, docs/api/decisions.md §19) that every path shares (a recorded change,
  * PUT /employees, PUT salary, a new employee, the daily job): each runs with the caller's `em`,
  * under the employee's row lock (withEmployeeLock). The employee's changes are read, the new one
  * inserted with a recording instant after all of them, its segments rewritten and today's values

@@ -5,7 +5,7 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export const IMPORT_MODES = ['all-or-nothing', 'valid-rows'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 
-/** An import of a CSV or XLSX file (API.md §13): a job of the `imports` queue. */
+/** An import of a CSV or XLSX file (docs/api/decisions.md §13): a job of the `imports` queue. */
 @Entity('imports')
 export class ImportRecord {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;

@@ -35,7 +35,7 @@ export interface BankFileBody {
 const weekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
 
 /**
- * The payroll's bank file (issue 46, API.md §22): a pain.001 credit transfer initiation paying
+ * The payroll's bank file (issue 46, docs/api/decisions.md §22): a pain.001 credit transfer initiation paying
  * each employee's positive net pay (the payroll's net column, rounded to its currency as the grid
  * shows it) to its primary account, from the company's account. MsgId and EndToEndIds are made of
  * the payroll's id and revision, CreDtTm is when it was completed: the same revision gives the same

@@ -32,7 +32,7 @@ interface BookRows {
 }
 
 /**
- * The payroll's journal and register (issue 46, API.md §22), for a Completed payroll, scoped as its
+ * The payroll's journal and register (issue 46, docs/api/decisions.md §22), for a Completed payroll, scoped as its
  * grid is (a Restricted Admin: the employees of its departments). Amounts are the grid's (each cell
  * rounded to its employee's currency), summed exactly in minor units; an employee's department is
  * the one of the payroll's last day.

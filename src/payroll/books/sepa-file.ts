@@ -1,7 +1,7 @@
 import { sepaId, sepaText } from '../../common/banking/sepa-text';
 import { fromMinorUnits } from '../../common/money/money';
 
-/** The pain.001 versions the bank file is written in (API.md §22). */
+/** The pain.001 versions the bank file is written in (docs/api/decisions.md §22). */
 export const PAIN_VERSIONS = ['pain.001.001.03', 'pain.001.001.09'] as const;
 export type PainVersion = (typeof PAIN_VERSIONS)[number];
 

@@ -1,4 +1,4 @@
-/** An argument a calculation hook takes (API.md §10: `calculation_hook_args`). */
+/** An argument a calculation hook takes (docs/api/decisions.md §10: `calculation_hook_args`). */
 export interface HookArgument {
   name: string;
   type: 'number' | 'integer' | 'string';

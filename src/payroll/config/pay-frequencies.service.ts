@@ -13,7 +13,7 @@ import { PAY_FREQUENCY_LIST_SPEC } from '../payroll-lists';
 
 const toPayFrequencyDto = (f: PayFrequency): PayFrequencyDto => ({ id: f.id, name: f.name, proration: f.proration });
 
-/** Pay frequencies (API.md §10, §20): seeded; an Admin sets each one's proration rule. */
+/** Pay frequencies (docs/api/decisions.md §10, §20): seeded; an Admin sets each one's proration rule. */
 @Injectable()
 export class PayFrequenciesService {
   constructor(

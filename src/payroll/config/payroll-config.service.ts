@@ -52,7 +52,7 @@ export const SALARY_COMPONENT_LIST: Partial<ListSpec> = {
   filterFields: { component_type: { column: 'r.component_type', type: 'string' } },
 };
 
-/** Payroll configuration (API.md §10): currencies, deduction groups, salary components, columns, scripts. */
+/** Payroll configuration (docs/api/decisions.md §10): currencies, deduction groups, salary components, columns, scripts. */
 @Injectable()
 export class PayrollConfigService {
   readonly groups: ReferenceCrud<DeductionGroup, DeductionGroupDto>;

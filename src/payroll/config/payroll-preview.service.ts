@@ -20,7 +20,7 @@ import { cellsOf, EmployeeInputs } from '../runs/run-inputs';
 import { engineColumnOf } from './payroll-columns';
 
 /**
- * POST /payroll_config/payroll-columns/preview-change (API.md §18): the diff a column change would
+ * POST /payroll_config/payroll-columns/preview-change (docs/api/decisions.md §18): the diff a column change would
  * make on a processed run, without saving it. The run is computed again from its stored inputs
  * with the proposed column in place of the stored one (edits kept; a changed hook read for the
  * run's period, as processing would), then compared with what it stored.

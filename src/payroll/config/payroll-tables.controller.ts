@@ -21,7 +21,7 @@ const SAVE_NOTE =
   '{key, value}; at most 200 rows a version and 100 versions. A run reads the version in force on its last day; a version a ' +
   'Processed or Completed run read cannot change or go (409 IN_USE): add a version instead.';
 
-/** /payroll_config/tables (issue 44, API.md §20): Admins read them, the Admin writes them, as the columns that read them. */
+/** /payroll_config/tables (issue 44, docs/api/decisions.md §20): Admins read them, the Admin writes them, as the columns that read them. */
 @ApiTags('Payroll configuration')
 @ApiBearerAuth()
 @ApiExtraModels(BracketRowDto, LookupRowDto)

@@ -32,7 +32,7 @@ export interface ResolvedTable {
 }
 
 /**
- * Payroll tables (issue 44, API.md §20): brackets and lookups in dated versions, read by formulas
+ * Payroll tables (issue 44, docs/api/decisions.md §20): brackets and lookups in dated versions, read by formulas
  * through bracket(), band() and lookup(). A run uses each table's version in force on its last day
  * and keeps which (payrolls.table_versions): a version a Processed or Completed run read cannot
  * change or go (409 IN_USE); add a version instead.

@@ -33,7 +33,7 @@ function testsFailed(failed: PayrollTestResult[], accepting: boolean): DomainExc
 }
 
 /**
- * Payroll tests (API.md §18): pinned amounts for representative employees, run on demand and
+ * Payroll tests (docs/api/decisions.md §18): pinned amounts for representative employees, run on demand and
  * before every column save.
  */
 @Injectable()

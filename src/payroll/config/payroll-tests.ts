@@ -2,7 +2,7 @@ import { ErrorDetail } from '../../common/errors/domain.exception';
 import { computePayroll, EngineColumn, planColumns } from '../engine/payroll-engine';
 import { Dec, EMPLOYEE_FORMULA_FIELDS, EmployeeFormulaField, FormulaTable } from '../formula/formula';
 
-/** A payroll test's employee (API.md §18): salary amounts by component id, hook values by hook code, formula fields. */
+/** A payroll test's employee (docs/api/decisions.md §18): salary amounts by component id, hook values by hook code, formula fields. */
 export interface PayrollTestEmployee {
   salary: Record<string, string>;
   hooks: Record<string, string>;
@@ -88,7 +88,7 @@ export function runPayrollTests(
   });
 }
 
-/** The problems of a test's employee and expectations (API.md §18 shapes), as error details. */
+/** The problems of a test's employee and expectations (docs/api/decisions.md §18 shapes), as error details. */
 export function payrollTestProblems(employee: unknown, expected: unknown): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const record = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -21,7 +21,7 @@ function oneOfKind(shapes: Record<string, abstract new () => unknown>): object {
   };
 }
 
-/** What every value a cell read carries (API.md §18); its `kind` says which of the shapes below it is. */
+/** What every value a cell read carries (docs/api/decisions.md §18); its `kind` says which of the shapes below it is. */
 abstract class ExplainInputBase {
   @ApiProperty({ example: '5000.00' }) value: string;
   @ApiProperty({ description: 'The component, column, hook or field name' }) name: string;
@@ -87,7 +87,7 @@ export class ExplainHookInputDto extends ExplainInputBase {
   @ApiInt({ type: [Number], description: 'ids of the source records summed' }) records: number[];
   @ApiPropertyOptional({
     type: () => [ExplainArrearsPartDto],
-    description: 'the arrears hook: one part per earlier run it recomputed (API.md §20)',
+    description: 'the arrears hook: one part per earlier run it recomputed (docs/api/decisions.md §20)',
   })
   arrears?: ExplainArrearsPartDto[];
 }
@@ -104,7 +104,7 @@ export class ExplainEditInputDto extends ExplainInputBase {
   @ApiProperty({ type: String, nullable: true, description: 'when (ISO 8601)' }) edited_at: string | null;
 }
 
-/** A value a cell read, with where it came from (API.md §18): one of five shapes, told apart by `kind`. */
+/** A value a cell read, with where it came from (docs/api/decisions.md §18): one of five shapes, told apart by `kind`. */
 export class ExplainTableInputDto extends ExplainInputBase {
   @kindOf('table', 'a payroll table the script read (bracket, band, lookup): value is the version read') kind: 'table';
   @ApiInt({ description: 'the table (GET /payroll_config/tables/{id})' }) table: number;
@@ -172,7 +172,7 @@ export class CellExplanationDto extends ExplainedCellDto {
   depends_on: ExplainedCellDto[];
 }
 
-/** Why a cell differs between two runs (API.md §18): an input that differs and that the cell reads. */
+/** Why a cell differs between two runs (docs/api/decisions.md §18): an input that differs and that the cell reads. */
 const oldNew = (type: 'string' | 'integer', what: string) => [
   ApiProperty({ type, nullable: true, description: `${what} in the older run` }),
   ApiProperty({ type, nullable: true, description: `${what} in the newer run` }),
@@ -299,7 +299,7 @@ export class DiffTableCauseDto {
     string | null;
 }
 
-/** Why a cell changed (API.md §18): one of these shapes, told apart by `kind`. */
+/** Why a cell changed (docs/api/decisions.md §18): one of these shapes, told apart by `kind`. */
 export type DiffCauseDto =
   | DiffSalaryCauseDto
   | DiffColumnCauseDto

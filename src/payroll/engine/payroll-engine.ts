@@ -12,7 +12,7 @@ import {
   Value,
 } from '../formula/formula';
 
-/** A payroll column as the engine needs it (API.md §10). */
+/** A payroll column as the engine needs it (docs/api/decisions.md §10). */
 export interface EngineColumn {
   id: number;
   name: string;
@@ -172,7 +172,7 @@ class CellFailure extends Error {}
  * Computes every cell of a payroll in memory (no I/O): per employee, the columns in dependency
  * order; a column's value is the sum of its salary components plus added columns minus subtracted
  * ones, a script's result replaces that, a hook's value replaces everything, and an empty column
- * takes its default value (API.md §10). Arithmetic is exact; each cell is rounded half-up to the
+ * takes its default value (docs/api/decisions.md §10). Arithmetic is exact; each cell is rounded half-up to the
  * employee's currency minor unit when stored, and later columns read the stored value, so a
  * payslip adds up. Failures are collected per cell (employee, column, message).
  */

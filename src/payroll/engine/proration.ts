@@ -3,7 +3,7 @@ import { workingDays } from '../../leave/working-days';
 import { Dec } from '../formula/formula';
 
 /*
- * Proration (issue 44, API.md §20): a salary that changed within a payroll's period, or an employee
+ * Proration (issue 44, docs/api/decisions.md §20): a salary that changed within a payroll's period, or an employee
  * who joined or left within it, is paid by the days each amount was in force. Pure: the inputs
  * loader reads the history's segments and the calendar, these rules turn them into the amounts the
  * engine sums, and the run keeps what they used so that explain shows it.

@@ -67,7 +67,7 @@ export class PayrollColumn {
   @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
 }
 
-/** A payroll test (API.md §18): an employee's inputs and the amounts the columns must give them. */
+/** A payroll test (docs/api/decisions.md §18): an employee's inputs and the amounts the columns must give them. */
 @Entity('payroll_tests')
 export class PayrollTest {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
@@ -81,7 +81,7 @@ export class PayrollTest {
 export const TABLE_KINDS = ['brackets', 'lookup'] as const;
 export type TableKind = (typeof TABLE_KINDS)[number];
 
-/** A payroll table (issue 44, API.md §20): tax brackets or a lookup, by name, in dated versions. */
+/** A payroll table (issue 44, docs/api/decisions.md §20): tax brackets or a lookup, by name, in dated versions. */
 @Entity('payroll_tables')
 export class PayrollTable {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;

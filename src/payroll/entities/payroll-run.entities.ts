@@ -117,7 +117,7 @@ export class Payslip {
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
 }
 
-/** Where a payslip's e-mail stands (API.md §15). */
+/** Where a payslip's e-mail stands (docs/api/decisions.md §15). */
 export const PAYSLIP_DELIVERY_STATUSES = ['not_sent', 'queued', 'sent', 'failed', 'no_address', 'unknown'] as const;
 export type PayslipDeliveryStatus = (typeof PAYSLIP_DELIVERY_STATUSES)[number];
 

@@ -41,7 +41,7 @@ interface Computed {
 }
 
 /**
- * What changed between two runs of a payroll, and why (API.md §18): every changed cell, each with
+ * What changed between two runs of a payroll, and why (docs/api/decisions.md §18): every changed cell, each with
  * its causes, the salary, column and edit causes with who changed them and when (audit log).
  * Computed from both runs' stored cells and inputs, once per pair of run revisions, then paged,
  * filtered and summed from memory. Scope as the grid's.

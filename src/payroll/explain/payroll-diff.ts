@@ -8,7 +8,7 @@ import type { UsedTableVersion } from '../entities/payroll-run.entities';
 
 /*
  * The difference between two payroll runs, cell by cell, each changed cell with its causes
- * (API.md §18): pure, over what both runs stored (cells, inputs, column snapshots). A cause is an
+ * (docs/api/decisions.md §18): pure, over what both runs stored (cells, inputs, column snapshots). A cause is an
  * input that differs between the runs and that the cell reads, directly or through the columns it
  * reads: so a salary change is the cause of the cells computed from that component, and of none
  * other.

@@ -21,7 +21,7 @@ import { PayrollPreviewService } from '../config/payroll-preview.service';
 import { SavePayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollExplainService } from './payroll-explain.service';
 
-/** Why a run's cells have their values, and what changed since another run (API.md §18). */
+/** Why a run's cells have their values, and what changed since another run (docs/api/decisions.md §18). */
 @ApiTags('Payroll runs')
 @ApiBearerAuth()
 @ApiExtraModels(...Object.values(EXPLAIN_INPUTS), ...Object.values(DIFF_CAUSES))

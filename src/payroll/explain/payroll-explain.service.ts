@@ -19,7 +19,7 @@ import { StoredProration } from '../engine/proration';
 import { PayrollTablesService, ResolvedTable } from '../config/payroll-tables.service';
 
 /**
- * Explains a run's cells (API.md §18): the engine computes the cell again in its tracing mode from
+ * Explains a run's cells (docs/api/decisions.md §18): the engine computes the cell again in its tracing mode from
  * the inputs stored with the run, so an explanation gives the stored value whatever changed since,
  * and names where each input came from. Scope as the grid's.
  */

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import jsep, { Expression } from 'jsep';
 
 /**
- * The payroll formula language (API.md §10): numbers, `+ - * / % ^`, parentheses, comparisons,
+ * The payroll formula language (docs/api/decisions.md §10): numbers, `+ - * / % ^`, parentheses, comparisons,
  * `and or not` (and `&& || !`), `if(cond, a, b)` and `cond ? a : b`, `min max round floor ceil abs`,
  * other columns by their `variable`, and `employee.<field>` for EMPLOYEE_FORMULA_FIELDS.
  *
@@ -57,7 +57,7 @@ export const EMPLOYEE_FORMULA_FIELDS = [
 export type EmployeeFormulaField = (typeof EMPLOYEE_FORMULA_FIELDS)[number];
 
 export const FORMULA_FUNCTIONS = ['if', 'min', 'max', 'round', 'floor', 'ceil', 'abs', 'bracket', 'band', 'lookup'] as const;
-/** The functions that read a payroll table (API.md §20): their first argument is the table's name, a string literal. */
+/** The functions that read a payroll table (docs/api/decisions.md §20): their first argument is the table's name, a string literal. */
 export const TABLE_FUNCTIONS = ['bracket', 'band', 'lookup'] as const;
 
 /** A bracket of a `brackets` table: the part of x above `from` up to `to` (null: no end) is taxed at `rate`. */

@@ -4,7 +4,7 @@ import { ErrorDetail } from '../../common/errors/domain.exception';
 import { shapeOf, TemplateShape } from '../../common/template/template';
 
 /*
- * What a payslip template renders (API.md §10, issue 25): these classes are the whole context, the
+ * What a payslip template renders (docs/api/decisions.md §10, issue 25): these classes are the whole context, the
  * OpenAPI document shows them (a preview's `data`, where every field is optional: it is laid over
  * the preview's own context), the sample below gives the shape every saved template is checked
  * against, and the service fills them. A field added here is in all four.

@@ -28,7 +28,7 @@ interface PastRun {
 }
 
 /**
- * The `arrears` calculation hook (issue 44, API.md §20): for each earlier Completed payroll of an
+ * The `arrears` calculation hook (issue 44, docs/api/decisions.md §20): for each earlier Completed payroll of an
  * employee that an employment change recorded (or cancelled) after it was processed reaches back
  * into, the hook's column recomputed from that run's stored inputs with the salary as the history
  * now tells it, minus what the run paid, minus what Completed runs since paid for it as arrears.

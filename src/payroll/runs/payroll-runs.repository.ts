@@ -16,7 +16,7 @@ import {
   TEMPLATE_LIST_SPEC,
 } from '../payroll-lists';
 
-/** GET .../{id}/employees: by employee id unless sortField says otherwise (API.md §6). */
+/** GET .../{id}/employees: by employee id unless sortField says otherwise (docs/api/decisions.md §6). */
 export const SELECTION_SPEC: ListSpec = {
   idColumn: 'p.id',
   sortFields: {

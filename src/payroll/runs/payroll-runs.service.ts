@@ -39,7 +39,7 @@ export const PAYROLL_CELL_EDITS = 'payroll_config/payrolls/data';
 export { toPayrollDto };
 
 /**
- * Payroll runs (API.md §10): payrolls (create, change, delete in the states that allow it), their
+ * Payroll runs (docs/api/decisions.md §10): payrolls (create, change, delete in the states that allow it), their
  * selection and errors, the data grid and edits of editable cells. Admins; Restricted Admins for
  * payrolls of their departments. Processing and payslips are started by PayrollTransitionsService.
  */
@@ -252,7 +252,7 @@ export class PayrollRunsService {
 
   /**
    * The rows of a payroll a caller reads (cells, errors, payslips) follow their employee, as
-   * /employees/{id}/payslips does (API.md §5): a Restricted Admin reads those of employees now in
+   * /employees/{id}/payslips does (docs/api/decisions.md §5): a Restricted Admin reads those of employees now in
    * its departments, so an employee moved out of them is out of every payroll route too. Null for
    * an Admin.
    */

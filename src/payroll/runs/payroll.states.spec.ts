@@ -11,7 +11,7 @@ class Rec {
 }
 
 describe('PAYROLL_STATES (issue 26)', () => {
-  it('is the state diagram of API.md §10: every state reached, every move from a listed state', () => {
+  it('is the state diagram of docs/api/decisions.md §10: every state reached, every move from a listed state', () => {
     const moves = Object.entries(PAYROLL_STATES.transitions)
       .filter(([, t]) => t.to !== null)
       .map(([action, t]) => `${t.from.join('|')} -${action}-> ${t.to}`);

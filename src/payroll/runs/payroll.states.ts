@@ -15,7 +15,7 @@ export type PayrollAction =
   | 'books';
 
 /**
- * A payroll's states (API.md §10) and every action on them, the one place they are written: the
+ * A payroll's states (docs/api/decisions.md §10) and every action on them, the one place they are written: the
  * runs service, the payslips service and the jobs move payrolls only through this table.
  */
 export const PAYROLL_STATES = new StateMachine<PayrollStatus, PayrollAction>('payroll', {

@@ -37,7 +37,7 @@ export class User {
   @Column({ name: 'password_changed_at', type: 'datetime', nullable: true })
   passwordChangedAt: Date | null;
 
-  /** Role ids (API.md §8), stored as JSON text. */
+  /** Role ids (docs/api/decisions.md §8), stored as JSON text. */
   @Column({
     name: 'user_roles',
     type: 'varchar',

@@ -12,7 +12,7 @@ import { EventsQueryDto, FeedEventDto } from './events-feed.dto';
 
 const KNOWN = new Set<string>(WEBHOOK_EVENTS);
 
-/** GET /events (issue 43, API.md §19): a pull feed of the webhook events, for integrations that poll. */
+/** GET /events (issue 43, docs/api/decisions.md §19): a pull feed of the webhook events, for integrations that poll. */
 @ApiTags('Webhooks')
 @ApiBearerAuth()
 @Controller('events')

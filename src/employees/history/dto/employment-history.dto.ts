@@ -69,7 +69,7 @@ function Salary() {
   };
 }
 
-/** POST /employees/{id}/changes (API.md §19). */
+/** POST /employees/{id}/changes (docs/api/decisions.md §19). */
 export class RecordChangeDto {
   @ApiProperty({ type: String, format: 'date', example: '2026-12-01', description: '1900-01-01 to 2200-12-31' })
   @IsCalendarDate()
