@@ -1,8 +1,8 @@
 import { describeIf, NEEDS_SQLITE } from './helpers/skip';
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runCli } from '../src/cli/run-cli';
 import { transaction } from '../src/common/database/transaction';
@@ -115,6 +115,24 @@ describeIf(!INTEGRATION, NEEDS_SQLITE)('database backup and restore (SQLite)', (
   it('refuses a damaged file, a newer release, MariaDB and an in-memory database, and says what to do', async () => {
     await t?.close();
     t = null;
+    // The live database itself, by its name or through a link: refused, and the database stays whole.
+    const live = join(dir, 'hr.sqlite');
+    const link = join(dir, 'link-to-live.sqlite');
+    symlinkSync(live, link);
+    const sizeBefore = statSync(live).size;
+    const kept = () => readdirSync(dir).filter((f) => f.includes('before-restore') || /\.restore-\d+$/.test(f));
+    const keptBefore = kept();
+    for (const self of [live, link, `./${relative(process.cwd(), live)}`]) {
+      const r = await cli('db:restore', self);
+      expect({ self, code: r.code, err: r.err }).toEqual({
+        self,
+        code: 1,
+        err: expect.stringContaining('is the database itself'),
+      });
+    }
+    expect(statSync(live).size).toBe(sizeBefore);
+    expect(kept()).toEqual(keptBefore);
+    expect((await cli('db:backup', join(dir, 'after-self.sqlite'))).code).toBe(0);
     const junk = join(dir, 'junk.sqlite');
     writeFileSync(junk, 'not a database at all'.repeat(400));
     expect(await cli('db:restore', junk)).toMatchObject({ code: 1 });

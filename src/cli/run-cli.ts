@@ -32,6 +32,7 @@ type Handler = (args: string[], ctx: { config: AppConfig; io: CliIo }) => Promis
 
 /** Boots the modules without HTTP for one command; nothing consumes jobs, logs go to stderr. */
 async function withContext<T>(config: AppConfig, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  await checkDatabase(config.database);
   const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ ...config, queueConsumer: false }), {
     logger: new PinoNestLogger(logger),
@@ -47,6 +48,7 @@ async function withContext<T>(config: AppConfig, fn: (app: INestApplicationConte
 const COMMANDS: Record<string, Handler> = {
   'db:migrate': async (argv, { config, io }) => {
     parseArgs(argv, []);
+    await checkDatabase(config.database);
     const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
     try {
       const applied = await runMigrations(ds);
@@ -270,7 +272,6 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
   const handler = COMMANDS[command];
   try {
     const config = command === 'demo' ? demoConfig(env) : loadConfig(env);
-    await checkDatabase(config.database);
     // What a command changes is recorded in the audit log as made by "cli".
     await runAs('cli', null, () => handler(rest, { config, io }));
     return 0;

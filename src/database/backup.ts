@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseConfig } from '../config/config';
 import { MIGRATIONS } from './migrations';
@@ -77,6 +77,10 @@ export async function restoreDatabase(db: DatabaseConfig, file: string, now = ne
   const target = sqlitePath(db, false);
   const copy = resolve(file);
   if (!existsSync(copy)) throw new BackupError(`no file ${file}`);
+  // The live database itself (by its name or a link to it) is no backup of it.
+  if (existsSync(target) && realpathSync(copy) === realpathSync(target)) {
+    throw new BackupError(`${file} is the database itself (${target}): restore a copy made by db:backup`);
+  }
   const { migration, applied } = inspect(copy);
   const known = MIGRATIONS.map((m) => m.name);
   const unknown = applied.filter((m) => !known.includes(m));
@@ -100,18 +104,34 @@ export async function restoreDatabase(db: DatabaseConfig, file: string, now = ne
       throw err;
     }
     lock.close();
+  }
+  // The copy is staged whole before the database is touched: a copy that cannot be read leaves
+  // the database where it was.
+  try {
+    const src = new Database(copy, { readonly: true, fileMustExist: true });
+    try {
+      await src.backup(staged, { progress: () => PAGES_PER_STEP });
+    } finally {
+      src.close();
+    }
+  } catch (err) {
+    rmSync(staged, { force: true });
+    throw err;
+  }
+  if (existsSync(target)) {
     previous = `${target}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
     renameSync(target, previous);
   }
-  // What the replaced database left beside its name would otherwise be read as the copy's.
-  for (const extra of ['-wal', '-shm', '-journal']) rmSync(`${target}${extra}`, { force: true });
-  const src = new Database(copy, { readonly: true, fileMustExist: true });
   try {
-    await src.backup(staged, { progress: () => PAGES_PER_STEP });
-  } finally {
-    src.close();
+    // What the replaced database left beside its name would otherwise be read as the copy's.
+    for (const extra of ['-wal', '-shm', '-journal']) rmSync(`${target}${extra}`, { force: true });
+    renameSync(staged, target);
+  } catch (err) {
+    // Put the original back on any failure.
+    if (previous && !existsSync(target)) renameSync(previous, target);
+    rmSync(staged, { force: true });
+    throw err;
   }
-  renameSync(staged, target);
   return { previous, migration, pending: known.filter((m) => !applied.includes(m)) };
 }
 
