@@ -223,6 +223,43 @@ describe('employment history', () => {
     expect((await call('GET', `/employees/${c.emp.outsider}/history`, c.users.manager.token)).statusCode).toBe(404);
   });
 
+  it('a Restricted Admin changes and reads only the days its transferee was in its departments (Hardening IV item 23)', async () => {
+    const ra = c.users.restricted.token;
+    const id = await newEmployee({ job_title: c.jobTitle });
+    const today = new Date().toISOString().slice(0, 10);
+    const movedIn = addDays(today, -10);
+    await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: movedIn,
+      fields: { department: c.departments.engineering },
+    });
+    // Back-dated into the months in Sales: refused, nothing recorded.
+    const before = (await ok('GET', `/employees/${id}/changes`, admin)).length;
+    const back = await call('POST', `/employees/${id}/changes`, ra, {
+      effective_date: '2025-01-01',
+      fields: { pay_grade: null },
+    });
+    expect([back.statusCode, back.json().error.code, back.json().error.details]).toEqual([
+      403,
+      'FORBIDDEN',
+      [{ field: 'effective_date', message: 'the employee was in another department on 2025-01-01' }],
+    ]);
+    expect(await ok('GET', `/employees/${id}/changes`, admin)).toHaveLength(before);
+    // From the day it moved in on: its to change.
+    await ok('POST', `/employees/${id}/changes`, ra, {
+      effective_date: movedIn,
+      fields: { pay_grade: null, job_title: c.jobTitle },
+    });
+    // Its reads: the segments and changes of its days only; the as-of read of a day in Sales is 404.
+    const history = await ok('GET', `/employees/${id}/history`, ra);
+    expect(history.map((h: { department: number }) => h.department)).toEqual([c.departments.engineering]);
+    expect((await ok('GET', `/employees/${id}/history`, admin)).length).toBeGreaterThan(1);
+    const changes = await ok('GET', `/employees/${id}/changes`, ra);
+    expect(changes.map((x: { effective_date: string }) => x.effective_date)).toEqual([movedIn, movedIn]);
+    expect((await call('GET', `/employees/${id}?as_of=2025-06-01`, ra)).statusCode).toBe(404);
+    expect((await call('GET', `/employees/${id}?as_of=${today}`, ra)).statusCode).toBe(200);
+    expect((await call('GET', `/employees/${id}?as_of=2025-06-01`, admin)).statusCode).toBe(200);
+  });
+
   it('lists who was in a department on a day: filters, sort and the dated columns of that day, scope of today', async () => {
     const dept = (await ok('POST', '/departments', admin, { name: 'History Lab', parent: c.departments.company })).id;
     const movedIn = await newEmployee();

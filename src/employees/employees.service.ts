@@ -88,9 +88,14 @@ export class EmployeesService {
   async get(caller: AuthUser, id: number, asOf?: string): Promise<EmployeeDto> {
     if (asOf === undefined) return this.mapper.toDto((await this.access.visible(caller, id)).employee);
     // The two reads at once (two round trips in parallel on MariaDB); the segment is dropped unless the caller sees the employee.
-    const [{ employee }, found] = await Promise.all([this.access.visible(caller, id), this.history.segmentOn(id, asOf)]);
+    const [{ employee, scope }, found] = await Promise.all([this.access.visible(caller, id), this.history.segmentOn(id, asOf)]);
     const segment = asOf >= employee.joinedDate ? found : null;
     if (!segment) throw new DomainException('NOT_FOUND', `Employee ${id} had not joined by ${asOf}`);
+    // A Restricted Admin reads the days the employee was in its departments only.
+    const department = segment.departmentId;
+    if (scope.kind === 'departments' && (department === null || !scope.departmentIds.includes(department))) {
+      throw new DomainException('NOT_FOUND', `Employee ${id} was not in your departments on ${asOf}`);
+    }
     return this.mapper.toDto(employeeAsOf(employee, segment, asOf));
   }
 

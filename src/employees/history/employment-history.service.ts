@@ -8,7 +8,7 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { EmployeeAccessService, employeeRef, EmployeeScope } from '../employee-access.service';
 import { withEmployeeLock } from '../employee-lock';
 import { EmployeeMapper } from '../employee-mapper';
-import { effectiveDateProblem } from '../employee-rules';
+import { effectiveDateProblem, today } from '../employee-rules';
 import { EmployeesRepository } from '../employees.repository';
 import { Employee } from '../entities/employee.entity';
 import {
@@ -65,18 +65,32 @@ export class EmploymentHistoryService {
     private readonly employees: EmployeesRepository,
   ) {}
 
+  /**
+   * The changes; a Restricted Admin sees those that took effect on a day the employee was in its
+   * departments (its transferee's past in another department is not its to read).
+   */
   async changes(caller: AuthUser, employeeId: number): Promise<EmploymentChangeDto[]> {
-    const { employee } = await this.access.visible(caller, employeeId);
+    const { employee, scope } = await this.access.visible(caller, employeeId);
     const salaries = await this.access.administers(caller, employee);
-    return (await this.repository.changesOf(null, employeeId)).map((c) => toChangeDto(c, salaries));
+    const changes = await this.repository.changesOf(null, employeeId);
+    if (scope.kind !== 'departments') return changes.map((c) => toChangeDto(c, salaries));
+    const segments = segmentsAt(changes.map(toRecorded));
+    return changes
+      .filter((c) => {
+        const on = segmentOnDay(segments, c.effectiveDate);
+        return on !== null && inDepartments(scope, on);
+      })
+      .map((c) => toChangeDto(c, salaries));
   }
 
-  /** The segments as recorded at `knownAt` (default now). */
+  /** The segments as recorded at `knownAt` (default now); a Restricted Admin's only those in its departments. */
   async history(caller: AuthUser, employeeId: number, knownAt?: string): Promise<SegmentDto[]> {
-    const { employee } = await this.access.visible(caller, employeeId);
+    const { employee, scope } = await this.access.visible(caller, employeeId);
     const salaries = await this.access.administers(caller, employee);
     const changes = (await this.repository.changesOf(null, employeeId)).map(toRecorded);
-    return segmentsAt(changes, knownAt ? new Date(knownAt) : undefined).map((s) => toSegmentDto(s, salaries));
+    return segmentsAt(changes, knownAt ? new Date(knownAt) : undefined)
+      .filter((s) => inDepartments(scope, s))
+      .map((s) => toSegmentDto(s, salaries));
   }
 
   async record(caller: AuthUser, employeeId: number, dto: RecordChangeDto): Promise<EmploymentChangeDto> {
@@ -189,9 +203,33 @@ export class EmploymentHistoryService {
     );
   }
 
+  /**
+   * A Restricted Admin changes only days the employee was in its departments: every day from the
+   * change's effective date to today (the past it would rewrite; arrears are paid on it) must be
+   * in them, as the history stands. 403 FORBIDDEN otherwise, naming the first day outside.
+   */
+  private async assertDaysInScope(scope: EmployeeScope, employeeId: number, from: string): Promise<void> {
+    if (scope.kind !== 'departments') return;
+    const to = today();
+    if (from > to) return;
+    const segments = segmentsAt((await this.repository.changesOf(null, employeeId)).map(toRecorded));
+    const outside = segments.find(
+      (s) => s.effectiveFrom <= to && (s.effectiveTo === null || s.effectiveTo >= from) && !inDepartments(scope, s),
+    );
+    if (outside) {
+      const day = outside.effectiveFrom > from ? outside.effectiveFrom : from;
+      throw new DomainException(
+        'FORBIDDEN',
+        `Employee ${employeeId} was outside your departments on ${day}: a change effective ${from} would rewrite days that are not yours to change`,
+        [{ field: 'effective_date', message: `the employee was in another department on ${day}` }],
+      );
+    }
+  }
+
   /** The change checked: its day within the employment, references that exist, a salary payroll accepts, something set. */
   private async validate(caller: AuthUser, scope: EmployeeScope, employee: Employee, input: ChangeInput): Promise<void> {
     await this.assertMayChange(caller, scope, employee, input.fields, input.salary !== null);
+    await this.assertDaysInScope(scope, employee.id, input.effectiveDate);
     const problems: ErrorDetail[] = [];
     const dates = effectiveDateProblem(input.effectiveDate, employee.joinedDate, employee.terminationDate);
     if (dates) problems.push(dates);
@@ -211,6 +249,16 @@ export class EmploymentHistoryService {
     if (typeof supervisor === 'number' && (await this.employees.supervisorChain(supervisor)).includes(employee.id))
       throw ValidationException.field('fields.supervisor', 'would create a supervision cycle');
   }
+}
+
+/** Whether a Restricted Admin's departments hold the segment's department (any other scope: yes). */
+function inDepartments(scope: EmployeeScope, s: Segment): boolean {
+  return scope.kind !== 'departments' || (s.values.department !== null && scope.departmentIds.includes(s.values.department));
+}
+
+/** The segment in force on `day`, or null before the first. */
+function segmentOnDay(segments: Segment[], day: string): Segment | null {
+  return segments.find((s) => s.effectiveFrom <= day && (s.effectiveTo === null || s.effectiveTo >= day)) ?? null;
 }
 
 /** The dated fields a DTO sets (those it names, null included). */
