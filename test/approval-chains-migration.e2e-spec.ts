@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { createTestApp, INTEGRATION, okCaller, testConfig } from './helpers/test
  * Migration 039 (issue 45): requests pending when chains arrive keep the single step they were
  * made under: any of the supervisor and approver1..3, the Admins when the employee has none.
  */
-describe('ApprovalChains migration (issue 45)', () => {
+describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hr-approvals-migration-'));
   const overrides: Record<string, string> = INTEGRATION ? {} : { DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { DataSource } from 'typeorm';
 import { seedDemo } from '../src/database/seeds/demo.seed';
 import { TokenService } from '../src/auth/token.service';
@@ -6,7 +7,7 @@ import { PDF_SKIP_REASON, pdfText } from './helpers/pdf';
 import { xmllint, xmllintAvailable } from './helpers/xmllint';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
-describe('demo seed', () => {
+describeIf(LONG, NEEDS_LONG)('demo seed', () => {
   let t: TestApp;
   beforeAll(async () => (t = await createTestApp({}, { enableApi: false })));
   afterAll(() => t.close());

@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../src/common/auth/auth-user';
@@ -30,7 +31,7 @@ const query = (q: Partial<SearchableListQueryDto>) => Object.assign(new Searchab
  * settings cache's) that lands meanwhile ran in another async context and is not one of its. */
 const counting = new AsyncLocalStorage<true>();
 
-describe(`GET /employees over ${COUNT} employees`, () => {
+describeIf(LONG, NEEDS_LONG)(`GET /employees over ${COUNT} employees`, () => {
   let t: TestApp;
   let ds: DataSource;
   let service: EmployeesService;

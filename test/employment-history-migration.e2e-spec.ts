@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { createTestApp, INTEGRATION, okCaller, testConfig } from './helpers/test
  * change and one segment from its joined date holding today's dated fields and salary, so that
  * an as-of read of any day since it joined answers what the plain read answers.
  */
-describe('EmploymentHistory migration on the demo data (issue 43)', () => {
+describeIf(LONG, NEEDS_LONG)('EmploymentHistory migration on the demo data (issue 43)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hr-history-migration-'));
   const overrides: Record<string, string> = INTEGRATION ? {} : { DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

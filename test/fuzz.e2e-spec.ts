@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
@@ -12,10 +13,10 @@ import { createTestApp, TestApp } from './helpers/test-app';
  * metacharacters, invalid dates and numbers, invalid UTF-8 and confusables, as bodies, as sort
  * fields, filters and searches. Each refused request (4xx) must answer in the error envelope and
  * change nothing in the database (a checksum of every table before and after); no request may
- * answer 5xx; afterwards a fresh sign-in still works. FUZZ_RUNS cases (default 40 in npm test, on SQLite and
+ * answer 5xx; afterwards a fresh sign-in still works. FUZZ_RUNS cases (default 300, in test:integration on
  * MariaDB; `npm run test:fuzz` runs 5 000, in .ci/run too), FUZZ_SEED (default 20261123).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 
 /** Templates and scripts that cost exponential or quadratic work, or make non-finite numbers (issue 24). */
@@ -252,7 +253,7 @@ function schemaBodies(schemas: Record<string, Schema>, ids: number[]) {
     });
 }
 
-describe('hostile input: property-based, every route with a body or a query', () => {
+describeIf(LONG, NEEDS_LONG)('hostile input: property-based, every route with a body or a query', () => {
   let t: TestApp;
   let c: Company;
   let ds: DataSource;

@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ type Summary = { leave_type: number; entitled: number; taken: number; pending: n
  * employee's summary computed the old way (entitlement else the type's default; approved and
  * pending days of requests starting in the period) equals the summary the ledger answers.
  */
-describe('LeaveLedger migration on the demo data (issue 31)', () => {
+describeIf(LONG, NEEDS_LONG)('LeaveLedger migration on the demo data (issue 31)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hr-ledger-migration-'));
   const overrides: Record<string, string> = INTEGRATION ? {} : { DATABASE_URL: `sqlite:${join(dir, 'hr.sqlite')}` };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,4 @@
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import { createTestApp, createUser, sleep, TestApp, until } from './helpers/test-app';
@@ -7,7 +8,7 @@ import { createTestApp, createUser, sleep, TestApp, until } from './helpers/test
  * 20 000 of them took every file descriptor and /health/live got resets. Here the bounds are short
  * (a JSON body within 2 s, a file at 10 kB/s over 2 s, headers within 2 s) so the test runs in seconds.
  */
-describe('slow clients are cut; the service answers throughout (issue 41, item 3)', () => {
+describeIf(LONG, NEEDS_LONG)('slow clients are cut; the service answers throughout (issue 41, item 3)', () => {
   let t: TestApp;
   let port: number;
   let admin: string;

@@ -19,3 +19,11 @@ export function itIf(run: boolean, needs: string): (name: string, fn: jest.Provi
 export const NEEDS_FAULTS = 'a MariaDB and a Redis of its own that it stops: npm run test:faults, a step of .ci/run';
 export const NEEDS_REPLICA = 'a MariaDB primary and its replica: npm run test:replicas, a step of .ci/run';
 export const NEEDS_TRACES = 'an OTLP receiver and the built service: npm run test:traces, a step of .ci/run';
+
+/**
+ * The long suites (the demo's whole seed, migrations over the demo's data, a list over thousands of
+ * employees, slow clients held for seconds, hostile input by the hundred): `npm run test:long` and
+ * test:integration run them, both steps of .ci/run; a newcomer's npm test stays within 4 minutes.
+ */
+export const LONG = process.env.HR_TEST_LONG === '1' || process.env.HR_TEST_INTEGRATION === '1';
+export const NEEDS_LONG = 'time: npm run test:long (or test:integration), a step of .ci/run';
