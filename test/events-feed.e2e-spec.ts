@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, outboxEvents, TestApp } from './helpers/test-app';
@@ -85,6 +86,45 @@ describe('events feed', () => {
     const types = new Set((await all(admin)).events.map((e) => e.type));
     expect(types.has('user.password_changed')).toBe(false);
     expect(types.has('employee.updated')).toBe(true);
+  });
+
+  it('shows a Manager only what the REST API lets it read of its reports: no hidden document type, no user (Hardening IV item 26)', async () => {
+    const admin = c.users.admin.token;
+    const hidden = (await call('POST', '/document-types', admin, { name: 'Work permit', expires: true })).json().data.id;
+    const shown = (
+      await call('POST', '/document-types', admin, { name: 'Certificate', expires: true, visible_to_manager: true })
+    ).json().data.id;
+    const ds = t.app.get(DataSource);
+    const [{ top }] = await ds.query('SELECT COALESCE(MAX(seq), 0) AS top FROM outbox_events');
+    const row = (n: number, event: string, payload: object) =>
+      ds.query('INSERT INTO outbox_events (event_id, event, payload, created_at, seq, employee_id) VALUES (?, ?, ?, ?, ?, ?)', [
+        `feed-rule-${n}`,
+        event,
+        JSON.stringify(payload),
+        new Date().toISOString().slice(0, 19).replace('T', ' '),
+        Number(top) + n,
+        c.emp.report1,
+      ]);
+    const doc = (id: number, type: number) => ({
+      id,
+      employee: c.emp.report1,
+      document_type: type,
+      name: 'x',
+      version: 1,
+      valid_until: '2027-01-01',
+      days_left: 30,
+    });
+    await row(1, 'document.expiring', doc(9001, hidden));
+    await row(2, 'document.expiring', doc(9002, shown));
+    await row(3, 'user.created', { id: 777, employee: c.emp.report1 });
+    const types = '&types=document.expiring,user.created';
+    const ids = async (token: string) =>
+      (await all(token, types)).events.filter((e) => e.id > Number(top)).map((e) => `${e.type}:${e.data.id}`);
+    expect(await ids(c.users.manager.token)).toEqual(['document.expiring:9002']);
+    expect(await ids(admin)).toEqual(['document.expiring:9001', 'document.expiring:9002', 'user.created:777']);
+    // A page reads on past what it does not show: the first page of one holds the shown document.
+    const page = await read(c.users.manager.token, `?after=${Number(top)}&limit=1${types}`);
+    expect([page.data.map((e) => e.data.id), page.next_after]).toEqual([[9002], Number(top) + 2]);
   });
 
   it('refuses unknown types and bad cursors with 400', async () => {

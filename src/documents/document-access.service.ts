@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { FeedItem, FeedReadRules } from '../common/outbox/feed-read-rules';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException } from '../common/errors/domain.exception';
 import { EmployeeAccessService } from '../employees/employee-access.service';
@@ -23,12 +24,30 @@ export interface DocumentAccess {
  * scope: 404.
  */
 @Injectable()
-export class DocumentAccessService {
+export class DocumentAccessService implements OnModuleInit {
   constructor(
     private readonly repository: DocumentsRepository,
     private readonly types: DocumentTypesService,
     private readonly access: EmployeeAccessService,
+    private readonly feedRules: FeedReadRules,
   ) {}
+
+  /** The change feed shows a document event to whoever reads that document through the REST API. */
+  onModuleInit(): void {
+    this.feedRules.register('document.', (caller, items) => this.readableEvents(caller, items));
+  }
+
+  private async readableEvents(caller: AuthUser, items: FeedItem[]): Promise<boolean[]> {
+    const byEmployee = new Map<number, Promise<DocumentAccess | null>>();
+    return Promise.all(
+      items.map(async ({ data }) => {
+        const employee = Number(data.employee);
+        if (!byEmployee.has(employee)) byEmployee.set(employee, this.accessTo(caller, employee).catch(() => null));
+        const access = await byEmployee.get(employee)!;
+        return access !== null && (access.types === null || access.types.includes(Number(data.document_type)));
+      }),
+    );
+  }
 
   async accessTo(caller: AuthUser, employeeId: number): Promise<DocumentAccess> {
     if (await this.access.administersId(caller, employeeId))

@@ -1,13 +1,19 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Reactions } from '../common/outbox/reactions';
+import { FeedReadRules } from '../common/outbox/feed-read-rules';
 import './users.events';
 
-/** What the users' events do (issue 42): the "change your temporary password" task. */
+/** What the users' events do (issue 42): the "change your temporary password" task; who reads them in the feed. */
 @Injectable()
 export class UsersReactions implements OnModuleInit {
-  constructor(private readonly reactions: Reactions) {}
+  constructor(
+    private readonly reactions: Reactions,
+    private readonly feedRules: FeedReadRules,
+  ) {}
 
   onModuleInit(): void {
+    // Users are the Admins' (GET /users/{id}): the change feed shows their events to Admins only.
+    this.feedRules.register('user.', async (caller, items) => items.map(() => caller.level === 'Admin'));
     this.reactions.on('user.must_change_password', {
       tasks: async (p) => ({
         open: [

@@ -4,6 +4,7 @@ import { OutboxRelay } from './outbox-relay';
 import { OutboxCursor, OutboxEvent } from './outbox.entities';
 import { OutboxRepository } from './outbox.repository';
 import { Reactions, Reminders } from './reactions';
+import { FeedReadRules } from './feed-read-rules';
 
 /**
  * The outbox's relay and the modules' reactions (issue 42), global: subscribers (notifications,
@@ -12,7 +13,7 @@ import { Reactions, Reminders } from './reactions';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent, OutboxCursor])],
-  providers: [OutboxRepository, OutboxRelay, Reactions, Reminders],
-  exports: [OutboxRelay, OutboxRepository, Reactions, Reminders],
+  providers: [OutboxRepository, OutboxRelay, Reactions, Reminders, FeedReadRules],
+  exports: [OutboxRelay, OutboxRepository, Reactions, Reminders, FeedReadRules],
 })
 export class OutboxModule {}

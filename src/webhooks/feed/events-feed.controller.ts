@@ -6,11 +6,15 @@ import { ApiCursorEnvelope, ApiErrors } from '../../common/envelope/api-envelope
 import { ValidationException } from '../../common/errors/domain.exception';
 import { CursorPage } from '../../common/paging/cursor-page';
 import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { FeedReadRules } from '../../common/outbox/feed-read-rules';
 import { WEBHOOK_EVENTS } from '../webhook-events';
 import { EventsFeedRepository } from './events-feed.repository';
 import { EventsQueryDto, FeedEventDto } from './events-feed.dto';
 
 const KNOWN = new Set<string>(WEBHOOK_EVENTS);
+
+/** Reads of the feed's table for one page, when events the caller may not read are left out. */
+const READS_PER_PAGE = 10;
 
 /** GET /events (issue 43, docs/api/decisions.md §19): a pull feed of the webhook events, for integrations that poll. */
 @ApiTags('Webhooks')
@@ -20,6 +24,7 @@ export class EventsFeedController {
   constructor(
     private readonly feed: EventsFeedRepository,
     private readonly access: EmployeeAccessService,
+    private readonly rules: FeedReadRules,
   ) {}
 
   @Get()
@@ -28,8 +33,10 @@ export class EventsFeedController {
     summary: 'The events webhooks carry, as a feed read by cursor',
     description:
       'In the order they were committed, deletes included, with the payloads webhooks carry. Admin: every event; anyone ' +
-      'else: the events about an employee whose records it sees (a Manager: itself and its reports; an Employee: itself). ' +
-      'Pass next_after as after for the next page; an empty page keeps the cursor (poll again later). Events are kept 7 ' +
+      'else: the events about an employee whose records it sees (a Manager: itself and its reports; an Employee: itself), ' +
+      'and of those only what the REST API lets it read (a document of a type hidden from it, a user: not shown). ' +
+      'Pass next_after as after for the next page; an empty page whose next_after equals after is the end for now (poll ' +
+      'again later; one whose next_after moved skipped events the caller may not read: read on). Events are kept 7 ' +
       'days (the daily purge): a client away longer re-reads the records (updated_since) and goes on from the feed.',
   })
   @ApiCursorEnvelope(FeedEventDto)
@@ -39,15 +46,31 @@ export class EventsFeedController {
     const unknown = types.filter((t) => !KNOWN.has(t));
     if (unknown.length) throw ValidationException.field('types', `unknown event types: ${unknown.join(', ')}`);
     const after = query.after ?? 0;
-    const rows = await this.feed.page(await this.access.scopeOf(caller), after, types, query.limit ?? 100);
-    return new CursorPage(
-      rows.map((r) => ({
+    const limit = query.limit ?? 100;
+    const scope = await this.access.scopeOf(caller);
+    // What the caller's employee scope lets through (SQL), then what the events' modules let it
+    // read; pages are read on until this one is full or the feed ends, at most READS_PER_PAGE of them.
+    const shown: FeedEventDto[] = [];
+    let cursor = after;
+    for (let reads = 0; reads < READS_PER_PAGE && shown.length < limit; reads++) {
+      const want = limit - shown.length;
+      const rows = await this.feed.page(scope, cursor, types, want);
+      if (!rows.length) break;
+      const items = rows.map((r) => ({
         id: r.seq,
         type: r.event,
         occurred_at: r.createdAt.toISOString(),
         data: JSON.parse(r.payload) as Record<string, unknown>,
-      })),
-      rows.length ? rows[rows.length - 1].seq : after,
-    );
+      }));
+      const readable = await this.rules.readable(
+        caller,
+        items.map((i) => ({ event: i.type, data: i.data })),
+      );
+      shown.push(...items.filter((_, i) => readable[i]));
+      cursor = rows[rows.length - 1].seq;
+      if (rows.length < want) break; // the feed's end
+    }
+    // The cursor moves past what was read, shown or not.
+    return new CursorPage(shown, cursor);
   }
 }

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../auth/auth-user';
+
+/** A feed item before it is shown: its event name and parsed payload. */
+export interface FeedItem {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Whether the caller may read each item of a page (of one rule's events), as its module's REST routes would let it. */
+export type FeedReadRule = (caller: AuthUser, items: FeedItem[]) => Promise<boolean[]>;
+
+/**
+ * What the change feed (GET /events) shows beyond its employee scope: a module whose resources a
+ * caller may not read although it sees their employee (a document type hidden from managers,
+ * users for Admins only) declares a rule for its events' prefix in onModuleInit. Without a rule an
+ * event in the caller's employee scope is shown.
+ */
+@Injectable()
+export class FeedReadRules {
+  private readonly rules = new Map<string, FeedReadRule>();
+
+  /** `prefix` such as "document." (the module's events). */
+  register(prefix: string, rule: FeedReadRule): void {
+    if (this.rules.has(prefix)) throw new Error(`a feed read rule for ${prefix} is registered already`);
+    this.rules.set(prefix, rule);
+  }
+
+  /** Which items the caller may read, in order. */
+  async readable(caller: AuthUser, items: FeedItem[]): Promise<boolean[]> {
+    const out = items.map(() => true);
+    for (const [prefix, rule] of this.rules) {
+      const at = items.flatMap((item, i) => (item.event.startsWith(prefix) ? [i] : []));
+      if (!at.length) continue;
+      const answers = await rule(
+        caller,
+        at.map((i) => items[i]),
+      );
+      at.forEach((i, k) => (out[i] = answers[k] === true));
+    }
+    return out;
+  }
+}
