@@ -2,6 +2,9 @@ import { EmployeeFactsService } from '../src/employees/employee-facts.service';
 import { WorkforceInsightsService } from '../src/insights/workforce.service';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { addDays } from '../src/common/time/days';
+import { DataSource } from 'typeorm';
+import { EmploymentHistoryRepository } from '../src/employees/history/employment-history.repository';
+import { MAX_SCHEDULED } from '../src/employees/history/employment-history.writer';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, Method, okCaller, outboxEvents, TestApp } from './helpers/test-app';
 
@@ -258,6 +261,39 @@ describe('employment history', () => {
     expect((await call('GET', `/employees/${id}?as_of=2025-06-01`, ra)).statusCode).toBe(404);
     expect((await call('GET', `/employees/${id}?as_of=${today}`, ra)).statusCode).toBe(200);
     expect((await call('GET', `/employees/${id}?as_of=2025-06-01`, admin)).statusCode).toBe(200);
+  });
+
+  it('bounds the changes one employee has scheduled: the 101st is 409, a change effective today still goes (Hardening IV item 24)', async () => {
+    const id = await newEmployee({ job_title: c.jobTitle });
+    const repo = t.app.get(EmploymentHistoryRepository);
+    const future = addDays(new Date().toISOString().slice(0, 10), 30);
+    await t.app.get(DataSource).transaction((em) =>
+      repo.insertChanges(
+        em,
+        Array.from({ length: MAX_SCHEDULED }, (_, i) => ({
+          employeeId: id,
+          effectiveDate: addDays(future, i),
+          reason: null,
+          fields: JSON.stringify({ pay_grade: null }),
+          salary: null,
+          status: 'Scheduled' as const,
+          recordedAt: new Date(Date.now() + i),
+          recordedBy: null,
+          cancelledAt: null,
+          corrects: null,
+        })),
+      ),
+    );
+    const over = await call('POST', `/employees/${id}/changes`, admin, {
+      effective_date: future,
+      fields: { job_title: c.jobTitle },
+    });
+    expect([over.statusCode, over.json().error.code]).toEqual([409, 'CONFLICT']);
+    const now = await call('POST', `/employees/${id}/changes`, admin, {
+      effective_date: new Date().toISOString().slice(0, 10),
+      fields: { job_title: c.jobTitle },
+    });
+    expect(now.statusCode).toBe(200);
   });
 
   it('lists who was in a department on a day: filters, sort and the dated columns of that day, scope of today', async () => {

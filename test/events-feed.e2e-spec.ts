@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
+import { buildOpenApiDocument } from '../src/app.factory';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, outboxEvents, TestApp } from './helpers/test-app';
 
@@ -168,6 +169,50 @@ describe('events feed', () => {
     expect((await del('*')).statusCode).toBe(200);
     // Without If-Match, as before.
     expect((await call('PUT', `/employees/${c.emp.outsider}`, admin, { city: 'Bonn' })).statusCode).toBe(200);
+  });
+
+  it('POST /employees/{id}/changes honours If-Match, and the document says If-Match is optional and GET sends the ETag (Hardening IV item 13)', async () => {
+    const admin = c.users.admin.token;
+    const change = (ifMatch: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/app/api/employees/${c.emp.report2}/changes`,
+        headers: { authorization: `Bearer ${admin}`, 'if-match': ifMatch, 'content-type': 'application/json' },
+        payload: JSON.stringify({ effective_date: new Date().toISOString().slice(0, 10), fields: { job_title: null } }),
+      });
+    const before = await call('GET', `/employees/${c.emp.report2}`, admin);
+    const etag = String(before.headers.etag);
+    const count = async () => (await call('GET', `/employees/${c.emp.report2}/changes`, admin)).json().data.length;
+    const n = await count();
+    for (const stale of ['"nope"', 'W/"0000"']) expect((await change(stale)).statusCode).toBe(412);
+    expect(await count()).toBe(n);
+    expect((await change(etag)).statusCode).toBe(200);
+    expect(await count()).toBe(n + 1);
+    const doc = buildOpenApiDocument(t.app, t.config) as unknown as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: Array<{ in: string; name: string; required?: boolean }>;
+            responses: Record<string, { headers?: Record<string, unknown> }>;
+          }
+        >
+      >;
+    };
+    const ifMatchOf = (method: string, path: string) =>
+      doc.paths[path][method].parameters?.filter((p) => p.in === 'header' && /if-match/i.test(p.name));
+    for (const [method, path] of [
+      ['put', '/employees/{id}'],
+      ['delete', '/employees/{id}'],
+      ['post', '/employees/{id}/changes'],
+    ])
+      expect({ method, path, params: ifMatchOf(method, path) }).toEqual({
+        method,
+        path,
+        params: [expect.objectContaining({ name: 'If-Match', required: false })],
+      });
+    expect(Object.keys(doc.paths['/employees/{id}'].get.responses['200'].headers ?? {})).toContain('ETag');
   });
 
   it('GET /employees?updated_since lists what changed since an instant', async () => {

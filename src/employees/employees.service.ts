@@ -20,6 +20,7 @@ import {
 import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
 import { EMPLOYEE_FIELDS } from './employee-fields';
 import { Employee } from './entities/employee.entity';
+import { assertEmployeeVersion } from './employee-version';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './employee-lock';
 import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './employees.repository';
@@ -218,17 +219,8 @@ export class EmployeesService {
     return { id };
   }
 
-  /**
-   * The employee as of the lock `em` holds; 412 PRECONDITION_FAILED when `ifMatch` (If-Match: ETags
-   * or `*`) names none of its current version (as GET answers it), 404 when it is gone.
-   */
-  private async assertVersion(em: EntityManager, id: number, ifMatch: string | undefined): Promise<Employee> {
-    const current = await em.findOne(Employee, { where: { id } });
-    if (!current) throw new NotFoundException('Employee');
-    const tags = ifMatch?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-    if (tags && !tags.includes('*') && !tags.includes(etagOf(await this.mapper.toDto(current))))
-      throw new DomainException('PRECONDITION_FAILED', `Employee ${id} changed since that version was read: read it again`);
-    return current;
+  private assertVersion(em: EntityManager, id: number, ifMatch: string | undefined): Promise<Employee> {
+    return assertEmployeeVersion(em, this.mapper, id, ifMatch);
   }
 
   /**

@@ -93,6 +93,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
         if (p.schema?.type === 'number' && (p.in === 'path' || p.name === 'page' || p.name === 'limit'))
           Object.assign(p.schema, INTEGER);
       }
+  versionHeaders(doc);
   requireResponseFields(doc);
   boundIntegers(doc);
   for (const server of doc.servers ?? []) (server as { 'x-internal'?: boolean })['x-internal'] = false;
@@ -102,6 +103,37 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
     bearer.description = 'An opaque access token from POST /oauth/token (not a JWT)';
   }
   return doc;
+}
+
+/**
+ * If-Match as the server reads it: optional (a write without it applies to any version), named
+ * as HTTP spells it (Nest documents `@Headers('if-match')` as a required `if-match`). The GET of a
+ * path whose writes take it documents the ETag it sends (the value for If-Match).
+ */
+function versionHeaders(doc: OpenAPIObject): void {
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    let versioned = false;
+    for (const operation of Object.values(methods) as OperationLike[]) {
+      for (const parameter of operation.parameters ?? []) {
+        const p = parameter as { in?: string; name?: string };
+        if ('$ref' in parameter || p.in !== 'header' || p.name?.toLowerCase() !== 'if-match') continue;
+        Object.assign(parameter, {
+          name: 'If-Match',
+          required: false,
+          description:
+            'An ETag of GET /employees/{id} (or *): the write applies only to that version, else 412 PRECONDITION_FAILED',
+        });
+        versioned = true;
+      }
+    }
+    const read = (methods as Record<string, OperationLike | undefined>).get?.responses?.['200'];
+    if (versioned && read && !('$ref' in read)) {
+      read.headers = {
+        ...read.headers,
+        ETag: { description: 'the version read (not sent with as_of): send it as If-Match with a write', schema: { type: 'string' } },
+      };
+    }
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
@@ -47,16 +47,20 @@ export class EmploymentHistoryController {
       'Dated today or earlier (the company day of the Time Zone setting): Effective at once, the employee row and salary follow ' +
       'when it is in force today. Later: Scheduled, taking effect on its day (event employee.change_effective). Two changes of one ' +
       'day: the later recorded wins. effective_date between joined_date and termination_date, 1900-01-01 to 2200-12-31. ' +
-      'salary: the whole salary from that day (Admin, Restricted Admin in scope).',
+      'salary: the whole salary from that day (Admin, Restricted Admin in scope). A Restricted Admin changes only days the ' +
+      'employee was in its departments (from effective_date to today; 403 otherwise). At most 100 Scheduled changes per ' +
+      'employee (409 CONFLICT past it). If-Match (optional): the ETag of GET /employees/{id}; another version is current → ' +
+      '412 PRECONDITION_FAILED and nothing is recorded.',
   })
   @ApiOkEnvelope(EmploymentChangeDto)
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 409, 412)
   record(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
     @Body() dto: RecordChangeDto,
+    @Headers('if-match') ifMatch?: string,
   ): Promise<EmploymentChangeDto> {
-    return this.history.record(caller, id, dto);
+    return this.history.record(caller, id, dto, ifMatch);
   }
 
   @Delete('changes/:cid')

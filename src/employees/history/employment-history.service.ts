@@ -8,7 +8,8 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { EmployeeAccessService, employeeRef, EmployeeScope } from '../employee-access.service';
 import { withEmployeeLock } from '../employee-lock';
 import { EmployeeMapper } from '../employee-mapper';
-import { effectiveDateProblem, today } from '../employee-rules';
+import { assertEmployeeVersion } from '../employee-version';
+import { effectiveDateProblem } from '../employee-rules';
 import { EmployeesRepository } from '../employees.repository';
 import { Employee } from '../entities/employee.entity';
 import {
@@ -93,7 +94,8 @@ export class EmploymentHistoryService {
       .map((s) => toSegmentDto(s, salaries));
   }
 
-  async record(caller: AuthUser, employeeId: number, dto: RecordChangeDto): Promise<EmploymentChangeDto> {
+  /** Records a change; with `ifMatch` (an ETag of GET /employees/{id}) only on that version of the employee, else 412. */
+  async record(caller: AuthUser, employeeId: number, dto: RecordChangeDto, ifMatch?: string): Promise<EmploymentChangeDto> {
     const { employee, scope } = await this.access.visible(caller, employeeId);
     const input: ChangeInput = {
       effectiveDate: dto.effective_date,
@@ -105,7 +107,10 @@ export class EmploymentHistoryService {
     const change = await withEmployeeLock(
       this.ds,
       employeeId,
-      (em) => this.writer.recordIn(em, employeeId, input, caller.id),
+      async (em) => {
+        if (ifMatch) await assertEmployeeVersion(em, this.mapper, employeeId, ifMatch);
+        return this.writer.recordIn(em, employeeId, input, caller.id);
+      },
       SET_REPLACEMENT,
     );
     return toChangeDto(change, true);
@@ -210,7 +215,7 @@ export class EmploymentHistoryService {
    */
   private async assertDaysInScope(scope: EmployeeScope, employeeId: number, from: string): Promise<void> {
     if (scope.kind !== 'departments') return;
-    const to = today();
+    const to = await this.writer.today(); // the company's day (its time zone), as the writer's
     if (from > to) return;
     const segments = segmentsAt((await this.repository.changesOf(null, employeeId)).map(toRecorded));
     const outside = segments.find(

@@ -10,7 +10,7 @@ import { SettingsService } from '../../settings/settings.service';
 import { EMPLOYEE_FIELDS } from '../employee-fields';
 import { EmployeeHooks } from '../employee-hooks';
 import { auditView } from '../employee-views';
-import { NotFoundException } from '../../common/errors/domain.exception';
+import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
 import { Employee } from '../entities/employee.entity';
 import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
 import { EmploymentHistoryRepository } from './employment-history.repository';
@@ -26,6 +26,8 @@ import {
   segmentsAt,
 } from './employment-history';
 
+/** Scheduled (future) changes one employee may have at once (Hardening IV item 24: each write recomputes them all). */
+export const MAX_SCHEDULED = 100;
 /** The states of a recorded change (issue 43): Scheduled until its day, Effective from it; only a Scheduled one is cancelled. */
 export const CHANGE_STATES = new StateMachine<ChangeStatus, 'cancel' | 'take_effect' | 'correct'>('change', {
   cancel: { from: ['Scheduled'], to: 'Cancelled', verb: 'be cancelled' },
@@ -152,6 +154,14 @@ export class EmploymentHistoryWriter {
   ): Promise<EmploymentChange> {
     const today = await this.today();
     const existing = opts.existing ?? (await this.repository.changesOf(em, employeeId));
+    // Every write of an employee recomputes its history: a bounded number waiting keeps it cheap.
+    if (input.effectiveDate > today && existing.filter((c) => c.status === 'Scheduled').length >= MAX_SCHEDULED) {
+      throw new DomainException(
+        'CONFLICT',
+        `Employee ${employeeId} has ${MAX_SCHEDULED} changes scheduled already: cancel or correct one before scheduling another`,
+        [{ field: 'effective_date', message: `at most ${MAX_SCHEDULED} scheduled changes per employee` }],
+      );
+    }
     const before = segmentsAt(existing.map(toRecorded));
     const row: Omit<EmploymentChange, 'id'> = {
       employeeId,
