@@ -12,17 +12,19 @@ interface Response {
 }
 
 /**
- * OpenAPI 3.0's `nullable: true` as JSON Schema: `anyOf` the schema and null. Ajv's own
- * `nullable` needs a `type` beside it, and a `$ref` with `nullable` (a nullable object) has none.
+ * OpenAPI 3.0.3's `nullable: true` as JSON Schema, with 3.0.3's own semantics: it adds null to
+ * the types of the `type` beside it, and does nothing without one (a `$ref` or `allOf` with
+ * `nullable` beside it still rejects null: the clarification of 3.0.3, and what Prism and
+ * Redocly's nullable-type-sibling hold). An `enum` keeps its own say (null must be listed).
  */
 function withNullAsType(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withNullAsType);
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = withNullAsType(v);
-  if ((node as { nullable?: unknown }).nullable !== true) return out;
-  const { description, ...schema } = out;
-  return { description, anyOf: [schema, { type: 'null' }] };
+  const schema = node as { nullable?: unknown; type?: unknown };
+  if (schema.nullable === true && typeof schema.type === 'string') out.type = [schema.type, 'null'];
+  return out;
 }
 
 interface Route {

@@ -93,3 +93,21 @@ describe('log lines carry what they are part of (issue 26)', () => {
     expect(lines[3]).toMatchObject({ msg: 'thrown', context: 'Imports', err: { message: 'thrown' } });
   });
 });
+
+describe('start-up noise (Hardening IV item 10)', () => {
+  it('logs the routes and modules Nest maps at debug, everything else Nest says at info', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const logger = new PinoNestLogger(createRootLogger('info', sink));
+    logger.log('Mapped {/app/api/employees, GET} route', 'RouterExplorer');
+    logger.log('EmployeesController {/app/api/employees}:', 'RoutesResolver');
+    logger.log('AppModule dependencies initialized', 'InstanceLoader');
+    logger.log('Nest application successfully started', 'NestApplication');
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['Nest application successfully started']);
+  });
+});

@@ -50,11 +50,16 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
  * with what it is part of: the request id (`reqId`, as Fastify's request lines), or the job's
  * queue, job id and fields (a payroll id), from the async context requests and jobs run in.
  */
+/** Nest's contexts that log each module, controller and route mapped while the application starts. */
+const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    // Nest's start-up chatter (a line per module, controller and route: 478 at start) is debug.
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && STARTUP_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);

@@ -84,6 +84,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   }
   for (const schema of Object.values(doc.components?.schemas ?? {})) {
     nullableEnums(schema);
+    nullableReferences(schema);
   }
   for (const methods of Object.values(doc.paths))
     for (const operation of Object.values(methods) as OperationLike[])
@@ -322,6 +323,34 @@ function boundIntegers(doc: OpenAPIObject): void {
   visit(doc.paths);
   visit(doc.components?.schemas);
 }
+
+/**
+ * A nullable reference (`{type: object, nullable: true, allOf: [{$ref}]}`, as @nestjs/swagger
+ * writes a DTO property typed `X | null`) rejects null under OpenAPI 3.0.3, where `nullable` adds
+ * null to its own `type` only and the `allOf` still applies (Redocly's nullable-type-sibling): it
+ * becomes `anyOf` the reference and a schema that admits null only; a nullable `oneOf` without a
+ * type gets that schema as one more choice.
+ */
+function nullableReferences(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableReferences);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as { nullable?: boolean; type?: unknown; allOf?: unknown[]; oneOf?: unknown[]; anyOf?: unknown[] };
+  if (schema.nullable === true && schema.allOf?.length === 1) {
+    schema.anyOf = [schema.allOf[0], NULL_ONLY];
+    delete schema.allOf;
+    delete schema.type;
+    delete schema.nullable;
+  } else if (schema.nullable === true && schema.type === undefined && (schema.oneOf || schema.anyOf)) {
+    // A nullable choice (`oneOf` a string and a number, say): null is one more choice.
+    const key = schema.oneOf ? 'oneOf' : 'anyOf';
+    schema[key] = [...(schema[key] ?? []), NULL_ONLY];
+    delete schema.nullable;
+  }
+  for (const value of Object.values(node)) nullableReferences(value);
+}
+
+/** The schema that admits null and nothing else, in OpenAPI 3.0.3's terms. */
+const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };
 
 /** `nullable: true` beside an `enum`: the enum lists null too. */
 function nullableEnums(node: unknown): void {
