@@ -1,3 +1,4 @@
+import { buildOpenApiDocument } from '../src/app.factory';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { buildCompany, Company } from './helpers/company';
 import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
@@ -119,4 +120,47 @@ describe('hardening IV: an unauthenticated sign-in flood (item 21)', () => {
     },
     60_000,
   );
+});
+
+describe('hardening IV: the document as generated clients read it (items 14, 15)', () => {
+  let t: TestApp;
+  type Schema = { type?: string; properties?: Record<string, { default?: unknown; type?: string }> };
+  let doc: {
+    components: { schemas: Record<string, Schema> };
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: Array<{ name: string; schema: { type: string } }>;
+          responses: Record<string, { content?: Record<string, unknown> }>;
+        }
+      >
+    >;
+  };
+  beforeAll(async () => {
+    t = await createTestApp();
+    doc = buildOpenApiDocument(t.app, t.config) as unknown as typeof doc;
+  });
+  afterAll(() => t.close());
+
+  it('an update schema has no defaults (a property left out keeps its value)', () => {
+    const withDefaults = Object.entries(doc.components.schemas)
+      .filter(([name]) => name.startsWith('Update'))
+      .flatMap(([name, s]) => Object.entries(s.properties ?? {}).flatMap(([p, v]) => ('default' in v ? [`${name}.${p}`] : [])));
+    expect(withDefaults).toEqual([]);
+    // The create schemas keep theirs.
+    expect(doc.components.schemas.CreateEmployeeDto.properties?.status?.default).toBe('Active');
+  });
+
+  it('ids that GET answers and a PUT takes back are integers; the journal documents its CSV and XLSX answers', () => {
+    for (const name of ['UpdatePayFrequencyDto', 'SavePayrollTableDto', 'UpdatePayrollTableDto'])
+      expect({ name, type: doc.components.schemas[name].properties?.id?.type }).toEqual({ name, type: 'integer' });
+    const against = doc.paths['/payroll_config/payrolls/{id}/diff'].get.parameters?.find((p) => p.name === 'against');
+    expect(against?.schema.type).toBe('integer');
+    const journal = doc.paths['/payroll_config/payrolls/{id}/journal'].get.responses['200'].content ?? {};
+    expect(Object.keys(journal).sort()).toEqual(
+      ['application/json', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'].sort(),
+    );
+  });
 });

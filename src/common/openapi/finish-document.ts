@@ -95,6 +95,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
           Object.assign(p.schema, INTEGER);
       }
   versionHeaders(doc);
+  noDefaultsOnUpdates(doc);
   requireResponseFields(doc);
   boundIntegers(doc);
   for (const server of doc.servers ?? []) (server as { 'x-internal'?: boolean })['x-internal'] = false;
@@ -107,12 +108,33 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
 }
 
 /**
+ * An update's body has no defaults: a property left out keeps its value (PUT /document-types/5
+ * {"name"} keeps visible_to_manager), while a `default` inherited from the create DTO (PartialType)
+ * says it would be reset, and makes generated clients require it (openapi-typescript). The
+ * schemas named Update* and those a PUT or PATCH takes as its body lose their properties' defaults.
+ */
+function noDefaultsOnUpdates(doc: OpenAPIObject): void {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, { properties?: Record<string, { default?: unknown }> }>;
+  const names = new Set(Object.keys(schemas).filter((n) => n.startsWith('Update')));
+  for (const methods of Object.values(doc.paths))
+    for (const [method, operation] of Object.entries(methods) as Array<[string, OperationLike]>) {
+      if (method !== 'put' && method !== 'patch') continue;
+      const body = operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+      for (const media of Object.values(body?.content ?? {})) {
+        const ref = media.schema?.$ref;
+        if (ref?.startsWith('#/components/schemas/')) names.add(ref.slice('#/components/schemas/'.length));
+      }
+    }
+  for (const name of names) for (const property of Object.values(schemas[name]?.properties ?? {})) delete property.default;
+}
+
+/**
  * If-Match as the server reads it: optional (a write without it applies to any version), named
  * as HTTP spells it (Nest documents `@Headers('if-match')` as a required `if-match`). The GET of a
  * path whose writes take it documents the ETag it sends (the value for If-Match).
  */
 function versionHeaders(doc: OpenAPIObject): void {
-  for (const [path, methods] of Object.entries(doc.paths)) {
+  for (const methods of Object.values(doc.paths)) {
     let versioned = false;
     for (const operation of Object.values(methods) as OperationLike[]) {
       for (const parameter of operation.parameters ?? []) {

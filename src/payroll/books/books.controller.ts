@@ -1,12 +1,12 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
 import { crudController } from '../../common/crud/crud.controller';
 import { ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
-import { exportColumns } from '../../common/export/exportable';
+import { EXPORT_EXTENSION, exportColumns } from '../../common/export/exportable';
 import { sendSheet } from '../../common/export/sheet-file';
 import { XLSX_TYPE } from '../../common/export/sheet-writers';
 import { IdParamPipe } from '../../common/validation/id-param.pipe';
@@ -98,7 +98,8 @@ export class PayrollBooksController {
       'payroll that is not Completed. A Restricted Admin: the employees of its departments.',
   })
   @ApiOkEnvelope(JournalDto)
-  @ApiResponse(SHEET_RESPONSE)
+  // The same 200 answers JSON (the envelope), or CSV/XLSX with format=csv|xlsx: finish-document adds them.
+  @ApiExtension(EXPORT_EXTENSION, 'payroll-journal')
   @ApiErrors(400, 401, 403, 404, 409)
   async journal(
     @CurrentUser() caller: AuthUser,

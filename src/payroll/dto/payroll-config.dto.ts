@@ -37,7 +37,7 @@ export class PayFrequencyDto {
 
 /** PUT /payroll_config/pay-frequencies/{id}: pay frequencies are seeded; only the proration rule changes. */
 export class UpdatePayFrequencyDto {
-  @ApiPropertyOptional({ description: 'ignored' })
+  @ApiIntOptional({ description: 'ignored: what GET answered may be sent back as it is' })
   @Allow()
   id?: unknown;
 

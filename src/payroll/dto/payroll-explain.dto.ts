@@ -356,7 +356,7 @@ export class PayrollDiffColumnDto {
 
 /** What a diff compares, and which of its rows (GET .../diff/summary). */
 export class PayrollDiffFilterDto {
-  @ApiPropertyOptional({
+  @ApiIntOptional({
     description:
       'The payroll to compare against; default the previous Processed or Completed one of the same pay frequency and department',
   })

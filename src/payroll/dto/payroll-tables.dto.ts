@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
-import { ApiInt } from '../../common/openapi/api-int';
+import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { IsCalendarDate, Trim } from '../../common/validation/decorators';
 import { TABLE_KINDS } from '../entities/payroll-config.entities';
 
@@ -62,7 +62,7 @@ export class PayrollTableDto {
 
 /** POST /payroll_config/tables, PUT .../{id}: the whole table (a body as GET returned it is accepted). */
 export class SavePayrollTableDto {
-  @ApiPropertyOptional({ description: 'ignored' })
+  @ApiIntOptional({ description: 'ignored: what GET answered may be sent back as it is' })
   @Allow()
   id?: unknown;
 
