@@ -309,6 +309,16 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
     (r) => `${config.apiPrefix}${r}`,
   );
   fastify.addContentTypeParser('multipart/form-data', (req, payload, done) => {
+    if (req.routeOptions.url === importRoute && req.method === 'POST') {
+      return done(
+        new DomainException(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'POST /imports takes the file itself as the body, not a form: Content-Type text/csv or the XLSX type ' +
+            "(curl --data-binary @people.csv -H 'Content-Type: text/csv' \"$API/imports?kind=employees\")",
+        ),
+        undefined,
+      );
+    }
     if (!uploadRoutes.includes(req.routeOptions.url ?? '') || req.method !== 'POST') {
       return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
     }

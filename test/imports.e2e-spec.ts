@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { multipartForm } from './helpers/multipart';
 import JSZip from 'jszip';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,20 @@ describe('imports of CSV and XLSX files (issue 27, docs/api/decisions.md §13)',
   const byEmployeeId = (employeeId: string) => ds.getRepository(Employee).findOne({ where: { employeeId } });
   const deptName = async (id: number) =>
     (await call('GET', `/departments/${id}`, c.users.admin.token)).json().data.name as string;
+
+  it('a file sent as a form (curl -F) is refused with 415 saying how to send it (Hardening IV item 9)', async () => {
+    const form = multipartForm([{ name: 'file', filename: 'people.csv', type: 'text/csv', data: Buffer.from('employee_id\n') }]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/imports?kind=employees',
+      headers: { ...bearer(c.users.admin.token), ...form.headers },
+      payload: form.payload,
+    });
+    expect([res.statusCode, res.json().error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(res.json().error.message).toMatch(
+      /^POST \/imports takes the file itself as the body, not a form: Content-Type text\/csv/,
+    );
+  });
 
   it('gives a template of the kind: its columns and one example row, as CSV and XLSX', async () => {
     const res = await t.app.inject({

@@ -71,6 +71,10 @@ describe('leave', () => {
       date_end: '2026-03-12',
     });
     expect([overlap.statusCode, overlap.json().error.code]).toEqual([409, 'LEAVE_OVERLAP']);
+    // It names the request it overlaps and its days (Hardening IV item 9).
+    expect(overlap.json().error.message).toMatch(
+      new RegExp(`^The request overlaps your approved leave request ${request.id} \\(2026-03-\\d\\d to 2026-03-\\d\\d\\)`),
+    );
 
     expect(
       (await outboxEvents(t.app, 'leave.requested', 'leave.decided')).filter((e) => (e.data as { id: number }).id === request.id),

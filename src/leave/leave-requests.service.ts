@@ -83,8 +83,15 @@ export class LeaveRequestsService {
 
     const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
     const created = await withEmployeeLock(this.dataSource, employeeId, async (em) => {
-      const overlap = await this.repository.overlapsActive(em, employeeId, dto.date_start, dto.date_end);
-      if (overlap) throw new DomainException('LEAVE_OVERLAP', 'The request overlaps your pending or approved leave');
+      const overlap = await this.repository.firstOverlapping(em, employeeId, dto.date_start, dto.date_end);
+      if (overlap) {
+        const span = overlap.dateStart === overlap.dateEnd ? overlap.dateStart : `${overlap.dateStart} to ${overlap.dateEnd}`;
+        throw new DomainException(
+          'LEAVE_OVERLAP',
+          `The request overlaps your ${overlap.status.toLowerCase()} leave request ${overlap.id} (${span}): cancel or change that one first`,
+          [{ field: 'date_start', message: `overlaps leave request ${overlap.id} (${span})` }],
+        );
+      }
       // What is still free: the available days less those already asked for.
       const [balance] = await this.balances.balances(em, employeeId, this.commitment(dto.date_start), dto.leave_type);
       assertCovers(days, balance, allowsNegative(type as LeaveType, balance));

@@ -9,16 +9,18 @@ import { LeaveRequest, LeaveStatus } from './entities/leave.entities';
 export class LeaveRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Whether the employee has a Pending or Approved request overlapping [start, end] (days). */
+  /** The employee's first Pending or Approved request overlapping [start, end] (days), or null. */
   @RecordSql(SAMPLE_MANAGER, 1, '2026-03-02', '2026-03-06')
-  overlapsActive(em: EntityManager | null, employeeId: number, start: string, end: string): Promise<boolean> {
+  firstOverlapping(em: EntityManager | null, employeeId: number, start: string, end: string): Promise<LeaveRequest | null> {
     return (em ?? this.ds.manager)
       .getRepository(LeaveRequest)
       .createQueryBuilder('l')
       .where('l.employee_id = :employeeId', { employeeId })
       .andWhere('l.status IN (:...active)', { active: ['Pending', 'Approved'] })
       .andWhere('l.date_start <= :end AND l.date_end >= :start', { start, end })
-      .getExists();
+      .orderBy('l.date_start', 'ASC')
+      .limit(1)
+      .getOne();
   }
 
   /** The employee's requests (all periods) by status. */

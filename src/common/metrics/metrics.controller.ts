@@ -7,7 +7,7 @@ import { Public } from '../auth/access.decorators';
 import { ApiErrors } from '../envelope/api-envelope.decorators';
 import { RawResponse } from '../envelope/raw-response.decorator';
 import { DomainException } from '../errors/domain.exception';
-import { mayReadMetrics } from './metrics-access';
+import { metricsRefusal } from './metrics-access';
 import { Metrics } from './metrics';
 
 /** GET {base_url}/metrics: this process's metrics for Prometheus; answers while the REST API setting is off. */
@@ -38,13 +38,8 @@ export class MetricsController {
   })
   @ApiErrors(401)
   async scrape(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    if (!mayReadMetrics(req.socket.remoteAddress, req.headers, this.config.metrics.token))
-      throw new DomainException(
-        'UNAUTHORIZED',
-        this.config.metrics.token === null
-          ? 'Metrics are served to loopback only: set METRICS_TOKEN to scrape from elsewhere'
-          : 'Send METRICS_TOKEN as a bearer token',
-      );
+    const refusal = metricsRefusal(req.socket.remoteAddress, req.headers, this.config.metrics.token);
+    if (refusal) throw new DomainException('UNAUTHORIZED', refusal);
     void reply.header('Content-Type', this.metrics.contentType).header('Cache-Control', 'no-store');
     return this.metrics.text();
   }
