@@ -267,4 +267,38 @@ describe('SCIM 2.0 provisioning', () => {
       { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], id, userName: 'Bounded' },
     ]);
   });
+
+  it('answers /Me and /Bulk with 501, searches by POST .search, and sends no version while ETags are unsupported (Hardening IV item 17)', async () => {
+    for (const [method, url] of [
+      ['GET', '/Me'],
+      ['POST', '/Bulk'],
+      ['POST', '/.search'],
+    ] as const) {
+      const res = await scim(method, url, method === 'POST' ? { schemas: [] } : undefined);
+      expect({ url, status: res.statusCode, body: res.json().status, type: res.headers['content-type'] }).toEqual({
+        url,
+        status: 501,
+        body: '501',
+        type: expect.stringMatching(/^application\/scim\+json/),
+      });
+    }
+    await scim('POST', '/Users', userBody('Searched'));
+    const search = {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      filter: 'userName eq "Searched"',
+      attributes: ['userName'],
+    };
+    const found = await scim('POST', '/Users/.search', search);
+    expect([found.statusCode, found.json().totalResults, found.json().Resources[0].userName]).toEqual([200, 1, 'Searched']);
+    expect(Object.keys(found.json().Resources[0]).sort()).toEqual(['id', 'schemas', 'userName']);
+    expect(
+      (await scim('POST', '/Groups/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] })).statusCode,
+    ).toBe(200);
+    expect((await scim('POST', '/Users/.search', { schemas: ['urn:x'] })).json().scimType).toBe('invalidSyntax');
+    // ServiceProviderConfig says etag.supported false: no resource carries a version.
+    const config = (await scim('GET', '/ServiceProviderConfig')).json();
+    expect(config.etag.supported).toBe(false);
+    const user = (await scim('GET', `/Users/${found.json().Resources[0].id}`)).json();
+    expect(user.meta.version).toBeUndefined();
+  });
 });

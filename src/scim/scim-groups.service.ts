@@ -234,7 +234,6 @@ export class ScimGroupsService {
         created: g.createdAt.toISOString(),
         lastModified: g.updatedAt.toISOString(),
         location: `${base}/Groups/${g.id}`,
-        version: `W/"${g.updatedAt.getTime()}"`,
       },
     }));
   }

@@ -174,7 +174,6 @@ export class ScimUsersService {
           created: u.createdAt.toISOString(),
           lastModified: u.updatedAt.toISOString(),
           location: `${base}/Users/${u.id}`,
-          version: `W/"${u.updatedAt.getTime()}"`,
         },
       };
     });

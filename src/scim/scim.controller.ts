@@ -1,4 +1,5 @@
 import {
+  All,
   Body,
   Controller,
   Delete,
@@ -37,9 +38,37 @@ import { ScimQuery } from './scim-query';
 import { Json } from './scim-schema';
 import { ScimTokenGuard } from './scim-token.guard';
 import { ScimUsersService } from './scim-users.service';
-import { NotFoundException } from '../common/errors/domain.exception';
+import { DomainException, NotFoundException } from '../common/errors/domain.exception';
+import { ScimError } from './scim.error';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
+const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+
+/** A SearchRequest's body (RFC 7644 §3.4.3) as the query parameters a GET list takes. */
+function searchQuery(body: unknown): ScimQuery {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ScimError('invalidSyntax', 'Send a SearchRequest as a JSON object');
+  const b = body as Record<string, unknown>;
+  if (b.schemas !== undefined && !(Array.isArray(b.schemas) && b.schemas.includes(SEARCH_REQUEST)))
+    throw new ScimError('invalidSyntax', `schemas must be ["${SEARCH_REQUEST}"]`);
+  const list = (v: unknown, name: string): string | undefined => {
+    if (v === undefined) return undefined;
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(',');
+    throw new ScimError('invalidValue', `${name} must be a list of attribute names`);
+  };
+  const text = (v: unknown, name: string): string | undefined => {
+    if (v === undefined) return undefined;
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+    throw new ScimError('invalidValue', `${name} must be a ${name === 'filter' ? 'string' : 'number'}`);
+  };
+  return {
+    filter: text(b.filter, 'filter'),
+    startIndex: text(b.startIndex, 'startIndex'),
+    count: text(b.count, 'count'),
+    attributes: list(b.attributes, 'attributes'),
+    excludedAttributes: list(b.excludedAttributes, 'excludedAttributes'),
+  };
+}
 const RESOURCE = { schema: { type: 'object', additionalProperties: true } };
 
 const ListQuery = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
@@ -156,6 +185,56 @@ export class ScimController {
     const found = schemas(this.base).find((s) => s.id === id);
     if (!found) throw new NotFoundException('Schema');
     return found;
+  }
+
+  /** RFC 7644 §3.11: /Me needs the subject a token stands for; a SCIM token is an identity provider's, no user's. */
+  @All('Me')
+  @ApiExcludeEndpoint()
+  @Public()
+  @RawResponse()
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  me(): never {
+    throw new DomainException(
+      'NOT_IMPLEMENTED',
+      '/Me is not supported: a SCIM token belongs to an identity provider, not to a user',
+    );
+  }
+
+  /** RFC 7644 §3.7: bulk is not supported (ServiceProviderConfig says so): 501, as §3.7 has it. */
+  @Post('Bulk')
+  @ApiExcludeEndpoint()
+  @Public()
+  @RawResponse()
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  bulk(): never {
+    throw new DomainException(
+      'NOT_IMPLEMENTED',
+      'Bulk operations are not supported (ServiceProviderConfig bulk.supported is false)',
+    );
+  }
+
+  /** RFC 7644 §3.4.3 at the root (every resource type at once): not supported; /Users/.search and /Groups/.search are. */
+  @Post('.search')
+  @ApiExcludeEndpoint()
+  @Public()
+  @RawResponse()
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  searchAll(): never {
+    throw new DomainException('NOT_IMPLEMENTED', 'Search at the root is not supported: POST /Users/.search or /Groups/.search');
+  }
+
+  @Post('Users/.search')
+  @HttpCode(200)
+  @Scim('Search users with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Users', 200, true)
+  searchUsers(@Body() body: unknown): Promise<Json> {
+    return this.users.list(searchQuery(body), this.base);
+  }
+
+  @Post('Groups/.search')
+  @HttpCode(200)
+  @Scim('Search groups with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Groups', 200, true)
+  searchGroups(@Body() body: unknown): Promise<Json> {
+    return this.groups.list(searchQuery(body), this.base);
   }
 
   @Get('Users')

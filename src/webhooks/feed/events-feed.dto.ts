@@ -9,6 +9,8 @@ export class EventsQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  // A sequence number is exact up to 2^53 - 1; a larger cursor would be rounded to another one.
+  @Max(Number.MAX_SAFE_INTEGER)
   after?: number;
 
   @ApiPropertyOptional({
