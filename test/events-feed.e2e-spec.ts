@@ -133,6 +133,8 @@ describe('events feed', () => {
     const unknown = await call('GET', '/events?types=employee.updated,user.password_changed', admin);
     expect([unknown.statusCode, unknown.json().error.details[0].field]).toEqual([400, 'types']);
     expect((await call('GET', '/events?after=-1', admin)).statusCode).toBe(400);
+    // Past 2^53 a cursor would be rounded to another event's.
+    expect((await call('GET', '/events?after=9007199254740993', admin)).statusCode).toBe(400);
     expect((await call('GET', '/events?limit=1001', admin)).statusCode).toBe(400);
   });
 

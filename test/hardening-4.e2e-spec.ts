@@ -164,3 +164,25 @@ describe('hardening IV: the document as generated clients read it (items 14, 15)
     );
   });
 });
+
+describe('hardening IV: unauthenticated writes are bounded (item 27)', () => {
+  it('GET /auth/oidc/login counts against the address’s sign-in attempts: past them 429, another address unaffected', async () => {
+    const t = await createTestApp({
+      LOGIN_RATE_LIMIT_PER_ADDRESS: '3',
+      OIDC_ISSUER: 'http://127.0.0.1:9/never',
+      OIDC_CLIENT_ID: 'hr',
+      OIDC_CLIENT_SECRET: 'x',
+      OIDC_ALLOW_HTTP: 'true',
+    });
+    try {
+      const start = () => t.app.inject({ method: 'GET', url: '/app/api/auth/oidc/login', remoteAddress: '198.51.100.7' });
+      for (let i = 0; i < 3; i++) expect((await start()).statusCode).not.toBe(429);
+      const refused = await start();
+      expect([refused.statusCode, refused.json().error.code]).toEqual([429, 'RATE_LIMITED']);
+      const other = await t.app.inject({ method: 'GET', url: '/app/api/auth/oidc/login', remoteAddress: '198.51.100.8' });
+      expect(other.statusCode).not.toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});

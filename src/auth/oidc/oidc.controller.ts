@@ -46,12 +46,13 @@ export class OidcController {
   @ApiOperation({
     summary: 'Start single sign-on: 302 to the OpenID provider (authorization code with PKCE, state and nonce)',
     description:
-      'Sets an HttpOnly cookie binding the sign-in to this browser; the callback must come back to the same browser within 10 minutes.',
+      'Sets an HttpOnly cookie binding the sign-in to this browser; the callback must come back to the same browser within 10 minutes. ' +
+      'Each start counts against the sign-in attempts of the address (429 RATE_LIMITED past them).',
   })
   @ApiResponse({ status: 302, description: 'To the provider', headers: { Location: { schema: { type: 'string' } } } })
-  @ApiErrors(400, 404, 503)
-  async login(@Query() query: OidcLoginQueryDto, @Res() reply: FastifyReply): Promise<void> {
-    const { location, browser } = await this.oidc.start(query.return_to);
+  @ApiErrors(400, 404, 429, 503)
+  async login(@Query() query: OidcLoginQueryDto, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const { location, browser } = await this.oidc.start(query.return_to, req.ip);
     await reply
       .status(302)
       .header('Set-Cookie', this.oidc.browserCookie(browser))

@@ -52,8 +52,10 @@ export class OidcService {
   }
 
   /** The provider's authorization URL for a new sign-in, and the browser secret to set as a cookie. */
-  async start(returnTo: string | undefined): Promise<{ location: string; browser: string }> {
+  async start(returnTo: string | undefined, address: string): Promise<{ location: string; browser: string }> {
     this.settings();
+    // Every start writes a row: unauthenticated, so bounded per address like the sign-ins themselves.
+    await this.limits.consume('login-address', address, 'Too many sign-in attempts');
     const target = returnTo === undefined ? null : this.checkedReturnTo(returnTo);
     const provider = await this.provider();
     const verifier = oidc.randomPKCECodeVerifier();
