@@ -227,6 +227,17 @@ describe('approval chains', () => {
       date_end: today,
     });
     expect([overlap.statusCode, overlap.json().error.details[0].field]).toEqual([400, 'date_start']);
+    // A delegation back to the delegator (report2 → manager while manager → report2) is a cycle: 400 (Hardening IV item 27).
+    const back = await call('POST', '/approval-delegations', admin, {
+      delegator: c.emp.report2,
+      delegate: c.emp.manager,
+      date_start: today,
+      date_end: today,
+    });
+    expect([back.statusCode, back.json().error.details]).toEqual([
+      400,
+      [{ field: 'delegate', message: `delegates back to ${c.emp.report2} on some of these days: a cycle` }],
+    ]);
     const delegated = await request(c.users.employee.token, 8, 1);
     expect(delegated.approval.steps[0]).toMatchObject({
       approvers: [c.emp.report2],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
+import { DataSource, In, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
@@ -221,6 +221,23 @@ export class ApprovalPoliciesService {
       });
       if (overlapping)
         throw ValidationException.field('date_start', `overlaps delegation ${overlapping.id} of the same delegator`);
+      // A delegate who has delegated on some of these days back to the delegator (directly or
+      // through others) makes a cycle: a step would find nobody who decides.
+      const seen = new Set<number>([dto.delegate]);
+      for (let frontier = [dto.delegate]; frontier.length && seen.size < 1000; ) {
+        const onward = await repo.find({
+          where: {
+            delegatorId: In(frontier),
+            dateStart: LessThanOrEqual(dto.date_end),
+            dateEnd: MoreThanOrEqual(dto.date_start),
+            ...(id === null ? {} : { id: Not(id) }),
+          },
+        });
+        if (onward.some((d) => d.delegateId === delegator))
+          throw ValidationException.field('delegate', `delegates back to ${delegator} on some of these days: a cycle`);
+        frontier = onward.map((d) => d.delegateId).filter((e) => !seen.has(e));
+        frontier.forEach((e) => seen.add(e));
+      }
       const before = id === null ? null : await repo.findOneByOrFail({ id });
       const values = { delegatorId: delegator, delegateId: dto.delegate, dateStart: dto.date_start, dateEnd: dto.date_end };
       const after = await repo.save(id === null ? repo.create(values) : Object.assign(before!, values));
