@@ -1,4 +1,5 @@
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+import type { Span, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /**
  * OpenTelemetry traces (docs/api/decisions.md §24), on when OTEL_EXPORTER_OTLP_ENDPOINT is set, off and free
@@ -51,6 +52,9 @@ export function startTracing(role: 'api' | 'worker', version: string, env: NodeJ
       'hr.process.role': role,
     }),
     spanProcessors: [
+      // Query strings carry what users typed (search=, SCIM filters with e-mails): their values are
+      // redacted from every span unless OTEL_TRACE_QUERY_VALUES=true.
+      ...(env.OTEL_TRACE_QUERY_VALUES === 'true' ? [] : [new RedactQueryValues()]),
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter(),
         ...(Number.isFinite(delay) && delay > 0 ? { scheduledDelayMillis: delay } : {}),
@@ -117,5 +121,40 @@ function instrumentBetterSqlite3(): void {
         span.end();
       }
     };
+  }
+}
+
+/** The span attributes that hold a URL or its query string, as the HTTP and Fastify instrumentations set them. */
+const URL_ATTRIBUTES = ['http.target', 'http.url', 'url.full', 'url.query', 'http.route.query'];
+
+/** `a=1&b=x` → `a=REDACTED&b=REDACTED` (names kept: they say which filter was used), in a URL or a bare query. */
+export function redactQuery(value: string): string {
+  const at = value.indexOf('?');
+  const [head, query] =
+    at < 0 ? (value.includes('=') ? ['', value] : [value, null]) : [value.slice(0, at + 1), value.slice(at + 1)];
+  if (query === null) return value;
+  const [search, fragment] = query.split('#', 2);
+  const redacted = search
+    .split('&')
+    .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=REDACTED` : pair))
+    .join('&');
+  return `${head}${redacted}${fragment === undefined ? '' : '#REDACTED'}`;
+}
+
+/** A span processor that redacts query values when a span starts, before any exporter sees it. */
+export class RedactQueryValues implements SpanProcessor {
+  onStart(span: Span): void {
+    const attributes = (span as unknown as { attributes: Record<string, unknown> }).attributes;
+    for (const name of URL_ATTRIBUTES) {
+      const value = attributes[name];
+      if (typeof value === 'string') span.setAttribute(name, redactQuery(value));
+    }
+  }
+  onEnd(): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
   }
 }
