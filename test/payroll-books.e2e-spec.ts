@@ -110,6 +110,9 @@ describe('payroll books (issue 46)', () => {
     }
     const company = await call('PUT', '/settings', admin, { name: 'Company IBAN', value: 'NL91ABNA0417164301' });
     expect([company.statusCode, company.json().error.message]).toEqual([400, expect.stringContaining('checksum')]);
+    // A holder name a transfer cannot carry (an emoji would become ":grinning:" in the file).
+    const emoji = await post({ iban: 'DE89370400440532013000', holder_name: 'Jane 😀' });
+    expect([emoji.statusCode, emoji.json().error.details[0].field]).toEqual([400, 'holder_name']);
     const bic = await post({ iban: 'DE89370400440532013000', bic: 'DEUTDE' });
     expect(bic.statusCode).toBe(400);
     expect(bic.json().error.details[0].field).toBe('bic');

@@ -4,6 +4,7 @@ import { Transform } from 'class-transformer';
 import { IsOptional, IsString, registerDecorator, ValidationArguments } from 'class-validator';
 import { Nullable } from '../validation/decorators';
 import { bicProblem, ibanProblem, normalizeIban } from './iban';
+import { sepaNameProblem } from './sepa-text';
 
 /** A decorator whose message is the check's own reason (checksum, length, country). */
 function checked(name: string, problem: (value: string) => string | null): PropertyDecorator {
@@ -40,3 +41,6 @@ export const IsOptionalBic = () =>
     IsString(),
     checked('isBic', bicProblem),
   );
+
+/** An account holder's name that a SEPA file carries as written (no emoji or symbols that transliterate to nothing). */
+export const IsHolderName = () => checked('isHolderName', sepaNameProblem);

@@ -25,3 +25,18 @@ export function sepaId(value: string): string {
     .replace(/^\/+|\/+$/g, '');
   return id.slice(0, 35);
 }
+
+/**
+ * Why a name cannot stand in a SEPA file as the person wrote it, or null: what transliteration
+ * makes of it must keep its letters (an emoji becomes a shortcode such as :grinning:, a symbol
+ * nothing), so a bank reads the name the employee gave.
+ */
+export function sepaNameProblem(value: string): string | null {
+  for (const char of value.normalize('NFC')) {
+    if (/[\p{L}\p{M}\p{N}\s'’.,\-/&()+?:]/u.test(char)) continue;
+    return `holds "${char}", which a bank transfer cannot carry: letters, digits, spaces and . , ' - / & ( ) only`;
+  }
+  const latin = anyAscii(value.normalize('NFC'));
+  if (/:[a-z0-9_+-]+:/i.test(latin)) return 'holds a symbol a bank transfer cannot carry';
+  return sepaText(value, 140) === '-' ? 'must hold a letter or a digit a bank transfer can carry' : null;
+}

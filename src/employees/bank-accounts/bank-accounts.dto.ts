@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsIban, IsOptionalBic } from '../../common/banking/banking.decorators';
+import { IsHolderName, IsIban, IsOptionalBic } from '../../common/banking/banking.decorators';
 import { ApiInt } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { SingleLine, Trim } from '../../common/validation/decorators';
@@ -36,6 +36,7 @@ export class CreateBankAccountDto {
   @IsNotEmpty()
   @MaxLength(140)
   @SingleLine()
+  @IsHolderName()
   holder_name: string;
 
   @ApiPropertyOptional({ description: "default: true for the employee's first account; true makes the others not primary" })
