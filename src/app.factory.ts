@@ -314,7 +314,7 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
         new DomainException(
           'UNSUPPORTED_MEDIA_TYPE',
           'POST /imports takes the file itself as the body, not a form: Content-Type text/csv or the XLSX type ' +
-            "(curl --data-binary @people.csv -H 'Content-Type: text/csv' \"$API/imports?kind=employees\")",
+            '(curl --data-binary @people.csv -H \'Content-Type: text/csv\' "$API/imports?kind=employees")',
         ),
         undefined,
       );

@@ -3,6 +3,7 @@ import { WorkforceInsightsService } from '../src/insights/workforce.service';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { addDays } from '../src/common/time/days';
 import { DataSource } from 'typeorm';
+import { transaction } from '../src/common/database/transaction';
 import { EmploymentHistoryRepository } from '../src/employees/history/employment-history.repository';
 import { MAX_SCHEDULED } from '../src/employees/history/employment-history.writer';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -267,7 +268,7 @@ describe('employment history', () => {
     const id = await newEmployee({ job_title: c.jobTitle });
     const repo = t.app.get(EmploymentHistoryRepository);
     const future = addDays(new Date().toISOString().slice(0, 10), 30);
-    await t.app.get(DataSource).transaction((em) =>
+    await transaction(t.app.get(DataSource), (em) =>
       repo.insertChanges(
         em,
         Array.from({ length: MAX_SCHEDULED }, (_, i) => ({

@@ -224,7 +224,7 @@ export class ApprovalPoliciesService {
       // A delegate who has delegated on some of these days back to the delegator (directly or
       // through others) makes a cycle: a step would find nobody who decides.
       const seen = new Set<number>([dto.delegate]);
-      for (let frontier = [dto.delegate]; frontier.length && seen.size < 1000; ) {
+      for (let frontier = [dto.delegate]; frontier.length && seen.size < 1000;) {
         const onward = await repo.find({
           where: {
             delegatorId: In(frontier),

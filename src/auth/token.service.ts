@@ -111,8 +111,7 @@ export class TokenService {
     return user && (user.username === normalized || user.email === normalized) ? user : null;
   }
 
-  /** The user of the login (userOfLogin) when the password is its own. Unknown user and wrong password look the same. */
-  /** The user when the password is its own; `client` (the caller's address) counts the hash against that client's share. */
+  /** The login's user when the password is its own (unknown and wrong look alike); `client` counts the hash against its share. */
   async checkPassword(user: DirectoryUser | null, password: string, client: string | null = null): Promise<DirectoryUser> {
     const ok = user
       ? await this.hasher.verify(password, user.passwordHash, client)

@@ -6,7 +6,7 @@ export class DatabaseSetupError extends Error {}
 
 /** The one line for a MariaDB/MySQL refusal that no retry mends, or null for the others (a server still starting). */
 export function setupProblem(url: string, err: unknown): string | null {
-  const code = (err as { code?: string } | null)?.code;
+  const code = (err as { code?: string } | null)?.code ?? '';
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1)) || '(none)';
   const user = decodeURIComponent(u.username) || '(none)';

@@ -42,7 +42,11 @@ export class DocumentAccessService implements OnModuleInit {
     return Promise.all(
       items.map(async ({ data }) => {
         const employee = Number(data.employee);
-        if (!byEmployee.has(employee)) byEmployee.set(employee, this.accessTo(caller, employee).catch(() => null));
+        if (!byEmployee.has(employee))
+          byEmployee.set(
+            employee,
+            this.accessTo(caller, employee).catch(() => null),
+          );
         const access = await byEmployee.get(employee)!;
         return access !== null && (access.types === null || access.types.includes(Number(data.document_type)));
       }),

@@ -28,7 +28,6 @@ import { datesProblem, newEmployee, settleTermination } from './employee-rules';
 import {
   auditView,
   DepartmentChangeHook,
-  etagOf,
   EmployeeRemovalHook,
   TerminationHook,
   toCurrentEmployee,

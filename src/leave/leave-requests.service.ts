@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
+import { overlapping } from './leave-overlap';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
@@ -84,14 +85,7 @@ export class LeaveRequestsService {
     const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
     const created = await withEmployeeLock(this.dataSource, employeeId, async (em) => {
       const overlap = await this.repository.firstOverlapping(em, employeeId, dto.date_start, dto.date_end);
-      if (overlap) {
-        const span = overlap.dateStart === overlap.dateEnd ? overlap.dateStart : `${overlap.dateStart} to ${overlap.dateEnd}`;
-        throw new DomainException(
-          'LEAVE_OVERLAP',
-          `The request overlaps your ${overlap.status.toLowerCase()} leave request ${overlap.id} (${span}): cancel or change that one first`,
-          [{ field: 'date_start', message: `overlaps leave request ${overlap.id} (${span})` }],
-        );
-      }
+      if (overlap) throw overlapping(overlap);
       // What is still free: the available days less those already asked for.
       const [balance] = await this.balances.balances(em, employeeId, this.commitment(dto.date_start), dto.leave_type);
       assertCovers(days, balance, allowsNegative(type as LeaveType, balance));

@@ -153,7 +153,10 @@ function versionHeaders(doc: OpenAPIObject): void {
     if (versioned && read && !('$ref' in read)) {
       read.headers = {
         ...read.headers,
-        ETag: { description: 'the version read (not sent with as_of): send it as If-Match with a write', schema: { type: 'string' } },
+        ETag: {
+          description: 'the version read (not sent with as_of): send it as If-Match with a write',
+          schema: { type: 'string' },
+        },
       };
     }
   }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, getSchemaPath, PartialType } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
