@@ -195,7 +195,7 @@ export interface paths {
          * Start single sign-on: 302 to the OpenID provider (authorization code with PKCE, state and nonce)
          * @description No token needed.
          *
-         *     Sets an HttpOnly cookie binding the sign-in to this browser; the callback must come back to the same browser within 10 minutes.
+         *     Sets an HttpOnly cookie binding the sign-in to this browser; the callback must come back to the same browser within 10 minutes. Each start counts against the sign-in attempts of the address (429 RATE_LIMITED past them).
          */
         get: operations["loginOidc"];
         put?: never;
@@ -418,6 +418,46 @@ export interface paths {
         get: operations["schemaScim"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search users with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Users
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        post: operations["searchUsersScim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search groups with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Groups
+         * @description Who may call: an identity provider with a SCIM token (POST /scim-tokens), no other token.
+         */
+        post: operations["searchGroupsScim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1235,7 +1275,7 @@ export interface paths {
          * Record a dated change
          * @description Who may call: Admin, Restricted Admin, Manager.
          *
-         *     Dated today or earlier (the company day of the Time Zone setting): Effective at once, the employee row and salary follow when it is in force today. Later: Scheduled, taking effect on its day (event employee.change_effective). Two changes of one day: the later recorded wins. effective_date between joined_date and termination_date, 1900-01-01 to 2200-12-31. salary: the whole salary from that day (Admin, Restricted Admin in scope).
+         *     Dated today or earlier (the company day of the Time Zone setting): Effective at once, the employee row and salary follow when it is in force today. Later: Scheduled, taking effect on its day (event employee.change_effective). Two changes of one day: the later recorded wins. effective_date between joined_date and termination_date, 1900-01-01 to 2200-12-31. salary: the whole salary from that day (Admin, Restricted Admin in scope). A Restricted Admin changes only days the employee was in its departments (from effective_date to today; 403 otherwise). At most 100 Scheduled changes per employee (409 CONFLICT past it). If-Match (optional): the ETag of GET /employees/{id}; another version is current → 412 PRECONDITION_FAILED and nothing is recorded.
          */
         post: operations["recordEmploymentHistory"];
         delete?: never;
@@ -4357,7 +4397,7 @@ export interface paths {
          * The events webhooks carry, as a feed read by cursor
          * @description Who may call: any signed-in user.
          *
-         *     In the order they were committed, deletes included, with the payloads webhooks carry. Admin: every event; anyone else: the events about an employee whose records it sees (a Manager: itself and its reports; an Employee: itself). Pass next_after as after for the next page; an empty page keeps the cursor (poll again later). Events are kept 7 days (the daily purge): a client away longer re-reads the records (updated_since) and goes on from the feed.
+         *     In the order they were committed, deletes included, with the payloads webhooks carry. Admin: every event; anyone else: the events about an employee whose records it sees (a Manager: itself and its reports; an Employee: itself), and of those only what the REST API lets it read (a document of a type hidden from it, a user: not shown). Pass next_after as after for the next page; an empty page whose next_after equals after is the end for now (poll again later; one whose next_after moved skipped events the caller may not read: read on). Events are kept 7 days (the daily purge): a client away longer re-reads the records (updated_since) and goes on from the feed.
          */
         get: operations["eventsEventsFeed"];
         put?: never;
@@ -4937,7 +4977,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "SSO_REQUIRED" | "UNKNOWN_USER" | "INVALID_CODE" | "OIDC_REJECTED" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "MFA_ALREADY_ENROLLED" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "MISSING_BANK_ACCOUNTS" | "UNMAPPED_COLUMNS" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE";
+            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "SSO_REQUIRED" | "UNKNOWN_USER" | "INVALID_CODE" | "OIDC_REJECTED" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "MFA_ALREADY_ENROLLED" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "MISSING_BANK_ACCOUNTS" | "UNMAPPED_COLUMNS" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE" | "SIGN_IN_BUSY";
             /** @example work_email must be an email */
             message: string;
             details?: components["schemas"]["ErrorDetailDto"][];
@@ -5669,10 +5709,7 @@ export interface components {
              * @description id of another employee
              */
             approver3?: number | null;
-            /**
-             * @default Active
-             * @enum {string}
-             */
+            /** @enum {string} */
             status?: "Active" | "Terminated";
             /** @description ignored */
             id?: number | string;
@@ -6137,7 +6174,6 @@ export interface components {
             in_time?: string;
             /** @example 2026-03-10T17:30:00+01:00 */
             out_time?: string | null;
-            /** @default false */
             work_from_home?: boolean;
             /**
              * Format: int32
@@ -6343,7 +6379,6 @@ export interface components {
             default_days?: number;
             /** @example #4caf50 */
             color?: string | null;
-            /** @default false */
             allow_negative?: boolean;
             /**
              * Format: int32
@@ -6538,7 +6573,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @description its approval chain (issue 45): the steps, who decides each, their decisions; null for requests decided before chains */
-            approval: components["schemas"]["ApprovalViewDto"] | null;
+            approval: components["schemas"]["ApprovalViewDto"] | (null);
         };
         CreateLeaveRequestDto: {
             /** Format: int32 */
@@ -6582,7 +6617,7 @@ export interface components {
         };
         LeaveSummaryDto: {
             /** @description the leave period containing today */
-            period: components["schemas"]["LeavePeriodDto"] | null;
+            period: components["schemas"]["LeavePeriodDto"] | (null);
             types: components["schemas"]["LeaveTypeBalanceDto"][];
             /**
              * @description requests by status, all periods
@@ -6664,20 +6699,14 @@ export interface components {
             accrual?: "none" | "fixed_per_period" | "monthly" | "per_pay_period" | "yearly" | "anniversary";
             /** @example 2.08 */
             amount?: number;
-            /** @default false */
             prorate_joiners?: boolean;
-            /**
-             * Format: int32
-             * @default 0
-             */
+            /** Format: int32 */
             waiting_days?: number;
             max_balance?: number | null;
             carry_over_max?: number | null;
             /** Format: int32 */
             carry_over_expiry_months?: number | null;
-            /** @default false */
             allow_negative?: boolean;
-            /** @default false */
             encashable?: boolean;
             encashment_max?: number | null;
             /**
@@ -6866,7 +6895,7 @@ export interface components {
             /** @enum {string} */
             status: "Draft" | "Submitted" | "Approved" | "Rejected";
             /** @description its approval chain once submitted (issue 45): the steps, who decides each, their decisions */
-            approval: components["schemas"]["ApprovalViewDto"] | null;
+            approval: components["schemas"]["ApprovalViewDto"] | (null);
         };
         CreateTimeEntryDto: {
             /**
@@ -6927,7 +6956,7 @@ export interface components {
              */
             readonly status?: "Draft" | "Submitted" | "Approved" | "Rejected";
             /** @description read-only: ignored when sent (its approval chain once submitted (issue 45): the steps, who decides each, their decisions) */
-            readonly approval?: components["schemas"]["ApprovalViewDto"] | null;
+            readonly approval?: components["schemas"]["ApprovalViewDto"] | (null);
         };
         TimeEntryDeletedDto: {
             /** Format: int32 */
@@ -6977,10 +7006,7 @@ export interface components {
             debit_account?: string | null;
             /** @description an account of the chart of accounts (letters, digits, space . - / :, at most 40); null with the other null: the column is not posted */
             credit_account?: string | null;
-            /**
-             * @default none
-             * @enum {string}
-             */
+            /** @enum {string} */
             cost_centre?: "none" | "department";
             /**
              * Format: int32
@@ -7021,8 +7047,11 @@ export interface components {
             proration: "calendar_days" | "working_days" | "none";
         };
         UpdatePayFrequencyDto: {
-            /** @description ignored */
-            id?: Record<string, never>;
+            /**
+             * Format: int32
+             * @description ignored: what GET answered may be sent back as it is
+             */
+            id?: number;
             /** @description its own name (as GET returned it); another name → 400 */
             name?: string;
             /**
@@ -7817,7 +7846,7 @@ export interface components {
             hook: string;
             /** @description the column's calculation_hook_args (argument name → value) */
             args: {
-                [key: string]: (string | number | boolean) | null;
+                [key: string]: string | number | boolean | (null);
             };
             /**
              * @description where its value came from
@@ -7826,7 +7855,7 @@ export interface components {
             source: "attendance" | "time_entries" | "leave_requests" | "leave_ledger" | "employee" | "payrolls";
             /** @description ids of the source records summed */
             records: number[];
-            /** @description the arrears hook: one part per earlier run it recomputed (API.md §20) */
+            /** @description the arrears hook: one part per earlier run it recomputed (docs/api/decisions.md §20) */
             arrears?: components["schemas"]["ExplainArrearsPartDto"][];
         };
         ExplainFieldInputDto: {
@@ -7976,9 +8005,9 @@ export interface components {
             /** @description an employee field: the field */
             field?: string;
             /** @description the value in the older run */
-            old: (string | number) | null;
+            old: string | number | (null);
             /** @description the value in the newer run */
-            new: (string | number) | null;
+            new: string | number | (null);
         };
         DiffColumnCauseDto: {
             /**
@@ -8124,7 +8153,7 @@ export interface components {
             inputs: (components["schemas"]["ExplainSalaryInputDto"] | components["schemas"]["ExplainColumnInputDto"] | components["schemas"]["ExplainHookInputDto"] | components["schemas"]["ExplainFieldInputDto"] | components["schemas"]["ExplainEditInputDto"] | components["schemas"]["ExplainTableInputDto"])[];
             /** @description The script's parts with their values, innermost first */
             steps: components["schemas"]["ExplainStepDto"][];
-            rounding: components["schemas"]["ExplainRoundingDto"] | null;
+            rounding: components["schemas"]["ExplainRoundingDto"] | (null);
             /** @description Why the cell failed */
             error: string | null;
         };
@@ -8142,7 +8171,7 @@ export interface components {
             inputs: (components["schemas"]["ExplainSalaryInputDto"] | components["schemas"]["ExplainColumnInputDto"] | components["schemas"]["ExplainHookInputDto"] | components["schemas"]["ExplainFieldInputDto"] | components["schemas"]["ExplainEditInputDto"] | components["schemas"]["ExplainTableInputDto"])[];
             /** @description The script's parts with their values, innermost first */
             steps: components["schemas"]["ExplainStepDto"][];
-            rounding: components["schemas"]["ExplainRoundingDto"] | null;
+            rounding: components["schemas"]["ExplainRoundingDto"] | (null);
             /** @description Why the cell failed */
             error: string | null;
             /** Format: int32 */
@@ -8249,8 +8278,11 @@ export interface components {
             versions: components["schemas"]["TableVersionDto"][];
         };
         SavePayrollTableDto: {
-            /** @description ignored */
-            id?: Record<string, never>;
+            /**
+             * Format: int32
+             * @description ignored: what GET answered may be sent back as it is
+             */
+            id?: number;
             /** @description what formulas name: bracket("income_tax", gross) */
             name: string;
             /** @enum {string} */
@@ -8258,8 +8290,11 @@ export interface components {
             versions: components["schemas"]["TableVersionDto"][];
         };
         UpdatePayrollTableDto: {
-            /** @description ignored */
-            id?: Record<string, never>;
+            /**
+             * Format: int32
+             * @description ignored: what GET answered may be sent back as it is
+             */
+            id?: number;
             /** @description what formulas name: bracket("income_tax", gross) */
             name?: string;
             /** @enum {string} */
@@ -8609,7 +8644,6 @@ export interface components {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
             events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
-            /** @default true */
             active?: boolean;
             description?: string | null;
             /**
@@ -8766,22 +8800,11 @@ export interface components {
         };
         UpdateDocumentTypeDto: {
             name?: string;
-            /** @default false */
             expires?: boolean;
-            /**
-             * @description whole days, 0-365, at most 10
-             * @default [
-             *       30,
-             *       7,
-             *       1
-             *     ]
-             */
+            /** @description whole days, 0-365, at most 10 */
             notify_days_before?: number[];
-            /** @default true */
             visible_to_employee?: boolean;
-            /** @default false */
             visible_to_manager?: boolean;
-            /** @default false */
             employee_may_upload?: boolean;
             /**
              * Format: int32
@@ -10278,6 +10301,19 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11790,6 +11826,322 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    searchUsersScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    searchGroupsScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -20052,6 +20404,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description the version read (not sent with as_of): send it as If-Match with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20137,8 +20491,9 @@ export interface operations {
     updateEmployees: {
         parameters: {
             query?: never;
-            header: {
-                "if-match": string;
+            header?: {
+                /** @description An ETag of GET /employees/{id} (or *): the write applies only to that version, else 412 PRECONDITION_FAILED */
+                "If-Match"?: string;
             };
             path: {
                 id: number;
@@ -20285,8 +20640,9 @@ export interface operations {
     removeEmployees: {
         parameters: {
             query?: never;
-            header: {
-                "if-match": string;
+            header?: {
+                /** @description An ETag of GET /employees/{id} (or *): the write applies only to that version, else 412 PRECONDITION_FAILED */
+                "If-Match"?: string;
             };
             path: {
                 id: number;
@@ -20420,6 +20776,8 @@ export interface operations {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description the version read (not sent with as_of): send it as If-Match with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20506,6 +20864,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag of GET /employees/{id} (or *): the write applies only to that version, else 412 PRECONDITION_FAILED */
+                "If-Match"?: string;
                 /** @description Any 1-200 visible ASCII characters. The same key with the same request within 24 h returns the first response (with Idempotent-Replayed: true) and does the work once; with another request → 409 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: string;
             };
@@ -20574,6 +20934,28 @@ export interface operations {
             };
             /** @description Unknown route or record (also records outside the caller's scope) */
             404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description If-Match names a version that is no longer the current one (PRECONDITION_FAILED): read it again */
+            412: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
@@ -33055,15 +33437,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /**
-             * @description A CSV or XLSX attachment
-             *
-             *     Success
-             */
+            /** @description Success */
             200: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="payroll-journal-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33072,6 +33452,8 @@ export interface operations {
                         status: "SUCCESS";
                         data: components["schemas"]["JournalDto"];
                     };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
