@@ -56,6 +56,13 @@ export default tseslint.config(
           selector: 'Literal[value=/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\\s/i], TemplateElement[value.raw=/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\\s/i]',
           message: 'SQL text in a service: put the query in this module\'s repository (*.repository.ts).',
         },
+        {
+          // SQL wherever it stands in a string: a fragment (a FROM with JOINs, a condition on a
+          // column with a :parameter, an EXISTS) composes a query as much as a SELECT does.
+          selector:
+            'Literal[value=/\\bSELECT\\b|\\bJOIN\\b|\\bEXISTS\\s*\\(|\\w\\.\\w+\\s*(=|<>|<=|>=|<|>|IN)\\s*\\(?:\\w+/], TemplateElement[value.raw=/\\bSELECT\\b|\\bJOIN\\b|\\bEXISTS\\s*\\(|\\w\\.\\w+\\s*(=|<>|<=|>=|<|>|IN)\\s*\\(?:\\w+/]',
+          message: 'SQL text in a service: put the query in this module\'s repository (*.repository.ts).',
+        },
       ],
     },
   },

@@ -4,12 +4,12 @@ import { DataSource, LessThanOrEqual } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordEvent } from '../common/outbox/outbox';
 import { ListQueryDto } from '../common/paging/list-query.dto';
-import { Condition, findRowsPage, ListSpec, parseListQuery } from '../common/paging/list-request';
+import { ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { supervisorsOf } from './approvals.repository';
+import { pendingApprovalRows, supervisorsOf } from './approvals.repository';
 import { PendingApprovalDto } from './dto/approvals.dto';
 import { Approval, ApprovalApprover, ApprovalDecision, APPROVAL_KINDS, ResolvedStep } from './entities/approval.entities';
 
@@ -52,36 +52,10 @@ export class ApprovalInboxService implements OnModuleInit {
 
   /** The caller's open steps, oldest request first: its own rows, and the Admins' for an Admin; never its own requests. */
   async pending(caller: AuthUser, query: ListQueryDto, now = new Date()): Promise<Page<PendingApprovalDto>> {
-    const me = caller.employeeId ?? 0;
-    const mine = 'aa.employee_id = :me';
-    const admins =
-      'aa.employee_id IS NULL AND NOT EXISTS (SELECT 1 FROM approval_approvers x WHERE x.approval_id = aa.approval_id AND x.employee_id = :me)';
-    const where: Condition[] = [
-      { sql: caller.level === 'Admin' ? `${mine} OR (${admins})` : mine, params: { me } },
-      { sql: 'a.employee_id <> :me', params: { me } },
-      {
-        sql: 'NOT EXISTS (SELECT 1 FROM approval_decisions d WHERE d.approval_id = a.id AND d.user_id = :user)',
-        params: { user: caller.id },
-      },
-    ];
-    const page = await findRowsPage(
+    const page = await pendingApprovalRows(
       this.ds,
-      {
-        from: 'approval_approvers aa JOIN approvals a ON a.id = aa.approval_id JOIN employees e ON e.id = a.employee_id',
-        select: [
-          'a.kind',
-          'a.request_id',
-          'a.employee_id',
-          'e.first_name',
-          'e.last_name',
-          'a.current_step',
-          'a.steps',
-          'a.summary',
-          'a.requested_at',
-        ],
-      },
+      { employeeId: caller.employeeId, userId: caller.id, admin: caller.level === 'Admin' },
       parseListQuery(query, PENDING_LIST_SPEC),
-      where,
     );
     return page.map(([kind, request, employee, first, last, step, steps, summary, requestedAt]) => {
       const chain = JSON.parse(String(steps)) as ResolvedStep[];

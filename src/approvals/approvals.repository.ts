@@ -1,5 +1,5 @@
 import { Brackets, DataSource, EntityManager, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
-import { findPage, ListRequest } from '../common/paging/list-request';
+import { Condition, findPage, findRowsPage, ListRequest } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { ChainSubject } from './approval-chain';
 import { ApprovalDelegation, ApprovalPolicy, ApprovalKind } from './entities/approval.entities';
@@ -123,4 +123,47 @@ export function delegationsPage(ds: DataSource, self: number | null, req: ListRe
   if (self !== null)
     qb.andWhere(new Brackets((w) => w.where('d.delegator_id = :self', { self }).orWhere('d.delegate_id = :self')));
   return findPage(qb, req);
+}
+
+/**
+ * A page of the open steps a caller decides (the inbox): its own approver rows, and for an Admin
+ * the Admins' rows of steps it is no approver of; never its own requests nor steps it has decided.
+ * Rows: kind, request id, employee, first and last name, current step, steps (JSON), summary, requested at.
+ */
+export function pendingApprovalRows(
+  ds: DataSource,
+  caller: { employeeId: number | null; userId: number; admin: boolean },
+  req: ListRequest,
+): Promise<Page<unknown[]>> {
+  const me = caller.employeeId ?? 0;
+  const mine = 'aa.employee_id = :me';
+  const admins =
+    'aa.employee_id IS NULL AND NOT EXISTS (SELECT 1 FROM approval_approvers x WHERE x.approval_id = aa.approval_id AND x.employee_id = :me)';
+  const where: Condition[] = [
+    { sql: caller.admin ? `${mine} OR (${admins})` : mine, params: { me } },
+    { sql: 'a.employee_id <> :me', params: { me } },
+    {
+      sql: 'NOT EXISTS (SELECT 1 FROM approval_decisions d WHERE d.approval_id = a.id AND d.user_id = :user)',
+      params: { user: caller.userId },
+    },
+  ];
+  return findRowsPage(
+    ds,
+    {
+      from: 'approval_approvers aa JOIN approvals a ON a.id = aa.approval_id JOIN employees e ON e.id = a.employee_id',
+      select: [
+        'a.kind',
+        'a.request_id',
+        'a.employee_id',
+        'e.first_name',
+        'e.last_name',
+        'a.current_step',
+        'a.steps',
+        'a.summary',
+        'a.requested_at',
+      ],
+    },
+    req,
+    where,
+  );
 }
