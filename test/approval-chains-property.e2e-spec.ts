@@ -246,7 +246,16 @@ describe('approval chains: random sequences against a model (issue 45)', () => {
       for (const p of pool)
         if (r.chance(0.15)) {
           const to = r.pick(pool.filter((q) => q.id !== p.id)).id;
-          await ok('POST', '/approval-delegations', { delegator: p.id, delegate: to, date_start: today, date_end: today });
+          // One that leads back to its delegator through today's delegations is a cycle: refused.
+          let hop: number | undefined = to;
+          for (let n = 0; hop !== undefined && hop !== p.id && n < pool.length; n++) hop = delegations.get(hop);
+          const body = { delegator: p.id, delegate: to, date_start: today, date_end: today };
+          if (hop === p.id) {
+            const refused = await call('POST', '/approval-delegations', admin.token, body);
+            if (refused.statusCode !== 400) throw new Error(`a cycle through ${to} back to ${p.id}: ${refused.statusCode}`);
+            continue;
+          }
+          await ok('POST', '/approval-delegations', body);
           delegations.set(p.id, to);
         }
       // One request.

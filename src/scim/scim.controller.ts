@@ -1,5 +1,4 @@
 import {
-  All,
   Body,
   Controller,
   Delete,
@@ -188,7 +187,7 @@ export class ScimController {
   }
 
   /** RFC 7644 §3.11: /Me needs the subject a token stands for; a SCIM token is an identity provider's, no user's. */
-  @All('Me')
+  @Get('Me')
   @ApiExcludeEndpoint()
   @Public()
   @RawResponse()
