@@ -94,6 +94,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/POST|PUT|DELETE/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMIN],
   // The bank file (issue 46) is the Admin's: it carries whole IBANs.
   [/GET/, /^\/payroll_config\/payrolls\/:id\/bank-file$/, ADMIN],
+  [/GET|POST/, /^\/payroll_config\/payrolls\/:id\/bank-files(\/:fid\/file)?$/, ADMIN],
   [/POST/, /^\/payroll_config\/payroll-columns\/preview-change$/, ADMIN],
   [/GET/, /^\/payroll_config\/payroll-tests(\/:id)?$/, ADMINS],
   [/POST|DELETE/, /^\/payroll_config\/payslip-templates(\/:id)?$/, ADMIN],

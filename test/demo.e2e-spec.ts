@@ -283,9 +283,16 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     // checked by Debian's xmllint (a validator outside the code that wrote it; .ci/run installs it),
     // a journal that balances, a register.
     for (const format of ['pain.001.001.03', 'pain.001.001.09']) {
+      const made = await t.app.inject({
+        method: 'POST',
+        url: `/app/api/payroll_config/payrolls/${completed.id}/bank-files`,
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: JSON.stringify({ format }),
+      });
+      expect(made.statusCode).toBeLessThan(202);
       const file = await t.app.inject({
         method: 'GET',
-        url: `/app/api/payroll_config/payrolls/${completed.id}/bank-file?format=${format}`,
+        url: `/app/api/payroll_config/payrolls/${completed.id}/bank-files/${made.json().data.id}/file`,
         headers: admin,
       });
       expect(file.statusCode).toBe(200);

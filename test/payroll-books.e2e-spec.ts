@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { schemaErrors } from '../src/payroll/books/xsd-validator';
 import { buildCompany, Company } from './helpers/company';
 import { xmllint, xmllintAvailable } from './helpers/xmllint';
-import { apiCaller, createTestApp, okCaller, processPayroll, TestApp, until } from './helpers/test-app';
+import { addDays } from '../src/common/time/days';
+import { apiCaller, createTestApp, okCaller, outboxEvents, processPayroll, TestApp, until } from './helpers/test-app';
 
 type Line = { account: string; debit: string; credit: string; currency: string; cost_centre: string | null; description: string };
 const cents = (s: string) => BigInt(s.replace('.', ''));
@@ -29,7 +31,14 @@ describe('payroll books (issue 46)', () => {
   const accounts: Record<number, number> = {};
 
   const ok = (method: Parameters<typeof call>[0], url: string, body?: object) => okCaller(t.app)(method, url, admin, body);
-  const bankFile = (query: string, token = admin) => call('GET', `/payroll_config/payrolls/${payroll}/bank-file?${query}`, token);
+  /** POST .../bank-files with the query's parameters as the body, then its file when one was made (else the refusal). */
+  const bankFile = async (query: string, token = admin) => {
+    const body: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(query)) body[k] = k === 'skip_missing' ? v === 'true' : v;
+    const made = await call('POST', `/payroll_config/payrolls/${payroll}/bank-files`, token, body);
+    if (made.statusCode !== 200 && made.statusCode !== 201) return made;
+    return call('GET', `/payroll_config/payrolls/${payroll}/bank-files/${made.json().data.id}/file`, token);
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -217,6 +226,44 @@ describe('payroll books (issue 46)', () => {
     }
   });
 
+  it('a bank file is made by a POST, once per revision and parameters, kept and listed; the old GET is 410 (Hardening IV item 19)', async () => {
+    const day = nextWeekday();
+    const url = `/payroll_config/payrolls/${payroll}/bank-files`;
+    const params = { format: 'pain.001.001.09', execution_date: day, skip_missing: true };
+    const events = async () => (await outboxEvents(t.app, 'payroll.bank_file_created')).length;
+    const before = await events();
+    const first = await call('POST', url, admin, { ...params, execution_date: addDays(day, 7) });
+    expect(first.statusCode).toBe(201);
+    const record = first.json().data;
+    expect(record).toEqual({
+      id: expect.any(Number),
+      payroll,
+      revision: expect.any(Number),
+      format: 'pain.001.001.09',
+      execution_date: addDays(day, 7),
+      skip_missing: true,
+      msg_id: expect.stringMatching(new RegExp(`^HR-P${payroll}-R\\d+$`)),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      transactions: 2,
+      total: '4880.44',
+      created_by: c.users.admin.user.id,
+      created_at: expect.any(String),
+    });
+    // The same parameters: the same record, nothing made or announced again.
+    const again = await call('POST', url, admin, { ...params, execution_date: addDays(day, 7) });
+    expect([again.statusCode, again.json().data]).toEqual([200, record]);
+    expect(await events()).toBe(before + 1);
+    const bytes = await call('GET', `${url}/${record.id}/file`, admin);
+    expect(createHash('sha256').update(bytes.rawPayload).digest('hex')).toBe(record.sha256);
+    expect((await call('GET', url, admin)).json().data.map((f: { id: number }) => f.id)).toContain(record.id);
+    // Reading them writes nothing.
+    expect(await events()).toBe(before + 1);
+    const gone = await call('GET', `/payroll_config/payrolls/${payroll}/bank-file?format=pain.001.001.03`, admin);
+    expect([gone.statusCode, gone.json().error.code]).toEqual([410, 'GONE']);
+    expect(gone.json().error.message).toContain(`POST /payroll_config/payrolls/${payroll}/bank-files`);
+    expect((await call('GET', `${url}/999999/file`, admin)).statusCode).toBe(404);
+  });
+
   it('refuses bad execution dates and payrolls that are not Completed', async () => {
     const past = await bankFile('execution_date=2020-01-06');
     expect(past.statusCode).toBe(400);
@@ -234,7 +281,9 @@ describe('payroll books (issue 46)', () => {
         columns: [col.basic],
       })
     ).id;
-    for (const path of ['bank-file', 'journal', 'register']) {
+    const draftFile = await call('POST', `/payroll_config/payrolls/${draft}/bank-files`, admin, {});
+    expect([draftFile.statusCode, draftFile.json().error.code]).toEqual([409, 'INVALID_STATE']);
+    for (const path of ['journal', 'register']) {
       const res = await call('GET', `/payroll_config/payrolls/${draft}/${path}`, admin);
       expect({ path, status: res.statusCode, code: res.json().error.code }).toEqual({ path, status: 409, code: 'INVALID_STATE' });
     }

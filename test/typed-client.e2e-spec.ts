@@ -247,12 +247,14 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     });
     const id = payroll.data!.data.id;
     expect(payroll.data?.data.net_column).toBe(column.data!.data.id);
-    const file = await api.GET('/payroll_config/payrolls/{id}/bank-file', {
-      params: { path: { id }, query: { format: 'pain.001.001.09', execution_date: '2199-01-05', skip_missing: true } },
+    const file = await api.POST('/payroll_config/payrolls/{id}/bank-files', {
+      params: { path: { id } },
+      body: { format: 'pain.001.001.09', execution_date: '2199-01-05', skip_missing: true },
     });
     expect([file.response.status, file.error?.error.code]).toEqual([409, 'INVALID_STATE']);
-    const past = await api.GET('/payroll_config/payrolls/{id}/bank-file', {
-      params: { path: { id }, query: { execution_date: '2199-02-30' } },
+    const past = await api.POST('/payroll_config/payrolls/{id}/bank-files', {
+      params: { path: { id } },
+      body: { execution_date: '2199-02-30' },
     });
     expect([past.response.status, past.error?.error.details?.[0].field]).toEqual([400, 'execution_date']);
     const journal = await api.GET('/payroll_config/payrolls/{id}/journal', {

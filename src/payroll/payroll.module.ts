@@ -3,7 +3,7 @@ import { PayrollReactions } from './payroll.reactions';
 import { Module } from '@nestjs/common';
 import { BankFileService } from './books/bank-file.service';
 import { PayrollAccountsController, PayrollBooksController } from './books/books.controller';
-import { PayrollAccount } from './books/books.entities';
+import { PayrollAccount, PayrollBankFile } from './books/books.entities';
 import { BooksRepository } from './books/books.repository';
 import { PayrollAccountsService } from './books/payroll-accounts.service';
 import { PayrollBooksAccess } from './books/payroll-books.access';
@@ -66,7 +66,7 @@ import { PayslipMailKind } from './payslips/payslip-mail.kind';
     ReferenceModule,
     SettingsModule,
     TimesheetsModule,
-    TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES, PayrollAccount]),
+    TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES, PayrollAccount, PayrollBankFile]),
   ],
   controllers: [
     PayrollAccountsController,

@@ -2708,6 +2708,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payroll_config/payrolls/{id}/bank-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bank files made for the payroll, newest first
+         * @description Who may call: Admin.
+         */
+        get: operations["listBankFilesPayrollBooks"];
+        put?: never;
+        /**
+         * Make the SEPA credit transfer file of a Completed payroll (pain.001.001.03 or .09), validated against its ISO 20022 schema
+         * @description Who may call: Admin.
+         *
+         *     One transfer per employee with a positive net pay (the payroll's net_column) to its primary bank account, from the settings "Company IBAN" (and "Company BIC"); NbOfTxs and CtrlSum are its transactions and total. MsgId and EndToEndIds come from the payroll and its revision. The same revision and parameters give the same record (200, made once: 201 the first time), so a payment is never filed twice by a retry; the bytes are kept and downloaded from .../bank-files/{fid}/file. 409 MISSING_BANK_ACCOUNTS names employees without a valid primary account unless skip_missing is true; 409 INVALID_STATE for a payroll that is not Completed, has no net_column, or a company without a valid IBAN; 400 for an execution date in the past or on a weekend. Audited; event payroll.bank_file_created when made.
+         */
+        post: operations["createBankFilePayrollBooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payroll_config/payrolls/{id}/bank-files/{fid}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bank file as it was made (the pain.001 document); reading it writes nothing
+         * @description Who may call: Admin.
+         */
+        get: operations["bankFileBytesPayrollBooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payroll_config/payrolls/{id}/bank-file": {
         parameters: {
             query?: never;
@@ -2716,12 +2762,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The SEPA credit transfer file of a Completed payroll (pain.001.001.03 or .09), validated against its ISO 20022 schema
+         * Gone: make a bank file with POST .../bank-files, download it from .../bank-files/{fid}/file
+         * @deprecated
          * @description Who may call: Admin.
          *
-         *     One transfer per employee with a positive net pay (the payroll's net_column) to its primary bank account, from the settings "Company IBAN" (and "Company BIC"); NbOfTxs and CtrlSum are their count and sum. MsgId and EndToEndIds come from the payroll and its revision: the same revision gives the same file. 409 MISSING_BANK_ACCOUNTS names employees without a valid primary account unless skip_missing=true; 409 INVALID_STATE for a payroll that is not Completed, has no net_column, or a company without a valid IBAN; 400 for an execution date in the past or on a weekend. Audited; event payroll.bank_file_created.
+         *     A bank file is an act with consequences (a payment): a GET made one each time it was read. 410 GONE.
          */
-        get: operations["bankFilePayrollBooks"];
+        get: operations["goneBankFilePayrollBooks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4977,7 +5024,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "SSO_REQUIRED" | "UNKNOWN_USER" | "INVALID_CODE" | "OIDC_REJECTED" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "MFA_ALREADY_ENROLLED" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "MISSING_BANK_ACCOUNTS" | "UNMAPPED_COLUMNS" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE" | "SIGN_IN_BUSY";
+            code: "BAD_REQUEST" | "INVALID_JSON" | "VALIDATION_FAILED" | "INVALID_REQUEST" | "UNSUPPORTED_GRANT_TYPE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "SSO_REQUIRED" | "UNKNOWN_USER" | "INVALID_CODE" | "OIDC_REJECTED" | "INVALID_GRANT" | "FORBIDDEN" | "FIELD_NOT_ALLOWED" | "PASSWORD_CHANGE_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "NOT_AN_APPROVER" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "DUPLICATE" | "USERNAME_TAKEN" | "EMAIL_TAKEN" | "USER_EXISTS" | "LAST_ADMIN" | "MFA_ALREADY_ENROLLED" | "IN_USE" | "INVALID_STATE" | "ALREADY_DECIDED" | "MISSING_BANK_ACCOUNTS" | "UNMAPPED_COLUMNS" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "ALREADY_PUNCHED_IN" | "NOT_PUNCHED_IN" | "OUT_BEFORE_IN" | "OVERLAPPING_ATTENDANCE" | "LEAVE_OVERLAP" | "INSUFFICIENT_BALANCE" | "NOT_ENCASHABLE" | "PAYROLL_TESTS_FAILED" | "INVALID_PERIOD" | "WEBHOOK_URL_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "GONE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "API_DISABLED" | "DEPENDENCY_UNAVAILABLE" | "PDF_UNAVAILABLE" | "MAIL_UNAVAILABLE" | "SIGN_IN_BUSY";
             /** @example work_email must be an email */
             message: string;
             details?: components["schemas"]["ErrorDetailDto"][];
@@ -7013,6 +7060,55 @@ export interface components {
              * @description read-only: ignored when sent
              */
             readonly id?: number;
+        };
+        BankFileDto: {
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            payroll: number;
+            /**
+             * Format: int32
+             * @description the revision of the payroll it pays
+             */
+            revision: number;
+            /** @enum {string} */
+            format: "pain.001.001.03" | "pain.001.001.09";
+            /** Format: date */
+            execution_date: string;
+            /** @description employees without a valid primary account were left out */
+            skip_missing: boolean;
+            /** @description the file's MsgId: the same for every file of this revision (a bank refuses a second one) */
+            msg_id: string;
+            /** @description SHA-256 of the file, hex */
+            sha256: string;
+            /**
+             * Format: int32
+             * @description NbOfTxs
+             */
+            transactions: number;
+            /**
+             * @description CtrlSum: the sum of the transfers, a decimal string
+             * @example 48213.07
+             */
+            total: string;
+            /** @description the user who made it */
+            created_by: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        BankFileQueryDto: {
+            /**
+             * @default pain.001.001.03
+             * @enum {string}
+             */
+            format?: "pain.001.001.03" | "pain.001.001.09";
+            /**
+             * Format: date
+             * @description a weekday, today or later (default: the next weekday from today on)
+             */
+            execution_date?: string;
+            /** @description leave out employees without a valid primary account instead of answering 409 (default false) */
+            skip_missing?: boolean;
         };
         JournalLineDto: {
             account: string;
@@ -33313,18 +33409,272 @@ export interface operations {
             };
         };
     };
-    bankFilePayrollBooks: {
+    listBankFilesPayrollBooks: {
         parameters: {
-            query?: {
-                format?: "pain.001.001.03" | "pain.001.001.09";
-                /** @description a weekday, today or later (default: the next weekday from today on) */
-                execution_date?: string;
-                /** @description leave out employees without a valid primary account instead of answering 409 (default false) */
-                skip_missing?: boolean;
-            };
+            query?: never;
             header?: never;
             path: {
                 id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["BankFileDto"][];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createBankFilePayrollBooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankFileQueryDto"];
+            };
+        };
+        responses: {
+            /** @description Made before for the same revision and parameters */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["BankFileDto"];
+                    };
+                };
+            };
+            /** @description Made now */
+            201: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["BankFileDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    bankFileBytesPayrollBooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                fid: number;
             };
             cookie?: never;
         };
@@ -33389,6 +33739,106 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    goneBankFilePayrollBooks: {
+        parameters: {
+            query?: {
+                format?: "pain.001.001.03" | "pain.001.001.09";
+                /** @description a weekday, today or later (default: the next weekday from today on) */
+                execution_date?: string;
+                /** @description leave out employees without a valid primary account instead of answering 409 (default false) */
+                skip_missing?: boolean;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Error */
+            410: {
                 headers: {
                     /** @description the request id: the one sent, or one made for the request; in every log line of it */
                     "X-Request-Id": string;

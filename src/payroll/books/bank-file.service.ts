@@ -1,4 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { FILE_STORE, FileStore } from '../../common/storage/file-store';
+import { PayrollBankFile } from './books.entities';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
@@ -6,7 +10,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { bicProblem, ibanProblem } from '../../common/banking/iban';
 import { timeSlices } from '../../common/async/time-slices';
 import { transaction } from '../../common/database/transaction';
-import { DomainException, ValidationException } from '../../common/errors/domain.exception';
+import { DomainException, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
 import { minorUnitOf } from '../../common/money/currencies';
 import { DECIMAL_TEXT_COLUMN, toMinorUnits } from '../../common/money/money';
 import { recordEvent } from '../../common/outbox/outbox';
@@ -19,17 +23,27 @@ import { SettingsService } from '../../settings/settings.service';
 import '../payroll.events';
 import { Payroll } from '../entities/payroll-run.entities';
 import { PayrollGridService } from '../runs/payroll-grid.service';
-import { BankFileQueryDto } from './books.dto';
+import { BankFileDto, BankFileQueryDto } from './books.dto';
 import { BooksRepository } from './books.repository';
 import { PayrollBooksAccess } from './payroll-books.access';
-import { BankFile, PainVersion, painDocument, Transfer } from './sepa-file';
+import { BankFile, controlSum, PainVersion, painDocument, Transfer } from './sepa-file';
 import { schemaErrors } from './xsd-validator';
 
-/** A served bank file: its name and bytes. */
-export interface BankFileBody {
-  fileName: string;
-  body: Buffer;
-  transfers: number;
+function toBankFileDto(r: PayrollBankFile): BankFileDto {
+  return {
+    id: r.id,
+    payroll: r.payrollId,
+    revision: r.revision,
+    format: r.format as PainVersion,
+    execution_date: r.executionDate,
+    skip_missing: r.skipMissing,
+    msg_id: r.msgId,
+    sha256: r.sha256,
+    transactions: r.transactions,
+    total: r.total,
+    created_by: r.createdBy,
+    created_at: r.createdAt.toISOString(),
+  };
 }
 
 const weekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
@@ -56,12 +70,87 @@ export class BankFileService {
     private readonly facts: EmployeeFactsService,
     private readonly settings: SettingsService,
     private readonly history: EmploymentHistoryWriter,
+    @Inject(FILE_STORE) private readonly files: FileStore,
   ) {}
 
-  async bankFile(caller: AuthUser, id: number, query: BankFileQueryDto): Promise<BankFileBody> {
+  /**
+   * Makes the payroll's bank file for these parameters, or answers the one made already for the
+   * same revision and parameters (created false): a file is made once, its bytes kept in the file
+   * store, audited and announced (payroll.bank_file_created) when it is made.
+   */
+  async create(caller: AuthUser, id: number, query: BankFileQueryDto): Promise<{ record: BankFileDto; created: boolean }> {
     const payroll = await this.access.completed(caller, id);
     const version: PainVersion = query.format ?? 'pain.001.001.03';
     const executionDate = await this.executionDate(query.execution_date);
+    const skipMissing = query.skip_missing === true;
+    const params = { payrollId: id, revision: payroll.revision, format: version, executionDate, skipMissing };
+    const records = this.dataSource.getRepository(PayrollBankFile);
+    const existing = await records.findOne({ where: params });
+    if (existing) return { record: toBankFileDto(existing), created: false };
+    const { text, file } = await this.build(payroll, version, executionDate, skipMissing);
+    const bytes = Buffer.from(text, 'utf8');
+    const stored = await this.files.put(Readable.from([bytes]), { maxBytes: bytes.length, contentType: 'application/xml' });
+    try {
+      const record = await transaction(this.dataSource, async (em) => {
+        const saved = await em.getRepository(PayrollBankFile).save(
+          em.getRepository(PayrollBankFile).create({
+            ...params,
+            msgId: file.msgId,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            transactions: file.transfers.length,
+            total: controlSum(file.transfers),
+            storageKey: stored.key,
+            size: bytes.length,
+            createdBy: caller.id,
+          }),
+        );
+        const after = { format: version, execution_date: executionDate, transfers: file.transfers.length, msg_id: file.msgId };
+        await recordAudit(em, { action: 'bank-file', resource: 'payroll_config/payrolls', resourceId: id, after });
+        await recordEvent(em, 'payroll.bank_file_created', {
+          id,
+          revision: payroll.revision,
+          format: version,
+          execution_date: executionDate,
+          transfers: file.transfers.length,
+          msg_id: file.msgId,
+        });
+        return saved;
+      });
+      return { record: toBankFileDto(record), created: true };
+    } catch (err) {
+      await this.files.remove(stored.key);
+      // Made meanwhile by another request with the same parameters: that one.
+      const raced = await records.findOne({ where: params });
+      if (raced) return { record: toBankFileDto(raced), created: false };
+      throw err;
+    }
+  }
+
+  /** The bank files made for the payroll, newest first. */
+  async list(caller: AuthUser, id: number): Promise<BankFileDto[]> {
+    await this.access.completed(caller, id);
+    const rows = await this.dataSource.getRepository(PayrollBankFile).find({ where: { payrollId: id }, order: { id: 'DESC' } });
+    return rows.map(toBankFileDto);
+  }
+
+  /** A bank file's bytes, as made; 404 for another payroll's. */
+  async download(caller: AuthUser, id: number, fileId: number): Promise<{ fileName: string; body: Readable; size: number }> {
+    await this.access.completed(caller, id);
+    const row = await this.dataSource.getRepository(PayrollBankFile).findOne({ where: { id: fileId, payrollId: id } });
+    if (!row) throw new NotFoundException('Bank file');
+    const opened = await this.files.open(row.storageKey);
+    if (!opened) throw new DomainException('DEPENDENCY_UNAVAILABLE', `The stored bytes of bank file ${fileId} are missing`);
+    return { fileName: `payroll-${id}-r${row.revision}-${row.format}.xml`, body: opened.body, size: opened.size };
+  }
+
+  /** The file of a payroll at these parameters, validated against its schema; writes nothing. */
+  private async build(
+    payroll: Payroll,
+    version: PainVersion,
+    executionDate: string,
+    skipMissing: boolean,
+  ): Promise<{ text: string; file: BankFile }> {
+    const id = payroll.id;
     if (payroll.netColumnId === null)
       throw new DomainException('INVALID_STATE', `Payroll ${id} has no net_column: set the column that is its net pay first`);
     const debtor = await this.debtor();
@@ -72,7 +161,7 @@ export class BankFileService {
       executionDate,
       debtor,
       remittance: `Salary ${payroll.name}`,
-      transfers: await this.transfers(payroll, payroll.netColumnId, query.skip_missing === true),
+      transfers: await this.transfers(payroll, payroll.netColumnId, skipMissing),
     };
     // Written in chunks of transfers with pauses between them (a 12 500-transfer file is ~0.1 s of work).
     const chunks: string[] = [];
@@ -89,23 +178,7 @@ export class BankFileService {
       );
       throw new Error(`bank file of payroll ${id} failed schema validation`);
     }
-    await transaction(this.dataSource, async (em) => {
-      const after = { format: version, execution_date: executionDate, transfers: file.transfers.length, msg_id: file.msgId };
-      await recordAudit(em, { action: 'bank-file', resource: 'payroll_config/payrolls', resourceId: id, after });
-      await recordEvent(em, 'payroll.bank_file_created', {
-        id,
-        revision: payroll.revision,
-        format: version,
-        execution_date: executionDate,
-        transfers: file.transfers.length,
-        msg_id: file.msgId,
-      });
-    });
-    return {
-      fileName: `payroll-${id}-r${payroll.revision}-${version}.xml`,
-      body: Buffer.from(text, 'utf8'),
-      transfers: file.transfers.length,
-    };
+    return { text, file };
   }
 
   /** The requested execution date (a weekday, today or later), or the next weekday from today on. */

@@ -1,17 +1,19 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
 import { crudController } from '../../common/crud/crud.controller';
-import { ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
+import { ApiArrayEnvelope, ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
+import { DomainException } from '../../common/errors/domain.exception';
 import { EXPORT_EXTENSION, exportColumns } from '../../common/export/exportable';
 import { sendSheet } from '../../common/export/sheet-file';
 import { XLSX_TYPE } from '../../common/export/sheet-writers';
 import { IdParamPipe } from '../../common/validation/id-param.pipe';
 import { BankFileService } from './bank-file.service';
 import {
+  BankFileDto,
   BankFileQueryDto,
   CreatePayrollAccountDto,
   JournalDto,
@@ -57,35 +59,79 @@ export class PayrollBooksController {
     private readonly books: PayrollBooksService,
   ) {}
 
-  @Get('bank-file')
+  @Post('bank-files')
   @Levels('Admin')
   @ApiOperation({
     summary:
-      'The SEPA credit transfer file of a Completed payroll (pain.001.001.03 or .09), validated against its ISO 20022 schema',
+      'Make the SEPA credit transfer file of a Completed payroll (pain.001.001.03 or .09), validated against its ISO 20022 schema',
     description:
       "One transfer per employee with a positive net pay (the payroll's net_column) to its primary bank account, from the settings " +
-      '"Company IBAN" (and "Company BIC"); NbOfTxs and CtrlSum are their count and sum. MsgId and EndToEndIds come from the payroll ' +
-      'and its revision: the same revision gives the same file. 409 MISSING_BANK_ACCOUNTS names employees without a valid primary ' +
-      'account unless skip_missing=true; 409 INVALID_STATE for a payroll that is not Completed, has no net_column, or a company ' +
-      'without a valid IBAN; 400 for an execution date in the past or on a weekend. Audited; event payroll.bank_file_created.',
+      '"Company IBAN" (and "Company BIC"); NbOfTxs and CtrlSum are its transactions and total. MsgId and EndToEndIds come from the ' +
+      'payroll and its revision. The same revision and parameters give the same record (200, made once: 201 the first time), so a ' +
+      'payment is never filed twice by a retry; the bytes are kept and downloaded from .../bank-files/{fid}/file. 409 ' +
+      'MISSING_BANK_ACCOUNTS names employees without a valid primary account unless skip_missing is true; 409 INVALID_STATE for a ' +
+      'payroll that is not Completed, has no net_column, or a company without a valid IBAN; 400 for an execution date in the past ' +
+      'or on a weekend. Audited; event payroll.bank_file_created when made.',
   })
+  @ApiOkEnvelope(BankFileDto, 'Made now', 201)
+  @ApiOkEnvelope(BankFileDto, 'Made before for the same revision and parameters')
+  @ApiErrors(400, 401, 403, 404, 409)
+  async createBankFile(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', new IdParamPipe()) id: number,
+    @Body() dto: BankFileQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BankFileDto> {
+    const { record, created } = await this.bankFiles.create(caller, id, dto);
+    void reply.status(created ? 201 : 200);
+    return record;
+  }
+
+  @Get('bank-files')
+  @Levels('Admin')
+  @ApiOperation({ summary: 'The bank files made for the payroll, newest first' })
+  @ApiArrayEnvelope(BankFileDto)
+  @ApiErrors(400, 401, 403, 404, 409)
+  listBankFiles(@CurrentUser() caller: AuthUser, @Param('id', new IdParamPipe()) id: number): Promise<BankFileDto[]> {
+    return this.bankFiles.list(caller, id);
+  }
+
+  @Get('bank-files/:fid/file')
+  @Levels('Admin')
+  @ApiOperation({ summary: 'A bank file as it was made (the pain.001 document); reading it writes nothing' })
   @ApiResponse({
     status: 200,
     description: 'The pain.001 document',
     content: { 'application/xml': { schema: { type: 'string' } } },
   })
   @ApiErrors(400, 401, 403, 404, 409)
-  async bankFile(
+  async bankFileBytes(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,
-    @Query() query: BankFileQueryDto,
+    @Param('fid', new IdParamPipe()) fid: number,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Buffer> {
-    const file = await this.bankFiles.bankFile(caller, id, query);
+  ): Promise<Readable> {
+    const file = await this.bankFiles.download(caller, id, fid);
     void reply
       .header('content-type', 'application/xml; charset=utf-8')
+      .header('content-length', String(file.size))
       .header('content-disposition', `attachment; filename="${file.fileName}"`);
     return file.body;
+  }
+
+  @Get('bank-file')
+  @Levels('Admin')
+  @ApiOperation({
+    summary: 'Gone: make a bank file with POST .../bank-files, download it from .../bank-files/{fid}/file',
+    description: 'A bank file is an act with consequences (a payment): a GET made one each time it was read. 410 GONE.',
+    deprecated: true,
+  })
+  @ApiErrors(400, 401, 403, 404, 410)
+  goneBankFile(@Param('id', new IdParamPipe()) id: number, @Query() _query: BankFileQueryDto): never {
+    throw new DomainException(
+      'GONE',
+      `GET .../bank-file is gone: POST /payroll_config/payrolls/${id}/bank-files {format, execution_date, skip_missing} makes the file, GET /payroll_config/payrolls/${id}/bank-files/{fid}/file downloads it`,
+    );
   }
 
   @Get('journal')

@@ -46,6 +46,7 @@ export class CreatePayrollAccountDto {
 @AcceptsReadOnlyOf(() => PayrollAccountDto)
 export class UpdatePayrollAccountDto extends PartialType(CreatePayrollAccountDto) {}
 
+/** POST .../bank-files: the file's parameters (those of the old GET .../bank-file's query). */
 export class BankFileQueryDto {
   @ApiPropertyOptional({ enum: PAIN_VERSIONS, default: 'pain.001.001.03' })
   @IsOptional()
@@ -98,4 +99,21 @@ export class JournalDto {
   @ApiProperty({ type: [JournalLineDto] }) lines: JournalLineDto[];
   @ApiProperty({ description: 'Σ debit, equal to total_credit' }) total_debit: string;
   @ApiProperty() total_credit: string;
+}
+
+/** A bank file made for a payroll (POST .../bank-files). */
+export class BankFileDto {
+  @ApiInt() id: number;
+  @ApiInt() payroll: number;
+  @ApiInt({ description: 'the revision of the payroll it pays' }) revision: number;
+  @ApiProperty({ enum: PAIN_VERSIONS }) format: PainVersion;
+  @ApiProperty({ format: 'date' }) execution_date: string;
+  @ApiProperty({ description: 'employees without a valid primary account were left out' }) skip_missing: boolean;
+  @ApiProperty({ description: 'the file\'s MsgId: the same for every file of this revision (a bank refuses a second one)' })
+  msg_id: string;
+  @ApiProperty({ description: 'SHA-256 of the file, hex' }) sha256: string;
+  @ApiInt({ description: 'NbOfTxs' }) transactions: number;
+  @ApiProperty({ example: '48213.07', description: 'CtrlSum: the sum of the transfers, a decimal string' }) total: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'the user who made it' }) created_by: number | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
 }
