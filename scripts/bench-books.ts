@@ -88,7 +88,8 @@ async function main(): Promise<void> {
         loop.disable();
         clearInterval(sampler);
         peak = Math.max(peak, process.memoryUsage().rss);
-        if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        if (res.statusCode !== 200 && res.statusCode !== 201)
+          throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 300)}`);
         console.log(
           `${label} (round ${round}): ${seconds.toFixed(2)} s, ${(res.rawPayload.length / 1048576).toFixed(1)} MiB, ` +
             `RSS growth ${((peak - rss0) / 1048576).toFixed(1)} MiB, longest event-loop delay ${(loop.max / 1e6).toFixed(0)} ms`,

@@ -79,5 +79,29 @@ describeIf(!INTEGRATION, NEEDS_SQLITE)('reads write nothing', () => {
       `SELECT DISTINCT resource FROM audit_log WHERE action = 'download'`,
     );
     expect(downloads.filter((d) => d.resource !== 'employees/documents')).toEqual([]);
+
+    // And every GET of a Completed payroll (its books: what the old bank-file GET wrote on).
+    await ds.query(`UPDATE payrolls SET status = 'Completed', claim = NULL, completed_at = ? WHERE id = ?`, [
+      new Date().toISOString().slice(0, 19).replace('T', ' '),
+      ids.payrolls,
+    ]);
+    const completedBefore = await checksums();
+    const [{ top }] = await ds.query<Array<{ top: number | null }>>('SELECT MAX(id) AS top FROM audit_log');
+    const payrollRoutes = routes.filter((r) => r.path.startsWith('/payroll_config/payrolls/:id'));
+    expect(payrollRoutes.length).toBeGreaterThan(10);
+    for (const route of payrollRoutes) {
+      const url = route.path.replace(/:(\w+)/g, (_, p: string) => String(p === 'id' ? ids.payrolls : 1));
+      const res = await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: admin });
+      expect([route.key, res.statusCode < 500]).toEqual([route.key, true]);
+    }
+    // Its exports (the journal, the register) are recorded as reads of the books, like a document's download; nothing else.
+    const recorded = await ds.query<Array<{ action: string; resource: string }>>(
+      `SELECT DISTINCT action, resource FROM audit_log WHERE id > ? AND action <> 'download'`,
+      [Number(top ?? 0)],
+    );
+    expect(recorded.filter((r) => r.action !== 'export')).toEqual([]);
+    const { audit_log: _audit, ...completedTables } = completedBefore;
+    const { audit_log: _after, ...afterTables } = await checksums();
+    expect(afterTables).toEqual(completedTables);
   });
 });
