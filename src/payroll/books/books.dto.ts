@@ -109,7 +109,7 @@ export class BankFileDto {
   @ApiProperty({ enum: PAIN_VERSIONS }) format: PainVersion;
   @ApiProperty({ format: 'date' }) execution_date: string;
   @ApiProperty({ description: 'employees without a valid primary account were left out' }) skip_missing: boolean;
-  @ApiProperty({ description: 'the file\'s MsgId: the same for every file of this revision (a bank refuses a second one)' })
+  @ApiProperty({ description: "the file's MsgId: the same for every file of this revision (a bank refuses a second one)" })
   msg_id: string;
   @ApiProperty({ description: 'SHA-256 of the file, hex' }) sha256: string;
   @ApiInt({ description: 'NbOfTxs' }) transactions: number;
