@@ -310,7 +310,7 @@ describe('the lists answer what the document says they take', () => {
 
   type Param = { name: string; in: string; schema?: { enum?: string[] } & Partial<FilterObject>; style?: string };
   type FilterObject = { properties: Record<string, { oneOf: [ValueSchema, unknown] }> };
-  type ValueSchema = { type?: string; format?: string; enum?: string[]; oneOf?: ValueSchema[] };
+  type ValueSchema = { type?: string; format?: string; pattern?: string; enum?: string[]; oneOf?: ValueSchema[] };
   const lists = () =>
     Object.entries(doc.paths).flatMap(([path, methods]) => {
       const params = (methods.get?.parameters ?? []) as Param[];
@@ -320,14 +320,14 @@ describe('the lists answer what the document says they take', () => {
     `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks|imports)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
   const sample = (s: ValueSchema): unknown =>
     s.oneOf
-      ? sample(s.oneOf[1])
+      ? sample(s.oneOf[0])
       : s.enum
         ? s.enum[0]
         : s.type === 'integer'
           ? 1
           : s.type === 'boolean'
             ? true
-            : s.format === 'date'
+            : s.format === 'date' || s.pattern?.includes('\\d{4}-')
               ? '2026-01-01'
               : 'x';
   const get = (path: string, query: Record<string, string> | Array<[string, string]>) =>
@@ -363,7 +363,7 @@ describe('the lists answer what the document says they take', () => {
       }
       const filters = params.find((p) => p.name === 'filters')!.schema!.properties!;
       for (const [field, schema] of Object.entries(filters)) {
-        const one = sample(schema.oneOf[0]);
+        const one = sample(schema as ValueSchema);
         for (const value of [one, [one]]) {
           const res = await get(path, { filters: JSON.stringify({ [field]: value }), limit: '2' });
           if (res.statusCode !== 200)
@@ -377,6 +377,17 @@ describe('the lists answer what the document says they take', () => {
           const json = await get(path, { filters: JSON.stringify({ [field]: repeat === 1 ? one : [one, one] }), limit: '2' });
           if (res.statusCode !== json.statusCode || (res.statusCode === 200 && res.body !== json.body))
             wrong.push(`${path} ${new URLSearchParams(query).toString()}: ${res.statusCode} ${res.body}`);
+        }
+        // Any of several as one scalar (Hardening IV item 11): filters[field]=a,b where the document says so.
+        const listed = JSON.stringify(schema).includes('separated by commas');
+        if (listed) {
+          const res = await get(path, [
+            [`filters[${field}]`, `${String(one)},${String(one)}`],
+            ['limit', '2'],
+          ]);
+          const json = await get(path, { filters: JSON.stringify({ [field]: [one, one] }), limit: '2' });
+          if (res.statusCode !== json.statusCode || (res.statusCode === 200 && res.body !== json.body))
+            wrong.push(`${path} filters[${field}]=${String(one)},${String(one)}: ${res.statusCode} ${res.body}`);
         }
       }
       for (const query of [{ sortField: 'no_such_field' }, { filters: '{"no_such_field":1}' }] as Array<Record<string, string>>) {

@@ -1,5 +1,7 @@
 import { AddressInfo } from 'node:net';
+import createClient from 'openapi-fetch';
 import { createHrClient, serializeQuery } from '../clients/typescript/src/index';
+import type { paths } from '../clients/typescript/src/schema';
 import { totpCode } from '../src/auth/mfa/totp';
 import { buildCompany, Company } from './helpers/company';
 import { createTestApp, TestApp } from './helpers/test-app';
@@ -51,7 +53,7 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
 
     const two = [c.departments.engineering, c.departments.sales];
     const both = await api.GET('/employees', {
-      params: { query: { limit: 100, filters: { department: two, status: 'Active' } } },
+      params: { query: { limit: 100, filters: { department: two.join(','), status: 'Active' } } },
     });
     expect(both.response.status).toBe(200);
     expect(ids(both.data?.data)).toEqual(await json({ department: two, status: 'Active' }));
@@ -62,6 +64,23 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       params: { query: { filters: { status: 'Retired' } } },
     });
     expect([wrong.response.status, wrong.error?.error.details?.[0]?.field]).toEqual([400, 'filters.status']);
+  });
+
+  it('openapi-fetch at its defaults (deepObject) sends any-of filters as one scalar, filters[field]=a,b (Hardening IV item 11)', async () => {
+    const plain = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${c.users.admin.token}` } });
+    const two = [c.departments.engineering, c.departments.sales];
+    const res = await plain.GET('/employees', {
+      params: { query: { limit: 100, filters: { department: two.join(',') } } },
+    });
+    expect(res.response.status).toBe(200);
+    expect(decodeURIComponent(new URL(res.response.url).search)).toContain(`filters[department]=${two.join(',')}`);
+    type Listed = { data: Array<{ department: number | null }> };
+    const departments = new Set((res.data as Listed).data.map((e) => e.department));
+    expect([...departments].sort()).toEqual([...two].sort());
+    const one = await plain.GET('/employees', { params: { query: { limit: 100, filters: { department: two[0] } } } });
+    expect((res.data as Listed).data.length).toBeGreaterThan((one.data as Listed).data.length);
+    const bad = await plain.GET('/employees', { params: { query: { filters: { department: '2,x' } } } });
+    expect([bad.response.status, bad.error?.error.details?.[0]?.field]).toEqual([400, 'filters.department']);
   });
 
   it('refuses both forms at once, and an unknown field in either', async () => {

@@ -13,9 +13,9 @@ export async function firstCalls(baseUrl: string, username: string, password: st
   const token: string = signedIn.data.access_token;
   const api = createHrClient({ baseUrl, token });
 
-  // Filters are typed by the list's filter fields: one value, or several.
+  // Filters are typed by the list's filter fields: one value, or several ids as a,b (any of them).
   const page = await api.GET('/employees', {
-    params: { query: { sortField: 'last_name', sortOrder: 'ascend', limit: 20, filters: { status: 'Active', department: [1, 2] } } },
+    params: { query: { sortField: 'last_name', sortOrder: 'ascend', limit: 20, filters: { status: 'Active', department: '1,2' } } },
   });
   const employees: Array<Schemas['EmployeeListItemDto']> = page.data?.data ?? [];
   const total: number = page.data?.total ?? 0;

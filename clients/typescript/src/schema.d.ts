@@ -7091,7 +7091,10 @@ export interface components {
              * @example 48213.07
              */
             total: string;
-            /** @description the user who made it */
+            /**
+             * Format: int32
+             * @description the user who made it
+             */
             created_by: number | null;
             /** Format: date-time */
             created_at: string;
@@ -10564,11 +10567,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "username" | "email" | "user_level";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    user_level?: ("Admin" | "Restricted Admin" | "Manager" | "Employee") | ("Admin" | "Restricted Admin" | "Manager" | "Employee")[];
-                    active?: boolean | boolean[];
-                    employee?: number | number[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    user_level?: "Admin" | "Restricted Admin" | "Manager" | "Employee";
+                    active?: boolean;
+                    employee?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -14639,9 +14646,9 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    parent?: number | number[];
+                    parent?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -15249,7 +15256,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -15857,7 +15864,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -16465,7 +16472,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -17073,7 +17080,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -17681,7 +17688,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -18289,7 +18296,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -18897,7 +18904,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -19505,7 +19512,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -20113,13 +20120,17 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name" | "joined_date" | "department";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    status?: ("Active" | "Terminated") | ("Active" | "Terminated")[];
-                    department?: number | number[];
-                    job_title?: number | number[];
-                    employment_status?: number | number[];
-                    supervisor?: number | number[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Active" | "Terminated";
+                    department?: number | string;
+                    job_title?: number | string;
+                    employment_status?: number | string;
+                    supervisor?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -21470,7 +21481,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -22044,7 +22055,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -22394,7 +22405,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -22744,7 +22755,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -23094,7 +23105,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -23666,7 +23677,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -24059,10 +24070,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "in_time";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    work_from_home?: boolean | boolean[];
+                    employee?: number | string;
+                    work_from_home?: boolean;
                 };
                 /** @description first day, included */
                 from?: string;
@@ -24663,10 +24674,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "in_time";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    work_from_home?: boolean | boolean[];
+                    employee?: number | string;
+                    work_from_home?: boolean;
                 };
                 /** @description first day, included */
                 from?: string;
@@ -24903,9 +24914,13 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    applies_to?: ("leave" | "time") | ("leave" | "time")[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    applies_to?: "leave" | "time";
                 };
             };
             header?: never;
@@ -25472,10 +25487,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    delegator?: number | number[];
-                    delegate?: number | number[];
+                    delegator?: number | string;
+                    delegate?: number | string;
                 };
                 /** @description first day, included */
                 from?: string;
@@ -26046,10 +26061,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "requested_at" | "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    kind?: ("leave" | "time") | ("leave" | "time")[];
-                    employee?: number | number[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    kind?: "leave" | "time";
+                    employee?: number | string;
                 };
             };
             header?: never;
@@ -26174,7 +26193,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -26782,7 +26801,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name" | "date_start";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -27390,7 +27409,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name" | "date";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -27998,11 +28017,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    leave_type?: number | number[];
-                    leave_period?: number | number[];
+                    employee?: number | string;
+                    leave_type?: number | string;
+                    leave_period?: number | string;
                 };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -28353,11 +28372,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    leave_type?: number | number[];
-                    status?: ("Pending" | "Approved" | "Rejected" | "Cancelled") | ("Pending" | "Approved" | "Rejected" | "Cancelled")[];
+                    employee?: number | string;
+                    leave_type?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Pending" | "Approved" | "Rejected" | "Cancelled";
                 };
                 /** @description first day, included */
                 from?: string;
@@ -29104,11 +29127,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    leave_type?: number | number[];
-                    status?: ("Pending" | "Approved" | "Rejected" | "Cancelled") | ("Pending" | "Approved" | "Rejected" | "Cancelled")[];
+                    employee?: number | string;
+                    leave_type?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Pending" | "Approved" | "Rejected" | "Cancelled";
                 };
                 /** @description first day, included */
                 from?: string;
@@ -29345,9 +29372,9 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    leave_type?: number | number[];
+                    leave_type?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -29955,11 +29982,11 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "valid_from";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    policy?: number | number[];
-                    employee?: number | number[];
-                    department?: number | number[];
+                    policy?: number | string;
+                    employee?: number | string;
+                    department?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -30669,10 +30696,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    leave_type?: number | number[];
-                    kind?: ("opening" | "accrual" | "taken" | "reversal" | "carry_over" | "expiry" | "adjustment" | "encashment") | ("opening" | "accrual" | "taken" | "reversal" | "carry_over" | "expiry" | "adjustment" | "encashment")[];
+                    leave_type?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    kind?: "opening" | "accrual" | "taken" | "reversal" | "carry_over" | "expiry" | "adjustment" | "encashment";
                 };
                 /** @description first day, included */
                 from?: string;
@@ -31064,7 +31095,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -31672,11 +31703,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    project?: number | number[];
-                    status?: ("Draft" | "Submitted" | "Approved" | "Rejected") | ("Draft" | "Submitted" | "Approved" | "Rejected")[];
+                    employee?: number | string;
+                    project?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Draft" | "Submitted" | "Approved" | "Rejected";
                 };
                 /** @description first day, included */
                 from?: string;
@@ -32667,11 +32702,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    project?: number | number[];
-                    status?: ("Draft" | "Submitted" | "Approved" | "Rejected") | ("Draft" | "Submitted" | "Approved" | "Rejected")[];
+                    employee?: number | string;
+                    project?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Draft" | "Submitted" | "Approved" | "Rejected";
                 };
                 /** @description first day, included */
                 from?: string;
@@ -32810,7 +32849,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "column";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -34106,7 +34145,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -34574,9 +34613,9 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    parent?: number | number[];
+                    parent?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -34824,9 +34863,9 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "colorder" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    enabled?: boolean | boolean[];
+                    enabled?: boolean;
                 };
             };
             header?: never;
@@ -35413,13 +35452,17 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name" | "joined_date" | "department";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    status?: ("Active" | "Terminated") | ("Active" | "Terminated")[];
-                    department?: number | number[];
-                    job_title?: number | number[];
-                    employment_status?: number | number[];
-                    supervisor?: number | number[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Active" | "Terminated";
+                    department?: number | string;
+                    job_title?: number | string;
+                    employment_status?: number | string;
+                    supervisor?: number | string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -35552,12 +35595,13 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee" | "currency";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    employee?: number | number[];
-                    pay_frequency?: number | number[];
-                    deduction_group?: number | number[];
-                    currency?: string | string[];
+                    employee?: number | string;
+                    pay_frequency?: number | string;
+                    deduction_group?: number | string;
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    currency?: string;
                 };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -35919,10 +35963,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "date_start" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    status?: ("Draft" | "Processing" | "Processed" | "Failed" | "Completing" | "Completed") | ("Draft" | "Processing" | "Processed" | "Failed" | "Completing" | "Completed")[];
-                    department?: number | number[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Draft" | "Processing" | "Processed" | "Failed" | "Completing" | "Completed";
+                    department?: number | string;
                 };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -36393,7 +36441,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee_id" | "first_name" | "last_name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -36640,7 +36688,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -37017,7 +37065,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -38310,10 +38358,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "employee";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    delivery_status?: ("not_sent" | "queued" | "sent" | "failed" | "no_address" | "unknown") | ("not_sent" | "queued" | "sent" | "failed" | "no_address" | "unknown")[];
-                    employee?: number | number[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    delivery_status?: "not_sent" | "queued" | "sent" | "failed" | "no_address" | "unknown";
+                    employee?: number | string;
                 };
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -38446,7 +38498,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
@@ -39007,7 +39059,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -39615,9 +39667,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    component_type?: string | string[];
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    component_type?: string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -40225,7 +40278,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -41492,7 +41545,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -43923,10 +43976,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at" | "due_date";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    status?: ("Open" | "Completed") | ("Open" | "Completed")[];
-                    source?: string | string[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Open" | "Completed";
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    source?: string;
                 };
             };
             header?: never;
@@ -44297,13 +44355,16 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    resource?: string | string[];
-                    resource_id?: (string | number) | (string | number)[];
-                    employee?: number | number[];
-                    actor?: string | string[];
-                    action?: string | string[];
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    resource?: string;
+                    resource_id?: number | string;
+                    employee?: number | string;
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    actor?: string;
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    action?: string;
                 };
                 /** @description first day, included */
                 from?: string;
@@ -44438,13 +44499,16 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    resource?: string | string[];
-                    resource_id?: (string | number) | (string | number)[];
-                    employee?: number | number[];
-                    actor?: string | string[];
-                    action?: string | string[];
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    resource?: string;
+                    resource_id?: number | string;
+                    employee?: number | string;
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    actor?: string;
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    action?: string;
                 };
                 /** @description first day, included */
                 from?: string;
@@ -44581,7 +44645,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -45246,7 +45310,7 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: Record<string, never>;
             };
             header?: never;
@@ -45578,10 +45642,12 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    kind?: string | string[];
-                    status?: string | string[];
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    kind?: string;
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    status?: string;
                 };
             };
             header?: never;
@@ -46140,9 +46206,10 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "row";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    field?: string | string[];
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    field?: string;
                 };
             };
             header?: never;
@@ -46381,9 +46448,9 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "name";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    expires?: boolean | boolean[];
+                    expires?: boolean;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -46991,10 +47058,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at" | "name" | "valid_until";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    document_type?: number | number[];
-                    status?: ("Valid" | "Expiring" | "Expired" | "No expiry") | ("Valid" | "Expiring" | "Expired" | "No expiry")[];
+                    document_type?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Valid" | "Expiring" | "Expired" | "No expiry";
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -48104,12 +48175,17 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at" | "name" | "valid_until";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    document_type?: number | number[];
-                    status?: ("Valid" | "Expiring" | "Expired" | "No expiry") | ("Valid" | "Expiring" | "Expired" | "No expiry")[];
-                    employee?: number | number[];
-                    valid_until_before?: string | string[];
+                    document_type?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Valid" | "Expiring" | "Expired" | "No expiry";
+                    employee?: number | string;
+                    /** @description a date YYYY-MM-DD, or several separated by commas (any of them) */
+                    valid_until_before?: string;
                 };
                 /** @description free-text search over the documented fields */
                 search?: string;
@@ -48236,10 +48312,14 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "created_at";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    read?: boolean | boolean[];
-                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet")[];
+                    read?: boolean;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    kind?: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
                 };
             };
             header?: never;
@@ -49195,10 +49275,15 @@ export interface operations {
                 sortOrder?: "ascend" | "descend";
                 /** @description one of the sort fields documented for the endpoint; default id */
                 sortField?: "id" | "kind" | "lang";
-                /** @description filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
                 filters?: {
-                    kind?: ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest") | ("leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest")[];
-                    lang?: string | string[];
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    kind?: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest";
+                    /** @description the value (for several, repeat the parameter or use the JSON form) */
+                    lang?: string;
                 };
             };
             header?: never;

@@ -192,8 +192,9 @@ function listQuery(operation: OperationLike): void {
       p.style = 'deepObject';
       p.explode = true;
       p.description =
-        'filters[field]=value, repeated for several values (filters[status]=Active&filters[status]=Terminated); ' +
-        'or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields';
+        'filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the ' +
+        'parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or ' +
+        '{"field": [value, ...]}; over these fields';
     }
   }
 }

@@ -48,6 +48,19 @@ describe('list requests', () => {
     expect(() => parseListQuery(query({ filters: 'not json' }), spec)).toThrow('filters must be a JSON object');
   });
 
+  it('reads a,b as any of them for ids, codes and enumerations, and keeps a comma of free text (Hardening IV item 11)', () => {
+    const withText: ListSpec = {
+      ...spec,
+      filterFields: { ...spec.filterFields, name: { column: 'u.username', type: 'string' } },
+    };
+    const req = parseListQuery(
+      { filters: JSON.stringify({ employee: '2,3', level: 'Admin,Manager', name: 'Smith, J' }) } as ListQueryDto,
+      withText,
+    );
+    expect(req.filters.map((f) => f.values)).toEqual([[2, 3], ['Admin', 'Manager'], ['Smith, J']]);
+    expect(() => parseListQuery({ filters: JSON.stringify({ employee: '2,x' }) } as ListQueryDto, spec)).toThrow();
+  });
+
   it('orders by the sort field with id as a stable tie-breaker', () => {
     expect(parseListQuery(query({ sortField: 'username', sortOrder: 'descend' }), spec).order).toEqual([
       ['u.username', 'DESC'],

@@ -100,6 +100,11 @@ function coerce(field: string, spec: FilterField, raw: unknown, problems: ErrorD
   }
 }
 
+/** Whether a filter field takes `a,b` as any of a and b: every kind but free text (where a comma is part of a value). */
+export function commaListed(spec: FilterField): boolean {
+  return spec.type !== 'string' || spec.values !== undefined;
+}
+
 /** Validates page, sort, filters and search against the endpoint's spec; 400 with the field named. */
 export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spec: ListSpec): ListRequest {
   const query =
@@ -141,7 +146,13 @@ export function parseListQuery(input: ListQueryDto | SearchableListQueryDto, spe
           problems.push({ field: `filters.${field}`, message: `is not filterable; use ${allowed.join(', ') || '(none)'}` });
           continue;
         }
-        const rawValues: unknown[] = Array.isArray(raw) ? raw : [raw];
+        // filters[department]=2,3: any of them, the form a generated client sends (a scalar);
+        // free text keeps its commas (repeat the parameter, or JSON, for several).
+        const rawValues: unknown[] = Array.isArray(raw)
+          ? raw
+          : typeof raw === 'string' && raw.includes(',') && commaListed(fieldSpec)
+            ? raw.split(',')
+            : [raw];
         if (fieldSpec.compare && (rawValues.length !== 1 || rawValues[0] === null)) {
           problems.push({ field: `filters.${field}`, message: 'must be one value' });
           continue;

@@ -114,6 +114,6 @@ export class BankFileDto {
   @ApiProperty({ description: 'SHA-256 of the file, hex' }) sha256: string;
   @ApiInt({ description: 'NbOfTxs' }) transactions: number;
   @ApiProperty({ example: '48213.07', description: 'CtrlSum: the sum of the transfers, a decimal string' }) total: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'the user who made it' }) created_by: number | null;
+  @ApiInt({ nullable: true, description: 'the user who made it' }) created_by: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
