@@ -40,6 +40,7 @@ describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
     await first.close();
 
     const ds = await new DataSource(dataSourceOptions(testConfig(overrides).database)).initialize();
+    await ds.undoLastMigration(); // 046 (bank files kept)
     await ds.undoLastMigration(); // 045 (the marks' holes)
     await ds.undoLastMigration(); // 044 (the leave liability's tables)
     await ds.undoLastMigration(); // 043 (the accrual job's runs)
@@ -55,6 +56,7 @@ describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
       'LeaveAccrualRuns1763800000043',
       'LeaveLiabilitySnapshots1763800000044',
       'ChangeMarkHoles1763800000045',
+      'PayrollBankFiles1763800000046',
     ]);
     const rows: Array<{ kind: string; request_id: number; steps: string; summary: string; status: string }> = await ds.query(
       'SELECT kind, request_id, steps, summary, status FROM approvals ORDER BY kind, request_id',
