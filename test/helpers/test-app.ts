@@ -295,10 +295,11 @@ export async function processPayroll(app: NestFastifyApplication, token: string,
  * pause measured on the wall clock there is the scheduler's as much as ours (a 6 000-row import
  * "paused" 370 ms beside the other workers, and under the test's 200 ms alone).
  */
-export const itTimed = itIf(
-  process.env.HR_TEST_TIMING === '1' && !INTEGRATION,
-  'one suite at a time on the embedded database: npm run test:timing, a step of .ci/run',
-);
+const TIMING = process.env.HR_TEST_TIMING === '1' && !INTEGRATION;
+const itTimedOrSkipped = itIf(TIMING, 'one suite at a time on the embedded database: npm run test:timing, a step of .ci/run');
+/** Named `... [timed]` under test:timing, whose `-t '\[timed\]'` runs these alone of their files. */
+export const itTimed: typeof itTimedOrSkipped = (name, fn, timeout) =>
+  itTimedOrSkipped(TIMING ? `${name} [timed]` : name, fn, timeout);
 
 /**
  * Runs `work` and measures the longest the event loop went without a turn meanwhile (a 1 ms timer's
