@@ -257,7 +257,9 @@ async function main(): Promise<void> {
           if (res?.status === 200) tokens[who] = ((await res.json()) as { access_token: string }).access_token;
           else {
             m.errors++;
-            const why = res ? ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message : null;
+            const why = res
+              ? ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message
+              : null;
             if (errorSamples.length < 20) errorSamples.push(`sign-in → ${res?.status ?? 'no answer'} ${why ?? ''}`);
           }
           return;

@@ -154,7 +154,14 @@ export class BullRunner implements JobRunner {
   }
 
   async close(): Promise<void> {
-    // Bull's close() waits for the jobs this process is running.
+    // Bull's close() waits for the jobs this process is running. It first ends the consumer's
+    // blocking connection with QUIT, which Redis reads only once the blocking BRPOPLPUSH returns, so
+    // it gives up after 500 ms and disconnects: every close took half a second. Disconnected at once
+    // here, as Bull does after the wait; the running jobs finish on the other connection meanwhile.
+    for (const q of this.queues.values()) {
+      const consumer = q as Queue & { bclientInitialized?: boolean; bclient?: { disconnect(): void } };
+      if (consumer.bclientInitialized) consumer.bclient?.disconnect();
+    }
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 
