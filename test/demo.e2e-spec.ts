@@ -446,4 +446,47 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     expect(second.scimToken).toBeNull();
     expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(61);
   }, 120_000); // the whole demo, payslip PDFs included
+
+  it('its salary history only rises, and every change names the Admin who recorded it', async () => {
+    const token = bearer(
+      (await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername('admin'))!)).access_token,
+    );
+    const admin = (await t.app.get(UsersService).findByUsername('admin'))!;
+    const api = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: token });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      return res.json().data;
+    };
+    const basic = (await api('/payroll_config/salary-components?limit=100')).find(
+      (c: { name: string }) => c.name === 'Basic salary',
+    ).id as number;
+    const employees = (await api('/employees?limit=500')) as Array<{ id: number }>;
+    const cuts: string[] = [];
+    const recordedBy = new Set<number | null>();
+    let reviews = 0;
+    for (const e of employees) {
+      const changes = (await api(`/employees/${e.id}/changes`)) as Array<{
+        effective_date: string;
+        reason: string | null;
+        status: string;
+        recorded_by: number | null;
+        salary: Array<{ component: number; amount: string }> | null;
+      }>;
+      let before: number | null = null;
+      for (const c of [...changes].sort((a, b) => a.effective_date.localeCompare(b.effective_date))) {
+        recordedBy.add(c.recorded_by);
+        const amount = c.salary?.find((l) => l.component === basic)?.amount;
+        if (c.status === 'Cancelled' || amount === undefined) continue;
+        if (c.reason === 'Yearly review') reviews++;
+        if (before !== null && Number(amount) < before)
+          cuts.push(`${e.id} ${c.effective_date} ${c.reason}: ${before} → ${amount}`);
+        before = Number(amount);
+      }
+    }
+    // Before: every veteran joined on today's salary and its back-dated reviews were cuts (32 employees).
+    expect(cuts).toEqual([]);
+    expect(reviews).toBeGreaterThan(30);
+    // Before: the seed acted as user 0, which does not exist.
+    expect([...recordedBy]).toEqual([admin.id]);
+  });
 });

@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/auth-user';
 import { DataSource } from 'typeorm';
 import { EmployeesService } from '../../employees/employees.service';
 import { Department } from '../../reference/entities/reference.entities';
@@ -75,7 +76,7 @@ export const DEMO_RESTRICTED_DEPARTMENT = 'People & Finance';
  * The demo company's records: a department tree, reference data and 60 employees (61 with last month’s joiner) with
  * supervisors. Does nothing when the demo database already holds them (the seed is idempotent).
  */
-export async function seedDemoCompany(app: INestApplicationContext): Promise<void> {
+export async function seedDemoCompany(app: INestApplicationContext, actor: AuthUser): Promise<void> {
   if (await app.get(DataSource).getRepository(Department).exists()) return;
   const ref = app.get(ReferenceService);
   const employees = app.get(EmployeesService);
@@ -105,22 +106,25 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
     n += 1;
     const first = FIRST[n % FIRST.length];
     const last = LAST[(n * 7) % LAST.length];
-    const e = await employees.create({
-      employee_id: `E${String(n).padStart(4, '0')}`,
-      first_name: first,
-      last_name: last,
-      gender: n % 2 ? 'Female' : 'Male',
-      birthday: `${1970 + (n % 30)}-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 27) + 1).padStart(2, '0')}`,
-      joined_date: `${2015 + (n % 10)}-${String(((n * 5) % 12) + 1).padStart(2, '0')}-01`,
-      work_email: `${first}.${last}.${n}@demo.example`.toLowerCase(),
-      nationality: NAMED[2][1][n % 6],
-      country: COUNTRIES[n % COUNTRIES.length],
-      city: ['Berlin', 'Paris', 'Madrid', 'Amsterdam', 'Warsaw', 'Lisbon'][n % 6],
-      employment_status: ids[n % 9 === 0 ? 'Contract' : 'Full Time'],
-      job_title: ids[jobTitle],
-      department,
-      supervisor: supervisor ?? undefined,
-    });
+    const e = await employees.create(
+      {
+        employee_id: `E${String(n).padStart(4, '0')}`,
+        first_name: first,
+        last_name: last,
+        gender: n % 2 ? 'Female' : 'Male',
+        birthday: `${1970 + (n % 30)}-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 27) + 1).padStart(2, '0')}`,
+        joined_date: `${2015 + (n % 10)}-${String(((n * 5) % 12) + 1).padStart(2, '0')}-01`,
+        work_email: `${first}.${last}.${n}@demo.example`.toLowerCase(),
+        nationality: NAMED[2][1][n % 6],
+        country: COUNTRIES[n % COUNTRIES.length],
+        city: ['Berlin', 'Paris', 'Madrid', 'Amsterdam', 'Warsaw', 'Lisbon'][n % 6],
+        employment_status: ids[n % 9 === 0 ? 'Contract' : 'Full Time'],
+        job_title: ids[jobTitle],
+        department,
+        supervisor: supervisor ?? undefined,
+      },
+      actor,
+    );
     return e.id;
   };
 
@@ -141,9 +145,9 @@ export async function seedDemoCompany(app: INestApplicationContext): Promise<voi
   await seedDemoLeaveAndTimesheets(app.get(DataSource));
   await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
-  await seedDemoPayroll(app);
-  await seedDemoHistory(app);
-  await seedDemoPayrollRuns(app);
+  const pay = await seedDemoPayroll(app, actor);
+  if (pay) await seedDemoHistory(app, actor, pay);
+  await seedDemoPayrollRuns(app, actor);
   // After the history: each month's accrual by the department, status and grade of its day.
   await app.get(LeaveAccrualsService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
 }

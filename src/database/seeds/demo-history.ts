@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/auth-user';
 import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
 import { addDays } from '../../common/time/days';
@@ -8,22 +9,18 @@ import { DatedValues, SalaryLine } from '../../employees/history/employment-hist
 import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';
 import { JobTitle } from '../../reference/entities/reference.entities';
 
-/** The salary lines of each employee, as payroll holds them today. */
-async function salaries(ds: DataSource): Promise<Map<number, SalaryLine[]>> {
-  const rows = await ds.query<Array<{ employee_id: number | string; component_id: number | string; amount: string | number }>>(
-    'SELECT employee_id, component_id, amount FROM employee_salaries ORDER BY employee_id, component_id',
-  );
-  const out = new Map<number, SalaryLine[]>();
-  for (const r of rows) {
-    const line = { component: Number(r.component_id), amount: new Decimal(String(r.amount)).toFixed(2) };
-    out.set(Number(r.employee_id), [...(out.get(Number(r.employee_id)) ?? []), line]);
-  }
-  return out;
-}
-
 /** The first line's amount (the base pay) times `factor`, to the cent. */
 const scaled = (lines: SalaryLine[], factor: string): SalaryLine[] =>
   lines.map((l, i) => (i === 0 ? { ...l, amount: new Decimal(l.amount).times(factor).toFixed(2, Decimal.ROUND_HALF_UP) } : l));
+
+/** The first of today's month `n` years back: the demo's yearly reviews. */
+const yearsAgo = (today: string, n: number) => `${Number(today.slice(0, 4)) - n}${today.slice(4, 7)}-01`;
+
+/** Joined at least two years ago: paid a starting salary then, raised by its reviews since. */
+export const isVeteran = (e: Employee, today: string): boolean => e.joinedDate <= yearsAgo(today, 2);
+
+/** A veteran's salary when it joined: 85 % of today's base pay (the other lines as today). */
+export const startingSalary = (today: SalaryLine[]): SalaryLine[] => scaled(today, '0.85');
 
 /**
  * Two years of the demo company's employment history (issue 43): yearly raises ending at today's
@@ -31,34 +28,38 @@ const scaled = (lines: SalaryLine[], factor: string): SalaryLine[] =>
  * Platform and Product, one Account Executive leaving at the end of a notice period next month,
  * and the demo Employee's promotion scheduled for the first of next month.
  */
-export async function seedDemoHistory(app: INestApplicationContext): Promise<void> {
+export async function seedDemoHistory(
+  app: INestApplicationContext,
+  actor: AuthUser,
+  pay: Map<number, SalaryLine[]>,
+): Promise<void> {
   const ds = app.get(DataSource);
   const writer = app.get(EmploymentHistoryWriter);
   const today = await writer.today();
   const employees = await ds.getRepository(Employee).find({ order: { id: 'ASC' } });
   const senior = (await ds.getRepository(JobTitle).findOneByOrFail({ name: 'Senior Software Engineer' })).id;
   const engineer = (await ds.getRepository(JobTitle).findOneByOrFail({ name: 'Software Engineer' })).id;
-  const pay = await salaries(ds);
   const record = (e: Employee, day: string, reason: string, fields: Partial<DatedValues>, salary: SalaryLine[] | null) =>
-    withEmployeeLock(ds, e.id, (em) => writer.recordIn(em, e.id, { effectiveDate: day, reason, fields, salary }, null));
-  const yearsAgo = (n: number) => `${Number(today.slice(0, 4)) - n}${today.slice(4, 7)}-01`;
-
-  const veterans = employees.filter((e) => e.joinedDate <= yearsAgo(2) && pay.has(e.id));
+    withEmployeeLock(ds, e.id, (em) => writer.recordIn(em, e.id, { effectiveDate: day, reason, fields, salary }, actor.id));
+  const veterans = employees.filter((e) => isVeteran(e, today) && pay.has(e.id));
   const engineers = veterans.filter((e) => e.jobTitleId === engineer);
   const promoted = new Set(engineers.slice(0, 4));
-  // Yearly raises, the older salaries first and today's last (today's amounts stay what payroll
-  // pays); four engineers got today's salary with a promotion instead of the last review.
-  for (const e of veterans.filter((x, i) => i % 2 === 0 || promoted.has(x))) {
+  // Every veteran joined on its starting salary (seedDemoPayroll); its reviews are raises that end
+  // at today's salary (today's amounts stay what payroll pays): half of them three reviews, the
+  // others one a year ago; four engineers got today's salary with a promotion instead of the last review.
+  for (const [i, e] of veterans.entries()) {
     const lines = pay.get(e.id)!;
-    await record(e, yearsAgo(2), 'Yearly review', {}, scaled(lines, '0.90'));
-    await record(e, yearsAgo(1), 'Yearly review', {}, scaled(lines, '0.95'));
-    if (promoted.has(e)) await record(e, addDays(yearsAgo(1), 45), 'Promotion', { job_title: senior }, lines);
-    else await record(e, addDays(yearsAgo(0), -61), 'Yearly review', {}, lines);
+    if (i % 2 === 0 || promoted.has(e)) {
+      await record(e, yearsAgo(today, 2), 'Yearly review', {}, scaled(lines, '0.90'));
+      await record(e, yearsAgo(today, 1), 'Yearly review', {}, scaled(lines, '0.95'));
+      if (promoted.has(e)) await record(e, addDays(yearsAgo(today, 1), 45), 'Promotion', { job_title: senior }, lines);
+      else await record(e, addDays(yearsAgo(today, 0), -61), 'Yearly review', {}, lines);
+    } else await record(e, yearsAgo(today, 1), 'Yearly review', {}, lines);
   }
   const [platform, product] = [engineers[5]?.departmentId, engineers[6]?.departmentId];
   for (const [i, e] of engineers.slice(5, 8).entries()) {
     const to = i % 2 === 0 ? product : platform;
-    if (to && to !== e.departmentId) await record(e, addDays(yearsAgo(1), -90), 'Transfer', { department: to }, null);
+    if (to && to !== e.departmentId) await record(e, addDays(yearsAgo(today, 1), -90), 'Transfer', { department: to }, null);
   }
   // Leaving at the end of a notice period: terminated by the daily job on that day.
   const leaver = employees.find((e) => e.employeeId === 'E0050' && !e.terminationDate);

@@ -12,23 +12,14 @@ import { PayrollTestsService } from '../../payroll/config/payroll-tests.service'
 import { PayrollConfigService } from '../../payroll/config/payroll-config.service';
 import { PayrollTablesService } from '../../payroll/config/payroll-tables.service';
 import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
+import { SalaryLine } from '../../employees/history/employment-history';
+import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';
+import { isVeteran, startingSalary } from './demo-history';
 import { PayrollEmployeesService } from '../../payroll/config/payroll-employees.service';
 import { PayrollRunsService } from '../../payroll/runs/payroll-runs.service';
 import { PayrollTransitionsService } from '../../payroll/runs/payroll-transitions.service';
 import { PayslipsService } from '../../payroll/payslips/payslips.service';
 import { PayslipTemplatesService } from '../../payroll/payslips/payslip-templates.service';
-
-/** The seed acts as an Admin through the services, so every rule (scripts, cycles, references) applies. */
-const SEED_ADMIN: AuthUser = {
-  id: 0,
-  username: 'seed',
-  email: 'seed@demo.example',
-  level: 'Admin',
-  employeeId: null,
-  departmentIds: [],
-  mustChangePassword: false,
-  grantId: 'seed',
-};
 
 /**
  * Payroll configuration for the demo company: salary components, two deduction groups, salaries in
@@ -36,9 +27,9 @@ const SEED_ADMIN: AuthUser = {
  * GET /payroll_config/payroll-columns: basic, allowances, overtime from attendance, unpaid leave
  * from leave, gross, a progressive tax script and net. Does nothing when columns exist.
  */
-export async function seedDemoPayroll(app: INestApplicationContext): Promise<void> {
+export async function seedDemoPayroll(app: INestApplicationContext, actor: AuthUser): Promise<Map<number, SalaryLine[]> | null> {
   const ds = app.get(DataSource);
-  if (await ds.getRepository(PayrollColumn).exists()) return;
+  if (await ds.getRepository(PayrollColumn).exists()) return null;
   const config = app.get(PayrollConfigService);
   const payroll = app.get(PayrollEmployeesService);
 
@@ -52,16 +43,20 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
 
   const sales = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Sales' } });
   const employees = await ds.getRepository(Employee).find({ order: { id: 'ASC' } });
+  const today = await app.get(EmploymentHistoryWriter).today();
+  // Today's pay of each employee; a veteran joined on its starting salary, which its reviews raise
+  // to today's (seedDemoHistory).
+  const pay = new Map<number, SalaryLine[]>();
   for (const [i, e] of employees.entries()) {
     const gbp = e.departmentId === sales.id;
-    await payroll.setSalary(SEED_ADMIN, e.id, {
-      items: [
-        { component: basic, amount: `${3000 + ((i * 97) % 4000)}.00` },
-        { component: housing, amount: gbp ? '650.00' : '500.00' },
-        { component: transport, amount: '85.50' },
-      ],
-    });
-    await payroll.save(SEED_ADMIN, {
+    const lines = [
+      { component: basic, amount: `${3000 + ((i * 97) % 4000)}.00` },
+      { component: housing, amount: gbp ? '650.00' : '500.00' },
+      { component: transport, amount: '85.50' },
+    ];
+    pay.set(e.id, lines);
+    await payroll.setSalary(actor, e.id, { items: isVeteran(e, today) ? startingSalary(lines) : lines });
+    await payroll.save(actor, {
       employee: e.id,
       pay_frequency: 4,
       currency: gbp ? 'GBP' : 'EUR',
@@ -146,6 +141,7 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
     { approved_leave_days: '2' },
     { unpaid_leave: '200.00', gross: '2552.50', tax: '217.35', net: '2335.15' },
   );
+  return pay;
 }
 
 /**
@@ -153,12 +149,12 @@ export async function seedDemoPayroll(app: INestApplicationContext): Promise<voi
  * a time, not a count of polls: on a loaded CI machine (three jest workers, each seeding a demo with
  * Chromium rendering its payslips) a run has taken more than 30 s.
  */
-async function settle(app: INestApplicationContext, id: number, withinMs = 120_000): Promise<string> {
+async function settle(app: INestApplicationContext, actor: AuthUser, id: number, withinMs = 120_000): Promise<string> {
   const runs = app.get(PayrollRunsService);
   const deadline = Date.now() + withinMs;
   let status = '';
   while (Date.now() < deadline) {
-    ({ status } = await runs.get(SEED_ADMIN, id));
+    ({ status } = await runs.get(actor, id));
     if (status !== 'Processing' && status !== 'Completing') return status;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -170,7 +166,7 @@ async function settle(app: INestApplicationContext, id: number, withinMs = 120_0
  * Processed one for last month, both for the whole company, from the employment history (seeded
  * before them: the salaries each month paid).
  */
-export async function seedDemoPayrollRuns(app: INestApplicationContext, now = new Date()): Promise<void> {
+export async function seedDemoPayrollRuns(app: INestApplicationContext, actor: AuthUser, now = new Date()): Promise<void> {
   const ds = app.get(DataSource);
   const runs = app.get(PayrollRunsService);
   const payslips = app.get(PayslipsService);
@@ -199,7 +195,7 @@ export async function seedDemoPayrollRuns(app: INestApplicationContext, now = ne
   };
   for (const back of [2, 1]) {
     const { start, end } = month(back);
-    const payroll = await runs.save(SEED_ADMIN, {
+    const payroll = await runs.save(actor, {
       name: `Monthly payroll ${start.slice(0, 7)}`,
       pay_period: 4,
       department: company.id,
@@ -209,11 +205,11 @@ export async function seedDemoPayrollRuns(app: INestApplicationContext, now = ne
       payslip_template: template.id,
       net_column: netColumn,
     });
-    await app.get(PayrollTransitionsService).process(SEED_ADMIN, payroll.id);
-    if ((await settle(app, payroll.id)) === 'Processed' && back === 2) {
-      await payslips.startGenerate(SEED_ADMIN, payroll.id);
-      await settle(app, payroll.id);
-      await seedChangesBetweenRuns(app, month(1).start);
+    await app.get(PayrollTransitionsService).process(actor, payroll.id);
+    if ((await settle(app, actor, payroll.id)) === 'Processed' && back === 2) {
+      await payslips.startGenerate(actor, payroll.id);
+      await settle(app, actor, payroll.id);
+      await seedChangesBetweenRuns(app, actor, month(1).start);
     }
   }
 }
@@ -224,13 +220,13 @@ export async function seedDemoPayrollRuns(app: INestApplicationContext, now = ne
  * 2.5 hours past the threshold) for the third, early last month. The first employee's 2 annual
  * days paid out last month are the demo leave ledger's (demo-leave-timesheets).
  */
-async function seedChangesBetweenRuns(app: INestApplicationContext, lastMonthStart: string): Promise<void> {
+async function seedChangesBetweenRuns(app: INestApplicationContext, actor: AuthUser, lastMonthStart: string): Promise<void> {
   const ds = app.get(DataSource);
   const [, raised, overtime, backDated] = await ds.getRepository(Employee).find({ order: { id: 'ASC' }, take: 4 });
   const history = app.get(EmploymentHistoryService);
   const raise = async (employee: Employee, from: string, reason: string, by: number) => {
-    const items = await app.get(PayrollEmployeesService).salary(SEED_ADMIN, employee.id);
-    await history.record(SEED_ADMIN, employee.id, {
+    const items = await app.get(PayrollEmployeesService).salary(actor, employee.id);
+    await history.record(actor, employee.id, {
       effective_date: from,
       reason,
       salary: items.map((i, k) => ({
@@ -248,26 +244,29 @@ async function seedChangesBetweenRuns(app: INestApplicationContext, lastMonthSta
   await raise(backDated, monthBefore.toISOString().slice(0, 10), 'Back-dated raise', 100);
   // A leaver on the 18th of last month and a joiner on the 10th: each paid for its days.
   const leaver = await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: 'E0040' } });
-  await app.get(EmployeesService).update(SEED_ADMIN, leaver.id, { termination_date: day(18), status: 'Terminated' });
+  await app.get(EmployeesService).update(actor, leaver.id, { termination_date: day(18), status: 'Terminated' });
   const engineering = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Engineering' } });
-  const joiner = await app.get(EmployeesService).create({
-    employee_id: 'E0061',
-    first_name: 'Noor',
-    last_name: 'Haddad',
-    joined_date: day(10),
-    work_email: 'noor.haddad.61@demo.example',
-    department: engineering.id,
-    job_title: raised.jobTitleId ?? undefined,
-  });
-  const lines = await app.get(PayrollEmployeesService).salary(SEED_ADMIN, raised.id);
-  await app.get(PayrollEmployeesService).setSalary(SEED_ADMIN, joiner.id, {
+  const joiner = await app.get(EmployeesService).create(
+    {
+      employee_id: 'E0061',
+      first_name: 'Noor',
+      last_name: 'Haddad',
+      joined_date: day(10),
+      work_email: 'noor.haddad.61@demo.example',
+      department: engineering.id,
+      job_title: raised.jobTitleId ?? undefined,
+    },
+    actor,
+  );
+  const lines = await app.get(PayrollEmployeesService).salary(actor, raised.id);
+  await app.get(PayrollEmployeesService).setSalary(actor, joiner.id, {
     items: lines.map((l) => ({ component: l.component, amount: l.amount })),
   });
-  await app.get(PayrollEmployeesService).save(SEED_ADMIN, { employee: joiner.id, pay_frequency: 4, currency: 'EUR' });
+  await app.get(PayrollEmployeesService).save(actor, { employee: joiner.id, pay_frequency: 4, currency: 'EUR' });
   const saturday = new Date(`${lastMonthStart}T00:00:00Z`);
   while (saturday.getUTCDay() !== 6) saturday.setUTCDate(saturday.getUTCDate() + 1);
   const stockTake = saturday.toISOString().slice(0, 10);
-  await app.get(AttendanceService).create(SEED_ADMIN, {
+  await app.get(AttendanceService).create(actor, {
     employee: overtime.id,
     in_time: `${stockTake}T08:00:00Z`,
     out_time: `${stockTake}T20:00:00Z`,

@@ -11,7 +11,7 @@ import { User } from '../../users/entities/user.entity';
 import { UsersService } from '../../users/users.service';
 import { seedDemoImports } from './demo-imports';
 import { seedDemoDocuments } from './demo-documents';
-import { seedDemoNotifications } from './demo-notifications';
+import { asCaller, seedDemoNotifications } from './demo-notifications';
 import { seedDemoApprovals } from './demo-approvals';
 import { seedDemoBooks } from './demo-books';
 import { seedDemoIdentity } from './demo-identity';
@@ -49,10 +49,6 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
 
   await settings.set(ENABLE_REST_API, 'Yes');
   await settings.set(COMPANY_NAME, 'Demo Company');
-  await seedDemoCompany(app);
-  await seedDemoBooks(app);
-  await seedDemoDocuments(app);
-
   const employeeId = async (code: string) => (await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: code } })).id;
   const specs: Array<{ username: string; level: UserLevel; employee?: string; department?: string }> = [
     { username: DEMO_ADMIN.username, level: 'Admin' },
@@ -61,8 +57,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     { username: 'hradmin', level: 'Restricted Admin', department: DEMO_RESTRICTED_DEPARTMENT },
   ];
   const result: DemoCredentials[] = [];
-  let admin: User | null = null;
-  for (const spec of specs) {
+  const ensure = async (spec: (typeof specs)[number]): Promise<User> => {
     let user = await users.findByUsername(spec.username);
     let password: string | null = null;
     if (!user) {
@@ -79,18 +74,24 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
         departmentIds: department ? [department.id] : [],
       });
     }
-    if (spec.level === 'Admin') admin = user;
     result.push({ username: user.username, password, level: spec.level });
-  }
-  await seedDemoImports(app, admin as User);
+    return user;
+  };
+  // The Admin first: the company is seeded as it, so its history, runs and audit name a real user.
+  const admin = await ensure(specs[0]);
+  await seedDemoCompany(app, asCaller(admin));
+  await seedDemoBooks(app);
+  await seedDemoDocuments(app);
+  for (const spec of specs.slice(1)) await ensure(spec);
+  await seedDemoImports(app, admin);
   const byName = async (username: string) => (await users.findByUsername(username)) as User;
-  await seedDemoApprovals(app, { admin: admin as User, manager: await byName('manager') });
+  await seedDemoApprovals(app, { admin: admin, manager: await byName('manager') });
   await seedDemoNotifications(app, {
-    admin: admin as User,
+    admin: admin,
     manager: await byName('manager'),
     employee: await byName('employee'),
   });
   const scimToken = await seedDemoIdentity(app, await byName('hradmin'));
-  const issued = await tokens.issue(admin as User, { accessTtlSec: 12 * 3600 });
+  const issued = await tokens.issue(admin, { accessTtlSec: 12 * 3600 });
   return { users: result, accessToken: issued.access_token, scimToken };
 }
