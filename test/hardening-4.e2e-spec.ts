@@ -2,7 +2,8 @@ import { buildOpenApiDocument } from '../src/app.factory';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { buildCompany, Company } from './helpers/company';
 import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
-import { bearer, createTestApp, createUser, itTimed, okCaller, TestApp } from './helpers/test-app';
+import { bearer, createTestApp, createUser, itTimed, okCaller, TestApp, until } from './helpers/test-app';
+import { AddressInfo, connect } from 'node:net';
 
 /** Hardening IV (docs/api/decisions.md, "Hardening IV"): what a newcomer, an integrator and an attacker met. */
 describe('hardening IV: an unauthenticated sign-in flood (item 21)', () => {
@@ -184,5 +185,43 @@ describe('hardening IV: unauthenticated writes are bounded (item 27)', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('hardening IV: errors that say what happened (item 9)', () => {
+  let t: TestApp;
+  let c: Company;
+  beforeAll(async () => {
+    t = await createTestApp();
+    c = await buildCompany(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('a required field left out is one problem: "is required", not one per rule it would have had to meet', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/payroll_config/payrolls',
+      headers: bearer(c.users.admin.token),
+      payload: { name: 'No department', pay_period: 4, date_start: '2026-01-01', date_end: '2026-01-31', columns: [] },
+    });
+    const details = (res.json().error.details as Array<{ field: string }>).filter((d) => d.field === 'department');
+    expect([res.statusCode, details]).toEqual([400, [{ field: 'department', message: 'is required' }]]);
+  });
+
+  it('a client that goes away in the middle of its request body is logged as that, not as a dependency unavailable', async () => {
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(
+      `POST /app/api/employees HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${c.users.admin.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"first_name":',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    socket.destroy();
+    const logged = () => t.logs.join('\n');
+    await until(() => logged().includes('the client went away'), 5000);
+    expect(logged()).not.toContain('dependency unavailable');
   });
 });

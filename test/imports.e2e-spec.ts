@@ -1,3 +1,4 @@
+import { IMPORT_KIND_NAMES } from '../src/common/import/import-kinds.constants';
 import ExcelJS from 'exceljs';
 import { multipartForm } from './helpers/multipart';
 import JSZip from 'jszip';
@@ -600,6 +601,21 @@ describe('payroll imports: salaries, payroll employees, payroll data (issue 27)'
     (
       (await call('GET', `/imports/${id}/errors`, token)).json().data as Array<{ row: number; field: string; message: string }>
     ).map((e) => [e.row, e.field, e.message]);
+
+  // Hardening IV, item 9: the employees template's own example row failed its dry run on the demo
+  // (no nationality "British", no job title "Engineer", and its E0042 overwrote a demo employee), and
+  // the leave entitlements' period "2026" was read as id 2026. payroll-data's example names an
+  // editable column ("Bonus"), which the demo's payroll does not have.
+  it.each(IMPORT_KIND_NAMES.filter((k) => k !== 'payroll-data'))(
+    "the %s template's example row passes its own dry run on the demo",
+    async (kind) => {
+      const template = await t.app.inject({ method: 'GET', url: `/app/api/imports/templates/${kind}`, headers: bearer(token) });
+      expect(template.statusCode).toBe(200);
+      const done = await imported(template.body, `kind=${kind}&dry_run=true`);
+      const errors = await errorsOf(done.id);
+      expect({ status: done.status, errors }).toEqual({ status: 'Validated', errors: [] });
+    },
+  );
 
   // Issue 41, item 6: a 6 000-row salaries import held the in-process event loop for 2.5 s at a time.
   // The demo's case (SQLite, jobs in the API process): on MariaDB the import outlasts this suite's waits.

@@ -283,6 +283,9 @@ describe('payroll books (issue 46)', () => {
     ).id;
     const draftFile = await call('POST', `/payroll_config/payrolls/${draft}/bank-files`, admin, {});
     expect([draftFile.statusCode, draftFile.json().error.code]).toEqual([409, 'INVALID_STATE']);
+    // Files made earlier are listed whatever the payroll's state now (a reopened payroll's were 409).
+    const listed = await call('GET', `/payroll_config/payrolls/${draft}/bank-files`, admin);
+    expect([listed.statusCode, listed.json().data]).toEqual([200, []]);
     for (const path of ['journal', 'register']) {
       const res = await call('GET', `/payroll_config/payrolls/${draft}/${path}`, admin);
       expect({ path, status: res.statusCode, code: res.json().error.code }).toEqual({ path, status: 409, code: 'INVALID_STATE' });

@@ -8,8 +8,8 @@ import { CreateAttendanceDto } from './dto/attendance.dto';
 
 export const ATTENDANCE_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
-  { field: 'in_time', label: 'In', type: 'date-time', example: '2026-03-10T09:00:00+01:00', required: true },
-  { field: 'out_time', label: 'Out', type: 'date-time', example: '2026-03-10T17:30:00+01:00' },
+  { field: 'in_time', label: 'In', type: 'date-time', example: '2024-03-12T09:00:00+01:00', required: true },
+  { field: 'out_time', label: 'Out', type: 'date-time', example: '2024-03-12T17:30:00+01:00' },
   { field: 'note', label: 'Note', type: 'text', example: null },
   { field: 'work_from_home', label: 'Work from home', type: 'boolean', example: false },
 ];

@@ -44,17 +44,18 @@ const LABELS: Record<string, string> = {
 
 export const label = (field: string) => LABELS[field] ?? field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
 
+/** One new employee whose references all exist in the demo company (test/imports.e2e-spec.ts dry-runs it there). */
 const EXAMPLES: Record<string, string | number> = {
-  employee_id: 'E0042',
+  employee_id: 'E0100',
   first_name: 'Ada',
   last_name: 'Lovelace',
   gender: 'Female',
   birthday: '1990-12-10',
   joined_date: '2024-01-15',
-  nationality: 'British',
+  nationality: 'German',
   work_email: 'ada@example.com',
   department: 'Engineering',
-  job_title: 'Engineer',
+  job_title: 'Software Engineer',
   supervisor: 'E0001',
   status: 'Active',
 };

@@ -12,7 +12,7 @@ import { LeaveSetupService } from './leave-setup.service';
 
 export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
-  { field: 'leave_type', label: 'Leave type', type: 'reference', example: 'Annual leave', required: true, note: 'by name or id' },
+  { field: 'leave_type', label: 'Leave type', type: 'reference', example: 'Annual', required: true, note: 'by name or id' },
   { field: 'leave_period', label: 'Leave period', type: 'reference', example: '2026', required: true, note: 'by name or id' },
   { field: 'days', label: 'Days', type: 'number', example: 25, required: true },
 ];
@@ -60,7 +60,7 @@ export class LeaveEntitlementsImport extends EmployeeRowsKind {
 
 export const LEAVE_BALANCE_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
-  { field: 'leave_type', label: 'Leave type', type: 'reference', example: 'Annual leave', required: true, note: 'by name or id' },
+  { field: 'leave_type', label: 'Leave type', type: 'reference', example: 'Annual', required: true, note: 'by name or id' },
   {
     field: 'days',
     label: 'Days',

@@ -19,6 +19,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (res.unexpected) request.log.error({ err: exception }, 'unhandled error');
     else if (res.unavailable) request.log.warn({ err: exception }, 'dependency unavailable');
     else if (res.lockConflict) request.log.warn({ err: exception }, 'lock conflict: transaction rolled back');
+    else if (res.clientGone) request.log.info('the client went away before its request was read');
     if (SCIM_PATH.test(request.url)) {
       const scimType = (exception as { scimType?: unknown }).scimType ?? scimTypeOf(res.body.error.code);
       void reply

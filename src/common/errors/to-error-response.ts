@@ -14,6 +14,18 @@ export interface ErrorResponse {
   unavailable?: boolean;
   /** True when the database gave up on the request's transaction over another one's locks: logged as a warning, answered 409. */
   lockConflict?: boolean;
+  /** True when the client hung up before its request was read: logged as that (info), answered 400 to nobody. */
+  clientGone?: boolean;
+}
+
+/**
+ * Node's error for a request whose client closed the connection before sending all of its body
+ * ("aborted", ECONNRESET, which Fastify's body reader marks 400). Its code is also a database's or
+ * Redis's connection reset, which was answered 503 and logged "dependency unavailable".
+ */
+function isClientAbort(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -69,6 +81,15 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       body: errorEnvelope(code, FASTIFY_MESSAGES[code] ?? err.message),
       headers: {},
       unexpected: false,
+    };
+  }
+  if (isClientAbort(err)) {
+    return {
+      status: 400,
+      body: errorEnvelope('BAD_REQUEST', 'The client closed the connection before its request was read'),
+      headers: {},
+      unexpected: false,
+      clientGone: true,
     };
   }
   // A transaction rolled back by MariaDB (deadlock victim, lock wait timeout) is not a bug of the

@@ -67,8 +67,9 @@ export function idsByName(rows: ReadonlyArray<{ id: number; name: string }>): Ma
 }
 
 /**
- * A reference cell of `body` as an id: a number, digits, or a name of `names` (case ignored);
- * false, with the row's problem, when the name is unknown or ambiguous.
+ * A reference cell of `body` as an id: a name of `names` (case ignored), else digits or a number as
+ * the id itself; false, with the row's problem, when the name is unknown or ambiguous. A name goes
+ * first, digits too: leave periods are named by their year ("2026"), which was read as id 2026.
  */
 export function resolveName(
   row: number,
@@ -79,11 +80,11 @@ export function resolveName(
 ): boolean {
   const value = body[field];
   if (typeof value !== 'string') return true; // absent, or a number for the DTO to check
-  if (/^\d+$/.test(value)) {
+  const id = names.get(value.toLowerCase());
+  if (id === undefined && /^\d+$/.test(value)) {
     body[field] = Number(value);
     return true;
   }
-  const id = names.get(value.toLowerCase());
   if (id === undefined) problems.push({ row, field, message: `nothing is named "${value}"` });
   else if (id === null) problems.push({ row, field, message: `several are named "${value}": give the id` });
   else body[field] = id;

@@ -9,6 +9,11 @@ import { memoizeValidationMetadata } from './metadata-cache';
 export function validationDetails(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
+    // A required field left out is one problem, not one per rule it would have had to meet (a
+    // payroll without `department` was "must be an integer number", "must not be less than 1" and
+    // "must not be greater than 2147483647").
+    if (e.value === undefined && e.constraints && !('whitelistValidation' in e.constraints))
+      return [{ field, message: 'is required' }];
     const own = Object.entries(e.constraints ?? {}).map(([rule, message]) => ({
       field,
       message: rule === 'whitelistValidation' ? 'is not allowed' : message.replace(new RegExp(`^${e.property}\\s+`), ''),

@@ -19,7 +19,7 @@ import { RecordChangeDto } from './dto/employment-history.dto';
 import { DATED_FIELDS, DatedField } from './employment-history';
 import { EmploymentHistoryService } from './employment-history.service';
 
-const EXAMPLES: Partial<Record<DatedField, string>> = { job_title: 'Senior Engineer', department: 'Engineering' };
+const EXAMPLES: Partial<Record<DatedField, string>> = { job_title: 'Senior Software Engineer', department: 'Engineering' };
 
 export const HISTORY_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },

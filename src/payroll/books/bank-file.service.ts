@@ -128,14 +128,14 @@ export class BankFileService {
 
   /** The bank files made for the payroll, newest first. */
   async list(caller: AuthUser, id: number): Promise<BankFileDto[]> {
-    await this.access.completed(caller, id);
+    await this.access.readable(caller, id);
     const rows = await this.dataSource.getRepository(PayrollBankFile).find({ where: { payrollId: id }, order: { id: 'DESC' } });
     return rows.map(toBankFileDto);
   }
 
   /** A bank file's bytes, as made; 404 for another payroll's. */
   async download(caller: AuthUser, id: number, fileId: number): Promise<{ fileName: string; body: Readable; size: number }> {
-    await this.access.completed(caller, id);
+    await this.access.readable(caller, id);
     const row = await this.dataSource.getRepository(PayrollBankFile).findOne({ where: { id: fileId, payrollId: id } });
     if (!row) throw new NotFoundException('Bank file');
     const opened = await this.files.open(row.storageKey);
