@@ -233,7 +233,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
         `Every path is relative to the server \`${config.apiPrefix}\` (BASE_PATH + /app/api). Bodies are JSON.`,
         'Success: `{"status":"SUCCESS","data":...}`; lists add `total`, `page`, `limit`, `nextPage`.',
         'Errors: `{"status":"ERROR","error":{"code","message","details?"}}` with a stable `code`.',
-        'Lists take `page` (1-based), `limit` (1-500, default 50), `sortField` (documented per endpoint), `sortOrder` (ascend|descend) and `filters` (JSON object).',
+        'Lists take `page` (1-based), `limit` (1-500, default 50), `sortField` (documented per endpoint), `sortOrder` (ascend|descend) and `filters[field]=value` (several values as `filters[field]=a,b`, any of them).',
         'Obtain a token with POST /oauth/token and send `Authorization: Bearer <token>`.',
         'While the setting "Enable Rest Api" is No, every route except /health/* answers 503 API_DISABLED.',
       ].join('\n\n'),

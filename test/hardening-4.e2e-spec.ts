@@ -1,5 +1,6 @@
 import { buildOpenApiDocument } from '../src/app.factory';
 import { PasswordHasher } from '../src/auth/password-hasher';
+import { ERROR_STATUS } from '../src/common/errors/error-codes';
 import { buildCompany, Company } from './helpers/company';
 import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
 import { bearer, createTestApp, createUser, itTimed, okCaller, TestApp, until } from './helpers/test-app';
@@ -163,6 +164,39 @@ describe('hardening IV: the document as generated clients read it (items 14, 15)
     expect(Object.keys(journal).sort()).toEqual(
       ['application/json', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'].sort(),
     );
+  });
+
+  it('each error status shows an example of its own, integers and filters show usable values (item 18)', () => {
+    type Media = { example?: { error?: { code: string } } };
+    const byStatus = new Map<string, Set<string>>();
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods))
+        for (const [status, res] of Object.entries(op.responses)) {
+          const json = res.content?.['application/json'] as Media | undefined;
+          if (Number(status) < 400 || !json) continue;
+          const code = json.example?.error?.code;
+          if (!code) missing.push(`${method} ${path} ${status}`);
+          else byStatus.set(status, new Set([...(byStatus.get(status) ?? []), code]));
+        }
+    expect(missing.filter((m) => !m.includes('/scim/'))).toEqual([]);
+    // One example a status, its code one that status carries (it was VALIDATION_FAILED everywhere).
+    for (const [status, codes] of byStatus) {
+      expect({ status, codes: codes.size }).toEqual({ status, codes: 1 });
+      expect({ status, code: ERROR_STATUS[[...codes][0] as keyof typeof ERROR_STATUS] }).toEqual({
+        status,
+        code: Number(status),
+      });
+    }
+    expect([...byStatus.keys()]).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409', '500', '503']));
+    const employees = doc.paths['/employees'].get.parameters as unknown as Array<{
+      name: string;
+      example?: object;
+      schema: object;
+    }>;
+    expect(employees.find((p) => p.name === 'filters')?.example).toEqual({ status: 'Active' });
+    expect(doc.components.schemas.EmployeeDto.properties?.id).toMatchObject({ type: 'integer', example: 1 });
+    expect((doc as unknown as { info: { description: string } }).info.description).not.toContain('JSON object');
   });
 });
 

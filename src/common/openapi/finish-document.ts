@@ -4,6 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { LEVELS_EXTENSION } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.decorator';
+import { errorExamples, parameterExamples } from './examples';
 
 /**
  * What @nestjs/swagger's generator cannot say from decorators, added to the document once it is
@@ -98,6 +99,8 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   noDefaultsOnUpdates(doc);
   requireResponseFields(doc);
   boundIntegers(doc);
+  errorExamples(doc);
+  parameterExamples(doc);
   for (const server of doc.servers ?? []) (server as { 'x-internal'?: boolean })['x-internal'] = false;
   const bearer = doc.components?.securitySchemes?.bearer as { bearerFormat?: string; description?: string } | undefined;
   if (bearer) {
