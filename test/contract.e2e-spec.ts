@@ -75,7 +75,7 @@ describe('the OpenAPI contract', () => {
     const idParam = doc.paths['/employees/{id}'].get?.parameters?.find((p) => 'name' in p && p.name === 'id') as {
       schema: object;
     };
-    expect(idParam.schema).toEqual({ type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 });
+    expect(idParam.schema).toEqual({ type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647, example: 1 });
   });
 
   it('a list documented from its spec: sortField is the enum of its sort fields, filters a typed deepObject', () => {

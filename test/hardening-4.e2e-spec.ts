@@ -166,6 +166,35 @@ describe('hardening IV: the document as generated clients read it (items 14, 15)
     );
   });
 
+  it("SCIM's bodies and answers are typed, its errors SCIM error bodies, not the envelope (item 15)", () => {
+    type Content = Record<string, { schema?: { $ref?: string } }>;
+    const op = (path: string, method: string) =>
+      doc.paths[`/scim/v2/${path}`][method] as unknown as {
+        requestBody?: { content: Content };
+        responses: Record<string, { content?: Content }>;
+      };
+    const ref = (content: Content | undefined, type = 'application/scim+json') => content?.[type]?.schema?.$ref?.split('/').pop();
+    expect([ref(op('Users', 'post').requestBody?.content), ref(op('Users', 'post').responses['201'].content)]).toEqual([
+      'ScimUser',
+      'ScimUser',
+    ]);
+    expect(ref(op('Users', 'get').responses['200'].content)).toBe('ScimUserList');
+    expect(ref(op('Groups/{id}', 'patch').requestBody?.content)).toBe('ScimPatchOp');
+    expect(ref(op('Users/.search', 'post').requestBody?.content)).toBe('ScimSearchRequest');
+    const envelopes: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths).filter(([p]) => p.startsWith('/scim/v2/')))
+      for (const [method, o] of Object.entries(methods))
+        for (const [status, res] of Object.entries(o.responses)) {
+          const content = res.content as Content | undefined;
+          if (Number(status) >= 400 && ref(content) !== 'ScimError') envelopes.push(`${method} ${path} ${status}`);
+          // Only the gate in front of every route answers SCIM with the envelope: 503 API_DISABLED.
+          if (status !== '503' && ref(content, 'application/json') === 'ErrorEnvelopeDto')
+            envelopes.push(`${method} ${path} ${status} envelope`);
+        }
+    expect(envelopes).toEqual([]);
+    expect(doc.components.schemas.ScimError).toMatchObject({ required: ['schemas', 'status'] });
+  });
+
   it('each error status shows an example of its own, integers and filters show usable values (item 18)', () => {
     type Media = { example?: { error?: { code: string } } };
     const byStatus = new Map<string, Set<string>>();

@@ -347,13 +347,17 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       params: { path: { id }, query: { attributes: 'userName,active', excludedAttributes: 'meta' } },
     });
     expect(one.data).toEqual({ schemas: expect.any(Array), id, userName: 'typed.scim', active: true });
-    const full = (await scim.GET('/scim/v2/Users/{id}', { params: { path: { id } } })).data as Record<string, unknown>;
-    // A PUT takes what the GET returned.
+    // Typed as ScimUser (Hardening IV item 15): a PUT takes what the GET returned, as the client types it.
+    const full = (await scim.GET('/scim/v2/Users/{id}', { params: { path: { id } } })).data!;
+    expect(full.userName).toBe('typed.scim');
     expect(
       (await scim.PUT('/scim/v2/Users/{id}', { params: { path: { id } }, body: { ...full, displayName: 'Typed' } })).response
         .status,
     ).toBe(200);
-    const patchOp = (Operations: object[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+    const patchOp = (Operations: Array<{ op: string; path?: string; value?: unknown }>) => ({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations,
+    });
     expect(
       (
         await scim.PATCH('/scim/v2/Users/{id}', {
@@ -372,7 +376,7 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       await scim.GET('/scim/v2/Groups/{id}', { params: { path: { id: gid }, query: { excludedAttributes: 'members' } } })
     ).data;
     expect(g).not.toHaveProperty('members');
-    const gFull = (await scim.GET('/scim/v2/Groups/{id}', { params: { path: { id: gid } } })).data as Record<string, unknown>;
+    const gFull = (await scim.GET('/scim/v2/Groups/{id}', { params: { path: { id: gid } } })).data!;
     expect((await scim.PUT('/scim/v2/Groups/{id}', { params: { path: { id: gid } }, body: gFull })).response.status).toBe(200);
     expect(
       (

@@ -18,6 +18,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiExcludeEndpoint,
+  ApiExtension,
   ApiOperation,
   ApiParam,
   ApiProduces,
@@ -39,6 +40,8 @@ import { ScimTokenGuard } from './scim-token.guard';
 import { ScimUsersService } from './scim-users.service';
 import { DomainException, NotFoundException } from '../common/errors/domain.exception';
 import { ScimError } from './scim.error';
+import { scimSchema } from './scim-openapi';
+import { ERROR_CONTENT_EXTENSION } from '../common/openapi/declared-schemas';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
@@ -101,25 +104,36 @@ const Projection = () => (target: object, key: string | symbol, descriptor: Prop
     descriptor,
   );
 };
+type ScimSchemaName = Parameters<typeof scimSchema>[0];
+/** The exception filter answers SCIM's routes with SCIM error bodies, as application/scim+json. */
+const SCIM_ERROR_CONTENT = { 'application/scim+json': { schema: scimSchema('ScimError') } };
+/** A SCIM operation: no envelope; its body and answer the schemas of scim-openapi.ts (an open object otherwise), its errors SCIM error bodies. */
 const Scim =
-  (summary: string, status = 200, body = false) =>
+  (summary: string, opts: { status?: number; body?: ScimSchemaName | true; answer?: ScimSchemaName } = {}) =>
   (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+    const status = opts.status ?? 200;
     Public()(target, key, descriptor);
     RawResponse()(target, key, descriptor);
     ApiOperation({ summary })(target, key, descriptor);
     ApiProduces('application/scim+json', 'application/json')(target, key, descriptor);
+    ApiExtension(ERROR_CONTENT_EXTENSION, SCIM_ERROR_CONTENT)(target, key, descriptor);
     if (status !== 204) Header('Content-Type', SCIM_CONTENT_TYPE)(target, key, descriptor);
-    if (body) {
+    if (opts.body) {
       ApiConsumes('application/scim+json', 'application/json')(target, key, descriptor);
-      ApiBody({ schema: { type: 'object', additionalProperties: true } })(target, key, descriptor);
-    }
-    ApiResponse(status === 204 ? { status, description: 'Done' } : { status, ...RESOURCE })(target, key, descriptor);
-    for (const s of [400, 401, 404, 409])
-      ApiResponse({ status: s, description: 'SCIM error body (RFC 7644 §3.12) with scimType where one applies', ...RESOURCE })(
+      ApiBody({ schema: opts.body === true ? { type: 'object', additionalProperties: true } : scimSchema(opts.body) })(
         target,
         key,
         descriptor,
       );
+    }
+    const answer = opts.answer ? { schema: scimSchema(opts.answer) } : RESOURCE;
+    ApiResponse(status === 204 ? { status, description: 'Done' } : { status, ...answer })(target, key, descriptor);
+    for (const s of [400, 401, 404, 409])
+      ApiResponse({
+        status: s,
+        description: 'SCIM error body (RFC 7644 §3.12) with scimType where one applies',
+        content: SCIM_ERROR_CONTENT,
+      })(target, key, descriptor);
   };
 
 /**
@@ -224,20 +238,26 @@ export class ScimController {
 
   @Post('Users/.search')
   @HttpCode(200)
-  @Scim('Search users with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Users', 200, true)
+  @Scim('Search users with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Users', {
+    body: 'ScimSearchRequest',
+    answer: 'ScimUserList',
+  })
   searchUsers(@Body() body: unknown): Promise<Json> {
     return this.users.list(searchQuery(body), this.base);
   }
 
   @Post('Groups/.search')
   @HttpCode(200)
-  @Scim('Search groups with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Groups', 200, true)
+  @Scim('Search groups with a SearchRequest body (RFC 7644 §3.4.3): the same answer as GET /Groups', {
+    body: 'ScimSearchRequest',
+    answer: 'ScimGroupList',
+  })
   searchGroups(@Body() body: unknown): Promise<Json> {
     return this.groups.list(searchQuery(body), this.base);
   }
 
   @Get('Users')
-  @Scim('List or search users (ListResponse)')
+  @Scim('List or search users (ListResponse)', { answer: 'ScimUserList' })
   @ListQuery()
   listUsers(@Query() query: ScimQuery): Promise<Json> {
     return this.users.list(query, this.base);
@@ -245,7 +265,7 @@ export class ScimController {
 
   @Post('Users')
   @HttpCode(201)
-  @Scim('Provision a user (201); 409 uniqueness for a userName in use', 201, true)
+  @Scim('Provision a user (201); 409 uniqueness for a userName in use', { status: 201, body: 'ScimUser', answer: 'ScimUser' })
   async createUser(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const user = await this.users.create(body, this.base);
     void reply.header('Location', (user.meta as Json).location);
@@ -253,34 +273,34 @@ export class ScimController {
   }
 
   @Get('Users/:id')
-  @Scim('One user')
+  @Scim('One user', { answer: 'ScimUser' })
   @Projection()
   getUser(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.users.get(id, this.base, query);
   }
 
   @Put('Users/:id')
-  @Scim('Replace a user; active false deactivates it and ends its tokens', 200, true)
+  @Scim('Replace a user; active false deactivates it and ends its tokens', { body: 'ScimUser', answer: 'ScimUser' })
   replaceUser(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.users.replace(id, body, this.base);
   }
 
   @Patch('Users/:id')
   @HttpCode(204)
-  @Scim('Change a user with PatchOp operations (the forms Entra ID and Okta send); 204', 204, true)
+  @Scim('Change a user with PatchOp operations (the forms Entra ID and Okta send); 204', { status: 204, body: 'ScimPatchOp' })
   async patchUser(@Param('id') id: string, @Body() body: unknown): Promise<void> {
     await this.users.patch(id, body, this.base);
   }
 
   @Delete('Users/:id')
   @HttpCode(204)
-  @Scim('Delete a user (204); its tokens end', 204)
+  @Scim('Delete a user (204); its tokens end', { status: 204 })
   async deleteUser(@Param('id') id: string): Promise<void> {
     await this.users.remove(id);
   }
 
   @Get('Groups')
-  @Scim('List or search groups (ListResponse)')
+  @Scim('List or search groups (ListResponse)', { answer: 'ScimGroupList' })
   @ListQuery()
   listGroups(@Query() query: ScimQuery): Promise<Json> {
     return this.groups.list(query, this.base);
@@ -288,7 +308,7 @@ export class ScimController {
 
   @Post('Groups')
   @HttpCode(201)
-  @Scim('Create a group with its members (201)', 201, true)
+  @Scim('Create a group with its members (201)', { status: 201, body: 'ScimGroup', answer: 'ScimGroup' })
   async createGroup(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const group = await this.groups.create(body, this.base);
     void reply.header('Location', (group.meta as Json).location);
@@ -296,28 +316,28 @@ export class ScimController {
   }
 
   @Get('Groups/:id')
-  @Scim('One group')
+  @Scim('One group', { answer: 'ScimGroup' })
   @Projection()
   getGroup(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.groups.get(id, this.base, query);
   }
 
   @Put('Groups/:id')
-  @Scim('Replace a group and its members', 200, true)
+  @Scim('Replace a group and its members', { body: 'ScimGroup', answer: 'ScimGroup' })
   replaceGroup(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.groups.replace(id, body, this.base);
   }
 
   @Patch('Groups/:id')
   @HttpCode(204)
-  @Scim('Change a group: add or remove members, rename (204)', 204, true)
+  @Scim('Change a group: add or remove members, rename (204)', { status: 204, body: 'ScimPatchOp' })
   async patchGroup(@Param('id') id: string, @Body() body: unknown): Promise<void> {
     await this.groups.patch(id, body, this.base);
   }
 
   @Delete('Groups/:id')
   @HttpCode(204)
-  @Scim('Delete a group (204); levels it gave are recomputed', 204)
+  @Scim('Delete a group (204); levels it gave are recomputed', { status: 204 })
   async deleteGroup(@Param('id') id: string): Promise<void> {
     await this.groups.remove(id);
   }

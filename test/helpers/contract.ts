@@ -76,12 +76,13 @@ export class ContractCheck {
       if (header.required && headers[name.toLowerCase()] === undefined) problems.push(`${where}: header ${name} missing`);
     const contentType = headers['content-type'];
     const type = typeof contentType === 'string' ? contentType.split(';')[0] : '';
-    if (type !== 'application/json') return problems;
-    const documented = response.content?.['application/json'];
+    // SCIM's bodies are application/scim+json, and checked the same way (Hardening IV item 15).
+    if (type !== 'application/json' && type !== 'application/scim+json') return problems;
+    const documented = response.content?.[type];
     if (!documented?.schema) return [...problems, `${where}: a JSON body that the document does not describe`];
     const pointer = `doc#/paths/${route.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${
       operation.responses?.[String(status)] ? status : 'default'
-    }/content/application~1json/schema`;
+    }/content/${type.replace(/\//g, '~1')}/schema`;
     let validate = this.validators.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: pointer });

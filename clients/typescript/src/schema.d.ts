@@ -9965,6 +9965,196 @@ export interface components {
              */
             readonly updated_at?: string;
         };
+        ScimMeta: {
+            /** @enum {string} */
+            resourceType?: "User" | "Group";
+            /** Format: date-time */
+            created?: string;
+            /** Format: date-time */
+            lastModified?: string;
+            /** Format: uri */
+            location?: string;
+        };
+        /** @description A user (RFC 7643 §4.1), with the enterprise extension; other attributes a provider sends are kept */
+        ScimUser: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:schemas:core:2.0:User"
+             *     ]
+             */
+            schemas?: string[];
+            /** @description read only */
+            id?: string;
+            externalId?: string;
+            /** @description the sign-in name, unique (case ignored) */
+            userName: string;
+            name?: {
+                formatted?: string;
+                givenName?: string;
+                familyName?: string;
+            };
+            displayName?: string;
+            /** @description false deactivates the user and ends its tokens at once */
+            active?: boolean;
+            emails?: {
+                value?: string;
+                type?: string;
+                primary?: boolean;
+            }[];
+            phoneNumbers?: {
+                value?: string;
+                type?: string;
+                primary?: boolean;
+            }[];
+            /** @description read only: the groups the user is a member of */
+            groups?: {
+                value?: string;
+                display?: string;
+            }[];
+            "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
+                /** @description the employee's employee_id: links the user to it */
+                employeeNumber?: string;
+                department?: string;
+                manager?: {
+                    value?: string;
+                    displayName?: string;
+                };
+            };
+            meta?: components["schemas"]["ScimMeta"];
+        };
+        /** @description A group (RFC 7643 §4.2); members are users */
+        ScimGroup: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+             *     ]
+             */
+            schemas?: string[];
+            /** @description read only */
+            id?: string;
+            externalId?: string;
+            /** @description a name the "SCIM Group Levels" setting may map to a user level */
+            displayName: string;
+            members?: {
+                /** @description a user id */
+                value: string;
+                display?: string;
+            }[];
+            meta?: components["schemas"]["ScimMeta"];
+        };
+        /** @description RFC 7644 §3.4.2 */
+        ScimUserList: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+             *     ]
+             */
+            schemas: string[];
+            /**
+             * Format: int32
+             * @example 1
+             */
+            totalResults: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            startIndex?: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            itemsPerPage?: number;
+            Resources: components["schemas"]["ScimUser"][];
+        };
+        /** @description RFC 7644 §3.4.2 */
+        ScimGroupList: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+             *     ]
+             */
+            schemas: string[];
+            /**
+             * Format: int32
+             * @example 1
+             */
+            totalResults: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            startIndex?: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            itemsPerPage?: number;
+            Resources: components["schemas"]["ScimGroup"][];
+        };
+        /** @description RFC 7644 §3.5.2, in the forms Entra ID and Okta send (op in any case, a path or a value object) */
+        ScimPatchOp: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+             *     ]
+             */
+            schemas?: string[];
+            Operations: {
+                /** @description add, remove or replace (any case) */
+                op: string;
+                /** @description an attribute path, a value filter (members[value eq "5"]) or none */
+                path?: string;
+                /** @description the value: a string, a boolean, an object or a list, as the path needs */
+                value?: unknown;
+            }[];
+        };
+        /** @description RFC 7644 §3.4.3: the query parameters of a GET list as a body */
+        ScimSearchRequest: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+             *     ]
+             */
+            schemas?: string[];
+            filter?: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            startIndex?: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            count?: number;
+            attributes?: string[];
+            excludedAttributes?: string[];
+        };
+        /**
+         * @description RFC 7644 §3.12
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:api:messages:2.0:Error"
+         *       ],
+         *       "status": "409",
+         *       "scimType": "uniqueness",
+         *       "detail": "userName is taken"
+         *     }
+         */
+        ScimError: {
+            /**
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:Error"
+             *     ]
+             */
+            schemas: string[];
+            /** @description the HTTP status, as a string */
+            status: string;
+            /** @enum {string} */
+            scimType?: "invalidFilter" | "tooMany" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+            detail?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -13372,12 +13562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13390,12 +13575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -13406,16 +13586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13426,12 +13597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13442,12 +13608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -13458,16 +13619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -13480,6 +13632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -13526,12 +13679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13544,12 +13692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -13560,16 +13703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13580,12 +13714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13596,12 +13725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -13612,16 +13736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -13634,6 +13749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -13682,12 +13798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13700,12 +13811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -13716,16 +13822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13736,12 +13833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13752,12 +13844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -13768,16 +13855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -13790,6 +13868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -13836,12 +13915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13854,12 +13928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -13870,16 +13939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13890,12 +13950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -13906,12 +13961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -13922,16 +13972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -13944,6 +13985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -13992,12 +14034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14010,12 +14047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -14026,16 +14058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14046,12 +14069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14062,12 +14080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -14078,16 +14091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -14100,6 +14104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -14123,12 +14128,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                "application/json": components["schemas"]["ScimSearchRequest"];
             };
         };
         responses: {
@@ -14139,12 +14140,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimUserList"];
+                    "application/json": components["schemas"]["ScimUserList"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14155,12 +14152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14173,12 +14165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -14189,16 +14176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14209,12 +14187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14225,12 +14198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -14241,16 +14209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -14261,16 +14220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -14281,16 +14231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -14303,6 +14244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -14326,12 +14268,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                "application/json": components["schemas"]["ScimSearchRequest"];
             };
         };
         responses: {
@@ -14342,12 +14280,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimGroupList"];
+                    "application/json": components["schemas"]["ScimGroupList"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14358,12 +14292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14376,12 +14305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -14392,16 +14316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14412,12 +14327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14428,12 +14338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -14444,16 +14349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -14464,16 +14360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -14484,16 +14371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -14506,6 +14384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -14547,12 +14426,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimUserList"];
+                    "application/json": components["schemas"]["ScimUserList"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14563,12 +14438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14581,12 +14451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -14597,16 +14462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14617,12 +14473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14633,12 +14484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -14649,16 +14495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -14671,6 +14508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -14694,12 +14532,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimUser"];
+                "application/json": components["schemas"]["ScimUser"];
             };
         };
         responses: {
@@ -14710,12 +14544,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                    "application/json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14726,12 +14556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14744,12 +14569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -14760,16 +14580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14780,12 +14591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14796,12 +14602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -14812,16 +14613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -14832,16 +14624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -14852,16 +14635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -14874,6 +14648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -14911,12 +14686,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                    "application/json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14927,12 +14698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14945,12 +14711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -14961,16 +14722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14981,12 +14733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -14997,12 +14744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -15013,16 +14755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -15035,6 +14768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -15060,12 +14794,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimUser"];
+                "application/json": components["schemas"]["ScimUser"];
             };
         };
         responses: {
@@ -15076,12 +14806,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                    "application/json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15092,12 +14818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15110,12 +14831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -15126,16 +14842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15146,12 +14853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15162,12 +14864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -15178,16 +14875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15198,16 +14886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -15218,16 +14897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -15240,6 +14910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -15282,12 +14953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15300,12 +14966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -15316,16 +14977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15336,12 +14988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15352,12 +14999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -15368,16 +15010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -15390,6 +15023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -15415,12 +15049,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimPatchOp"];
+                "application/json": components["schemas"]["ScimPatchOp"];
             };
         };
         responses: {
@@ -15441,12 +15071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15459,12 +15084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -15475,16 +15095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15495,12 +15106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15511,12 +15117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -15527,16 +15128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15547,16 +15139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -15567,16 +15150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -15589,6 +15163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -15630,12 +15205,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimGroupList"];
+                    "application/json": components["schemas"]["ScimGroupList"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15646,12 +15217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15664,12 +15230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -15680,16 +15241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15700,12 +15252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15716,12 +15263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -15732,16 +15274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -15754,6 +15287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -15777,12 +15311,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimGroup"];
+                "application/json": components["schemas"]["ScimGroup"];
             };
         };
         responses: {
@@ -15793,12 +15323,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                    "application/json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15809,12 +15335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15827,12 +15348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -15843,16 +15359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15863,12 +15370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -15879,12 +15381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -15895,16 +15392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15915,16 +15403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -15935,16 +15414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -15957,6 +15427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -15994,12 +15465,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                    "application/json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16010,12 +15477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16028,12 +15490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -16044,16 +15501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16064,12 +15512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16080,12 +15523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -16096,16 +15534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -16118,6 +15547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -16143,12 +15573,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimGroup"];
+                "application/json": components["schemas"]["ScimGroup"];
             };
         };
         responses: {
@@ -16159,12 +15585,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                    "application/json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16175,12 +15597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16193,12 +15610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -16209,16 +15621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16229,12 +15632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16245,12 +15643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -16261,16 +15654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -16281,16 +15665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -16301,16 +15676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -16323,6 +15689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -16365,12 +15732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16383,12 +15745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -16399,16 +15756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16419,12 +15767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16435,12 +15778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -16451,16 +15789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -16473,6 +15802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",
@@ -16498,12 +15828,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/scim+json": {
-                    [key: string]: unknown;
-                };
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/scim+json": components["schemas"]["ScimPatchOp"];
+                "application/json": components["schemas"]["ScimPatchOp"];
             };
         };
         responses: {
@@ -16524,12 +15850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16542,12 +15863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
@@ -16558,16 +15874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16578,12 +15885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16594,12 +15896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": {
-                        [key: string]: unknown;
-                    };
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Request body too large */
@@ -16610,16 +15907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -16630,16 +15918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description A bug: INTERNAL_ERROR, logged with the request id */
@@ -16650,16 +15929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description REST API disabled (API_DISABLED) or a dependency down (DEPENDENCY_UNAVAILABLE) */
@@ -16672,6 +15942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
                     /**
                      * @example {
                      *       "status": "ERROR",

@@ -5,6 +5,7 @@ import { LEVELS_EXTENSION } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.decorator';
 import { errorExamples, parameterExamples } from './examples';
+import { declaredSchemas, ERROR_CONTENT_EXTENSION } from './declared-schemas';
 
 /**
  * What @nestjs/swagger's generator cannot say from decorators, added to the document once it is
@@ -61,7 +62,15 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
         errors['413'] = 'Request body too large';
         errors['415'] = 'Content-Type is not application/json';
       }
-      for (const [status, description] of Object.entries(errors)) responses[status] ??= { description, content: envelope };
+      // An operation whose errors are not the envelope (SCIM's) says what they are.
+      const errorContent = (operation as Record<string, unknown>)[ERROR_CONTENT_EXTENSION] ?? envelope;
+      delete (operation as Record<string, unknown>)[ERROR_CONTENT_EXTENSION];
+      for (const [status, description] of Object.entries(errors))
+        // 503 API_DISABLED comes from the gate in front of every route, as the envelope.
+        responses[status] ??= {
+          description,
+          content: status === '503' ? { ...errorContent, ...envelope } : errorContent,
+        };
       const idempotent = (operation.parameters ?? []).some((p) => 'name' in p && p.name === 'Idempotency-Key');
       for (const [status, response] of Object.entries(responses)) {
         if ('$ref' in response) continue;
@@ -83,6 +92,9 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
       }
     }
   }
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  for (const [name, schema] of declaredSchemas()) doc.components.schemas[name] ??= schema;
   for (const schema of Object.values(doc.components?.schemas ?? {})) {
     nullableEnums(schema);
     nullableReferences(schema);
@@ -323,9 +335,11 @@ function requireResponseFields(doc: OpenAPIObject): void {
       for (const [status, response] of Object.entries(operation.responses ?? {}))
         if (status.startsWith('2')) referenced(response, schemas, responses);
     }
+  // A schema written by hand says itself what is required (declared-schemas.ts).
+  const byHand = new Set(declaredSchemas().map(([name]) => name));
   for (const name of responses) {
     const schema = schemas[name];
-    if (requests.has(name) || !schema?.properties) continue;
+    if (requests.has(name) || byHand.has(name) || !schema?.properties) continue;
     const required = Object.keys(schema.properties).filter((p) => !OPTIONAL_IN_RESPONSES.has(`${name}.${p}`));
     // OpenAPI refuses an empty `required`: a schema whose properties are all optional has none.
     if (required.length) schema.required = required;
