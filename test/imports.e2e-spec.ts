@@ -128,7 +128,7 @@ describe('imports of CSV and XLSX files (issue 27, docs/api/decisions.md §13)',
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, example] = res.body.trim().split('\r\n');
     expect(header.split(',').slice(0, 4)).toEqual(['employee_id', 'first_name', 'middle_name', 'last_name']);
-    expect(example).toContain('E0042');
+    expect(example).toContain('E0100');
     const xlsx = await t.app.inject({
       method: 'GET',
       url: '/app/api/imports/templates/attendance?format=xlsx',
