@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
@@ -102,6 +102,21 @@ export class EmploymentHistoryRepository {
   async replaceSegments(em: EntityManager, employeeIds: number[], segments: EmploymentSegment[]): Promise<void> {
     for (let i = 0; i < employeeIds.length; i += BATCH)
       await em.delete(EmploymentSegment, { employeeId: In(employeeIds.slice(i, i + BATCH)) });
+    await this.insertSegments(em, segments);
+  }
+
+  /** The employee's stored segments, in date order. */
+  segmentsOf(em: EntityManager, employeeId: number): Promise<EmploymentSegment[]> {
+    return em.find(EmploymentSegment, { where: { employeeId }, order: { effectiveFrom: 'ASC' } });
+  }
+
+  /** Replaces the employee's segments from `from` on (its earlier ones stay) with `segments`. */
+  async replaceSegmentsFrom(em: EntityManager, employeeId: number, from: string, segments: EmploymentSegment[]): Promise<void> {
+    await em.delete(EmploymentSegment, { employeeId, effectiveFrom: MoreThanOrEqual(from) });
+    await this.insertSegments(em, segments);
+  }
+
+  private async insertSegments(em: EntityManager, segments: EmploymentSegment[]): Promise<void> {
     for (let i = 0; i < segments.length; i += BATCH / 10)
       await em
         .createQueryBuilder()

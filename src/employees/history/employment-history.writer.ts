@@ -84,6 +84,18 @@ function toSegmentRow(employeeId: number, s: Segment): EmploymentSegment {
   return row as EmploymentSegment;
 }
 
+const SEGMENT_KEYS = ['effectiveFrom', 'effectiveTo', 'salary', 'changeId', ...DATED_FIELDS.map(propOf)] as const;
+/** Two segment rows of an employee alike in every column (a stored one's values as the driver reads them). */
+const sameRow = (a: EmploymentSegment, b: EmploymentSegment) =>
+  SEGMENT_KEYS.every((k) => {
+    // Stored ids may come back as text or numbers, dates as text: compared as text.
+    const text = (row: EmploymentSegment) => {
+      const v = (row as unknown as Record<string, string | number | null | undefined>)[k];
+      return v === null || v === undefined ? null : String(v);
+    };
+    return text(a) === text(b);
+  });
+
 /** A stored segment's dated values as the employee's properties (the two share the column names). */
 export function datedProps(s: EmploymentSegment): Partial<Employee> {
   return Object.fromEntries(DATED_FIELDS.map((f) => [propOf(f), s[propOf(f)]]));
@@ -247,11 +259,17 @@ export class EmploymentHistoryWriter {
     const { applied } = opts;
     const day = opts.today ?? (await this.today());
     const after = segmentsAt(changes.map(toRecorded));
-    await this.repository.replaceSegments(
-      em,
-      [employeeId],
-      after.map((s) => toSegmentRow(employeeId, s)),
-    );
+    // Only from the first segment that differs from the stored ones (Hardening IV item 24): a change
+    // touches its own day on, so an employee's earlier stretches are kept, and a change that moves
+    // nothing writes nothing (every write had deleted and re-inserted all of them: 0.5 s each with
+    // 2 000 changes). Compared with what is stored, not with `before`: the property test found
+    // sequences where the two differed (not traced; every write rewrote all of them, which hid it).
+    const rowsBefore = await this.repository.segmentsOf(em, employeeId);
+    const rowsAfter = after.map((s) => toSegmentRow(employeeId, s));
+    let same = 0;
+    while (same < rowsBefore.length && same < rowsAfter.length && sameRow(rowsBefore[same], rowsAfter[same])) same++;
+    const from = [rowsBefore[same]?.effectiveFrom, rowsAfter[same]?.effectiveFrom].filter((d): d is string => !!d).sort()[0];
+    if (from) await this.repository.replaceSegmentsFrom(em, employeeId, from, rowsAfter.slice(same));
     const moves = departmentMoves(before, after);
     if (moves.length) for (const hook of this.hooks.department) await hook(em, employeeId, moves);
     const now = segmentOn(after, day);
