@@ -1,3 +1,4 @@
+import { UserProvisioningService } from '../src/users/user-provisioning.service';
 import { SettingsService } from '../src/settings/settings.service';
 import { employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp } from './helpers/test-app';
@@ -266,6 +267,34 @@ describe('SCIM 2.0 provisioning', () => {
     expect(projected.json().Resources).toEqual([
       { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], id, userName: 'Bounded' },
     ]);
+  });
+
+  it('finds users by emails.value eq through the database, not by reading every user (Hardening IV item 22)', async () => {
+    const emails = [
+      { value: 'first@corp.example', type: 'work', primary: true },
+      { value: 'Second.Address@corp.example', type: 'home' },
+    ];
+    const created = await scim('POST', '/Users', userBody('Pushed', { emails }));
+    expect(created.statusCode).toBe(201);
+    const scan = jest.spyOn(t.app.get(UserProvisioningService), 'scan');
+    try {
+      const find = async (filter: string) =>
+        ((await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`)).json().Resources as Array<{ userName: string }>).map(
+          (r) => r.userName,
+        );
+      // A secondary address, in another case; in a value path; with another condition; and one nobody has.
+      expect(await find('emails.value eq "second.address@CORP.example"')).toEqual(['Pushed']);
+      expect(await find('emails[value eq "first@corp.example"]')).toEqual(['Pushed']);
+      expect(await find('emails.value eq "first@corp.example" and userName sw "Push"')).toEqual(['Pushed']);
+      expect(await find('emails.value eq "first@corp.example" and userName sw "Other"')).toEqual([]);
+      expect(await find('emails.value eq "nobody@corp.example"')).toEqual([]);
+      expect(scan).not.toHaveBeenCalled();
+      // An address the database cannot be asked for as it is still finds by reading them.
+      expect(await find('emails.value eq "a\\"b@corp.example"')).toEqual([]);
+      expect(scan).toHaveBeenCalled();
+    } finally {
+      scan.mockRestore();
+    }
   });
 
   it('answers /Me and /Bulk with 501, searches by POST .search, and sends no version while ETags are unsupported (Hardening IV item 17)', async () => {

@@ -1,4 +1,4 @@
-import { Filter, FilterBudget, matches, parseFilter, pinnedValue } from './scim-filter';
+import { Filter, FilterBudget, matches, parseFilter, pinnedSubValue, pinnedValue } from './scim-filter';
 import { Json } from './scim-schema';
 import { GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA } from './scim-schema';
 import { ScimError } from './scim.error';
@@ -111,6 +111,11 @@ export class ListAnswer {
 /** The value an and-ed `attr eq "v"` pins, for an indexed lookup. */
 export function pinned(filter: Filter | null, attr: string): string | null {
   return filter ? pinnedValue(filter, attr) : null;
+}
+
+/** The e-mail address a filter requires of every user it matches (`emails.value eq`, `emails[value eq]`), or null. */
+export function pinnedEmail(filter: Filter | null): string | null {
+  return filter ? pinnedSubValue(filter, 'emails', 'value') : null;
 }
 
 /** A SCIM id: the service's integer id as a string; anything else names nothing. */

@@ -3,7 +3,7 @@ import { NotFoundException } from '../common/errors/domain.exception';
 import { NO_MAIL_DOMAIN, ProvisionedFields, ProvisionedUser, UserProvisioningService } from '../users/user-provisioning.service';
 import { normalizeLogin } from '../auth/token.service';
 import { ResourceSchema, applyPatch } from './scim-patch';
-import { booleanOf, idOf, ListAnswer, listResponse, parseQuery, pinned, projected, ScimQuery } from './scim-query';
+import { booleanOf, idOf, ListAnswer, listResponse, parseQuery, pinned, pinnedEmail, projected, ScimQuery } from './scim-query';
 import { canonical, ENTERPRISE_ATTRIBUTES, ENTERPRISE_SCHEMA, Json, USER_ATTRIBUTES, USER_SCHEMA } from './scim-schema';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimError } from './scim.error';
@@ -23,6 +23,10 @@ const SCAN_BATCH = 1000;
 export const MAX_MULTI_VALUES = 20;
 
 const notFound = () => new NotFoundException('User');
+
+/** An address the database can look for as it is: ASCII, no quotes or backslashes (JSON would escape them). */
+const pushedDown = (address: string | null): address is string =>
+  address !== null && /^[\x20-\x7e]+$/.test(address) && !/["\\]/.test(address);
 
 /**
  * SCIM Users (RFC 7643 §4.1 with the enterprise extension) over the service's users: userName is
@@ -51,6 +55,15 @@ export class ScimUsersService {
             ? await this.users.by('externalId', byExternal)
             : await this.users.byIds([idOf(byId!) ?? 0].filter(Boolean));
       await answer.add(await this.resources(candidates, base));
+    } else if (pushedDown(pinnedEmail(q.filter))) {
+      // emails.value eq: only the users the database finds with that address are read (Hardening IV item 22).
+      const address = pinnedEmail(q.filter)!;
+      for (let after = 0; ;) {
+        const batch = await this.users.withEmail(address, after, SCAN_BATCH);
+        if (!batch.length) break;
+        after = batch[batch.length - 1].id;
+        await answer.add(await this.resources(batch, base));
+      }
     } else if (!q.filter) {
       // No filter: the page alone is read, the total is a count.
       const found: Json[] = [];

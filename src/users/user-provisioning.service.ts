@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
+import { DataSource, EntityManager, In, Like, MoreThan } from 'typeorm';
 import { TokenService } from '../auth/token.service';
 import { normalizeLogin } from '../auth/token.service';
 import { recordAudit } from '../common/audit/audit-log';
@@ -90,6 +90,25 @@ export class UserProvisioningService {
   async by(column: 'username' | 'externalId', value: string): Promise<ProvisionedUser[]> {
     const where = column === 'username' ? { username: normalizeLogin(value) } : { externalId: value };
     return (await this.dataSource.getRepository(User).find({ where, order: { id: 'ASC' }, take: 1000 })).map(view);
+  }
+
+  /**
+   * The next `take` users after `afterId` that may have the e-mail `address`: as their own e-mail
+   * (indexed), or anywhere in their SCIM attributes (a scan in the database, not in the event
+   * loop). A superset: the filter decides. `address` is plain ASCII without quotes or backslashes
+   * (the caller's check), so its JSON form is itself and LIKE ignores its case on both databases.
+   */
+  async withEmail(address: string, afterId: number, take: number): Promise<ProvisionedUser[]> {
+    const after = MoreThan(afterId);
+    const rows = await this.dataSource.getRepository(User).find({
+      where: [
+        { id: after, email: address.toLowerCase() },
+        { id: after, scimAttributes: Like(`%${address}%`) },
+      ],
+      order: { id: 'ASC' },
+      take,
+    });
+    return rows.map(view);
   }
 
   /** The next `take` users after `afterId`, by id: for filters no index answers. */
