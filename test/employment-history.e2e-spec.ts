@@ -3,6 +3,8 @@ import { WorkforceInsightsService } from '../src/insights/workforce.service';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { addDays } from '../src/common/time/days';
 import { DataSource } from 'typeorm';
+import { OutboxEvent } from '../src/common/outbox/outbox.entities';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { transaction } from '../src/common/database/transaction';
 import { EmploymentHistoryRepository } from '../src/employees/history/employment-history.repository';
 import { MAX_SCHEDULED } from '../src/employees/history/employment-history.writer';
@@ -262,6 +264,26 @@ describe('employment history', () => {
     expect((await call('GET', `/employees/${id}?as_of=2025-06-01`, ra)).statusCode).toBe(404);
     expect((await call('GET', `/employees/${id}?as_of=${today}`, ra)).statusCode).toBe(200);
     expect((await call('GET', `/employees/${id}?as_of=2025-06-01`, admin)).statusCode).toBe(200);
+    // The change feed likewise: its creation, dated back to its time in Sales, is not the RA's to
+    // read; the changes of its days in Engineering are.
+    await t.app
+      .get(DataSource)
+      .getRepository(OutboxEvent)
+      .update({ employeeId: id, event: 'employee.created' }, { createdAt: new Date(Date.now() - 20 * 86_400_000) });
+    await t.app.get(OutboxRelay).drain();
+    const feed = async (token: string) =>
+      (
+        (await ok('GET', '/events?types=employee.created,employee.change_effective&limit=500', token)) as Array<{
+          type: string;
+          data: { employee?: number; id?: number };
+        }>
+      )
+        .filter((e) => (e.data.employee ?? e.data.id) === id)
+        .map((e) => e.type);
+    expect(await feed(admin)).toEqual(expect.arrayContaining(['employee.created', 'employee.change_effective']));
+    const seen = await feed(ra);
+    expect(seen).not.toContain('employee.created');
+    expect(seen).toContain('employee.change_effective');
   });
 
   it('bounds the changes one employee has scheduled: the 101st is 409, a change effective today still goes (Hardening IV item 24)', async () => {

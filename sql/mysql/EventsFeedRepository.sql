@@ -1,5 +1,5 @@
 -- EventsFeedRepository.page
-SELECT `o`.`seq` AS seq, `o`.`event` AS event, `o`.`payload` AS payload, `o`.`created_at` AS created_at
+SELECT `o`.`seq` AS seq, `o`.`event` AS event, `o`.`employee_id` AS employee_id, `o`.`payload` AS payload, `o`.`created_at` AS created_at
   FROM `outbox_events` `o`
   INNER JOIN `employees` `e` ON `e`.`id` = `o`.`employee_id`
   WHERE `o`.`seq` > ? AND `o`.`event` IN (?, ?) AND `o`.`employee_id` IS NOT NULL AND (`e`.`supervisor_id` = ? OR `e`.`id` = ?)

@@ -105,6 +105,15 @@ export class EmploymentHistoryRepository {
     await this.insertSegments(em, segments);
   }
 
+  /** The stored segments of these employees (a page's worth), in employee and date order. */
+  segmentsOfMany(employeeIds: number[]): Promise<EmploymentSegment[]> {
+    if (!employeeIds.length) return Promise.resolve([]);
+    return this.ds.getRepository(EmploymentSegment).find({
+      where: { employeeId: In(employeeIds) },
+      order: { employeeId: 'ASC', effectiveFrom: 'ASC' },
+    });
+  }
+
   /** The employee's stored segments, in date order. */
   segmentsOf(em: EntityManager, employeeId: number): Promise<EmploymentSegment[]> {
     return em.find(EmploymentSegment, { where: { employeeId }, order: { effectiveFrom: 'ASC' } });

@@ -209,6 +209,25 @@ export class EmploymentHistoryService {
   }
 
   /**
+   * For each (employee, instant): whether the employee was in the caller's scope on that instant's
+   * company day. A Restricted Admin reads an employee's past only for the days it was in its
+   * departments (its history, changes, as-of rows, and the change feed's events); any other scope
+   * reads what its employee scope lets it (checked before this).
+   */
+  async daysInScope(scope: EmployeeScope, items: ReadonlyArray<{ employee: number; at: Date }>): Promise<boolean[]> {
+    if (scope.kind !== 'departments') return items.map(() => true);
+    const segments = await this.repository.segmentsOfMany([...new Set(items.map((i) => i.employee))]);
+    const days = await Promise.all(items.map((i) => this.writer.today(i.at)));
+    return items.map((item, n) => {
+      const day = days[n];
+      const s = segments.find(
+        (x) => x.employeeId === item.employee && x.effectiveFrom <= day && (x.effectiveTo === null || x.effectiveTo >= day),
+      );
+      return s !== undefined && s.departmentId !== null && scope.departmentIds.includes(s.departmentId);
+    });
+  }
+
+  /**
    * A Restricted Admin changes only days the employee was in its departments: every day from the
    * change's effective date to today (the past it would rewrite; arrears are paid on it) must be
    * in them, as the history stands. 403 FORBIDDEN otherwise, naming the first day outside.

@@ -6,6 +6,7 @@ import { ApiCursorEnvelope, ApiErrors } from '../../common/envelope/api-envelope
 import { ValidationException } from '../../common/errors/domain.exception';
 import { CursorPage } from '../../common/paging/cursor-page';
 import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
 import { FeedReadRules } from '../../common/outbox/feed-read-rules';
 import { WEBHOOK_EVENTS } from '../webhook-events';
 import { EventsFeedRepository } from './events-feed.repository';
@@ -25,6 +26,7 @@ export class EventsFeedController {
     private readonly feed: EventsFeedRepository,
     private readonly access: EmployeeAccessService,
     private readonly rules: FeedReadRules,
+    private readonly history: EmploymentHistoryService,
   ) {}
 
   @Get()
@@ -66,6 +68,11 @@ export class EventsFeedController {
         caller,
         items.map((i) => ({ event: i.type, data: i.data })),
       );
+      // A Restricted Admin reads an employee's events of the days it was in its departments only
+      // (a transferee's past in another department stays hidden, as its history does).
+      const about = rows.flatMap((r, i) => (r.employeeId === null ? [] : [{ i, employee: r.employeeId, at: r.createdAt }]));
+      const inScope = await this.history.daysInScope(scope, about);
+      about.forEach((a, k) => (readable[a.i] &&= inScope[k]));
       shown.push(...items.filter((_, i) => readable[i]));
       cursor = rows[rows.length - 1].seq;
       if (rows.length < want) break; // the feed's end

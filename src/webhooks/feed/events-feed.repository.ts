@@ -11,6 +11,8 @@ import { EmployeesRepository } from '../../employees/employees.repository';
 export interface FeedRow {
   seq: number;
   event: string;
+  /** The employee the event is about, or null. */
+  employeeId: number | null;
   payload: string;
   createdAt: Date;
 }
@@ -33,16 +35,29 @@ export class EventsFeedRepository {
     const qb = (await readerFor(this.ds))
       .getRepository(OutboxEvent)
       .createQueryBuilder('o')
-      .select(['o.seq AS seq', 'o.event AS event', 'o.payload AS payload', 'o.created_at AS created_at'])
+      .select([
+        'o.seq AS seq',
+        'o.event AS event',
+        'o.employee_id AS employee_id',
+        'o.payload AS payload',
+        'o.created_at AS created_at',
+      ])
       .where('o.seq > :after', { after })
       .andWhere('o.event IN (:...types)', { types })
       .orderBy('o.seq', 'ASC')
       .limit(limit);
     if (scope.kind !== 'all') this.employees.restrictToScope(qb.andWhere('o.employee_id IS NOT NULL'), 'o.employee_id', scope);
-    const rows = await qb.getRawMany<{ seq: number | string; event: string; payload: string; created_at: string | Date }>();
+    const rows = await qb.getRawMany<{
+      seq: number | string;
+      event: string;
+      employee_id: number | string | null;
+      payload: string;
+      created_at: string | Date;
+    }>();
     return rows.map((r) => ({
       seq: Number(r.seq),
       event: r.event,
+      employeeId: r.employee_id === null ? null : Number(r.employee_id),
       payload: r.payload,
       createdAt: r.created_at instanceof Date ? r.created_at : new Date(`${r.created_at.replace(' ', 'T')}Z`),
     }));
