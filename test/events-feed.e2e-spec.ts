@@ -117,7 +117,7 @@ describe('events feed', () => {
     });
     await row(1, 'document.expiring', doc(9001, hidden));
     await row(2, 'document.expiring', doc(9002, shown));
-    await row(3, 'user.created', { id: 777, employee: c.emp.report1 });
+    await row(3, 'user.created', { id: 777, employee: c.emp.report1, changes: { username: [null, 'report1.user'] } });
     const types = '&types=document.expiring,user.created';
     const ids = async (token: string) =>
       (await all(token, types)).events.filter((e) => e.id > Number(top)).map((e) => `${e.type}:${e.data.id}`);

@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from '../src/app.factory';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { ERROR_STATUS } from '../src/common/errors/error-codes';
+import { WEBHOOK_EVENTS } from '../src/webhooks/webhook-events';
 import { buildCompany, Company } from './helpers/company';
 import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
 import { bearer, createTestApp, createUser, itTimed, okCaller, TestApp, until } from './helpers/test-app';
@@ -164,6 +165,26 @@ describe('hardening IV: the document as generated clients read it (items 14, 15)
     expect(Object.keys(journal).sort()).toEqual(
       ['application/json', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'].sort(),
     );
+  });
+
+  it("the change feed's item is oneOf the events' schemas, discriminated by type (item 16)", () => {
+    const feed = doc.components.schemas.FeedEventDto as unknown as {
+      oneOf: Array<{ $ref: string }>;
+      discriminator: { propertyName: string; mapping: Record<string, string> };
+    };
+    expect(feed.discriminator.propertyName).toBe('type');
+    expect(Object.keys(feed.discriminator.mapping).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    expect(feed.oneOf).toHaveLength(WEBHOOK_EVENTS.length);
+    const item = (event: string) =>
+      doc.components.schemas[feed.discriminator.mapping[event].split('/').pop()!] as unknown as {
+        properties: { type: { enum: string[] }; data: { $ref: string } };
+      };
+    expect(item('payroll.completed').properties.type.enum).toEqual(['payroll.completed']);
+    for (const event of WEBHOOK_EVENTS)
+      expect({ event, data: Boolean(doc.components.schemas[item(event).properties.data.$ref.split('/').pop()!]) }).toEqual({
+        event,
+        data: true,
+      });
   });
 
   it("SCIM's bodies and answers are typed, its errors SCIM error bodies, not the envelope (item 15)", () => {

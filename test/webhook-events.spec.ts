@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEBHOOK_EVENTS } from '../src/webhooks/webhook-events';
+import { eventSchemas } from '../src/common/outbox/event-schemas';
+import { declaredSchemas } from '../src/common/openapi/declared-schemas';
 
 /**
  * Every webhook event a subscriber may choose is written by some write path (issue 26): the write
@@ -25,5 +27,11 @@ describe('webhook events', () => {
     const unused = WEBHOOK_EVENTS.filter((event) => !writers.some((line) => line.includes(`'${event}'`)));
     expect(unused).toEqual([]);
     expect(writers.length).toBeGreaterThanOrEqual(WEBHOOK_EVENTS.length - 2);
+  });
+
+  it("each one's module declares its payload's schema, which the document holds (Hardening IV item 16)", () => {
+    const names = new Set(declaredSchemas().map(([n]) => n));
+    const missing = WEBHOOK_EVENTS.filter((e) => !names.has(eventSchemas().get(e) ?? '-'));
+    expect(missing).toEqual([]);
   });
 });

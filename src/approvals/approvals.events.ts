@@ -1,3 +1,5 @@
+import { declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareSchemas } from '../common/openapi/declared-schemas';
 import { WebhookEvent } from '../common/outbox/outbox';
 import { ApprovalKind, ApprovalStatus, Decision } from './entities/approval.entities';
 
@@ -36,3 +38,36 @@ declare module '../common/outbox/outbox' {
 }
 
 export const APPROVAL_WEBHOOK_EVENTS = ['approval.step_decided', 'approval.escalated'] as const satisfies readonly WebhookEvent[];
+
+declareSchemas({
+  ApprovalStepDecidedEventData: {
+    type: 'object',
+    required: ['id', 'kind', 'employee', 'step', 'decision', 'by', 'as_admin', 'status', 'next_step'],
+    properties: {
+      id: { type: 'integer', description: 'the leave request or time entry' },
+      kind: { type: 'string' },
+      employee: { type: 'integer' },
+      step: { type: 'integer' },
+      decision: { type: 'string' },
+      by: { type: 'integer', nullable: true, description: 'the employee who decided (null: an Admin without one)' },
+      as_admin: { type: 'boolean' },
+      status: { type: 'string', description: "the chain's status after it" },
+      next_step: { type: 'integer', nullable: true },
+    },
+  },
+  ApprovalEscalatedEventData: {
+    type: 'object',
+    required: ['id', 'kind', 'employee', 'step', 'added'],
+    properties: {
+      id: { type: 'integer' },
+      kind: { type: 'string' },
+      employee: { type: 'integer' },
+      step: { type: 'integer' },
+      added: { type: 'array', items: { type: 'integer' }, description: 'the supervisors who joined the step' },
+    },
+  },
+});
+declareEventSchemas({
+  'approval.step_decided': 'ApprovalStepDecidedEventData',
+  'approval.escalated': 'ApprovalEscalatedEventData',
+});

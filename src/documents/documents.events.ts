@@ -1,3 +1,5 @@
+import { declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareSchemas } from '../common/openapi/declared-schemas';
 import { WebhookEvent } from '../common/outbox/outbox';
 
 /** The payload of the internal event document.reminder: a reminder the expiry job made. */
@@ -45,3 +47,20 @@ declare module '../common/outbox/outbox' {
 }
 
 export const DOCUMENT_WEBHOOK_EVENTS = ['document.expiring', 'document.expired'] as const satisfies readonly WebhookEvent[];
+
+declareSchemas({
+  DocumentExpiryEventData: {
+    type: 'object',
+    required: ['id', 'employee', 'document_type', 'name', 'version', 'valid_until', 'days_left'],
+    properties: {
+      id: { type: 'integer', description: 'the document' },
+      employee: { type: 'integer' },
+      document_type: { type: 'integer' },
+      name: { type: 'string' },
+      version: { type: 'integer' },
+      valid_until: { type: 'string', format: 'date' },
+      days_left: { type: 'integer', description: 'days left (0: the last valid day); negative once expired' },
+    },
+  },
+});
+declareEventSchemas({ 'document.expiring': 'DocumentExpiryEventData', 'document.expired': 'DocumentExpiryEventData' });

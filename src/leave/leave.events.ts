@@ -1,3 +1,4 @@
+import { CHANGE_EVENT_DATA, declareEventSchemas } from '../common/outbox/event-schemas';
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
@@ -9,3 +10,5 @@ declare module '../common/outbox/outbox' {
 }
 
 export const LEAVE_WEBHOOK_EVENTS = ['leave.requested', 'leave.decided'] as const satisfies readonly WebhookEvent[];
+
+declareEventSchemas(Object.fromEntries(LEAVE_WEBHOOK_EVENTS.map((e) => [e, CHANGE_EVENT_DATA])));

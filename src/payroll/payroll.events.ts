@@ -1,3 +1,5 @@
+import { declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareSchemas } from '../common/openapi/declared-schemas';
 import { WebhookEvent } from '../common/outbox/outbox';
 import { PayrollStatus } from './entities/payroll-run.entities';
 
@@ -52,3 +54,48 @@ export const PAYROLL_WEBHOOK_EVENTS = [
   'payslip.failed',
   'payroll.bank_file_created',
 ] as const satisfies readonly WebhookEvent[];
+
+declareSchemas({
+  PayrollEventData: {
+    type: 'object',
+    required: ['id', 'status', 'employees', 'errors'],
+    properties: {
+      id: { type: 'integer' },
+      status: { type: 'string', description: 'the payroll state' },
+      employees: { type: 'integer' },
+      errors: { type: 'integer' },
+    },
+  },
+  PayslipDeliveryEventData: {
+    type: 'object',
+    required: ['id', 'payroll', 'employee', 'delivery_status', 'delivered_at', 'error'],
+    properties: {
+      id: { type: 'integer', description: 'the payslip' },
+      payroll: { type: 'integer' },
+      employee: { type: 'integer' },
+      delivery_status: { type: 'string', description: 'sent or failed' },
+      delivered_at: { type: 'string', format: 'date-time', nullable: true },
+      error: { type: 'string', nullable: true },
+    },
+  },
+  BankFileEventData: {
+    type: 'object',
+    required: ['id', 'revision', 'format', 'execution_date', 'transfers', 'msg_id'],
+    properties: {
+      id: { type: 'integer', description: 'the payroll' },
+      revision: { type: 'integer' },
+      format: { type: 'string' },
+      execution_date: { type: 'string', format: 'date' },
+      transfers: { type: 'integer' },
+      msg_id: { type: 'string' },
+    },
+  },
+});
+declareEventSchemas({
+  'payroll.processed': 'PayrollEventData',
+  'payroll.failed': 'PayrollEventData',
+  'payroll.completed': 'PayrollEventData',
+  'payslip.sent': 'PayslipDeliveryEventData',
+  'payslip.failed': 'PayslipDeliveryEventData',
+  'payroll.bank_file_created': 'BankFileEventData',
+});

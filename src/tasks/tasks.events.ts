@@ -1,3 +1,5 @@
+import { declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareSchemas } from '../common/openapi/declared-schemas';
 import { WebhookEvent } from '../common/outbox/outbox';
 
 /** The payload of task.assigned: a task an Admin gave a user (POST /tasks). */
@@ -18,3 +20,19 @@ declare module '../common/outbox/outbox' {
 }
 
 export const TASK_WEBHOOK_EVENTS = ['task.assigned'] as const satisfies readonly WebhookEvent[];
+
+declareSchemas({
+  TaskAssignedEventData: {
+    type: 'object',
+    required: ['id', 'user', 'title', 'priority', 'due_date', 'link'],
+    properties: {
+      id: { type: 'integer', description: 'the task' },
+      user: { type: 'integer' },
+      title: { type: 'string' },
+      priority: { type: 'string' },
+      due_date: { type: 'string', format: 'date', nullable: true },
+      link: { type: 'string', nullable: true },
+    },
+  },
+});
+declareEventSchemas({ 'task.assigned': 'TaskAssignedEventData' });

@@ -1,3 +1,4 @@
+import { CHANGE_EVENT_DATA, declareEventSchemas } from '../common/outbox/event-schemas';
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
@@ -12,3 +13,5 @@ declare module '../common/outbox/outbox' {
 }
 
 export const TIMESHEET_WEBHOOK_EVENTS = ['timesheet.submitted'] as const satisfies readonly WebhookEvent[];
+
+declareEventSchemas(Object.fromEntries(TIMESHEET_WEBHOOK_EVENTS.map((e) => [e, CHANGE_EVENT_DATA])));

@@ -9476,22 +9476,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        FeedEventDto: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /** @example employee.change_effective */
-            type: string;
-            /** Format: date-time */
-            occurred_at: string;
-            /** @description the payload webhooks carry for this event */
-            data: {
-                [key: string]: unknown;
-            };
-        };
+        FeedEventDto: components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["ApprovalEscalatedEvent"];
         ImportDto: {
             /**
              * Format: int32
@@ -9965,6 +9950,192 @@ export interface components {
              */
             readonly updated_at?: string;
         };
+        ChangeEventData: {
+            /**
+             * Format: int32
+             * @description the record changed (the event says which kind)
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @description the employee it is about, if any
+             * @example 1
+             */
+            employee: number | null;
+            /** @description field → [before, after], secrets left out */
+            changes: {
+                [key: string]: unknown[];
+            };
+        };
+        DocumentExpiryEventData: {
+            /**
+             * Format: int32
+             * @description the document
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            document_type: number;
+            name: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            version: number;
+            /** Format: date */
+            valid_until: string;
+            /**
+             * Format: int32
+             * @description days left (0: the last valid day); negative once expired
+             * @example 1
+             */
+            days_left: number;
+        };
+        ApprovalStepDecidedEventData: {
+            /**
+             * Format: int32
+             * @description the leave request or time entry
+             * @example 1
+             */
+            id: number;
+            kind: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            step: number;
+            decision: string;
+            /**
+             * Format: int32
+             * @description the employee who decided (null: an Admin without one)
+             * @example 1
+             */
+            by: number | null;
+            as_admin: boolean;
+            /** @description the chain's status after it */
+            status: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            next_step: number | null;
+        };
+        ApprovalEscalatedEventData: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            kind: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            step: number;
+            /** @description the supervisors who joined the step */
+            added: number[];
+        };
+        PayrollEventData: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /** @description the payroll state */
+            status: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employees: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            errors: number;
+        };
+        PayslipDeliveryEventData: {
+            /**
+             * Format: int32
+             * @description the payslip
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            payroll: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            /** @description sent or failed */
+            delivery_status: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            error: string | null;
+        };
+        BankFileEventData: {
+            /**
+             * Format: int32
+             * @description the payroll
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            revision: number;
+            format: string;
+            /** Format: date */
+            execution_date: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            transfers: number;
+            msg_id: string;
+        };
+        TaskAssignedEventData: {
+            /**
+             * Format: int32
+             * @description the task
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            user: number;
+            title: string;
+            priority: string;
+            /** Format: date */
+            due_date: string | null;
+            link: string | null;
+        };
         ScimMeta: {
             /** @enum {string} */
             resourceType?: "User" | "Group";
@@ -10154,6 +10325,374 @@ export interface components {
             /** @enum {string} */
             scimType?: "invalidFilter" | "tooMany" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
             detail?: string;
+        };
+        EmployeeCreatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.created";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        EmployeeUpdatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.updated";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        EmployeeDeletedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.deleted";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        EmployeeChangeEffectiveEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.change_effective";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        EmployeeTerminatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.terminated";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        EmployeeBankAccountChangedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.bank_account_changed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        UserCreatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.created";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        UserUpdatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.updated";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        UserDeletedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.deleted";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        LeaveRequestedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "leave.requested";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        LeaveDecidedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "leave.decided";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        TimesheetSubmittedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "timesheet.submitted";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        PayrollProcessedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payroll.processed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["PayrollEventData"];
+        };
+        PayrollFailedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payroll.failed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["PayrollEventData"];
+        };
+        PayrollCompletedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payroll.completed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["PayrollEventData"];
+        };
+        PayslipSentEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payslip.sent";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["PayslipDeliveryEventData"];
+        };
+        PayslipFailedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payslip.failed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["PayslipDeliveryEventData"];
+        };
+        PayrollBankFileCreatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payroll.bank_file_created";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["BankFileEventData"];
+        };
+        DocumentExpiringEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.expiring";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["DocumentExpiryEventData"];
+        };
+        DocumentExpiredEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.expired";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["DocumentExpiryEventData"];
+        };
+        TaskAssignedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.assigned";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["TaskAssignedEventData"];
+        };
+        ApprovalStepDecidedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval.step_decided";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ApprovalStepDecidedEventData"];
+        };
+        ApprovalEscalatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval.escalated";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ApprovalEscalatedEventData"];
         };
     };
     responses: never;

@@ -14,9 +14,24 @@ export function declareSchemas(schemas: Record<string, object>): void {
   }
 }
 
+const replacing = new Map<string, () => object>();
+
+/**
+ * A schema that replaces the one @nestjs/swagger made of a DTO class, built when the document is:
+ * a union of what modules declared (the change feed's items, `oneOf` the events' schemas).
+ */
+export function replaceSchema(name: string, build: () => object): void {
+  replacing.set(name, build);
+}
+
 /** A deep copy of each declared schema (the document's finishing steps change what they visit). */
 export function declaredSchemas(): Array<[string, object]> {
   return [...declared].map(([name, schema]) => [name, structuredClone(schema)]);
+}
+
+/** The replacing schemas, built now. */
+export function replacedSchemas(): Array<[string, object]> {
+  return [...replacing].map(([name, build]) => [name, build()]);
 }
 
 /**

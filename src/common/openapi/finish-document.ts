@@ -5,7 +5,7 @@ import { LEVELS_EXTENSION } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.decorator';
 import { errorExamples, parameterExamples } from './examples';
-import { declaredSchemas, ERROR_CONTENT_EXTENSION } from './declared-schemas';
+import { declaredSchemas, ERROR_CONTENT_EXTENSION, replacedSchemas } from './declared-schemas';
 
 /**
  * What @nestjs/swagger's generator cannot say from decorators, added to the document once it is
@@ -95,6 +95,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   doc.components ??= {};
   doc.components.schemas ??= {};
   for (const [name, schema] of declaredSchemas()) doc.components.schemas[name] ??= schema;
+  for (const [name, schema] of replacedSchemas()) doc.components.schemas[name] = schema;
   for (const schema of Object.values(doc.components?.schemas ?? {})) {
     nullableEnums(schema);
     nullableReferences(schema);
