@@ -2,6 +2,7 @@ import { buildOpenApiDocument } from '../src/app.factory';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { ERROR_STATUS } from '../src/common/errors/error-codes';
 import { WEBHOOK_EVENTS } from '../src/webhooks/webhook-events';
+import { ContractCheck } from './helpers/contract';
 import { buildCompany, Company } from './helpers/company';
 import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
 import { bearer, createTestApp, createUser, itTimed, okCaller, TestApp, until } from './helpers/test-app';
@@ -165,6 +166,28 @@ describe('hardening IV: the document as generated clients read it (items 14, 15)
     expect(Object.keys(journal).sort()).toEqual(
       ['application/json', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'].sort(),
     );
+  });
+
+  it('the main operations show realistic request examples, each valid against its body schema (item 18)', () => {
+    const check = new ContractCheck(doc as never);
+    const operations: Array<[string, string]> = [
+      ['/oauth/token', 'post'],
+      ['/employees', 'post'],
+      ['/employees/{id}/changes', 'post'],
+      ['/leaves', 'post'],
+      ['/payroll_config/payrolls', 'post'],
+    ];
+    for (const [path, method] of operations) {
+      const body = (
+        doc.paths[path][method] as unknown as {
+          requestBody: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
+        }
+      ).requestBody.content['application/json'];
+      const examples = Object.entries(body.examples ?? {});
+      expect({ path, examples: examples.length > 0 }).toEqual({ path, examples: true });
+      for (const [name, example] of examples)
+        expect({ path, name, problems: check.bodyProblems(method, path, example.value) }).toEqual({ path, name, problems: [] });
+    }
   });
 
   it("the change feed's item is oneOf the events' schemas, discriminated by type (item 16)", () => {

@@ -23,7 +23,13 @@ export class AuthController {
       'The success body is the bare RFC 6749 token response, without the envelope. Rate limited per address and per username.',
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
-  @ApiBody({ type: TokenRequestDto })
+  @ApiBody({
+    type: TokenRequestDto,
+    examples: {
+      password: { summary: 'Sign in', value: { grant_type: 'password', username: 'admin', password: 'correct horse battery' } },
+      refresh: { summary: 'Refresh', value: { grant_type: 'refresh_token', refresh_token: 'r_5dYq8mZl2wNf0sK1' } },
+    },
+  })
   @ApiResponse({ status: 200, type: TokenResponseDto })
   @ApiErrors(400, 401, 429)
   token(

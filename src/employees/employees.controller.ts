@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { etagFromBody } from '../common/http/body-etag';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { Exportable } from '../common/export/exportable';
@@ -83,6 +83,25 @@ export class EmployeesController {
   @Levels('Admin')
   @Idempotent()
   @ApiOperation({ summary: 'Create an employee (Admin)', description: 'employee_id and work_email are unique (409 DUPLICATE).' })
+  @ApiBody({
+    type: CreateEmployeeDto,
+    examples: {
+      newHire: {
+        summary: 'A new engineer',
+        value: {
+          employee_id: 'E0100',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          gender: 'Female',
+          joined_date: '2027-01-04',
+          work_email: 'ada.lovelace@example.com',
+          job_title: 3,
+          department: 2,
+          supervisor: 2,
+        },
+      },
+    },
+  })
   @ApiOkEnvelope(EmployeeDto)
   @ApiErrors(400, 401, 403, 409)
   create(@CurrentUser() caller: AuthUser, @Body() dto: CreateEmployeeDto): Promise<EmployeeDto> {

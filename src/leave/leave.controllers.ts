@@ -1,6 +1,6 @@
 import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OPTIONAL_BODY } from '../common/openapi/finish-document';
 import { Authenticated, CurrentUser, Levels } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
@@ -140,6 +140,19 @@ export class LeavesController {
     description:
       'days = working days (the Work Week setting, holidays excluded), 0.5 with half_day. One leave period per request. ' +
       '409 LEAVE_OVERLAP with your pending or approved leave; 400 INSUFFICIENT_BALANCE unless the type allows negative.',
+  })
+  @ApiBody({
+    type: CreateLeaveRequestDto,
+    examples: {
+      week: {
+        summary: 'A week of annual leave',
+        value: { leave_type: 1, date_start: '2027-03-08', date_end: '2027-03-12', reason: 'Family visit' },
+      },
+      halfDay: {
+        summary: 'A half day',
+        value: { leave_type: 1, date_start: '2027-03-19', date_end: '2027-03-19', half_day: true },
+      },
+    },
   })
   @ApiOkEnvelope(LeaveRequestDto)
   @ApiErrors(400, 401, 403, 404, 409)

@@ -59,6 +59,13 @@ export class ContractCheck {
     }));
   }
 
+  /** The problems of a request body against the JSON body the document gives `method` on `template`. */
+  bodyProblems(method: string, template: string, body: unknown): string[] {
+    const pointer = `doc#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/requestBody/content/application~1json/schema`;
+    const validate = this.ajv.compile({ $ref: pointer });
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}`);
+  }
+
   /** The problems of one response, empty when it matches (or is outside the document). */
   problems(method: string, url: string, status: number, headers: Record<string, unknown>, body: string): string[] {
     const path = url.split('?')[0];

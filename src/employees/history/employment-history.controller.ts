@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ApiArrayEnvelope, ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
@@ -51,6 +51,27 @@ export class EmploymentHistoryController {
       'employee was in its departments (from effective_date to today; 403 otherwise). At most 100 Scheduled changes per ' +
       'employee (409 CONFLICT past it). If-Match (optional): the ETag of GET /employees/{id}; another version is current → ' +
       '412 PRECONDITION_FAILED and nothing is recorded.',
+  })
+  @ApiBody({
+    type: RecordChangeDto,
+    examples: {
+      promotion: {
+        summary: 'A promotion with a raise, from the first of next month',
+        value: {
+          effective_date: '2027-01-01',
+          reason: 'Promotion',
+          fields: { job_title: 4 },
+          salary: [
+            { component: 1, amount: '4200.00' },
+            { component: 2, amount: '500.00' },
+          ],
+        },
+      },
+      transfer: {
+        summary: 'A transfer',
+        value: { effective_date: '2027-02-01', reason: 'Transfer', fields: { department: 3, supervisor: 5 } },
+      },
+    },
   })
   @ApiOkEnvelope(EmploymentChangeDto)
   @ApiErrors(400, 401, 403, 404, 409, 412)

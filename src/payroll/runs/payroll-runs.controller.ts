@@ -2,7 +2,7 @@ import { Exportable } from '../../common/export/exportable';
 import { GRID_SHEET } from './payroll-grid.sheet';
 import { ApiListQuery } from '../../common/paging/api-list-query.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Levels } from '../../common/auth/access.decorators';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DeletedDto } from '../../common/crud/crud.controller';
@@ -53,6 +53,23 @@ export class PayrollRunsController {
   @HttpCode(200)
   @Levels(...ADMINS)
   @ApiOperation({ summary: 'Create a payroll (Draft), or with id change one that is Draft, Processed or Failed (409 otherwise)' })
+  @ApiBody({
+    type: SavePayrollDto,
+    examples: {
+      monthly: {
+        summary: "January's payroll of a department and its children",
+        value: {
+          name: 'Monthly payroll 2027-01',
+          pay_period: 4,
+          department: 1,
+          date_start: '2027-01-01',
+          date_end: '2027-01-31',
+          columns: [1, 2, 3, 4],
+          payslip_template: 1,
+        },
+      },
+    },
+  })
   @ApiOkEnvelope(PayrollDto)
   @ApiErrors(400, 401, 403, 404, 409)
   save(@CurrentUser() caller: AuthUser, @Body() dto: SavePayrollDto): Promise<PayrollDto> {
