@@ -11,8 +11,11 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export type DatabaseConfig =
-  | { type: 'sqlite'; path: string } // ':memory:' for an in-memory database
-  | { type: 'mysql'; url: string };
+  /**
+   * ':memory:' for an in-memory database; `snapshot` (never from the environment): an in-memory
+   * database starts as a copy of these bytes (a serialized SQLite database, the tests' migrated one).
+   */
+  { type: 'sqlite'; path: string; snapshot?: Buffer } | { type: 'mysql'; url: string };
 
 /** The kinds of document file the service can recognise by their bytes (never HTML or SVG: they run script in a browser). */
 export const DOCUMENT_FILE_KINDS = ['pdf', 'png', 'jpeg', 'webp', 'docx', 'xlsx', 'text'] as const;

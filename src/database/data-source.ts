@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { optimizeSqlite } from '../common/database/sqlite-statistics';
 import { dirname } from 'node:path';
@@ -10,10 +11,19 @@ export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
   const common = { synchronize: false, migrationsRun: false, migrations: MIGRATIONS, logging: false } as const;
   if (db.type === 'sqlite') {
     if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+    const snapshot = db.path === ':memory:' ? db.snapshot : undefined;
     return {
       ...common,
       type: 'better-sqlite3',
       database: db.path,
+      // An in-memory database made from the snapshot's bytes (better-sqlite3 deserializes a Buffer).
+      ...(snapshot
+        ? {
+            driver: function FromSnapshot() {
+              return new BetterSqlite3(snapshot);
+            },
+          }
+        : {}),
       prepareDatabase: (conn: { pragma(sql: string): unknown }) => {
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
