@@ -167,6 +167,34 @@ describe('insights rollups: kept exact by every write', () => {
     });
   });
 
+  it('a Scheduled transfer corrected to another department moves its days from where the transfer had put them', async () => {
+    const type = (await ok('POST', '/leave-types', admin, { name: 'Later', default_days: 0, allow_negative: true })).id;
+    const day = new Date(Date.now() + 60 * 86_400_000);
+    while ([0, 6].includes(day.getUTCDay())) day.setUTCDate(day.getUTCDate() + 1);
+    const leaveDay = day.toISOString().slice(0, 10);
+    const year = leaveDay.slice(0, 4);
+    await ok('POST', '/leave-periods', admin, { name: `Later ${year}`, date_start: `${year}-01-01`, date_end: `${year}-12-31` });
+    await ok('POST', '/leaves', admin, {
+      employee: c.emp.grandReport,
+      leave_type: type,
+      date_start: leaveDay,
+      date_end: leaveDay,
+    });
+    const of = async () => (await exact()).leave.filter((r) => r.day === leaveDay).map((r) => r.department_id);
+    const scheduled = await ok('POST', `/employees/${c.emp.grandReport}/changes`, admin, {
+      effective_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      reason: 'Transfer',
+      fields: { department: c.departments.sales },
+    });
+    expect([scheduled.status, await of()]).toEqual(['Scheduled', [c.departments.sales]]);
+    // Before: the moves were computed without the corrected change, so its day stayed in Sales.
+    await ok('POST', `/employees/${c.emp.grandReport}/changes/${scheduled.id}/correct`, admin, {
+      reason: 'Engineering after all',
+      fields: { department: c.departments.engineering },
+    });
+    expect(await of()).toEqual([c.departments.engineering]);
+  });
+
   it("a record counts under its employee's department of its day: a transfer moves the days from its effective date, and deletion takes them out", async () => {
     await ok('POST', '/attendance', admin, {
       employee: c.emp.report2,

@@ -177,13 +177,16 @@ export class EmploymentHistoryService {
           throw new DomainException('INVALID_STATE', `Change ${changeId} was corrected by change ${by.id}: correct that one`, [
             { field: 'corrects', message: `corrected by ${by.id}` },
           ]);
+        // What stands before the correction, the corrected change included: the department moves
+        // other modules follow (the insights rollups) are from it.
+        const before = segmentsAt(changes.map(toRecorded));
         // A Scheduled change that is corrected never takes effect itself.
         if (c.status === 'Scheduled') {
           const at = this.writer.nextInstant(changes);
           await CHANGE_STATES.move(em, EmploymentChange, { id: changeId, status: 'Scheduled' }, 'cancel', { cancelledAt: at });
           Object.assign(c, { status: 'Cancelled', cancelledAt: at });
         }
-        return this.writer.recordIn(em, employeeId, input, caller.id, { existing: changes });
+        return this.writer.recordIn(em, employeeId, input, caller.id, { existing: changes, before });
       },
       SET_REPLACEMENT,
     );

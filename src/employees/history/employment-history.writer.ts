@@ -162,7 +162,7 @@ export class EmploymentHistoryWriter {
     employeeId: number,
     input: ChangeInput,
     actor: number | null,
-    opts: { applied?: 'fields' | 'salary'; existing?: EmploymentChange[] } = {},
+    opts: { applied?: 'fields' | 'salary'; existing?: EmploymentChange[]; before?: Segment[] } = {},
   ): Promise<EmploymentChange> {
     const today = await this.today();
     const existing = opts.existing ?? (await this.repository.changesOf(em, employeeId));
@@ -174,7 +174,9 @@ export class EmploymentHistoryWriter {
         [{ field: 'effective_date', message: `at most ${MAX_SCHEDULED} scheduled changes per employee` }],
       );
     }
-    const before = segmentsAt(existing.map(toRecorded));
+    // What stood before this write: the caller's, when it changed `existing` first (a Scheduled change
+    // cancelled by its correction).
+    const before = opts.before ?? segmentsAt(existing.map(toRecorded));
     const row: Omit<EmploymentChange, 'id'> = {
       employeeId,
       effectiveDate: input.effectiveDate,
