@@ -264,8 +264,9 @@ export class EmploymentHistoryWriter {
     // Only from the first segment that differs from the stored ones (Hardening IV item 24): a change
     // touches its own day on, so an employee's earlier stretches are kept, and a change that moves
     // nothing writes nothing (every write had deleted and re-inserted all of them: 0.5 s each with
-    // 2 000 changes). Compared with what is stored, not with `before`: the property test found
-    // sequences where the two differed (not traced; every write rewrote all of them, which hid it).
+    // 2 000 changes). Compared with what is stored, not with `before`: the property test found them
+    // differing (a correction of a Scheduled change computed `before` without it, since mended),
+    // which every write rewriting all of them had hidden.
     const rowsBefore = await this.repository.segmentsOf(em, employeeId);
     const rowsAfter = after.map((s) => toSegmentRow(employeeId, s));
     let same = 0;
