@@ -1,4 +1,4 @@
-import { CHANGE_EVENT_DATA, declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareChangeEvents } from '../common/outbox/event-schemas';
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** Webhook events of employee records (written by EmployeesService's recordAudit calls and the employment history). */
@@ -25,4 +25,4 @@ export const EMPLOYEE_WEBHOOK_EVENTS = [
   'employee.bank_account_changed',
 ] as const satisfies readonly WebhookEvent[];
 
-declareEventSchemas(Object.fromEntries(EMPLOYEE_WEBHOOK_EVENTS.map((e) => [e, CHANGE_EVENT_DATA])));
+declareChangeEvents(EMPLOYEE_WEBHOOK_EVENTS);

@@ -1,4 +1,4 @@
-import { CHANGE_EVENT_DATA, declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareChangeEvents } from '../common/outbox/event-schemas';
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
@@ -11,4 +11,4 @@ declare module '../common/outbox/outbox' {
 
 export const LEAVE_WEBHOOK_EVENTS = ['leave.requested', 'leave.decided'] as const satisfies readonly WebhookEvent[];
 
-declareEventSchemas(Object.fromEntries(LEAVE_WEBHOOK_EVENTS.map((e) => [e, CHANGE_EVENT_DATA])));
+declareChangeEvents(LEAVE_WEBHOOK_EVENTS);

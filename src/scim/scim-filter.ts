@@ -271,6 +271,19 @@ export function matches(
  * The value an `attr eq "x"` filter (alone, or and-ed with others) pins for an indexed column:
  * what lets a lookup by userName or externalId use the index instead of reading every user.
  */
+export function pinnedValue(filter: Filter, attr: string): string | null {
+  if (
+    filter.op === 'eq' &&
+    splitPath(filter.path).attr === attr &&
+    !splitPath(filter.path).sub &&
+    typeof filter.value === 'string'
+  ) {
+    return filter.value;
+  }
+  if (filter.op === 'and') return pinnedValue(filter.left, attr) ?? pinnedValue(filter.right, attr);
+  return null;
+}
+
 /**
  * The value an `attr.sub eq "v"` (or `attr[sub eq "v"]`) the whole filter requires, as pinnedValue
  * for a sub-attribute of a multi-valued one (`emails.value`); null when there is none.
@@ -283,18 +296,5 @@ export function pinnedSubValue(filter: Filter, attr: string, sub: string): strin
   if (filter.op === 'path' && splitPath(filter.path).attr === attr && !splitPath(filter.path).sub)
     return pinnedValue(filter.filter, sub);
   if (filter.op === 'and') return pinnedSubValue(filter.left, attr, sub) ?? pinnedSubValue(filter.right, attr, sub);
-  return null;
-}
-
-export function pinnedValue(filter: Filter, attr: string): string | null {
-  if (
-    filter.op === 'eq' &&
-    splitPath(filter.path).attr === attr &&
-    !splitPath(filter.path).sub &&
-    typeof filter.value === 'string'
-  ) {
-    return filter.value;
-  }
-  if (filter.op === 'and') return pinnedValue(filter.left, attr) ?? pinnedValue(filter.right, attr);
   return null;
 }

@@ -55,15 +55,6 @@ export class ScimUsersService {
             ? await this.users.by('externalId', byExternal)
             : await this.users.byIds([idOf(byId!) ?? 0].filter(Boolean));
       await answer.add(await this.resources(candidates, base));
-    } else if (pushedDown(pinnedEmail(q.filter))) {
-      // emails.value eq: only the users the database finds with that address are read (Hardening IV item 22).
-      const address = pinnedEmail(q.filter)!;
-      for (let after = 0; ;) {
-        const batch = await this.users.withEmail(address, after, SCAN_BATCH);
-        if (!batch.length) break;
-        after = batch[batch.length - 1].id;
-        await answer.add(await this.resources(batch, base));
-      }
     } else if (!q.filter) {
       // No filter: the page alone is read, the total is a count.
       const found: Json[] = [];
@@ -79,9 +70,14 @@ export class ScimUsersService {
       }
       return listResponse(await this.users.count(), q.startIndex, found.map(q.project));
     } else {
-      // A filter no index answers: every user is read once, a batch at a time.
+      // A filter no index answers: every user is read once, a batch at a time; with emails.value eq,
+      // only the users the database finds with that address (Hardening IV item 22).
+      const address = pinnedEmail(q.filter);
+      const read = pushedDown(address)
+        ? (after: number) => this.users.withEmail(address, after, SCAN_BATCH)
+        : (after: number) => this.users.scan(after, SCAN_BATCH);
       for (let after = 0; ;) {
-        const batch = await this.users.scan(after, SCAN_BATCH);
+        const batch = await read(after);
         if (!batch.length) break;
         after = batch[batch.length - 1].id;
         await answer.add(await this.resources(batch, base));

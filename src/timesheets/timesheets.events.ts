@@ -1,4 +1,4 @@
-import { CHANGE_EVENT_DATA, declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareChangeEvents } from '../common/outbox/event-schemas';
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
@@ -14,4 +14,4 @@ declare module '../common/outbox/outbox' {
 
 export const TIMESHEET_WEBHOOK_EVENTS = ['timesheet.submitted'] as const satisfies readonly WebhookEvent[];
 
-declareEventSchemas(Object.fromEntries(TIMESHEET_WEBHOOK_EVENTS.map((e) => [e, CHANGE_EVENT_DATA])));
+declareChangeEvents(TIMESHEET_WEBHOOK_EVENTS);

@@ -1,4 +1,4 @@
-import { CHANGE_EVENT_DATA, declareEventSchemas } from '../common/outbox/event-schemas';
+import { declareChangeEvents } from '../common/outbox/event-schemas';
 import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** The payload of the internal events user.must_change_password and user.password_changed. */
@@ -29,4 +29,4 @@ declare module '../common/outbox/outbox' {
 
 export const USER_WEBHOOK_EVENTS = ['user.created', 'user.updated', 'user.deleted'] as const satisfies readonly WebhookEvent[];
 
-declareEventSchemas(Object.fromEntries(USER_WEBHOOK_EVENTS.map((e) => [e, CHANGE_EVENT_DATA])));
+declareChangeEvents(USER_WEBHOOK_EVENTS);

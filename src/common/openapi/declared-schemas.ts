@@ -29,6 +29,11 @@ export function declaredSchemas(): Array<[string, object]> {
   return [...declared].map(([name, schema]) => [name, structuredClone(schema)]);
 }
 
+/** The names of the declared schemas. */
+export function declaredSchemaNames(): ReadonlySet<string> {
+  return new Set(declared.keys());
+}
+
 /** The replacing schemas, built now. */
 export function replacedSchemas(): Array<[string, object]> {
   return [...replacing].map(([name, build]) => [name, build()]);

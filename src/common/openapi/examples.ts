@@ -61,11 +61,8 @@ function sampleOf(schema: { type?: string; format?: string; enum?: unknown[]; on
   return 'text';
 }
 
-/**
- * The filters parameter of a list shows one filter set (an empty object showed in 29 lists), and an
- * integer without an example of its own shows 1 (one showed 2147483647, its maximum).
- */
-export function parameterExamples(doc: OpenAPIObject): void {
+/** The filters parameter of a list shows one filter set (an empty object showed in 29 lists). */
+export function filterExamples(doc: OpenAPIObject): void {
   for (const methods of Object.values(doc.paths))
     for (const operation of Object.values(methods) as Array<{ parameters?: object[] }>) {
       if (typeof operation !== 'object' || !operation?.parameters) continue;
@@ -81,14 +78,4 @@ export function parameterExamples(doc: OpenAPIObject): void {
           p.example = { [first[0]]: sampleOf(first[1]) };
       }
     }
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    const schema = node as { type?: string; example?: unknown; default?: unknown; enum?: unknown; minimum?: number };
-    if (schema.type === 'integer' && schema.example === undefined && schema.default === undefined && !schema.enum)
-      schema.example = Math.max(1, schema.minimum ?? 1);
-    for (const value of Object.values(node)) visit(value);
-  };
-  visit(doc.paths);
-  visit(doc.components?.schemas);
 }

@@ -4,8 +4,8 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { LEVELS_EXTENSION } from '../auth/access.decorators';
 import { USER_LEVELS, UserLevel } from '../auth/user-level';
 import { LIST_QUERY_EXTENSION, ListQueryDoc } from '../paging/api-list-query.decorator';
-import { errorExamples, parameterExamples } from './examples';
-import { declaredSchemas, ERROR_CONTENT_EXTENSION, replacedSchemas } from './declared-schemas';
+import { errorExamples, filterExamples } from './examples';
+import { declaredSchemaNames, declaredSchemas, ERROR_CONTENT_EXTENSION, replacedSchemas } from './declared-schemas';
 
 /**
  * What @nestjs/swagger's generator cannot say from decorators, added to the document once it is
@@ -113,7 +113,7 @@ export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   requireResponseFields(doc);
   boundIntegers(doc);
   errorExamples(doc);
-  parameterExamples(doc);
+  filterExamples(doc);
   for (const server of doc.servers ?? []) (server as { 'x-internal'?: boolean })['x-internal'] = false;
   const bearer = doc.components?.securitySchemes?.bearer as { bearerFormat?: string; description?: string } | undefined;
   if (bearer) {
@@ -337,7 +337,7 @@ function requireResponseFields(doc: OpenAPIObject): void {
         if (status.startsWith('2')) referenced(response, schemas, responses);
     }
   // A schema written by hand says itself what is required (declared-schemas.ts).
-  const byHand = new Set(declaredSchemas().map(([name]) => name));
+  const byHand = declaredSchemaNames();
   for (const name of responses) {
     const schema = schemas[name];
     if (requests.has(name) || byHand.has(name) || !schema?.properties) continue;
@@ -350,17 +350,28 @@ function requireResponseFields(doc: OpenAPIObject): void {
 
 /**
  * Every integer, in schemas and parameters, states its format and range (int32, as stored; ids,
- * references and counts are never negative), so that a client and a validator know its bounds.
+ * references and counts are never negative), so that a client and a validator know its bounds; one
+ * without an example, default or enum of its own shows 1 or its minimum (it showed 2147483647).
  */
 function boundIntegers(doc: OpenAPIObject): void {
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
-    const schema = node as { type?: string; format?: string; minimum?: number; maximum?: number };
+    const schema = node as {
+      type?: string;
+      format?: string;
+      minimum?: number;
+      maximum?: number;
+      example?: unknown;
+      default?: unknown;
+      enum?: unknown;
+    };
     if (schema.type === 'integer') {
       schema.format ??= 'int32';
       schema.minimum ??= 0;
       schema.maximum ??= 2_147_483_647;
+      if (schema.example === undefined && schema.default === undefined && !schema.enum)
+        schema.example = Math.max(1, schema.minimum);
     }
     for (const value of Object.values(node)) visit(value);
   };

@@ -39,3 +39,8 @@ declareSchemas({
     },
   },
 });
+
+/** Events whose payload is a change (ChangeEventPayload): each gets ChangeEventData. */
+export function declareChangeEvents(events: readonly string[]): void {
+  declareEventSchemas(Object.fromEntries(events.map((e) => [e, CHANGE_EVENT_DATA])));
+}

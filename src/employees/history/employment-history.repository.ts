@@ -105,13 +105,20 @@ export class EmploymentHistoryRepository {
     await this.insertSegments(em, segments);
   }
 
-  /** The stored segments of these employees (a page's worth), in employee and date order. */
-  segmentsOfMany(employeeIds: number[]): Promise<EmploymentSegment[]> {
-    if (!employeeIds.length) return Promise.resolve([]);
-    return this.ds.getRepository(EmploymentSegment).find({
+  /** The stored segments of these employees (a page's worth), each employee's in date order. */
+  async segmentsOfMany(employeeIds: number[]): Promise<Map<number, EmploymentSegment[]>> {
+    const out = new Map<number, EmploymentSegment[]>();
+    if (!employeeIds.length) return out;
+    const rows = await this.ds.getRepository(EmploymentSegment).find({
       where: { employeeId: In(employeeIds) },
       order: { employeeId: 'ASC', effectiveFrom: 'ASC' },
     });
+    for (const s of rows) {
+      const list = out.get(s.employeeId);
+      if (list) list.push(s);
+      else out.set(s.employeeId, [s]);
+    }
+    return out;
   }
 
   /** The employee's stored segments, in date order. */

@@ -219,13 +219,13 @@ export class EmploymentHistoryService {
    */
   async daysInScope(scope: EmployeeScope, items: ReadonlyArray<{ employee: number; at: Date }>): Promise<boolean[]> {
     if (scope.kind !== 'departments') return items.map(() => true);
-    const segments = await this.repository.segmentsOfMany([...new Set(items.map((i) => i.employee))]);
-    const days = await Promise.all(items.map((i) => this.writer.today(i.at)));
+    const byEmployee = await this.repository.segmentsOfMany([...new Set(items.map((i) => i.employee))]);
+    const days = await this.writer.daysOf(items.map((i) => i.at));
     return items.map((item, n) => {
       const day = days[n];
-      const s = segments.find(
-        (x) => x.employeeId === item.employee && x.effectiveFrom <= day && (x.effectiveTo === null || x.effectiveTo >= day),
-      );
+      const s = byEmployee
+        .get(item.employee)
+        ?.find((x) => x.effectiveFrom <= day && (x.effectiveTo === null || x.effectiveTo >= day));
       return s !== undefined && s.departmentId !== null && scope.departmentIds.includes(s.departmentId);
     });
   }

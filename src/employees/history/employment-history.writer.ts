@@ -85,16 +85,13 @@ function toSegmentRow(employeeId: number, s: Segment): EmploymentSegment {
 }
 
 const SEGMENT_KEYS = ['effectiveFrom', 'effectiveTo', 'salary', 'changeId', ...DATED_FIELDS.map(propOf)] as const;
+/** A segment row's column as text (stored ids may come back as text or numbers), null when empty. */
+const columnText = (row: EmploymentSegment, key: (typeof SEGMENT_KEYS)[number]) => {
+  const v = (row as unknown as Record<string, string | number | null | undefined>)[key];
+  return v === null || v === undefined ? null : String(v);
+};
 /** Two segment rows of an employee alike in every column (a stored one's values as the driver reads them). */
-const sameRow = (a: EmploymentSegment, b: EmploymentSegment) =>
-  SEGMENT_KEYS.every((k) => {
-    // Stored ids may come back as text or numbers, dates as text: compared as text.
-    const text = (row: EmploymentSegment) => {
-      const v = (row as unknown as Record<string, string | number | null | undefined>)[k];
-      return v === null || v === undefined ? null : String(v);
-    };
-    return text(a) === text(b);
-  });
+const sameRow = (a: EmploymentSegment, b: EmploymentSegment) => SEGMENT_KEYS.every((k) => columnText(a, k) === columnText(b, k));
 
 /** A stored segment's dated values as the employee's properties (the two share the column names). */
 export function datedProps(s: EmploymentSegment): Partial<Employee> {
@@ -134,7 +131,13 @@ export class EmploymentHistoryWriter {
 
   /** The company's day at `now` (the time zone setting the notifications use). */
   async today(now = new Date()): Promise<string> {
-    return localDate(now, knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC');
+    return (await this.daysOf([now]))[0];
+  }
+
+  /** The company's day of each instant, the time zone read once. */
+  async daysOf(instants: readonly Date[]): Promise<string[]> {
+    const zone = knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC';
+    return instants.map((at) => localDate(at, zone));
   }
 
   /**
