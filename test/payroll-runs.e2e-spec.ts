@@ -17,10 +17,12 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
 
   const ok = (method: Parameters<typeof call>[0], url: string, body?: object, token = admin) =>
     okCaller(t.app)(method, url, token, body);
-  const settled = async (id: number) => {
+  // Completing renders each payslip's PDF with Chromium, whose first start under npm test's three
+  // workers on two cores took over 10 s once (CI): that wait gets a minute.
+  const settled = async (id: number, ms = 10_000) => {
     await until(
       async () => !['Processing', 'Completing'].includes((await ok('GET', `/payroll_config/payrolls/${id}`)).status),
-      10_000,
+      ms,
     );
     return ok('GET', `/payroll_config/payrolls/${id}`);
   };
@@ -480,7 +482,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect((await ok('GET', `/payroll_config/payslip-templates/${template.id}/preview`)).html).toContain('Net: ');
 
     expect((await ok('POST', `/payroll_config/payrolls/${payroll.id}/generate-payslips`)).status).toBe('Completing');
-    const completed = await settled(payroll.id);
+    const completed = await settled(payroll.id, 60_000);
     expect(completed).toMatchObject({ status: 'Completed', completed_at: expect.any(String) });
     await refuse('process', 'Completed');
     expect((await call('DELETE', `/payroll_config/payrolls/${payroll.id}`, admin)).statusCode).toBe(409);
@@ -523,5 +525,5 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect((await ok('POST', `/payroll_config/payrolls/${payroll.id}/delete-payslips`)).status).toBe('Processed');
     expect(await ok('GET', `/payroll_config/payrolls/${payroll.id}/payslips`)).toEqual([]);
     await refuse('delete-payslips', 'Processed');
-  });
+  }, 120_000);
 });
