@@ -4,6 +4,13 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** "Today" is the company's day from CompanyClock (src/common/time/company-clock.ts), never UTC's slice of now. */
+const TODAY_SLICE = {
+  selector:
+    "CallExpression[callee.property.name='slice'][callee.object.callee.property.name='toISOString'][callee.object.callee.object.type='NewExpression'][callee.object.callee.object.arguments.length=0][arguments.1.value=10]",
+  message: "Today is the company's day: CompanyClock.today() (src/common/time/company-clock.ts), not a UTC slice of new Date().",
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'data/**', 'clients/**', '.ci/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -28,7 +35,20 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/common/database/transaction.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
+        },
+        TODAY_SLICE,
+      ],
+    },
+  },
+  { files: ['src/common/database/transaction.ts'], rules: { 'no-restricted-syntax': ['error', TODAY_SLICE] } },
   // A service does one job (issue 26 for payroll, issue 42 for every module): at most 300 lines.
   { files: ['src/**/*.service.ts'], rules: { 'max-lines': ['error', { max: 300 }] } },
   {
@@ -43,6 +63,7 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name='transaction']",
           message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
         },
+        TODAY_SLICE,
         {
           selector:
             'CallExpression[callee.property.name=/^(createQueryBuilder|query|getRawMany|getRawOne|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|andWhere|orWhere|addSelect|groupBy|addGroupBy|having|setParameters)$/]',

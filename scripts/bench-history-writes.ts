@@ -6,6 +6,7 @@
  * them, each the median of 5, with the segments each wrote.
  */
 import 'reflect-metadata';
+import { CompanyClock } from '../src/common/time/company-clock';
 import { DataSource } from 'typeorm';
 import { addDays } from '../src/common/time/days';
 import { withEmployeeLock } from '../src/employees/employee-lock';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     const ref = app.get(ReferenceService);
     const departments = [await ref.addDepartment('A', null), await ref.addDepartment('B', null)];
     const first = await bulkEmployees(ds, 1, departments);
-    const today = await writer.today();
+    const today = await app.get(CompanyClock).today();
     const start = addDays(today, -CHANGES - 10);
     await ds.query('UPDATE employees SET joined_date = ? WHERE id = ?', [start, first]);
     await ds.query('UPDATE employment_changes SET effective_date = ? WHERE employee_id = ?', [start, first]);

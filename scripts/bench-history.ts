@@ -9,6 +9,7 @@
  * - GET /events: 100 000 events read by an Admin in pages of 500.
  */
 import 'reflect-metadata';
+import { CompanyClock } from '../src/common/time/company-clock';
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
 
     // 1 000 changes scheduled for tomorrow, then the job on that day.
     const writer = app.get(EmploymentHistoryWriter);
-    const today = await writer.today();
+    const today = await app.get(CompanyClock).today();
     const tomorrow = addDays(today, 1);
     t0 = Date.now();
     for (let i = 0; i < SCHEDULED; i++) {

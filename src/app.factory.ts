@@ -1,4 +1,5 @@
 import { ModuleMetadata } from '@nestjs/common';
+import { CompanyClock } from './common/time/company-clock';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -124,7 +125,11 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
   registerEnvelope(fastify);
   registerBodyEtags(fastify);
   registerDeepObjectFilters(fastify);
-  registerExports(fastify, { dataSource: app.get(DataSource), authenticator: app.get<Authenticator>(AUTHENTICATOR) });
+  registerExports(fastify, {
+    dataSource: app.get(DataSource),
+    authenticator: app.get<Authenticator>(AUTHENTICATOR),
+    clock: app.get(CompanyClock),
+  });
   // The documentation's routes answer as they are, with the headers of an HTML page: flag every route Swagger adds.
   let documentationRoutes = true;
   fastify.addHook('onRoute', (route) => {

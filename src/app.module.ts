@@ -7,6 +7,7 @@ import { AccessGuard } from './common/auth/access.guard';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ImportKindsModule } from './common/import/import-kinds.module';
+import { ClockModule } from './common/time/company-clock';
 import { StorageModule } from './common/storage/storage.module';
 import { ImportsModule } from './imports/imports.module';
 import { DocumentsModule } from './documents/documents.module';
@@ -52,6 +53,7 @@ export class AppModule {
         MailModule.forRoot(config),
         IdempotencyModule,
         ImportKindsModule,
+        ClockModule,
         StorageModule,
         SettingsModule,
         AuthModule,

@@ -8,7 +8,6 @@ import { DataSource } from 'typeorm';
 import { FILE_STORE, FileStore, KEY_PATTERN } from '../src/common/storage/file-store';
 import { DocumentJobsService } from '../src/documents/document-jobs.service';
 import { addDays } from '../src/common/time/days';
-import { today } from '../src/documents/document-status';
 import { receiveUpload } from '../src/documents/document-upload';
 import { EmployeesService } from '../src/employees/employees.service';
 import { EmployeeFactsService } from '../src/employees/employee-facts.service';
@@ -107,7 +106,8 @@ async function s3Storage(): Promise<StorageDriver> {
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const day = (offset: number) => addDays(today(), offset);
+/** The company's day `offset` days from today (no Time Zone set: UTC's). */
+const day = (offset: number) => addDays(new Date().toISOString().slice(0, 10), offset);
 
 /** Employee documents (issue 28): uploads, versions, downloads, scope, refusals, deletion, on each storage driver. */
 describe.each([

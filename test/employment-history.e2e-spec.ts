@@ -1,5 +1,5 @@
 import { EmployeeFactsService } from '../src/employees/employee-facts.service';
-import { WorkforceInsightsService } from '../src/insights/workforce.service';
+import { CompanyClock } from '../src/common/time/company-clock';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { addDays } from '../src/common/time/days';
 import { DataSource } from 'typeorm';
@@ -399,8 +399,7 @@ describe('employment history', () => {
   });
 
   it('headcount at each month end and turnover by the department of the day (insights)', async () => {
-    const workforce = t.app.get(WorkforceInsightsService);
-    workforce.clock = () => new Date('2025-12-15T12:00:00Z');
+    t.app.get(CompanyClock).moveTo(new Date('2025-12-15T12:00:00Z'));
     const lab = (await ok('POST', '/departments', admin, { name: 'Workforce Lab', parent: c.departments.company })).id;
     const stays = await newEmployee({ joined_date: '2020-01-01', department: lab });
     const movesOut = await newEmployee({ joined_date: '2020-01-01', department: lab });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
+import { CompanyClock } from '../src/common/time/company-clock';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
-import { InsightsService } from '../src/insights/insights.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 
@@ -129,7 +129,7 @@ describe('insights rollups: kept exact by every write', () => {
   });
 
   it('leave: requested, approved, cancelled; a request running across a period start counts once per weekday, as for a Manager', async () => {
-    t.app.get(InsightsService).clock = () => new Date('2026-06-15T12:00:00Z'); // 6months starts on 2025-12-16
+    t.app.get(CompanyClock).moveTo(new Date('2026-06-15T12:00:00Z')); // 6months starts on 2025-12-16
     for (const y of [2025, 2026])
       await ok('POST', '/leave-periods', admin, { name: `P${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
     const type = (await ok('POST', '/leave-types', admin, { name: 'Any', default_days: 0, allow_negative: true })).id;

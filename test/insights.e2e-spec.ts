@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
+import { CompanyClock } from '../src/common/time/company-clock';
 import { rebuildInsightRollups } from '../src/database/insight-rollups';
 import { insertRows } from '../src/database/seeds/seed-tools';
 import { INSIGHT_NAMES } from '../src/insights/insights.dto';
-import { InsightsService } from '../src/insights/insights.service';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { buildCompany, Company } from './helpers/company';
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
@@ -54,7 +54,7 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
     c = await buildCompany(t.app);
     call = apiCaller(t.app);
     admin = c.users.admin.token;
-    t.app.get(InsightsService).clock = () => new Date('2026-06-15T12:00:00Z');
+    t.app.get(CompanyClock).moveTo(new Date('2026-06-15T12:00:00Z'));
     for (const y of [2023, 2024, 2025, 2026]) {
       expect(
         (await call('POST', '/leave-periods', admin, { name: String(y), date_start: `${y}-01-01`, date_end: `${y}-12-31` }))

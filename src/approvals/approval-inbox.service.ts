@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -40,6 +41,7 @@ export class ApprovalInboxService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly jobs: JobQueue,
+    private readonly clock: CompanyClock,
   ) {}
 
   onModuleInit(): void {
@@ -51,7 +53,7 @@ export class ApprovalInboxService implements OnModuleInit {
   }
 
   /** The caller's open steps, oldest request first: its own rows, and the Admins' for an Admin; never its own requests. */
-  async pending(caller: AuthUser, query: ListQueryDto, now = new Date()): Promise<Page<PendingApprovalDto>> {
+  async pending(caller: AuthUser, query: ListQueryDto, now = this.clock.now()): Promise<Page<PendingApprovalDto>> {
     const page = await pendingApprovalRows(
       this.ds,
       { employeeId: caller.employeeId, userId: caller.id, admin: caller.level === 'Admin' },
@@ -80,7 +82,7 @@ export class ApprovalInboxService implements OnModuleInit {
    * join them (once per step), with `approval.escalated`. Each under the employee's lock, so a
    * decision and an escalation of one request never interleave. How many steps escalated.
    */
-  async escalateDue(now = new Date()): Promise<number> {
+  async escalateDue(now = this.clock.now()): Promise<number> {
     let escalated = 0;
     for (;;) {
       const due = await this.ds.getRepository(Approval).find({

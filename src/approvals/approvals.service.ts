@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException } from '../common/errors/domain.exception';
 import { recordEvent } from '../common/outbox/outbox';
 import { RecipientRule } from '../common/outbox/reactions';
-import { knownTimeZone, localDate } from '../common/time/zones';
-import { TIME_ZONE } from '../settings/settings.registry';
-import { SettingsService } from '../settings/settings.service';
 import { ancestry, awayOn, delegatesOn, departmentsOf, headOf, namesOf, policiesOf, subjectOf } from './approvals.repository';
 import { ChainDecision, decide, deciders, DEFAULT_STEPS, openStep, pendingStep, policyFor, resolveRoles } from './approval-chain';
 import { ApprovalViewDto } from './dto/approvals.dto';
@@ -50,16 +48,11 @@ const ERRORS = {
 export class ApprovalsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly settings: SettingsService,
+    private readonly clock: CompanyClock,
   ) {}
 
-  /** The company's day of `now`. */
-  async today(now = new Date()): Promise<string> {
-    return localDate(now, knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC');
-  }
-
   /** Starts the chain of a new request (a time entry submitted again starts over). */
-  async start(em: EntityManager, request: ChainRequest, now = new Date()): Promise<Approval> {
+  async start(em: EntityManager, request: ChainRequest, now = this.clock.now()): Promise<Approval> {
     const employee = await subjectOf(em, request.employeeId);
     const departments = await departmentsOf(em);
     const policy = policyFor(await policiesOf(em, request.kind), {
@@ -105,7 +98,7 @@ export class ApprovalsService {
     decision: Decision,
     options: { administers: boolean; comment?: string | null; expectedStep?: number; now?: Date; summary: () => Promise<string> },
   ): Promise<ApprovalStatus> {
-    const now = options.now ?? new Date();
+    const now = options.now ?? this.clock.now();
     const approval =
       (await em.getRepository(Approval).findOne({ where: { kind, requestId: request.id } })) ??
       (await this.start(
@@ -240,7 +233,7 @@ export class ApprovalsService {
   private async open(em: EntityManager, approval: Approval, decisions: ChainDecision[], now: Date): Promise<void> {
     const index = approval.currentStep - 1;
     const step: ResolvedStep = approval.steps[index];
-    const day = await this.today(now);
+    const day = await this.clock.today(now);
     const opened = openStep(
       step,
       approval.employeeId,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -7,7 +8,7 @@ import { recordEvents } from '../common/outbox/outbox';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { FILE_STORE, FileStore } from '../common/storage/file-store';
 import { addDays, daysBetween } from '../common/time/days';
-import { documentStatus, dueMark, EXPIRED_MARK, expiringWindow, today } from './document-status';
+import { documentStatus, dueMark, EXPIRED_MARK, expiringWindow } from './document-status';
 import { DocumentTypesService } from './document-types.service';
 import { DocumentsRepository, ExpiryCandidate } from './documents.repository';
 import { DocumentExpiryPayload, DocumentReminderPayload } from './documents.events';
@@ -46,6 +47,7 @@ export class DocumentJobsService implements OnModuleInit {
     private readonly repository: DocumentsRepository,
     private readonly types: DocumentTypesService,
     private readonly jobs: JobQueue,
+    private readonly clock: CompanyClock,
   ) {}
 
   onModuleInit(): void {
@@ -68,7 +70,8 @@ export class DocumentJobsService implements OnModuleInit {
    * notify_days_before marks, and on expiry. A batch's statuses, reminder rows and webhook events
    * commit together; tasks follow the commit.
    */
-  async runExpiry(day = today()): Promise<ExpiryRun> {
+  async runExpiry(on?: string): Promise<ExpiryRun> {
+    const day = on ?? (await this.clock.today());
     const types = new Map((await this.types.all()).map((t) => [t.id, t]));
     const horizon = addDays(day, Math.max(0, ...[...types.values()].map(expiringWindow)));
     const result: ExpiryRun = { marked: 0, reminders: 0 };

@@ -2,11 +2,6 @@ import { daysBetween } from '../common/time/days';
 import { DocumentStatus } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
 
-/** Today, YYYY-MM-DD in UTC: the day documents expire by. */
-export function today(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 /** How many days before valid_until a document of the type is Expiring: its most distant reminder. */
 export function expiringWindow(type: Pick<DocumentType, 'notifyDaysBefore'>): number {
   return Math.max(0, ...type.notifyDaysBefore);

@@ -1,4 +1,5 @@
 import { Injectable, Inject } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
@@ -8,7 +9,7 @@ import { ValidationException } from '../common/errors/domain.exception';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { FILE_STORE, FileStore } from '../common/storage/file-store';
 import { ReceivedFile } from './document-upload';
-import { documentStatus, today } from './document-status';
+import { documentStatus } from './document-status';
 import { auditView, DOCUMENTS_RESOURCE, toDocumentDto } from './document-views';
 import { REMOVE_DOCUMENT_FILES_JOB } from './documents.jobs';
 import { DocumentDto } from './dto/document.dto';
@@ -25,6 +26,7 @@ export class DocumentWriterService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(FILE_STORE) private readonly store: FileStore,
     private readonly jobs: JobQueue,
+    private readonly clock: CompanyClock,
   ) {}
 
   /** A new document and its first version, audited, in one transaction. */
@@ -49,7 +51,7 @@ export class DocumentWriterService {
           name: meta.name,
           notes: meta.notes,
           version: 1,
-          status: documentStatus(meta.validity.validUntil, type, today()),
+          status: documentStatus(meta.validity.validUntil, type, await this.clock.today()),
           ...fileFields(file, meta.validity, meta.uploadedBy),
           createdAt: now,
           updatedAt: now,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
@@ -19,7 +20,7 @@ import { EmployeesService } from '../employees/employees.service';
 import { DocumentAccessService } from './document-access.service';
 import { DocumentTypesService } from './document-types.service';
 import { MultipartRequest, receiveUpload } from './document-upload';
-import { documentStatus, today } from './document-status';
+import { documentStatus } from './document-status';
 import { auditView, DOCUMENTS_RESOURCE, toDocumentDto, toVersionDto } from './document-views';
 import { checkValidity, DocumentWriterService, fileFields } from './document-writer.service';
 import { DOCUMENT_LIST_SPEC, DocumentsRepository, EMPLOYEE_DOCUMENT_LIST_SPEC } from './documents.repository';
@@ -62,6 +63,7 @@ export class DocumentsService implements OnModuleInit {
     private readonly documentAccess: DocumentAccessService,
     private readonly writer: DocumentWriterService,
     private readonly employees: EmployeesService,
+    private readonly clock: CompanyClock,
   ) {}
 
   onModuleInit(): void {
@@ -135,7 +137,7 @@ export class DocumentsService implements OnModuleInit {
         const before = auditView(doc);
         Object.assign(doc, fileFields(received.file, validity, caller.id), {
           version: doc.version + 1,
-          status: documentStatus(validity.validUntil, type!, today()),
+          status: documentStatus(validity.validUntil, type!, await this.clock.today()),
           updatedAt: toWholeSecond(),
           ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
         });
@@ -175,7 +177,7 @@ export class DocumentsService implements OnModuleInit {
         ...(dto.notes !== undefined ? { notes: dto.notes } : {}),
         validFrom: validity.validFrom,
         validUntil: validity.validUntil,
-        status: documentStatus(validity.validUntil, type, today()),
+        status: documentStatus(validity.validUntil, type, await this.clock.today()),
       });
       const after = auditView(doc);
       if (JSON.stringify(before) !== JSON.stringify(after)) {

@@ -1,10 +1,10 @@
-import { datesProblem, newEmployee, today, wholeYears } from './employee-rules';
+import { datesProblem, newEmployee, wholeYears } from './employee-rules';
 
 describe('employee rules shared by the API and the import', () => {
   it('a new employee is Active unless given; a Terminated one without a date left today', () => {
-    expect(newEmployee({ firstName: 'A' })).toEqual({ status: 'Active', firstName: 'A' });
-    expect(newEmployee({ status: 'Terminated' })).toEqual({ status: 'Terminated', terminationDate: today() });
-    expect(newEmployee({ status: 'Terminated', terminationDate: '2025-01-31' }).terminationDate).toBe('2025-01-31');
+    expect(newEmployee({ firstName: 'A' }, '2026-12-02')).toEqual({ status: 'Active', firstName: 'A' });
+    expect(newEmployee({ status: 'Terminated' }, '2026-12-02')).toEqual({ status: 'Terminated', terminationDate: '2026-12-02' });
+    expect(newEmployee({ status: 'Terminated', terminationDate: '2025-01-31' }, '2026-12-02').terminationDate).toBe('2025-01-31');
   });
 
   it('does not leave before it joined; either date missing is no problem', () => {

@@ -8,20 +8,16 @@ import { Employee } from './entities/employee.entity';
  * before it joined; it does not supervise or approve itself.
  */
 
-export function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
-/** A new employee's fields: Active unless given, and its termination date settled. */
-export function newEmployee(fields: Partial<Employee>): Partial<Employee> {
+/** A new employee's fields: Active unless given, and its termination date settled (`today`: the company's day). */
+export function newEmployee(fields: Partial<Employee>, today: string): Partial<Employee> {
   const e: Partial<Employee> = { status: 'Active', ...fields };
-  settleTermination(e);
+  settleTermination(e, today);
   return e;
 }
 
-/** A Terminated employee without a termination date leaves today. */
-export function settleTermination(e: Pick<Partial<Employee>, 'status' | 'terminationDate'>): void {
-  if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = today();
+/** A Terminated employee without a termination date leaves today (the company's day). */
+export function settleTermination(e: Pick<Partial<Employee>, 'status' | 'terminationDate'>, today: string): void {
+  if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = today;
 }
 
 /** termination_date must not be before joined_date. */

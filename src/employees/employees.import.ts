@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudits } from '../common/audit/audit-log';
@@ -146,6 +147,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     private readonly employees: EmployeesService,
     private readonly history: EmploymentHistoryWriter,
     private readonly changes: EmploymentHistoryService,
+    private readonly clock: CompanyClock,
   ) {}
 
   onModuleInit(): void {
@@ -167,6 +169,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
       this.employees,
       this.history,
       this.changes,
+      await this.clock.today(),
     );
   }
 }
@@ -190,6 +193,8 @@ class EmployeesImportSession implements ImportSession {
     private readonly employees: EmployeesService,
     private readonly history: EmploymentHistoryWriter,
     private readonly changes: EmploymentHistoryService,
+    /** The company's day when the import began: a Terminated row without a date left on it. */
+    private readonly today: string,
   ) {}
 
   remember(rows: ImportRow[]): void {
@@ -471,7 +476,7 @@ class EmployeesImportSession implements ImportSession {
       if (value === undefined) continue;
       e[f.prop] = f.byName ? (typeof value === 'string' ? this.nationalityId(value) : null) : value;
     }
-    return newEmployee(e);
+    return newEmployee(e, this.today);
   }
 
   private nationalityId(name: string): number | null {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -56,6 +57,7 @@ export class EmployeesService {
     private readonly hooks: EmployeeHooks,
     private readonly mapper: EmployeeMapper,
     private readonly history: EmploymentHistoryWriter,
+    private readonly clock: CompanyClock,
   ) {
     this.employees = dataSource.getRepository(Employee);
     this.totals = new TotalsCache(config.listTotalsCacheMs);
@@ -101,7 +103,7 @@ export class EmployeesService {
 
   async create(dto: CreateEmployeeDto, caller?: AuthUser): Promise<EmployeeDto> {
     const patch = await this.mapper.toPatch(dto);
-    const employee = this.employees.create(newEmployee(patch as Partial<Employee>));
+    const employee = this.employees.create(newEmployee(patch as Partial<Employee>, await this.clock.today()));
     await this.check(employee, patch);
     const saved = await this.write(employee, () =>
       transaction(this.dataSource, async (em) => {
@@ -146,7 +148,7 @@ export class EmployeesService {
     // recorded under the employee lock, as is a department change with its hooks; any other change
     // is a plain transaction. Before the employee joined, it counts from the joined date.
     const dated = datedPatch(changedPatch);
-    const effectiveDate = dated ? maxDay(await this.history.today(), employee.joinedDate) : null;
+    const effectiveDate = dated ? maxDay(await this.clock.today(), employee.joinedDate) : null;
     // The history's rewrite runs the department hooks for the days whose department moved.
     const locked = dated !== null || !!ifMatch;
     const work = async (em: EntityManager) => {
@@ -234,7 +236,7 @@ export class EmployeesService {
         : [{ name: f.api, field: f, value: value as number }];
     });
     const problems = await this.mapper.referenceProblems(scope, e.id, refs);
-    settleTermination(e);
+    settleTermination(e, await this.clock.today());
     const dates = datesProblem(e.joinedDate, e.terminationDate);
     if (dates) problems.push(dates);
     if (problems.length) throw new ValidationException(problems);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { localDay } from '../common/time/days';
+import { CompanyClock } from '../common/time/company-clock';
 import { RecentResults } from '../common/cache/recent-results';
 import { DomainException } from '../common/errors/domain.exception';
 import { AuthUser } from '../common/auth/auth-user';
@@ -27,20 +27,20 @@ import {
 const LEAVE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Cancelled'];
 
 /**
- * The period ending today (server time zone, TZ): `6months` runs from the day after the same date
+ * The period ending `today` (the company's day): `6months` runs from the day after the same date
  * six months earlier (clamped to that month's end: 31 August → from 1 March), and so on; `all` has
- * no start.
+ * no start. Day arithmetic on the date (UTC, where no zone moves a day).
  */
 export type { PeriodRange };
 
-export function periodRange(period: InsightPeriod, now = new Date()): PeriodRange {
-  const to = localDay(now);
+export function periodRange(period: InsightPeriod, today: string): PeriodRange {
   const months = { '6months': 6, '1year': 12, '2years': 24, '3years': 36, all: 0 }[period];
-  if (!months) return { from: null, to };
-  const month = now.getMonth() - months;
-  const lastDay = new Date(now.getFullYear(), month + 1, 0).getDate();
-  const start = new Date(now.getFullYear(), month, Math.min(now.getDate(), lastDay) + 1);
-  return { from: localDay(start), to };
+  if (!months) return { from: null, to: today };
+  const [y, m, d] = today.split('-').map(Number);
+  const month = m - 1 - months;
+  const lastDay = new Date(Date.UTC(y, month + 1, 0)).getUTCDate();
+  const start = new Date(Date.UTC(y, month, Math.min(d, lastDay) + 1));
+  return { from: start.toISOString().slice(0, 10), to: today };
 }
 
 type Insights = InsightsService['insights'];
@@ -68,9 +68,6 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  */
 @Injectable()
 export class InsightsService {
-  /** "Today" comes from here (the tests set a fixed day). */
-  clock: () => Date = () => new Date();
-
   /** The computations by endpoint name. */
   readonly insights = {
     'leave-summary': (c: AuthUser, p: InsightPeriod) => this.leaveSummary(c, p),
@@ -95,6 +92,7 @@ export class InsightsService {
     private readonly repository: InsightsRepository,
     private readonly ledger: LeaveBalancesService,
     private readonly liability: LeaveLiabilityService,
+    private readonly clock: CompanyClock,
   ) {
     this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }
@@ -107,7 +105,7 @@ export class InsightsService {
   async get<N extends InsightName>(caller: AuthUser, name: N, period: InsightPeriod): Promise<Awaited<ReturnType<Insights[N]>>> {
     const compute = () => this.insights[name](caller, period) as Promise<Awaited<ReturnType<Insights[N]>>>;
     if (!this.config.insightsCacheMs) return compute();
-    const key = `${name}|${period}|${periodRange(period, this.clock()).to}|${scopeKey(await this.access.scopeOf(caller))}`;
+    const key = `${name}|${period}|${(await this.range(period)).to}|${scopeKey(await this.access.scopeOf(caller))}`;
     return this.cache.get(key, compute) as Promise<Awaited<ReturnType<Insights[N]>>>;
   }
 
@@ -117,7 +115,7 @@ export class InsightsService {
    * the leave ledger, in the caller's scope; most days first. Cached as the other insights.
    */
   async leaveLiability(caller: AuthUser, period: InsightPeriod | number): Promise<LeaveLiabilityDto[]> {
-    const day = typeof period === 'number' ? await this.ledger.periodEnd(period) : this.range(period).to;
+    const day = typeof period === 'number' ? await this.ledger.periodEnd(period) : (await this.range(period)).to;
     if (!day) throw new DomainException('NOT_FOUND', `Leave period ${period} not found`);
     const scope = await this.access.scopeOf(caller);
     const compute = async () => {
@@ -186,7 +184,7 @@ export class InsightsService {
   }
 
   async attendanceSummary(caller: AuthUser, period: InsightPeriod): Promise<AttendanceInsightDto> {
-    const r = await this.repository.attendanceTotals(await this.access.scopeOf(caller), this.range(period));
+    const r = await this.repository.attendanceTotals(await this.access.scopeOf(caller), await this.range(period));
     const hours = r.seconds / 3600;
     return {
       records: r.records,
@@ -198,17 +196,21 @@ export class InsightsService {
   }
 
   async attendanceMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
-    const hours = await this.repository.attendanceHoursBy(await this.access.scopeOf(caller), this.range(period), 'dayOfMonth');
+    const hours = await this.repository.attendanceHoursBy(
+      await this.access.scopeOf(caller),
+      await this.range(period),
+      'dayOfMonth',
+    );
     return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
   }
 
   async attendanceWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
-    const hours = await this.repository.attendanceHoursBy(await this.access.scopeOf(caller), this.range(period), 'weekday');
+    const hours = await this.repository.attendanceHoursBy(await this.access.scopeOf(caller), await this.range(period), 'weekday');
     return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
   }
 
   async timesheetSummary(caller: AuthUser, period: InsightPeriod): Promise<TimesheetInsightDto> {
-    const r = await this.repository.timeEntryTotals(await this.access.scopeOf(caller), this.range(period));
+    const r = await this.repository.timeEntryTotals(await this.access.scopeOf(caller), await this.range(period));
     const hours = r.minutes / 60;
     return {
       entries: r.entries,
@@ -219,20 +221,24 @@ export class InsightsService {
   }
 
   async timesheetMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
-    const hours = await this.repository.timesheetHoursBy(await this.access.scopeOf(caller), this.range(period), 'dayOfMonth');
+    const hours = await this.repository.timesheetHoursBy(
+      await this.access.scopeOf(caller),
+      await this.range(period),
+      'dayOfMonth',
+    );
     return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
   }
 
   async timesheetWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
-    const hours = await this.repository.timesheetHoursBy(await this.access.scopeOf(caller), this.range(period), 'weekday');
+    const hours = await this.repository.timesheetHoursBy(await this.access.scopeOf(caller), await this.range(period), 'weekday');
     return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
   }
 
   private async leaveBy(caller: AuthUser, period: InsightPeriod, key: LeaveKey): Promise<Map<string, LeaveFigures>> {
-    return this.repository.leaveBy(await this.access.scopeOf(caller), this.range(period), key);
+    return this.repository.leaveBy(await this.access.scopeOf(caller), await this.range(period), key);
   }
 
-  private range(period: InsightPeriod): PeriodRange {
-    return periodRange(period, this.clock());
+  private async range(period: InsightPeriod): Promise<PeriodRange> {
+    return periodRange(period, await this.clock.today());
   }
 }

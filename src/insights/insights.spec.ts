@@ -1,7 +1,7 @@
 import { periodRange } from './insights.service';
 
 describe('insights periods', () => {
-  const at = (day: string) => new Date(`${day}T12:00:00`); // local noon: TZ=UTC under npm test
+  const at = (day: string) => day; // the company's day
   it('end today and start the day after the same date N months earlier', () => {
     expect(periodRange('6months', at('2026-11-23'))).toEqual({ from: '2026-05-24', to: '2026-11-23' });
     expect(periodRange('1year', at('2026-11-23'))).toEqual({ from: '2025-11-24', to: '2026-11-23' });

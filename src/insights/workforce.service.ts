@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { AuthUser } from '../common/auth/auth-user';
 import { RecentResults } from '../common/cache/recent-results';
 import { addDays } from '../common/time/days';
@@ -32,8 +33,6 @@ export function monthEnds(from: string, to: string): string[] {
  */
 @Injectable()
 export class WorkforceInsightsService {
-  /** "Today" comes from here (the tests set a fixed day). */
-  clock: () => Date = () => new Date();
   private readonly cache: RecentResults<unknown>;
 
   constructor(
@@ -41,6 +40,7 @@ export class WorkforceInsightsService {
     private readonly access: EmployeeAccessService,
     private readonly employees: EmployeesRepository,
     private readonly repository: InsightsRepository,
+    private readonly clock: CompanyClock,
   ) {
     this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }
@@ -98,7 +98,7 @@ export class WorkforceInsightsService {
 
   /** The period's month ends (the ten years up to today for `all`), and the cache key of the period, day and caller's scope. */
   private async days(caller: AuthUser, period: InsightPeriod) {
-    const range = periodRange(period, this.clock());
+    const range = periodRange(period, await this.clock.today());
     const [y, m] = range.to.split('-').map(Number);
     const first = y * 12 + m - 1 - (ALL_MONTHS - 1);
     const from = range.from ?? `${Math.floor(first / 12)}-${String((first % 12) + 1).padStart(2, '0')}-01`;

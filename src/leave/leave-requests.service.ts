@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -54,6 +55,7 @@ export class LeaveRequestsService {
     private readonly ledger: LeaveLedgerService,
     private readonly balances: LeaveBalancesService,
     private readonly approvals: ApprovalsService,
+    private readonly clock: CompanyClock,
   ) {
     const list = employeeRecords.recordList(leaveRequestRepo, 'l', LEAVE_LIST_SPEC, toLeaveDto);
     // Each row with its chain (issue 45): two queries a page.
@@ -87,7 +89,7 @@ export class LeaveRequestsService {
       const overlap = await this.repository.firstOverlapping(em, employeeId, dto.date_start, dto.date_end);
       if (overlap) throw overlapping(overlap);
       // What is still free: the available days less those already asked for.
-      const [balance] = await this.balances.balances(em, employeeId, this.commitment(dto.date_start), dto.leave_type);
+      const [balance] = await this.balances.balances(em, employeeId, await this.commitment(dto.date_start), dto.leave_type);
       assertCovers(days, balance, allowsNegative(type as LeaveType, balance));
       const repo = em.getRepository(LeaveRequest);
       const saved = await repo.save(
@@ -183,8 +185,9 @@ export class LeaveRequestsService {
   }
 
   /** Per leave type for the period containing today, and request counts by status (all periods). */
-  async summary(caller: AuthUser, employeeId: number, today = new Date().toISOString().slice(0, 10)): Promise<LeaveSummaryDto> {
+  async summary(caller: AuthUser, employeeId: number, day?: string): Promise<LeaveSummaryDto> {
     await this.access.visible(caller, employeeId);
+    const today = day ?? (await this.clock.today());
     const period = await this.setup.periodOf(today);
     const types = await this.leaveTypeRepo.find({ order: { id: 'ASC' } });
     const counts = await this.repository.countsByStatus(employeeId);
@@ -192,15 +195,15 @@ export class LeaveRequestsService {
     return {
       period: period && { id: period.id, name: period.name, date_start: period.dateStart, date_end: period.dateEnd },
       types: period
-        ? (await this.balances.balances(null, employeeId, this.commitment(today, today))).map((b) => summaryOf(b, types))
+        ? (await this.balances.balances(null, employeeId, await this.commitment(today, today))).map((b) => summaryOf(b, types))
         : [],
       by_status: byStatus,
     };
   }
 
   /** The view of a balance that new requests and approvals spend from: the leave period of `day`. */
-  private commitment(day: string, today = new Date().toISOString().slice(0, 10)): BalanceView {
-    return { kind: 'commitment', day, today };
+  private async commitment(day: string, today?: string): Promise<BalanceView> {
+    return { kind: 'commitment', day, today: today ?? (await this.clock.today()) };
   }
 
   /** The request's working days (each a leave_days row) and their count (0.5 for a half day). */
@@ -285,7 +288,7 @@ export class LeaveRequestsService {
    */
   private async spend(em: EntityManager, request: LeaveRequest): Promise<void> {
     const type = await em.getRepository(LeaveType).findOneByOrFail({ id: request.leaveTypeId });
-    const [balance] = await this.balances.balances(em, request.employeeId, this.commitment(request.dateStart), type.id);
+    const [balance] = await this.balances.balances(em, request.employeeId, await this.commitment(request.dateStart), type.id);
     if (toH(request.days) > balance.available && !allowsNegative(type, balance))
       throw new DomainException(
         'INSUFFICIENT_BALANCE',

@@ -1,15 +1,13 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { transaction } from '../common/database/transaction';
 import { Reminders } from '../common/outbox/reactions';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
-import { TIME_ZONE } from '../settings/settings.registry';
-import { SettingsService } from '../settings/settings.service';
 import { Recipients } from '../users/recipients.service';
 import { NotificationWriter, OutgoingNotification } from './notification-writer.service';
-import { knownTimeZone, localDate } from '../common/time/zones';
 
 /** The reminders of the day, hourly: the first run of a day in the company's time zone writes them, the rest find them written. */
 export const NOTIFICATION_REMINDERS_JOB = defineJob<Record<string, never>>('schedule', 'notification-reminders');
@@ -30,7 +28,7 @@ export class RemindersService implements OnModuleInit {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly reminders: Reminders,
     private readonly recipients: Recipients,
-    private readonly settings: SettingsService,
+    private readonly clock: CompanyClock,
     private readonly writer: NotificationWriter,
     private readonly jobs: JobQueue,
   ) {}
@@ -43,8 +41,8 @@ export class RemindersService implements OnModuleInit {
   }
 
   /** Writes the reminders of the company's day at `now` (those already written stay single); how many it found. */
-  async run(now = new Date()): Promise<number> {
-    const today = localDate(now, knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC');
+  async run(now = this.clock.now()): Promise<number> {
+    const today = await this.clock.today(now);
     const resolve = this.recipients.resolver();
     const items: OutgoingNotification[] = [];
     for (const [name, source] of this.reminders.all()) {

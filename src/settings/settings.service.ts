@@ -8,7 +8,8 @@ import { recordAudit } from '../common/audit/audit-log';
 import { openTransaction, transaction } from '../common/database/transaction';
 import { SettingDto } from './dto/setting.dto';
 import { Setting } from './entities/setting.entity';
-import { ENABLE_REST_API, SettingDefinition, SETTINGS } from './settings.registry';
+import { ENABLE_REST_API, SettingDefinition, SETTINGS, TIME_ZONE } from './settings.registry';
+import { CompanyClock } from '../common/time/company-clock';
 
 /**
  * Settings stored in the database, read through a per-process cache of SETTINGS_CACHE_MS (at most
@@ -26,7 +27,10 @@ export class SettingsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(Setting) private readonly settings: Repository<Setting>,
-  ) {}
+    clock: CompanyClock,
+  ) {
+    clock.readZoneWith(() => this.get(TIME_ZONE));
+  }
 
   /**
    * Adds settings of another module (in its onModuleInit), after the last of the same group; one

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { CompanyClock } from '../time/company-clock';
 import { withExportPageSize } from '../paging/export-paging';
 import { applyDecorators, Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
@@ -98,7 +99,10 @@ export function Exportable(resource: string, item: Type<unknown> | SheetAdapter)
  * (`inject`: authentication, validation, scope, envelope, each page as a client would get it), and
  * writes them as rows; a refused first page (400, 401, 403) is answered as it is.
  */
-export function registerExports(fastify: FastifyInstance, deps: { dataSource: DataSource; authenticator: Authenticator }): void {
+export function registerExports(
+  fastify: FastifyInstance,
+  deps: { dataSource: DataSource; authenticator: Authenticator; clock: CompanyClock },
+): void {
   // An export's own page reads carry this process's random key: they alone read pages of
   // EXPORT_PAGE_SIZE rows (the rest of the request runs inside withExportPageSize).
   const pageSizeKey = randomBytes(24).toString('hex');
@@ -127,7 +131,7 @@ export const EXPORT_PAGE_SIZE = 4000;
 
 async function serveExport(
   fastify: FastifyInstance,
-  deps: { dataSource: DataSource; authenticator: Authenticator; pageSizeKey: string },
+  deps: { dataSource: DataSource; authenticator: Authenticator; clock: CompanyClock; pageSizeKey: string },
   request: FastifyRequest,
   reply: FastifyReply,
   spec: ExportSpec,
@@ -209,7 +213,7 @@ async function serveExport(
     }
   };
   pump().catch((err: Error) => out.destroy(err));
-  const day = new Date().toISOString().slice(0, 10);
+  const day = await deps.clock.today(); // the file's name: the company's day
   const suffix = resourceId === spec.resource ? '' : `-${resourceId.replace(/\D/g, '')}`;
   await reply
     .header('content-type', SHEET_CONTENT_TYPES[format])

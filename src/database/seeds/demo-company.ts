@@ -149,5 +149,5 @@ export async function seedDemoCompany(app: INestApplicationContext, actor: AuthU
   if (pay) await seedDemoHistory(app, actor, pay);
   await seedDemoPayrollRuns(app, actor);
   // After the history: each month's accrual by the department, status and grade of its day.
-  await app.get(LeaveAccrualsService).accrue(new Date().toISOString().slice(0, 10), true); // the accruals of every year so far
+  await app.get(LeaveAccrualsService).accrue(undefined, true); // the accruals of every year up to the company's day
 }

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { addDays } from '../../common/time/days';
-import { today } from '../../documents/document-status';
+import { CompanyClock } from '../../common/time/company-clock';
 import { DocumentTypesService } from '../../documents/document-types.service';
 import { GeneratedDocumentsService } from '../../documents/generated-documents.service';
 import { DocumentType } from '../../documents/entities/document-type.entity';
@@ -47,7 +47,7 @@ export async function seedDemoDocuments(app: INestApplicationContext): Promise<v
   const employees = await ds
     .getRepository(Employee)
     .find({ where: { employeeId: In(Object.keys(PASSPORT_DAYS_LEFT)) }, order: { id: 'ASC' } });
-  const day = today();
+  const day = await app.get(CompanyClock).today();
   const pdf = (title: string, e: Employee, lines: string[]) => ({
     content: textPdf([title, `${e.firstName} ${e.lastName} (${e.employeeId})`, ...lines]),
     fileName: `${title.toLowerCase().replace(/\W+/g, '-')}-${e.employeeId}.pdf`,

@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { AuthUser } from '../../common/auth/auth-user';
 import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
@@ -35,7 +36,7 @@ export async function seedDemoHistory(
 ): Promise<void> {
   const ds = app.get(DataSource);
   const writer = app.get(EmploymentHistoryWriter);
-  const today = await writer.today();
+  const today = await app.get(CompanyClock).today();
   const employees = await ds.getRepository(Employee).find({ order: { id: 'ASC' } });
   const senior = (await ds.getRepository(JobTitle).findOneByOrFail({ name: 'Senior Software Engineer' })).id;
   const engineer = (await ds.getRepository(JobTitle).findOneByOrFail({ name: 'Software Engineer' })).id;

@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
 import { AttendanceService } from '../../attendance/attendance.service';
@@ -13,7 +14,6 @@ import { PayrollConfigService } from '../../payroll/config/payroll-config.servic
 import { PayrollTablesService } from '../../payroll/config/payroll-tables.service';
 import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
 import { SalaryLine } from '../../employees/history/employment-history';
-import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';
 import { isVeteran, startingSalary } from './demo-history';
 import { PayrollEmployeesService } from '../../payroll/config/payroll-employees.service';
 import { PayrollRunsService } from '../../payroll/runs/payroll-runs.service';
@@ -43,7 +43,7 @@ export async function seedDemoPayroll(app: INestApplicationContext, actor: AuthU
 
   const sales = await ds.getRepository(Department).findOneOrFail({ where: { name: 'Sales' } });
   const employees = await ds.getRepository(Employee).find({ order: { id: 'ASC' } });
-  const today = await app.get(EmploymentHistoryWriter).today();
+  const today = await app.get(CompanyClock).today();
   // Today's pay of each employee; a veteran joined on its starting salary, which its reviews raise
   // to today's (seedDemoHistory).
   const pay = new Map<number, SalaryLine[]>();

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
@@ -34,6 +35,7 @@ export class EmploymentHistoryJobs implements OnModuleInit {
     private readonly employees: EmployeesRepository,
     private readonly hooks: EmployeeHooks,
     private readonly jobs: JobQueue,
+    private readonly clock: CompanyClock,
   ) {}
 
   onModuleInit(): void {
@@ -42,7 +44,7 @@ export class EmploymentHistoryJobs implements OnModuleInit {
   }
 
   /** One run at `now`: the changes, then the terminations, due by the company's day. */
-  async run(now = new Date()): Promise<{ changes: number; terminations: number }> {
+  async run(now = this.clock.now()): Promise<{ changes: number; terminations: number }> {
     const changes = await this.applyDue(now);
     const terminations = await this.terminateDue(now);
     if (changes || terminations) this.logger.log(`${changes} changes and ${terminations} terminations took effect`);
@@ -54,8 +56,8 @@ export class EmploymentHistoryJobs implements OnModuleInit {
    * once (a conditional UPDATE decides it), with its event and today's values applied; then the
    * terminations of the day. Catches up on every day it missed. How many changes took effect.
    */
-  async applyDue(now = new Date()): Promise<number> {
-    const today = await this.writer.today(now);
+  async applyDue(now = this.clock.now()): Promise<number> {
+    const today = await this.clock.today(now);
     let applied = 0;
     for (;;) {
       let moved = 0;
@@ -95,8 +97,8 @@ export class EmploymentHistoryJobs implements OnModuleInit {
    * becomes Terminated once (a conditional UPDATE), with `employee.terminated` and the termination
    * hooks (the Users module deactivates its user; its tokens are revoked after the commit).
    */
-  async terminateDue(now = new Date()): Promise<number> {
-    const today = await this.writer.today(now);
+  async terminateDue(now = this.clock.now()): Promise<number> {
+    const today = await this.clock.today(now);
     let done = 0;
     for (;;) {
       let n = 0;

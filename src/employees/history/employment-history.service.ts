@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
@@ -64,6 +65,7 @@ export class EmploymentHistoryService {
     private readonly access: EmployeeAccessService,
     private readonly mapper: EmployeeMapper,
     private readonly employees: EmployeesRepository,
+    private readonly clock: CompanyClock,
   ) {}
 
   /**
@@ -220,7 +222,7 @@ export class EmploymentHistoryService {
   async daysInScope(scope: EmployeeScope, items: ReadonlyArray<{ employee: number; at: Date }>): Promise<boolean[]> {
     if (scope.kind !== 'departments') return items.map(() => true);
     const byEmployee = await this.repository.segmentsOfMany([...new Set(items.map((i) => i.employee))]);
-    const days = await this.writer.daysOf(items.map((i) => i.at));
+    const days = await this.clock.daysOf(items.map((i) => i.at));
     return items.map((item, n) => {
       const day = days[n];
       const s = byEmployee
@@ -237,7 +239,7 @@ export class EmploymentHistoryService {
    */
   private async assertDaysInScope(scope: EmployeeScope, employeeId: number, from: string): Promise<void> {
     if (scope.kind !== 'departments') return;
-    const to = await this.writer.today(); // the company's day (its time zone), as the writer's
+    const to = await this.clock.today();
     if (from > to) return;
     const segments = segmentsAt((await this.repository.changesOf(null, employeeId)).map(toRecorded));
     const outside = segments.find(

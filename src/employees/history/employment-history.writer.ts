@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { EntityManager } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
 import { recordEvent } from '../../common/outbox/outbox';
 import { StateMachine } from '../../common/state/state-machine';
 import { addDays } from '../../common/time/days';
-import { knownTimeZone, localDate } from '../../common/time/zones';
-import { TIME_ZONE } from '../../settings/settings.registry';
-import { SettingsService } from '../../settings/settings.service';
 import { EMPLOYEE_FIELDS } from '../employee-fields';
 import { EmployeeHooks } from '../employee-hooks';
 import { auditView } from '../employee-views';
@@ -120,24 +118,13 @@ export class EmploymentHistoryWriter {
 
   constructor(
     private readonly repository: EmploymentHistoryRepository,
-    private readonly settings: SettingsService,
+    private readonly clock: CompanyClock,
     private readonly hooks: EmployeeHooks,
   ) {}
 
   /** Payroll registers how salaries are checked and applied. */
   keepSalaries(keeper: SalaryKeeper): void {
     this.salaryKeeper = keeper;
-  }
-
-  /** The company's day at `now` (the time zone setting the notifications use). */
-  async today(now = new Date()): Promise<string> {
-    return (await this.daysOf([now]))[0];
-  }
-
-  /** The company's day of each instant, the time zone read once. */
-  async daysOf(instants: readonly Date[]): Promise<string[]> {
-    const zone = knownTimeZone(await this.settings.get(TIME_ZONE)) ?? 'UTC';
-    return instants.map((at) => localDate(at, zone));
   }
 
   /**
@@ -167,7 +154,7 @@ export class EmploymentHistoryWriter {
     actor: number | null,
     opts: { applied?: 'fields' | 'salary'; existing?: EmploymentChange[]; before?: Segment[] } = {},
   ): Promise<EmploymentChange> {
-    const today = await this.today();
+    const today = await this.clock.today();
     const existing = opts.existing ?? (await this.repository.changesOf(em, employeeId));
     // Every write of an employee recomputes its history: a bounded number waiting keeps it cheap.
     if (input.effectiveDate > today && existing.filter((c) => c.status === 'Scheduled').length >= MAX_SCHEDULED) {
@@ -219,7 +206,7 @@ export class EmploymentHistoryWriter {
    */
   async startHistories(em: EntityManager, employees: Employee[], actor: number | null): Promise<void> {
     if (!employees.length) return;
-    const today = await this.today();
+    const today = await this.clock.today();
     const recordedAt = new Date();
     const rows = employees.map((e): Omit<EmploymentChange, 'id'> => ({
       employeeId: e.id,
@@ -262,7 +249,7 @@ export class EmploymentHistoryWriter {
     opts: { today?: string; applied?: 'fields' | 'salary'; salary?: boolean } = {},
   ): Promise<Segment[]> {
     const { applied } = opts;
-    const day = opts.today ?? (await this.today());
+    const day = opts.today ?? (await this.clock.today());
     const after = segmentsAt(changes.map(toRecorded));
     // Only from the first segment that differs from the stored ones (Hardening IV item 24): a change
     // touches its own day on, so an employee's earlier stretches are kept, and a change that moves

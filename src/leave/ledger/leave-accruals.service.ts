@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { pipelined } from '../../common/database/pipelined';
-import { localDay } from '../../common/time/days';
 import { JobQueue } from '../../common/queue/job-queue.service';
 import { defineJob } from '../../common/queue/queue.constants';
 import { corrections, DerivedKey, FALLBACK_POLICY, fromH, LedgerKind, owedEntries, windowsOf } from './accrual-engine';
@@ -34,6 +34,7 @@ export class LeaveAccrualsService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly runs: AccrualRunsRepository,
     private readonly liability: LeaveLiabilityService,
+    private readonly clock: CompanyClock,
   ) {}
 
   onModuleInit(): void {
@@ -50,11 +51,11 @@ export class LeaveAccrualsService implements OnModuleInit {
   async scheduled(
     today?: string,
   ): Promise<{ accruals: Awaited<ReturnType<LeaveAccrualsService['daily']>> | null; liability: Refreshed | null }> {
-    const accruals = await this.daily(today).catch((err: Error) => {
+    const day = today ?? (await this.clock.today());
+    const accruals = await this.daily(day).catch((err: Error) => {
       this.logger.warn(`leave accruals failed: ${err.message}`);
       return null;
     });
-    const day = today ?? localDay(new Date());
     const liability = await this.liability.warm(day).catch((err: Error) => {
       this.logger.warn(`leave liability of ${day} failed: ${err.message}`);
       return null;
@@ -71,7 +72,8 @@ export class LeaveAccrualsService implements OnModuleInit {
    * read (ACCRUAL_WIDE_RESOURCES), each read from where the last run stopped. Whom it read and
    * what it wrote are recorded; returns them.
    */
-  async daily(today = new Date().toISOString().slice(0, 10)): Promise<{ full: boolean; employees: number; written: number }> {
+  async daily(day?: string): Promise<{ full: boolean; employees: number; written: number }> {
+    const today = day ?? (await this.clock.today());
     // The marks first: what is written while this run reads is the next run's to read.
     const [last, marks] = await Promise.all([this.runs.last(), this.runs.marks()]);
     let only: number[] | undefined;
@@ -102,7 +104,8 @@ export class LeaveAccrualsService implements OnModuleInit {
    * the schedule's, so that the next scheduled run reads only what changed after it. Returns whom it
    * read and what it wrote.
    */
-  async full(today = new Date().toISOString().slice(0, 10), all = false): Promise<{ employees: number; written: number }> {
+  async full(day?: string, all = false): Promise<{ employees: number; written: number }> {
+    const today = day ?? (await this.clock.today());
     // The marks first, as daily() reads them: what is written meanwhile is the next run's to read.
     const marks = await this.runs.marks();
     const next = await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, marks);
@@ -117,8 +120,8 @@ export class LeaveAccrualsService implements OnModuleInit {
    * dated where it belongs and up to `today`. `all`: over every window begun (after a migration,
    * or to correct history); `only`: those employees. Returns the entries written.
    */
-  async accrue(today = new Date().toISOString().slice(0, 10), all = false, only?: number[]): Promise<number> {
-    return (await this.run(today, all, only)).written;
+  async accrue(day?: string, all = false, only?: number[]): Promise<number> {
+    return (await this.run(day ?? (await this.clock.today()), all, only)).written;
   }
 
   /** accrue(), with the number of employees read. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { EntityManager } from 'typeorm';
 import { timeSlices } from '../../common/async/time-slices';
 import { AuthUser } from '../../common/auth/auth-user';
@@ -37,6 +38,7 @@ export class LeaveBalancesService {
   constructor(
     private readonly repo: LeaveLedgerRepository,
     private readonly access: EmployeeAccessService,
+    private readonly clock: CompanyClock,
   ) {}
 
   /** Balances of every leave type (or one) for the employee, read as `view` says. */
@@ -136,7 +138,7 @@ export class LeaveBalancesService {
   /** GET /employees/{id}/leaves/balance. */
   async balance(caller: AuthUser, employeeId: number, query: LeaveBalanceQueryDto): Promise<LeaveBalanceDto[]> {
     await this.access.visible(caller, employeeId);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = await this.clock.today();
     const day = query.as_of ?? today;
     // A projection is bounded (issue 41): up to a year past the last leave period (or today).
     const last = (await this.repo.periods()).reduce((max, p) => (p.end > max ? p.end : max), today);

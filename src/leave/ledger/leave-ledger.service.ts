@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
@@ -32,6 +33,7 @@ export class LeaveLedgerService {
     private readonly repo: LeaveLedgerRepository,
     private readonly access: EmployeeAccessService,
     private readonly balances: LeaveBalancesService,
+    private readonly clock: CompanyClock,
   ) {}
 
   /**
@@ -61,7 +63,7 @@ export class LeaveLedgerService {
   async adjust(caller: AuthUser, dto: CreateLeaveAdjustmentDto): Promise<LeaveLedgerEntryDto> {
     await this.assertAdministers(caller, dto.employee);
     await this.assertType(dto.leave_type);
-    const date = dto.date ?? new Date().toISOString().slice(0, 10);
+    const date = dto.date ?? (await this.clock.today());
     return this.write(caller, dto.employee, 'leave-adjustments', {
       employeeId: dto.employee,
       leaveTypeId: dto.leave_type,
@@ -86,7 +88,7 @@ export class LeaveLedgerService {
     await this.assertAdministers(caller, dto.employee);
     await this.assertType(dto.leave_type);
     const windows = windowsOf(await this.repo.periods(em));
-    const date = dto.date ?? windowOn(windows, new Date().toISOString().slice(0, 10))?.period.start;
+    const date = dto.date ?? windowOn(windows, await this.clock.today())?.period.start;
     if (!date || !windowOn(windows, date))
       throw ValidationException.field(
         'date',
@@ -127,7 +129,7 @@ export class LeaveLedgerService {
   async encash(caller: AuthUser, dto: CreateLeaveEncashmentDto): Promise<LeaveLedgerEntryDto> {
     await this.assertAdministers(caller, dto.employee);
     await this.assertType(dto.leave_type);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = await this.clock.today();
     return withEmployeeLock(this.ds, dto.employee, async (em) => {
       const [b] = await this.balances.balances(em, dto.employee, { kind: 'commitment', day: today, today }, dto.leave_type);
       const days = toH(dto.days);

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { FILE_STORE, FileStore } from '../../common/storage/file-store';
@@ -17,7 +18,6 @@ import { recordEvent } from '../../common/outbox/outbox';
 import { addDays } from '../../common/time/days';
 import { BankAccountsRepository } from '../../employees/bank-accounts/bank-accounts.repository';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
-import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';
 import { COMPANY_BIC, COMPANY_IBAN, COMPANY_NAME } from '../../settings/settings.registry';
 import { SettingsService } from '../../settings/settings.service';
 import '../payroll.events';
@@ -69,7 +69,7 @@ export class BankFileService {
     private readonly accounts: BankAccountsRepository,
     private readonly facts: EmployeeFactsService,
     private readonly settings: SettingsService,
-    private readonly history: EmploymentHistoryWriter,
+    private readonly clock: CompanyClock,
     @Inject(FILE_STORE) private readonly files: FileStore,
   ) {}
 
@@ -183,7 +183,7 @@ export class BankFileService {
 
   /** The requested execution date (a weekday, today or later), or the next weekday from today on. */
   private async executionDate(requested: string | undefined): Promise<string> {
-    const today = await this.history.today();
+    const today = await this.clock.today();
     if (requested === undefined) {
       let day = today;
       while (weekend(day)) day = addDays(day, 1);

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -76,6 +77,7 @@ export class PayrollEmployeesService implements OnModuleInit {
     employeeRecords: EmployeesRepository,
     private readonly employees: EmployeesService,
     private readonly history: EmploymentHistoryWriter,
+    private readonly clock: CompanyClock,
   ) {
     this.list = employeeRecords.recordList(payrollEmployees, 'p', PAYROLL_EMPLOYEE_SPEC, toPayrollEmployeeDto);
   }
@@ -101,7 +103,7 @@ export class PayrollEmployeesService implements OnModuleInit {
     const problem = await this.checkLines(dto.items);
     if (problem) throw ValidationException.field('items', problem);
     const joined = (await this.access.employee(employeeId))?.joinedDate ?? '';
-    const today = await this.history.today();
+    const today = await this.clock.today();
     // Replaces the employee's set: its row lock orders writers of the same salary, and no gap
     // lock is taken where other employees' salaries go (SET_REPLACEMENT).
     await withEmployeeLock(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
@@ -44,6 +45,7 @@ export class PayrollTestsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(PayrollTest) tests: Repository<PayrollTest>,
     private readonly tables: PayrollTablesService,
+    private readonly clock: CompanyClock,
   ) {
     this.tests = new ReferenceCrud<PayrollTest, PayrollTestDto>({
       label: 'Payroll test',
@@ -75,7 +77,7 @@ export class PayrollTestsService {
   /** The versions in force today of the tables these columns' scripts name. */
   private async tablesToday(columns: PayrollColumn[]): Promise<Map<string, FormulaTable>> {
     const names = tableNamesOf(columns.map(toColumnDto));
-    const found = await this.tables.inForce(names, new Date().toISOString().slice(0, 10));
+    const found = await this.tables.inForce(names, await this.clock.today());
     return new Map([...found].map(([name, t]) => [name, t.formula]));
   }
 
