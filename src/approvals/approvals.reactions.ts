@@ -1,9 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { Reactions } from '../common/outbox/reactions';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { ApprovalsService } from './approvals.service';
 import { ApprovalKind } from './entities/approval.entities';
 import './approvals.events';
+
+declareNotificationKinds({
+  'approval.step_decided': { description: 'a request moved to a step you decide', email: true, inApp: true },
+  'approval.escalated': { description: 'a request waited too long and you joined its approvers', email: true, inApp: true },
+});
 
 /** The task kind and route of each request kind (the tasks the request events open). */
 export const APPROVAL_TASKS: Record<ApprovalKind, { source: string; path: string; noun: string }> = {

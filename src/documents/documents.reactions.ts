@@ -1,8 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareTaskSources } from '../common/outbox/task-sources';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { Reactions, RecipientRule } from '../common/outbox/reactions';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { DocumentTypesService } from './document-types.service';
 import { DocumentExpiryPayload } from './documents.events';
+
+declareTaskSources('document-expiry');
+
+declareNotificationKinds({
+  'document.expiring': { description: 'a document is about to expire', email: true, inApp: true },
+  'document.expired': { description: 'a document has expired', email: true, inApp: true },
+});
 
 /**
  * What the documents' events do (issue 42): the employee's HR, and the employee where the type is

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { DueReminder, RecipientRule, Reminders } from '../common/outbox/reactions';
 import { addDays } from '../common/time/days';
 import {
@@ -9,6 +10,14 @@ import {
 } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { EmployeesRepository } from './employees.repository';
+
+// Reminders of the daily job (settings Reminders: ... switch them on and say how early).
+declareNotificationKinds({
+  'reminder.birthday': { description: 'someone you manage has a birthday today', email: false, inApp: true },
+  'reminder.anniversary': { description: 'someone you manage has a work anniversary today', email: false, inApp: true },
+  'reminder.probation': { description: "an employee's probation ends soon", email: true, inApp: true },
+  'reminder.contract': { description: "an employee's contract ends soon", email: true, inApp: true },
+});
 
 type Dated = Awaited<ReturnType<EmployeesRepository['withDateOn']>>[number];
 
@@ -37,7 +46,11 @@ export class EmployeesReminders implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.reminders.declare('employees', (today) => this.due(today));
+    this.reminders.declare(
+      'employees',
+      ['reminder.birthday', 'reminder.anniversary', 'reminder.probation', 'reminder.contract'],
+      (today) => this.due(today),
+    );
   }
 
   async due(today: string): Promise<DueReminder[]> {

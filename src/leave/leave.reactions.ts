@@ -1,8 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareTaskSources } from '../common/outbox/task-sources';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { changedTo, rangeOf, Reactions } from '../common/outbox/reactions';
 import { ApprovalsService } from '../approvals/approvals.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import './leave.events';
+
+declareTaskSources('leave-approval');
+
+declareNotificationKinds({
+  'leave.requested': { description: 'a leave request waits for your decision', email: true, inApp: true },
+  'leave.decided': { description: 'your leave request was decided', email: true, inApp: true },
+});
 
 /** What the leave events do (issue 42): the approvers hear of a request and get its task; the employee hears of the decision. */
 @Injectable()

@@ -1,9 +1,9 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { OutboxRelay, OutboxSubscriber, RelayedEvent } from '../common/outbox/outbox-relay';
 import { Reactions } from '../common/outbox/reactions';
 import { Recipients } from '../users/recipients.service';
-import { kindOf } from './notification-kinds';
+import { assertNotificationKinds, notificationKind } from '../common/outbox/notification-kinds';
 import { NOTHING_WRITTEN, NotificationWriter, OutgoingNotification, Written } from './notification-writer.service';
 
 /**
@@ -15,7 +15,7 @@ import { NOTHING_WRITTEN, NotificationWriter, OutgoingNotification, Written } fr
  * open streams. Recipients who switched a kind off in the feed get nothing of it (mandatory kinds aside).
  */
 @Injectable()
-export class NotificationDispatcher implements OnModuleInit, OutboxSubscriber {
+export class NotificationDispatcher implements OnModuleInit, OnApplicationBootstrap, OutboxSubscriber {
   readonly name = 'notifications';
   /** A notification that cannot be written (its recipient deleted meanwhile) is passed over, not retried forever. */
   readonly skipAfter = 5;
@@ -32,11 +32,16 @@ export class NotificationDispatcher implements OnModuleInit, OutboxSubscriber {
     this.relay.subscribe(this);
   }
 
+  /** Every module has declared its reactions by now: one that notifies of an undeclared kind stops the start. */
+  onApplicationBootstrap(): void {
+    assertNotificationKinds(this.reactions.notifying(), 'a reaction');
+  }
+
   async handle(em: EntityManager, events: readonly RelayedEvent[]): Promise<() => Promise<void>> {
     const items: OutgoingNotification[] = [];
     const resolve = this.recipients.resolver();
     for (const event of events) {
-      const kind = kindOf(event.event);
+      const kind = notificationKind(event.event);
       if (!kind) continue;
       for (const reaction of this.reactions.of(event.event)) {
         if (!reaction.notify) continue;

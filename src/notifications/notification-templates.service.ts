@@ -22,7 +22,7 @@ import {
   compileTemplate,
   renderTemplate,
   sampleContextOf,
-  SHIPPED_TEMPLATES,
+  shippedTemplate,
   TEMPLATE_KINDS,
   TemplateParts,
 } from './notification-templates';
@@ -164,7 +164,7 @@ export class NotificationTemplatesService {
   private async partsOf(kind: string, lang: string): Promise<TemplateParts> {
     const rows = await this.repo.find({ where: { kind, lang: In([...new Set([lang, 'en'])]) } });
     const chosen = rows.find((r) => r.lang === lang) ?? rows.find((r) => r.lang === 'en');
-    return chosen ? { subject: chosen.subject, html: chosen.html, text: chosen.text } : SHIPPED_TEMPLATES[kind];
+    return chosen ? { subject: chosen.subject, html: chosen.html, text: chosen.text } : shippedTemplate(kind);
   }
 
   /** Compiles the parts; a syntax error or a name the kind's data lacks is a 400 on its part. */

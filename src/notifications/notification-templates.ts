@@ -1,9 +1,11 @@
 import { compileBoundedTemplate, RenderTemplate, shapeOf, TemplateShape } from '../common/template/template';
-import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
+import { onNotificationKinds } from '../common/outbox/notification-kinds';
 
 /** The daily (or rate-limited) digest's own template kind, next to the notification kinds. */
 export const DIGEST_KIND = 'digest';
-export const TEMPLATE_KINDS: readonly string[] = [...NOTIFICATION_KIND_NAMES, DIGEST_KIND];
+/** The kinds a template is written for: every declared notification kind and the digest (kept up to date in place). */
+export const TEMPLATE_KINDS: string[] = [];
+onNotificationKinds((names) => TEMPLATE_KINDS.splice(0, TEMPLATE_KINDS.length, ...names, DIGEST_KIND));
 
 /** What a notification e-mail's template reads (every kind's the same). */
 export const SAMPLE_NOTIFICATION_CONTEXT = {
@@ -62,32 +64,33 @@ const FOOTER_HTML =
   'preferences: <a href="{{preferences_url}}">change them</a>.</p>';
 const FOOTER_TEXT = '--\n{{company.name}}. Change what you are notified of: {{preferences_url}}';
 
-/** The English templates the service ships: what every kind uses until an Admin writes its own. */
-export const SHIPPED_TEMPLATES: Readonly<Record<string, TemplateParts>> = Object.fromEntries(
-  TEMPLATE_KINDS.map((kind) => [
-    kind,
-    kind === DIGEST_KIND
-      ? {
-          subject: '{{count}} notifications from {{company.name}}',
-          html:
-            '<p>Dear {{recipient.name}},</p><p>{{count}} notifications since the last digest:</p><ul>' +
-            '{{#each items}}<li><a href="{{url}}">{{title}}</a><br>{{body}}</li>{{/each}}</ul>' +
-            FOOTER_HTML,
-          text:
-            'Dear {{recipient.name}},\n\n{{count}} notifications since the last digest:\n\n' +
-            '{{#each items}}* {{title}}\n  {{body}}\n  {{url}}\n\n{{/each}}' +
-            FOOTER_TEXT,
-        }
-      : {
-          subject: '{{notification.title}}',
-          html:
-            '<p>Dear {{recipient.name}},</p><p>{{notification.body}}</p>' +
-            '{{#if notification.url}}<p><a href="{{notification.url}}">Open it</a></p>{{/if}}' +
-            FOOTER_HTML,
-          text: 'Dear {{recipient.name}},\n\n{{notification.body}}\n\n{{notification.url}}\n\n' + FOOTER_TEXT,
-        },
-  ]),
-);
+/** The English template the service ships for the digest. */
+const SHIPPED_DIGEST: TemplateParts = {
+  subject: '{{count}} notifications from {{company.name}}',
+  html:
+    '<p>Dear {{recipient.name}},</p><p>{{count}} notifications since the last digest:</p><ul>' +
+    '{{#each items}}<li><a href="{{url}}">{{title}}</a><br>{{body}}</li>{{/each}}</ul>' +
+    FOOTER_HTML,
+  text:
+    'Dear {{recipient.name}},\n\n{{count}} notifications since the last digest:\n\n' +
+    '{{#each items}}* {{title}}\n  {{body}}\n  {{url}}\n\n{{/each}}' +
+    FOOTER_TEXT,
+};
+
+/** The English template the service ships for every notification kind. */
+const SHIPPED_NOTIFICATION: TemplateParts = {
+  subject: '{{notification.title}}',
+  html:
+    '<p>Dear {{recipient.name}},</p><p>{{notification.body}}</p>' +
+    '{{#if notification.url}}<p><a href="{{notification.url}}">Open it</a></p>{{/if}}' +
+    FOOTER_HTML,
+  text: 'Dear {{recipient.name}},\n\n{{notification.body}}\n\n{{notification.url}}\n\n' + FOOTER_TEXT,
+};
+
+/** The English template the service ships for a kind: what it uses until an Admin writes its own. */
+export function shippedTemplate(kind: string): TemplateParts {
+  return kind === DIGEST_KIND ? SHIPPED_DIGEST : SHIPPED_NOTIFICATION;
+}
 
 /** A template's three parts compiled with the bounded interpreter: subject and text unescaped, HTML escaped. */
 export interface CompiledTemplate {

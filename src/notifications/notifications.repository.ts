@@ -10,7 +10,7 @@ import {
   NotificationTemplate,
   NotificationUserSettings,
 } from './entities/notification.entities';
-import { NOTIFICATION_KIND_NAMES } from './notification-kinds';
+import { NOTIFICATION_KIND_NAMES } from '../common/outbox/notification-kinds';
 import { TEMPLATE_KINDS } from './notification-templates';
 
 /** A user's feed: newest first. */
@@ -48,7 +48,7 @@ export class NotificationsRepository {
     return findPage(qb, request);
   }
 
-  @RecordSql(sampleListRequest(NOTIFICATION_TEMPLATE_LIST_SPEC, { filters: '{"kind":"leave.requested"}' }))
+  @RecordSql(sampleListRequest(NOTIFICATION_TEMPLATE_LIST_SPEC, { filters: '{"kind":"digest"}' }))
   templates(request: ListRequest): Promise<Page<NotificationTemplate>> {
     return findPage(this.ds.getRepository(NotificationTemplate).createQueryBuilder('t'), request);
   }

@@ -10,13 +10,12 @@ import {
 } from './dto/notification.dto';
 import { NotificationPreference } from './entities/notification.entities';
 import {
-  kindOf,
-  NOTIFICATION_KINDS,
   NotificationKind,
-  notificationKindSettings,
-  notifyByEmailSetting,
-  notifyInAppSetting,
-} from './notification-kinds';
+  notificationKind,
+  notificationKinds,
+  NOTIFICATION_KIND_NAMES,
+} from '../common/outbox/notification-kinds';
+import { notificationKindSettings, notifyByEmailSetting, notifyInAppSetting } from './notification-kinds';
 import { NotificationsRepository } from './notifications.repository';
 import { knownTimeZone } from '../common/time/zones';
 
@@ -57,7 +56,7 @@ export class PreferencesService implements OnModuleInit {
   async of(userId: number): Promise<NotificationPreferenceDto[]> {
     const mine = new Map((await this.repository.preferencesOf([userId])).map((p) => [p.kind, p]));
     const out: NotificationPreferenceDto[] = [];
-    for (const k of NOTIFICATION_KINDS as readonly NotificationKind[]) {
+    for (const k of notificationKinds()) {
       const p = mine.get(k.kind);
       const defaults = await this.defaultsOf(k);
       out.push({
@@ -76,12 +75,12 @@ export class PreferencesService implements OnModuleInit {
   async update(userId: number, items: UpdateNotificationPreferenceDto[]): Promise<NotificationPreferenceDto[]> {
     const current = new Map((await this.of(userId)).map((p) => [p.kind, p]));
     const problems = items.flatMap((item, i) => {
-      const kind = kindOf(item.kind);
+      const kind = notificationKind(item.kind);
       if (!kind)
         return [
           {
             field: `items[${i}].kind`,
-            message: `is not a notification kind (${NOTIFICATION_KINDS.map((k) => k.kind).join(', ')})`,
+            message: `is not a notification kind (${NOTIFICATION_KIND_NAMES.join(', ')})`,
           },
         ];
       if (kind.mandatory && item.in_app === false)
@@ -112,7 +111,7 @@ export class PreferencesService implements OnModuleInit {
     userIds: number[],
     email: boolean,
   ): Promise<{ inApp: number[]; email: Map<number, 'immediate' | 'daily'> }> {
-    const k = kindOf(kind);
+    const k = notificationKind(kind);
     const byEmail = new Map<number, 'immediate' | 'daily'>();
     if (!k || !userIds.length) return { inApp: [], email: byEmail };
     const defaults = await this.defaultsOf(k);

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { assertNotificationKinds } from '../common/outbox/notification-kinds';
 import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -21,7 +22,7 @@ const REMINDERS_EVERY_MS = 3_600_000;
  * its day, whatever the number of runs or workers.
  */
 @Injectable()
-export class RemindersService implements OnModuleInit {
+export class RemindersService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Reminders');
 
   constructor(
@@ -40,17 +41,26 @@ export class RemindersService implements OnModuleInit {
     void this.jobs.schedule(NOTIFICATION_REMINDERS_JOB, REMINDERS_EVERY_MS, 60_000);
   }
 
+  /** Every module has declared its reminders by now: one sending an undeclared kind stops the start. */
+  onApplicationBootstrap(): void {
+    for (const [name, { kinds }] of this.reminders.all()) assertNotificationKinds(kinds, `the reminders of ${name}`);
+  }
+
   /** Writes the reminders of the company's day at `now` (those already written stay single); how many it found. */
   async run(now = this.clock.now()): Promise<number> {
     const today = await this.clock.today(now);
     const resolve = this.recipients.resolver();
     const items: OutgoingNotification[] = [];
-    for (const [name, source] of this.reminders.all()) {
+    for (const [name, { source, kinds }] of this.reminders.all()) {
       const due = await source(today).catch((err: Error) => {
         this.logger.warn(`reminders of ${name}: ${err.message}`);
         return [];
       });
-      for (const r of due)
+      for (const r of due) {
+        if (!kinds.includes(r.kind)) {
+          this.logger.error(`reminders of ${name} sent ${r.kind}, which they did not declare: passed over`);
+          continue;
+        }
         items.push({
           kind: r.kind,
           userIds: await resolve(r.to),
@@ -59,6 +69,7 @@ export class RemindersService implements OnModuleInit {
           link: r.link,
           sourceKey: r.sourceKey,
         });
+      }
     }
     const written = await transaction(this.ds, (em) => this.writer.write(em, items));
     await this.writer.committed(written);

@@ -1,8 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareTaskSources } from '../common/outbox/task-sources';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { Reactions } from '../common/outbox/reactions';
 import './payroll.events';
 import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
 import { PayrollRunsService } from './runs/payroll-runs.service';
+
+declareTaskSources('payroll-review', 'payroll-failed', 'payslip-delivery');
+
+declareNotificationKinds({
+  'payroll.failed': { description: 'a payroll failed to process', email: true, inApp: true },
+  'payslip.sent': { description: 'your payslip was e-mailed to you', email: false, inApp: true, mandatory: true },
+});
 
 /**
  * What the payroll events do (issue 42): the Admins' review, failure and delivery tasks; the

@@ -1,6 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { Reactions } from '../common/outbox/reactions';
 import './tasks.events';
+
+declareNotificationKinds({
+  'task.assigned': { description: 'an administrator gave you a task', email: true, inApp: true },
+});
 
 /** What task.assigned does (issue 42): the assignee hears of a task an Admin gave it. */
 @Injectable()

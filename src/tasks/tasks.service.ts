@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isTaskSource } from '../common/outbox/task-sources';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -16,18 +17,11 @@ import { UsersService } from '../users/users.service';
 import { CreateTaskDto, TaskDto } from './dto/task.dto';
 import { Task, TASK_STATUSES, TaskPriority, TaskStatus } from './entities/task.entity';
 
-/** The kinds of task the service makes itself; each with its source record, at most once per user. */
-export const TASK_SOURCES = [
-  'password-change',
-  'leave-approval',
-  'timesheet-approval',
-  'payroll-review',
-  'payroll-failed',
-  'webhook-disabled',
-  'document-expiry',
-  'payslip-delivery',
-] as const;
-export type TaskSource = (typeof TASK_SOURCES)[number] | 'manual';
+/** A task the service opens or completes itself is of a source some module declared (common/outbox/task-sources.ts). */
+function assertTaskSource(source: string): void {
+  if (!isTaskSource(source))
+    throw new Error(`task source ${source} is declared by no module (declareTaskSources beside its reaction)`);
+}
 
 export interface NewTask {
   title: string;
@@ -153,12 +147,13 @@ export class TasksService {
    * Returns how many were added.
    */
   async assign(
-    source: Exclude<TaskSource, 'manual'>,
+    source: string,
     sourceId: number,
     userIds: number[],
     task: NewTask,
     em: EntityManager = this.tasks.manager,
   ): Promise<number> {
+    assertTaskSource(source);
     let added = 0;
     for (const userId of new Set(userIds)) {
       try {
@@ -184,11 +179,12 @@ export class TasksService {
 
   /** Completes every open task of this source record (for whoever holds one). */
   async completeAll(
-    source: Exclude<TaskSource, 'manual'>,
+    source: string,
     sourceIds: number[],
     userId?: number,
     em: EntityManager = this.tasks.manager,
   ): Promise<number> {
+    assertTaskSource(source);
     if (!sourceIds.length) return 0;
     const res = await em
       .getRepository(Task)

@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { isTaskSource } from '../common/outbox/task-sources';
 import { EntityManager } from 'typeorm';
 import { OutboxRelay, OutboxSubscriber, RelayedEvent } from '../common/outbox/outbox-relay';
 import { Reactions, TaskChanges } from '../common/outbox/reactions';
 import { Recipients } from '../users/recipients.service';
-import { TaskSource, TasksService } from './tasks.service';
+import { TasksService } from './tasks.service';
 
 /**
  * The tasks the service makes itself (issue 42): a subscriber of the outbox relay that applies the
@@ -40,9 +41,16 @@ export class TasksSubscriber implements OnModuleInit, OutboxSubscriber {
           return {};
         });
         for (const c of changes.complete ?? [])
-          await this.tasks.completeAll(c.source as Exclude<TaskSource, 'manual'>, c.sourceIds, undefined, em);
+          if (this.declared(c.source, event)) await this.tasks.completeAll(c.source, c.sourceIds, undefined, em);
         for (const t of changes.open ?? [])
-          await this.tasks.assign(t.source as Exclude<TaskSource, 'manual'>, t.sourceId, await resolve(t.to), t, em);
+          if (this.declared(t.source, event)) await this.tasks.assign(t.source, t.sourceId, await resolve(t.to), t, em);
       }
+  }
+
+  /** A source no module declared is a bug: logged as an error, its task passed over (the batch goes on). */
+  private declared(source: string, event: RelayedEvent): boolean {
+    if (isTaskSource(source)) return true;
+    this.logger.error(`event ${event.eventId} (${event.event}) names task source ${source}, which no module declares`);
+    return false;
   }
 }

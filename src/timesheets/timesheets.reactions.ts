@@ -1,8 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareTaskSources } from '../common/outbox/task-sources';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { changedTo, rangeOf, Reactions } from '../common/outbox/reactions';
 import { ApprovalsService } from '../approvals/approvals.service';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import './timesheets.events';
+
+declareTaskSources('timesheet-approval');
+
+declareNotificationKinds({
+  'timesheet.submitted': { description: 'a time entry waits for your decision', email: false, inApp: true },
+  'timesheet.decided': { description: 'your time entry was decided', email: false, inApp: true },
+});
 
 /** What the time entries' events do (issue 42): approvers hear of a submission and get its task; the employee hears of the decision. */
 @Injectable()

@@ -1,9 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { DueReminder, Reminders } from '../common/outbox/reactions';
 import { addDays } from '../common/time/days';
 import { REMINDER_TIMESHEETS } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
 import { TimesheetsRepository } from './timesheets.repository';
+
+declareNotificationKinds({
+  'reminder.timesheet': { description: 'you submitted no time entries last week', email: true, inApp: true },
+});
 
 /** On Mondays, last week's missing time entries, to the employee (issue 30; declared here since issue 42). */
 @Injectable()
@@ -15,7 +20,7 @@ export class TimesheetsReminders implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.reminders.declare('timesheets', (today) => this.due(today));
+    this.reminders.declare('timesheets', ['reminder.timesheet'], (today) => this.due(today));
   }
 
   async due(today: string): Promise<DueReminder[]> {

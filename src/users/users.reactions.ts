@@ -1,7 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareTaskSources } from '../common/outbox/task-sources';
 import { Reactions } from '../common/outbox/reactions';
 import { FeedReadRules } from '../common/outbox/feed-read-rules';
 import './users.events';
+
+declareTaskSources('password-change');
 
 /** What the users' events do (issue 42): the "change your temporary password" task; who reads them in the feed. */
 @Injectable()

@@ -8,8 +8,8 @@ import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob, JobContext } from '../common/queue/queue.constants';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { TasksService } from '../tasks/tasks.service';
-import { UsersService } from '../users/users.service';
+import { recordEvent } from '../common/outbox/outbox';
+import './webhooks.events';
 import { Webhook, WebhookDelivery } from './entities/webhook.entities';
 import { postJson } from './post';
 import { signedHeaders } from './signing';
@@ -39,8 +39,6 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber 
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly relay: OutboxRelay,
-    private readonly tasks: TasksService,
-    private readonly users: UsersService,
   ) {}
 
   onModuleInit(): void {
@@ -127,21 +125,13 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber 
       if (!hook.failingSince) await em.update(Webhook, { id: webhookId, failingSince: IsNull() }, { failingSince: now });
       if (!disable) return false;
       const off = await em.update(Webhook, { id: webhookId, active: true }, { active: false, disabledReason: reason });
+      // Disabled here and now (once, whichever attempt got here first): the Admins' task is its reaction.
+      if (off.affected === 1) await recordEvent(em, 'webhook.disabled', { webhook: webhookId, url: hook.url, reason });
       return off.affected === 1;
     });
     if (result.error === null) return;
     if (disable) {
-      if (disabled) {
-        this.logger.warn(`webhook ${webhookId} disabled: ${reason}`);
-        await this.tasks.safely(`task of disabled webhook ${webhookId}`, async () =>
-          this.tasks.assign('webhook-disabled', webhookId, await this.users.adminIds(), {
-            title: `Webhook ${webhookId} was disabled`,
-            description: `Deliveries to ${hook.url} failed for a day (${reason}). Fix the receiver, then PUT /webhooks/${webhookId} {"active": true}.`,
-            priority: 'High',
-            link: `/webhooks/${webhookId}/deliveries`,
-          }),
-        );
-      }
+      if (disabled) this.logger.warn(`webhook ${webhookId} disabled: ${reason}`);
       return;
     }
     throw new Error(`webhook ${webhookId}: ${result.error}`);

@@ -9792,7 +9792,7 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+            kind: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             title: string;
             body: string;
             /** @description the API path of the record to act on */
@@ -9818,7 +9818,7 @@ export interface components {
         };
         NotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+            kind: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             description: string;
             /** @description e-mails of this kind */
             email: boolean;
@@ -9831,7 +9831,7 @@ export interface components {
         };
         UpdateNotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+            kind: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             email?: boolean;
             in_app?: boolean;
             /** @enum {string} */
@@ -70908,7 +70908,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet";
+                    kind?: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
                 };
             };
             header?: never;
@@ -72452,7 +72452,7 @@ export interface operations {
                 /**
                  * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
                  * @example {
-                 *       "kind": "leave.requested"
+                 *       "kind": "approval.escalated"
                  *     }
                  */
                 filters?: {
@@ -72460,7 +72460,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "leave.requested" | "leave.decided" | "timesheet.submitted" | "timesheet.decided" | "approval.step_decided" | "approval.escalated" | "employee.bank_account_changed" | "payroll.failed" | "payslip.sent" | "document.expiring" | "document.expired" | "task.assigned" | "reminder.birthday" | "reminder.anniversary" | "reminder.probation" | "reminder.contract" | "reminder.timesheet" | "digest";
+                    kind?: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted" | "digest";
                     /** @description the value (for several, repeat the parameter or use the JSON form) */
                     lang?: string;
                 };

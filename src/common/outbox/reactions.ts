@@ -19,7 +19,7 @@ export type RecipientRule =
   /** The HR of a department (null: the Admins). */
   | { hrOfDepartment: number | null };
 
-/** What an event tells whom in the feed and by e-mail (its kind is the event's name; notifications/notification-kinds.ts). */
+/** What an event tells whom in the feed and by e-mail (its kind is the event's name, declared with declareNotificationKinds). */
 export interface NotificationMessage {
   to: RecipientRule[];
   title: string;
@@ -30,7 +30,7 @@ export interface NotificationMessage {
 
 /** A task the service opens itself: one per source record and user. */
 export interface TaskToOpen {
-  /** The kind of task (tasks/TASK_SOURCES): `leave-approval`, ... */
+  /** The kind of task (declared with declareTaskSources): `leave-approval`, ... */
   source: string;
   sourceId: number;
   to: RecipientRule[];
@@ -85,6 +85,11 @@ export class Reactions {
   events(): string[] {
     return [...this.byEvent.keys()].sort();
   }
+
+  /** The events a reaction notifies of: each must be a declared notification kind (notification-kinds.ts). */
+  notifying(): string[] {
+    return [...this.byEvent].filter(([, list]) => list.some((r) => r.notify !== undefined)).map(([event]) => event);
+  }
 }
 
 /** A reminder of the day (birthdays, probation ends, ...): its notification kind, recipients and text, once per source key. */
@@ -101,16 +106,19 @@ export interface DueReminder {
 /** A module's date-driven reminders (`<module>.reminders.ts`): those due on `today` (YYYY-MM-DD, the company's day). */
 export type ReminderSource = (today: string) => Promise<DueReminder[]>;
 
-/** The modules' reminder sources, declared at start; the notifications' hourly job asks each for the day's reminders. */
+/**
+ * The modules' reminder sources, declared at start with the notification kinds they send (each a
+ * declared kind, checked at start); the notifications' hourly job asks each for the day's reminders.
+ */
 @Injectable()
 export class Reminders {
-  private readonly sources = new Map<string, ReminderSource>();
+  private readonly sources = new Map<string, { source: ReminderSource; kinds: readonly string[] }>();
 
-  declare(name: string, source: ReminderSource): void {
-    this.sources.set(name, source);
+  declare(name: string, kinds: readonly string[], source: ReminderSource): void {
+    this.sources.set(name, { source, kinds });
   }
 
-  all(): ReadonlyMap<string, ReminderSource> {
+  all(): ReadonlyMap<string, { source: ReminderSource; kinds: readonly string[] }> {
     return this.sources;
   }
 }

@@ -1,6 +1,16 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareNotificationKinds } from '../../common/outbox/notification-kinds';
 import { Reactions } from '../../common/outbox/reactions';
 import '../employees.events';
+
+declareNotificationKinds({
+  'employee.bank_account_changed': {
+    description: 'a bank account of yours was added, changed or removed',
+    email: true,
+    inApp: true,
+    mandatory: true,
+  },
+});
 
 /** A change of an employee's bank accounts tells the employee, in the feed and by e-mail (mandatory: it cannot be turned off). */
 @Injectable()

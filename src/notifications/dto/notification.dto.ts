@@ -18,11 +18,11 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Nullable } from '../../common/validation/decorators';
-import { NOTIFICATION_KIND_NAMES } from '../notification-kinds';
+import { NOTIFICATION_KIND_NAMES } from '../../common/outbox/notification-kinds';
 
 export class NotificationDto {
   @ApiInt() id: number;
-  @ApiProperty({ enum: NOTIFICATION_KIND_NAMES }) kind: string;
+  @ApiProperty({ type: String, enum: NOTIFICATION_KIND_NAMES }) kind: string;
   @ApiProperty() title: string;
   @ApiProperty() body: string;
   @ApiProperty({ type: String, nullable: true, description: 'the API path of the record to act on' }) link: string | null;
@@ -39,7 +39,7 @@ export class ReadAllDto {
 }
 
 export class NotificationPreferenceDto {
-  @ApiProperty({ enum: NOTIFICATION_KIND_NAMES }) kind: string;
+  @ApiProperty({ type: String, enum: NOTIFICATION_KIND_NAMES }) kind: string;
   @ApiProperty() description: string;
   @ApiProperty({ description: 'e-mails of this kind' }) email: boolean;
   @ApiProperty({ description: 'notifications of this kind in the feed and its stream' }) in_app: boolean;
@@ -49,7 +49,7 @@ export class NotificationPreferenceDto {
 
 @AcceptsReadOnlyOf(() => NotificationPreferenceDto)
 export class UpdateNotificationPreferenceDto {
-  @ApiProperty({ enum: NOTIFICATION_KIND_NAMES }) @IsString() kind: string;
+  @ApiProperty({ type: String, enum: NOTIFICATION_KIND_NAMES }) @IsString() kind: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() email?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() in_app?: boolean;
   @ApiPropertyOptional({ enum: ['immediate', 'daily'] }) @IsOptional() @IsIn(['immediate', 'daily']) frequency?:

@@ -16,7 +16,7 @@ export class Task {
   @Column({ type: 'varchar', length: 10 }) priority: TaskPriority;
   @Column({ name: 'due_date', type: 'date', nullable: true }) dueDate: string | null;
   @Column({ type: 'varchar', length: 500, nullable: true }) link: string | null;
-  /** What made it: 'manual' (an Admin) or a task kind of TASK_SOURCES. */
+  /** What made it: 'manual' (an Admin) or a task source a module declared (common/outbox/task-sources.ts). */
   @Column({ type: 'varchar', length: 50 }) source: string;
   @Column({ name: 'source_id', type: 'integer', nullable: true }) sourceId: number | null;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;

@@ -1,0 +1,82 @@
+import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { notificationKinds } from '../src/common/outbox/notification-kinds';
+import { Reactions, Reminders } from '../src/common/outbox/reactions';
+import { taskSources } from '../src/common/outbox/task-sources';
+import { TasksService } from '../src/tasks/tasks.service';
+import { createTestApp } from './helpers/test-app';
+
+/**
+ * What a module brings is declared in its own folder (issue 64 item 1). Notification kinds: a
+ * reaction that notifies of, or a reminder that sends, a kind nobody declared stops the start,
+ * instead of its notifications being dropped in silence. Task sources: a task of a source nobody
+ * declared is refused.
+ */
+@Injectable()
+class UndeclaredReaction implements OnModuleInit {
+  constructor(private readonly reactions: Reactions) {}
+  onModuleInit(): void {
+    this.reactions.on('fixture.undeclared' as never, { notify: async () => null });
+  }
+}
+@Module({ providers: [UndeclaredReaction] })
+class UndeclaredReactionModule {}
+
+@Injectable()
+class UndeclaredReminder implements OnModuleInit {
+  constructor(private readonly reminders: Reminders) {}
+  onModuleInit(): void {
+    this.reminders.declare('fixture', ['reminder.fixture'], async () => []);
+  }
+}
+@Module({ providers: [UndeclaredReminder] })
+class UndeclaredReminderModule {}
+
+describe('declarations: notification kinds and task sources beside what sends them', () => {
+  it('every kind the modules send is declared, with a description and defaults', async () => {
+    const t = await createTestApp();
+    try {
+      const kinds = notificationKinds();
+      expect(kinds.map((k) => k.kind)).toEqual(
+        expect.arrayContaining(['leave.requested', 'payslip.sent', 'reminder.birthday', 'reminder.timesheet', 'task.assigned']),
+      );
+      expect(kinds.filter((k) => k.mandatory).map((k) => k.kind)).toEqual(['employee.bank_account_changed', 'payslip.sent']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a reaction notifying of an undeclared kind stops the start, naming it', async () => {
+    await expect(createTestApp({}, { imports: [UndeclaredReactionModule] })).rejects.toThrow(
+      /notification kind fixture\.undeclared: sent by a reaction but declared by no module/,
+    );
+  });
+
+  it('a reminder source sending an undeclared kind stops the start, naming it', async () => {
+    await expect(createTestApp({}, { imports: [UndeclaredReminderModule] })).rejects.toThrow(
+      /notification kind reminder\.fixture: sent by the reminders of fixture but declared by no module/,
+    );
+  });
+
+  it('task sources are those the modules declare; a task of any other source is refused', async () => {
+    const t = await createTestApp();
+    try {
+      expect(taskSources()).toEqual([
+        'document-expiry',
+        'leave-approval',
+        'password-change',
+        'payroll-failed',
+        'payroll-review',
+        'payslip-delivery',
+        'timesheet-approval',
+        'webhook-disabled',
+      ]);
+      const tasks = t.app.get(TasksService);
+      await expect(tasks.assign('fixture-undeclared', 1, [1], { title: 'x' })).rejects.toThrow(
+        'task source fixture-undeclared is declared by no module',
+      );
+      await expect(tasks.completeAll('fixture-undeclared', [1])).rejects.toThrow('is declared by no module');
+    } finally {
+      await t.close();
+    }
+  });
+});
