@@ -64,16 +64,25 @@ describe('meta: reference lists and what the service offers', () => {
     expect((await call('PUT', '/settings', admin, { name: 'Mobile App: Leaves', value: 'maybe' })).statusCode).toBe(400);
   });
 
-  it("describes the service's modules as the seed's extension entries", async () => {
+  it("describes the service's modules as the seed's extension entries: each module declares its own (issue 64)", async () => {
     const body = (await call('GET', '/meta/extensions', employee)).json();
     expect(body.data.map((e: { code: string }) => e.code)).toEqual([
-      'employees',
+      'approvals',
       'attendance',
-      'leave',
-      'timesheets',
-      'payroll',
+      'audit',
+      'documents',
+      'employees',
+      'identity',
+      'imports',
       'insights',
+      'leave',
+      'notifications',
+      'payroll',
+      'scim',
       'tasks',
+      'timesheets',
+      'users',
+      'webhooks',
     ]);
     for (const e of body.data) {
       expect(e).toEqual({

@@ -47,6 +47,16 @@ describe('no import cycle between the modules of src/ (scripts/module-cycles.mjs
     expect(r.out).not.toContain('imports users');
   });
 
+  it('refuses a subscriber importing any module beyond the platform, one listed nowhere included (issue 64: approvals was missing)', () => {
+    write('tasks/t.ts', "import { A } from '../approvals/approvals.service';\nimport { S } from '../settings/settings.service';\n");
+    write('approvals/approvals.service.ts', 'export const A = 1;\n');
+    write('settings/settings.service.ts', 'export const S = 1;\n');
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('tasks imports approvals (tasks/t.ts)');
+    expect(r.out).not.toContain('imports settings');
+  });
+
   it('passes the same tree once the back edge is gone', () => {
     write('a/a.ts', "import { B } from '../b/b';\n");
     write('b/b.ts', "import { C } from '../c/c';\n");

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -8,6 +9,8 @@ import { ApprovalDelegationsController, ApprovalPoliciesController, ApprovalsCon
 import { ApprovalReactions } from './approvals.reactions';
 import { ApprovalsService } from './approvals.service';
 import { APPROVAL_ENTITIES } from './entities/approval.entities';
+
+declareExtension({ code: 'approvals', label: 'Approvals', features: ['approval-chains', 'approval-inbox', 'escalation'] });
 
 /** Approval chains (issue 45): policies, delegations, each request's chain, the inbox and escalation. */
 @Module({

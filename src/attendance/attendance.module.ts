@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -7,6 +8,8 @@ import { AttendanceImport } from './attendance.import';
 import { AttendanceService } from './attendance.service';
 import { AttendanceRepository } from './attendance.repository';
 import { AttendanceRecord } from './entities/attendance.entity';
+
+declareExtension({ code: 'attendance', label: 'Attendance', features: ['punch-in-out', 'work-from-home', 'attendance-summary'] });
 
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([AttendanceRecord])],

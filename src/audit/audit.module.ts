@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { AuditController } from './audit.controller';
 import { AuditService } from './audit.service';
 import { AuditEntry } from './entities/audit-entry.entity';
+
+declareExtension({ code: 'audit', label: 'Audit log', features: ['audit-log'] });
 
 /** The audit log's API and retention; every module records its changes with common/audit `recordAudit`. */
 @Module({

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthController } from './auth.controller';
@@ -21,6 +22,8 @@ import { OidcLogin } from './entities/oidc-login.entity';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SettingsModule } from '../settings/settings.module';
+
+declareExtension({ code: 'identity', label: 'Identity', features: ['two-factor', 'single-sign-on'] });
 
 @Module({
   imports: [PassportModule, SettingsModule, TypeOrmModule.forFeature([OAuthToken, UserMfa, UserRecoveryCode, OidcLogin])],

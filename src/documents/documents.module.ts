@@ -1,4 +1,5 @@
 import { DocumentsReactions } from './documents.reactions';
+import { declareExtension } from '../common/meta/extensions';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -16,6 +17,12 @@ import { DocumentWriterService } from './document-writer.service';
 import { GeneratedDocumentsService } from './generated-documents.service';
 import { DocumentFileRemoval, DocumentRecord, DocumentReminder, DocumentVersion } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
+
+declareExtension({
+  code: 'documents',
+  label: 'Documents',
+  features: ['employee-documents', 'document-types', 'expiry-reminders'],
+});
 
 /** Employee documents (issue 28, docs/api/decisions.md §14): types, documents and their versions in the file store, expiry reminders. */
 @Module({

@@ -1,4 +1,5 @@
 import { SettingsModule } from '../settings/settings.module';
+import { declareExtension } from '../common/meta/extensions';
 import { EmployeesReminders } from './employees.reminders';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -29,6 +30,12 @@ import { BankAccountsImport } from './bank-accounts/bank-accounts.import';
 import { BankAccountsReactions } from './bank-accounts/bank-accounts.reactions';
 import { BankAccountsRepository } from './bank-accounts/bank-accounts.repository';
 import { BankAccountsService } from './bank-accounts/bank-accounts.service';
+
+declareExtension({
+  code: 'employees',
+  label: 'Employees',
+  features: ['profiles', 'skills', 'certifications', 'staff-directory', 'employment-history', 'bank-accounts'],
+});
 
 @Module({
   imports: [

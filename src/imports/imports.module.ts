@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ImportErrorRecord, ImportRecord } from './entities/import.entities';
 import { ImportFiles } from './import-files';
@@ -6,6 +7,8 @@ import { ImportRunner } from './import-runner.service';
 import { ImportsController } from './imports.controller';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
+
+declareExtension({ code: 'imports', label: 'Imports and exports', features: ['csv', 'xlsx', 'dry-run', 'exports'] });
 
 /** Imports of CSV and XLSX files: the kinds come from the domain modules (common/import ImportKinds). */
 @Module({

@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { EmployeesModule } from '../employees/employees.module';
 import { LeaveModule } from '../leave/leave.module';
 import { InsightsController } from './insights.controller';
 import { InsightsService } from './insights.service';
 import { WorkforceInsightsService } from './workforce.service';
 import { InsightsRepository } from './insights.repository';
+
+declareExtension({
+  code: 'insights',
+  label: 'Insights',
+  features: ['leave-insights', 'attendance-insights', 'timesheet-insights', 'workforce'],
+});
 
 @Module({
   imports: [EmployeesModule, LeaveModule],

@@ -1,4 +1,5 @@
 import { LeaveReactions } from './leave.reactions';
+import { declareExtension } from '../common/meta/extensions';
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -30,6 +31,12 @@ import {
   LeaveEntitlementsController,
   LeavesController,
 } from './leave.controllers';
+
+declareExtension({
+  code: 'leave',
+  label: 'Leave',
+  features: ['leave-types', 'leave-periods', 'holidays', 'leave-requests', 'leave-ledger', 'accruals'],
+});
 
 @Module({
   imports: [

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { declaredExtensions } from '../common/meta/extensions';
 import countries from 'i18n-iso-countries/index';
 import en from 'i18n-iso-countries/langs/en.json';
 import { version } from '../../package.json';
@@ -24,17 +25,6 @@ const COUNTRIES: readonly CountryDto[] = Object.entries(countries.getNames('en',
   }))
   .sort((a, b) => a.code.localeCompare(b.code));
 
-/** This service's modules as the seed's extension entries (all built in, so installed). */
-const EXTENSIONS: readonly Omit<ExtensionDto, 'version' | 'installed' | 'isGroup'>[] = [
-  { code: 'employees', label: 'Employees', features: ['profiles', 'skills', 'certifications', 'staff-directory', 'users'] },
-  { code: 'attendance', label: 'Attendance', features: ['punch-in-out', 'work-from-home', 'attendance-summary'] },
-  { code: 'leave', label: 'Leave', features: ['leave-types', 'leave-periods', 'holidays', 'leave-requests', 'approvals'] },
-  { code: 'timesheets', label: 'Timesheets', features: ['projects', 'time-entries', 'approvals'] },
-  { code: 'payroll', label: 'Payroll', features: ['salary', 'payroll-columns', 'payroll-runs', 'payslips'] },
-  { code: 'insights', label: 'Insights', features: ['leave-insights', 'attendance-insights', 'timesheet-insights'] },
-  { code: 'tasks', label: 'Tasks', features: ['task-list'] },
-];
-
 /** Reference lists and what the service offers (docs/api/decisions.md §11): any authenticated user. */
 @Injectable()
 export class MetaService {
@@ -56,7 +46,7 @@ export class MetaService {
 
   extensions(query: PageQueryDto): Page<ExtensionDto> {
     return pageOf(
-      EXTENSIONS.map((e) => ({ ...e, features: [...e.features], installed: true, version, isGroup: false })),
+      declaredExtensions().map((e) => ({ ...e, features: [...e.features], installed: true, version, isGroup: false })),
       query,
     );
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
@@ -21,6 +22,8 @@ import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 import { PreferencesService } from './preferences.service';
 import { RemindersService } from './reminders.service';
+
+declareExtension({ code: 'notifications', label: 'Notifications', features: ['feed', 'e-mail', 'digests', 'reminders'] });
 
 /**
  * Notifications (issue 30, docs/api/decisions.md §16): the in-app feed made from the outbox's events, its stream,

@@ -1,4 +1,5 @@
 import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
+import { declareExtension } from '../common/meta/extensions';
 import { PayrollReactions } from './payroll.reactions';
 import { Module } from '@nestjs/common';
 import { BankFileService } from './books/bank-file.service';
@@ -54,6 +55,12 @@ import { PayslipPdfsService } from './payslips/payslip-pdfs.service';
 import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
 import { PayslipDeliveryService } from './payslips/payslip-delivery.service';
 import { PayslipMailKind } from './payslips/payslip-mail.kind';
+
+declareExtension({
+  code: 'payroll',
+  label: 'Payroll',
+  features: ['salary', 'payroll-columns', 'payroll-runs', 'payslips', 'bank-files', 'journal'],
+});
 
 @Module({
   imports: [

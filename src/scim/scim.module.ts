@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
@@ -9,6 +10,8 @@ import { ScimTokensController } from './scim-tokens.controller';
 import { ScimTokensService } from './scim-tokens.service';
 import { ScimUsersService } from './scim-users.service';
 import { ScimController } from './scim.controller';
+
+declareExtension({ code: 'scim', label: 'SCIM provisioning', features: ['users', 'groups'] });
 
 @Module({
   imports: [UsersModule, SettingsModule, TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember])],

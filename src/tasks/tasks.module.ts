@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsersModule } from '../users/users.module';
 import { Task } from './entities/task.entity';
@@ -6,6 +7,8 @@ import { TasksController } from './tasks.controller';
 import { TasksReactions } from './tasks.reactions';
 import { TasksSubscriber } from './tasks.subscriber';
 import { TasksService } from './tasks.service';
+
+declareExtension({ code: 'tasks', label: 'Tasks', features: ['task-list'] });
 
 @Module({
   imports: [TypeOrmModule.forFeature([Task]), UsersModule],

@@ -1,4 +1,5 @@
 import { SettingsModule } from '../settings/settings.module';
+import { declareExtension } from '../common/meta/extensions';
 import { TimesheetsReactions } from './timesheets.reactions';
 import { TimesheetsReminders } from './timesheets.reminders';
 import { Module } from '@nestjs/common';
@@ -9,6 +10,8 @@ import { Project, TimeEntry } from './entities/timesheet.entities';
 import { EmployeeTimesheetsController, ProjectsController, TimesheetsController } from './timesheets.controller';
 import { TimesheetsService } from './timesheets.service';
 import { TimesheetsRepository } from './timesheets.repository';
+
+declareExtension({ code: 'timesheets', label: 'Timesheets', features: ['projects', 'time-entries'] });
 
 @Module({
   imports: [EmployeesModule, SettingsModule, ApprovalsModule, TypeOrmModule.forFeature([Project, TimeEntry])],

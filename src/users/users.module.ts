@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { EmployeesModule } from '../employees/employees.module';
@@ -15,6 +16,8 @@ import { UsersService } from './users.service';
 import { UserProvisioningService } from './user-provisioning.service';
 import { WelcomeMailKind } from './welcome-mail.kind';
 import { WelcomeMailService } from './welcome-mail.service';
+
+declareExtension({ code: 'users', label: 'Users', features: ['user-accounts', 'user-levels', 'welcome-emails'] });
 
 @Module({
   imports: [AuthModule, EmployeesModule, ReferenceModule, SettingsModule, TypeOrmModule.forFeature([User, UserDepartment])],

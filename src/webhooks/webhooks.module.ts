@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { EventsFeedController } from './feed/events-feed.controller';
@@ -8,6 +9,8 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksReactions } from './webhooks.reactions';
 import { WebhooksService } from './webhooks.service';
+
+declareExtension({ code: 'webhooks', label: 'Webhooks', features: ['signed-deliveries', 'change-feed'] });
 
 /**
  * Signed webhooks: a subscriber of the outbox relay (common/outbox; events are recorded with the audit log). A

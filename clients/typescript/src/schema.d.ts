@@ -9386,7 +9386,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -9403,7 +9403,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -9420,7 +9420,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -9428,7 +9428,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("employee.created" | "employee.updated" | "employee.deleted" | "employee.change_effective" | "employee.terminated" | "employee.bank_account_changed" | "user.created" | "user.updated" | "user.deleted" | "leave.requested" | "leave.decided" | "timesheet.submitted" | "payroll.processed" | "payroll.failed" | "payroll.completed" | "payslip.sent" | "payslip.failed" | "payroll.bank_file_created" | "document.expiring" | "document.expired" | "task.assigned" | "approval.step_decided" | "approval.escalated")[];
+            events?: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             active?: boolean;
             description?: string | null;
             /**
@@ -9476,7 +9476,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        FeedEventDto: components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["ApprovalEscalatedEvent"];
+        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
         ImportDto: {
             /**
              * Format: int32
@@ -10470,6 +10470,70 @@ export interface components {
             occurred_at: string;
             data: components["schemas"]["ChangeEventData"];
         };
+        DocumentExpiringEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.expiring";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["DocumentExpiryEventData"];
+        };
+        DocumentExpiredEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.expired";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["DocumentExpiryEventData"];
+        };
+        ApprovalStepDecidedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval.step_decided";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ApprovalStepDecidedEventData"];
+        };
+        ApprovalEscalatedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval.escalated";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ApprovalEscalatedEventData"];
+        };
         LeaveRequestedEvent: {
             /**
              * Format: int32
@@ -10498,22 +10562,6 @@ export interface components {
              * @enum {string}
              */
             type: "leave.decided";
-            /** Format: date-time */
-            occurred_at: string;
-            data: components["schemas"]["ChangeEventData"];
-        };
-        TimesheetSubmittedEvent: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "timesheet.submitted";
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["ChangeEventData"];
@@ -10614,7 +10662,7 @@ export interface components {
             occurred_at: string;
             data: components["schemas"]["BankFileEventData"];
         };
-        DocumentExpiringEvent: {
+        TimesheetSubmittedEvent: {
             /**
              * Format: int32
              * @description its position in the feed: events are numbered in the order they were committed
@@ -10625,26 +10673,10 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "document.expiring";
+            type: "timesheet.submitted";
             /** Format: date-time */
             occurred_at: string;
-            data: components["schemas"]["DocumentExpiryEventData"];
-        };
-        DocumentExpiredEvent: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "document.expired";
-            /** Format: date-time */
-            occurred_at: string;
-            data: components["schemas"]["DocumentExpiryEventData"];
+            data: components["schemas"]["ChangeEventData"];
         };
         TaskAssignedEvent: {
             /**
@@ -10661,38 +10693,6 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["TaskAssignedEventData"];
-        };
-        ApprovalStepDecidedEvent: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "approval.step_decided";
-            /** Format: date-time */
-            occurred_at: string;
-            data: components["schemas"]["ApprovalStepDecidedEventData"];
-        };
-        ApprovalEscalatedEvent: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "approval.escalated";
-            /** Format: date-time */
-            occurred_at: string;
-            data: components["schemas"]["ApprovalEscalatedEventData"];
         };
     };
     responses: never;

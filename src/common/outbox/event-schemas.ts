@@ -1,20 +1,45 @@
-import { declareSchemas } from '../openapi/declared-schemas';
+import { declareSchemas, replaceSchema } from '../openapi/declared-schemas';
 
 /**
- * The OpenAPI schema of each webhook event's payload (Hardening IV item 16), declared by the module
- * that owns the event in its `<module>.events.ts`, beside the payload's type: the change feed's items
- * are `oneOf` them with `type` as the discriminator, and the webhooks page points at them. A test
- * checks that every webhook event has one.
+ * The webhook events (issue 64 item 1), each declared by the module that owns it in its
+ * `<module>.events.ts`, beside the payload's type, with the OpenAPI schema of its payload (Hardening
+ * IV item 16): subscriptions choose among them, the change feed's items are `oneOf` them with `type`
+ * as the discriminator, and the webhooks page points at them. The payload types stay checked at
+ * compile time (WebhookEventPayloads); test/webhook-events.spec.ts checks that every event typed
+ * there is declared here.
  */
 const byEvent = new Map<string, string>();
 
-/** Names the component schema (declared with declareSchemas) of each event's `data`. */
+/** Every declared webhook event, in name order: one array kept up to date in place (validators and the document read it). */
+export const WEBHOOK_EVENT_NAMES: string[] = [];
+
+/** An event's item schema name: employee.change_effective → EmployeeChangeEffectiveEvent. */
+export const eventItemSchema = (event: string) =>
+  `${event
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Event`;
+
+/** Declares webhook events, naming the component schema (declared with declareSchemas) of each one's `data`. */
 export function declareEventSchemas(events: Record<string, string>): void {
   for (const [event, schema] of Object.entries(events)) {
     const before = byEvent.get(event);
     if (before && before !== schema) throw new Error(`event ${event} has two payload schemas: ${before} and ${schema}`);
+    if (before) continue;
     byEvent.set(event, schema);
+    WEBHOOK_EVENT_NAMES.push(event);
+    replaceSchema(eventItemSchema(event), () => ({
+      type: 'object',
+      required: ['id', 'type', 'occurred_at', 'data'],
+      properties: {
+        id: { type: 'integer', description: 'its position in the feed: events are numbered in the order they were committed' },
+        type: { type: 'string', enum: [event] },
+        occurred_at: { type: 'string', format: 'date-time' },
+        data: { $ref: `#/components/schemas/${schema}` },
+      },
+    }));
   }
+  WEBHOOK_EVENT_NAMES.sort();
 }
 
 /** Each event's payload schema name. */
