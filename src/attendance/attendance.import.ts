@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { declareImportKind } from '../common/import/import-kinds.constants';
 import { EntityManager } from 'typeorm';
 import { ImportColumn, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
 import { EmployeeLookup, EmployeeRowsKind } from '../employees/employee-lookup';
 import { rowByRow } from '../common/import/row-by-row';
 import { AttendanceService } from './attendance.service';
 import { CreateAttendanceDto } from './dto/attendance.dto';
+
+/** Declared when this file loads (common/import/import-kinds.constants.ts). */
+const ATTENDANCE_IMPORT = declareImportKind('attendance');
 
 export const ATTENDANCE_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
@@ -20,7 +24,7 @@ export const ATTENDANCE_COLUMNS: readonly ImportColumn[] = [
  */
 @Injectable()
 export class AttendanceImport extends EmployeeRowsKind {
-  readonly kind = 'attendance';
+  readonly kind = ATTENDANCE_IMPORT;
   readonly columns = ATTENDANCE_COLUMNS;
 
   constructor(

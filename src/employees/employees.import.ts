@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { declareImportKind } from '../common/import/import-kinds.constants';
 import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -31,6 +32,9 @@ import { DATED_FIELDS } from './history/employment-history';
 import { isCalendarDate } from '../common/validation/decorators';
 import { EmployeesService } from './employees.service';
 import { Employee } from './entities/employee.entity';
+
+/** Declared when this file loads (common/import/import-kinds.constants.ts). */
+const EMPLOYEES_IMPORT = declareImportKind('employees');
 
 const LABELS: Record<string, string> = {
   employee_id: 'Employee ID',
@@ -133,7 +137,7 @@ async function validate(
  */
 @Injectable()
 export class EmployeesImport implements OnModuleInit, ImportKind {
-  readonly kind = 'employees';
+  readonly kind = EMPLOYEES_IMPORT;
   readonly columns = EMPLOYEE_COLUMNS;
   readonly validatesWithoutWriting = true;
   readonly batchSize = 500;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { declareImportKind } from '../common/import/import-kinds.constants';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ImportColumn, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
@@ -9,6 +10,10 @@ import { LeaveOpeningDto } from './dto/leave-ledger.dto';
 import { LeavePeriod, LeaveType } from './entities/leave.entities';
 import { LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LeaveSetupService } from './leave-setup.service';
+
+/** Declared when this file loads (common/import/import-kinds.constants.ts). */
+const LEAVE_ENTITLEMENTS_IMPORT = declareImportKind('leave-entitlements');
+const LEAVE_BALANCES_IMPORT = declareImportKind('leave-balances');
 
 export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
@@ -23,7 +28,7 @@ export const ENTITLEMENT_COLUMNS: readonly ImportColumn[] = [
  */
 @Injectable()
 export class LeaveEntitlementsImport extends EmployeeRowsKind {
-  readonly kind = 'leave-entitlements';
+  readonly kind = LEAVE_ENTITLEMENTS_IMPORT;
   readonly columns = ENTITLEMENT_COLUMNS;
 
   constructor(
@@ -79,7 +84,7 @@ export const LEAVE_BALANCE_COLUMNS: readonly ImportColumn[] = [
  */
 @Injectable()
 export class LeaveBalancesImport extends EmployeeRowsKind {
-  readonly kind = 'leave-balances';
+  readonly kind = LEAVE_BALANCES_IMPORT;
   readonly columns = LEAVE_BALANCE_COLUMNS;
 
   constructor(

@@ -9484,7 +9484,7 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            kind: "employees" | "salaries" | "payroll-employees" | "leave-entitlements" | "leave-balances" | "attendance" | "payroll-data" | "employment-history" | "bank-accounts";
+            kind: "attendance" | "bank-accounts" | "employees" | "employment-history" | "leave-balances" | "leave-entitlements" | "payroll-data" | "payroll-employees" | "salaries";
             /** @example people.xlsx */
             file_name: string;
             /** @description true: rows are checked and nothing is written (commit it to import) */
@@ -66898,7 +66898,7 @@ export interface operations {
     createImports: {
         parameters: {
             query: {
-                kind: "employees" | "salaries" | "payroll-employees" | "leave-entitlements" | "leave-balances" | "attendance" | "payroll-data" | "employment-history" | "bank-accounts";
+                kind: "attendance" | "bank-accounts" | "employees" | "employment-history" | "leave-balances" | "leave-entitlements" | "payroll-data" | "payroll-employees" | "salaries";
                 /** @description true: check only; commit it later */
                 dry_run?: "true" | "false";
                 mode?: "all-or-nothing" | "valid-rows";

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { IMPORT_KIND_NAMES } from './import-kinds.constants';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth-user';
 import { ErrorDetail } from '../errors/domain.exception';
@@ -82,6 +83,7 @@ export class ImportKinds {
   private readonly kinds = new Map<string, ImportKind>();
 
   register(kind: ImportKind): void {
+    if (!IMPORT_KIND_NAMES.includes(kind.kind)) throw new Error(`import kind ${kind.kind} is not declared (declareImportKind)`);
     this.kinds.set(kind.kind, kind);
   }
 

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { declareImportKind } from '../../common/import/import-kinds.constants';
 import { ImportColumn, ImportKinds, ImportRun, ImportSession, RowDetail } from '../../common/import/import-kind';
 import { rowByRow } from '../../common/import/row-by-row';
 import { IsRefId } from '../../common/validation/decorators';
 import { EmployeeLookup, EmployeeRowsKind } from '../employee-lookup';
 import { CreateBankAccountDto } from './bank-accounts.dto';
 import { BankAccountsService } from './bank-accounts.service';
+
+/** Declared when this file loads (common/import/import-kinds.constants.ts). */
+const BANK_ACCOUNTS_IMPORT = declareImportKind('bank-accounts');
 
 export const BANK_ACCOUNT_COLUMNS: readonly ImportColumn[] = [
   { field: 'employee', label: 'Employee ID', type: 'text', example: 'E0042', required: true, note: 'employee_id (or id)' },
@@ -26,7 +30,7 @@ export const BANK_ACCOUNT_COLUMNS: readonly ImportColumn[] = [
  */
 @Injectable()
 export class BankAccountsImport extends EmployeeRowsKind {
-  readonly kind = 'bank-accounts';
+  readonly kind = BANK_ACCOUNTS_IMPORT;
   readonly columns = BANK_ACCOUNT_COLUMNS;
 
   constructor(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { declareImportKind } from '../../common/import/import-kinds.constants';
 import { EntityManager } from 'typeorm';
 import {
   cellText,
@@ -18,6 +19,9 @@ import { EmployeeLookup, EmployeeRowsKind } from '../employee-lookup';
 import { RecordChangeDto } from './dto/employment-history.dto';
 import { DATED_FIELDS, DatedField } from './employment-history';
 import { EmploymentHistoryService } from './employment-history.service';
+
+/** Declared when this file loads (common/import/import-kinds.constants.ts). */
+const EMPLOYMENT_HISTORY_IMPORT = declareImportKind('employment-history');
 
 const EXAMPLES: Partial<Record<DatedField, string>> = { job_title: 'Senior Software Engineer', department: 'Engineering' };
 
@@ -42,7 +46,7 @@ export const HISTORY_COLUMNS: readonly ImportColumn[] = [
  */
 @Injectable()
 export class EmploymentHistoryImport extends EmployeeRowsKind {
-  readonly kind = 'employment-history';
+  readonly kind = EMPLOYMENT_HISTORY_IMPORT;
   readonly columns = HISTORY_COLUMNS;
 
   constructor(

@@ -9,7 +9,7 @@ import { IMPORT_MODES, IMPORT_STATUSES, ImportMode, ImportStatus } from '../enti
 
 export class ImportDto {
   @ApiInt() id: number;
-  @ApiProperty({ enum: IMPORT_KIND_NAMES }) kind: string;
+  @ApiProperty({ type: String, enum: IMPORT_KIND_NAMES }) kind: string;
   @ApiProperty({ example: 'people.xlsx' }) file_name: string;
   @ApiProperty({ description: 'true: rows are checked and nothing is written (commit it to import)' }) dry_run: boolean;
   @ApiProperty({ enum: IMPORT_MODES }) mode: ImportMode;
@@ -38,7 +38,7 @@ export class ImportErrorDto {
 }
 
 export class CreateImportQueryDto {
-  @ApiProperty({ enum: IMPORT_KIND_NAMES })
+  @ApiProperty({ type: String, enum: IMPORT_KIND_NAMES })
   @IsIn(IMPORT_KIND_NAMES)
   kind: string;
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { declareImportKind } from '../../common/import/import-kinds.constants';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { DomainException } from '../../common/errors/domain.exception';
@@ -14,6 +15,11 @@ import { SalaryItemInputDto, SavePayrollEmployeeDto } from '../dto/payroll-confi
 import { DeductionGroup, PayFrequency, PayrollEmployee, SalaryComponent } from '../entities/payroll-config.entities';
 import { PayrollEmployeesService } from '../config/payroll-employees.service';
 import { PayrollRunsService } from './payroll-runs.service';
+
+/** Declared when this file loads (common/import/import-kinds.constants.ts). */
+const SALARIES_IMPORT = declareImportKind('salaries');
+const PAYROLL_EMPLOYEES_IMPORT = declareImportKind('payroll-employees');
+const PAYROLL_DATA_IMPORT = declareImportKind('payroll-data');
 
 const EMPLOYEE: ImportColumn = {
   field: 'employee',
@@ -77,7 +83,7 @@ export const PAYROLL_DATA_COLUMNS: readonly ImportColumn[] = [
  */
 @Injectable()
 export class SalariesImport extends EmployeeRowsKind {
-  readonly kind = 'salaries';
+  readonly kind = SALARIES_IMPORT;
   readonly columns = SALARY_COLUMNS;
 
   constructor(
@@ -131,7 +137,7 @@ class SalaryItemWithEmployee extends SalaryItemInputDto {
  */
 @Injectable()
 export class PayrollEmployeesImport extends EmployeeRowsKind {
-  readonly kind = 'payroll-employees';
+  readonly kind = PAYROLL_EMPLOYEES_IMPORT;
   readonly columns = PAYROLL_EMPLOYEE_COLUMNS;
 
   constructor(
@@ -192,7 +198,7 @@ export class PayrollEmployeesImport extends EmployeeRowsKind {
  */
 @Injectable()
 export class PayrollDataImport extends EmployeeRowsKind {
-  readonly kind = 'payroll-data';
+  readonly kind = PAYROLL_DATA_IMPORT;
   readonly columns = PAYROLL_DATA_COLUMNS;
   readonly needsPayroll = true;
   private readonly pipe = createValidationPipe();
