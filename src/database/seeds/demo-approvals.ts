@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { DataSource } from 'typeorm';
 import { ApprovalPoliciesService } from '../../approvals/approval-policies.service';
 import { ApprovalsService } from '../../approvals/approvals.service';
@@ -16,9 +17,9 @@ import { timeSummary } from '../../timesheets/timesheets.service';
 import { User } from '../../users/entities/user.entity';
 import { asCaller } from './demo-notifications';
 
-/** The Monday `weeks` weeks from now. */
-function monday(weeks: number): Date {
-  const d = new Date(Date.now() + weeks * 7 * 86_400_000);
+/** The Monday `weeks` weeks from `now`. */
+function monday(now: Date, weeks: number): Date {
+  const d = new Date(now.getTime() + weeks * 7 * 86_400_000);
   while (d.getUTCDay() !== 1) d.setUTCDate(d.getUTCDate() + 1);
   return d;
 }
@@ -57,7 +58,7 @@ export async function seedDemoApprovals(app: INestApplicationContext, users: { a
   const firstThat = async <T>(weeks: number[], make: (start: Date) => Promise<T>): Promise<T | null> => {
     for (const w of weeks)
       try {
-        return await make(monday(w));
+        return await make(monday(app.get(CompanyClock).now(), w));
       } catch {
         // overlapping seeded leave, or outside the leave periods: the next week
       }

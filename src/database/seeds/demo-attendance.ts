@@ -8,7 +8,7 @@ import { insertRows, prng } from './seed-tools';
  * weekly pattern shows it), about one day in five from home, and about one weekday in twenty
  * absent. Returns the number of records.
  */
-export async function seedDemoAttendance(ds: DataSource, now = new Date()): Promise<number> {
+export async function seedDemoAttendance(ds: DataSource, now: Date): Promise<number> {
   const employees = await ds.query<Array<{ id: number | string; joined_date: string }>>('SELECT id, joined_date FROM employees');
   const onLeave = new Set(
     (

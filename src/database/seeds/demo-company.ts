@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { CompanyClock } from '../../common/time/company-clock';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DataSource } from 'typeorm';
 import { EmployeesService } from '../../employees/employees.service';
@@ -142,12 +143,12 @@ export async function seedDemoCompany(app: INestApplicationContext, actor: AuthU
   await team(10, product, 'Software Engineer', productLead);
   await team(14, sales, 'Account Executive', salesHead);
   await team(6, people, 'Accountant', peopleHead);
-  await seedDemoLeaveAndTimesheets(app.get(DataSource));
-  await seedDemoAttendance(app.get(DataSource)); // after leave: nobody punches in on a day of approved leave
+  await seedDemoLeaveAndTimesheets(app.get(DataSource), app.get(CompanyClock).now());
+  await seedDemoAttendance(app.get(DataSource), app.get(CompanyClock).now()); // after leave: nobody punches in on a day of approved leave
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   const pay = await seedDemoPayroll(app, actor);
   if (pay) await seedDemoHistory(app, actor, pay);
-  await seedDemoPayrollRuns(app, actor);
+  await seedDemoPayrollRuns(app, actor, app.get(CompanyClock).now());
   // After the history: each month's accrual by the department, status and grade of its day.
   await app.get(LeaveAccrualsService).accrue(undefined, true); // the accruals of every year up to the company's day
 }

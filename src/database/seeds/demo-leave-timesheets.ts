@@ -13,7 +13,7 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
  * them; mostly approved, some pending, rejected or cancelled) with the approved days in the
  * leave ledger, a monthly accrual policy for annual leave with carry-over, and timesheets for the engineering employees on two projects over the last two years.
  */
-export async function seedDemoLeaveAndTimesheets(ds: DataSource, now = new Date()): Promise<void> {
+export async function seedDemoLeaveAndTimesheets(ds: DataSource, now: Date): Promise<void> {
   const year = now.getUTCFullYear();
   const today = Date.UTC(year, now.getUTCMonth(), now.getUTCDate());
   const years = [year - 2, year - 1, year];

@@ -1,4 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { addDays } from '../../common/time/days';
+import { CompanyClock } from '../../common/time/company-clock';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { Employee } from '../../employees/entities/employee.entity';
@@ -49,7 +51,7 @@ export async function seedDemoNotifications(
   const requested: number[] = [];
   for (const weeks of [1, 2, 3, 4, 5]) {
     if (!annual || requested.length === 2) break;
-    const day = weekday(new Date(Date.now() + weeks * 7 * 86_400_000));
+    const day = weekday(new Date(app.get(CompanyClock).now().getTime() + weeks * 7 * 86_400_000));
     try {
       requested.push(
         (await leaves.create(asCaller(users.employee), { leave_type: annual.id, date_start: day, date_end: day })).id,
@@ -65,12 +67,12 @@ export async function seedDemoNotifications(
     title: 'Upload your first-aid certificate',
     description: 'Add it to your documents as a Certificate (a PDF or a photo of it).',
     priority: 'Normal',
-    due_date: weekday(new Date(Date.now() + 14 * 86_400_000)),
+    due_date: weekday(new Date(app.get(CompanyClock).now().getTime() + 14 * 86_400_000)),
   });
   await app.get(OutboxRelay).drain();
   // The demo employee's probation ends in two weeks: the reminders' job (run now) tells its manager and HR.
   if (users.employee.employeeId !== null) {
-    const confirmation = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    const confirmation = addDays(await app.get(CompanyClock).today(), 14);
     await ds.getRepository(Employee).update({ id: users.employee.employeeId }, { confirmationDate: confirmation });
     await app.get(RemindersService).run();
   }

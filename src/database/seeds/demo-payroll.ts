@@ -90,7 +90,7 @@ export async function seedDemoPayroll(app: INestApplicationContext, actor: AuthU
   await column('Arrears', 'arrears', { calculation_hook: 'arrears', calculation_hook_args: { column: basicColumn.id } });
   await column('Gross', 'gross', { script: 'basic + allowances + overtime_pay + leave_encashment + arrears - unpaid_leave' });
   // A progressive monthly tax from a dated table: last year's brackets and this year's (issue 44).
-  const year = new Date().getUTCFullYear();
+  const year = app.get(CompanyClock).now().getUTCFullYear();
   const bracket = (from: number, to: number | null, rate: string) => ({
     from: `${from}.00`,
     to: to === null ? null : `${to}.00`,
@@ -166,7 +166,7 @@ async function settle(app: INestApplicationContext, actor: AuthUser, id: number,
  * Processed one for last month, both for the whole company, from the employment history (seeded
  * before them: the salaries each month paid).
  */
-export async function seedDemoPayrollRuns(app: INestApplicationContext, actor: AuthUser, now = new Date()): Promise<void> {
+export async function seedDemoPayrollRuns(app: INestApplicationContext, actor: AuthUser, now: Date): Promise<void> {
   const ds = app.get(DataSource);
   const runs = app.get(PayrollRunsService);
   const payslips = app.get(PayslipsService);
