@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { APPROVAL_STATES } from './approval.states';
 import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual } from 'typeorm';
@@ -109,7 +110,8 @@ export class ApprovalInboxService implements OnModuleInit {
             ),
           ];
           const steps = a.steps.map((s, i) => (i === a.currentStep - 1 ? { ...s, escalated: [...s.escalated, ...added] } : s));
-          await em.getRepository(Approval).update({ id }, { steps, escalateAt: null });
+          APPROVAL_STATES.assert('advance', a.status);
+          await em.getRepository(Approval).update({ id, status: a.status }, { steps, escalateAt: null });
           if (!added.length) return 0;
           await em
             .getRepository(ApprovalApprover)

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { APPROVAL_STATES } from './approval.states';
 import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
@@ -136,7 +137,6 @@ export class ApprovalsService {
     });
     const approvers = em.getRepository(ApprovalApprover);
     if (outcome.status !== 'Pending') {
-      approval.status = outcome.status;
       approval.escalateAt = null;
       await approvers.delete({ approvalId: approval.id });
     } else if (outcome.completesStep) {
@@ -147,12 +147,14 @@ export class ApprovalsService {
     } else if (caller.employeeId !== null) {
       await approvers.delete({ approvalId: approval.id, employeeId: caller.employeeId });
     }
-    await em
-      .getRepository(Approval)
-      .update(
-        { id: approval.id },
-        { status: approval.status, currentStep: approval.currentStep, steps: approval.steps, escalateAt: approval.escalateAt },
-      );
+    const set = { currentStep: approval.currentStep, steps: approval.steps, escalateAt: approval.escalateAt };
+    const pending = { id: approval.id, status: 'Pending' as const };
+    if (outcome.status === 'Pending') {
+      APPROVAL_STATES.assert('advance', approval.status);
+      await em.getRepository(Approval).update(pending, set);
+    } else if (!(await APPROVAL_STATES.move(em, Approval, pending, outcome.status === 'Approved' ? 'approve' : 'reject', set)))
+      throw APPROVAL_STATES.invalid(outcome.status === 'Approved' ? 'approve' : 'reject', approval.status);
+    else approval.status = outcome.status;
     await recordEvent(em, 'approval.step_decided', {
       id: request.id,
       kind,
@@ -170,8 +172,8 @@ export class ApprovalsService {
   /** Ends the chain of a cancelled request (its inbox rows go; later decisions meet 409). */
   async cancel(em: EntityManager, kind: ApprovalKind, requestId: number): Promise<void> {
     const approval = await em.getRepository(Approval).findOne({ where: { kind, requestId } });
-    if (!approval || approval.status !== 'Pending') return;
-    await em.getRepository(Approval).update({ id: approval.id }, { status: 'Cancelled', escalateAt: null });
+    if (!approval || !APPROVAL_STATES.allows('cancel', approval.status)) return;
+    await APPROVAL_STATES.move(em, Approval, { id: approval.id, status: approval.status }, 'cancel', { escalateAt: null });
     await em.getRepository(ApprovalApprover).delete({ approvalId: approval.id });
   }
 
