@@ -3,6 +3,11 @@ SELECT "l"."id" AS "l_id", "l"."employee_id" AS "l_employee_id", "l"."leave_type
   FROM "leave_requests" "l"
   WHERE "l"."employee_id" IN (?, ?) AND "l"."status" = 'Approved' AND "l"."date_start" <= ? AND "l"."date_end" >= ? AND "l"."leave_type_id" = 1;
 
+-- LeaveRepository.awayOn
+SELECT DISTINCT "l"."employee_id" AS "employee_id"
+  FROM "leave_requests" "l"
+  WHERE "l"."status" = 'Approved' AND "l"."employee_id" IN (?, ?) AND "l"."date_start" <= ? AND "l"."date_end" >= ?;
+
 -- LeaveRepository.countsByStatus
 SELECT "l"."status" AS "status", COUNT(*) AS "n"
   FROM "leave_requests" "l"

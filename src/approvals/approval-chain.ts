@@ -193,3 +193,23 @@ export function decide(state: ChainState, subjectId: number, who: Decider, decis
 export function deciders(decisions: readonly ChainDecision[]): Set<number> {
   return new Set(decisions.map((d) => d.employeeId).filter((x): x is number => x !== null));
 }
+
+/** The department and its ancestors, nearest first (a cycle stops the walk). */
+export function ancestry(departments: ReadonlyMap<number, { parent: number | null }>, id: number | null): number[] {
+  const out: number[] = [];
+  for (let at = id; at !== null && !out.includes(at); at = departments.get(at)?.parent ?? null) out.push(at);
+  return out;
+}
+
+/** The head of the employee's department: its own, else the nearest ancestor's; never the employee itself. */
+export function headOf(
+  departments: ReadonlyMap<number, { parent: number | null; head: number | null }>,
+  departmentId: number | null,
+  employeeId: number,
+): number | null {
+  for (const d of ancestry(departments, departmentId)) {
+    const head = departments.get(d)?.head ?? null;
+    if (head !== null && head !== employeeId) return head;
+  }
+  return null;
+}

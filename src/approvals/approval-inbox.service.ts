@@ -6,24 +6,16 @@ import { DataSource, LessThanOrEqual } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordEvent } from '../common/outbox/outbox';
 import { ListQueryDto } from '../common/paging/list-query.dto';
-import { ListSpec, parseListQuery } from '../common/paging/list-request';
+import { parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { pendingApprovalRows, supervisorsOf } from './approvals.repository';
+import { ApprovalsRepository } from './approvals.repository';
 import { PendingApprovalDto } from './dto/approvals.dto';
-import { Approval, ApprovalApprover, ApprovalDecision, APPROVAL_KINDS, ResolvedStep } from './entities/approval.entities';
+import { Approval, ApprovalApprover, ApprovalDecision, ResolvedStep } from './entities/approval.entities';
 
-export const PENDING_LIST_SPEC: ListSpec = {
-  idColumn: 'aa.id',
-  sortFields: { requested_at: 'a.requested_at', id: 'a.id' },
-  defaultSort: { field: 'requested_at', order: 'ascend' },
-  filterFields: {
-    kind: { column: 'a.kind', type: 'string', values: APPROVAL_KINDS },
-    employee: { column: 'a.employee_id', type: 'int' },
-  },
-};
+import { PENDING_LIST_SPEC } from './approval-views';
 
 export const APPROVAL_ESCALATION_JOB = defineJob<Record<string, never>>('schedule', 'approval-escalation');
 const ESCALATION_EVERY_MS = 15 * 60_000;
@@ -43,6 +35,7 @@ export class ApprovalInboxService implements OnModuleInit {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly jobs: JobQueue,
     private readonly clock: CompanyClock,
+    private readonly repository: ApprovalsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -55,8 +48,7 @@ export class ApprovalInboxService implements OnModuleInit {
 
   /** The caller's open steps, oldest request first: its own rows, and the Admins' for an Admin; never its own requests. */
   async pending(caller: AuthUser, query: ListQueryDto, now = this.clock.now()): Promise<Page<PendingApprovalDto>> {
-    const page = await pendingApprovalRows(
-      this.ds,
+    const page = await this.repository.pendingApprovalRows(
       { employeeId: caller.employeeId, userId: caller.id, admin: caller.level === 'Admin' },
       parseListQuery(query, PENDING_LIST_SPEC),
     );
@@ -101,7 +93,7 @@ export class ApprovalInboxService implements OnModuleInit {
           const decided = new Set(
             (await em.getRepository(ApprovalDecision).find({ where: { approvalId: id } })).map((d) => d.employeeId),
           );
-          const supervisors = await supervisorsOf(em, step.approvers);
+          const supervisors = await this.repository.supervisorsOf(em, step.approvers);
           const added = [
             ...new Set(
               [...supervisors.values()].filter(

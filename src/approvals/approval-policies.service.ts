@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { APPROVAL_KINDS } from './approval-kinds';
+import { DELEGATION_LIST_SPEC } from './approval-views';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -8,7 +10,7 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { DateRangeListQueryDto, ListQueryDto } from '../common/paging/list-query.dto';
 import { findTablePage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
-import { delegationsPage, missingIds } from './approvals.repository';
+import { ApprovalsRepository } from './approvals.repository';
 import { EMPLOYEE_ROLE } from './approval-chain';
 import {
   ApprovalDelegationDto,
@@ -18,19 +20,12 @@ import {
   UpdateApprovalDelegationDto,
   UpdateApprovalPolicyDto,
 } from './dto/approvals.dto';
-import { ApprovalDelegation, ApprovalKind, ApprovalPolicy, StepMode } from './entities/approval.entities';
+import { ApprovalDelegation, ApprovalPolicy, StepMode } from './entities/approval.entities';
 
 export const POLICY_LIST_SPEC: ListSpec = {
   idColumn: 'p.id',
   sortFields: { id: 'p.id', name: 'p.name' },
-  filterFields: { applies_to: { column: 'p.applies_to', type: 'string', values: ['leave', 'time'] } },
-};
-
-export const DELEGATION_LIST_SPEC: ListSpec = {
-  idColumn: 'd.id',
-  sortFields: { id: 'd.id', date_start: 'd.date_start' },
-  filterFields: { delegator: { column: 'd.delegator_id', type: 'int' }, delegate: { column: 'd.delegate_id', type: 'int' } },
-  dateRange: { start: 'd.date_start', end: 'd.date_end' },
+  filterFields: { applies_to: { column: 'p.applies_to', type: 'string', values: APPROVAL_KINDS } },
 };
 
 function toPolicyDto(p: ApprovalPolicy): ApprovalPolicyDto {
@@ -51,7 +46,10 @@ function toDelegationDto(d: ApprovalDelegation): ApprovalDelegationDto {
 /** /approval-policies (Admin) and /approval-delegations (an approver its own, the Admin anyone's): issue 45. */
 @Injectable()
 export class ApprovalPoliciesService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repository: ApprovalsRepository,
+  ) {}
 
   async listPolicies(query: ListQueryDto): Promise<Page<ApprovalPolicyDto>> {
     const page = await findTablePage(this.ds.getRepository(ApprovalPolicy), 'p', parseListQuery(query, POLICY_LIST_SPEC));
@@ -106,7 +104,7 @@ export class ApprovalPoliciesService {
     if (problems.length) throw new ValidationException(problems);
     const values = {
       name: dto.name,
-      appliesTo: dto.applies_to as ApprovalKind,
+      appliesTo: dto.applies_to,
       conditions: {
         ...(conditions.leave_types?.length ? { leave_types: conditions.leave_types } : {}),
         ...(conditions.min_days !== undefined ? { min_days: conditions.min_days } : {}),
@@ -139,13 +137,13 @@ export class ApprovalPoliciesService {
     ids: number[],
     problems: ErrorDetail[],
   ): Promise<void> {
-    const absent = await missingIds(this.ds, table, ids);
+    const absent = await this.repository.missingIds(table, ids);
     if (absent.length) problems.push({ field, message: `${absent.join(', ')} do${absent.length === 1 ? 'es' : ''} not exist` });
   }
 
   async listDelegations(caller: AuthUser, query: DateRangeListQueryDto): Promise<Page<ApprovalDelegationDto>> {
     const req = parseListQuery(query, DELEGATION_LIST_SPEC);
-    const page = await delegationsPage(this.ds, caller.level === 'Admin' ? null : (caller.employeeId ?? 0), req);
+    const page = await this.repository.delegationsPage(caller.level === 'Admin' ? null : (caller.employeeId ?? 0), req);
     return page.map(toDelegationDto);
   }
 
@@ -205,7 +203,7 @@ export class ApprovalPoliciesService {
     const problems: ErrorDetail[] = [];
     if (dto.delegate === delegator) problems.push({ field: 'delegate', message: 'must be someone else than the delegator' });
     if (dto.date_end < dto.date_start) problems.push({ field: 'date_end', message: 'must not be before date_start' });
-    const absent = await missingIds(this.ds, 'employees', [delegator, dto.delegate]);
+    const absent = await this.repository.missingIds('employees', [delegator, dto.delegate]);
     if (absent.includes(delegator)) problems.push({ field: 'delegator', message: 'does not exist' });
     if (absent.includes(dto.delegate)) problems.push({ field: 'delegate', message: 'does not exist' });
     if (problems.length) throw new ValidationException(problems);

@@ -1,4 +1,6 @@
 import { ApprovalViewDto } from './dto/approvals.dto';
+import { ListSpec } from '../common/paging/list-request';
+import { APPROVAL_KINDS } from './approval-kinds';
 import { Approval, ApprovalDecision } from './entities/approval.entities';
 
 /** A request's chain as its DTO shows it: each step with its decisions (`decisions`: of any approvals, oldest first). */
@@ -40,3 +42,22 @@ export function decisionsSentence(view: ApprovalViewDto, names: ReadonlyMap<numb
     )
     .join('');
 }
+
+/** The inbox: the caller's open steps (approval_approvers), oldest request first. */
+export const PENDING_LIST_SPEC: ListSpec = {
+  idColumn: 'aa.id',
+  sortFields: { requested_at: 'a.requested_at', id: 'a.id' },
+  defaultSort: { field: 'requested_at', order: 'ascend' },
+  filterFields: {
+    kind: { column: 'a.kind', type: 'string', values: APPROVAL_KINDS },
+    employee: { column: 'a.employee_id', type: 'int' },
+  },
+};
+
+/** Delegations, by id or start. */
+export const DELEGATION_LIST_SPEC: ListSpec = {
+  idColumn: 'd.id',
+  sortFields: { id: 'd.id', date_start: 'd.date_start' },
+  filterFields: { delegator: { column: 'd.delegator_id', type: 'int' }, delegate: { column: 'd.delegate_id', type: 'int' } },
+  dateRange: { start: 'd.date_start', end: 'd.date_end' },
+};

@@ -8,8 +8,9 @@ import { ApiListQuery } from '../common/paging/api-list-query.decorator';
 import { DateRangeListQueryDto, ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { ApprovalInboxService, PENDING_LIST_SPEC } from './approval-inbox.service';
-import { ApprovalPoliciesService, DELEGATION_LIST_SPEC, POLICY_LIST_SPEC } from './approval-policies.service';
+import { ApprovalInboxService } from './approval-inbox.service';
+import { DELEGATION_LIST_SPEC, PENDING_LIST_SPEC } from './approval-views';
+import { ApprovalPoliciesService, POLICY_LIST_SPEC } from './approval-policies.service';
 import {
   ApprovalDelegationDto,
   ApprovalPolicyDto,

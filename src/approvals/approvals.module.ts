@@ -8,6 +8,8 @@ import { ApprovalPoliciesService } from './approval-policies.service';
 import { ApprovalDelegationsController, ApprovalPoliciesController, ApprovalsController } from './approvals.controller';
 import { ApprovalReactions } from './approvals.reactions';
 import { ApprovalsService } from './approvals.service';
+import { ApprovalAbsences } from './approval-kinds';
+import { ApprovalsRepository } from './approvals.repository';
 import { APPROVAL_ENTITIES } from './entities/approval.entities';
 
 declareExtension({ code: 'approvals', label: 'Approvals', features: ['approval-chains', 'approval-inbox', 'escalation'] });
@@ -16,7 +18,14 @@ declareExtension({ code: 'approvals', label: 'Approvals', features: ['approval-c
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature(APPROVAL_ENTITIES)],
   controllers: [ApprovalPoliciesController, ApprovalDelegationsController, ApprovalsController],
-  providers: [ApprovalsService, ApprovalPoliciesService, ApprovalInboxService, ApprovalReactions],
-  exports: [ApprovalsService],
+  providers: [
+    ApprovalsService,
+    ApprovalPoliciesService,
+    ApprovalInboxService,
+    ApprovalReactions,
+    ApprovalAbsences,
+    ApprovalsRepository,
+  ],
+  exports: [ApprovalsService, ApprovalAbsences],
 })
 export class ApprovalsModule {}

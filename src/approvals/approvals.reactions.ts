@@ -3,6 +3,7 @@ import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { Reactions } from '../common/outbox/reactions';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { ApprovalsService } from './approvals.service';
+import { approvalKind } from './approval-kinds';
 import { ApprovalKind } from './entities/approval.entities';
 import './approvals.events';
 
@@ -10,12 +11,6 @@ declareNotificationKinds({
   'approval.step_decided': { description: 'a request moved to a step you decide', email: true, inApp: true },
   'approval.escalated': { description: 'a request waited too long and you joined its approvers', email: true, inApp: true },
 });
-
-/** The task kind and route of each request kind (the tasks the request events open). */
-export const APPROVAL_TASKS: Record<ApprovalKind, { source: string; path: string; noun: string }> = {
-  leave: { source: 'leave-approval', path: 'leaves', noun: 'leave request' },
-  time: { source: 'timesheet-approval', path: 'timesheets', noun: 'time entry' },
-};
 
 /**
  * What the chains' events do (issue 45): when a step opens after another, its approvers hear of
@@ -35,7 +30,7 @@ export class ApprovalReactions implements OnModuleInit {
     this.reactions.on('approval.step_decided', {
       notify: async (p) => {
         if (p.next_step === null) return null;
-        const { path, noun } = APPROVAL_TASKS[p.kind];
+        const { path, noun } = approvalKind(p.kind);
         const name = await this.employees.nameOf(p.employee);
         return {
           to: await this.approvals.recipients(p.kind, p.id, p.next_step),
@@ -47,14 +42,14 @@ export class ApprovalReactions implements OnModuleInit {
       tasks: async (p) => {
         if (p.next_step === null) return {};
         return {
-          complete: [{ source: APPROVAL_TASKS[p.kind].source, sourceIds: [p.id] }],
+          complete: [{ source: approvalKind(p.kind).taskSource, sourceIds: [p.id] }],
           open: [await this.task(p.kind, p.id, p.employee, p.next_step)],
         };
       },
     });
     this.reactions.on('approval.escalated', {
       notify: async (p) => {
-        const { path, noun } = APPROVAL_TASKS[p.kind];
+        const { path, noun } = approvalKind(p.kind);
         const name = await this.employees.nameOf(p.employee);
         return {
           to: p.added.map((id) => ({ usersOf: id })),
@@ -71,10 +66,10 @@ export class ApprovalReactions implements OnModuleInit {
 
   /** The approval task of a request's open step. */
   async task(kind: ApprovalKind, id: number, employee: number, step: number) {
-    const { source, path, noun } = APPROVAL_TASKS[kind];
+    const { taskSource, path, noun } = approvalKind(kind);
     const name = await this.employees.nameOf(employee);
     return {
-      source,
+      source: taskSource,
       sourceId: id,
       to: await this.approvals.recipients(kind, id, step),
       title: `Approve the ${noun} of ${name}`,

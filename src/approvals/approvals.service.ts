@@ -7,8 +7,20 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException } from '../common/errors/domain.exception';
 import { recordEvent } from '../common/outbox/outbox';
 import { RecipientRule } from '../common/outbox/reactions';
-import { ancestry, awayOn, delegatesOn, departmentsOf, headOf, namesOf, policiesOf, subjectOf } from './approvals.repository';
-import { ChainDecision, decide, deciders, DEFAULT_STEPS, openStep, pendingStep, policyFor, resolveRoles } from './approval-chain';
+import { ApprovalsRepository } from './approvals.repository';
+import { ApprovalAbsences } from './approval-kinds';
+import {
+  ChainDecision,
+  decide,
+  deciders,
+  DEFAULT_STEPS,
+  openStep,
+  pendingStep,
+  policyFor,
+  resolveRoles,
+  ancestry,
+  headOf,
+} from './approval-chain';
 import { ApprovalViewDto } from './dto/approvals.dto';
 import { decisionsSentence, toApprovalView } from './approval-views';
 import {
@@ -50,13 +62,15 @@ export class ApprovalsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: CompanyClock,
+    private readonly absences: ApprovalAbsences,
+    private readonly repository: ApprovalsRepository,
   ) {}
 
   /** Starts the chain of a new request (a time entry submitted again starts over). */
   async start(em: EntityManager, request: ChainRequest, now = this.clock.now()): Promise<Approval> {
-    const employee = await subjectOf(em, request.employeeId);
-    const departments = await departmentsOf(em);
-    const policy = policyFor(await policiesOf(em, request.kind), {
+    const employee = await this.repository.subjectOf(em, request.employeeId);
+    const departments = await this.repository.departmentsOf(em);
+    const policy = policyFor(await this.repository.policiesOf(em, request.kind), {
       kind: request.kind,
       leaveTypeId: request.leaveTypeId,
       days: request.days,
@@ -212,8 +226,7 @@ export class ApprovalsService {
   async decisionsText(kind: ApprovalKind, requestId: number): Promise<string> {
     const view = (await this.views(kind, [requestId])).get(requestId);
     if (!view) return '';
-    const names = await namesOf(
-      this.ds,
+    const names = await this.repository.namesOf(
       view.steps.flatMap((s) => s.decisions.map((d) => d.by)).filter((x): x is number => x !== null),
     );
     return decisionsSentence(view, names);
@@ -240,8 +253,8 @@ export class ApprovalsService {
       step,
       approval.employeeId,
       { day, instant: now.toISOString() },
-      await awayOn(em, step.approvers, day),
-      await delegatesOn(em, step.approvers, day),
+      await this.absences.awayOn(em, step.approvers, day),
+      await this.repository.delegatesOn(em, step.approvers, day),
       deciders(decisions),
     );
     approval.steps = approval.steps.map((s, i) => (i === index ? opened : s));

@@ -1,4 +1,5 @@
 import { LeaveReactions } from './leave.reactions';
+import { LeaveApprovals } from './leave.approvals';
 import { declareExtension } from '../common/meta/extensions';
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
@@ -56,6 +57,7 @@ declareExtension({
   ],
   providers: [
     LeaveReactions,
+    LeaveApprovals,
     LeaveSetupService,
     LeaveRequestsService,
     LeaveCalendarService,

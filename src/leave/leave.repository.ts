@@ -78,4 +78,19 @@ export class LeaveRepository {
     }
     return out;
   }
+
+  /** Of `ids`, the employees on approved leave on `day` (approval chains pass over an approver who is away). */
+  @RecordSql(SAMPLE_MANAGER, [1, 2], '2026-03-02')
+  async awayOn(em: EntityManager | null, ids: number[], day: string): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await (em ?? this.ds.manager)
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .select('DISTINCT l.employee_id', 'employee_id')
+      .where("l.status = 'Approved'")
+      .andWhere('l.employee_id IN (:...ids)', { ids })
+      .andWhere('l.date_start <= :day AND l.date_end >= :day', { day })
+      .getRawMany<{ employee_id: number | string }>();
+    return new Set(rows.map((r) => Number(r.employee_id)));
+  }
 }

@@ -1,4 +1,5 @@
 import { SettingsModule } from '../settings/settings.module';
+import './timesheets.approvals';
 import { declareExtension } from '../common/meta/extensions';
 import { TimesheetsReactions } from './timesheets.reactions';
 import { TimesheetsReminders } from './timesheets.reminders';

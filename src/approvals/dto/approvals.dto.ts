@@ -17,7 +17,8 @@ import {
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, SingleLine, Trim } from '../../common/validation/decorators';
-import { APPROVAL_KINDS, APPROVAL_STATUSES, DECISIONS, STEP_MODES } from '../entities/approval.entities';
+import { APPROVAL_STATUSES, DECISIONS, STEP_MODES } from '../entities/approval.entities';
+import { APPROVAL_KINDS } from '../approval-kinds';
 
 /** Steps a policy may have, approvers a step may name, ids a condition may list. */
 export const MAX_STEPS = 10;
@@ -72,7 +73,7 @@ export class PolicyStepDto {
 export class ApprovalPolicyDto {
   @ApiInt() id: number;
   @ApiProperty() name: string;
-  @ApiProperty({ enum: APPROVAL_KINDS }) applies_to: string;
+  @ApiProperty({ type: String, enum: APPROVAL_KINDS }) applies_to: string;
   @ApiProperty({ type: PolicyConditionsDto }) conditions: PolicyConditionsDto;
   @ApiProperty({ type: [PolicyStepDto] }) steps: PolicyStepDto[];
   @ApiInt({
@@ -91,7 +92,7 @@ export class CreateApprovalPolicyDto {
   @Length(1, 100)
   name: string;
 
-  @ApiProperty({ enum: APPROVAL_KINDS })
+  @ApiProperty({ type: String, enum: APPROVAL_KINDS })
   @IsIn(APPROVAL_KINDS)
   applies_to: string;
 
@@ -205,7 +206,7 @@ export class ApprovalViewDto {
 }
 
 export class PendingApprovalDto {
-  @ApiProperty({ enum: APPROVAL_KINDS }) kind: string;
+  @ApiProperty({ type: String, enum: APPROVAL_KINDS }) kind: string;
   @ApiInt({ description: 'the leave request or time entry' }) id: number;
   @ApiInt() employee: number;
   @ApiProperty({ example: 'Ada Lovelace' }) employee_name: string;

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const APPROVAL_KINDS = ['leave', 'time'] as const;
-export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+/** A kind of request that chains approve (`leave`, `time`): declared by its module (approval-kinds.ts). */
+export type ApprovalKind = string;
 
 export const STEP_MODES = ['any', 'all'] as const;
 export type StepMode = (typeof STEP_MODES)[number];

@@ -26,8 +26,10 @@ function filterSchema(field: FilterField): object {
   if (field.type === 'key') return { oneOf: [{ type: 'integer' }, list('[^,]+', 'an id or a code')] };
   // An enumeration stays one typed value for a generated client (a misspelt status fails to
   // compile); the server also takes a,b (any of them), as the description says.
+  // The values themselves, not a copy: a list of what modules declare (approval kinds, notification
+  // kinds) is complete only once every module has loaded, when the document is built.
   if (field.values)
-    return { type: 'string', enum: [...field.values], description: 'one value (the server also takes a,b for any of them)' };
+    return { type: 'string', enum: field.values, description: 'one value (the server also takes a,b for any of them)' };
   if (field.type === 'boolean') return { type: 'boolean' };
   if (field.type === 'date') return list('\\d{4}-\\d{2}-\\d{2}', 'a date YYYY-MM-DD');
   return { type: 'string', description: 'the value (for several, repeat the parameter or use the JSON form)' };
