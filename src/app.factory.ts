@@ -1,4 +1,5 @@
 import { ModuleMetadata } from '@nestjs/common';
+import { apiTags, isApiTag } from './common/openapi/api-tags';
 import { CompanyClock } from './common/time/company-clock';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -184,52 +185,6 @@ export function handlersDone(app: NestFastifyApplication, timeoutMs: number): Pr
   return HANDLERS.get(app)?.idle(timeoutMs) ?? Promise.resolve(true);
 }
 
-/** The document's tags, in the order a reader meets them, each with what it covers. */
-const API_TAGS: Array<[string, string]> = [
-  ['Authentication', 'Tokens (OAuth 2.0 password and refresh_token grants), revocation, password change'],
-  ['Echo', 'GET /echo: is the API enabled and routed'],
-  ['Health', 'Liveness and readiness probes; answer while the API is disabled'],
-  ['Settings', 'Settings of the installation (Enable Rest Api, Company Name...)'],
-  ['Employees', 'Employee records, their sub-resources (skills, educations, certifications, languages) and status messages'],
-  [
-    'Bank accounts',
-    "Employees' bank accounts (IBAN by ISO 13616, BIC by ISO 9362), masked to whoever is not an Admin or the employee",
-  ],
-  [
-    'Employment history',
-    'Dated changes of job title, department, pay grade, employment status, supervisor, approvers and salary; segments and as-of reads',
-  ],
-  ['Users', 'Login users, their levels and departments; creating a user for an employee; second factors'],
-  [
-    'SCIM',
-    'SCIM 2.0 provisioning (RFC 7643/7644) for Entra ID and Okta at /scim/v2, with a SCIM token (scheme "scim"); the Admin routes that issue those tokens',
-  ],
-  ['Reference data', 'Departments, job titles, pay grades, employment statuses, nationalities, languages, skills...'],
-  ['Attendance', 'Punch in/out and attendance records'],
-  ['Leave', 'Leave types, periods, holidays, entitlements and leave requests'],
-  ['Timesheets', 'Projects and time entries'],
-  ['Approvals', "Approval chains of leave and time entries: policies, delegations, the approver's inbox"],
-  [
-    'Payroll configuration',
-    'Pay frequencies, deduction groups, salary components, salaries, payroll employees, columns, scripts',
-  ],
-  ['Payroll runs', 'Payrolls: processing, the data grid, errors'],
-  [
-    'Payroll books',
-    'Paying and posting a Completed payroll: the SEPA bank file (ISO 20022 pain.001), the accounting journal, the register',
-  ],
-  ['Payslips', 'Payslip templates, payslips, their PDFs (headless Chromium) and their e-mail delivery'],
-  ['Meta', 'Countries, currencies, mobile modules, extensions'],
-  ['Insights', 'Leave, attendance, timesheet, headcount and turnover statistics per period'],
-  ['Tasks', "The caller's task list"],
-  ['Audit log', 'Who changed what, when'],
-  ['Webhooks', 'Signed event deliveries to subscribers, and the same events as a feed read by cursor (GET /events)'],
-  ['Imports', 'CSV and XLSX files in: dry run, row errors, commit; templates'],
-  ['Documents', 'Employee documents: types, uploads, versions, downloads, expiry'],
-  ['Notifications', "The caller's notifications: the feed, its Server-Sent Events stream, read marks and preferences"],
-  ['Metrics', "This process's metrics for Prometheus, to loopback or with METRICS_TOKEN"],
-];
-
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('HR service API')
@@ -252,15 +207,21 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
       description: 'A SCIM token from POST /scim-tokens (good for /scim/v2 only)',
     })
     .addSecurity('metrics', { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (GET /metrics only)' });
-  for (const [name, description] of API_TAGS) builder.addTag(name, description);
+  // Each module declares its tags beside it (declareApiTag), in the order a reader meets them.
+  for (const [name, description] of apiTags()) builder.addTag(name, description);
   // Paths relative to the server entry, so that a generated client fits any installation; an
   // operation id reads as a client method: EmployeesController.list → listEmployees.
-  return finishDocument(
-    SwaggerModule.createDocument(app, builder.build(), {
-      ignoreGlobalPrefix: true,
-      operationIdFactory: (controller, method) => `${method}${controller.replace(/Controller$/, '')}`,
-    }),
-  );
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    ignoreGlobalPrefix: true,
+    operationIdFactory: (controller, method) => `${method}${controller.replace(/Controller$/, '')}`,
+  });
+  const undeclared = Object.values(document.paths)
+    .flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>))
+    .flatMap((op) => op?.tags ?? [])
+    .filter((tag) => !isApiTag(tag));
+  if (undeclared.length)
+    throw new Error(`operations tagged ${[...new Set(undeclared)].join(', ')}: declare each tag in its module (declareApiTag)`);
+  return finishDocument(document);
 }
 
 const SCIM_JSON = 'application/scim+json';

@@ -1,4 +1,7 @@
-import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { buildOpenApiDocument } from '../src/app.factory';
+import { Public } from '../src/common/auth/access.decorators';
 import { notificationKinds } from '../src/common/outbox/notification-kinds';
 import { Reactions, Reminders } from '../src/common/outbox/reactions';
 import { taskSources } from '../src/common/outbox/task-sources';
@@ -30,6 +33,18 @@ class UndeclaredReminder implements OnModuleInit {
 }
 @Module({ providers: [UndeclaredReminder] })
 class UndeclaredReminderModule {}
+
+@ApiTags('Fixture')
+@Controller('fixture-tagged')
+class UndeclaredTagController {
+  @Public()
+  @Get()
+  get(): string {
+    return 'x';
+  }
+}
+@Module({ controllers: [UndeclaredTagController] })
+class UndeclaredTagModule {}
 
 describe('declarations: notification kinds and task sources beside what sends them', () => {
   it('every kind the modules send is declared, with a description and defaults', async () => {
@@ -75,6 +90,15 @@ describe('declarations: notification kinds and task sources beside what sends th
         'task source fixture-undeclared is declared by no module',
       );
       await expect(tasks.completeAll('fixture-undeclared', [1])).rejects.toThrow('is declared by no module');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an operation tagged with a tag no module declared fails the document', async () => {
+    const t = await createTestApp({}, { imports: [UndeclaredTagModule] });
+    try {
+      expect(() => buildOpenApiDocument(t.app, t.config)).toThrow('operations tagged Fixture: declare each tag in its module');
     } finally {
       await t.close();
     }

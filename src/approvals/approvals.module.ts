@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -11,6 +12,8 @@ import { ApprovalsService } from './approvals.service';
 import { ApprovalAbsences } from './approval-kinds';
 import { ApprovalsRepository } from './approvals.repository';
 import { APPROVAL_ENTITIES } from './entities/approval.entities';
+
+declareApiTag('Approvals', "Approval chains of leave and time entries: policies, delegations, the approver's inbox", 140);
 
 declareExtension({ code: 'approvals', label: 'Approvals', features: ['approval-chains', 'approval-inbox', 'escalation'] });
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -8,6 +9,8 @@ import { AttendanceImport } from './attendance.import';
 import { AttendanceService } from './attendance.service';
 import { AttendanceRepository } from './attendance.repository';
 import { AttendanceRecord } from './entities/attendance.entity';
+
+declareApiTag('Attendance', 'Punch in/out and attendance records', 110);
 
 declareExtension({ code: 'attendance', label: 'Attendance', features: ['punch-in-out', 'work-from-home', 'attendance-summary'] });
 

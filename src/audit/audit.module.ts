@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { AuditController } from './audit.controller';
 import { AuditService } from './audit.service';
 import { AuditEntry } from './entities/audit-entry.entity';
+
+declareApiTag('Audit log', 'Who changed what, when', 220);
 
 declareExtension({ code: 'audit', label: 'Audit log', features: ['audit-log'] });
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -22,6 +23,8 @@ import { OidcLogin } from './entities/oidc-login.entity';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SettingsModule } from '../settings/settings.module';
+
+declareApiTag('Authentication', 'Tokens (OAuth 2.0 password and refresh_token grants), revocation, password change', 10);
 
 declareExtension({ code: 'identity', label: 'Identity', features: ['two-factor', 'single-sign-on'] });
 

@@ -1,4 +1,5 @@
 import { DocumentsReactions } from './documents.reactions';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -17,6 +18,8 @@ import { DocumentWriterService } from './document-writer.service';
 import { GeneratedDocumentsService } from './generated-documents.service';
 import { DocumentFileRemoval, DocumentRecord, DocumentReminder, DocumentVersion } from './entities/document.entities';
 import { DocumentType } from './entities/document-type.entity';
+
+declareApiTag('Documents', 'Employee documents: types, uploads, versions, downloads, expiry', 250);
 
 declareExtension({
   code: 'documents',

@@ -1,4 +1,5 @@
 import { SettingsModule } from '../settings/settings.module';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { EmployeesReminders } from './employees.reminders';
 import { Module } from '@nestjs/common';
@@ -30,6 +31,22 @@ import { BankAccountsImport } from './bank-accounts/bank-accounts.import';
 import { BankAccountsReactions } from './bank-accounts/bank-accounts.reactions';
 import { BankAccountsRepository } from './bank-accounts/bank-accounts.repository';
 import { BankAccountsService } from './bank-accounts/bank-accounts.service';
+
+declareApiTag(
+  'Employees',
+  'Employee records, their sub-resources (skills, educations, certifications, languages) and status messages',
+  50,
+);
+declareApiTag(
+  'Bank accounts',
+  "Employees' bank accounts (IBAN by ISO 13616, BIC by ISO 9362), masked to whoever is not an Admin or the employee",
+  60,
+);
+declareApiTag(
+  'Employment history',
+  'Dated changes of job title, department, pay grade, employment status, supervisor, approvers and salary; segments and as-of reads',
+  70,
+);
 
 declareExtension({
   code: 'employees',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { EmployeesModule } from '../employees/employees.module';
 import { LeaveModule } from '../leave/leave.module';
@@ -6,6 +7,8 @@ import { InsightsController } from './insights.controller';
 import { InsightsService } from './insights.service';
 import { WorkforceInsightsService } from './workforce.service';
 import { InsightsRepository } from './insights.repository';
+
+declareApiTag('Insights', 'Leave, attendance, timesheet, headcount and turnover statistics per period', 200);
 
 declareExtension({
   code: 'insights',

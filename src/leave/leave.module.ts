@@ -1,4 +1,5 @@
 import { LeaveReactions } from './leave.reactions';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { LeaveApprovals } from './leave.approvals';
 import { declareExtension } from '../common/meta/extensions';
 import { Module } from '@nestjs/common';
@@ -32,6 +33,8 @@ import {
   LeaveEntitlementsController,
   LeavesController,
 } from './leave.controllers';
+
+declareApiTag('Leave', 'Leave types, periods, holidays, entitlements and leave requests', 120);
 
 declareExtension({
   code: 'leave',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SettingsModule } from '../settings/settings.module';
@@ -22,6 +23,12 @@ import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 import { PreferencesService } from './preferences.service';
 import { RemindersService } from './reminders.service';
+
+declareApiTag(
+  'Notifications',
+  "The caller's notifications: the feed, its Server-Sent Events stream, read marks and preferences",
+  260,
+);
 
 declareExtension({ code: 'notifications', label: 'Notifications', features: ['feed', 'e-mail', 'digests', 'reminders'] });
 

@@ -1,4 +1,5 @@
 import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { PayrollReactions } from './payroll.reactions';
 import { Module } from '@nestjs/common';
@@ -55,6 +56,19 @@ import { PayslipPdfsService } from './payslips/payslip-pdfs.service';
 import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
 import { PayslipDeliveryService } from './payslips/payslip-delivery.service';
 import { PayslipMailKind } from './payslips/payslip-mail.kind';
+
+declareApiTag(
+  'Payroll configuration',
+  'Pay frequencies, deduction groups, salary components, salaries, payroll employees, columns, scripts',
+  150,
+);
+declareApiTag('Payroll runs', 'Payrolls: processing, the data grid, errors', 160);
+declareApiTag(
+  'Payroll books',
+  'Paying and posting a Completed payroll: the SEPA bank file (ISO 20022 pain.001), the accounting journal, the register',
+  170,
+);
+declareApiTag('Payslips', 'Payslip templates, payslips, their PDFs (headless Chromium) and their e-mail delivery', 180);
 
 declareExtension({
   code: 'payroll',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SettingsModule } from '../settings/settings.module';
@@ -10,6 +11,12 @@ import { ScimTokensController } from './scim-tokens.controller';
 import { ScimTokensService } from './scim-tokens.service';
 import { ScimUsersService } from './scim-users.service';
 import { ScimController } from './scim.controller';
+
+declareApiTag(
+  'SCIM',
+  'SCIM 2.0 provisioning (RFC 7643/7644) for Entra ID and Okta at /scim/v2, with a SCIM token (scheme "scim"); the Admin routes that issue those tokens',
+  90,
+);
 
 declareExtension({ code: 'scim', label: 'SCIM provisioning', features: ['users', 'groups'] });
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsersModule } from '../users/users.module';
@@ -7,6 +8,8 @@ import { TasksController } from './tasks.controller';
 import { TasksReactions } from './tasks.reactions';
 import { TasksSubscriber } from './tasks.subscriber';
 import { TasksService } from './tasks.service';
+
+declareApiTag('Tasks', "The caller's task list", 210);
 
 declareExtension({ code: 'tasks', label: 'Tasks', features: ['task-list'] });
 

@@ -1,4 +1,5 @@
 import { SettingsModule } from '../settings/settings.module';
+import { declareApiTag } from '../common/openapi/api-tags';
 import './timesheets.approvals';
 import { declareExtension } from '../common/meta/extensions';
 import { TimesheetsReactions } from './timesheets.reactions';
@@ -11,6 +12,8 @@ import { Project, TimeEntry } from './entities/timesheet.entities';
 import { EmployeeTimesheetsController, ProjectsController, TimesheetsController } from './timesheets.controller';
 import { TimesheetsService } from './timesheets.service';
 import { TimesheetsRepository } from './timesheets.repository';
+
+declareApiTag('Timesheets', 'Projects and time entries', 130);
 
 declareExtension({ code: 'timesheets', label: 'Timesheets', features: ['projects', 'time-entries'] });
 

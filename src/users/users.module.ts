@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
@@ -16,6 +17,8 @@ import { UsersService } from './users.service';
 import { UserProvisioningService } from './user-provisioning.service';
 import { WelcomeMailKind } from './welcome-mail.kind';
 import { WelcomeMailService } from './welcome-mail.service';
+
+declareApiTag('Users', 'Login users, their levels and departments; creating a user for an employee; second factors', 80);
 
 declareExtension({ code: 'users', label: 'Users', features: ['user-accounts', 'user-levels', 'welcome-emails'] });
 

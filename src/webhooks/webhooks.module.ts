@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -9,6 +10,12 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksReactions } from './webhooks.reactions';
 import { WebhooksService } from './webhooks.service';
+
+declareApiTag(
+  'Webhooks',
+  'Signed event deliveries to subscribers, and the same events as a feed read by cursor (GET /events)',
+  230,
+);
 
 declareExtension({ code: 'webhooks', label: 'Webhooks', features: ['signed-deliveries', 'change-feed'] });
 

@@ -1,0 +1,24 @@
+/**
+ * The OpenAPI document's tags, each declared by the module whose routes carry it, in its
+ * `<module>.module.ts` (`declareApiTag(name, description, order)`): `order` places it where a
+ * reader meets it (the platform first, then people, time, pay, the rest). An operation tagged with
+ * a name no module declared fails the document's build.
+ */
+const tags = new Map<string, { description: string; order: number }>();
+
+export function declareApiTag(name: string, description: string, order: number): void {
+  const before = tags.get(name);
+  if (before && (before.description !== description || before.order !== order))
+    throw new Error(`OpenAPI tag ${name} is declared twice, differently`);
+  tags.set(name, { description, order });
+}
+
+/** Every declared tag with its description, in order. */
+export function apiTags(): Array<[string, string]> {
+  return [...tags].sort((a, b) => a[1].order - b[1].order || a[0].localeCompare(b[0])).map(([name, t]) => [name, t.description]);
+}
+
+/** Whether `name` was declared. */
+export function isApiTag(name: string): boolean {
+  return tags.has(name);
+}
