@@ -1,4 +1,5 @@
 import { ModuleMetadata } from '@nestjs/common';
+import { bodyTypesOf } from './common/http/route-config';
 import { apiTags, isApiTag } from './common/openapi/api-tags';
 import { CompanyClock } from './common/time/company-clock';
 import { NestFactory } from '@nestjs/core';
@@ -48,9 +49,6 @@ export interface CreateAppOptions {
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Routes that also take application/x-www-form-urlencoded (RFC 6749 / 7009 clients). */
-const FORM_ROUTES = ['/oauth/token', '/oauth/revoke'];
-
 /**
  * Builds the HTTP application: Fastify, the /app/api prefix, body parsing and limits, the error
  * envelope for framework errors, request ids, the REST-enabled gate, CORS, security headers and
@@ -249,45 +247,28 @@ function registerBodyParsers(fastify: FastifyInstance, config: AppConfig): void 
       }
     },
   );
-  const formRoutes = FORM_ROUTES.map((r) => `${config.apiPrefix}${r}`);
+  // A body other than JSON goes to a route that declares its type beside its handler (@BodyTypes):
+  // the OAuth endpoints' form, the imports' file, the document uploads' multipart form.
+  const refuse = (req: FastifyRequest, type: string): DomainException | null => {
+    const { types, refusal } = bodyTypesOf(req);
+    if (types.includes(type)) return null;
+    return new DomainException('UNSUPPORTED_MEDIA_TYPE', refusal ?? 'Unsupported Content-Type: send application/json');
+  };
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: config.bodyLimit },
     (req, body, done) => {
-      if (!formRoutes.includes(req.routeOptions.url ?? '')) {
-        return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
-      }
+      const refused = refuse(req, 'application/x-www-form-urlencoded');
+      if (refused) return done(refused, undefined);
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-  // A file to import is the body itself: handed over as the request's stream (ImportFiles bounds
-  // its size while it is stored), on the upload route only.
-  const importRoute = `${config.apiPrefix}/imports`;
-  fastify.addContentTypeParser(['text/csv', XLSX_TYPE], (req, payload, done) => {
-    if (req.routeOptions.url !== importRoute || req.method !== 'POST') {
-      return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
-    }
-    done(null, payload);
-  });
-  // A document upload is multipart/form-data, read as a stream by the Documents module (busboy),
-  // on its two upload routes only.
-  const uploadRoutes = ['/employees/:id/documents', '/employees/:id/documents/:docId/versions'].map(
-    (r) => `${config.apiPrefix}${r}`,
-  );
-  fastify.addContentTypeParser('multipart/form-data', (req, payload, done) => {
-    if (req.routeOptions.url === importRoute && req.method === 'POST') {
-      return done(
-        new DomainException(
-          'UNSUPPORTED_MEDIA_TYPE',
-          'POST /imports takes the file itself as the body, not a form: Content-Type text/csv or the XLSX type ' +
-            '(curl --data-binary @people.csv -H \'Content-Type: text/csv\' "$API/imports?kind=employees")',
-        ),
-        undefined,
-      );
-    }
-    if (!uploadRoutes.includes(req.routeOptions.url ?? '') || req.method !== 'POST') {
-      return done(new DomainException('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json'), undefined);
-    }
+  // A file to import, or a document's multipart form: handed over as the request's stream (the
+  // module bounds its size while it reads it).
+  fastify.addContentTypeParser(['text/csv', XLSX_TYPE, 'multipart/form-data'], (req, payload, done) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const refused = refuse(req, type);
+    if (refused) return done(refused, undefined);
     done(null, payload);
   });
 }

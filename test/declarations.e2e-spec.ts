@@ -1,5 +1,9 @@
-import { Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Injectable, Module, OnModuleInit, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { BodyTypes } from '../src/common/http/route-config';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiOkEnvelope } from '../src/common/envelope/api-envelope.decorators';
 import { buildOpenApiDocument } from '../src/app.factory';
 import { Public } from '../src/common/auth/access.decorators';
 import { notificationKinds } from '../src/common/outbox/notification-kinds';
@@ -45,6 +49,35 @@ class UndeclaredTagController {
 }
 @Module({ controllers: [UndeclaredTagController] })
 class UndeclaredTagModule {}
+
+class StreamSeenDto {
+  @ApiProperty() stream: boolean;
+}
+
+/** An upload route of a module's own: it declares its body type beside the handler, nothing else. */
+@ApiTags('Echo')
+@Controller('fixture-upload')
+class UploadController {
+  @Public()
+  @Post('form')
+  @BodyTypes(['multipart/form-data'])
+  @HttpCode(200)
+  @ApiOkEnvelope(StreamSeenDto)
+  form(@Req() req: FastifyRequest): { stream: boolean } {
+    return { stream: req.body instanceof Readable };
+  }
+
+  @Public()
+  @Post('json')
+  @HttpCode(200)
+  @ApiOkEnvelope(StreamSeenDto)
+  @ApiErrors(415)
+  json(@Req() req: FastifyRequest): { stream: boolean } {
+    return { stream: req.body instanceof Readable };
+  }
+}
+@Module({ controllers: [UploadController] })
+class UploadModule {}
 
 describe('declarations: notification kinds and task sources beside what sends them', () => {
   it('every kind the modules send is declared, with a description and defaults', async () => {
@@ -99,6 +132,25 @@ describe('declarations: notification kinds and task sources beside what sends th
     const t = await createTestApp({}, { imports: [UndeclaredTagModule] });
     try {
       expect(() => buildOpenApiDocument(t.app, t.config)).toThrow('operations tagged Fixture: declare each tag in its module');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a route declares the body types it takes beside its handler: a multipart form reaches it as a stream, and no other route', async () => {
+    const t = await createTestApp({}, { imports: [UploadModule] });
+    try {
+      const send = (path: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/app/api/fixture-upload/${path}`,
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+          payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n',
+        });
+      const form = await send('form');
+      expect([form.statusCode, form.json()]).toEqual([200, { status: 'SUCCESS', data: { stream: true } }]);
+      const json = await send('json');
+      expect([json.statusCode, json.json().error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
     } finally {
       await t.close();
     }

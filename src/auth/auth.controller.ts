@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { BodyTypes } from '../common/http/route-config';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/auth/access.decorators';
@@ -14,6 +15,7 @@ export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
   @Post('token')
+  @BodyTypes(['application/x-www-form-urlencoded']) // RFC 6749 and 7009 clients send a form
   @HttpCode(200)
   @Public()
   @RawResponse()
@@ -43,6 +45,7 @@ export class AuthController {
   }
 
   @Post('revoke')
+  @BodyTypes(['application/x-www-form-urlencoded']) // RFC 6749 and 7009 clients send a form
   @HttpCode(200)
   @Public()
   @ApiOperation({ summary: 'Revoke an access or refresh token (RFC 7009); a refresh token ends its whole grant' })

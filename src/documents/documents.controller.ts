@@ -1,4 +1,5 @@
 import { KIND_TYPES } from './document-files';
+import { BodyTypes } from '../common/http/route-config';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -55,6 +56,7 @@ export class EmployeeDocumentsController {
   ) {}
 
   @Post()
+  @BodyTypes(['multipart/form-data'])
   @HttpCode(200)
   @ApiOperation({
     summary: 'Upload a document (HR; the employee itself where the type has employee_may_upload)',
@@ -146,6 +148,7 @@ export class EmployeeDocumentsController {
   }
 
   @Post(':docId/versions')
+  @BodyTypes(['multipart/form-data'])
   @HttpCode(200)
   @ApiOperation({
     summary: 'Upload a renewed file (a new passport): it becomes the current version, the old ones stay readable',

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { BodyTypes } from '../common/http/route-config';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
@@ -32,6 +33,11 @@ export class ImportsController {
   constructor(private readonly imports: ImportsService) {}
 
   @Post()
+  @BodyTypes(
+    ['text/csv', XLSX_TYPE],
+    'POST /imports takes the file itself as the body, not a form: Content-Type text/csv or the XLSX type ' +
+      '(curl --data-binary @people.csv -H \'Content-Type: text/csv\' "$API/imports?kind=employees")',
+  )
   @HttpCode(202)
   @ApiOperation({
     summary: 'Upload a file to import (the body is the file); 202 with the import, which a job checks and writes',

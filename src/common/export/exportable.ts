@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { RouteConfigPart } from '../http/route-config';
 import { CompanyClock } from '../time/company-clock';
 import { withExportPageSize } from '../paging/export-paging';
 import { applyDecorators, Type } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExtension, ApiQuery } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
@@ -80,7 +80,7 @@ export function exportFormat(request: FastifyRequest): ExportFormat | null {
  */
 export function Exportable(resource: string, item: Type<unknown> | SheetAdapter): MethodDecorator {
   return applyDecorators(
-    RouteConfig({ [EXPORT_CONFIG]: { resource, item } satisfies ExportSpec }),
+    RouteConfigPart({ [EXPORT_CONFIG]: { resource, item } satisfies ExportSpec }),
     ApiQuery({
       name: 'format',
       required: false,
