@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ResponseOptional } from '../common/openapi/response-optional';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/auth/access.decorators';
@@ -10,6 +11,7 @@ import { allProcessesListening } from './cluster-readiness';
 
 export class HealthDto {
   @ApiProperty({ example: 'ok' }) status: string;
+  @ResponseOptional()
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string' },

@@ -1,4 +1,5 @@
 import { ApiInt } from '../common/openapi/api-int';
+import { ResponseOptional } from '../common/openapi/response-optional';
 import { ApiProperty } from '@nestjs/swagger';
 
 export const INSIGHT_PERIODS = ['6months', '1year', '2years', '3years', 'all'] as const;
@@ -42,13 +43,17 @@ export class LeaveDepartmentShareDto {
 export class DayOfMonthValueDto {
   @ApiInt({ minimum: 1, maximum: 31 }) day: number;
   @ApiProperty({ description: 'leave: approved requests taking that day; attendance and timesheets: hours' }) value: number;
-  @ApiProperty({ required: false, description: 'leave only: the approved leave days on that day' }) days?: number;
+  @ResponseOptional()
+  @ApiProperty({ required: false, description: 'leave only: the approved leave days on that day' })
+  days?: number;
 }
 
 export class WeekdayValueDto {
   @ApiProperty({ enum: WEEKDAY_NAMES }) day: string;
   @ApiProperty({ description: 'leave: approved requests taking that weekday; attendance and timesheets: hours' }) value: number;
-  @ApiProperty({ required: false, description: 'leave only: the approved leave days on that weekday' }) days?: number;
+  @ResponseOptional()
+  @ApiProperty({ required: false, description: 'leave only: the approved leave days on that weekday' })
+  days?: number;
 }
 
 export class AttendanceInsightDto {

@@ -1,4 +1,5 @@
 import { EXPORT_EXTENSION } from '../export/exportable';
+import { RESPONSE_OPTIONAL } from './response-optional';
 import { XLSX_TYPE } from '../export/sheet-writers';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { LEVELS_EXTENSION } from '../auth/access.decorators';
@@ -23,7 +24,7 @@ import { declaredSchemaNames, declaredSchemas, ERROR_CONTENT_EXTENSION, replaced
  * - the bearer scheme names no format: tokens are opaque, not JWTs;
  * - a schema only responses use lists every property as required (many response DTOs extend
  *   their create DTO, whose fields are optional: a generated client made all 36 fields of an
- *   employee optional), but for OPTIONAL_IN_RESPONSES, fields some responses leave out.
+ *   employee optional), but for the fields some responses leave out, marked @ResponseOptional on their DTO.
  */
 export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
   const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } };
@@ -286,27 +287,6 @@ interface ResponseLike {
 /** Stored as INT: ids and references; and counts. Fractional numbers (days, hours, values) are not here. */
 const INTEGER = { type: 'integer', format: 'int32' };
 
-/** Properties a response may leave out, as `Schema.property`. */
-const OPTIONAL_IN_RESPONSES = new Set<string>([
-  'HealthDto.checks', // readiness only
-  'DayOfMonthValueDto.days', // leave patterns only
-  'WeekdayValueDto.days',
-  'ValidateScriptResultDto.variables', // a valid script
-  'ValidateScriptResultDto.errors', // an invalid one
-  // A cell's input has a sign in a sum only (docs/api/decisions.md §18).
-  ...['Salary', 'Column', 'Hook', 'Field', 'Edit', 'Table'].map((k) => `Explain${k}InputDto.sign`),
-  // A salary amount is prorated only when the salary changed within the period (docs/api/decisions.md §20).
-  'ExplainSalaryInputDto.proration',
-  // The arrears hook's parts, on its input only.
-  'ExplainHookInputDto.arrears',
-  // An input cause is a hook's (column, hook, source, added, removed) or an employee field's.
-  ...['column', 'hook', 'source', 'added', 'removed', 'field'].map((p) => `DiffInputCauseDto.${p}`),
-  // A recorded change names only the dated fields it sets (docs/api/decisions.md §19).
-  ...['job_title', 'department', 'pay_grade', 'employment_status', 'supervisor', 'approver1', 'approver2', 'approver3'].map(
-    (p) => `ChangeFieldsOutDto.${p}`,
-  ),
-]);
-
 /** Component names a node refers to, directly or through the schemas it refers to. */
 function referenced(node: unknown, schemas: Record<string, unknown>, into = new Set<string>()): Set<string> {
   if (Array.isArray(node)) {
@@ -338,10 +318,20 @@ function requireResponseFields(doc: OpenAPIObject): void {
     }
   // A schema written by hand says itself what is required (declared-schemas.ts).
   const byHand = declaredSchemaNames();
+  // A property marked @ResponseOptional on its DTO is left out of `required`; the mark leaves the document.
+  const optional = (schema: { properties?: object }) =>
+    new Set(
+      Object.entries(schema.properties ?? {})
+        .filter(([, p]) => (p as Record<string, unknown>)[RESPONSE_OPTIONAL] === true)
+        .map(([name]) => name),
+    );
+  const marked = new Map(Object.entries(schemas).map(([name, schema]) => [name, optional(schema)]));
+  for (const schema of Object.values(schemas))
+    for (const p of Object.values(schema.properties ?? {})) delete (p as Record<string, unknown>)[RESPONSE_OPTIONAL];
   for (const name of responses) {
     const schema = schemas[name];
     if (requests.has(name) || byHand.has(name) || !schema?.properties) continue;
-    const required = Object.keys(schema.properties).filter((p) => !OPTIONAL_IN_RESPONSES.has(`${name}.${p}`));
+    const required = Object.keys(schema.properties).filter((p) => !marked.get(name)?.has(p));
     // OpenAPI refuses an empty `required`: a schema whose properties are all optional has none.
     if (required.length) schema.required = required;
     else delete schema.required;

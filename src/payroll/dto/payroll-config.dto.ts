@@ -1,4 +1,5 @@
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
+import { ResponseOptional } from '../../common/openapi/response-optional';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -363,8 +364,10 @@ export class ScriptErrorDto {
 
 export class ValidateScriptResultDto {
   @ApiProperty() valid: boolean;
-  @ApiPropertyOptional({ type: [String], description: 'column variables the script reads (when valid)' }) variables?: string[];
-  @ApiPropertyOptional({ type: [ScriptErrorDto] }) errors?: ScriptErrorDto[];
+  @ResponseOptional()
+  @ApiPropertyOptional({ type: [String], description: 'column variables the script reads (when valid)' })
+  variables?: string[];
+  @ResponseOptional() @ApiPropertyOptional({ type: [ScriptErrorDto] }) errors?: ScriptErrorDto[];
 }
 
 export class HookArgumentDto {

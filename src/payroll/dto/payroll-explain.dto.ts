@@ -1,4 +1,5 @@
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
+import { ResponseOptional } from '../../common/openapi/response-optional';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
@@ -25,7 +26,7 @@ function oneOfKind(shapes: Record<string, abstract new () => unknown>): object {
 abstract class ExplainInputBase {
   @ApiProperty({ example: '5000.00' }) value: string;
   @ApiProperty({ description: 'The component, column, hook or field name' }) name: string;
-  @ApiPropertyOptional({ enum: ['+', '-'], description: 'In a sum: added or subtracted' }) sign?: string;
+  @ResponseOptional() @ApiPropertyOptional({ enum: ['+', '-'], description: 'In a sum: added or subtracted' }) sign?: string;
 }
 
 /** One part of the period under one salary (issue 44). */
@@ -48,6 +49,7 @@ export class ExplainProrationDto {
 export class ExplainSalaryInputDto extends ExplainInputBase {
   @kindOf('salary_component', "an amount of the employee's salary") kind: 'salary_component';
   @ApiInt({ description: 'the salary component' }) component: number;
+  @ResponseOptional()
   @ApiPropertyOptional({
     type: ExplainProrationDto,
     description:
@@ -85,6 +87,7 @@ export class ExplainHookInputDto extends ExplainInputBase {
   args: Record<string, unknown>;
   @ApiProperty({ enum: HOOK_SOURCE_NAMES, description: 'where its value came from' }) source: string;
   @ApiInt({ type: [Number], description: 'ids of the source records summed' }) records: number[];
+  @ResponseOptional()
   @ApiPropertyOptional({
     type: () => [ExplainArrearsPartDto],
     description: 'the arrears hook: one part per earlier run it recomputed (docs/api/decisions.md §20)',
@@ -239,12 +242,16 @@ export class DiffEditCauseDto extends DiffChangeBase {
 export class DiffInputCauseDto {
   @kindOf('input', "an input changed: a hook's value (with the records added and removed) or an employee field") kind: 'input';
   @ApiProperty({ description: "the hook's column name, or employee.<field>" }) name: string;
-  @ApiIntOptional({ description: 'a hook: its column' }) column?: number;
-  @ApiPropertyOptional({ description: 'a hook: its code' }) hook?: string;
-  @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'a hook: where it reads' }) source?: string;
-  @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the newer run summed' }) added?: number[];
-  @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the older run summed' }) removed?: number[];
-  @ApiPropertyOptional({ description: 'an employee field: the field' }) field?: string;
+  @ResponseOptional() @ApiIntOptional({ description: 'a hook: its column' }) column?: number;
+  @ResponseOptional() @ApiPropertyOptional({ description: 'a hook: its code' }) hook?: string;
+  @ResponseOptional() @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'a hook: where it reads' }) source?: string;
+  @ResponseOptional()
+  @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the newer run summed' })
+  added?: number[];
+  @ResponseOptional()
+  @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the older run summed' })
+  removed?: number[];
+  @ResponseOptional() @ApiPropertyOptional({ description: 'an employee field: the field' }) field?: string;
   @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'the value in the older run' })
   old: string | number | null;
   @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'the value in the newer run' })

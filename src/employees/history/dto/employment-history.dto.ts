@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ResponseOptional } from '../../../common/openapi/response-optional';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 import { IsMoney } from '../../../common/money/money';
@@ -25,14 +26,14 @@ function DatedRef(description: string) {
 
 /** The dated fields a change sets (a field left out keeps its value; null clears it). */
 export class ChangeFieldsDto {
-  @DatedRef('job title id') job_title?: number | null;
-  @DatedRef('department id') department?: number | null;
-  @DatedRef('pay grade id') pay_grade?: number | null;
-  @DatedRef('employment status id') employment_status?: number | null;
-  @DatedRef('employee id') supervisor?: number | null;
-  @DatedRef('employee id') approver1?: number | null;
-  @DatedRef('employee id') approver2?: number | null;
-  @DatedRef('employee id') approver3?: number | null;
+  @ResponseOptional() @DatedRef('job title id') job_title?: number | null;
+  @ResponseOptional() @DatedRef('department id') department?: number | null;
+  @ResponseOptional() @DatedRef('pay grade id') pay_grade?: number | null;
+  @ResponseOptional() @DatedRef('employment status id') employment_status?: number | null;
+  @ResponseOptional() @DatedRef('employee id') supervisor?: number | null;
+  @ResponseOptional() @DatedRef('employee id') approver1?: number | null;
+  @ResponseOptional() @DatedRef('employee id') approver2?: number | null;
+  @ResponseOptional() @DatedRef('employee id') approver3?: number | null;
 }
 
 export class SalaryLineDto {
