@@ -38,7 +38,7 @@ class UndeclaredReminder implements OnModuleInit {
 @Module({ providers: [UndeclaredReminder] })
 class UndeclaredReminderModule {}
 
-@ApiTags('Fixture')
+@ApiTags('Undeclared fixture')
 @Controller('fixture-tagged')
 class UndeclaredTagController {
   @Public()
@@ -131,7 +131,9 @@ describe('declarations: notification kinds and task sources beside what sends th
   it('an operation tagged with a tag no module declared fails the document', async () => {
     const t = await createTestApp({}, { imports: [UndeclaredTagModule] });
     try {
-      expect(() => buildOpenApiDocument(t.app, t.config)).toThrow('operations tagged Fixture: declare each tag in its module');
+      expect(() => buildOpenApiDocument(t.app, t.config)).toThrow(
+        'operations tagged Undeclared fixture: declare each tag in its module',
+      );
     } finally {
       await t.close();
     }

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { declareApiTag } from '../src/common/openapi/api-tags';
 import { ApiProperty } from '@nestjs/swagger';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -13,6 +14,9 @@ import { bearer, createTestApp, createUser, TestApp, TestUser } from './helpers/
 let runs = 0;
 
 /** What the fixture answers, documented like every route (responses are checked against the document). */
+// A module's tag is declared beside it (the controller is tagged Fixture from its name).
+declareApiTag('Fixture', 'Idempotency-Key on a route of a test module', 999);
+
 class FixtureResultDto {
   @ApiProperty() run: number;
   @ApiProperty({ type: Object, additionalProperties: true }) got: unknown;

@@ -48,7 +48,10 @@ describe('no import cycle between the modules of src/ (scripts/module-cycles.mjs
   });
 
   it('refuses a subscriber importing any module beyond the platform, one listed nowhere included (issue 64: approvals was missing)', () => {
-    write('tasks/t.ts', "import { A } from '../approvals/approvals.service';\nimport { S } from '../settings/settings.service';\n");
+    write(
+      'tasks/t.ts',
+      "import { A } from '../approvals/approvals.service';\nimport { S } from '../settings/settings.service';\n",
+    );
     write('approvals/approvals.service.ts', 'export const A = 1;\n');
     write('settings/settings.service.ts', 'export const S = 1;\n');
     const r = check(dir);

@@ -12,7 +12,6 @@ import { WEBHOOK_EVENTS } from '../webhook-events';
 import { EventsFeedRepository } from './events-feed.repository';
 import { EventsQueryDto, FeedEventDto } from './events-feed.dto';
 
-
 /** Reads of the feed's table for one page, when events the caller may not read are left out. */
 const READS_PER_PAGE = 10;
 
