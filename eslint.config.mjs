@@ -78,6 +78,12 @@ export default tseslint.config(
           message: 'SQL text in a service: put the query in this module\'s repository (*.repository.ts).',
         },
         {
+          // Any other statement kind, as SQL spells it (upper case: a message may begin "Create" or "Set").
+          selector:
+            'Literal[value=/^\\s*(REPLACE|MERGE|CREATE|ALTER|DROP|TRUNCATE|LOCK|UNLOCK|SET|CALL|PRAGMA|SAVEPOINT|RELEASE|ROLLBACK|COMMIT|BEGIN|START TRANSACTION|VACUUM|ANALYZE|EXPLAIN|SHOW|GRANT|REVOKE)\\b/], TemplateElement[value.raw=/^\\s*(REPLACE|MERGE|CREATE|ALTER|DROP|TRUNCATE|LOCK|UNLOCK|SET|CALL|PRAGMA|SAVEPOINT|RELEASE|ROLLBACK|COMMIT|BEGIN|START TRANSACTION|VACUUM|ANALYZE|EXPLAIN|SHOW|GRANT|REVOKE)\\b/]',
+          message: 'SQL text in a service: put the statement in this module\'s repository (*.repository.ts).',
+        },
+        {
           // SQL wherever it stands in a string: a fragment (a FROM with JOINs, a condition on a
           // column with a :parameter, an EXISTS) composes a query as much as a SELECT does.
           selector:
