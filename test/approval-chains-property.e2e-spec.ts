@@ -10,10 +10,10 @@ import { apiCaller, createTestApp, createUser, INTEGRATION, TestApp, TestUser } 
  * decisions (some two at once on one step) and cancellations over leave requests; after every
  * action the request's status, its chain's steps and decisions, and the ledger's taken days
  * match a model written here from docs/api/decisions.md §21, independently of src/approvals/approval-chain.ts.
- * `APPROVAL_SEQUENCES` sets how many: 60 in npm test (a newcomer's command, within 4 minutes),
- * 100 on MariaDB (test:integration), 1 000 in `npm run test:approvals`, a .ci/run step.
+ * `APPROVAL_SEQUENCES` sets how many: 25 in npm test (a newcomer's command, within 4 minutes),
+ * 50 on MariaDB (test:integration), 1 000 in `npm run test:approvals`, a .ci/run step.
  */
-const SEQUENCES = Number(process.env.APPROVAL_SEQUENCES ?? (INTEGRATION ? 100 : 60));
+const SEQUENCES = Number(process.env.APPROVAL_SEQUENCES ?? (INTEGRATION ? 50 : 25));
 const ROLES = ['supervisor', 'approver1', 'approver2', 'approver3', 'department_head', 'admins'];
 
 interface MStep {

@@ -10,7 +10,8 @@ import { notificationKinds } from '../src/common/outbox/notification-kinds';
 import { Reactions, Reminders } from '../src/common/outbox/reactions';
 import { taskSources } from '../src/common/outbox/task-sources';
 import { TasksService } from '../src/tasks/tasks.service';
-import { createTestApp } from './helpers/test-app';
+import { describeIf, NOT_DATABASE } from './helpers/skip';
+import { createTestApp, INTEGRATION } from './helpers/test-app';
 
 /**
  * What a module brings is declared in its own folder (issue 64 item 1). Notification kinds: a
@@ -79,7 +80,7 @@ class UploadController {
 @Module({ controllers: [UploadController] })
 class UploadModule {}
 
-describe('declarations: notification kinds and task sources beside what sends them', () => {
+describeIf(!INTEGRATION, NOT_DATABASE)('declarations: what a module brings, beside it', () => {
   it('every kind the modules send is declared, with a description and defaults', async () => {
     const t = await createTestApp();
     try {

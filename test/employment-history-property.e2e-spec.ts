@@ -19,9 +19,9 @@ import { LeaveLiabilityService } from '../src/leave/ledger/leave-liability.servi
  * latest by that day (then recorded latest). At every instant noted after an operation (known_at)
  * the history route equals the model as known then; the stored segments (the as-of reads) and the
  * employee row equal the model as known now, on every day of the window and today.
- * HISTORY_SEQUENCES sets the number (100 in npm test and on MariaDB, npm run test:history 5 000 in .ci/run).
+ * HISTORY_SEQUENCES sets the number (40 in npm test and on MariaDB, npm run test:history 5 000 in .ci/run).
  */
-const SEQUENCES = Number(process.env.HISTORY_SEQUENCES ?? 100);
+const SEQUENCES = Number(process.env.HISTORY_SEQUENCES ?? 40);
 /** Sequences of the past-day readers (accruals, liability, rollups): a tenth, each runs the accrual job after every change. */
 const PAST_SEQUENCES = Math.max(10, Math.round(SEQUENCES / 10));
 const FIELDS = ['department', 'job_title', 'supervisor'] as const;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { describeIf, NEEDS_LINT } from './helpers/skip';
 
 /** The project's lint rules (eslint.config.mjs) on planted code: each refuses what it is for. */
 function lint(texts: Array<{ filePath: string; code: string }>): Array<Array<[string | null, string]>> {
@@ -11,7 +12,8 @@ function lint(texts: Array<{ filePath: string; code: string }>): Array<Array<[st
   return JSON.parse(r.stdout) as Array<Array<[string | null, string]>>;
 }
 
-describe('lint rules (eslint.config.mjs)', () => {
+// ESLint with type information takes 7-13 s of CPU: .ci/run's lint step runs it, npm test does not.
+describeIf(process.env.HR_TEST_LINT === '1', NEEDS_LINT)('lint rules (eslint.config.mjs)', () => {
   it('refuses SQL of any statement kind in a service, and a UTC slice of now for today in src/ (issue 64)', () => {
     const service = (body: string) => ({
       filePath: 'src/approvals/zz-fixture.service.ts',

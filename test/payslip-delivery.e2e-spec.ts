@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { MAIL_SEND_JOB, MailOutbox } from '../src/mail/outbox/mail-outbox.service';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { buildCompany, Company } from './helpers/company';
-import { describeWithPdf, pdfText } from './helpers/pdf';
+import { describeLongWithPdf, pdfText } from './helpers/pdf';
 import { pdfAttachments, SmtpSink, startSmtp } from './helpers/smtp';
 import { apiCaller, bearer, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
@@ -16,7 +16,7 @@ type Payslip = {
 };
 
 /** Payslip e-mails (issue 29): one per payslip and request, with the PDF, statuses, failures, re-sends. */
-describeWithPdf('payslip delivery', () => {
+describeLongWithPdf('payslip delivery', () => {
   let t: TestApp;
   let c: Company;
   let smtp: SmtpSink;

@@ -5,11 +5,11 @@ import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { SettingsService } from '../src/settings/settings.service';
 import { buildCompany, Company } from './helpers/company';
 import { startRecorder } from './helpers/listener';
-import { describeWithPdf, pdfPages, pdfText } from './helpers/pdf';
+import { describeLongWithPdf, pdfPages, pdfText } from './helpers/pdf';
 import { apiCaller, bearer, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
 /** Payslip PDFs (issue 29): rendered at generation, kept as documents, streamed under the payslip's scope. */
-describeWithPdf('payslip PDFs', () => {
+describeLongWithPdf('payslip PDFs', () => {
   let t: TestApp;
   let c: Company;
   let call: ReturnType<typeof apiCaller>;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { LONG, NEEDS_LONG } from './skip';
 import { accessSync, constants } from 'node:fs';
 import { PdfRenderer } from '../../src/common/pdf/pdf-renderer';
 import { testConfig } from './test-app';
@@ -44,4 +45,13 @@ export function pdfPages(pdf: Buffer, password?: string): number {
     stdio: ['pipe', 'pipe', 'ignore'],
   }).toString();
   return Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
+}
+
+/**
+ * As describeWithPdf, for suites that render whole payrolls' payslips and e-mail them with Chromium:
+ * test:long and test:integration run them (.ci/run); a newcomer's npm test keeps the renderer's own.
+ */
+export function describeLongWithPdf(name: string, fn: () => void): void {
+  if (!LONG) describe.skip(`${name} [skipped: needs ${NEEDS_LONG}]`, fn);
+  else describeWithPdf(name, fn);
 }

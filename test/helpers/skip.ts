@@ -4,6 +4,10 @@
  */
 export const NEEDS_SERVERS = 'MariaDB and Redis: npm run test:integration, a step of .ci/run';
 export const NEEDS_SQLITE = 'the embedded SQLite database: it is about SQLite, npm test runs it';
+/** A suite about the code's declarations, not the database: npm test runs it, test:integration need not. */
+export const NOT_DATABASE = 'nothing of the database: npm test runs it';
+/** The project's ESLint on planted code: a step of .ci/run (npm run test:lint-rules), beside lint. */
+export const NEEDS_LINT = "the project's ESLint: npm run test:lint-rules, a step of .ci/run";
 
 const named = (name: string, needs: string) => `${name} [skipped: needs ${needs}]`;
 
