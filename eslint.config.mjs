@@ -4,6 +4,12 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** One transaction helper (src/common/database/transaction.ts): it serializes SQLite transactions. */
+const ONE_TRANSACTION = {
+  selector: "CallExpression[callee.property.name='transaction']",
+  message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
+};
+
 /** "Today" is the company's day from CompanyClock (src/common/time/company-clock.ts), never UTC's slice of now. */
 const TODAY_SLICE = {
   selector:
@@ -25,27 +31,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-extraneous-class': 'off',
-      // One transaction helper (src/common/database/transaction.ts): it serializes SQLite transactions.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='transaction']",
-          message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
-        },
-      ],
+      'no-restricted-syntax': ['error', ONE_TRANSACTION],
     },
   },
   {
     files: ['src/**/*.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='transaction']",
-          message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
-        },
-        TODAY_SLICE,
-      ],
+      'no-restricted-syntax': ['error', ONE_TRANSACTION, TODAY_SLICE],
     },
   },
   { files: ['src/common/database/transaction.ts'], rules: { 'no-restricted-syntax': ['error', TODAY_SLICE] } },
@@ -59,10 +51,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector: "CallExpression[callee.property.name='transaction']",
-          message: 'Use transaction(dataSource, work) from src/common/database/transaction.ts',
-        },
+        ONE_TRANSACTION,
         TODAY_SLICE,
         {
           selector:
