@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Catalogue } from '../common/declarations/catalogue';
 
 /** What a kind of request that goes through approval chains is, as its module declares it. */
 export interface ApprovalKindDeclaration {
@@ -13,26 +14,20 @@ export interface ApprovalKindDeclaration {
   taskSource: string;
 }
 
-const declared = new Map<string, ApprovalKindDeclaration>();
+const declared = new Catalogue<ApprovalKindDeclaration>('approval kind');
 
 /**
  * Every declared kind's name, in name order: one array kept up to date in place (the policies'
  * `applies_to`, the inbox's filter and the document read it once the modules have loaded).
  */
-export const APPROVAL_KINDS: string[] = [];
+export const APPROVAL_KINDS: string[] = declared.names;
 
 /**
  * Declares a kind of request for approval chains, in its module's `<module>.approvals.ts` (issue 64):
  * approvals lists none itself.
  */
 export function declareApprovalKind(declaration: ApprovalKindDeclaration): void {
-  const before = declared.get(declaration.kind);
-  if (before && JSON.stringify(before) !== JSON.stringify(declaration))
-    throw new Error(`approval kind ${declaration.kind} is declared twice, differently`);
-  if (before) return;
-  declared.set(declaration.kind, declaration);
-  APPROVAL_KINDS.push(declaration.kind);
-  APPROVAL_KINDS.sort();
+  declared.declare(declaration.kind, declaration);
 }
 
 /** The declaration of `kind` (a chain of an undeclared kind is a bug). */

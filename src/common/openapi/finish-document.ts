@@ -318,24 +318,21 @@ function requireResponseFields(doc: OpenAPIObject): void {
     }
   // A schema written by hand says itself what is required (declared-schemas.ts).
   const byHand = declaredSchemaNames();
-  // A property marked @ResponseOptional on its DTO is left out of `required`; the mark leaves the document.
-  const optional = (schema: { properties?: object }) =>
-    new Set(
-      Object.entries(schema.properties ?? {})
-        .filter(([, p]) => (p as Record<string, unknown>)[RESPONSE_OPTIONAL] === true)
-        .map(([name]) => name),
-    );
-  const marked = new Map(Object.entries(schemas).map(([name, schema]) => [name, optional(schema)]));
-  for (const schema of Object.values(schemas))
-    for (const p of Object.values(schema.properties ?? {})) delete (p as Record<string, unknown>)[RESPONSE_OPTIONAL];
+  // A property marked @ResponseOptional on its DTO is left out of `required`.
+  const optional = (p: unknown) => (p as Record<string, unknown>)[RESPONSE_OPTIONAL] === true;
   for (const name of responses) {
     const schema = schemas[name];
     if (requests.has(name) || byHand.has(name) || !schema?.properties) continue;
-    const required = Object.keys(schema.properties).filter((p) => !marked.get(name)?.has(p));
+    const required = Object.entries(schema.properties)
+      .filter(([, p]) => !optional(p))
+      .map(([property]) => property);
     // OpenAPI refuses an empty `required`: a schema whose properties are all optional has none.
     if (required.length) schema.required = required;
     else delete schema.required;
   }
+  // The marks leave the document.
+  for (const schema of Object.values(schemas))
+    for (const p of Object.values(schema.properties ?? {})) delete (p as Record<string, unknown>)[RESPONSE_OPTIONAL];
 }
 
 /**

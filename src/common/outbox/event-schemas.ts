@@ -1,3 +1,4 @@
+import { Catalogue } from '../declarations/catalogue';
 import { declareSchemas, replaceSchema } from '../openapi/declared-schemas';
 
 /**
@@ -8,10 +9,10 @@ import { declareSchemas, replaceSchema } from '../openapi/declared-schemas';
  * compile time (WebhookEventPayloads); test/webhook-events.spec.ts checks that every event typed
  * there is declared here.
  */
-const byEvent = new Map<string, string>();
+const byEvent = new Catalogue<string>('webhook event (its payload schema)');
 
 /** Every declared webhook event, in name order: one array kept up to date in place (validators and the document read it). */
-export const WEBHOOK_EVENT_NAMES: string[] = [];
+export const WEBHOOK_EVENT_NAMES: string[] = byEvent.names;
 
 /** An event's item schema name: employee.change_effective → EmployeeChangeEffectiveEvent. */
 export const eventItemSchema = (event: string) =>
@@ -23,11 +24,7 @@ export const eventItemSchema = (event: string) =>
 /** Declares webhook events, naming the component schema (declared with declareSchemas) of each one's `data`. */
 export function declareEventSchemas(events: Record<string, string>): void {
   for (const [event, schema] of Object.entries(events)) {
-    const before = byEvent.get(event);
-    if (before && before !== schema) throw new Error(`event ${event} has two payload schemas: ${before} and ${schema}`);
-    if (before) continue;
-    byEvent.set(event, schema);
-    WEBHOOK_EVENT_NAMES.push(event);
+    if (!byEvent.declare(event, schema)) continue;
     replaceSchema(eventItemSchema(event), () => ({
       type: 'object',
       required: ['id', 'type', 'occurred_at', 'data'],
@@ -39,11 +36,10 @@ export function declareEventSchemas(events: Record<string, string>): void {
       },
     }));
   }
-  WEBHOOK_EVENT_NAMES.sort();
 }
 
 /** Each event's payload schema name. */
-export function eventSchemas(): ReadonlyMap<string, string> {
+export function eventSchemas(): Pick<ReadonlyMap<string, string>, 'get'> {
   return byEvent;
 }
 

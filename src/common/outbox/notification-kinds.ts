@@ -1,3 +1,5 @@
+import { Catalogue } from '../declarations/catalogue';
+
 /**
  * The notification kinds (docs/api/decisions.md §16), declared by the module whose reaction or
  * reminder sends them, beside it (`declareNotificationKinds` at the top of its `*.reactions.ts` or
@@ -18,36 +20,22 @@ export interface NotificationKind {
   mandatory?: boolean;
 }
 
-const catalogue = new Map<string, NotificationKind>();
-const listeners: Array<(names: readonly string[]) => void> = [];
+const catalogue = new Catalogue<NotificationKind>('notification kind');
 
 /**
  * Every declared kind's name, in name order: one array, kept up to date in place, so that what reads
  * it when a request or the OpenAPI document is made (an enumeration, a list filter) sees every module's.
  */
-export const NOTIFICATION_KIND_NAMES: string[] = [];
+export const NOTIFICATION_KIND_NAMES: string[] = catalogue.names;
 
 /** Declares a module's kinds (at import). The same kind declared again must say the same. */
 export function declareNotificationKinds(kinds: Record<string, Omit<NotificationKind, 'kind'>>): void {
-  for (const [kind, definition] of Object.entries(kinds)) {
-    const k: NotificationKind = { kind, ...definition };
-    const known = catalogue.get(kind);
-    if (known) {
-      if (JSON.stringify(known) !== JSON.stringify(k))
-        throw new Error(`notification kind ${kind} is declared twice, differently`);
-      continue;
-    }
-    catalogue.set(kind, k);
-    NOTIFICATION_KIND_NAMES.push(kind);
-  }
-  NOTIFICATION_KIND_NAMES.sort();
-  for (const listener of listeners) listener(NOTIFICATION_KIND_NAMES);
+  for (const [kind, definition] of Object.entries(kinds)) catalogue.declare(kind, { kind, ...definition });
 }
 
 /** Calls `listener` with the kinds' names now and whenever a module declares more. */
 export function onNotificationKinds(listener: (names: readonly string[]) => void): void {
-  listeners.push(listener);
-  listener(NOTIFICATION_KIND_NAMES);
+  catalogue.onChange(listener);
 }
 
 export function notificationKind(name: string): NotificationKind | undefined {
@@ -56,7 +44,7 @@ export function notificationKind(name: string): NotificationKind | undefined {
 
 /** Every declared kind, in name order. */
 export function notificationKinds(): NotificationKind[] {
-  return NOTIFICATION_KIND_NAMES.map((name) => catalogue.get(name)!);
+  return catalogue.all();
 }
 
 /** Throws, naming them, when any of `kinds` (what a module notifies) was never declared. */
