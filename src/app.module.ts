@@ -7,6 +7,7 @@ import { AccessGuard } from './common/auth/access.guard';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ImportKindsModule } from './common/import/import-kinds.module';
+import { PayrollInputsModule } from './common/payroll-inputs/payroll-inputs.module';
 import { ClockModule } from './common/time/company-clock';
 import { StorageModule } from './common/storage/storage.module';
 import { ImportsModule } from './imports/imports.module';
@@ -53,6 +54,7 @@ export class AppModule {
         MailModule.forRoot(config),
         IdempotencyModule,
         ImportKindsModule,
+        PayrollInputsModule,
         ClockModule,
         StorageModule,
         SettingsModule,

@@ -1,3 +1,5 @@
+import { declareMobileModule } from '../settings/settings.registry';
+import { AttendancePayrollInputs } from './attendance.payroll-inputs';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -12,12 +14,14 @@ import { AttendanceRecord } from './entities/attendance.entity';
 
 declareApiTag('Attendance', 'Punch in/out and attendance records', 110);
 
+declareMobileModule({ key: 'attendance', label: 'Attendance' });
+
 declareExtension({ code: 'attendance', label: 'Attendance', features: ['punch-in-out', 'work-from-home', 'attendance-summary'] });
 
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([AttendanceRecord])],
   controllers: [AttendanceController, EmployeeAttendanceController],
-  providers: [AttendanceService, AttendanceRepository, AttendanceImport],
+  providers: [AttendanceService, AttendanceRepository, AttendanceImport, AttendancePayrollInputs],
   exports: [AttendanceService],
 })
 export class AttendanceModule {}

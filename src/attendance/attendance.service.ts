@@ -10,7 +10,7 @@ import { EmployeesRepository, RecordList } from '../employees/employees.reposito
 import { EmployeesService } from '../employees/employees.service';
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/employee-lock';
-import { PUNCH_BACKDATING_HOURS } from '../settings/settings.registry';
+import { PUNCH_BACKDATING_HOURS } from './attendance.settings';
 import { SettingsService } from '../settings/settings.service';
 
 import {
@@ -284,14 +284,5 @@ export class AttendanceService {
 
   private locked<T>(employeeId: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
     return withEmployeeLock(this.dataSource, employeeId, work);
-  }
-
-  /** For payroll hooks: closed records with their day of punch-in and seconds (AttendanceRepository.closedRecords). */
-  closedRecords(
-    employeeIds: number[],
-    from: string,
-    to: string,
-  ): Promise<Array<{ id: number; employee: number; day: string; seconds: number }>> {
-    return this.repository.closedRecords(employeeIds, from, to);
   }
 }

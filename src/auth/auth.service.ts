@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '../common/errors/domain.exception';
 import { RateLimitsService } from './rate-limits.service';
-import { levelsIn, REQUIRE_SSO } from '../settings/settings.registry';
+import { REQUIRE_SSO, levelsIn } from './auth.settings';
 import { SettingsService } from '../settings/settings.service';
 import { MfaService } from './mfa/mfa.service';
 import { IssuedTokens, loginBucket, TokenService } from './token.service';

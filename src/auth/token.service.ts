@@ -8,7 +8,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException } from '../common/errors/domain.exception';
 import { OAuthToken, TokenKind } from './entities/oauth-token.entity';
 import { UserMfa } from './entities/user-mfa.entity';
-import { levelsIn, REQUIRE_MFA } from '../settings/settings.registry';
+import { REQUIRE_MFA, levelsIn } from './auth.settings';
 import { SettingsService } from '../settings/settings.service';
 import { PasswordHasher } from './password-hasher';
 import { DirectoryUser, USER_DIRECTORY, UserDirectory } from './user-directory';

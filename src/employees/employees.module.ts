@@ -1,3 +1,4 @@
+import { declareMobileModule } from '../settings/settings.registry';
 import { SettingsModule } from '../settings/settings.module';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -47,6 +48,8 @@ declareApiTag(
   'Dated changes of job title, department, pay grade, employment status, supervisor, approvers and salary; segments and as-of reads',
   70,
 );
+
+declareMobileModule({ key: 'staffdirectory', label: 'Staff Directory' });
 
 declareExtension({
   code: 'employees',

@@ -7,7 +7,7 @@ import {
   REMINDER_BIRTHDAYS,
   REMINDER_CONTRACT_DAYS,
   REMINDER_PROBATION_DAYS,
-} from '../settings/settings.registry';
+} from './employees.settings';
 import { SettingsService } from '../settings/settings.service';
 import { EmployeesRepository } from './employees.repository';
 

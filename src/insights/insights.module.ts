@@ -1,3 +1,4 @@
+import { declareMobileModule } from '../settings/settings.registry';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -9,6 +10,8 @@ import { WorkforceInsightsService } from './workforce.service';
 import { InsightsRepository } from './insights.repository';
 
 declareApiTag('Insights', 'Leave, attendance, timesheet, headcount and turnover statistics per period', 200);
+
+declareMobileModule({ key: 'insights', label: 'Insights' });
 
 declareExtension({
   code: 'insights',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository } from 'typeorm';
-import { WORK_WEEK } from '../settings/settings.registry';
+import { WORK_WEEK } from './leave.settings';
 import { SettingsService } from '../settings/settings.service';
 import { Holiday } from './entities/leave.entities';
 import { LeaveRepository } from './leave.repository';

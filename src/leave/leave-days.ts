@@ -1,4 +1,4 @@
-import { WORK_WEEK } from '../settings/settings.registry';
+import { WORK_WEEK } from './leave.settings';
 import { parseWorkWeek, workingDays } from './working-days';
 import type { LeaveStatus } from './entities/leave.entities';
 

@@ -13,7 +13,7 @@ import { ApprovalsService } from '../approvals/approvals.service';
 import { Page } from '../common/paging/page';
 import { EmployeesRepository, RecordList } from '../employees/employees.repository';
 import { SettingsService } from '../settings/settings.service';
-import { WORK_WEEK } from '../settings/settings.registry';
+import { WORK_WEEK } from './leave.settings';
 import { CreateLeaveRequestDto, LeaveRequestDto, LeaveRequestRowDto, LeaveSummaryDto } from './dto/leave.dto';
 import { LeaveDay, Holiday, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
 import { allowsNegative, assertCovers, summaryOf } from './leave-balance';

@@ -1,3 +1,5 @@
+import { declareMobileModule } from '../settings/settings.registry';
+import { LeavePayrollInputs } from './leave.payroll-inputs';
 import { LeaveReactions } from './leave.reactions';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { LeaveApprovals } from './leave.approvals';
@@ -36,6 +38,8 @@ import {
 
 declareApiTag('Leave', 'Leave types, periods, holidays, entitlements and leave requests', 120);
 
+declareMobileModule({ key: 'leaves', label: 'Leaves' });
+
 declareExtension({
   code: 'leave',
   label: 'Leave',
@@ -61,6 +65,7 @@ declareExtension({
   providers: [
     LeaveReactions,
     LeaveApprovals,
+    LeavePayrollInputs,
     LeaveSetupService,
     LeaveRequestsService,
     LeaveCalendarService,

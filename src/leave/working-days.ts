@@ -1,4 +1,4 @@
-import { WEEKDAYS } from '../settings/settings.registry';
+import { WEEKDAYS } from './leave.settings';
 
 const DAY_MS = 86_400_000;
 /** The longest request: a year and a day. */

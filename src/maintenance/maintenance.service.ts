@@ -8,7 +8,7 @@ import { IdempotencyInterceptor } from '../common/idempotency/idempotency.interc
 import { OutboxRelay } from '../common/outbox/outbox-relay';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
-import { AUDIT_RETENTION_DAYS } from '../settings/settings.registry';
+import { AUDIT_RETENTION_DAYS } from './maintenance.settings';
 import { SettingsService } from '../settings/settings.service';
 import { ImportsService } from '../imports/imports.service';
 import { WebhooksService } from '../webhooks/webhooks.service';

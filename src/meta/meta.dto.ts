@@ -7,6 +7,18 @@ export class CountryDto {
   @ApiProperty({ example: '276', description: 'ISO 3166-1 numeric, three digits' }) numeric: string;
 }
 
+/** The seed's mobile modules: each is true when a module of this build declared it and its setting is Yes. */
+export const MOBILE_MODULE_KEYS = [
+  'attendance',
+  'leaves',
+  'timesheets',
+  'staffdirectory',
+  'payslips',
+  'insights',
+  'tasks',
+  'expenses',
+] as const;
+
 export class MobileModulesDto {
   @ApiProperty() attendance: boolean;
   @ApiProperty() leaves: boolean;

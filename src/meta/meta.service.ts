@@ -7,9 +7,9 @@ import { CURRENCIES, CurrencyDto } from '../common/money/currencies';
 import { pageOf } from '../common/paging/list-request';
 import { PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { MOBILE_MODULES, mobileModuleSetting } from '../settings/settings.registry';
+import { mobileModules, mobileModuleSetting } from '../settings/settings.registry';
 import { SettingsService } from '../settings/settings.service';
-import { CountryDto, ExtensionDto, MobileModulesDto } from './meta.dto';
+import { CountryDto, ExtensionDto, MOBILE_MODULE_KEYS, MobileModulesDto } from './meta.dto';
 
 // The package's main module registers all of its 80 locales (82 files, 12 ms of each start);
 // its `index` registers none, and only English is used.
@@ -39,8 +39,11 @@ export class MetaService {
   }
 
   async mobileModules(): Promise<MobileModulesDto> {
-    const out = { expenses: false } as MobileModulesDto;
-    for (const m of MOBILE_MODULES) out[m.key] = (await this.settings.get(mobileModuleSetting(m.label))) === 'Yes';
+    // The seed's keys: a module this build lacks is not shown (expenses).
+    const out = Object.fromEntries(MOBILE_MODULE_KEYS.map((key) => [key, false])) as unknown as MobileModulesDto;
+    for (const m of mobileModules())
+      if (Object.hasOwn(out, m.key))
+        out[m.key as keyof MobileModulesDto] = (await this.settings.get(mobileModuleSetting(m.label))) === 'Yes';
     return out;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ValidationException } from '../common/errors/domain.exception';
-import { NOTIFICATION_DIGEST_HOUR, TIME_ZONE } from '../settings/settings.registry';
+import { TIME_ZONE } from '../settings/settings.registry';
+import { NOTIFICATION_DIGEST_HOUR } from './notifications.settings';
 import { SettingsService } from '../settings/settings.service';
 import {
   NotificationPreferenceDto,

@@ -1,3 +1,4 @@
+import { declareMobileModule } from '../settings/settings.registry';
 import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -11,10 +12,8 @@ import { PayrollAccountsService } from './books/payroll-accounts.service';
 import { PayrollBooksAccess } from './books/payroll-books.access';
 import { PayrollBooksService } from './books/payroll-books.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AttendanceModule } from '../attendance/attendance.module';
 import { EmployeesModule } from '../employees/employees.module';
 import { LeaveModule } from '../leave/leave.module';
-import { TimesheetsModule } from '../timesheets/timesheets.module';
 import { ReferenceModule } from '../reference/reference.module';
 import { PAYROLL_CONFIG_ENTITIES } from './entities/payroll-config.entities';
 import { PAYROLL_RUN_ENTITIES } from './entities/payroll-run.entities';
@@ -70,6 +69,8 @@ declareApiTag(
 );
 declareApiTag('Payslips', 'Payslip templates, payslips, their PDFs (headless Chromium) and their e-mail delivery', 180);
 
+declareMobileModule({ key: 'payslips', label: 'Payslips' });
+
 declareExtension({
   code: 'payroll',
   label: 'Payroll',
@@ -78,7 +79,6 @@ declareExtension({
 
 @Module({
   imports: [
-    AttendanceModule,
     AuditModule,
     DocumentsModule,
     EmployeesModule,
@@ -86,7 +86,6 @@ declareExtension({
     LeaveModule,
     ReferenceModule,
     SettingsModule,
-    TimesheetsModule,
     TypeOrmModule.forFeature([...PAYROLL_CONFIG_ENTITIES, ...PAYROLL_RUN_ENTITIES, PayrollAccount, PayrollBankFile]),
   ],
   controllers: [

@@ -6,7 +6,7 @@ import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { NotFoundException } from '../common/errors/domain.exception';
-import { parseScimGroupLevels, SCIM_GROUP_LEVELS } from '../settings/settings.registry';
+import { SCIM_GROUP_LEVELS, parseScimGroupLevels } from './scim.settings';
 import { SettingsService } from '../settings/settings.service';
 import { UserProvisioningService } from '../users/user-provisioning.service';
 import { ScimGroup, ScimGroupMember } from './entities/scim.entities';

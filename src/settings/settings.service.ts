@@ -8,7 +8,7 @@ import { recordAudit } from '../common/audit/audit-log';
 import { openTransaction, transaction } from '../common/database/transaction';
 import { SettingDto } from './dto/setting.dto';
 import { Setting } from './entities/setting.entity';
-import { ENABLE_REST_API, SettingDefinition, SETTINGS, TIME_ZONE } from './settings.registry';
+import { bySettingOrder, ENABLE_REST_API, SettingDefinition, SETTINGS, TIME_ZONE } from './settings.registry';
 import { CompanyClock } from '../common/time/company-clock';
 
 /**
@@ -21,8 +21,10 @@ export class SettingsService {
   /** Checks other modules add for their settings (a template that must compile): a message, or null. */
   private readonly checks = new Map<string, (value: string) => string | null>();
   private loading: Promise<Map<string, string>> | null = null;
-  /** SETTINGS and those other modules registered, each group's together. */
-  private readonly definitions: SettingDefinition[] = [...SETTINGS];
+  /** Settings modules registered at start (the notification kinds' defaults), beside those declared (SETTINGS). */
+  private readonly registered: SettingDefinition[] = [];
+  /** Both, by group and name, and by lower-case name; rebuilt when either grew. */
+  private known: { size: number; list: SettingDefinition[]; byName: Map<string, SettingDefinition> } | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -33,15 +35,21 @@ export class SettingsService {
   }
 
   /**
-   * Adds settings of another module (in its onModuleInit), after the last of the same group; one
-   * already known by name is left as it is.
+   * Adds settings a module builds at start (in its onModuleInit) from what other modules declared
+   * (the notification kinds' defaults); one already known by name is left as it is.
    */
   register(definitions: readonly SettingDefinition[]): void {
-    for (const def of definitions) {
-      if (this.find(def.name)) continue;
-      const last = this.definitions.findLastIndex((d) => d.group === def.group);
-      this.definitions.splice(last < 0 ? this.definitions.length : last + 1, 0, def);
+    for (const def of definitions) if (!this.find(def.name)) this.registered.push(def);
+    this.known = null;
+  }
+
+  private definitions(): { list: SettingDefinition[]; byName: Map<string, SettingDefinition> } {
+    const size = SETTINGS.length + this.registered.length;
+    if (this.known?.size !== size) {
+      const list = [...SETTINGS, ...this.registered].sort(bySettingOrder);
+      this.known = { size, list, byName: new Map(list.map((d) => [d.name.toLowerCase(), d])) };
     }
+    return this.known;
   }
 
   /** Adds a check of a setting's new values (its module's, in onModuleInit). */
@@ -66,7 +74,7 @@ export class SettingsService {
 
   async list(): Promise<SettingDto[]> {
     const values = await this.values();
-    return this.definitions.map((def) => this.toDto(def.name, values.get(def.name) ?? def.default));
+    return this.definitions().list.map((def) => this.toDto(def.name, values.get(def.name) ?? def.default));
   }
 
   async set(name: string, value: string): Promise<SettingDto> {
@@ -105,13 +113,17 @@ export class SettingsService {
   private definition(name: string) {
     const def = this.find(name);
     if (!def)
-      throw ValidationException.field('name', `unknown setting; known: ${this.definitions.map((s) => s.name).join(', ')}`);
+      throw ValidationException.field(
+        'name',
+        `unknown setting; known: ${this.definitions()
+          .list.map((s) => s.name)
+          .join(', ')}`,
+      );
     return def;
   }
 
   private find(name: string): SettingDefinition | undefined {
-    const lower = name.toLowerCase();
-    return this.definitions.find((s) => s.name.toLowerCase() === lower);
+    return this.definitions().byName.get(name.toLowerCase());
   }
 
   private toDto(name: string, value: string): SettingDto {

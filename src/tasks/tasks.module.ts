@@ -1,3 +1,4 @@
+import { declareMobileModule } from '../settings/settings.registry';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -10,6 +11,8 @@ import { TasksSubscriber } from './tasks.subscriber';
 import { TasksService } from './tasks.service';
 
 declareApiTag('Tasks', "The caller's task list", 210);
+
+declareMobileModule({ key: 'tasks', label: 'Tasks' });
 
 declareExtension({ code: 'tasks', label: 'Tasks', features: ['task-list'] });
 

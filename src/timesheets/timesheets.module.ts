@@ -1,3 +1,5 @@
+import { declareMobileModule } from '../settings/settings.registry';
+import { TimesheetsPayrollInputs } from './timesheets.payroll-inputs';
 import { SettingsModule } from '../settings/settings.module';
 import { declareApiTag } from '../common/openapi/api-tags';
 import './timesheets.approvals';
@@ -15,12 +17,14 @@ import { TimesheetsRepository } from './timesheets.repository';
 
 declareApiTag('Timesheets', 'Projects and time entries', 130);
 
+declareMobileModule({ key: 'timesheets', label: 'Timesheets' });
+
 declareExtension({ code: 'timesheets', label: 'Timesheets', features: ['projects', 'time-entries'] });
 
 @Module({
   imports: [EmployeesModule, SettingsModule, ApprovalsModule, TypeOrmModule.forFeature([Project, TimeEntry])],
   controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
-  providers: [TimesheetsService, TimesheetsRepository, TimesheetsReactions, TimesheetsReminders],
+  providers: [TimesheetsService, TimesheetsRepository, TimesheetsReactions, TimesheetsReminders, TimesheetsPayrollInputs],
   exports: [TimesheetsService, TimesheetsRepository],
 })
 export class TimesheetsModule {}

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { DueReminder, Reminders } from '../common/outbox/reactions';
 import { addDays } from '../common/time/days';
-import { REMINDER_TIMESHEETS } from '../settings/settings.registry';
+import { REMINDER_TIMESHEETS } from './timesheets.settings';
 import { SettingsService } from '../settings/settings.service';
 import { TimesheetsRepository } from './timesheets.repository';
 

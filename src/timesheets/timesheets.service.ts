@@ -278,14 +278,4 @@ export class TimesheetsService {
     );
     return page.map((t) => ({ ...t, approval: views.get(t.id) ?? null }));
   }
-
-  /** For payroll hooks: approved entries dated from `from` to `to` with their minutes (optionally one project). */
-  approvedEntries(
-    employeeIds: number[],
-    from: string,
-    to: string,
-    project?: number,
-  ): Promise<Array<{ id: number; employee: number; minutes: number }>> {
-    return this.repository.approvedEntries(employeeIds, from, to, project);
-  }
 }

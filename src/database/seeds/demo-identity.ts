@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ScimGroup, ScimToken } from '../../scim/entities/scim.entities';
 import { ScimGroupsService } from '../../scim/scim-groups.service';
 import { ScimTokensService } from '../../scim/scim-tokens.service';
-import { SCIM_GROUP_LEVELS } from '../../settings/settings.registry';
+import { SCIM_GROUP_LEVELS } from '../../scim/scim.settings';
 import { SettingsService } from '../../settings/settings.service';
 import { User } from '../../users/entities/user.entity';
 

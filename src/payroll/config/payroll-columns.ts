@@ -1,10 +1,9 @@
 import Decimal from 'decimal.js';
 import { ErrorDetail } from '../../common/errors/domain.exception';
-import { CalculationHook } from './calculation-hooks';
+import { findPayrollInput, PayrollInputDeclaration, payrollInputs } from '../../common/payroll-inputs/payroll-inputs';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { EngineColumn } from '../engine/payroll-engine';
 import { PayrollColumn } from '../entities/payroll-config.entities';
-import { EMPLOYEE_FORMULA_FIELDS } from '../formula/formula';
 
 /* A payroll column's views (API, engine) and the checks of its calculation hook's arguments. */
 
@@ -70,8 +69,23 @@ export function toEngineColumn(c: PayrollColumn): EngineColumn {
   return engineColumnOf(toColumnDto(c));
 }
 
+/** The problems of a column's calculation_hook (one no module declared) and of its arguments for it. */
+export function hookProblems(code: string, args: Record<string, unknown>): ErrorDetail[] {
+  const hook = findPayrollInput(code);
+  if (!hook)
+    return [
+      {
+        field: 'calculation_hook',
+        message: `must be one of ${payrollInputs()
+          .map((h) => h.code)
+          .join(', ')}`,
+      },
+    ];
+  return hookArgumentProblems(hook, args);
+}
+
 /** The problems of a column's calculation_hook_args for its hook: unknown, missing or mistyped arguments. */
-export function hookArgumentProblems(hook: CalculationHook, args: Record<string, unknown>): ErrorDetail[] {
+function hookArgumentProblems(hook: PayrollInputDeclaration, args: Record<string, unknown>): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   for (const name of Object.keys(args)) {
     if (!hook.args.some((a) => a.name === name))
@@ -93,12 +107,6 @@ export function hookArgumentProblems(hook: CalculationHook, args: Record<string,
         message: `must be ${arg.type === 'integer' ? 'an integer' : `a ${arg.type}`}`,
       });
   }
-  if (
-    hook.code === 'employee_field' &&
-    typeof args.field === 'string' &&
-    !(EMPLOYEE_FORMULA_FIELDS as readonly string[]).includes(args.field)
-  ) {
-    problems.push({ field: 'calculation_hook_args.field', message: `must be one of ${EMPLOYEE_FORMULA_FIELDS.join(', ')}` });
-  }
+  if (hook.argumentProblems) problems.push(...hook.argumentProblems(args));
   return problems;
 }

@@ -15,7 +15,7 @@ import { DepartmentDto } from '../../reference/dto/reference.dto';
 import { DEPARTMENT_LIST, ReferenceService } from '../../reference/reference.service';
 import { crudListSpec } from '../../common/crud/crud';
 import { EMPLOYEE_LIST_SPEC } from '../../employees/employees.service';
-import { CalculationHook } from './calculation-hooks';
+import { PayrollInputDescription } from '../../common/payroll-inputs/payroll-inputs';
 import {
   CalculationHookDto,
   CreateDeductionGroupDto,
@@ -141,7 +141,7 @@ export class PayrollConfigController {
   @ApiOperation({ summary: 'Calculation hooks a column can use, with their arguments' })
   @ApiListEnvelope(CalculationHookDto)
   @ApiErrors(400, 401, 403)
-  hooks(@Query() query: PageQueryDto): Page<CalculationHook> {
+  hooks(@Query() query: PageQueryDto): Page<PayrollInputDescription> {
     return this.config.hooks(query);
   }
 

@@ -9,7 +9,13 @@ import { DomainException, ErrorDetail, NotFoundException, ValidationException } 
 import { ListSpec, pageOf, parseListQuery, findTablePage } from '../../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../../common/paging/list-query.dto';
 import { Page } from '../../common/paging/page';
-import { CALCULATION_HOOKS, CalculationHook, findHook } from './calculation-hooks';
+import {
+  describePayrollInput,
+  findPayrollInput,
+  PayrollInputDescription,
+  payrollInputs,
+} from '../../common/payroll-inputs/payroll-inputs';
+import { ARREARS_INPUT } from '../runs/run.payroll-inputs';
 import {
   DeductionGroupDto,
   PayrollColumnDto,
@@ -28,7 +34,7 @@ import {
 import { Payroll } from '../entities/payroll-run.entities';
 import { compileFormula } from '../formula/formula';
 import { COLUMN_LIST_SPEC } from '../payroll-lists';
-import { hookArgumentProblems, snakeCase, toColumnDto, toEngineColumn } from './payroll-columns';
+import { hookProblems, snakeCase, toColumnDto, toEngineColumn } from './payroll-columns';
 import { PayrollTestsService } from './payroll-tests.service';
 
 /** The columns whose script reads `variable`. */
@@ -88,8 +94,8 @@ export class PayrollConfigService {
     return pageOf([...CURRENCIES], query);
   }
 
-  hooks(query: PageQueryDto): Page<CalculationHook> {
-    return pageOf([...CALCULATION_HOOKS], query);
+  hooks(query: PageQueryDto): Page<PayrollInputDescription> {
+    return pageOf(payrollInputs().map(describePayrollInput), query);
   }
 
   async listColumns(query: ListQueryDto): Promise<Page<PayrollColumnDto>> {
@@ -239,15 +245,14 @@ export class PayrollConfigService {
       problems.push({ field: 'deduction_group', message: 'does not exist' });
     }
     if (column.calculationHook !== null) {
-      const hook = findHook(column.calculationHook);
-      if (!hook)
-        problems.push({
-          field: 'calculation_hook',
-          message: `must be one of ${CALCULATION_HOOKS.map((h) => h.code).join(', ')}`,
-        });
-      else problems.push(...hookArgumentProblems(hook, column.calculationHookArgs));
+      const hook = findPayrollInput(column.calculationHook);
+      problems.push(...hookProblems(column.calculationHook, column.calculationHookArgs));
       const target = column.calculationHookArgs.column;
-      if (hook?.code === 'arrears' && typeof target === 'number' && (target === column.id || !all.some((c) => c.id === target)))
+      if (
+        hook?.code === ARREARS_INPUT &&
+        typeof target === 'number' &&
+        (target === column.id || !all.some((c) => c.id === target))
+      )
         problems.push({ field: 'calculation_hook_args.column', message: 'must be another payroll column' });
     }
     if (problems.length) throw new ValidationException(problems);

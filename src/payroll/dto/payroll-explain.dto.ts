@@ -6,7 +6,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/list-query.dto';
 import { IsRefId } from '../../common/validation/decorators';
 import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../explain/payroll-diff';
-import { HOOK_SOURCE_NAMES } from '../runs/run-inputs';
+import { PAYROLL_INPUT_SOURCES } from '../../common/payroll-inputs/payroll-inputs';
 import { PRORATION_RULES } from '../engine/proration';
 
 const kindOf = (kind: string, description: string) => ApiProperty({ enum: [kind], description });
@@ -85,7 +85,7 @@ export class ExplainHookInputDto extends ExplainInputBase {
     description: "the column's calculation_hook_args (argument name → value)",
   })
   args: Record<string, unknown>;
-  @ApiProperty({ enum: HOOK_SOURCE_NAMES, description: 'where its value came from' }) source: string;
+  @ApiProperty({ enum: PAYROLL_INPUT_SOURCES, description: 'where its value came from' }) source: string;
   @ApiInt({ type: [Number], description: 'ids of the source records summed' }) records: number[];
   @ResponseOptional()
   @ApiPropertyOptional({
@@ -244,7 +244,9 @@ export class DiffInputCauseDto {
   @ApiProperty({ description: "the hook's column name, or employee.<field>" }) name: string;
   @ResponseOptional() @ApiIntOptional({ description: 'a hook: its column' }) column?: number;
   @ResponseOptional() @ApiPropertyOptional({ description: 'a hook: its code' }) hook?: string;
-  @ResponseOptional() @ApiPropertyOptional({ enum: HOOK_SOURCE_NAMES, description: 'a hook: where it reads' }) source?: string;
+  @ResponseOptional()
+  @ApiPropertyOptional({ enum: PAYROLL_INPUT_SOURCES, description: 'a hook: where it reads' })
+  source?: string;
   @ResponseOptional()
   @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the newer run summed' })
   added?: number[];

@@ -3,7 +3,8 @@ import { timeSlices } from '../../common/async/time-slices';
 import { planColumns } from '../engine/payroll-engine';
 import { Dec } from '../formula/formula';
 import { amountText, engineColumnOf } from '../config/payroll-columns';
-import { EmployeeInputs, HOOK_SOURCES, HookSource } from '../runs/run-inputs';
+import { EmployeeInputs } from '../runs/run-inputs';
+import { findPayrollInput } from '../../common/payroll-inputs/payroll-inputs';
 import type { UsedTableVersion } from '../entities/payroll-run.entities';
 
 /*
@@ -56,7 +57,8 @@ export type DiffCause =
       kind: 'input';
       column: number;
       hook: string;
-      source: HookSource;
+      /** The input's source (common/payroll-inputs: `attendance`, `leave_requests`, ...). */
+      source: string | undefined;
       old: string | null;
       new: string | null;
       added: number[];
@@ -347,7 +349,7 @@ function causesOf(
       kind: 'input',
       column: id,
       hook,
-      source: HOOK_SOURCES[hook],
+      source: findPayrollInput(hook)?.source,
       old: o?.value ?? null,
       new: n?.value ?? null,
       added: [...is].filter((r) => !was.has(r)),

@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
-import { findHook } from '../config/calculation-hooks';
+import { findPayrollInput } from '../../common/payroll-inputs/payroll-inputs';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { amountText, engineColumnOf } from '../config/payroll-columns';
 import { CellExplanationDto, ExplainedCellDto, ExplainInputDto, ExplainProrationDto } from '../dto/payroll-explain.dto';
@@ -14,7 +14,7 @@ import { PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repository';
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
-import { EmployeeInputs, engineEmployeeOf, HOOK_SOURCES, hookValuesOf, requireInputs } from '../runs/run-inputs';
+import { EmployeeInputs, engineEmployeeOf, hookValuesOf, requireInputs } from '../runs/run-inputs';
 import { StoredProration } from '../engine/proration';
 import { PayrollTablesService, ResolvedTable } from '../config/payroll-tables.service';
 
@@ -142,10 +142,10 @@ export class PayrollExplainService {
         return {
           ...base,
           kind: input.kind,
-          name: findHook(String(input.ref))?.name ?? String(input.ref),
+          name: findPayrollInput(String(input.ref))?.name ?? String(input.ref),
           hook: String(input.ref),
           args: column.calculation_hook_args,
-          source: HOOK_SOURCES[String(input.ref)],
+          source: findPayrollInput(String(input.ref))?.source as string,
           records: stored.hooks[String(column.id)]?.records ?? [],
           ...(stored.hooks[String(column.id)]?.arrears ? { arrears: stored.hooks[String(column.id)].arrears } : {}),
         };

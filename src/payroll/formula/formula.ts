@@ -12,25 +12,9 @@ import jsep, { Expression } from 'jsep';
  * but `employee.<field>`, no strings, no arrays, no assignment, no `this`.
  */
 
-/**
- * The engine's range: every number of a script, literal or intermediate, is below 10^40 in
- * magnitude (a larger one is "out of range"), and one below 10^-40 counts as 0. With 40
- * significant digits, this bounds the cost of every operation: `%` divides exactly, and unbounded
- * operands made `1e4000000 % 7` take 19 s.
- */
-export const MAX_EXPONENT_OF_VALUES = 39;
-export const MIN_EXPONENT_OF_VALUES = -40;
-
-/** Exact decimals for scripts: 40 significant digits, half-up rounding, the range above. */
-export const Dec = Decimal.clone({
-  precision: 40,
-  rounding: Decimal.ROUND_HALF_UP,
-  toExpNeg: -40,
-  toExpPos: 40,
-  maxE: MAX_EXPONENT_OF_VALUES,
-  minE: MIN_EXPONENT_OF_VALUES,
-});
-export type Dec = Decimal;
+/** The engine's exact decimals and their range (common/money/dec.ts: payroll inputs load them too). */
+export { Dec, MAX_EXPONENT_OF_VALUES, MIN_EXPONENT_OF_VALUES } from '../../common/money/dec';
+import { Dec } from '../../common/money/dec';
 
 export const MAX_SCRIPT_LENGTH = 10_000;
 export const MAX_NESTING = 64;

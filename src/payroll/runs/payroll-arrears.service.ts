@@ -1,3 +1,4 @@
+import { ARREARS_INPUT } from './run.payroll-inputs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, MoreThanOrEqual, Not } from 'typeorm';
@@ -173,7 +174,7 @@ export class PayrollArrearsService {
       if (q.payroll.dateStart <= paidRun.dateEnd) continue;
       for (const [key, hook] of Object.entries(q.inputs.get(employee)?.hooks ?? {})) {
         const def = q.columns.find((c) => String(c.id) === key);
-        if (def?.calculation_hook !== 'arrears' || Number(def.calculation_hook_args.column) !== column) continue;
+        if (def?.calculation_hook !== ARREARS_INPUT || Number(def.calculation_hook_args.column) !== column) continue;
         for (const part of hook.arrears ?? []) if (part.payroll === paidRun.id) already = already.plus(part.amount);
       }
     }

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { AttendanceService } from '../../attendance/attendance.service';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
-import { LeaveLedgerService } from '../../leave/ledger/leave-ledger.service';
 import { LeaveCalendarService } from '../../leave/leave-calendar.service';
-import { TimesheetsService } from '../../timesheets/timesheets.service';
 import { EngineEmployee } from '../engine/payroll-engine';
-import { HOOK_SOURCES, StoredHook } from './run-inputs';
+import { StoredHook } from './run-inputs';
+import {
+  findPayrollInput,
+  PayrollInputPart,
+  PayrollInputRequest,
+  PayrollInputs,
+} from '../../common/payroll-inputs/payroll-inputs';
+import { EMPLOYEE_FIELD_INPUT } from './run.payroll-inputs';
 import { Dec, EMPLOYEE_FORMULA_FIELDS } from '../formula/formula';
 import { timeSlices } from '../../common/async/time-slices';
 import {
@@ -22,6 +26,9 @@ import { Repository } from 'typeorm';
 import { PayFrequency } from '../entities/payroll-config.entities';
 import type { Payroll } from '../entities/payroll-run.entities';
 
+/** The employees' formula fields at the end of the period, read once for a payroll's inputs. */
+const fieldsKey = (to: string) => `employee-formula-fields:${to}`;
+
 /** A column with a calculation hook, as the inputs loader needs it. */
 export interface HookColumn {
   id: number;
@@ -29,23 +36,21 @@ export interface HookColumn {
   args: Record<string, string | number>;
 }
 
-const DEFAULT_DAILY_THRESHOLD = 8;
-
 /**
- * Loads what a payroll run computes from, in bulk: the calculation hooks' values (from attendance,
- * timesheets, leave and the leave ledger, through those modules' services) and the employees' formula fields. A few
- * grouped queries per hook column, whatever the number of employees.
+ * Loads what a payroll run computes from, in bulk: the calculation hooks' values (the payroll inputs
+ * other modules declare and load, common/payroll-inputs, and the employees' formula fields) and
+ * prorated salaries. A few grouped queries per hook column, whatever the number of employees.
  */
 @Injectable()
 export class PayrollInputsService {
   constructor(
-    private readonly attendance: AttendanceService,
-    private readonly timesheets: TimesheetsService,
+    private readonly registry: PayrollInputs,
     private readonly leave: LeaveCalendarService,
-    private readonly ledger: LeaveLedgerService,
     private readonly employees: EmployeeFactsService,
     @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
-  ) {}
+  ) {
+    registry.register({ code: EMPLOYEE_FIELD_INPUT, load: (request) => this.fieldParts(request) });
+  }
 
   /**
    * Every hook column's value per employee over [from, to] (days, both included), as exact decimal
@@ -62,73 +67,24 @@ export class PayrollInputsService {
     fields?: ReadonlyMap<number, Partial<Record<string, number | null>>>,
   ): Promise<Map<number, Map<number, StoredHook>>> {
     const out = new Map<number, Map<number, StoredHook>>();
-    let attendance: Awaited<ReturnType<AttendanceService['closedRecords']>> | undefined;
+    const shared = new Map<string, Promise<unknown>>();
+    if (fields) shared.set(fieldsKey(to), Promise.resolve(fields));
+    const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+      if (!shared.has(key)) shared.set(key, load());
+      return shared.get(key) as Promise<T>;
+    };
     for (const column of columns) {
-      // Unknown hooks are refused when a column is saved; none gives no value (the default). Arrears
-      // read earlier runs: PayrollArrearsService computes them.
-      if (!Object.hasOwn(HOOK_SOURCES, column.hook) || column.hook === 'arrears') continue;
+      // Unknown inputs are refused when a column is saved; none gives no value (the default).
+      // Inputs computed by the run (arrears) come from PayrollArrearsService.
+      const declared = findPayrollInput(column.hook);
+      if (!declared || declared.byRun) continue;
+      const parts = await this.registry.loader(declared.code)!.load({ employeeIds, from, to, args: column.args, once });
       const sums = new Map<number, { sum: Dec; records: number[] }>();
-      const add = (employee: number, records: readonly number[], amount: Dec | string | number) => {
-        const entry = sums.get(employee) ?? { sum: new Dec(0), records: [] };
-        entry.sum = entry.sum.plus(amount);
-        entry.records.push(...records);
-        sums.set(employee, entry);
-      };
-      switch (column.hook) {
-        case 'hours_worked':
-        case 'regular_hours':
-        case 'overtime_hours': {
-          attendance ??= await this.attendance.closedRecords(employeeIds, from, to);
-          // The daily threshold applies to a day's hours: summed per employee and day first.
-          const days = new Map<string, { employee: number; seconds: number; ids: number[] }>();
-          for (const r of attendance) {
-            const day = days.get(`${r.employee}:${r.day}`) ?? { employee: r.employee, seconds: 0, ids: [] };
-            day.seconds += r.seconds;
-            day.ids.push(r.id);
-            days.set(`${r.employee}:${r.day}`, day);
-          }
-          const threshold = new Dec(column.args.daily_threshold ?? DEFAULT_DAILY_THRESHOLD);
-          for (const { employee, seconds, ids } of days.values()) {
-            const h = new Dec(seconds).div(3600);
-            const part =
-              column.hook === 'hours_worked'
-                ? h
-                : column.hook === 'regular_hours'
-                  ? Dec.min(h, threshold)
-                  : Dec.max(h.minus(threshold), 0);
-            // A day that adds nothing (no overtime, say) is not a source of the value.
-            add(employee, part.isZero() ? [] : ids, part);
-          }
-          break;
-        }
-        case 'approved_timesheet_hours': {
-          const project = typeof column.args.project === 'number' ? column.args.project : undefined;
-          for (const e of await this.timesheets.approvedEntries(employeeIds, from, to, project))
-            add(e.employee, [e.id], new Dec(e.minutes).div(60));
-          break;
-        }
-        case 'approved_leave_days': {
-          const type = typeof column.args.leave_type === 'number' ? column.args.leave_type : undefined;
-          for (const l of await this.leave.approvedLeaveDays(employeeIds, from, to, type)) add(l.employee, [l.id], l.days);
-          break;
-        }
-        case 'leave_encashment_days': {
-          for (const e of await this.ledger.encashedDays(employeeIds, Number(column.args.leave_type), from, to))
-            add(e.employee, [e.id], e.days);
-          break;
-        }
-        case 'employee_field': {
-          fields ??= await this.employees.formulaFields(employeeIds, to);
-          const field = String(column.args.field);
-          const perEmployee = new Map<number, StoredHook>();
-          for (const id of employeeIds) {
-            const f = fields.get(id);
-            const value = f && Object.hasOwn(f, field) ? f[field] : null;
-            perEmployee.set(id, { value: value === null || value === undefined ? null : String(value) });
-          }
-          out.set(column.id, perEmployee);
-          continue;
-        }
+      for (const part of parts) {
+        const entry = sums.get(part.employee) ?? { sum: new Dec(0), records: [] };
+        entry.sum = entry.sum.plus(part.amount);
+        if (part.records) entry.records.push(...part.records);
+        sums.set(part.employee, entry);
       }
       const perEmployee = new Map<number, StoredHook>();
       for (const id of employeeIds) {
@@ -137,12 +93,25 @@ export class PayrollInputsService {
           id,
           entry?.records.length
             ? { value: entry.sum.toString(), records: entry.records }
-            : { value: entry ? entry.sum.toString() : '0' },
+            : { value: entry ? entry.sum.toString() : declared.absent === 'zero' ? '0' : null },
         );
       }
       out.set(column.id, perEmployee);
     }
     return out;
+  }
+
+  /** employee_field: the field's value of each employee that has one (the others get no value). */
+  private async fieldParts({ employeeIds, to, args, once }: PayrollInputRequest): Promise<PayrollInputPart[]> {
+    const fields = await once(fieldsKey(to), () => this.employees.formulaFields(employeeIds, to));
+    const field = String(args.field);
+    const parts: PayrollInputPart[] = [];
+    for (const id of employeeIds) {
+      const f = fields.get(id);
+      const value = f && Object.hasOwn(f, field) ? f[field] : null;
+      if (value !== null && value !== undefined) parts.push({ employee: id, amount: value });
+    }
+    return parts;
   }
 
   /** The payroll's proration rule: its own, else its pay frequency's (issue 44). */

@@ -1,3 +1,4 @@
+import { ARREARS_INPUT } from './run.payroll-inputs';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -157,7 +158,7 @@ export class PayrollProcessingService {
       .filter((c) => c.calculation_hook)
       .map((c) => ({ id: c.id, hook: c.calculation_hook as string, args: c.calculation_hook_args }));
     const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd, fields);
-    const arrears = hookColumns.filter((c) => c.hook === 'arrears');
+    const arrears = hookColumns.filter((c) => c.hook === ARREARS_INPUT);
     for (const [column, values] of await this.arrears.hookInputs(payroll, arrears, employeeIds)) hooks.set(column, values);
     const employees = new Map<number, EmployeeInputs>();
     for (const id of employeeIds) {

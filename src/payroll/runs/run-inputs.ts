@@ -15,31 +15,9 @@ import { Prorated, StoredProration } from '../engine/proration';
  * snapshot shared by every run processed with the same definitions.
  */
 
-/** Where a calculation hook's value came from: the records summed (their ids) or the employee record. */
-export const HOOK_SOURCE_NAMES = [
-  'attendance',
-  'time_entries',
-  'leave_requests',
-  'leave_ledger',
-  'employee',
-  'payrolls',
-] as const;
-export type HookSource = (typeof HOOK_SOURCE_NAMES)[number];
-
-export const HOOK_SOURCES: Record<string, HookSource> = {
-  hours_worked: 'attendance',
-  regular_hours: 'attendance',
-  overtime_hours: 'attendance',
-  approved_timesheet_hours: 'time_entries',
-  approved_leave_days: 'leave_requests',
-  leave_encashment_days: 'leave_ledger',
-  employee_field: 'employee',
-  arrears: 'payrolls',
-};
-
 /**
  * A hook column's value for one employee as the engine received it, and the records it came from
- * (their kind is the hook's HOOK_SOURCES entry). Kept small: a run stores one per employee and hook.
+ * (their kind is the input's declared `source`, common/payroll-inputs). Kept small: a run stores one per employee and hook.
  */
 export interface StoredHook {
   /** Null: no value (the column's default applies). */
