@@ -142,6 +142,15 @@ export class OutboxRepository {
 
   @RecordSql('notifications', 'connection refused')
   async recordFailure(subscriber: string, error: string): Promise<number> {
+    // A subscriber whose first batch failed has no row yet (it was made in the rolled-back
+    // transaction): without one its failures were never counted, and it never got single events.
+    await this.ds
+      .createQueryBuilder()
+      .insert()
+      .into(OutboxCursor)
+      .values({ subscriber, lastSeq: '0', failures: 0 })
+      .orIgnore()
+      .execute();
     await this.ds.query(
       'UPDATE outbox_cursors SET failures = failures + 1, last_error = ?, updated_at = ? WHERE subscriber = ?',
       [error.slice(0, 500), sqlInstant(), subscriber],
