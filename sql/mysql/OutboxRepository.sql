@@ -48,9 +48,6 @@ SELECT subscriber, last_seq
 -- OutboxRepository.recordFailure
 INSERT IGNORE INTO `outbox_cursors`(`subscriber`, `last_seq`, `failures`, `last_error`, `updated_at`)
   VALUES (?, ?, ?, DEFAULT, DEFAULT);
-SELECT `OutboxCursor`.`subscriber` AS `OutboxCursor_subscriber`, `OutboxCursor`.`last_seq` AS `OutboxCursor_last_seq`, `OutboxCursor`.`failures` AS `OutboxCursor_failures`
-  FROM `outbox_cursors` `OutboxCursor`
-  WHERE `OutboxCursor`.`subscriber` = ?;
 SELECT failures
   FROM outbox_cursors
   WHERE subscriber = ?;

@@ -150,6 +150,7 @@ export class OutboxRepository {
       .into(OutboxCursor)
       .values({ subscriber, lastSeq: '0', failures: 0 })
       .orIgnore()
+      .updateEntity(false)
       .execute();
     await this.ds.query(
       'UPDATE outbox_cursors SET failures = failures + 1, last_error = ?, updated_at = ? WHERE subscriber = ?',
