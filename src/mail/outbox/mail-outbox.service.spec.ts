@@ -41,7 +41,8 @@ describe('MailOutbox', () => {
     });
     await ds.initialize();
     [sent, refusal, queued, settled] = [[], null, [], []];
-    compose = (mail) => Promise.resolve({ to: `user-${mail.ref}@example.com`, subject: `Hello ${mail.ref}`, html: '<p>hi</p>' });
+    compose = (mail) =>
+      Promise.resolve({ to: `user-${mail.ref}@example.com`, subject: `Hello ${mail.ref}`, html: '<p>hi</p>', text: 'hi' });
     const smtp = {
       enabled: true,
       send: (m: MailMessage) => (refusal ? Promise.reject(refusal) : (sent.push(m), Promise.resolve())),
@@ -93,7 +94,7 @@ describe('MailOutbox', () => {
     const { id } = await only();
     await outbox.deliver(id, ctx());
     await outbox.deliver(id, ctx(2)); // a duplicate job: the row is no longer queued
-    expect(sent).toEqual([{ to: 'user-7@example.com', subject: 'Hello 7', html: '<p>hi</p>' }]);
+    expect(sent).toEqual([{ to: 'user-7@example.com', subject: 'Hello 7', html: '<p>hi</p>', text: 'hi' }]);
     expect(await only()).toMatchObject({
       status: 'sent',
       error: null,
@@ -141,7 +142,7 @@ describe('MailOutbox', () => {
     const reasons: Array<[string, () => Promise<ComposedMail | { skip: string }>]> = [
       ['the payslip was deleted', () => Promise.resolve({ skip: 'the payslip was deleted' })],
       ['the template could not be rendered: bad {{', () => Promise.reject(new TemplateRenderError('bad {{'))],
-      ['no address to send it to', () => Promise.resolve({ subject: 's', html: 'h' })],
+      ['no address to send it to', () => Promise.resolve({ subject: 's', html: 'h', text: 'h' })],
     ];
     for (const [reason, composer] of reasons) {
       compose = composer;
