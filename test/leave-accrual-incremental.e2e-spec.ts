@@ -1,3 +1,5 @@
+import { ReferenceService } from '../src/reference/reference.service';
+import { AccrualChangesSubscriber } from '../src/leave/ledger/accrual-changes.subscriber';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../src/common/auth/auth-user';
 import { EmployeesService } from '../src/employees/employees.service';
@@ -230,7 +232,7 @@ describe('the daily accrual job: whom it reads', () => {
     await w.policies.policies.create({ name: 'Unused', leave_type: 2, accrual: 'yearly', amount: 1 });
     expect(await w.accruals.daily('2026-02-13')).toMatchObject({ full: true });
     expect(await w.accruals.daily('2026-02-28')).toMatchObject({ full: true, written: 2 });
-    await w.ds.query('DELETE FROM audit_log');
+    await w.ds.query('DELETE FROM leave_accrual_changes');
     expect(await w.accruals.daily('2026-03-02')).toMatchObject({ full: true });
   });
 
@@ -240,28 +242,47 @@ describe('the daily accrual job: whom it reads', () => {
       (await w.employees.create(employeeBody({ joined_date: '2024-05-10' }))).id,
     ];
     expect(await w.accruals.daily('2026-03-03')).toMatchObject({ full: false, employees: 2 });
-    const maxId = async () => Number((await w.ds.query('SELECT MAX(id) AS id FROM audit_log'))[0].id);
+    const maxId = async () => Number((await w.ds.query('SELECT MAX(id) AS id FROM leave_accrual_changes'))[0].id);
+    // The change noted now (the run would note it first), so that its row's id can be moved.
+    const noted = () => w.t.app.get(AccrualChangesSubscriber).catchUp();
     // a's change takes id k + 2 while k and k + 1 belong to a transaction still open (MariaDB hands
     // ids out at insert, not at commit): the run reads up to k + 2.
     await w.employees.update(ADMIN, a, { city: 'Graz' });
+    await noted();
     const k = await maxId();
-    await w.ds.query('UPDATE audit_log SET id = ? WHERE id = ?', [k + 2, k]);
+    await w.ds.query('UPDATE leave_accrual_changes SET id = ? WHERE id = ?', [k + 2, k]);
     expect(await w.accruals.daily('2026-03-04')).toEqual({ full: false, employees: 1, written: 0 });
     // That transaction commits b's change as k + 1, below the mark.
     await w.employees.update(ADMIN, b, { city: 'Linz' });
-    await w.ds.query('UPDATE audit_log SET id = ? WHERE id = ?', [k + 1, await maxId()]);
+    await noted();
+    await w.ds.query('UPDATE leave_accrual_changes SET id = ? WHERE id = ?', [k + 1, await maxId()]);
     expect(await w.accruals.daily('2026-03-05')).toEqual({ full: false, employees: 1, written: 0 });
     expect(await w.accruals.daily('2026-03-06')).toEqual({ full: false, employees: 0, written: 0 });
     // k is still missing: kept until an hour after it was first seen, then taken as rolled back.
     const now = Date.now();
-    expect(await holesOf(w.ds, 'audit_log', k + 2, k + 2, [[k, k + 1, now]], now)).toEqual([[k, k, now]]);
-    expect(await holesOf(w.ds, 'audit_log', k + 2, k + 2, [[k, k, now - HOLE_TTL_MS - 1]], now)).toEqual([]);
+    expect(await holesOf(w.ds, 'leave_accrual_changes', k + 2, k + 2, [[k, k + 1, now]], now)).toEqual([[k, k, now]]);
+    expect(await holesOf(w.ds, 'leave_accrual_changes', k + 2, k + 2, [[k, k, now - HOLE_TTL_MS - 1]], now)).toEqual([]);
     // Ids missing at the end of a range, and too many holes: the mark goes below the first not kept.
-    expect(await holesOf(w.ds, 'audit_log', k - 1, k + 5, [], now)).toEqual([
+    expect(await holesOf(w.ds, 'leave_accrual_changes', k - 1, k + 5, [], now)).toEqual([
       [k, k, now],
       [k + 3, k + 5, now],
     ]);
     const many = Array.from({ length: HOLES_KEPT + 2 }, (_, i): [number, number, number] => [10 * i, 10 * i + 1, now]);
     expect(keptHoles(100_000, many)).toEqual({ mark: 10 * HOLES_KEPT - 1, holes: many.slice(0, HOLES_KEPT) });
+  });
+
+  it('learns who changed from the events it subscribes to, whatever the audit log holds (issue 64 item 4)', async () => {
+    const a = (await w.employees.create(employeeBody({ joined_date: '2024-03-10' }))).id;
+    await w.accruals.daily('2026-04-14');
+    expect(await w.accruals.daily('2026-04-14')).toEqual({ full: false, employees: 0, written: 0 });
+    // The audit log emptied (or its resources renamed): the employee's event still names it.
+    await w.employees.update(ADMIN, a, { city: 'Wien' });
+    await w.ds.query('DELETE FROM audit_log');
+    expect(await w.accruals.daily('2026-04-15')).toEqual({ full: false, employees: 1, written: 0 });
+    // A department's change reaches everyone through its event, as a policy's does.
+    await w.t.app.get(ReferenceService).departments.create({ name: `Accruals ${a}` });
+    await w.ds.query('DELETE FROM audit_log');
+    expect(await w.accruals.daily('2026-04-16')).toMatchObject({ full: true });
+    expect(await w.accruals.daily('2026-04-17')).toEqual({ full: false, employees: 0, written: 0 });
   });
 });

@@ -213,7 +213,7 @@ describe('The leave liability table (issue 49)', () => {
     const tables = a.app.get(LiabilityRepository);
     const before = await liabilityIn(a, days[0]);
     const marks = await tables.marks(days[0]);
-    const stale = { ledgerMark: marks.ledgerMark - 1, auditMark: marks.auditMark };
+    const stale = { ledgerMark: marks.ledgerMark - 1, changeMark: marks.changeMark };
     expect(await tables.replace(days[0], stale, marks, 'all', [])).toBe(false);
     expect(await tables.marks(days[0])).toEqual(marks);
     expect(await liabilityIn(a, days[0])).toEqual(before);

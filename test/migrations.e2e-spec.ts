@@ -116,6 +116,41 @@ describe(`migrations (${testConfig().database.type})`, () => {
     await ds.query('DELETE FROM employees');
   });
 
+  it('AccrualChanges on existing marks: reads everyone once, keeps the ledger holes, the subscriber starts at the sequence', async () => {
+    await ds.undoLastMigration(); // back to 1763800000046
+    const t = Date.now();
+    await ds.query(
+      `INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at) VALUES
+      ('2026-03-01', 1, 40, 500, ?, 3, 0, '2026-03-01 02:00:00'), ('2026-03-02', 0, 41, 501, NULL, 0, 0, '2026-03-02 02:00:00')`,
+      [JSON.stringify({ ledger: [[3, 3, t]], audit: [[7, 7, t]] })],
+    );
+    await ds.query(
+      `INSERT INTO leave_liability_days (day, ledger_mark, audit_mark, holes, used_ms) VALUES ('2026-03-01', -1, -1, NULL, 0), ('2026-03-02', 41, 501, ?, 0)`,
+      [JSON.stringify({ ledger: [], audit: [[7, 7, t]] })],
+    );
+    await ds.query("UPDATE outbox_cursors SET last_seq = 77 WHERE subscriber = '$sequence'");
+    await runMigrations(ds);
+    const rows = (sql: string) =>
+      ds
+        .query(sql)
+        .then((r: Array<Record<string, unknown>>) =>
+          r.map((x) => Object.values(x).map((v) => (v === null ? v : String(v as string | number)))),
+        );
+    expect(await rows('SELECT ledger_mark, change_mark, holes FROM leave_accrual_runs ORDER BY id')).toEqual([
+      ['40', '0', JSON.stringify({ ledger: [[3, 3, t]], changes: [] })],
+      ['41', '0', null],
+    ]);
+    expect(await rows('SELECT ledger_mark, change_mark, holes FROM leave_liability_days ORDER BY day')).toEqual([
+      ['-1', '-1', null],
+      ['41', '0', null],
+    ]);
+    expect(await rows('SELECT employee_id FROM leave_accrual_changes')).toEqual([[null]]);
+    expect(await rows("SELECT last_seq FROM outbox_cursors WHERE subscriber = 'leave-accrual'")).toEqual([['77']]);
+    await ds.query('DELETE FROM leave_accrual_runs');
+    await ds.query('DELETE FROM leave_liability_days');
+    await ds.query('DELETE FROM leave_accrual_changes');
+  });
+
   it('enforce the unique username and cascade tokens with their user', async () => {
     await ds.query("INSERT INTO users (username, email, password_hash, user_level) VALUES ('a', 'a@x.test', 'h', 'Admin')");
     const duplicate = await ds

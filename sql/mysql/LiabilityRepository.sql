@@ -1,5 +1,5 @@
 -- LiabilityRepository.computedDays
-SELECT d.day AS day, d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+SELECT d.day AS day, d.ledger_mark AS ledgerMark, d.change_mark AS changeMark
   FROM `leave_liability_days` `d`
   WHERE d.ledger_mark <> ?;
 
@@ -23,14 +23,14 @@ SELECT MAX(used_ms) AS used
   FROM leave_liability_days;
 
 -- LiabilityRepository.marks
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
+SELECT d.ledger_mark AS ledgerMark, d.change_mark AS changeMark, d.holes AS holes
   FROM `leave_liability_days` `d`
   WHERE d.day = ?;
 
 -- LiabilityRepository.open
-INSERT IGNORE INTO `leave_liability_days`(`day`, `ledger_mark`, `audit_mark`, `used_ms`)
+INSERT IGNORE INTO `leave_liability_days`(`day`, `ledger_mark`, `change_mark`, `used_ms`)
   VALUES (?, ?, ?, ?);
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
+SELECT d.ledger_mark AS ledgerMark, d.change_mark AS changeMark, d.holes AS holes
   FROM `leave_liability_days` `d`
   WHERE d.day = ?;
 UPDATE leave_liability_days
@@ -41,12 +41,12 @@ UPDATE leave_liability_days
 COMMIT;
 START TRANSACTION;
 UPDATE `leave_liability_days`
-  SET `ledger_mark` = ?, `audit_mark` = ?, `holes` = ?
-  WHERE day = ? AND ledger_mark = ? AND audit_mark = ?;
+  SET `ledger_mark` = ?, `change_mark` = ?, `holes` = ?
+  WHERE day = ? AND ledger_mark = ? AND change_mark = ?;
 
 -- LiabilityRepository.rollFrom
 COMMIT;
-SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes
+SELECT ledger_mark AS ledgerMark, change_mark AS changeMark, holes
   FROM leave_liability_days
   WHERE day = ? FOR UPDATE;
 START TRANSACTION;

@@ -3,29 +3,23 @@ SELECT "LeavePolicy"."id" AS "LeavePolicy_id", "LeavePolicy"."name" AS "LeavePol
   FROM "leave_policies" "LeavePolicy";
 
 -- AccrualRunsRepository.changedSince
-SELECT "a"."id" AS "id"
-  FROM "audit_log" "a"
-  WHERE (("a"."id" > 0 AND "a"."id" <= 100)) AND "a"."resource" IN (?, ?, ?, ?, ?, ?, ?, ?)
-  LIMIT 1;
 SELECT COUNT(*) AS n
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?;
 SELECT COUNT(*) AS n
   FROM leave_ledger
   WHERE id > ? AND id <= ?;
-SELECT DISTINCT "a"."employee_id" AS "employee"
-  FROM "audit_log" "a"
-  WHERE (("a"."id" > 0 AND "a"."id" <= 100)) AND "a"."resource" IN (?, ?, ?) AND "a"."employee_id" IS NOT NULL;
-SELECT DISTINCT "l"."employee_id" AS "employee"
-  FROM "leave_ledger" "l"
-  WHERE (("l"."id" > 0 AND "l"."id" <= 100)) AND "l"."source" <> 'policy';
+SELECT c.id AS "id"
+  FROM "leave_accrual_changes" "c"
+  WHERE ((c.id > 0 AND c.id <= 100)) AND c.employee_id IS NULL
+  LIMIT 1;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?) g
   WHERE id > prev + 1
   UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
@@ -37,29 +31,23 @@ SELECT prev + 1 AS first, id - 1 AS last
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 
 -- AccrualRunsRepository.changedSince (carryOvers)
-SELECT "a"."id" AS "id"
-  FROM "audit_log" "a"
-  WHERE (("a"."id" > 0 AND "a"."id" <= 100)) AND "a"."resource" IN (?, ?, ?, ?, ?, ?, ?, ?)
-  LIMIT 1;
 SELECT COUNT(*) AS n
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?;
 SELECT COUNT(*) AS n
   FROM leave_ledger
   WHERE id > ? AND id <= ?;
-SELECT DISTINCT "a"."employee_id" AS "employee"
-  FROM "audit_log" "a"
-  WHERE (("a"."id" > 0 AND "a"."id" <= 100)) AND "a"."resource" IN (?, ?, ?) AND "a"."employee_id" IS NOT NULL;
-SELECT DISTINCT "l"."employee_id" AS "employee"
-  FROM "leave_ledger" "l"
-  WHERE (("l"."id" > 0 AND "l"."id" <= 100)) AND ("l"."source" <> 'policy' OR "l"."kind" = 'carry_over');
+SELECT c.id AS "id"
+  FROM "leave_accrual_changes" "c"
+  WHERE ((c.id > 0 AND c.id <= 100)) AND c.employee_id IS NULL
+  LIMIT 1;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?) g
   WHERE id > prev + 1
   UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
@@ -71,24 +59,24 @@ SELECT prev + 1 AS first, id - 1 AS last
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 
 -- AccrualRunsRepository.changedSince (holes)
-SELECT "a"."id" AS "id"
-  FROM "audit_log" "a"
-  WHERE (("a"."id" > 50 AND "a"."id" <= 100) OR "a"."id" BETWEEN 45 AND 45) AND "a"."resource" IN (?, ?, ?, ?, ?, ?, ?, ?)
-  LIMIT 1;
 SELECT COUNT(*) AS n
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?;
 SELECT COUNT(*) AS n
   FROM leave_ledger
   WHERE id > ? AND id <= ?;
-SELECT DISTINCT "a"."employee_id" AS "employee"
-  FROM "audit_log" "a"
-  WHERE (("a"."id" > 50 AND "a"."id" <= 100) OR "a"."id" BETWEEN 45 AND 45) AND "a"."resource" IN (?, ?, ?) AND "a"."employee_id" IS NOT NULL;
 SELECT DISTINCT "l"."employee_id" AS "employee"
   FROM "leave_ledger" "l"
   WHERE (("l"."id" > 50 AND "l"."id" <= 100) OR "l"."id" BETWEEN 40 AND 41) AND "l"."source" <> 'policy';
+SELECT DISTINCT c.employee_id AS "employee"
+  FROM "leave_accrual_changes" "c"
+  WHERE ((c.id > 50 AND c.id <= 100) OR c.id BETWEEN 45 AND 45);
+SELECT c.id AS "id"
+  FROM "leave_accrual_changes" "c"
+  WHERE ((c.id > 50 AND c.id <= 100) OR c.id BETWEEN 45 AND 45) AND c.employee_id IS NULL
+  LIMIT 1;
 SELECT id
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE (id BETWEEN ? AND ?)
   ORDER BY id;
 SELECT id
@@ -97,11 +85,11 @@ SELECT id
   ORDER BY id;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?) g
   WHERE id > prev + 1
   UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
@@ -118,18 +106,18 @@ SELECT "e"."id" AS id, "e"."joined_date" AS joined, "e"."termination_date" AS te
 
 -- AccrualRunsRepository.holes
 SELECT COUNT(*) AS n
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?;
 SELECT COUNT(*) AS n
   FROM leave_ledger
   WHERE id > ? AND id <= ?;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ?) g
   WHERE id > prev + 1
   UNION ALL SELECT COALESCE(MAX(id), ?) + 1 AS first, ? AS last
-  FROM audit_log
+  FROM leave_accrual_changes
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 SELECT prev + 1 AS first, id - 1 AS last
   FROM (SELECT id, COALESCE(LAG(id) OVER (ORDER BY id), ?) AS prev
@@ -141,17 +129,17 @@ SELECT prev + 1 AS first, id - 1 AS last
   WHERE id > ? AND id <= ? HAVING COALESCE(MAX(id), ?) < ?;
 
 -- AccrualRunsRepository.last
-SELECT r.day AS day, r.ledger_mark AS ledgerMark, r.audit_mark AS auditMark, r.holes AS holes
+SELECT r.day AS day, r.ledger_mark AS ledgerMark, r.change_mark AS changeMark, r.holes AS holes
   FROM "leave_accrual_runs" "r"
   ORDER BY r.id DESC
   LIMIT 1;
 
 -- AccrualRunsRepository.marks
 SELECT MAX(id) AS mark
-  FROM audit_log;
+  FROM leave_accrual_changes;
 SELECT MAX(id) AS mark
   FROM leave_ledger;
 
 -- AccrualRunsRepository.record
-INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at)
+INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, change_mark, holes, employees, written, finished_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?);

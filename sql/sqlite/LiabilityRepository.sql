@@ -1,5 +1,5 @@
 -- LiabilityRepository.computedDays
-SELECT d.day AS day, d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark
+SELECT d.day AS day, d.ledger_mark AS ledgerMark, d.change_mark AS changeMark
   FROM "leave_liability_days" "d"
   WHERE d.ledger_mark <> -1;
 
@@ -23,14 +23,14 @@ SELECT MAX(used_ms) AS used
   FROM leave_liability_days;
 
 -- LiabilityRepository.marks
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
+SELECT d.ledger_mark AS ledgerMark, d.change_mark AS changeMark, d.holes AS holes
   FROM "leave_liability_days" "d"
   WHERE d.day = ?;
 
 -- LiabilityRepository.open
-INSERT INTO "leave_liability_days"("day", "ledger_mark", "audit_mark", "used_ms")
+INSERT INTO "leave_liability_days"("day", "ledger_mark", "change_mark", "used_ms")
   VALUES (?, -1, -1, 0) ON CONFLICT DO NOTHING;
-SELECT d.ledger_mark AS ledgerMark, d.audit_mark AS auditMark, d.holes AS holes
+SELECT d.ledger_mark AS ledgerMark, d.change_mark AS changeMark, d.holes AS holes
   FROM "leave_liability_days" "d"
   WHERE d.day = ?;
 UPDATE leave_liability_days
@@ -41,13 +41,13 @@ UPDATE leave_liability_days
 BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 UPDATE "leave_liability_days"
-  SET "ledger_mark" = 2, "audit_mark" = 2, "holes" = ?
-  WHERE day = ? AND ledger_mark = 1 AND audit_mark = 1;
+  SET "ledger_mark" = 2, "change_mark" = 2, "holes" = ?
+  WHERE day = ? AND ledger_mark = 1 AND change_mark = 1;
 
 -- LiabilityRepository.rollFrom
 BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
-SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes
+SELECT ledger_mark AS ledgerMark, change_mark AS changeMark, holes
   FROM leave_liability_days
   WHERE day = ?;
 

@@ -14,6 +14,10 @@ declare module '../common/outbox/outbox' {
     /** A bank account of the employee was added, changed or removed (issue 46): id is the account's; the IBAN masked only. */
     'employee.bank_account_changed': ChangeEventPayload;
   }
+  interface InternalEventPayloads {
+    /** A dated change of the employee was recorded, corrected or cancelled (id is the change's): its facts over time changed. */
+    'employee.change_recorded': ChangeEventPayload;
+  }
 }
 
 export const EMPLOYEE_WEBHOOK_EVENTS = [

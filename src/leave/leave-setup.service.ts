@@ -62,6 +62,7 @@ export class LeaveSetupService {
     this.types = new ReferenceCrud<LeaveType, LeaveTypeDto>({
       label: 'Leave type',
       resource: 'leave-types',
+      event: 'leave_type.changed',
       repo: dataSource.getRepository(LeaveType),
       fields: { name: 'name', default_days: 'defaultDays', color: 'color', allow_negative: 'allowNegative' },
     });
@@ -69,6 +70,7 @@ export class LeaveSetupService {
     this.periods = new ReferenceCrud<LeavePeriod, LeavePeriodDto>({
       label: 'Leave period',
       resource: 'leave-periods',
+      event: 'leave_period.changed',
       repo: periods,
       fields: { name: 'name', date_start: 'dateStart', date_end: 'dateEnd' },
       check: async (p, id) => {

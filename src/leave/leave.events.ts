@@ -7,6 +7,12 @@ declare module '../common/outbox/outbox' {
     'leave.requested': ChangeEventPayload;
     'leave.decided': ChangeEventPayload;
   }
+  interface InternalEventPayloads {
+    /** A leave policy or its assignment was created, changed or deleted: what every balance reads. */
+    'leave_policy.changed': ChangeEventPayload;
+    'leave_type.changed': ChangeEventPayload;
+    'leave_period.changed': ChangeEventPayload;
+  }
 }
 
 export const LEAVE_WEBHOOK_EVENTS = ['leave.requested', 'leave.decided'] as const satisfies readonly WebhookEvent[];

@@ -1,3 +1,4 @@
+import { AccrualChangesSubscriber } from './ledger/accrual-changes.subscriber';
 import { declareMobileModule } from '../settings/settings.registry';
 import { LeavePayrollInputs } from './leave.payroll-inputs';
 import { LeaveReactions } from './leave.reactions';
@@ -74,6 +75,7 @@ declareExtension({
     LeaveBalancesImport,
     LeaveLedgerRepository,
     AccrualRunsRepository,
+    AccrualChangesSubscriber,
     LiabilityRepository,
     LeaveLiabilityService,
     LeaveLedgerService,

@@ -1,6 +1,6 @@
 import { declareEventSchemas } from '../common/outbox/event-schemas';
 import { declareSchemas } from '../common/openapi/declared-schemas';
-import { WebhookEvent } from '../common/outbox/outbox';
+import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 import { PayrollStatus } from './entities/payroll-run.entities';
 
 /** The payload of a payroll's webhook events: the payroll, its status, how many employees and errors. */
@@ -43,6 +43,12 @@ declare module '../common/outbox/outbox' {
     'payslip.sent': PayslipDeliveryPayload;
     'payslip.failed': PayslipDeliveryPayload;
     'payroll.bank_file_created': BankFilePayload;
+  }
+  interface InternalEventPayloads {
+    /** A pay frequency's settings changed (its proration). */
+    'pay_frequency.changed': ChangeEventPayload;
+    /** An employee's payroll settings (pay frequency, currency, deduction group) were set or removed. */
+    'payroll_employee.changed': ChangeEventPayload;
   }
 }
 

@@ -1,3 +1,5 @@
+import type { ChangeEvent } from '../common/outbox/outbox';
+import './reference.events';
 import { Injectable } from '@nestjs/common';
 import { ReferenceRepository } from './reference.repository';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -22,7 +24,7 @@ import { ListSpec } from '../common/paging/list-request';
 
 export const NAMED_KINDS = {
   'job-titles': { entity: JobTitle, label: 'Job title' },
-  'employment-statuses': { entity: EmploymentStatus, label: 'Employment status' },
+  'employment-statuses': { entity: EmploymentStatus, label: 'Employment status', event: 'employment_status.changed' },
   nationalities: { entity: Nationality, label: 'Nationality' },
   languages: { entity: Language, label: 'Language' },
   skills: { entity: Skill, label: 'Skill' },
@@ -54,6 +56,7 @@ export class ReferenceService {
     this.departments = new ReferenceCrud<Department, DepartmentDto>({
       label: 'Department',
       resource: 'departments',
+      event: 'department.changed',
       repo: departments,
       fields: { name: 'name', parent: 'parentId', head: 'headId' },
       check: (d, id) => this.checkParent(departments, d, id),
@@ -62,6 +65,7 @@ export class ReferenceService {
     this.payGrades = new ReferenceCrud<PayGrade, PayGradeDto>({
       label: 'Pay grade',
       resource: 'pay-grades',
+      event: 'pay_grade.changed',
       repo: dataSource.getRepository(PayGrade),
       fields: { name: 'name', currency: 'currency', min_salary: 'minSalary', max_salary: 'maxSalary' },
       check: async (p) => {
@@ -76,6 +80,7 @@ export class ReferenceService {
         new ReferenceCrud<NamedReference, ReferenceDto>({
           label,
           resource: kind,
+          event: (NAMED_KINDS[kind] as { event?: ChangeEvent }).event,
           repo: dataSource.getRepository<NamedReference>(entity),
           fields: { name: 'name' },
         }),

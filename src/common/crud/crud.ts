@@ -1,5 +1,6 @@
 import { FindOptionsWhere, Not, Repository } from 'typeorm';
 import { recordAudit } from '../audit/audit-log';
+import type { ChangeEvent } from '../outbox/outbox';
 import { transaction } from '../database/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors/db-errors';
 import { DomainException, NotFoundException } from '../errors/domain.exception';
@@ -33,6 +34,8 @@ export interface CrudKind<E extends CrudEntity> {
    * these fields; a write takes the ones present in the (validated) request.
    */
   fields: Record<string, keyof E & string>;
+  /** The event each create, update and delete records beside its audit entry (for those who react to it). */
+  event?: ChangeEvent;
   /** Extra checks before a write (references, ranges); `id` is set on update. */
   check?(entity: E, id?: number): Promise<void>;
   /** Refuses a delete (409 IN_USE naming the users) before the foreign keys would. */
@@ -87,7 +90,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
     try {
       await transaction(this.kind.repo.manager.dataSource, async (em) => {
         await em.getRepository(this.kind.repo.target).delete(id);
-        await recordAudit(em, { action: 'delete', resource: this.kind.resource, resourceId: id, before });
+        await recordAudit(em, { action: 'delete', resource: this.kind.resource, resourceId: id, before, event: this.kind.event });
       });
     } catch (err) {
       if (isForeignKeyViolation(err))
@@ -132,6 +135,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
         await recordAudit(em, {
           action: before ? 'update' : 'create',
           resource: this.kind.resource,
+          event: this.kind.event,
           resourceId: saved.id,
           before,
           after: this.toDto(saved) as object,

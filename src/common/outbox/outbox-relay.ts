@@ -122,11 +122,35 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     while ((await this.relay()) > 0);
   }
 
-  private async run(): Promise<number> {
-    const batch = this.config.outbox.batch;
+  /**
+   * Hands one subscriber every event committed before the call, batch after batch (at most
+   * `rounds`), beside the scheduled runs: for a subscriber whose writes a caller reads at once (the
+   * leave accrual's changes, read by the daily job and the liability). Stops early while the
+   * subscriber fails (the scheduled runs retry it, as for every subscriber).
+   */
+  async catchUp(name: string, rounds = 100): Promise<void> {
+    const subscriber = this.subscribers.get(name);
+    if (!subscriber) throw new Error(`outbox subscriber ${name} is not registered`);
+    for (let round = 0; round < rounds; round++) {
+      await this.sequenceWaiting();
+      const cursor = (await this.repository.cursors([name])).get(name) ?? 0;
+      const events = (await this.repository.after(cursor, this.config.outbox.batch)).map(toRelayed);
+      if (!events.length || !(await this.hand(subscriber, events))) return;
+    }
+  }
+
+  /** Gives the events committed and not sequenced yet their sequence (one batch). */
+  private async sequenceWaiting(): Promise<void> {
     const from = await this.repository.firstUnsequenced();
     if (from !== null)
-      await transaction(this.ds, (em) => this.repository.sequence(em, from, batch), { isolation: 'READ COMMITTED' });
+      await transaction(this.ds, (em) => this.repository.sequence(em, from, this.config.outbox.batch), {
+        isolation: 'READ COMMITTED',
+      });
+  }
+
+  private async run(): Promise<number> {
+    const batch = this.config.outbox.batch;
+    await this.sequenceWaiting();
     const cursors = await this.repository.cursors([...this.subscribers.keys()]);
     // Subscribers at one position (the usual case: all of them) share one read.
     const reads = new Map<number, Promise<RelayedEvent[]>>();

@@ -39,6 +39,7 @@ import { PayrollProration1763800000037 } from './1763800000037-PayrollProration'
 import { PayrollTables1763800000038 } from './1763800000038-PayrollTables';
 import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
 import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJournal';
+import { AccrualChanges1763800000047 } from './1763800000047-AccrualChanges';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   LeaveLiabilitySnapshots1763800000044,
   ChangeMarkHoles1763800000045,
   PayrollBankFiles1763800000046,
+  AccrualChanges1763800000047,
 ];

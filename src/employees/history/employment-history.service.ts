@@ -140,6 +140,7 @@ export class EmploymentHistoryService {
         await recordAudit(em, {
           action: 'cancel',
           resource: CHANGES,
+          event: 'employee.change_recorded',
           resourceId: changeId,
           employee: employeeId,
           before: { status: 'Scheduled' },

@@ -186,6 +186,7 @@ export class EmploymentHistoryWriter {
     await recordAudit(em, {
       action: input.corrects ? 'correct' : 'create',
       resource: CHANGES,
+      event: 'employee.change_recorded',
       resourceId: id,
       employee: employeeId,
       after: {

@@ -7,6 +7,7 @@ import { LeavePolicy } from '../entities/leave-ledger.entities';
 import { PolicyRule, toRule } from './accrual-engine';
 import { DueFacts } from './accrual-due';
 import { ChangeMarks, changedIds, holesColumn, holesFromColumn, holesOf, keptHoles } from './change-marks';
+import { ACCRUAL_CHANGES } from './accrual-changes.subscriber';
 
 /** A finished run of the daily accrual job, with the marks it had read its changes up to. */
 export interface AccrualRun extends ChangeMarks {
@@ -20,23 +21,6 @@ export interface Changes {
   marks: ChangeMarks;
 }
 
-/**
- * What the accruals read from: a change recorded under one of these (the audit log) may change
- * what every employee is owed, and the next daily run reads everyone.
- */
-export const ACCRUAL_WIDE_RESOURCES = [
-  'leave-policies',
-  'leave-policy-assignments',
-  'leave-types',
-  'leave-periods',
-  'departments',
-  'pay-grades',
-  'employment-statuses',
-  'payroll_config/pay-frequencies',
-] as const;
-/** A change recorded under one of these changes the facts of the employee it names (its dates, department, status, grade, history, pay frequency). */
-export const ACCRUAL_EMPLOYEE_RESOURCES = ['employees', 'employees/changes', 'payroll_config/payroll-employees'] as const;
-
 /** The daily accrual job's own record and the reads that tell it whom to read (issue 49). */
 @Injectable()
 export class AccrualRunsRepository {
@@ -46,7 +30,7 @@ export class AccrualRunsRepository {
   async last(): Promise<AccrualRun | null> {
     const [row] = await this.ds
       .createQueryBuilder()
-      .select(['r.day AS day', 'r.ledger_mark AS ledgerMark', 'r.audit_mark AS auditMark', 'r.holes AS holes'])
+      .select(['r.day AS day', 'r.ledger_mark AS ledgerMark', 'r.change_mark AS changeMark', 'r.holes AS holes'])
       .from('leave_accrual_runs', 'r')
       .orderBy('r.id', 'DESC')
       .limit(1)
@@ -55,66 +39,67 @@ export class AccrualRunsRepository {
       ? {
           day: dateOnly(row.day as string),
           ledgerMark: Number(row.ledgerMark),
-          auditMark: Number(row.auditMark),
+          changeMark: Number(row.changeMark),
           holes: holesFromColumn(row.holes),
         }
       : null;
   }
 
-  /** The highest leave ledger and audit log ids now: a run reads changes up to them. */
+  /** The highest leave ledger and accrual change ids now: a run reads changes up to them. */
   @RecordSql()
-  async marks(): Promise<{ ledgerMark: number; auditMark: number }> {
-    const [[ledger], [audit]] = await Promise.all([
+  async marks(): Promise<{ ledgerMark: number; changeMark: number }> {
+    const [[ledger], [changes]] = await Promise.all([
       this.ds.query<Array<{ mark: unknown }>>('SELECT MAX(id) AS mark FROM leave_ledger'),
-      this.ds.query<Array<{ mark: unknown }>>('SELECT MAX(id) AS mark FROM audit_log'),
+      this.ds.query<Array<{ mark: unknown }>>(`SELECT MAX(id) AS mark FROM ${ACCRUAL_CHANGES}`),
     ]);
-    return { ledgerMark: Number(ledger?.mark ?? 0), auditMark: Number(audit?.mark ?? 0) };
+    return { ledgerMark: Number(ledger?.mark ?? 0), changeMark: Number(changes?.mark ?? 0) };
   }
 
   /**
    * `upTo` with the holes of (since, upTo] and those of `since` still missing (change-marks.ts);
    * past HOLES_KEPT a mark is lowered. From no marks (`{ 0, 0 }`): after a run that read everyone.
    */
-  @RecordSql({ ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 })
+  @RecordSql({ ledgerMark: 0, changeMark: 0 }, { ledgerMark: 100, changeMark: 100 })
   async holes(since: ChangeMarks, upTo: ChangeMarks): Promise<ChangeMarks> {
-    const [ledgerHoles, auditHoles] = await Promise.all([
+    const [ledgerHoles, changeHoles] = await Promise.all([
       holesOf(this.ds, 'leave_ledger', since.ledgerMark, upTo.ledgerMark, since.holes?.ledger ?? []),
-      holesOf(this.ds, 'audit_log', since.auditMark, upTo.auditMark, since.holes?.audit ?? []),
+      holesOf(this.ds, ACCRUAL_CHANGES, since.changeMark, upTo.changeMark, since.holes?.changes ?? []),
     ]);
     const ledger = keptHoles(upTo.ledgerMark, ledgerHoles);
-    const audit = keptHoles(upTo.auditMark, auditHoles);
-    return { ledgerMark: ledger.mark, auditMark: audit.mark, holes: { ledger: ledger.holes, audit: audit.holes } };
+    const changes = keptHoles(upTo.changeMark, changeHoles);
+    return { ledgerMark: ledger.mark, changeMark: changes.mark, holes: { ledger: ledger.holes, changes: changes.holes } };
   }
 
   /**
-   * What changed in (since, upTo] of the ledger and the audit log, and in the holes of `since` (ids
-   * that could not be read then: change-marks.ts): whether a change reaches every employee
-   * (ACCRUAL_WIDE_RESOURCES), else the employees whose entries (written by anything but the job
-   * itself) or facts changed. `carryOvers`: the job's carry-overs count as changes too (a balance
-   * takes the carry-over into its first window as written: the liability's tables). The holes of
-   * this read are found first: an id that commits after that is read now or is a hole next time.
+   * What changed in (since, upTo] of the ledger and of the accrual's changes (whom the events the
+   * leave module subscribes to concern: AccrualChangesSubscriber), and in the holes of `since` (ids
+   * that could not be read then: change-marks.ts): whether a change reaches every employee (a
+   * change row without an employee), else the employees whose entries (written by anything but the
+   * job itself) or facts changed. `carryOvers`: the job's carry-overs count as changes too (a
+   * balance takes the carry-over into its first window as written: the liability's tables). The
+   * holes of this read are found first: an id that commits after that is read now or is a hole next time.
    */
-  @RecordSql({ ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 })
-  @RecordSqlAs('carryOvers', { ledgerMark: 0, auditMark: 0 }, { ledgerMark: 100, auditMark: 100 }, true)
+  @RecordSql({ ledgerMark: 0, changeMark: 0 }, { ledgerMark: 100, changeMark: 100 })
+  @RecordSqlAs('carryOvers', { ledgerMark: 0, changeMark: 0 }, { ledgerMark: 100, changeMark: 100 }, true)
   @RecordSqlAs(
     'holes',
-    { ledgerMark: 50, auditMark: 50, holes: { ledger: [[40, 41, Date.now()]], audit: [[45, 45, Date.now()]] } },
-    { ledgerMark: 100, auditMark: 100 },
+    { ledgerMark: 50, changeMark: 50, holes: { ledger: [[40, 41, Date.now()]], changes: [[45, 45, Date.now()]] } },
+    { ledgerMark: 100, changeMark: 100 },
   )
   async changedSince(since: ChangeMarks, upTo: ChangeMarks, carryOvers = false): Promise<Changes> {
     const marks = await this.holes(since, upTo);
     const ledgerIds = changedIds('l.id', 'ledger', since.ledgerMark, upTo.ledgerMark, since.holes?.ledger);
-    const auditIds = changedIds('a.id', 'audit', since.auditMark, upTo.auditMark, since.holes?.audit);
+    const changeIds = changedIds('c.id', 'change', since.changeMark, upTo.changeMark, since.holes?.changes);
     const [wide] = await this.ds
       .createQueryBuilder()
-      .select('a.id', 'id')
-      .from('audit_log', 'a')
-      .where(auditIds.where, auditIds.params)
-      .andWhere('a.resource IN (:...wide)', { wide: ACCRUAL_WIDE_RESOURCES })
+      .select('c.id', 'id')
+      .from(ACCRUAL_CHANGES, 'c')
+      .where(changeIds.where, changeIds.params)
+      .andWhere('c.employee_id IS NULL')
       .limit(1)
       .getRawMany<{ id: unknown }>();
     if (wide) return { everyone: true, employees: [], marks };
-    const [ledger, audit] = await Promise.all([
+    const [ledger, changes] = await Promise.all([
       this.ds
         .createQueryBuilder()
         .select('DISTINCT l.employee_id', 'employee')
@@ -124,14 +109,12 @@ export class AccrualRunsRepository {
         .getRawMany<{ employee: unknown }>(),
       this.ds
         .createQueryBuilder()
-        .select('DISTINCT a.employee_id', 'employee')
-        .from('audit_log', 'a')
-        .where(auditIds.where, auditIds.params)
-        .andWhere('a.resource IN (:...mine)', { mine: ACCRUAL_EMPLOYEE_RESOURCES })
-        .andWhere('a.employee_id IS NOT NULL')
+        .select('DISTINCT c.employee_id', 'employee')
+        .from(ACCRUAL_CHANGES, 'c')
+        .where(changeIds.where, changeIds.params)
         .getRawMany<{ employee: unknown }>(),
     ]);
-    return { everyone: false, employees: [...new Set([...ledger, ...audit].map((r) => Number(r.employee)))], marks };
+    return { everyone: false, employees: [...new Set([...ledger, ...changes].map((r) => Number(r.employee)))], marks };
   }
 
   /** Every employee's joined and leaving days (the days entries fall due on for a reason of their own). */
@@ -154,15 +137,15 @@ export class AccrualRunsRepository {
     return (await this.ds.getRepository(LeavePolicy).find()).map(toRule);
   }
 
-  @RecordSql({ day: '2026-01-31', full: true, ledgerMark: 1, auditMark: 1, employees: 0, written: 0 })
+  @RecordSql({ day: '2026-01-31', full: true, ledgerMark: 1, changeMark: 1, employees: 0, written: 0 })
   async record(run: AccrualRun & { full: boolean; employees: number; written: number }): Promise<void> {
     await this.ds.query(
-      'INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, change_mark, holes, employees, written, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [
         run.day,
         run.full ? 1 : 0,
         run.ledgerMark,
-        run.auditMark,
+        run.changeMark,
         holesColumn(run.holes),
         run.employees,
         run.written,

@@ -9,11 +9,15 @@ import { DataSource } from 'typeorm';
  */
 export type Hole = [number, number, number];
 
-/** How far the leave ledger and the audit log were read: their highest ids, and the ids below those not readable then. */
+/**
+ * How far the leave ledger and the accrual's changes (leave_accrual_changes: whom the events the
+ * leave module subscribes to concern) were read: their highest ids, and the ids below those not
+ * readable then.
+ */
 export interface ChangeMarks {
   ledgerMark: number;
-  auditMark: number;
-  holes?: { ledger: Hole[]; audit: Hole[] };
+  changeMark: number;
+  holes?: { ledger: Hole[]; changes: Hole[] };
 }
 
 /** A missing id older than this is taken as rolled back (no transaction of this service stays open that long). */
@@ -21,7 +25,7 @@ export const HOLE_TTL_MS = 3_600_000;
 /** Holes kept per table; past it the mark is lowered to below the first hole not kept, whose range is then read again. */
 export const HOLES_KEPT = 200;
 
-export type ChangeTable = 'leave_ledger' | 'audit_log';
+export type ChangeTable = 'leave_ledger' | 'leave_accrual_changes';
 
 /** Missing ids of (from, to]: a gap before an id, or after the last one. */
 function gapsSql(table: ChangeTable): string {
@@ -117,11 +121,11 @@ export function changedIds(
 
 /** Holes as stored (a JSON text column, null when none). */
 export function holesColumn(holes: ChangeMarks['holes']): string | null {
-  return holes && (holes.ledger.length || holes.audit.length) ? JSON.stringify(holes) : null;
+  return holes && (holes.ledger.length || holes.changes.length) ? JSON.stringify(holes) : null;
 }
 
 export function holesFromColumn(value: unknown): ChangeMarks['holes'] {
   if (typeof value !== 'string' || !value) return undefined;
-  const parsed = JSON.parse(value) as { ledger?: Hole[]; audit?: Hole[] };
-  return { ledger: parsed.ledger ?? [], audit: parsed.audit ?? [] };
+  const parsed = JSON.parse(value) as { ledger?: Hole[]; changes?: Hole[] };
+  return { ledger: parsed.ledger ?? [], changes: parsed.changes ?? [] };
 }

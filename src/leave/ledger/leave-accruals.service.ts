@@ -1,3 +1,4 @@
+import { AccrualChangesSubscriber } from './accrual-changes.subscriber';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { CompanyClock } from '../../common/time/company-clock';
 import { pipelined } from '../../common/database/pipelined';
@@ -35,6 +36,7 @@ export class LeaveAccrualsService implements OnModuleInit {
     private readonly runs: AccrualRunsRepository,
     private readonly liability: LeaveLiabilityService,
     private readonly clock: CompanyClock,
+    private readonly changes: AccrualChangesSubscriber,
   ) {}
 
   onModuleInit(): void {
@@ -68,20 +70,22 @@ export class LeaveAccrualsService implements OnModuleInit {
    * or a change since then, and everyone on a day the policies date entries for everyone (a month's
    * end, a period's first day...), after a change that reaches everyone, or without a last run.
    * Changes are tracked, not guessed: the leave ledger's entries not written by the job and the
-   * audit log's records of employees' facts (ACCRUAL_EMPLOYEE_RESOURCES) and of what the policies
-   * read (ACCRUAL_WIDE_RESOURCES), each read from where the last run stopped. Whom it read and
+   * events of employees' facts (ACCRUAL_EMPLOYEE_EVENTS) and of what the policies read
+   * (ACCRUAL_WIDE_EVENTS) as AccrualChangesSubscriber noted them, each read from where the last run stopped. Whom it read and
    * what it wrote are recorded; returns them.
    */
   async daily(day?: string): Promise<{ full: boolean; employees: number; written: number }> {
     const today = day ?? (await this.clock.today());
-    // The marks first: what is written while this run reads is the next run's to read.
+    // The marks first, once the changes committed before are noted: what is written while this run
+    // reads is the next run's to read.
+    await this.changes.catchUp();
     const [last, marks] = await Promise.all([this.runs.last(), this.runs.marks()]);
     let only: number[] | undefined;
     // Ids that went back (a table emptied, a restored backup): what changed cannot be told.
-    const rewound = last && (marks.ledgerMark < last.ledgerMark || marks.auditMark < last.auditMark);
+    const rewound = last && (marks.ledgerMark < last.ledgerMark || marks.changeMark < last.changeMark);
     const changed = last && !rewound ? await this.runs.changedSince(last, marks) : null;
     // Read up to the marks, but for the holes below them (change-marks.ts): the next run reads those again.
-    const next = changed?.marks ?? (await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, marks));
+    const next = changed?.marks ?? (await this.runs.holes({ ledgerMark: 0, changeMark: 0 }, marks));
     if (last && changed) {
       const after = last.day < today ? last.day : today;
       if (!changed.everyone) {
@@ -107,8 +111,9 @@ export class LeaveAccrualsService implements OnModuleInit {
   async full(day?: string, all = false): Promise<{ employees: number; written: number }> {
     const today = day ?? (await this.clock.today());
     // The marks first, as daily() reads them: what is written meanwhile is the next run's to read.
+    await this.changes.catchUp();
     const marks = await this.runs.marks();
-    const next = await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, marks);
+    const next = await this.runs.holes({ ledgerMark: 0, changeMark: 0 }, marks);
     const { written, employees } = await this.run(today, all);
     await this.runs.record({ day: today, full: true, ...next, employees, written });
     return { written, employees };

@@ -1,3 +1,4 @@
+import { AccrualChangesSubscriber } from './accrual-changes.subscriber';
 import { Injectable } from '@nestjs/common';
 import { EmployeeScope } from '../../employees/employee-access.service';
 import { dueRules, employeesDue, policiesDue } from './accrual-due';
@@ -20,7 +21,7 @@ export const LIABILITY_WARM_WITHIN_MS = 7 * 86_400_000;
 const ATTEMPTS = 3;
 
 const sameMarks = (a: Marks, b: Marks) =>
-  a.ledgerMark === b.ledgerMark && a.auditMark === b.auditMark && holesColumn(a.holes) === holesColumn(b.holes);
+  a.ledgerMark === b.ledgerMark && a.changeMark === b.changeMark && holesColumn(a.holes) === holesColumn(b.holes);
 
 /** What a refresh recomputed: every employee, or these many (after copying the rest from the table of another day). */
 export type Refreshed = { everyone: true } | { everyone: false; employees: number; rolledFrom?: string };
@@ -30,7 +31,7 @@ export type Refreshed = { everyone: true } | { everyone: false; employees: numbe
  * about: the first request for a day computes every employee's balance (LeaveBalancesService, as
  * the balance route does), later ones recompute only the employees whose balances may have changed
  * since — those with leave ledger entries not written by the accrual job (or a carry-over written
- * by it), or with their facts changed, read from the audit log as the daily accrual job reads them
+ * by it), or with their facts changed, read from the accrual's changes as the daily accrual job reads them
  * (AccrualRunsRepository.changedSince); a change to what every balance reads (a policy, a leave
  * period...) recomputes everyone. A balance of a given day is a function of those inputs only (the
  * accrual engine owes by the calendar, not by today), so the table needs nothing else to stay true.
@@ -45,6 +46,7 @@ export class LeaveLiabilityService {
     private readonly ledger: LeaveLedgerRepository,
     private readonly runs: AccrualRunsRepository,
     private readonly tables: LiabilityRepository,
+    private readonly changes: AccrualChangesSubscriber,
   ) {}
 
   /** Days owed at the end of `day` to the employees of `scope`, by leave type and department (hundredths). */
@@ -80,11 +82,12 @@ export class LeaveLiabilityService {
   private async refreshNow(day: string, asked: boolean): Promise<Refreshed> {
     const rolled = await this.roll(day, asked);
     let refreshed: Refreshed = rolled ?? { everyone: false, employees: 0 };
+    await this.changes.catchUp();
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // The marks first: what is written while the balances are read is the next refresh's to read.
       const [from, upTo] = await Promise.all([this.tables.open(day, asked), this.runs.marks()]);
-      const holes = !!(from.holes?.ledger.length || from.holes?.audit.length);
-      if (from.ledgerMark === upTo.ledgerMark && from.auditMark === upTo.auditMark && !holes) return refreshed;
+      const holes = !!(from.holes?.ledger.length || from.holes?.changes.length);
+      if (from.ledgerMark === upTo.ledgerMark && from.changeMark === upTo.changeMark && !holes) return refreshed;
       const { employees, to } = await this.changed(from, upTo);
       // Nothing read and nothing to note (holes still missing, as they were): the table stands.
       if (employees !== 'all' && !employees.length && sameMarks(from, to)) return refreshed;
@@ -153,9 +156,9 @@ export class LeaveLiabilityService {
    * this read).
    */
   private async changed(from: Marks, upTo: Marks): Promise<{ employees: number[] | 'all'; to: Marks }> {
-    const rewound = upTo.ledgerMark < from.ledgerMark || upTo.auditMark < from.auditMark;
+    const rewound = upTo.ledgerMark < from.ledgerMark || upTo.changeMark < from.changeMark;
     if (from.ledgerMark === NEVER.ledgerMark || rewound)
-      return { employees: 'all', to: await this.runs.holes({ ledgerMark: 0, auditMark: 0 }, upTo) };
+      return { employees: 'all', to: await this.runs.holes({ ledgerMark: 0, changeMark: 0 }, upTo) };
     const changed = await this.runs.changedSince(from, upTo, true);
     return { employees: changed.everyone ? 'all' : changed.employees, to: changed.marks };
   }

@@ -46,6 +46,7 @@ export class LeavePoliciesService {
     this.policies = new ReferenceCrud<LeavePolicy, LeavePolicyDto>({
       label: 'Leave policy',
       resource: 'leave-policies',
+      event: 'leave_policy.changed',
       repo: policies,
       fields: {
         name: 'name',
@@ -77,6 +78,7 @@ export class LeavePoliciesService {
     this.assignments = new ReferenceCrud<LeavePolicyAssignment, LeavePolicyAssignmentDto>({
       label: 'Leave policy assignment',
       resource: 'leave-policy-assignments',
+      event: 'leave_policy.changed',
       repo: assignments,
       uniqueName: false,
       fields: {

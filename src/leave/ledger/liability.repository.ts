@@ -10,7 +10,7 @@ import { dateOnly } from '../leave-days';
 import { LiabilityRow } from './leave-balances';
 import { ChangeMarks, holesColumn, holesFromColumn } from './change-marks';
 
-/** How far the leave ledger and the audit log had been read (their highest ids, and the holes below them). */
+/** How far the leave ledger and the accrual's changes had been read (their highest ids, and the holes below them). */
 export type Marks = ChangeMarks;
 
 /** One employee's positive available balance of one leave type on a day, with the department of that day. */
@@ -23,7 +23,7 @@ export interface LiabilityBalance {
 }
 
 /** The marks of a day whose table was never computed: below any id, so the first refresh computes everyone. */
-export const NEVER: Marks = { ledgerMark: -1, auditMark: -1 };
+export const NEVER: Marks = { ledgerMark: -1, changeMark: -1 };
 
 const ROWS_PER_INSERT = 500;
 const IDS_PER_DELETE = 1000;
@@ -48,7 +48,7 @@ export class LiabilityRepository {
       .createQueryBuilder()
       .insert()
       .into('leave_liability_days')
-      .values({ day, ledger_mark: NEVER.ledgerMark, audit_mark: NEVER.auditMark, used_ms: 0 })
+      .values({ day, ledger_mark: NEVER.ledgerMark, change_mark: NEVER.changeMark, used_ms: 0 })
       .orIgnore()
       .execute();
     if (asked) await this.ds.query('UPDATE leave_liability_days SET used_ms = ? WHERE day = ?', [Date.now(), day]);
@@ -68,12 +68,12 @@ export class LiabilityRepository {
   async marks(day: string): Promise<Marks> {
     const [row] = await this.ds
       .createQueryBuilder()
-      .select(['d.ledger_mark AS ledgerMark', 'd.audit_mark AS auditMark', 'd.holes AS holes'])
+      .select(['d.ledger_mark AS ledgerMark', 'd.change_mark AS changeMark', 'd.holes AS holes'])
       .from('leave_liability_days', 'd')
       .where('d.day = :day', { day })
       .getRawMany<Record<string, unknown>>();
     return row
-      ? { ledgerMark: Number(row.ledgerMark), auditMark: Number(row.auditMark), holes: holesFromColumn(row.holes) }
+      ? { ledgerMark: Number(row.ledgerMark), changeMark: Number(row.changeMark), holes: holesFromColumn(row.holes) }
       : NEVER;
   }
 
@@ -85,8 +85,8 @@ export class LiabilityRepository {
    */
   @RecordSql(
     '2026-12-31',
-    { ledgerMark: 1, auditMark: 1 },
-    { ledgerMark: 2, auditMark: 2 },
+    { ledgerMark: 1, changeMark: 1 },
+    { ledgerMark: 2, changeMark: 2 },
     [1, 2],
     [{ employeeId: 1, leaveType: 1, department: null, available: 250 }],
   )
@@ -105,14 +105,14 @@ export class LiabilityRepository {
     return transaction(this.ds, async (em) => {
       // The base's marks as its rows stand: no refresh of the base commits in between (a row lock on MariaDB; SQLite has one writer).
       const lock = this.ds.options.type === 'mysql' ? ' FOR UPDATE' : '';
-      const [marks] = await em.query<Array<{ ledgerMark: unknown; auditMark: unknown; holes: unknown }>>(
-        `SELECT ledger_mark AS ledgerMark, audit_mark AS auditMark, holes FROM leave_liability_days WHERE day = ?${lock}`,
+      const [marks] = await em.query<Array<{ ledgerMark: unknown; changeMark: unknown; holes: unknown }>>(
+        `SELECT ledger_mark AS ledgerMark, change_mark AS changeMark, holes FROM leave_liability_days WHERE day = ?${lock}`,
         [base],
       );
       if (!marks || Number(marks.ledgerMark) === NEVER.ledgerMark) return false;
       const to = {
         ledgerMark: Number(marks.ledgerMark),
-        auditMark: Number(marks.auditMark),
+        changeMark: Number(marks.changeMark),
         holes: holesFromColumn(marks.holes),
       };
       if (!(await this.write(em, day, NEVER, to, 'all', []))) return false;
@@ -138,11 +138,11 @@ export class LiabilityRepository {
     const moved = await em
       .createQueryBuilder()
       .update('leave_liability_days')
-      .set({ ledger_mark: to.ledgerMark, audit_mark: to.auditMark, holes: holesColumn(to.holes) })
-      .where('day = :day AND ledger_mark = :ledger AND audit_mark = :audit', {
+      .set({ ledger_mark: to.ledgerMark, change_mark: to.changeMark, holes: holesColumn(to.holes) })
+      .where('day = :day AND ledger_mark = :ledger AND change_mark = :changes', {
         day,
         ledger: from.ledgerMark,
-        audit: from.auditMark,
+        changes: from.changeMark,
       })
       .execute();
     if (moved.affected !== 1) return false;
@@ -191,14 +191,14 @@ export class LiabilityRepository {
   async computedDays(): Promise<Array<{ day: string } & Marks>> {
     const rows = await this.ds
       .createQueryBuilder()
-      .select(['d.day AS day', 'd.ledger_mark AS ledgerMark', 'd.audit_mark AS auditMark'])
+      .select(['d.day AS day', 'd.ledger_mark AS ledgerMark', 'd.change_mark AS changeMark'])
       .from('leave_liability_days', 'd')
       .where('d.ledger_mark <> :never', { never: NEVER.ledgerMark })
       .getRawMany<Record<string, unknown>>();
     return rows.map((r) => ({
       day: dateOnly(r.day as string),
       ledgerMark: Number(r.ledgerMark),
-      auditMark: Number(r.auditMark),
+      changeMark: Number(r.changeMark),
     }));
   }
 

@@ -43,7 +43,14 @@ export class PayFrequenciesService {
       const proration = dto.proration ?? frequency.proration;
       await em.update(PayFrequency, { id }, { proration });
       const after = { ...before, proration };
-      await recordAudit(em, { action: 'update', resource: 'payroll_config/pay-frequencies', resourceId: id, before, after });
+      await recordAudit(em, {
+        action: 'update',
+        resource: 'payroll_config/pay-frequencies',
+        event: 'pay_frequency.changed',
+        resourceId: id,
+        before,
+        after,
+      });
       return after;
     });
   }

@@ -194,6 +194,7 @@ export class PayrollEmployeesService implements OnModuleInit {
         await recordAudit(em, {
           action: before ? 'update' : 'create',
           resource: 'payroll_config/payroll-employees',
+          event: 'payroll_employee.changed',
           resourceId: view.id,
           employee: record.employeeId,
           before,
@@ -216,6 +217,7 @@ export class PayrollEmployeesService implements OnModuleInit {
       await recordAudit(em, {
         action: 'delete',
         resource: 'payroll_config/payroll-employees',
+        event: 'payroll_employee.changed',
         resourceId: id,
         employee: existing.employeeId,
         before: toPayrollEmployeeDto(existing),
