@@ -11,7 +11,7 @@
  */
 import { computePayroll, EngineColumn, EngineEmployee, explainCell, planColumns } from '../src/payroll/engine/payroll-engine';
 import { compileFormula, Dec, FormulaTable } from '../src/payroll/formula/formula';
-import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslips/payslip-context';
+import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/dto/payslip-context';
 import { compileBoundedTemplate } from '../src/common/template/template';
 import { PayrollTestCase, runPayrollTests } from '../src/payroll/config/payroll-tests';
 import { benchColumns as columns } from './bench-payroll-columns';

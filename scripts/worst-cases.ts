@@ -5,7 +5,7 @@
  * accepted and runs, so that a change of the limits that lets a costlier shape through is seen.
  */
 import { compileFormula, Dec, FormulaScope, MAX_SCRIPT_LENGTH } from '../src/payroll/formula/formula';
-import { PayslipContextDto, SAMPLE_PAYSLIP_CONTEXT } from '../src/payroll/payslips/payslip-context';
+import { PayslipContextDto, SAMPLE_PAYSLIP_CONTEXT } from '../src/payroll/dto/payslip-context';
 import {
   MAX_RENDER_ITERATIONS,
   MAX_RENDER_OUTPUT,

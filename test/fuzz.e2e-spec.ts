@@ -271,9 +271,12 @@ describeIf(LONG, NEEDS_LONG)('hostile input: property-based, every route with a 
     c = await buildCompany(t.app);
     ds = t.app.get(DataSource);
     // scim_tokens: a SCIM token's last_used_at is a usage mark (once a minute), like the sign-in counters.
+    // outbox_cursors: the relay's bookkeeping, which the daily accrual job moves when it has the
+    // relay hand its subscriber what is waiting (OutboxRelay.catchUp); events are compared without
+    // the sequence it gives them.
     tables = ds.entityMetadatas
       .map((m) => m.tableName)
-      .filter((table) => table !== 'scim_tokens')
+      .filter((table) => table !== 'scim_tokens' && table !== 'outbox_cursors')
       .sort();
     scimToken = (await t.app.get(ScimTokensService).issue('fuzz', null)).token;
   });
@@ -282,7 +285,10 @@ describeIf(LONG, NEEDS_LONG)('hostile input: property-based, every route with a 
   /** Every row of every table, hashed (small test database: a few hundred rows). */
   const checksum = async () => {
     const hash = createHash('sha256');
-    for (const table of tables) hash.update(JSON.stringify(await ds.query(`SELECT * FROM ${table} ORDER BY 1`)));
+    for (const table of tables) {
+      const columns = table === 'outbox_events' ? 'id, event_id, event, payload, created_at, employee_id' : '*';
+      hash.update(JSON.stringify(await ds.query(`SELECT ${columns} FROM ${table} ORDER BY 1`)));
+    }
     return hash.digest('hex');
   };
 

@@ -66,4 +66,19 @@ describe('no import cycle between the modules of src/ (scripts/module-cycles.mjs
     write('c/c.ts', 'export const c = 1;\n');
     expect(check(dir)).toMatchObject({ status: 0 });
   });
+
+  it('refuses two folders of one module importing each other both ways (issue 64 item 5); the module file and one-way imports pass', () => {
+    write('pay/pay.module.ts', "import { R } from './runs/r';\nimport { C } from './config/c';\n");
+    write('pay/pay.lists.ts', 'export const L = 1;\n');
+    write('pay/config/c.ts', "import { T } from '../runs/types';\n");
+    write('pay/runs/types.ts', 'export type T = 1;\n');
+    write('pay/runs/r.ts', "import { C } from '../config/c';\nimport { L } from '../pay.lists';\n");
+    write('pay/engine/e.ts', 'export const E = 1;\n');
+    write('pay/entities/x.ts', "import { E } from '../engine/e';\n");
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('folders importing each other both ways: pay:config<->runs (pay/config/c.ts; pay/runs/r.ts)');
+    expect(r.out).not.toContain('pay:.<->');
+    expect(r.out).not.toContain('engine');
+  });
 });

@@ -1,5 +1,5 @@
 import { compileFormula, FormulaRuntimeError, MAX_SCRIPT_LENGTH } from '../src/payroll/formula/formula';
-import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/payslips/payslip-context';
+import { PAYSLIP_CONTEXT_SHAPE } from '../src/payroll/dto/payslip-context';
 import { compileBoundedTemplate, MAX_RENDER_OUTPUT } from '../src/common/template/template';
 import { WORST_VARIABLES, worstFormulas, worstScope, worstTemplates } from '../scripts/worst-cases';
 

@@ -5,7 +5,7 @@ import { EmployeeBankAccount } from '../../employees/bank-accounts/bank-account.
 import { Employee } from '../../employees/entities/employee.entity';
 import { PayrollAccount } from '../../payroll/books/books.entities';
 import { PayrollColumn, PayrollEmployee } from '../../payroll/entities/payroll-config.entities';
-import { COMPANY_BIC, COMPANY_IBAN } from '../../payroll/payroll.settings';
+import { COMPANY_BIC, COMPANY_IBAN } from '../../payroll/config/payroll.settings';
 import { SettingsService } from '../../settings/settings.service';
 
 /** Where each demo column posts: [debit, credit, cost centre]; null: not posted (hours, days, the gross subtotal). */

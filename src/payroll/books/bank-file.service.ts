@@ -19,7 +19,7 @@ import { addDays } from '../../common/time/days';
 import { BankAccountsRepository } from '../../employees/bank-accounts/bank-accounts.repository';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { COMPANY_NAME } from '../../settings/settings.registry';
-import { COMPANY_BIC, COMPANY_IBAN } from '../payroll.settings';
+import { COMPANY_BIC, COMPANY_IBAN } from '../config/payroll.settings';
 import { SettingsService } from '../../settings/settings.service';
 import '../payroll.events';
 import { Payroll } from '../entities/payroll-run.entities';

@@ -9,7 +9,7 @@ import { ListQueryDto } from '../../common/paging/list-query.dto';
 import { Page } from '../../common/paging/page';
 import { PayFrequencyDto, UpdatePayFrequencyDto } from '../dto/payroll-config.dto';
 import { PayFrequency } from '../entities/payroll-config.entities';
-import { PAY_FREQUENCY_LIST_SPEC } from '../payroll-lists';
+import { PAY_FREQUENCY_LIST_SPEC } from '../entities/payroll-lists';
 
 const toPayFrequencyDto = (f: PayFrequency): PayFrequencyDto => ({ id: f.id, name: f.name, proration: f.proration });
 

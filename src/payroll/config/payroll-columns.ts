@@ -1,3 +1,4 @@
+import { compileFormula } from '../formula/formula';
 import Decimal from 'decimal.js';
 import { ErrorDetail } from '../../common/errors/domain.exception';
 import { findPayrollInput, PayrollInputDeclaration, payrollInputs } from '../../common/payroll-inputs/payroll-inputs';
@@ -109,4 +110,12 @@ function hookArgumentProblems(hook: PayrollInputDeclaration, args: Record<string
   }
   if (hook.argumentProblems) problems.push(...hook.argumentProblems(args));
   return problems;
+}
+
+/** The payroll tables the columns' scripts name (bracket, band, lookup). */
+export function tableNamesOf(columns: readonly PayrollColumnDto[]): string[] {
+  const names = new Set<string>();
+  for (const c of columns)
+    if (c.script && !c.calculation_hook) for (const t of compileFormula(c.script).formula?.tables ?? []) names.add(t);
+  return [...names];
 }

@@ -39,7 +39,7 @@ import {
 import { PayrollConfigService, SALARY_COMPONENT_LIST } from './payroll-config.service';
 import { PayFrequenciesService } from './pay-frequencies.service';
 import { PayrollEmployeesService, PAYROLL_EMPLOYEE_SPEC } from './payroll-employees.service';
-import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from '../payroll-lists';
+import { COLUMN_LIST_SPEC, PAY_FREQUENCY_LIST_SPEC } from '../entities/payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 

@@ -15,7 +15,7 @@ import {
   PayrollInputDescription,
   payrollInputs,
 } from '../../common/payroll-inputs/payroll-inputs';
-import { ARREARS_INPUT } from '../runs/run.payroll-inputs';
+import { ARREARS_INPUT } from './payroll.payroll-inputs';
 import {
   DeductionGroupDto,
   PayrollColumnDto,
@@ -33,7 +33,7 @@ import {
 } from '../entities/payroll-config.entities';
 import { Payroll } from '../entities/payroll-run.entities';
 import { compileFormula } from '../formula/formula';
-import { COLUMN_LIST_SPEC } from '../payroll-lists';
+import { COLUMN_LIST_SPEC } from '../entities/payroll-lists';
 import { hookProblems, snakeCase, toColumnDto, toEngineColumn } from './payroll-columns';
 import { PayrollTestsService } from './payroll-tests.service';
 

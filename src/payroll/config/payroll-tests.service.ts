@@ -9,7 +9,7 @@ import { PayrollTestDto, PayrollTestResultDto } from '../dto/payroll-config.dto'
 import { PayrollColumn, PayrollTest } from '../entities/payroll-config.entities';
 import { toColumnDto, toEngineColumn } from './payroll-columns';
 import { PayrollTablesService } from './payroll-tables.service';
-import { tableNamesOf } from '../runs/run-inputs';
+import { tableNamesOf } from './payroll-columns';
 import { FormulaTable } from '../formula/formula';
 import { payrollTestProblems, PayrollTestResult, runPayrollTests, TestColumn } from './payroll-tests';
 

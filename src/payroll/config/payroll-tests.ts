@@ -1,13 +1,7 @@
+import type { PayrollTestEmployee } from '../entities/payroll-config.entities';
 import { ErrorDetail } from '../../common/errors/domain.exception';
 import { computePayroll, EngineColumn, planColumns } from '../engine/payroll-engine';
 import { Dec, EMPLOYEE_FORMULA_FIELDS, EmployeeFormulaField, FormulaTable } from '../formula/formula';
-
-/** A payroll test's employee (docs/api/decisions.md §18): salary amounts by component id, hook values by hook code, formula fields. */
-export interface PayrollTestEmployee {
-  salary: Record<string, string>;
-  hooks: Record<string, string>;
-  fields: Partial<Record<EmployeeFormulaField, number | null>>;
-}
 
 export interface PayrollTestCase {
   id: number;

@@ -5,7 +5,6 @@ import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/list-query.dto';
 import { IsRefId } from '../../common/validation/decorators';
-import { DIFF_CAUSE_KINDS, DiffCauseKind } from '../explain/payroll-diff';
 import { PAYROLL_INPUT_SOURCES } from '../../common/payroll-inputs/payroll-inputs';
 import { PRORATION_RULES } from '../engine/proration';
 
@@ -28,6 +27,10 @@ abstract class ExplainInputBase {
   @ApiProperty({ description: 'The component, column, hook or field name' }) name: string;
   @ResponseOptional() @ApiPropertyOptional({ enum: ['+', '-'], description: 'In a sum: added or subtracted' }) sign?: string;
 }
+
+/** The kinds of cause a diff names (explain/payroll-diff.ts DiffCause checks it has exactly these). */
+export const DIFF_CAUSE_KINDS = ['salary', 'input', 'column', 'edit', 'joined', 'left', 'rounding', 'table'] as const;
+export type DiffCauseKind = (typeof DIFF_CAUSE_KINDS)[number];
 
 /** One part of the period under one salary (issue 44). */
 export class ExplainProratedSegmentDto {
@@ -85,7 +88,7 @@ export class ExplainHookInputDto extends ExplainInputBase {
     description: "the column's calculation_hook_args (argument name → value)",
   })
   args: Record<string, unknown>;
-  @ApiProperty({ enum: PAYROLL_INPUT_SOURCES, description: 'where its value came from' }) source: string;
+  @ApiProperty({ type: String, enum: PAYROLL_INPUT_SOURCES, description: 'where its value came from' }) source: string;
   @ApiInt({ type: [Number], description: 'ids of the source records summed' }) records: number[];
   @ResponseOptional()
   @ApiPropertyOptional({
@@ -245,7 +248,7 @@ export class DiffInputCauseDto {
   @ResponseOptional() @ApiIntOptional({ description: 'a hook: its column' }) column?: number;
   @ResponseOptional() @ApiPropertyOptional({ description: 'a hook: its code' }) hook?: string;
   @ResponseOptional()
-  @ApiPropertyOptional({ enum: PAYROLL_INPUT_SOURCES, description: 'a hook: where it reads' })
+  @ApiPropertyOptional({ type: String, enum: PAYROLL_INPUT_SOURCES, description: 'a hook: where it reads' })
   source?: string;
   @ResponseOptional()
   @ApiIntOptional({ type: [Number], description: 'a hook: ids of the records only the newer run summed' })

@@ -16,7 +16,7 @@ import {
 import { IsMoney } from '../../common/money/money';
 import { IsCalendarDate, IsIsoDateTime, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
 import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES, PayslipDeliveryStatus } from '../entities/payroll-run.entities';
-import { PayslipContextDto } from '../payslips/payslip-context';
+import { PayslipContextDto } from './payslip-context';
 import { PRORATION_RULES, ProrationRule } from '../engine/proration';
 
 export class PayrollDto {

@@ -1,5 +1,5 @@
 import { DEFAULT_PRORATION, ProrationRule } from '../engine/proration';
-import type { PayrollTestEmployee } from '../config/payroll-tests';
+import type { EmployeeFormulaField } from '../formula/formula';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
 
@@ -65,6 +65,13 @@ export class PayrollColumn {
   @Column({ name: 'calculation_hook_args', type: 'simple-json' }) calculationHookArgs: Record<string, string | number>;
   @Column({ type: 'text', nullable: true }) script: string | null;
   @Column({ name: 'deduction_group_id', type: 'integer', nullable: true }) deductionGroupId: number | null;
+}
+
+/** A payroll test's employee (docs/api/decisions.md §18): salary amounts by component id, hook values by hook code, formula fields. */
+export interface PayrollTestEmployee {
+  salary: Record<string, string>;
+  hooks: Record<string, string>;
+  fields: Partial<Record<EmployeeFormulaField, number | null>>;
 }
 
 /** A payroll test (docs/api/decisions.md §18): an employee's inputs and the amounts the columns must give them. */

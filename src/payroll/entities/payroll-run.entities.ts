@@ -1,7 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DECIMAL_TEXT_COLUMN } from '../../common/money/money';
-import { PayrollColumnDto } from '../dto/payroll-config.dto';
-import type { EmployeeInputs } from '../runs/run-inputs';
+import type { ColumnSnapshot, EmployeeInputs } from '../engine/stored-inputs';
 import type { ProrationRule } from '../engine/proration';
 
 export const PAYROLL_STATUSES = ['Draft', 'Processing', 'Processed', 'Failed', 'Completing', 'Completed'] as const;
@@ -59,7 +58,7 @@ export class Payroll {
 export class PayrollColumnSet {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
   @Column({ type: 'varchar', length: 64 }) hash: string;
-  @Column({ type: 'simple-json' }) columns: PayrollColumnDto[];
+  @Column({ type: 'simple-json' }) columns: ColumnSnapshot[];
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
 }
 

@@ -1,4 +1,4 @@
-import { DIFF_CAUSE_KINDS } from './payroll-diff';
+import { DIFF_CAUSE_KINDS } from '../dto/payroll-explain.dto';
 import type { DiffCauseDto, PayrollDiffRowDto } from '../dto/payroll-explain.dto';
 import { PageQueryDto } from '../../common/paging/list-query.dto';
 import { pageOf } from '../../common/paging/list-request';

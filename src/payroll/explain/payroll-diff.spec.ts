@@ -1,6 +1,6 @@
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { cellMap, DiffSide, diffRuns, employmentCause } from './payroll-diff';
-import { EmployeeInputs } from '../runs/run-inputs';
+import { EmployeeInputs } from '../engine/stored-inputs';
 
 describe('diffRuns', () => {
   const column = (id: number, variable: string, over: Partial<PayrollColumnDto> = {}): PayrollColumnDto => ({

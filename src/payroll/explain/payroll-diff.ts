@@ -1,9 +1,11 @@
+import type { DiffCauseKind } from '../dto/payroll-explain.dto';
+import { DiffCell } from '../engine/stored-inputs';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { timeSlices } from '../../common/async/time-slices';
 import { planColumns } from '../engine/payroll-engine';
 import { Dec } from '../formula/formula';
 import { amountText, engineColumnOf } from '../config/payroll-columns';
-import { EmployeeInputs } from '../runs/run-inputs';
+import { EmployeeInputs } from '../engine/stored-inputs';
 import { findPayrollInput } from '../../common/payroll-inputs/payroll-inputs';
 import type { UsedTableVersion } from '../entities/payroll-run.entities';
 
@@ -23,12 +25,6 @@ export interface DiffSide {
   cells: ReadonlyMap<number, ReadonlyMap<number, DiffCell>>;
   /** The payroll table versions the run read (issue 44); absent: none. */
   tables?: readonly UsedTableVersion[];
-}
-
-/** A cell as a diff reads it. */
-export interface DiffCell {
-  value: string | null;
-  edited: boolean;
 }
 
 /** Employee → column → cell, from [employee, column, value, edited] cells (stored, or just computed). */
@@ -98,17 +94,14 @@ export function employmentCause(
   };
 }
 
-export type DiffCauseKind = DiffCause['kind'];
-export const DIFF_CAUSE_KINDS: readonly DiffCauseKind[] = [
-  'salary',
-  'input',
-  'column',
-  'edit',
-  'joined',
-  'left',
-  'rounding',
-  'table',
-];
+/** Every cause's kind is one the API names (dto: DIFF_CAUSE_KINDS), and every kind it names is a cause's. */
+type SameKinds = [DiffCause['kind']] extends [DiffCauseKind]
+  ? [DiffCauseKind] extends [DiffCause['kind']]
+    ? true
+    : never
+  : never;
+const sameKinds: SameKinds = true;
+void sameKinds;
 
 export interface DiffRow {
   employee: number;

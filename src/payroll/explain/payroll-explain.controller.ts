@@ -17,7 +17,7 @@ import {
   PreviewChangeQueryDto,
 } from '../dto/payroll-explain.dto';
 import { PayrollDiffService } from './payroll-diff.service';
-import { PayrollPreviewService } from '../config/payroll-preview.service';
+import { PayrollPreviewService } from './payroll-preview.service';
 import { SavePayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollExplainService } from './payroll-explain.service';
 

@@ -14,7 +14,8 @@ import { PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollRunInputsRepository } from '../runs/payroll-run-inputs.repository';
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLL_CELL_EDITS, PayrollRunsService } from '../runs/payroll-runs.service';
-import { EmployeeInputs, engineEmployeeOf, hookValuesOf, requireInputs } from '../runs/run-inputs';
+import { engineEmployeeOf, hookValuesOf, requireInputs } from '../runs/run-inputs';
+import { EmployeeInputs } from '../engine/stored-inputs';
 import { StoredProration } from '../engine/proration';
 import { PayrollTablesService, ResolvedTable } from '../config/payroll-tables.service';
 

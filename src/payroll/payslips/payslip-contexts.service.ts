@@ -9,7 +9,7 @@ import { PayrollDataDto } from '../dto/payroll-run.dto';
 import { PayFrequency } from '../entities/payroll-config.entities';
 import { Payroll } from '../entities/payroll-run.entities';
 import { PayrollGridService } from '../runs/payroll-grid.service';
-import { formerEmployeeContext, PayslipContextDto, PayslipEmployeeContextDto } from './payslip-context';
+import { formerEmployeeContext, PayslipContextDto, PayslipEmployeeContextDto } from '../dto/payslip-context';
 
 /** The company as templates see it: its name and its logo (a data: URI, or null). */
 export async function companyContext(settings: SettingsService): Promise<PayslipContextDto['company']> {

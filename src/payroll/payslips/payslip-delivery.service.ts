@@ -10,7 +10,7 @@ import { PdfRenderer } from '../../common/pdf/pdf-renderer';
 import { EmployeesRepository } from '../../employees/employees.repository';
 import { MailService } from '../../mail/mail.service';
 import { MailOutbox } from '../../mail/outbox/mail-outbox.service';
-import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../payroll.settings';
+import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../config/payroll.settings';
 import { SettingsService } from '../../settings/settings.service';
 import { SendPayslipDto, SendPayslipsDto, SendPayslipsResultDto } from '../dto/payroll-run.dto';
 import { Payroll } from '../entities/payroll-run.entities';

@@ -7,7 +7,7 @@ import { MailSettledPayload } from '../../mail/outbox/mail.events';
 import { ComposedMail, MailOutbox } from '../../mail/outbox/mail-outbox.service';
 import { OutgoingMail } from '../../mail/outbox/outgoing-mail.entity';
 import { COMPANY_NAME } from '../../settings/settings.registry';
-import { PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../payroll.settings';
+import { PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../config/payroll.settings';
 import { SettingsService } from '../../settings/settings.service';
 import { Payroll, Payslip } from '../entities/payroll-run.entities';
 import '../payroll.events';

@@ -14,14 +14,14 @@ import { PayslipTemplateDto, SavePayslipTemplateDto } from '../dto/payroll-run.d
 import { Payroll, PayslipTemplate } from '../entities/payroll-run.entities';
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PayrollRunsService } from '../runs/payroll-runs.service';
-import { TEMPLATE_LIST_SPEC } from '../payroll-lists';
+import { TEMPLATE_LIST_SPEC } from '../entities/payroll-lists';
 import {
   contextProblems,
   overlayContext,
   PAYSLIP_CONTEXT_SHAPE,
   PayslipContextDto,
   SAMPLE_PAYSLIP_CONTEXT,
-} from './payslip-context';
+} from '../dto/payslip-context';
 import { companyContext, PayslipContextsService } from './payslip-contexts.service';
 import { compileBoundedTemplate, RenderTemplate, TemplateRenderError, TemplateSyntaxError } from '../../common/template/template';
 

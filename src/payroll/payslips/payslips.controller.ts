@@ -25,11 +25,11 @@ import {
   SendPayslipsDto,
   SendPayslipsResultDto,
 } from '../dto/payroll-run.dto';
-import { SAMPLE_PAYSLIP_CONTEXT } from './payslip-context';
+import { SAMPLE_PAYSLIP_CONTEXT } from '../dto/payslip-context';
 import { PayslipsService } from './payslips.service';
 import { PayslipDeliveryService } from './payslip-delivery.service';
 import { PayslipTemplatesService } from './payslip-templates.service';
-import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from '../payroll-lists';
+import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC, TEMPLATE_LIST_SPEC } from '../entities/payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 const fieldsOf = (o: object) => Object.keys(o).join(', ');

@@ -1,4 +1,4 @@
-import { ARREARS_INPUT } from './run.payroll-inputs';
+import { ARREARS_INPUT } from '../config/payroll.payroll-inputs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, MoreThanOrEqual, Not } from 'typeorm';
@@ -9,12 +9,13 @@ import { amountText, engineColumnOf } from '../config/payroll-columns';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { explainCell, planColumns, PlannedPlan } from '../engine/payroll-engine';
 import { Payroll } from '../entities/payroll-run.entities';
-import { DiffCell } from '../explain/payroll-diff';
+import { DiffCell } from '../engine/stored-inputs';
 import { Dec } from '../formula/formula';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollTablesService } from '../config/payroll-tables.service';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import { EmployeeInputs, engineEmployeeOf, hookValuesOf, StoredArrears, StoredHook } from './run-inputs';
+import { engineEmployeeOf, hookValuesOf } from './run-inputs';
+import { EmployeeInputs, StoredArrears, StoredHook } from '../engine/stored-inputs';
 
 /** How far back arrears reach: runs whose period ended within this many months before the run's start. */
 export const ARREARS_MONTHS = 24;

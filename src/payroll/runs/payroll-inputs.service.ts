@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { LeaveCalendarService } from '../../leave/leave-calendar.service';
 import { EngineEmployee } from '../engine/payroll-engine';
-import { StoredHook } from './run-inputs';
+import { StoredHook } from '../engine/stored-inputs';
 import {
   findPayrollInput,
   PayrollInputPart,
   PayrollInputRequest,
   PayrollInputs,
 } from '../../common/payroll-inputs/payroll-inputs';
-import { EMPLOYEE_FIELD_INPUT } from './run.payroll-inputs';
+import { EMPLOYEE_FIELD_INPUT } from '../config/payroll.payroll-inputs';
 import { Dec, EMPLOYEE_FORMULA_FIELDS } from '../formula/formula';
 import { timeSlices } from '../../common/async/time-slices';
 import {

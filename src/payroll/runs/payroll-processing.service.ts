@@ -1,4 +1,4 @@
-import { ARREARS_INPUT } from './run.payroll-inputs';
+import { ARREARS_INPUT } from '../config/payroll.payroll-inputs';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -14,16 +14,9 @@ import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
 import { engineColumnOf, toColumnDto } from '../config/payroll-columns';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import {
-  EmployeeInputs,
-  employeeInputs,
-  engineEmployeeOf,
-  hookValuesOf,
-  RunInputs,
-  StoredHook,
-  tableNamesOf,
-  cellsOf,
-} from './run-inputs';
+import { employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, cellsOf } from './run-inputs';
+import { EmployeeInputs, StoredHook } from '../engine/stored-inputs';
+import { tableNamesOf } from '../config/payroll-columns';
 import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
 import { PAYROLL_STATES } from './payroll.states';
 import '../payroll.events';

@@ -7,8 +7,9 @@ import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/re
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from '../entities/payroll-run.entities';
-import { DiffCell } from '../explain/payroll-diff';
-import { columnSetHash, EmployeeInputs } from './run-inputs';
+import { DiffCell } from '../engine/stored-inputs';
+import { columnSetHash } from './run-inputs';
+import { EmployeeInputs } from '../engine/stored-inputs';
 
 /** Input rows per INSERT: each holds one employee's JSON (a few hundred bytes to a few KiB). */
 const INPUTS_PER_INSERT = 500;

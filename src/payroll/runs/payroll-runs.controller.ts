@@ -22,7 +22,7 @@ import {
 import { PayrollRunsService } from './payroll-runs.service';
 import { SELECTION_SPEC } from './payroll-runs.repository';
 import { PayrollTransitionsService } from './payroll-transitions.service';
-import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from '../payroll-lists';
+import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from '../entities/payroll-lists';
 
 const ADMINS = ['Admin', 'Restricted Admin'] as const;
 

@@ -14,7 +14,7 @@ import {
   PAYROLL_LIST_SPEC,
   PAYROLL_PAYSLIP_LIST_SPEC,
   TEMPLATE_LIST_SPEC,
-} from '../payroll-lists';
+} from '../entities/payroll-lists';
 
 /** GET .../{id}/employees: by employee id unless sortField says otherwise (docs/api/decisions.md §6). */
 export const SELECTION_SPEC: ListSpec = {

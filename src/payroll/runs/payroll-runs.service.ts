@@ -27,7 +27,7 @@ import { onlyNetColumnOfCompleted, toPayrollDto } from './payroll-view';
 import { CellWrite, PayrollRunsRepository, RowScope, SELECTION_SPEC } from './payroll-runs.repository';
 import { PAYROLL_STATES } from './payroll.states';
 import { PayrollProcessingService } from './payroll-processing.service';
-import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from '../payroll-lists';
+import { PAYROLL_ERROR_LIST_SPEC, PAYROLL_LIST_SPEC } from '../entities/payroll-lists';
 
 export { SELECTION_SPEC };
 

@@ -5,9 +5,9 @@ import type { Payroll, PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { amountText } from '../config/payroll-columns';
 import { EngineEmployee, EngineResult, HookValues } from '../engine/payroll-engine';
-import { compileFormula, EmployeeFormulaField } from '../formula/formula';
 import type { ResolvedTable } from '../config/payroll-tables.service';
-import { Prorated, StoredProration } from '../engine/proration';
+import { Prorated } from '../engine/proration';
+import { EmployeeInputs, StoredHook } from '../engine/stored-inputs';
 
 /*
  * What a payroll run computed from (issue 32), kept with the run so that it can be explained and
@@ -15,64 +15,12 @@ import { Prorated, StoredProration } from '../engine/proration';
  * snapshot shared by every run processed with the same definitions.
  */
 
-/**
- * A hook column's value for one employee as the engine received it, and the records it came from
- * (their kind is the input's declared `source`, common/payroll-inputs). Kept small: a run stores one per employee and hook.
- */
-export interface StoredHook {
-  /** Null: no value (the column's default applies). */
-  value: string | null;
-  /** Ids of the source's records (attendance records, time entries, leave requests, ledger entries, payrolls); absent: none. */
-  records?: number[];
-  /** The arrears hook's parts, one per earlier run it recomputed (issue 44). */
-  arrears?: StoredArrears[];
-}
-
-/**
- * One earlier run's arrears (issue 44): its column recomputed from its stored inputs with the
- * history as known now, minus what it paid and what Completed runs since paid for it as arrears.
- */
-export interface StoredArrears {
-  payroll: number;
-  recomputed: string;
-  paid: string;
-  already_paid: string;
-  amount: string;
-  /** The changes recorded or cancelled after that run was processed that reach back into its period. */
-  changes: number[];
-}
-
-/** One employee's inputs of one run. */
-export interface EmployeeInputs {
-  /** The payroll-employee settings of the run. */
-  settings: { pay_frequency: number | null; currency: string | null; deduction_group: number | null };
-  minorUnit: number;
-  /** Salary component id → amount (prorated over the period when `proration` is set). */
-  salary: Record<string, string>;
-  /** How the salary was prorated (issue 44): absent when one salary was in force for the whole period. */
-  proration?: StoredProration;
-  /** The employment changes whose salaries it read (issue 44); absent for a run before history, or without it. */
-  salary_changes?: number[];
-  /** The formula fields the employee has (those without a value are left out). */
-  fields: Partial<Record<EmployeeFormulaField, number | null>>;
-  /** Hook column id → its value and sources. */
-  hooks: Record<string, StoredHook>;
-}
-
 /** A run's inputs: its columns (as the API shows them), each employee's inputs, and the payroll tables its scripts read. */
 export interface RunInputs {
   columns: PayrollColumnDto[];
   employees: ReadonlyMap<number, EmployeeInputs>;
   /** Table name → the version the run reads (issue 44); absent: none. */
   tables?: ReadonlyMap<string, ResolvedTable>;
-}
-
-/** The payroll tables the columns' scripts name (bracket, band, lookup). */
-export function tableNamesOf(columns: readonly PayrollColumnDto[]): string[] {
-  const names = new Set<string>();
-  for (const c of columns)
-    if (c.script && !c.calculation_hook) for (const t of compileFormula(c.script).formula?.tables ?? []) names.add(t);
-  return [...names];
 }
 
 export function engineEmployeeOf(id: number, inputs: EmployeeInputs): EngineEmployee {

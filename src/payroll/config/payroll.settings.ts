@@ -1,5 +1,5 @@
-import { bicProblem, ibanProblem } from '../common/banking/iban';
-import { declareSettings } from '../settings/settings.registry';
+import { bicProblem, ibanProblem } from '../../common/banking/iban';
+import { declareSettings } from '../../settings/settings.registry';
 
 /** Payroll's settings: the paying account and payslips (declared when this file loads, settings/settings.registry.ts). */
 export const COMPANY_IBAN = 'Company IBAN';

@@ -1,5 +1,5 @@
-import { ListSpec } from '../common/paging/list-request';
-import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES } from './entities/payroll-run.entities';
+import { ListSpec } from '../../common/paging/list-request';
+import { PAYROLL_STATUSES, PAYSLIP_DELIVERY_STATUSES } from './payroll-run.entities';
 
 /*
  * The sort and filter fields of payroll's lists: the services page with them and the controllers

@@ -9,15 +9,16 @@ import { SavePayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollDiffRowDto, PreviewChangeQueryDto } from '../dto/payroll-explain.dto';
 import { planColumns } from '../engine/payroll-engine';
 import { Payroll, PayrollCell } from '../entities/payroll-run.entities';
-import { PayrollConfigService } from './payroll-config.service';
-import { cellMap, DiffSide } from '../explain/payroll-diff';
-import { PayrollDiffService } from '../explain/payroll-diff.service';
-import { diffPage } from '../explain/diff-table';
+import { PayrollConfigService } from '../config/payroll-config.service';
+import { cellMap, DiffSide } from './payroll-diff';
+import { PayrollDiffService } from './payroll-diff.service';
+import { diffPage } from './diff-table';
 import { PayrollInputsService } from '../runs/payroll-inputs.service';
 import { PayrollProcessingService } from '../runs/payroll-processing.service';
 import { PayrollRunsService } from '../runs/payroll-runs.service';
-import { cellsOf, EmployeeInputs } from '../runs/run-inputs';
-import { engineColumnOf } from './payroll-columns';
+import { cellsOf } from '../runs/run-inputs';
+import { EmployeeInputs } from '../engine/stored-inputs';
+import { engineColumnOf } from '../config/payroll-columns';
 
 /**
  * POST /payroll_config/payroll-columns/preview-change (docs/api/decisions.md §18): the diff a column change would

@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { declareTaskSources } from '../common/outbox/task-sources';
-import { declareNotificationKinds } from '../common/outbox/notification-kinds';
-import { Reactions } from '../common/outbox/reactions';
-import './payroll.events';
-import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
-import { PayrollRunsService } from './runs/payroll-runs.service';
+import { declareTaskSources } from '../../common/outbox/task-sources';
+import { declareNotificationKinds } from '../../common/outbox/notification-kinds';
+import { Reactions } from '../../common/outbox/reactions';
+import '../payroll.events';
+import { PayslipDeliveriesRepository } from './payslip-deliveries.repository';
+import { PayrollRunsService } from '../runs/payroll-runs.service';
 
 declareTaskSources('payroll-review', 'payroll-failed', 'payslip-delivery');
 

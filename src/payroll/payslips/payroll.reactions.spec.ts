@@ -1,7 +1,7 @@
-import { Reactions } from '../common/outbox/reactions';
+import { Reactions } from '../../common/outbox/reactions';
 import { PayrollReactions } from './payroll.reactions';
-import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
-import { PayrollRunsService } from './runs/payroll-runs.service';
+import { PayslipDeliveriesRepository } from './payslip-deliveries.repository';
+import { PayrollRunsService } from '../runs/payroll-runs.service';
 
 /** What the payroll events do (issue 42), without a database: the reactions with their two reads stubbed. */
 describe('payroll reactions', () => {
