@@ -1,4 +1,4 @@
-import { ARREARS_INPUT } from '../config/payroll.payroll-inputs';
+import { alreadyPaid, changesReaching, stillOwed } from './arrears';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, MoreThanOrEqual, Not } from 'typeorm';
@@ -96,20 +96,9 @@ export class PayrollArrearsService {
     const parts = new Map<string, StoredArrears[]>(); // `${column}:${employee}` → parts, oldest run first
     const slices = timeSlices();
     for (const p of past) {
-      const processed = p.payroll.processedAt!.getTime();
       const reaching = new Map<number, number[]>();
       for (const employee of concerned) {
-        // Recorded (and not read by the run) or cancelled since it was processed.
-        const read = new Set(p.inputs.get(employee)?.salary_changes ?? []);
-        const ids = late
-          .get(employee)!
-          .filter((x) => x.effectiveDate <= p.payroll.dateEnd)
-          .filter(
-            (x) =>
-              (x.recordedAt.getTime() > processed && !read.has(x.id)) ||
-              (x.cancelledAt !== null && x.cancelledAt.getTime() > processed),
-          )
-          .map((x) => x.id);
+        const ids = changesReaching(p.payroll, p.inputs.get(employee)?.salary_changes ?? [], late.get(employee)!);
         if (ids.length && p.inputs.has(employee)) reaching.set(employee, ids);
       }
       const targets = columns.filter((c) => p.columns.some((x) => x.id === Number(c.args.column)));
@@ -142,8 +131,8 @@ export class PayrollArrearsService {
           );
           const paid = own.get(target)?.value ?? null;
           if (!recomputed || recomputed.value === null || paid === null) continue;
-          const already = this.alreadyPaid(past, p.payroll, employee, target);
-          const amount = new Dec(recomputed.value).minus(paid).minus(already);
+          const already = alreadyPaid(past, p.payroll, employee, target);
+          const amount = stillOwed(recomputed.value, paid, already);
           if (amount.isZero()) continue;
           const key = `${column.id}:${employee}`;
           parts.set(key, [
@@ -166,19 +155,5 @@ export class PayrollArrearsService {
       out.get(column)!.set(employee, { value: total.toString(), records: list.map((x) => x.payroll), arrears: list });
     }
     return out;
-  }
-
-  /** What Completed runs after `paidRun` paid as arrears of `column` for it (their stored arrears parts). */
-  private alreadyPaid(past: PastRun[], paidRun: Payroll, employee: number, column: number): Dec {
-    let already = new Dec(0);
-    for (const q of past) {
-      if (q.payroll.dateStart <= paidRun.dateEnd) continue;
-      for (const [key, hook] of Object.entries(q.inputs.get(employee)?.hooks ?? {})) {
-        const def = q.columns.find((c) => String(c.id) === key);
-        if (def?.calculation_hook !== ARREARS_INPUT || Number(def.calculation_hook_args.column) !== column) continue;
-        for (const part of hook.arrears ?? []) if (part.payroll === paidRun.id) already = already.plus(part.amount);
-      }
-    }
-    return already;
   }
 }
