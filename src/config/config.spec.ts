@@ -1,3 +1,6 @@
+// The documents' namespace is theirs (documents.config.ts): loaded here as the application loads it.
+import '../documents/documents.config';
+import '../webhooks/webhooks.config';
 import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig, parseByteSize, parseDatabaseUrl, parseDuration } from './config';
 
@@ -169,5 +172,21 @@ describe('configuration', () => {
       url: 'mysql://root:@127.0.0.1:3306/hr',
     });
     expect(parseDatabaseUrl('sqlite:')).toBeNull();
+  });
+
+  it('a module declares and validates its own namespace; its bad values fail the start beside the platform’s, each by name (issue 64 item 6)', () => {
+    expect(loadConfig({ WEBHOOK_ATTEMPTS: '3' }).webhooks).toMatchObject({ attempts: 3, allowPrivate: false });
+    let error: unknown;
+    try {
+      loadConfig({ WEBHOOK_ATTEMPTS: '0', WEBHOOK_DISABLE_AFTER: 'soon', PORT: 'x' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.filter((l) => /^(PORT|WEBHOOK_)/.test(l))).toEqual([
+      'PORT: must be an integer from 0 to 65535, got "x"',
+      'WEBHOOK_ATTEMPTS: must be an integer from 1 to 50, got "0"',
+      expect.stringMatching(/^WEBHOOK_DISABLE_AFTER: must be a duration such as 90s/),
+    ]);
   });
 });

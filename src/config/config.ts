@@ -1,10 +1,13 @@
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { ConfigReader, Env, parseByteSize } from './config-reader';
+
+export { parseByteSize, parseDuration } from './config-reader';
 
 /**
  * Typed configuration. This is the only module that reads process.env (through loadConfig's
- * argument): everything else receives an AppConfig. Invalid values fail at boot with one line
- * per bad variable, naming it.
+ * argument): everything else receives an AppConfig. The platform's variables are read here; each
+ * module declares its own namespace in its `<module>.config.ts` (declareConfig, ModuleConfig).
+ * Invalid values fail at boot with one line per bad variable, naming it.
  */
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -18,10 +21,6 @@ export type DatabaseConfig =
   { type: 'sqlite'; path: string; snapshot?: Buffer } | { type: 'mysql'; url: string };
 
 /** The kinds of document file the service can recognise by their bytes (never HTML or SVG: they run script in a browser). */
-export const DOCUMENT_FILE_KINDS = ['pdf', 'png', 'jpeg', 'webp', 'docx', 'xlsx', 'text'] as const;
-export type DocumentFileKind = (typeof DOCUMENT_FILE_KINDS)[number];
-
-/** An S3-compatible bucket for stored files (FILE_STORAGE=s3://bucket/prefix). */
 export interface S3Settings {
   bucket: string;
   /** Key prefix, '' or ending in '/'. */
@@ -65,7 +64,8 @@ export interface MetricsSettings {
   workerHost: string;
 }
 
-export interface AppConfig {
+/** The platform's configuration; modules add their namespaces (ModuleConfig, declareConfig). */
+export interface PlatformConfig {
   port: number;
   /** HTTP processes sharing the port (node:cluster); API_PROCESSES=auto = the number of cores. */
   apiProcesses: number;
@@ -111,13 +111,6 @@ export interface AppConfig {
    * (Fastify's trustProxy). Never "every hop": a client could then name any address it likes.
    */
   trustProxy: false | number | string[];
-  /** Payroll diffs (GET /payroll_config/payrolls/{id}/diff): computed in the API process. */
-  diff: {
-    /** Diffs of different pairs computed at once (DIFF_MAX_CONCURRENT); more → 429. */
-    maxConcurrent: number;
-    /** What the kept diffs may hold in bytes (DIFF_CACHE_BYTES; DiffTable.bytes). */
-    cacheBytes: number;
-  };
   /** How long clients may take to send (issue 41): slow ones are cut before they exhaust the process. */
   http: {
     /** The request line and headers (HTTP_HEADERS_TIMEOUT). */
@@ -138,8 +131,6 @@ export interface AppConfig {
   /** How long a validated access token is cached in each process. */
   tokenCacheMs: number;
   loginRateLimit: { perAddress: number; perUsername: number; windowSec: number };
-  /** How long an insights figure is reused per scope and period (0: computed on every request). */
-  insightsCacheMs: number;
   /**
    * log2 of scrypt's cost N for new password hashes (PASSWORD_SCRYPT_COST, 15 by default: about
    * 0.3 s of CPU per hash on the development machine; at least 14 in production, see docs/operations.md). Hashes made
@@ -154,16 +145,8 @@ export interface AppConfig {
   passwordHashQueue: number;
   /** How long the employee list's `total` is reused for the same scope, filters and search (0: counted on every request). */
   listTotalsCacheMs: number;
-  /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
-  payrollRunTimeoutSec: number;
   /** Where stored files live (FILE_STORAGE): local disk, or an S3-compatible bucket. */
   fileStorage: { type: 'local'; dir: string } | ({ type: 's3' } & S3Settings);
-  documents: {
-    /** One uploaded document file (DOCUMENT_MAX_BYTES; 413 beyond, nothing kept). */
-    maxBytes: number;
-    /** The kinds of file accepted (DOCUMENT_ALLOWED_TYPES), decided by their bytes. */
-    allowedTypes: DocumentFileKind[];
-  };
   /** Payslip PDFs (issue 29): the system's Chromium and qpdf; where they are missing, no PDFs. */
   pdf: {
     /** CHROMIUM_PATH, else the Debian package's /usr/bin/chromium (it may not exist). */
@@ -177,24 +160,6 @@ export interface AppConfig {
     /** PDF_SANDBOX: Chromium's sandbox, auto (unless root), on or off. */
     sandbox: 'auto' | 'on' | 'off';
   };
-  imports: {
-    /** Where a job keeps its local copy of the file it reads (removed when its pass ends). */
-    dir: string;
-    /** An upload's size (IMPORT_MAX_BYTES). */
-    maxBytes: number;
-    /** Data rows of one file. */
-    maxRows: number;
-    /** Characters of one cell. */
-    maxCellChars: number;
-    /** What an XLSX file may unpack to, all parts together (the worksheet streams; this is the zip bomb's bound). */
-    maxUnzippedBytes: number;
-    /** Shared strings an XLSX file may hold (IMPORT_MAX_SHARED_STRINGS): they stay in memory while its rows are read. */
-    maxSharedStrings: number;
-    /** Their characters together (IMPORT_MAX_SHARED_STRING_CHARS). */
-    maxSharedStringChars: number;
-    /** An import left in a job's state longer than this without progress (its worker died) is run again. */
-    stalledSec: number;
-  };
   /** POST /users/me/password attempts per user and window. */
   passwordChangeRateLimit: { perUser: number; windowSec: number };
   /** The outbox relay (issue 42): hands each new event to every subscriber (notifications, tasks, webhooks). */
@@ -204,29 +169,31 @@ export interface AppConfig {
     /** Events per subscriber and transaction (OUTBOX_RELAY_BATCH). */
     batch: number;
   };
-  /** Notifications (issue 30): made from the outbox's events, shown in the feed and its stream. */
-  notifications: {
-    /** Open streams one user may hold per API process (NOTIFICATION_STREAMS_PER_USER); more → 429. */
-    streamsPerUser: number;
-    /** A comment line on every open stream this often, so proxies keep it open (NOTIFICATION_HEARTBEAT_MS). */
-    heartbeatMs: number;
-    /** Immediate e-mails one user gets per hour (NOTIFICATION_EMAILS_PER_HOUR); beyond, they wait for a digest an hour later. */
-    emailsPerHour: number;
-    /** How often a consuming process looks for notification e-mails and digests that are due (NOTIFICATION_EMAIL_SWEEP_MS). */
-    emailSweepMs: number;
-  };
-  webhooks: {
-    /** Deliver to loopback, private, link-local and metadata addresses (tests, on-premise receivers). */
-    allowPrivate: boolean;
-    /** A delivery attempt's timeout. */
-    timeoutMs: number;
-    /** First retry delay of a failed delivery; doubles each attempt. */
-    retryBackoffMs: number;
-    /** Attempts per event and subscription. */
-    attempts: number;
-    /** A subscription whose deliveries have failed for this long is disabled. */
-    disableAfterSec: number;
-  };
+}
+
+/**
+ * What modules add to the configuration, each under its own key, by declaration merging in their
+ * `<module>.config.ts` (`declare module '../config/config' { interface ModuleConfig { ... } }`),
+ * beside the loader they declare with declareConfig.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ModuleConfig {}
+
+export type AppConfig = PlatformConfig & ModuleConfig;
+
+const loaders = new Map<string, (read: ConfigReader) => unknown>();
+
+/**
+ * Declares a module's namespace (when its `<module>.config.ts` loads): `load` reads its variables
+ * with `read`, whose problems fail the start beside the platform's, each naming its variable.
+ */
+export function declareConfig<K extends keyof ModuleConfig>(key: K, load: (read: ConfigReader) => ModuleConfig[K]): void {
+  if (loaders.has(key) && loaders.get(key) !== load) throw new Error(`configuration ${key} is declared twice`);
+  loaders.set(key, load);
+}
+
+function moduleConfigs(read: ConfigReader): ModuleConfig {
+  return Object.fromEntries([...loaders].map(([key, load]) => [key, load(read)])) as unknown as ModuleConfig;
 }
 
 export class ConfigError extends Error {
@@ -234,26 +201,6 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
-}
-
-const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-/** '90' (seconds), '45s', '15m', '1h', '30d' → seconds; null when malformed. */
-export function parseDuration(value: string): number | null {
-  const m = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
-  if (!m) return null;
-  const seconds = Number(m[1]) * (m[2] ? DURATION_UNITS[m[2]] : 1);
-  return seconds > 0 ? seconds : null;
-}
-
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 };
-
-/** '1048576', '512kb', '1mb' → bytes; null when malformed. */
-export function parseByteSize(value: string): number | null {
-  const m = /^(\d+)\s*(b|kb|mb)?$/i.exec(value.trim());
-  if (!m) return null;
-  const bytes = Number(m[1]) * SIZE_UNITS[(m[2] ?? '').toLowerCase()];
-  return bytes > 0 ? bytes : null;
 }
 
 export function parseDatabaseUrl(value: string): DatabaseConfig | null {
@@ -267,8 +214,6 @@ export function parseDatabaseUrl(value: string): DatabaseConfig | null {
   }
   return null;
 }
-
-type Env = Record<string, string | undefined>;
 
 const IPV4_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/;
 const IPV6_CIDR = /^[0-9a-f:]+(:\d{1,3}(\.\d{1,3}){3})?(\/\d{1,3})?$/i;
@@ -297,51 +242,9 @@ export function parseTrustProxy(raw: string | undefined): false | number | strin
 
 /** Reads and validates the configuration; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Env): AppConfig {
-  const problems: string[] = [];
-  const get = (name: string): string | undefined => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
-
-  const int = (name: string, def: number, min: number, max: number): number => {
-    const raw = get(name);
-    if (raw === undefined) return def;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min || n > max) {
-      problems.push(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
-      return def;
-    }
-    return n;
-  };
-  const bool = (name: string, def: boolean): boolean => {
-    const raw = get(name);
-    if (raw === undefined) return def;
-    if (/^(true|1|yes)$/i.test(raw)) return true;
-    if (/^(false|0|no)$/i.test(raw)) return false;
-    problems.push(`${name}: must be true or false, got "${raw}"`);
-    return def;
-  };
-  const duration = (name: string, def: string): number => {
-    const raw = get(name) ?? def;
-    const s = parseDuration(raw);
-    if (s === null) {
-      problems.push(`${name}: must be a duration such as 90s, 15m, 1h or 30d, got "${raw}"`);
-      return parseDuration(def) as number;
-    }
-    return s;
-  };
-  const url = (name: string, protocols: string[]): string | null => {
-    const raw = get(name);
-    if (raw === undefined) return null;
-    try {
-      const u = new URL(raw);
-      if (!protocols.includes(u.protocol)) throw new Error('protocol');
-      return raw;
-    } catch {
-      problems.push(`${name}: must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-      return null;
-    }
-  };
+  const read = new ConfigReader(env);
+  const { get, int, bool, duration, url, size, oneOf } = read;
+  const problems = read.problems;
 
   const basePath = (get('BASE_PATH') ?? '').replace(/\/+$/, '');
   if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
@@ -357,13 +260,6 @@ export function loadConfig(env: Env): AppConfig {
   const bodyRaw = get('BODY_LIMIT') ?? '1mb';
   const bodyLimit = parseByteSize(bodyRaw);
   if (bodyLimit === null) problems.push(`BODY_LIMIT: must be a size such as 1048576, 512kb or 1mb, got "${bodyRaw}"`);
-
-  const size = (name: string, fallback: string): number => {
-    const raw = get(name) ?? fallback;
-    const bytes = parseByteSize(raw);
-    if (bytes === null) problems.push(`${name}: must be a size such as 1048576, 512kb or 50mb, got "${raw}"`);
-    return bytes ?? parseByteSize(fallback)!;
-  };
 
   const fileStorage = (): AppConfig['fileStorage'] => {
     const raw = get('FILE_STORAGE') ?? 'local:./data/files';
@@ -390,31 +286,6 @@ export function loadConfig(env: Env): AppConfig {
     };
   };
 
-  const documentTypes = (): DocumentFileKind[] => {
-    const raw = get('DOCUMENT_ALLOWED_TYPES') ?? DOCUMENT_FILE_KINDS.join(',');
-    const kinds = [
-      ...new Set(
-        raw
-          .split(',')
-          .map((k) => k.trim().toLowerCase())
-          .filter(Boolean),
-      ),
-    ];
-    const bad = kinds.filter((k) => !(DOCUMENT_FILE_KINDS as readonly string[]).includes(k));
-    if (bad.length || !kinds.length) {
-      problems.push(`DOCUMENT_ALLOWED_TYPES: a list of ${DOCUMENT_FILE_KINDS.join(', ')}; got "${raw}"`);
-      return [...DOCUMENT_FILE_KINDS];
-    }
-    return kinds as DocumentFileKind[];
-  };
-
-  /** One of `values` (case ignored), else a problem and the default. */
-  const oneOf = <T extends string>(name: string, values: readonly T[], def: T): T => {
-    const raw = (get(name) ?? def).toLowerCase() as T;
-    if (values.includes(raw)) return raw;
-    problems.push(`${name}: must be one of ${values.join(', ')}, got "${raw}"`);
-    return def;
-  };
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -481,7 +352,7 @@ export function loadConfig(env: Env): AppConfig {
   const mailFrom = get('MAIL_FROM') ?? 'HR <no-reply@localhost>';
   const publicUrl = (get('PUBLIC_URL') ?? `http://${host}:${port}${basePath}`).replace(/\/+$/, '');
 
-  const config: AppConfig = {
+  const config = {
     port,
     apiProcesses,
     host,
@@ -509,10 +380,6 @@ export function loadConfig(env: Env): AppConfig {
     bodyLimit: bodyLimit ?? 1024 * 1024,
     logLevel,
     trustProxy: typeof trustProxy === 'string' ? false : trustProxy,
-    diff: {
-      maxConcurrent: int('DIFF_MAX_CONCURRENT', 2, 1, 64),
-      cacheBytes: size('DIFF_CACHE_BYTES', '128mb'),
-    },
     http: {
       headersTimeoutMs: duration('HTTP_HEADERS_TIMEOUT', '15s') * 1000,
       requestTimeoutMs: duration('HTTP_REQUEST_TIMEOUT', '30s') * 1000,
@@ -529,33 +396,17 @@ export function loadConfig(env: Env): AppConfig {
       perUsername: int('LOGIN_RATE_LIMIT_PER_USERNAME', 10, 1, 100_000),
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
     },
-    insightsCacheMs: int('INSIGHTS_CACHE_MS', 30_000, 0, 3_600_000),
     passwordScryptCost: int('PASSWORD_SCRYPT_COST', 15, 10, 20),
     passwordHashConcurrency: int('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
     passwordHashQueue: int('PASSWORD_HASH_QUEUE', 32, 0, 10_000),
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
-    payrollRunTimeoutSec: duration('PAYROLL_RUN_TIMEOUT', '15m'),
     fileStorage: fileStorage(),
-    documents: {
-      maxBytes: size('DOCUMENT_MAX_BYTES', '20mb'),
-      allowedTypes: documentTypes(),
-    },
     pdf: {
       chromiumPath: get('CHROMIUM_PATH') ?? '/usr/bin/chromium',
       pages: int('PDF_PAGES', 2, 1, 16),
       timeoutMs: int('PDF_TIMEOUT_MS', 15_000, 1000, 120_000),
       qpdfPath: get('QPDF_PATH') ?? '/usr/bin/qpdf',
       sandbox: oneOf('PDF_SANDBOX', ['auto', 'on', 'off'] as const, 'auto'),
-    },
-    imports: {
-      dir: get('IMPORT_DIR') ?? join(tmpdir(), 'hr-imports'),
-      maxBytes: size('IMPORT_MAX_BYTES', '50mb'),
-      maxRows: int('IMPORT_MAX_ROWS', 500_000, 1, 10_000_000),
-      maxCellChars: int('IMPORT_MAX_CELL_CHARS', 32_767, 100, 1_000_000),
-      maxUnzippedBytes: size('IMPORT_MAX_UNZIPPED_BYTES', '512mb'),
-      maxSharedStrings: int('IMPORT_MAX_SHARED_STRINGS', 1_000_000, 1000, 50_000_000),
-      maxSharedStringChars: int('IMPORT_MAX_SHARED_STRING_CHARS', 32_000_000, 100_000, 1_000_000_000),
-      stalledSec: duration('IMPORT_STALLED_AFTER', '2m'),
     },
     passwordChangeRateLimit: {
       perUser: int('PASSWORD_CHANGE_RATE_LIMIT', 5, 1, 100_000),
@@ -565,21 +416,8 @@ export function loadConfig(env: Env): AppConfig {
       relayMs: int('OUTBOX_RELAY_MS', 250, 10, 600_000),
       batch: int('OUTBOX_RELAY_BATCH', 500, 1, 5000),
     },
-    notifications: {
-      streamsPerUser: int('NOTIFICATION_STREAMS_PER_USER', 5, 1, 100),
-      heartbeatMs: int('NOTIFICATION_HEARTBEAT_MS', 15_000, 100, 300_000),
-      emailsPerHour: int('NOTIFICATION_EMAILS_PER_HOUR', 20, 1, 10_000),
-      emailSweepMs: int('NOTIFICATION_EMAIL_SWEEP_MS', 5_000, 10, 600_000),
-    },
-    webhooks: {
-      allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
-      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-      // 13 attempts 30 s apart doubling: the last one about 34 hours after the first.
-      retryBackoffMs: int('WEBHOOK_RETRY_BACKOFF_MS', 30_000, 10, 3_600_000),
-      attempts: int('WEBHOOK_ATTEMPTS', 13, 1, 50),
-      disableAfterSec: duration('WEBHOOK_DISABLE_AFTER', '24h'),
-    },
-  };
+    ...moduleConfigs(read),
+  } as AppConfig;
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -4,7 +4,7 @@ import { Transform, TransformCallback } from 'node:stream';
 import { DomainException } from '../common/errors/domain.exception';
 import { XLSX_TYPE } from '../common/export/sheet-writers';
 import { FileStore } from '../common/storage/file-store';
-import { DocumentFileKind } from '../config/config';
+import { DocumentFileKind } from './documents.config';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

@@ -3,7 +3,7 @@ import { IncomingHttpHeaders } from 'node:http';
 import { finished, Readable } from 'node:stream';
 import { DomainException, ValidationException } from '../common/errors/domain.exception';
 import { FileStore, StoredObject } from '../common/storage/file-store';
-import { DocumentFileKind } from '../config/config';
+import { DocumentFileKind } from './documents.config';
 import { checkFileKind, fileKindOf, KIND_TYPES, safeFileName, SniffTap, zipEntryNames } from './document-files';
 
 /** A request as the upload routes hand it over: its headers and its unread body. */

@@ -1,3 +1,4 @@
+import './documents.config';
 import { DocumentsReactions } from './documents.reactions';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';

@@ -1,3 +1,4 @@
+import './insights.config';
 import { declareMobileModule } from '../settings/settings.registry';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';

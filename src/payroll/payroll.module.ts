@@ -1,3 +1,4 @@
+import './payroll.config';
 import { declareMobileModule } from '../settings/settings.registry';
 import { PayrollDataImport, PayrollEmployeesImport, SalariesImport } from './runs/payroll.import';
 import { declareApiTag } from '../common/openapi/api-tags';

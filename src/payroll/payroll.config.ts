@@ -1,0 +1,22 @@
+import { declareConfig } from '../config/config';
+
+/** Payroll's configuration (DIFF_*, PAYROLL_RUN_TIMEOUT), declared beside the module that reads it. */
+declare module '../config/config' {
+  interface ModuleConfig {
+    /** Payroll diffs (GET /payroll_config/payrolls/{id}/diff): computed in the API process. */
+    diff: {
+      /** Diffs of different pairs computed at once (DIFF_MAX_CONCURRENT); more → 429. */
+      maxConcurrent: number;
+      /** What the kept diffs may hold in bytes (DIFF_CACHE_BYTES; DiffTable.bytes). */
+      cacheBytes: number;
+    };
+    /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
+    payrollRunTimeoutSec: number;
+  }
+}
+
+declareConfig('diff', ({ int, size }) => ({
+  maxConcurrent: int('DIFF_MAX_CONCURRENT', 2, 1, 64),
+  cacheBytes: size('DIFF_CACHE_BYTES', '128mb'),
+}));
+declareConfig('payrollRunTimeoutSec', ({ duration }) => duration('PAYROLL_RUN_TIMEOUT', '15m'));
