@@ -106,7 +106,6 @@ export const KNOWN_TWO_WAY = [
   'leave:.<->ledger',
   'leave:dto<->ledger',
   'leave:entities<->ledger',
-  'webhooks:.<->dto',
 ];
 
 /** The folder of a file inside its module: its first sub-folder, or `.` for the module's root. */

@@ -2,7 +2,8 @@ import { ApiInt } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { WEBHOOK_EVENTS } from '../webhook-events';
+// The declared events themselves (common/outbox/event-schemas: a live list, as webhook-events.ts reads it).
+import { WEBHOOK_EVENT_NAMES as WEBHOOK_EVENTS } from '../../common/outbox/event-schemas';
 import { OptionalText, Trim } from '../../common/validation/decorators';
 
 export class WebhookDto {
