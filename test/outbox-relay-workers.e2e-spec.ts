@@ -157,7 +157,7 @@ describeIf(INTEGRATION, NEEDS_SERVERS)('outbox relay with worker processes kille
           const w = new NodeProcess(env.script, env.pauseInBatch ? { ...workerEnv, ...pause } : workerEnv);
           workers.push(w);
           // "handling seq from..to" from the relay; "paused ... at seq n" (the batch from n + 1 on) from the preload.
-          const batch = /"msg":"(?:(\w+): handling seq (\d+)\.\.(\d+)|paused in a batch of (\w+) at seq (\d+))"/;
+          const batch = /"msg":"(?:([\w-]+): handling seq (\d+)\.\.(\d+)|paused in a batch of ([\w-]+) at seq (\d+))"/;
           const announced = () =>
             w.lines
               .map((l) => batch.exec(l))
