@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { APPROVAL_KINDS } from './approval-kinds';
+import { APPROVAL_KINDS } from './kinds/approval-kinds';
 import { DELEGATION_LIST_SPEC } from './approval-views';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';

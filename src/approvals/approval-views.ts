@@ -1,6 +1,6 @@
 import { ApprovalViewDto } from './dto/approvals.dto';
 import { ListSpec } from '../common/paging/list-request';
-import { APPROVAL_KINDS } from './approval-kinds';
+import { APPROVAL_KINDS } from './kinds/approval-kinds';
 import { Approval, ApprovalDecision } from './entities/approval.entities';
 
 /** A request's chain as its DTO shows it: each step with its decisions (`decisions`: of any approvals, oldest first). */

@@ -9,7 +9,7 @@ import { ApprovalPoliciesService } from './approval-policies.service';
 import { ApprovalDelegationsController, ApprovalPoliciesController, ApprovalsController } from './approvals.controller';
 import { ApprovalReactions } from './approvals.reactions';
 import { ApprovalsService } from './approvals.service';
-import { ApprovalAbsences } from './approval-kinds';
+import { ApprovalAbsences } from './kinds/approval-kinds';
 import { ApprovalsRepository } from './approvals.repository';
 import { APPROVAL_ENTITIES } from './entities/approval.entities';
 

@@ -3,7 +3,7 @@ import { declareNotificationKinds } from '../common/outbox/notification-kinds';
 import { Reactions } from '../common/outbox/reactions';
 import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { ApprovalsService } from './approvals.service';
-import { approvalKind } from './approval-kinds';
+import { approvalKind } from './kinds/approval-kinds';
 import { ApprovalKind } from './entities/approval.entities';
 import './approvals.events';
 

@@ -8,7 +8,7 @@ import { DomainException } from '../common/errors/domain.exception';
 import { recordEvent } from '../common/outbox/outbox';
 import { RecipientRule } from '../common/outbox/reactions';
 import { ApprovalsRepository } from './approvals.repository';
-import { ApprovalAbsences } from './approval-kinds';
+import { ApprovalAbsences } from './kinds/approval-kinds';
 import {
   ChainDecision,
   decide,

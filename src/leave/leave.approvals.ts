@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ApprovalAbsences, declareApprovalKind } from '../approvals/approval-kinds';
+import { ApprovalAbsences, declareApprovalKind } from '../approvals/kinds/approval-kinds';
 import { LeaveRepository } from './leave.repository';
 
 /** Leave requests go through approval chains: their kind, how they are named and reached, and their tasks. */

@@ -18,7 +18,7 @@ import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, SingleLine, Trim } from '../../common/validation/decorators';
 import { APPROVAL_STATUSES, DECISIONS, STEP_MODES } from '../entities/approval.entities';
-import { APPROVAL_KINDS } from '../approval-kinds';
+import { APPROVAL_KINDS } from '../kinds/approval-kinds';
 
 /** Steps a policy may have, approvers a step may name, ids a condition may list. */
 export const MAX_STEPS = 10;

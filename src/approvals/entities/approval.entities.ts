@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** A kind of request that chains approve (`leave`, `time`): declared by its module (approval-kinds.ts). */
+/** A kind of request that chains approve (`leave`, `time`): declared by its module (approvals/kinds/approval-kinds.ts). */
 export type ApprovalKind = string;
 
 export const STEP_MODES = ['any', 'all'] as const;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Catalogue } from '../common/declarations/catalogue';
+import { Catalogue } from '../../common/declarations/catalogue';
 
 /** What a kind of request that goes through approval chains is, as its module declares it. */
 export interface ApprovalKindDeclaration {
