@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { TokenService } from '../src/auth/token.service';
 import { optimizeSqlite } from '../src/common/database/sqlite-statistics';
 import { addDays } from '../src/common/time/days';
-import { withEmployeeLock } from '../src/employees/employee-lock';
+import { withEmployeeLock } from '../src/employees/core/employee-lock';
 import { DATED_FIELDS, segmentsAt, RecordedChange } from '../src/employees/history/employment-history';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { EmploymentHistoryWriter } from '../src/employees/history/employment-history.writer';

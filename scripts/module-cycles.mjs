@@ -9,7 +9,6 @@
 //   node scripts/module-cycles.mjs [srcDir]   exit 1 and list each cycle (a file per edge) and each forbidden import
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
 
@@ -93,20 +92,6 @@ export function moduleCycles(graph) {
   return groups;
 }
 
-/**
- * Two-way folder pairs that were there when the rule came (issue 64 item 5), each to be undone:
- * `module:folder<->folder`, the root folder as `.`. A pair not listed fails the lint, and so does a
- * listed pair that is gone (so that the list only shrinks).
- */
-export const KNOWN_TWO_WAY = [
-  'auth:.<->mfa',
-  'common:audit<->database',
-  'employees:.<->history',
-  'leave:.<->ledger',
-  'leave:dto<->ledger',
-  'leave:entities<->ledger',
-];
-
 /** The folder of a file inside its module: its first sub-folder, or `.` for the module's root. */
 function folderOf(srcDir, path) {
   const parts = relative(srcDir, path).split(sep);
@@ -154,17 +139,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(
       `${from} imports ${to} (${file}): a subscriber of the outbox imports no module beyond ${PLATFORM.join(', ')}; declare the reaction in ${to}/${to}.reactions.ts`,
     );
-  const pairs = twoWayFolders(srcDir);
-  // The list is this repository's: a tree elsewhere (the script's own test) is held to none.
-  const known = srcDir === resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src') ? KNOWN_TWO_WAY : [];
-  const twoWay = pairs.filter(([pair]) => !known.includes(pair));
+  const twoWay = twoWayFolders(srcDir);
   for (const [pair, one, other] of twoWay)
     console.error(
       `folders importing each other both ways: ${pair} (${one}; ${other}): shared types go down a layer (docs/ARCHITECTURE.md, "Folders")`,
     );
-  const undone = known.filter((pair) => !pairs.some(([p]) => p === pair));
-  for (const pair of undone)
-    console.error(`${pair} no longer imports both ways: take it off KNOWN_TWO_WAY in scripts/module-cycles.mjs`);
-  if (cycles.length || forbidden.length || twoWay.length || undone.length) process.exit(1);
+  if (cycles.length || forbidden.length || twoWay.length) process.exit(1);
   console.log(`no import cycle between the ${graph.size} modules of ${relative(process.cwd(), srcDir) || '.'}`);
 }

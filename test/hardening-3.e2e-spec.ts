@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { safeFileName } from '../src/documents/document-files';
-import { EmployeesRepository } from '../src/employees/employees.repository';
+import { EmployeesRepository } from '../src/employees/core/employees.repository';
 import { ImportRecord } from '../src/imports/entities/import.entities';
 import { ImportsService } from '../src/imports/imports.service';
 import { IMPORT_JOB, importJobId } from '../src/imports/imports.jobs';

@@ -3,9 +3,9 @@ import { AccrualChangesSubscriber } from '../src/leave/ledger/accrual-changes.su
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../src/common/auth/auth-user';
 import { EmployeesService } from '../src/employees/employees.service';
-import { baseOf } from '../src/leave/ledger/accrual-engine';
+import { baseOf } from '../src/leave/engine/accrual-engine';
 import { HOLE_TTL_MS, holesOf, keptHoles, HOLES_KEPT } from '../src/leave/ledger/change-marks';
-import { plusDays } from '../src/leave/ledger/calendar';
+import { plusDays } from '../src/leave/engine/calendar';
 import { LeaveAccrualsService } from '../src/leave/ledger/leave-accruals.service';
 import { LeaveBalancesService } from '../src/leave/ledger/leave-balances.service';
 import { LeaveLedgerRepository } from '../src/leave/ledger/leave-ledger.repository';

@@ -10,7 +10,7 @@ import { parseListQuery } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
-import { withEmployeeLock } from '../employees/employee-lock';
+import { withEmployeeLock } from '../employees/core/employee-lock';
 import { ApprovalsRepository } from './approvals.repository';
 import { PendingApprovalDto } from './dto/approvals.dto';
 import { Approval, ApprovalApprover, ApprovalDecision, ResolvedStep } from './entities/approval.entities';

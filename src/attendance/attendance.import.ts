@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { declareImportKind } from '../common/import/import-kinds.constants';
 import { EntityManager } from 'typeorm';
 import { ImportColumn, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
-import { EmployeeLookup, EmployeeRowsKind } from '../employees/employee-lookup';
+import { EmployeeLookup, EmployeeRowsKind } from '../employees/core/employee-lookup';
 import { rowByRow } from '../common/import/row-by-row';
 import { AttendanceService } from './attendance.service';
 import { CreateAttendanceDto } from './dto/attendance.dto';

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { toWholeSecond } from '../common/database/whole-second';
+import { toWholeSecond } from '../common/time/instants';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec } from '../common/paging/list-request';
-import { EmployeeAccessService } from '../employees/employee-access.service';
-import { EmployeesRepository, RecordList } from '../employees/employees.repository';
+import { EmployeeAccessService } from '../employees/core/employee-access.service';
+import { EmployeesRepository, RecordList } from '../employees/core/employees.repository';
 import { EmployeesService } from '../employees/employees.service';
 import { recordAudit } from '../common/audit/audit-log';
-import { withEmployeeLock } from '../employees/employee-lock';
+import { withEmployeeLock } from '../employees/core/employee-lock';
 import { PUNCH_BACKDATING_HOURS } from './attendance.settings';
 import { SettingsService } from '../settings/settings.service';
 

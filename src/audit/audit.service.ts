@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, In, LessThan, Repository } from 'typeorm';
 import { ListSpec } from '../common/paging/list-request';
-import { EmployeesRepository, RecordList } from '../employees/employees.repository';
+import { EmployeesRepository, RecordList } from '../employees/core/employees.repository';
 import { AuditEntryDto } from './dto/audit-entry.dto';
 import { AuditEntry } from './entities/audit-entry.entity';
 

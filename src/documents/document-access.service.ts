@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { FeedItem, FeedReadRules } from '../common/outbox/feed-read-rules';
 import { AuthUser } from '../common/auth/auth-user';
 import { DomainException, NotFoundException } from '../common/errors/domain.exception';
-import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeeAccessService } from '../employees/core/employee-access.service';
 import { DocumentTypesService } from './document-types.service';
 import { DocumentsRepository } from './documents.repository';
 import { DocumentRecord } from './entities/document.entities';

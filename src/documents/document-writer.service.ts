@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
-import { toWholeSecond } from '../common/database/whole-second';
+import { toWholeSecond } from '../common/time/instants';
 import { ValidationException } from '../common/errors/domain.exception';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { FILE_STORE, FileStore } from '../common/storage/file-store';

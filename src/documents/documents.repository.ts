@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { findPage, ListRequest, ListSpec, sampleListRequest } from '../common/paging/list-request';
 import { Page } from '../common/paging/page';
-import { EmployeesRepository } from '../employees/employees.repository';
+import { EmployeesRepository } from '../employees/core/employees.repository';
 import {
   DOCUMENT_STATUSES,
   DocumentFileRemoval,

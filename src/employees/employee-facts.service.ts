@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
-import { wholeYears } from './employee-rules';
+import { wholeYears } from './core/employee-rules';
 import { Employee } from './entities/employee.entity';
-import { EmployeeName, EmployeesRepository } from './employees.repository';
+import { EmployeeName, EmployeesRepository } from './core/employees.repository';
 import { EmploymentHistoryRepository } from './history/employment-history.repository';
 import { SalaryLine } from './history/employment-history';
 import { datedProps } from './history/employment-history.writer';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, ObjectLiteral, Repository } from 'typeorm';
-import { EmployeeScope } from './employee-access.service';
+import { EmployeeScope } from './core/employee-access.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
@@ -11,7 +11,7 @@ import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { ReferenceKind, ReferenceService } from '../reference/reference.service';
 import { StatusHistoryItemDto, StatusMessageDto } from './dto/employee-items.dto';
-import { EmployeeAccessService } from './employee-access.service';
+import { EmployeeAccessService } from './core/employee-access.service';
 import {
   EmployeeCertification,
   EmployeeEducation,

@@ -21,11 +21,12 @@ import {
 import { createValidationPipe } from '../common/validation/validation-pipe';
 import { ReferenceService } from '../reference/reference.service';
 import { CreateEmployeeDto, UpdateEmployeeDto } from './dto/employee.dto';
-import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
-import { EMPLOYEE_FIELDS } from './employee-fields';
-import { EmployeesRepository } from './employees.repository';
-import { datesProblem, effectiveDateProblem, newEmployee, SELF_REFERENCE } from './employee-rules';
-import { auditView } from './employee-views';
+import { EmployeeAccessService, EmployeeScope } from './core/employee-access.service';
+import { EMPLOYEE_FIELDS } from './core/employee-fields';
+import { EMPLOYEE_REFS, label } from './core/employee-lookup';
+import { EmployeesRepository } from './core/employees.repository';
+import { datesProblem, effectiveDateProblem, newEmployee, SELF_REFERENCE } from './core/employee-rules';
+import { auditView } from './core/employee-views';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
 import { EmploymentHistoryService } from './history/employment-history.service';
 import { DATED_FIELDS } from './history/employment-history';
@@ -35,19 +36,6 @@ import { Employee } from './entities/employee.entity';
 
 /** Declared when this file loads (common/import/import-kinds.constants.ts). */
 const EMPLOYEES_IMPORT = declareImportKind('employees');
-
-const LABELS: Record<string, string> = {
-  employee_id: 'Employee ID',
-  ssn_num: 'SSN',
-  nic_num: 'NIC',
-  address1: 'Address line 1',
-  address2: 'Address line 2',
-  approver1: 'Approver 1',
-  approver2: 'Approver 2',
-  approver3: 'Approver 3',
-};
-
-export const label = (field: string) => LABELS[field] ?? field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
 
 /** One new employee whose references all exist in the demo company (test/imports.e2e-spec.ts dry-runs it there). */
 const EXAMPLES: Record<string, string | number> = {
@@ -66,8 +54,6 @@ const EXAMPLES: Record<string, string | number> = {
 };
 
 const DATES = new Set(['birthday', 'joined_date', 'confirmation_date', 'termination_date']);
-/** Fields that name another employee: by employee_id in a file. */
-export const EMPLOYEE_REFS = new Set(['supervisor', 'approver1', 'approver2', 'approver3']);
 
 const FIELD_COLUMNS: readonly ImportColumn[] = EMPLOYEE_FIELDS.map((f) => ({
   field: f.api,

@@ -9,7 +9,7 @@ import {
   REMINDER_PROBATION_DAYS,
 } from './employees.settings';
 import { SettingsService } from '../settings/settings.service';
-import { EmployeesRepository } from './employees.repository';
+import { EmployeesRepository } from './core/employees.repository';
 
 // Reminders of the daily job (settings Reminders: ... switch them on and say how early).
 declareNotificationKinds({

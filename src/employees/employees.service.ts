@@ -18,14 +18,14 @@ import {
   EmployeeListQueryDto,
   UpdateEmployeeDto,
 } from './dto/employee.dto';
-import { EmployeeAccessService, employeeRef, EmployeeScope } from './employee-access.service';
-import { EMPLOYEE_FIELDS } from './employee-fields';
+import { EmployeeAccessService, employeeRef, EmployeeScope } from './core/employee-access.service';
+import { EMPLOYEE_FIELDS } from './core/employee-fields';
 import { Employee } from './entities/employee.entity';
-import { assertEmployeeVersion } from './employee-version';
+import { assertEmployeeVersion } from './core/employee-version';
 import { transaction } from '../common/database/transaction';
-import { withEmployeeLock } from './employee-lock';
-import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './employees.repository';
-import { datesProblem, newEmployee, settleTermination } from './employee-rules';
+import { withEmployeeLock } from './core/employee-lock';
+import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './core/employees.repository';
+import { datesProblem, newEmployee, settleTermination } from './core/employee-rules';
 import {
   auditView,
   DepartmentChangeHook,
@@ -33,9 +33,9 @@ import {
   TerminationHook,
   toCurrentEmployee,
   toListItem,
-} from './employee-views';
-import { EmployeeHooks } from './employee-hooks';
-import { EmployeeMapper, Patch } from './employee-mapper';
+} from './core/employee-views';
+import { EmployeeHooks } from './core/employee-hooks';
+import { EmployeeMapper, Patch } from './core/employee-mapper';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
 import { datedPatch, employeeAsOf, maxDay } from './history/as-of';
 import { recordAudit } from '../common/audit/audit-log';

@@ -4,8 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { RecordSql, RecordSqlAs } from '../common/database/record-sql';
 import { sqlDialect, SqlDialect } from '../common/database/sql-dialect';
-import { EmployeeScope } from '../employees/employee-access.service';
-import { EmployeesRepository } from '../employees/employees.repository';
+import { EmployeeScope } from '../employees/core/employee-access.service';
+import { EmployeesRepository } from '../employees/core/employees.repository';
 import { MAX_LEAVE_SPAN_DAYS } from '../leave/working-days';
 import { COUNTED_ENTRY_STATUSES } from '../timesheets/time-entry-days';
 

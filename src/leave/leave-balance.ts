@@ -1,6 +1,6 @@
 import { DomainException } from '../common/errors/domain.exception';
 import type { LeaveTypeBalanceDto } from './dto/leave.dto';
-import { fromH, toH } from './ledger/accrual-engine';
+import { fromH, toH } from './engine/accrual-engine';
 import type { Balance } from './ledger/leave-balances';
 
 /** Days are counted in halves: one decimal, never binary-float noise such as 2.3000000000000003. */

@@ -1,3 +1,4 @@
+import { dateOnly } from './engine/calendar';
 import { WORK_WEEK } from './leave.settings';
 import { parseWorkWeek, workingDays } from './working-days';
 import type { LeaveStatus } from './entities/leave.entities';
@@ -13,9 +14,6 @@ export interface LeaveDayRequest {
   dateEnd: string;
   halfDay: boolean;
 }
-
-/** A DATE column's value as 'YYYY-MM-DD' (SQLite answers text, MariaDB text or a Date). */
-export const dateOnly = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
 export const LEAVE_DAY_COLUMNS = [
   'request_id',

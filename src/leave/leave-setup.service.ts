@@ -6,16 +6,16 @@ import { DomainException, NotFoundException, ValidationException } from '../comm
 import { ListSpec } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
-import { EmployeeAccessService } from '../employees/employee-access.service';
-import { EmployeesRepository } from '../employees/employees.repository';
-import { withEmployeeLock } from '../employees/employee-lock';
+import { EmployeeAccessService } from '../employees/core/employee-access.service';
+import { EmployeesRepository } from '../employees/core/employees.repository';
+import { withEmployeeLock } from '../employees/core/employee-lock';
 import { ReferenceCrud } from '../common/crud/crud';
 import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
 import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
 import { LeavePolicyAssignment } from './entities/leave-ledger.entities';
 import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
-import { fixedPerPeriod } from './ledger/accrual-engine';
-import { daysInclusive } from './ledger/calendar';
+import { fixedPerPeriod } from './engine/accrual-engine';
+import { daysInclusive } from './engine/calendar';
 
 export const ENTITLEMENT_SPEC: ListSpec = {
   idColumn: 'x.id',

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ImportColumn, ImportKinds, ImportRow, ImportRun, ImportSession, RowDetail } from '../common/import/import-kind';
 import { idsByName, rowByRow } from '../common/import/row-by-row';
-import { EmployeeLookup, EmployeeRowsKind } from '../employees/employee-lookup';
+import { EmployeeLookup, EmployeeRowsKind } from '../employees/core/employee-lookup';
 import { SetEntitlementDto } from './dto/leave.dto';
 import { LeaveOpeningDto } from './dto/leave-ledger.dto';
 import { LeavePeriod, LeaveType } from './entities/leave.entities';

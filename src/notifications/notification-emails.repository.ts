@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../common/database/record-sql';
 import { NotificationEmail, NotificationEmailStatus } from './entities/notification.entities';
-import { fromSqlInstant, sqlInstant } from '../common/database/whole-second';
+import { fromSqlInstant, sqlInstant } from '../common/time/instants';
 
 /** Rows per multi-row statement. */
 const BATCH = 500;

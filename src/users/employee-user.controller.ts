@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { EmployeeAccessService } from '../employees/employee-access.service';
+import { EmployeeAccessService } from '../employees/core/employee-access.service';
 import { CreateUserForEmployeeDto, CreateUserResponseDto } from './dto/user-account.dto';
 import { UserAccountsService } from './user-accounts.service';
 

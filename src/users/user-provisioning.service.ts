@@ -8,7 +8,7 @@ import { recordAudit } from '../common/audit/audit-log';
 import { UserLevel } from '../common/auth/user-level';
 import { transaction } from '../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
-import { EmployeeLookup } from '../employees/employee-lookup';
+import { EmployeeLookup } from '../employees/core/employee-lookup';
 import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
 import { UserAccountsService } from './user-accounts.service';

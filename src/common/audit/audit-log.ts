@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ChangeEvent, recordEvents } from '../outbox/outbox';
 import { auditContext } from './audit-context';
-import { sqlInstant } from '../database/whole-second';
+import { sqlInstant } from '../time/instants';
 
 /** The table the Audit module owns and lists; every module writes to it through recordAudit. */
 export const AUDIT_TABLE = 'audit_log';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { transaction } from '../database/transaction';
-import { fromSqlInstant } from '../database/whole-second';
+import { fromSqlInstant } from '../time/instants';
 import { Metrics, Sample } from '../metrics/metrics';
 import { JobQueue } from '../queue/job-queue.service';
 import { defineJob } from '../queue/queue.constants';

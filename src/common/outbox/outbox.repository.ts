@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../database/record-sql';
-import { sqlInstant } from '../database/whole-second';
+import { sqlInstant } from '../time/instants';
 import { OUTBOX_TABLE } from './outbox';
 import { OutboxCursor } from './outbox.entities';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { sqlInstant } from '../database/whole-second';
+import { sqlInstant } from '../time/instants';
 
 /** The outbox: every module's events, written in the transaction of each change; the relay hands them to the subscribers. */
 export const OUTBOX_TABLE = 'outbox_events';

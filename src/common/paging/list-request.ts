@@ -6,7 +6,7 @@ import { fullTextCondition, FullTextSpec } from '../database/full-text';
 import { ErrorDetail, ValidationException } from '../errors/domain.exception';
 import { DateRangeListQueryDto, ListQueryDto, PageQueryDto, SearchableListQueryDto, SortOrder } from './list-query.dto';
 import { Page } from './page';
-import { sqlInstant, toWholeSecond } from '../database/whole-second';
+import { sqlInstant, toWholeSecond } from '../time/instants';
 import { TotalsCache } from './totals-cache';
 
 /** `key`: a text column holding record ids (or names): a string, or an integer as its decimal text. */

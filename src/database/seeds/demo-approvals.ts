@@ -5,7 +5,7 @@ import { ApprovalPoliciesService } from '../../approvals/approval-policies.servi
 import { ApprovalsService } from '../../approvals/approvals.service';
 import { ApprovalPolicy } from '../../approvals/entities/approval.entities';
 import { OutboxRelay } from '../../common/outbox/outbox-relay';
-import { withEmployeeLock } from '../../employees/employee-lock';
+import { withEmployeeLock } from '../../employees/core/employee-lock';
 import { Employee } from '../../employees/entities/employee.entity';
 import { LeaveType } from '../../leave/entities/leave.entities';
 import { leaveSummary } from '../../leave/leave-request-views';

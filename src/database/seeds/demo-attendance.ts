@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dateOnly } from '../../leave/leave-days';
+import { dateOnly } from '../../leave/engine/calendar';
 import { insertRows, prng } from './seed-tools';
 
 /**

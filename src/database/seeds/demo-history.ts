@@ -4,7 +4,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
 import { addDays } from '../../common/time/days';
-import { withEmployeeLock } from '../../employees/employee-lock';
+import { withEmployeeLock } from '../../employees/core/employee-lock';
 import { Employee } from '../../employees/entities/employee.entity';
 import { DatedValues, SalaryLine } from '../../employees/history/employment-history';
 import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';

@@ -3,7 +3,7 @@ import { declareImportKind } from '../../common/import/import-kinds.constants';
 import { ImportColumn, ImportKinds, ImportRun, ImportSession, RowDetail } from '../../common/import/import-kind';
 import { rowByRow } from '../../common/import/row-by-row';
 import { IsRefId } from '../../common/validation/decorators';
-import { EmployeeLookup, EmployeeRowsKind } from '../employee-lookup';
+import { EmployeeLookup, EmployeeRowsKind } from '../core/employee-lookup';
 import { CreateBankAccountDto } from './bank-accounts.dto';
 import { BankAccountsService } from './bank-accounts.service';
 

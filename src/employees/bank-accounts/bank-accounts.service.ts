@@ -8,8 +8,8 @@ import { DomainException, NotFoundException, ValidationException } from '../../c
 import { ListQueryDto } from '../../common/paging/list-query.dto';
 import { findTablePage, ListSpec, parseListQuery } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
-import { EmployeeAccessService } from '../employee-access.service';
-import { withEmployeeLock } from '../employee-lock';
+import { EmployeeAccessService } from '../core/employee-access.service';
+import { withEmployeeLock } from '../core/employee-lock';
 import { BankAccountDto, CreateBankAccountDto, UpdateBankAccountDto } from './bank-accounts.dto';
 import { EmployeeBankAccount } from './bank-account.entity';
 

@@ -1,7 +1,7 @@
-import { EMPLOYEE_FIELDS, EmployeeField } from '../employee-fields';
+import { EMPLOYEE_FIELDS, EmployeeField } from '../core/employee-fields';
 import { Employee } from '../entities/employee.entity';
 import { DATED_FIELDS, DatedValues } from './employment-history';
-import { EmploymentSegment } from './employment-history.entities';
+import { EmploymentSegment } from '../entities/employment-history.entities';
 import { datedProps } from './employment-history.writer';
 
 /** The employee as it was (or will be) on `asOf`: the dated fields of `segment`, the status of that day. */

@@ -13,9 +13,9 @@ import {
 import { rowByRow } from '../../common/import/row-by-row';
 import { IsRefId } from '../../common/validation/decorators';
 import { ReferenceService } from '../../reference/reference.service';
-import { EMPLOYEE_FIELDS } from '../employee-fields';
-import { EMPLOYEE_REFS, label } from '../employees.import';
-import { EmployeeLookup, EmployeeRowsKind } from '../employee-lookup';
+import { EMPLOYEE_FIELDS } from '../core/employee-fields';
+import { EMPLOYEE_REFS, label } from '../core/employee-lookup';
+import { EmployeeLookup, EmployeeRowsKind } from '../core/employee-lookup';
 import { RecordChangeDto } from './dto/employment-history.dto';
 import { DATED_FIELDS, DatedField } from './employment-history';
 import { EmploymentHistoryService } from './employment-history.service';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
-import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
+import { ChangeStatus, EmploymentChange, EmploymentSegment } from '../entities/employment-history.entities';
 
 /** The segment of an employee in force on a day: the latest that began by then. */
 const SEGMENT_ON =

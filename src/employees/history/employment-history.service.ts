@@ -6,12 +6,12 @@ import { recordAudit } from '../../common/audit/audit-log';
 import { AuthUser } from '../../common/auth/auth-user';
 import { SET_REPLACEMENT } from '../../common/database/transaction';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
-import { EmployeeAccessService, employeeRef, EmployeeScope } from '../employee-access.service';
-import { withEmployeeLock } from '../employee-lock';
-import { EmployeeMapper } from '../employee-mapper';
-import { assertEmployeeVersion } from '../employee-version';
-import { effectiveDateProblem } from '../employee-rules';
-import { EmployeesRepository } from '../employees.repository';
+import { EmployeeAccessService, employeeRef, EmployeeScope } from '../core/employee-access.service';
+import { withEmployeeLock } from '../core/employee-lock';
+import { EmployeeMapper } from '../core/employee-mapper';
+import { assertEmployeeVersion } from '../core/employee-version';
+import { effectiveDateProblem } from '../core/employee-rules';
+import { EmployeesRepository } from '../core/employees.repository';
 import { Employee } from '../entities/employee.entity';
 import {
   ChangeFieldsDto,
@@ -20,7 +20,7 @@ import {
   RecordChangeDto,
   SegmentDto,
 } from './dto/employment-history.dto';
-import { EmploymentChange } from './employment-history.entities';
+import { EmploymentChange } from '../entities/employment-history.entities';
 import { EmploymentHistoryRepository } from './employment-history.repository';
 import { CHANGE_STATES, CHANGES, ChangeInput, EmploymentHistoryWriter, fieldOf, toRecorded } from './employment-history.writer';
 import { DATED_FIELDS, DatedField, DatedValues, SalaryLine, Segment, segmentsAt } from './employment-history';

@@ -5,12 +5,12 @@ import { recordAudit } from '../../common/audit/audit-log';
 import { recordEvent } from '../../common/outbox/outbox';
 import { StateMachine } from '../../common/state/state-machine';
 import { addDays } from '../../common/time/days';
-import { EMPLOYEE_FIELDS } from '../employee-fields';
-import { EmployeeHooks } from '../employee-hooks';
-import { auditView } from '../employee-views';
+import { EMPLOYEE_FIELDS } from '../core/employee-fields';
+import { EmployeeHooks } from '../core/employee-hooks';
+import { auditView } from '../core/employee-views';
 import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
 import { Employee } from '../entities/employee.entity';
-import { ChangeStatus, EmploymentChange, EmploymentSegment } from './employment-history.entities';
+import { ChangeStatus, EmploymentChange, EmploymentSegment } from '../entities/employment-history.entities';
 import { EmploymentHistoryRepository } from './employment-history.repository';
 import {
   DATED_FIELDS,

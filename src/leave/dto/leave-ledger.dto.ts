@@ -4,7 +4,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, NotEquals } from 'class-validator';
 import { DateRangeListQueryDto } from '../../common/paging/list-query.dto';
 import { IsCalendarDate, IsRefId, Nullable, Trim } from '../../common/validation/decorators';
-import { ACCRUALS, LEDGER_KINDS, LEDGER_SOURCES } from '../ledger/accrual-engine';
+import { ACCRUALS, LEDGER_KINDS, LEDGER_SOURCES } from '../engine/accrual-engine';
 import { DaysValue as LeaveDays } from './leave.dto';
 
 /** Ledger days carry two decimals (a monthly 2.08). */

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { Accrual, LedgerKind, LedgerSource } from '../ledger/accrual-engine';
+import type { Accrual, LedgerKind, LedgerSource } from '../engine/accrual-engine';
 
 /** DECIMAL day counts as JSON numbers (MariaDB returns "2.50", SQLite 2.5); null stays null. */
 const DAYS = { to: (v: number | null | undefined) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };

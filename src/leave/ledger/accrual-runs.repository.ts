@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RecordSql, RecordSqlAs } from '../../common/database/record-sql';
-import { dateOnly } from '../leave-days';
+import { dateOnly } from '../engine/calendar';
 import { LeavePolicy } from '../entities/leave-ledger.entities';
-import { PolicyRule, toRule } from './accrual-engine';
-import { DueFacts } from './accrual-due';
+import { PolicyRule, toRule } from '../engine/accrual-engine';
+import { DueFacts } from '../engine/accrual-due';
 import { ChangeMarks, changedIds, holesColumn, holesFromColumn, holesOf, keptHoles } from './change-marks';
 import { ACCRUAL_CHANGES } from './accrual-changes.subscriber';
 

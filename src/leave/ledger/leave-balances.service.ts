@@ -6,7 +6,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { ValidationException } from '../../common/errors/domain.exception';
 import { parseListQuery } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
-import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { EmployeeAccessService } from '../../employees/core/employee-access.service';
 import { LeaveBalanceDto, LeaveBalanceQueryDto, LeaveLedgerEntryDto, LeaveLedgerQueryDto } from '../dto/leave-ledger.dto';
 import { LeaveType } from '../entities/leave.entities';
 import {
@@ -20,8 +20,8 @@ import {
   Owed,
   PolicyResolver,
   windowsOf,
-} from './accrual-engine';
-import { maxDay, plusDays } from './calendar';
+} from '../engine/accrual-engine';
+import { maxDay, plusDays } from '../engine/calendar';
 import { Balance, balanceDto, BalanceView, LEDGER_LIST_SPEC, sumBalance, toLedgerDto, windowsAround } from './leave-balances';
 import { LeaveLedgerRepository } from './leave-ledger.repository';
 import { LiabilityBalance } from './liability.repository';

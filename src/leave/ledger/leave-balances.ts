@@ -1,8 +1,8 @@
 import { ListSpec } from '../../common/paging/list-request';
 import { LeaveBalanceDto, LeaveLedgerEntryDto } from '../dto/leave-ledger.dto';
 import { LeaveLedgerEntry } from '../entities/leave-ledger.entities';
-import { dateOnly } from '../leave-days';
-import { fromH, LEDGER_KINDS, LedgerKind, PolicyRule, Window, windowOn } from './accrual-engine';
+import { dateOnly } from '../engine/calendar';
+import { fromH, LEDGER_KINDS, LedgerKind, PolicyRule, Window, windowOn } from '../engine/accrual-engine';
 
 /** The leave ledger's read model, pure: the list, the balance and its view, as the API shows them. */
 

@@ -4,12 +4,12 @@ import { Brackets, DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuil
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { findPage, ListRequest } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
-import { EmployeeScope } from '../../employees/employee-access.service';
-import { EmployeesRepository } from '../../employees/employees.repository';
-import { dateOnly } from '../leave-days';
+import { EmployeeScope } from '../../employees/core/employee-access.service';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
+import { dateOnly } from '../engine/calendar';
 import { LeaveDay, LeavePeriod, LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry, LeavePolicy, LeavePolicyAssignment } from '../entities/leave-ledger.entities';
-import { AssignmentRule, EmployeeFacts, Entry, LedgerKind, Period, PolicyRule, toH, toRule } from './accrual-engine';
+import { AssignmentRule, EmployeeFacts, Entry, LedgerKind, Period, PolicyRule, toH, toRule } from '../engine/accrual-engine';
 
 /** A ledger row to insert (days in days, not hundredths). */
 export type NewLedgerEntry = Omit<LeaveLedgerEntry, 'id' | 'createdAt'>;

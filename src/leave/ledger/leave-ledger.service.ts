@@ -5,8 +5,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../../common/audit/audit-log';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DomainException, ValidationException } from '../../common/errors/domain.exception';
-import { EmployeeAccessService } from '../../employees/employee-access.service';
-import { withEmployeeLock } from '../../employees/employee-lock';
+import { EmployeeAccessService } from '../../employees/core/employee-access.service';
+import { withEmployeeLock } from '../../employees/core/employee-lock';
 import {
   CreateLeaveAdjustmentDto,
   CreateLeaveEncashmentDto,
@@ -15,8 +15,8 @@ import {
 } from '../dto/leave-ledger.dto';
 import { LeaveType } from '../entities/leave.entities';
 import { LeaveLedgerEntry } from '../entities/leave-ledger.entities';
-import { dateOnly } from '../leave-days';
-import { fromH, toH, windowOn, windowsOf } from './accrual-engine';
+import { dateOnly } from '../engine/calendar';
+import { fromH, toH, windowOn, windowsOf } from '../engine/accrual-engine';
 import { toLedgerDto } from './leave-balances';
 import { LeaveBalancesService } from './leave-balances.service';
 import { LeaveLedgerRepository, NewLedgerEntry } from './leave-ledger.repository';

@@ -1,11 +1,11 @@
 import { AccrualChangesSubscriber } from './accrual-changes.subscriber';
 import { Injectable } from '@nestjs/common';
-import { EmployeeScope } from '../../employees/employee-access.service';
-import { dueRules, employeesDue, policiesDue } from './accrual-due';
-import { windowOn } from './accrual-engine';
+import { EmployeeScope } from '../../employees/core/employee-access.service';
+import { dueRules, employeesDue, policiesDue } from '../engine/accrual-due';
+import { windowOn } from '../engine/accrual-engine';
 import { AccrualRunsRepository } from './accrual-runs.repository';
 import { holesColumn } from './change-marks';
-import { plusDays } from './calendar';
+import { plusDays } from '../engine/calendar';
 import { LeaveBalancesService } from './leave-balances.service';
 import { LiabilityRow } from './leave-balances';
 import { LeaveLedgerRepository } from './leave-ledger.repository';

@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { RecordSql, RecordSqlAs } from '../../common/database/record-sql';
 import { timeSlices } from '../../common/async/time-slices';
 import { transaction } from '../../common/database/transaction';
-import { EmployeeScope } from '../../employees/employee-access.service';
-import { EmployeesRepository } from '../../employees/employees.repository';
-import { dateOnly } from '../leave-days';
+import { EmployeeScope } from '../../employees/core/employee-access.service';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
+import { dateOnly } from '../engine/calendar';
 import { LiabilityRow } from './leave-balances';
 import { ChangeMarks, holesColumn, holesFromColumn } from './change-marks';
 

@@ -9,7 +9,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { RecentResults } from '../../common/cache/recent-results';
 import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
 import { Page } from '../../common/paging/page';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import {
   DiffCauseDto,
   PayrollDiffColumnDto,

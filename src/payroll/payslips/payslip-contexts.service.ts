@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import { ReferenceService } from '../../reference/reference.service';
 import { COMPANY_LOGO, COMPANY_NAME } from '../../settings/settings.registry';
 import { SettingsService } from '../../settings/settings.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import { Payslip, PayslipDeliveryStatus } from '../entities/payroll-run.entities';
 import { RowScope } from '../runs/payroll-runs.repository';
 

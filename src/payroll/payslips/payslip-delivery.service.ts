@@ -7,7 +7,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { transaction } from '../../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
 import { PdfRenderer } from '../../common/pdf/pdf-renderer';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import { MailService } from '../../mail/mail.service';
 import { MailOutbox } from '../../mail/outbox/mail-outbox.service';
 import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../config/payroll.settings';

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordEvent } from '../../common/outbox/outbox';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import { MailSettledPayload } from '../../mail/outbox/mail.events';
 import { ComposedMail, MailOutbox } from '../../mail/outbox/mail-outbox.service';
 import { OutgoingMail } from '../../mail/outbox/outgoing-mail.entity';

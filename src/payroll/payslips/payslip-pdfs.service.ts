@@ -4,7 +4,7 @@ import { DataSource, EntityManager, IsNull, MoreThan, Not } from 'typeorm';
 import { PaperSize, PdfRenderer } from '../../common/pdf/pdf-renderer';
 import { DocumentTypesService, PAYSLIP_DOCUMENT_TYPE } from '../../documents/document-types.service';
 import { GeneratedDocumentsService } from '../../documents/generated-documents.service';
-import { DeliveryFields, EmployeesRepository } from '../../employees/employees.repository';
+import { DeliveryFields, EmployeesRepository } from '../../employees/core/employees.repository';
 import { PAYSLIP_PAPER_SIZE, PAYSLIP_PDF_PASSWORD } from '../config/payroll.settings';
 import { SettingsService } from '../../settings/settings.service';
 import { Payroll, Payslip } from '../entities/payroll-run.entities';

@@ -10,7 +10,7 @@ import { parseListQuery } from '../../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../../common/paging/list-query.dto';
 import { Page } from '../../common/paging/page';
 import { JobQueue } from '../../common/queue/job-queue.service';
-import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { EmployeeAccessService } from '../../employees/core/employee-access.service';
 import { PayrollDto, PayslipDto } from '../dto/payroll-run.dto';
 import { Payroll, PayrollStatus, Payslip } from '../entities/payroll-run.entities';
 import { PayrollGridService } from '../runs/payroll-grid.service';

@@ -8,7 +8,7 @@ import { PageQueryDto } from '../../common/paging/list-query.dto';
 import { pageOf } from '../../common/paging/list-request';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { EmployeeName, EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeeName, EmployeesRepository } from '../../employees/core/employees.repository';
 import { PayrollDataDto, PayrollEmployeeRowDto } from '../dto/payroll-run.dto';
 import { PayrollColumn, PayrollEmployee } from '../entities/payroll-config.entities';
 import { Payroll } from '../entities/payroll-run.entities';

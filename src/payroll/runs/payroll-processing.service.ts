@@ -4,7 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { recordEvent } from '../../common/outbox/outbox';
 import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import { ReferenceService } from '../../reference/reference.service';
 import { PayrollEmployeeRowDto } from '../dto/payroll-run.dto';
 import { computePayrollYielding, EngineResult, planColumns } from '../engine/payroll-engine';

@@ -5,7 +5,7 @@ import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { findPage, ListRequest, ListSpec, sampleListRequest } from '../../common/paging/list-request';
 import { Page } from '../../common/paging/page';
-import { EmployeesRepository, JOINED_EMPLOYEE } from '../../employees/employees.repository';
+import { EmployeesRepository, JOINED_EMPLOYEE } from '../../employees/core/employees.repository';
 import { PayrollEmployee } from '../entities/payroll-config.entities';
 import { Payroll, PayrollCell, PayrollError, Payslip, PayslipTemplate } from '../entities/payroll-run.entities';
 import {

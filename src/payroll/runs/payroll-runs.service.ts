@@ -8,8 +8,8 @@ import { ErrorDetail, NotFoundException, ValidationException } from '../../commo
 import { parseListQuery } from '../../common/paging/list-request';
 import { ListQueryDto, PageQueryDto } from '../../common/paging/list-query.dto';
 import { Page } from '../../common/paging/page';
-import { EmployeeAccessService } from '../../employees/employee-access.service';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeeAccessService } from '../../employees/core/employee-access.service';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 import { ReferenceService } from '../../reference/reference.service';
 import {
   PayrollDataDto,

@@ -9,7 +9,7 @@ import { createValidationPipe } from '../../common/validation/validation-pipe';
 import { IsCalendarDate, IsRefId } from '../../common/validation/decorators';
 import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
 import { IsOptional } from 'class-validator';
-import { EmployeeLookup, EmployeeRowsKind } from '../../employees/employee-lookup';
+import { EmployeeLookup, EmployeeRowsKind } from '../../employees/core/employee-lookup';
 import { CellEditDto } from '../dto/payroll-run.dto';
 import { SalaryItemInputDto, SavePayrollEmployeeDto } from '../dto/payroll-config.dto';
 import { DeductionGroup, PayFrequency, PayrollEmployee, SalaryComponent } from '../entities/payroll-config.entities';

@@ -5,7 +5,7 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { ApiCursorEnvelope, ApiErrors } from '../../common/envelope/api-envelope.decorators';
 import { ValidationException } from '../../common/errors/domain.exception';
 import { CursorPage } from '../../common/paging/cursor-page';
-import { EmployeeAccessService } from '../../employees/employee-access.service';
+import { EmployeeAccessService } from '../../employees/core/employee-access.service';
 import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
 import { FeedReadRules } from '../../common/outbox/feed-read-rules';
 import { WEBHOOK_EVENTS } from '../webhook-events';

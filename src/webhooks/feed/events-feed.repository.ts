@@ -4,8 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RecordSql } from '../../common/database/record-sql';
 import { OutboxEvent } from '../../common/outbox/outbox.entities';
-import { EmployeeScope } from '../../employees/employee-access.service';
-import { EmployeesRepository } from '../../employees/employees.repository';
+import { EmployeeScope } from '../../employees/core/employee-access.service';
+import { EmployeesRepository } from '../../employees/core/employees.repository';
 
 /** A sequenced event as the feed reads it. */
 export interface FeedRow {

@@ -13,7 +13,7 @@ import {
   SingleLine,
   Trim,
 } from '../../../common/validation/decorators';
-import { CHANGE_STATUSES, ChangeStatus } from '../employment-history.entities';
+import { CHANGE_STATUSES, ChangeStatus } from '../../entities/employment-history.entities';
 
 function DatedRef(description: string) {
   return (target: object, key: string) => {

@@ -2,6 +2,9 @@
 
 const DAY_MS = 86_400_000;
 
+/** A DATE column's value as 'YYYY-MM-DD' (SQLite answers text, MariaDB text or a Date). */
+export const dateOnly = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+
 /**
  * Day strings ↔ epoch days, remembered: the accrual job does this arithmetic for every employee on
  * the same few hundred days, and parsing and formatting dates was a third of its time. Bounded:

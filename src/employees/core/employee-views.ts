@@ -1,10 +1,10 @@
-import { bodyEtag } from '../common/http/body-etag';
-import { successEnvelope } from '../common/envelope/envelope.hook';
-import { DepartmentMove } from './history/employment-history';
+import { bodyEtag } from '../../common/http/body-etag';
+import { successEnvelope } from '../../common/envelope/envelope.hook';
+import { DepartmentMove } from '../../common/database/day-rollup';
 import { EntityManager } from 'typeorm';
-import { CurrentEmployeeDto, EmployeeListItemDto } from './dto/employee.dto';
+import { CurrentEmployeeDto, EmployeeListItemDto } from '../dto/employee.dto';
 import { EMPLOYEE_FIELDS } from './employee-fields';
-import { Employee } from './entities/employee.entity';
+import { Employee } from '../entities/employee.entity';
 
 /** A row of LIST_SOURCE: integer and text columns, which both drivers return as numbers and strings. */
 export function toListItem(row: unknown[]): EmployeeListItemDto {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
-import { AuthUser } from '../common/auth/auth-user';
-import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../common/database/record-sql';
+import { AuthUser } from '../../common/auth/auth-user';
+import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import {
   Condition,
   findPage,
@@ -13,13 +13,13 @@ import {
   RowsSource,
   sampleListRequest,
   updatedSinceCondition,
-} from '../common/paging/list-request';
-import { ListQueryDto } from '../common/paging/list-query.dto';
-import { Page } from '../common/paging/page';
-import { TotalsCache } from '../common/paging/totals-cache';
+} from '../../common/paging/list-request';
+import { ListQueryDto } from '../../common/paging/list-query.dto';
+import { Page } from '../../common/paging/page';
+import { TotalsCache } from '../../common/paging/totals-cache';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
-import { Employee, EMPLOYEE_STATUSES } from './entities/employee.entity';
-import { EmploymentSegment } from './history/employment-history.entities';
+import { Employee, EMPLOYEE_STATUSES } from '../entities/employee.entity';
+import { EmploymentSegment } from '../entities/employment-history.entities';
 
 /** A list of one kind of employee-owned record: all the caller may list (its own included), or one employee's it may see. */
 export type RecordList<D> = (caller: AuthUser, query: ListQueryDto, employeeId?: number) => Promise<Page<D>>;

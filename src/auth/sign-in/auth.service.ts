@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException } from '../common/errors/domain.exception';
-import { RateLimitsService } from './rate-limits.service';
-import { REQUIRE_SSO, levelsIn } from './auth.settings';
-import { SettingsService } from '../settings/settings.service';
-import { MfaService } from './mfa/mfa.service';
-import { IssuedTokens, loginBucket, TokenService } from './token.service';
-import { DirectoryUser } from './user-directory';
+import { DomainException } from '../../common/errors/domain.exception';
+import { RateLimitsService } from '../rate-limits.service';
+import { REQUIRE_SSO, levelsIn } from '../auth.settings';
+import { SettingsService } from '../../settings/settings.service';
+import { MfaService } from '../mfa/mfa.service';
+import { IssuedTokens, loginBucket, TokenService } from '../token.service';
+import { DirectoryUser } from '../user-directory';
 
 const TOKEN_FIELDS = [
   'grant_type',

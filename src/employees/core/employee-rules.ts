@@ -1,5 +1,5 @@
-import { ErrorDetail } from '../common/errors/domain.exception';
-import { Employee } from './entities/employee.entity';
+import { ErrorDetail } from '../../common/errors/domain.exception';
+import { Employee } from '../entities/employee.entity';
 
 /**
  * The rules of an employee record that POST and PUT /employees and the employees import share, so

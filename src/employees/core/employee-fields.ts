@@ -1,5 +1,5 @@
-import { ReferenceKind } from '../reference/reference.service';
-import { Employee } from './entities/employee.entity';
+import { ReferenceKind } from '../../reference/reference.service';
+import { Employee } from '../entities/employee.entity';
 
 type Prop = Exclude<keyof Employee, 'id' | 'createdAt' | 'updatedAt'>;
 

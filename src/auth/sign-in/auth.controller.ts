@@ -1,13 +1,13 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { BodyTypes } from '../common/http/route-config';
+import { BodyTypes } from '../../common/http/route-config';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../common/auth/access.decorators';
-import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
-import { RawResponse } from '../common/envelope/raw-response.decorator';
+import { Public } from '../../common/auth/access.decorators';
+import { ApiErrors, ApiOkEnvelope } from '../../common/envelope/api-envelope.decorators';
+import { RawResponse } from '../../common/envelope/raw-response.decorator';
 import { AuthService } from './auth.service';
-import { RevokeRequestDto, RevokeResponseDto, TokenRequestDto, TokenResponseDto } from './dto/token.dto';
-import { IssuedTokens } from './token.service';
+import { RevokeRequestDto, RevokeResponseDto, TokenRequestDto, TokenResponseDto } from '../dto/token.dto';
+import { IssuedTokens } from '../token.service';
 
 @ApiTags('Authentication')
 @Controller('oauth')

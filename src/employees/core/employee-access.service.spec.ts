@@ -1,9 +1,9 @@
 import { Repository } from 'typeorm';
-import { AuthUser } from '../common/auth/auth-user';
-import { UserLevel } from '../common/auth/user-level';
+import { AuthUser } from '../../common/auth/auth-user';
+import { UserLevel } from '../../common/auth/user-level';
 import { employeeListCondition, employeeRecordsCondition } from './employees.repository';
 import { EmployeeAccessService, EmployeeRef, isApproverOf } from './employee-access.service';
-import { Employee } from './entities/employee.entity';
+import { Employee } from '../entities/employee.entity';
 
 const caller = (level: UserLevel, employeeId: number | null, departmentIds: number[] = []): AuthUser => ({
   id: 1,

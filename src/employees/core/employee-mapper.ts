@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorDetail, ValidationException } from '../common/errors/domain.exception';
-import { ReferenceService } from '../reference/reference.service';
-import { CreateEmployeeDto, EmployeeDto } from './dto/employee.dto';
+import { ErrorDetail, ValidationException } from '../../common/errors/domain.exception';
+import { ReferenceService } from '../../reference/reference.service';
+import { CreateEmployeeDto, EmployeeDto } from '../dto/employee.dto';
 import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
-import { Employee } from './entities/employee.entity';
+import { Employee } from '../entities/employee.entity';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
 import { SELF_REFERENCE } from './employee-rules';
 

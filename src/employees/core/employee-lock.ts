@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { transaction, TransactionOptions } from '../common/database/transaction';
-import { Employee } from './entities/employee.entity';
+import { transaction, TransactionOptions } from '../../common/database/transaction';
+import { Employee } from '../entities/employee.entity';
 
 /**
  * Runs a check-then-write for one employee in a transaction holding the employee's row lock on

@@ -1,12 +1,12 @@
-import { byIdReader } from '../common/database/by-id-reader';
+import { byIdReader } from '../../common/database/by-id-reader';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AuthUser } from '../common/auth/auth-user';
-import { UserLevel } from '../common/auth/user-level';
-import { DomainException, NotFoundException } from '../common/errors/domain.exception';
-import { ReferenceService } from '../reference/reference.service';
-import { Employee } from './entities/employee.entity';
+import { AuthUser } from '../../common/auth/auth-user';
+import { UserLevel } from '../../common/auth/user-level';
+import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
+import { ReferenceService } from '../../reference/reference.service';
+import { Employee } from '../entities/employee.entity';
 
 /** What the scope rules need to know of an employee record. */
 export interface EmployeeRef {

@@ -1,8 +1,8 @@
 import { EntityManager } from 'typeorm';
-import { DomainException, NotFoundException } from '../common/errors/domain.exception';
+import { DomainException, NotFoundException } from '../../common/errors/domain.exception';
 import { EmployeeMapper } from './employee-mapper';
 import { etagOf } from './employee-views';
-import { Employee } from './entities/employee.entity';
+import { Employee } from '../entities/employee.entity';
 
 /**
  * The employee as of the lock `em` holds; 412 PRECONDITION_FAILED when `ifMatch` (If-Match: ETags

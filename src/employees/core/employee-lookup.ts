@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Cell } from '../common/import/sheet-readers';
+import { Cell } from '../../common/import/sheet-readers';
 import {
   cellText,
   ImportColumn,
@@ -10,9 +10,26 @@ import {
   ImportRun,
   ImportSession,
   RowDetail,
-} from '../common/import/import-kind';
-import { bodyOf, resolveName } from '../common/import/row-by-row';
+} from '../../common/import/import-kind';
+import { bodyOf, resolveName } from '../../common/import/row-by-row';
 import { EmployeesRepository } from './employees.repository';
+
+/** The spreadsheet column label of an employee field (import templates and their problems). */
+const LABELS: Record<string, string> = {
+  employee_id: 'Employee ID',
+  ssn_num: 'SSN',
+  nic_num: 'NIC',
+  address1: 'Address line 1',
+  address2: 'Address line 2',
+  approver1: 'Approver 1',
+  approver2: 'Approver 2',
+  approver3: 'Approver 3',
+};
+
+export const label = (field: string) => LABELS[field] ?? field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
+
+/** Fields that name another employee: by employee_id in a file. */
+export const EMPLOYEE_REFS = new Set(['supervisor', 'approver1', 'approver2', 'approver3']);
 
 /**
  * Employees named in an import's rows (an `employee` column): by employee_id, or by id when no
