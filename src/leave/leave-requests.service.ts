@@ -1,21 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Between, DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { overlapping } from './leave-overlap';
 import { DomainException, ErrorDetail, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { recordAudit } from '../common/audit/audit-log';
 import { withEmployeeLock } from '../employees/core/employee-lock';
+import { RETRY_DEADLOCKS } from '../common/database/transaction';
 import { EmployeesService } from '../employees/employees.service';
 import { EmployeeAccessService, employeeRef, DecisionSubject } from '../employees/core/employee-access.service';
 import { ApprovalsService } from '../approvals/approvals.service';
 import { Page } from '../common/paging/page';
 import { EmployeesRepository, RecordList } from '../employees/core/employees.repository';
-import { SettingsService } from '../settings/settings.service';
-import { WORK_WEEK } from './leave.settings';
 import { CreateLeaveRequestDto, LeaveRequestDto, LeaveRequestRowDto, LeaveSummaryDto } from './dto/leave.dto';
-import { LeaveDay, Holiday, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
+import { LeaveDay, LEAVE_STATUSES, LeaveRequest, LeaveStatus, LeaveType } from './entities/leave.entities';
 import { allowsNegative, assertCovers, summaryOf } from './leave-balance';
 import { fromH, toH } from './engine/accrual-engine';
 import { BalanceView } from './ledger/leave-balances';
@@ -26,7 +25,8 @@ import { leaveDayMarks } from './leave-days';
 import { LeaveRepository } from './leave.repository';
 import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
-import { MAX_LEAVE_SPAN_DAYS, parseWorkWeek, workingDays } from './working-days';
+import { MAX_LEAVE_SPAN_DAYS, workingDays } from './working-days';
+import { LeaveCalendarService } from './leave-calendar.service';
 import './leave.events';
 import { ACTION_OF, LEAVE_LIST_SPEC, leaveSummary, toLeaveDto } from './leave-request-views';
 
@@ -43,14 +43,13 @@ export class LeaveRequestsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Holiday) private readonly holidayRepo: Repository<Holiday>,
     @InjectRepository(LeaveRequest) private readonly leaveRequestRepo: Repository<LeaveRequest>,
     @InjectRepository(LeaveType) private readonly leaveTypeRepo: Repository<LeaveType>,
     private readonly access: EmployeeAccessService,
     employeeRecords: EmployeesRepository,
     private readonly repository: LeaveRepository,
     private readonly setup: LeaveSetupService,
-    private readonly settings: SettingsService,
+    private readonly calendar: LeaveCalendarService,
     private readonly employees: EmployeesService,
     private readonly ledger: LeaveLedgerService,
     private readonly balances: LeaveBalancesService,
@@ -85,7 +84,7 @@ export class LeaveRequestsService {
       );
 
     const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
-    const created = await withEmployeeLock(this.dataSource, employeeId, async (em) => {
+    const created = await this.locked(employeeId, async (em) => {
       const overlap = await this.repository.firstOverlapping(em, employeeId, dto.date_start, dto.date_end);
       if (overlap) throw overlapping(overlap);
       // What is still free: the available days less those already asked for.
@@ -152,7 +151,7 @@ export class LeaveRequestsService {
     const administers = await this.access.administers(caller, employeeRef(employee));
     const expectedStep = await this.approvals.openStep('leave', id);
     const action = status === 'Approved' ? 'approve' : 'reject';
-    const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
+    const updated = await this.locked(request.employeeId, async (em) => {
       const current = await em.getRepository(LeaveRequest).findOneOrFail({ where: { id } });
       LEAVE_STATES.assert(action, current.status);
       const chain = await this.approvals.decide(em, 'leave', current, caller, action, {
@@ -211,8 +210,8 @@ export class LeaveRequestsService {
     const span = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
     if (span > MAX_LEAVE_SPAN_DAYS)
       throw ValidationException.field('date_end', `a request covers at most ${MAX_LEAVE_SPAN_DAYS} days`);
-    const holidays = await this.holidayRepo.find({ where: { date: Between(start, end) } });
-    const days = workingDays(start, end, parseWorkWeek(await this.settings.get(WORK_WEEK)), new Set(holidays.map((h) => h.date)));
+    const { workWeek, holidays } = await this.calendar.calendar(start, end);
+    const days = workingDays(start, end, workWeek, holidays);
     if (!days.length) throw ValidationException.field('date_start', 'the request covers no working day');
     return { days: halfDay ? 0.5 : days.length, dates: days };
   }
@@ -234,11 +233,16 @@ export class LeaveRequestsService {
   private async transition(request: LeaveRequest, action: LeaveAction, caller: AuthUser): Promise<LeaveRequestDto> {
     LEAVE_STATES.assert(action, request.status);
     // Under the employee lock, as every change of the employee's rollup rows (a department move included).
-    const updated = await withEmployeeLock(this.dataSource, request.employeeId, async (em) => {
+    const updated = await this.locked(request.employeeId, async (em) => {
       await this.approvals.cancel(em, 'leave', request.id);
       return this.move(em, request, action, caller);
     });
     return this.view(updated);
+  }
+
+  /** Under the employee's lock, run again as a deadlock victim: checks read inside, effects all in the database. */
+  private locked<T>(employeeId: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return withEmployeeLock(this.dataSource, employeeId, work, RETRY_DEADLOCKS);
   }
 
   /** Moves the request by `action` with `em` (under the employee's lock): its days, the ledger, the audit and event. */
@@ -274,17 +278,14 @@ export class LeaveRequestsService {
   }
 
   private async withApprovals(page: Page<LeaveRequestRowDto>): Promise<Page<LeaveRequestDto>> {
-    const views = await this.approvals.views(
-      'leave',
-      page.items.map((l) => l.id),
-    );
+    const ids = page.items.map((l) => l.id);
+    const views = await this.approvals.views('leave', ids);
     return page.map((l) => ({ ...l, approval: views.get(l.id) ?? null }));
   }
 
   /**
-   * An approval spends the request's days: under the employee's lock, the balance of its leave
-   * period must still cover them (adjustments, encashments or other approvals may have used it
-   * since the request), unless the policy or the type allows a negative balance.
+   * An approval spends the request's days: under the employee's lock, the balance of its leave period must still
+   * cover them (adjustments, encashments or other approvals may have used it since), unless negative is allowed.
    */
   private async spend(em: EntityManager, request: LeaveRequest): Promise<void> {
     const type = await em.getRepository(LeaveType).findOneByOrFail({ id: request.leaveTypeId });
