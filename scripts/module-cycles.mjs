@@ -3,12 +3,15 @@
 // directly in src/ are the composition root), and any import of a producing module by a subscriber
 // of the outbox (notifications, tasks: what an event does is declared by the module that owns it,
 // in its <module>.reactions.ts), and folders of one module importing each other both ways (its
-// root folder counts as one; its <module>.module.ts, the module's composition, does not). Run by
-// `npm run lint`; docs/ARCHITECTURE.md explains why.
+// root folder counts as one; its <module>.module.ts, the module's composition, does not), and a
+// module importing a file of another that the other does not declare public (its public.json). Run
+// by `npm run lint`; docs/ARCHITECTURE.md explains why.
 //
-//   node scripts/module-cycles.mjs [srcDir]   exit 1 and list each cycle (a file per edge) and each forbidden import
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+//   node scripts/module-cycles.mjs [srcDir] [--module dir]...   exit 1 and list each cycle (a file per
+//   edge) and each forbidden import; --module: a module kept outside srcDir whose imports of srcDir's
+//   modules are held to what they declare public (test/fixtures/kudos)
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
 
@@ -92,6 +95,46 @@ export function moduleCycles(graph) {
   return groups;
 }
 
+/**
+ * What a module lets other modules import: the paths in `src/<module>/public.json` ("public": a file
+ * of the module without its extension, a folder as "dto/", or "**" for all), and always its
+ * `<module>.module.ts`. A module without the file declares nothing public.
+ */
+export function publicSurface(srcDir, module) {
+  const file = join(srcDir, module, 'public.json');
+  const declared = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).public ?? []) : [];
+  const patterns = [...declared, `${module}.module`];
+  return (path) => patterns.some((p) => p === '**' || p === path || (p.endsWith('/') && path.startsWith(p)));
+}
+
+/**
+ * [file, module, path] for every import of another module's file that module does not declare
+ * public; `outside`: folders of modules kept elsewhere (the test fixture), each checked as one.
+ */
+export function privateImports(srcDir, outside = []) {
+  const surfaces = new Map();
+  const out = [];
+  const files = [
+    ...[...sourceFiles(srcDir)].map((file) => [file, moduleOf(srcDir, file), relative(srcDir, file)]),
+    ...outside.flatMap((dir) => [...sourceFiles(dir)].map((file) => [file, basename(dir), relative(process.cwd(), file)])),
+  ];
+  for (const [file, from, shown] of files) {
+    if (!from) continue;
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = resolve(dirname(file), spec);
+      const to = moduleOf(srcDir, target);
+      if (!to || to === from) continue;
+      if (!surfaces.has(to)) surfaces.set(to, publicSurface(srcDir, to));
+      const path = relative(join(srcDir, to), target)
+        .split(sep)
+        .join('/')
+        .replace(/\.(ts|js)$/, '');
+      if (!surfaces.get(to)(path)) out.push([shown, to, path]);
+    }
+  }
+  return out;
+}
+
 /** The folder of a file inside its module: its first sub-folder, or `.` for the module's root. */
 function folderOf(srcDir, path) {
   const parts = relative(srcDir, path).split(sep);
@@ -126,7 +169,9 @@ export function twoWayFolders(srcDir) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const srcDir = resolve(process.argv[2] ?? 'src');
+  const args = process.argv.slice(2);
+  const outside = args.flatMap((a, i) => (args[i - 1] === '--module' ? [resolve(a)] : []));
+  const srcDir = resolve(args.find((a, i) => a !== '--module' && args[i - 1] !== '--module') ?? 'src');
   const graph = moduleGraph(srcDir);
   const cycles = moduleCycles(graph);
   for (const group of cycles) {
@@ -144,6 +189,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(
       `folders importing each other both ways: ${pair} (${one}; ${other}): shared types go down a layer (docs/ARCHITECTURE.md, "Folders")`,
     );
-  if (cycles.length || forbidden.length || twoWay.length) process.exit(1);
+  const hidden = privateImports(srcDir, outside);
+  for (const [file, to, path] of hidden)
+    console.error(
+      `${file} imports ${to}/${path}, which ${to} does not declare public: import what ${to}/public.json lists, or list it there (docs/ARCHITECTURE.md, "Adding a module")`,
+    );
+  if (cycles.length || forbidden.length || twoWay.length || hidden.length) process.exit(1);
   console.log(`no import cycle between the ${graph.size} modules of ${relative(process.cwd(), srcDir) || '.'}`);
 }
