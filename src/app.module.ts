@@ -21,6 +21,7 @@ import { EchoModule } from './echo/echo.module';
 import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
 import { InsightsModule } from './insights/insights.module';
+import { CalendarsModule } from './calendars/calendars.module';
 import { LeaveModule } from './leave/leave.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { MailModule } from './mail/mail.module';
@@ -68,6 +69,7 @@ export class AppModule {
         EmployeesModule,
         AttendanceModule,
         ApprovalsModule,
+        CalendarsModule,
         LeaveModule,
         TimesheetsModule,
         PayrollModule,

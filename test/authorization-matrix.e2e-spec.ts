@@ -38,6 +38,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Reference data: everyone reads, Admins write (docs/api/decisions.md §7).
   [/GET/, new RegExp(`^/(${REFERENCE})(/:id)?$`), ANY],
   [/POST|PUT|DELETE/, new RegExp(`^/(${REFERENCE})(/:id)?$`), ADMIN],
+  // Work calendars (docs/api/calendars.md): everyone reads, Admins write; working days as the employee is seen.
+  [/GET/, /^\/calendars(\/:id(\/holidays(\/:holiday)?)?)?$/, ANY],
+  [/POST|PUT|DELETE/, /^\/calendars(\/:id(\/holidays(\/import|\/:holiday)?)?)?$/, ADMIN],
   // Users: Admin; everyone changes its own password.
   [/POST/, /^\/users\/me\/password$/, ANY],
   // Second factor (issue 47): each user its own; an Admin removes anyone's.
@@ -54,7 +57,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // The events feed (issue 43): everyone, scoped to the employees whose records it sees.
   [/GET/, /^\/events$/, ANY],
   // Employment history (issue 43): read by whoever sees the employee; recorded by administrators and Managers (who may change no dated field: 403 on their reports).
-  [/GET/, /^\/employees\/:id\/(changes|history)$/, ANY],
+  [/GET/, /^\/employees\/:id\/(changes|history|working-days)$/, ANY],
   [/POST|DELETE/, /^\/employees\/:id\/changes(\/:cid|\/:cid\/correct)?$/, ['Admin', 'Restricted Admin', 'Manager']],
   // Bank accounts (issue 46): whoever sees the employee reads them (masked unless Admin or itself); Admins and the employee add (403 by record).
   [/GET|POST|PUT|DELETE/, /^\/employees\/:id\/bank-accounts(\/:accountId)?$/, ANY],
@@ -150,7 +153,7 @@ const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
   [/^\/employees\/:id\/(salary|audit-log)$/, VISIBLE], // Managers and Employees are refused by level first (403)
   [
-    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|changes|history))?$/,
+    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|changes|history|working-days))?$/,
     VISIBLE,
   ],
 ];

@@ -305,6 +305,7 @@ describe('the lists answer what the document says they take', () => {
       payload: 'employee_id,first_name\nC1,Contract\n',
     });
     ids.imports = upload.json().data.id;
+    ids.calendars = (await t.app.inject({ method: 'GET', url: '/app/api/calendars', headers: admin })).json().data[0].id;
   }, 120_000); // the whole demo, payslip PDFs included
   afterAll(() => t.close());
 
@@ -317,7 +318,7 @@ describe('the lists answer what the document says they take', () => {
       return params.some((p) => p.name === 'page') ? [{ path, params }] : [];
     });
   const url = (path: string, query: Record<string, string> | Array<[string, string]>) =>
-    `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks|imports)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
+    `/app/api${path.replace(/^\/(employees|payroll_config\/payrolls|webhooks|imports|calendars)\/\{id\}/, (_, r: string) => `/${r}/${ids[r.split('/').pop()!]}`)}?${new URLSearchParams(query).toString()}`;
   const sample = (s: ValueSchema): unknown =>
     s.oneOf
       ? sample(s.oneOf[0])
@@ -333,10 +334,10 @@ describe('the lists answer what the document says they take', () => {
   const get = (path: string, query: Record<string, string> | Array<[string, string]>) =>
     t.app.inject({ method: 'GET', url: url(path, query), headers: admin });
 
-  it('70 lists: 62 document their sort fields as an enum and their filters as an object, 8 take page, limit and sortOrder (and filters of their own)', () => {
+  it('72 lists: 64 document their sort fields as an enum and their filters as an object, 8 take page, limit and sortOrder (and filters of their own)', () => {
     const all = lists();
     const sorted = all.filter(({ params }) => params.some((p) => p.name === 'sortField'));
-    expect(all.length).toBe(70);
+    expect(all.length).toBe(72);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'sortField')?.schema?.enum?.length)).toEqual([]);
     expect(sorted.filter(({ params }) => params.find((p) => p.name === 'filters')?.style !== 'deepObject')).toEqual([]);
     expect(

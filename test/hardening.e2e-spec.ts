@@ -57,12 +57,15 @@ describe('hardening (issue 8)', () => {
         url: 'http://93.184.216.34/hook',
         events: ['user.created'],
       });
+      const calendar = (await call('GET', '/calendars', c.users.admin.token)).json().data[0].id as number;
       const idFor = (path: string) =>
         (path.startsWith('/payroll_config/payrolls/')
           ? payroll.json().data.id
           : path.startsWith('/webhooks/')
             ? webhook.json().data.id
-            : c.emp.report1) as number;
+            : path.startsWith('/calendars/')
+              ? calendar
+              : c.emp.report1) as number;
       const lists = Object.entries(doc.paths)
         .filter(([, ops]) => ops.get?.parameters?.some((p) => p.name === 'sortField'))
         .map(([path]) => path.replace('{id}', String(idFor(path))));
@@ -255,6 +258,12 @@ describe('hardening (issue 8)', () => {
           credit_account: null,
           cost_centre: 'department',
         })();
+      };
+      fixtures['/calendars/{id}'] = async () => adminPost('/calendars', { name: name(), country: 'DE', subdivision: 'DE-BY' })();
+      fixtures['/calendars/{id}/holidays/{holiday}'] = async () => {
+        const calendar = (await adminPost('/calendars', { name: name(), country: 'FR' })()).id;
+        const { id, token } = await adminPost(`/calendars/${calendar}/holidays`, { date: nextDay(), name: name() })();
+        return { id, token, url: `/calendars/${calendar}/holidays/${id}` };
       };
       fixtures['/webhooks/{id}'] = async () =>
         adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();

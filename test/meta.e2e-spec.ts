@@ -70,6 +70,7 @@ describe('meta: reference lists and what the service offers', () => {
       'approvals',
       'attendance',
       'audit',
+      'calendars',
       'documents',
       'employees',
       'identity',

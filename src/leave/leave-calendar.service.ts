@@ -1,32 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, Repository } from 'typeorm';
-import { WORK_WEEK } from './leave.settings';
-import { SettingsService } from '../settings/settings.service';
-import { Holiday } from './entities/leave.entities';
+import { EntityManager } from 'typeorm';
+import { leaveDayValue, WorkingDay, workingTime } from '../calendars/working-days';
+import { WorkingDaysService } from '../calendars/working-days.service';
 import { LeaveRepository } from './leave.repository';
-import { parseWorkWeek, workingDays } from './working-days';
 
-/** The company's working days and the approved leave over them, as payroll reads them. */
+/** Leave counted over the employees' working days (the calendars' one rule), as requests and payroll read it. */
 @Injectable()
 export class LeaveCalendarService {
   constructor(
-    @InjectRepository(Holiday) private readonly holidayRepo: Repository<Holiday>,
     private readonly repository: LeaveRepository,
-    private readonly settings: SettingsService,
+    private readonly workingDays: WorkingDaysService,
   ) {}
 
-  /** The company's work week (JavaScript weekdays, Sunday 0) and its holidays within [from, to]: what working days are counted by. */
-  async calendar(from: string, to: string): Promise<{ workWeek: Set<number>; holidays: Set<string> }> {
-    const workWeek = parseWorkWeek(await this.settings.get(WORK_WEEK));
-    const holidays = new Set((await this.holidayRepo.find({ where: { date: Between(from, to) } })).map((h) => h.date));
-    return { workWeek, holidays };
+  /**
+   * The days a request of the employee from `start` to `end` takes: each working day of its
+   * calendar that day, worth its working time (half of it at most for a half-day request).
+   */
+  async requestDays(
+    em: EntityManager | null,
+    employeeId: number,
+    start: string,
+    end: string,
+    halfDay: boolean,
+  ): Promise<Array<{ date: string; days: number }>> {
+    const days = (await this.workingDays.ofEmployees([employeeId], start, end, em)).get(employeeId)!;
+    return days.filter((d) => d.fraction > 0).map((d) => ({ date: d.date, days: leaveDayValue(d.fraction, halfDay) }));
   }
 
   /**
    * For payroll hooks: the approved requests falling from `from` to `to` (optionally one leave type)
    * with the working days each counts there. A request inside the range counts its days; one
-   * crossing an edge counts the working days of the overlap (half days 0.5).
+   * crossing an edge counts the working time of the overlap by the employee's calendar.
    */
   async approvedLeaveDays(
     employeeIds: number[],
@@ -34,15 +38,16 @@ export class LeaveCalendarService {
     to: string,
     leaveType?: number,
   ): Promise<Array<{ id: number; employee: number; days: number }>> {
-    const { workWeek, holidays } = await this.calendar(from, to);
-    return (await this.repository.approvedOverlapping(employeeIds, from, to, leaveType)).map((l) => ({
-      id: l.id,
-      employee: l.employeeId,
-      days:
-        l.dateStart >= from && l.dateEnd <= to
-          ? l.days
-          : workingDays(l.dateStart < from ? from : l.dateStart, l.dateEnd > to ? to : l.dateEnd, workWeek, holidays).length *
-            (l.halfDay ? 0.5 : 1),
-    }));
+    const requests = await this.repository.approvedOverlapping(employeeIds, from, to, leaveType);
+    const crossing = requests.filter((l) => l.dateStart < from || l.dateEnd > to);
+    const days: Map<number, readonly WorkingDay[]> = crossing.length
+      ? await this.workingDays.ofEmployees([...new Set(crossing.map((l) => l.employeeId))], from, to)
+      : new Map<number, readonly WorkingDay[]>();
+    return requests.map((l) => {
+      if (l.dateStart >= from && l.dateEnd <= to) return { id: l.id, employee: l.employeeId, days: l.days };
+      const overlap = (days.get(l.employeeId) ?? []).filter((d) => d.date >= l.dateStart && d.date <= l.dateEnd);
+      const taken = overlap.reduce((sum, d) => sum + leaveDayValue(d.fraction, l.halfDay), 0);
+      return { id: l.id, employee: l.employeeId, days: l.halfDay ? taken : workingTime(overlap, from, to) };
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { dateOnly } from './engine/calendar';
-import { WORK_WEEK } from './leave.settings';
-import { parseWorkWeek, workingDays } from './working-days';
+import { isoWorkWeek, WORK_WEEK } from '../calendars/calendars.settings';
+import { calendarDays, CalendarRules, leaveDayValue } from '../calendars/working-days';
 import type { LeaveStatus } from './entities/leave.entities';
 
 type Query = <T = unknown>(sql: string, params?: unknown[]) => Promise<T>;
@@ -55,15 +55,16 @@ export function leaveDayMarks(dates: string[]): LeaveDayMarks[] {
   });
 }
 
-/** The leave_days rows of a request (LEAVE_DAY_COLUMNS): each working day, 0.5 for a half-day request. */
-export function leaveDayRows(r: LeaveDayRequest, workWeek: Set<number>, holidays: Set<string>): unknown[][] {
-  return leaveDayMarks(workingDays(r.dateStart, r.dateEnd, workWeek, holidays)).map((m) => [
+/** The leave_days rows of a request (LEAVE_DAY_COLUMNS) by one calendar: each working day, worth its working time (at most 0.5 for a half-day request). */
+export function leaveDayRows(r: LeaveDayRequest, calendar: CalendarRules): unknown[][] {
+  const days = calendarDays(calendar, r.dateStart, r.dateEnd).filter((d) => d.fraction > 0);
+  return leaveDayMarks(days.map((d) => d.date)).map((m, i) => [
     r.id,
     m.date,
     r.employeeId,
     r.leaveTypeId,
     r.status,
-    r.halfDay ? 0.5 : 1,
+    leaveDayValue(days[i].fraction, r.halfDay),
     m.firstDate,
     m.firstOfDom ? 1 : 0,
     m.firstOfWeekday ? 1 : 0,
@@ -72,15 +73,12 @@ export function leaveDayRows(r: LeaveDayRequest, workWeek: Set<number>, holidays
 
 /**
  * Writes the leave_days rows of every request that has none (all of them after the migration
- * adds the table; those of a bulk seed), with today's work week and holidays. Plain SQL, so a
+ * adds the table; those of a bulk seed), by `given` (the seed's calendar) or, in the migration that
+ * made the table (before the calendars), the Work Week setting and the holidays. Plain SQL, so a
  * migration's query runner and a data source can both run it.
  */
-export async function expandLeaveDays(query: Query): Promise<number> {
-  const setting = await query<Array<{ value: string }>>('SELECT value FROM settings WHERE name = ?', [WORK_WEEK]);
-  const workWeek = parseWorkWeek(setting[0]?.value ?? 'Mon,Tue,Wed,Thu,Fri');
-  const holidays = new Set(
-    (await query<Array<{ date: string | Date }>>('SELECT date FROM holidays')).map((h) => dateOnly(h.date)),
-  );
+export async function expandLeaveDays(query: Query, given?: CalendarRules): Promise<number> {
+  const calendar = given ?? (await settingCalendar(query));
   const requests = await query<
     Array<{
       id: number | string;
@@ -116,8 +114,7 @@ export async function expandLeaveDays(query: Query): Promise<number> {
           dateEnd: dateOnly(r.date_end),
           halfDay: r.half_day === true || Number(r.half_day) === 1,
         },
-        workWeek,
-        holidays,
+        calendar,
       ),
     );
     if (rows.length >= 400) await flush();
@@ -139,4 +136,15 @@ export async function ledgerTakenDays(query: Query, mysql: boolean): Promise<voi
      FROM leave_days d WHERE d.status = 'Approved'
      AND NOT EXISTS (SELECT 1 FROM leave_ledger x WHERE x.employee_id = d.employee_id AND x.entry_key = ${key})`,
   );
+}
+
+/** The one calendar of the time before the calendars (migration 1763800000048): the Work Week setting and every holiday, whole days. */
+async function settingCalendar(query: Query): Promise<CalendarRules> {
+  const setting = await query<Array<{ value: string }>>('SELECT value FROM settings WHERE name = ?', [WORK_WEEK]);
+  const holidays = await query<Array<{ date: string | Date }>>('SELECT date FROM holidays');
+  return {
+    id: 0,
+    workWeek: new Set(isoWorkWeek(setting[0]?.value ?? 'Mon,Tue,Wed,Thu,Fri')),
+    holidays: new Map(holidays.map((h) => [dateOnly(h.date), { name: '', fraction: 1 }])),
+  };
 }

@@ -25,7 +25,7 @@ import { leaveDayMarks } from './leave-days';
 import { LeaveRepository } from './leave.repository';
 import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
-import { MAX_LEAVE_SPAN_DAYS, workingDays } from './working-days';
+import { MAX_LEAVE_SPAN_DAYS } from './working-days';
 import { LeaveCalendarService } from './leave-calendar.service';
 import './leave.events';
 import { ACTION_OF, LEAVE_LIST_SPEC, leaveSummary, toLeaveDto } from './leave-request-views';
@@ -83,7 +83,7 @@ export class LeaveRequestsService {
         `must be in the leave period ${period.name} (ends ${period.dateEnd}); split the request`,
       );
 
-    const { days, dates } = await this.countDays(dto.date_start, dto.date_end, dto.half_day ?? false);
+    const { days, dates } = await this.countDays(employeeId, dto.date_start, dto.date_end, dto.half_day ?? false);
     const created = await this.locked(employeeId, async (em) => {
       const overlap = await this.repository.firstOverlapping(em, employeeId, dto.date_start, dto.date_end);
       if (overlap) throw overlapping(overlap);
@@ -107,12 +107,12 @@ export class LeaveRequestsService {
         }),
       );
       await em.getRepository(LeaveDay).insert(
-        leaveDayMarks(dates).map((marks) => ({
+        leaveDayMarks(dates.map((d) => d.date)).map((marks, i) => ({
           requestId: saved.id,
           employeeId,
           leaveTypeId: dto.leave_type,
           status: 'Pending' as const,
-          days: days === 0.5 ? 0.5 : 1,
+          days: dates[i].days,
           ...marks,
         })),
       );
@@ -205,15 +205,14 @@ export class LeaveRequestsService {
     return { kind: 'commitment', day, today: today ?? (await this.clock.today()) };
   }
 
-  /** The request's working days (each a leave_days row) and their count (0.5 for a half day). */
-  private async countDays(start: string, end: string, halfDay: boolean): Promise<{ days: number; dates: string[] }> {
+  /** The request's working days by the employee's calendar (each a leave_days row) and their sum (LeaveCalendarService.requestDays). */
+  private async countDays(employeeId: number, start: string, end: string, halfDay: boolean) {
     const span = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
     if (span > MAX_LEAVE_SPAN_DAYS)
       throw ValidationException.field('date_end', `a request covers at most ${MAX_LEAVE_SPAN_DAYS} days`);
-    const { workWeek, holidays } = await this.calendar.calendar(start, end);
-    const days = workingDays(start, end, workWeek, holidays);
-    if (!days.length) throw ValidationException.field('date_start', 'the request covers no working day');
-    return { days: halfDay ? 0.5 : days.length, dates: days };
+    const dates = await this.calendar.requestDays(null, employeeId, start, end, halfDay);
+    if (!dates.length) throw ValidationException.field('date_start', 'the request covers no working day');
+    return { days: dates.reduce((sum, d) => sum + d.days, 0), dates };
   }
 
   /** The request with its employee, if the caller can see the employee or is one of its approvers; else 404. */

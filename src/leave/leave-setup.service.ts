@@ -10,8 +10,8 @@ import { EmployeeAccessService } from '../employees/core/employee-access.service
 import { EmployeesRepository } from '../employees/core/employees.repository';
 import { withEmployeeLock } from '../employees/core/employee-lock';
 import { ReferenceCrud } from '../common/crud/crud';
-import { EntitlementDto, HolidayDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
-import { Holiday, LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
+import { EntitlementDto, LeavePeriodDto, LeaveTypeDto, SetEntitlementDto } from './dto/leave.dto';
+import { LeaveEntitlement, LeavePeriod, LeaveType } from './entities/leave.entities';
 import { LeavePolicyAssignment } from './entities/leave-ledger.entities';
 import { LeaveLedgerRepository } from './ledger/leave-ledger.repository';
 import { fixedPerPeriod } from './engine/accrual-engine';
@@ -41,13 +41,10 @@ const MAX_PERIOD_DAYS = 731;
 /** What leave requests are measured against: types, periods, holidays, entitlements. */
 /** Leave periods and holidays sort by their date too (their controllers document the same). */
 export const LEAVE_PERIOD_LIST: Partial<ListSpec> = { sortFields: { id: 'r.id', name: 'r.name', date_start: 'r.date_start' } };
-export const HOLIDAY_LIST: Partial<ListSpec> = { sortFields: { id: 'r.id', name: 'r.name', date: 'r.date' } };
-
 @Injectable()
 export class LeaveSetupService {
   readonly types: ReferenceCrud<LeaveType, LeaveTypeDto>;
   readonly periods: ReferenceCrud<LeavePeriod, LeavePeriodDto>;
-  readonly holidays: ReferenceCrud<Holiday, HolidayDto>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -87,22 +84,6 @@ export class LeaveSetupService {
           ]);
       },
       listSpec: LEAVE_PERIOD_LIST,
-    });
-    const holidays = dataSource.getRepository(Holiday);
-    this.holidays = new ReferenceCrud<Holiday, HolidayDto>({
-      label: 'Holiday',
-      resource: 'holidays',
-      repo: holidays,
-      uniqueName: false,
-      fields: { name: 'name', date: 'date' },
-      check: async (h, id) => {
-        if (await holidays.exists({ where: { date: h.date, ...(id ? { id: Not(id) } : {}) } })) {
-          throw new DomainException('DUPLICATE', `${h.date} is already a holiday`, [
-            { field: 'date', message: 'already a holiday' },
-          ]);
-        }
-      },
-      listSpec: HOLIDAY_LIST,
     });
   }
 

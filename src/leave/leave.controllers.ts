@@ -11,12 +11,10 @@ import { Page } from '../common/paging/page';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
 import { crudController, CrudControllerSpec } from '../common/crud/crud.controller';
 import {
-  CreateHolidayDto,
   CreateLeavePeriodDto,
   CreateLeaveRequestDto,
   CreateLeaveTypeDto,
   EntitlementDto,
-  HolidayDto,
   LeaveDeletedDto,
   LeaveListQueryDto,
   LeavePeriodDto,
@@ -25,14 +23,13 @@ import {
   LeaveSummaryDto,
   LeaveTypeDto,
   SetEntitlementDto,
-  UpdateHolidayDto,
   UpdateLeavePeriodDto,
   UpdateLeaveTypeDto,
 } from './dto/leave.dto';
 import { LEAVE_LIST_SPEC } from './leave-request-views';
 import { APPROVAL_DECISION_NOTE, DecisionBodyDto } from '../approvals/dto/approvals.dto';
 import { LeaveRequestsService } from './leave-requests.service';
-import { ENTITLEMENT_SPEC, HOLIDAY_LIST, LEAVE_PERIOD_LIST, LeaveSetupService } from './leave-setup.service';
+import { ENTITLEMENT_SPEC, LEAVE_PERIOD_LIST, LeaveSetupService } from './leave-setup.service';
 
 /** Leave's reference-like tables through the shared CRUD controller. */
 const setup = (spec: Omit<CrudControllerSpec<LeaveSetupService>, 'service' | 'tag'>) =>
@@ -56,16 +53,6 @@ export const LEAVE_SETUP_CONTROLLERS = [
     crud: (s) => s.periods,
     listSpec: LEAVE_PERIOD_LIST,
     note: 'Periods never overlap.',
-  }),
-  setup({
-    path: 'holidays',
-    label: 'Holiday',
-    dto: HolidayDto,
-    createDto: CreateHolidayDto,
-    updateDto: UpdateHolidayDto,
-    crud: (s) => s.holidays,
-    listSpec: HOLIDAY_LIST,
-    note: 'One holiday per date.',
   }),
 ];
 

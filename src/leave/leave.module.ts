@@ -6,6 +6,7 @@ import { declareApiTag } from '../common/openapi/api-tags';
 import { LeaveApprovals } from './leave.approvals';
 import { declareExtension } from '../common/meta/extensions';
 import { Module } from '@nestjs/common';
+import { CalendarsModule } from '../calendars/calendars.module';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
@@ -49,6 +50,7 @@ declareExtension({
 
 @Module({
   imports: [
+    CalendarsModule,
     EmployeesModule,
     SettingsModule,
     ApprovalsModule,

@@ -5,6 +5,7 @@ import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { PayrollReactions } from './payslips/payroll.reactions';
 import { Module } from '@nestjs/common';
+import { CalendarsModule } from '../calendars/calendars.module';
 import { BankFileService } from './books/bank-file.service';
 import { PayrollAccountsController, PayrollBooksController } from './books/books.controller';
 import { PayrollAccount, PayrollBankFile } from './books/books.entities';
@@ -80,6 +81,7 @@ declareExtension({
 
 @Module({
   imports: [
+    CalendarsModule,
     AuditModule,
     DocumentsModule,
     EmployeesModule,

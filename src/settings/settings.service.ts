@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ValidationException } from '../common/errors/domain.exception';
@@ -10,6 +10,12 @@ import { SettingDto } from './dto/setting.dto';
 import { Setting } from './entities/setting.entity';
 import { bySettingOrder, ENABLE_REST_API, SettingDefinition, SETTINGS, TIME_ZONE } from './settings.registry';
 import { CompanyClock } from '../common/time/company-clock';
+
+/** Where a setting kept by another module is read and written (SettingsService.keepIn). */
+export interface SettingStore {
+  read(em?: EntityManager): Promise<string>;
+  write(em: EntityManager, value: string): Promise<void>;
+}
 
 /**
  * Settings stored in the database, read through a per-process cache of SETTINGS_CACHE_MS (at most
@@ -23,6 +29,8 @@ export class SettingsService {
   private loading: Promise<Map<string, string>> | null = null;
   /** Settings modules registered at start (the notification kinds' defaults), beside those declared (SETTINGS). */
   private readonly registered: SettingDefinition[] = [];
+  /** Settings whose value another module keeps in its own table (keepIn). */
+  private readonly stores = new Map<string, SettingStore>();
   /** Both, by group and name, and by lower-case name; rebuilt when either grew. */
   private known: { size: number; list: SettingDefinition[]; byName: Map<string, SettingDefinition> } | null = null;
 
@@ -57,6 +65,14 @@ export class SettingsService {
     this.checks.set(this.definition(name).name, check);
   }
 
+  /**
+   * A setting whose value a module keeps in its own table (the Work Week: the default calendar's),
+   * read and written there through the settings routes, validated here as any other.
+   */
+  keepIn(name: string, store: SettingStore): void {
+    this.stores.set(this.definition(name).name, store);
+  }
+
   async isRestEnabled(): Promise<boolean> {
     return (await this.get(ENABLE_REST_API)) === 'Yes';
   }
@@ -69,12 +85,18 @@ export class SettingsService {
 
   /** The value, or the default when never set. Throws a 400 for an unknown name. */
   async get(name: string): Promise<string> {
-    return this.valueIn(await this.values(), name);
+    const store = this.stores.get(this.definition(name).name);
+    return store ? store.read() : this.valueIn(await this.values(), name);
   }
 
   async list(): Promise<SettingDto[]> {
     const values = await this.values();
-    return this.definitions().list.map((def) => this.toDto(def.name, values.get(def.name) ?? def.default));
+    const out: SettingDto[] = [];
+    for (const def of this.definitions().list) {
+      const store = this.stores.get(def.name);
+      out.push(this.toDto(def.name, store ? await store.read() : (values.get(def.name) ?? def.default)));
+    }
+    return out;
   }
 
   async set(name: string, value: string): Promise<SettingDto> {
@@ -90,9 +112,13 @@ export class SettingsService {
     }
     const problem = def.check?.(value) ?? this.checks.get(def.name)?.(value);
     if (problem) throw ValidationException.field('value', `is not a valid value for "${def.name}": ${problem}`);
+    const store = this.stores.get(def.name);
     await transaction(this.settings.manager.dataSource, async (em) => {
-      const before = (await em.findOne(Setting, { where: { name: def.name } }))?.value ?? def.default;
-      await em.getRepository(Setting).upsert({ name: def.name, value, updatedAt: new Date() }, ['name']);
+      const before = store
+        ? await store.read(em)
+        : ((await em.findOne(Setting, { where: { name: def.name } }))?.value ?? def.default);
+      if (store) await store.write(em, value);
+      else await em.getRepository(Setting).upsert({ name: def.name, value, updatedAt: new Date() }, ['name']);
       await recordAudit(em, {
         action: 'update',
         resource: 'settings',

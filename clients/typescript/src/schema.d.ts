@@ -1906,6 +1906,208 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Work calendars
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["listCalendars"];
+        put?: never;
+        /**
+         * Create a work calendar (a country, optionally a subdivision, a work week)
+         * @description Who may call: Admin.
+         */
+        post: operations["createCalendars"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A work calendar
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["getCalendars"];
+        /**
+         * Change a work calendar; is_default true makes it the default
+         * @description Who may call: Admin.
+         */
+        put: operations["updateCalendars"];
+        post?: never;
+        /**
+         * Delete a work calendar and its holidays: not the default, nor one employees use (409)
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeCalendars"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendars/{id}/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A calendar's holidays
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["holidaysOfCalendars"];
+        put?: never;
+        /**
+         * Add a holiday to a calendar (one per date: 409)
+         * @description Who may call: Admin.
+         */
+        post: operations["addHolidayCalendars"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendars/{id}/holidays/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a year's public holidays from the holiday dataset (npm date-holidays) for the calendar's country and subdivision
+         * @description Who may call: Admin.
+         *
+         *     Dates the calendar has a holiday on already are reported as existing and left as they are. dry_run=true writes nothing.
+         */
+        post: operations["importHolidaysCalendars"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendars/{id}/holidays/{holiday}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of a calendar's holidays
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["holidayCalendars"];
+        /**
+         * Change one of a calendar's holidays
+         * @description Who may call: Admin.
+         */
+        put: operations["updateHolidayCalendars"];
+        post?: never;
+        /**
+         * Remove one of a calendar's holidays
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeHolidayCalendars"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List holidays
+         * @description Who may call: any signed-in user.
+         *
+         *     search matches the name. The default calendar's (GET /calendars): one holiday per date.
+         */
+        get: operations["listHoliday"];
+        put?: never;
+        /**
+         * Create a holiday (Admin)
+         * @description Who may call: Admin.
+         */
+        post: operations["createHoliday"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/holidays/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One holiday
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["getHoliday"];
+        /**
+         * Change a holiday (Admin)
+         * @description Who may call: Admin.
+         */
+        put: operations["updateHoliday"];
+        post?: never;
+        /**
+         * Delete a holiday (Admin); 409 IN_USE while referenced
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeHoliday"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/working-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An employee's working days
+         * @description Who may call: any signed-in user.
+         *
+         *     Each day from `from` to `to` (at most 366 days) by the calendar the employee had that day: its work week less its holidays (a half-day holiday leaves 0.5). What leave, proration and reminders count by.
+         */
+        get: operations["getWorkingDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leave-types": {
         parameters: {
             query?: never;
@@ -2009,60 +2211,6 @@ export interface paths {
          * @description Who may call: Admin.
          */
         delete: operations["removeLeavePeriod"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/holidays": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List holidays
-         * @description Who may call: any signed-in user.
-         *
-         *     search matches the name. One holiday per date.
-         */
-        get: operations["listHoliday"];
-        put?: never;
-        /**
-         * Create a holiday (Admin)
-         * @description Who may call: Admin.
-         */
-        post: operations["createHoliday"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/holidays/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One holiday
-         * @description Who may call: any signed-in user.
-         */
-        get: operations["getHoliday"];
-        /**
-         * Change a holiday (Admin)
-         * @description Who may call: Admin.
-         */
-        put: operations["updateHoliday"];
-        post?: never;
-        /**
-         * Delete a holiday (Admin); 409 IN_USE while referenced
-         * @description Who may call: Admin.
-         */
-        delete: operations["removeHoliday"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6610,6 +6758,222 @@ export interface components {
              */
             age_days: number;
         };
+        CalendarDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /** @example Bavaria */
+            name: string;
+            /**
+             * @description ISO 3166-1 alpha-2; null only on the default calendar the upgrade made, until an Admin sets it
+             * @example DE
+             */
+            country: string | null;
+            /**
+             * @description ISO 3166-2, or null
+             * @example DE-BY
+             */
+            subdivision: string | null;
+            /**
+             * @description ISO weekdays worked (1 = Monday … 7 = Sunday), each once, at least one
+             * @example [
+             *       1,
+             *       2,
+             *       3,
+             *       4,
+             *       5
+             *     ]
+             */
+            work_week: number[];
+            /** @description the calendar of every employee none was set for; exactly one is */
+            is_default: boolean;
+        };
+        CreateCalendarDto: {
+            /** @example Bavaria */
+            name: string;
+            /**
+             * @description ISO 3166-1 alpha-2
+             * @example DE
+             */
+            country: string;
+            /**
+             * @description ISO 3166-2, a subdivision of the country that the holiday dataset knows; null: the country's
+             * @example DE-BY
+             */
+            subdivision?: string | null;
+            /**
+             * @description ISO weekdays worked (1 = Monday … 7 = Sunday), each once, at least one
+             * @default [
+             *       1,
+             *       2,
+             *       3,
+             *       4,
+             *       5
+             *     ]
+             * @example [
+             *       1,
+             *       2,
+             *       3,
+             *       4,
+             *       5
+             *     ]
+             */
+            work_week?: number[];
+            /** @description true makes it the default (the previous default is one no longer); false on the default is refused */
+            is_default?: boolean;
+        };
+        UpdateCalendarDto: {
+            /** @example Bavaria */
+            name?: string;
+            /**
+             * @description ISO 3166-2, a subdivision of the country that the holiday dataset knows; null: the country's
+             * @example DE-BY
+             */
+            subdivision?: string | null;
+            /**
+             * @description ISO weekdays worked (1 = Monday … 7 = Sunday), each once, at least one
+             * @example [
+             *       1,
+             *       2,
+             *       3,
+             *       4,
+             *       5
+             *     ]
+             */
+            work_week?: number[];
+            /** @description true makes it the default (the previous default is one no longer); false on the default is refused */
+            is_default?: boolean;
+            /**
+             * @description ISO 3166-1 alpha-2; null (what GET answers for the upgraded default calendar) is accepted only where it is null already
+             * @example DE
+             */
+            country?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
+        };
+        CalendarDeletedDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+        };
+        HolidayDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: date
+             * @example 2026-12-25
+             */
+            date: string;
+            /** @example Christmas Day */
+            name: string;
+            /**
+             * @description the part of the day off: "1" a whole day, "0.5" half of it
+             * @enum {string}
+             */
+            fraction: "1" | "0.5";
+            /**
+             * @description public (by law) or the company's own
+             * @enum {string}
+             */
+            kind: "public" | "company";
+        };
+        CreateHolidayDto: {
+            /**
+             * Format: date
+             * @example 2026-12-24
+             */
+            date: string;
+            /** @example Christmas Eve */
+            name: string;
+            /**
+             * @default 1
+             * @enum {string}
+             */
+            fraction?: "1" | "0.5";
+            /**
+             * @default public
+             * @enum {string}
+             */
+            kind?: "public" | "company";
+        };
+        ImportedHolidayDto: {
+            /** Format: date */
+            date: string;
+            name: string;
+            /** @enum {string} */
+            fraction: "1" | "0.5";
+        };
+        HolidayImportDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            year: number;
+            dry_run: boolean;
+            /** @description added (or, in a dry run, that would be) */
+            added: components["schemas"]["ImportedHolidayDto"][];
+            /** @description the dataset's holidays whose date the calendar has already */
+            existing: components["schemas"]["ImportedHolidayDto"][];
+        };
+        UpdateHolidayDto: {
+            /**
+             * Format: date
+             * @example 2026-12-24
+             */
+            date?: string;
+            /** @example Christmas Eve */
+            name?: string;
+            /** @enum {string} */
+            fraction?: "1" | "0.5";
+            /** @enum {string} */
+            kind?: "public" | "company";
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
+        };
+        WorkingDayDto: {
+            /** Format: date */
+            date: string;
+            /**
+             * @description the part of the day that is working time
+             * @enum {number}
+             */
+            fraction: 1 | 0.5 | 0;
+            /**
+             * Format: int32
+             * @description the calendar the employee had that day
+             * @example 1
+             */
+            calendar: number;
+            /** @description the holiday's name, or null */
+            holiday: string | null;
+        };
+        WorkingDaysDto: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /**
+             * @description the sum of the days’ fractions
+             * @example 21.5
+             */
+            working_days: number;
+            days: components["schemas"]["WorkingDayDto"][];
+        };
         LeaveTypeDto: {
             /**
              * Format: int32
@@ -6687,38 +7051,6 @@ export interface components {
              * @example 2026-12-31
              */
             date_end?: string;
-            /**
-             * Format: int32
-             * @description read-only: ignored when sent
-             * @example 1
-             */
-            readonly id?: number;
-        };
-        HolidayDto: {
-            /**
-             * Format: int32
-             * @example 1
-             */
-            id: number;
-            name: string;
-            /** Format: date */
-            date: string;
-        };
-        CreateHolidayDto: {
-            name: string;
-            /**
-             * Format: date
-             * @example 2026-12-25
-             */
-            date: string;
-        };
-        UpdateHolidayDto: {
-            name?: string;
-            /**
-             * Format: date
-             * @example 2026-12-25
-             */
-            date?: string;
             /**
              * Format: int32
              * @description read-only: ignored when sent
@@ -9386,7 +9718,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -9403,7 +9735,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -9420,7 +9752,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -9428,7 +9760,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             active?: boolean;
             description?: string | null;
             /**
@@ -9476,7 +9808,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
+        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
         ImportDto: {
             /**
              * Format: int32
@@ -10000,6 +10332,21 @@ export interface components {
              */
             days_left: number;
         };
+        CalendarChangedEventData: {
+            /**
+             * Format: int32
+             * @description the calendar
+             * @example 1
+             */
+            calendar: number;
+            /**
+             * Format: date
+             * @description the day whose working time changed
+             */
+            date: string;
+            /** @enum {string} */
+            change: "added" | "changed" | "removed";
+        };
         ApprovalStepDecidedEventData: {
             /**
              * Format: int32
@@ -10501,6 +10848,22 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["DocumentExpiryEventData"];
+        };
+        CalendarChangedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "calendar.changed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["CalendarChangedEventData"];
         };
         ApprovalStepDecidedEvent: {
             /**
@@ -35878,6 +36241,3215 @@ export interface operations {
             };
         };
     };
+    listCalendars: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CalendarDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCalendarDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CalendarDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CalendarDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCalendarDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CalendarDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CalendarDeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    holidaysOfCalendars: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name" | "date";
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    addHolidayCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHolidayDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    importHolidaysCalendars: {
+        parameters: {
+            query: {
+                year: number;
+                /** @description true: report what would be added, write nothing */
+                dry_run?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayImportDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    holidayCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                holiday: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateHolidayCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                holiday: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateHolidayDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeHolidayCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                holiday: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["CalendarDeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listHoliday: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name" | "date";
+                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
+                filters?: Record<string, never>;
+                /** @description free-text search over the documented fields */
+                search?: string;
+                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description on an export: attachment; filename="holidays-<date>.csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHolidayDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateHolidayDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["HolidayDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["DeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getWorkingDays: {
+        parameters: {
+            query?: {
+                /** @description default: the first day of the company's current month */
+                from?: string;
+                /** @description inclusive, at most 366 days from `from`; default: the last day of from's month */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["WorkingDaysDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listLeaveType: {
         parameters: {
             query?: {
@@ -37643,977 +41215,6 @@ export interface operations {
         };
     };
     removeLeavePeriod: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "SUCCESS";
-                        data: components["schemas"]["DeletedDto"];
-                    };
-                };
-            };
-            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
-            400: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "work_email must be an email",
-                     *         "details": [
-                     *           {
-                     *             "field": "work_email",
-                     *             "message": "must be an email"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked token */
-            401: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description Bearer */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Missing, invalid or expired access token"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unknown route or record (also records outside the caller's scope) */
-            404: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Employee 42 not found"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INVALID_STATE",
-                     *         "message": "The payroll is Completed: process is not allowed in that state"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A bug: INTERNAL_ERROR, logged with the request id */
-            500: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description REST API disabled (API_DISABLED) or a dependency down */
-            503: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description seconds to wait, when a dependency is down */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "API_DISABLED",
-                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    listHoliday: {
-        parameters: {
-            query?: {
-                /** @description 1-based page number */
-                page?: number;
-                limit?: number;
-                sortOrder?: "ascend" | "descend";
-                /** @description one of the sort fields documented for the endpoint; default id */
-                sortField?: "id" | "name" | "date";
-                /** @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields */
-                filters?: Record<string, never>;
-                /** @description free-text search over the documented fields */
-                search?: string;
-                /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
-                format?: "csv" | "xlsx";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the list */
-            200: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description on an export: attachment; filename="holidays-<date>.csv" (or .xlsx) */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "SUCCESS";
-                        data: components["schemas"]["HolidayDto"][];
-                        /**
-                         * Format: int32
-                         * @example 1234
-                         */
-                        total: number;
-                        /**
-                         * Format: int32
-                         * @example 1
-                         */
-                        page: number;
-                        /**
-                         * Format: int32
-                         * @example 50
-                         */
-                        limit: number;
-                        /**
-                         * Format: int32
-                         * @example 2
-                         */
-                        nextPage: number | null;
-                    };
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                };
-            };
-            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
-            400: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "work_email must be an email",
-                     *         "details": [
-                     *           {
-                     *             "field": "work_email",
-                     *             "message": "must be an email"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked token */
-            401: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description Bearer */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Missing, invalid or expired access token"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
-            403: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unknown route or record (also records outside the caller's scope) */
-            404: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Employee 42 not found"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A bug: INTERNAL_ERROR, logged with the request id */
-            500: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description REST API disabled (API_DISABLED) or a dependency down */
-            503: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description seconds to wait, when a dependency is down */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "API_DISABLED",
-                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    createHoliday: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateHolidayDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "SUCCESS";
-                        data: components["schemas"]["HolidayDto"];
-                    };
-                };
-            };
-            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
-            400: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "work_email must be an email",
-                     *         "details": [
-                     *           {
-                     *             "field": "work_email",
-                     *             "message": "must be an email"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked token */
-            401: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description Bearer */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Missing, invalid or expired access token"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unknown route or record (also records outside the caller's scope) */
-            404: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Employee 42 not found"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INVALID_STATE",
-                     *         "message": "The payroll is Completed: process is not allowed in that state"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Content-Type is not application/json */
-            415: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A bug: INTERNAL_ERROR, logged with the request id */
-            500: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description REST API disabled (API_DISABLED) or a dependency down */
-            503: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description seconds to wait, when a dependency is down */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "API_DISABLED",
-                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    getHoliday: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "SUCCESS";
-                        data: components["schemas"]["HolidayDto"];
-                    };
-                };
-            };
-            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
-            400: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "work_email must be an email",
-                     *         "details": [
-                     *           {
-                     *             "field": "work_email",
-                     *             "message": "must be an email"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked token */
-            401: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description Bearer */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Missing, invalid or expired access token"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
-            403: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unknown route or record (also records outside the caller's scope) */
-            404: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Employee 42 not found"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A bug: INTERNAL_ERROR, logged with the request id */
-            500: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description REST API disabled (API_DISABLED) or a dependency down */
-            503: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description seconds to wait, when a dependency is down */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "API_DISABLED",
-                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    updateHoliday: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateHolidayDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "SUCCESS";
-                        data: components["schemas"]["HolidayDto"];
-                    };
-                };
-            };
-            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
-            400: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "work_email must be an email",
-                     *         "details": [
-                     *           {
-                     *             "field": "work_email",
-                     *             "message": "must be an email"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked token */
-            401: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description Bearer */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Missing, invalid or expired access token"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unknown route or record (also records outside the caller's scope) */
-            404: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Employee 42 not found"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INVALID_STATE",
-                     *         "message": "The payroll is Completed: process is not allowed in that state"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "Request body too large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Content-Type is not application/json */
-            415: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Unsupported Content-Type: send application/json"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A bug: INTERNAL_ERROR, logged with the request id */
-            500: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description REST API disabled (API_DISABLED) or a dependency down */
-            503: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description seconds to wait, when a dependency is down */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "API_DISABLED",
-                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    removeHoliday: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { expandLeaveDays, ledgerTakenDays } from '../../leave/leave-days';
-import { parseWorkWeek, workingDays } from '../../leave/working-days';
+import { calendarDays, CalendarRules, workingTime } from '../../calendars/working-days';
 import { insertRows, prng } from './seed-tools';
 
 const DAY = 86_400_000;
@@ -34,19 +34,25 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now: Date): Pro
     ],
   );
   const holidayDates = years.flatMap((y) => [`${y}-01-01`, `${y}-05-01`, `${y}-12-25`, `${y}-12-26`]);
+  const [home] = await ds.query<Array<{ id: number | string }>>('SELECT id FROM calendars WHERE is_default = ?', [true]);
   await insertRows(
     ds,
     'holidays',
-    ['name', 'date'],
+    ['calendar_id', 'name', 'date'],
     holidayDates.map((d) => [
+      Number(home.id),
       { '01-01': "New Year's Day", '05-01': 'Labour Day', '12-25': 'Christmas Day', '12-26': 'Boxing Day' }[d.slice(5)] as string,
       d,
     ]),
   );
   const types = await ds.query<Array<{ id: number | string; name: string }>>('SELECT id, name FROM leave_types');
   const typeId = (name: string) => Number(types.find((t) => t.name === name)?.id);
-  const week = parseWorkWeek('Mon,Tue,Wed,Thu,Fri');
-  const holidays = new Set(holidayDates);
+  // The default calendar as the seed leaves it: Monday to Friday and the holidays above.
+  const calendar: CalendarRules = {
+    id: Number(home.id),
+    workWeek: new Set([1, 2, 3, 4, 5]),
+    holidays: new Map(holidayDates.map((d) => [d, { name: '', fraction: 1 }])),
+  };
   const employees = await ds.query<
     Array<{ id: number | string; supervisor_id: number | string | null; department_id: number | string }>
   >('SELECT id, supervisor_id, department_id FROM employees');
@@ -67,7 +73,7 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now: Date): Pro
         const startDay = windowStart + Math.floor(rand() * windowDays) * DAY;
         const start = iso(startDay);
         const end = iso(startDay + (length - 1) * DAY);
-        const days = workingDays(start, end, week, holidays).length;
+        const days = workingTime(calendarDays(calendar, start, end), start, end);
         if (!days) return;
         const future = startDay > today;
         const roll = rand();
@@ -113,7 +119,7 @@ export async function seedDemoLeaveAndTimesheets(ds: DataSource, now: Date): Pro
     ],
     leaves,
   );
-  await expandLeaveDays((sql, params) => ds.query(sql, params));
+  await expandLeaveDays((sql, params) => ds.query(sql, params), calendar);
   await ledgerTakenDays((sql, params) => ds.query(sql, params), ds.options.type === 'mysql');
   // Annual leave accrues monthly (2.5 days at each month's end, a joiner's first month prorated);
   // up to 5 days carry over into the next year and expire unless taken by 1 April.

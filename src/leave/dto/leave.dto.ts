@@ -71,18 +71,6 @@ export class CreateLeavePeriodDto extends Named {
 
 export class UpdateLeavePeriodDto extends PartialType(CreateLeavePeriodDto) {}
 
-export class HolidayDto {
-  @ApiInt() id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ format: 'date' }) date: string;
-}
-
-export class CreateHolidayDto extends Named {
-  @ApiProperty({ format: 'date', example: '2026-12-25' }) @IsCalendarDate() date: string;
-}
-
-export class UpdateHolidayDto extends PartialType(CreateHolidayDto) {}
-
 export class EntitlementDto {
   @ApiInt() id: number;
   @ApiInt() employee: number;

@@ -24,13 +24,6 @@ export class LeavePeriod {
   @Column({ name: 'date_end', type: 'date' }) dateEnd: string;
 }
 
-@Entity('holidays')
-export class Holiday {
-  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
-  @Column({ type: 'varchar', length: 100 }) name: string;
-  @Column({ type: 'date' }) date: string;
-}
-
 @Entity('leave_entitlements')
 export class LeaveEntitlement {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
@@ -80,4 +73,4 @@ export class LeaveDay {
   @Column({ name: 'first_of_weekday', type: 'boolean' }) firstOfWeekday: boolean;
 }
 
-export const LEAVE_ENTITIES = [LeaveType, LeavePeriod, Holiday, LeaveEntitlement, LeaveRequest, LeaveDay];
+export const LEAVE_ENTITIES = [LeaveType, LeavePeriod, LeaveEntitlement, LeaveRequest, LeaveDay];

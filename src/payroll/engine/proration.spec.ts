@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
 import { addDays, daysBetween } from '../../common/time/days';
-import { calendarDays, prorate, PRORATION_RULES, ProrationRule, SalarySpan, workingDayCount } from './proration';
+import { calendarDays as calendarDayCount, DayCount, prorate, PRORATION_RULES, ProrationRule, SalarySpan } from './proration';
+import { calendarDays as daysOf, workingTime } from '../../calendars/working-days';
+
+/** Working days by the calendars' one rule (calendars/working-days.ts): `workWeek` ISO weekdays, whole-day holidays. */
+const workingDayCount =
+  (workWeek: ReadonlySet<number>, holidays: ReadonlySet<string>): DayCount =>
+  (from, to) =>
+    workingTime(
+      daysOf({ id: 1, workWeek, holidays: new Map([...holidays].map((d) => [d, { name: 'h', fraction: 1 }])) }, from, to),
+      from,
+      to,
+    );
 
 const MON_FRI = new Set([1, 2, 3, 4, 5]);
 
@@ -117,7 +128,7 @@ describe('proration (issue 44)', () => {
       { from: '2026-06-01', to: '2026-06-30' },
       { from: '2020-01-01', to: null },
       'calendar_days',
-      calendarDays,
+      calendarDayCount,
     );
     // 3000 × 21 / 30 + 3600 × 9 / 30 = 2100 + 1080
     expect(out?.salary).toEqual({ '1': '3180' });

@@ -1,5 +1,4 @@
 import { daysBetween } from '../../common/time/days';
-import { workingDays } from '../../leave/working-days';
 import { Dec } from '../formula/formula';
 
 /*
@@ -109,9 +108,4 @@ export function prorate(
     salary[c] = weighted.div(periodDays).toDecimalPlaces(PRORATED_PLACES, Dec.ROUND_HALF_UP).toString();
   }
   return { salary, proration, changes };
-}
-
-/** The working days of [from, to]: the work week's days that are not holidays (JavaScript weekdays, Sunday 0). */
-export function workingDayCount(workWeek: ReadonlySet<number>, holidays: ReadonlySet<string>): DayCount {
-  return (from, to) => workingDays(from, to, workWeek, holidays).length;
 }

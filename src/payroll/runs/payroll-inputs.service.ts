@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
-import { LeaveCalendarService } from '../../leave/leave-calendar.service';
+import { WorkingDaysService } from '../../calendars/working-days.service';
+import { workingTime } from '../../calendars/working-days';
 import { EngineEmployee } from '../engine/payroll-engine';
 import { StoredHook } from '../engine/stored-inputs';
 import {
@@ -12,15 +13,7 @@ import {
 import { EMPLOYEE_FIELD_INPUT } from '../config/payroll.payroll-inputs';
 import { Dec, EMPLOYEE_FORMULA_FIELDS } from '../formula/formula';
 import { timeSlices } from '../../common/async/time-slices';
-import {
-  calendarDays,
-  DayCount,
-  DEFAULT_PRORATION,
-  prorate,
-  Prorated,
-  ProrationRule,
-  workingDayCount,
-} from '../engine/proration';
+import { calendarDays, DayCount, DEFAULT_PRORATION, prorate, Prorated, ProrationRule } from '../engine/proration';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PayFrequency } from '../entities/payroll-config.entities';
@@ -45,7 +38,7 @@ export interface HookColumn {
 export class PayrollInputsService {
   constructor(
     private readonly registry: PayrollInputs,
-    private readonly leave: LeaveCalendarService,
+    private readonly workingDays: WorkingDaysService,
     private readonly employees: EmployeeFactsService,
     @InjectRepository(PayFrequency) private readonly frequencies: Repository<PayFrequency>,
   ) {
@@ -137,15 +130,14 @@ export class PayrollInputsService {
     const employment = known
       ? new Map(employeeIds.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])))
       : await this.employees.employmentBetween(employeeIds, from, to);
-    let count: DayCount = calendarDays;
-    if (rule === 'working_days') {
-      const { workWeek, holidays } = await this.leave.calendar(from, to);
-      count = workingDayCount(workWeek, holidays);
-    }
+    // Working days by each employee's calendar on each day (issue 65): one array per calendar, shared.
+    const days = rule === 'working_days' ? await this.workingDays.ofEmployees([...employment.keys()], from, to) : null;
     const out = new Map<number, Prorated>();
     const slices = timeSlices();
     for (const [id, e] of employment) {
       if (slices.due()) await slices.pause();
+      const mine = days?.get(id);
+      const count: DayCount = mine ? (a, b) => workingTime(mine, a, b) : calendarDays;
       const prorated = prorate(e.segments, { from, to }, { from: e.joined, to: e.terminated }, rule, count);
       if (prorated) out.set(id, prorated);
     }

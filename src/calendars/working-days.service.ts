@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ValidationException } from '../common/errors/domain.exception';
+import { CalendarsService } from './calendars.service';
+import { WorkCalendar } from './entities/calendar.entities';
+import { HolidaysService } from './holidays.service';
+import { CalendarRules, CalendarSpan, calendarDays, employeeDays, WorkingDay } from './working-days';
+
+/** The longest range one answer covers (GET /employees/{id}/working-days; a leave request). */
+export const MAX_WORKING_DAYS_SPAN = 366;
+
+/** Reads employees' calendar spans (the employment history's `calendar`), registered at start. */
+export type CalendarSpansReader = (
+  em: EntityManager | null,
+  employeeIds: readonly number[],
+  from: string,
+  to: string,
+) => Promise<Map<number, CalendarSpan[]>>;
+
+/**
+ * Working days (issue 65 item 4): every count of working days in the service comes from here, for
+ * a calendar or for employees, each day by the calendar the employee had that day. Two queries
+ * whatever the number of employees (their spans, then the calendars' holidays in the range), one
+ * array of days per calendar shared by the employees on it.
+ */
+@Injectable()
+export class WorkingDaysService {
+  private spans: CalendarSpansReader = async () => new Map();
+
+  constructor(
+    private readonly calendars: CalendarsService,
+    private readonly holidays: HolidaysService,
+  ) {}
+
+  /** The employment history tells which calendar each employee had when (at start). */
+  readSpansWith(reader: CalendarSpansReader): void {
+    this.spans = reader;
+  }
+
+  /** One calendar's days from `from` to `to` (null: the default calendar's). */
+  async ofCalendar(calendarId: number | null, from: string, to: string, em: EntityManager | null = null): Promise<WorkingDay[]> {
+    const calendar =
+      calendarId === null ? await this.calendars.defaultCalendar(em ?? undefined) : await this.holidays.calendarOf(calendarId);
+    const [rules] = await this.rules(em, [calendar], from, to);
+    return calendarDays(rules, from, to);
+  }
+
+  /** Each employee's days from `from` to `to`, by the calendar it had each day (the default where none). */
+  async ofEmployees(
+    employeeIds: readonly number[],
+    from: string,
+    to: string,
+    em: EntityManager | null = null,
+  ): Promise<Map<number, readonly WorkingDay[]>> {
+    const spans = employeeIds.length ? await this.spans(em, employeeIds, from, to) : new Map<number, CalendarSpan[]>();
+    const fallback = await this.calendars.defaultCalendar(em ?? undefined);
+    const ids = new Set([fallback.id, ...[...spans.values()].flatMap((s) => s.map((x) => x.calendar))]);
+    const calendars = await this.calendars.byIds(em, [...ids]);
+    const byCalendar = new Map(
+      (await this.rules(em, [...calendars.values()], from, to)).map((r) => [r.id, calendarDays(r, from, to)] as const),
+    );
+    return new Map(employeeIds.map((id) => [id, employeeDays(spans.get(id) ?? [], fallback.id, byCalendar)]));
+  }
+
+  private async rules(em: EntityManager | null, calendars: WorkCalendar[], from: string, to: string): Promise<CalendarRules[]> {
+    const holidays = await this.holidays.between(
+      em,
+      calendars.map((c) => c.id),
+      from,
+      to,
+    );
+    return calendars.map((c) => ({
+      id: c.id,
+      workWeek: new Set(c.workWeek),
+      holidays: new Map(
+        holidays.filter((h) => h.calendarId === c.id).map((h) => [h.date, { name: h.name, fraction: Number(h.fraction) }]),
+      ),
+    }));
+  }
+}
+
+/** 400 for a reversed range or one longer than MAX_WORKING_DAYS_SPAN days (what a caller of the route or a leave request sends). */
+export function checkRange(from: string, to: string): void {
+  if (to < from) throw ValidationException.field('to', 'must not be before from');
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  if (days > MAX_WORKING_DAYS_SPAN) throw ValidationException.field('to', `a range covers at most ${MAX_WORKING_DAYS_SPAN} days`);
+}
