@@ -40,6 +40,8 @@ describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
     await first.close();
 
     const ds = await new DataSource(dataSourceOptions(testConfig(overrides).database)).initialize();
+    await ds.undoLastMigration(); // 049 (employees' calendars)
+    await ds.undoLastMigration(); // 048 (work calendars)
     await ds.undoLastMigration(); // 047 (the accrual's changes)
     await ds.undoLastMigration(); // 046 (bank files kept)
     await ds.undoLastMigration(); // 045 (the marks' holes)
@@ -59,6 +61,8 @@ describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
       'ChangeMarkHoles1763800000045',
       'PayrollBankFiles1763800000046',
       'AccrualChanges1763800000047',
+      'WorkCalendars1763800000048',
+      'EmployeeCalendars1763800000049',
     ]);
     const rows: Array<{ kind: string; request_id: number; steps: string; summary: string; status: string }> = await ds.query(
       'SELECT kind, request_id, steps, summary, status FROM approvals ORDER BY kind, request_id',

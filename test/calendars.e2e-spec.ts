@@ -272,3 +272,90 @@ describe('work calendars', () => {
     expect(half.days).toBe(0.5);
   });
 });
+
+describe('work calendars: a dated field of the employment history', () => {
+  let t: TestApp;
+  let c: Company;
+  let ok: ReturnType<typeof okCaller>;
+  let call: ReturnType<typeof apiCaller>;
+  let admin: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    c = await buildCompany(t.app);
+    ok = okCaller(t.app);
+    call = apiCaller(t.app);
+    admin = c.users.admin.token;
+  });
+  afterAll(() => t.close());
+
+  it('an employee shows the default calendar until one is set; a move on 1 July counts each day by the calendar of that day', async () => {
+    const home = (await ok('GET', '/calendars', admin))[0];
+    const bavaria = await ok('POST', '/calendars', admin, { name: 'Bavaria', country: 'DE', subdivision: 'DE-BY' });
+    const berlin = await ok('POST', '/calendars', admin, {
+      name: 'Berlin',
+      country: 'DE',
+      subdivision: 'DE-BE',
+      work_week: [1, 2, 3, 4],
+    });
+    await ok('POST', `/calendars/${bavaria.id}/holidays`, admin, { date: '2026-06-29', name: 'Bavarian Monday' });
+    await ok('POST', `/calendars/${berlin.id}/holidays`, admin, {
+      date: '2026-07-01',
+      name: 'Berlin Wednesday',
+      fraction: '0.5',
+    });
+    const id = c.emp.report1;
+    expect((await ok('GET', `/employees/${id}`, admin)).calendar).toBe(home.id);
+    expect(
+      await call('PUT', `/employees/${id}`, admin, { calendar: 987654 }).then((r) => [
+        r.statusCode,
+        r.json().error.details[0].field,
+      ]),
+    ).toEqual([400, 'calendar']);
+    await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2026-06-01',
+      reason: 'Munich office',
+      fields: { calendar: bavaria.id },
+    });
+    await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2026-07-01',
+      reason: 'Moved to Berlin',
+      fields: { calendar: berlin.id },
+    });
+    const week = await ok('GET', `/employees/${id}/working-days?from=2026-06-29&to=2026-07-05`, admin);
+    expect(week.days.map((d: { fraction: number; calendar: number }) => [d.fraction, d.calendar])).toEqual([
+      [0, bavaria.id], // the Bavarian holiday
+      [1, bavaria.id],
+      [0.5, berlin.id], // half a day in Berlin
+      [1, berlin.id],
+      [0, berlin.id], // Berlin works Monday to Thursday
+      [0, berlin.id],
+      [0, berlin.id],
+    ]);
+    expect(week.working_days).toBe(2.5);
+    // As of a day, and in the history.
+    expect((await ok('GET', `/employees/${id}?as_of=2026-06-15`, admin)).calendar).toBe(bavaria.id);
+    const history = await ok('GET', `/employees/${id}/history`, admin);
+    expect((history as Array<{ calendar: number | null }>).map((s) => s.calendar)).toEqual(
+      expect.arrayContaining([bavaria.id, berlin.id]),
+    );
+
+    // A calendar someone uses, now or in the history, is not deleted: 409 naming the count.
+    const refused = await call('DELETE', `/calendars/${bavaria.id}`, admin);
+    expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([
+      409,
+      'IN_USE',
+      expect.stringContaining('1 employee'),
+    ]);
+
+    // Leave across the move counts each day by its calendar.
+    await ok('POST', '/leave-periods', admin, { name: '2026', date_start: '2026-01-01', date_end: '2026-12-31' });
+    const type = await ok('POST', '/leave-types', admin, { name: 'Annual', default_days: 25 });
+    const leave = await ok('POST', '/leaves', c.users.employee.token, {
+      leave_type: type.id,
+      date_start: '2026-06-29',
+      date_end: '2026-07-05',
+    });
+    expect(leave.days).toBe(2.5);
+  });
+});

@@ -49,6 +49,7 @@ describe('employees', () => {
         approver1: c.emp.manager,
         approver2: c.emp.report1,
         approver3: c.emp.report2,
+        calendar: (await call('GET', '/calendars', admin)).json().data[0].id as number,
         status: 'Active',
       });
       const created = await call('POST', '/employees', admin, body);

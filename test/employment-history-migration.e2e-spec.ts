@@ -65,6 +65,7 @@ describeIf(LONG, NEEDS_LONG)('EmploymentHistory migration on the demo data (issu
             approver1: now.approver1,
             approver2: now.approver2,
             approver3: now.approver3,
+            calendar: null, // the default calendar (none set)
             salary: expect.any(Array),
             change: expect.any(Number),
           },

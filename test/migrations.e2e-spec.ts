@@ -117,6 +117,7 @@ describe(`migrations (${testConfig().database.type})`, () => {
   });
 
   it('AccrualChanges on existing marks: reads everyone once, keeps the ledger holes, the subscriber starts at the sequence', async () => {
+    await ds.undoLastMigration(); // back to 1763800000048
     await ds.undoLastMigration(); // back to 1763800000047
     await ds.undoLastMigration(); // back to 1763800000046
     const t = Date.now();

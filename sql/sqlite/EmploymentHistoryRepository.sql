@@ -1,3 +1,17 @@
+-- EmploymentHistoryRepository.calendarSpans
+SELECT "EmploymentSegment"."employee_id" AS "EmploymentSegment_employee_id", "EmploymentSegment"."effective_from" AS "EmploymentSegment_effective_from", "EmploymentSegment"."effective_to" AS "EmploymentSegment_effective_to", "EmploymentSegment"."calendar_id" AS "EmploymentSegment_calendar_id"
+  FROM "employment_segments" "EmploymentSegment"
+  WHERE (((("EmploymentSegment"."employee_id" IN (1, 2)) AND (NOT("EmploymentSegment"."calendar_id" IS NULL)) AND ("EmploymentSegment"."effective_from" <= ?) AND ("EmploymentSegment"."effective_to" IS NULL))) OR ((("EmploymentSegment"."employee_id" IN (1, 2)) AND (NOT("EmploymentSegment"."calendar_id" IS NULL)) AND ("EmploymentSegment"."effective_from" <= ?) AND ("EmploymentSegment"."effective_to" >= ?))))
+  ORDER BY "EmploymentSegment_employee_id" ASC, "EmploymentSegment_effective_from" ASC;
+
+-- EmploymentHistoryRepository.calendarUsers
+SELECT COUNT(1) AS "cnt"
+  FROM "employees" "Employee"
+  WHERE (("Employee"."calendar_id" = 1));
+SELECT COUNT(DISTINCT "s"."employee_id") AS "n"
+  FROM "employment_segments" "s"
+  WHERE "s"."calendar_id" = 1;
+
 -- EmploymentHistoryRepository.change
 SELECT "EmploymentChange"."id" AS "EmploymentChange_id", "EmploymentChange"."employee_id" AS "EmploymentChange_employee_id", "EmploymentChange"."effective_date" AS "EmploymentChange_effective_date", "EmploymentChange"."reason" AS "EmploymentChange_reason", "EmploymentChange"."fields" AS "EmploymentChange_fields", "EmploymentChange"."salary" AS "EmploymentChange_salary", "EmploymentChange"."status" AS "EmploymentChange_status", "EmploymentChange"."recorded_at" AS "EmploymentChange_recorded_at", "EmploymentChange"."recorded_by" AS "EmploymentChange_recorded_by", "EmploymentChange"."cancelled_at" AS "EmploymentChange_cancelled_at", "EmploymentChange"."corrects" AS "EmploymentChange_corrects"
   FROM "employment_changes" "EmploymentChange"
@@ -43,18 +57,18 @@ DELETE
   WHERE "employee_id" IN (1);
 
 -- EmploymentHistoryRepository.segmentOn
-SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, approver1_id, approver2_id, approver3_id, salary, change_id
+SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, approver1_id, approver2_id, approver3_id, calendar_id, salary, change_id
   FROM employment_segments
   WHERE employee_id = ? AND effective_from <= ?
   ORDER BY effective_from DESC
   LIMIT 1;
 
 -- EmploymentHistoryRepository.segmentsBetween
-SELECT "s"."employee_id" AS "s_employee_id", "s"."effective_from" AS "s_effective_from", "s"."effective_to" AS "s_effective_to", "s"."job_title_id" AS "s_job_title_id", "s"."department_id" AS "s_department_id", "s"."pay_grade_id" AS "s_pay_grade_id", "s"."employment_status_id" AS "s_employment_status_id", "s"."supervisor_id" AS "s_supervisor_id", "s"."approver1_id" AS "s_approver1_id", "s"."approver2_id" AS "s_approver2_id", "s"."approver3_id" AS "s_approver3_id", "s"."salary" AS "s_salary", "s"."change_id" AS "s_change_id"
+SELECT "s"."employee_id" AS "s_employee_id", "s"."effective_from" AS "s_effective_from", "s"."effective_to" AS "s_effective_to", "s"."job_title_id" AS "s_job_title_id", "s"."department_id" AS "s_department_id", "s"."pay_grade_id" AS "s_pay_grade_id", "s"."employment_status_id" AS "s_employment_status_id", "s"."supervisor_id" AS "s_supervisor_id", "s"."approver1_id" AS "s_approver1_id", "s"."approver2_id" AS "s_approver2_id", "s"."approver3_id" AS "s_approver3_id", "s"."calendar_id" AS "s_calendar_id", "s"."salary" AS "s_salary", "s"."change_id" AS "s_change_id"
   FROM "employment_segments" "s"
   WHERE "s"."employee_id" IN (?, ?) AND "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?);
 
 -- EmploymentHistoryRepository.segmentsOn
-SELECT "s"."employee_id" AS "s_employee_id", "s"."effective_from" AS "s_effective_from", "s"."effective_to" AS "s_effective_to", "s"."job_title_id" AS "s_job_title_id", "s"."department_id" AS "s_department_id", "s"."pay_grade_id" AS "s_pay_grade_id", "s"."employment_status_id" AS "s_employment_status_id", "s"."supervisor_id" AS "s_supervisor_id", "s"."approver1_id" AS "s_approver1_id", "s"."approver2_id" AS "s_approver2_id", "s"."approver3_id" AS "s_approver3_id", "s"."salary" AS "s_salary", "s"."change_id" AS "s_change_id"
+SELECT "s"."employee_id" AS "s_employee_id", "s"."effective_from" AS "s_effective_from", "s"."effective_to" AS "s_effective_to", "s"."job_title_id" AS "s_job_title_id", "s"."department_id" AS "s_department_id", "s"."pay_grade_id" AS "s_pay_grade_id", "s"."employment_status_id" AS "s_employment_status_id", "s"."supervisor_id" AS "s_supervisor_id", "s"."approver1_id" AS "s_approver1_id", "s"."approver2_id" AS "s_approver2_id", "s"."approver3_id" AS "s_approver3_id", "s"."calendar_id" AS "s_calendar_id", "s"."salary" AS "s_salary", "s"."change_id" AS "s_change_id"
   FROM "employment_segments" "s"
   WHERE "s"."employee_id" IN (?, ?) AND "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?);

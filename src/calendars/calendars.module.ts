@@ -2,13 +2,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { declareExtension } from '../common/meta/extensions';
 import { declareApiTag } from '../common/openapi/api-tags';
-import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
 import { CalendarsController, DEFAULT_HOLIDAYS_CONTROLLER } from './calendars.controller';
 import { CalendarsService } from './calendars.service';
 import { CALENDAR_ENTITIES } from './entities/calendar.entities';
 import { HolidaysService } from './holidays.service';
-import { WorkingDaysController } from './working-days.controller';
 import { WorkingDaysService } from './working-days.service';
 import './calendars.settings';
 
@@ -22,8 +20,8 @@ declareExtension({
 
 /** Work calendars (issue 65, docs/api/calendars.md). */
 @Module({
-  imports: [SettingsModule, EmployeesModule, TypeOrmModule.forFeature(CALENDAR_ENTITIES)],
-  controllers: [CalendarsController, DEFAULT_HOLIDAYS_CONTROLLER, WorkingDaysController],
+  imports: [SettingsModule, TypeOrmModule.forFeature(CALENDAR_ENTITIES)],
+  controllers: [CalendarsController, DEFAULT_HOLIDAYS_CONTROLLER],
   providers: [CalendarsService, HolidaysService, WorkingDaysService],
   exports: [CalendarsService, HolidaysService, WorkingDaysService],
 })

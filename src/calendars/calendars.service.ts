@@ -20,6 +20,9 @@ export const CALENDAR_LIST: ListSpec = {
   searchColumns: ['c.name'],
 };
 
+/** How long a process keeps the default calendar's id (another process's switch is seen within it). */
+const DEFAULT_ID_MS = 2000;
+
 export const toCalendarDto = (c: WorkCalendar): CalendarDto => ({
   id: c.id,
   name: c.name,
@@ -39,6 +42,7 @@ export type CalendarUsers = (em: EntityManager, calendarId: number) => Promise<n
 @Injectable()
 export class CalendarsService implements OnModuleInit {
   private users: CalendarUsers = async () => 0;
+  private defaultCache: { id: number; until: number } | null = null;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -81,6 +85,24 @@ export class CalendarsService implements OnModuleInit {
     if (!ids.length) return new Map();
     const rows = await (em ?? this.ds.manager).getRepository(WorkCalendar).findBy(ids.map((id) => ({ id })));
     return new Map(rows.map((c) => [c.id, c]));
+  }
+
+  /** Lower-case name → ids (imports name a calendar by name or id). */
+  async idsByName(): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    for (const c of await this.calendars.find({ select: { id: true, name: true } })) {
+      const key = c.name.trim().toLowerCase();
+      out.set(key, [...(out.get(key) ?? []), c.id]);
+    }
+    return out;
+  }
+
+  /** The default calendar's id, remembered for DEFAULT_ID_MS (employees without a calendar show it). */
+  async defaultId(): Promise<number> {
+    if (this.defaultCache && this.defaultCache.until > Date.now()) return this.defaultCache.id;
+    const id = (await this.defaultCalendar()).id;
+    this.defaultCache = { id, until: Date.now() + DEFAULT_ID_MS };
+    return id;
   }
 
   async create(dto: CreateCalendarDto): Promise<CalendarDto> {
@@ -150,6 +172,7 @@ export class CalendarsService implements OnModuleInit {
     try {
       const saved = await transaction(this.ds, async (em) => {
         if (makeDefault) {
+          this.defaultCache = null;
           await em.update(
             WorkCalendar,
             { isDefault: true, ...(calendar.id ? { id: Not(calendar.id) } : {}) },

@@ -23,6 +23,7 @@ import { ReferenceService } from '../reference/reference.service';
 import { CreateEmployeeDto, UpdateEmployeeDto } from './dto/employee.dto';
 import { EmployeeAccessService, EmployeeScope } from './core/employee-access.service';
 import { EMPLOYEE_FIELDS } from './core/employee-fields';
+import { EmployeeRefs } from './core/employee-refs';
 import { EMPLOYEE_REFS, label } from './core/employee-lookup';
 import { EmployeesRepository } from './core/employees.repository';
 import { datesProblem, effectiveDateProblem, newEmployee, SELF_REFERENCE } from './core/employee-rules';
@@ -133,6 +134,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     private readonly kinds: ImportKinds,
     private readonly access: EmployeeAccessService,
     private readonly reference: ReferenceService,
+    private readonly refs: EmployeeRefs,
     private readonly repository: EmployeesRepository,
     private readonly employees: EmployeesService,
     private readonly history: EmploymentHistoryWriter,
@@ -148,7 +150,7 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     const scope = await this.access.scopeOf(run.caller);
     const names = new Map<string, Map<string, number[]>>();
     for (const f of EMPLOYEE_FIELDS) {
-      if (f.ref && f.ref !== 'employee') names.set(f.api, await this.reference.idsByName(f.ref));
+      if (f.ref && f.ref !== 'employee') names.set(f.api, await this.refs.idsByName(f.ref));
     }
     return new EmployeesImportSession(
       run,

@@ -4,6 +4,10 @@ import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { EmployeesReminders } from './employees.reminders';
 import { Module } from '@nestjs/common';
+import { CalendarsModule } from '../calendars/calendars.module';
+import { WorkingDaysController } from './working-days.controller';
+import { EmployeeRefs } from './core/employee-refs';
+import { EmployeeCalendars } from './history/employee-calendars';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReferenceModule } from '../reference/reference.module';
 import { EMPLOYEE_ITEM_CONTROLLERS } from './employee-items.controller';
@@ -59,11 +63,18 @@ declareExtension({
 
 @Module({
   imports: [
+    CalendarsModule,
     ReferenceModule,
     SettingsModule,
     TypeOrmModule.forFeature([Employee, ...EMPLOYEE_ITEM_ENTITIES, ...EMPLOYMENT_HISTORY_ENTITIES, EmployeeBankAccount]),
   ],
-  controllers: [EmployeesController, EmploymentHistoryController, BankAccountsController, ...EMPLOYEE_ITEM_CONTROLLERS],
+  controllers: [
+    EmployeesController,
+    EmploymentHistoryController,
+    BankAccountsController,
+    WorkingDaysController,
+    ...EMPLOYEE_ITEM_CONTROLLERS,
+  ],
   providers: [
     EmployeesReminders,
     EmployeesService,
@@ -76,6 +87,8 @@ declareExtension({
     EmployeeLookup,
     EmployeeHooks,
     EmployeeMapper,
+    EmployeeRefs,
+    EmployeeCalendars,
     EmploymentHistoryRepository,
     EmploymentHistoryService,
     EmploymentHistoryWriter,

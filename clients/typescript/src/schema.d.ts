@@ -1406,6 +1406,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/employees/{id}/working-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An employee's working days
+         * @description Who may call: any signed-in user.
+         *
+         *     Each day from `from` to `to` (at most 366 days) by the calendar the employee had that day: its work week less its holidays (a half-day holiday leaves 0.5). What leave, proration and reminders count by.
+         */
+        get: operations["getWorkingDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/employees/{id}/skills": {
         parameters: {
             query?: never;
@@ -2081,28 +2103,6 @@ export interface paths {
          * @description Who may call: Admin.
          */
         delete: operations["removeHoliday"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/employees/{id}/working-days": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * An employee's working days
-         * @description Who may call: any signed-in user.
-         *
-         *     Each day from `from` to `to` (at most 366 days) by the calendar the employee had that day: its work week less its holidays (a half-day holiday leaves 0.5). What leave, proration and reminders count by.
-         */
-        get: operations["getWorkingDays"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5751,6 +5751,12 @@ export interface components {
              */
             approver3: number | null;
             /**
+             * Format: int32
+             * @description the work calendar: the default calendar when none was set
+             * @example 1
+             */
+            calendar: number;
+            /**
              * @default Active
              * @enum {string}
              */
@@ -5868,6 +5874,12 @@ export interface components {
              */
             approver3?: number | null;
             /**
+             * Format: int32
+             * @description id from /calendars (docs/api/calendars.md); absent on a new employee: the default calendar
+             * @example 1
+             */
+            calendar?: number;
+            /**
              * @default Active
              * @enum {string}
              */
@@ -5979,6 +5991,12 @@ export interface components {
              * @example 1
              */
             approver3?: number | null;
+            /**
+             * Format: int32
+             * @description id from /calendars (docs/api/calendars.md); absent on a new employee: the default calendar
+             * @example 1
+             */
+            calendar?: number;
             /** @enum {string} */
             status?: "Active" | "Terminated";
             /** @description ignored */
@@ -6040,6 +6058,12 @@ export interface components {
              * @example 1
              */
             approver3?: number | null;
+            /**
+             * Format: int32
+             * @description work calendar id (GET /calendars); null: the default calendar
+             * @example 1
+             */
+            calendar?: number | null;
         };
         SalaryLineDto: {
             /**
@@ -6138,6 +6162,12 @@ export interface components {
              * @example 1
              */
             approver3?: number | null;
+            /**
+             * Format: int32
+             * @description work calendar id (GET /calendars); null: the default calendar
+             * @example 1
+             */
+            calendar?: number | null;
         };
         RecordChangeDto: {
             /**
@@ -6213,6 +6243,12 @@ export interface components {
              * @example 1
              */
             approver3: number | null;
+            /**
+             * Format: int32
+             * @description the work calendar; null: the default calendar
+             * @example 1
+             */
+            calendar: number | null;
             /** @description null when you may not see salaries */
             salary: components["schemas"]["SalaryLineDto"][] | null;
             /**
@@ -6296,6 +6332,35 @@ export interface components {
              * @description read-only: ignored when sent
              */
             readonly updated_at?: string;
+        };
+        WorkingDayDto: {
+            /** Format: date */
+            date: string;
+            /**
+             * @description the part of the day that is working time
+             * @enum {number}
+             */
+            fraction: 1 | 0.5 | 0;
+            /**
+             * Format: int32
+             * @description the calendar the employee had that day
+             * @example 1
+             */
+            calendar: number;
+            /** @description the holiday's name, or null */
+            holiday: string | null;
+        };
+        WorkingDaysDto: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /**
+             * @description the sum of the days’ fractions
+             * @example 21.5
+             */
+            working_days: number;
+            days: components["schemas"]["WorkingDayDto"][];
         };
         SkillItemDto: {
             /**
@@ -6944,35 +7009,6 @@ export interface components {
              * @example 1
              */
             readonly id?: number;
-        };
-        WorkingDayDto: {
-            /** Format: date */
-            date: string;
-            /**
-             * @description the part of the day that is working time
-             * @enum {number}
-             */
-            fraction: 1 | 0.5 | 0;
-            /**
-             * Format: int32
-             * @description the calendar the employee had that day
-             * @example 1
-             */
-            calendar: number;
-            /** @description the holiday's name, or null */
-            holiday: string | null;
-        };
-        WorkingDaysDto: {
-            /** Format: date */
-            from: string;
-            /** Format: date */
-            to: string;
-            /**
-             * @description the sum of the days’ fractions
-             * @example 21.5
-             */
-            working_days: number;
-            days: components["schemas"]["WorkingDayDto"][];
         };
         LeaveTypeDto: {
             /**
@@ -10300,6 +10336,21 @@ export interface components {
                 [key: string]: unknown[];
             };
         };
+        CalendarChangedEventData: {
+            /**
+             * Format: int32
+             * @description the calendar
+             * @example 1
+             */
+            calendar: number;
+            /**
+             * Format: date
+             * @description the day whose working time changed
+             */
+            date: string;
+            /** @enum {string} */
+            change: "added" | "changed" | "removed";
+        };
         DocumentExpiryEventData: {
             /**
              * Format: int32
@@ -10331,21 +10382,6 @@ export interface components {
              * @example 1
              */
             days_left: number;
-        };
-        CalendarChangedEventData: {
-            /**
-             * Format: int32
-             * @description the calendar
-             * @example 1
-             */
-            calendar: number;
-            /**
-             * Format: date
-             * @description the day whose working time changed
-             */
-            date: string;
-            /** @enum {string} */
-            change: "added" | "changed" | "removed";
         };
         ApprovalStepDecidedEventData: {
             /**
@@ -10673,6 +10709,22 @@ export interface components {
             scimType?: "invalidFilter" | "tooMany" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
             detail?: string;
         };
+        CalendarChangedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "calendar.changed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["CalendarChangedEventData"];
+        };
         EmployeeCreatedEvent: {
             /**
              * Format: int32
@@ -10848,22 +10900,6 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["DocumentExpiryEventData"];
-        };
-        CalendarChangedEvent: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "calendar.changed";
-            /** Format: date-time */
-            occurred_at: string;
-            data: components["schemas"]["CalendarChangedEventData"];
         };
         ApprovalStepDecidedEvent: {
             /**
@@ -29708,6 +29744,169 @@ export interface operations {
             };
         };
     };
+    getWorkingDays: {
+        parameters: {
+            query?: {
+                /** @description default: the first day of the company's current month */
+                from?: string;
+                /** @description inclusive, at most 366 days from `from`; default: the last day of from's month */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["WorkingDaysDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listEmployeeSkills: {
         parameters: {
             query?: {
@@ -39237,169 +39436,6 @@ export interface operations {
                      *       "error": {
                      *         "code": "INVALID_STATE",
                      *         "message": "The payroll is Completed: process is not allowed in that state"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A bug: INTERNAL_ERROR, logged with the request id */
-            500: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal server error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description REST API disabled (API_DISABLED) or a dependency down */
-            503: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description seconds to wait, when a dependency is down */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "API_DISABLED",
-                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    getWorkingDays: {
-        parameters: {
-            query?: {
-                /** @description default: the first day of the company's current month */
-                from?: string;
-                /** @description inclusive, at most 366 days from `from`; default: the last day of from's month */
-                to?: string;
-            };
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "SUCCESS";
-                        data: components["schemas"]["WorkingDaysDto"];
-                    };
-                };
-            };
-            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
-            400: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "work_email must be an email",
-                     *         "details": [
-                     *           {
-                     *             "field": "work_email",
-                     *             "message": "must be an email"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked token */
-            401: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    /** @description Bearer */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Missing, invalid or expired access token"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
-            403: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "Only an Admin may do this"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unknown route or record (also records outside the caller's scope) */
-            404: {
-                headers: {
-                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "ERROR",
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Employee 42 not found"
                      *       }
                      *     }
                      */

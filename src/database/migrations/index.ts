@@ -41,6 +41,7 @@ import { ApprovalChains1763800000039 } from './1763800000039-ApprovalChains';
 import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJournal';
 import { AccrualChanges1763800000047 } from './1763800000047-AccrualChanges';
 import { WorkCalendars1763800000048 } from './1763800000048-WorkCalendars';
+import { EmployeeCalendars1763800000049 } from './1763800000049-EmployeeCalendars';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -99,4 +100,5 @@ export const MIGRATIONS = [
   PayrollBankFiles1763800000046,
   AccrualChanges1763800000047,
   WorkCalendars1763800000048,
+  EmployeeCalendars1763800000049,
 ];

@@ -10,8 +10,8 @@ type Prop = Exclude<keyof Employee, 'id' | 'createdAt' | 'updatedAt'>;
 export interface EmployeeField {
   api: string;
   prop: Prop;
-  /** What an id points to: another employee, or a reference table. */
-  ref?: 'employee' | ReferenceKind;
+  /** What an id points to: another employee, a work calendar, or a reference table. */
+  ref?: 'employee' | 'calendar' | ReferenceKind;
   /** The seed types nationality as a string: the API carries the nationality's name, stored as its id. */
   byName?: boolean;
 }
@@ -51,5 +51,6 @@ export const EMPLOYEE_FIELDS: readonly EmployeeField[] = [
   { api: 'approver1', prop: 'approver1Id', ref: 'employee' },
   { api: 'approver2', prop: 'approver2Id', ref: 'employee' },
   { api: 'approver3', prop: 'approver3Id', ref: 'employee' },
+  { api: 'calendar', prop: 'calendarId', ref: 'calendar' },
   { api: 'status', prop: 'status' },
 ];

@@ -6,6 +6,8 @@ import { EMPLOYEE_FIELDS, EmployeeField } from './employee-fields';
 import { Employee } from '../entities/employee.entity';
 import { EmployeeAccessService, EmployeeScope } from './employee-access.service';
 import { SELF_REFERENCE } from './employee-rules';
+import { EmployeeRefs } from './employee-refs';
+import { CalendarsService } from '../../calendars/calendars.service';
 
 /** Entity properties an API body sets. */
 export type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
@@ -16,6 +18,8 @@ export class EmployeeMapper {
   constructor(
     private readonly reference: ReferenceService,
     private readonly access: EmployeeAccessService,
+    private readonly refs: EmployeeRefs,
+    private readonly calendars: CalendarsService,
   ) {}
 
   /**
@@ -33,7 +37,7 @@ export class EmployeeMapper {
       if (field.ref === 'employee') {
         if (value === selfId) problems.push({ field: name, message: SELF_REFERENCE });
         else if (!(await this.access.referable(scope, value))) problems.push({ field: name, message: 'employee does not exist' });
-      } else if (field.ref && !(await this.reference.exists(field.ref, value))) {
+      } else if (field.ref && !(await this.refs.exists(field.ref, value))) {
         problems.push({ field: name, message: 'does not exist' });
       }
     }
@@ -60,6 +64,8 @@ export class EmployeeMapper {
     const nationality = e.nationalityId === null ? null : await this.reference.nameOf('nationalities', e.nationalityId);
     const dto: Record<string, unknown> = { id: e.id };
     for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
+    // No calendar set: the default's (docs/api/calendars.md).
+    dto.calendar ??= await this.calendars.defaultId();
     return dto as unknown as EmployeeDto;
   }
 }

@@ -123,6 +123,10 @@ export class CreateEmployeeDto {
   @OptionalRef('id of another employee') approver1?: number | null;
   @OptionalRef('id of another employee') approver2?: number | null;
   @OptionalRef('id of another employee') approver3?: number | null;
+  @ApiIntOptional({ description: 'id from /calendars (docs/api/calendars.md); absent on a new employee: the default calendar' })
+  @IsOptional()
+  @IsRefId()
+  calendar?: number;
 
   @ApiPropertyOptional({ enum: EMPLOYEE_STATUSES, default: 'Active' })
   @IsOptional()
@@ -161,6 +165,7 @@ export class CurrentEmployeeDto {
 /** Every seed field, references as integer ids, nationality as its name. */
 export class EmployeeDto extends CreateEmployeeDto {
   @ApiInt() id: number;
+  @ApiInt({ description: 'the work calendar: the default calendar when none was set' }) declare calendar: number;
   @ApiProperty({ enum: EMPLOYEE_STATUSES }) declare status: string;
 }
 

@@ -44,6 +44,8 @@ export class Employee {
   @Column({ name: 'approver1_id', type: 'integer', nullable: true }) approver1Id: number | null;
   @Column({ name: 'approver2_id', type: 'integer', nullable: true }) approver2Id: number | null;
   @Column({ name: 'approver3_id', type: 'integer', nullable: true }) approver3Id: number | null;
+  /** The work calendar (issue 65); null: the default calendar. */
+  @Column({ name: 'calendar_id', type: 'integer', nullable: true }) calendarId: number | null;
   @Column({ type: 'varchar', length: 12, default: 'Active' }) status: EmployeeStatus;
   @CreateDateColumn({ name: 'created_at', type: 'datetime' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;

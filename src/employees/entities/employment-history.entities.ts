@@ -36,6 +36,7 @@ export class EmploymentSegment {
   @Column({ name: 'approver1_id', type: 'integer', nullable: true }) approver1Id: number | null;
   @Column({ name: 'approver2_id', type: 'integer', nullable: true }) approver2Id: number | null;
   @Column({ name: 'approver3_id', type: 'integer', nullable: true }) approver3Id: number | null;
+  @Column({ name: 'calendar_id', type: 'integer', nullable: true }) calendarId: number | null;
   /** JSON: [{component, amount}]. */
   @Column({ type: 'text' }) salary: string;
   @Column({ name: 'change_id', type: 'integer' }) changeId: number;

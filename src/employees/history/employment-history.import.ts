@@ -12,8 +12,8 @@ import {
 } from '../../common/import/import-kind';
 import { rowByRow } from '../../common/import/row-by-row';
 import { IsRefId } from '../../common/validation/decorators';
-import { ReferenceService } from '../../reference/reference.service';
 import { EMPLOYEE_FIELDS } from '../core/employee-fields';
+import { EmployeeRefs } from '../core/employee-refs';
 import { EMPLOYEE_REFS, label } from '../core/employee-lookup';
 import { EmployeeLookup, EmployeeRowsKind } from '../core/employee-lookup';
 import { RecordChangeDto } from './dto/employment-history.dto';
@@ -52,7 +52,7 @@ export class EmploymentHistoryImport extends EmployeeRowsKind {
   constructor(
     kinds: ImportKinds,
     lookup: EmployeeLookup,
-    private readonly reference: ReferenceService,
+    private readonly refs: EmployeeRefs,
     private readonly history: EmploymentHistoryService,
   ) {
     super(kinds, lookup);
@@ -62,7 +62,7 @@ export class EmploymentHistoryImport extends EmployeeRowsKind {
     const names: Record<string, Map<string, number | null>> = {};
     for (const f of EMPLOYEE_FIELDS) {
       if (!(DATED_FIELDS as readonly string[]).includes(f.api) || !f.ref || f.ref === 'employee') continue;
-      const byName = await this.reference.idsByName(f.ref);
+      const byName = await this.refs.idsByName(f.ref);
       names[f.api] = new Map([...byName].map(([name, ids]) => [name, ids.length === 1 ? ids[0] : null]));
     }
     return {

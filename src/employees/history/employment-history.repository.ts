@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, MoreThanOrEqual } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { ChangeStatus, EmploymentChange, EmploymentSegment } from '../entities/employment-history.entities';
+import { Employee } from '../entities/employee.entity';
 
 /** The segment of an employee in force on a day: the latest that began by then. */
 const SEGMENT_ON =
   'SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, ' +
-  'approver1_id, approver2_id, approver3_id, salary, change_id FROM employment_segments ' +
+  'approver1_id, approver2_id, approver3_id, calendar_id, salary, change_id FROM employment_segments ' +
   'WHERE employee_id = ? AND effective_from <= ? ORDER BY effective_from DESC LIMIT 1';
 
 /** Rows per multi-row statement. */
@@ -121,6 +122,52 @@ export class EmploymentHistoryRepository {
     return out;
   }
 
+  /**
+   * The stretches of these employees with a calendar set, overlapping [from, to] (issue 65): the
+   * working days read them; a stretch without one is the default calendar's.
+   */
+  @RecordSql(null, [1, 2], '2026-01-01', '2026-12-31')
+  async calendarSpans(
+    em: EntityManager | null,
+    employeeIds: readonly number[],
+    from: string,
+    to: string,
+  ): Promise<Map<number, Array<{ calendar: number; from: string; to: string | null }>>> {
+    const out = new Map<number, Array<{ calendar: number; from: string; to: string | null }>>();
+    const repo = (em ?? this.ds.manager).getRepository(EmploymentSegment);
+    for (let i = 0; i < employeeIds.length; i += BATCH) {
+      const employeeId = In(employeeIds.slice(i, i + BATCH));
+      const open = { employeeId, calendarId: Not(IsNull()), effectiveFrom: LessThanOrEqual(to) };
+      const rows = await repo.find({
+        select: { employeeId: true, effectiveFrom: true, effectiveTo: true, calendarId: true },
+        where: [
+          { ...open, effectiveTo: IsNull() },
+          { ...open, effectiveTo: MoreThanOrEqual(from) },
+        ],
+        order: { employeeId: 'ASC', effectiveFrom: 'ASC' },
+      });
+      for (const r of rows) {
+        const span = { calendar: Number(r.calendarId), from: r.effectiveFrom, to: r.effectiveTo };
+        const list = out.get(r.employeeId);
+        if (list) list.push(span);
+        else out.set(r.employeeId, [span]);
+      }
+    }
+    return out;
+  }
+
+  /** How many employees have (or had, or will have) the calendar. */
+  @RecordSql(SAMPLE_MANAGER, 1)
+  async calendarUsers(em: EntityManager, calendarId: number): Promise<number> {
+    const inHistory = await em
+      .getRepository(EmploymentSegment)
+      .createQueryBuilder('s')
+      .select('COUNT(DISTINCT s.employee_id)', 'n')
+      .where('s.calendar_id = :calendarId', { calendarId })
+      .getRawOne<{ n: number | string }>();
+    return Number(inHistory?.n ?? 0) || (await em.count(Employee, { where: { calendarId } }));
+  }
+
   /** The employee's stored segments, in date order. */
   segmentsOf(em: EntityManager, employeeId: number): Promise<EmploymentSegment[]> {
     return em.find(EmploymentSegment, { where: { employeeId }, order: { effectiveFrom: 'ASC' } });
@@ -166,6 +213,7 @@ export class EmploymentHistoryRepository {
       approver1Id: id(row.approver1_id),
       approver2Id: id(row.approver2_id),
       approver3Id: id(row.approver3_id),
+      calendarId: id(row.calendar_id),
       salary: String(row.salary),
       changeId: Number(row.change_id),
     };

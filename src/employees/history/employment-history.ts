@@ -20,6 +20,7 @@ export const DATED_FIELDS = [
   'approver1',
   'approver2',
   'approver3',
+  'calendar',
 ] as const;
 export type DatedField = (typeof DATED_FIELDS)[number];
 export type DatedValues = Record<DatedField, number | null>;

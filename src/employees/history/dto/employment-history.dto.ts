@@ -34,6 +34,7 @@ export class ChangeFieldsDto {
   @ResponseOptional() @DatedRef('employee id') approver1?: number | null;
   @ResponseOptional() @DatedRef('employee id') approver2?: number | null;
   @ResponseOptional() @DatedRef('employee id') approver3?: number | null;
+  @ResponseOptional() @DatedRef('work calendar id (GET /calendars); null: the default calendar') calendar?: number | null;
 }
 
 export class SalaryLineDto {
@@ -131,6 +132,7 @@ export class SegmentDto {
   @ApiInt({ nullable: true }) approver1: number | null;
   @ApiInt({ nullable: true }) approver2: number | null;
   @ApiInt({ nullable: true }) approver3: number | null;
+  @ApiInt({ nullable: true, description: 'the work calendar; null: the default calendar' }) calendar: number | null;
   @ApiProperty({ type: [SalaryLineDto], nullable: true, description: 'null when you may not see salaries' })
   salary: SalaryLineDto[] | null;
   @ApiInt({ description: 'the change that began it (the last one recorded for its first day)' }) change: number;

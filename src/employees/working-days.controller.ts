@@ -4,12 +4,12 @@ import { Authenticated, CurrentUser } from '../common/auth/access.decorators';
 import { AuthUser } from '../common/auth/auth-user';
 import { ApiErrors, ApiOkEnvelope } from '../common/envelope/api-envelope.decorators';
 import { IdParamPipe } from '../common/validation/id-param.pipe';
-import { EmployeeAccessService } from '../employees/core/employee-access.service';
+import { EmployeeAccessService } from './core/employee-access.service';
 import { CompanyClock } from '../common/time/company-clock';
 import { lastOfMonth } from '../common/time/days';
-import { WorkingDaysDto, WorkingDaysQueryDto } from './dto/calendars.dto';
-import { workingTime } from './working-days';
-import { checkRange, MAX_WORKING_DAYS_SPAN, WorkingDaysService } from './working-days.service';
+import { WorkingDaysDto, WorkingDaysQueryDto } from '../calendars/dto/calendars.dto';
+import { workingTime } from '../calendars/working-days';
+import { checkRange, MAX_WORKING_DAYS_SPAN, WorkingDaysService } from '../calendars/working-days.service';
 
 @ApiTags('Calendars')
 @ApiBearerAuth()
