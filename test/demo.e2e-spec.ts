@@ -489,4 +489,38 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     // Before: the seed acted as user 0, which does not exist.
     expect([...recordedBy]).toEqual([admin.id]);
   });
+
+  it('has three work calendars, employees on each, one moving between two (issue 65)', async () => {
+    const token = bearer(
+      (await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername('admin'))!)).access_token,
+    );
+    const api = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: token });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      return res.json().data;
+    };
+    const calendars = (await api('/calendars')) as Array<{ id: number; name: string; country: string; is_default: boolean }>;
+    expect(calendars.map((c) => [c.name, c.country, c.is_default])).toEqual([
+      ['Germany', 'DE', true],
+      ['Bavaria', 'DE', false],
+      ['Lyon', 'FR', false],
+    ]);
+    const [, bavaria, lyon] = calendars;
+    expect(((await api(`/calendars/${bavaria.id}/holidays?limit=100`)) as unknown[]).length).toBeGreaterThan(20);
+    const employees = (await api('/employees?limit=500')) as Array<{ id: number }>;
+    const on = new Map<number, number>();
+    let mover = 0;
+    for (const e of employees) {
+      const changes = (await api(`/employees/${e.id}/changes`)) as Array<{ fields: { calendar?: number } }>;
+      const to = new Set(changes.flatMap((c) => (c.fields.calendar ? [c.fields.calendar] : [])));
+      for (const calendar of to) on.set(calendar, (on.get(calendar) ?? 0) + 1);
+      if (to.has(bavaria.id) && to.has(lyon.id)) mover = e.id;
+    }
+    // Four to Bavaria and two to Lyon, one of the Bavarians moving on to Lyon the month after.
+    expect([on.get(bavaria.id), on.get(lyon.id)]).toEqual([4, 3]);
+    const week = (await api(`/employees/${mover}/working-days?from=${new Date().toISOString().slice(0, 8)}01`)) as {
+      days: Array<{ calendar: number }>;
+    };
+    expect(week.days.length).toBeGreaterThan(27);
+  });
 });

@@ -11,6 +11,7 @@ import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
 import { LeaveAccrualsService } from '../../leave/ledger/leave-accruals.service';
 import { seedDemoPayroll, seedDemoPayrollRuns } from './demo-payroll';
 import { seedDemoHistory } from './demo-history';
+import { seedDemoCalendars } from './demo-calendars';
 
 const FIRST = [
   'Ada',
@@ -148,6 +149,7 @@ export async function seedDemoCompany(app: INestApplicationContext, actor: AuthU
   await rebuildInsightRollups(app.get(DataSource)); // the attendance and time entries went in as bulk inserts
   const pay = await seedDemoPayroll(app, actor);
   if (pay) await seedDemoHistory(app, actor, pay);
+  await seedDemoCalendars(app, actor);
   await seedDemoPayrollRuns(app, actor, app.get(CompanyClock).now());
   // After the history: each month's accrual by the department, status and grade of its day.
   await app.get(LeaveAccrualsService).accrue(undefined, true); // the accruals of every year up to the company's day
