@@ -4,7 +4,7 @@ import { ValidationException } from '../common/errors/domain.exception';
 import { CalendarsService } from './calendars.service';
 import { WorkCalendar } from './entities/calendar.entities';
 import { HolidaysService } from './holidays.service';
-import { CalendarRules, CalendarSpan, calendarDays, employeeDays, WorkingDay } from './working-days';
+import { CalendarRules, CalendarSpan, calendarDays, datesOf, employeeDays, WorkingDay } from './working-days';
 
 /** The longest range one answer covers (GET /employees/{id}/working-days; a leave request). */
 export const MAX_WORKING_DAYS_SPAN = 366;
@@ -53,13 +53,14 @@ export class WorkingDaysService {
     em: EntityManager | null = null,
   ): Promise<Map<number, readonly WorkingDay[]>> {
     const spans = employeeIds.length ? await this.spans(em, employeeIds, from, to) : new Map<number, CalendarSpan[]>();
-    const fallback = await this.calendars.defaultCalendar(em ?? undefined);
-    const ids = new Set([fallback.id, ...[...spans.values()].flatMap((s) => s.map((x) => x.calendar))]);
+    const fallback = await this.calendars.defaultId();
+    const ids = new Set([fallback, ...[...spans.values()].flatMap((s) => s.map((x) => x.calendar))]);
     const calendars = await this.calendars.byIds(em, [...ids]);
+    const dates = datesOf(from, to);
     const byCalendar = new Map(
-      (await this.rules(em, [...calendars.values()], from, to)).map((r) => [r.id, calendarDays(r, from, to)] as const),
+      (await this.rules(em, [...calendars.values()], from, to)).map((r) => [r.id, calendarDays(r, from, to, dates)] as const),
     );
-    return new Map(employeeIds.map((id) => [id, employeeDays(spans.get(id) ?? [], fallback.id, byCalendar)]));
+    return new Map(employeeIds.map((id) => [id, employeeDays(spans.get(id) ?? [], fallback, byCalendar)]));
   }
 
   private async rules(em: EntityManager | null, calendars: WorkCalendar[], from: string, to: string): Promise<CalendarRules[]> {

@@ -35,16 +35,21 @@ const isoWeekday = (t: number) => ((new Date(t).getUTCDay() + 6) % 7) + 1;
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 const timeOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** The days from `from` to `to` (inclusive) of one calendar. */
-export function calendarDays(rules: CalendarRules, from: string, to: string): WorkingDay[] {
-  const out: WorkingDay[] = [];
-  for (let t = timeOf(from), end = timeOf(to); t <= end; t += DAY_MS) {
-    const date = dayOf(t);
-    const holiday = rules.holidays.get(date);
-    const worked = rules.workWeek.has(isoWeekday(t)) ? 1 : 0;
-    out.push({ date, fraction: worked ? 1 - (holiday?.fraction ?? 0) : 0, calendar: rules.id, holiday: holiday?.name ?? null });
-  }
+/** The dates from `from` to `to` (inclusive) with their ISO weekdays: shared by the calendars of one answer. */
+export function datesOf(from: string, to: string): Array<{ date: string; weekday: number }> {
+  const out: Array<{ date: string; weekday: number }> = [];
+  for (let t = timeOf(from), end = timeOf(to), weekday = isoWeekday(t); t <= end; t += DAY_MS, weekday = (weekday % 7) + 1)
+    out.push({ date: dayOf(t), weekday });
   return out;
+}
+
+/** The days from `from` to `to` (inclusive) of one calendar (`dates`: datesOf the same range, when known). */
+export function calendarDays(rules: CalendarRules, from: string, to: string, dates = datesOf(from, to)): WorkingDay[] {
+  return dates.map(({ date, weekday }) => {
+    const holiday = rules.holidays.get(date);
+    const worked = rules.workWeek.has(weekday) ? 1 : 0;
+    return { date, fraction: worked ? 1 - (holiday?.fraction ?? 0) : 0, calendar: rules.id, holiday: holiday?.name ?? null };
+  });
 }
 
 /**
