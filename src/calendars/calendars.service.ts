@@ -113,7 +113,7 @@ export class CalendarsService implements OnModuleInit {
       workWeek: dto.work_week ?? [1, 2, 3, 4, 5],
       isDefault: false,
     });
-    this.checkPlace(calendar);
+    await this.checkPlace(calendar);
     return this.save(calendar, null, dto.is_default === true);
   }
 
@@ -129,7 +129,7 @@ export class CalendarsService implements OnModuleInit {
     if (dto.country !== undefined) calendar.country = dto.country;
     if (dto.subdivision !== undefined) calendar.subdivision = dto.subdivision;
     if (dto.work_week !== undefined) calendar.workWeek = dto.work_week;
-    if (dto.country !== undefined || dto.subdivision !== undefined) this.checkPlace(calendar);
+    if (dto.country !== undefined || dto.subdivision !== undefined) await this.checkPlace(calendar);
     return this.save(calendar, before, dto.is_default === true && !calendar.isDefault);
   }
 
@@ -158,12 +158,12 @@ export class CalendarsService implements OnModuleInit {
     return calendar;
   }
 
-  private checkPlace(calendar: WorkCalendar): void {
+  private async checkPlace(calendar: WorkCalendar): Promise<void> {
     if (calendar.country === null) {
       if (calendar.subdivision !== null) throw ValidationException.field('country', 'is required with a subdivision');
       return;
     }
-    const problem = placeProblem(calendar.country, calendar.subdivision);
+    const problem = await placeProblem(calendar.country, calendar.subdivision);
     if (problem) throw ValidationException.field(...problem);
   }
 

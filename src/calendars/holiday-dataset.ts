@@ -1,21 +1,24 @@
-import Holidays from 'date-holidays';
+import type Holidays from 'date-holidays';
 import { HolidayFraction } from './entities/calendar.entities';
 
 /**
  * The public holidays of the npm package `date-holidays` (about 200 countries with their regions,
- * maintained; docs/api/calendars.md): the one place the service reads it.
+ * maintained; docs/api/calendars.md): the one place the service reads it. Loaded at its first use
+ * (0.1 s), not when the application's modules load.
  */
+let loaded: Promise<typeof Holidays> | null = null;
+const load = () => (loaded ??= import('date-holidays').then((m) => m.default));
 let all: Holidays | null = null;
-const dataset = () => (all ??= new Holidays());
+const dataset = async () => (all ??= new (await load())());
 
 /** What is wrong with a calendar's place for the dataset, as [field, message], or null. */
-export function placeProblem(country: string, subdivision: string | null): [string, string] | null {
-  const countries = dataset().getCountries();
+export async function placeProblem(country: string, subdivision: string | null): Promise<[string, string] | null> {
+  const countries = (await dataset()).getCountries();
   if (!Object.hasOwn(countries, country)) return ['country', `the holiday dataset knows no country ${country}`];
   if (subdivision === null) return null;
   const [prefix, code] = subdivision.split('-');
   if (prefix !== country) return ['subdivision', `must be a subdivision of ${country} (${country}-...)`];
-  const states = dataset().getStates(country) ?? {};
+  const states = (await dataset()).getStates(country) ?? {};
   if (!Object.hasOwn(states, code)) {
     const known = Object.keys(states).map((s) => `${country}-${s}`);
     return [
@@ -37,8 +40,9 @@ export interface DatasetHoliday {
  * observed dates as the dataset gives them; observances, optional days and school holidays left
  * out). One beginning at noon or later is half a day; two on one date are one, named by both.
  */
-export function publicHolidays(country: string, subdivision: string | null, year: number): DatasetHoliday[] {
-  const region = subdivision ? new Holidays(country, subdivision.split('-')[1]) : new Holidays(country);
+export async function publicHolidays(country: string, subdivision: string | null, year: number): Promise<DatasetHoliday[]> {
+  const Dataset = await load();
+  const region = subdivision ? new Dataset(country, subdivision.split('-')[1]) : new Dataset(country);
   const byDate = new Map<string, DatasetHoliday>();
   for (const h of region.getHolidays(year)) {
     if (h.type !== 'public') continue;

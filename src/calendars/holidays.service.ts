@@ -134,7 +134,7 @@ export class HolidaysService {
         'country',
         `calendar ${calendar.id} has no country yet: set it (PUT /calendars/${calendar.id})`,
       );
-    const wanted = publicHolidays(calendar.country, calendar.subdivision, year);
+    const wanted = await publicHolidays(calendar.country, calendar.subdivision, year);
     const run = async (em: EntityManager): Promise<HolidayImportDto> => {
       const taken = new Set((await this.between(em, [calendar.id], `${year}-01-01`, `${year}-12-31`)).map((h) => h.date));
       const added = wanted.filter((h) => !taken.has(h.date));
