@@ -4,6 +4,7 @@ import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { transaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
+import { idListsByName } from '../common/import/row-by-row';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { findTablePage, ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
@@ -89,12 +90,7 @@ export class CalendarsService implements OnModuleInit {
 
   /** Lower-case name → ids (imports name a calendar by name or id). */
   async idsByName(): Promise<Map<string, number[]>> {
-    const out = new Map<string, number[]>();
-    for (const c of await this.calendars.find({ select: { id: true, name: true } })) {
-      const key = c.name.trim().toLowerCase();
-      out.set(key, [...(out.get(key) ?? []), c.id]);
-    }
-    return out;
+    return idListsByName(await this.calendars.find({ select: { id: true, name: true } }));
   }
 
   /** The default calendar's id, remembered for DEFAULT_ID_MS (employees without a calendar show it). */

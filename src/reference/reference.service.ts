@@ -20,6 +20,7 @@ import {
   Skill,
 } from './entities/reference.entities';
 import { ReferenceCrud } from '../common/crud/crud';
+import { idListsByName } from '../common/import/row-by-row';
 import { ListSpec } from '../common/paging/list-request';
 
 export const NAMED_KINDS = {
@@ -119,12 +120,7 @@ export class ReferenceService {
 
   /** Every row's id by its name in lower case (an import reads references by name); a name used twice maps to all its ids. */
   async idsByName(kind: ReferenceKind): Promise<Map<string, number[]>> {
-    const out = new Map<string, number[]>();
-    for (const r of await this.repository(kind).find({ select: { id: true, name: true } })) {
-      const key = r.name.trim().toLowerCase();
-      out.set(key, [...(out.get(key) ?? []), r.id]);
-    }
-    return out;
+    return idListsByName(await this.repository(kind).find({ select: { id: true, name: true } }));
   }
 
   private repository(kind: ReferenceKind): Repository<NamedReference> {

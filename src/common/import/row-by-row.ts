@@ -66,6 +66,16 @@ export function idsByName(rows: ReadonlyArray<{ id: number; name: string }>): Ma
   return out;
 }
 
+/** Names (lower case) → every id with that name (an import resolves a name, and says when it is ambiguous). */
+export function idListsByName(rows: ReadonlyArray<{ id: number; name: string }>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const r of rows) {
+    const key = r.name.trim().toLowerCase();
+    out.set(key, [...(out.get(key) ?? []), r.id]);
+  }
+  return out;
+}
+
 /**
  * A reference cell of `body` as an id: a name of `names` (case ignored), else digits or a number as
  * the id itself; false, with the row's problem, when the name is unknown or ambiguous. A name goes
