@@ -15,6 +15,7 @@ import { CalendarDeletedDto, CreateHolidayDto, HolidayDto, HolidayImportDto, Upd
 import { Holiday, WorkCalendar } from './entities/calendar.entities';
 import { publicHolidays } from './holiday-dataset';
 import './calendars.events';
+import type { CalendarChangedPayload } from './calendars.events';
 
 export const HOLIDAY_LIST: ListSpec = {
   idColumn: 'h.id',
@@ -30,25 +31,14 @@ export const toHolidayDto = (h: Holiday): HolidayDto => ({
   kind: h.kind,
 });
 
-/** Who learns of a holiday added, changed or removed, in its transaction (leave recomputes the requests it touches). */
-export type HolidayChangeHook = (em: EntityManager, change: HolidayChange) => Promise<void>;
-export interface HolidayChange {
-  calendar: number;
-  /** The dates whose working time changed (a moved holiday: both). */
-  dates: string[];
-  change: 'added' | 'changed' | 'removed';
-  name: string;
-}
-
 /**
  * The holidays of each calendar (issue 65): one per date and calendar (409), whole or half days,
  * public or the company's; a year of public holidays imported from the dataset. The seed-era
- * `/holidays` routes are these on the default calendar. Each write records `calendar.changed` and
- * tells the hooks (leave's recomputation) in its transaction.
+ * `/holidays` routes are these on the default calendar. Each write records `calendar.changed` in
+ * its transaction.
  */
 @Injectable()
 export class HolidaysService {
-  private readonly hooks: HolidayChangeHook[] = [];
   /** The seed-era /holidays: these operations on the default calendar. */
   readonly defaults: CrudOperations = {
     list: (query) => this.list(null, query),
@@ -63,11 +53,6 @@ export class HolidaysService {
     @InjectRepository(Holiday) private readonly holidays: Repository<Holiday>,
     private readonly calendars: CalendarsService,
   ) {}
-
-  /** Registers what runs in the transaction of every holiday written (at start). */
-  onChange(hook: HolidayChangeHook): void {
-    this.hooks.push(hook);
-  }
 
   /** The calendar of a route: `null` is the default one (the seed-era /holidays). */
   async calendarOf(calendarId: number | null): Promise<WorkCalendar> {
@@ -118,7 +103,7 @@ export class HolidaysService {
     await transaction(this.ds, async (em) => {
       await em.delete(Holiday, { id });
       await recordAudit(em, { action: 'delete', resource: 'holidays', resourceId: id, before: toHolidayDto(holiday) });
-      await this.announce(em, { calendar: holiday.calendarId, dates: [holiday.date], change: 'removed', name: holiday.name });
+      await this.announce(em, holiday.calendarId, [holiday.date], 'removed');
     });
     return { id };
   }
@@ -155,7 +140,12 @@ export class HolidaysService {
           resourceId: calendar.id,
           after: { calendar: calendar.id, year, added: added.length },
         });
-        for (const h of added) await this.announce(em, { calendar: calendar.id, dates: [h.date], change: 'added', name: h.name });
+        await this.announce(
+          em,
+          calendar.id,
+          added.map((h) => h.date),
+          'added',
+        );
       }
       return { year, dry_run: dryRun, added, existing: wanted.filter((h) => taken.has(h.date)) };
     };
@@ -182,12 +172,7 @@ export class HolidaysService {
         const moved = before && before.date !== row.date;
         const changed = !before || moved || before.fraction !== row.fraction;
         if (changed)
-          await this.announce(em, {
-            calendar: row.calendarId,
-            dates: moved ? [before.date, row.date] : [row.date],
-            change: before ? 'changed' : 'added',
-            name: row.name,
-          });
+          await this.announce(em, row.calendarId, moved ? [before.date, row.date] : [row.date], before ? 'changed' : 'added');
         return row;
       });
       return toHolidayDto(saved);
@@ -200,10 +185,13 @@ export class HolidaysService {
     }
   }
 
-  /** `calendar.changed` for each date, and the hooks (leave's recomputation), in the write's transaction. */
-  private async announce(em: EntityManager, change: HolidayChange): Promise<void> {
-    for (const date of change.dates)
-      await recordEvent(em, 'calendar.changed', { calendar: change.calendar, date, change: change.change });
-    for (const hook of this.hooks) await hook(em, change);
+  /** `calendar.changed` for each date whose working time a write changed (a moved holiday: both), in its transaction. */
+  private async announce(
+    em: EntityManager,
+    calendar: number,
+    dates: string[],
+    change: CalendarChangedPayload['change'],
+  ): Promise<void> {
+    for (const date of dates) await recordEvent(em, 'calendar.changed', { calendar, date, change });
   }
 }

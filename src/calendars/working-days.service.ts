@@ -37,14 +37,6 @@ export class WorkingDaysService {
     this.spans = reader;
   }
 
-  /** One calendar's days from `from` to `to` (null: the default calendar's). */
-  async ofCalendar(calendarId: number | null, from: string, to: string, em: EntityManager | null = null): Promise<WorkingDay[]> {
-    const calendar =
-      calendarId === null ? await this.calendars.defaultCalendar(em ?? undefined) : await this.holidays.calendarOf(calendarId);
-    const [rules] = await this.rules(em, [calendar], from, to);
-    return calendarDays(rules, from, to);
-  }
-
   /** Each employee's days from `from` to `to`, by the calendar it had each day (the default where none). */
   async ofEmployees(
     employeeIds: readonly number[],

@@ -4,17 +4,14 @@ import { CalendarsService } from '../../calendars/calendars.service';
 import { HolidaysService } from '../../calendars/holidays.service';
 import { AuthUser } from '../../common/auth/auth-user';
 import { CompanyClock } from '../../common/time/company-clock';
-import { addDays } from '../../common/time/days';
+import { addDays, lastOfMonth } from '../../common/time/days';
 import { dateOnly } from '../../leave/engine/calendar';
 import { withEmployeeLock } from '../../employees/core/employee-lock';
 import { Employee } from '../../employees/entities/employee.entity';
 import { EmploymentHistoryWriter } from '../../employees/history/employment-history.writer';
 
 /** The first day of the month after `day`'s. */
-const nextMonth = (day: string) => {
-  const d = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 1));
-  return d.toISOString().slice(0, 10);
-};
+const nextMonth = (day: string) => addDays(lastOfMonth(day), 1);
 
 /**
  * The demo's work calendars (issue 65, docs/api/calendars.md): the default calendar becomes
