@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from '../src/app.factory';
 import { ContractCheck } from './helpers/contract';
 import { discoverRoutes } from './helpers/routes';
-import { seedDemo } from '../src/database/seeds/demo.seed';
+import { createDemoApp } from './helpers/demo-app';
 import { bearer, createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -284,9 +284,10 @@ describe('the lists answer what the document says they take', () => {
   let admin: Record<string, string>;
   const ids: Record<string, number> = {};
   beforeAll(async () => {
-    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    const demo = await createDemoApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    t = demo;
     doc = buildOpenApiDocument(t.app, t.config);
-    admin = bearer((await seedDemo(t.app)).accessToken);
+    admin = bearer(demo.demo.accessToken);
     const first = async (url: string) =>
       (await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: admin })).json().data[0].id;
     ids.employees = await first('/employees?limit=1');

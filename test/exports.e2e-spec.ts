@@ -7,7 +7,7 @@ import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { AttendanceDto } from '../src/attendance/dto/attendance.dto';
 import { EmployeesService } from '../src/employees/employees.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { seedDemo } from '../src/database/seeds/demo.seed';
+import { createDemoApp } from './helpers/demo-app';
 import { apiCaller, bearer, createTestApp, createUser, TestApp } from './helpers/test-app';
 
 /** Parses RFC 4180 CSV (quoted cells with doubled quotes, CRLF rows). */
@@ -209,8 +209,7 @@ describe('the payroll grid as a file (issue 27)', () => {
   let payroll: { id: number };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await seedDemo(t.app);
+    t = await createDemoApp();
     admin = (await createUser(t.app, 'Admin')).token;
     const list = (
       await apiCaller(t.app)(

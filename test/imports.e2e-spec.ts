@@ -16,7 +16,7 @@ import { FILE_STORE, FileStore } from '../src/common/storage/file-store';
 import { MaintenanceService } from '../src/maintenance/maintenance.service';
 import { Employee } from '../src/employees/entities/employee.entity';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { seedDemo } from '../src/database/seeds/demo.seed';
+import { createDemoApp } from './helpers/demo-app';
 import {
   apiCaller,
   bearer,
@@ -570,8 +570,9 @@ describe('payroll imports: salaries, payroll employees, payroll data (issue 27)'
   let ds: DataSource;
 
   beforeAll(async () => {
-    t = await createTestApp({ IMPORT_DIR: mkdtempSync(join(tmpdir(), 'hr-imports-')) });
-    token = (await seedDemo(t.app)).accessToken;
+    const demo = await createDemoApp({ IMPORT_DIR: mkdtempSync(join(tmpdir(), 'hr-imports-')) });
+    t = demo;
+    token = demo.demo.accessToken;
     call = apiCaller(t.app);
     ds = t.app.get(DataSource);
   }, 120_000); // the whole demo, as the other suites that seed it allow

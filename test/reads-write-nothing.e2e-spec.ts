@@ -1,9 +1,9 @@
 import { describeIf, NEEDS_SQLITE } from './helpers/skip';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { seedDemo } from '../src/database/seeds/demo.seed';
+import { createDemoApp } from './helpers/demo-app';
 import { discoverRoutes } from './helpers/routes';
-import { bearer, createTestApp, INTEGRATION, TestApp } from './helpers/test-app';
+import { bearer, INTEGRATION, TestApp } from './helpers/test-app';
 
 /**
  * No GET route writes (issue 26): on the demo company, every GET route the application has is
@@ -18,9 +18,10 @@ describeIf(!INTEGRATION, NEEDS_SQLITE)('reads write nothing', () => {
   let admin: Record<string, string>;
   beforeAll(async () => {
     // The webhook dispatcher's timer would move outbox rows while the routes are called.
-    t = await createTestApp({ OUTBOX_RELAY_MS: '600000' });
+    const demo = await createDemoApp({ OUTBOX_RELAY_MS: '600000' });
+    t = demo;
     ds = t.app.get(DataSource);
-    admin = bearer((await seedDemo(t.app)).accessToken);
+    admin = bearer(demo.demo.accessToken);
     // The whole demo, its payslip PDFs rendered in Chromium: past 30 s beside other suites on CI.
   }, 120_000);
   afterAll(() => t.close());

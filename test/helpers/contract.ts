@@ -4,7 +4,12 @@ import addFormats from 'ajv-formats';
 /** What the check needs of an OpenAPI 3.0 document. */
 interface Document {
   servers?: Array<{ url: string }>;
-  paths: Record<string, Record<string, { responses?: Record<string, Response> }>>;
+  paths: Record<string, Record<string, Operation>>;
+  components?: object;
+}
+interface Operation {
+  responses?: Record<string, Response>;
+  requestBody?: { content?: Record<string, { schema?: object }> };
 }
 interface Response {
   content?: Record<string, { schema?: object }>;
@@ -40,8 +45,9 @@ interface Route {
  * document does not describe (unknown routes, the documentation itself) are not checked.
  */
 export class ContractCheck {
-  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, inlineRefs: false });
   private readonly routes: Route[];
+  /** By the response schema's text. */
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly base: string;
   /** Responses checked so far. */
@@ -50,7 +56,9 @@ export class ContractCheck {
   constructor(private readonly doc: Document) {
     addFormats(this.ajv);
     for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'byte', 'password']) this.ajv.addFormat(format, true);
-    this.ajv.addSchema(withNullAsType(doc) as object, 'doc');
+    // Only the components are ajv's to index (a tenth of the document: the paths' examples are
+    // most of it); each schema of a path is compiled on its own, its references pointed there.
+    this.ajv.addSchema({ components: withNullAsType(doc.components ?? {}) }, 'doc');
     this.base = (doc.servers?.[0]?.url ?? '').replace(/\/+$/, '');
     this.routes = Object.keys(doc.paths).map((template) => ({
       template,
@@ -61,8 +69,9 @@ export class ContractCheck {
 
   /** The problems of a request body against the JSON body the document gives `method` on `template`. */
   bodyProblems(method: string, template: string, body: unknown): string[] {
-    const pointer = `doc#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/requestBody/content/application~1json/schema`;
-    const validate = this.ajv.compile({ $ref: pointer });
+    const schema = this.doc.paths[template]?.[method]?.requestBody?.content?.['application/json']?.schema;
+    if (!schema) return [`${method} ${template}: no JSON request body in the document`];
+    const validate = this.validatorOf(schema);
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}`);
   }
 
@@ -87,14 +96,7 @@ export class ContractCheck {
     if (type !== 'application/json' && type !== 'application/scim+json') return problems;
     const documented = response.content?.[type];
     if (!documented?.schema) return [...problems, `${where}: a JSON body that the document does not describe`];
-    const pointer = `doc#/paths/${route.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${
-      operation.responses?.[String(status)] ? status : 'default'
-    }/content/${type.replace(/\//g, '~1')}/schema`;
-    let validate = this.validators.get(pointer);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: pointer });
-      this.validators.set(pointer, validate);
-    }
+    const validate = this.validatorOf(documented.schema);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -106,6 +108,21 @@ export class ContractCheck {
         problems.push(`${where}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
     }
     return problems;
+  }
+
+  /**
+   * The validator of a schema of the document's paths, by the schema's text: 2 359 of the
+   * document's 2 698 response schemas are the same $ref to the error envelope, 169 are distinct.
+   */
+  private validatorOf(schema: object): ValidateFunction {
+    const text = JSON.stringify(schema);
+    let validate = this.validators.get(text);
+    if (!validate) {
+      const own = JSON.stringify(withNullAsType(schema)).replaceAll('"$ref":"#/', '"$ref":"doc#/');
+      validate = this.ajv.compile(JSON.parse(own) as object);
+      this.validators.set(text, validate);
+    }
+    return validate;
   }
 }
 

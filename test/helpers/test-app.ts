@@ -124,12 +124,18 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  opts: { enableApi?: boolean; keepDatabase?: boolean; imports?: CreateAppOptions['imports'] } = {},
+  opts: {
+    enableApi?: boolean;
+    keepDatabase?: boolean;
+    imports?: CreateAppOptions['imports'];
+    /** The embedded database's bytes to start from (test/helpers/demo-app.ts), instead of the migrated one. */
+    database?: Buffer;
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   if (!opts.keepDatabase) await resetDatabase(config);
   if (config.database.type === 'sqlite' && config.database.path === ':memory:' && overrides.DATABASE_URL === undefined)
-    config.database.snapshot = await migratedSnapshot();
+    config.database.snapshot = opts.database ?? (await migratedSnapshot());
   const logs: string[] = [];
   const logDestination = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -144,7 +150,7 @@ export async function createTestApp(
 }
 
 /** The newest modification time under src/: a document cached by an earlier run of other sources is not this one's. */
-const SOURCES_STAMP = (() => {
+export const SOURCES_STAMP = (() => {
   let newest = 0;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -158,27 +164,35 @@ const SOURCES_STAMP = (() => {
 })();
 
 /**
- * The app's OpenAPI document for the contract check, built once per configuration in a jest run
- * and shared by its files and workers through a file (building it takes most of a second, and the
- * suites create some 200 apps). Keyed by the run (the workers' parent), the sources' newest
- * change and the configuration but its per-app paths; an app with test-only modules is never cached.
+ * The contract check of the app's OpenAPI document, one per configuration in a test file (parsing
+ * the document and handing it to ajv cost a fifth of a second, and some files create a dozen apps;
+ * the validators ajv compiles are kept with it). The document itself is built once in a jest run
+ * and shared by its files and workers through a file (building it takes most of a second). Keyed
+ * by the run (the workers' parent), the sources' newest change and the configuration but its
+ * per-app paths; an app with test-only modules gets its own, uncached.
  */
-function documentOf(app: NestFastifyApplication, config: AppConfig, custom: boolean): unknown {
-  if (custom) return buildOpenApiDocument(app, config);
-  const shape = JSON.stringify(config, (k, v: unknown) => (k === 'dir' || k === 'queuePrefix' ? undefined : v));
+const contracts = new Map<string, ContractCheck>();
+function contractOf(app: NestFastifyApplication, config: AppConfig, custom: boolean): ContractCheck {
+  if (custom) return new ContractCheck(buildOpenApiDocument(app, config) as never);
+  const shape = JSON.stringify(config, (k, v: unknown) => (['dir', 'queuePrefix', 'snapshot'].includes(k) ? undefined : v));
   const key = createHash('sha1').update(`${SOURCES_STAMP}|${shape}`).digest('hex').slice(0, 16);
+  const known = contracts.get(key);
+  if (known) return known;
   const dir = join(tmpdir(), `hr-test-openapi-${process.ppid}`);
   const file = join(dir, `${key}.json`);
+  let doc: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    const doc = buildOpenApiDocument(app, config);
+    doc = buildOpenApiDocument(app, config);
     mkdirSync(dir, { recursive: true });
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, JSON.stringify(doc));
     renameSync(partial, file);
-    return doc;
   }
+  const check = new ContractCheck(doc as never);
+  contracts.set(key, check);
+  return check;
 }
 
 /** Responses of this test file that did not match the document, reported by the test that made them. */
@@ -203,7 +217,7 @@ function checkResponses(app: NestFastifyApplication, config: AppConfig, custom: 
   const checked: Inject = async (opts) => {
     const res = await inject(opts);
     const request = typeof opts === 'string' ? { method: 'GET', url: opts } : (opts as { method?: string; url?: string });
-    contract ??= new ContractCheck(documentOf(app, config, custom) as never);
+    contract ??= contractOf(app, config, custom);
     const before = contract.checked;
     mismatches.push(...contract.problems(request.method ?? 'GET', request.url ?? '/', res.statusCode, res.headers, res.body));
     responsesChecked += contract.checked - before;
