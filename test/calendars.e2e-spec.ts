@@ -1,6 +1,8 @@
 import Holidays from 'date-holidays';
 import { apiCaller, createTestApp, okCaller, outboxEvents, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
+import { CALENDAR_CHANGES_SUBSCRIBER } from '../src/leave/calendar-changes.subscriber';
 
 /** Work calendars (issue 65, docs/api/calendars.md): CRUD, the default, holidays, the import, working days. */
 describe('work calendars', () => {
@@ -279,6 +281,7 @@ describe('work calendars: a dated field of the employment history', () => {
   let ok: ReturnType<typeof okCaller>;
   let call: ReturnType<typeof apiCaller>;
   let admin: string;
+  let leaveId: number;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -357,5 +360,59 @@ describe('work calendars: a dated field of the employment history', () => {
       date_end: '2026-07-05',
     });
     expect(leave.days).toBe(2.5);
+    leaveId = leave.id;
+  });
+
+  it('a holiday added or removed, or a back-dated calendar change, recomputes the requests it touches, with ledger entries that say why, once', async () => {
+    const id = c.emp.report1;
+    const [home, , berlin] = (await ok('GET', '/calendars', admin)) as Array<{ id: number; name: string }>;
+    expect(berlin.name).toBe('Berlin');
+    await ok('POST', `/leaves/${leaveId}/approve`, admin, {});
+    const relay = () => t.app.get(OutboxRelay).catchUp(CALENDAR_CHANGES_SUBSCRIBER);
+    const recomputed = async () => {
+      await relay();
+      const ledger = (await ok('GET', `/employees/${id}/leave-ledger?limit=100`, admin)) as Array<{
+        date: string;
+        kind: string;
+        days: number;
+        note: string | null;
+      }>;
+      return {
+        days: (await ok('GET', `/leaves/${leaveId}`, admin)).days,
+        entries: ledger.filter((e) => e.note !== null).map((e) => [e.date, e.kind, e.days, e.note]),
+      };
+    };
+    // The moves of the test before are recounted first (they change nothing: the request came after them).
+    expect(await recomputed()).toEqual({ days: 2.5, entries: [] });
+    // Thursday 2 July becomes a holiday in Berlin: a day given back.
+    const holiday = await ok('POST', `/calendars/${berlin.id}/holidays`, admin, { date: '2026-07-02', name: 'Berlin Thursday' });
+    const added = ['2026-07-02', 'reversal', 1, `calendar ${berlin.id}: holiday added on 2026-07-02`];
+    expect(await recomputed()).toEqual({ days: 1.5, entries: [added] });
+    // Handed over again, nothing is counted twice.
+    await ok('PUT', `/calendars/${berlin.id}/holidays/${holiday.id}`, admin, { name: 'Renamed, same day' });
+    expect(await recomputed()).toEqual({ days: 1.5, entries: [added] });
+    // Removed: the day is taken again.
+    await ok('DELETE', `/calendars/${berlin.id}/holidays/${holiday.id}`, admin);
+    const removed = ['2026-07-02', 'taken', -1, `calendar ${berlin.id}: holiday removed on 2026-07-02`];
+    expect(await recomputed()).toEqual({ days: 2.5, entries: expect.arrayContaining([added, removed]) });
+    // A back-dated move back home from 1 July: Monday to Friday, no half day.
+    const change = await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2026-07-01',
+      reason: 'Back home',
+      fields: { calendar: home.id },
+    });
+    const why = `employment change ${change.id}: calendar from 2026-07-01`;
+    const after = await recomputed();
+    expect(after.days).toBe(4);
+    expect(after.entries).toEqual(
+      expect.arrayContaining([
+        ['2026-07-01', 'taken', -0.5, why],
+        ['2026-07-03', 'taken', -1, why],
+      ]),
+    );
+    expect(after.entries).toHaveLength(4);
+    // The request's days are its leave_days: what the balance and the insights read.
+    const balance = (await ok('GET', `/employees/${id}/leaves/balance?as_of=2026-07-31`, admin)) as Array<{ taken: number }>;
+    expect(balance.map((b) => b.taken)).toEqual([4]);
   });
 });

@@ -1,4 +1,6 @@
 import { AccrualChangesSubscriber } from './ledger/accrual-changes.subscriber';
+import { CalendarChangesSubscriber } from './calendar-changes.subscriber';
+import { LeaveRecomputeService } from './leave-recompute.service';
 import { declareMobileModule } from '../settings/settings.registry';
 import { LeavePayrollInputs } from './leave.payroll-inputs';
 import { LeaveReactions } from './leave.reactions';
@@ -78,6 +80,8 @@ declareExtension({
     LeaveLedgerRepository,
     AccrualRunsRepository,
     AccrualChangesSubscriber,
+    LeaveRecomputeService,
+    CalendarChangesSubscriber,
     LiabilityRepository,
     LeaveLiabilityService,
     LeaveLedgerService,

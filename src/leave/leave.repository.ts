@@ -93,4 +93,25 @@ export class LeaveRepository {
       .getRawMany<{ employee_id: number | string }>();
     return new Set(rows.map((r) => Number(r.employee_id)));
   }
+  /**
+   * The Pending and Approved requests overlapping [from, to] (all employees, or those of
+   * `employeeId`), oldest first: what a change of working days may touch (LeaveRecomputeService).
+   */
+  @RecordSql(SAMPLE_MANAGER, '2026-03-02', '2026-03-06', 1)
+  openOverlapping(em: EntityManager | null, from: string, to: string | null, employeeId?: number): Promise<LeaveRequest[]> {
+    const qb = (em ?? this.ds.manager)
+      .getRepository(LeaveRequest)
+      .createQueryBuilder('l')
+      .where('l.status IN (:...open)', { open: ['Pending', 'Approved'] })
+      .andWhere('l.date_end >= :from', { from });
+    if (to !== null) qb.andWhere('l.date_start <= :to', { to });
+    if (employeeId !== undefined) qb.andWhere('l.employee_id = :employeeId', { employeeId });
+    return qb.orderBy('l.id', 'ASC').getMany();
+  }
+
+  /** Holds the employees' rows (ids ascending) on MySQL/MariaDB, as a request's own check-then-write does (withEmployeeLock); SQLite writes one at a time. */
+  async lockEmployees(em: EntityManager, ids: number[]): Promise<void> {
+    if (em.connection.options.type !== 'mysql' || !ids.length) return;
+    await em.query(`SELECT id FROM employees WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`, ids);
+  }
 }
