@@ -87,7 +87,7 @@ describe("CompanyClock: the company's day, for every job and rule", () => {
     expect(await birthdays()).toBeGreaterThan(0);
   });
 
-  it('escalation counts days on the moved clock', async () => {
+  it('escalation counts working days on the moved clock: a weekend and a holiday are no wait (issue 65)', async () => {
     const year = new Date().getUTCFullYear();
     for (const y of [year, year + 1])
       await ok('POST', '/leave-periods', admin, { name: `P${y}`, date_start: `${y}-01-01`, date_end: `${y}-12-31` });
@@ -99,12 +99,24 @@ describe("CompanyClock: the company's day, for every job and rule", () => {
       steps: [{ approvers: [`employee:${c.emp.report2}`], mode: 'any' }],
       escalate_after_days: 2,
     });
-    const day = `${year + 1}-02-03`;
-    const leave = await ok('POST', '/leaves', c.users.employee.token, { leave_type: annual, date_start: day, date_end: day });
+    const calendar = ((await ok('GET', '/calendars', admin)) as Array<{ id: number; is_default: boolean }>).find(
+      (x) => x.is_default,
+    )!;
+    await ok('POST', `/calendars/${calendar.id}/holidays`, admin, { date: '2027-02-08', name: 'A Monday off' });
+    // Asked on Friday 5 February 2027 at noon in Kiritimati: two working days are Tuesday (not
+    // Monday, a holiday) and Wednesday, so the step escalates on Wednesday at noon.
+    clock.moveTo(new Date('2027-02-04T22:00:00Z'));
+    const leave = await ok('POST', '/leaves', c.users.employee.token, {
+      leave_type: annual,
+      date_start: '2027-02-15',
+      date_end: '2027-02-15',
+    });
     const inbox = t.app.get(ApprovalInboxService);
-    clock.moveTo(new Date(Date.now() + 86_400_000));
+    clock.moveTo(new Date('2027-02-08T22:00:00Z')); // Tuesday noon: four calendar days, one working day
     expect(await inbox.escalateDue()).toBe(0);
-    clock.moveTo(new Date(Date.now() + 3 * 86_400_000));
+    clock.moveTo(new Date('2027-02-09T21:59:00Z')); // the clock moved on while the test ran: a minute's margin
+    expect(await inbox.escalateDue()).toBe(0);
+    clock.moveTo(new Date('2027-02-09T22:01:00Z')); // Wednesday noon
     expect(await inbox.escalateDue()).toBe(1);
     expect((await ok('GET', `/leaves/${leave.id}`, admin)).approval.steps[0].escalated).toEqual([c.emp.manager]);
   });

@@ -12,6 +12,7 @@ import { ApprovalsService } from './approvals.service';
 import { ApprovalAbsences } from './kinds/approval-kinds';
 import { ApprovalsRepository } from './approvals.repository';
 import { APPROVAL_ENTITIES } from './entities/approval.entities';
+import { CalendarsModule } from '../calendars/calendars.module';
 
 declareApiTag('Approvals', "Approval chains of leave and time entries: policies, delegations, the approver's inbox", 140);
 
@@ -19,7 +20,7 @@ declareExtension({ code: 'approvals', label: 'Approvals', features: ['approval-c
 
 /** Approval chains (issue 45): policies, delegations, each request's chain, the inbox and escalation. */
 @Module({
-  imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature(APPROVAL_ENTITIES)],
+  imports: [EmployeesModule, SettingsModule, CalendarsModule, TypeOrmModule.forFeature(APPROVAL_ENTITIES)],
   controllers: [ApprovalPoliciesController, ApprovalDelegationsController, ApprovalsController],
   providers: [
     ApprovalsService,

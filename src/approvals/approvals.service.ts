@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { APPROVAL_STATES } from './approval.states';
 import { CompanyClock } from '../common/time/company-clock';
+import { daysBetween } from '../common/time/days';
+import { WorkingDaysService } from '../calendars/working-days.service';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
@@ -64,6 +66,7 @@ export class ApprovalsService {
     private readonly clock: CompanyClock,
     private readonly absences: ApprovalAbsences,
     private readonly repository: ApprovalsRepository,
+    private readonly workingDays: WorkingDaysService,
   ) {}
 
   /** Starts the chain of a new request (a time entry submitted again starts over). */
@@ -258,7 +261,13 @@ export class ApprovalsService {
       deciders(decisions),
     );
     approval.steps = approval.steps.map((s, i) => (i === index ? opened : s));
-    approval.escalateAt = approval.escalateAfterDays ? new Date(now.getTime() + approval.escalateAfterDays * 86_400_000) : null;
+    approval.escalateAt = approval.escalateAfterDays ? await this.escalation(em, approval, day, now) : null;
+  }
+
+  /** When a step opened on `day` at `now` escalates: escalate_after_days of the requester's working days later (issue 65). */
+  private async escalation(em: EntityManager, approval: Approval, day: string, now: Date): Promise<Date> {
+    const due = await this.workingDays.workingDaysAfter(approval.employeeId, day, approval.escalateAfterDays!, em);
+    return new Date(now.getTime() + daysBetween(day, due) * 86_400_000);
   }
 
   /** The inbox rows of the open step: its approvers and escalated supervisors, and the Admins (null) when it went to them. */

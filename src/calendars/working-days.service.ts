@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ValidationException } from '../common/errors/domain.exception';
+import { addDays } from '../common/time/days';
 import { CalendarsService } from './calendars.service';
 import { WorkCalendar } from './entities/calendar.entities';
 import { HolidaysService } from './holidays.service';
@@ -53,6 +54,23 @@ export class WorkingDaysService {
       (await this.rules(em, [...calendars.values()], from, to)).map((r) => [r.id, calendarDays(r, from, to, dates)] as const),
     );
     return new Map(employeeIds.map((id) => [id, employeeDays(spans.get(id) ?? [], fallback, byCalendar)]));
+  }
+
+  /**
+   * The day `n` working days after `day` (`day` itself not counted) by the employee's calendars: a
+   * day with any working time counts as one. A year without a working day (a calendar of holidays
+   * only) gives up and counts calendar days.
+   */
+  async workingDaysAfter(employeeId: number, day: string, n: number, em: EntityManager | null = null): Promise<string> {
+    let from = addDays(day, 1);
+    let left = n;
+    for (let window = 0; window < 4; window++) {
+      const to = addDays(from, Math.max(31, 2 * left + 14) - 1);
+      for (const d of (await this.ofEmployees([employeeId], from, to, em)).get(employeeId) ?? [])
+        if (d.fraction > 0 && --left === 0) return d.date;
+      from = addDays(to, 1);
+    }
+    return addDays(day, n);
   }
 
   private async rules(em: EntityManager | null, calendars: WorkCalendar[], from: string, to: string): Promise<CalendarRules[]> {
