@@ -4,7 +4,10 @@
  * year of public holidays each from the dataset (and a half day), `--employees N` (10 000) spread
  * over them by dated changes, then prints: the working days of one employee over a year (p50 and
  * p99 of 200), the same for a whole page of 500 employees at once, and the days a leave request of
- * two weeks takes (p50 of 200, the count alone: LeaveCalendarService.requestDays).
+ * two weeks takes (p50 of 200, the count alone: LeaveCalendarService.requestDays). Then
+ * `--recount N` (10 000) more employees on the default calendar, each with an approved request of
+ * one week, and a holiday added on its Wednesday: the time until the outbox subscriber has
+ * recounted them all (LeaveRecomputeService) and the longest pause of the event loop meanwhile.
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
@@ -18,9 +21,14 @@ import { withEmployeeLock } from '../src/employees/core/employee-lock';
 import { EmploymentHistoryWriter } from '../src/employees/history/employment-history.writer';
 import { LeaveCalendarService } from '../src/leave/leave-calendar.service';
 import { ReferenceService } from '../src/reference/reference.service';
-import { numberArg, withBenchApp } from './bench-tools';
+import { bulkInsert, numberArg, withBenchApp } from './bench-tools';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
+import { expandLeaveDays } from '../src/leave/leave-days';
+import { CALENDAR_CHANGES_SUBSCRIBER } from '../src/leave/calendar-changes.subscriber';
 
 const EMPLOYEES = numberArg('employees', 10_000);
+const RECOUNT = numberArg('recount', 10_000);
 const PLACES: Array<[string, string, string | null]> = [
   ['Bavaria', 'DE', 'DE-BY'],
   ['Berlin', 'DE', 'DE-BE'],
@@ -86,6 +94,44 @@ async function main(): Promise<void> {
     );
     console.log(
       `the days of a two-week leave request: ${await timed(200, (i) => leave.requestDays(null, first + ((i * 13) % EMPLOYEES), addDays(from, 150 + (i % 30)), addDays(from, 163 + (i % 30)), false))}`,
+    );
+
+    // A holiday over RECOUNT approved requests (issue 65 item 5).
+    const relay = app.get(OutboxRelay);
+    await relay.catchUp(CALENDAR_CHANGES_SUBSCRIBER);
+    const others = await bulkEmployees(ds, RECOUNT, [department], 'R');
+    await ds.query(`INSERT INTO leave_types (name, default_days, allow_negative) VALUES ('Bench recount', 25, 1)`);
+    const [{ id: type }] = await ds.query<Array<{ id: number }>>(`SELECT id FROM leave_types WHERE name = 'Bench recount'`);
+    // The week of the third Monday of November: Monday to Friday.
+    const monday = [15, 16, 17, 18, 19, 20, 21]
+      .map((d) => `${year}-11-${d}`)
+      .find((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1)!;
+    await bulkInsert(
+      ds,
+      'leave_requests',
+      ['employee_id', 'leave_type_id', 'date_start', 'date_end', 'half_day', 'days', 'status'],
+      RECOUNT,
+      (i) => [others + i, Number(type), monday, addDays(monday, 4), 0, 5, 'Approved'],
+    );
+    await expandLeaveDays((sql, params) => ds.query(sql, params));
+    const home = ids[ids.length - 1];
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    t0 = Date.now();
+    await holidays.create(home, { date: addDays(monday, 2), name: 'Bench Wednesday', fraction: '1', kind: 'company' });
+    await relay.catchUp(CALENDAR_CHANGES_SUBSCRIBER);
+    const elapsed = Date.now() - t0;
+    loop.disable();
+    const [{ n }] = await ds.query<Array<{ n: number | string }>>(
+      `SELECT COUNT(*) AS n FROM leave_requests WHERE leave_type_id = ? AND days = 4`,
+      [type],
+    );
+    const [{ e }] = await ds.query<Array<{ e: number | string }>>(
+      `SELECT COUNT(*) AS e FROM leave_ledger WHERE leave_type_id = ? AND kind = 'reversal'`,
+      [type],
+    );
+    console.log(
+      `a holiday over ${RECOUNT} approved requests: ${Number(n)} recounted, ${Number(e)} ledger entries, in ${elapsed} ms; the event loop's longest pause ${(loop.max / 1e6).toFixed(0)} ms`,
     );
   });
 }

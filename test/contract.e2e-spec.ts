@@ -170,7 +170,7 @@ describe('the OpenAPI contract', () => {
     const causes = schemas.PayrollDiffRowDto.properties.causes.items;
     expect([causes.discriminator.propertyName, Object.keys(causes.discriminator.mapping).sort()]).toEqual([
       'kind',
-      ['column', 'edit', 'input', 'joined', 'left', 'rounding', 'salary', 'table'],
+      ['calendar', 'column', 'edit', 'input', 'joined', 'left', 'rounding', 'salary', 'table'],
     ]);
     const inputs = schemas.ExplainedCellDto.properties.inputs.items;
     expect(Object.keys(inputs.discriminator.mapping).sort()).toEqual([

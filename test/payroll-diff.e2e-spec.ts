@@ -264,7 +264,7 @@ describe('payroll diff (GET /payroll_config/payrolls/{id}/diff)', () => {
       name: 'Meal allowance',
       changed: 5,
       total_difference: '15.00', // 3 × 5, the joiners have no old value
-      causes: { salary: 0, input: 0, column: 3, edit: 0, joined: 2, left: 0, rounding: 0, table: 0 },
+      causes: { salary: 0, input: 0, column: 3, edit: 0, joined: 2, left: 0, rounding: 0, table: 0, calendar: 0 },
     });
     expect(summary.find((s: { column: number }) => s.column === col.basic)).toMatchObject({
       changed: 3, // the raise and the two joiners

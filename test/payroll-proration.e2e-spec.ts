@@ -244,6 +244,63 @@ describe('payroll proration (issue 44)', () => {
     expect([wrong.statusCode, wrong.json().error.details[0].field]).toEqual([400, 'proration']);
   });
 
+  it('a holiday in the period: working days prorate anew, and the diff against a run of the period names the calendar', async () => {
+    const before = await payrollFor('June, before the holiday', { proration: 'working_days' });
+    await processPayroll(t.app, admin, before);
+    const calendar = ((await ok('GET', '/calendars')) as Array<{ id: number; is_default: boolean }>).find(
+      (x) => x.is_default,
+    )!.id;
+    const holiday = await ok('POST', `/calendars/${calendar}/holidays`, { date: '2025-06-09', name: 'Whit Monday' });
+    try {
+      const after = await payrollFor('June, after the holiday', { proration: 'working_days' });
+      await processPayroll(t.app, admin, after);
+      // 20 working days: the manager 14 before the raise, the leaver 12, the joiner (from the 10th) still 15.
+      expect(await cells(after, col.basic)).toEqual({
+        [c.emp.manager]: '3180.00', // (3000 × 14 + 3600 × 6) / 20
+        [c.emp.report1]: '3100.00',
+        [c.emp.report2]: '1800.00', // 3000 × 12 / 20
+        [joiner]: '1650.00', // 2200 × 15 / 20
+      });
+      const diff = (await ok(
+        'GET',
+        `/payroll_config/payrolls/${after}/diff?limit=200&against=${before}&column=${col.basic}`,
+      )) as Array<{
+        employee: number;
+        causes: Array<{ kind: string }>;
+      }>;
+      // Beside the prorated salary's new amounts (no new employment change), the calendar that made them.
+      const causes = [
+        expect.objectContaining({ kind: 'salary', changes: [] }),
+        { kind: 'calendar', calendars: [calendar], old: 21, new: 20 },
+      ];
+      expect(Object.fromEntries(diff.map((r) => [r.employee, r.causes]))).toEqual({
+        [c.emp.manager]: causes,
+        [c.emp.report2]: causes,
+        [joiner]: causes,
+      });
+      const summary = await ok('GET', `/payroll_config/payrolls/${after}/diff/summary?against=${before}`);
+      expect(JSON.stringify(summary)).toContain('"calendar":');
+      // Against a run of another period, only a change of calendar is a cause: June's days are not May's.
+      const may = await ok('POST', '/payroll_config/payrolls', {
+        name: 'May',
+        pay_period: 4,
+        department: c.departments.engineering,
+        date_start: '2025-05-01',
+        date_end: '2025-05-31',
+        columns: Object.values(col),
+        proration: 'working_days',
+      });
+      await processPayroll(t.app, admin, may.id);
+      const acrossMonths = (await ok('GET', `/payroll_config/payrolls/${after}/diff?limit=200&against=${may.id}`)) as Array<{
+        causes: Array<{ kind: string }>;
+      }>;
+      expect(acrossMonths.length).toBeGreaterThan(0);
+      expect(acrossMonths.flatMap((r) => r.causes).filter((x) => x.kind === 'calendar')).toEqual([]);
+    } finally {
+      await ok('DELETE', `/calendars/${calendar}/holidays/${holiday.id}`);
+    }
+  });
+
   it('a grid edit of a run computes from the inputs it kept; processing again reads the history as known now', async () => {
     // A back-dated raise of report1 from the 16th, recorded after the run.
     await ok('POST', `/employees/${c.emp.report1}/changes`, {

@@ -69,6 +69,8 @@ function causeText(c: Cause): string {
       return '`left`: in the earlier run only';
     case 'table':
       return `\`table\`: ${String(c.name)} ${String(c.old)} → ${String(c.new)}`;
+    case 'calendar':
+      return `\`calendar\`: calendars ${(c.calendars as number[]).join(', ')}, working days ${String(c.old)} → ${String(c.new)}`;
     default:
       return `\`${c.kind}\``;
   }

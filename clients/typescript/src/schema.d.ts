@@ -3878,7 +3878,7 @@ export interface paths {
          * What changed against another run, cell by cell, and why
          * @description Who may call: Admin, Restricted Admin.
          *
-         *     Rows {employee, column, old, new, difference, causes} for every cell that differs, employees by name and columns in order; causes: salary (component amounts), input (hook values with the records added and removed, employee fields), column (definition changes), edit (grid edits), joined, left, rounding; salary, column and edit causes name who changed them and when (audit log). against defaults to the previous Processed or Completed payroll of the same pay frequency and department (404 without one). Filters employee, column, cause; format=csv|xlsx exports. 409 INVALID_STATE when either run was computed before runs kept their inputs.
+         *     Rows {employee, column, old, new, difference, causes} for every cell that differs, employees by name and columns in order; causes: salary (component amounts), input (hook values with the records added and removed, employee fields), column (definition changes), edit (grid edits), joined, left, rounding, table (a payroll table version), calendar (the employee's working days or calendars); salary, column and edit causes name who changed them and when (audit log). against defaults to the previous Processed or Completed payroll of the same pay frequency and department (404 without one). Filters employee, column, cause; format=csv|xlsx exports. 409 INVALID_STATE when either run was computed before runs kept their inputs.
          */
         get: operations["diffPayrollExplain"];
         put?: never;
@@ -9167,6 +9167,25 @@ export interface components {
              */
             new: string | null;
         };
+        DiffCalendarCauseDto: {
+            /**
+             * @description the employee's working days in the period, or its calendars, differ between the runs (a holiday, a calendar change: docs/api/calendars.md); on cells that read leave or a salary prorated by working days (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "calendar";
+            /** @description the calendars in force in the period in either run (GET /calendars/{id}) */
+            calendars: number[];
+            /**
+             * @description working days of the period in the older run
+             * @example 21
+             */
+            old: number;
+            /**
+             * @description working days of the period in the newer run
+             * @example 20
+             */
+            new: number;
+        };
         ExplainStepDto: {
             /** @example basic * 0.1 */
             expression: string;
@@ -9258,7 +9277,7 @@ export interface components {
             new: string | null;
             /** @description new − old (null when either is null) */
             difference: string | null;
-            causes: (components["schemas"]["DiffSalaryCauseDto"] | components["schemas"]["DiffInputCauseDto"] | components["schemas"]["DiffColumnCauseDto"] | components["schemas"]["DiffEditCauseDto"] | components["schemas"]["DiffJoinedCauseDto"] | components["schemas"]["DiffLeftCauseDto"] | components["schemas"]["DiffRoundingCauseDto"] | components["schemas"]["DiffTableCauseDto"])[];
+            causes: (components["schemas"]["DiffSalaryCauseDto"] | components["schemas"]["DiffInputCauseDto"] | components["schemas"]["DiffColumnCauseDto"] | components["schemas"]["DiffEditCauseDto"] | components["schemas"]["DiffJoinedCauseDto"] | components["schemas"]["DiffLeftCauseDto"] | components["schemas"]["DiffRoundingCauseDto"] | components["schemas"]["DiffTableCauseDto"] | components["schemas"]["DiffCalendarCauseDto"])[];
         };
         DiffCauseCountsDto: {
             /**
@@ -9301,6 +9320,11 @@ export interface components {
              * @example 1
              */
             table: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            calendar: number;
         };
         PayrollDiffColumnDto: {
             /**
@@ -62189,7 +62213,7 @@ export interface operations {
                 /** @description Only this column */
                 column?: number;
                 /** @description Only cells with a cause of this kind */
-                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding" | "table";
+                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding" | "table" | "calendar";
                 /** @description Every matching row as a file instead of a page (also `Accept: text/csv` or the XLSX type): `page` and `limit` are ignored. */
                 format?: "csv" | "xlsx";
             };
@@ -62424,7 +62448,7 @@ export interface operations {
                 /** @description Only this column */
                 column?: number;
                 /** @description Only cells with a cause of this kind */
-                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding" | "table";
+                cause?: "salary" | "input" | "column" | "edit" | "joined" | "left" | "rounding" | "table" | "calendar";
             };
             header?: never;
             path: {

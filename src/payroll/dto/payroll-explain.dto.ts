@@ -29,7 +29,7 @@ abstract class ExplainInputBase {
 }
 
 /** The kinds of cause a diff names (explain/payroll-diff.ts DiffCause checks it has exactly these). */
-export const DIFF_CAUSE_KINDS = ['salary', 'input', 'column', 'edit', 'joined', 'left', 'rounding', 'table'] as const;
+export const DIFF_CAUSE_KINDS = ['salary', 'input', 'column', 'edit', 'joined', 'left', 'rounding', 'table', 'calendar'] as const;
 export type DiffCauseKind = (typeof DIFF_CAUSE_KINDS)[number];
 
 /** One part of the period under one salary (issue 44). */
@@ -311,6 +311,18 @@ export class DiffTableCauseDto {
     string | null;
 }
 
+export class DiffCalendarCauseDto {
+  @kindOf(
+    'calendar',
+    "the employee's working days in the period, or its calendars, differ between the runs (a holiday, a calendar change: docs/api/calendars.md); on cells that read leave or a salary prorated by working days",
+  )
+  kind: 'calendar';
+  @ApiInt({ description: 'the calendars in force in the period in either run (GET /calendars/{id})', isArray: true })
+  calendars: number[];
+  @ApiProperty({ example: 21, description: 'working days of the period in the older run' }) old: number;
+  @ApiProperty({ example: 20, description: 'working days of the period in the newer run' }) new: number;
+}
+
 /** Why a cell changed (docs/api/decisions.md §18): one of these shapes, told apart by `kind`. */
 export type DiffCauseDto =
   | DiffSalaryCauseDto
@@ -320,7 +332,8 @@ export type DiffCauseDto =
   | DiffJoinedCauseDto
   | DiffLeftCauseDto
   | DiffRoundingCauseDto
-  | DiffTableCauseDto;
+  | DiffTableCauseDto
+  | DiffCalendarCauseDto;
 
 export const DIFF_CAUSES = {
   salary: DiffSalaryCauseDto,
@@ -331,6 +344,7 @@ export const DIFF_CAUSES = {
   left: DiffLeftCauseDto,
   rounding: DiffRoundingCauseDto,
   table: DiffTableCauseDto,
+  calendar: DiffCalendarCauseDto,
 } as const satisfies Record<DiffCauseKind, unknown>;
 
 export class PayrollDiffRowDto {
@@ -354,6 +368,7 @@ export class DiffCauseCountsDto {
   @ApiInt() left: number;
   @ApiInt() rounding: number;
   @ApiInt() table: number;
+  @ApiInt() calendar: number;
 }
 
 /** GET .../diff/summary: per column. */

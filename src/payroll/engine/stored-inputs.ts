@@ -48,6 +48,17 @@ export interface EmployeeInputs {
   fields: Partial<Record<EmployeeFormulaField, number | null>>;
   /** Hook column id → its value and sources. */
   hooks: Record<string, StoredHook>;
+  /**
+   * The employee's working days in the period by its calendars, and those calendars (issue 65): a
+   * diff names a change of them (cause `calendar`). Absent for a run made before calendars.
+   */
+  working_days?: StoredWorkingDays;
+}
+
+export interface StoredWorkingDays {
+  days: number;
+  /** The calendars in force on some day of the period, ascending. */
+  calendars: number[];
 }
 
 /** A cell as a diff compares it: its value and whether it was an edit kept. */

@@ -194,14 +194,13 @@ export class PayrollDiffService {
       this.storedInputs.inputsOf(p.id, inputsRevision, employeeIds),
       employeeIds ? this.storedInputs.cellsOfEmployees(p.id, employeeIds) : this.storedInputs.allCells(p.id),
     ]);
-    return { columns, inputs, cells, tables: p.tableVersions ?? [] };
+    return { columns, inputs, cells, tables: p.tableVersions ?? [], period: { from: p.dateStart, to: p.dateEnd } };
   }
 
   /**
    * The diff of two stored runs, DIFF_CHUNK employees at a time (in the table's order): each
    * chunk's cells and inputs of both runs are read, diffed into the table and let go, so the API
-   * never holds two whole runs (issue 49: 240 MiB of RSS for two 12 500 × 30 runs). The runs'
-   * columns are read once.
+   * never holds two whole runs (issue 49: 240 MiB of RSS for two 12 500 × 30 runs), columns read once.
    */
   private async compute(older: Payroll, newer: Payroll): Promise<Computed> {
     const [{ order, names }, olderColumns, newerColumns] = await Promise.all([
@@ -290,6 +289,7 @@ export class PayrollDiffService {
             return employmentCause(c.kind, dates.get(r.employee), runs);
           case 'rounding':
           case 'table':
+          case 'calendar':
             return { ...c };
         }
       });

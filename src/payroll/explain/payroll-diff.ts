@@ -25,6 +25,8 @@ export interface DiffSide {
   cells: ReadonlyMap<number, ReadonlyMap<number, DiffCell>>;
   /** The payroll table versions the run read (issue 44); absent: none. */
   tables?: readonly UsedTableVersion[];
+  /** The run's period: working days are compared within one period only (issue 65). */
+  period?: { from: string; to: string };
 }
 
 /** Employee → column → cell, from [employee, column, value, edited] cells (stored, or just computed). */
@@ -64,7 +66,8 @@ export type DiffCause =
   | { kind: 'column'; column: number; changes: Record<string, [unknown, unknown]> }
   | { kind: 'edit'; column: number; old: string | null; new: string | null }
   | { kind: 'rounding'; old: number; new: number }
-  | { kind: 'table'; table: number; name: string; old: string | null; new: string | null };
+  | { kind: 'table'; table: number; name: string; old: string | null; new: string | null }
+  | { kind: 'calendar'; calendars: number[]; old: number; new: number };
 
 /** An employee's employment dates, as the joined and left causes tell them. */
 export interface EmploymentDates {
@@ -239,6 +242,8 @@ export async function diffRuns(older: DiffSide, newer: DiffSide, order: readonly
   const readsNew = readsOf(newer.columns);
   const readsOld = readsOf(older.columns);
   const columnChanges = changedColumns(older.columns, newer.columns);
+  const samePeriod =
+    older.period !== undefined && older.period.from === newer.period?.from && older.period.to === newer.period.to;
   const tableChanges = changedTables(older.tables ?? [], newer.tables ?? []);
   const columnIds = [...new Set([...newer.columns.map((c) => c.id), ...older.columns.map((c) => c.id)])];
   const hookOf = new Map([...older.columns, ...newer.columns].map((c) => [c.id, c.calculation_hook]));
@@ -274,6 +279,9 @@ export async function diffRuns(older: DiffSide, newer: DiffSide, order: readonly
         continue;
       }
       row.causes = causesOf(column, { o, n }, inOld, inNew, readsOld, readsNew, columnChanges, hookOf, before, after);
+      const calendar = calendarCause(inOld, inNew, samePeriod);
+      if (calendar && countsWorkingDays(row.causes, inOld, inNew, readsOld.get(column), readsNew.get(column)))
+        row.causes.push(calendar);
       // A new version of a table the cell reads (issue 44).
       const tables = new Set([...(readsOld.get(column)?.tables ?? []), ...(readsNew.get(column)?.tables ?? [])]);
       for (const name of tables) {
@@ -286,6 +294,39 @@ export async function diffRuns(older: DiffSide, newer: DiffSide, order: readonly
 }
 
 type Cells = ReadonlyMap<number, DiffCell>;
+
+/**
+ * The employee's calendars differ between the runs, or (runs of one period) its working days in the
+ * period (issue 65): null when not, or unknown. Two months' working days differ as a rule: across
+ * periods only a change of calendar is a cause.
+ */
+function calendarCause(inOld: EmployeeInputs, inNew: EmployeeInputs, samePeriod: boolean): DiffCause | null {
+  const [o, n] = [inOld.working_days, inNew.working_days];
+  if (!o || !n) return null;
+  if ((!samePeriod || o.days === n.days) && o.calendars.join() === n.calendars.join()) return null;
+  return {
+    kind: 'calendar',
+    calendars: [...new Set([...o.calendars, ...n.calendars])].sort((a, b) => a - b),
+    old: o.days,
+    new: n.days,
+  };
+}
+
+/**
+ * Whether a changed cell counts working days: it reads a leave input that changed (the requests'
+ * days follow the calendars), or a salary prorated by working days in either run.
+ */
+function countsWorkingDays(
+  causes: readonly DiffCause[],
+  inOld: EmployeeInputs,
+  inNew: EmployeeInputs,
+  a: Reads | undefined,
+  b: Reads | undefined,
+): boolean {
+  if (causes.some((c) => c.kind === 'input' && 'hook' in c && c.source === 'leave_requests')) return true;
+  const prorated = inOld.proration?.rule === 'working_days' || inNew.proration?.rule === 'working_days';
+  return prorated && (a?.components.size ?? 0) + (b?.components.size ?? 0) > 0;
+}
 
 function causesOf(
   column: number,

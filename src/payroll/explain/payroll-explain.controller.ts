@@ -60,7 +60,8 @@ export class PayrollExplainController {
     description:
       'Rows {employee, column, old, new, difference, causes} for every cell that differs, employees by name and columns ' +
       'in order; causes: salary (component amounts), input (hook values with the records added and removed, employee ' +
-      'fields), column (definition changes), edit (grid edits), joined, left, rounding; salary, column and edit causes ' +
+      'fields), column (definition changes), edit (grid edits), joined, left, rounding, table (a payroll table version), ' +
+      "calendar (the employee's working days or calendars); salary, column and edit causes " +
       'name who changed them and when (audit log). against defaults to the previous Processed or Completed payroll of ' +
       'the same pay frequency and department (404 without one). Filters employee, column, cause; format=csv|xlsx ' +
       'exports. 409 INVALID_STATE when either run was computed before runs kept their inputs.',

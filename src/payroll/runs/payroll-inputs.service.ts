@@ -3,7 +3,7 @@ import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { WorkingDaysService } from '../../calendars/working-days.service';
 import { workingTime } from '../../calendars/working-days';
 import { EngineEmployee } from '../engine/payroll-engine';
-import { StoredHook } from '../engine/stored-inputs';
+import { StoredHook, StoredWorkingDays } from '../engine/stored-inputs';
 import {
   findPayrollInput,
   PayrollInputPart,
@@ -141,6 +141,17 @@ export class PayrollInputsService {
       const prorated = prorate(e.segments, { from, to }, { from: e.joined, to: e.terminated }, rule, count);
       if (prorated) out.set(id, prorated);
     }
+    return out;
+  }
+
+  /** Each employee's working days over [from, to] by its calendars, and those calendars (a run keeps them for its diffs). */
+  async workingDaysOf(employeeIds: number[], from: string, to: string): Promise<Map<number, StoredWorkingDays>> {
+    const out = new Map<number, StoredWorkingDays>();
+    for (const [id, days] of await this.workingDays.ofEmployees(employeeIds, from, to))
+      out.set(id, {
+        days: days.reduce((sum, d) => sum + d.fraction, 0),
+        calendars: [...new Set(days.map((d) => d.calendar))].sort((a, b) => a - b),
+      });
     return out;
   }
 

@@ -153,6 +153,7 @@ export class PayrollProcessingService {
     const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd, fields);
     const arrears = hookColumns.filter((c) => c.hook === ARREARS_INPUT);
     for (const [column, values] of await this.arrears.hookInputs(payroll, arrears, employeeIds)) hooks.set(column, values);
+    const working = await this.inputs.workingDaysOf(employeeIds, payroll.dateStart, payroll.dateEnd);
     const employees = new Map<number, EmployeeInputs>();
     for (const id of employeeIds) {
       const p = settings.get(id);
@@ -173,6 +174,7 @@ export class PayrollProcessingService {
           fields.get(id),
           stored,
           prorated.get(id) ?? null,
+          working.get(id) ?? null,
         ),
       );
     }

@@ -7,7 +7,7 @@ import { amountText } from '../config/payroll-columns';
 import { EngineEmployee, EngineResult, HookValues } from '../engine/payroll-engine';
 import type { ResolvedTable } from '../config/payroll-tables.service';
 import { Prorated } from '../engine/proration';
-import { EmployeeInputs, StoredHook } from '../engine/stored-inputs';
+import { EmployeeInputs, StoredHook, StoredWorkingDays } from '../engine/stored-inputs';
 
 /*
  * What a payroll run computed from (issue 32), kept with the run so that it can be explained and
@@ -48,6 +48,7 @@ export function employeeInputs(
   fields: EmployeeInputs['fields'] | undefined,
   hooks: Record<string, StoredHook>,
   prorated: Pick<Prorated, 'proration' | 'changes'> | null = null,
+  working: StoredWorkingDays | null = null,
 ): EmployeeInputs {
   return {
     ...(prorated?.proration ? { proration: prorated.proration } : {}),
@@ -60,6 +61,7 @@ export function employeeInputs(
     ),
     fields: Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== null && v !== undefined)),
     hooks,
+    ...(working ? { working_days: working } : {}),
   };
 }
 
