@@ -22,7 +22,6 @@ import { EmploymentHistoryWriter } from '../src/employees/history/employment-his
 import { LeaveCalendarService } from '../src/leave/leave-calendar.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { bulkInsert, numberArg, withBenchApp } from './bench-tools';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { CALENDAR_CHANGES_SUBSCRIBER } from '../src/leave/calendar-changes.subscriber';
@@ -115,13 +114,20 @@ async function main(): Promise<void> {
     );
     await expandLeaveDays((sql, params) => ds.query(sql, params));
     const home = ids[ids.length - 1];
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
+    // The longest gap between ticks of a 5 ms timer: how long the event loop was held.
+    let last = performance.now();
+    let longest = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 5);
     t0 = Date.now();
     await holidays.create(home, { date: addDays(monday, 2), name: 'Bench Wednesday', fraction: '1', kind: 'company' });
     await relay.catchUp(CALENDAR_CHANGES_SUBSCRIBER);
     const elapsed = Date.now() - t0;
-    loop.disable();
+    clearInterval(ticker);
+    longest = Math.max(longest, performance.now() - last);
     const [{ n }] = await ds.query<Array<{ n: number | string }>>(
       `SELECT COUNT(*) AS n FROM leave_requests WHERE leave_type_id = ? AND days = 4`,
       [type],
@@ -131,7 +137,7 @@ async function main(): Promise<void> {
       [type],
     );
     console.log(
-      `a holiday over ${RECOUNT} approved requests: ${Number(n)} recounted, ${Number(e)} ledger entries, in ${elapsed} ms; the event loop's longest pause ${(loop.max / 1e6).toFixed(0)} ms`,
+      `a holiday over ${RECOUNT} approved requests: ${Number(n)} recounted, ${Number(e)} ledger entries, in ${elapsed} ms; the event loop's longest pause ${longest.toFixed(0)} ms`,
     );
   });
 }

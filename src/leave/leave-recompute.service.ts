@@ -4,13 +4,14 @@ import { leaveDayValue } from '../calendars/working-days';
 import { WorkingDaysService } from '../calendars/working-days.service';
 import { LeaveDay, LeaveRequest } from './entities/leave.entities';
 import { dateOnly } from './engine/calendar';
+import { timeSlices } from '../common/async/time-slices';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
 import { leaveDayMarks } from './leave-days';
 import { LeaveRepository } from './leave.repository';
 import { LeaveLedgerRepository, NewLedgerEntry } from './ledger/leave-ledger.repository';
 
-/** Requests recomputed in one go: their employees locked, their days read and written together. */
-const BATCH = 500;
+/** Requests recomputed in one go: their employees locked, their days read and written together (SQLite holds the event loop for one). */
+const BATCH = 100;
 
 /** What a recompute did. */
 export interface Recomputed {
@@ -48,7 +49,9 @@ export class LeaveRecomputeService {
   ): Promise<Recomputed> {
     const requests = await this.repository.openOverlapping(em, range.from, range.to, range.employee);
     const done: Recomputed = { requests: 0, entries: 0 };
+    const slices = timeSlices();
     for (let i = 0; i < requests.length; i += BATCH) {
+      if (slices.due()) await slices.pause();
       const part = await this.batch(em, requests.slice(i, i + BATCH), why, key);
       done.requests += part.requests;
       done.entries += part.entries;
