@@ -114,6 +114,8 @@ async function main(): Promise<void> {
     );
     await expandLeaveDays((sql, params) => ds.query(sql, params));
     const home = ids[ids.length - 1];
+    // SQLite: the setup's writes checkpointed first, so the recount's commit does not pay for them.
+    if (config.database.type === 'sqlite') await ds.query('PRAGMA wal_checkpoint(TRUNCATE)');
     // The longest gap between ticks of a 5 ms timer: how long the event loop was held.
     let last = performance.now();
     let longest = 0;

@@ -47,9 +47,9 @@ export class LeaveRecomputeService {
     why: string,
     key: string,
   ): Promise<Recomputed> {
+    const slices = timeSlices();
     const requests = await this.repository.openOverlapping(em, range.from, range.to, range.employee);
     const done: Recomputed = { requests: 0, entries: 0 };
-    const slices = timeSlices();
     for (let i = 0; i < requests.length; i += BATCH) {
       if (slices.due()) await slices.pause();
       const part = await this.batch(em, requests.slice(i, i + BATCH), why, key);
