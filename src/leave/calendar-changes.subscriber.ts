@@ -34,7 +34,7 @@ export class CalendarChangesSubscriber implements OutboxSubscriber, OnModuleInit
       if (e.event === 'calendar.changed') {
         const p = e.data as OutboxEventPayloads['calendar.changed'];
         const why = `calendar ${p.calendar}: holiday ${p.change} on ${p.date}`;
-        await this.recompute.overlapping(em, { from: p.date, to: p.date }, why, `cal${e.seq}`);
+        await this.recompute.overlapping(em, { from: p.date, to: p.date, calendar: p.calendar }, why, `cal${e.seq}`);
       } else if (e.event === 'employee.change_recorded') {
         const p = e.data as OutboxEventPayloads['employee.change_recorded'];
         if (p.employee === null || !('calendar' in p.changes || 'status' in p.changes)) continue;

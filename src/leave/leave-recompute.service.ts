@@ -39,16 +39,23 @@ export class LeaveRecomputeService {
 
   /**
    * Recomputes the Pending and Approved requests overlapping [from, to] (`to` null: open-ended), of
-   * one employee or all; `why` is the ledger entries' note, `key` makes their entry keys unique.
+   * one employee or all (with `calendar` and one day: those on that calendar that day); `why` is
+   * the ledger entries' note, `key` makes their entry keys unique.
    */
   async overlapping(
     em: EntityManager,
-    range: { from: string; to: string | null; employee?: number },
+    range: { from: string; to: string | null; employee?: number; calendar?: number },
     why: string,
     key: string,
   ): Promise<Recomputed> {
     const slices = timeSlices();
-    const requests = await this.repository.openOverlapping(em, range.from, range.to, range.employee);
+    let requests = await this.repository.openOverlapping(em, range.from, range.to, range.employee);
+    // A holiday of one calendar: only the requests of employees on that calendar that day.
+    if (range.calendar !== undefined && range.to === range.from && requests.length) {
+      const on = await this.workingDays.ofEmployees([...new Set(requests.map((r) => r.employeeId))], range.from, range.from, em);
+      requests = requests.filter((r) => on.get(r.employeeId)?.[0]?.calendar === range.calendar);
+      await slices.pause();
+    }
     const done: Recomputed = { requests: 0, entries: 0 };
     for (let i = 0; i < requests.length; i += BATCH) {
       if (slices.due()) await slices.pause();
