@@ -88,3 +88,15 @@ export function workingTime(days: readonly WorkingDay[], from: string, to: strin
  * request (a half-day request on a half-day holiday takes 0.5).
  */
 export const leaveDayValue = (fraction: number, halfDay: boolean): number => (halfDay ? Math.min(0.5, fraction) : fraction);
+
+/** The days a leave request from `start` to `end` takes of `days`: each working day in it, worth leaveDayValue. */
+export function leaveDaysOf(
+  days: ReadonlyArray<Pick<WorkingDay, 'date' | 'fraction'>>,
+  start: string,
+  end: string,
+  halfDay: boolean,
+): Array<{ date: string; days: number }> {
+  return days
+    .filter((d) => d.date >= start && d.date <= end && d.fraction > 0)
+    .map((d) => ({ date: d.date, days: leaveDayValue(d.fraction, halfDay) }));
+}

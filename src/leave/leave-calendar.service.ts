@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { leaveDayValue, WorkingDay, workingTime } from '../calendars/working-days';
+import { leaveDaysOf, leaveDayValue, WorkingDay, workingTime } from '../calendars/working-days';
 import { WorkingDaysService } from '../calendars/working-days.service';
 import { LeaveRepository } from './leave.repository';
 
@@ -24,7 +24,7 @@ export class LeaveCalendarService {
     halfDay: boolean,
   ): Promise<Array<{ date: string; days: number }>> {
     const days = (await this.workingDays.ofEmployees([employeeId], start, end, em)).get(employeeId)!;
-    return days.filter((d) => d.fraction > 0).map((d) => ({ date: d.date, days: leaveDayValue(d.fraction, halfDay) }));
+    return leaveDaysOf(days, start, end, halfDay);
   }
 
   /**

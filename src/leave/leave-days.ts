@@ -1,6 +1,6 @@
 import { dateOnly } from './engine/calendar';
 import { isoWorkWeek, WORK_WEEK } from '../calendars/calendars.settings';
-import { calendarDays, CalendarRules, leaveDayValue } from '../calendars/working-days';
+import { calendarDays, CalendarRules, leaveDaysOf } from '../calendars/working-days';
 import type { LeaveStatus } from './entities/leave.entities';
 
 type Query = <T = unknown>(sql: string, params?: unknown[]) => Promise<T>;
@@ -55,19 +55,34 @@ export function leaveDayMarks(dates: string[]): LeaveDayMarks[] {
   });
 }
 
+/** A request's leave_days rows (the entity's fields) from the days it takes (leaveDaysOf), with their marks. */
+export function leaveDayEntities(
+  r: Pick<LeaveDayRequest, 'id' | 'employeeId' | 'leaveTypeId' | 'status'>,
+  days: ReadonlyArray<{ date: string; days: number }>,
+): Array<LeaveDayMarks & { requestId: number; employeeId: number; leaveTypeId: number; status: LeaveStatus; days: number }> {
+  return leaveDayMarks(days.map((d) => d.date)).map((marks, i) => ({
+    requestId: r.id,
+    employeeId: r.employeeId,
+    leaveTypeId: r.leaveTypeId,
+    status: r.status,
+    days: days[i].days,
+    ...marks,
+  }));
+}
+
 /** The leave_days rows of a request (LEAVE_DAY_COLUMNS) by one calendar: each working day, worth its working time (at most 0.5 for a half-day request). */
 export function leaveDayRows(r: LeaveDayRequest, calendar: CalendarRules): unknown[][] {
-  const days = calendarDays(calendar, r.dateStart, r.dateEnd).filter((d) => d.fraction > 0);
-  return leaveDayMarks(days.map((d) => d.date)).map((m, i) => [
-    r.id,
-    m.date,
-    r.employeeId,
-    r.leaveTypeId,
-    r.status,
-    leaveDayValue(days[i].fraction, r.halfDay),
-    m.firstDate,
-    m.firstOfDom ? 1 : 0,
-    m.firstOfWeekday ? 1 : 0,
+  const days = leaveDaysOf(calendarDays(calendar, r.dateStart, r.dateEnd), r.dateStart, r.dateEnd, r.halfDay);
+  return leaveDayEntities(r, days).map((e) => [
+    e.requestId,
+    e.date,
+    e.employeeId,
+    e.leaveTypeId,
+    e.status,
+    e.days,
+    e.firstDate,
+    e.firstOfDom ? 1 : 0,
+    e.firstOfWeekday ? 1 : 0,
   ]);
 }
 

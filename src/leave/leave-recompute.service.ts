@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { leaveDayValue } from '../calendars/working-days';
+import { leaveDaysOf } from '../calendars/working-days';
 import { WorkingDaysService } from '../calendars/working-days.service';
 import { LeaveDay, LeaveRequest } from './entities/leave.entities';
 import { dateOnly } from './engine/calendar';
 import { timeSlices } from '../common/async/time-slices';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
-import { leaveDayMarks } from './leave-days';
+import { leaveDayEntities } from './leave-days';
 import { LeaveRepository } from './leave.repository';
 import { LeaveLedgerRepository, NewLedgerEntry } from './ledger/leave-ledger.repository';
 
@@ -87,9 +87,7 @@ export class LeaveRecomputeService {
     const entries: NewLedgerEntry[] = [];
     for (const request of open) {
       const [start, end] = [dateOnly(request.dateStart), dateOnly(request.dateEnd)];
-      const dates = (days.get(request.employeeId) ?? [])
-        .filter((d) => d.date >= start && d.date <= end && d.fraction > 0)
-        .map((d) => ({ date: d.date, days: leaveDayValue(d.fraction, request.halfDay) }));
+      const dates = leaveDaysOf(days.get(request.employeeId) ?? [], start, end, request.halfDay);
       const before = stored.get(request.id) ?? new Map<string, number>();
       const after = new Map(dates.map((d) => [d.date, d.days]));
       const moved = [...new Set([...before.keys(), ...after.keys()])]
@@ -117,16 +115,7 @@ export class LeaveRecomputeService {
     const ids = changed.map((c) => c.request.id);
     await LEAVE_DAY_SUMS.add(em, -1, `s.request_id IN (${ids.map(() => '?').join(', ')})`, ids);
     await em.getRepository(LeaveDay).delete({ requestId: In(ids) });
-    const rows = changed.flatMap(({ request, dates }) =>
-      leaveDayMarks(dates.map((d) => d.date)).map((marks, i) => ({
-        requestId: request.id,
-        employeeId: request.employeeId,
-        leaveTypeId: request.leaveTypeId,
-        status: request.status,
-        days: dates[i].days,
-        ...marks,
-      })),
-    );
+    const rows = changed.flatMap(({ request, dates }) => leaveDayEntities(request, dates));
     for (let i = 0; i < rows.length; i += BATCH) await em.getRepository(LeaveDay).insert(rows.slice(i, i + BATCH));
     await LEAVE_DAY_SUMS.add(em, 1, `s.request_id IN (${ids.map(() => '?').join(', ')})`, ids);
     for (const { request, dates } of changed)

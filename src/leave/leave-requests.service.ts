@@ -21,7 +21,7 @@ import { BalanceView } from './ledger/leave-balances';
 import { LeaveBalancesService } from './ledger/leave-balances.service';
 import { LeaveLedgerService } from './ledger/leave-ledger.service';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
-import { leaveDayMarks } from './leave-days';
+import { leaveDayEntities } from './leave-days';
 import { LeaveRepository } from './leave.repository';
 import { LeaveAction, LEAVE_STATES } from './leave.states';
 import { LeaveSetupService } from './leave-setup.service';
@@ -106,16 +106,9 @@ export class LeaveRequestsService {
           decidedAt: null,
         }),
       );
-      await em.getRepository(LeaveDay).insert(
-        leaveDayMarks(dates.map((d) => d.date)).map((marks, i) => ({
-          requestId: saved.id,
-          employeeId,
-          leaveTypeId: dto.leave_type,
-          status: 'Pending' as const,
-          days: dates[i].days,
-          ...marks,
-        })),
-      );
+      await em
+        .getRepository(LeaveDay)
+        .insert(leaveDayEntities({ id: saved.id, employeeId, leaveTypeId: dto.leave_type, status: 'Pending' }, dates));
       await LEAVE_DAY_SUMS.add(em, 1, 's.request_id = ?', [saved.id]);
       await this.approvals.start(em, {
         kind: 'leave',
