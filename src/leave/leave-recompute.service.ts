@@ -5,6 +5,7 @@ import { WorkingDaysService } from '../calendars/working-days.service';
 import { LeaveDay, LeaveRequest } from './entities/leave.entities';
 import { dateOnly } from './engine/calendar';
 import { timeSlices } from '../common/async/time-slices';
+import { lockEmployeeRows } from '../employees/core/employee-lock';
 import { LEAVE_DAY_SUMS } from './leave-day-sums';
 import { leaveDayEntities } from './leave-days';
 import { LeaveRepository } from './leave.repository';
@@ -69,7 +70,7 @@ export class LeaveRecomputeService {
   private async batch(em: EntityManager, requests: LeaveRequest[], why: string, key: string): Promise<Recomputed> {
     const employees = [...new Set(requests.map((r) => r.employeeId))].sort((a, b) => a - b);
     // The requests' own check-then-write (create, decide, cancel) holds the employee's row: so do we.
-    await this.repository.lockEmployees(em, employees);
+    await lockEmployeeRows(em, employees);
     // Read again under the lock: a decision or cancellation may have come first.
     const current = await em.getRepository(LeaveRequest).find({ where: { id: In(requests.map((r) => r.id)) } });
     const open = current.filter((r) => r.status === 'Pending' || r.status === 'Approved');

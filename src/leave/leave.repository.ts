@@ -108,10 +108,4 @@ export class LeaveRepository {
     if (employeeId !== undefined) qb.andWhere('l.employee_id = :employeeId', { employeeId });
     return qb.orderBy('l.id', 'ASC').getMany();
   }
-
-  /** Holds the employees' rows (ids ascending) on MySQL/MariaDB, as a request's own check-then-write does (withEmployeeLock); SQLite writes one at a time. */
-  async lockEmployees(em: EntityManager, ids: number[]): Promise<void> {
-    if (em.connection.options.type !== 'mysql' || !ids.length) return;
-    await em.query(`SELECT id FROM employees WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`, ids);
-  }
 }

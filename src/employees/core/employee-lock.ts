@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { transaction, TransactionOptions } from '../../common/database/transaction';
 import { Employee } from '../entities/employee.entity';
 
@@ -17,11 +17,23 @@ export function withEmployeeLock<T>(
   return transaction(
     dataSource,
     async (em) => {
-      if (dataSource.options.type === 'mysql') {
-        await em.getRepository(Employee).findOne({ where: { id: employeeId }, lock: { mode: 'pessimistic_write' } });
-      }
+      await lockEmployeeRows(em, [employeeId]);
       return work(em);
     },
     options,
   );
+}
+
+/**
+ * Holds the employees' rows until `em`'s transaction ends, on MySQL/MariaDB (ids ascending, so two
+ * holders of overlapping sets wait rather than deadlock); SQLite's transactions run one at a time.
+ */
+export async function lockEmployeeRows(em: EntityManager, employeeIds: readonly number[]): Promise<void> {
+  if (em.connection.options.type !== 'mysql' || !employeeIds.length) return;
+  await em.getRepository(Employee).find({
+    select: { id: true },
+    where: { id: In([...employeeIds]) },
+    order: { id: 'ASC' },
+    lock: { mode: 'pessimistic_write' },
+  });
 }
