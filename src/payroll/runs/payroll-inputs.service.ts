@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { WorkingDaysService } from '../../calendars/working-days.service';
-import { workingTime } from '../../calendars/working-days';
+import { WorkingDay, workingTime } from '../../calendars/working-days';
 import { EngineEmployee } from '../engine/payroll-engine';
-import { StoredHook, StoredWorkingDays } from '../engine/stored-inputs';
+import { StoredHook } from '../engine/stored-inputs';
 import {
   findPayrollInput,
   PayrollInputPart,
@@ -126,12 +126,14 @@ export class PayrollInputsService {
     rule: ProrationRule,
     /** Their employment over a span that covers [from, to], when the caller read it already (arrears over many runs). */
     known?: Awaited<ReturnType<EmployeeFactsService['employmentBetween']>>,
+    /** Their working days over [from, to] (workingDaysOf), when the caller read them already (a run keeps them). */
+    knownDays?: ReadonlyMap<number, readonly WorkingDay[]>,
   ): Promise<Map<number, Prorated>> {
     const employment = known
       ? new Map(employeeIds.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])))
       : await this.employees.employmentBetween(employeeIds, from, to);
     // Working days by each employee's calendar on each day (issue 65): one array per calendar, shared.
-    const days = rule === 'working_days' ? await this.workingDays.ofEmployees([...employment.keys()], from, to) : null;
+    const days = rule !== 'working_days' ? null : (knownDays ?? (await this.workingDaysOf([...employment.keys()], from, to)));
     const out = new Map<number, Prorated>();
     const slices = timeSlices();
     for (const [id, e] of employment) {
@@ -144,15 +146,9 @@ export class PayrollInputsService {
     return out;
   }
 
-  /** Each employee's working days over [from, to] by its calendars, and those calendars (a run keeps them for its diffs). */
-  async workingDaysOf(employeeIds: number[], from: string, to: string): Promise<Map<number, StoredWorkingDays>> {
-    const out = new Map<number, StoredWorkingDays>();
-    for (const [id, days] of await this.workingDays.ofEmployees(employeeIds, from, to))
-      out.set(id, {
-        days: days.reduce((sum, d) => sum + d.fraction, 0),
-        calendars: [...new Set(days.map((d) => d.calendar))].sort((a, b) => a - b),
-      });
-    return out;
+  /** Each employee's working days over [from, to], each day by its calendar then (issue 65). */
+  workingDaysOf(employeeIds: number[], from: string, to: string): Promise<Map<number, readonly WorkingDay[]>> {
+    return this.workingDays.ofEmployees(employeeIds, from, to);
   }
 
   /** The formula fields of many employees (employee.<field>), as the engine takes them. */

@@ -14,7 +14,7 @@ import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
 import { engineColumnOf, toColumnDto } from '../config/payroll-columns';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import { employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, cellsOf } from './run-inputs';
+import { employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, cellsOf, storedWorkingDays } from './run-inputs';
 import { EmployeeInputs, StoredHook } from '../engine/stored-inputs';
 import { tableNamesOf } from '../config/payroll-columns';
 import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
@@ -122,6 +122,8 @@ export class PayrollProcessingService {
    */
   async liveInputs(payroll: Payroll, employeeIds: number[], columns?: PayrollColumnDto[]): Promise<RunInputs> {
     columns ??= await this.currentColumns(payroll);
+    // Each employee's working days, read once: for working_days proration and kept with the inputs.
+    const working = await this.inputs.workingDaysOf(employeeIds, payroll.dateStart, payroll.dateEnd);
     // The salaries over the period from the employment history, prorated; the current salary for
     // an employee without history then.
     const prorated = await this.inputs.proratedSalaries(
@@ -129,6 +131,8 @@ export class PayrollProcessingService {
       payroll.dateStart,
       payroll.dateEnd,
       await this.inputs.prorationOf(payroll),
+      undefined,
+      working,
     );
     const current = employeeIds.filter((id) => !prorated.has(id));
     const salaries = new Map<number, Map<number, string>>();
@@ -153,7 +157,6 @@ export class PayrollProcessingService {
     const hooks = await this.inputs.hookInputs(hookColumns, employeeIds, payroll.dateStart, payroll.dateEnd, fields);
     const arrears = hookColumns.filter((c) => c.hook === ARREARS_INPUT);
     for (const [column, values] of await this.arrears.hookInputs(payroll, arrears, employeeIds)) hooks.set(column, values);
-    const working = await this.inputs.workingDaysOf(employeeIds, payroll.dateStart, payroll.dateEnd);
     const employees = new Map<number, EmployeeInputs>();
     for (const id of employeeIds) {
       const p = settings.get(id);
@@ -174,7 +177,7 @@ export class PayrollProcessingService {
           fields.get(id),
           stored,
           prorated.get(id) ?? null,
-          working.get(id) ?? null,
+          working.has(id) ? storedWorkingDays(working.get(id)!) : null,
         ),
       );
     }

@@ -7,6 +7,7 @@ import { amountText } from '../config/payroll-columns';
 import { EngineEmployee, EngineResult, HookValues } from '../engine/payroll-engine';
 import type { ResolvedTable } from '../config/payroll-tables.service';
 import { Prorated } from '../engine/proration';
+import type { WorkingDay } from '../../calendars/working-days';
 import { EmployeeInputs, StoredHook, StoredWorkingDays } from '../engine/stored-inputs';
 
 /*
@@ -38,6 +39,14 @@ export function hookValuesOf(employees: ReadonlyMap<number, EmployeeInputs>): Ho
     const hooks = employees.get(employeeId)?.hooks;
     const key = String(columnId);
     return hooks && Object.hasOwn(hooks, key) ? hooks[key].value : null;
+  };
+}
+
+/** What a run keeps of an employee's working days in its period: their sum and the calendars in force (a diff's `calendar` cause). */
+export function storedWorkingDays(days: readonly WorkingDay[]): StoredWorkingDays {
+  return {
+    days: days.reduce((sum, d) => sum + d.fraction, 0),
+    calendars: [...new Set(days.map((d) => d.calendar))].sort((a, b) => a - b),
   };
 }
 
