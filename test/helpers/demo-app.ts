@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DemoSeedResult, seedDemo } from '../../src/database/seeds/demo.seed';
-import { createTestApp, sleep, SOURCES_STAMP, TestApp, testConfig } from './test-app';
+import { createTestApp, sleep, SOURCES_STAMP, TestApp, testConfig, writeWhole } from './test-app';
 
 export interface DemoApp extends TestApp {
   demo: DemoSeedResult;
@@ -78,10 +78,8 @@ async function seeded(): Promise<Copy> {
     cpSync((t.config.fileStorage as { dir: string }).dir, files, { recursive: true });
     if (mine) {
       // The credentials last: they say the copy is whole.
-      writeFileSync(`${base}.db.partial`, database);
-      renameSync(`${base}.db.partial`, `${base}.db`);
-      writeFileSync(`${base}.json.partial`, JSON.stringify(demo));
-      renameSync(`${base}.json.partial`, `${base}.json`);
+      writeWhole(`${base}.db`, database);
+      writeWhole(`${base}.json`, JSON.stringify(demo));
     }
     return { database, files, demo };
   } finally {

@@ -68,9 +68,7 @@ async function migratedSnapshot(): Promise<Buffer> {
       await runMigrations(ds);
       const bytes = (ds.driver as unknown as { databaseConnection: { serialize(): Buffer } }).databaseConnection.serialize();
       mkdirSync(dirname(file), { recursive: true });
-      const partial = `${file}.${process.pid}`;
-      writeFileSync(partial, bytes);
-      renameSync(partial, file);
+      writeWhole(file, bytes);
       return bytes;
     } finally {
       await ds.destroy();
@@ -186,9 +184,7 @@ function contractOf(app: NestFastifyApplication, config: AppConfig, custom: bool
   } catch {
     doc = buildOpenApiDocument(app, config);
     mkdirSync(dir, { recursive: true });
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, JSON.stringify(doc));
-    renameSync(partial, file);
+    writeWhole(file, JSON.stringify(doc));
   }
   const check = new ContractCheck(doc as never);
   contracts.set(key, check);
@@ -299,6 +295,13 @@ export function okCaller(app: NestFastifyApplication) {
     });
     return res.json().data;
   };
+}
+
+/** Writes `file` whole: into a file of this process beside it, then renamed, so other workers never read half of it. */
+export function writeWhole(file: string, data: string | Buffer): void {
+  const partial = `${file}.${process.pid}`;
+  writeFileSync(partial, data);
+  renameSync(partial, file);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
