@@ -3,6 +3,7 @@ import { apiCaller, createTestApp, okCaller, outboxEvents, TestApp } from './hel
 import { buildCompany, Company } from './helpers/company';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { CALENDAR_CHANGES_SUBSCRIBER } from '../src/leave/calendar-changes.subscriber';
+import { periodRange } from '../src/insights/insights.service';
 
 /** Work calendars (issue 65, docs/api/calendars.md): CRUD, the default, holidays, the import, working days. */
 describe('work calendars', () => {
@@ -414,5 +415,36 @@ describe('work calendars: a dated field of the employment history', () => {
     // The request's days are its leave_days: what the balance and the insights read.
     const balance = (await ok('GET', `/employees/${id}/leaves/balance?as_of=2026-07-31`, admin)) as Array<{ taken: number }>;
     expect(balance.map((b) => b.taken)).toEqual([4]);
+  });
+
+  it('the attendance insights owe each employee its working days, by the calendar of each day, while employed', async () => {
+    await ok('PUT', `/employees/${c.emp.report2}`, admin, { status: 'Terminated', termination_date: '2026-09-30' });
+    const today = new Date().toISOString().slice(0, 10);
+    const range = periodRange('1year', today);
+    type Day = { date: string; fraction: number };
+    /** The model: each employee's answer of the working-days route over its employed part of the period. */
+    const owed = async (ids: number[]) => {
+      const days: Day[] = [];
+      for (const id of ids) {
+        const e = await ok('GET', `/employees/${id}`, admin);
+        const from = [range.from!, e.joined_date].sort()[1];
+        const to = [today, e.termination_date ?? today].sort()[0];
+        if (from <= to) days.push(...(await ok('GET', `/employees/${id}/working-days?from=${from}&to=${to}`, admin)).days);
+      }
+      const weekdays = Array.from({ length: 7 }, (_, i) =>
+        days.filter((d) => (new Date(d.date).getUTCDay() + 6) % 7 === i).reduce((s, d) => s + d.fraction, 0),
+      );
+      return { total: days.reduce((s, d) => s + d.fraction, 0), weekdays };
+    };
+    const everyone = await owed(Object.values(c.emp));
+    expect(everyone.total).toBeGreaterThan(700);
+    expect((await ok('GET', '/insights/attendance-summary/1year', admin)).expected_days).toBe(everyone.total);
+    const weekly = (await ok('GET', '/insights/attendance-weekly-pattern/1year', admin)) as Array<{ expected_days: number }>;
+    expect(weekly.map((w) => w.expected_days)).toEqual(everyone.weekdays);
+    const monthly = (await ok('GET', '/insights/attendance-monthly-pattern/1year', admin)) as Array<{ expected_days: number }>;
+    expect(monthly.reduce((s, m) => s + m.expected_days, 0)).toBeCloseTo(everyone.total, 5);
+    // A Manager's figure is its direct reports' (one of them left on 30 September).
+    const team = await owed([c.emp.report1, c.emp.report2]);
+    expect((await ok('GET', '/insights/attendance-summary/1year', c.users.manager.token)).expected_days).toBe(team.total);
   });
 });

@@ -203,6 +203,7 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
       total_hours: 20.5,
       average_hours: 6.83,
       work_from_home_records: 1,
+      expected_days: 650, // 26 weeks from Tuesday 16 December to Monday 15 June: 130 working days × 5 employees
     });
     for (const p of ['1year', '2years'])
       expect(await get(`/insights/attendance-summary/${p}`)).toMatchObject({ records: 4, total_hours: 20.5 });
@@ -213,12 +214,23 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
         total_hours: 24.5,
         average_hours: 6.13,
         work_from_home_records: 1,
+        expected_days: expect.any(Number),
       });
     }
-    expect(await get('/insights/attendance-monthly-pattern/6months')).toEqual(month({ 12: 8, 15: 4.5, 31: 8 }));
-    expect(await get('/insights/attendance-monthly-pattern/all')).toEqual(month({ 10: 4, 12: 8, 15: 4.5, 31: 8 }));
-    expect(await get('/insights/attendance-weekly-pattern/1year')).toEqual(week({ Monday: 4.5, Wednesday: 8, Friday: 8 }));
-    expect(await get('/insights/attendance-weekly-pattern/all')).toEqual(week({ Monday: 4.5, Wednesday: 12, Friday: 8 }));
+    const hours = (rows: Array<{ expected_days?: number }>) =>
+      rows.map(({ expected_days, ...r }) => (expect(expected_days).toEqual(expect.any(Number)), r));
+    expect(hours(await get('/insights/attendance-monthly-pattern/6months'))).toEqual(month({ 12: 8, 15: 4.5, 31: 8 }));
+    expect(hours(await get('/insights/attendance-monthly-pattern/all'))).toEqual(month({ 10: 4, 12: 8, 15: 4.5, 31: 8 }));
+    expect(hours(await get('/insights/attendance-weekly-pattern/1year'))).toEqual(week({ Monday: 4.5, Wednesday: 8, Friday: 8 }));
+    expect(hours(await get('/insights/attendance-weekly-pattern/all'))).toEqual(week({ Monday: 4.5, Wednesday: 12, Friday: 8 }));
+    // What was owed: the same 26 weeks, each weekday 26 times for each of the 5 employees; since
+    // they joined (Wednesday 15 January 2020) for `all`, the summary being the patterns' sum.
+    const owed = (rows: Array<{ expected_days: number }>) => rows.map((r) => r.expected_days);
+    expect(owed(await get('/insights/attendance-weekly-pattern/6months'))).toEqual([130, 130, 130, 130, 130, 0, 0]);
+    expect(owed(await get('/insights/attendance-monthly-pattern/6months')).reduce((a, b) => a + b)).toBe(650);
+    const all = (await get('/insights/attendance-summary/all')).expected_days;
+    expect(owed(await get('/insights/attendance-weekly-pattern/all')).reduce((a, b) => a + b)).toBe(all);
+    expect(all).toBe(5 * 1674); // 15 January 2020 to 15 June 2026: 2 344 days, 1 674 of them Monday to Friday
   });
 
   it('timesheets: entries of the period except rejected ones', async () => {
@@ -254,7 +266,11 @@ describe('insights: eleven endpoints over five periods, against a hand-computed 
       total_hours: 12.5,
       average_hours: 6.25,
       work_from_home_records: 1,
+      expected_days: 130,
     });
+    expect((await get('/insights/attendance-summary/6months', c.users.manager.token)).expected_days).toBe(260); // its two reports
+    expect((await get('/insights/attendance-summary/6months', c.users.restricted.token)).expected_days).toBe(520); // not Sales
+    expect((await get('/insights/attendance-summary/6months', c.users.orphan.token)).expected_days).toBe(0);
     expect(await get('/insights/attendance-summary/all', c.users.manager.token)).toMatchObject({
       records: 3,
       employees: 2,

@@ -10,6 +10,21 @@ import { CalendarRules, CalendarSpan, calendarDays, datesOf, employeeDays, Worki
 /** The longest range one answer covers (GET /employees/{id}/working-days; a leave request). */
 export const MAX_WORKING_DAYS_SPAN = 366;
 
+/** `count` employees on `calendar` (null: the default) every day from `from` to `to` (inclusive). */
+export interface CalendarStretch {
+  calendar: number | null;
+  from: string;
+  to: string;
+  count: number;
+}
+
+/** A day's working time summed over many employees: `weekday` ISO (1 = Monday … 7 = Sunday). */
+export interface SummedDay {
+  date: string;
+  weekday: number;
+  days: number;
+}
+
 /** Reads employees' calendar spans (the employment history's `calendar`), registered at start. */
 export type CalendarSpansReader = (
   em: EntityManager | null,
@@ -54,6 +69,38 @@ export class WorkingDaysService {
       (await this.rules(em, [...calendars.values()], from, to)).map((r) => [r.id, calendarDays(r, from, to, dates)] as const),
     );
     return new Map(employeeIds.map((id) => [id, employeeDays(spans.get(id) ?? [], fallback, byCalendar)]));
+  }
+
+  /**
+   * The working time of many employees summed per day (the insights' attendance expectations):
+   * each stretch's employees counted by its calendar's days (calendarDays, the one rule) from its
+   * first to its last day. One pass over the days per calendar, whatever the number of stretches;
+   * the days from the earliest stretch's first to the latest's last.
+   */
+  async summedByDay(stretches: readonly CalendarStretch[], em: EntityManager | null = null): Promise<SummedDay[]> {
+    if (!stretches.length) return [];
+    const from = stretches.reduce((m, s) => (s.from < m ? s.from : m), stretches[0].from);
+    const to = stretches.reduce((m, s) => (s.to > m ? s.to : m), stretches[0].to);
+    const fallback = await this.calendars.defaultId();
+    const calendarOf = (s: CalendarStretch) => s.calendar ?? fallback;
+    const calendars = await this.calendars.byIds(em, [...new Set(stretches.map(calendarOf))]);
+    const dates = datesOf(from, to);
+    const indexOf = (day: string) => Math.round((Date.parse(day) - Date.parse(from)) / 86_400_000);
+    const sums = new Float64Array(dates.length);
+    for (const rules of await this.rules(em, [...calendars.values()], from, to)) {
+      const starting = new Float64Array(dates.length + 1);
+      for (const s of stretches)
+        if (calendarOf(s) === rules.id) {
+          starting[indexOf(s.from)] += s.count;
+          starting[indexOf(s.to) + 1] -= s.count;
+        }
+      const days = calendarDays(rules, from, to, dates);
+      for (let i = 0, employed = 0; i < dates.length; i++) {
+        employed += starting[i];
+        sums[i] += employed * days[i].fraction;
+      }
+    }
+    return dates.map((d, i) => ({ date: d.date, weekday: d.weekday, days: sums[i] }));
   }
 
   /**

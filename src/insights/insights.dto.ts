@@ -46,6 +46,12 @@ export class DayOfMonthValueDto {
   @ResponseOptional()
   @ApiProperty({ required: false, description: 'leave only: the approved leave days on that day' })
   days?: number;
+  @ResponseOptional()
+  @ApiProperty({
+    required: false,
+    description: 'attendance only: the working days owed on that day of the month in the period (see the summary)',
+  })
+  expected_days?: number;
 }
 
 export class WeekdayValueDto {
@@ -54,6 +60,12 @@ export class WeekdayValueDto {
   @ResponseOptional()
   @ApiProperty({ required: false, description: 'leave only: the approved leave days on that weekday' })
   days?: number;
+  @ResponseOptional()
+  @ApiProperty({
+    required: false,
+    description: 'attendance only: the working days owed on that weekday in the period (see the summary)',
+  })
+  expected_days?: number;
 }
 
 export class AttendanceInsightDto {
@@ -62,6 +74,12 @@ export class AttendanceInsightDto {
   @ApiProperty({ example: 1234.5 }) total_hours: number;
   @ApiProperty({ example: 7.9, description: 'total_hours per completed (punched-out) record' }) average_hours: number;
   @ApiInt() work_from_home_records: number;
+  @ApiProperty({
+    example: 1302.5,
+    description:
+      'the working days the employees owed in the period: each day by the calendar each had that day (a half-day holiday 0.5), while employed (joined date to termination date)',
+  })
+  expected_days: number;
 }
 
 export class TimesheetInsightDto {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SummedDay } from '../calendars/working-days.service';
 import { CompanyClock } from '../common/time/company-clock';
 import { RecentResults } from '../common/cache/recent-results';
 import { DomainException } from '../common/errors/domain.exception';
@@ -9,6 +10,7 @@ import { EmployeeAccessService, EmployeeScope } from '../employees/core/employee
 import { fromH } from '../leave/engine/accrual-engine';
 import { LeaveBalancesService } from '../leave/ledger/leave-balances.service';
 import { LeaveLiabilityService } from '../leave/ledger/leave-liability.service';
+import { AttendanceExpectations } from './attendance-expectations';
 import { InsightsRepository, LeaveFigures, LeaveKey, PeriodRange } from './insights.repository';
 import {
   AttendanceInsightDto,
@@ -60,6 +62,14 @@ export function scopeKey(scope: EmployeeScope): string {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** Days' working time summed into `size` buckets by `bucketOf`, rounded to 1 decimal. */
+function sumBy(days: readonly SummedDay[], bucketOf: (d: SummedDay) => number, size: number): number[] {
+  const out = new Array<number>(size).fill(0);
+  for (const d of days) out[bucketOf(d)] += d.days;
+  return out.map(round1);
+}
 
 /**
  * The eleven insights (docs/api/decisions.md §11): the period, the caller's scope (Admin the company, Restricted
@@ -93,6 +103,7 @@ export class InsightsService {
     private readonly ledger: LeaveBalancesService,
     private readonly liability: LeaveLiabilityService,
     private readonly clock: CompanyClock,
+    private readonly expectations: AttendanceExpectations,
   ) {
     this.cache = new RecentResults<unknown>(config.insightsCacheMs, 2000);
   }
@@ -184,7 +195,9 @@ export class InsightsService {
   }
 
   async attendanceSummary(caller: AuthUser, period: InsightPeriod): Promise<AttendanceInsightDto> {
-    const r = await this.repository.attendanceTotals(await this.access.scopeOf(caller), await this.range(period));
+    const scope = await this.access.scopeOf(caller);
+    const range = await this.range(period);
+    const [r, owed] = await Promise.all([this.repository.attendanceTotals(scope, range), this.expectations.byDay(scope, range)]);
     const hours = r.seconds / 3600;
     return {
       records: r.records,
@@ -192,21 +205,30 @@ export class InsightsService {
       total_hours: round2(hours),
       average_hours: r.completed ? round2(hours / r.completed) : 0,
       work_from_home_records: r.wfh,
+      expected_days: round1(owed.reduce((sum, d) => sum + d.days, 0)),
     };
   }
 
   async attendanceMonthlyPattern(caller: AuthUser, period: InsightPeriod): Promise<DayOfMonthValueDto[]> {
-    const hours = await this.repository.attendanceHoursBy(
-      await this.access.scopeOf(caller),
-      await this.range(period),
-      'dayOfMonth',
-    );
-    return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0 }));
+    const scope = await this.access.scopeOf(caller);
+    const range = await this.range(period);
+    const [hours, owed] = await Promise.all([
+      this.repository.attendanceHoursBy(scope, range, 'dayOfMonth'),
+      this.expectations.byDay(scope, range),
+    ]);
+    const expected = sumBy(owed, (d) => Number(d.date.slice(8, 10)) - 1, 31);
+    return Array.from({ length: 31 }, (_, i) => ({ day: i + 1, value: hours.get(i + 1) ?? 0, expected_days: expected[i] }));
   }
 
   async attendanceWeeklyPattern(caller: AuthUser, period: InsightPeriod): Promise<WeekdayValueDto[]> {
-    const hours = await this.repository.attendanceHoursBy(await this.access.scopeOf(caller), await this.range(period), 'weekday');
-    return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0 }));
+    const scope = await this.access.scopeOf(caller);
+    const range = await this.range(period);
+    const [hours, owed] = await Promise.all([
+      this.repository.attendanceHoursBy(scope, range, 'weekday'),
+      this.expectations.byDay(scope, range),
+    ]);
+    const expected = sumBy(owed, (d) => d.weekday - 1, 7);
+    return WEEKDAY_NAMES.map((day, i) => ({ day, value: hours.get(i) ?? 0, expected_days: expected[i] }));
   }
 
   async timesheetSummary(caller: AuthUser, period: InsightPeriod): Promise<TimesheetInsightDto> {

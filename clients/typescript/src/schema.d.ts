@@ -9550,6 +9550,8 @@ export interface components {
             value: number;
             /** @description leave only: the approved leave days on that day */
             days?: number;
+            /** @description attendance only: the working days owed on that day of the month in the period (see the summary) */
+            expected_days?: number;
         };
         WeekdayValueDto: {
             /** @enum {string} */
@@ -9558,6 +9560,8 @@ export interface components {
             value: number;
             /** @description leave only: the approved leave days on that weekday */
             days?: number;
+            /** @description attendance only: the working days owed on that weekday in the period (see the summary) */
+            expected_days?: number;
         };
         LeaveTypeShareDto: {
             /**
@@ -9640,6 +9644,11 @@ export interface components {
              * @example 1
              */
             work_from_home_records: number;
+            /**
+             * @description the working days the employees owed in the period: each day by the calendar each had that day (a half-day holiday 0.5), while employed (joined date to termination date)
+             * @example 1302.5
+             */
+            expected_days: number;
         };
         TimesheetInsightDto: {
             /**
