@@ -1,7 +1,9 @@
 /**
  * The leave ledger at scale, run by hand: `DATABASE_URL=mysql://root:@127.0.0.1:3306/hr_bench npm run
  * bench:leave-ledger` (that database is emptied first!; without DATABASE_URL a SQLite file in a temp
- * dir). Options: `--employees N` (default 100 000), `--year Y` (the year that ends, default 2026).
+ * dir). Options: `--employees N` (default 100 000), `--year Y` (the year that ends, default 2026),
+ * `--calendars N` (default 1: everyone on the default calendar; bench-calendar-spread.ts: 5 gives the
+ * issue 65 comparison, the employees spread over five calendars with their holidays).
  *
  * Loads N employees (joined in 2015, ten departments), leave periods 2016 to Y + 1, three leave types
  * assigned company-wide: Annual (2.5 days at each month's end, 5 carried over, expiring after three
@@ -31,9 +33,11 @@ import { LeaveLiabilityService } from '../src/leave/ledger/leave-liability.servi
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { BENCH_PASSWORD, bulkInsert, numberArg, withBenchApp } from './bench-tools';
+import { spreadOverCalendars } from './bench-calendar-spread';
 
 const EMPLOYEES = numberArg('employees', 100_000);
 const YEAR = numberArg('year', 2026);
+const CALENDARS = numberArg('calendars', 1);
 const TAKEN = ['03-02', '06-15', '08-10', '08-11', '11-20'];
 
 const seconds = (t0: number) => ((Date.now() - t0) / 1000).toFixed(1);
@@ -160,8 +164,16 @@ async function main(): Promise<void> {
     const ledger = app.get(LeaveAccrualsService);
     let t0 = Date.now();
     const { first, types } = await load(ds, app.get(ReferenceService));
+    const admin = await app
+      .get(UsersService)
+      .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
+    const token = (await app.get(TokenService).issue(admin)).access_token;
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+    const years = Array.from({ length: YEAR + 2 - 2016 }, (_, i) => 2016 + i);
+    const spread = await spreadOverCalendars(call, ds, CALENDARS, years, first, EMPLOYEES);
     console.log(
-      `${config.database.type}: loaded ${EMPLOYEES} employees, 3 leave types, ${EMPLOYEES * TAKEN.length} taken days in ${seconds(t0)} s`,
+      `${config.database.type}: loaded ${EMPLOYEES} employees, 3 leave types, ${EMPLOYEES * TAKEN.length} taken days, ${spread} in ${seconds(t0)} s`,
     );
 
     // As the schedule runs it (LeaveAccrualsService.daily): everyone without a last run, on a day of
@@ -210,10 +222,6 @@ async function main(): Promise<void> {
       [ten],
     );
     console.log(`employee ${ten}: ${n} ledger entries since 2016 (written in ${seconds(t0)} s)`);
-    const admin = await app
-      .get(UsersService)
-      .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
-    const token = (await app.get(TokenService).issue(admin)).access_token;
     const times: number[] = [];
     for (let i = 0; i < 220; i++) {
       const start = process.hrtime.bigint();

@@ -1,8 +1,8 @@
 -- EmploymentHistoryRepository.calendarSpans
-SELECT `EmploymentSegment`.`employee_id` AS `EmploymentSegment_employee_id`, `EmploymentSegment`.`effective_from` AS `EmploymentSegment_effective_from`, `EmploymentSegment`.`effective_to` AS `EmploymentSegment_effective_to`, `EmploymentSegment`.`calendar_id` AS `EmploymentSegment_calendar_id`
-  FROM `employment_segments` `EmploymentSegment`
-  WHERE ((((`EmploymentSegment`.`employee_id` IN (?, ?)) AND (NOT(`EmploymentSegment`.`calendar_id` IS NULL)) AND (`EmploymentSegment`.`effective_from` <= ?) AND (`EmploymentSegment`.`effective_to` IS NULL))) OR (((`EmploymentSegment`.`employee_id` IN (?, ?)) AND (NOT(`EmploymentSegment`.`calendar_id` IS NULL)) AND (`EmploymentSegment`.`effective_from` <= ?) AND (`EmploymentSegment`.`effective_to` >= ?))))
-  ORDER BY `EmploymentSegment_employee_id` ASC, `EmploymentSegment_effective_from` ASC;
+SELECT `s`.`employee_id` AS `employee`, `s`.`effective_from` AS `from`, `s`.`effective_to` AS `to`, `s`.`calendar_id` AS `calendar`
+  FROM `employment_segments` `s`
+  WHERE `s`.`employee_id` IN (?, ?) AND `s`.`calendar_id` IS NOT NULL AND `s`.`effective_from` <= ? AND (`s`.`effective_to` IS NULL OR `s`.`effective_to` >= ?)
+  ORDER BY `s`.`employee_id` ASC, `s`.`effective_from` ASC;
 
 -- EmploymentHistoryRepository.calendarUsers
 SELECT COUNT(1) AS `cnt`

@@ -4,6 +4,7 @@ import { declareExtension } from '../common/meta/extensions';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { SettingsModule } from '../settings/settings.module';
 import { CalendarsController, DEFAULT_HOLIDAYS_CONTROLLER } from './calendars.controller';
+import { CalendarsRepository } from './calendars.repository';
 import { CalendarsService } from './calendars.service';
 import { CALENDAR_ENTITIES } from './entities/calendar.entities';
 import { HolidaysService } from './holidays.service';
@@ -22,7 +23,7 @@ declareExtension({
 @Module({
   imports: [SettingsModule, TypeOrmModule.forFeature(CALENDAR_ENTITIES)],
   controllers: [CalendarsController, DEFAULT_HOLIDAYS_CONTROLLER],
-  providers: [CalendarsService, HolidaysService, WorkingDaysService],
+  providers: [CalendarsService, CalendarsRepository, HolidaysService, WorkingDaysService],
   exports: [CalendarsService, HolidaysService, WorkingDaysService],
 })
 export class CalendarsModule {}

@@ -3,8 +3,7 @@ import { EntityManager } from 'typeorm';
 import { ValidationException } from '../common/errors/domain.exception';
 import { addDays } from '../common/time/days';
 import { CalendarsService } from './calendars.service';
-import { WorkCalendar } from './entities/calendar.entities';
-import { HolidaysService } from './holidays.service';
+import { CalendarsRepository } from './calendars.repository';
 import { CalendarRules, CalendarSpan, calendarDays, datesOf, employeeDays, WorkingDay } from './working-days';
 
 /** The longest range one answer covers (GET /employees/{id}/working-days; a leave request). */
@@ -36,7 +35,7 @@ export type CalendarSpansReader = (
 /**
  * Working days (issue 65 item 4): every count of working days in the service comes from here, for
  * a calendar or for employees, each day by the calendar the employee had that day. Two queries
- * whatever the number of employees (their spans, then the calendars' holidays in the range), one
+ * whatever the number of employees (their spans, then their calendars joined to their holidays in the range), one
  * array of days per calendar shared by the employees on it.
  */
 @Injectable()
@@ -44,8 +43,8 @@ export class WorkingDaysService {
   private spans: CalendarSpansReader = async () => new Map();
 
   constructor(
+    private readonly repository: CalendarsRepository,
     private readonly calendars: CalendarsService,
-    private readonly holidays: HolidaysService,
   ) {}
 
   /** The employment history tells which calendar each employee had when (at start). */
@@ -63,10 +62,9 @@ export class WorkingDaysService {
     const spans = employeeIds.length ? await this.spans(em, employeeIds, from, to) : new Map<number, CalendarSpan[]>();
     const fallback = await this.calendars.defaultId();
     const ids = new Set([fallback, ...[...spans.values()].flatMap((s) => s.map((x) => x.calendar))]);
-    const calendars = await this.calendars.byIds(em, [...ids]);
     const dates = datesOf(from, to);
     const byCalendar = new Map(
-      (await this.rules(em, [...calendars.values()], from, to)).map((r) => [r.id, calendarDays(r, from, to, dates)] as const),
+      (await this.rules(em, [...ids], from, to)).map((r) => [r.id, calendarDays(r, from, to, dates)] as const),
     );
     return new Map(employeeIds.map((id) => [id, employeeDays(spans.get(id) ?? [], fallback, byCalendar)]));
   }
@@ -83,11 +81,10 @@ export class WorkingDaysService {
     const to = stretches.reduce((m, s) => (s.to > m ? s.to : m), stretches[0].to);
     const fallback = await this.calendars.defaultId();
     const calendarOf = (s: CalendarStretch) => s.calendar ?? fallback;
-    const calendars = await this.calendars.byIds(em, [...new Set(stretches.map(calendarOf))]);
     const dates = datesOf(from, to);
     const indexOf = (day: string) => Math.round((Date.parse(day) - Date.parse(from)) / 86_400_000);
     const sums = new Float64Array(dates.length);
-    for (const rules of await this.rules(em, [...calendars.values()], from, to)) {
+    for (const rules of await this.rules(em, [...new Set(stretches.map(calendarOf))], from, to)) {
       const starting = new Float64Array(dates.length + 1);
       for (const s of stretches)
         if (calendarOf(s) === rules.id) {
@@ -120,20 +117,18 @@ export class WorkingDaysService {
     return addDays(day, n);
   }
 
-  private async rules(em: EntityManager | null, calendars: WorkCalendar[], from: string, to: string): Promise<CalendarRules[]> {
-    const holidays = await this.holidays.between(
-      em,
-      calendars.map((c) => c.id),
-      from,
-      to,
-    );
-    return calendars.map((c) => ({
-      id: c.id,
-      workWeek: new Set(c.workWeek),
-      holidays: new Map(
-        holidays.filter((h) => h.calendarId === c.id).map((h) => [h.date, { name: h.name, fraction: Number(h.fraction) }]),
-      ),
-    }));
+  /** The rules of these calendars (unknown ids left out) with their holidays from `from` to `to`. */
+  private async rules(em: EntityManager | null, ids: readonly number[], from: string, to: string): Promise<CalendarRules[]> {
+    const out = new Map<
+      number,
+      { id: number; workWeek: Set<number>; holidays: Map<string, { name: string; fraction: number }> }
+    >();
+    for (const r of await this.repository.withHolidays(em, ids, from, to)) {
+      let rules = out.get(r.id);
+      if (!rules) out.set(r.id, (rules = { id: r.id, workWeek: new Set(r.week.split(',').map(Number)), holidays: new Map() }));
+      if (r.date !== null) rules.holidays.set(r.date, { name: r.name ?? '', fraction: Number(r.fraction) });
+    }
+    return [...out.values()];
   }
 }
 

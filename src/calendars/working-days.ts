@@ -32,14 +32,30 @@ export interface CalendarSpan {
 }
 
 const isoWeekday = (t: number) => ((new Date(t).getUTCDay() + 6) % 7) + 1;
-const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 const timeOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** The dates from `from` to `to` (inclusive) with their ISO weekdays: shared by the calendars of one answer. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const monthDays = (y: number, m: number) => (m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : MONTH_DAYS[m - 1]);
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * The dates from `from` to `to` (inclusive) with their ISO weekdays: shared by the calendars of one
+ * answer. Counted on the calendar's fields, not formatted from a Date each day (toISOString was
+ * three quarters of a year's answer).
+ */
 export function datesOf(from: string, to: string): Array<{ date: string; weekday: number }> {
   const out: Array<{ date: string; weekday: number }> = [];
-  for (let t = timeOf(from), end = timeOf(to), weekday = isoWeekday(t); t <= end; t += DAY_MS, weekday = (weekday % 7) + 1)
-    out.push({ date: dayOf(t), weekday });
+  const count = Math.round((timeOf(to) - timeOf(from)) / DAY_MS) + 1;
+  let [y, m, d] = [Number(from.slice(0, 4)), Number(from.slice(5, 7)), Number(from.slice(8, 10))];
+  let month = `${String(y).padStart(4, '0')}-${two(m)}-`;
+  for (let i = 0, weekday = isoWeekday(timeOf(from)); i < count; i++, weekday = (weekday % 7) + 1) {
+    out.push({ date: month + two(d), weekday });
+    if (++d > monthDays(y, m)) {
+      d = 1;
+      if (++m > 12) [m, y] = [1, y + 1];
+      month = `${String(y).padStart(4, '0')}-${two(m)}-`;
+    }
+  }
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
+import { DataSource, EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { ChangeStatus, EmploymentChange, EmploymentSegment } from '../entities/employment-history.entities';
@@ -134,23 +134,30 @@ export class EmploymentHistoryRepository {
     to: string,
   ): Promise<Map<number, Array<{ calendar: number; from: string; to: string | null }>>> {
     const out = new Map<number, Array<{ calendar: number; from: string; to: string | null }>>();
-    const repo = (em ?? this.ds.manager).getRepository(EmploymentSegment);
     for (let i = 0; i < employeeIds.length; i += BATCH) {
-      const employeeId = In(employeeIds.slice(i, i + BATCH));
-      const open = { employeeId, calendarId: Not(IsNull()), effectiveFrom: LessThanOrEqual(to) };
-      const rows = await repo.find({
-        select: { employeeId: true, effectiveFrom: true, effectiveTo: true, calendarId: true },
-        where: [
-          { ...open, effectiveTo: IsNull() },
-          { ...open, effectiveTo: MoreThanOrEqual(from) },
-        ],
-        order: { employeeId: 'ASC', effectiveFrom: 'ASC' },
-      });
+      const rows = await (em ?? this.ds.manager)
+        .createQueryBuilder()
+        .from(EmploymentSegment, 's')
+        .select('s.employee_id', 'employee')
+        .addSelect('s.effective_from', 'from')
+        .addSelect('s.effective_to', 'to')
+        .addSelect('s.calendar_id', 'calendar')
+        .where('s.employee_id IN (:...ids)', { ids: employeeIds.slice(i, i + BATCH) })
+        .andWhere(
+          's.calendar_id IS NOT NULL AND s.effective_from <= :to AND (s.effective_to IS NULL OR s.effective_to >= :from)',
+          {
+            from,
+            to,
+          },
+        )
+        .orderBy('s.employee_id')
+        .addOrderBy('s.effective_from')
+        .getRawMany<{ employee: number | string; from: string; to: string | null; calendar: number | string }>();
       for (const r of rows) {
-        const span = { calendar: Number(r.calendarId), from: r.effectiveFrom, to: r.effectiveTo };
-        const list = out.get(r.employeeId);
+        const span = { calendar: Number(r.calendar), from: r.from, to: r.to };
+        const list = out.get(Number(r.employee));
         if (list) list.push(span);
-        else out.set(r.employeeId, [span]);
+        else out.set(Number(r.employee), [span]);
       }
     }
     return out;
