@@ -22,6 +22,7 @@ import { EmployeesModule } from './employees/employees.module';
 import { HealthModule } from './health/health.module';
 import { InsightsModule } from './insights/insights.module';
 import { CalendarsModule } from './calendars/calendars.module';
+import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { LeaveModule } from './leave/leave.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { MailModule } from './mail/mail.module';
@@ -70,6 +71,7 @@ export class AppModule {
         AttendanceModule,
         ApprovalsModule,
         CalendarsModule,
+        CustomFieldsModule,
         LeaveModule,
         TimesheetsModule,
         PayrollModule,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { undoMigrationsAfter } from './helpers/migrations';
 import { dataSourceOptions, runMigrations } from '../src/database/data-source';
 import { buildCompany } from './helpers/company';
 import { createTestApp, INTEGRATION, okCaller, testConfig } from './helpers/test-app';
@@ -40,30 +41,10 @@ describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
     await first.close();
 
     const ds = await new DataSource(dataSourceOptions(testConfig(overrides).database)).initialize();
-    await ds.undoLastMigration(); // 049 (employees' calendars)
-    await ds.undoLastMigration(); // 048 (work calendars)
-    await ds.undoLastMigration(); // 047 (the accrual's changes)
-    await ds.undoLastMigration(); // 046 (bank files kept)
-    await ds.undoLastMigration(); // 045 (the marks' holes)
-    await ds.undoLastMigration(); // 044 (the leave liability's tables)
-    await ds.undoLastMigration(); // 043 (the accrual job's runs)
-    await ds.undoLastMigration(); // 042 (OpenID Connect sign-ins)
-    await ds.undoLastMigration(); // 041 (identity)
-    await ds.undoLastMigration(); // 040 (bank accounts and the books)
-    await ds.undoLastMigration(); // 039: the chains made above go with their tables
-    expect(await runMigrations(ds)).toEqual([
-      'ApprovalChains1763800000039',
-      'BankFilesAndJournal1763800000040',
-      'Identity1763800000041',
-      'OidcLogins1763800000042',
-      'LeaveAccrualRuns1763800000043',
-      'LeaveLiabilitySnapshots1763800000044',
-      'ChangeMarkHoles1763800000045',
-      'PayrollBankFiles1763800000046',
-      'AccrualChanges1763800000047',
-      'WorkCalendars1763800000048',
-      'EmployeeCalendars1763800000049',
-    ]);
+    // Back to 038: the chains made above go with their tables (039), then everything is applied again.
+    const undone = await undoMigrationsAfter(ds, 'PayrollTables1763800000038');
+    expect(undone[0]).toBe('ApprovalChains1763800000039');
+    expect(await runMigrations(ds)).toEqual(undone);
     const rows: Array<{ kind: string; request_id: number; steps: string; summary: string; status: string }> = await ds.query(
       'SELECT kind, request_id, steps, summary, status FROM approvals ORDER BY kind, request_id',
     );

@@ -41,6 +41,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Work calendars (docs/api/calendars.md): everyone reads, Admins write; working days as the employee is seen.
   [/GET/, /^\/calendars(\/:id(\/holidays(\/:holiday)?)?)?$/, ANY],
   [/POST|PUT|DELETE/, /^\/calendars(\/:id(\/holidays(\/import|\/:holiday)?)?)?$/, ADMIN],
+  // Custom fields (docs/api/custom-fields.md): everyone reads the definitions it sees, Admins write.
+  [/GET/, /^\/custom-fields(\/:id)?$/, ANY],
+  [/POST|PUT|DELETE/, /^\/custom-fields(\/:id)?$/, ADMIN],
   // Users: Admin; everyone changes its own password.
   [/POST/, /^\/users\/me\/password$/, ANY],
   // Second factor (issue 47): each user its own; an Admin removes anyone's.

@@ -265,6 +265,8 @@ describe('hardening (issue 8)', () => {
         const { id, token } = await adminPost(`/calendars/${calendar}/holidays`, { date: nextDay(), name: name() })();
         return { id, token, url: `/calendars/${calendar}/holidays/${id}` };
       };
+      fixtures['/custom-fields/{id}'] = async () =>
+        adminPost('/custom-fields', { key: `probe_${++n}`, label: name(), type: 'text', description: 'd' })();
       fixtures['/webhooks/{id}'] = async () =>
         adminPost('/webhooks', { url: 'http://93.184.216.34/hook', events: ['user.created'], description: 'd' })();
       // The caller's own settings: null goes back to the company's (a documented clear).

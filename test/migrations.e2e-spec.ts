@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../src/common/errors/db-errors';
 import { dataSourceOptions, runMigrations } from '../src/database/data-source';
 import { MIGRATIONS } from '../src/database/migrations';
 import { resetDatabase, testConfig } from './helpers/test-app';
+import { undoMigrationsAfter } from './helpers/migrations';
 
 describe(`migrations (${testConfig().database.type})`, () => {
   const config = testConfig();
@@ -117,9 +118,7 @@ describe(`migrations (${testConfig().database.type})`, () => {
   });
 
   it('AccrualChanges on existing marks: reads everyone once, keeps the ledger holes, the subscriber starts at the sequence', async () => {
-    await ds.undoLastMigration(); // back to 1763800000048
-    await ds.undoLastMigration(); // back to 1763800000047
-    await ds.undoLastMigration(); // back to 1763800000046
+    await undoMigrationsAfter(ds, 'PayrollBankFiles1763800000046');
     const t = Date.now();
     await ds.query(
       `INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at) VALUES

@@ -42,6 +42,7 @@ import { BankFilesAndJournal1763800000040 } from './1763800000040-BankFilesAndJo
 import { AccrualChanges1763800000047 } from './1763800000047-AccrualChanges';
 import { WorkCalendars1763800000048 } from './1763800000048-WorkCalendars';
 import { EmployeeCalendars1763800000049 } from './1763800000049-EmployeeCalendars';
+import { CustomFields1763800000050 } from './1763800000050-CustomFields';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -101,4 +102,5 @@ export const MIGRATIONS = [
   AccrualChanges1763800000047,
   WorkCalendars1763800000048,
   EmployeeCalendars1763800000049,
+  CustomFields1763800000050,
 ];
