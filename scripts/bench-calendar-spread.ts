@@ -55,5 +55,10 @@ export async function spreadOverCalendars(
         `UPDATE ${table} SET calendar_id = ? WHERE ${table === 'employees' ? 'id' : 'employee_id'} BETWEEN ? AND ? AND ${table === 'employees' ? 'id' : 'employee_id'} % ? = ?`,
         [ids[k], first, first + count - 1, ids.length, k],
       );
+  // The UPDATEs above grow 80 % of the rows in place (a NULL calendar_id gets a value), which splits
+  // MariaDB's pages: measured 2026-12-03, the liability's small refreshes ran 1.6× slower on the split
+  // tables than on the same rows rebuilt. Companies assign calendars as rows are written (joiners,
+  // dated changes), not by one UPDATE of every row, so the tables are rebuilt as a load leaves them.
+  if (ds.options.type !== 'better-sqlite3') await ds.query('OPTIMIZE TABLE employees, employment_segments');
   return `${ids.length} calendars (${holidays} holidays over ${years.length} years), the employees spread over them`;
 }
