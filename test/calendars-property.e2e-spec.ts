@@ -145,11 +145,13 @@ describe('work calendars: random sequences against a model (issue 65)', () => {
       if (approved) await ok('POST', `/leaves/${leave}/approve`, admin, {});
 
       // Changes that reach back under the request: holidays added, changed and removed, moves.
+      const ops: string[] = [`request ${from}..${to}${halfDay ? ' half' : ''} ${approved ? 'approved' : 'pending'}`];
       for (let k = 0, n = r.int(1, 4); k < n; k++) {
         const day = addDays(from, r.int(-2, 9));
         const cal = r.pick(calendars.slice(1).length ? calendars.slice(1) : calendars);
         const id = cal.ids.get(day);
         const what = r.int(0, 2);
+        ops.push(`${what} ${cal.id} ${day} ${id ?? ''}`);
         if (what === 0 && id === undefined && cal !== homeModel) await addHoliday(cal, day, r.pick(['1', '0.5']));
         else if (what === 0 && id !== undefined) {
           const fraction = cal.holidays.get(day) === 1 ? '0.5' : '1';
@@ -177,6 +179,19 @@ describe('work calendars: random sequences against a model (issue 65)', () => {
         taken: number;
       }>;
       const taken = balance.find((b) => b.leave_type === leaveType)?.taken ?? 0;
+      if (after.days !== now)
+        console.log(
+          JSON.stringify({
+            seq,
+            ops,
+            moves,
+            employee,
+            leave,
+            now,
+            days: after.days,
+            model: model().filter((d) => d.date >= from && d.date <= to),
+          }),
+        );
       expect({ seq, days: after.days, taken }).toEqual({ seq, days: now, taken: approved ? now : 0 });
       recounted += Number(now !== leaveDays(expected));
     }

@@ -417,6 +417,29 @@ describe('work calendars: a dated field of the employment history', () => {
     expect(balance.map((b) => b.taken)).toEqual([4]);
   });
 
+  it('a back-dated move back to the default calendar (calendar: null) recounts too', async () => {
+    const id = c.emp.report1;
+    const berlin = ((await ok('GET', '/calendars', admin)) as Array<{ id: number; name: string }>).find(
+      (x) => x.name === 'Berlin',
+    )!;
+    const relay = () => t.app.get(OutboxRelay).catchUp(CALENDAR_CHANGES_SUBSCRIBER);
+    await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2026-07-02',
+      reason: 'Berlin again',
+      fields: { calendar: berlin.id },
+    });
+    await relay();
+    expect((await ok('GET', `/leaves/${leaveId}`, admin)).days).toBe(3); // Wednesday at home; Thursday in Berlin, Friday off
+    // Back to the default, which the change says with null: its event names no calendar value.
+    await ok('POST', `/employees/${id}/changes`, admin, {
+      effective_date: '2026-07-02',
+      reason: 'Default',
+      fields: { calendar: null },
+    });
+    await relay();
+    expect((await ok('GET', `/leaves/${leaveId}`, admin)).days).toBe(4);
+  });
+
   it('the attendance insights owe each employee its working days, by the calendar of each day, while employed', async () => {
     await ok('PUT', `/employees/${c.emp.report2}`, admin, { status: 'Terminated', termination_date: '2026-09-30' });
     const today = new Date().toISOString().slice(0, 10);

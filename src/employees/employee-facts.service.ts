@@ -106,6 +106,25 @@ export class EmployeeFactsService {
   }
 
   /**
+   * The dated fields each of these changes sets (`calendar` also when it sets it back to null, which
+   * the change's event leaves out: an event lists what a create sets to a value), with its
+   * effective date.
+   */
+  async changeFields(ids: number[]): Promise<Map<number, { effectiveDate: string; fields: string[] }>> {
+    const rows = ids.length ? await this.history.changesByIds([...new Set(ids)]) : [];
+    return new Map(
+      rows.map((c) => [
+        c.id,
+        {
+          effectiveDate: c.effectiveDate,
+          fields: Object.keys(JSON.parse(c.fields) as object),
+          cancelled: c.cancelledAt !== null,
+        },
+      ]),
+    );
+  }
+
+  /**
    * Changes of these employees effective by `effectiveBy` recorded or cancelled after `since`
    * (payroll arrears: what reaches back into a paid run): employee id → its changes.
    */

@@ -30,6 +30,12 @@ export class CalendarChangesSubscriber implements OutboxSubscriber, OnModuleInit
   }
 
   async handle(em: EntityManager, events: readonly RelayedEvent[]): Promise<void> {
+    // The changes' own fields, not the events' lists: a change setting the calendar back to the
+    // default (null) is not in its event's `changes`, which name what a create sets to a value.
+    const recorded = events
+      .filter((e) => e.event === 'employee.change_recorded')
+      .map((e) => e.data as OutboxEventPayloads['employee.change_recorded']);
+    const changes = await this.employees.changeFields(recorded.filter((p) => p.employee !== null).map((p) => p.id));
     for (const e of events) {
       if (e.event === 'calendar.changed') {
         const p = e.data as OutboxEventPayloads['calendar.changed'];
@@ -37,11 +43,10 @@ export class CalendarChangesSubscriber implements OutboxSubscriber, OnModuleInit
         await this.recompute.overlapping(em, { from: p.date, to: p.date, calendar: p.calendar }, why, `cal${e.seq}`);
       } else if (e.event === 'employee.change_recorded') {
         const p = e.data as OutboxEventPayloads['employee.change_recorded'];
-        if (p.employee === null || !('calendar' in p.changes || 'status' in p.changes)) continue;
-        const change = (await this.employees.employmentChanges([p.id])).get(p.id);
-        if (!change) continue;
-        const why = `employment change ${p.id}: calendar from ${change.effective_date}`;
-        await this.recompute.overlapping(em, { from: change.effective_date, to: null, employee: p.employee }, why, `cal${e.seq}`);
+        const change = changes.get(p.id);
+        if (p.employee === null || !change || !(change.fields.includes('calendar') || 'status' in p.changes)) continue;
+        const why = `employment change ${p.id}: calendar from ${change.effectiveDate}`;
+        await this.recompute.overlapping(em, { from: change.effectiveDate, to: null, employee: p.employee }, why, `cal${e.seq}`);
       }
     }
   }
