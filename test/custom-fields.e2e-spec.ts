@@ -126,6 +126,15 @@ describe('custom fields: definitions', () => {
     expect((await call('GET', `/custom-fields/${hr}`, admin)).statusCode).toBe(404);
   });
 
+  it('two creates of one key at once: one is made, the other is 400 naming the key (never a 500)', async () => {
+    const body = { key: 'same_time', label: 'Same time', type: 'text' };
+    const answers = await Promise.all([call('POST', '/custom-fields', admin, body), call('POST', '/custom-fields', admin, body)]);
+    expect(answers.map((a) => [a.statusCode, a.json().error?.details?.[0]?.field ?? null]).sort()).toEqual([
+      [200, null],
+      [400, 'key'],
+    ]);
+  });
+
   it('at most 200 fields: the 201st is refused', async () => {
     const have = ((await ok('GET', '/custom-fields?limit=100', admin)) as unknown[]).length;
     for (let i = have; i < 200; i++)

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { AuthUser } from '../common/auth/auth-user';
 import { transaction } from '../common/database/transaction';
+import { isUniqueViolation } from '../common/errors/db-errors';
 import { NotFoundException, ValidationException } from '../common/errors/domain.exception';
 import { ListSpec, parseListQuery } from '../common/paging/list-request';
 import { ListQueryDto } from '../common/paging/list-query.dto';
@@ -68,6 +69,16 @@ export class CustomFieldsService {
   }
 
   async create(dto: CreateCustomFieldDto): Promise<CustomFieldDto> {
+    try {
+      return await this.insert(dto);
+    } catch (err) {
+      // Two creates of one key at once: the unique index decides, and the later is told as the check would.
+      if (isUniqueViolation(err)) throw ValidationException.field('key', `"${dto.key}" is taken`);
+      throw err;
+    }
+  }
+
+  private async insert(dto: CreateCustomFieldDto): Promise<CustomFieldDto> {
     return transaction(this.ds, async (em) => {
       const count = await em.count(CustomField);
       if (count >= CUSTOM_FIELD_LIMITS.fields)
