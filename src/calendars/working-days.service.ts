@@ -4,6 +4,7 @@ import { ValidationException } from '../common/errors/domain.exception';
 import { addDays } from '../common/time/days';
 import { CalendarsService } from './calendars.service';
 import { CalendarsRepository } from './calendars.repository';
+import { parseWorkWeek } from './entities/calendar.entities';
 import { CalendarRules, CalendarSpan, calendarDays, datesOf, employeeDays, WorkingDay } from './working-days';
 
 /** The longest range one answer covers (GET /employees/{id}/working-days; a leave request). */
@@ -125,7 +126,7 @@ export class WorkingDaysService {
     >();
     for (const r of await this.repository.withHolidays(em, ids, from, to)) {
       let rules = out.get(r.id);
-      if (!rules) out.set(r.id, (rules = { id: r.id, workWeek: new Set(r.week.split(',').map(Number)), holidays: new Map() }));
+      if (!rules) out.set(r.id, (rules = { id: r.id, workWeek: new Set(parseWorkWeek(r.week)), holidays: new Map() }));
       if (r.date !== null) rules.holidays.set(r.date, { name: r.name ?? '', fraction: Number(r.fraction) });
     }
     return [...out.values()];

@@ -17,7 +17,7 @@ import {
   UpdateCustomFieldDto,
 } from './dto/custom-fields.dto';
 import { CustomFieldsRepository } from './custom-fields.repository';
-import { CustomField, SELECT_TYPES, UNIQUE_TYPES } from './entities/custom-field.entity';
+import { CustomField, DEFAULT_AUDIENCE, SELECT_TYPES, UNIQUE_TYPES } from './entities/custom-field.entity';
 
 export const CUSTOM_FIELD_LIST: ListSpec = {
   idColumn: 'f.id',
@@ -25,9 +25,6 @@ export const CUSTOM_FIELD_LIST: ListSpec = {
   searchColumns: ['f.field_key', 'f.label'],
   defaultSort: { field: 'position', order: 'ascend' },
 };
-
-/** Who sees a field that names no audience: the employee itself and those above it (docs/api/decisions.md §26). */
-export const DEFAULT_AUDIENCE = ['Admin', 'Restricted Admin', 'Manager', 'self'] as const;
 
 export const toCustomFieldDto = (f: CustomField): CustomFieldDto => ({
   id: f.id,
@@ -68,11 +65,11 @@ export class CustomFieldsService {
     return toCustomFieldDto(field);
   }
 
+  /** A taken key is refused by the unique index (also for two creates of one key at once): 400 naming the key. */
   async create(dto: CreateCustomFieldDto): Promise<CustomFieldDto> {
     try {
       return await this.insert(dto);
     } catch (err) {
-      // Two creates of one key at once: the unique index decides, and the later is told as the check would.
       if (isUniqueViolation(err)) throw ValidationException.field('key', `"${dto.key}" is taken`);
       throw err;
     }
@@ -83,8 +80,6 @@ export class CustomFieldsService {
       const count = await em.count(CustomField);
       if (count >= CUSTOM_FIELD_LIMITS.fields)
         throw ValidationException.field('key', `an installation has at most ${CUSTOM_FIELD_LIMITS.fields} custom fields`);
-      if (await em.exists(CustomField, { where: { key: dto.key } }))
-        throw ValidationException.field('key', `"${dto.key}" is taken`);
       const field = em.create(CustomField, {
         key: dto.key,
         label: dto.label,

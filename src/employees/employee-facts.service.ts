@@ -113,14 +113,7 @@ export class EmployeeFactsService {
   async changeFields(ids: number[]): Promise<Map<number, { effectiveDate: string; fields: string[] }>> {
     const rows = ids.length ? await this.history.changesByIds([...new Set(ids)]) : [];
     return new Map(
-      rows.map((c) => [
-        c.id,
-        {
-          effectiveDate: c.effectiveDate,
-          fields: Object.keys(JSON.parse(c.fields) as object),
-          cancelled: c.cancelledAt !== null,
-        },
-      ]),
+      rows.map((c) => [c.id, { effectiveDate: c.effectiveDate, fields: Object.keys(JSON.parse(c.fields) as object) }]),
     );
   }
 

@@ -8,7 +8,7 @@ import { EmployeeScope } from '../employees/core/employee-access.service';
 import { EmployeesRepository } from '../employees/core/employees.repository';
 import type { PeriodRange } from './insights.repository';
 
-/** The later (or earlier) of two dates, spelled alike in SQLite and MariaDB. */
+/** The later of two dates, spelled alike in SQLite and MariaDB. */
 const later = (a: string, b: string) => `CASE WHEN ${a} > ${b} THEN ${a} ELSE ${b} END`;
 
 const SAMPLE_RANGE: PeriodRange = { from: '2026-01-01', to: '2026-06-30' };

@@ -41,7 +41,7 @@ interface LeaveGrouping {
 const midnight = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T00:00:00Z`) + plusDays * 86_400_000);
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const round1 = (n: number) => Math.round(n * 10) / 10;
+export const round1 = (n: number) => Math.round(n * 10) / 10;
 
 const SAMPLE_RANGE: PeriodRange = { from: '2026-01-01', to: '2026-06-30' };
 const SAMPLE_ALL: EmployeeScope = { kind: 'all' };

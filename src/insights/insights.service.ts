@@ -11,7 +11,7 @@ import { fromH } from '../leave/engine/accrual-engine';
 import { LeaveBalancesService } from '../leave/ledger/leave-balances.service';
 import { LeaveLiabilityService } from '../leave/ledger/leave-liability.service';
 import { AttendanceExpectations } from './attendance-expectations';
-import { InsightsRepository, LeaveFigures, LeaveKey, PeriodRange } from './insights.repository';
+import { InsightsRepository, LeaveFigures, LeaveKey, PeriodRange, round1 } from './insights.repository';
 import {
   AttendanceInsightDto,
   DayOfMonthValueDto,
@@ -62,7 +62,6 @@ export function scopeKey(scope: EmployeeScope): string {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** Days' working time summed into `size` buckets by `bucketOf`, rounded to 1 decimal. */
 function sumBy(days: readonly SummedDay[], bucketOf: (d: SummedDay) => number, size: number): number[] {

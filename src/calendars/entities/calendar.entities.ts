@@ -6,10 +6,13 @@ export type HolidayKind = (typeof HOLIDAY_KINDS)[number];
 export const HOLIDAY_FRACTIONS = ['1', '0.5'] as const;
 export type HolidayFraction = (typeof HOLIDAY_FRACTIONS)[number];
 
+/** A work week as stored ("1,2,3,4,5") read back as ISO weekdays. */
+export const parseWorkWeek = (stored: string | null): number[] => (stored ? stored.split(',').map(Number) : []);
+
 /** ISO weekdays (1 = Monday … 7 = Sunday) kept as "1,2,3,4,5". */
 const WEEK: ValueTransformer = {
   to: (days: number[] | undefined) => (days === undefined ? undefined : [...days].sort((a, b) => a - b).join(',')),
-  from: (stored: string | null) => (stored ? stored.split(',').map(Number) : []),
+  from: parseWorkWeek,
 };
 
 /** A work calendar (migration 1763800000048): where its people work, which weekdays they work, its holidays. */

@@ -25,6 +25,7 @@ import {
   CustomFieldAudience,
   CustomFieldEditor,
   CustomFieldType,
+  DEFAULT_AUDIENCE,
 } from '../entities/custom-field.entity';
 
 /** The bounds of definitions (docs/api/custom-fields.md). */
@@ -94,7 +95,7 @@ export class CreateCustomFieldDto {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() unique?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() dated?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() pii?: boolean;
-  @ApiPropertyOptional({ enum: CUSTOM_FIELD_AUDIENCES, isArray: true, default: ['Admin', 'Restricted Admin', 'Manager', 'self'] })
+  @ApiPropertyOptional({ enum: CUSTOM_FIELD_AUDIENCES, isArray: true, default: DEFAULT_AUDIENCE })
   @IsOptional()
   @IsArray()
   @ArrayUnique({ message: 'must not repeat an audience' })

@@ -33,6 +33,8 @@ export const UNIQUE_TYPES: readonly CustomFieldType[] = [
 /** Who may see a field's values: user levels, and `self` (the employee its own value). */
 export const CUSTOM_FIELD_AUDIENCES = ['Admin', 'Restricted Admin', 'Manager', 'Employee', 'self'] as const;
 export type CustomFieldAudience = (typeof CUSTOM_FIELD_AUDIENCES)[number];
+/** Who sees a field that names no audience: the employee itself and those above it (docs/api/decisions.md §26). */
+export const DEFAULT_AUDIENCE: readonly CustomFieldAudience[] = ['Admin', 'Restricted Admin', 'Manager', 'self'];
 export const CUSTOM_FIELD_EDITORS = ['admin', 'self'] as const;
 export type CustomFieldEditor = (typeof CUSTOM_FIELD_EDITORS)[number];
 
