@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { undoMigrationsAfter } from './helpers/migrations';
+import { undoMigrationsFrom } from './helpers/migrations';
 import { dataSourceOptions, runMigrations } from '../src/database/data-source';
 import { buildCompany } from './helpers/company';
 import { createTestApp, INTEGRATION, okCaller, testConfig } from './helpers/test-app';
@@ -41,9 +41,8 @@ describeIf(LONG, NEEDS_LONG)('ApprovalChains migration (issue 45)', () => {
     await first.close();
 
     const ds = await new DataSource(dataSourceOptions(testConfig(overrides).database)).initialize();
-    // Back to 038: the chains made above go with their tables (039), then everything is applied again.
-    const undone = await undoMigrationsAfter(ds, 'PayrollTables1763800000038');
-    expect(undone[0]).toBe('ApprovalChains1763800000039');
+    // Back before 039: the chains made above go with their tables, then everything is applied again.
+    const undone = await undoMigrationsFrom(ds, 'ApprovalChains1763800000039');
     expect(await runMigrations(ds)).toEqual(undone);
     const rows: Array<{ kind: string; request_id: number; steps: string; summary: string; status: string }> = await ds.query(
       'SELECT kind, request_id, steps, summary, status FROM approvals ORDER BY kind, request_id',

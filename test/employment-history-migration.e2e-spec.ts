@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../src/database/data-source';
-import { MIGRATIONS } from '../src/database/migrations';
+import { undoMigrationsFrom } from './helpers/migrations';
 import { seedDemo } from '../src/database/seeds/demo.seed';
 import { createTestApp, INTEGRATION, okCaller, testConfig } from './helpers/test-app';
 
@@ -24,9 +24,7 @@ describeIf(LONG, NEEDS_LONG)('EmploymentHistory migration on the demo data (issu
     await first.close();
 
     const ds = await new DataSource(dataSourceOptions(testConfig(overrides).database)).initialize();
-    const names = MIGRATIONS.map((M) => new M().name);
-    const undone = names.slice(names.indexOf('EmploymentHistory1763800000033'));
-    for (let i = 0; i < undone.length; i++) await ds.undoLastMigration();
+    const undone = await undoMigrationsFrom(ds, 'EmploymentHistory1763800000033');
     expect(await runMigrations(ds)).toEqual(undone);
     const employees: Array<{ id: number; joined_date: string }> = await ds.query(
       'SELECT id, joined_date FROM employees ORDER BY id',

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../src/common/errors/db-errors';
 import { dataSourceOptions, runMigrations } from '../src/database/data-source';
 import { MIGRATIONS } from '../src/database/migrations';
 import { resetDatabase, testConfig } from './helpers/test-app';
-import { undoMigrationsAfter } from './helpers/migrations';
+import { undoMigrationsFrom } from './helpers/migrations';
 
 describe(`migrations (${testConfig().database.type})`, () => {
   const config = testConfig();
@@ -54,8 +54,7 @@ describe(`migrations (${testConfig().database.type})`, () => {
   });
 
   it('InsightRollups on existing data: sums attendance and time entries per day and department, marks leave days', async () => {
-    const index = MIGRATIONS.findIndex((m) => new m().name === 'InsightRollups1763800000014');
-    for (let i = index; i < MIGRATIONS.length; i++) await ds.undoLastMigration(); // back to 1763800000013
+    await undoMigrationsFrom(ds, 'InsightRollups1763800000014'); // back to 1763800000013
     await ds.query("INSERT INTO departments (name) VALUES ('D1')");
     const [{ id: dep }] = await ds.query("SELECT id FROM departments WHERE name = 'D1'");
     await ds.query(
@@ -118,7 +117,7 @@ describe(`migrations (${testConfig().database.type})`, () => {
   });
 
   it('AccrualChanges on existing marks: reads everyone once, keeps the ledger holes, the subscriber starts at the sequence', async () => {
-    await undoMigrationsAfter(ds, 'PayrollBankFiles1763800000046');
+    await undoMigrationsFrom(ds, 'AccrualChanges1763800000047');
     const t = Date.now();
     await ds.query(
       `INSERT INTO leave_accrual_runs (day, full_run, ledger_mark, audit_mark, holes, employees, written, finished_at) VALUES

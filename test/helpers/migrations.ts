@@ -1,18 +1,16 @@
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../src/database/migrations';
 
-const names = () => MIGRATIONS.map((m) => new m().name);
-
 /**
- * Undoes every migration after `name` (a migration's name, e.g. 'PayrollTables1763800000038'), so
- * that a test sees the schema as it was with `name` the last one; returns the names undone, oldest
+ * Undoes the migration `name` (e.g. 'ApprovalChains1763800000039') and every one after it, newest
+ * first, so that a test sees the schema as it was before `name`; returns the names undone, oldest
  * first (what running the migrations applies again). A new migration needs no edit of the tests
  * that go back in time.
  */
-export async function undoMigrationsAfter(ds: DataSource, name: string): Promise<string[]> {
-  const all = names();
+export async function undoMigrationsFrom(ds: DataSource, name: string): Promise<string[]> {
+  const all = MIGRATIONS.map((m) => new m().name);
   const index = all.indexOf(name);
   if (index < 0) throw new Error(`no migration named ${name}`);
-  for (let i = all.length - 1; i > index; i--) await ds.undoLastMigration();
-  return all.slice(index + 1);
+  for (let i = all.length - 1; i >= index; i--) await ds.undoLastMigration();
+  return all.slice(index);
 }
