@@ -6,6 +6,12 @@ import { CustomFieldsController } from './custom-fields.controller';
 import { CustomFieldsRepository } from './custom-fields.repository';
 import { CustomFieldsService } from './custom-fields.service';
 import { CustomField } from './entities/custom-field.entity';
+import { declareEmployeeProperty } from '../employees/dto/employee.dto';
+import { EmployeesModule } from '../employees/employees.module';
+import { CustomFieldDefinitions } from './custom-field-definitions';
+import { CustomFieldValue } from './values/custom-field-value.entity';
+import { CustomFieldValuesRepository } from './values/custom-field-values.repository';
+import { EmployeeCustomFields, PROPERTY } from './values/employee-custom-fields';
 
 declareApiTag(
   'Custom fields',
@@ -16,14 +22,28 @@ declareApiTag(
 declareExtension({
   code: 'custom-fields',
   label: 'Custom fields',
-  features: ['definitions'],
+  features: ['definitions', 'values'],
 });
 
-/** Custom fields (issue 66, docs/api/custom-fields.md): definitions now; values on employees next. */
+declareEmployeeProperty(PROPERTY, {
+  body:
+    'custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a ' +
+    'missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md)',
+  employee: 'the values of the custom fields the caller sees, by key (null: none, or a personal value it may not see)',
+  item: 'the values of the custom fields marked in_list that the caller sees, by key',
+});
+
+/** Custom fields (issue 66, docs/api/custom-fields.md): definitions, and their values on employees (EmployeeCustomFields). */
 @Module({
-  imports: [TypeOrmModule.forFeature([CustomField])],
+  imports: [TypeOrmModule.forFeature([CustomField, CustomFieldValue]), EmployeesModule],
   controllers: [CustomFieldsController],
-  providers: [CustomFieldsService, CustomFieldsRepository],
+  providers: [
+    CustomFieldsService,
+    CustomFieldsRepository,
+    CustomFieldDefinitions,
+    CustomFieldValuesRepository,
+    EmployeeCustomFields,
+  ],
   exports: [CustomFieldsService],
 })
 export class CustomFieldsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { AuthUser } from '../common/auth/auth-user';
 import { transaction } from '../common/database/transaction';
@@ -17,6 +17,7 @@ import {
   UpdateCustomFieldDto,
 } from './dto/custom-fields.dto';
 import { CustomFieldsRepository } from './custom-fields.repository';
+import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomField, DEFAULT_AUDIENCE, SELECT_TYPES, UNIQUE_TYPES } from './entities/custom-field.entity';
 
 export const CUSTOM_FIELD_LIST: ListSpec = {
@@ -53,6 +54,7 @@ export class CustomFieldsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: CustomFieldsRepository,
+    private readonly definitions: CustomFieldDefinitions,
   ) {}
 
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<CustomFieldDto>> {
@@ -76,7 +78,7 @@ export class CustomFieldsService {
   }
 
   private async insert(dto: CreateCustomFieldDto): Promise<CustomFieldDto> {
-    return transaction(this.ds, async (em) => {
+    return this.changing(async (em) => {
       const count = await em.count(CustomField);
       if (count >= CUSTOM_FIELD_LIMITS.fields)
         throw ValidationException.field('key', `an installation has at most ${CUSTOM_FIELD_LIMITS.fields} custom fields`);
@@ -108,7 +110,7 @@ export class CustomFieldsService {
   }
 
   async update(id: number, dto: UpdateCustomFieldDto): Promise<CustomFieldDto> {
-    return transaction(this.ds, async (em) => {
+    return this.changing(async (em) => {
       const field = await em.findOne(CustomField, { where: { id } });
       if (!field) throw new NotFoundException('Custom field');
       if (dto.key !== undefined && dto.key !== field.key)
@@ -141,13 +143,22 @@ export class CustomFieldsService {
   }
 
   async remove(id: number): Promise<CustomFieldDeletedDto> {
-    return transaction(this.ds, async (em) => {
+    return this.changing(async (em) => {
       const field = await em.findOne(CustomField, { where: { id } });
       if (!field) throw new NotFoundException('Custom field');
       await em.delete(CustomField, { id });
       await recordAudit(em, { action: 'delete', resource: 'custom_fields', resourceId: id, before: toCustomFieldDto(field) });
       return { id };
     });
+  }
+
+  /** A change of the definitions in a transaction; this process's employee reads see it at once. */
+  private async changing<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await transaction(this.ds, work);
+    } finally {
+      this.definitions.clear();
+    }
   }
 }
 

@@ -23,6 +23,7 @@ import { EmploymentHistoryImport } from './history/employment-history.import';
 import { EmployeeLookup } from './core/employee-lookup';
 import { EmployeeFactsService } from './employee-facts.service';
 import { EmployeeHooks } from './core/employee-hooks';
+import { EmployeeExtensionPoints } from './core/employee-extension-points';
 import { EmployeeMapper } from './core/employee-mapper';
 import { EMPLOYMENT_HISTORY_ENTITIES } from './entities/employment-history.entities';
 import { EmploymentHistoryController } from './history/employment-history.controller';
@@ -86,6 +87,7 @@ declareExtension({
     EmploymentHistoryImport,
     EmployeeLookup,
     EmployeeHooks,
+    EmployeeExtensionPoints,
     EmployeeMapper,
     EmployeeRefs,
     EmployeeCalendars,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CompanyClock } from '../common/time/company-clock';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { DomainException, NotFoundException, ValidationException } from '../common/errors/domain.exception';
@@ -21,7 +21,7 @@ import {
 import { EmployeeAccessService, employeeRef, EmployeeScope } from './core/employee-access.service';
 import { EMPLOYEE_FIELDS } from './core/employee-fields';
 import { Employee } from './entities/employee.entity';
-import { assertEmployeeVersion } from './core/employee-version';
+import { assertEmployeeVersion, assertUniqueIds } from './core/employee-version';
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './core/employee-lock';
 import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './core/employees.repository';
@@ -39,6 +39,8 @@ import { EmployeeMapper, Patch } from './core/employee-mapper';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
 import { datedPatch, employeeAsOf, maxDay } from './history/as-of';
 import { recordAudit } from '../common/audit/audit-log';
+import { EmployeeExtension, ExtensionReader } from './core/employee-extensions';
+import { EmployeeExtensionPoints, ExtensionWrites } from './core/employee-extension-points';
 
 export { EMPLOYEE_LIST_SPEC };
 
@@ -58,6 +60,7 @@ export class EmployeesService {
     private readonly mapper: EmployeeMapper,
     private readonly history: EmploymentHistoryWriter,
     private readonly clock: CompanyClock,
+    private readonly extensions: EmployeeExtensionPoints,
   ) {
     this.employees = dataSource.getRepository(Employee);
     this.totals = new TotalsCache(config.listTotalsCacheMs);
@@ -67,17 +70,21 @@ export class EmployeesService {
   async list(caller: AuthUser, query: EmployeeListQueryDto): Promise<Page<EmployeeListItemDto>> {
     const scope = await this.access.scopeOf(caller);
     const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
+    // Other modules' filters and sort (custom fields) come out of the query first.
+    const list = await this.extensions.list(
+      caller,
+      scope,
+      query,
+      query.as_of === undefined ? EMPLOYEE_LIST_SPEC : EMPLOYEE_LIST_AS_OF_SPEC,
+    );
+    const request = parseListQuery(list.query, list.spec);
     const page =
       query.as_of === undefined
-        ? await this.repository.listPage(scope, parseListQuery(query, EMPLOYEE_LIST_SPEC), this.totals, since)
-        : await this.repository.listPageAsOf(
-            scope,
-            parseListQuery(query, EMPLOYEE_LIST_AS_OF_SPEC),
-            query.as_of,
-            this.totals,
-            since,
-          );
-    return page.map(toListItem);
+        ? await this.repository.listPage(scope, request, this.totals, since, list)
+        : await this.repository.listPageAsOf(scope, request, query.as_of, this.totals, since, list);
+    const items = page.map(toListItem);
+    await this.extensions.addListed({ caller, scope }, items.items);
+    return items;
   }
 
   async me(caller: AuthUser): Promise<CurrentEmployeeDto> {
@@ -88,7 +95,10 @@ export class EmployeesService {
 
   /** One employee; with `asOf`, its dated fields and status as they were (or will be) on that day, from the history. */
   async get(caller: AuthUser, id: number, asOf?: string): Promise<EmployeeDto> {
-    if (asOf === undefined) return this.mapper.toDto((await this.access.visible(caller, id)).employee);
+    if (asOf === undefined) {
+      const { employee, scope } = await this.access.visible(caller, id);
+      return this.mapper.toDto(employee, { caller, scope });
+    }
     // The two reads at once (two round trips in parallel on MariaDB); the segment is dropped unless the caller sees the employee.
     const [{ employee, scope }, found] = await Promise.all([this.access.visible(caller, id), this.history.segmentOn(id, asOf)]);
     const segment = asOf >= employee.joinedDate ? found : null;
@@ -98,29 +108,32 @@ export class EmployeesService {
     if (scope.kind === 'departments' && (department === null || !scope.departmentIds.includes(department))) {
       throw new DomainException('NOT_FOUND', `Employee ${id} was not in your departments on ${asOf}`);
     }
-    return this.mapper.toDto(employeeAsOf(employee, segment, asOf));
+    return this.mapper.toDto(employeeAsOf(employee, segment, asOf), { caller, scope });
   }
 
   async create(dto: CreateEmployeeDto, caller?: AuthUser): Promise<EmployeeDto> {
     const patch = await this.mapper.toPatch(dto);
     const employee = this.employees.create(newEmployee(patch as Partial<Employee>, await this.clock.today()));
-    await this.check(employee, patch);
-    const saved = await this.write(employee, () =>
+    const writer: ExtensionReader = caller ? { caller, scope: await this.access.scopeOf(caller) } : null;
+    const extended = await this.extensions.prepare(writer, undefined, dto);
+    await this.check(employee, patch, undefined, extended);
+    const saved = await this.write(employee, extended, () =>
       transaction(this.dataSource, async (em) => {
         const created = await em.getRepository(Employee).save(employee);
         await this.history.startHistories(em, [created], caller?.id ?? null);
+        const { after } = await extended.apply(em, created.id);
         await recordAudit(em, {
           action: 'create',
           resource: 'employees',
           event: 'employee.created',
           resourceId: created.id,
           employee: created.id,
-          after: auditView(created),
+          after: { ...auditView(created), ...after },
         });
         return created;
       }),
     );
-    return this.mapper.toDto(saved);
+    return this.mapper.toDto(saved, writer);
   }
 
   async update(caller: AuthUser, id: number, dto: UpdateEmployeeDto, ifMatch?: string): Promise<EmployeeDto> {
@@ -129,17 +142,19 @@ export class EmployeesService {
     const patch = await this.mapper.toPatch(fields);
     const changed = EMPLOYEE_FIELDS.filter((f) => f.prop in patch && patch[f.prop] !== employee[f.prop]);
     const moved = 'departmentId' in patch && patch.departmentId !== employee.departmentId;
+    const extended = await this.extensions.prepare({ caller, scope }, id, fields);
     this.access.assertMayChange(
       scope,
       employeeRef(employee),
       changed.map((f) => f.api),
       moved ? { department: patch.departmentId as number | null } : undefined,
+      extended.forbidden,
     );
     const changedPatch = Object.fromEntries(changed.map((f) => [f.prop, patch[f.prop]])) as Patch;
     const original = { ...employee };
     const before = auditView(employee);
     Object.assign(employee, changedPatch);
-    await this.check(employee, changedPatch, scope);
+    await this.check(employee, changedPatch, scope, extended);
     // Only what this request changes is written (a concurrent change of another field stays).
     const written = Object.fromEntries(
       EMPLOYEE_FIELDS.filter((f) => employee[f.prop] !== original[f.prop]).map((f) => [f.prop, employee[f.prop]]),
@@ -152,8 +167,9 @@ export class EmployeesService {
     // The history's rewrite runs the department hooks for the days whose department moved.
     const locked = dated !== null || !!ifMatch;
     const work = async (em: EntityManager) => {
-      await this.assertVersion(em, id, ifMatch);
+      await this.assertVersion(em, id, ifMatch, { caller, scope });
       if (Object.keys(written).length) await em.update(Employee, { id }, written);
+      const properties = await extended.apply(em, id);
       const after = await em.findOne(Employee, { where: { id } });
       if (!after) throw new NotFoundException('Employee');
       if (dated && effectiveDate)
@@ -166,15 +182,15 @@ export class EmployeesService {
         event: 'employee.updated',
         resourceId: id,
         employee: id,
-        before,
-        after: auditView(after),
+        before: { ...before, ...properties.before },
+        after: { ...auditView(after), ...properties.after },
       });
       return after;
     };
-    const saved = await this.write(employee, () =>
+    const saved = await this.write(employee, extended, () =>
       locked ? withEmployeeLock(this.dataSource, id, work) : transaction(this.dataSource, work),
     );
-    return this.mapper.toDto(saved);
+    return this.mapper.toDto(saved, { caller, scope });
   }
 
   /** Registers what another module does when days of an employee change department (the insights rollups move their records). */
@@ -185,6 +201,11 @@ export class EmployeesService {
   /** Registers what another module does when an employee's termination takes effect (the Users module deactivates its user). */
   onTermination(hook: TerminationHook): void {
     this.hooks.termination.push(hook);
+  }
+
+  /** Registers a property another module adds to employees (custom fields: EmployeeExtension). */
+  extend(extension: EmployeeExtension): void {
+    this.hooks.extensions.push(extension);
   }
 
   /** Registers what another module does when an employee is deleted (the Users module deactivates its user). */
@@ -198,14 +219,14 @@ export class EmployeesService {
    */
   async remove(id: number, ifMatch?: string): Promise<{ id: number }> {
     const afterCommit = await withEmployeeLock(this.dataSource, id, async (em) => {
-      const existing = await this.assertVersion(em, id, ifMatch);
+      const existing = await this.assertVersion(em, id, ifMatch, null);
       await recordAudit(em, {
         action: 'delete',
         resource: 'employees',
         event: 'employee.deleted',
         resourceId: id,
         employee: id,
-        before: auditView(existing),
+        before: { ...auditView(existing), ...(await this.extensions.recorded(em, id)) },
       });
       const later: Array<() => Promise<void>> = [];
       for (const hook of this.hooks.removal) {
@@ -220,15 +241,20 @@ export class EmployeesService {
     return { id };
   }
 
-  private assertVersion(em: EntityManager, id: number, ifMatch: string | undefined): Promise<Employee> {
-    return assertEmployeeVersion(em, this.mapper, id, ifMatch);
+  private assertVersion(em: EntityManager, id: number, ifMatch: string | undefined, reader: ExtensionReader): Promise<Employee> {
+    return assertEmployeeVersion(em, this.mapper, id, ifMatch, reader);
   }
 
   /**
    * References exist, no self or circular supervision, unique ids and e-mails, termination rules.
    * A reference to an employee outside the caller's scope answers exactly like a missing one.
    */
-  private async check(e: Employee, patch: Patch, scope: EmployeeScope = { kind: 'all' }): Promise<void> {
+  private async check(
+    e: Employee,
+    patch: Patch,
+    scope: EmployeeScope = { kind: 'all' },
+    extended?: ExtensionWrites,
+  ): Promise<void> {
     const refs = EMPLOYEE_FIELDS.flatMap((f) => {
       const value = patch[f.prop];
       return !f.ref || f.byName || value === null || value === undefined
@@ -239,6 +265,7 @@ export class EmployeesService {
     settleTermination(e, await this.clock.today());
     const dates = datesProblem(e.joinedDate, e.terminationDate);
     if (dates) problems.push(dates);
+    problems.push(...(extended?.problems ?? []));
     if (problems.length) throw new ValidationException(problems);
 
     if (
@@ -248,21 +275,7 @@ export class EmployeesService {
     ) {
       throw ValidationException.field('supervisor', 'would create a supervision cycle');
     }
-    await this.assertUnique(e);
-  }
-
-  private async assertUnique(e: Employee): Promise<void> {
-    const others = e.id === undefined ? {} : { id: Not(e.id) };
-    if (await this.employees.exists({ where: { employeeId: e.employeeId, ...others } })) {
-      throw new DomainException('DUPLICATE', `employee_id ${e.employeeId} is already used`, [
-        { field: 'employee_id', message: 'already used' },
-      ]);
-    }
-    if (e.workEmail && (await this.employees.exists({ where: { workEmail: e.workEmail, ...others } }))) {
-      throw new DomainException('DUPLICATE', `work_email ${e.workEmail} is already used`, [
-        { field: 'work_email', message: 'already used' },
-      ]);
-    }
+    await assertUniqueIds(this.employees, e);
   }
 
   /**
@@ -270,12 +283,15 @@ export class EmployeesService {
    * dropped, and a unique violation (a concurrent write took the employee_id or e-mail between
    * the check and the save) becomes 409 DUPLICATE, checked after the transaction rolled back.
    */
-  private async write<T>(e: Employee, run: () => Promise<T>): Promise<T> {
+  private async write<T>(e: Employee, extended: ExtensionWrites, run: () => Promise<T>): Promise<T> {
     this.totals.clear();
     try {
       return await run();
     } catch (err) {
-      if (isUniqueViolation(err)) await this.assertUnique(e);
+      if (isUniqueViolation(err)) {
+        await assertUniqueIds(this.employees, e);
+        await extended.explainConflict(e.id);
+      }
       throw err;
     }
   }

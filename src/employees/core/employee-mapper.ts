@@ -8,6 +8,9 @@ import { EmployeeAccessService, EmployeeScope } from './employee-access.service'
 import { SELF_REFERENCE } from './employee-rules';
 import { EmployeeRefs } from './employee-refs';
 import { CalendarsService } from '../../calendars/calendars.service';
+import { EntityManager } from 'typeorm';
+import { EmployeeHooks } from './employee-hooks';
+import { ExtensionReader } from './employee-extensions';
 
 /** Entity properties an API body sets. */
 export type Patch = Partial<Record<EmployeeField['prop'], unknown>>;
@@ -20,6 +23,7 @@ export class EmployeeMapper {
     private readonly access: EmployeeAccessService,
     private readonly refs: EmployeeRefs,
     private readonly calendars: CalendarsService,
+    private readonly hooks: EmployeeHooks,
   ) {}
 
   /**
@@ -60,12 +64,28 @@ export class EmployeeMapper {
     return patch;
   }
 
-  async toDto(e: Employee): Promise<EmployeeDto> {
-    const nationality = e.nationalityId === null ? null : await this.reference.nameOf('nationalities', e.nationalityId);
+  /**
+   * The employee as `reader` sees it (null: the system), with the properties other modules add
+   * (EmployeeExtension), read in `em` when given (inside a transaction).
+   */
+  async toDto(e: Employee, reader: ExtensionReader, em?: EntityManager): Promise<EmployeeDto> {
+    const [nationality, calendar, extensions] = await Promise.all([
+      e.nationalityId === null ? null : this.reference.nameOf('nationalities', e.nationalityId),
+      // No calendar set: the default's (docs/api/calendars.md).
+      e.calendarId ?? this.calendars.defaultId(),
+      this.extensionsOf(e.id, reader, em),
+    ]);
     const dto: Record<string, unknown> = { id: e.id };
     for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
-    // No calendar set: the default's (docs/api/calendars.md).
-    dto.calendar ??= await this.calendars.defaultId();
+    dto.calendar = calendar;
+    Object.assign(dto, extensions);
     return dto as unknown as EmployeeDto;
+  }
+
+  /** Each extension's property of one employee (`{}` for none, as for an employee without one). */
+  private async extensionsOf(id: number, reader: ExtensionReader, em?: EntityManager): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const ext of this.hooks.extensions) out[ext.property] = (await ext.read(em ?? null, reader, [id], false)).get(id) ?? {};
+    return out;
   }
 }

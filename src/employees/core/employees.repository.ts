@@ -124,6 +124,17 @@ function listAsOfSource(mysql: boolean): RowsSource {
   };
 }
 
+/** What other modules add to the employee list's query (EmployeeExtension's list terms): joins onto `e` and conditions. */
+export interface ListExtras {
+  joins: string[];
+  conditions: Condition[];
+}
+const NO_EXTRAS: ListExtras = { joins: [], conditions: [] };
+
+function withJoins(source: RowsSource, extra: ListExtras): RowsSource {
+  return extra.joins.length ? { ...source, from: `${source.from} ${extra.joins.join(' ')}` } : source;
+}
+
 /** An employee as a payslip shows it; references are ids. */
 /** An employee as a payslip's delivery sees it (deliveryFieldsOf). */
 export interface DeliveryFields {
@@ -232,8 +243,20 @@ export class EmployeesRepository {
     undefined,
     new Date('2026-11-27T10:00:00.500Z'),
   )
-  listPage(scope: EmployeeScope, request: ListRequest, totals?: TotalsCache, updatedSince?: Date): Promise<Page<unknown[]>> {
-    return findRowsPage(this.ds, LIST_SOURCE, request, listConditions(scope, updatedSince), totals);
+  listPage(
+    scope: EmployeeScope,
+    request: ListRequest,
+    totals?: TotalsCache,
+    updatedSince?: Date,
+    extra: ListExtras = NO_EXTRAS,
+  ): Promise<Page<unknown[]>> {
+    return findRowsPage(
+      this.ds,
+      withJoins(LIST_SOURCE, extra),
+      request,
+      [...listConditions(scope, updatedSince), ...extra.conditions],
+      totals,
+    );
   }
 
   /** A page of the employee list in `scope` as it was on `asOf` (LIST_AS_OF_SOURCE). */
@@ -248,13 +271,14 @@ export class EmployeesRepository {
     asOf: string,
     totals?: TotalsCache,
     updatedSince?: Date,
+    extra: ListExtras = NO_EXTRAS,
   ): Promise<Page<unknown[]>> {
     const day: Condition = { sql: 'e.joined_date <= :asOf', params: { asOf } };
     return findRowsPage(
       this.ds,
-      listAsOfSource(this.ds.options.type === 'mysql'),
+      withJoins(listAsOfSource(this.ds.options.type === 'mysql'), extra),
       request,
-      [...listConditions(scope, updatedSince), day],
+      [...listConditions(scope, updatedSince), day, ...extra.conditions],
       totals,
     );
   }

@@ -2,7 +2,7 @@ import { ApiIntOptional } from '../../common/openapi/api-int';
 import { ApiInt } from '../../common/openapi/api-int';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Allow, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { Allow, IsEmail, IsIn, IsObject, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import {
   IsCalendarDate,
   IsCountryCode,
@@ -187,4 +187,20 @@ export class EmployeeListQueryDto extends SearchableListQueryDto {
   as_of?: string;
 
   @UpdatedSince() updated_since?: string;
+}
+
+/**
+ * Adds a property another module brings to employees (EmployeeExtension: custom fields) to the
+ * employee schemas, when that module loads: an optional object on the bodies of POST and PUT (its
+ * content checked by the extension), always there on an employee and on the list's items.
+ */
+export function declareEmployeeProperty(name: string, docs: { body: string; employee: string; item: string }): void {
+  const object = { type: 'object', additionalProperties: true } as const;
+  for (const dto of [CreateEmployeeDto, UpdateEmployeeDto]) {
+    ApiPropertyOptional({ ...object, description: docs.body })(dto.prototype, name);
+    IsOptional()(dto.prototype, name);
+    IsObject({ message: `${name} must be an object` })(dto.prototype, name);
+  }
+  ApiProperty({ ...object, description: docs.employee })(EmployeeDto.prototype, name);
+  ApiProperty({ ...object, description: docs.item })(EmployeeListItemDto.prototype, name);
 }

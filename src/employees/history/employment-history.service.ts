@@ -110,7 +110,7 @@ export class EmploymentHistoryService {
       this.ds,
       employeeId,
       async (em) => {
-        if (ifMatch) await assertEmployeeVersion(em, this.mapper, employeeId, ifMatch);
+        if (ifMatch) await assertEmployeeVersion(em, this.mapper, employeeId, ifMatch, { caller, scope });
         return this.writer.recordIn(em, employeeId, input, caller.id);
       },
       SET_REPLACEMENT,

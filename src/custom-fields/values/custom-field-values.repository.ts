@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { CustomField } from '../entities/custom-field.entity';
+import { StoredValue } from './custom-field-codec';
+import { CustomFieldValue } from './custom-field-value.entity';
+
+/** A stored row as the reads return it. */
+export type ValueRow = Pick<CustomFieldValue, 'fieldId' | 'employeeId' | 'item' | 'text'>;
+
+/** How many rows a multi-row INSERT holds (7 parameters a row). */
+const INSERT_CHUNK = 500;
+
+/** The custom fields' values (issue 66): a row per employee and field, a multiselect's per option. */
+@Injectable()
+export class CustomFieldValuesRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The rows of these fields for these employees, in one query (`em`: inside a transaction). */
+  @RecordSql(null, [1, 2], [10, 11])
+  valuesOf(em: EntityManager | null, fieldIds: readonly number[], employeeIds: readonly number[]): Promise<ValueRow[]> {
+    if (!fieldIds.length || !employeeIds.length) return Promise.resolve([]);
+    return (em ?? this.ds.manager).getRepository(CustomFieldValue).find({
+      select: { fieldId: true, employeeId: true, item: true, text: true },
+      where: { fieldId: In([...fieldIds]), employeeId: employeeIds.length === 1 ? employeeIds[0] : In([...employeeIds]) },
+    });
+  }
+
+  /** Replaces an employee's value of a field with `rows` (none: cleared). */
+  @RecordSql(SAMPLE_MANAGER, 10, 1, [{ item: '', text: 'M', key: 'M', number: null, unique: null }])
+  async replace(em: EntityManager, employeeId: number, fieldId: number, rows: readonly StoredValue[]): Promise<void> {
+    await em.delete(CustomFieldValue, { fieldId, employeeId });
+    await this.insert(
+      em,
+      rows.map((r) => ({ fieldId, employeeId, ...r })),
+    );
+  }
+
+  /** Inserts rows in multi-row INSERTs. */
+  async insert(em: EntityManager, rows: ReadonlyArray<StoredValue & { fieldId: number; employeeId: number }>): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(CustomFieldValue)
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .updateEntity(false)
+        .execute();
+    }
+  }
+
+  /** The employee other than `employeeId` holding this unique value of the field, or null. */
+  @RecordSql(1, 'a'.repeat(64), 10)
+  async uniqueOwner(fieldId: number, unique: string, employeeId: number | undefined): Promise<number | null> {
+    const row = await this.ds.getRepository(CustomFieldValue).findOne({
+      select: { employeeId: true },
+      where: { fieldId, unique, ...(employeeId === undefined ? {} : { employeeId: Not(employeeId) }) },
+    });
+    return row?.employeeId ?? null;
+  }
+
+  /** How many employees hold each of these options of a select field. */
+  @RecordSql(SAMPLE_MANAGER, 1, ['S', 'M'])
+  async optionUse(em: EntityManager, fieldId: number, options: readonly string[]): Promise<Map<string, number>> {
+    if (!options.length) return new Map();
+    const rows = await em
+      .getRepository(CustomFieldValue)
+      .createQueryBuilder('v')
+      .select('v.value_text', 'option')
+      .addSelect('COUNT(*)', 'n')
+      .where('v.field_id = :fieldId AND v.value_text IN (:...options)', { fieldId, options })
+      .groupBy('v.value_text')
+      .getRawMany<{ option: string; n: number | string }>();
+    return new Map(rows.map((r) => [r.option, Number(r.n)]));
+  }
+
+  /** A field's rows after `afterEmployee`, `limit` employees' worth at most, in employee order (a type change reads them in batches). */
+  @RecordSql(SAMPLE_MANAGER, 1, 0, 1000)
+  batchOf(em: EntityManager, fieldId: number, afterEmployee: number, limit: number): Promise<ValueRow[]> {
+    return em
+      .getRepository(CustomFieldValue)
+      .createQueryBuilder('v')
+      .select(['v.fieldId', 'v.employeeId', 'v.item', 'v.text'])
+      .where('v.field_id = :fieldId AND v.employee_id > :afterEmployee', { fieldId, afterEmployee })
+      .andWhere(
+        'v.employee_id <= (SELECT MAX(b.employee_id) FROM (SELECT DISTINCT w.employee_id FROM custom_field_values w ' +
+          'WHERE w.field_id = :fieldId AND w.employee_id > :afterEmployee ORDER BY w.employee_id LIMIT :limit) b)',
+        { limit },
+      )
+      .orderBy('v.employee_id')
+      .addOrderBy('v.item')
+      .getMany();
+  }
+
+  /** Deletes a field's rows of these employees (a type change writes them anew). */
+  async deleteOf(em: EntityManager, fieldId: number, employeeIds: readonly number[]): Promise<void> {
+    if (employeeIds.length) await em.delete(CustomFieldValue, { fieldId, employeeId: In([...employeeIds]) });
+  }
+
+  /** Clears the values of `employee` fields that point to this employee (it is being deleted). */
+  @RecordSql(SAMPLE_MANAGER, 10)
+  async clearReferencesTo(em: EntityManager, employeeId: number): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .delete()
+      .from(CustomFieldValue)
+      .where('value_number = :employeeId', { employeeId })
+      .andWhere(`field_id IN (${em.createQueryBuilder(CustomField, 'f').select('f.id').where("f.type = 'employee'").getQuery()})`)
+      .execute();
+  }
+
+  /** How many employees hold a value of the field. */
+  async holders(em: EntityManager, fieldId: number): Promise<number> {
+    const row = await em
+      .getRepository(CustomFieldValue)
+      .createQueryBuilder('v')
+      .select('COUNT(DISTINCT v.employee_id)', 'n')
+      .where('v.field_id = :fieldId', { fieldId })
+      .getRawOne<{ n: number | string }>();
+    return Number(row?.n ?? 0);
+  }
+}

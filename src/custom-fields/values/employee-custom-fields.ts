@@ -1,0 +1,203 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuthUser } from '../../common/auth/auth-user';
+import { ErrorDetail } from '../../common/errors/domain.exception';
+import { Condition } from '../../common/paging/list-request';
+import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
+import { EmployeeExtension, ExtensionListTerms, ExtensionWrite } from '../../employees/core/employee-extensions';
+import { EmployeesService } from '../../employees/employees.service';
+import { CustomFieldDefinitions } from '../custom-field-definitions';
+import { CustomField } from '../entities/custom-field.entity';
+import { mayEdit, sight, ValueReader } from './custom-field-access';
+import { CustomValue, decode, encode, optionValues, StoredValue } from './custom-field-codec';
+import { filterCondition, sortTerm } from './custom-field-filters';
+import { CustomFieldValuesRepository, ValueRow } from './custom-field-values.repository';
+
+/** The body's property and the list terms' prefix (docs/api/custom-fields.md). */
+export const PROPERTY = 'custom_fields';
+const LIST_PREFIX = 'custom';
+
+/** A field's value of an employee from its rows (null when it has none). */
+export function valueOf(field: CustomField, rows: readonly ValueRow[] | undefined): CustomValue {
+  return decode(field.type, rows ?? [], optionValues(field));
+}
+
+/** Rows grouped by employee, then field. */
+function grouped(rows: readonly ValueRow[]): Map<number, Map<number, ValueRow[]>> {
+  const out = new Map<number, Map<number, ValueRow[]>>();
+  for (const r of rows) {
+    const byField = out.get(r.employeeId) ?? out.set(r.employeeId, new Map()).get(r.employeeId)!;
+    (byField.get(r.fieldId) ?? byField.set(r.fieldId, []).get(r.fieldId)!).push(r);
+  }
+  return out;
+}
+
+/**
+ * Custom fields' values on employees (issue 66): `custom_fields: {<key>: value}` on GET/POST/PUT
+ * /employees and on the list's items, `filters[custom.<key>]` and `sortField=custom.<key>`. The
+ * module registers it with the employees module, which never names custom fields.
+ */
+@Injectable()
+export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
+  readonly property = PROPERTY;
+  readonly listPrefix = LIST_PREFIX;
+
+  constructor(
+    private readonly definitions: CustomFieldDefinitions,
+    private readonly values: CustomFieldValuesRepository,
+    private readonly employees: EmployeesService,
+    private readonly access: EmployeeAccessService,
+  ) {}
+
+  onModuleInit(): void {
+    this.employees.extend(this);
+    // A deleted employee's own values go with it (a cascade); those that point to it are cleared.
+    this.employees.onRemove((em, id) => this.values.clearReferencesTo(em, id));
+  }
+
+  async read(
+    em: EntityManager | null,
+    reader: ValueReader,
+    ids: readonly number[],
+    list: boolean,
+  ): Promise<Map<number, unknown>> {
+    const fields = (await this.definitions.recent()).filter((f) => !list || f.inList);
+    const shown = ids.map(
+      (id) => [id, fields.map((f) => [f, sight(f, reader, id)] as const).filter(([, s]) => s !== 'absent')] as const,
+    );
+    const needed = [...new Set(shown.flatMap(([, fs]) => fs.filter(([, s]) => s === 'value').map(([f]) => f.id)))];
+    const rows = grouped(await this.values.valuesOf(em, needed, ids));
+    return new Map(
+      shown.map(([id, fs]) => [
+        id,
+        Object.fromEntries(fs.map(([f, s]) => [f.key, s === 'hidden' ? null : valueOf(f, rows.get(id)?.get(f.id))])),
+      ]),
+    );
+  }
+
+  async prepare(writer: ValueReader, employeeId: number | undefined, body: unknown): Promise<ExtensionWrite> {
+    const problems: ErrorDetail[] = [];
+    const forbidden: string[] = [];
+    const fields = await this.definitions.fresh();
+    const seen = (f: CustomField) => sight(f, writer, employeeId ?? -1);
+    const byKey = new Map(fields.filter((f) => seen(f) !== 'absent').map((f) => [f.key, f]));
+    const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+    if (!given) return this.refused([{ field: PROPERTY, message: 'must be an object of custom field keys and values' }]);
+    const named = Object.keys(given).map((key) => ({ key, field: Object.hasOwn(given, key) ? byKey.get(key) : undefined }));
+    for (const { key, field } of named)
+      if (!field) problems.push({ field: `${PROPERTY}.${key}`, message: 'is not a custom field' });
+    const known = named.flatMap(({ field }) => (field ? [field] : []));
+    const stored =
+      employeeId === undefined
+        ? []
+        : await this.values.valuesOf(
+            null,
+            known.map((f) => f.id),
+            [employeeId],
+          );
+    const current = grouped(stored).get(employeeId ?? -1) ?? new Map<number, ValueRow[]>();
+    const changes: Array<{ field: CustomField; before: CustomValue; value: CustomValue; rows: StoredValue[] }> = [];
+    for (const field of known) {
+      const name = `${PROPERTY}.${field.key}`;
+      const raw = given[field.key];
+      // A personal value the caller saw as null, sent back as it was read, changes nothing.
+      if (raw === null && seen(field) === 'hidden') continue;
+      const encoded = encode(field, raw);
+      if ('problem' in encoded) {
+        problems.push({ field: name, message: encoded.problem });
+        continue;
+      }
+      const before = valueOf(field, current.get(field.id));
+      if (JSON.stringify(before) === JSON.stringify(encoded.value)) continue;
+      if (encoded.value === null && field.required) problems.push({ field: name, message: 'is required' });
+      if (!mayEdit(field, writer, employeeId)) forbidden.push(name);
+      changes.push({ field, before, value: encoded.value, rows: encoded.rows });
+    }
+    if (employeeId === undefined)
+      for (const field of byKey.values())
+        if (field.required && given[field.key] === undefined)
+          problems.push({ field: `${PROPERTY}.${field.key}`, message: 'is required' });
+    problems.push(...(await this.referenceProblems(writer?.scope ?? { kind: 'all' }, employeeId, changes)));
+    const taken = () => this.takenProblems(changes, employeeId);
+    if (!problems.length) problems.push(...(await taken()));
+    return {
+      changed: changes.map((c) => `${PROPERTY}.${c.field.key}`),
+      forbidden,
+      problems,
+      apply: async (em, id) => {
+        for (const c of changes) await this.values.replace(em, id, c.field.id, c.rows);
+        return {
+          before: Object.fromEntries(changes.map((c) => [c.field.key, c.before])),
+          after: Object.fromEntries(changes.map((c) => [c.field.key, c.value])),
+        };
+      },
+      explainConflict: (id) => this.takenProblems(changes, id),
+    };
+  }
+
+  async listTerms(
+    caller: AuthUser,
+    scope: EmployeeScope,
+    filters: Record<string, unknown>,
+    sortField: string | undefined,
+  ): Promise<ExtensionListTerms> {
+    const fields = await this.definitions.recent();
+    // What a caller filters and sorts by is what it sees of somebody else (a personal field it sees as null is not usable).
+    const usable = new Map(
+      fields.filter((f) => sight(f, { caller, scope }, -1) === 'value').map((f) => [`${LIST_PREFIX}.${f.key}`, f]),
+    );
+    const problems: ErrorDetail[] = [];
+    const conditions: Condition[] = [];
+    Object.entries(filters).forEach(([name, raw], n) => {
+      const field = usable.get(name);
+      if (!field) return problems.push({ field: `filters.${name}`, message: 'is not a custom field you may filter by' });
+      const condition = filterCondition(field, raw, `filters.${name}`, n, problems);
+      if (condition) conditions.push(condition);
+    });
+    if (sortField === undefined) return { joins: [], conditions, problems };
+    const field = usable.get(sortField);
+    const term = field && sortTerm(field);
+    if (!term) problems.push({ field: 'sortField', message: `${sortField} is not a custom field you may sort by` });
+    return { joins: term ? [term.join] : [], conditions, sort: term?.column, problems };
+  }
+
+  private refused(problems: ErrorDetail[]): ExtensionWrite {
+    return {
+      changed: [],
+      forbidden: [],
+      problems,
+      apply: () => Promise.resolve({ before: {}, after: {} }),
+      explainConflict: () => Promise.resolve([]),
+    };
+  }
+
+  /** An `employee` value must name another employee the writer may refer to. */
+  private async referenceProblems(
+    scope: EmployeeScope,
+    self: number | undefined,
+    changes: ReadonlyArray<{ field: CustomField; value: CustomValue }>,
+  ): Promise<ErrorDetail[]> {
+    const problems: ErrorDetail[] = [];
+    for (const { field, value } of changes) {
+      if (field.type !== 'employee' || value === null) continue;
+      if (value === self) problems.push({ field: `${PROPERTY}.${field.key}`, message: 'must be another employee' });
+      else if (!(await this.access.referable(scope, value as number)))
+        problems.push({ field: `${PROPERTY}.${field.key}`, message: 'employee does not exist' });
+    }
+    return problems;
+  }
+
+  /** A unique field's value another employee holds. */
+  private async takenProblems(
+    changes: ReadonlyArray<{ field: CustomField; rows: StoredValue[] }>,
+    employeeId: number | undefined,
+  ): Promise<ErrorDetail[]> {
+    const problems: ErrorDetail[] = [];
+    for (const { field, rows } of changes) {
+      const unique = rows[0]?.unique;
+      if (unique && (await this.values.uniqueOwner(field.id, unique, employeeId)) !== null)
+        problems.push({ field: `${PROPERTY}.${field.key}`, message: 'is already used by another employee' });
+    }
+    return problems;
+  }
+}

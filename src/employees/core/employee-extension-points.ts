@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuthUser } from '../../common/auth/auth-user';
+import { ErrorDetail, ValidationException } from '../../common/errors/domain.exception';
+import { Condition, ListSpec } from '../../common/paging/list-request';
+import { EmployeeListQueryDto } from '../dto/employee.dto';
+import { EmployeeScope } from './employee-access.service';
+import { ExtensionReader } from './employee-extensions';
+import { EmployeeHooks } from './employee-hooks';
+
+/** The writes of every extension property a body names, as one. */
+export interface ExtensionWrites {
+  changed: string[];
+  forbidden: string[];
+  problems: ErrorDetail[];
+  /** Writes them in the employee's transaction: the audit's before and after, by property. */
+  apply(em: EntityManager, employeeId: number): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }>;
+  /** After a unique violation: 400 when one of these writes took a taken value. */
+  explainConflict(employeeId: number | undefined): Promise<void>;
+}
+
+/** A list request's share of the extensions: the query without their filters, the spec with their sort, their joins and conditions. */
+export interface ExtendedList {
+  query: EmployeeListQueryDto;
+  spec: ListSpec;
+  joins: string[];
+  conditions: Condition[];
+}
+
+const NONE: ExtensionWrites = {
+  changed: [],
+  forbidden: [],
+  problems: [],
+  apply: () => Promise.resolve({ before: {}, after: {} }),
+  explainConflict: () => Promise.resolve(),
+};
+
+/** How the employees module reaches the properties other modules add to employees (EmployeeExtension), all of them at once. */
+@Injectable()
+export class EmployeeExtensionPoints {
+  constructor(private readonly hooks: EmployeeHooks) {}
+
+  /** Each extension's checked write of the property `body` carries (none when it carries none). */
+  async prepare(writer: ExtensionReader, employeeId: number | undefined, body: object): Promise<ExtensionWrites> {
+    const source = body as Record<string, unknown>;
+    // A new employee meets every extension (a required custom field), with or without its property.
+    const named = this.hooks.extensions.filter((ext) => source[ext.property] !== undefined || employeeId === undefined);
+    if (!named.length) return NONE;
+    const writes = await Promise.all(named.map((ext) => ext.prepare(writer, employeeId, source[ext.property] ?? {})));
+    return {
+      changed: writes.flatMap((w) => w.changed),
+      forbidden: writes.flatMap((w) => w.forbidden),
+      problems: writes.flatMap((w) => w.problems),
+      async apply(em, id) {
+        const before: Record<string, unknown> = {};
+        const after: Record<string, unknown> = {};
+        for (const [i, w] of writes.entries()) {
+          if (!w.changed.length) continue;
+          const done = await w.apply(em, id);
+          before[named[i].property] = done.before;
+          after[named[i].property] = done.after;
+        }
+        return { before, after };
+      },
+      async explainConflict(id) {
+        const problems = (await Promise.all(writes.map((w) => w.explainConflict(id)))).flat();
+        if (problems.length) throw new ValidationException(problems);
+      },
+    };
+  }
+
+  /**
+   * GET /employees' filters and sort that belong to an extension (`filters[custom.badge]`,
+   * `sortField=custom.badge`), taken out of the query for the list's own parsing; 400 for one the
+   * caller may not use, named as the request names it.
+   */
+  async list(caller: AuthUser, scope: EmployeeScope, query: EmployeeListQueryDto, base: ListSpec): Promise<ExtendedList> {
+    const out: ExtendedList = { query, spec: base, joins: [], conditions: [] };
+    if (!this.hooks.extensions.length) return out;
+    let filters: Record<string, unknown> | undefined;
+    try {
+      const parsed: unknown = query.filters === undefined ? undefined : JSON.parse(query.filters);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) filters = parsed as Record<string, unknown>;
+    } catch {
+      // The list's own parsing reports a malformed filter.
+    }
+    const problems: ErrorDetail[] = [];
+    const rest = { ...filters };
+    for (const ext of this.hooks.extensions) {
+      const prefix = `${ext.listPrefix}.`;
+      const own = Object.fromEntries(Object.entries(filters ?? {}).filter(([name]) => name.startsWith(prefix)));
+      const sortField = query.sortField?.startsWith(prefix) ? query.sortField : undefined;
+      if (!Object.keys(own).length && !sortField) continue;
+      for (const name of Object.keys(own)) delete rest[name];
+      const terms = await ext.listTerms(caller, scope, own, sortField);
+      problems.push(...terms.problems);
+      out.joins.push(...terms.joins);
+      out.conditions.push(...terms.conditions);
+      if (sortField && terms.sort) out.spec = { ...out.spec, sortFields: { ...out.spec.sortFields, [sortField]: terms.sort } };
+    }
+    if (problems.length) throw new ValidationException(problems);
+    if (filters) out.query = { ...query, filters: Object.keys(rest).length ? JSON.stringify(rest) : undefined };
+    return out;
+  }
+
+  /** Adds the extension properties list items carry (those marked for lists) to a page's items, in one read each. */
+  async addListed(reader: ExtensionReader, items: ReadonlyArray<{ id: number }>): Promise<void> {
+    if (!items.length) return;
+    const ids = items.map((i) => i.id);
+    for (const ext of this.hooks.extensions) {
+      const values = await ext.read(null, reader, ids, true);
+      for (const item of items) (item as Record<string, unknown>)[ext.property] = values.get(item.id) ?? {};
+    }
+  }
+
+  /** Every extension property of an employee as the audit records it (all of it, read in `em`). */
+  async recorded(em: EntityManager, id: number): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const ext of this.hooks.extensions) out[ext.property] = (await ext.read(em, null, [id], false)).get(id) ?? {};
+    return out;
+  }
+}
