@@ -121,7 +121,7 @@ describe('custom fields: values on employees', () => {
         400,
         field,
       ]);
-    expect(await refusal(admin, id, [] as unknown as object)).toEqual([400, 'custom_fields']);
+    expect(await refusal(admin, id, [])).toEqual([400, 'custom_fields']);
     expect(await custom(admin, id)).toEqual(before);
   });
 

@@ -54,7 +54,7 @@ describe('employees', () => {
       });
       const created = await call('POST', '/employees', admin, body);
       expect(created.statusCode).toBe(200);
-      const expected = { ...body, nationality: 'German', termination_date: null };
+      const expected = { ...body, nationality: 'German', termination_date: null, custom_fields: {} };
       expect(created.json().data).toEqual({ id: expect.any(Number), ...expected });
       const got = await call('GET', `/employees/${created.json().data.id}`, admin);
       expect(got.json().data).toEqual(created.json().data);
@@ -164,14 +164,15 @@ describe('employees', () => {
         .data.map((e) => e.id)
         .sort((a, b) => a - b);
 
-    it('list items carry exactly the seed list fields', async () => {
+    it('list items carry exactly the seed list fields and the custom fields', async () => {
       const res = await call(
         'GET',
         `/employees?filters=${encodeURIComponent(JSON.stringify({ supervisor: c.emp.manager }))}`,
         admin,
       );
       expect(Object.keys(res.json().data[0]).sort()).toEqual(
-        ['id', 'employee_id', 'first_name', 'last_name', 'work_email', 'job_title', 'department', 'status'].sort(),
+        // and the custom fields marked for lists (docs/api/custom-fields.md)
+        ['id', 'employee_id', 'first_name', 'last_name', 'work_email', 'job_title', 'department', 'status', 'custom_fields'].sort(),
       );
       expect(typeof res.json().data[0].department).toBe('number');
     });

@@ -5676,6 +5676,10 @@ export interface components {
             department: number | null;
             /** @enum {string} */
             status: "Active" | "Terminated";
+            /** @description the values of the custom fields marked in_list that the caller sees, by key */
+            custom_fields: {
+                [key: string]: unknown;
+            };
         };
         CurrentEmployeeDto: {
             /**
@@ -5820,6 +5824,10 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @description the values of the custom fields the caller sees, by key (null: none, or a personal value it may not see) */
+            custom_fields: {
+                [key: string]: unknown;
+            };
         };
         CreateEmployeeDto: {
             /** @example E0042 */
@@ -5938,6 +5946,10 @@ export interface components {
              * @enum {string}
              */
             status?: "Active" | "Terminated";
+            /** @description custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md) */
+            custom_fields?: {
+                [key: string]: unknown;
+            };
         };
         UpdateEmployeeDto: {
             /** @example E0042 */
@@ -6055,6 +6067,10 @@ export interface components {
             status?: "Active" | "Terminated";
             /** @description ignored */
             id?: number | string;
+            /** @description custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md) */
+            custom_fields?: {
+                [key: string]: unknown;
+            };
         };
         EmployeeDeletedDto: {
             /**
