@@ -21,6 +21,17 @@ describe('custom fields: values on employees', () => {
     return [res.statusCode, ...(res.json().error?.details ?? []).map((d: { field: string }) => d.field)];
   };
 
+  /** The fixture company's employees among a list's answer, in its order. */
+  const ids = async (token: string, query: string) => {
+    const res = await call('GET', `/employees?limit=500&${query}`, token);
+    expect([query, res.statusCode]).toEqual([query, 200]);
+    const mine = [c.emp.manager, c.emp.report1, c.emp.report2, c.emp.grandReport, c.emp.outsider];
+    return res
+      .json()
+      .data.filter((e: { id: number }) => mine.includes(e.id))
+      .map((e: { id: number }) => e.id);
+  };
+
   beforeAll(async () => {
     t = await createTestApp();
     c = await buildCompany(t.app);
@@ -253,5 +264,69 @@ describe('custom fields: values on employees', () => {
     expect(audit[0].changes).toEqual({ custom_fields: [{ buddy: null }, { buddy: temp.id }] });
     await ok('DELETE', `/employees/${temp.id}`, admin);
     expect((await custom(admin, c.emp.outsider)).buddy).toBeNull();
+  });
+
+  it('changing a definition: an option in use stays (409 with the count), a new type converts what fits and refuses the rest (409 naming employees), a deleted field is recorded in each audit', async () => {
+    const code = await ok('POST', '/custom-fields', admin, { key: 'code', label: 'Code', type: 'text' });
+    await ok('PUT', `/employees/${c.emp.manager}`, admin, { custom_fields: { code: '17' } });
+    await ok('PUT', `/employees/${c.emp.report2}`, admin, { custom_fields: { code: 'x9' } });
+    const change = (id: number, body: object) => call('PUT', `/custom-fields/${id}`, admin, body);
+    // "x9" is no integer: refused, nothing converted.
+    const refused = await change(code.id, { type: 'integer' });
+    expect([refused.statusCode, refused.json().error.code, refused.json().error.details[0].field]).toEqual([
+      409,
+      'CONFLICT',
+      'type',
+    ]);
+    expect(refused.json().error.message).toBe(
+      `Values not of the type integer: 1 (employees ${c.emp.report2}); change them first`,
+    );
+    expect((await custom(admin, c.emp.manager)).code).toBe('17');
+    // Once it fits, the values are integers.
+    await ok('PUT', `/employees/${c.emp.report2}`, admin, { custom_fields: { code: '18' } });
+    expect((await ok('PUT', `/custom-fields/${code.id}`, admin, { type: 'integer' })).type).toBe('integer');
+    expect((await custom(admin, c.emp.manager)).code).toBe(17);
+    expect(await ids(admin, 'filters[custom.code]=17..18')).toEqual([c.emp.manager, c.emp.report2]);
+    // Made unique while two employees share a value: refused; made unique when they do not: kept.
+    await ok('PUT', `/employees/${c.emp.report2}`, admin, { custom_fields: { code: 17 } });
+    const shared = await change(code.id, { unique: true });
+    expect([shared.statusCode, shared.json().error.details[0].field]).toEqual([409, 'unique']);
+    await ok('PUT', `/employees/${c.emp.report2}`, admin, { custom_fields: { code: 18 } });
+    await ok('PUT', `/custom-fields/${code.id}`, admin, { unique: true });
+    expect(await refusal(admin, c.emp.report2, { code: 17 })).toEqual([400, 'custom_fields.code']);
+    // An option in use cannot be removed; one not in use can.
+    const size = fields.size;
+    const inUse = await change(size.id, {
+      options: [
+        { value: 'M', label: 'Medium' },
+        { value: 'L', label: 'Large' },
+      ],
+    });
+    expect([inUse.statusCode, inUse.json().error.code]).toEqual([409, 'IN_USE']);
+    expect(inUse.json().error.details[0].message).toBe('still in use: S (1)');
+    await ok('PUT', `/custom-fields/${size.id}`, admin, {
+      options: [
+        { value: 'S', label: 'Small' },
+        { value: 'M', label: 'Medium' },
+        { value: 'L', label: 'Large' },
+        { value: 'XL', label: 'Extra large' },
+      ],
+    });
+    await ok('PUT', `/custom-fields/${size.id}`, admin, {
+      options: [
+        { value: 'S', label: 'Small' },
+        { value: 'M', label: 'Medium' },
+        { value: 'L', label: 'Large' },
+      ],
+    });
+    // Deleting a field: each holder's audit records the value it had, then the values are gone.
+    await ok('DELETE', `/custom-fields/${code.id}`, admin);
+    const audit = await ok(
+      'GET',
+      `/audit-log?filters[resource]=employees&filters[resource_id]=${c.emp.manager}&sortOrder=descend&limit=1`,
+      admin,
+    );
+    expect(audit[0].changes).toEqual({ custom_fields: [{ code: 17 }, { code: null }] });
+    expect(await custom(admin, c.emp.manager)).not.toHaveProperty('code');
   });
 });

@@ -12,6 +12,7 @@ import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomFieldValue } from './values/custom-field-value.entity';
 import { CustomFieldValuesRepository } from './values/custom-field-values.repository';
 import { EmployeeCustomFields, PROPERTY } from './values/employee-custom-fields';
+import { DefinitionChanges } from './values/definition-changes';
 
 declareApiTag(
   'Custom fields',
@@ -43,6 +44,7 @@ declareEmployeeProperty(PROPERTY, {
     CustomFieldDefinitions,
     CustomFieldValuesRepository,
     EmployeeCustomFields,
+    DefinitionChanges,
   ],
   exports: [CustomFieldsService],
 })

@@ -18,6 +18,7 @@ import {
 } from './dto/custom-fields.dto';
 import { CustomFieldsRepository } from './custom-fields.repository';
 import { CustomFieldDefinitions } from './custom-field-definitions';
+import { DefinitionChanges } from './values/definition-changes';
 import { CustomField, DEFAULT_AUDIENCE, SELECT_TYPES, UNIQUE_TYPES } from './entities/custom-field.entity';
 
 export const CUSTOM_FIELD_LIST: ListSpec = {
@@ -55,6 +56,7 @@ export class CustomFieldsService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: CustomFieldsRepository,
     private readonly definitions: CustomFieldDefinitions,
+    private readonly changes: DefinitionChanges,
   ) {}
 
   async list(caller: AuthUser, query: ListQueryDto): Promise<Page<CustomFieldDto>> {
@@ -116,6 +118,7 @@ export class CustomFieldsService {
       if (dto.key !== undefined && dto.key !== field.key)
         throw ValidationException.field('key', 'is immutable: it names the values everywhere');
       const before = toCustomFieldDto(field);
+      const previous = { ...field };
       if (dto.label !== undefined) field.label = dto.label;
       if (dto.type !== undefined) field.type = dto.type;
       if (dto.options !== undefined) field.options = dto.options;
@@ -130,6 +133,7 @@ export class CustomFieldsService {
       if (dto.position !== undefined) field.position = dto.position;
       if (dto.description !== undefined) field.description = dto.description;
       checkDefinition(field);
+      await this.changes.changed(em, previous, field);
       const saved = await em.save(CustomField, field);
       await recordAudit(em, {
         action: 'update',
@@ -146,6 +150,7 @@ export class CustomFieldsService {
     return this.changing(async (em) => {
       const field = await em.findOne(CustomField, { where: { id } });
       if (!field) throw new NotFoundException('Custom field');
+      await this.changes.removing(em, field);
       await em.delete(CustomField, { id });
       await recordAudit(em, { action: 'delete', resource: 'custom_fields', resourceId: id, before: toCustomFieldDto(field) });
       return { id };

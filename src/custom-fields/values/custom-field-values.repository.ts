@@ -110,6 +110,22 @@ export class CustomFieldValuesRepository {
       .execute();
   }
 
+  /** Which of these employee ids exist (a type change to `employee` reads its ids). */
+  async existingEmployees(em: EntityManager, ids: readonly number[]): Promise<Set<number>> {
+    const found = new Set<number>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const chunk = ids.slice(i, i + INSERT_CHUNK);
+      const rows = await em
+        .createQueryBuilder()
+        .select('e.id', 'id')
+        .from('employees', 'e')
+        .where('e.id IN (:...chunk)', { chunk })
+        .getRawMany<{ id: number | string }>();
+      for (const r of rows) found.add(Number(r.id));
+    }
+    return found;
+  }
+
   /** How many employees hold a value of the field. */
   async holders(em: EntityManager, fieldId: number): Promise<number> {
     const row = await em
