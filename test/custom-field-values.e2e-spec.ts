@@ -1,5 +1,6 @@
 import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app';
 import { buildCompany, Company } from './helpers/company';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 
 type Field = { id: number; key: string };
 
@@ -328,5 +329,29 @@ describe('custom fields: values on employees', () => {
     );
     expect(audit[0].changes).toEqual({ custom_fields: [{ code: 17 }, { code: null }] });
     expect(await custom(admin, c.emp.manager)).not.toHaveProperty('code');
+  });
+
+  it('the change feed carries the custom fields an employee event changed, as the reader sees them: everything to an Admin, what its level sees to a Manager', async () => {
+    await t.app.get(OutboxRelay).drain();
+    const start = (await call('GET', '/events?limit=1000', admin)).json().next_after;
+    await ok('PUT', `/employees/${c.emp.report1}`, admin, {
+      custom_fields: { cost_centre: 'CC-9', visa_expiry: '2028-01-31', desks: 3 },
+    });
+    await t.app.get(OutboxRelay).drain();
+    const changed = async (token: string) => {
+      const res = await call('GET', `/events?after=${start}&types=employee.updated`, token);
+      expect(res.statusCode).toBe(200);
+      const event = res.json().data.find((e: { data: { id: number } }) => e.data.id === c.emp.report1);
+      return event.data.changes.custom_fields;
+    };
+    expect(await changed(admin)).toEqual([
+      { cost_centre: 'CC-7', visa_expiry: '2027-03-31', desks: 5 },
+      { cost_centre: 'CC-9', visa_expiry: '2028-01-31', desks: 3 },
+    ]);
+    // The Manager: no Admin-only field, the personal one null.
+    expect(await changed(c.users.manager.token)).toEqual([
+      { visa_expiry: null, desks: 5 },
+      { visa_expiry: null, desks: 3 },
+    ]);
   });
 });

@@ -7,7 +7,11 @@ export interface FeedItem {
   data: Record<string, unknown>;
 }
 
-/** Whether the caller may read each item of a page (of one rule's events), as its module's REST routes would let it. */
+/**
+ * Whether the caller may read each item of a page (of one rule's events), as its module's REST
+ * routes would let it; a rule may also take out of an item's `data` what the caller may not read
+ * of it (the custom fields' values an employee event carries).
+ */
 export type FeedReadRule = (caller: AuthUser, items: FeedItem[]) => Promise<boolean[]>;
 
 /**
@@ -18,25 +22,26 @@ export type FeedReadRule = (caller: AuthUser, items: FeedItem[]) => Promise<bool
  */
 @Injectable()
 export class FeedReadRules {
-  private readonly rules = new Map<string, FeedReadRule>();
+  private readonly rules = new Map<string, FeedReadRule[]>();
 
-  /** `prefix` such as "document." (the module's events). */
+  /** `prefix` such as "document." (the module's events); several rules of one prefix must all let an item through. */
   register(prefix: string, rule: FeedReadRule): void {
-    if (this.rules.has(prefix)) throw new Error(`a feed read rule for ${prefix} is registered already`);
-    this.rules.set(prefix, rule);
+    const rules = this.rules.get(prefix) ?? [];
+    rules.push(rule);
+    this.rules.set(prefix, rules);
   }
 
   /** Which items the caller may read, in order. */
   async readable(caller: AuthUser, items: FeedItem[]): Promise<boolean[]> {
     const out = items.map(() => true);
-    for (const [prefix, rule] of this.rules) {
+    for (const [prefix, rule] of [...this.rules].flatMap(([p, rules]) => rules.map((r) => [p, r] as const))) {
       const at = items.flatMap((item, i) => (item.event.startsWith(prefix) ? [i] : []));
       if (!at.length) continue;
       const answers = await rule(
         caller,
         at.map((i) => items[i]),
       );
-      at.forEach((i, k) => (out[i] = answers[k] === true));
+      at.forEach((i, k) => (out[i] &&= answers[k] === true));
     }
     return out;
   }

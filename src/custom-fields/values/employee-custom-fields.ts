@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail } from '../../common/errors/domain.exception';
+import { FeedItem, FeedReadRules } from '../../common/outbox/feed-read-rules';
 import { Condition } from '../../common/paging/list-request';
 import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
 import { EmployeeExtension, ExtensionListTerms, ExtensionWrite } from '../../employees/core/employee-extensions';
@@ -47,12 +48,42 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     private readonly values: CustomFieldValuesRepository,
     private readonly employees: EmployeesService,
     private readonly access: EmployeeAccessService,
+    private readonly feedRules: FeedReadRules,
   ) {}
 
   onModuleInit(): void {
     this.employees.extend(this);
     // A deleted employee's own values go with it (a cascade); those that point to it are cleared.
     this.employees.onRemove((em, id) => this.values.clearReferencesTo(em, id));
+    // The change feed shows an employee event's custom fields as GET /employees/{id} would.
+    this.feedRules.register('employee.', (caller, items) => this.redact(caller, items));
+  }
+
+  /** Takes out of employee events' changes the custom fields the caller does not see (a personal one it sees as null: null). */
+  private async redact(caller: AuthUser, items: FeedItem[]): Promise<boolean[]> {
+    if (caller.level === 'Admin') return items.map(() => true);
+    const reader = { caller, scope: await this.access.scopeOf(caller) };
+    const fields = new Map((await this.definitions.recent()).map((f) => [f.key, f]));
+    for (const { data } of items) {
+      const changes = data.changes as Record<string, [unknown, unknown]> | undefined;
+      const values = changes?.[PROPERTY];
+      if (!changes || !Array.isArray(values)) continue;
+      const employee = Number(data.employee ?? data.id);
+      const shown = (side: unknown) => {
+        if (side === null || typeof side !== 'object') return side;
+        const out: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(side)) {
+          const field = fields.get(key);
+          const seen = field ? sight(field, reader, employee) : 'absent';
+          if (seen !== 'absent') out[key] = seen === 'hidden' ? null : value;
+        }
+        return out;
+      };
+      const [before, after] = values.map(shown);
+      if (Object.keys((after ?? before ?? {})).length) changes[PROPERTY] = [before, after];
+      else delete changes[PROPERTY];
+    }
+    return items.map(() => true);
   }
 
   async read(
