@@ -354,4 +354,29 @@ describe('custom fields: values on employees', () => {
       { visa_expiry: null, desks: 3 },
     ]);
   });
+
+  it('an export has a column per custom field the caller sees, headed by its key, a multiselect\'s options joined by ";"', async () => {
+    await ok('PUT', `/employees/${c.emp.report1}`, admin, { custom_fields: { languages: ['de', 'en'] } });
+    const csv = async (token: string) => {
+      const res = await call('GET', '/employees?format=csv', token);
+      expect(res.statusCode).toBe(200);
+      const [header, ...rows] = res.body.trim().split('\r\n');
+      const names = header.split(',');
+      const row = rows.map((r) => r.split(',')).find((cells) => cells[0] === String(c.emp.report1))!;
+      return Object.fromEntries(names.map((n, k) => [n, row[k]]));
+    };
+    const byAdmin = await csv(admin);
+    expect(byAdmin).toMatchObject({
+      employee_id: expect.any(String),
+      badge: 'B-100',
+      languages: 'de;en',
+      cost_centre: 'CC-9',
+      size: 'M',
+    });
+    expect(byAdmin).not.toHaveProperty('custom_fields');
+    // The Manager's file: no Admin-only column, the personal one empty.
+    const byManager = await csv(c.users.manager.token);
+    expect(byManager).not.toHaveProperty('cost_centre');
+    expect(byManager).toMatchObject({ visa_expiry: '', size: 'M' });
+  });
 });

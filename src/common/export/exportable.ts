@@ -57,6 +57,39 @@ export function exportColumns(item: Type<unknown>): ExportColumn[] {
   });
 }
 
+/** Whether an item DTO's property is documented as an object of named values (custom_fields): exported as a column per name. */
+function isObjectColumn(item: Type<unknown>, field: string): boolean {
+  const meta = Reflect.getMetadata('swagger/apiModelProperties', item.prototype as object, field) as
+    { type?: unknown } | undefined;
+  return meta?.type === 'object';
+}
+
+/**
+ * The columns of a list's export: an object property (custom_fields) becomes a column per name it
+ * holds in the first item, headed by the name (docs/api/exports.md), and is left out of an empty export.
+ */
+function sheetColumns(
+  item: Type<unknown>,
+  columns: readonly ExportColumn[],
+  first: Record<string, unknown> | undefined,
+): ExportColumn[] {
+  return columns.flatMap((c) => {
+    if (!isObjectColumn(item, c.field)) return [c];
+    const names = Object.keys((first?.[c.field] as object | null | undefined) ?? {});
+    return names.map((name) => ({ field: `${c.field}.${name}`, header: name, kind: 'other' as const }));
+  });
+}
+
+/** An item with its object properties' values also under "<property>.<name>" (a list's values joined by ";"). */
+function flattened(item: Record<string, unknown>, objectFields: readonly string[]): Record<string, unknown> {
+  if (!objectFields.length) return item;
+  const out = { ...item };
+  for (const field of objectFields)
+    for (const [name, value] of Object.entries((item[field] as Record<string, unknown> | null) ?? {}))
+      out[`${field}.${name}`] = Array.isArray(value) ? value.join(';') : value;
+  return out;
+}
+
 /** The format a list request asks for as a file: `format=csv|xlsx`, or `Accept: text/csv` or the XLSX type without JSON; null for a JSON page. */
 export function exportFormat(request: FastifyRequest): ExportFormat | null {
   const query = request.query as Record<string, unknown>;
@@ -148,6 +181,8 @@ async function serveExport(
   };
   const item = spec.item;
   const listColumns = 'sheet' in item ? [] : exportColumns(item);
+  const objectFields = 'sheet' in item ? [] : listColumns.filter((c) => isObjectColumn(item, c.field)).map((c) => c.field);
+  let columns: ExportColumn[] | null = null;
   const read = async (
     page: number,
   ): Promise<{ status: number; body: string; headers: Record<string, unknown>; sheet?: SheetPage }> => {
@@ -160,8 +195,8 @@ async function serveExport(
       'sheet' in item
         ? item.sheet(answer.data)
         : {
-            columns: listColumns,
-            items: answer.data as Array<Record<string, unknown>>,
+            columns: (columns ??= sheetColumns(item, listColumns, (answer.data as Array<Record<string, unknown>>)[0])),
+            items: (answer.data as Array<Record<string, unknown>>).map((row) => flattened(row, objectFields)),
             nextPage: answer.nextPage ?? null,
           };
     return { status: 200, body: '', headers: res.headers, sheet };
@@ -188,8 +223,7 @@ async function serveExport(
     );
   };
   const out = new PassThrough();
-  const columns = first.sheet.columns;
-  const writer = await sheetWriter(out, format, columns, spec.resource);
+  const writer = await sheetWriter(out, format, first.sheet.columns, spec.resource);
   const pump = async () => {
     let rows = 0;
     try {

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail, ValidationException } from '../../common/errors/domain.exception';
 import { Condition, ListSpec } from '../../common/paging/list-request';
+import { exportPageSize } from '../../common/paging/export-paging';
 import { EmployeeListQueryDto } from '../dto/employee.dto';
 import { EmployeeScope } from './employee-access.service';
 import { ExtensionReader } from './employee-extensions';
@@ -103,12 +104,17 @@ export class EmployeeExtensionPoints {
     return out;
   }
 
-  /** Adds the extension properties list items carry (those marked for lists) to a page's items, in one read each. */
+  /**
+   * Adds the extension properties list items carry to a page's items, in one read each: what is
+   * marked for lists on a page, everything the caller sees on an export's page (a CSV or XLSX file
+   * has every custom field the caller sees, a column each).
+   */
   async addListed(reader: ExtensionReader, items: ReadonlyArray<{ id: number }>): Promise<void> {
     if (!items.length) return;
     const ids = items.map((i) => i.id);
+    const exported = exportPageSize() !== undefined;
     for (const ext of this.hooks.extensions) {
-      const values = await ext.read(null, reader, ids, true);
+      const values = await ext.read(null, reader, ids, !exported);
       for (const item of items) (item as Record<string, unknown>)[ext.property] = values.get(item.id) ?? {};
     }
   }
