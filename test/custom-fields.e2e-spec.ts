@@ -78,6 +78,9 @@ describe('custom fields: definitions', () => {
     expect(await refused('POST', '/custom-fields', { ...base, key: 'Bad-Key' })).toEqual([400, 'key']);
     expect(await refused('POST', '/custom-fields', { ...base, key: `k${'x'.repeat(40)}` })).toEqual([400, 'key']);
     expect(await refused('POST', '/custom-fields', { ...base, key: 'badge' })).toEqual([400, 'key']);
+    // An employee's own field names head their columns in files.
+    expect(await refused('POST', '/custom-fields', { ...base, key: 'status' })).toEqual([400, 'key']);
+    expect(await refused('POST', '/custom-fields', { ...base, key: 'effective_date' })).toEqual([400, 'key']);
     expect(await refused('POST', '/custom-fields', { ...base, key: 'z1', type: 'colour' })).toEqual([400, 'type']);
     expect(await refused('POST', '/custom-fields', { ...base, key: 'z2', type: 'multiselect' })).toEqual([400, 'options']);
     expect(await refused('POST', '/custom-fields', { ...base, key: 'z3', options: [{ value: 'a', label: 'A' }] })).toEqual([

@@ -19,6 +19,8 @@ import {
 import { CustomFieldsRepository } from './custom-fields.repository';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { DefinitionChanges } from './values/definition-changes';
+import { exportColumns } from '../common/export/exportable';
+import { EmployeeDto } from '../employees/dto/employee.dto';
 import { CustomField, DEFAULT_AUDIENCE, SELECT_TYPES, UNIQUE_TYPES } from './entities/custom-field.entity';
 
 export const CUSTOM_FIELD_LIST: ListSpec = {
@@ -80,6 +82,8 @@ export class CustomFieldsService {
   }
 
   private async insert(dto: CreateCustomFieldDto): Promise<CustomFieldDto> {
+    // A file's column is headed by the key: it cannot be the name of an employee's own field.
+    if (employeeNames().has(dto.key)) throw ValidationException.field('key', `"${dto.key}" is the name of an employee field`);
     return this.changing(async (em) => {
       const count = await em.count(CustomField);
       if (count >= CUSTOM_FIELD_LIMITS.fields)
@@ -166,6 +170,9 @@ export class CustomFieldsService {
     }
   }
 }
+
+/** An employee's own property names, and the import's effective_date: the headers a custom field's column must not take. */
+const employeeNames = () => new Set([...exportColumns(EmployeeDto).map((c) => c.field), 'effective_date']);
 
 /** The rules that tie a definition's properties together: options for the selects only, unique for single comparable values. */
 function checkDefinition(field: CustomField): void {

@@ -80,7 +80,7 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
         return out;
       };
       const [before, after] = values.map(shown);
-      if (Object.keys((after ?? before ?? {})).length) changes[PROPERTY] = [before, after];
+      if (Object.keys(after ?? before ?? {}).length) changes[PROPERTY] = [before, after];
       else delete changes[PROPERTY];
     }
     return items.map(() => true);
