@@ -523,4 +523,39 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     };
     expect(week.days.length).toBeGreaterThan(27);
   });
+
+  it('has five custom fields with values: a select in lists, a personal date a Manager sees as null (issue 66)', async () => {
+    const tokenOf = async (username: string) =>
+      bearer((await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername(username))!)).access_token);
+    const admin = await tokenOf('admin');
+    const api = async (url: string, token = admin) => {
+      const res = await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: token });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      return res.json().data;
+    };
+    const fields = (await api('/custom-fields')) as Array<{ key: string; type: string }>;
+    expect(fields.map((f) => [f.key, f.type])).toEqual([
+      ['tshirt_size', 'select'],
+      ['remote_allowance', 'decimal'],
+      ['visa_expiry', 'date'],
+      ['remote_worker', 'boolean'],
+      ['buddy', 'employee'],
+    ]);
+    const list = (await api('/employees?limit=500')) as Array<{ id: number; custom_fields: Record<string, unknown> }>;
+    expect(list.every((e) => ['S', 'M', 'L', 'XL'].includes(e.custom_fields.tshirt_size as string))).toBe(true);
+    const withVisa = (await api('/employees?limit=500&filters[custom.visa_expiry]=2027-01-01..')) as Array<{ id: number }>;
+    expect(withVisa.length).toBeGreaterThan(3);
+    expect(((await api('/employees?limit=500&filters[custom.buddy]=null')) as unknown[]).length).toBeLessThan(list.length);
+    // The manager user's reports: their visa expiry is personal, null to it.
+    const manager = await tokenOf('manager');
+    const reports = (await api('/employees?limit=500', manager)) as Array<{ id: number }>;
+    const seen = await Promise.all(
+      reports.map(async (r) => ((await api(`/employees/${r.id}`, manager)) as { custom_fields: object }).custom_fields),
+    );
+    const byAdmin = await Promise.all(
+      reports.map(async (r) => ((await api(`/employees/${r.id}`)) as { custom_fields: { visa_expiry: unknown } }).custom_fields),
+    );
+    expect(byAdmin.filter((v) => v.visa_expiry !== null).length).toBeGreaterThan(0);
+    expect(seen.every((v) => 'visa_expiry' in v && v.visa_expiry === null)).toBe(true);
+  });
 });

@@ -1,0 +1,51 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthUser } from '../../common/auth/auth-user';
+import { CustomFieldsService } from '../../custom-fields/custom-fields.service';
+import { Employee } from '../../employees/entities/employee.entity';
+import { EmployeesService } from '../../employees/employees.service';
+import { UpdateEmployeeDto } from '../../employees/dto/employee.dto';
+
+const SIZES = ['S', 'M', 'L', 'XL'];
+
+/**
+ * The demo's custom fields (issue 66, docs/api/custom-fields.md): a T-shirt size (a select shown in
+ * lists), a monthly remote-work allowance (a decimal the Admins keep), a visa expiry (a personal
+ * date, null to Managers), whether the employee works remotely (a boolean each employee sets
+ * itself) and an onboarding buddy (another employee); every employee has values.
+ */
+export async function seedDemoCustomFields(app: INestApplicationContext, actor: AuthUser): Promise<void> {
+  const fields = app.get(CustomFieldsService);
+  const employees = app.get(EmployeesService);
+  await fields.create({
+    key: 'tshirt_size',
+    label: 'T-shirt size',
+    type: 'select',
+    options: SIZES.map((value) => ({ value, label: value })),
+    in_list: true,
+    description: 'For the company hoodie',
+  });
+  await fields.create({
+    key: 'remote_allowance',
+    label: 'Remote-work allowance (per month)',
+    type: 'decimal',
+    visible_to: ['Admin', 'Restricted Admin', 'self'],
+  });
+  await fields.create({ key: 'visa_expiry', label: 'Visa expiry', type: 'date', pii: true });
+  await fields.create({ key: 'remote_worker', label: 'Works remotely', type: 'boolean', editable_by: 'self' });
+  await fields.create({ key: 'buddy', label: 'Onboarding buddy', type: 'employee' });
+
+  const ids = (
+    await app
+      .get(DataSource)
+      .getRepository(Employee)
+      .find({ select: { id: true }, order: { id: 'ASC' } })
+  ).map((e) => e.id);
+  for (const [n, id] of ids.entries()) {
+    const values: Record<string, unknown> = { tshirt_size: SIZES[n % SIZES.length], remote_worker: n % 3 === 0 };
+    if (n % 3 === 0) values.remote_allowance = (50 + (n % 4) * 12.5).toFixed(2);
+    if (n % 7 === 2) values.visa_expiry = `${2027 + (n % 3)}-${String((n % 12) + 1).padStart(2, '0')}-15`;
+    if (n > 0 && n % 5 === 0) values.buddy = ids[n - 1];
+    await employees.update(actor, id, { custom_fields: values } as UpdateEmployeeDto);
+  }
+}
