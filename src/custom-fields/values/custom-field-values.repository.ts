@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { DriverReader } from '../../common/database/driver-reader';
+import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { CustomField } from '../entities/custom-field.entity';
 import { StoredValue } from './custom-field-codec';
 import { CustomFieldValue } from './custom-field-value.entity';
@@ -17,14 +18,35 @@ const INSERT_CHUNK = 500;
 export class CustomFieldValuesRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** The rows of these fields for these employees, in one query (`em`: inside a transaction). */
+  /**
+   * The rows of these fields for these employees, in one query (`em`: inside a transaction).
+   * Outside one, read as plain arrays (DriverReader): an employee's values by its index alone, one
+   * prepared statement for every GET /employees/{id}, the other fields' rows dropped here.
+   */
   @RecordSql(null, [1, 2], [10, 11])
-  valuesOf(em: EntityManager | null, fieldIds: readonly number[], employeeIds: readonly number[]): Promise<ValueRow[]> {
-    if (!fieldIds.length || !employeeIds.length) return Promise.resolve([]);
-    return (em ?? this.ds.manager).getRepository(CustomFieldValue).find({
-      select: { fieldId: true, employeeId: true, item: true, text: true },
-      where: { fieldId: In([...fieldIds]), employeeId: employeeIds.length === 1 ? employeeIds[0] : In([...employeeIds]) },
-    });
+  @RecordSqlAs('one employee', null, [1, 2], [10])
+  async valuesOf(em: EntityManager | null, fieldIds: readonly number[], employeeIds: readonly number[]): Promise<ValueRow[]> {
+    if (!fieldIds.length || !employeeIds.length) return [];
+    if (em)
+      return em.getRepository(CustomFieldValue).find({
+        select: { fieldId: true, employeeId: true, item: true, text: true },
+        where: { fieldId: In([...fieldIds]), employeeId: In([...employeeIds]) },
+      });
+    const one = employeeIds.length === 1;
+    const rows = await DriverReader.of(this.ds).arrays(
+      `SELECT field_id, employee_id, item, value_text FROM custom_field_values WHERE ${
+        one ? 'employee_id = :employee' : 'employee_id IN (:...employees) AND field_id IN (:...fields)'
+      }`,
+      one ? { employee: employeeIds[0] } : { employees: employeeIds, fields: fieldIds },
+    );
+    const wanted = one ? new Set(fieldIds) : null;
+    const out: ValueRow[] = [];
+    for (const [fieldId, employeeId, item, text] of rows) {
+      const field = Number(fieldId);
+      if (!wanted || wanted.has(field))
+        out.push({ fieldId: field, employeeId: Number(employeeId), item: String(item), text: String(text) });
+    }
+    return out;
   }
 
   /** Replaces an employee's value of a field with `rows` (none: cleared). */
