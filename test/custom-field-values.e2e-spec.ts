@@ -230,6 +230,45 @@ describe('custom fields: values on employees', () => {
       c.emp.report1,
       c.emp.manager,
     ]);
+    // Without a value last, whichever the order (read from the values' index); as of a day, first ascending (a NULL).
+    expect(await ids(admin, 'sortField=custom.desks')).toEqual([
+      c.emp.manager,
+      c.emp.report1,
+      c.emp.report2,
+      c.emp.grandReport,
+      c.emp.outsider,
+    ]);
+    expect(await ids(admin, 'sortField=custom.desks&sortOrder=descend')).toEqual([
+      c.emp.report2,
+      c.emp.report1,
+      c.emp.manager,
+      c.emp.grandReport,
+      c.emp.outsider,
+    ]);
+    expect(await ids(admin, 'as_of=2026-06-30&sortField=custom.desks')).toEqual([
+      c.emp.grandReport,
+      c.emp.outsider,
+      c.emp.manager,
+      c.emp.report1,
+      c.emp.report2,
+    ]);
+    // A page that runs past the employees with a value goes on with those without one.
+    const paged = async (page: number) => {
+      const res = await call(
+        'GET',
+        `/employees?limit=2&page=${page}&sortField=custom.desks&filters[department]=${c.departments.engineering},${c.departments.platform},${c.departments.sales}`,
+        admin,
+      );
+      expect(res.statusCode).toBe(200);
+      return res.json().data.map((e: { id: number }) => e.id);
+    };
+    expect([...(await paged(1)), ...(await paged(2)), ...(await paged(3))]).toEqual([
+      c.emp.manager,
+      c.emp.report1,
+      c.emp.report2,
+      c.emp.grandReport,
+      c.emp.outsider,
+    ]);
     // As of a day the values are today's (they are not dated), and the filters work there too.
     expect(await ids(admin, 'as_of=2026-06-30&filters[custom.size]=M')).toEqual([c.emp.report1]);
     const bad = async (token: string, query: string) => {

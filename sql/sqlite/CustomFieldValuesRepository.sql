@@ -36,6 +36,11 @@ SELECT "CustomFieldValue"."employee_id" AS "CustomFieldValue_employee_id", "Cust
   LIMIT 1;
 
 -- CustomFieldValuesRepository.valuesOf
-SELECT "CustomFieldValue"."field_id" AS "CustomFieldValue_field_id", "CustomFieldValue"."employee_id" AS "CustomFieldValue_employee_id", "CustomFieldValue"."item" AS "CustomFieldValue_item", "CustomFieldValue"."value_text" AS "CustomFieldValue_value_text"
-  FROM "custom_field_values" "CustomFieldValue"
-  WHERE (("CustomFieldValue"."field_id" IN (1, 2)) AND ("CustomFieldValue"."employee_id" IN (10, 11)));
+SELECT field_id, employee_id, item, value_text
+  FROM custom_field_values
+  WHERE employee_id IN (?, ?) AND field_id IN (?, ?);
+
+-- CustomFieldValuesRepository.valuesOf (one employee)
+SELECT field_id, employee_id, item, value_text
+  FROM custom_field_values
+  WHERE employee_id = ?;

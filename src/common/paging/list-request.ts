@@ -355,6 +355,65 @@ export async function findRowsPage(
 }
 
 /**
+ * A list's order by a key kept in another table with at most one row a record (a custom field's
+ * value), read in that table's index order: `from` joins the keyed rows to the records (forced to
+ * start from the keys), `key` and `id` are the index's columns after its equal ones; `missing` is
+ * the condition of a record without a key.
+ */
+export interface KeyedOrder {
+  from: string;
+  key: string;
+  id: string;
+  missing: Condition;
+}
+
+/**
+ * findRowsPage ordered by a KeyedOrder: the records with a key in the key's order (its direction,
+ * ties by id), then those without one by id, whichever the direction. A page reads the keyed rows
+ * from the key's index (no sort of the whole list: at 100 000 employees the LEFT JOIN and sort took
+ * 0.8 s a page on MariaDB); only the page that runs past them counts them and reads the rest.
+ */
+export async function findKeyedRowsPage(
+  ds: DataSource,
+  source: RowsSource,
+  keyed: KeyedOrder,
+  req: ListRequest,
+  where: Condition[],
+  totals?: TotalsCache,
+): Promise<Page<unknown[]>> {
+  const conditions = [...where, ...listConditions(ds, req)];
+  const params: Record<string, unknown> = { pageLimit: req.limit, pageOffset: req.offset, ...keyed.missing.params };
+  for (const c of conditions) Object.assign(params, c.params);
+  const whereOf = (cs: Condition[]) => (cs.length ? ` WHERE ${cs.map((c) => `(${c.sql})`).join(' AND ')}` : '');
+  const direction = req.order[0]?.[1] ?? 'ASC';
+  const select = source.select.join(', ');
+  const reader = DriverReader.of(await readerFor(ds));
+  const count = async (sql: string) => Number((await reader.arrays(sql, params))[0]?.[0] ?? 0);
+  const countSql = `SELECT COUNT(*) FROM ${source.from}${whereOf(conditions)}`;
+  const [rows, total] = await Promise.all([
+    reader.arrays(
+      `SELECT ${select} FROM ${keyed.from}${whereOf(conditions)} ORDER BY ${keyed.key} ${direction}, ${keyed.id} ${direction} ` +
+        'LIMIT :pageLimit OFFSET :pageOffset',
+      params,
+    ),
+    totals ? totals.get(JSON.stringify(positional(countSql, params, false)), () => count(countSql)) : count(countSql),
+  ]);
+  if (rows.length < req.limit) {
+    const withKey = await count(`SELECT COUNT(*) FROM ${keyed.from}${whereOf(conditions)}`);
+    params.restLimit = req.limit - rows.length;
+    params.restOffset = Math.max(0, req.offset - withKey);
+    rows.push(
+      ...(await reader.arrays(
+        `SELECT ${select} FROM ${source.from}${whereOf([...conditions, keyed.missing])} ORDER BY ${req.idColumn} ASC ` +
+          'LIMIT :restLimit OFFSET :restOffset',
+        params,
+      )),
+    );
+  }
+  return new Page(rows, total, req.page, req.limit);
+}
+
+/**
  * COUNT(*) of the list's rows (`count`: the list query selecting COUNT(*)). TypeORM's getCount() counts DISTINCT ids, which costs a
  * de-duplication (on SQLite 13 ms instead of 0.1 at 100 000 rows, without a WHERE); list queries
  * join only many-to-one (an employee per record), so every row is one item.

@@ -1,5 +1,5 @@
 import { ErrorDetail } from '../../common/errors/domain.exception';
-import { Condition } from '../../common/paging/list-request';
+import { Condition, KeyedOrder } from '../../common/paging/list-request';
 import { CustomField } from '../entities/custom-field.entity';
 import { encode, fromText, NUMERIC_TYPES, SORTABLE_TYPES } from './custom-field-codec';
 
@@ -98,10 +98,23 @@ export function filterCondition(
   return { sql: parts.map((p) => `(${p})`).join(' OR '), params };
 }
 
-/** The LEFT JOIN and column that sort the employees by a field (one value a row), or null for a type that has none. */
-export function sortTerm(field: CustomField): { join: string; column: string } | null {
+/**
+ * How the employees are sorted by a field (one value a row), or null for a type that has none:
+ * read from the values' index (`keyed`: the employees with a value in its order, then those
+ * without), or, for the list as of a day, by a LEFT JOIN and the column (employees without a value
+ * sort as NULL does there: first ascending).
+ */
+export function sortTerm(field: CustomField, mysql: boolean): { join: string; column: string; keyed: KeyedOrder } | null {
   if (!SORTABLE_TYPES.includes(field.type)) return null;
   // The id is the definition's own integer: written into the SQL, never a client's text.
-  const join = `LEFT JOIN custom_field_values cs ON cs.field_id = ${Number(field.id)} AND cs.employee_id = e.id AND cs.item = ''`;
-  return { join, column: NUMERIC_TYPES.includes(field.type) ? 'cs.value_number' : 'cs.value_key' };
+  const id = Number(field.id);
+  const join = `LEFT JOIN custom_field_values cs ON cs.field_id = ${id} AND cs.employee_id = e.id AND cs.item = ''`;
+  const column = NUMERIC_TYPES.includes(field.type) ? 'cs.value_number' : 'cs.value_key';
+  const keyed: KeyedOrder = {
+    from: `custom_field_values cs ${mysql ? 'STRAIGHT_JOIN' : 'CROSS JOIN'} employees e ON e.id = cs.employee_id AND cs.field_id = ${id} AND cs.item = ''`,
+    key: column,
+    id: 'cs.employee_id',
+    missing: { sql: `e.id NOT IN (SELECT m.employee_id FROM custom_field_values m WHERE m.field_id = ${id})`, params: {} },
+  };
+  return { join, column, keyed };
 }

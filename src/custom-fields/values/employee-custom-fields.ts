@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail } from '../../common/errors/domain.exception';
 import { FeedItem, FeedReadRules } from '../../common/outbox/feed-read-rules';
@@ -49,6 +50,7 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     private readonly employees: EmployeesService,
     private readonly access: EmployeeAccessService,
     private readonly feedRules: FeedReadRules,
+    @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
   onModuleInit(): void {
@@ -187,9 +189,9 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     });
     if (sortField === undefined) return { joins: [], conditions, problems };
     const field = usable.get(sortField);
-    const term = field && sortTerm(field);
+    const term = field && sortTerm(field, this.ds.options.type === 'mysql');
     if (!term) problems.push({ field: 'sortField', message: `${sortField} is not a custom field you may sort by` });
-    return { joins: term ? [term.join] : [], conditions, sort: term?.column, problems };
+    return { joins: term ? [term.join] : [], conditions, sort: term?.column, keyed: term?.keyed, problems };
   }
 
   private refused(problems: ErrorDetail[]): ExtensionWrite {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail, ValidationException } from '../../common/errors/domain.exception';
-import { Condition, ListSpec } from '../../common/paging/list-request';
+import { Condition, KeyedOrder, ListSpec } from '../../common/paging/list-request';
 import { exportPageSize } from '../../common/paging/export-paging';
 import { EmployeeListQueryDto } from '../dto/employee.dto';
 import { EmployeeScope } from './employee-access.service';
@@ -26,6 +26,7 @@ export interface ExtendedList {
   spec: ListSpec;
   joins: string[];
   conditions: Condition[];
+  keyed?: KeyedOrder;
 }
 
 const NONE: ExtensionWrites = {
@@ -98,6 +99,7 @@ export class EmployeeExtensionPoints {
       out.joins.push(...terms.joins);
       out.conditions.push(...terms.conditions);
       if (sortField && terms.sort) out.spec = { ...out.spec, sortFields: { ...out.spec.sortFields, [sortField]: terms.sort } };
+      if (sortField && terms.keyed) out.keyed = terms.keyed;
     }
     if (problems.length) throw new ValidationException(problems);
     if (filters) out.query = { ...query, filters: Object.keys(rest).length ? JSON.stringify(rest) : undefined };

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail } from '../../common/errors/domain.exception';
-import { Condition } from '../../common/paging/list-request';
+import { Condition, KeyedOrder } from '../../common/paging/list-request';
 import { EmployeeScope } from './employee-access.service';
 
 /** Who reads an employee's extension property: a caller (with its scope), or the system (audit, events: everything). */
@@ -26,8 +26,10 @@ export interface ExtensionListTerms {
   /** LEFT JOINs onto the employees `e` (a sort's value). */
   joins: string[];
   conditions: Condition[];
-  /** The sort's column expression, when `sortField` is the extension's. */
+  /** The sort's column expression, when `sortField` is the extension's (over its `joins`). */
   sort?: string;
+  /** The same sort read from the key's index (the list of today; the as-of list takes `sort`). */
+  keyed?: KeyedOrder;
   problems: ErrorDetail[];
 }
 

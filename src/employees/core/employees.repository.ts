@@ -5,8 +5,10 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import {
   Condition,
+  findKeyedRowsPage,
   findPage,
   findRowsPage,
+  KeyedOrder,
   ListRequest,
   ListSpec,
   parseListQuery,
@@ -128,6 +130,7 @@ function listAsOfSource(mysql: boolean): RowsSource {
 export interface ListExtras {
   joins: string[];
   conditions: Condition[];
+  keyed?: KeyedOrder;
 }
 const NO_EXTRAS: ListExtras = { joins: [], conditions: [] };
 
@@ -250,13 +253,10 @@ export class EmployeesRepository {
     updatedSince?: Date,
     extra: ListExtras = NO_EXTRAS,
   ): Promise<Page<unknown[]>> {
-    return findRowsPage(
-      this.ds,
-      withJoins(LIST_SOURCE, extra),
-      request,
-      [...listConditions(scope, updatedSince), ...extra.conditions],
-      totals,
-    );
+    const where = [...listConditions(scope, updatedSince), ...extra.conditions];
+    // Sorted by another module's key (a custom field): read from that key's index.
+    if (extra.keyed) return findKeyedRowsPage(this.ds, LIST_SOURCE, extra.keyed, request, where, totals);
+    return findRowsPage(this.ds, withJoins(LIST_SOURCE, extra), request, where, totals);
   }
 
   /** A page of the employee list in `scope` as it was on `asOf` (LIST_AS_OF_SOURCE). */
