@@ -172,7 +172,17 @@ describe('employees', () => {
       );
       expect(Object.keys(res.json().data[0]).sort()).toEqual(
         // and the custom fields marked for lists (docs/api/custom-fields.md)
-        ['id', 'employee_id', 'first_name', 'last_name', 'work_email', 'job_title', 'department', 'status', 'custom_fields'].sort(),
+        [
+          'id',
+          'employee_id',
+          'first_name',
+          'last_name',
+          'work_email',
+          'job_title',
+          'department',
+          'status',
+          'custom_fields',
+        ].sort(),
       );
       expect(typeof res.json().data[0].department).toBe('number');
     });

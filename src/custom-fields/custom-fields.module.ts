@@ -8,7 +8,7 @@ import { CustomFieldsService } from './custom-fields.service';
 import { CustomField } from './entities/custom-field.entity';
 import { declareEmployeeProperty } from '../employees/dto/employee.dto';
 import { EmployeesModule } from '../employees/employees.module';
-import { CustomFieldDefinitions } from './custom-field-definitions';
+import { CustomFieldDefinitions } from './values/custom-field-definitions';
 import { CustomFieldValue } from './values/custom-field-value.entity';
 import { CustomFieldValuesRepository } from './values/custom-field-values.repository';
 import { EmployeeCustomFields, PROPERTY } from './values/employee-custom-fields';

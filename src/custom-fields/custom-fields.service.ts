@@ -17,7 +17,7 @@ import {
   UpdateCustomFieldDto,
 } from './dto/custom-fields.dto';
 import { CustomFieldsRepository } from './custom-fields.repository';
-import { CustomFieldDefinitions } from './custom-field-definitions';
+import { CustomFieldDefinitions } from './values/custom-field-definitions';
 import { DefinitionChanges } from './values/definition-changes';
 import { exportColumns } from '../common/export/exportable';
 import { EmployeeDto } from '../employees/dto/employee.dto';

@@ -147,15 +147,4 @@ export class CustomFieldValuesRepository {
     }
     return found;
   }
-
-  /** How many employees hold a value of the field. */
-  async holders(em: EntityManager, fieldId: number): Promise<number> {
-    const row = await em
-      .getRepository(CustomFieldValue)
-      .createQueryBuilder('v')
-      .select('COUNT(DISTINCT v.employee_id)', 'n')
-      .where('v.field_id = :fieldId', { fieldId })
-      .getRawOne<{ n: number | string }>();
-    return Number(row?.n ?? 0);
-  }
 }

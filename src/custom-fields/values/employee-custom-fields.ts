@@ -8,7 +8,7 @@ import { Condition } from '../../common/paging/list-request';
 import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
 import { EmployeeExtension, ExtensionListTerms, ExtensionWrite } from '../../employees/core/employee-extensions';
 import { EmployeesService } from '../../employees/employees.service';
-import { CustomFieldDefinitions } from '../custom-field-definitions';
+import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomField } from '../entities/custom-field.entity';
 import { mayEdit, sight, ValueReader } from './custom-field-access';
 import { CustomValue, decode, encode, optionValues, StoredValue } from './custom-field-codec';

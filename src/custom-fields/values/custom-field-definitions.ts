@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { CustomField } from './entities/custom-field.entity';
+import { CustomField } from '../entities/custom-field.entity';
 
 /**
  * How long a process reuses the definitions it read for the employees' reads (GET /employees...):
