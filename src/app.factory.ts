@@ -1,3 +1,4 @@
+import { DocumentPatches } from './common/openapi/document-patches';
 import { ModuleMetadata } from '@nestjs/common';
 import { bodyTypesOf } from './common/http/route-config';
 import { apiTags, isApiTag } from './common/openapi/api-tags';
@@ -136,10 +137,17 @@ export async function createApp(config: AppConfig, opts: CreateAppOptions = {}):
       route.config = { ...(route.config as object), [RAW_RESPONSE]: true, [DOCUMENTATION_ROUTE]: true } as typeof route.config;
   });
   // Built at the first request for it (a third of a second at boot, for every process).
+  // The document as its reader sees it: with a bearer token, the custom fields that user sees, typed.
+  const patches = app.get(DocumentPatches);
+  const authenticator = app.get<Authenticator>(AUTHENTICATOR);
   SwaggerModule.setup(`${config.apiPrefix}/docs`, app, () => buildOpenApiDocument(app, config), {
     jsonDocumentUrl: `${config.apiPrefix}/openapi.json`,
     yamlDocumentUrl: `${config.apiPrefix}/openapi.yaml`,
     useGlobalPrefix: false,
+    patchDocumentOnRequest: async <TRequest>(req: TRequest, _res: unknown, document: OpenAPIObject) => {
+      const token = /^Bearer\s+(\S+)$/i.exec((req as FastifyRequest).headers.authorization ?? '')?.[1];
+      return patches.apply(document, token ? await authenticator.authenticate(token) : null);
+    },
   });
   documentationRoutes = false;
 

@@ -1,3 +1,4 @@
+import { DocumentPatchesModule } from './common/openapi/document-patches';
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { QueryParamsGuard } from './common/validation/query-params.guard';
@@ -56,6 +57,7 @@ export class AppModule {
         MailModule.forRoot(config),
         IdempotencyModule,
         ImportKindsModule,
+        DocumentPatchesModule,
         PayrollInputsModule,
         ClockModule,
         StorageModule,

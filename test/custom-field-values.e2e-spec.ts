@@ -409,4 +409,41 @@ describe('custom fields: values on employees', () => {
     expect(byManager).not.toHaveProperty('cost_centre');
     expect(byManager).toMatchObject({ visa_expiry: '', size: 'M' });
   });
+
+  it('GET /openapi.json read with a token types custom_fields with the fields that user reads; without one it names none', async () => {
+    const doc = async (token?: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/app/api/openapi.json',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().components.schemas;
+    };
+    const byAdmin = await doc(admin);
+    const values = byAdmin.EmployeeDto.properties.custom_fields;
+    expect(values.additionalProperties).toBe(false);
+    expect(values.properties).toMatchObject({
+      badge: { type: 'string', maxLength: 1000, nullable: true },
+      desks: { type: 'integer', nullable: true },
+      allowance: { type: 'string', pattern: expect.any(String) },
+      visa_expiry: { type: 'string', format: 'date' },
+      remote: { type: 'boolean' },
+      size: { type: 'string', enum: ['S', 'M', 'L'] },
+      languages: { type: 'array', items: { type: 'string', enum: ['de', 'en', 'fr'] } },
+      buddy: { type: 'integer', minimum: 1 },
+      contact: { type: 'string', format: 'email' },
+      profile: { type: 'string', format: 'uri' },
+      cost_centre: { type: 'string' },
+    });
+    expect(Object.keys(byAdmin.UpdateEmployeeDto.properties.custom_fields.properties)).toEqual(Object.keys(values.properties));
+    expect(Object.keys(byAdmin.EmployeeListItemDto.properties.custom_fields.properties).sort()).toEqual(['badge', 'desks']);
+    // The Manager's document: no Admin-only field, no field for the employee itself only.
+    const byManager = (await doc(c.users.manager.token)).EmployeeDto.properties.custom_fields.properties;
+    expect(byManager).not.toHaveProperty('cost_centre');
+    expect(byManager).toHaveProperty('size');
+    // Anonymous: the generic object, no definition named.
+    const anonymous = (await doc()).EmployeeDto.properties.custom_fields;
+    expect([anonymous.type, anonymous.properties, anonymous.additionalProperties]).toEqual(['object', undefined, true]);
+  });
 });

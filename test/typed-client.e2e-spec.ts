@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import createClient from 'openapi-fetch';
-import { createHrClient, serializeQuery } from '../clients/typescript/src/index';
+import { createHrClient, customFieldDefinitions, serializeQuery } from '../clients/typescript/src/index';
 import type { paths } from '../clients/typescript/src/schema';
 import { totpCode } from '../src/auth/mfa/totp';
 import { buildCompany, Company } from './helpers/company';
@@ -399,5 +399,21 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     const user = createHrClient({ baseUrl, token: c.users.admin.token });
     const refused = await user.GET('/metrics', { parseAs: 'text' });
     expect(refused.response.status).toBe(401);
+  });
+
+  it('reads the custom field definitions a form is built from, every page, in form order: by position, then id (issue 66)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    for (const key of ['zz_last', 'aa_first'])
+      expect((await api.POST('/custom-fields', { body: { key, label: key, type: 'boolean' } })).response.status).toBe(200);
+    const size = { key: 'size', label: 'Size', type: 'select' as const, options: [{ value: 'M', label: 'Medium' }], position: 0 };
+    expect((await api.POST('/custom-fields', { body: size })).response.status).toBe(200);
+    const fields = await customFieldDefinitions(api);
+    expect(fields.map((f) => [f.key, f.type, f.options])).toEqual([
+      ['zz_last', 'boolean', null],
+      ['size', 'select', [{ value: 'M', label: 'Medium' }]],
+      ['aa_first', 'boolean', null],
+    ]);
+    // A Manager reads what it sees (the default audience names Managers).
+    expect((await customFieldDefinitions(createHrClient({ baseUrl, token: c.users.manager.token }))).length).toBe(3);
   });
 });

@@ -13,6 +13,7 @@ import { CustomFieldValue } from './values/custom-field-value.entity';
 import { CustomFieldValuesRepository } from './values/custom-field-values.repository';
 import { EmployeeCustomFields, PROPERTY } from './values/employee-custom-fields';
 import { DefinitionChanges } from './values/definition-changes';
+import { CustomFieldDocument } from './values/custom-field-document';
 
 declareApiTag(
   'Custom fields',
@@ -45,6 +46,7 @@ declareEmployeeProperty(PROPERTY, {
     CustomFieldValuesRepository,
     EmployeeCustomFields,
     DefinitionChanges,
+    CustomFieldDocument,
   ],
   exports: [CustomFieldsService],
 })

@@ -65,3 +65,22 @@ export function createHrClient(options: HrClientOptions): HrClient {
   client.use(bearer);
   return client;
 }
+
+/** A custom field's definition (GET /custom-fields): its key, type, options, who sees and edits it. */
+export type CustomFieldDefinition = Schemas['CustomFieldDto'];
+
+/**
+ * Every custom field definition the caller reads, in form order (position, then id), read page by
+ * page from GET /custom-fields: what a form builds its inputs from at run time (a select's
+ * options, a required field, the fields an employee edits itself). The values travel as
+ * `custom_fields` on the employees' routes.
+ */
+export async function customFieldDefinitions(client: HrClient): Promise<CustomFieldDefinition[]> {
+  const out: CustomFieldDefinition[] = [];
+  for (let page = 1; ; page++) {
+    const { data, error } = await client.GET('/custom-fields', { params: { query: { page, limit: 500 } } });
+    if (!data) throw new Error(`GET /custom-fields: ${JSON.stringify(error)}`);
+    out.push(...data.data);
+    if (!data.nextPage) return out;
+  }
+}
