@@ -279,6 +279,14 @@ describe('custom fields: values on employees', () => {
     expect(await ids(c.users.manager.token, 'filters[custom.size]=M')).toEqual([c.emp.report1]);
   });
 
+  it('a change of custom fields alone is an update of the employee: updated_since finds it', async () => {
+    const since = new Date(Date.now() + 1000).toISOString();
+    await new Promise((r) => setTimeout(r, 1100));
+    await ok('PUT', `/employees/${c.emp.grandReport}`, admin, { custom_fields: { desks: 4 } });
+    expect(await ids(admin, `updated_since=${encodeURIComponent(since)}`)).toEqual([c.emp.grandReport]);
+    await ok('PUT', `/employees/${c.emp.grandReport}`, admin, { custom_fields: { desks: null } });
+  });
+
   it("audits the values changed, and a deleted employee is no longer anybody's buddy", async () => {
     const temp = await ok('POST', '/employees', admin, {
       employee_id: 'CF-2',

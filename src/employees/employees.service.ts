@@ -168,7 +168,8 @@ export class EmployeesService {
     const locked = dated !== null || !!ifMatch;
     const work = async (em: EntityManager) => {
       await this.assertVersion(em, id, ifMatch, { caller, scope });
-      if (Object.keys(written).length) await em.update(Employee, { id }, written);
+      // A change of an extension's property alone moves updated_at too (updated_since finds it).
+      if (Object.keys(written).length || extended.changed.length) await em.update(Employee, { id }, written);
       const properties = await extended.apply(em, id);
       const after = await em.findOne(Employee, { where: { id } });
       if (!after) throw new NotFoundException('Employee');
