@@ -227,7 +227,7 @@ export class EmployeesService {
         event: 'employee.deleted',
         resourceId: id,
         employee: id,
-        before: { ...auditView(existing), ...(await this.extensions.recorded(em, id)) },
+        before: { ...auditView(existing), ...(await this.extensions.propertiesOf(em, null, id)) },
       });
       const later: Array<() => Promise<void>> = [];
       for (const hook of this.hooks.removal) {

@@ -318,6 +318,23 @@ export interface RowsSource {
   select: readonly string[];
 }
 
+/** A rows list's conditions (the caller's own, then the request's) and their parameters with the page's window. */
+function rowsConditions(ds: DataSource, req: ListRequest, where: Condition[]) {
+  const conditions = [...where, ...listConditions(ds, req)];
+  const params: Record<string, unknown> = { pageLimit: req.limit, pageOffset: req.offset };
+  for (const c of conditions) Object.assign(params, c.params);
+  return { conditions, params };
+}
+
+const whereOf = (conditions: readonly Condition[]) =>
+  conditions.length ? ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}` : '';
+
+/** A COUNT(*) statement's number, through the totals' cache when given. */
+function countOf(reader: DriverReader, sql: string, params: Record<string, unknown>, totals?: TotalsCache): Promise<number> {
+  const count = async () => Number((await reader.arrays(sql, params))[0]?.[0] ?? 0);
+  return totals ? totals.get(JSON.stringify(positional(sql, params, false)), count) : count();
+}
+
 /**
  * findPage for lists that need no entities: the same page (direct for the first pages, then the
  * deferred join) and the same COUNT, composed as SQL text from the request instead of through a
@@ -332,10 +349,8 @@ export async function findRowsPage(
   where: Condition[],
   totals?: TotalsCache,
 ): Promise<Page<unknown[]>> {
-  const conditions = [...where, ...listConditions(ds, req)];
-  const params: Record<string, unknown> = { pageLimit: req.limit, pageOffset: req.offset };
-  for (const c of conditions) Object.assign(params, c.params);
-  const whereSql = conditions.length ? ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}` : '';
+  const { conditions, params } = rowsConditions(ds, req, where);
+  const whereSql = whereOf(conditions);
   const orderSql = ` ORDER BY ${req.order.map(([column, dir]) => `${column} ${dir}`).join(', ')}`;
   const window = `${orderSql} LIMIT :pageLimit OFFSET :pageOffset`;
   const select = source.select.join(', ');
@@ -346,11 +361,7 @@ export async function findRowsPage(
         `(SELECT page_id FROM (SELECT ${req.idColumn} AS page_id FROM ${source.from}${whereSql}${window}) page_ids)${orderSql}`;
   const countSql = `SELECT COUNT(*) FROM ${source.from}${whereSql}`;
   const reader = DriverReader.of(await readerFor(ds));
-  const count = async () => Number((await reader.arrays(countSql, params))[0]?.[0] ?? 0);
-  const [rows, total] = await Promise.all([
-    reader.arrays(pageSql, params),
-    totals ? totals.get(JSON.stringify(positional(countSql, params, false)), count) : count(),
-  ]);
+  const [rows, total] = await Promise.all([reader.arrays(pageSql, params), countOf(reader, countSql, params, totals)]);
   return new Page(rows, total, req.page, req.limit);
 }
 
@@ -381,14 +392,11 @@ export async function findKeyedRowsPage(
   where: Condition[],
   totals?: TotalsCache,
 ): Promise<Page<unknown[]>> {
-  const conditions = [...where, ...listConditions(ds, req)];
-  const params: Record<string, unknown> = { pageLimit: req.limit, pageOffset: req.offset, ...keyed.missing.params };
-  for (const c of conditions) Object.assign(params, c.params);
-  const whereOf = (cs: Condition[]) => (cs.length ? ` WHERE ${cs.map((c) => `(${c.sql})`).join(' AND ')}` : '');
+  const { conditions, params } = rowsConditions(ds, req, where);
+  Object.assign(params, keyed.missing.params);
   const direction = req.order[0]?.[1] ?? 'ASC';
   const select = source.select.join(', ');
   const reader = DriverReader.of(await readerFor(ds));
-  const count = async (sql: string) => Number((await reader.arrays(sql, params))[0]?.[0] ?? 0);
   const countSql = `SELECT COUNT(*) FROM ${source.from}${whereOf(conditions)}`;
   const [rows, total] = await Promise.all([
     reader.arrays(
@@ -396,10 +404,10 @@ export async function findKeyedRowsPage(
         'LIMIT :pageLimit OFFSET :pageOffset',
       params,
     ),
-    totals ? totals.get(JSON.stringify(positional(countSql, params, false)), () => count(countSql)) : count(countSql),
+    countOf(reader, countSql, params, totals),
   ]);
   if (rows.length < req.limit) {
-    const withKey = await count(`SELECT COUNT(*) FROM ${keyed.from}${whereOf(conditions)}`);
+    const withKey = await countOf(reader, `SELECT COUNT(*) FROM ${keyed.from}${whereOf(conditions)}`, params);
     params.restLimit = req.limit - rows.length;
     params.restOffset = Math.max(0, req.offset - withKey);
     rows.push(

@@ -10,6 +10,17 @@ import { CustomFieldValue } from './custom-field-value.entity';
 /** A stored row as the reads return it. */
 export type ValueRow = Pick<CustomFieldValue, 'fieldId' | 'employeeId' | 'item' | 'text'>;
 
+/** Rows grouped by `key` (the employee, the field), each group in the rows' order. */
+export function groupRows(rows: readonly ValueRow[], key: 'employeeId' | 'fieldId'): Map<number, ValueRow[]> {
+  const out = new Map<number, ValueRow[]>();
+  for (const r of rows) {
+    const group = out.get(r[key]);
+    if (group) group.push(r);
+    else out.set(r[key], [r]);
+  }
+  return out;
+}
+
 /** How many rows a multi-row INSERT holds (7 parameters a row). */
 const INSERT_CHUNK = 500;
 

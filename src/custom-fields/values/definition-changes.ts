@@ -4,7 +4,7 @@ import { recordAudits } from '../../common/audit/audit-log';
 import { DomainException } from '../../common/errors/domain.exception';
 import { CustomField } from '../entities/custom-field.entity';
 import { encode, fromText, optionValues, StoredValue, toText } from './custom-field-codec';
-import { CustomFieldValuesRepository, ValueRow } from './custom-field-values.repository';
+import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field-values.repository';
 import { PROPERTY, valueOf } from './employee-custom-fields';
 
 /** Employees' values read and rewritten at a time. */
@@ -22,9 +22,7 @@ async function* byEmployee(
   for (;;) {
     const rows = await repo.batchOf(em, fieldId, after, BATCH);
     if (!rows.length) return;
-    const batch = new Map<number, ValueRow[]>();
-    for (const r of rows) (batch.get(r.employeeId) ?? batch.set(r.employeeId, []).get(r.employeeId)!).push(r);
-    yield batch;
+    yield groupRows(rows, 'employeeId');
     after = rows[rows.length - 1].employeeId;
   }
 }

@@ -13,7 +13,7 @@ import { CustomField } from '../entities/custom-field.entity';
 import { mayEdit, sight, ValueReader } from './custom-field-access';
 import { CustomValue, decode, encode, optionValues, StoredValue } from './custom-field-codec';
 import { filterCondition, sortTerm } from './custom-field-filters';
-import { CustomFieldValuesRepository, ValueRow } from './custom-field-values.repository';
+import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field-values.repository';
 
 /** The body's property and the list terms' prefix (docs/api/custom-fields.md). */
 export const PROPERTY = 'custom_fields';
@@ -26,12 +26,7 @@ export function valueOf(field: CustomField, rows: readonly ValueRow[] | undefine
 
 /** Rows grouped by employee, then field. */
 function grouped(rows: readonly ValueRow[]): Map<number, Map<number, ValueRow[]>> {
-  const out = new Map<number, Map<number, ValueRow[]>>();
-  for (const r of rows) {
-    const byField = out.get(r.employeeId) ?? out.set(r.employeeId, new Map()).get(r.employeeId)!;
-    (byField.get(r.fieldId) ?? byField.set(r.fieldId, []).get(r.fieldId)!).push(r);
-  }
-  return out;
+  return new Map([...groupRows(rows, 'employeeId')].map(([id, own]) => [id, groupRows(own, 'fieldId')]));
 }
 
 /**

@@ -29,14 +29,6 @@ export interface ExtendedList {
   keyed?: KeyedOrder;
 }
 
-const NONE: ExtensionWrites = {
-  changed: [],
-  forbidden: [],
-  problems: [],
-  apply: () => Promise.resolve({ before: {}, after: {} }),
-  explainConflict: () => Promise.resolve(),
-};
-
 /** How the employees module reaches the properties other modules add to employees (EmployeeExtension), all of them at once. */
 @Injectable()
 export class EmployeeExtensionPoints {
@@ -47,7 +39,6 @@ export class EmployeeExtensionPoints {
     const source = body as Record<string, unknown>;
     // A new employee meets every extension (a required custom field), with or without its property.
     const named = this.hooks.extensions.filter((ext) => source[ext.property] !== undefined || employeeId === undefined);
-    if (!named.length) return NONE;
     const writes = await Promise.all(named.map((ext) => ext.prepare(writer, employeeId, source[ext.property] ?? {})));
     return {
       changed: writes.flatMap((w) => w.changed),
@@ -121,10 +112,13 @@ export class EmployeeExtensionPoints {
     }
   }
 
-  /** Every extension property of an employee as the audit records it (all of it, read in `em`). */
-  async recorded(em: EntityManager, id: number): Promise<Record<string, unknown>> {
+  /**
+   * Every extension property of one employee as `reader` sees it (null: the system, as the audit
+   * records it), read in `em` when given (inside a transaction); `{}` for an extension without one.
+   */
+  async propertiesOf(em: EntityManager | null, reader: ExtensionReader, id: number): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
-    for (const ext of this.hooks.extensions) out[ext.property] = (await ext.read(em, null, [id], false)).get(id) ?? {};
+    for (const ext of this.hooks.extensions) out[ext.property] = (await ext.read(em, reader, [id], false)).get(id) ?? {};
     return out;
   }
 }

@@ -9,7 +9,7 @@ import { SELF_REFERENCE } from './employee-rules';
 import { EmployeeRefs } from './employee-refs';
 import { CalendarsService } from '../../calendars/calendars.service';
 import { EntityManager } from 'typeorm';
-import { EmployeeHooks } from './employee-hooks';
+import { EmployeeExtensionPoints } from './employee-extension-points';
 import { ExtensionReader } from './employee-extensions';
 
 /** Entity properties an API body sets. */
@@ -23,7 +23,7 @@ export class EmployeeMapper {
     private readonly access: EmployeeAccessService,
     private readonly refs: EmployeeRefs,
     private readonly calendars: CalendarsService,
-    private readonly hooks: EmployeeHooks,
+    private readonly extensions: EmployeeExtensionPoints,
   ) {}
 
   /**
@@ -73,7 +73,7 @@ export class EmployeeMapper {
       e.nationalityId === null ? null : this.reference.nameOf('nationalities', e.nationalityId),
       // No calendar set: the default's (docs/api/calendars.md).
       e.calendarId ?? this.calendars.defaultId(),
-      this.extensionsOf(e.id, reader, em),
+      this.extensions.propertiesOf(em ?? null, reader, e.id),
     ]);
     const dto: Record<string, unknown> = { id: e.id };
     for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
@@ -82,10 +82,4 @@ export class EmployeeMapper {
     return dto as unknown as EmployeeDto;
   }
 
-  /** Each extension's property of one employee (`{}` for none, as for an employee without one). */
-  private async extensionsOf(id: number, reader: ExtensionReader, em?: EntityManager): Promise<Record<string, unknown>> {
-    const out: Record<string, unknown> = {};
-    for (const ext of this.hooks.extensions) out[ext.property] = (await ext.read(em ?? null, reader, [id], false)).get(id) ?? {};
-    return out;
-  }
 }
