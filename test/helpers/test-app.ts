@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { JobDefinition, QueueName, RetryPolicy } from '../../src/common/queue/queue.constants';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
@@ -15,6 +15,8 @@ import { UserLevel } from '../../src/common/auth/user-level';
 import { User } from '../../src/users/entities/user.entity';
 import { UsersService } from '../../src/users/users.service';
 import { ContractCheck } from './contract';
+import { resetToMigrated } from './mysql-baseline';
+import { writeWhole } from './write-whole';
 import { itIf } from './skip';
 
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
@@ -101,12 +103,21 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   return loadConfig({ ...env, ...overrides });
 }
 
-/** Drops every table of an integration database, so each suite starts from the migrations. */
+/** Drops every table of an integration database: for a suite that runs the migrations itself. */
 export async function resetDatabase(config: AppConfig): Promise<void> {
+  await onIntegrationDatabase(config, (ds) => ds.dropDatabase());
+}
+
+/** Puts an integration database back at the migrated state (test/helpers/mysql-baseline.ts): where each app starts. */
+function migratedDatabase(config: AppConfig): Promise<void> {
+  return onIntegrationDatabase(config, (ds) => resetToMigrated(ds, SOURCES_STAMP));
+}
+
+async function onIntegrationDatabase(config: AppConfig, fn: (ds: DataSource) => Promise<void>): Promise<void> {
   if (config.database.type !== 'mysql') return;
   const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
   try {
-    await ds.dropDatabase();
+    await fn(ds);
   } finally {
     await ds.destroy();
   }
@@ -131,7 +142,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
-  if (!opts.keepDatabase) await resetDatabase(config);
+  if (!opts.keepDatabase) await migratedDatabase(config);
   if (config.database.type === 'sqlite' && config.database.path === ':memory:' && overrides.DATABASE_URL === undefined)
     config.database.snapshot = opts.database ?? (await migratedSnapshot());
   const logs: string[] = [];
@@ -297,12 +308,7 @@ export function okCaller(app: NestFastifyApplication) {
   };
 }
 
-/** Writes `file` whole: into a file of this process beside it, then renamed, so other workers never read half of it. */
-export function writeWhole(file: string, data: string | Buffer): void {
-  const partial = `${file}.${process.pid}`;
-  writeFileSync(partial, data);
-  renameSync(partial, file);
-}
+export { writeWhole } from './write-whole';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
