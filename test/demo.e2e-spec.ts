@@ -524,7 +524,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     expect(week.days.length).toBeGreaterThan(27);
   });
 
-  it('has five custom fields with values: a select in lists, a personal date a Manager sees as null (issue 66)', async () => {
+  it('has six custom fields with values: a select in lists, a personal date a Manager sees as null, a dated location (issue 66)', async () => {
     const tokenOf = async (username: string) =>
       bearer((await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername(username))!)).access_token);
     const admin = await tokenOf('admin');
@@ -540,9 +540,15 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       ['visa_expiry', 'date'],
       ['remote_worker', 'boolean'],
       ['buddy', 'employee'],
+      ['work_location', 'select'],
     ]);
     const list = (await api('/employees?limit=500')) as Array<{ id: number; custom_fields: Record<string, unknown> }>;
     expect(list.every((e) => ['S', 'M', 'L', 'XL'].includes(e.custom_fields.tshirt_size as string))).toBe(true);
+    // The dated location: three employees in the office today, the first of them hybrid from next month.
+    const office = list.filter((e) => e.custom_fields.work_location === 'Office').map((e) => e.id);
+    expect(office).toHaveLength(3);
+    const history = (await api(`/employees/${Math.min(...office)}/history`)) as Array<{ custom_fields: object }>;
+    expect(history.slice(-2).map((s) => s.custom_fields)).toEqual([{ work_location: 'Office' }, { work_location: 'Hybrid' }]);
     const withVisa = (await api('/employees?limit=500&filters[custom.visa_expiry]=2027-01-01..')) as Array<{ id: number }>;
     expect(withVisa.length).toBeGreaterThan(3);
     expect(((await api('/employees?limit=500&filters[custom.buddy]=null')) as unknown[]).length).toBeLessThan(list.length);

@@ -64,6 +64,7 @@ describeIf(LONG, NEEDS_LONG)('EmploymentHistory migration on the demo data (issu
             approver2: now.approver2,
             approver3: now.approver3,
             calendar: null, // the default calendar (none set)
+            custom_fields: {}, // no dated custom field before the migration
             salary: expect.any(Array),
             change: expect.any(Number),
           },

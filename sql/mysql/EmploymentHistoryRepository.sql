@@ -57,18 +57,18 @@ DELETE
   WHERE `employee_id` IN (?);
 
 -- EmploymentHistoryRepository.segmentOn
-SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, approver1_id, approver2_id, approver3_id, calendar_id, salary, change_id
+SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, approver1_id, approver2_id, approver3_id, calendar_id, salary, change_id, extra
   FROM employment_segments
   WHERE employee_id = ? AND effective_from <= ?
   ORDER BY effective_from DESC
   LIMIT 1;
 
 -- EmploymentHistoryRepository.segmentsBetween
-SELECT `s`.`employee_id` AS `s_employee_id`, `s`.`effective_from` AS `s_effective_from`, `s`.`effective_to` AS `s_effective_to`, `s`.`job_title_id` AS `s_job_title_id`, `s`.`department_id` AS `s_department_id`, `s`.`pay_grade_id` AS `s_pay_grade_id`, `s`.`employment_status_id` AS `s_employment_status_id`, `s`.`supervisor_id` AS `s_supervisor_id`, `s`.`approver1_id` AS `s_approver1_id`, `s`.`approver2_id` AS `s_approver2_id`, `s`.`approver3_id` AS `s_approver3_id`, `s`.`calendar_id` AS `s_calendar_id`, `s`.`salary` AS `s_salary`, `s`.`change_id` AS `s_change_id`
+SELECT `s`.`employee_id` AS `s_employee_id`, `s`.`effective_from` AS `s_effective_from`, `s`.`effective_to` AS `s_effective_to`, `s`.`job_title_id` AS `s_job_title_id`, `s`.`department_id` AS `s_department_id`, `s`.`pay_grade_id` AS `s_pay_grade_id`, `s`.`employment_status_id` AS `s_employment_status_id`, `s`.`supervisor_id` AS `s_supervisor_id`, `s`.`approver1_id` AS `s_approver1_id`, `s`.`approver2_id` AS `s_approver2_id`, `s`.`approver3_id` AS `s_approver3_id`, `s`.`calendar_id` AS `s_calendar_id`, `s`.`salary` AS `s_salary`, `s`.`change_id` AS `s_change_id`, `s`.`extra` AS `s_extra`
   FROM `employment_segments` `s`
   WHERE `s`.`employee_id` IN (?, ?) AND `s`.`effective_from` <= ? AND (`s`.`effective_to` IS NULL OR `s`.`effective_to` >= ?);
 
 -- EmploymentHistoryRepository.segmentsOn
-SELECT `s`.`employee_id` AS `s_employee_id`, `s`.`effective_from` AS `s_effective_from`, `s`.`effective_to` AS `s_effective_to`, `s`.`job_title_id` AS `s_job_title_id`, `s`.`department_id` AS `s_department_id`, `s`.`pay_grade_id` AS `s_pay_grade_id`, `s`.`employment_status_id` AS `s_employment_status_id`, `s`.`supervisor_id` AS `s_supervisor_id`, `s`.`approver1_id` AS `s_approver1_id`, `s`.`approver2_id` AS `s_approver2_id`, `s`.`approver3_id` AS `s_approver3_id`, `s`.`calendar_id` AS `s_calendar_id`, `s`.`salary` AS `s_salary`, `s`.`change_id` AS `s_change_id`
+SELECT `s`.`employee_id` AS `s_employee_id`, `s`.`effective_from` AS `s_effective_from`, `s`.`effective_to` AS `s_effective_to`, `s`.`job_title_id` AS `s_job_title_id`, `s`.`department_id` AS `s_department_id`, `s`.`pay_grade_id` AS `s_pay_grade_id`, `s`.`employment_status_id` AS `s_employment_status_id`, `s`.`supervisor_id` AS `s_supervisor_id`, `s`.`approver1_id` AS `s_approver1_id`, `s`.`approver2_id` AS `s_approver2_id`, `s`.`approver3_id` AS `s_approver3_id`, `s`.`calendar_id` AS `s_calendar_id`, `s`.`salary` AS `s_salary`, `s`.`change_id` AS `s_change_id`, `s`.`extra` AS `s_extra`
   FROM `employment_segments` `s`
   WHERE `s`.`employee_id` IN (?, ?) AND `s`.`effective_from` <= ? AND (`s`.`effective_to` IS NULL OR `s`.`effective_to` >= ?);

@@ -19,6 +19,11 @@ SELECT "Employee"."id" AS "Employee_id", "Employee"."joined_date" AS "Employee_j
   FROM "employees" "Employee"
   WHERE (("Employee"."id" IN (1, 2, 3)));
 
+-- EmployeesRepository.extraOn
+SELECT "s"."employee_id" AS id, "s"."extra" AS extra
+  FROM "employment_segments" "s"
+  WHERE "s"."employee_id" IN (?, ?) AND "s"."effective_from" <= ? AND ("s"."effective_to" IS NULL OR "s"."effective_to" >= ?);
+
 -- EmployeesRepository.headcountOn
 SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
   FROM "employment_segments" "s"

@@ -7,11 +7,14 @@ import { CustomFieldsRepository } from './custom-fields.repository';
 import { CustomFieldsService } from './custom-fields.service';
 import { CustomField } from './entities/custom-field.entity';
 import { declareEmployeeProperty } from '../employees/dto/employee.dto';
+import { declareDatedProperty } from '../employees/history/dto/employment-history.dto';
 import { EmployeesModule } from '../employees/employees.module';
 import { CustomFieldDefinitions } from './values/custom-field-definitions';
 import { CustomFieldValue } from './values/custom-field-value.entity';
 import { CustomFieldValuesRepository } from './values/custom-field-values.repository';
-import { EmployeeCustomFields, PROPERTY } from './values/employee-custom-fields';
+import { EmployeeCustomFields } from './values/employee-custom-fields';
+import { DatedCustomFields } from './values/dated-custom-fields';
+import { PROPERTY } from './values/custom-field-codec';
 import { DefinitionChanges } from './values/definition-changes';
 import { CustomFieldDocument } from './values/custom-field-document';
 
@@ -35,6 +38,12 @@ declareEmployeeProperty(PROPERTY, {
   item: 'the values of the custom fields marked in_list that the caller sees, by key',
 });
 
+declareDatedProperty(PROPERTY, {
+  change: 'the dated custom fields it sets, by key (null clears): only fields with dated: true (docs/api/custom-fields.md)',
+  segment:
+    'the dated custom fields the caller sees, by key, in force over the segment (null: none, or a personal value it may not see)',
+});
+
 /** Custom fields (issue 66, docs/api/custom-fields.md): definitions, and their values on employees (EmployeeCustomFields). */
 @Module({
   imports: [TypeOrmModule.forFeature([CustomField, CustomFieldValue]), EmployeesModule],
@@ -45,6 +54,7 @@ declareEmployeeProperty(PROPERTY, {
     CustomFieldDefinitions,
     CustomFieldValuesRepository,
     EmployeeCustomFields,
+    DatedCustomFields,
     DefinitionChanges,
     CustomFieldDocument,
   ],

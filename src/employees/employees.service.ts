@@ -83,7 +83,7 @@ export class EmployeesService {
         ? await this.repository.listPage(scope, request, this.totals, since, list)
         : await this.repository.listPageAsOf(scope, request, query.as_of, this.totals, since, list);
     const items = page.map(toListItem);
-    await this.extensions.addListed({ caller, scope }, items.items);
+    await this.extensions.addListed({ caller, scope }, items.items, query.as_of);
     return items;
   }
 
@@ -108,7 +108,7 @@ export class EmployeesService {
     if (scope.kind === 'departments' && (department === null || !scope.departmentIds.includes(department))) {
       throw new DomainException('NOT_FOUND', `Employee ${id} was not in your departments on ${asOf}`);
     }
-    return this.mapper.toDto(employeeAsOf(employee, segment, asOf), { caller, scope });
+    return this.mapper.toDto(employeeAsOf(employee, segment, asOf), { caller, scope }, undefined, segment);
   }
 
   async create(dto: CreateEmployeeDto, caller?: AuthUser): Promise<EmployeeDto> {
@@ -120,7 +120,7 @@ export class EmployeesService {
     const saved = await this.write(employee, extended, () =>
       transaction(this.dataSource, async (em) => {
         const created = await em.getRepository(Employee).save(employee);
-        await this.history.startHistories(em, [created], caller?.id ?? null);
+        await this.history.startHistories(em, [created], caller?.id ?? null, new Map([[created.id, extended.dated]]));
         const { after } = await extended.apply(em, created.id);
         await recordAudit(em, {
           action: 'create',
@@ -162,8 +162,10 @@ export class EmployeesService {
     // A change of a dated field is a change effective today in the employment history (issue 43),
     // recorded under the employee lock, as is a department change with its hooks; any other change
     // is a plain transaction. Before the employee joined, it counts from the joined date.
-    const dated = datedPatch(changedPatch);
-    const effectiveDate = dated ? maxDay(await this.clock.today(), employee.joinedDate) : null;
+    const dated = datedPatch(changedPatch) ?? (Object.keys(extended.dated).length ? {} : null);
+    const effectiveDate = dated && maxDay(await this.clock.today(), employee.joinedDate);
+    const change =
+      dated && effectiveDate ? { effectiveDate, reason: null, fields: dated, extra: extended.dated, salary: null } : null;
     // The history's rewrite runs the department hooks for the days whose department moved.
     const locked = dated !== null || !!ifMatch;
     const work = async (em: EntityManager) => {
@@ -173,10 +175,7 @@ export class EmployeesService {
       const properties = await extended.apply(em, id);
       const after = await em.findOne(Employee, { where: { id } });
       if (!after) throw new NotFoundException('Employee');
-      if (dated && effectiveDate)
-        await this.history.recordIn(em, id, { effectiveDate, reason: null, fields: dated, salary: null }, caller.id, {
-          applied: 'fields',
-        });
+      if (change) await this.history.recordIn(em, id, change, caller.id, { applied: 'fields' });
       await recordAudit(em, {
         action: 'update',
         resource: 'employees',

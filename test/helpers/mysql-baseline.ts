@@ -67,7 +67,9 @@ async function fingerprint(ds: DataSource): Promise<string> {
   ]);
   const tables = new Set((parts[0] as Array<{ TABLE_NAME: string }>).map((c) => c.TABLE_NAME));
   const applied = tables.has('migrations') ? await ds.query('SELECT name FROM migrations ORDER BY id') : [];
-  return createHash('sha256').update(JSON.stringify([...parts, applied])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([...parts, applied]))
+    .digest('hex');
 }
 
 async function tablesOf(ds: DataSource): Promise<Array<{ name: string; autoIncrement: number | null }>> {

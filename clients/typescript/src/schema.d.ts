@@ -6134,6 +6134,10 @@ export interface components {
              * @example 1
              */
             calendar?: number | null;
+            /** @description the dated custom fields it sets, by key (null clears): only fields with dated: true (docs/api/custom-fields.md) */
+            custom_fields?: {
+                [key: string]: unknown;
+            };
         };
         SalaryLineDto: {
             /**
@@ -6238,6 +6242,10 @@ export interface components {
              * @example 1
              */
             calendar?: number | null;
+            /** @description the dated custom fields it sets, by key (null clears): only fields with dated: true (docs/api/custom-fields.md) */
+            custom_fields?: {
+                [key: string]: unknown;
+            };
         };
         RecordChangeDto: {
             /**
@@ -6327,6 +6335,10 @@ export interface components {
              * @example 1
              */
             change: number;
+            /** @description the dated custom fields the caller sees, by key, in force over the segment (null: none, or a personal value it may not see) */
+            custom_fields: {
+                [key: string]: unknown;
+            };
         };
         BankAccountDto: {
             /**

@@ -1,5 +1,7 @@
 import { AuthUser } from '../../common/auth/auth-user';
-import { EmployeeScope } from '../../employees/core/employee-access.service';
+import { ErrorDetail } from '../../common/errors/domain.exception';
+import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
+import { CustomValue } from './custom-field-codec';
 import { CustomField } from '../entities/custom-field.entity';
 
 /** Who reads a value: a caller with its scope, or the system (null: the audit, the events). */
@@ -27,4 +29,22 @@ export function sight(field: CustomField, reader: ValueReader, employeeId: numbe
 export function mayEdit(field: CustomField, writer: ValueReader, employeeId: number | undefined): boolean {
   if (writer === null || writer.scope.kind === 'all' || writer.scope.kind === 'departments') return true;
   return field.editableBy === 'self' && writer.caller.employeeId !== null && writer.caller.employeeId === employeeId;
+}
+
+/** An `employee` value must name another employee the writer may refer to (details named `<prefix>.<key>`). */
+export async function referenceProblems(
+  access: EmployeeAccessService,
+  scope: EmployeeScope,
+  self: number | undefined,
+  changes: ReadonlyArray<{ field: CustomField; value: CustomValue }>,
+  prefix: string,
+): Promise<ErrorDetail[]> {
+  const problems: ErrorDetail[] = [];
+  for (const { field, value } of changes) {
+    if (field.type !== 'employee' || value === null) continue;
+    if (value === self) problems.push({ field: `${prefix}.${field.key}`, message: 'must be another employee' });
+    else if (!(await access.referable(scope, value as number)))
+      problems.push({ field: `${prefix}.${field.key}`, message: 'employee does not exist' });
+  }
+  return problems;
 }

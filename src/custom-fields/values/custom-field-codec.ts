@@ -5,6 +5,9 @@ import { CustomField, CustomFieldType } from '../entities/custom-field.entity';
 /** A custom field's value as the API carries it (docs/api/custom-fields.md). */
 export type CustomValue = string | number | boolean | string[] | null;
 
+/** The employee's property that carries the values (docs/api/custom-fields.md). */
+export const PROPERTY = 'custom_fields';
+
 /** One stored row of a value (a multiselect has one per chosen option, `item`). */
 export interface StoredValue {
   item: string;
@@ -207,4 +210,9 @@ function isWebAddress(raw: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A field's value of an employee from its rows (null when it has none). */
+export function valueOf(field: CustomField, rows: ReadonlyArray<{ item: string; text: string }> | undefined): CustomValue {
+  return decode(field.type, rows ?? [], optionValues(field));
 }

@@ -6,7 +6,7 @@ import { CreateEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto 
 import { CustomField } from '../entities/custom-field.entity';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { optionValues, TEXT_LIMITS } from './custom-field-codec';
-import { PROPERTY } from './employee-custom-fields';
+import { PROPERTY } from './custom-field-codec';
 
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
 type SchemaObject = Exclude<Schemas[string], { $ref: string }>;

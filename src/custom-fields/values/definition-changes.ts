@@ -5,7 +5,7 @@ import { DomainException } from '../../common/errors/domain.exception';
 import { CustomField } from '../entities/custom-field.entity';
 import { encode, fromText, optionValues, StoredValue, toText } from './custom-field-codec';
 import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field-values.repository';
-import { PROPERTY, valueOf } from './employee-custom-fields';
+import { PROPERTY, valueOf } from './custom-field-codec';
 
 /** Employees' values read and rewritten at a time. */
 const BATCH = 1_000;
@@ -39,6 +39,17 @@ export class DefinitionChanges {
   constructor(private readonly values: CustomFieldValuesRepository) {}
 
   async changed(em: EntityManager, before: CustomField, after: CustomField): Promise<void> {
+    // A dated field's values are also in the employment history, which keeps them as they were written.
+    if (before.dated && before.type !== after.type)
+      throw new DomainException('CONFLICT', 'A dated field keeps its type (its history holds values of it): define a new field', [
+        { field: 'type', message: 'a dated field keeps its type' },
+      ]);
+    if (before.dated !== after.dated && (await this.values.batchOf(em, after.id, 0, 1)).length)
+      throw new DomainException(
+        'IN_USE',
+        'A field becomes dated, or stops being dated, only while no employee has a value of it',
+        [{ field: 'dated', message: 'employees have values of this field' }],
+      );
     if (before.type === after.type && after.options) {
       const kept = optionValues(after);
       const removed = optionValues(before).filter((v) => !kept.includes(v));

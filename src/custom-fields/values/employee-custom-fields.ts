@@ -10,19 +10,14 @@ import { EmployeeExtension, ExtensionListTerms, ExtensionWrite } from '../../emp
 import { EmployeesService } from '../../employees/employees.service';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomField } from '../entities/custom-field.entity';
-import { mayEdit, sight, ValueReader } from './custom-field-access';
-import { CustomValue, decode, encode, optionValues, StoredValue } from './custom-field-codec';
+import { mayEdit, referenceProblems, sight, ValueReader } from './custom-field-access';
+import { CustomValue, encode, PROPERTY, StoredValue, valueOf } from './custom-field-codec';
+import { asOfProblem, DatedCustomFields } from './dated-custom-fields';
 import { filterCondition, sortTerm } from './custom-field-filters';
 import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field-values.repository';
 
-/** The body's property and the list terms' prefix (docs/api/custom-fields.md). */
-export const PROPERTY = 'custom_fields';
+/** The list terms' prefix (docs/api/custom-fields.md). */
 const LIST_PREFIX = 'custom';
-
-/** A field's value of an employee from its rows (null when it has none). */
-export function valueOf(field: CustomField, rows: readonly ValueRow[] | undefined): CustomValue {
-  return decode(field.type, rows ?? [], optionValues(field));
-}
 
 /** Rows grouped by employee, then field. */
 function grouped(rows: readonly ValueRow[]): Map<number, Map<number, ValueRow[]>> {
@@ -46,6 +41,7 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     private readonly access: EmployeeAccessService,
     private readonly feedRules: FeedReadRules,
     @InjectDataSource() private readonly ds: DataSource,
+    readonly dated: DatedCustomFields,
   ) {}
 
   onModuleInit(): void {
@@ -88,18 +84,20 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     reader: ValueReader,
     ids: readonly number[],
     list: boolean,
+    dated?: ReadonlyMap<number, Record<string, unknown>>,
   ): Promise<Map<number, unknown>> {
     const fields = (await this.definitions.recent()).filter((f) => !list || f.inList);
     const shown = ids.map(
       (id) => [id, fields.map((f) => [f, sight(f, reader, id)] as const).filter(([, s]) => s !== 'absent')] as const,
     );
-    const needed = [...new Set(shown.flatMap(([, fs]) => fs.filter(([, s]) => s === 'value').map(([f]) => f.id)))];
-    const rows = grouped(await this.values.valuesOf(em, needed, ids));
+    // As of a day, a dated field's value is the history's of that day.
+    const fromHistory = (f: CustomField) => dated !== undefined && f.dated;
+    const needed = shown.flatMap(([, fs]) => fs.filter(([f, s]) => s === 'value' && !fromHistory(f)).map(([f]) => f.id));
+    const rows = grouped(await this.values.valuesOf(em, [...new Set(needed)], ids));
+    const value = (f: CustomField, id: number) =>
+      fromHistory(f) ? ((dated!.get(id)?.[f.key] ?? null) as CustomValue) : valueOf(f, rows.get(id)?.get(f.id));
     return new Map(
-      shown.map(([id, fs]) => [
-        id,
-        Object.fromEntries(fs.map(([f, s]) => [f.key, s === 'hidden' ? null : valueOf(f, rows.get(id)?.get(f.id))])),
-      ]),
+      shown.map(([id, fs]) => [id, Object.fromEntries(fs.map(([f, s]) => [f.key, s === 'hidden' ? null : value(f, id)]))]),
     );
   }
 
@@ -125,6 +123,8 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
           );
     const current = grouped(stored).get(employeeId ?? -1) ?? new Map<number, ValueRow[]>();
     const changes: Array<{ field: CustomField; before: CustomValue; value: CustomValue; rows: StoredValue[] }> = [];
+    // A dated field's value is also recorded in the employment history (from today, or from a new employee's start).
+    const dated: Record<string, CustomValue> = {};
     for (const field of known) {
       const name = `${PROPERTY}.${field.key}`;
       const raw = given[field.key];
@@ -140,18 +140,20 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       if (encoded.value === null && field.required) problems.push({ field: name, message: 'is required' });
       if (!mayEdit(field, writer, employeeId)) forbidden.push(name);
       changes.push({ field, before, value: encoded.value, rows: encoded.rows });
+      if (field.dated) dated[field.key] = encoded.value;
     }
     if (employeeId === undefined)
       for (const field of byKey.values())
         if (field.required && given[field.key] === undefined)
           problems.push({ field: `${PROPERTY}.${field.key}`, message: 'is required' });
-    problems.push(...(await this.referenceProblems(writer?.scope ?? { kind: 'all' }, employeeId, changes)));
+    problems.push(...(await referenceProblems(this.access, writer?.scope ?? { kind: 'all' }, employeeId, changes, PROPERTY)));
     const taken = () => this.takenProblems(changes, employeeId);
     if (!problems.length) problems.push(...(await taken()));
     return {
       changed: changes.map((c) => `${PROPERTY}.${c.field.key}`),
       forbidden,
       problems,
+      dated,
       apply: async (em, id) => {
         for (const c of changes) await this.values.replace(em, id, c.field.id, c.rows);
         return {
@@ -168,6 +170,7 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     scope: EmployeeScope,
     filters: Record<string, unknown>,
     sortField: string | undefined,
+    asOf: string | undefined,
   ): Promise<ExtensionListTerms> {
     const fields = await this.definitions.recent();
     // What a caller filters and sorts by is what it sees of somebody else (a personal field it sees as null is not usable).
@@ -179,11 +182,15 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     Object.entries(filters).forEach(([name, raw], n) => {
       const field = usable.get(name);
       if (!field) return problems.push({ field: `filters.${name}`, message: 'is not a custom field you may filter by' });
+      const dated = asOf === undefined ? null : asOfProblem(field, `filters.${name}`);
+      if (dated) return problems.push(dated);
       const condition = filterCondition(field, raw, `filters.${name}`, n, problems);
       if (condition) conditions.push(condition);
     });
     if (sortField === undefined) return { joins: [], conditions, problems };
     const field = usable.get(sortField);
+    const dated = field && asOf !== undefined ? asOfProblem(field, 'sortField') : null;
+    if (dated) return { joins: [], conditions, problems: [...problems, dated] };
     const term = field && sortTerm(field, this.ds.options.type === 'mysql');
     if (!term) problems.push({ field: 'sortField', message: `${sortField} is not a custom field you may sort by` });
     return { joins: term ? [term.join] : [], conditions, sort: term?.column, keyed: term?.keyed, problems };
@@ -197,22 +204,6 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       apply: () => Promise.resolve({ before: {}, after: {} }),
       explainConflict: () => Promise.resolve([]),
     };
-  }
-
-  /** An `employee` value must name another employee the writer may refer to. */
-  private async referenceProblems(
-    scope: EmployeeScope,
-    self: number | undefined,
-    changes: ReadonlyArray<{ field: CustomField; value: CustomValue }>,
-  ): Promise<ErrorDetail[]> {
-    const problems: ErrorDetail[] = [];
-    for (const { field, value } of changes) {
-      if (field.type !== 'employee' || value === null) continue;
-      if (value === self) problems.push({ field: `${PROPERTY}.${field.key}`, message: 'must be another employee' });
-      else if (!(await this.access.referable(scope, value as number)))
-        problems.push({ field: `${PROPERTY}.${field.key}`, message: 'employee does not exist' });
-    }
-    return problems;
   }
 
   /** A unique field's value another employee holds. */

@@ -44,6 +44,7 @@ import { WorkCalendars1763800000048 } from './1763800000048-WorkCalendars';
 import { EmployeeCalendars1763800000049 } from './1763800000049-EmployeeCalendars';
 import { CustomFields1763800000050 } from './1763800000050-CustomFields';
 import { CustomFieldValues1763800000051 } from './1763800000051-CustomFieldValues';
+import { DatedExtensions1763800000052 } from './1763800000052-DatedExtensions';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -105,4 +106,5 @@ export const MIGRATIONS = [
   EmployeeCalendars1763800000049,
   CustomFields1763800000050,
   CustomFieldValues1763800000051,
+  DatedExtensions1763800000052,
 ];

@@ -154,5 +154,5 @@ export async function seedDemoCompany(app: INestApplicationContext, actor: AuthU
   await seedDemoPayrollRuns(app, actor, app.get(CompanyClock).now());
   // After the history: each month's accrual by the department, status and grade of its day.
   await app.get(LeaveAccrualsService).accrue(undefined, true); // the accruals of every year up to the company's day
-  await seedDemoCustomFields(app); // every employee's, the joiner's too
+  await seedDemoCustomFields(app, actor); // every employee's, the joiner's too
 }

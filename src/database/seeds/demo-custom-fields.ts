@@ -5,6 +5,11 @@ import { Employee } from '../../employees/entities/employee.entity';
 import { CustomField } from '../../custom-fields/entities/custom-field.entity';
 import { encode } from '../../custom-fields/values/custom-field-codec';
 import { insertRows } from './seed-tools';
+import { AuthUser } from '../../common/auth/auth-user';
+import { CompanyClock } from '../../common/time/company-clock';
+import { addDays, lastOfMonth } from '../../common/time/days';
+import { EmploymentHistoryService } from '../../employees/history/employment-history.service';
+import { ChangeFieldsDto } from '../../employees/history/dto/employment-history.dto';
 
 const SIZES = ['S', 'M', 'L', 'XL'];
 
@@ -12,9 +17,11 @@ const SIZES = ['S', 'M', 'L', 'XL'];
  * The demo's custom fields (issue 66, docs/api/custom-fields.md): a T-shirt size (a select shown in
  * lists), a monthly remote-work allowance (a decimal the Admins keep), a visa expiry (a personal
  * date, null to Managers), whether the employee works remotely (a boolean each employee sets
- * itself) and an onboarding buddy (another employee); every employee has values.
+ * itself) and an onboarding buddy (another employee); every employee has values. A dated work
+ * location: three employees in the office from today, one of them hybrid from next month (a
+ * Scheduled change, read with as_of and in the history).
  */
-export async function seedDemoCustomFields(app: INestApplicationContext): Promise<void> {
+export async function seedDemoCustomFields(app: INestApplicationContext, actor: AuthUser): Promise<void> {
   const fields = app.get(CustomFieldsService);
   await fields.create({
     key: 'tshirt_size',
@@ -53,4 +60,25 @@ export async function seedDemoCustomFields(app: INestApplicationContext): Promis
   }
   const columns = ['field_id', 'employee_id', 'item', 'value_text', 'value_key', 'value_number', 'unique_key'];
   await insertRows(ds, 'custom_field_values', columns, rows);
+
+  await fields.create({
+    key: 'work_location',
+    label: 'Work location',
+    type: 'select',
+    options: ['Office', 'Hybrid', 'Remote'].map((value) => ({ value, label: value })),
+    dated: true,
+    in_list: true,
+  });
+  const history = app.get(EmploymentHistoryService);
+  const today = await app.get(CompanyClock).today();
+  const active = await ds.getRepository(Employee).find({ where: { status: 'Active' }, order: { id: 'ASC' }, take: 3 });
+  const located = (e: Employee, day: string, place: string, reason: string) =>
+    history.record(actor, e.id, {
+      effective_date: day,
+      reason,
+      // A property custom fields add to the change's fields (declareDatedProperty).
+      fields: { custom_fields: { work_location: place } } as ChangeFieldsDto,
+    });
+  for (const e of active) await located(e, today > e.joinedDate ? today : e.joinedDate, 'Office', 'Office desk');
+  if (active[0]) await located(active[0], addDays(lastOfMonth(today), 1), 'Hybrid', 'Hybrid from next month');
 }

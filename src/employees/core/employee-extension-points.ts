@@ -6,7 +6,9 @@ import { Condition, KeyedOrder, ListSpec } from '../../common/paging/list-reques
 import { exportPageSize } from '../../common/paging/export-paging';
 import { EmployeeListQueryDto } from '../dto/employee.dto';
 import { EmployeeScope } from './employee-access.service';
-import { ExtensionReader } from './employee-extensions';
+import { EmployeeExtension, ExtensionReader, extraOf, ExtraValues } from './employee-extensions';
+import { EmploymentSegment } from '../entities/employment-history.entities';
+import { EmployeesRepository } from './employees.repository';
 import { EmployeeHooks } from './employee-hooks';
 
 /** The writes of every extension property a body names, as one. */
@@ -14,10 +16,19 @@ export interface ExtensionWrites {
   changed: string[];
   forbidden: string[];
   problems: ErrorDetail[];
+  /** The dated values among them, by property (EmployeeExtension.dated). */
+  dated: ExtraValues;
   /** Writes them in the employee's transaction: the audit's before and after, by property. */
   apply(em: EntityManager, employeeId: number): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }>;
   /** After a unique violation: 400 when one of these writes took a taken value. */
   explainConflict(employeeId: number | undefined): Promise<void>;
+}
+
+/** A change's checked dated values of the extensions (EmployeeExtensionPoints.datedCheck). */
+export interface DatedChecks {
+  extra: ExtraValues;
+  problems: ErrorDetail[];
+  forbidden: string[];
 }
 
 /** A list request's share of the extensions: the query without their filters, the spec with their sort, their joins and conditions. */
@@ -32,7 +43,10 @@ export interface ExtendedList {
 /** How the employees module reaches the properties other modules add to employees (EmployeeExtension), all of them at once. */
 @Injectable()
 export class EmployeeExtensionPoints {
-  constructor(private readonly hooks: EmployeeHooks) {}
+  constructor(
+    private readonly hooks: EmployeeHooks,
+    private readonly employees: EmployeesRepository,
+  ) {}
 
   /** Each extension's checked write of the property `body` carries (none when it carries none). */
   async prepare(writer: ExtensionReader, employeeId: number | undefined, body: object): Promise<ExtensionWrites> {
@@ -44,6 +58,9 @@ export class EmployeeExtensionPoints {
       changed: writes.flatMap((w) => w.changed),
       forbidden: writes.flatMap((w) => w.forbidden),
       problems: writes.flatMap((w) => w.problems),
+      dated: Object.fromEntries(
+        writes.flatMap((w, i) => (w.dated && Object.keys(w.dated).length ? [[named[i].property, w.dated]] : [])),
+      ),
       async apply(em, id) {
         const before: Record<string, unknown> = {};
         const after: Record<string, unknown> = {};
@@ -85,7 +102,7 @@ export class EmployeeExtensionPoints {
       const sortField = query.sortField?.startsWith(prefix) ? query.sortField : undefined;
       if (!Object.keys(own).length && !sortField) continue;
       for (const name of Object.keys(own)) delete rest[name];
-      const terms = await ext.listTerms(caller, scope, own, sortField);
+      const terms = await ext.listTerms(caller, scope, own, sortField, query.as_of);
       problems.push(...terms.problems);
       out.joins.push(...terms.joins);
       out.conditions.push(...terms.conditions);
@@ -102,23 +119,70 @@ export class EmployeeExtensionPoints {
    * marked for lists on a page, everything the caller sees on an export's page (a CSV or XLSX file
    * has every custom field the caller sees, a column each).
    */
-  async addListed(reader: ExtensionReader, items: ReadonlyArray<{ id: number }>): Promise<void> {
+  async addListed(reader: ExtensionReader, items: ReadonlyArray<{ id: number }>, asOf?: string): Promise<void> {
     if (!items.length) return;
     const ids = items.map((i) => i.id);
     const exported = exportPageSize() !== undefined;
+    // As of a day: the dated values of that day's segments.
+    const segments =
+      asOf !== undefined && this.hooks.extensions.some((ext) => ext.dated) ? await this.employees.extraOn(ids, asOf) : null;
     for (const ext of this.hooks.extensions) {
-      const values = await ext.read(null, reader, ids, !exported);
+      const dated = segments && datedOf(ext, ids, (id) => segments.get(id) ?? null);
+      const values = await ext.read(null, reader, ids, !exported, dated ?? undefined);
       for (const item of items) (item as Record<string, unknown>)[ext.property] = values.get(item.id) ?? {};
     }
+  }
+
+  /**
+   * A change's values of the extensions' dated properties (`fields.custom_fields`), each checked
+   * by its extension: what the change sets, 400 details and what the caller may not change.
+   */
+  async datedCheck(writer: ExtensionReader, employeeId: number, fields: object | undefined): Promise<DatedChecks> {
+    const out: DatedChecks = { extra: {}, problems: [], forbidden: [] };
+    const source = (fields ?? {}) as Record<string, unknown>;
+    for (const ext of this.hooks.extensions) {
+      if (!ext.dated || source[ext.property] === undefined) continue;
+      const checked = await ext.dated.check(writer, employeeId, source[ext.property]);
+      if (Object.keys(checked.set).length) out.extra[ext.property] = checked.set;
+      out.problems.push(...checked.problems);
+      out.forbidden.push(...checked.forbidden);
+    }
+    return out;
+  }
+
+  /** Dated values (a change's, a segment's) as `reader` sees them: every dated property, `{}` when it has none. */
+  async datedView(reader: ExtensionReader, employeeId: number, extra: ExtraValues): Promise<ExtraValues> {
+    const out: ExtraValues = {};
+    for (const ext of this.hooks.extensions)
+      if (ext.dated) out[ext.property] = await ext.dated.view(reader, employeeId, extra[ext.property] ?? {});
+    return out;
   }
 
   /**
    * Every extension property of one employee as `reader` sees it (null: the system, as the audit
    * records it), read in `em` when given (inside a transaction); `{}` for an extension without one.
    */
-  async propertiesOf(em: EntityManager | null, reader: ExtensionReader, id: number): Promise<Record<string, unknown>> {
+  async propertiesOf(
+    em: EntityManager | null,
+    reader: ExtensionReader,
+    id: number,
+    asOf?: EmploymentSegment,
+  ): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
-    for (const ext of this.hooks.extensions) out[ext.property] = (await ext.read(em, reader, [id], false)).get(id) ?? {};
+    for (const ext of this.hooks.extensions) {
+      const dated = asOf ? datedOf(ext, [id], () => asOf.extra) : null;
+      out[ext.property] = (await ext.read(em, reader, [id], false, dated ?? undefined)).get(id) ?? {};
+    }
     return out;
   }
+}
+
+/** A dated extension's values of these employees from their segments' stored extra values (null: not dated). */
+function datedOf(
+  ext: EmployeeExtension,
+  ids: readonly number[],
+  stored: (id: number) => string | null,
+): Map<number, Record<string, unknown>> | null {
+  if (!ext.dated) return null;
+  return new Map(ids.map((id) => [id, extraOf(stored(id))[ext.property] ?? {}]));
 }

@@ -10,6 +10,7 @@ import { EmployeeRefs } from './employee-refs';
 import { CalendarsService } from '../../calendars/calendars.service';
 import { EntityManager } from 'typeorm';
 import { EmployeeExtensionPoints } from './employee-extension-points';
+import { EmploymentSegment } from '../entities/employment-history.entities';
 import { ExtensionReader } from './employee-extensions';
 
 /** Entity properties an API body sets. */
@@ -66,14 +67,15 @@ export class EmployeeMapper {
 
   /**
    * The employee as `reader` sees it (null: the system), with the properties other modules add
-   * (EmployeeExtension), read in `em` when given (inside a transaction).
+   * (EmployeeExtension), read in `em` when given (inside a transaction); `asOf`: the segment of an
+   * as-of read, whose dated values of those properties stand for the current ones.
    */
-  async toDto(e: Employee, reader: ExtensionReader, em?: EntityManager): Promise<EmployeeDto> {
+  async toDto(e: Employee, reader: ExtensionReader, em?: EntityManager, asOf?: EmploymentSegment): Promise<EmployeeDto> {
     const [nationality, calendar, extensions] = await Promise.all([
       e.nationalityId === null ? null : this.reference.nameOf('nationalities', e.nationalityId),
       // No calendar set: the default's (docs/api/calendars.md).
       e.calendarId ?? this.calendars.defaultId(),
-      this.extensions.propertiesOf(em ?? null, reader, e.id),
+      this.extensions.propertiesOf(em ?? null, reader, e.id, asOf),
     ]);
     const dto: Record<string, unknown> = { id: e.id };
     for (const f of EMPLOYEE_FIELDS) dto[f.api] = f.byName ? nationality : (e[f.prop] ?? null);
@@ -81,5 +83,4 @@ export class EmployeeMapper {
     Object.assign(dto, extensions);
     return dto as unknown as EmployeeDto;
   }
-
 }

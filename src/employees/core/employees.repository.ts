@@ -527,6 +527,19 @@ export class EmployeesRepository {
     return out;
   }
 
+  /** The dated values of other modules' properties (EmploymentSegment.extra) of these employees on `day`: an as-of list page's. */
+  @RecordSql([1, 2], '2026-06-30')
+  async extraOn(ids: number[], day: string): Promise<Map<number, string | null>> {
+    const rows = await this.ds
+      .getRepository(EmploymentSegment)
+      .createQueryBuilder('s')
+      .select(['s.employee_id AS id', 's.extra AS extra'])
+      .where('s.employee_id IN (:...ids)', { ids })
+      .andWhere('s.effective_from <= :day AND (s.effective_to IS NULL OR s.effective_to >= :day)', { day })
+      .getRawMany<{ id: number | string; extra: string | null }>();
+    return new Map(rows.map((r) => [Number(r.id), r.extra]));
+  }
+
   /** What a payslip shows of employees (issue 25): names, dates, e-mail and reference ids, plain rows 1 000 at a time. */
   @RecordSql([1, 2, 3])
   async payslipFieldsOf(ids: number[]): Promise<Map<number, PayslipFields>> {

@@ -40,6 +40,8 @@ export class EmploymentSegment {
   /** JSON: [{component, amount}]. */
   @Column({ type: 'text' }) salary: string;
   @Column({ name: 'change_id', type: 'integer' }) changeId: number;
+  /** JSON: the dated values of other modules' properties (property → key → value), null when none (EmployeeExtension.dated). */
+  @Column({ type: 'text', nullable: true }) extra: string | null;
 }
 
 export const EMPLOYMENT_HISTORY_ENTITIES = [EmploymentChange, EmploymentSegment];

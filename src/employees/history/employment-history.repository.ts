@@ -9,7 +9,7 @@ import { Employee } from '../entities/employee.entity';
 /** The segment of an employee in force on a day: the latest that began by then. */
 const SEGMENT_ON =
   'SELECT effective_from, effective_to, job_title_id, department_id, pay_grade_id, employment_status_id, supervisor_id, ' +
-  'approver1_id, approver2_id, approver3_id, calendar_id, salary, change_id FROM employment_segments ' +
+  'approver1_id, approver2_id, approver3_id, calendar_id, salary, change_id, extra FROM employment_segments ' +
   'WHERE employee_id = ? AND effective_from <= ? ORDER BY effective_from DESC LIMIT 1';
 
 /** Rows per multi-row statement. */
@@ -223,6 +223,7 @@ export class EmploymentHistoryRepository {
       calendarId: id(row.calendar_id),
       salary: String(row.salary),
       changeId: Number(row.change_id),
+      extra: typeof row.extra === 'string' ? row.extra : null,
     };
   }
 

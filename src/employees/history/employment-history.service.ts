@@ -22,34 +22,19 @@ import {
 } from './dto/employment-history.dto';
 import { EmploymentChange } from '../entities/employment-history.entities';
 import { EmploymentHistoryRepository } from './employment-history.repository';
-import { CHANGE_STATES, CHANGES, ChangeInput, EmploymentHistoryWriter, fieldOf, toRecorded } from './employment-history.writer';
-import { DATED_FIELDS, DatedField, DatedValues, SalaryLine, Segment, segmentsAt } from './employment-history';
-
-/** Effective dates the service accepts. */
-function toChangeDto(c: EmploymentChange, salaries: boolean): EmploymentChangeDto {
-  return {
-    id: c.id,
-    employee: c.employeeId,
-    effective_date: c.effectiveDate,
-    reason: c.reason,
-    fields: JSON.parse(c.fields) as ChangeFieldsDto,
-    salary: salaries && c.salary !== null ? (JSON.parse(c.salary) as SalaryLine[]) : null,
-    status: c.status,
-    recorded_at: c.recordedAt.toISOString(),
-    recorded_by: c.recordedBy,
-    corrects: c.corrects,
-  };
-}
-
-function toSegmentDto(s: Segment, salaries: boolean): SegmentDto {
-  return {
-    effective_from: s.effectiveFrom,
-    effective_to: s.effectiveTo,
-    ...s.values,
-    salary: salaries ? s.salary : null,
-    change: s.change,
-  };
-}
+import {
+  CHANGE_STATES,
+  CHANGES,
+  ChangeInput,
+  EmploymentHistoryWriter,
+  fieldOf,
+  storedFields,
+  toRecorded,
+} from './employment-history.writer';
+import { inDepartments, segmentOnDay, setFields, toChangeDto, toSegmentDto } from './employment-history.views';
+import { DatedField, DatedValues, mergeExtra, segmentsAt } from './employment-history';
+import { EmployeeExtensionPoints } from '../core/employee-extension-points';
+import { ExtensionReader } from '../core/employee-extensions';
 
 /**
  * Employment history's routes (issue 43, docs/api/decisions.md §19): the changes and segments of an employee,
@@ -66,7 +51,17 @@ export class EmploymentHistoryService {
     private readonly mapper: EmployeeMapper,
     private readonly employees: EmployeesRepository,
     private readonly clock: CompanyClock,
+    private readonly extensions: EmployeeExtensionPoints,
   ) {}
+
+  /** A change as `reader` sees it: the dated values of other modules' properties it sets through their view. */
+  private async changeDto(reader: ExtensionReader, c: EmploymentChange, salaries: boolean): Promise<EmploymentChangeDto> {
+    const { extra } = storedFields(c.fields);
+    const seen = Object.keys(extra).length ? await this.extensions.datedView(reader, c.employeeId, extra) : {};
+    // Only the keys the change sets.
+    const own = (p: string) => Object.fromEntries(Object.entries(seen[p] ?? {}).filter(([key]) => key in extra[p]));
+    return toChangeDto(c, salaries, Object.fromEntries(Object.keys(extra).map((p) => [p, own(p)])));
+  }
 
   /**
    * The changes; a Restricted Admin sees those that took effect on a day the employee was in its
@@ -76,14 +71,13 @@ export class EmploymentHistoryService {
     const { employee, scope } = await this.access.visible(caller, employeeId);
     const salaries = await this.access.administers(caller, employee);
     const changes = await this.repository.changesOf(null, employeeId);
-    if (scope.kind !== 'departments') return changes.map((c) => toChangeDto(c, salaries));
-    const segments = segmentsAt(changes.map(toRecorded));
-    return changes
-      .filter((c) => {
-        const on = segmentOnDay(segments, c.effectiveDate);
-        return on !== null && inDepartments(scope, on);
-      })
-      .map((c) => toChangeDto(c, salaries));
+    const segments = scope.kind === 'departments' ? segmentsAt(changes.map(toRecorded)) : [];
+    const shown = changes.filter((c) => {
+      if (scope.kind !== 'departments') return true;
+      const on = segmentOnDay(segments, c.effectiveDate);
+      return on !== null && inDepartments(scope, on);
+    });
+    return Promise.all(shown.map((c) => this.changeDto({ caller, scope }, c, salaries)));
   }
 
   /** The segments as recorded at `knownAt` (default now); a Restricted Admin's only those in its departments. */
@@ -91,9 +85,10 @@ export class EmploymentHistoryService {
     const { employee, scope } = await this.access.visible(caller, employeeId);
     const salaries = await this.access.administers(caller, employee);
     const changes = (await this.repository.changesOf(null, employeeId)).map(toRecorded);
-    return segmentsAt(changes, knownAt ? new Date(knownAt) : undefined)
-      .filter((s) => inDepartments(scope, s))
-      .map((s) => toSegmentDto(s, salaries));
+    const shown = segmentsAt(changes, knownAt ? new Date(knownAt) : undefined).filter((s) => inDepartments(scope, s));
+    return Promise.all(
+      shown.map(async (s) => toSegmentDto(s, salaries, await this.extensions.datedView({ caller, scope }, employeeId, s.extra))),
+    );
   }
 
   /** Records a change; with `ifMatch` (an ETag of GET /employees/{id}) only on that version of the employee, else 412. */
@@ -105,7 +100,7 @@ export class EmploymentHistoryService {
       fields: setFields(dto.fields),
       salary: dto.salary ?? null,
     };
-    await this.validate(caller, scope, employee, input);
+    await this.validate(caller, scope, employee, input, dto.fields);
     const change = await withEmployeeLock(
       this.ds,
       employeeId,
@@ -115,7 +110,7 @@ export class EmploymentHistoryService {
       },
       SET_REPLACEMENT,
     );
-    return toChangeDto(change, true);
+    return this.changeDto({ caller, scope }, change, true);
   }
 
   /** Cancels a Scheduled change (409 INVALID_STATE otherwise). */
@@ -150,7 +145,7 @@ export class EmploymentHistoryService {
       },
       SET_REPLACEMENT,
     );
-    return toChangeDto(cancelled, true);
+    return this.changeDto({ caller, scope }, cancelled, true);
   }
 
   /** Records a correction of a Scheduled or Effective change: what the body names replaces the corrected change's. */
@@ -164,10 +159,11 @@ export class EmploymentHistoryService {
       effectiveDate: dto.effective_date ?? found.effectiveDate,
       reason: dto.reason,
       fields: { ...old.fields, ...setFields(dto.fields) },
+      extra: old.extra,
       salary: dto.salary ?? old.salary,
       corrects: changeId,
     };
-    await this.validate(caller, scope, employee, input);
+    await this.validate(caller, scope, employee, input, dto.fields);
     const change = await withEmployeeLock(
       this.ds,
       employeeId,
@@ -193,7 +189,7 @@ export class EmploymentHistoryService {
       },
       SET_REPLACEMENT,
     );
-    return toChangeDto(change, true);
+    return this.changeDto({ caller, scope }, change, true);
   }
 
   /** 403 FIELD_NOT_ALLOWED naming what the caller may not change on this employee. */
@@ -203,6 +199,7 @@ export class EmploymentHistoryService {
     employee: Employee,
     fields: Partial<DatedValues>,
     salary: boolean,
+    forbidden: string[] = [],
   ): Promise<void> {
     const salaryForbidden = salary && !(await this.access.administers(caller, employee));
     this.access.assertMayChange(
@@ -210,7 +207,7 @@ export class EmploymentHistoryService {
       employeeRef(employee),
       Object.keys(fields),
       'department' in fields ? { department: fields.department ?? null } : undefined,
-      salaryForbidden ? ['salary'] : [],
+      [...(salaryForbidden ? ['salary'] : []), ...forbidden],
     );
   }
 
@@ -256,11 +253,22 @@ export class EmploymentHistoryService {
     }
   }
 
-  /** The change checked: its day within the employment, references that exist, a salary payroll accepts, something set. */
-  private async validate(caller: AuthUser, scope: EmployeeScope, employee: Employee, input: ChangeInput): Promise<void> {
-    await this.assertMayChange(caller, scope, employee, input.fields, input.salary !== null);
+  /**
+   * The change checked: its day within the employment, references that exist, a salary payroll
+   * accepts, something set; other modules' dated values (`body`'s) checked by them and added to `input.extra`.
+   */
+  private async validate(
+    caller: AuthUser,
+    scope: EmployeeScope,
+    employee: Employee,
+    input: ChangeInput,
+    body: ChangeFieldsDto | undefined,
+  ): Promise<void> {
+    const dated = await this.extensions.datedCheck({ caller, scope }, employee.id, body);
+    input.extra = mergeExtra(input.extra ?? {}, dated.extra);
+    await this.assertMayChange(caller, scope, employee, input.fields, input.salary !== null, dated.forbidden);
     await this.assertDaysInScope(scope, employee.id, input.effectiveDate);
-    const problems: ErrorDetail[] = [];
+    const problems: ErrorDetail[] = [...dated.problems];
     const dates = effectiveDateProblem(input.effectiveDate, employee.joinedDate, employee.terminationDate);
     if (dates) problems.push(dates);
     const refs = (Object.entries(input.fields) as Array<[DatedField, number | null]>).flatMap(([name, value]) =>
@@ -272,29 +280,11 @@ export class EmploymentHistoryService {
       const problem = this.writer.salaryKeeper ? await this.writer.salaryKeeper.check(input.salary) : 'salaries are not kept';
       if (problem) problems.push({ field: 'salary', message: problem });
     }
-    if (!Object.keys(input.fields).length && input.salary === null)
+    if (!Object.keys(input.fields).length && !Object.keys(input.extra).length && input.salary === null && !dated.problems.length)
       problems.push({ field: 'fields', message: 'a change sets at least one dated field or the salary' });
     if (problems.length) throw new ValidationException(problems);
     const supervisor = input.fields.supervisor;
     if (typeof supervisor === 'number' && (await this.employees.supervisorChain(supervisor)).includes(employee.id))
       throw ValidationException.field('fields.supervisor', 'would create a supervision cycle');
   }
-}
-
-/** Whether a Restricted Admin's departments hold the segment's department (any other scope: yes). */
-function inDepartments(scope: EmployeeScope, s: Segment): boolean {
-  return scope.kind !== 'departments' || (s.values.department !== null && scope.departmentIds.includes(s.values.department));
-}
-
-/** The segment in force on `day`, or null before the first. */
-function segmentOnDay(segments: Segment[], day: string): Segment | null {
-  return segments.find((s) => s.effectiveFrom <= day && (s.effectiveTo === null || s.effectiveTo >= day)) ?? null;
-}
-
-/** The dated fields a DTO sets (those it names, null included). */
-function setFields(dto: ChangeFieldsDto | undefined): Partial<DatedValues> {
-  const out: Partial<DatedValues> = {};
-  if (!dto) return out;
-  for (const f of DATED_FIELDS) if (dto[f] !== undefined) out[f] = dto[f];
-  return out;
 }

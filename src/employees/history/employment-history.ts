@@ -1,5 +1,9 @@
 import { DepartmentMove } from '../../common/database/day-rollup';
 import { addDays } from '../../common/time/days';
+import { ExtraValues, mergeExtra } from '../core/employee-extensions';
+
+export { extraOf, mergeExtra } from '../core/employee-extensions';
+export type { ExtraValues };
 
 export type { DepartmentMove };
 
@@ -40,6 +44,8 @@ export interface RecordedChange {
   recordedAt: Date;
   /** The dated fields it sets (the others keep their values). */
   fields: Partial<DatedValues>;
+  /** Other modules' dated values it sets (none when absent). */
+  extra?: ExtraValues;
   /** The whole salary from that day, when the change sets it. */
   salary: SalaryLine[] | null;
   /** When it was cancelled (a Scheduled change only), else null. */
@@ -54,6 +60,7 @@ export interface Segment {
   /** The last day (inclusive); null for the open one. */
   effectiveTo: string | null;
   values: DatedValues;
+  extra: ExtraValues;
   salary: SalaryLine[];
   /** The last change applied on `effectiveFrom`. */
   change: number;
@@ -82,15 +89,17 @@ export function segmentsAt(changes: readonly RecordedChange[], knownAt: Date = n
     );
   const segments: Segment[] = [];
   let values = EMPTY;
+  let extra: ExtraValues = {};
   let salary: SalaryLine[] = [];
   for (const c of counted) {
     values = { ...values, ...c.fields };
+    if (c.extra) extra = mergeExtra(extra, c.extra);
     if (c.salary) salary = c.salary;
     const last = segments[segments.length - 1];
-    if (last && last.effectiveFrom === c.effectiveDate) Object.assign(last, { values, salary, change: c.id });
+    if (last && last.effectiveFrom === c.effectiveDate) Object.assign(last, { values, extra, salary, change: c.id });
     else {
       if (last) last.effectiveTo = addDays(c.effectiveDate, -1);
-      segments.push({ effectiveFrom: c.effectiveDate, effectiveTo: null, values, salary, change: c.id });
+      segments.push({ effectiveFrom: c.effectiveDate, effectiveTo: null, values, extra, salary, change: c.id });
     }
   }
   return segments;

@@ -17,6 +17,7 @@ import {
   departmentMoves,
   DatedField,
   DatedValues,
+  ExtraValues,
   RecordedChange,
   SalaryLine,
   Segment,
@@ -54,8 +55,28 @@ export interface ChangeInput {
   effectiveDate: string;
   reason: string | null;
   fields: Partial<DatedValues>;
+  /** Other modules' dated values (EmployeeExtension.dated), checked by them. */
+  extra?: ExtraValues;
   salary: SalaryLine[] | null;
   corrects?: number | null;
+}
+
+/** A change's stored fields: the dated fields, and other modules' properties (objects) beside them. */
+export function storedFields(json: string): { fields: Partial<DatedValues>; extra: ExtraValues } {
+  const fields: Partial<DatedValues> = {};
+  const extra: ExtraValues = {};
+  for (const [name, value] of Object.entries(JSON.parse(json) as Record<string, unknown>)) {
+    if ((DATED_FIELDS as readonly string[]).includes(name)) fields[name as DatedField] = value as number | null;
+    else if (value !== null && typeof value === 'object') extra[name] = value as Record<string, unknown>;
+  }
+  return { fields, extra };
+}
+
+/** Segments' and changes' extra values as text: keys sorted, so that equal values compare equal; null for none. */
+export function extraText(extra: ExtraValues): string | null {
+  const properties = Object.keys(extra).sort();
+  if (!properties.length) return null;
+  return JSON.stringify(Object.fromEntries(properties.map((p) => [p, Object.fromEntries(Object.entries(extra[p]).sort())])));
 }
 
 export function toRecorded(c: EmploymentChange): RecordedChange {
@@ -63,7 +84,7 @@ export function toRecorded(c: EmploymentChange): RecordedChange {
     id: c.id,
     effectiveDate: c.effectiveDate,
     recordedAt: c.recordedAt,
-    fields: JSON.parse(c.fields) as Partial<DatedValues>,
+    ...storedFields(c.fields),
     salary: c.salary === null ? null : (JSON.parse(c.salary) as SalaryLine[]),
     cancelledAt: c.cancelledAt,
     corrects: c.corrects,
@@ -77,12 +98,13 @@ function toSegmentRow(employeeId: number, s: Segment): EmploymentSegment {
     effectiveTo: s.effectiveTo,
     salary: JSON.stringify(s.salary),
     changeId: s.change,
+    extra: extraText(s.extra),
   };
   for (const f of DATED_FIELDS) (row as Record<string, unknown>)[propOf(f)] = s.values[f];
   return row as EmploymentSegment;
 }
 
-const SEGMENT_KEYS = ['effectiveFrom', 'effectiveTo', 'salary', 'changeId', ...DATED_FIELDS.map(propOf)] as const;
+const SEGMENT_KEYS = ['effectiveFrom', 'effectiveTo', 'salary', 'changeId', 'extra', ...DATED_FIELDS.map(propOf)] as const;
 /** A segment row's column as text (stored ids may come back as text or numbers), null when empty. */
 const columnText = (row: EmploymentSegment, key: (typeof SEGMENT_KEYS)[number]) => {
   const v = (row as unknown as Record<string, string | number | null | undefined>)[key];
@@ -171,7 +193,7 @@ export class EmploymentHistoryWriter {
       employeeId,
       effectiveDate: input.effectiveDate,
       reason: input.reason,
-      fields: JSON.stringify(input.fields),
+      fields: JSON.stringify({ ...input.fields, ...input.extra }),
       salary: input.salary === null ? null : JSON.stringify(normalLines(input.salary)),
       status: input.effectiveDate <= today ? 'Effective' : 'Scheduled',
       recordedAt: this.nextInstant(existing),
@@ -193,6 +215,7 @@ export class EmploymentHistoryWriter {
         effective_date: row.effectiveDate,
         reason: row.reason,
         ...input.fields,
+        ...input.extra,
         salary: input.salary ? 'set' : null,
         corrects: row.corrects,
       },
@@ -205,7 +228,12 @@ export class EmploymentHistoryWriter {
    * Starts the history of new employees (POST /employees, the employees import): one change from
    * the joined date with their dated values, Effective or Scheduled by that date.
    */
-  async startHistories(em: EntityManager, employees: Employee[], actor: number | null): Promise<void> {
+  async startHistories(
+    em: EntityManager,
+    employees: Employee[],
+    actor: number | null,
+    extra: ReadonlyMap<number, ExtraValues> = new Map(),
+  ): Promise<void> {
     if (!employees.length) return;
     const today = await this.clock.today();
     const recordedAt = new Date();
@@ -213,7 +241,10 @@ export class EmploymentHistoryWriter {
       employeeId: e.id,
       effectiveDate: e.joinedDate,
       reason: 'Joined',
-      fields: JSON.stringify(Object.fromEntries(DATED_FIELDS.map((f) => [f, e[propOf(f)] ?? null]))),
+      fields: JSON.stringify({
+        ...Object.fromEntries(DATED_FIELDS.map((f) => [f, e[propOf(f)] ?? null])),
+        ...extra.get(e.id),
+      }),
       salary: JSON.stringify([]),
       status: e.joinedDate <= today ? 'Effective' : 'Scheduled',
       recordedAt,
@@ -230,10 +261,16 @@ export class EmploymentHistoryWriter {
   async effective(em: EntityManager, c: EmploymentChange, segments: Segment[]): Promise<void> {
     const on = segmentOn(segments, c.effectiveDate);
     const prior = segmentOn(segments, addDays(c.effectiveDate, -1));
-    const fields = Object.keys(JSON.parse(c.fields) as object) as DatedField[];
-    const changes = Object.fromEntries(
-      fields.map((f) => [f, [prior?.values[f] ?? null, on?.values[f] ?? null] as [unknown, unknown]]),
+    const set = storedFields(c.fields);
+    const changes: Record<string, [unknown, unknown]> = Object.fromEntries(
+      (Object.keys(set.fields) as DatedField[]).map((f) => [f, [prior?.values[f] ?? null, on?.values[f] ?? null]]),
     );
+    // Another module's property: [its keys before, after] (as employee.updated carries it).
+    for (const [property, values] of Object.entries(set.extra)) {
+      const side = (s: Segment | null) =>
+        Object.fromEntries(Object.keys(values).map((k) => [k, s?.extra[property]?.[k] ?? null]));
+      changes[property] = [side(prior), side(on)];
+    }
     await recordEvent(em, 'employee.change_effective', { id: c.id, employee: c.employeeId, changes });
   }
 
@@ -268,7 +305,10 @@ export class EmploymentHistoryWriter {
     if (moves.length) for (const hook of this.hooks.department) await hook(em, employeeId, moves);
     const now = segmentOn(after, day);
     if (!now) return after;
-    if (applied !== 'fields') await this.applyFields(em, employeeId, now.values);
+    if (applied !== 'fields') {
+      await this.applyFields(em, employeeId, now.values);
+      await this.applyExtra(em, employeeId, now.extra);
+    }
     if (applied !== 'salary' && (opts.salary || !sameSalary(segmentOn(before, day)?.salary, now.salary))) {
       if (!this.salaryKeeper) throw new Error('No salary keeper registered');
       await this.salaryKeeper.apply(em, employeeId, now.salary);
@@ -294,6 +334,32 @@ export class EmploymentHistoryWriter {
       employee: employeeId,
       before,
       after: auditView(employee),
+    });
+  }
+
+  /**
+   * Makes today's dated values of other modules' properties their current ones (a key the segment
+   * does not hold: none), audited as an update of the employee when something moves.
+   */
+  private async applyExtra(em: EntityManager, employeeId: number, extra: ExtraValues): Promise<void> {
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const ext of this.hooks.extensions) {
+      if (!ext.dated) continue;
+      const moved = await ext.dated.apply(em, employeeId, extra[ext.property] ?? {});
+      if (!Object.keys(moved.after).length) continue;
+      before[ext.property] = moved.before;
+      after[ext.property] = moved.after;
+    }
+    if (!Object.keys(after).length) return;
+    await recordAudit(em, {
+      action: 'update',
+      resource: 'employees',
+      event: 'employee.updated',
+      resourceId: employeeId,
+      employee: employeeId,
+      before,
+      after,
     });
   }
 

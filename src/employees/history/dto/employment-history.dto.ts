@@ -155,3 +155,16 @@ export class AsOfQueryDto {
   @IsCalendarDate()
   as_of?: string;
 }
+
+/**
+ * Adds another module's dated property (EmployeeExtension.dated: `custom_fields`) to a change's
+ * `fields` and to the history's segments, called when that module loads (as declareEmployeeProperty).
+ */
+export function declareDatedProperty(name: string, docs: { change: string; segment: string }): void {
+  const object = { type: 'object', additionalProperties: true } as const;
+  ApiPropertyOptional({ ...object, description: docs.change })(ChangeFieldsDto.prototype, name);
+  ResponseOptional()(ChangeFieldsDto.prototype, name);
+  IsOptional()(ChangeFieldsDto.prototype, name);
+  IsObject({ message: `fields.${name} must be an object` })(ChangeFieldsDto.prototype, name);
+  ApiProperty({ ...object, description: docs.segment })(SegmentDto.prototype, name);
+}
