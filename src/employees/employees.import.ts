@@ -30,6 +30,9 @@ import { datesProblem, effectiveDateProblem, newEmployee, SELF_REFERENCE } from 
 import { auditView } from './core/employee-views';
 import { EmploymentHistoryWriter } from './history/employment-history.writer';
 import { EmploymentHistoryService } from './history/employment-history.service';
+import { EmployeeExtensionPoints, ExtensionWrites } from './core/employee-extension-points';
+import { ExtensionColumn, ExtensionReader } from './core/employee-extensions';
+import { AuthUser } from '../common/auth/auth-user';
 import { DATED_FIELDS } from './history/employment-history';
 import { isCalendarDate } from '../common/validation/decorators';
 import { EmployeesService } from './employees.service';
@@ -82,9 +85,25 @@ export const EMPLOYEE_COLUMNS: readonly ImportColumn[] = [...FIELD_COLUMNS, EFFE
 
 const DATED = new Set<string>(DATED_FIELDS);
 
+/** Other modules' properties in an import run (custom fields): their columns, and a new employee's checks without values. */
+interface ImportExtensions {
+  points: EmployeeExtensionPoints;
+  writer: ExtensionReader;
+  columns: Array<ExtensionColumn & { property: string }>;
+  /** A new employee's extension write when its row has no value (a required custom field's problem): the same for every such row. */
+  empty: ExtensionWrites;
+}
+
 /** A checked row: what it becomes. */
 type Plan =
-  | { row: number; kind: 'create'; dto: Record<string, unknown>; refs: Map<string, string> }
+  | {
+      row: number;
+      kind: 'create';
+      dto: Record<string, unknown>;
+      refs: Map<string, string>;
+      /** Its extension properties' checked write (custom fields), applied once the employee has an id. */
+      extended?: ExtensionWrites;
+    }
   | {
       row: number;
       kind: 'update';
@@ -140,10 +159,17 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     private readonly history: EmploymentHistoryWriter,
     private readonly changes: EmploymentHistoryService,
     private readonly clock: CompanyClock,
+    private readonly extensions: EmployeeExtensionPoints,
   ) {}
 
   onModuleInit(): void {
     this.kinds.register(this);
+  }
+
+  /** The employee's own columns, then one per custom field the caller may write (headed by its key). */
+  async columnsFor(caller: AuthUser): Promise<readonly ImportColumn[]> {
+    const columns = await this.extensions.importColumns({ caller, scope: await this.access.scopeOf(caller) });
+    return [...EMPLOYEE_COLUMNS, ...columns];
   }
 
   async start(run: ImportRun): Promise<ImportSession> {
@@ -152,8 +178,17 @@ export class EmployeesImport implements OnModuleInit, ImportKind {
     for (const f of EMPLOYEE_FIELDS) {
       if (f.ref && f.ref !== 'employee') names.set(f.api, await this.refs.idsByName(f.ref));
     }
+    const writer: ExtensionReader = { caller: run.caller, scope };
+    const columns = await this.extensions.importColumns(writer);
+    const ext: ImportExtensions = {
+      points: this.extensions,
+      writer,
+      columns,
+      empty: await this.extensions.prepare(writer, undefined, {}),
+    };
     return new EmployeesImportSession(
       run,
+      ext,
       scope,
       names,
       this.access,
@@ -175,9 +210,13 @@ class EmployeesImportSession implements ImportSession {
   private readonly valid = new Set<string>();
   /** employee_id → id of the employees this import created. */
   private readonly created = new Map<string, number>();
+  /** Unique custom values of the file's valid rows (ExtensionWrites.unique) → row. */
+  private readonly uniques = new Map<string, number>();
+  readonly columns: readonly ImportColumn[];
 
   constructor(
     private readonly run: ImportRun,
+    private readonly ext: ImportExtensions,
     private readonly scope: EmployeeScope,
     private readonly names: Map<string, Map<string, number[]>>,
     private readonly access: EmployeeAccessService,
@@ -187,7 +226,9 @@ class EmployeesImportSession implements ImportSession {
     private readonly changes: EmploymentHistoryService,
     /** The company's day when the import began: a Terminated row without a date left on it. */
     private readonly today: string,
-  ) {}
+  ) {
+    this.columns = [...EMPLOYEE_COLUMNS, ...ext.columns];
+  }
 
   remember(rows: ImportRow[]): void {
     for (const r of rows) {
@@ -281,6 +322,13 @@ class EmployeesImportSession implements ImportSession {
       }
       dto[column.field] = byName && typeof value === 'string' ? Number(value) : value;
     }
+    // Custom fields' columns: the property's object of the row's values (an empty cell leaves a value as it is).
+    for (const column of this.ext.columns) {
+      const value = cellValue(r.values.get(column.field), column.type);
+      if (value === undefined) continue;
+      const own = (dto[column.property] ??= {}) as Record<string, unknown>;
+      own[column.key] = column.read(String(value));
+    }
     return { dto, refs };
   }
 
@@ -335,6 +383,7 @@ class EmployeesImportSession implements ImportSession {
     const checked = await validate({ ...dto, ...ids }, existing ? UpdateEmployeeDto : CreateEmployeeDto);
     for (const d of checked.problems) add(d.field, d.message);
     const body = checked.value ?? dto;
+    const extended = await this.extensionsOf(row, existing, body, problems);
 
     const email = typeof dto.work_email === 'string' ? dto.work_email.toLowerCase() : null;
     if (email) {
@@ -357,7 +406,40 @@ class EmployeesImportSession implements ImportSession {
       (dto.termination_date as string | undefined) ?? existing?.terminationDate,
     );
     if (dates) add(dates.field, dates.message);
-    return existing ? { row, kind: 'update', id: existing.id, dto: body, refs } : { row, kind: 'create', dto: body, refs };
+    return existing
+      ? { row, kind: 'update', id: existing.id, dto: body, refs }
+      : { row, kind: 'create', dto: body, refs, extended };
+  }
+
+  /**
+   * The row's custom field values checked as POST or PUT would check them (a new employee without
+   * any: the run's one check of required fields), their problems named by the column; a unique
+   * value a row above holds is refused here (the database would refuse the second).
+   */
+  private async extensionsOf(
+    row: number,
+    existing: Employee | null,
+    body: Record<string, unknown>,
+    problems: RowDetail[],
+  ): Promise<ExtensionWrites | undefined> {
+    const columns = (property: string) => this.ext.columns.filter((c) => c.property === property);
+    const carries = this.ext.columns.some((c) => body[c.property] !== undefined);
+    if (existing && !carries) return undefined;
+    const write = carries ? await this.ext.points.prepare(this.ext.writer, existing?.id, body) : this.ext.empty;
+    // `custom_fields.badge` is the file's column `badge`.
+    const column = (name: string) => {
+      const [property, key] = name.split('.', 2);
+      return key !== undefined && columns(property).some((c) => c.key === key) ? key : name;
+    };
+    for (const d of write.problems) problems.push({ row, field: column(d.field), message: d.message });
+    for (const name of write.forbidden) problems.push({ row, field: column(name), message: 'may not be changed by you' });
+    for (const u of write.unique) {
+      const first = this.uniques.get(u);
+      if (first !== undefined)
+        problems.push({ row, field: column(u.split(':')[0]), message: `appears twice in the file (first at row ${first})` });
+    }
+    if (!problems.some((p) => p.row === row)) for (const u of write.unique) this.uniques.set(u, row);
+    return write;
   }
 
   /** Writes the valid rows: creates in multi-row INSERTs (rows pointing to a row of the same insert wait for it), updates one by one. */
@@ -384,24 +466,33 @@ class EmployeesImportSession implements ImportSession {
       const ids = await this.insertOrReport(em, ready, entities, problems, lost);
       for (const [employeeId, id] of ids) this.created.set(employeeId, id);
       const written = entities
-        .filter((e) => ids.has(e.employeeId!))
-        .map((e) => ({ ...e, id: ids.get(e.employeeId!)! }) as Employee);
-      await this.history.startHistories(em, written, this.run.caller.id);
+        .map((e, i) => ({ plan: ready[i], employee: { ...e, id: ids.get(e.employeeId!) } as Employee }))
+        .filter((w) => w.employee.id !== undefined);
+      // Custom field values: written once the employee has an id, dated ones in its first change.
+      const properties = new Map<number, Record<string, unknown>>();
+      for (const { plan, employee } of written) {
+        const extended = plan.kind === 'create' ? plan.extended : undefined;
+        if (extended?.changed.length) properties.set(employee.id, (await extended.apply(em, employee.id)).after);
+      }
+      const dated = new Map(
+        written.map(({ plan, employee }) => [employee.id, (plan.kind === 'create' && plan.extended?.dated) || {}]),
+      );
+      await this.history.startHistories(
+        em,
+        written.map((w) => w.employee),
+        this.run.caller.id,
+        dated,
+      );
       await recordAudits(
         em,
-        entities
-          .filter((e) => ids.has(e.employeeId!))
-          .map((e) => {
-            const id = ids.get(e.employeeId!)!;
-            return {
-              action: 'create',
-              resource: 'employees',
-              event: 'employee.created',
-              resourceId: id,
-              employee: id,
-              after: auditView({ ...e, id } as Employee),
-            };
-          }),
+        written.map(({ employee }) => ({
+          action: 'create',
+          resource: 'employees',
+          event: 'employee.created',
+          resourceId: employee.id,
+          employee: employee.id,
+          after: { ...auditView(employee), ...properties.get(employee.id) },
+        })),
       );
     }
     for (const plan of plans) {
@@ -410,13 +501,22 @@ class EmployeesImportSession implements ImportSession {
       for (const [field, ref] of plan.refs) dto[field] = idOf(ref);
       // With an effective date the dated fields are a change from that day; the others are updated now.
       const day = plan.effectiveDate;
-      const fields = Object.fromEntries(Object.entries(dto).filter(([k]) => day !== undefined && DATED.has(k)));
+      const fields: Record<string, unknown> = Object.fromEntries(
+        Object.entries(dto).filter(([k]) => day !== undefined && DATED.has(k)),
+      );
       for (const k of Object.keys(fields)) delete dto[k];
+      // A dated custom field's value, with an effective date, is a change of that day too.
+      for (const c of day === undefined ? [] : this.ext.columns.filter((x) => x.dated)) {
+        const own = dto[c.property] as Record<string, unknown> | undefined;
+        if (own?.[c.key] === undefined) continue;
+        ((fields[c.property] ??= {}) as Record<string, unknown>)[c.key] = own[c.key];
+        delete own[c.key];
+      }
       try {
         await withSavepoint(em, async () => {
           await this.employees.update(this.run.caller, plan.id, dto);
           if (day !== undefined && Object.keys(fields).length)
-            await this.changes.record(this.run.caller, plan.id, { effective_date: day, fields });
+            await this.changes.record(this.run.caller, plan.id, { effective_date: day, fields: fields });
         });
       } catch (err) {
         if (!(err instanceof DomainException)) throw err;

@@ -87,7 +87,7 @@ export class ImportRunner {
       try {
         await runAs(caller.id, `import-${record.id}`, async () => {
           const tally = new Tally();
-          const source = await openSource(copy.path, record, kind, tally, this.config.imports);
+          const source = await openSource(copy.path, record, kind, tally, this.config.imports, session);
           if (resumes) await this.validRows(record, session, source, tally);
           else await this.wholeFile(record, kind, session, source, tally);
         });

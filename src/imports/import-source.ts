@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { timeSlices } from '../common/async/time-slices';
-import { headerKey, ImportKind, ImportRow } from '../common/import/import-kind';
+import { headerKey, ImportKind, ImportRow, ImportSession } from '../common/import/import-kind';
 import { readSheet, SheetFileError } from '../common/import/sheet-readers';
 import { AppConfig } from '../config/config';
 import { ImportRecord } from './entities/import.entities';
@@ -23,6 +23,8 @@ export async function openSource(
   kind: ImportKind,
   tally: Tally,
   limits: AppConfig['imports'],
+  /** The run's session: its own columns, when it has them. */
+  session?: Pick<ImportSession, 'columns'>,
 ): Promise<Source> {
   const size = (await stat(path)).size;
   let bytes = 0;
@@ -31,7 +33,8 @@ export async function openSource(
   if (first.done) throw new SheetFileError('The file is empty: a header row and data rows are expected');
   const header = first.value;
   const byKey = new Map<string, string>();
-  for (const c of kind.columns) {
+  const columns = session?.columns ?? kind.columns;
+  for (const c of columns) {
     byKey.set(headerKey(c.field), c.field);
     byKey.set(headerKey(c.label), c.field);
   }
@@ -46,7 +49,7 @@ export async function openSource(
     tally.headers.set(field, text || `column ${i + 1}`);
     return field;
   });
-  const missing = kind.columns.filter((c) => c.required && !tally.headers.has(c.field)).map((c) => c.field);
+  const missing = columns.filter((c) => c.required && !tally.headers.has(c.field)).map((c) => c.field);
   if (missing.length) throw new SheetFileError(`The file has no ${missing.join(', ')} column (the header row is the first row)`);
   // The kind's columns by position: a row costs its known columns, whatever else the sheet holds.
   const known: [number, string][] = [];

@@ -78,6 +78,7 @@ export class ImportsController {
   })
   @ApiErrors(400, 401, 403)
   async template(
+    @CurrentUser() caller: AuthUser,
     @Param('kind') kind: string,
     @Query() query: TemplateQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -85,7 +86,7 @@ export class ImportsController {
     if (!(IMPORT_KIND_NAMES as readonly string[]).includes(kind)) {
       throw ValidationException.field('kind', `must be one of ${IMPORT_KIND_NAMES.join(', ')}`);
     }
-    const file = await this.imports.template(kind, query.format ?? 'csv');
+    const file = await this.imports.template(kind, query.format ?? 'csv', caller);
     void reply.header('Content-Type', file.contentType).header('Content-Disposition', `attachment; filename="${file.fileName}"`);
     return file.body;
   }

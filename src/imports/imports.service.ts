@@ -233,14 +233,19 @@ export class ImportsService implements OnModuleInit {
     return { id };
   }
 
-  /** A template of the kind: its columns (API field names) and one example row. */
-  async template(name: string, format: 'csv' | 'xlsx'): Promise<{ body: PassThrough; contentType: string; fileName: string }> {
+  /** A template of the kind: its columns (API field names; the caller's custom fields for employees) and one example row. */
+  async template(
+    name: string,
+    format: 'csv' | 'xlsx',
+    caller: AuthUser,
+  ): Promise<{ body: PassThrough; contentType: string; fileName: string }> {
     const kind = this.kind(name);
-    const columns: ExportColumn[] = kind.columns.map((c) => ({
+    const own = kind.columnsFor ? await kind.columnsFor(caller) : kind.columns;
+    const columns: ExportColumn[] = own.map((c) => ({
       field: c.field,
       kind: c.type === 'date' ? 'date' : c.type === 'date-time' ? 'date-time' : 'other',
     }));
-    const example = Object.fromEntries(kind.columns.map((c) => [c.field, c.example]));
+    const example = Object.fromEntries(own.map((c) => [c.field, c.example]));
     const body = new PassThrough();
     const writer = format === 'csv' ? await csvWriter(body, columns) : await xlsxWriter(body, columns, kind.kind);
     await writer.rows([example]);

@@ -51,6 +51,8 @@ export interface ImportSession {
   batch(em: EntityManager, rows: ImportRow[], apply: boolean): Promise<RowDetail[]>;
   /** Rows an earlier attempt already wrote (a resumed valid-rows import): remembered, not checked again. */
   remember?(rows: ImportRow[]): void;
+  /** This run's columns, when they are not the kind's (ImportKind.columnsFor: the caller's). */
+  columns?: readonly ImportColumn[];
 }
 
 /** A row's problem as the JSON API words it (its field, its message). */
@@ -71,6 +73,8 @@ export interface ImportKind {
   batchSize: number;
   /** Whether the kind needs `payroll`. */
   needsPayroll?: boolean;
+  /** The columns as they are for `caller`, when they depend on it (the employees kind: the custom fields it may write). */
+  columnsFor?(caller: AuthUser): Promise<readonly ImportColumn[]>;
   start(run: ImportRun): Promise<ImportSession>;
 }
 

@@ -216,3 +216,31 @@ function isWebAddress(raw: string): boolean {
 export function valueOf(field: CustomField, rows: ReadonlyArray<{ item: string; text: string }> | undefined): CustomValue {
   return decode(field.type, rows ?? [], optionValues(field));
 }
+
+/** A template's example of a field's column, as a file writes it. */
+export function importExample(field: CustomField): string | number | boolean {
+  const options = optionValues(field);
+  switch (field.type) {
+    case 'integer':
+      return 3;
+    case 'decimal':
+      return '12.50';
+    case 'date':
+      return '2026-01-31';
+    case 'boolean':
+      return 'yes';
+    case 'select':
+      return options[0] ?? '';
+    case 'multiselect':
+      return options.slice(0, 2).join(';');
+    case 'employee':
+      return 1;
+    case 'email':
+      return 'name@example.com';
+    case 'url':
+      return 'https://example.com';
+    case 'text':
+    case 'long_text':
+      return 'text';
+  }
+}

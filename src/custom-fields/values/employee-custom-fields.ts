@@ -6,12 +6,12 @@ import { ErrorDetail } from '../../common/errors/domain.exception';
 import { FeedItem, FeedReadRules } from '../../common/outbox/feed-read-rules';
 import { Condition } from '../../common/paging/list-request';
 import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
-import { EmployeeExtension, ExtensionListTerms, ExtensionWrite } from '../../employees/core/employee-extensions';
+import { EmployeeExtension, ExtensionColumn, ExtensionListTerms, ExtensionWrite } from '../../employees/core/employee-extensions';
 import { EmployeesService } from '../../employees/employees.service';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomField } from '../entities/custom-field.entity';
 import { mayEdit, referenceProblems, sight, ValueReader } from './custom-field-access';
-import { CustomValue, encode, PROPERTY, StoredValue, valueOf } from './custom-field-codec';
+import { CustomValue, encode, fromText, importExample, PROPERTY, StoredValue, valueOf } from './custom-field-codec';
 import { asOfProblem, DatedCustomFields } from './dated-custom-fields';
 import { filterCondition, sortTerm } from './custom-field-filters';
 import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field-values.repository';
@@ -154,6 +154,7 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       forbidden,
       problems,
       dated,
+      unique: changes.flatMap((c) => (c.rows[0]?.unique ? [`${c.field.key}:${c.rows[0].unique}`] : [])),
       apply: async (em, id) => {
         for (const c of changes) await this.values.replace(em, id, c.field.id, c.rows);
         return {
@@ -163,6 +164,22 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       },
       explainConflict: (id) => this.takenProblems(changes, id),
     };
+  }
+
+  /** A column per field the writer sees and may edit, headed by its key (docs/api/custom-fields.md, "Import"). */
+  async importColumns(writer: ValueReader): Promise<ExtensionColumn[]> {
+    return (await this.definitions.fresh())
+      .filter((f) => sight(f, writer, -1) !== 'absent' && mayEdit(f, writer, undefined))
+      .map((f) => ({
+        field: f.key,
+        label: f.key,
+        key: f.key,
+        type: f.type === 'date' ? 'date' : 'text',
+        example: importExample(f),
+        note: f.description ?? undefined,
+        dated: f.dated,
+        read: (text: string) => fromText(f.type, text),
+      }));
   }
 
   async listTerms(

@@ -6,7 +6,7 @@ import { Condition, KeyedOrder, ListSpec } from '../../common/paging/list-reques
 import { exportPageSize } from '../../common/paging/export-paging';
 import { EmployeeListQueryDto } from '../dto/employee.dto';
 import { EmployeeScope } from './employee-access.service';
-import { EmployeeExtension, ExtensionReader, extraOf, ExtraValues } from './employee-extensions';
+import { EmployeeExtension, ExtensionColumn, ExtensionReader, extraOf, ExtraValues } from './employee-extensions';
 import { EmploymentSegment } from '../entities/employment-history.entities';
 import { EmployeesRepository } from './employees.repository';
 import { EmployeeHooks } from './employee-hooks';
@@ -18,6 +18,8 @@ export interface ExtensionWrites {
   problems: ErrorDetail[];
   /** The dated values among them, by property (EmployeeExtension.dated). */
   dated: ExtraValues;
+  /** Identities of unique values among them (ExtensionWrite.unique: `<key>:<digest>`), prefixed by `<property>.`. */
+  unique: string[];
   /** Writes them in the employee's transaction: the audit's before and after, by property. */
   apply(em: EntityManager, employeeId: number): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }>;
   /** After a unique violation: 400 when one of these writes took a taken value. */
@@ -58,6 +60,7 @@ export class EmployeeExtensionPoints {
       changed: writes.flatMap((w) => w.changed),
       forbidden: writes.flatMap((w) => w.forbidden),
       problems: writes.flatMap((w) => w.problems),
+      unique: writes.flatMap((w, i) => (w.unique ?? []).map((u) => `${named[i].property}.${u}`)),
       dated: Object.fromEntries(
         writes.flatMap((w, i) => (w.dated && Object.keys(w.dated).length ? [[named[i].property, w.dated]] : [])),
       ),
@@ -131,6 +134,14 @@ export class EmployeeExtensionPoints {
       const values = await ext.read(null, reader, ids, !exported, dated ?? undefined);
       for (const item of items) (item as Record<string, unknown>)[ext.property] = values.get(item.id) ?? {};
     }
+  }
+
+  /** The employees import's columns of every extension's property that `writer` may write, with the property each fills. */
+  async importColumns(writer: ExtensionReader): Promise<Array<ExtensionColumn & { property: string }>> {
+    const out: Array<ExtensionColumn & { property: string }> = [];
+    for (const ext of this.hooks.extensions)
+      if (ext.importColumns) for (const c of await ext.importColumns(writer)) out.push({ ...c, property: ext.property });
+    return out;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail } from '../../common/errors/domain.exception';
+import { ImportColumn } from '../../common/import/import-kind';
 import { Condition, KeyedOrder } from '../../common/paging/list-request';
 import { EmployeeScope } from './employee-access.service';
 
@@ -36,6 +37,8 @@ export interface ExtensionWrite {
   problems: ErrorDetail[];
   /** Of the changed values, the dated ones (key → value): recorded in the history as a change of today, or in a new employee's first. */
   dated?: Record<string, unknown>;
+  /** Identities of the values no other employee may hold (`<key>:<digest>`, a unique field's): an import refuses a second row with one. */
+  unique?: string[];
   /** Writes in the employee's transaction; the audit's before and after of what changed (the property's API shape). */
   apply(em: EntityManager, employeeId: number): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }>;
   /** After a write failed on a unique index: the 400 that says which value was taken, if it was this write's (else nothing). */
@@ -72,6 +75,16 @@ export interface DatedExtension {
   ): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }>;
   /** Dated values (a change's, a segment's) as `reader` sees them. */
   view(reader: ExtensionReader, employeeId: number, values: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** A column of the employees import for a key of a property (a custom field's), headed by the key. */
+export interface ExtensionColumn extends ImportColumn {
+  /** The key within the property. */
+  key: string;
+  /** A dated key: with the row's effective_date, a change of that day. */
+  dated: boolean;
+  /** The property's value of the cell's text (a multiselect's options joined by ";"). */
+  read(text: string): unknown;
 }
 
 /** What GET /employees adds for an extension's list terms (`filters[custom.badge]`, `sortField=custom.badge`). */
@@ -111,6 +124,8 @@ export interface EmployeeExtension {
   ): Promise<Map<number, unknown>>;
   /** Its dated keys, when it has any. */
   readonly dated?: DatedExtension;
+  /** The employees import's columns of the property that `writer` may write. */
+  importColumns?(writer: ExtensionReader): Promise<ExtensionColumn[]>;
   /** Checks a body's value of the property for an employee (`employeeId` undefined: a new one) written by `writer` (null: the system). */
   prepare(writer: ExtensionReader, employeeId: number | undefined, value: unknown): Promise<ExtensionWrite>;
   /** The filters (name → raw value) and sort of GET /employees that start with `listPrefix.` (`asOf`: the list as of that day). */
