@@ -305,10 +305,7 @@ export class EmploymentHistoryWriter {
     if (moves.length) for (const hook of this.hooks.department) await hook(em, employeeId, moves);
     const now = segmentOn(after, day);
     if (!now) return after;
-    if (applied !== 'fields') {
-      await this.applyFields(em, employeeId, now.values);
-      await this.applyExtra(em, employeeId, now.extra);
-    }
+    if (applied !== 'fields') await this.applyToday(em, employeeId, now);
     if (applied !== 'salary' && (opts.salary || !sameSalary(segmentOn(before, day)?.salary, now.salary))) {
       if (!this.salaryKeeper) throw new Error('No salary keeper registered');
       await this.salaryKeeper.apply(em, employeeId, now.salary);
@@ -316,50 +313,37 @@ export class EmploymentHistoryWriter {
     return after;
   }
 
-  /** Writes today's dated values on the employee row when they differ, as an audited update. */
-  private async applyFields(em: EntityManager, employeeId: number, values: DatedValues): Promise<void> {
+  /**
+   * Makes today's values current when they differ: the dated columns of the employee row, and other
+   * modules' dated properties (a key the segment does not hold: none); one audited update.
+   */
+  private async applyToday(em: EntityManager, employeeId: number, today: Segment): Promise<void> {
     const employee = await em.findOne(Employee, { where: { id: employeeId } });
     if (!employee) throw new NotFoundException('Employee');
     const patch: Partial<Employee> = {};
-    for (const f of DATED_FIELDS) if (employee[propOf(f)] !== values[f]) Object.assign(patch, { [propOf(f)]: values[f] });
-    if (!Object.keys(patch).length) return;
-    const before = auditView(employee);
-    Object.assign(employee, patch);
-    await em.update(Employee, { id: employeeId }, patch);
-    await recordAudit(em, {
-      action: 'update',
-      resource: 'employees',
-      event: 'employee.updated',
-      resourceId: employeeId,
-      employee: employeeId,
-      before,
-      after: auditView(employee),
-    });
-  }
-
-  /**
-   * Makes today's dated values of other modules' properties their current ones (a key the segment
-   * does not hold: none), audited as an update of the employee when something moves.
-   */
-  private async applyExtra(em: EntityManager, employeeId: number, extra: ExtraValues): Promise<void> {
+    for (const f of DATED_FIELDS)
+      if (employee[propOf(f)] !== today.values[f]) Object.assign(patch, { [propOf(f)]: today.values[f] });
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
     for (const ext of this.hooks.extensions) {
       if (!ext.dated) continue;
-      const moved = await ext.dated.apply(em, employeeId, extra[ext.property] ?? {});
+      const moved = await ext.dated.apply(em, employeeId, today.extra[ext.property] ?? {});
       if (!Object.keys(moved.after).length) continue;
       before[ext.property] = moved.before;
       after[ext.property] = moved.after;
     }
-    if (!Object.keys(after).length) return;
+    if (!Object.keys(patch).length && !Object.keys(after).length) return;
+    const row = auditView(employee);
+    Object.assign(employee, patch);
+    if (Object.keys(patch).length) await em.update(Employee, { id: employeeId }, patch);
     await recordAudit(em, {
       action: 'update',
       resource: 'employees',
       event: 'employee.updated',
       resourceId: employeeId,
       employee: employeeId,
-      before,
-      after,
+      before: { ...row, ...before },
+      after: { ...auditView(employee), ...after },
     });
   }
 
