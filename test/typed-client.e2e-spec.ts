@@ -1,10 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import { createHrClient, customFieldDefinitions, serializeQuery } from '../clients/typescript/src/index';
 import type { paths } from '../clients/typescript/src/schema';
 import { totpCode } from '../src/auth/mfa/totp';
 import { buildCompany, Company } from './helpers/company';
 import { createTestApp, TestApp } from './helpers/test-app';
+import { itIf } from './helpers/skip';
+
+/** The generator the client package installs (npm run client): an outside implementation, run at its defaults. */
+const GENERATOR = join(__dirname, '..', 'clients', 'typescript', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+const NEEDS_GENERATOR = 'openapi-typescript, installed by npm run client (a step of .ci/run, before the suites that use it)';
 
 /**
  * Issue 41, item 12: no generated client could filter a list (the document described `filters` as
@@ -416,4 +425,44 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     // A Manager reads what it sees (the default audience names Managers).
     expect((await customFieldDefinitions(createHrClient({ baseUrl, token: c.users.manager.token }))).length).toBe(3);
   });
+
+  itIf(existsSync(GENERATOR), NEEDS_GENERATOR)(
+    "a client generated from the installation's document by openapi-typescript at its defaults types the custom fields",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'hr-typed-'));
+      try {
+        const res = await fetch(`${baseUrl}/openapi.json`, { headers: { authorization: `Bearer ${c.users.admin.token}` } });
+        writeFileSync(join(dir, 'openapi.json'), await res.text());
+        const generated = spawnSync(process.execPath, [GENERATOR, join(dir, 'openapi.json'), '-o', join(dir, 'schema.d.ts')], {
+          encoding: 'utf8',
+        });
+        expect([generated.status, generated.stderr.includes('rror')]).toEqual([0, false]);
+        // Typed: the select's option and the booleans compile; another option, a string for a boolean
+        // and an unknown key must not (an unused @ts-expect-error fails the compilation).
+        writeFileSync(
+          join(dir, 'use.ts'),
+          [
+            "import type { components } from './schema';",
+            "type Custom = NonNullable<components['schemas']['UpdateEmployeeDto']['custom_fields']>;",
+            "export const fine: Custom = { size: 'M', zz_last: true, aa_first: null };",
+            '// @ts-expect-error not an option of the select',
+            "export const option: Custom = { size: 'XXL' };",
+            '// @ts-expect-error a boolean field',
+            "export const text: Custom = { zz_last: 'yes' };",
+            '// @ts-expect-error no such field',
+            'export const unknown: Custom = { nope: 1 };',
+          ].join('\n'),
+        );
+        const tsc = spawnSync(
+          process.execPath,
+          [require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', join(dir, 'use.ts')],
+          { encoding: 'utf8', cwd: dir },
+        );
+        expect([tsc.status, tsc.stdout]).toEqual([0, '']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
