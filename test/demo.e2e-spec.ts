@@ -524,7 +524,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     expect(week.days.length).toBeGreaterThan(27);
   });
 
-  it('has six custom fields with values: a select in lists, a personal date a Manager sees as null, a dated location (issue 66)', async () => {
+  it('has five custom fields with values: a select in lists, a dated allowance, a personal date a Manager sees as null (issue 66)', async () => {
     const tokenOf = async (username: string) =>
       bearer((await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername(username))!)).access_token);
     const admin = await tokenOf('admin');
@@ -533,22 +533,24 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       expect([url, res.statusCode]).toEqual([url, 200]);
       return res.json().data;
     };
-    const fields = (await api('/custom-fields')) as Array<{ key: string; type: string }>;
-    expect(fields.map((f) => [f.key, f.type])).toEqual([
-      ['tshirt_size', 'select'],
-      ['remote_allowance', 'decimal'],
-      ['visa_expiry', 'date'],
-      ['remote_worker', 'boolean'],
-      ['buddy', 'employee'],
-      ['work_location', 'select'],
+    const fields = (await api('/custom-fields')) as Array<{ key: string; type: string; dated: boolean }>;
+    expect(fields.map((f) => [f.key, f.type, f.dated])).toEqual([
+      ['tshirt_size', 'select', false],
+      ['remote_allowance', 'decimal', true],
+      ['visa_expiry', 'date', false],
+      ['remote_worker', 'boolean', false],
+      ['buddy', 'employee', false],
     ]);
     const list = (await api('/employees?limit=500')) as Array<{ id: number; custom_fields: Record<string, unknown> }>;
     expect(list.every((e) => ['S', 'M', 'L', 'XL'].includes(e.custom_fields.tshirt_size as string))).toBe(true);
-    // The dated location: three employees in the office today, the first of them hybrid from next month.
-    const office = list.filter((e) => e.custom_fields.work_location === 'Office').map((e) => e.id);
-    expect(office).toHaveLength(3);
-    const history = (await api(`/employees/${Math.min(...office)}/history`)) as Array<{ custom_fields: object }>;
-    expect(history.slice(-2).map((s) => s.custom_fields)).toEqual([{ work_location: 'Office' }, { work_location: 'Hybrid' }]);
+    // The dated allowance: from the history, one of them raised next month.
+    const paid = (await api('/employees?limit=500&filters[custom.remote_allowance]=1..')) as Array<{ id: number }>;
+    expect(paid.length).toBeGreaterThan(5);
+    const histories = await Promise.all(
+      paid.map(async (e) => (await api(`/employees/${e.id}/history`)) as Array<{ custom_fields: { remote_allowance: unknown } }>),
+    );
+    const raised = histories.find((h) => h.length > 1 && h[h.length - 1].custom_fields.remote_allowance === '75');
+    expect(raised).toBeDefined();
     const withVisa = (await api('/employees?limit=500&filters[custom.visa_expiry]=2027-01-01..')) as Array<{ id: number }>;
     expect(withVisa.length).toBeGreaterThan(3);
     expect(((await api('/employees?limit=500&filters[custom.buddy]=null')) as unknown[]).length).toBeLessThan(list.length);

@@ -15,11 +15,11 @@ const SIZES = ['S', 'M', 'L', 'XL'];
 
 /**
  * The demo's custom fields (issue 66, docs/api/custom-fields.md): a T-shirt size (a select shown in
- * lists), a monthly remote-work allowance (a decimal the Admins keep), a visa expiry (a personal
- * date, null to Managers), whether the employee works remotely (a boolean each employee sets
- * itself) and an onboarding buddy (another employee); every employee has values. A dated work
- * location: three employees in the office from today, one of them hybrid from next month (a
- * Scheduled change, read with as_of and in the history).
+ * lists), a monthly remote-work allowance (a dated decimal the Admins keep: set through the
+ * employment history from each remote worker's joined date, and raised next month for the first of
+ * them, a Scheduled change read with as_of and in the history), a visa expiry (a personal date, null
+ * to Managers), whether the employee works remotely (a boolean each employee sets itself) and an
+ * onboarding buddy (another employee); every employee has values.
  */
 export async function seedDemoCustomFields(app: INestApplicationContext, actor: AuthUser): Promise<void> {
   const fields = app.get(CustomFieldsService);
@@ -35,6 +35,7 @@ export async function seedDemoCustomFields(app: INestApplicationContext, actor: 
     key: 'remote_allowance',
     label: 'Remote-work allowance (per month)',
     type: 'decimal',
+    dated: true,
     visible_to: ['Admin', 'Restricted Admin', 'self'],
   });
   await fields.create({ key: 'visa_expiry', label: 'Visa expiry', type: 'date', pii: true });
@@ -44,11 +45,11 @@ export async function seedDemoCustomFields(app: INestApplicationContext, actor: 
   // Written as rows in one transaction (61 PUTs, each with its history, audit and event, took seconds).
   const ds = app.get(DataSource);
   const byKey = new Map((await ds.getRepository(CustomField).find()).map((f) => [f.key, f]));
-  const ids = (await ds.getRepository(Employee).find({ select: { id: true }, order: { id: 'ASC' } })).map((e) => e.id);
+  const employees = await ds.getRepository(Employee).find({ order: { id: 'ASC' } });
+  const ids = employees.map((e) => e.id);
   const rows: unknown[][] = [];
   for (const [n, employeeId] of ids.entries()) {
     const values: Record<string, unknown> = { tshirt_size: SIZES[n % SIZES.length], remote_worker: n % 3 === 0 };
-    if (n % 3 === 0) values.remote_allowance = (50 + (n % 4) * 12.5).toFixed(2);
     if (n % 7 === 2) values.visa_expiry = `${2027 + (n % 3)}-${String((n % 12) + 1).padStart(2, '0')}-15`;
     if (n > 0 && n % 5 === 0) values.buddy = ids[n - 1];
     for (const [key, value] of Object.entries(values)) {
@@ -61,24 +62,18 @@ export async function seedDemoCustomFields(app: INestApplicationContext, actor: 
   const columns = ['field_id', 'employee_id', 'item', 'value_text', 'value_key', 'value_number', 'unique_key'];
   await insertRows(ds, 'custom_field_values', columns, rows);
 
-  await fields.create({
-    key: 'work_location',
-    label: 'Work location',
-    type: 'select',
-    options: ['Office', 'Hybrid', 'Remote'].map((value) => ({ value, label: value })),
-    dated: true,
-    in_list: true,
-  });
+  // The dated allowance: a change of the history per remote worker (its values come from there).
   const history = app.get(EmploymentHistoryService);
-  const today = await app.get(CompanyClock).today();
-  const active = await ds.getRepository(Employee).find({ where: { status: 'Active' }, order: { id: 'ASC' }, take: 3 });
-  const located = (e: Employee, day: string, place: string, reason: string) =>
+  const allowance = (e: Employee, day: string, amount: string, reason: string) =>
     history.record(actor, e.id, {
       effective_date: day,
       reason,
-      // A property custom fields add to the change's fields (declareDatedProperty).
-      fields: { custom_fields: { work_location: place } } as ChangeFieldsDto,
+      // A property custom fields add to a change's fields (declareDatedProperty).
+      fields: { custom_fields: { remote_allowance: amount } } as ChangeFieldsDto,
     });
-  for (const e of active) await located(e, today > e.joinedDate ? today : e.joinedDate, 'Office', 'Office desk');
-  if (active[0]) await located(active[0], addDays(lastOfMonth(today), 1), 'Hybrid', 'Hybrid from next month');
+  const remote = employees.filter((_, n) => n % 3 === 0);
+  for (const [n, e] of remote.entries()) await allowance(e, e.joinedDate, (50 + (n % 4) * 12.5).toFixed(2), 'Remote work');
+  const first = remote.find((e) => e.status === 'Active');
+  const today = await app.get(CompanyClock).today();
+  if (first) await allowance(first, addDays(lastOfMonth(today), 1), '75.00', 'Allowance raised next month');
 }
