@@ -5,14 +5,18 @@ import { apiCaller, createTestApp, okCaller, TestApp } from './helpers/test-app'
 /**
  * Custom field values against a model (issue 66): random fields of the types that convert into one
  * another (integer, decimal, text, boolean) and the selects, then random writes (valid values,
- * clears, an invalid value among valid ones), type changes, option removals and deletions of
- * fields; after every step each employee's custom_fields through the API, and a filter by a value,
- * equal the model's. The model is its own: values as the API answers them, a type change
+ * clears, an invalid value among valid ones, an employee's own writes), type changes, option
+ * removals and deletions of fields, each field with random audiences, personal or not, editable by
+ * the employee or not; after every step what each level reads of each employee it sees (an Admin, a
+ * Restricted Admin, a Manager on itself and its reports, an Employee on itself), and a filter by a
+ * value, equal the model's, and every refused write changed nothing. The model is its own: values
+ * as the API answers them, the visibility rules of docs/api/decisions.md §26, a type change
  * converting each value through its text (refused whole when one does not fit), an option in use
- * kept. CUSTOM_FIELD_SEQUENCES sets the number (5 in npm test).
+ * kept. CUSTOM_FIELD_SEQUENCES sets the number (3 in npm test).
  */
-const SEQUENCES = Number(process.env.CUSTOM_FIELD_SEQUENCES ?? 5);
-const STEPS = 14;
+const SEQUENCES = Number(process.env.CUSTOM_FIELD_SEQUENCES ?? 3);
+const STEPS = 12;
+const LEVELS = ['Admin', 'Restricted Admin', 'Manager', 'Employee', 'self'];
 const SCALARS = ['integer', 'decimal', 'text', 'boolean'] as const;
 type Scalar = (typeof SCALARS)[number];
 type Value = string | number | boolean | string[] | null;
@@ -21,6 +25,29 @@ interface ModelField {
   key: string;
   type: Scalar | 'select' | 'multiselect';
   options: string[];
+  visibleTo: string[];
+  pii: boolean;
+  editableBy: 'admin' | 'self';
+}
+interface Reader {
+  token: string;
+  level: string;
+  /** Its own employee record, if any. */
+  employee: number | null;
+  /** The employees of the sequence it may read. */
+  sees: number[];
+}
+
+/**
+ * What a reader sees of a field on an employee, by the rules of docs/api/decisions.md §26: an Admin
+ * every value; anyone else the fields naming its level, and on its own record those naming `self`;
+ * a personal value is null to a caller below Restricted Admin on somebody else's record.
+ */
+function sight(f: ModelField, reader: Reader, employee: number): 'absent' | 'hidden' | 'value' {
+  if (reader.level === 'Admin') return 'value';
+  const self = reader.employee === employee;
+  if (!f.visibleTo.includes(reader.level) && !(self && f.visibleTo.includes('self'))) return 'absent';
+  return f.pii && !self && reader.level !== 'Restricted Admin' ? 'hidden' : 'value';
 }
 
 /** The model's text of a value (what a type change reads). */
@@ -67,8 +94,16 @@ describe('custom fields: random sequences against a model (issue 66)', () => {
   });
   afterAll(() => t.close());
 
-  it(`${SEQUENCES} sequences: values, filters, type changes, option removals and deletions equal the model's`, async () => {
+  it(`${SEQUENCES} sequences: what every level reads, filters, own writes, type changes, option removals and deletions equal the model's`, async () => {
     const employees = [c.emp.manager, c.emp.report1, c.emp.report2, c.emp.outsider];
+    const { manager, report1, report2 } = c.emp;
+    const readers: Reader[] = [
+      { token: admin, level: 'Admin', employee: null, sees: employees },
+      { token: c.users.restricted.token, level: 'Restricted Admin', employee: null, sees: [manager, report1, report2] },
+      { token: c.users.manager.token, level: 'Manager', employee: manager, sees: [manager, report1, report2] },
+      { token: c.users.employee.token, level: 'Employee', employee: report1, sees: [report1] },
+    ];
+    const self = readers[3];
     let counter = 0;
     let refusals = 0;
     let conversions = 0;
@@ -96,20 +131,30 @@ describe('custom fields: random sequences against a model (issue 66)', () => {
         const type = r.pick([...SCALARS, 'select', 'multiselect'] as const);
         const options = type === 'select' || type === 'multiselect' ? ['a', 'b', 'c'].slice(0, r.int(2, 3)) : [];
         const key = `p${++counter}`;
+        const visibleTo = LEVELS.filter(() => r.chance(0.6));
+        const [pii, editableBy] = [r.chance(0.3), r.chance(0.4) ? ('self' as const) : ('admin' as const)];
         const body = {
           key,
           label: key,
           type,
+          visible_to: visibleTo,
+          pii,
+          editable_by: editableBy,
           ...(options.length ? { options: options.map((v) => ({ value: v, label: v })) } : {}),
         };
-        fields.push({ id: (await ok('POST', '/custom-fields', admin, body)).id, key, type, options });
+        fields.push({ id: (await ok('POST', '/custom-fields', admin, body)).id, key, type, options, visibleTo, pii, editableBy });
       };
       const check = async (step: string) => {
-        for (const e of employees) {
-          const got = (await ok('GET', `/employees/${e}`, admin)).custom_fields as Record<string, Value>;
-          const want = Object.fromEntries(fields.map((f) => [f.key, model.get(e)!.get(f.key) ?? null]));
-          expect([step, e, got]).toEqual([step, e, want]);
-        }
+        for (const reader of readers)
+          for (const e of reader.sees) {
+            const got = (await ok('GET', `/employees/${e}`, reader.token)).custom_fields as Record<string, Value>;
+            const want: Record<string, Value> = {};
+            for (const f of fields) {
+              const seen = sight(f, reader, e);
+              if (seen !== 'absent') want[f.key] = seen === 'hidden' ? null : (model.get(e)!.get(f.key) ?? null);
+            }
+            expect([step, reader.level, e, got]).toEqual([step, reader.level, e, want]);
+          }
         // A filter by one held value: the employees holding it.
         const f = fields.find((x) => x.type === 'select' || x.type === 'integer');
         const held = f && employees.map((e) => model.get(e)!.get(f.key)).find((v) => v !== null && v !== undefined);
@@ -127,7 +172,21 @@ describe('custom fields: random sequences against a model (issue 66)', () => {
         const name = `seq ${seq} step ${step} op ${op}`;
         if (!fields.length || op === 0) {
           await addField();
-        } else if (op <= 4) {
+        } else if (op === 4) {
+          // The employee writes a field on its own record: 200 for one it sees and edits, 403 for one
+          // it sees and may not edit, 400 for one it does not see (as an unknown one); nothing else moves.
+          const f = r.pick(fields);
+          const value = valueFor(f);
+          const res = await call('PUT', `/employees/${report1}`, self.token, { custom_fields: { [f.key]: value } });
+          const seen = sight(f, self, report1);
+          const same =
+            JSON.stringify(model.get(report1)!.get(f.key) ?? null) ===
+            JSON.stringify(Array.isArray(value) && !value.length ? null : value);
+          const expected = seen === 'absent' ? 400 : f.editableBy === 'self' || same ? 200 : 403;
+          expect([name, f.key, res.statusCode]).toEqual([name, f.key, expected]);
+          if (expected === 200) model.get(report1)!.set(f.key, Array.isArray(value) && !value.length ? null : value);
+          else refusals++;
+        } else if (op <= 3) {
           // A write of some fields of one employee: values or clears.
           const e = r.pick(employees);
           const body: Record<string, Value> = {};
