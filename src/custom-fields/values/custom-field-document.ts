@@ -5,6 +5,7 @@ import { DocumentPatches } from '../../common/openapi/document-patches';
 import { CreateEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from '../../employees/dto/employee.dto';
 import { CustomField } from '../entities/custom-field.entity';
 import { CustomFieldDefinitions } from './custom-field-definitions';
+import { sight } from './custom-field-access';
 import { optionValues, TEXT_LIMITS } from './custom-field-codec';
 import { PROPERTY } from './custom-field-codec';
 
@@ -46,8 +47,15 @@ export function readableBy(fields: readonly CustomField[], reader: AuthUser): Cu
   return fields.filter((f) => f.visibleTo.includes(reader.level) || (reader.employeeId !== null && f.visibleTo.includes('self')));
 }
 
-/** `document` with `custom_fields` of the employee schemas typed, one property per field (a copy of what changes). */
-export function typedDocument(document: OpenAPIObject, fields: readonly CustomField[]): OpenAPIObject {
+/**
+ * `document` with `custom_fields` of the employee schemas typed, one property per field, and GET
+ * /employees' `filters` with `custom.<key>` for the fields in `filterable` (a copy of what changes).
+ */
+export function typedDocument(
+  document: OpenAPIObject,
+  fields: readonly CustomField[],
+  filterable: readonly CustomField[] = [],
+): OpenAPIObject {
   const schemas = { ...document.components?.schemas };
   const typed = (of: readonly CustomField[]): SchemaObject => ({
     type: 'object',
@@ -68,7 +76,29 @@ export function typedDocument(document: OpenAPIObject, fields: readonly CustomFi
     EmployeeListItemDto.name,
     fields.filter((f) => f.inList),
   );
-  return { ...document, components: { ...document.components, schemas } };
+  return { ...document, components: { ...document.components, schemas }, paths: withFilters(document.paths, filterable) };
+}
+
+/** A filter's value as GET /employees' `filters` describes it: one value, several by commas, a range, or null. */
+function filterSchema(field: CustomField): SchemaObject {
+  const description = `${field.label}: ${RANGED.includes(field.type) ? 'a value, a,b (any of), a..b, ..b, a.. or null' : 'a value, a,b (any of) or null'}`;
+  if (field.type === 'boolean') return { oneOf: [{ type: 'boolean' }, { type: 'string' }], description };
+  if (RANGED.includes(field.type) && field.type !== 'date')
+    return { oneOf: [{ type: 'number' }, { type: 'string' }], description };
+  return { type: 'string', description };
+}
+const RANGED: readonly CustomField['type'][] = ['integer', 'decimal', 'employee', 'date'];
+
+/** GET /employees' `filters` with a `custom.<key>` property per field in `filterable`. */
+function withFilters(paths: OpenAPIObject['paths'], filterable: readonly CustomField[]): OpenAPIObject['paths'] {
+  const list = paths['/employees']?.get;
+  if (!list?.parameters || !filterable.length) return paths;
+  const parameters = list.parameters.map((p) => {
+    if (!('name' in p) || p.name !== 'filters' || !p.schema || '$ref' in p.schema) return p;
+    const extra = Object.fromEntries(filterable.map((f) => [`custom.${f.key}`, filterSchema(f)]));
+    return { ...p, schema: { ...p.schema, properties: { ...p.schema.properties, ...extra } } };
+  });
+  return { ...paths, '/employees': { ...paths['/employees'], get: { ...list, parameters } } };
 }
 
 /**
@@ -87,7 +117,11 @@ export class CustomFieldDocument implements OnModuleInit {
     this.patches.register(async (document, reader) => {
       if (!reader) return document;
       const fields = readableBy(await this.definitions.recent(), reader);
-      return fields.length ? typedDocument(document, fields) : document;
+      // What a reader filters by is what it sees of somebody else (not a long text: no filter).
+      const filterable = fields.filter(
+        (f) => f.type !== 'long_text' && sight(f, { caller: reader, scope: { kind: 'all' } }, -1) === 'value',
+      );
+      return fields.length ? typedDocument(document, fields, filterable) : document;
     });
   }
 }
