@@ -25,7 +25,7 @@ SELECT `v`.`value_text` AS `option`, COUNT(*) AS `n`
 -- CustomFieldValuesRepository.replace
 DELETE
   FROM `custom_field_values`
-  WHERE (`field_id` = ? AND `employee_id` = ?);
+  WHERE (`employee_id` = ? AND `field_id` IN (?));
 INSERT INTO `custom_field_values`(`field_id`, `employee_id`, `item`, `value_text`, `value_key`, `value_number`, `unique_key`)
   VALUES (?, ?, ?, ?, ?, ?, ?);
 

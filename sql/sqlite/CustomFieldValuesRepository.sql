@@ -25,7 +25,7 @@ SELECT "v"."value_text" AS "option", COUNT(*) AS "n"
 -- CustomFieldValuesRepository.replace
 DELETE
   FROM "custom_field_values"
-  WHERE ("field_id" = 1 AND "employee_id" = 10);
+  WHERE ("employee_id" = 10 AND "field_id" IN (1));
 INSERT INTO "custom_field_values"("field_id", "employee_id", "item", "value_text", "value_key", "value_number", "unique_key")
   VALUES (1, 10, ?, ?, ?, ?, ?);
 

@@ -60,13 +60,22 @@ export class CustomFieldValuesRepository {
     return out;
   }
 
-  /** Replaces an employee's value of a field with `rows` (none: cleared). */
-  @RecordSql(SAMPLE_MANAGER, 10, 1, [{ item: '', text: 'M', key: 'M', number: null, unique: null }])
-  async replace(em: EntityManager, employeeId: number, fieldId: number, rows: readonly StoredValue[]): Promise<void> {
-    await em.delete(CustomFieldValue, { fieldId, employeeId });
+  /**
+   * Replaces an employee's values of these fields with their rows (none: cleared), in one DELETE
+   * and one multi-row INSERT; `created`: a new employee, nothing to delete.
+   */
+  @RecordSql(SAMPLE_MANAGER, 10, [{ fieldId: 1, rows: [{ item: '', text: 'M', key: 'M', number: null, unique: null }] }])
+  async replace(
+    em: EntityManager,
+    employeeId: number,
+    fields: ReadonlyArray<{ fieldId: number; rows: readonly StoredValue[] }>,
+    created = false,
+  ): Promise<void> {
+    if (!fields.length) return;
+    if (!created) await em.delete(CustomFieldValue, { employeeId, fieldId: In(fields.map((f) => f.fieldId)) });
     await this.insert(
       em,
-      rows.map((r) => ({ fieldId, employeeId, ...r })),
+      fields.flatMap((f) => f.rows.map((r) => ({ fieldId: f.fieldId, employeeId, ...r }))),
     );
   }
 

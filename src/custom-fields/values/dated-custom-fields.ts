@@ -81,7 +81,7 @@ export class DatedCustomFields implements DatedExtension {
       const was = valueOf(field, current.get(field.id));
       const encoded = encode(field, values[field.key] ?? null);
       if ('problem' in encoded || JSON.stringify(was) === JSON.stringify(encoded.value)) continue;
-      await this.values.replace(em, employeeId, field.id, encoded.rows);
+      await this.values.replace(em, employeeId, [{ fieldId: field.id, rows: encoded.rows }]);
       before[field.key] = was;
       after[field.key] = encoded.value;
     }

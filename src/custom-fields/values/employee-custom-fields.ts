@@ -156,7 +156,9 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       dated,
       unique: changes.flatMap((c) => (c.rows[0]?.unique ? [`${c.field.key}:${c.rows[0].unique}`] : [])),
       apply: async (em, id) => {
-        for (const c of changes) await this.values.replace(em, id, c.field.id, c.rows);
+        const rows = changes.map((c) => ({ fieldId: c.field.id, rows: c.rows }));
+        // A new employee has no value to delete first.
+        await this.values.replace(em, id, rows, employeeId === undefined);
         return {
           before: Object.fromEntries(changes.map((c) => [c.field.key, c.before])),
           after: Object.fromEntries(changes.map((c) => [c.field.key, c.value])),
