@@ -5,7 +5,7 @@ import { EmployeeAccessService } from '../../employees/core/employee-access.serv
 import { DatedCheck, DatedExtension } from '../../employees/core/employee-extensions';
 import { CustomField } from '../entities/custom-field.entity';
 import { mayEdit, referenceProblems, sight, ValueReader } from './custom-field-access';
-import { CustomValue, encode, PROPERTY, valueOf } from './custom-field-codec';
+import { CustomValue, encode, PROPERTY, StoredValue, valueOf } from './custom-field-codec';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomFieldValuesRepository, groupRows } from './custom-field-values.repository';
 
@@ -77,14 +77,16 @@ export class DatedCustomFields implements DatedExtension {
       ),
       'fieldId',
     );
+    const moved: Array<{ fieldId: number; rows: StoredValue[] }> = [];
     for (const field of fields) {
       const was = valueOf(field, current.get(field.id));
       const encoded = encode(field, values[field.key] ?? null);
       if ('problem' in encoded || JSON.stringify(was) === JSON.stringify(encoded.value)) continue;
-      await this.values.replace(em, employeeId, [{ fieldId: field.id, rows: encoded.rows }]);
+      moved.push({ fieldId: field.id, rows: encoded.rows });
       before[field.key] = was;
       after[field.key] = encoded.value;
     }
+    await this.values.replace(em, employeeId, moved);
     return { before, after };
   }
 
