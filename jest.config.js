@@ -27,7 +27,10 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testTimeout: 30000,
+  // On MariaDB (HR_TEST_INTEGRATION) a worker's first app migrates its database from nothing
+  // (test/helpers/mysql-baseline.ts): 4.5 s idle, and over 30 s in CI beside the other steps, where
+  // a demo suite's beforeAll timed out on it. Hooks and tests get twice the time there.
+  testTimeout: process.env.HR_TEST_INTEGRATION ? 60000 : 30000,
   // Suites wait on timers, SMTP and child processes as much as on the CPU: three workers on two
   // cores ran npm test in a third of the in-band time (jest's default is cores - 1, in band here).
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),
