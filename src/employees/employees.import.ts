@@ -250,6 +250,10 @@ class EmployeesImportSession implements ImportSession {
     const emails = raw.map((r) => r.dto.dto.work_email).filter((e): e is string => typeof e === 'string');
     const emailOwners = await this.repository.workEmailOwners(em, emails);
 
+    const extended = await this.extensionWrites(
+      raw.map((r) => r.dto.dto),
+      stored,
+    );
     const plans: Plan[] = [];
     // A row's checks are microtasks (the DTO validation, the lookups in memory): without a pause a
     // batch of 500 held the event loop for 600 ms (a hostile file of 20 000 rows, issue 41).
@@ -257,7 +261,7 @@ class EmployeesImportSession implements ImportSession {
     for (const [i, { row, dto: body }] of raw.entries()) {
       if (slices.due()) await slices.pause();
       const own = problems.filter((p) => p.row === row);
-      const plan = await this.check(row, body.dto, body.refs, stored, emailOwners, own);
+      const plan = await this.check(row, body.dto, body.refs, stored, emailOwners, own, extended[i]);
       if (plan) this.checkEffectiveDate(plan, rows[i], stored, own);
       problems.push(...own.filter((p) => !problems.includes(p)));
       const employeeId = body.dto.employee_id;
@@ -343,6 +347,7 @@ class EmployeesImportSession implements ImportSession {
     stored: Map<string, Employee>,
     emailOwners: Map<string, string>,
     problems: RowDetail[],
+    write: ExtensionWrites | undefined,
   ): Promise<Plan | null> {
     const add = (field: string, message: string) => problems.push({ row, field, message });
     const employeeId = typeof dto.employee_id === 'string' ? dto.employee_id.trim() : undefined;
@@ -383,7 +388,7 @@ class EmployeesImportSession implements ImportSession {
     const checked = await validate({ ...dto, ...ids }, existing ? UpdateEmployeeDto : CreateEmployeeDto);
     for (const d of checked.problems) add(d.field, d.message);
     const body = checked.value ?? dto;
-    const extended = await this.extensionsOf(row, existing, body, problems);
+    const extended = this.extensionsOf(row, existing, write, problems);
 
     const email = typeof dto.work_email === 'string' ? dto.work_email.toLowerCase() : null;
     if (email) {
@@ -412,20 +417,39 @@ class EmployeesImportSession implements ImportSession {
   }
 
   /**
-   * The row's custom field values checked as POST or PUT would check them (a new employee without
-   * any: the run's one check of required fields), their problems named by the column; a unique
-   * value a row above holds is refused here (the database would refuse the second).
+   * The rows' custom field values checked as POST or PUT would check them, all of the batch's at
+   * once (the definitions, stored values and unique values read once): a row's write, or undefined
+   * for an update that names none. A new employee without any shares the run's one check of
+   * required fields.
    */
-  private async extensionsOf(
+  private async extensionWrites(
+    bodies: ReadonlyArray<Record<string, unknown>>,
+    stored: Map<string, Employee>,
+  ): Promise<Array<ExtensionWrites | undefined>> {
+    const items = bodies.map((body) => {
+      const existing = typeof body.employee_id === 'string' ? stored.get(body.employee_id.trim()) : undefined;
+      const carries = this.ext.columns.some((c) => body[c.property] !== undefined);
+      return { employeeId: existing?.id, body, carries, existing };
+    });
+    const carrying = items.filter((i) => i.carries);
+    const writes = new Map(
+      (await this.ext.points.prepareMany(this.ext.writer, carrying)).map((w, n) => [carrying[n], w] as const),
+    );
+    return items.map((i) => writes.get(i) ?? (i.existing ? undefined : this.ext.empty));
+  }
+
+  /**
+   * A row's checked custom field values (extensionWrites), their problems named by the column; a
+   * unique value a row above holds is refused here (the database would refuse the second).
+   */
+  private extensionsOf(
     row: number,
     existing: Employee | null,
-    body: Record<string, unknown>,
+    write: ExtensionWrites | undefined,
     problems: RowDetail[],
-  ): Promise<ExtensionWrites | undefined> {
+  ): ExtensionWrites | undefined {
     const columns = (property: string) => this.ext.columns.filter((c) => c.property === property);
-    const carries = this.ext.columns.some((c) => body[c.property] !== undefined);
-    if (existing && !carries) return undefined;
-    const write = carries ? await this.ext.points.prepare(this.ext.writer, existing?.id, body) : this.ext.empty;
+    if (!write || (existing && write === this.ext.empty)) return undefined;
     // `custom_fields.badge` is the file's column `badge`.
     const column = (name: string) => {
       const [property, key] = name.split('.', 2);
@@ -469,11 +493,11 @@ class EmployeesImportSession implements ImportSession {
         .map((e, i) => ({ plan: ready[i], employee: { ...e, id: ids.get(e.employeeId!) } as Employee }))
         .filter((w) => w.employee.id !== undefined);
       // Custom field values: written once the employee has an id, dated ones in its first change.
-      const properties = new Map<number, Record<string, unknown>>();
-      for (const { plan, employee } of written) {
-        const extended = plan.kind === 'create' ? plan.extended : undefined;
-        if (extended?.changed.length) properties.set(employee.id, (await extended.apply(em, employee.id)).after);
-      }
+      const extended = written.flatMap(({ plan, employee }) =>
+        plan.kind === 'create' && plan.extended?.changed.length ? [{ writes: plan.extended, employeeId: employee.id }] : [],
+      );
+      const applied = await this.ext.points.applyMany(em, extended);
+      const properties = new Map(extended.map((e, n) => [e.employeeId, applied[n].after]));
       const dated = new Map(
         written.map(({ plan, employee }) => [employee.id, (plan.kind === 'create' && plan.extended?.dated) || {}]),
       );

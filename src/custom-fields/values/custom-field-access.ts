@@ -1,6 +1,6 @@
 import { AuthUser } from '../../common/auth/auth-user';
 import { ErrorDetail } from '../../common/errors/domain.exception';
-import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
+import { EmployeeScope } from '../../employees/core/employee-access.service';
 import { CustomValue } from './custom-field-codec';
 import { CustomField } from '../entities/custom-field.entity';
 
@@ -31,10 +31,12 @@ export function mayEdit(field: CustomField, writer: ValueReader, employeeId: num
   return field.editableBy === 'self' && writer.caller.employeeId !== null && writer.caller.employeeId === employeeId;
 }
 
-/** An `employee` value must name another employee the writer may refer to (details named `<prefix>.<key>`). */
+/**
+ * An `employee` value must name another employee the writer may refer to (details named
+ * `<prefix>.<key>`); `referable` says whether it may (EmployeeAccessService.referable in its scope).
+ */
 export async function referenceProblems(
-  access: EmployeeAccessService,
-  scope: EmployeeScope,
+  referable: (id: number) => Promise<boolean>,
   self: number | undefined,
   changes: ReadonlyArray<{ field: CustomField; value: CustomValue }>,
   prefix: string,
@@ -43,7 +45,7 @@ export async function referenceProblems(
   for (const { field, value } of changes) {
     if (field.type !== 'employee' || value === null) continue;
     if (value === self) problems.push({ field: `${prefix}.${field.key}`, message: 'must be another employee' });
-    else if (!(await access.referable(scope, value as number)))
+    else if (!(await referable(value as number)))
       problems.push({ field: `${prefix}.${field.key}`, message: 'employee does not exist' });
   }
   return problems;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { CustomField } from '../entities/custom-field.entity';
@@ -23,6 +23,8 @@ export function groupRows(rows: readonly ValueRow[], key: 'employeeId' | 'fieldI
 
 /** How many rows a multi-row INSERT holds (7 parameters a row). */
 const INSERT_CHUNK = 500;
+/** How many employees' values one DELETE clears. */
+const DELETE_CHUNK = 100;
 
 /** The custom fields' values (issue 66): a row per employee and field, a multiselect's per option. */
 @Injectable()
@@ -61,22 +63,50 @@ export class CustomFieldValuesRepository {
   }
 
   /**
-   * Replaces an employee's values of these fields with their rows (none: cleared), in one DELETE
-   * and one multi-row INSERT; `created`: a new employee, nothing to delete.
+   * Replaces employees' values of some fields with their rows (none: cleared), in one DELETE of
+   * the employees that had values (`created`: a new employee, nothing to delete) and multi-row
+   * INSERTs of every row.
    */
-  @RecordSql(SAMPLE_MANAGER, 10, [{ fieldId: 1, rows: [{ item: '', text: 'M', key: 'M', number: null, unique: null }] }])
-  async replace(
+  @RecordSql(SAMPLE_MANAGER, [
+    {
+      employeeId: 10,
+      created: false,
+      fields: [{ fieldId: 1, rows: [{ item: '', text: 'M', key: 'M', number: null, unique: null }] }],
+    },
+  ])
+  async replaceMany(
+    em: EntityManager,
+    writes: ReadonlyArray<{
+      employeeId: number;
+      created: boolean;
+      fields: ReadonlyArray<{ fieldId: number; rows: readonly StoredValue[] }>;
+    }>,
+  ): Promise<void> {
+    const cleared = writes.filter((w) => !w.created && w.fields.length);
+    // One DELETE a chunk of employees, each with its changed fields (the primary key's columns).
+    for (let i = 0; i < cleared.length; i += DELETE_CHUNK) {
+      const params: Record<string, unknown> = {};
+      const tests = cleared.slice(i, i + DELETE_CHUNK).map((w, n) => {
+        params[`e${n}`] = w.employeeId;
+        params[`f${n}`] = w.fields.map((f) => f.fieldId);
+        return `(employee_id = :e${n} AND field_id IN (:...f${n}))`;
+      });
+      await em.createQueryBuilder().delete().from(CustomFieldValue).where(tests.join(' OR '), params).execute();
+    }
+    await this.insert(
+      em,
+      writes.flatMap((w) => w.fields.flatMap((f) => f.rows.map((r) => ({ fieldId: f.fieldId, employeeId: w.employeeId, ...r })))),
+    );
+  }
+
+  /** Replaces an employee's values of these fields (replaceMany of one; `created`: a new employee). */
+  replace(
     em: EntityManager,
     employeeId: number,
     fields: ReadonlyArray<{ fieldId: number; rows: readonly StoredValue[] }>,
     created = false,
   ): Promise<void> {
-    if (!fields.length) return;
-    if (!created) await em.delete(CustomFieldValue, { employeeId, fieldId: In(fields.map((f) => f.fieldId)) });
-    await this.insert(
-      em,
-      fields.flatMap((f) => f.rows.map((r) => ({ fieldId: f.fieldId, employeeId, ...r }))),
-    );
+    return this.replaceMany(em, [{ employeeId, created, fields }]);
   }
 
   /** Inserts rows in multi-row INSERTs. */
@@ -92,14 +122,18 @@ export class CustomFieldValuesRepository {
     }
   }
 
-  /** The employee other than `employeeId` holding this unique value of the field, or null. */
-  @RecordSql(1, 'a'.repeat(64), 10)
-  async uniqueOwner(fieldId: number, unique: string, employeeId: number | undefined): Promise<number | null> {
-    const row = await this.ds.getRepository(CustomFieldValue).findOne({
-      select: { employeeId: true },
-      where: { fieldId, unique, ...(employeeId === undefined ? {} : { employeeId: Not(employeeId) }) },
-    });
-    return row?.employeeId ?? null;
+  /** Who holds each of these unique values of the field (unique key → employee), by the unique index. */
+  @RecordSql(1, ['a'.repeat(64), 'b'.repeat(64)])
+  async uniqueOwners(fieldId: number, uniques: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let i = 0; i < uniques.length; i += INSERT_CHUNK) {
+      const rows = await this.ds.getRepository(CustomFieldValue).find({
+        select: { employeeId: true, unique: true },
+        where: { fieldId, unique: In(uniques.slice(i, i + INSERT_CHUNK)) },
+      });
+      for (const r of rows) out.set(r.unique!, r.employeeId);
+    }
+    return out;
   }
 
   /** How many employees hold each of these options of a select field. */

@@ -54,7 +54,9 @@ export class DatedCustomFields implements DatedExtension {
       }
     }
     const scope = writer?.scope ?? { kind: 'all' as const };
-    out.problems.push(...(await referenceProblems(this.access, scope, employeeId, refs, `fields.${PROPERTY}`)));
+    out.problems.push(
+      ...(await referenceProblems((id) => this.access.referable(scope, id), employeeId, refs, `fields.${PROPERTY}`)),
+    );
     return out;
   }
 

@@ -6,7 +6,13 @@ import { ErrorDetail } from '../../common/errors/domain.exception';
 import { FeedItem, FeedReadRules } from '../../common/outbox/feed-read-rules';
 import { Condition } from '../../common/paging/list-request';
 import { EmployeeAccessService, EmployeeScope } from '../../employees/core/employee-access.service';
-import { EmployeeExtension, ExtensionColumn, ExtensionListTerms, ExtensionWrite } from '../../employees/core/employee-extensions';
+import {
+  EmployeeExtension,
+  ExtensionColumn,
+  ExtensionItem,
+  ExtensionListTerms,
+  ExtensionWrite,
+} from '../../employees/core/employee-extensions';
 import { EmployeesService } from '../../employees/employees.service';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomField } from '../entities/custom-field.entity';
@@ -18,6 +24,44 @@ import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field
 
 /** The list terms' prefix (docs/api/custom-fields.md). */
 const LIST_PREFIX = 'custom';
+
+/** A body's change of one field. */
+interface Change {
+  field: CustomField;
+  before: CustomValue;
+  value: CustomValue;
+  rows: StoredValue[];
+}
+
+/** A body checked against the stored values, before its references and unique values are. */
+interface Checked {
+  changes: Change[];
+  problems: ErrorDetail[];
+  forbidden: string[];
+  dated: Record<string, CustomValue>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `fn` called once per argument (a batch's lookups of one employee). */
+function memo<T>(fn: (id: number) => Promise<T>): (id: number) => Promise<T> {
+  const done = new Map<number, Promise<T>>();
+  return (id) => done.get(id) ?? done.set(id, fn(id)).get(id)!;
+}
+
+/** The changes' unique values another employee than `employeeId` holds (`owners`: uniqueOwners). */
+function takenIn(
+  owners: ReadonlyMap<number, ReadonlyMap<string, number>>,
+  changes: readonly Change[],
+  employeeId: number | undefined,
+): ErrorDetail[] {
+  return changes.flatMap(({ field, rows }) => {
+    const owner = rows[0]?.unique ? owners.get(field.id)?.get(rows[0].unique) : undefined;
+    return owner !== undefined && owner !== employeeId
+      ? [{ field: `${PROPERTY}.${field.key}`, message: 'is already used by another employee' }]
+      : [];
+  });
+}
 
 /** Rows grouped by employee, then field. */
 function grouped(rows: readonly ValueRow[]): Map<number, Map<number, ValueRow[]>> {
@@ -43,6 +87,9 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     @InjectDataSource() private readonly ds: DataSource,
     readonly dated: DatedCustomFields,
   ) {}
+
+  /** What each write of prepare() will write (applyMany reads it back). */
+  private readonly pending = new WeakMap<ExtensionWrite, { changes: Change[]; created: boolean }>();
 
   onModuleInit(): void {
     this.employees.extend(this);
@@ -101,31 +148,60 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     );
   }
 
-  async prepare(writer: ValueReader, employeeId: number | undefined, body: unknown): Promise<ExtensionWrite> {
+  /**
+   * Checks the bodies' values (each an employee's: `employeeId` undefined for a new one) in one go:
+   * the definitions, the stored values, the references and the unique values are read once for
+   * all of them (an import's batch of rows), not once a row.
+   */
+  async prepare(writer: ValueReader, items: ReadonlyArray<ExtensionItem>): Promise<ExtensionWrite[]> {
+    const fields = await this.definitions.fresh();
+    const employeeIds = items.flatMap((i) => (i.employeeId === undefined ? [] : [i.employeeId]));
+    const named = new Set(items.flatMap((i) => (isObject(i.value) ? Object.keys(i.value) : [])));
+    const stored = grouped(
+      await this.values.valuesOf(
+        null,
+        fields.filter((f) => named.has(f.key)).map((f) => f.id),
+        employeeIds,
+      ),
+    );
+    const checked = items.map(({ employeeId, value }) => this.check(writer, fields, employeeId, value, stored));
+    const referable = memo((id: number) => this.access.referable(writer?.scope ?? { kind: 'all' }, id));
+    const owners = await this.uniqueOwners(checked.flatMap((c) => ('changes' in c ? c.changes : [])));
+    return Promise.all(
+      checked.map(async (c, i) => {
+        if (!('changes' in c)) return this.refused(c.problems);
+        const { changes, problems, forbidden, dated } = c;
+        const employeeId = items[i].employeeId;
+        problems.push(...(await referenceProblems(referable, employeeId, changes, PROPERTY)));
+        if (!problems.length) problems.push(...takenIn(owners, changes, employeeId));
+        return this.write(changes, problems, forbidden, dated, employeeId);
+      }),
+    );
+  }
+
+  /** One body's changes against the stored values: what it changes, its problems, what the writer may not change. */
+  private check(
+    writer: ValueReader,
+    fields: readonly CustomField[],
+    employeeId: number | undefined,
+    body: unknown,
+    stored: Map<number, Map<number, ValueRow[]>>,
+  ): { problems: ErrorDetail[] } | Checked {
     const problems: ErrorDetail[] = [];
     const forbidden: string[] = [];
-    const fields = await this.definitions.fresh();
     const seen = (f: CustomField) => sight(f, writer, employeeId ?? -1);
     const byKey = new Map(fields.filter((f) => seen(f) !== 'absent').map((f) => [f.key, f]));
-    const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-    if (!given) return this.refused([{ field: PROPERTY, message: 'must be an object of custom field keys and values' }]);
+    if (!isObject(body)) return { problems: [{ field: PROPERTY, message: 'must be an object of custom field keys and values' }] };
+    const given = body;
     const named = Object.keys(given).map((key) => ({ key, field: Object.hasOwn(given, key) ? byKey.get(key) : undefined }));
     for (const { key, field } of named)
       if (!field) problems.push({ field: `${PROPERTY}.${key}`, message: 'is not a custom field' });
-    const known = named.flatMap(({ field }) => (field ? [field] : []));
-    const stored =
-      employeeId === undefined
-        ? []
-        : await this.values.valuesOf(
-            null,
-            known.map((f) => f.id),
-            [employeeId],
-          );
-    const current = grouped(stored).get(employeeId ?? -1) ?? new Map<number, ValueRow[]>();
-    const changes: Array<{ field: CustomField; before: CustomValue; value: CustomValue; rows: StoredValue[] }> = [];
+    const current = stored.get(employeeId ?? -1) ?? new Map<number, ValueRow[]>();
+    const changes: Change[] = [];
     // A dated field's value is also recorded in the employment history (from today, or from a new employee's start).
     const dated: Record<string, CustomValue> = {};
-    for (const field of known) {
+    for (const { field } of named) {
+      if (!field) continue;
       const name = `${PROPERTY}.${field.key}`;
       const raw = given[field.key];
       // A personal value the caller saw as null, sent back as it was read, changes nothing.
@@ -146,26 +222,50 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       for (const field of byKey.values())
         if (field.required && given[field.key] === undefined)
           problems.push({ field: `${PROPERTY}.${field.key}`, message: 'is required' });
-    problems.push(...(await referenceProblems(this.access, writer?.scope ?? { kind: 'all' }, employeeId, changes, PROPERTY)));
-    const taken = () => this.takenProblems(changes, employeeId);
-    if (!problems.length) problems.push(...(await taken()));
-    return {
+    return { changes, problems, forbidden, dated };
+  }
+
+  private write(
+    changes: Change[],
+    problems: ErrorDetail[],
+    forbidden: string[],
+    dated: Record<string, CustomValue>,
+    employeeId: number | undefined,
+  ): ExtensionWrite {
+    const write: ExtensionWrite = {
       changed: changes.map((c) => `${PROPERTY}.${c.field.key}`),
       forbidden,
       problems,
       dated,
       unique: changes.flatMap((c) => (c.rows[0]?.unique ? [`${c.field.key}:${c.rows[0].unique}`] : [])),
-      apply: async (em, id) => {
-        const rows = changes.map((c) => ({ fieldId: c.field.id, rows: c.rows }));
-        // A new employee has no value to delete first.
-        await this.values.replace(em, id, rows, employeeId === undefined);
-        return {
-          before: Object.fromEntries(changes.map((c) => [c.field.key, c.before])),
-          after: Object.fromEntries(changes.map((c) => [c.field.key, c.value])),
-        };
-      },
-      explainConflict: (id) => this.takenProblems(changes, id),
+      apply: async (em, id) => (await this.applyMany(em, [{ write, employeeId: id }]))[0],
+      explainConflict: async (id) => takenIn(await this.uniqueOwners(changes), changes, id),
     };
+    this.pending.set(write, { changes, created: employeeId === undefined });
+    return write;
+  }
+
+  /**
+   * Writes checked writes (each to its employee) in the transaction: one DELETE of the changed
+   * fields of the employees that had values, and multi-row INSERTs of every new row.
+   */
+  async applyMany(
+    em: EntityManager,
+    writes: ReadonlyArray<{ write: ExtensionWrite; employeeId: number }>,
+  ): Promise<Array<{ before: Record<string, unknown>; after: Record<string, unknown> }>> {
+    const own = writes.map(({ write, employeeId }) => ({ employeeId, ...this.pending.get(write)! }));
+    await this.values.replaceMany(
+      em,
+      own.map(({ employeeId, changes, created }) => ({
+        employeeId,
+        created,
+        fields: changes.map((c) => ({ fieldId: c.field.id, rows: c.rows })),
+      })),
+    );
+    return own.map(({ changes }) => ({
+      before: Object.fromEntries(changes.map((c) => [c.field.key, c.before])),
+      after: Object.fromEntries(changes.map((c) => [c.field.key, c.value])),
+    }));
   }
 
   /** A column per field the writer sees and may edit, headed by its key (docs/api/custom-fields.md, "Import"). */
@@ -216,26 +316,18 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
   }
 
   private refused(problems: ErrorDetail[]): ExtensionWrite {
-    return {
-      changed: [],
-      forbidden: [],
-      problems,
-      apply: () => Promise.resolve({ before: {}, after: {} }),
-      explainConflict: () => Promise.resolve([]),
-    };
+    return this.write([], problems, [], {}, undefined);
   }
 
-  /** A unique field's value another employee holds. */
-  private async takenProblems(
-    changes: ReadonlyArray<{ field: CustomField; rows: StoredValue[] }>,
-    employeeId: number | undefined,
-  ): Promise<ErrorDetail[]> {
-    const problems: ErrorDetail[] = [];
+  /** Who holds each of these unique values now (field id → unique key → employee), one query a field. */
+  private async uniqueOwners(changes: readonly Change[]): Promise<Map<number, Map<string, number>>> {
+    const wanted = new Map<number, Set<string>>();
     for (const { field, rows } of changes) {
       const unique = rows[0]?.unique;
-      if (unique && (await this.values.uniqueOwner(field.id, unique, employeeId)) !== null)
-        problems.push({ field: `${PROPERTY}.${field.key}`, message: 'is already used by another employee' });
+      if (unique) (wanted.get(field.id) ?? wanted.set(field.id, new Set()).get(field.id)!).add(unique);
     }
-    return problems;
+    const out = new Map<number, Map<string, number>>();
+    for (const [fieldId, keys] of wanted) out.set(fieldId, await this.values.uniqueOwners(fieldId, [...keys]));
+    return out;
   }
 }

@@ -6,7 +6,7 @@ import { Condition, KeyedOrder, ListSpec } from '../../common/paging/list-reques
 import { exportPageSize } from '../../common/paging/export-paging';
 import { EmployeeListQueryDto } from '../dto/employee.dto';
 import { EmployeeScope } from './employee-access.service';
-import { EmployeeExtension, ExtensionColumn, ExtensionReader, extraOf, ExtraValues } from './employee-extensions';
+import { EmployeeExtension, ExtensionColumn, ExtensionReader, ExtensionWrite, extraOf, ExtraValues } from './employee-extensions';
 import { EmploymentSegment } from '../entities/employment-history.entities';
 import { EmployeesRepository } from './employees.repository';
 import { EmployeeHooks } from './employee-hooks';
@@ -20,10 +20,38 @@ export interface ExtensionWrites {
   dated: ExtraValues;
   /** Identities of unique values among them (ExtensionWrite.unique: `<key>:<digest>`), prefixed by `<property>.`. */
   unique: string[];
+  /** Each extension's own write. */
+  parts: readonly WritePart[];
   /** Writes them in the employee's transaction: the audit's before and after, by property. */
   apply(em: EntityManager, employeeId: number): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }>;
   /** After a unique violation: 400 when one of these writes took a taken value. */
   explainConflict(employeeId: number | undefined): Promise<void>;
+}
+
+/** One extension's write within ExtensionWrites. */
+interface WritePart {
+  ext: EmployeeExtension;
+  write: ExtensionWrite;
+}
+
+/** The extensions' writes of one body as one (`apply`: how it is written alone). */
+function combined(parts: readonly WritePart[], apply: ExtensionWrites['apply']): ExtensionWrites {
+  const writes = parts.map((p) => p.write);
+  return {
+    parts,
+    changed: writes.flatMap((w) => w.changed),
+    forbidden: writes.flatMap((w) => w.forbidden),
+    problems: writes.flatMap((w) => w.problems),
+    unique: parts.flatMap(({ ext, write }) => (write.unique ?? []).map((u) => `${ext.property}.${u}`)),
+    dated: Object.fromEntries(
+      parts.flatMap(({ ext, write }) => (write.dated && Object.keys(write.dated).length ? [[ext.property, write.dated]] : [])),
+    ),
+    apply,
+    async explainConflict(id) {
+      const problems = (await Promise.all(writes.map((w) => w.explainConflict(id)))).flat();
+      if (problems.length) throw new ValidationException(problems);
+    },
+  };
 }
 
 /** A change's checked dated values of the extensions (EmployeeExtensionPoints.datedCheck). */
@@ -52,34 +80,58 @@ export class EmployeeExtensionPoints {
 
   /** Each extension's checked write of the property `body` carries (none when it carries none). */
   async prepare(writer: ExtensionReader, employeeId: number | undefined, body: object): Promise<ExtensionWrites> {
-    const source = body as Record<string, unknown>;
-    // A new employee meets every extension (a required custom field), with or without its property.
-    const named = this.hooks.extensions.filter((ext) => source[ext.property] !== undefined || employeeId === undefined);
-    const writes = await Promise.all(named.map((ext) => ext.prepare(writer, employeeId, source[ext.property] ?? {})));
-    return {
-      changed: writes.flatMap((w) => w.changed),
-      forbidden: writes.flatMap((w) => w.forbidden),
-      problems: writes.flatMap((w) => w.problems),
-      unique: writes.flatMap((w, i) => (w.unique ?? []).map((u) => `${named[i].property}.${u}`)),
-      dated: Object.fromEntries(
-        writes.flatMap((w, i) => (w.dated && Object.keys(w.dated).length ? [[named[i].property, w.dated]] : [])),
-      ),
-      async apply(em, id) {
-        const before: Record<string, unknown> = {};
-        const after: Record<string, unknown> = {};
-        for (const [i, w] of writes.entries()) {
-          if (!w.changed.length) continue;
-          const done = await w.apply(em, id);
-          before[named[i].property] = done.before;
-          after[named[i].property] = done.after;
-        }
-        return { before, after };
-      },
-      async explainConflict(id) {
-        const problems = (await Promise.all(writes.map((w) => w.explainConflict(id)))).flat();
-        if (problems.length) throw new ValidationException(problems);
-      },
-    };
+    return (await this.prepareMany(writer, [{ employeeId, body }]))[0];
+  }
+
+  /** prepare() of many bodies (an import's batch): each extension checks all of its own at once. */
+  async prepareMany(
+    writer: ExtensionReader,
+    items: ReadonlyArray<{ employeeId: number | undefined; body: object }>,
+  ): Promise<ExtensionWrites[]> {
+    const parts = items.map(() => [] as WritePart[]);
+    for (const ext of this.hooks.extensions) {
+      // A new employee meets every extension (a required custom field), with or without its property.
+      const mine = items.flatMap(({ employeeId, body }, i) => {
+        const value = (body as Record<string, unknown>)[ext.property];
+        return value !== undefined || employeeId === undefined ? [{ i, employeeId, value: value ?? {} }] : [];
+      });
+      if (!mine.length) continue;
+      const writes = await ext.prepare(writer, mine);
+      mine.forEach(({ i }, n) => parts[i].push({ ext, write: writes[n] }));
+    }
+    return parts.map((own) => {
+      const writes: ExtensionWrites = combined(
+        own,
+        async (em, id) => (await this.applyMany(em, [{ writes, employeeId: id }]))[0],
+      );
+      return writes;
+    });
+  }
+
+  /**
+   * Writes prepared writes, each to its employee, in the transaction: each extension all of its
+   * own at once. The audit's before and after of each, by property.
+   */
+  async applyMany(
+    em: EntityManager,
+    writes: ReadonlyArray<{ writes: ExtensionWrites; employeeId: number }>,
+  ): Promise<Array<{ before: Record<string, unknown>; after: Record<string, unknown> }>> {
+    const out: Array<{ before: Record<string, unknown>; after: Record<string, unknown> }> = writes.map(() => ({
+      before: {},
+      after: {},
+    }));
+    for (const ext of this.hooks.extensions) {
+      const mine = writes.flatMap(({ writes: w, employeeId }, i) =>
+        w.parts.filter((p) => p.ext === ext && p.write.changed.length).map((p) => ({ i, write: p.write, employeeId })),
+      );
+      if (!mine.length) continue;
+      const done = await ext.applyMany(em, mine);
+      mine.forEach(({ i }, n) => {
+        out[i].before[ext.property] = done[n].before;
+        out[i].after[ext.property] = done[n].after;
+      });
+    }
+    return out;
   }
 
   /**

@@ -27,6 +27,12 @@ export function mergeExtra(base: ExtraValues, extra: ExtraValues): ExtraValues {
 /** Who reads an employee's extension property: a caller (with its scope), or the system (audit, events: everything). */
 export type ExtensionReader = { caller: AuthUser; scope: EmployeeScope } | null;
 
+/** A body's value of an extension property for an employee (undefined: a new one). */
+export interface ExtensionItem {
+  employeeId: number | undefined;
+  value: unknown;
+}
+
 /** What one write of an extension property will do, checked before the employee's transaction. */
 export interface ExtensionWrite {
   /** Names of what the body changes (`custom_fields.badge`), for the audit and the permission check. */
@@ -126,8 +132,17 @@ export interface EmployeeExtension {
   readonly dated?: DatedExtension;
   /** The employees import's columns of the property that `writer` may write. */
   importColumns?(writer: ExtensionReader): Promise<ExtensionColumn[]>;
-  /** Checks a body's value of the property for an employee (`employeeId` undefined: a new one) written by `writer` (null: the system). */
-  prepare(writer: ExtensionReader, employeeId: number | undefined, value: unknown): Promise<ExtensionWrite>;
+  /**
+   * Checks bodies' values of the property, each for its employee (`employeeId` undefined: a new
+   * one), written by `writer` (null: the system): one write each, in the items' order. One call
+   * for many (an import's batch) reads what the checks need once.
+   */
+  prepare(writer: ExtensionReader, items: ReadonlyArray<ExtensionItem>): Promise<ExtensionWrite[]>;
+  /** Applies writes of prepare() to their employees at once (an import's batch), as each one's apply would. */
+  applyMany(
+    em: EntityManager,
+    writes: ReadonlyArray<{ write: ExtensionWrite; employeeId: number }>,
+  ): Promise<Array<{ before: Record<string, unknown>; after: Record<string, unknown> }>>;
   /** The filters (name → raw value) and sort of GET /employees that start with `listPrefix.` (`asOf`: the list as of that day). */
   listTerms(
     caller: AuthUser,
