@@ -160,4 +160,30 @@ describe('custom fields: dated values in the employment history', () => {
     });
     expect(unique.statusCode).toBe(400);
   });
+
+  it("the installation's document types a change's fields and the history's segments with the dated fields the reader sees", async () => {
+    const schemas = async (token: string) =>
+      (await call('GET', '/openapi.json', token)).json().components.schemas as Record<
+        string,
+        {
+          properties: Record<
+            string,
+            { properties?: Record<string, { type: string; enum?: string[] }>; additionalProperties?: boolean }
+          >;
+        }
+      >;
+    const byAdmin = await schemas(admin);
+    for (const name of ['ChangeFieldsDto', 'SegmentDto']) {
+      const typed = byAdmin[name].properties.custom_fields;
+      expect([name, typed.additionalProperties, Object.keys(typed.properties ?? {})]).toEqual([
+        name,
+        false,
+        ['level', 'clearance'],
+      ]);
+      expect(typed.properties!.level).toMatchObject({ type: 'string', enum: ['A', 'B', 'C', 'D'] });
+    }
+    // An employee does not see the clearance at all (visible to Admins, Restricted Admins, Managers).
+    const byEmployee = await schemas(c.users.employee.token);
+    expect(Object.keys(byEmployee.SegmentDto.properties.custom_fields.properties ?? {})).toEqual(['level']);
+  });
 });

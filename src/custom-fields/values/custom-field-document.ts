@@ -3,6 +3,7 @@ import { OpenAPIObject } from '@nestjs/swagger';
 import { AuthUser } from '../../common/auth/auth-user';
 import { DocumentPatches } from '../../common/openapi/document-patches';
 import { CreateEmployeeDto, EmployeeDto, EmployeeListItemDto, UpdateEmployeeDto } from '../../employees/dto/employee.dto';
+import { ChangeFieldsDto, SegmentDto } from '../../employees/history/dto/employment-history.dto';
 import { CustomField } from '../entities/custom-field.entity';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { sight } from './custom-field-access';
@@ -48,7 +49,8 @@ export function readableBy(fields: readonly CustomField[], reader: AuthUser): Cu
 }
 
 /**
- * `document` with `custom_fields` of the employee schemas typed, one property per field, and GET
+ * `document` with `custom_fields` of the employee schemas typed, one property per field (of a
+ * change's fields and of the history's segments: per dated field), and GET
  * /employees' `filters` with `custom.<key>` for the fields in `filterable` (a copy of what changes).
  */
 export function typedDocument(
@@ -76,6 +78,12 @@ export function typedDocument(
     EmployeeListItemDto.name,
     fields.filter((f) => f.inList),
   );
+  // The dated ones in a change's `fields` and the history's segments.
+  for (const dto of [ChangeFieldsDto, SegmentDto])
+    patch(
+      dto.name,
+      fields.filter((f) => f.dated),
+    );
   return { ...document, components: { ...document.components, schemas }, paths: withFilters(document.paths, filterable) };
 }
 
