@@ -22,18 +22,17 @@ SELECT `v`.`value_text` AS `option`, COUNT(*) AS `n`
   WHERE `v`.`field_id` = ? AND `v`.`value_text` IN (?, ?)
   GROUP BY `v`.`value_text`;
 
--- CustomFieldValuesRepository.replace
+-- CustomFieldValuesRepository.replaceMany
 DELETE
   FROM `custom_field_values`
   WHERE (`employee_id` = ? AND `field_id` IN (?));
-INSERT INTO `custom_field_values`(`field_id`, `employee_id`, `item`, `value_text`, `value_key`, `value_number`, `unique_key`)
+INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, value_number, unique_key)
   VALUES (?, ?, ?, ?, ?, ?, ?);
 
--- CustomFieldValuesRepository.uniqueOwner
-SELECT `CustomFieldValue`.`employee_id` AS `CustomFieldValue_employee_id`, `CustomFieldValue`.`field_id` AS `CustomFieldValue_field_id`, `CustomFieldValue`.`item` AS `CustomFieldValue_item`
+-- CustomFieldValuesRepository.uniqueOwners
+SELECT `CustomFieldValue`.`employee_id` AS `CustomFieldValue_employee_id`, `CustomFieldValue`.`unique_key` AS `CustomFieldValue_unique_key`, `CustomFieldValue`.`field_id` AS `CustomFieldValue_field_id`, `CustomFieldValue`.`item` AS `CustomFieldValue_item`
   FROM `custom_field_values` `CustomFieldValue`
-  WHERE ((`CustomFieldValue`.`field_id` = ?) AND (`CustomFieldValue`.`unique_key` = ?) AND (`CustomFieldValue`.`employee_id` != ?))
-  LIMIT 1;
+  WHERE ((`CustomFieldValue`.`field_id` = ?) AND (`CustomFieldValue`.`unique_key` IN (?, ?)));
 
 -- CustomFieldValuesRepository.valuesOf
 SELECT field_id, employee_id, item, value_text

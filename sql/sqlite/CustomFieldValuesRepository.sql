@@ -26,8 +26,8 @@ SELECT "v"."value_text" AS "option", COUNT(*) AS "n"
 DELETE
   FROM "custom_field_values"
   WHERE ("employee_id" = 10 AND "field_id" IN (?));
-INSERT INTO "custom_field_values"("field_id", "employee_id", "item", "value_text", "value_key", "value_number", "unique_key")
-  VALUES (1, 10, ?, ?, ?, ?, ?);
+INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, value_number, unique_key)
+  VALUES (?, ?, ?, ?, ?, ?, ?);
 
 -- CustomFieldValuesRepository.uniqueOwners
 SELECT "CustomFieldValue"."employee_id" AS "CustomFieldValue_employee_id", "CustomFieldValue"."unique_key" AS "CustomFieldValue_unique_key", "CustomFieldValue"."field_id" AS "CustomFieldValue_field_id", "CustomFieldValue"."item" AS "CustomFieldValue_item"

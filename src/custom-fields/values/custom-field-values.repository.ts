@@ -23,6 +23,10 @@ export function groupRows(rows: readonly ValueRow[], key: 'employeeId' | 'fieldI
 
 /** How many rows a multi-row INSERT holds (7 parameters a row). */
 const INSERT_CHUNK = 500;
+/** The multi-row INSERT's head and a row's tuple (the same text on both databases). */
+const INSERT_SQL =
+  'INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, value_number, unique_key) VALUES ';
+const INSERT_TUPLE = '(?, ?, ?, ?, ?, ?, ?)';
 /** How many employees' values one DELETE clears. */
 const DELETE_CHUNK = 100;
 
@@ -109,16 +113,17 @@ export class CustomFieldValuesRepository {
     return this.replaceMany(em, [{ employeeId, created, fields }]);
   }
 
-  /** Inserts rows in multi-row INSERTs. */
+  /**
+   * Inserts rows in multi-row INSERTs, written as SQL text with positional parameters: TypeORM's
+   * insert builder took 1.6 s of CPU to compose the 200 000 rows of a 10 000-employee import with
+   * 20 custom columns (a parameter lookup per value), the database 1 s to write them.
+   */
   async insert(em: EntityManager, rows: ReadonlyArray<StoredValue & { fieldId: number; employeeId: number }>): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(CustomFieldValue)
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .updateEntity(false)
-        .execute();
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      const params: unknown[] = [];
+      for (const r of chunk) params.push(r.fieldId, r.employeeId, r.item, r.text, r.key, r.number, r.unique);
+      await em.query(`${INSERT_SQL}${chunk.map(() => INSERT_TUPLE).join(', ')}`, params);
     }
   }
 

@@ -17,7 +17,17 @@ import { EmployeesService } from '../../employees/employees.service';
 import { CustomFieldDefinitions } from './custom-field-definitions';
 import { CustomField } from '../entities/custom-field.entity';
 import { mayEdit, referenceProblems, sight, ValueReader } from './custom-field-access';
-import { CustomValue, encode, fromText, importExample, PROPERTY, StoredValue, valueOf } from './custom-field-codec';
+import {
+  CustomValue,
+  decode,
+  encode,
+  fromText,
+  importExample,
+  optionValues,
+  PROPERTY,
+  StoredValue,
+  valueOf,
+} from './custom-field-codec';
 import { asOfProblem, DatedCustomFields } from './dated-custom-fields';
 import { filterCondition, sortTerm } from './custom-field-filters';
 import { CustomFieldValuesRepository, groupRows, ValueRow } from './custom-field-values.repository';
@@ -134,18 +144,42 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     dated?: ReadonlyMap<number, Record<string, unknown>>,
   ): Promise<Map<number, unknown>> {
     const fields = (await this.definitions.recent()).filter((f) => !list || f.inList);
-    const shown = ids.map(
-      (id) => [id, fields.map((f) => [f, sight(f, reader, id)] as const).filter(([, s]) => s !== 'absent')] as const,
-    );
+    // How the reader sees each field: sight() depends on the employee only through "its own record".
+    const self = reader?.caller.employeeId ?? null;
+    const onOthers = fields.map((f) => sight(f, reader, -1));
+    const onOwn = self !== null && ids.includes(self) ? fields.map((f) => sight(f, reader, self)) : onOthers;
     // As of a day, a dated field's value is the history's of that day.
-    const fromHistory = (f: CustomField) => dated !== undefined && f.dated;
-    const needed = shown.flatMap(([, fs]) => fs.filter(([f, s]) => s === 'value' && !fromHistory(f)).map(([f]) => f.id));
-    const rows = grouped(await this.values.valuesOf(em, [...new Set(needed)], ids));
-    const value = (f: CustomField, id: number) =>
-      fromHistory(f) ? ((dated!.get(id)?.[f.key] ?? null) as CustomValue) : valueOf(f, rows.get(id)?.get(f.id));
-    return new Map(
-      shown.map(([id, fs]) => [id, Object.fromEntries(fs.map(([f, s]) => [f.key, s === 'hidden' ? null : value(f, id)]))]),
+    const fromHistory = fields.map((f) => dated !== undefined && f.dated);
+    const needed = fields.filter((f, k) => !fromHistory[k] && (onOthers[k] === 'value' || onOwn[k] === 'value'));
+    const rows = await this.values.valuesOf(
+      em,
+      needed.map((f) => f.id),
+      ids,
     );
+    // The rows by employee (its position in ids) and field (its position in fields), in one pass.
+    const position = new Map(ids.map((id, e) => [id, e]));
+    const column = new Map(fields.map((f, k) => [f.id, k]));
+    const cells: Array<Array<ValueRow[] | undefined>> = ids.map(() => []);
+    for (const r of rows) {
+      const e = position.get(r.employeeId);
+      const k = column.get(r.fieldId);
+      if (e !== undefined && k !== undefined) (cells[e][k] ??= []).push(r);
+    }
+    const options = fields.map((f) => (f.type === 'multiselect' ? optionValues(f) : undefined));
+    const out = new Map<number, unknown>();
+    ids.forEach((id, e) => {
+      const seen = id === self ? onOwn : onOthers;
+      const value: Record<string, unknown> = {};
+      for (let k = 0; k < fields.length; k++) {
+        if (seen[k] === 'absent') continue;
+        const f = fields[k];
+        if (seen[k] === 'hidden') value[f.key] = null;
+        else if (fromHistory[k]) value[f.key] = dated!.get(id)?.[f.key] ?? null;
+        else value[f.key] = decode(f.type, cells[e][k] ?? [], options[k]);
+      }
+      out.set(id, value);
+    });
+    return out;
   }
 
   /**
