@@ -151,6 +151,80 @@ describe(`migrations (${testConfig().database.type})`, () => {
     await ds.query('DELETE FROM leave_accrual_changes');
   });
 
+  it('CustomFieldValuesByEmployee on existing values: every row kept, keyed by employee, the unique and cascades still hold', async () => {
+    await undoMigrationsFrom(ds, 'CustomFieldValuesByEmployee1763800000053');
+    await ds.query(
+      "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES ('CF1', 'A', 'B', '2024-01-01')",
+    );
+    await ds.query(
+      "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES ('CF2', 'C', 'D', '2024-01-01')",
+    );
+    const [{ id: e1 }, { id: e2 }] = await ds.query("SELECT id FROM employees WHERE employee_id IN ('CF1', 'CF2') ORDER BY id");
+    await ds.query("INSERT INTO custom_fields (field_key, label, type, position, visible_to) VALUES ('size', 'Size', 'select', 1, 'Admin')");
+    await ds.query(
+      "INSERT INTO custom_fields (field_key, label, type, position, is_unique, visible_to) VALUES ('badge', 'Badge', 'text', 2, 1, 'Admin')",
+    );
+    const [{ id: f1 }, { id: f2 }] = await ds.query(
+      "SELECT id FROM custom_fields WHERE field_key IN ('size', 'badge') ORDER BY id",
+    );
+    const values = [
+      [f1, e2, '', 'M', 'M', null, null],
+      [f2, e1, '', 'B-1', 'B-1', null, 'u1'],
+      [f1, e1, '', 'L', 'L', null, null],
+      [f2, e2, '', 'B-2', 'B-2', null, 'u2'],
+    ];
+    for (const v of values)
+      await ds.query(
+        'INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, value_number, unique_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        v,
+      );
+    await runMigrations(ds);
+    const rows = async () =>
+      (await ds.query('SELECT employee_id, field_id, value_text FROM custom_field_values ORDER BY employee_id, field_id')).map(
+        (r: Record<string, unknown>) => [Number(r.employee_id), Number(r.field_id), r.value_text],
+      );
+    expect(await rows()).toEqual([
+      [e1, f1, 'L'],
+      [e1, f2, 'B-1'],
+      [e2, f1, 'M'],
+      [e2, f2, 'B-2'],
+    ]);
+    const runner = ds.createQueryRunner();
+    const table = await runner.getTable('custom_field_values');
+    await runner.release();
+    expect(table!.primaryColumns.map((c) => c.name).sort()).toEqual(['employee_id', 'field_id', 'item']);
+    expect(table!.indices.map((i) => i.name).sort()).toEqual(['idx_cfv_key', 'idx_cfv_number', 'uq_cfv_unique']);
+    const key =
+      ds.options.type === 'mysql'
+        ? "SHOW INDEX FROM custom_field_values WHERE Key_name = 'PRIMARY'"
+        : "PRAGMA index_info('custom_field_values')";
+    if (ds.options.type === 'mysql')
+      expect((await ds.query(key)).map((r: { Column_name: string }) => r.Column_name)).toEqual([
+        'employee_id',
+        'field_id',
+        'item',
+      ]);
+    else
+      expect(await ds.query("SELECT sql FROM sqlite_master WHERE name = 'custom_field_values'")).toEqual([
+        { sql: expect.stringMatching(/PRIMARY KEY \(employee_id, field_id, item\).*\) WITHOUT ROWID$/s) },
+      ]);
+    const duplicate = await ds
+      .query(
+        "INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, unique_key) VALUES (?, ?, '', 'B-1', 'B-1', 'u1')",
+        [f2, e2],
+      )
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    await ds.query('DELETE FROM employees WHERE id = ?', [e1]);
+    await ds.query('DELETE FROM custom_fields WHERE id = ?', [f2]);
+    expect(await rows()).toEqual([[e2, f1, 'M']]);
+    await ds.query('DELETE FROM employees');
+    await ds.query('DELETE FROM custom_fields');
+  });
+
   it('enforce the unique username and cascade tokens with their user', async () => {
     await ds.query("INSERT INTO users (username, email, password_hash, user_level) VALUES ('a', 'a@x.test', 'h', 'Admin')");
     const duplicate = await ds

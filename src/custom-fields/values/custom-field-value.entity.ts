@@ -1,10 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** A custom field's value for an employee (migration 1763800000051); a multiselect keeps a row per option (`item`). */
+/** A custom field's value for an employee (migrations 1763800000051 and 053: in employee order); a multiselect keeps a row per option (`item`). */
 @Entity('custom_field_values')
 export class CustomFieldValue {
-  @PrimaryColumn({ name: 'field_id', type: 'integer' }) fieldId: number;
   @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
+  @PrimaryColumn({ name: 'field_id', type: 'integer' }) fieldId: number;
   @PrimaryColumn({ type: 'varchar', length: 100, default: '' }) item: string;
   @Column({ name: 'value_text', type: 'text' }) text: string;
   @Column({ name: 'value_key', type: 'varchar', length: 191, nullable: true }) key: string | null;

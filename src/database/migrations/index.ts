@@ -45,6 +45,7 @@ import { EmployeeCalendars1763800000049 } from './1763800000049-EmployeeCalendar
 import { CustomFields1763800000050 } from './1763800000050-CustomFields';
 import { CustomFieldValues1763800000051 } from './1763800000051-CustomFieldValues';
 import { DatedExtensions1763800000052 } from './1763800000052-DatedExtensions';
+import { CustomFieldValuesByEmployee1763800000053 } from './1763800000053-CustomFieldValuesByEmployee';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -107,4 +108,5 @@ export const MIGRATIONS = [
   CustomFields1763800000050,
   CustomFieldValues1763800000051,
   DatedExtensions1763800000052,
+  CustomFieldValuesByEmployee1763800000053,
 ];
