@@ -160,7 +160,9 @@ describe(`migrations (${testConfig().database.type})`, () => {
       "INSERT INTO employees (employee_id, first_name, last_name, joined_date) VALUES ('CF2', 'C', 'D', '2024-01-01')",
     );
     const [{ id: e1 }, { id: e2 }] = await ds.query("SELECT id FROM employees WHERE employee_id IN ('CF1', 'CF2') ORDER BY id");
-    await ds.query("INSERT INTO custom_fields (field_key, label, type, position, visible_to) VALUES ('size', 'Size', 'select', 1, 'Admin')");
+    await ds.query(
+      "INSERT INTO custom_fields (field_key, label, type, position, visible_to) VALUES ('size', 'Size', 'select', 1, 'Admin')",
+    );
     await ds.query(
       "INSERT INTO custom_fields (field_key, label, type, position, is_unique, visible_to) VALUES ('badge', 'Badge', 'text', 2, 1, 'Admin')",
     );
@@ -207,6 +209,11 @@ describe(`migrations (${testConfig().database.type})`, () => {
     else
       expect(await ds.query("SELECT sql FROM sqlite_master WHERE name = 'custom_field_values'")).toEqual([
         { sql: expect.stringMatching(/PRIMARY KEY \(employee_id, field_id, item\).*\) WITHOUT ROWID$/s) },
+      ]);
+    // On SQLite the unique index holds the unique fields' values only.
+    if (ds.options.type !== 'mysql')
+      expect(await ds.query("SELECT sql FROM sqlite_master WHERE name = 'uq_cfv_unique'")).toEqual([
+        { sql: expect.stringMatching(/WHERE unique_key IS NOT NULL$/) },
       ]);
     const duplicate = await ds
       .query(
