@@ -368,21 +368,35 @@ export async function findRowsPage(
 /**
  * A list's order by a key kept in another table with at most one row a record (a custom field's
  * value), read in that table's index order: `from` joins the keyed rows to the records (forced to
- * start from the keys), `key` and `id` are the index's columns after its equal ones; `missing` is
+ * start from the keys, in the key's index order), `sorted` the same without forcing (the database
+ * may start from a selective filter and sort what it found); `key` and `id` are the index's
+ * columns after its equal ones; `keys` counts the keyed rows (the index's length); `missing` is
  * the condition of a record without a key.
  */
 export interface KeyedOrder {
   from: string;
+  sorted: string;
   key: string;
   id: string;
+  keys: string;
   missing: Condition;
 }
 
 /**
+ * How much cheaper a step of the key's index is than sorting one matching row (measured on SQLite
+ * at 100 000 employees: 0.31 µs a step of the walk, 1.45 µs a sorted match): walking is chosen when
+ * the steps it takes, (offset + limit) × keys / matches, cost less than sorting the matches.
+ */
+const WALK_FACTOR = 4;
+
+/**
  * findRowsPage ordered by a KeyedOrder: the records with a key in the key's order (its direction,
- * ties by id), then those without one by id, whichever the direction. A page reads the keyed rows
- * from the key's index (no sort of the whole list: at 100 000 employees the LEFT JOIN and sort took
- * 0.8 s a page on MariaDB); only the page that runs past them counts them and reads the rest.
+ * ties by id), then those without one by id, whichever the direction. A page of a list that most
+ * records match walks the key's index until the page is full (no sort of the whole list: at
+ * 100 000 employees the LEFT JOIN and sort took 0.8 s a page on MariaDB); a page of a selective
+ * filter, or a deep page, sorts the matches instead (walking the index for a page of 50 among 1 %
+ * of the records steps through 5 000 keys). The count decides, and is the page's total anyway;
+ * only the page that runs past the keyed records counts them and reads the rest.
  */
 export async function findKeyedRowsPage(
   ds: DataSource,
@@ -398,16 +412,15 @@ export async function findKeyedRowsPage(
   const select = source.select.join(', ');
   const reader = DriverReader.of(await readerFor(ds));
   const countSql = `SELECT COUNT(*) FROM ${source.from}${whereOf(conditions)}`;
-  const [rows, total] = await Promise.all([
-    reader.arrays(
-      `SELECT ${select} FROM ${keyed.from}${whereOf(conditions)} ORDER BY ${keyed.key} ${direction}, ${keyed.id} ${direction} ` +
-        'LIMIT :pageLimit OFFSET :pageOffset',
-      params,
-    ),
-    countOf(reader, countSql, params, totals),
-  ]);
+  const [total, keys] = await Promise.all([countOf(reader, countSql, params, totals), countOf(reader, keyed.keys, {}, totals)]);
+  const walk = WALK_FACTOR * total * total >= (req.offset + req.limit) * keys;
+  const rows = await reader.arrays(
+    `SELECT ${select} FROM ${walk ? keyed.from : keyed.sorted}${whereOf(conditions)} ` +
+      `ORDER BY ${keyed.key} ${direction}, ${keyed.id} ${direction} LIMIT :pageLimit OFFSET :pageOffset`,
+    params,
+  );
   if (rows.length < req.limit) {
-    const withKey = await countOf(reader, `SELECT COUNT(*) FROM ${keyed.from}${whereOf(conditions)}`, params);
+    const withKey = await countOf(reader, `SELECT COUNT(*) FROM ${keyed.sorted}${whereOf(conditions)}`, params);
     params.restLimit = req.limit - rows.length;
     params.restOffset = Math.max(0, req.offset - withKey);
     rows.push(
