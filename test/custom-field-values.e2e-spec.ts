@@ -265,7 +265,7 @@ describe('custom fields: values on employees', () => {
     const pageOf = async (query: string) => {
       const res = await call('GET', `/employees?${query}`, admin);
       expect([query, res.statusCode]).toEqual([query, 200]);
-      return res.json() as { data: Array<{ id: number }>; total: number };
+      return res.json<{ data: Array<{ id: number }>; total: number }>();
     };
     for (const query of ['sortField=custom.desks', 'sortField=custom.size&sortOrder=descend&filters[custom.size]=S,M,L']) {
       const whole = await pageOf(`${query}&limit=50`);
