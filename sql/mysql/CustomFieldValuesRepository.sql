@@ -39,6 +39,11 @@ SELECT field_id, employee_id, item, value_text
   FROM custom_field_values
   WHERE employee_id IN (?, ?) AND field_id IN (?, ?);
 
+-- CustomFieldValuesRepository.valuesOf (most fields)
+SELECT field_id, employee_id, item, value_text
+  FROM custom_field_values
+  WHERE employee_id IN (?, ?);
+
 -- CustomFieldValuesRepository.valuesOf (one employee)
 SELECT field_id, employee_id, item, value_text
   FROM custom_field_values

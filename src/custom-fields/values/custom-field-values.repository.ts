@@ -37,12 +37,21 @@ export class CustomFieldValuesRepository {
 
   /**
    * The rows of these fields for these employees, in one query (`em`: inside a transaction).
-   * Outside one, read as plain arrays (DriverReader): an employee's values by its index alone, one
-   * prepared statement for every GET /employees/{id}, the other fields' rows dropped here.
+   * Outside one, read as plain arrays (DriverReader). `most`: the fields are most of those defined
+   * (an employee's answer, an export's page): the employees' rows are read whole, each employee's
+   * one range of the primary key, and the other fields' rows dropped here; naming the fields made
+   * the database probe each (employee, field) pair (an export page of 4 000 employees: 84 ms
+   * instead of 54 on SQLite). A list page's few fields are named.
    */
   @RecordSql(null, [1, 2], [10, 11])
-  @RecordSqlAs('one employee', null, [1, 2], [10])
-  async valuesOf(em: EntityManager | null, fieldIds: readonly number[], employeeIds: readonly number[]): Promise<ValueRow[]> {
+  @RecordSqlAs('one employee', null, [1, 2], [10], true)
+  @RecordSqlAs('most fields', null, [1, 2], [10, 11], true)
+  async valuesOf(
+    em: EntityManager | null,
+    fieldIds: readonly number[],
+    employeeIds: readonly number[],
+    most = false,
+  ): Promise<ValueRow[]> {
     if (!fieldIds.length || !employeeIds.length) return [];
     if (em)
       return em.getRepository(CustomFieldValue).find({
@@ -50,13 +59,18 @@ export class CustomFieldValuesRepository {
         where: { fieldId: In([...fieldIds]), employeeId: In([...employeeIds]) },
       });
     const one = employeeIds.length === 1;
+    const whole = one || most;
     const rows = await DriverReader.of(this.ds).arrays(
       `SELECT field_id, employee_id, item, value_text FROM custom_field_values WHERE ${
-        one ? 'employee_id = :employee' : 'employee_id IN (:...employees) AND field_id IN (:...fields)'
+        one
+          ? 'employee_id = :employee'
+          : whole
+            ? 'employee_id IN (:...employees)'
+            : 'employee_id IN (:...employees) AND field_id IN (:...fields)'
       }`,
       one ? { employee: employeeIds[0] } : { employees: employeeIds, fields: fieldIds },
     );
-    const wanted = one ? new Set(fieldIds) : null;
+    const wanted = whole ? new Set(fieldIds) : null;
     const out: ValueRow[] = [];
     for (const [fieldId, employeeId, item, text] of rows) {
       const field = Number(fieldId);

@@ -143,7 +143,8 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
     list: boolean,
     dated?: ReadonlyMap<number, Record<string, unknown>>,
   ): Promise<Map<number, unknown>> {
-    const fields = (await this.definitions.recent()).filter((f) => !list || f.inList);
+    const defined = await this.definitions.recent();
+    const fields = defined.filter((f) => !list || f.inList);
     // How the reader sees each field: sight() depends on the employee only through "its own record".
     const self = reader?.caller.employeeId ?? null;
     const onOthers = fields.map((f) => sight(f, reader, -1));
@@ -155,6 +156,7 @@ export class EmployeeCustomFields implements EmployeeExtension, OnModuleInit {
       em,
       needed.map((f) => f.id),
       ids,
+      2 * needed.length >= defined.length,
     );
     // The rows by employee (its position in ids) and field (its position in fields), in one pass.
     const position = new Map(ids.map((id, e) => [id, e]));
