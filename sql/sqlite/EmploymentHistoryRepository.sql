@@ -51,6 +51,13 @@ SELECT DISTINCT "c"."employee_id" AS "employee"
 INSERT INTO "employment_changes"("id", "employee_id", "effective_date", "reason", "fields", "salary", "status", "recorded_at", "recorded_by", "cancelled_at", "corrects")
   VALUES (NULL, 1, ?, ?, ?, ?, ?, ?, 1, ?, ?);
 
+-- EmploymentHistoryRepository.insertFirstChanges
+INSERT INTO "employment_changes" ("employee_id", "effective_date", "reason", "fields", "salary", "status", "recorded_at", "recorded_by", "cancelled_at", "corrects")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+SELECT "EmploymentChange"."id" AS "EmploymentChange_id", "EmploymentChange"."employee_id" AS "EmploymentChange_employee_id"
+  FROM "employment_changes" "EmploymentChange"
+  WHERE (("EmploymentChange"."employee_id" IN (1)));
+
 -- EmploymentHistoryRepository.replaceSegments
 DELETE
   FROM "employment_segments"

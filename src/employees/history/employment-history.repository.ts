@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
+import { insertRows } from '../../common/database/insert-rows';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { ChangeStatus, EmploymentChange, EmploymentSegment } from '../entities/employment-history.entities';
 import { Employee } from '../entities/employee.entity';
@@ -98,6 +99,39 @@ export class EmploymentHistoryRepository {
     return ids;
   }
 
+  /**
+   * The first changes of new employees (one each, none before it), with `em`, in multi-row INSERTs;
+   * their ids by employee, read back by the employees (an import's 10 000 joiners: one statement
+   * per row took 0.65 s).
+   */
+  @RecordSql(SAMPLE_MANAGER, [
+    {
+      employeeId: 1,
+      effectiveDate: '2026-12-01',
+      reason: 'Joined',
+      fields: '{"job_title":2}',
+      salary: '[]',
+      status: 'Scheduled',
+      recordedAt: new Date('2026-11-27T11:00:00Z'),
+      recordedBy: 1,
+      cancelledAt: null,
+      corrects: null,
+    },
+  ])
+  async insertFirstChanges(em: EntityManager, rows: Array<Omit<EmploymentChange, 'id'>>): Promise<Map<number, number>> {
+    const ids = new Map<number, number>();
+    for (let i = 0; i < rows.length; i += BATCH) {
+      const chunk = rows.slice(i, i + BATCH);
+      await insertRows(em, EmploymentChange, chunk);
+      const saved = await em.getRepository(EmploymentChange).find({
+        select: { id: true, employeeId: true },
+        where: { employeeId: In(chunk.map((r) => r.employeeId)) },
+      });
+      for (const c of saved) ids.set(c.employeeId, c.id);
+    }
+    return ids;
+  }
+
   /** Replaces the segments of these employees with `segments` (all of theirs, as known now). */
   @RecordSql(SAMPLE_MANAGER, [1], [])
   async replaceSegments(em: EntityManager, employeeIds: number[], segments: EmploymentSegment[]): Promise<void> {
@@ -186,15 +220,8 @@ export class EmploymentHistoryRepository {
     await this.insertSegments(em, segments);
   }
 
-  private async insertSegments(em: EntityManager, segments: EmploymentSegment[]): Promise<void> {
-    for (let i = 0; i < segments.length; i += BATCH / 10)
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(EmploymentSegment)
-        .values(segments.slice(i, i + BATCH / 10))
-        .updateEntity(false)
-        .execute();
+  private insertSegments(em: EntityManager, segments: EmploymentSegment[]): Promise<void> {
+    return insertRows(em, EmploymentSegment, segments);
   }
 
   /**

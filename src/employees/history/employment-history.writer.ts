@@ -252,8 +252,10 @@ export class EmploymentHistoryWriter {
       cancelledAt: null,
       corrects: null,
     }));
-    const ids = await this.repository.insertChanges(em, rows);
-    const segments = rows.map((r, i) => toSegmentRow(r.employeeId, segmentsAt([toRecorded({ id: ids[i], ...r })])[0]));
+    const ids = await this.repository.insertFirstChanges(em, rows);
+    const segments = rows.map((r) =>
+      toSegmentRow(r.employeeId, segmentsAt([toRecorded({ id: ids.get(r.employeeId)!, ...r })])[0]),
+    );
     await this.repository.replaceSegments(em, [], segments);
   }
 
