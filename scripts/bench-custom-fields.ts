@@ -7,7 +7,10 @@
  * type) with a value for every employee (3.1 million rows) and times the same reads, filters, sorts,
  * a filtered and sorted first page, a PUT of one value and of ten, the CSV export of every employee
  * and an import of 10 000 new employees with 20 custom columns, through HTTP (autocannon, 10
- * connections, 5 s each, in the same process). Issue 66's targets are printed beside the figures.
+ * connections, 5 s each, in the same process; a latency target on one connection as well). Issue
+ * 66's targets are printed beside the figures. `--parts reads,export,import,type` runs some parts,
+ * `--only <regular expression>` the reads whose names match, `--import-columns N` another width of
+ * the import (0: its cost without custom columns). Figures: docs/api/custom-fields.md.
  */
 import 'reflect-metadata';
 import autocannon from 'autocannon';
