@@ -7,6 +7,11 @@ export type Row = Record<string, unknown>;
 
 interface MysqlPool {
   execute(sql: string, params: unknown[], done: (err: Error | null, rows: Row[]) => void): void;
+  execute(
+    options: { sql: string; rowsAsArray: true },
+    params: unknown[],
+    done: (err: Error | null, rows: unknown[][]) => void,
+  ): void;
   query(
     options: { sql: string; values: unknown[]; rowsAsArray: true },
     done: (err: Error | null, rows: unknown[][]) => void,
@@ -79,6 +84,26 @@ export class DriverReader {
       }
     }
     return this.ds.manager.query<Row[]>(sql, params).then((rows) => rows[0]);
+  }
+
+  /**
+   * The rows of `sql` (positional `?` parameters) as arrays of values in the order of its select
+   * list, for a fixed statement read on every request (an employee's custom values): on MariaDB a
+   * prepared statement as first() (30 rows of an employee: 189 µs against 205 through the text
+   * protocol), on SQLite the kept statement without arrays()' parameter naming. The binary
+   * protocol's caveat of first() holds: no floating-point column.
+   */
+  rows(sql: string, params: unknown[]): Promise<unknown[][]> {
+    noteSql(sql);
+    const pool = this.pool;
+    const inTransaction = pool && openTransaction(this.ds);
+    if (inTransaction) return inTransaction.query<Row[]>(sql, params).then((rows) => rows.map((row) => Object.values(row)));
+    if (pool)
+      return new Promise((resolve, reject) =>
+        pool.execute({ sql, rowsAsArray: true }, params, (err, rows) => (err ? reject(err) : resolve(rows))),
+      );
+    if (this.sqlite) return this.afterTurn(() => this.statement(sql, true).all(...params));
+    return this.ds.manager.query<Row[]>(sql, params).then((rows) => rows.map((row) => Object.values(row)));
   }
 
   /**

@@ -27,6 +27,8 @@ const INSERT_CHUNK = 500;
 const INSERT_SQL =
   'INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, value_number, unique_key) VALUES ';
 const INSERT_TUPLE = '(?, ?, ?, ?, ?, ?, ?)';
+/** An employee's values (GET /employees/{id}): one prepared statement. */
+const ONE_EMPLOYEE = 'SELECT field_id, employee_id, item, value_text FROM custom_field_values WHERE employee_id = ?';
 /** How many employees' values one DELETE clears. */
 const DELETE_CHUNK = 100;
 
@@ -60,16 +62,15 @@ export class CustomFieldValuesRepository {
       });
     const one = employeeIds.length === 1;
     const whole = one || most;
-    const rows = await DriverReader.of(this.ds).arrays(
-      `SELECT field_id, employee_id, item, value_text FROM custom_field_values WHERE ${
-        one
-          ? 'employee_id = :employee'
-          : whole
-            ? 'employee_id IN (:...employees)'
-            : 'employee_id IN (:...employees) AND field_id IN (:...fields)'
-      }`,
-      one ? { employee: employeeIds[0] } : { employees: employeeIds, fields: fieldIds },
-    );
+    const reader = DriverReader.of(this.ds);
+    const rows = one
+      ? await reader.rows(ONE_EMPLOYEE, [employeeIds[0]])
+      : await reader.arrays(
+          `SELECT field_id, employee_id, item, value_text FROM custom_field_values WHERE employee_id IN (:...employees)${
+            whole ? '' : ' AND field_id IN (:...fields)'
+          }`,
+          { employees: employeeIds, fields: fieldIds },
+        );
     const wanted = whole ? new Set(fieldIds) : null;
     const out: ValueRow[] = [];
     for (const [fieldId, employeeId, item, text] of rows) {
