@@ -26,7 +26,7 @@ SELECT `v`.`value_text` AS `option`, COUNT(*) AS `n`
 DELETE
   FROM `custom_field_values`
   WHERE (`employee_id` = ? AND `field_id` IN (?));
-INSERT INTO custom_field_values (field_id, employee_id, item, value_text, value_key, value_number, unique_key)
+INSERT INTO `custom_field_values` (`employee_id`, `field_id`, `item`, `value_text`, `value_key`, `value_number`, `unique_key`)
   VALUES (?, ?, ?, ?, ?, ?, ?);
 
 -- CustomFieldValuesRepository.uniqueOwners

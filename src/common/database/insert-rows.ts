@@ -26,6 +26,7 @@ export async function insertRows<T extends ObjectLiteral>(
   const columns = meta.columns.filter(
     (c) => c.isInsert && !c.isGenerated && (stamped(c) || rows.some((r) => c.getEntityValue(r) !== undefined)),
   );
+  const fallback = columns.map((c) => (stamped(c) ? now : undefined));
   const head =
     `INSERT INTO ${driver.escape(meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) ` + 'VALUES ';
   const tuple = `(${columns.map(() => '?').join(', ')})`;
@@ -34,8 +35,8 @@ export async function insertRows<T extends ObjectLiteral>(
     const part = rows.slice(i, i + size);
     const params: unknown[] = [];
     for (const row of part)
-      for (const c of columns) {
-        const value: unknown = c.getEntityValue(row) ?? (stamped(c) ? now : undefined);
+      for (const [k, c] of columns.entries()) {
+        const value: unknown = c.getEntityValue(row) ?? fallback[k];
         params.push(value === undefined ? null : driver.preparePersistentValue(value, c));
       }
     await em.query(head + part.map(() => tuple).join(', '), params);
