@@ -18,6 +18,11 @@ SELECT `d`.`id` AS `d_id`, `d`.`delegator_id` AS `d_delegator_id`, `d`.`delegate
 SELECT id, parent_id, head_id
   FROM departments;
 
+-- ApprovalsRepository.leftBy
+SELECT id
+  FROM employees
+  WHERE id IN (?, ?) AND termination_date IS NOT NULL AND termination_date <= ?;
+
 -- ApprovalsRepository.missingIds
 SELECT id
   FROM departments

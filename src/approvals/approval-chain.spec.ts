@@ -1,4 +1,15 @@
-import { ancestry, ChainState, decide, Decider, headOf, openStep, pendingStep, policyFor, resolveRoles } from './approval-chain';
+import {
+  ancestry,
+  ChainState,
+  decide,
+  Decider,
+  headOf,
+  openStep,
+  pendingStep,
+  policyFor,
+  resolveRoles,
+  withoutLeaver,
+} from './approval-chain';
 import { APPROVAL_STATES } from './approval.states';
 import { ApprovalPolicy, ResolvedStep } from './entities/approval.entities';
 
@@ -87,6 +98,28 @@ describe('approval chains: the rules', () => {
       completesStep: true,
       status: 'Approved',
     });
+  });
+
+  it('a leaver: skipped when its step opens; taken out of an open step, which goes to the Admins when nobody left can complete it', () => {
+    const at = { day: '2026-03-02', instant: '2026-03-02T09:00:00.000Z' };
+    expect(openStep(step([20, 21]), 10, at, new Set(), new Map(), new Set(), new Set([20]))).toMatchObject({
+      approvers: [21],
+      admins: false,
+      substitutions: [{ approver: 20, by: null, reason: 'left' }],
+    });
+    expect(openStep(step([20]), 10, at, new Set(), new Map(), new Set(), new Set([20]))).toMatchObject({
+      approvers: [],
+      admins: true,
+    });
+    const open = step([20, 21]);
+    expect(withoutLeaver(open, 99, new Set())).toBe(open);
+    expect(withoutLeaver(open, 20, new Set())).toMatchObject({ approvers: [21], admins: false });
+    expect(withoutLeaver(step([20]), 20, new Set())).toMatchObject({ approvers: [], admins: true });
+    // Mode all: the others approved already, so nobody left could complete it; one still to decide can.
+    expect(withoutLeaver(step([20, 21], 'all'), 20, new Set([21]))).toMatchObject({ approvers: [21], admins: true });
+    expect(withoutLeaver(step([20, 21], 'all'), 20, new Set())).toMatchObject({ approvers: [21], admins: false });
+    // An escalated supervisor who leaves goes the same way.
+    expect(withoutLeaver({ ...step([20]), escalated: [30] }, 30, new Set())).toMatchObject({ escalated: [], admins: false });
   });
 
   it('mode all waits for every approver; the last step approves; a rejection ends it at once', () => {

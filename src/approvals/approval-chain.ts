@@ -95,8 +95,9 @@ export function pendingStep(resolved: { mode: StepMode; approvers: number[]; adm
 }
 
 /**
- * A step as it opens on `day`: an approver with a delegation that day is replaced by the delegate;
- * one on approved leave, or who decided an earlier step, is skipped; when nobody is left, the Admins.
+ * A step as it opens on `day`: an approver who has left the company by then is skipped; one with a
+ * delegation that day is replaced by the delegate; one on approved leave, or who decided an earlier
+ * step, is skipped; when nobody is left, the Admins.
  */
 export function openStep(
   step: ResolvedStep,
@@ -105,10 +106,15 @@ export function openStep(
   away: ReadonlySet<number>,
   delegates: ReadonlyMap<number, number>,
   decidedEarlier: ReadonlySet<number>,
+  left: ReadonlySet<number> = new Set(),
 ): ResolvedStep {
   const approvers: number[] = [];
   const substitutions: Substitution[] = [];
   for (const a of step.approvers) {
+    if (left.has(a)) {
+      substitutions.push({ approver: a, by: null, reason: 'left' });
+      continue;
+    }
     const delegate = delegates.get(a);
     if (delegate !== undefined && delegate !== subjectId && !decidedEarlier.has(delegate)) {
       substitutions.push({ approver: a, by: delegate, reason: 'delegation' });
@@ -118,6 +124,27 @@ export function openStep(
     } else if (!approvers.includes(a)) approvers.push(a);
   }
   return { ...step, approvers, admins: step.admins || !approvers.length, substitutions, opened_at: at.instant };
+}
+
+/**
+ * An open step once `leaver` has left the company: it no longer decides it; the step goes on with
+ * its other approvers, or to the Admins when none is left who could still complete it (mode `all`:
+ * every other approver has approved already). `approvedInStep`: who approved this step so far.
+ */
+export function withoutLeaver(step: ResolvedStep, leaver: number, approvedInStep: ReadonlySet<number>): ResolvedStep {
+  if (!step.approvers.includes(leaver) && !step.escalated.includes(leaver)) return step;
+  const approvers = step.approvers.filter((a) => a !== leaver);
+  const escalated = step.escalated.filter((a) => a !== leaver);
+  const stuck =
+    (!approvers.length && !escalated.length) ||
+    (step.mode === 'all' && !escalated.length && approvers.every((a) => approvedInStep.has(a)));
+  return {
+    ...step,
+    approvers,
+    escalated,
+    admins: step.admins || stuck,
+    substitutions: [...step.substitutions, { approver: leaver, by: null, reason: 'left' }],
+  };
 }
 
 export interface ChainDecision {

@@ -30,10 +30,25 @@ export interface EscalatedPayload {
   added: number[];
 }
 
+/** An approver of an open step left the company (its termination took effect): the step goes on without it (issue 67). */
+export interface ApproverLeftPayload {
+  id: number;
+  kind: ApprovalKind;
+  employee: number;
+  step: number;
+  /** The employee who left. */
+  left: number;
+  /** Nobody else could complete the step: it went to the Admins. */
+  to_admins: boolean;
+}
+
 declare module '../common/outbox/outbox' {
   interface WebhookEventPayloads {
     'approval.step_decided': StepDecidedPayload;
     'approval.escalated': EscalatedPayload;
+  }
+  interface InternalEventPayloads {
+    'approval.approver_left': ApproverLeftPayload;
   }
 }
 

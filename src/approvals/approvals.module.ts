@@ -4,6 +4,7 @@ import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EmployeesModule } from '../employees/employees.module';
 import { SettingsModule } from '../settings/settings.module';
+import { ApprovalLeavers } from './approval-leavers';
 import { ApprovalInboxService } from './approval-inbox.service';
 import { ApprovalPoliciesService } from './approval-policies.service';
 import { ApprovalDelegationsController, ApprovalPoliciesController, ApprovalsController } from './approvals.controller';
@@ -27,6 +28,7 @@ declareExtension({ code: 'approvals', label: 'Approvals', features: ['approval-c
     ApprovalPoliciesService,
     ApprovalInboxService,
     ApprovalReactions,
+    ApprovalLeavers,
     ApprovalAbsences,
     ApprovalsRepository,
   ],

@@ -10,6 +10,11 @@ import './approvals.events';
 declareNotificationKinds({
   'approval.step_decided': { description: 'a request moved to a step you decide', email: true, inApp: true },
   'approval.escalated': { description: 'a request waited too long and you joined its approvers', email: true, inApp: true },
+  'approval.approver_left': {
+    description: 'an approver of a request left the company and nobody else could decide its step',
+    email: true,
+    inApp: true,
+  },
 });
 
 /**
@@ -61,6 +66,21 @@ export class ApprovalReactions implements OnModuleInit {
       tasks: async (p) => ({
         open: [{ ...(await this.task(p.kind, p.id, p.employee, p.step)), to: p.added.map((id) => ({ usersOf: id })) }],
       }),
+    });
+    // A leaver's open step: the Admins hear of it when it went to them; its deciders have its task (those who had it keep theirs).
+    this.reactions.on('approval.approver_left', {
+      notify: async (p) => {
+        if (!p.to_admins) return null;
+        const { path, noun } = approvalKind(p.kind);
+        const [name, leaver] = await Promise.all([this.employees.nameOf(p.employee), this.employees.nameOf(p.left)]);
+        return {
+          to: [{ admins: true }],
+          title: `The ${noun} of ${name} waits for the Admins`,
+          body: `${leaver} left the company; nobody else could decide step ${p.step} of the ${noun} ${p.id} of ${name}. Approve or reject it.`,
+          link: `/${path}/${p.id}`,
+        };
+      },
+      tasks: async (p) => ({ open: [await this.task(p.kind, p.id, p.employee, p.step)] }),
     });
   }
 

@@ -82,6 +82,17 @@ export class ApprovalsRepository {
     return new Map(rows.map((r) => [Number(r.id), Number(r.supervisor_id)]));
   }
 
+  /** Of some employees, those who have left by `day` (their termination date is that day or earlier). */
+  @RecordSql(SAMPLE_MANAGER, [1, 2], '2026-06-30')
+  async leftBy(em: EntityManager, ids: number[], day: string): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await em.query<Array<Record<string, unknown>>>(
+      `SELECT id FROM employees WHERE id IN (${marks(ids)}) AND termination_date IS NOT NULL AND termination_date <= ?`,
+      [...ids, day],
+    );
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
   /** Employees' names: id → "First Last". */
   @RecordSql([1, 2])
   async namesOf(ids: number[]): Promise<Map<number, string>> {

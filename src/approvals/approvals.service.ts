@@ -259,6 +259,7 @@ export class ApprovalsService {
       await this.absences.awayOn(em, step.approvers, day),
       await this.repository.delegatesOn(em, step.approvers, day),
       deciders(decisions),
+      await this.repository.leftBy(em, step.approvers, day),
     );
     approval.steps = approval.steps.map((s, i) => (i === index ? opened : s));
     approval.escalateAt = approval.escalateAfterDays ? await this.escalation(em, approval, day, now) : null;

@@ -55,7 +55,7 @@ export function loginBucket(name: string): string {
 /**
  * Opaque bearer tokens: issued in access/refresh pairs sharing a grant id, stored as SHA-256
  * hashes, checked against expiry, revocation and the user's active flag. Validated access tokens
- * are cached for TOKEN_CACHE_MS; a revocation, password change, deactivation or change of level or
+ * are cached for TOKEN_CACHE_MS (not a leaver's near the start of its day: DirectoryUser.leavesSoon); a revocation, password change, deactivation or change of level or
  * scope clears their entries at once, in this process and (TokenInvalidations, with Redis) in every other.
  * Concurrent requests with the same uncached token share one lookup (when the cache entry expires
  * under load, 50 connections made 50 lookups at once). A lookup that was under way when a token or
@@ -231,7 +231,7 @@ export class TokenService {
     if (!lookup) {
       const generation = this.generation;
       lookup = this.lookUp(hash, now).then((user) => {
-        if (user && this.config.tokenCacheMs > 0 && generation === this.generation && trusted) {
+        if (user?.cacheable && this.config.tokenCacheMs > 0 && generation === this.generation && trusted) {
           if (this.cache.size >= CACHE_MAX) this.cache.clear();
           this.cache.set(hash, { user: user.user, expiresAt: user.expiresAt, cachedUntil: now + this.config.tokenCacheMs });
         }
@@ -245,7 +245,7 @@ export class TokenService {
     return lookup;
   }
 
-  private async lookUp(hash: string, now: number): Promise<{ user: AuthUser; expiresAt: number } | null> {
+  private async lookUp(hash: string, now: number): Promise<{ user: AuthUser; expiresAt: number; cacheable: boolean } | null> {
     const row = await this.tokens.findOne({ where: { tokenHash: hash, kind: 'access' } });
     if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return null;
     const user = await this.users.findById(row.userId);
@@ -265,7 +265,7 @@ export class TokenService {
       ...(mfaEnrolmentRequired ? { mfaEnrolmentRequired } : {}),
       grantId: row.grantId,
     };
-    return { user: authUser, expiresAt: row.expiresAt.getTime() };
+    return { user: authUser, expiresAt: row.expiresAt.getTime(), cacheable: !user.leavesSoon };
   }
 
   /** Applies an invalidation here, then publishes it to the other processes. */

@@ -10,7 +10,14 @@ export interface DirectoryUser {
   email: string;
   userLevel: UserLevel;
   employeeId: number | null;
+  /**
+   * May sign in and use its tokens: the account is active and its employee has not left by the
+   * company's day (a leaver is refused from the first request of its termination date, before the
+   * employment job deactivates the account).
+   */
   active: boolean;
+  /** Its employee leaves today or tomorrow (or has left): its tokens are not cached across the day's change. */
+  leavesSoon?: boolean;
   mustChangePassword: boolean;
   passwordHash: string;
 }

@@ -83,6 +83,11 @@ export class EmployeeFactsService {
     return e ? `${e.firstName} ${e.lastName}` : null;
   }
 
+  /** The employee's termination date, null without one (or when it is gone). */
+  async terminationDateOf(id: number): Promise<string | null> {
+    return (await this.repository.employmentDatesOf([id])).get(id)?.terminated ?? null;
+  }
+
   /** As displayName, `Employee <id>` for one that is gone (notification and task texts). */
   async nameOf(id: number): Promise<string> {
     return (await this.displayName(id)) ?? `Employee ${id}`;

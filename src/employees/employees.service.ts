@@ -25,7 +25,8 @@ import { assertEmployeeVersion, assertUniqueIds } from './core/employee-version'
 import { transaction } from '../common/database/transaction';
 import { withEmployeeLock } from './core/employee-lock';
 import { EMPLOYEE_LIST_AS_OF_SPEC, EMPLOYEE_LIST_SPEC, EmployeesRepository } from './core/employees.repository';
-import { datesProblem, newEmployee, settleTermination } from './core/employee-rules';
+import { EmploymentHistoryJobs } from './history/employment-history.jobs';
+import { datesProblem, deferTermination, newEmployee, settleTermination } from './core/employee-rules';
 import {
   auditView,
   DepartmentChangeHook,
@@ -61,6 +62,7 @@ export class EmployeesService {
     private readonly history: EmploymentHistoryWriter,
     private readonly clock: CompanyClock,
     private readonly extensions: EmployeeExtensionPoints,
+    private readonly terminations: EmploymentHistoryJobs,
   ) {
     this.employees = dataSource.getRepository(Employee);
     this.totals = new TotalsCache(config.listTotalsCacheMs);
@@ -152,6 +154,7 @@ export class EmployeesService {
     const before = auditView(employee);
     Object.assign(employee, changedPatch);
     await this.check(employee, changedPatch, scope, extended);
+    const terminates = deferTermination(original, employee);
     // Only what this request changes is written (a concurrent change of another field stays).
     const written = Object.fromEntries(
       EMPLOYEE_FIELDS.filter((f) => employee[f.prop] !== original[f.prop]).map((f) => [f.prop, employee[f.prop]]),
@@ -184,9 +187,10 @@ export class EmployeesService {
       });
       return after;
     };
-    const saved = await this.write(employee, extended, () =>
+    let saved = await this.write(employee, extended, () =>
       locked ? withEmployeeLock(this.dataSource, id, work) : transaction(this.dataSource, work),
     );
+    if (terminates) saved = (await this.terminations.terminateNow(id), await this.employees.findOneByOrFail({ id }));
     return this.mapper.toDto(saved, { caller, scope });
   }
 

@@ -9,6 +9,7 @@ import { ListSpec, parseListQuery, findTablePage } from '../common/paging/list-r
 import { SearchableListQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { EmployeesService } from '../employees/employees.service';
+import { EmployeeFactsService } from '../employees/employee-facts.service';
 import { ReferenceService } from '../reference/reference.service';
 import { CreateUserForEmployeeDto, CreateUserResponseDto, UpdateUserDto, UserDto } from './dto/user-account.dto';
 import { UserDepartment } from './entities/user-department.entity';
@@ -16,6 +17,7 @@ import { USER_LEVELS, UserLevel } from '../common/auth/user-level';
 import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
 import { userAuditView, UsersService } from './users.service';
+import { UserDirectoryService } from './user-directory.service';
 import { WelcomeMailService } from './welcome-mail.service';
 import { SET_REPLACEMENT, transaction } from '../common/database/transaction';
 import { recordAudit } from '../common/audit/audit-log';
@@ -47,11 +49,14 @@ export class UserAccountsService implements OnModuleInit {
     private readonly tokens: TokenService,
     private readonly employees: EmployeesService,
     private readonly reference: ReferenceService,
+    private readonly directory: UserDirectoryService,
+    private readonly facts: EmployeeFactsService,
   ) {}
 
   onModuleInit(): void {
     this.employees.onRemove((em, employeeId) => this.detachEmployee(em, employeeId));
     this.employees.onTermination((em, employeeId) => this.deactivateLeaver(em, employeeId));
+    this.directory.readLeavingDatesWith((employeeId) => this.facts.terminationDateOf(employeeId));
   }
 
   /**

@@ -170,8 +170,8 @@ export class SubstitutionDto {
   @ApiInt() approver: number;
   @ApiInt({ type: Number, nullable: true, description: 'the delegate; null: skipped' }) by: number | null;
   @ApiProperty({
-    enum: ['leave', 'delegation', 'decided'],
-    description: 'away on approved leave, delegated, or decided an earlier step',
+    enum: ['leave', 'delegation', 'decided', 'left'],
+    description: 'away on approved leave, delegated, decided an earlier step, or left the company (its termination date came)',
   })
   reason: string;
 }

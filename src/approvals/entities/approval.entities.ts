@@ -47,12 +47,12 @@ export class ApprovalDelegation {
   @Column({ name: 'date_end', type: 'date' }) dateEnd: string;
 }
 
-/** Why an approver of a step is not the one its role names: away (approved leave) or delegated. */
+/** Why an approver of a step is not the one its role names: away (approved leave), delegated, decided an earlier step, or left the company. */
 export interface Substitution {
   approver: number;
   /** The delegate, or null when the approver was skipped. */
   by: number | null;
-  reason: 'leave' | 'delegation' | 'decided';
+  reason: 'leave' | 'delegation' | 'decided' | 'left';
 }
 
 /** One step of a request's chain as resolved (the roles when the request was made, the substitutions when it opened). */

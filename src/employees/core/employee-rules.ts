@@ -20,6 +20,18 @@ export function settleTermination(e: Pick<Partial<Employee>, 'status' | 'termina
   if (e.status === 'Terminated' && !e.terminationDate) e.terminationDate = today;
 }
 
+/**
+ * A write that makes an Active employee Terminated records its termination date and leaves it
+ * Active: the termination takes effect through the employment job's path (its event and hooks:
+ * the user deactivated, the leaver's approval steps moved on), at once when the date has come
+ * (EmploymentHistoryJobs.terminateNow), else on its day. Whether the write terminates it.
+ */
+export function deferTermination(before: Pick<Employee, 'status'>, after: Pick<Employee, 'status'>): boolean {
+  if (before.status !== 'Active' || after.status !== 'Terminated') return false;
+  after.status = 'Active';
+  return true;
+}
+
 /** termination_date must not be before joined_date. */
 export function datesProblem(joined: string | null | undefined, terminated: string | null | undefined): ErrorDetail | null {
   return joined && terminated && terminated < joined

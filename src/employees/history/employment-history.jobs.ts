@@ -102,34 +102,46 @@ export class EmploymentHistoryJobs implements OnModuleInit {
     let done = 0;
     for (;;) {
       let n = 0;
-      for (const employeeId of await this.employees.terminationsDue(today, 200)) {
-        const later = await withEmployeeLock(this.ds, employeeId, async (em) => {
-          const e = await em.findOne(Employee, { where: { id: employeeId } });
-          if (!e || e.status !== 'Active' || !e.terminationDate || e.terminationDate > today) return null;
-          const moved = await em.update(Employee, { id: employeeId, status: 'Active' }, { status: 'Terminated' });
-          if (moved.affected !== 1) return null;
-          await recordAudit(em, {
-            action: 'terminate',
-            resource: 'employees',
-            event: 'employee.terminated',
-            resourceId: employeeId,
-            employee: employeeId,
-            before: { status: 'Active', termination_date: e.terminationDate },
-            after: { status: 'Terminated', termination_date: e.terminationDate },
-          });
-          const after: Array<() => Promise<void>> = [];
-          for (const hook of this.hooks.termination) {
-            const then = await hook(em, employeeId);
-            if (then) after.push(then);
-          }
-          return after;
-        });
-        if (!later) continue;
-        n++;
-        for (const then of later) await then();
-      }
+      for (const employeeId of await this.employees.terminationsDue(today, 200)) if (await this.terminate(employeeId, today)) n++;
       done += n;
       if (!n) return done;
     }
+  }
+
+  /**
+   * A termination recorded for today or earlier by a write of the employee (PUT /employees/{id}
+   * setting its termination date or status) takes effect at once, as the job would make it: the
+   * write keeps the employee Active and this moves it (a crash between the two leaves it to the job).
+   */
+  async terminateNow(employeeId: number, now = this.clock.now()): Promise<void> {
+    await this.terminate(employeeId, await this.clock.today(now));
+  }
+
+  /** The employee becomes Terminated once (a conditional UPDATE), with its event and hooks; whether it did. */
+  private async terminate(employeeId: number, today: string): Promise<boolean> {
+    const later = await withEmployeeLock(this.ds, employeeId, async (em) => {
+      const e = await em.findOne(Employee, { where: { id: employeeId } });
+      if (!e || e.status !== 'Active' || !e.terminationDate || e.terminationDate > today) return null;
+      const moved = await em.update(Employee, { id: employeeId, status: 'Active' }, { status: 'Terminated' });
+      if (moved.affected !== 1) return null;
+      await recordAudit(em, {
+        action: 'terminate',
+        resource: 'employees',
+        event: 'employee.terminated',
+        resourceId: employeeId,
+        employee: employeeId,
+        before: { status: 'Active', termination_date: e.terminationDate },
+        after: { status: 'Terminated', termination_date: e.terminationDate },
+      });
+      const after: Array<() => Promise<void>> = [];
+      for (const hook of this.hooks.termination) {
+        const then = await hook(em, employeeId);
+        if (then) after.push(then);
+      }
+      return after;
+    });
+    if (!later) return false;
+    for (const then of later) await then();
+    return true;
   }
 }
