@@ -24,6 +24,7 @@ import { HealthModule } from './health/health.module';
 import { InsightsModule } from './insights/insights.module';
 import { CalendarsModule } from './calendars/calendars.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
+import { ChecklistsModule } from './checklists/checklists.module';
 import { LeaveModule } from './leave/leave.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { MailModule } from './mail/mail.module';
@@ -74,6 +75,7 @@ export class AppModule {
         ApprovalsModule,
         CalendarsModule,
         CustomFieldsModule,
+        ChecklistsModule,
         LeaveModule,
         TimesheetsModule,
         PayrollModule,

@@ -42,9 +42,14 @@ export class TasksController {
   @Post('task-list/:id/status')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: "Set one of the caller's tasks Open or Completed (another user's task: 404)" })
+  @ApiOperation({
+    summary: "Set one of the caller's tasks Open or Completed (another user's task: 404)",
+    description:
+      "A task of a module's record follows it: a checklist item's task completes the item; reopening the task of an item " +
+      'completed or cancelled: 409 INVALID_STATE.',
+  })
   @ApiOkEnvelope(TaskDto)
-  @ApiErrors(400, 401, 404)
+  @ApiErrors(400, 401, 404, 409)
   setStatus(
     @CurrentUser() caller: AuthUser,
     @Param('id', new IdParamPipe()) id: number,

@@ -60,10 +60,18 @@ export const TASK_LIST_SPEC: ListSpec = {
   },
 };
 
+/**
+ * What a module does when a user sets a task of its source Open or Completed (POST
+ * /task-list/{id}/status), in the transaction that saves it: a checklist item completes with its
+ * task. Throwing refuses the change.
+ */
+export type TaskStatusHook = (em: EntityManager, sourceId: number, status: TaskStatus, userId: number) => Promise<void>;
+
 /** Each user's task list (docs/api/decisions.md §11): the caller's own tasks; Admins add tasks for users. */
 @Injectable()
 export class TasksService {
   private readonly logger = new Logger('Tasks');
+  private readonly statusHooks = new Map<string, TaskStatusHook>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -84,9 +92,21 @@ export class TasksService {
     if (task.status !== status) {
       task.status = status;
       task.completedAt = status === 'Completed' ? new Date() : null;
-      await this.tasks.save(task);
+      const hook = task.sourceId === null ? undefined : this.statusHooks.get(task.source);
+      if (!hook) await this.tasks.save(task);
+      else
+        await transaction(this.tasks.manager.connection, async (em) => {
+          await em.getRepository(Task).save(task);
+          await hook(em, task.sourceId!, status, caller.id);
+        });
     }
     return toTaskDto(task);
+  }
+
+  /** Registers what a source's module does when one of its tasks is set Open or Completed by its user. */
+  onStatus(source: string, hook: TaskStatusHook): void {
+    assertTaskSource(source);
+    this.statusHooks.set(source, hook);
   }
 
   /** POST /tasks (Admins): a task for an active user. */
@@ -193,6 +213,35 @@ export class TasksService {
         { status: 'Completed', completedAt: new Date() },
       );
     return res.affected ?? 0;
+  }
+
+  /** Takes back the open tasks of these source records (what they asked for was cancelled). */
+  async withdraw(source: string, sourceIds: number[], em: EntityManager = this.tasks.manager): Promise<number> {
+    assertTaskSource(source);
+    if (!sourceIds.length) return 0;
+    const res = await em.getRepository(Task).delete({ source, sourceId: In(sourceIds), status: 'Open' });
+    return res.affected ?? 0;
+  }
+
+  /** Moves the due date of every task of this source record. */
+  async reschedule(
+    source: string,
+    sourceId: number,
+    dueDate: string | null,
+    em: EntityManager = this.tasks.manager,
+  ): Promise<void> {
+    assertTaskSource(source);
+    await em.getRepository(Task).update({ source, sourceId }, { dueDate });
+  }
+
+  /** The user's tasks of these source records: source id → task id. */
+  async tasksOf(source: string, sourceIds: number[], userId: number): Promise<Map<number, number>> {
+    if (!sourceIds.length) return new Map();
+    const rows = await this.tasks.find({
+      where: { source, sourceId: In(sourceIds), userId },
+      select: { id: true, sourceId: true },
+    });
+    return new Map(rows.map((t) => [t.sourceId!, t.id]));
   }
 
   /** For callers outside a request (a job): failures are logged, never thrown into the job. */

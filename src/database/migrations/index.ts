@@ -46,6 +46,7 @@ import { CustomFields1763800000050 } from './1763800000050-CustomFields';
 import { CustomFieldValues1763800000051 } from './1763800000051-CustomFieldValues';
 import { DatedExtensions1763800000052 } from './1763800000052-DatedExtensions';
 import { CustomFieldValuesByEmployee1763800000053 } from './1763800000053-CustomFieldValuesByEmployee';
+import { Checklists1763800000054 } from './1763800000054-Checklists';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -109,4 +110,5 @@ export const MIGRATIONS = [
   CustomFieldValues1763800000051,
   DatedExtensions1763800000052,
   CustomFieldValuesByEmployee1763800000053,
+  Checklists1763800000054,
 ];
