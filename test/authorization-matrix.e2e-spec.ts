@@ -91,6 +91,9 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|PUT|DELETE/, /^\/approval-policies(\/:id)?$/, ADMIN],
   [/GET|POST|PUT|DELETE/, /^\/approval-delegations(\/:id)?$/, ANY],
   [/GET/, /^\/approvals\/pending$/, ANY],
+  // Checklists (issue 67): templates the Admin's; checklists read by whoever sees the employee or holds an item, items completed by assignees and administrators (403/404 by record).
+  [/GET|POST|PUT|DELETE/, /^\/checklist-templates(\/:id)?$/, ADMIN],
+  [/GET|POST/, /^\/checklists(\/:id|\/:id\/items\/:item\/complete)?$/, ANY],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [
     /POST|PUT|DELETE/,

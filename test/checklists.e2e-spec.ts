@@ -3,7 +3,8 @@ import { CompanyClock } from '../src/common/time/company-clock';
 import { addDays } from '../src/common/time/days';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp, TestUser } from './helpers/test-app';
+import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
+import { apiCaller, bearer, createTestApp, createUser, okCaller, outboxEvents, TestApp, TestUser } from './helpers/test-app';
 
 interface Item {
   id: number;
@@ -259,6 +260,43 @@ describe('lifecycle checklists', () => {
     const hire = lists.find((x) => x.trigger === 'hire')!;
     expect(hire).toMatchObject({ status: 'Cancelled', cancel_reason: `the employee left on ${today}` });
     expect(hire.items.every((i) => i.status === 'Cancelled' && i.cancel_reason === `the employee left on ${today}`)).toBe(true);
+  });
+
+  it('an item waiting for a document completes when someone uploads one of its type for the employee', async () => {
+    const contract = (await ok('POST', '/document-types', admin.token, { name: 'Signed contract' })).id as number;
+    const template = (
+      await ok('POST', '/checklist-templates', admin.token, {
+        name: 'Paperwork',
+        trigger: 'hire',
+        conditions: { departments: [c.departments.sales] },
+        items: [
+          { title: 'Upload the signed contract', assignee: 'admins', offset_days: 0, document_type: contract },
+          { title: 'Welcome call', assignee: 'admins', offset_days: 1 },
+        ],
+      })
+    ).id as number;
+    const id = await newEmployee({ department: c.departments.sales, joined_date: addDays(today, 3) });
+    const list = (await checklistsOf(id)).find((x) => x.template === template)!;
+    const form = multipartForm([
+      { name: 'document_type', value: String(contract) },
+      { name: 'file', filename: 'contract.pdf', type: 'application/pdf', data: SAMPLE_FILES.pdf() },
+    ]);
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/app/api/employees/${id}/documents`,
+      headers: { ...bearer(admin.token), ...form.headers },
+      payload: form.payload,
+    });
+    expect(upload.statusCode).toBe(200);
+    await relay();
+    const after = (await ok('GET', `/checklists/${list.id}`, admin.token)) as ChecklistView;
+    expect(after.items.map((i) => [i.status, i.completed_by])).toEqual([
+      ['Completed', null],
+      ['Open', null],
+    ]);
+    await ok('DELETE', `/checklist-templates/${template}`, admin.token);
+    // The checklist stays when its template goes.
+    expect(((await ok('GET', `/checklists/${list.id}`, admin.token)) as ChecklistView).id).toBe(list.id);
   });
 
   it('an item past due records checklist.item_overdue once a day until done, and notifies its assignees', async () => {

@@ -110,6 +110,7 @@ describeIf(!INTEGRATION, NOT_DATABASE)('declarations: what a module brings, besi
     const t = await createTestApp();
     try {
       expect(taskSources()).toEqual([
+        'checklist-item',
         'document-expiry',
         'leave-approval',
         'password-change',

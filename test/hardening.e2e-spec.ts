@@ -207,6 +207,13 @@ describe('hardening (issue 8)', () => {
           steps: [{ approvers: ['supervisor', 'department_head'], mode: 'all' }],
           escalate_after_days: 4,
         })();
+      fixtures['/checklist-templates/{id}'] = async () =>
+        adminPost('/checklist-templates', {
+          name: name(),
+          trigger: 'change',
+          conditions: { departments: [c.departments.sales], fields: ['pay_grade'] },
+          items: [{ title: 'Review', description: 'the new grade', assignee: 'supervisor', offset_days: 2, document_type: null }],
+        })();
       fixtures['/approval-delegations/{id}'] = async () => {
         const day = nextDay();
         return adminPost('/approval-delegations', {

@@ -71,6 +71,7 @@ describe('meta: reference lists and what the service offers', () => {
       'attendance',
       'audit',
       'calendars',
+      'checklists',
       'custom-fields',
       'documents',
       'employees',

@@ -67,7 +67,7 @@ describe('metrics', () => {
     );
     const lag = fams.get('hr_outbox_relay_lag_seconds');
     expect(new Set(lag!.samples.map((m) => m.labels.subscriber))).toEqual(
-      new Set(['leave-accrual', 'leave-calendar', 'notifications', 'tasks', 'webhooks']),
+      new Set(['checklists', 'leave-accrual', 'leave-calendar', 'notifications', 'tasks', 'webhooks']),
     );
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes'])
       expect(fams.has(name)).toBe(true);
@@ -93,13 +93,14 @@ describe('metrics', () => {
   it('shows how old the oldest event a subscriber has not handled is', async () => {
     const relay = t.app.get(OutboxRelay);
     await relay.drain();
-    expect((await families()).get('hr_outbox_relay_lag_seconds')!.samples.map((s) => s.value)).toEqual([0, 0, 0, 0, 0]);
+    expect((await families()).get('hr_outbox_relay_lag_seconds')!.samples.map((s) => s.value)).toEqual([0, 0, 0, 0, 0, 0]);
     // A change records an event: until the relay hands it over, every subscriber lags behind it.
     expect((await call('PUT', `/employees/${c.emp.outsider}`, c.users.admin.token, { first_name: 'Lagging' })).statusCode).toBe(
       200,
     );
     const lagging = await relay.lag(Date.now() + 5000);
     expect(lagging.map(([labels]) => labels.subscriber).sort()).toEqual([
+      'checklists',
       'leave-accrual',
       'leave-calendar',
       'notifications',
@@ -108,7 +109,7 @@ describe('metrics', () => {
     ]);
     for (const [, seconds] of lagging) expect(seconds).toBeGreaterThanOrEqual(5);
     await relay.drain();
-    expect((await relay.lag(Date.now() + 5000)).map(([, seconds]) => seconds)).toEqual([0, 0, 0, 0, 0]);
+    expect((await relay.lag(Date.now() + 5000)).map(([, seconds]) => seconds)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('answers loopback without a token, anyone with METRICS_TOKEN, and no one else; the REST API setting does not gate it', async () => {

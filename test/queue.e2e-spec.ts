@@ -31,6 +31,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:leave-accruals', 86_400_000],
         ['schedule:employment-changes', 300_000],
         ['schedule:approval-escalation', 900_000],
+        ['schedule:checklist-overdue', 3_600_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

@@ -7,6 +7,7 @@ import createClient from 'openapi-fetch';
 import { createHrClient, customFieldDefinitions, serializeQuery } from '../clients/typescript/src/index';
 import type { paths } from '../clients/typescript/src/schema';
 import { totpCode } from '../src/auth/mfa/totp';
+import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company } from './helpers/company';
 import { createTestApp, TestApp } from './helpers/test-app';
 import { itIf } from './helpers/skip';
@@ -227,6 +228,55 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     expect((await api.DELETE('/approval-delegations/{id}', { params: { path: { id: did } } })).response.status).toBe(200);
     expect((await api.DELETE('/approval-policies/{id}', { params: { path: { id } } })).response.status).toBe(200);
   });
+  it('calls every checklist route with every parameter (issue 67)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    const made = await api.POST('/checklist-templates', {
+      body: {
+        name: 'Typed offboarding',
+        trigger: 'termination',
+        conditions: { departments: [c.departments.sales] },
+        items: [{ title: 'Return the laptop', assignee: 'admins', offset_days: -1, required: true, document_type: null }],
+      },
+    });
+    expect(made.response.status).toBe(200);
+    const id = made.data!.data.id;
+    const got = await api.GET('/checklist-templates/{id}', { params: { path: { id } } });
+    const put = await api.PUT('/checklist-templates/{id}', {
+      params: { path: { id } },
+      body: { ...got.data!.data, name: 'Typed 2' },
+    });
+    expect(put.data?.data.name).toBe('Typed 2');
+    const templates = await api.GET('/checklist-templates', {
+      params: { query: { filters: { trigger: 'termination' }, sortField: 'name', sortOrder: 'ascend', page: 1, limit: 5 } },
+    });
+    expect(templates.data?.data.map((x) => x.id)).toContain(id);
+    const leaves = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await api.PUT('/employees/{id}', { params: { path: { id: c.emp.outsider } }, body: { termination_date: leaves } });
+    await t.app.get(OutboxRelay).drain();
+    const lists = await api.GET('/checklists', {
+      params: {
+        query: {
+          employee: c.emp.outsider,
+          status: 'Open',
+          filters: { trigger: 'termination' },
+          sortField: 'effective_date',
+          sortOrder: 'descend',
+          page: 1,
+          limit: 10,
+        },
+      },
+    });
+    const [list] = lists.data!.data;
+    expect([list.template, list.effective_date, list.items[0].title]).toEqual([id, leaves, 'Return the laptop']);
+    const one = await api.GET('/checklists/{id}', { params: { path: { id: list.id } } });
+    expect(one.data?.data.progress).toEqual({ completed: 0, total: 1 });
+    const done = await api.POST('/checklists/{id}/items/{item}/complete', {
+      params: { path: { id: list.id, item: list.items[0].id } },
+    });
+    expect(done.data?.data.status).toBe('Completed');
+    expect((await api.DELETE('/checklist-templates/{id}', { params: { path: { id } } })).response.status).toBe(200);
+  });
+
   it('calls every bank account and payroll books route with every parameter (issue 46)', async () => {
     const api = createHrClient({ baseUrl, token: c.users.admin.token });
     const path = { id: c.emp.report2 };

@@ -158,6 +158,19 @@ export class ChecklistStarter {
     return lists.length;
   }
 
+  /** A document of this type was uploaded for the employee: its open items waiting for one are Completed (by nobody: the document). */
+  async documentArrived(em: EntityManager, employeeId: number, documentTypeId: number): Promise<number> {
+    const lists = await em.getRepository(Checklist).find({ where: { employeeId, status: 'Open' }, select: { id: true } });
+    if (!lists.length) return 0;
+    const waiting = await em.getRepository(ChecklistItem).find({
+      where: { checklistId: In(lists.map((c) => c.id)), documentTypeId, status: 'Open' },
+      select: { id: true },
+    });
+    let n = 0;
+    for (const item of waiting) if (await this.complete(em, item.id, null)) n++;
+    return n;
+  }
+
   /** The employee left (its termination took effect): its open onboarding is Cancelled with its open items, with the reason. */
   leaverLeft(em: EntityManager, employeeId: number, day: string): Promise<number> {
     return this.cancel(em, employeeId, 'hire', `the employee left on ${day}`);

@@ -119,6 +119,16 @@ export class ChecklistsRepository {
     return (await this.ds.query<unknown[]>('SELECT 1 FROM document_types WHERE id = ?', [id])).length > 0;
   }
 
+  /** A document's employee and type, or null when it is gone. */
+  @RecordSql(SAMPLE_MANAGER, 1)
+  async document(em: EntityManager, id: number): Promise<{ employeeId: number; documentTypeId: number } | null> {
+    const [r] = await em.query<Array<Record<string, unknown>>>(
+      'SELECT employee_id, document_type_id FROM documents WHERE id = ?',
+      [id],
+    );
+    return r ? { employeeId: Number(r.employee_id), documentTypeId: Number(r.document_type_id) } : null;
+  }
+
   /** A recorded dated change, or null. */
   @RecordSql(SAMPLE_MANAGER, 1)
   async change(em: EntityManager, id: number): Promise<RecordedChange | null> {

@@ -11,6 +11,7 @@ const EVENTS = [
   'employee.updated',
   'employee.change_recorded',
   'employee.terminated',
+  'document.uploaded',
 ] as const satisfies readonly OutboxEventName[];
 const HEARD = new Set<string>(EVENTS);
 
@@ -28,6 +29,7 @@ const HEARD = new Set<string>(EVENTS);
  *   setting a template's `fields` its change checklists (from the change's effective date); a
  *   correction moves them to the new change and date; a cancelled change cancels them.
  * - `employee.terminated`: the leaver's open onboarding is cancelled, with the reason.
+ * - `document.uploaded`: the employee's open items waiting for a document of its type are Completed.
  */
 @Injectable()
 export class ChecklistsSubscriber implements OutboxSubscriber, OnModuleInit {
@@ -78,6 +80,9 @@ export class ChecklistsSubscriber implements OutboxSubscriber, OnModuleInit {
           await this.starter.start(em, employeeId, 'transfer', origin, change.effectiveDate, change.fields);
         await this.starter.start(em, employeeId, 'change', origin, change.effectiveDate, change.fields);
       }
+    } else if (event === 'document.uploaded') {
+      const doc = await this.repository.document(em, data.id);
+      if (doc) await this.starter.documentArrived(em, doc.employeeId, doc.documentTypeId);
     } else if (event === 'employee.terminated') {
       const employee = await this.repository.employee(em, employeeId);
       if (employee?.terminationDate) await this.starter.leaverLeft(em, employeeId, employee.terminationDate);

@@ -61,6 +61,8 @@ export class DocumentWriterService {
       await recordAudit(em, {
         action: 'upload',
         resource: DOCUMENTS_RESOURCE,
+        // Someone's upload, not a file the service made (a payslip): what it completes (a checklist item) hears of it.
+        ...(meta.uploadedBy !== null ? { event: 'document.uploaded' as const } : {}),
         resourceId: doc.id,
         employee: employeeId,
         after: auditView(doc),

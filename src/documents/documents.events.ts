@@ -1,6 +1,6 @@
 import { declareEventSchemas } from '../common/outbox/event-schemas';
 import { declareSchemas } from '../common/openapi/declared-schemas';
-import { WebhookEvent } from '../common/outbox/outbox';
+import { ChangeEventPayload, WebhookEvent } from '../common/outbox/outbox';
 
 /** The payload of the internal event document.reminder: a reminder the expiry job made. */
 export interface DocumentReminderPayload {
@@ -37,6 +37,8 @@ export interface DocumentExpiryPayload {
 /** Webhook events (common/outbox WebhookEventPayloads): name → payload. */
 declare module '../common/outbox/outbox' {
   interface InternalEventPayloads {
+    /** Someone uploaded a document or a new version of one for the employee (not a file the service made): id is the document's, changes its fields. */
+    'document.uploaded': ChangeEventPayload;
     'document.reminder': DocumentReminderPayload;
     'document.settled': DocumentSettledPayload;
   }

@@ -146,6 +146,7 @@ export class DocumentsService implements OnModuleInit {
         await recordAudit(em, {
           action: 'new-version',
           resource: DOCUMENTS_RESOURCE,
+          event: 'document.uploaded',
           resourceId: doc.id,
           employee: employeeId,
           before,

@@ -2162,6 +2162,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checklist-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checklist templates
+         * @description Who may call: Admin.
+         *
+         *     A template starts a checklist for each employee it applies to when what triggers it is recorded (a hire, a termination date, a dated change of department or of `conditions.fields`), also for a future effective date; each item is a task of its assignees, due `offset_days` from the effective date. Changing or deleting a template changes no checklist already started.
+         */
+        get: operations["listChecklistTemplates"];
+        put?: never;
+        /**
+         * Create a checklist template
+         * @description Who may call: Admin.
+         *
+         *     A template starts a checklist for each employee it applies to when what triggers it is recorded (a hire, a termination date, a dated change of department or of `conditions.fields`), also for a future effective date; each item is a task of its assignees, due `offset_days` from the effective date. Changing or deleting a template changes no checklist already started.
+         */
+        post: operations["createChecklistTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checklist-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A checklist template
+         * @description Who may call: Admin.
+         */
+        get: operations["getChecklistTemplates"];
+        /**
+         * Change a checklist template (what the body names; items and conditions: the whole of each)
+         * @description Who may call: Admin.
+         */
+        put: operations["updateChecklistTemplates"];
+        post?: never;
+        /**
+         * Delete a checklist template (checklists started from it stay)
+         * @description Who may call: Admin.
+         */
+        delete: operations["removeChecklistTemplates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checklists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checklists of the employees the caller sees
+         * @description Who may call: any signed-in user.
+         *
+         *     The Admins all; a Restricted Admin those of its departments; a Manager its reports' and its own; an Employee its own.
+         */
+        get: operations["listChecklists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checklists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A checklist: its employee's readers and its items' assignees see it
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["getChecklists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checklists/{id}/items/{item}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an item (an assignee, or an administrator of the employee); its tasks complete with it
+         * @description Who may call: any signed-in user.
+         *
+         *     The checklist is Completed once every required item is. 409 INVALID_STATE when the item is not Open.
+         */
+        post: operations["completeChecklists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leave-types": {
         parameters: {
             query?: never;
@@ -4467,6 +4587,8 @@ export interface paths {
         /**
          * Set one of the caller's tasks Open or Completed (another user's task: 404)
          * @description Who may call: any signed-in user.
+         *
+         *     A task of a module's record follows it: a checklist item's task completes the item; reopening the task of an item completed or cancelled: 409 INVALID_STATE.
          */
         post: operations["setStatusTasks"];
         delete?: never;
@@ -7222,6 +7344,167 @@ export interface components {
              */
             id: number;
         };
+        TemplateConditionsDto: {
+            /** @description department ids: the employee's department or one of its parents */
+            departments?: number[];
+            /** @description job title ids */
+            job_titles?: number[];
+            /** @description employment status ids */
+            employment_statuses?: number[];
+            /** @description the dated fields whose change starts a `change` checklist (any of them); required for that trigger */
+            fields?: ("job_title" | "department" | "pay_grade" | "employment_status" | "supervisor" | "approver1" | "approver2" | "approver3" | "salary")[];
+        };
+        TemplateItemDto: {
+            title: string;
+            description?: string | null;
+            /**
+             * @description who does it: employee, supervisor, department_head, admins or employee:<id>
+             * @example supervisor
+             */
+            assignee: string;
+            /** @description its due day: this many days from the effective date (negative: before it) */
+            offset_days: number;
+            /**
+             * Format: int32
+             * @description a document of this type uploaded for the employee completes the item
+             * @example 1
+             */
+            document_type?: number | null;
+            /**
+             * @description the checklist is Completed once every required item is
+             * @default true
+             */
+            required?: boolean;
+        };
+        ChecklistTemplateDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            name: string;
+            /** @enum {string} */
+            trigger: "hire" | "termination" | "transfer" | "change";
+            conditions: components["schemas"]["TemplateConditionsDto"];
+            items: components["schemas"]["TemplateItemDto"][];
+        };
+        CreateChecklistTemplateDto: {
+            name: string;
+            /**
+             * @description hire: a new employee; termination: a termination date set; transfer: a dated change of department; change: a dated change of `conditions.fields`
+             * @enum {string}
+             */
+            trigger: "hire" | "termination" | "transfer" | "change";
+            /** @description all must hold; none: every employee */
+            conditions?: components["schemas"]["TemplateConditionsDto"];
+            items: components["schemas"]["TemplateItemDto"][];
+        };
+        UpdateChecklistTemplateDto: {
+            name?: string;
+            /**
+             * @description hire: a new employee; termination: a termination date set; transfer: a dated change of department; change: a dated change of `conditions.fields`
+             * @enum {string}
+             */
+            trigger?: "hire" | "termination" | "transfer" | "change";
+            /** @description all must hold; none: every employee */
+            conditions?: components["schemas"]["TemplateConditionsDto"];
+            items?: components["schemas"]["TemplateItemDto"][];
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
+        };
+        ChecklistProgressDto: {
+            /**
+             * Format: int32
+             * @description items Completed
+             * @example 1
+             */
+            completed: number;
+            /**
+             * Format: int32
+             * @description items not Cancelled
+             * @example 1
+             */
+            total: number;
+        };
+        ChecklistItemDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            title: string;
+            description: string | null;
+            /** @description the template's role: employee, supervisor, department_head, admins or employee:<id> */
+            assignee: string;
+            /** @description the users who hold its task */
+            assignees: number[];
+            /** Format: date */
+            due_date: string;
+            /** @enum {string} */
+            status: "Open" | "Completed" | "Cancelled";
+            required: boolean;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            document_type: number | null;
+            /**
+             * Format: int32
+             * @description the user who completed it
+             * @example 1
+             */
+            completed_by: number | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** @description why it was cancelled */
+            cancel_reason: string | null;
+            /**
+             * Format: int32
+             * @description the caller's task for it, if it holds one
+             * @example 1
+             */
+            task: number | null;
+        };
+        ChecklistDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @description the template it started from (it may be gone since)
+             * @example 1
+             */
+            template: number;
+            /** @description the template's name when it started */
+            template_name: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            /** @enum {string} */
+            trigger: "hire" | "termination" | "transfer" | "change";
+            /**
+             * Format: date
+             * @description the day the hire, termination or change takes effect
+             */
+            effective_date: string;
+            /** @enum {string} */
+            status: "Open" | "Completed" | "Cancelled";
+            cancel_reason: string | null;
+            progress: components["schemas"]["ChecklistProgressDto"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            items: components["schemas"]["ChecklistItemDto"][];
+        };
         LeaveTypeDto: {
             /**
              * Format: int32
@@ -7368,10 +7651,10 @@ export interface components {
              */
             by: number | null;
             /**
-             * @description away on approved leave, delegated, or decided an earlier step
+             * @description away on approved leave, delegated, decided an earlier step, or left the company (its termination date came)
              * @enum {string}
              */
-            reason: "leave" | "delegation" | "decided";
+            reason: "leave" | "delegation" | "decided" | "left";
         };
         StepDecisionDto: {
             /**
@@ -9999,7 +10282,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -10016,7 +10299,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -10033,7 +10316,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -10041,7 +10324,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             active?: boolean;
             description?: string | null;
             /**
@@ -10089,7 +10372,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
+        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["ChecklistCompletedEvent"] | components["schemas"]["ChecklistItemOverdueEvent"] | components["schemas"]["ChecklistStartedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
         ImportDto: {
             /**
              * Format: int32
@@ -10405,7 +10688,7 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            kind: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             title: string;
             body: string;
             /** @description the API path of the record to act on */
@@ -10431,7 +10714,7 @@ export interface components {
         };
         NotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             description: string;
             /** @description e-mails of this kind */
             email: boolean;
@@ -10444,7 +10727,7 @@ export interface components {
         };
         UpdateNotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             email?: boolean;
             in_app?: boolean;
             /** @enum {string} */
@@ -10682,6 +10965,69 @@ export interface components {
             /** @description the supervisors who joined the step */
             added: number[];
         };
+        TaskAssignedEventData: {
+            /**
+             * Format: int32
+             * @description the task
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            user: number;
+            title: string;
+            priority: string;
+            /** Format: date */
+            due_date: string | null;
+            link: string | null;
+        };
+        ChecklistEventData: {
+            /**
+             * Format: int32
+             * @description the checklist
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            template: number;
+            /** @enum {string} */
+            trigger: "hire" | "termination" | "transfer" | "change";
+            /** Format: date */
+            effective_date: string;
+        };
+        ChecklistItemOverdueEventData: {
+            /**
+             * Format: int32
+             * @description the checklist
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            item: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            title: string;
+            /** Format: date */
+            due_date: string;
+            /** @description the users who hold its task */
+            assignees: number[];
+        };
         PayrollEventData: {
             /**
              * Format: int32
@@ -10745,24 +11091,6 @@ export interface components {
              */
             transfers: number;
             msg_id: string;
-        };
-        TaskAssignedEventData: {
-            /**
-             * Format: int32
-             * @description the task
-             * @example 1
-             */
-            id: number;
-            /**
-             * Format: int32
-             * @example 1
-             */
-            user: number;
-            title: string;
-            priority: string;
-            /** Format: date */
-            due_date: string | null;
-            link: string | null;
         };
         ScimMeta: {
             /** @enum {string} */
@@ -11210,6 +11538,70 @@ export interface components {
             occurred_at: string;
             data: components["schemas"]["ChangeEventData"];
         };
+        TaskAssignedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.assigned";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["TaskAssignedEventData"];
+        };
+        ChecklistStartedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checklist.started";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChecklistEventData"];
+        };
+        ChecklistItemOverdueEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checklist.item_overdue";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChecklistItemOverdueEventData"];
+        };
+        ChecklistCompletedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checklist.completed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChecklistEventData"];
+        };
         PayrollProcessedEvent: {
             /**
              * Format: int32
@@ -11305,22 +11697,6 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["BankFileEventData"];
-        };
-        TaskAssignedEvent: {
-            /**
-             * Format: int32
-             * @description its position in the feed: events are numbered in the order they were committed
-             * @example 1
-             */
-            id: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "task.assigned";
-            /** Format: date-time */
-            occurred_at: string;
-            data: components["schemas"]["TaskAssignedEventData"];
         };
         TimesheetSubmittedEvent: {
             /**
@@ -40654,6 +41030,1462 @@ export interface operations {
             };
         };
     };
+    listChecklistTemplates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "name";
+                /**
+                 * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
+                 * @example {
+                 *       "trigger": "hire"
+                 *     }
+                 */
+                filters?: {
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    trigger?: "hire" | "termination" | "transfer" | "change";
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistTemplateDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createChecklistTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChecklistTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getChecklistTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateChecklistTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChecklistTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistTemplateDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeChecklistTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["DeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listChecklists: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "effective_date";
+                /**
+                 * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
+                 * @example {
+                 *       "employee": "2,3"
+                 *     }
+                 */
+                filters?: {
+                    employee?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Open" | "Completed" | "Cancelled";
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    trigger?: "hire" | "termination" | "transfer" | "change";
+                };
+                /** @description one employee's checklists */
+                employee?: number;
+                status?: "Open" | "Completed" | "Cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getChecklists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    completeChecklists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ChecklistDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listLeaveType: {
         parameters: {
             query?: {
@@ -68428,6 +70260,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -74713,7 +76565,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+                    kind?: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
                 };
             };
             header?: never;
@@ -76257,7 +78109,7 @@ export interface operations {
                 /**
                  * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
                  * @example {
-                 *       "kind": "approval.escalated"
+                 *       "kind": "approval.approver_left"
                  *     }
                  */
                 filters?: {
@@ -76265,7 +78117,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "approval.escalated" | "approval.step_decided" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted" | "digest";
+                    kind?: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted" | "digest";
                     /** @description the value (for several, repeat the parameter or use the JSON form) */
                     lang?: string;
                 };
