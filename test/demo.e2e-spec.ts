@@ -31,7 +31,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       expect.objectContaining({ displayName: 'HR Admins', members: [expect.objectContaining({ display: 'hradmin' })] }),
     ]);
     const list = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin });
-    expect(list.json().total).toBe(61);
+    expect(list.json().total).toBe(62);
     const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
     expect(departments.json().total).toBe(6);
     const documentTypes = await t.app.inject({ method: 'GET', url: '/app/api/document-types', headers: admin });
@@ -441,10 +441,25 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     // The bulk-seeded pending requests have their chains too: the manager decides its reports'.
     expect(waiting.filter((x) => x.step === 1).length).toBeGreaterThan(0);
 
+    // Checklists (issue 67): next week's joiner in the manager's team, its onboarding half done; the leaver's offboarding.
+    const lists = (await api('/checklists?limit=50', managerToken)) as Array<{
+      template_name: string;
+      trigger: string;
+      status: string;
+      progress: { completed: number; total: number };
+    }>;
+    expect(lists.map((x) => [x.template_name, x.trigger, x.status, x.progress])).toEqual([
+      ['Onboarding', 'hire', 'Open', { completed: 3, total: 6 }],
+    ]);
+    const started = (await api('/checklists?limit=50')) as Array<{ trigger: string; effective_date: string; items: unknown[] }>;
+    expect(started.map((x) => x.trigger).sort()).toEqual(['hire', 'termination']);
+    expect(started.find((x) => x.trigger === 'termination')!.items).toHaveLength(5);
+
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
     expect(second.scimToken).toBeNull();
-    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(61);
+    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(62);
+    expect(await api('/checklists?limit=50')).toHaveLength(2);
   }, 120_000); // the whole demo, payslip PDFs included
 
   it('its salary history only rises, and every change names the Admin who recorded it', async () => {

@@ -15,6 +15,7 @@ import { asCaller, seedDemoNotifications } from './demo-notifications';
 import { seedDemoApprovals } from './demo-approvals';
 import { seedDemoBooks } from './demo-books';
 import { seedDemoIdentity } from './demo-identity';
+import { seedDemoChecklists } from './demo-checklists';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -34,7 +35,7 @@ export interface DemoSeedResult {
 export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 
 /**
- * The demo company: settings, reference data, 60 employees (61 with last month’s joiner), and an Admin, a Manager, an Employee
+ * The demo company: settings, reference data, 60 employees (62 with last month’s joiner and next week's), and an Admin, a Manager, an Employee
  * and a Restricted Admin user; document types and the documents of twelve employees (some
  * expiring within the month); a dry run of an import of three new hires; a few notifications (a
  * leave request for the manager, its approval and a task for the employee); a SCIM group "HR Admins"
@@ -83,6 +84,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
   await seedDemoBooks(app);
   await seedDemoDocuments(app);
   for (const spec of specs.slice(1)) await ensure(spec);
+  await seedDemoChecklists(app, asCaller(admin)); // after the users: the manager holds its joiner's items
   await seedDemoImports(app, admin);
   const byName = async (username: string) => (await users.findByUsername(username)) as User;
   await seedDemoApprovals(app, { admin: admin, manager: await byName('manager') });
