@@ -120,6 +120,8 @@ describe('lifecycle checklists: random sequences against a model (issue 67)', ()
         for (const tpl of templates) {
           if (tpl.trigger !== trigger || (tpl.department !== null && tpl.department !== dept)) continue;
           if (model.some((m) => m.template === tpl.id && m.employee === e.id && m.origin === origin)) continue;
+          // Over before it starts: every item already past due.
+          if (tpl.items.every((i) => addDays(effective, i.offset) < today)) continue;
           model.push({
             template: tpl.id,
             employee: e.id,

@@ -195,9 +195,14 @@ describe('lifecycle checklists', () => {
     expect(await checklistsOf(id, c.users.employee.token)).toEqual([]);
   });
 
-  it('a template applies by its conditions: a hire outside Engineering starts no onboarding', async () => {
+  it('a template applies by its conditions: a hire outside Engineering starts no onboarding; nor one whose every item is past due', async () => {
     const id = await newEmployee({ department: c.departments.sales });
     expect(await checklistsOf(id)).toEqual([]);
+    // A hire recorded long after its day (an import of the company's history): every item would be past due, none starts.
+    const old = await newEmployee({ department: c.departments.engineering, joined_date: addDays(today, -4) });
+    expect(await checklistsOf(old)).toEqual([]);
+    const recent = await newEmployee({ department: c.departments.engineering, joined_date: addDays(today, -3) });
+    expect((await checklistsOf(recent)).map((x) => x.trigger)).toEqual(['hire']);
   });
 
   it('a termination recorded ahead starts the offboarding at once; a corrected date moves every due date and task; withdrawn, it is cancelled', async () => {
@@ -253,7 +258,7 @@ describe('lifecycle checklists', () => {
   });
 
   it('a joiner who leaves before its onboarding is done: its open onboarding is cancelled with the reason', async () => {
-    const id = await newEmployee({ department: c.departments.engineering, joined_date: addDays(today, -10) });
+    const id = await newEmployee({ department: c.departments.engineering, joined_date: addDays(today, -2) });
     await ok('PUT', `/employees/${id}`, admin.token, { status: 'Terminated' });
     await relay();
     const lists = await checklistsOf(id);

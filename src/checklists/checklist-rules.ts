@@ -40,6 +40,15 @@ export function applies(
   return true;
 }
 
+/**
+ * Whether a template's checklist would be over before it starts: every item already past due on
+ * `today` (a hire recorded years late, an import of former employees). Such a checklist is not
+ * started: it would only remind people of work long done.
+ */
+export function pastDue(effectiveDate: string, items: ReadonlyArray<Pick<TemplateItem, 'offset_days'>>, today: string): boolean {
+  return items.every((item) => dueDate(effectiveDate, item) < today);
+}
+
 /** An item's due day: its offset from the effective date. */
 export function dueDate(effectiveDate: string, item: Pick<TemplateItem, 'offset_days'>): string {
   return addDays(effectiveDate, item.offset_days);
@@ -59,9 +68,4 @@ export function isDone(items: ReadonlyArray<{ status: ChecklistStatus; required:
   const required = items.filter((i) => i.required && i.status !== 'Cancelled');
   if (required.length) return required.every((i) => i.status === 'Completed');
   return items.every((i) => i.status !== 'Open') && items.some((i) => i.status === 'Completed');
-}
-
-/** An item past its due day on `today` that is still Open and was not reminded today. */
-export function overdue(item: { status: ChecklistStatus; dueDate: string; remindedOn: string | null }, today: string): boolean {
-  return item.status === 'Open' && item.dueDate < today && item.remindedOn !== today;
 }

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { ancestry, headOf } from '../approvals/approval-chain';
 import { recordEvent } from '../common/outbox/outbox';
+import { CompanyClock } from '../common/time/company-clock';
 import { RecipientRule } from '../common/outbox/reactions';
 import { TasksService } from '../tasks/tasks.service';
 import { Recipients } from '../users/recipients.service';
-import { applies, dueDate, isDone } from './checklist-rules';
+import { applies, dueDate, isDone, pastDue } from './checklist-rules';
 import { ChecklistEmployee, ChecklistsRepository } from './checklists.repository';
 import { Checklist, ChecklistItem, ChecklistTemplate, ChecklistTrigger, TemplateItem } from './entities/checklist.entities';
 import './checklists.events';
@@ -28,11 +29,13 @@ export class ChecklistStarter {
     private readonly repository: ChecklistsRepository,
     private readonly tasks: TasksService,
     private readonly recipients: Recipients,
+    private readonly clock: CompanyClock,
   ) {}
 
   /**
    * Starts the templates of `trigger` that apply to the employee, once per template and `origin`
-   * (`hire`, `termination`, `change:<id>`): replaying the event starts nothing more. `set`: the
+   * (`hire`, `termination`, `change:<id>`): replaying the event starts nothing more; nor one whose
+   * every item would be past due today (pastDue). `set`: the
    * dated fields the change sets, with their values. How many started.
    */
   async start(
@@ -56,9 +59,10 @@ export class ChecklistStarter {
       employmentStatus: employee.employmentStatusId,
     };
     const resolve = this.recipients.resolver();
+    const today = await this.clock.today();
     let started = 0;
     for (const template of templates) {
-      if (!applies(template, trigger, subject, Object.keys(set))) continue;
+      if (!applies(template, trigger, subject, Object.keys(set)) || pastDue(effectiveDate, template.items, today)) continue;
       const repo = em.getRepository(Checklist);
       if (await repo.exists({ where: { templateId: template.id, employeeId, origin } })) continue;
       const checklist = await repo.save(
