@@ -7352,7 +7352,7 @@ export interface components {
             /** @description employment status ids */
             employment_statuses?: number[];
             /** @description the dated fields whose change starts a `change` checklist (any of them); required for that trigger */
-            fields?: ("job_title" | "department" | "pay_grade" | "employment_status" | "supervisor" | "approver1" | "approver2" | "approver3" | "salary")[];
+            fields?: ("job_title" | "department" | "pay_grade" | "employment_status" | "supervisor" | "approver1" | "approver2" | "approver3" | "calendar" | "salary")[];
         };
         TemplateItemDto: {
             title: string;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { DATED_FIELDS as EMPLOYEE_DATED_FIELDS } from '../../employees/history/employment-history';
 
 /** What starts a checklist (docs/api/checklists.md). */
 export const CHECKLIST_TRIGGERS = ['hire', 'termination', 'transfer', 'change'] as const;
@@ -7,18 +8,8 @@ export type ChecklistTrigger = (typeof CHECKLIST_TRIGGERS)[number];
 /** The rules' bounds (docs/api/checklists.md). */
 /** An item's assignee: a role of the employee's, the Admins, or a named employee. */
 export const ASSIGNEE_ROLE = /^(employee|supervisor|department_head|admins|employee:[1-9]\d{0,9})$/;
-/** The dated fields (docs/api/decisions.md §19) whose change can start a `change` checklist. */
-export const DATED_FIELDS = [
-  'job_title',
-  'department',
-  'pay_grade',
-  'employment_status',
-  'supervisor',
-  'approver1',
-  'approver2',
-  'approver3',
-  'salary',
-] as const;
+/** The dated fields (docs/api/decisions.md §19) whose change can start a `change` checklist: the employee's and its salary. */
+export const DATED_FIELDS: readonly string[] = [...EMPLOYEE_DATED_FIELDS, 'salary'];
 /** An item is due this many days from the effective date at the earliest and at the latest. */
 export const OFFSET_RANGE = [-60, 120] as const;
 export const MAX_ITEMS = 50;
