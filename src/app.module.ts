@@ -25,6 +25,7 @@ import { InsightsModule } from './insights/insights.module';
 import { CalendarsModule } from './calendars/calendars.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { ChecklistsModule } from './checklists/checklists.module';
+import { ExpensesModule } from './expenses/expenses.module';
 import { LeaveModule } from './leave/leave.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { MailModule } from './mail/mail.module';
@@ -76,6 +77,7 @@ export class AppModule {
         CalendarsModule,
         CustomFieldsModule,
         ChecklistsModule,
+        ExpensesModule,
         LeaveModule,
         TimesheetsModule,
         PayrollModule,

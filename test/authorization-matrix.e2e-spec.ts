@@ -94,6 +94,10 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Checklists (issue 67): templates the Admin's; checklists read by whoever sees the employee or holds an item, items completed by assignees and administrators (403/404 by record).
   [/GET|POST|PUT|DELETE/, /^\/checklist-templates(\/:id)?$/, ADMIN],
   [/GET|POST/, /^\/checklists(\/:id|\/:id\/items\/:item\/complete)?$/, ANY],
+  // Expenses (issue 68): categories read by all, written by the Admin; exchange rates the Admin's.
+  [/GET/, /^\/expense-categories(\/:id)?$/, ANY],
+  [/POST|PUT|DELETE/, /^\/expense-categories(\/:id)?$/, ADMIN],
+  [/GET|POST|PUT|DELETE/, /^\/exchange-rates(\/:id)?$/, ADMIN],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [
     /POST|PUT|DELETE/,

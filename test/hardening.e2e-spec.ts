@@ -214,6 +214,10 @@ describe('hardening (issue 8)', () => {
           conditions: { departments: [c.departments.sales], fields: ['pay_grade'] },
           items: [{ title: 'Review', description: 'the new grade', assignee: 'supervisor', offset_days: 2, document_type: null }],
         })();
+      fixtures['/expense-categories/{id}'] = async () =>
+        adminPost('/expense-categories', { name: name(), account: '6400', max_amount: '10.00', requires_receipt: true })();
+      fixtures['/exchange-rates/{id}'] = async () =>
+        adminPost('/exchange-rates', { currency: 'USD', date: nextDay(), rate: '0.9' })();
       fixtures['/approval-delegations/{id}'] = async () => {
         const day = nextDay();
         return adminPost('/approval-delegations', {

@@ -47,6 +47,7 @@ import { CustomFieldValues1763800000051 } from './1763800000051-CustomFieldValue
 import { DatedExtensions1763800000052 } from './1763800000052-DatedExtensions';
 import { CustomFieldValuesByEmployee1763800000053 } from './1763800000053-CustomFieldValuesByEmployee';
 import { Checklists1763800000054 } from './1763800000054-Checklists';
+import { ExpenseSetup1763800000055 } from './1763800000055-ExpenseSetup';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -111,4 +112,5 @@ export const MIGRATIONS = [
   DatedExtensions1763800000052,
   CustomFieldValuesByEmployee1763800000053,
   Checklists1763800000054,
+  ExpenseSetup1763800000055,
 ];
