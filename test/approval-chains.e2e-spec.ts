@@ -181,6 +181,25 @@ describe('approval chains', () => {
     await data(call('DELETE', `/approval-policies/${both}`, admin));
   });
 
+  it('a policy sets the conditions its kind declares: others are 400 naming them (time: departments only)', async () => {
+    const refused = async (applies_to: string, conditions: object) => {
+      const res = await call('POST', '/approval-policies', admin, {
+        name: 'Refused',
+        applies_to,
+        conditions,
+        steps: [{ approvers: ['supervisor'], mode: 'any' }],
+      });
+      expect(res.statusCode).toBe(400);
+      return (res.json().error.details as Array<{ field: string }>).map((d) => d.field);
+    };
+    expect(await refused('time', { min_days: 2, leave_types: [annual] })).toEqual([
+      'conditions.leave_types',
+      'conditions.min_days',
+    ]);
+    expect(await refused('leave', { min_amount: '100.00' })).toEqual(['conditions.min_amount']);
+    expect(await refused('leave', { min_amount: '1.234' })).toEqual(['conditions.min_amount']);
+  });
+
   it('mode all: every approver approves before the step completes', async () => {
     const all = (
       await data(

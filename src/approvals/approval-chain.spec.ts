@@ -53,6 +53,15 @@ describe('approval chains: the rules', () => {
     expect(policyFor([], facts)).toBeNull();
   });
 
+  it('min_amount: a request of at least the amount (compared exactly), none without an amount', () => {
+    const policies = [policy(1, {}, 'claim'), policy(2, { min_amount: '1000.00' }, 'claim')];
+    const facts = { kind: 'claim', leaveTypeId: null, days: null, departments: [] };
+    expect(policyFor(policies, { ...facts, amount: '1000.00' })?.id).toBe(2);
+    expect(policyFor(policies, { ...facts, amount: '999.99' })?.id).toBe(1);
+    expect(policyFor(policies, { ...facts, amount: '10000.00' })?.id).toBe(2);
+    expect(policyFor(policies, facts)?.id).toBe(1);
+  });
+
   it('roles name employees, never the subject itself, each once; admins is a flag', () => {
     expect(
       resolveRoles(

@@ -1,3 +1,4 @@
+import { compareMoney } from '../common/money/money';
 import {
   ApprovalKind,
   ApprovalPolicy,
@@ -30,6 +31,8 @@ export interface RequestFacts {
   kind: ApprovalKind;
   leaveTypeId: number | null;
   days: number | null;
+  /** The request's amount ("1250.00"), for kinds whose requests have one. */
+  amount?: string | null;
   /** The employee's department and its ancestors (a policy for Engineering covers its teams). */
   departments: number[];
 }
@@ -54,6 +57,10 @@ export function policyFor(policies: readonly ApprovalPolicy[], facts: RequestFac
     }
     if (c.min_days !== undefined && c.min_days !== null) {
       if (facts.days === null || facts.days < c.min_days) continue;
+      score++;
+    }
+    if (c.min_amount !== undefined && c.min_amount !== null) {
+      if (facts.amount === undefined || facts.amount === null || compareMoney(facts.amount, c.min_amount) < 0) continue;
       score++;
     }
     if (c.departments?.length) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { APPROVAL_KINDS } from './kinds/approval-kinds';
+import { APPROVAL_KINDS, approvalKind, POLICY_CONDITIONS } from './kinds/approval-kinds';
 import { DELEGATION_LIST_SPEC } from './approval-views';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
@@ -90,8 +90,13 @@ export class ApprovalPoliciesService {
   private async savePolicy(id: number | null, dto: CreateApprovalPolicyDto): Promise<ApprovalPolicyDto> {
     const conditions = dto.conditions ?? {};
     const problems: ErrorDetail[] = [];
-    if (dto.applies_to === 'time' && (conditions.leave_types?.length || conditions.min_days !== undefined))
-      problems.push({ field: 'conditions', message: 'leave_types and min_days apply to leave policies only' });
+    const allowed = approvalKind(dto.applies_to).conditions ?? ['departments'];
+    for (const name of POLICY_CONDITIONS) {
+      const value = conditions[name];
+      const set = Array.isArray(value) ? value.length > 0 : value !== undefined && value !== null;
+      if (set && !allowed.includes(name))
+        problems.push({ field: `conditions.${name}`, message: `does not apply to ${dto.applies_to} policies` });
+    }
     await this.missing('leave_types', 'conditions.leave_types', conditions.leave_types ?? [], problems);
     await this.missing('departments', 'conditions.departments', conditions.departments ?? [], problems);
     for (const [i, step] of dto.steps.entries()) {
@@ -108,6 +113,7 @@ export class ApprovalPoliciesService {
       conditions: {
         ...(conditions.leave_types?.length ? { leave_types: conditions.leave_types } : {}),
         ...(conditions.min_days !== undefined ? { min_days: conditions.min_days } : {}),
+        ...(conditions.min_amount !== undefined ? { min_amount: conditions.min_amount } : {}),
         ...(conditions.departments?.length ? { departments: conditions.departments } : {}),
       },
       steps: dto.steps.map((s) => ({ approvers: [...new Set(s.approvers)], mode: s.mode as StepMode })),

@@ -43,6 +43,8 @@ export interface ChainRequest {
   employeeId: number;
   leaveTypeId: number | null;
   days: number | null;
+  /** Its amount, for kinds whose requests have one (a policy's min_amount tests it). */
+  amount?: string | null;
   summary: string;
 }
 
@@ -77,6 +79,7 @@ export class ApprovalsService {
       kind: request.kind,
       leaveTypeId: request.leaveTypeId,
       days: request.days,
+      amount: request.amount ?? null,
       departments: ancestry(departments, employee.departmentId),
     });
     const head = headOf(departments, employee.departmentId, employee.id);

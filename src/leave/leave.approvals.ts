@@ -3,7 +3,13 @@ import { ApprovalAbsences, declareApprovalKind } from '../approvals/kinds/approv
 import { LeaveRepository } from './leave.repository';
 
 /** Leave requests go through approval chains: their kind, how they are named and reached, and their tasks. */
-declareApprovalKind({ kind: 'leave', noun: 'leave request', path: 'leaves', taskSource: 'leave-approval' });
+declareApprovalKind({
+  kind: 'leave',
+  noun: 'leave request',
+  path: 'leaves',
+  taskSource: 'leave-approval',
+  conditions: ['leave_types', 'min_days', 'departments'],
+});
 
 /** Who is on approved leave on a day: the chains pass over an approver who is away (issue 45). */
 @Injectable()

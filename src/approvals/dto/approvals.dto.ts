@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ApiInt, ApiIntOptional } from '../../common/openapi/api-int';
+import { IsMoney } from '../../common/money/money';
 import { AcceptsReadOnlyOf } from '../../common/validation/read-only';
 import { IsCalendarDate, IsRefId, Nullable, OptionalText, SingleLine, Trim } from '../../common/validation/decorators';
 import { APPROVAL_STATUSES, DECISIONS, STEP_MODES } from '../entities/approval.entities';
@@ -40,6 +41,15 @@ export class PolicyConditionsDto {
   @Min(0)
   @Max(366)
   min_days?: number;
+
+  @ApiPropertyOptional({
+    type: String,
+    example: '1000.00',
+    description: 'applies to requests of at least this amount (kinds whose requests have an amount)',
+  })
+  @IsOptional()
+  @IsMoney()
+  min_amount?: string;
 
   @ApiIntOptional({ type: [Number], description: "department ids: the employee's department or one of its parents" })
   @IsOptional()

@@ -15,6 +15,8 @@ export type ApproverRole = string;
 export interface PolicyConditions {
   leave_types?: number[];
   min_days?: number;
+  /** Requests of at least this amount ("1000.00"), for kinds whose requests have one. */
+  min_amount?: string;
   departments?: number[];
 }
 

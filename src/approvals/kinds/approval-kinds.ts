@@ -12,7 +12,16 @@ export interface ApprovalKindDeclaration {
   path: string;
   /** The task source of its approval tasks (a declared one: declareTaskSources). */
   taskSource: string;
+  /**
+   * The policy conditions its requests can be tested by (default: `departments` alone): a policy of
+   * the kind setting another is 400 naming it.
+   */
+  conditions?: readonly PolicyCondition[];
 }
+
+/** The conditions a policy may set (docs/api/decisions.md §21); each kind says which apply to it. */
+export const POLICY_CONDITIONS = ['leave_types', 'min_days', 'min_amount', 'departments'] as const;
+export type PolicyCondition = (typeof POLICY_CONDITIONS)[number];
 
 const declared = new Catalogue<ApprovalKindDeclaration>('approval kind');
 
