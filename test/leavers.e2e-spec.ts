@@ -96,6 +96,32 @@ describe('a leaver on its day', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('an import row making an employee Terminated takes the same path: Terminated, the user deactivated', async () => {
+    const id = await newEmployee();
+    const user = await createUser(t.app, 'Employee', { employeeId: id });
+    const code = (await ok('GET', `/employees/${id}`, admin)).employee_id as string;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/app/api/imports?kind=employees&dry_run=false',
+      headers: {
+        authorization: `Bearer ${admin}`,
+        'content-type': 'text/csv',
+        'content-disposition': 'attachment; filename="leavers.csv"',
+      },
+      payload: `employee_id,status\n${code},Terminated\n`,
+    });
+    expect(res.statusCode).toBe(202);
+    let status = '';
+    for (let i = 0; i < 200 && !['Completed', 'Failed'].includes(status); i++) {
+      status = (await ok('GET', `/imports/${res.json().data.id}`, admin)).status as string;
+      if (!['Completed', 'Failed'].includes(status)) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe('Completed');
+    expect((await ok('GET', `/employees/${id}`, admin)).status).toBe('Terminated');
+    expect((await ok('GET', `/users/${user.user.id}`, admin)).active).toBe(false);
+    expect((await call('GET', '/employees/me', user.token)).statusCode).toBe(401);
+  });
+
   it('a leaving approver: its open steps go on without it (to the Admins when nobody is left), and later steps skip it', async () => {
     const year = Number(today.slice(0, 4)) + 1;
     for (const y of [year - 1, year])
