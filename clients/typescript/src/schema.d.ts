@@ -6964,6 +6964,11 @@ export interface components {
              * @example 5
              */
             min_days?: number;
+            /**
+             * @description applies to requests of at least this amount (kinds whose requests have an amount)
+             * @example 1000.00
+             */
+            min_amount?: string;
             /** @description department ids: the employee's department or one of its parents */
             departments?: number[];
         };
