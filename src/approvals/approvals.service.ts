@@ -36,14 +36,13 @@ import {
 } from './entities/approval.entities';
 import './approvals.events';
 
-/** A request as a chain starts for it. */
+/** A request as a chain starts for it (`amount`: for kinds whose requests have one, what min_amount tests). */
 export interface ChainRequest {
   kind: ApprovalKind;
   requestId: number;
   employeeId: number;
   leaveTypeId: number | null;
   days: number | null;
-  /** Its amount, for kinds whose requests have one (a policy's min_amount tests it). */
   amount?: string | null;
   summary: string;
 }
@@ -76,10 +75,7 @@ export class ApprovalsService {
     const employee = await this.repository.subjectOf(em, request.employeeId);
     const departments = await this.repository.departmentsOf(em);
     const policy = policyFor(await this.repository.policiesOf(em, request.kind), {
-      kind: request.kind,
-      leaveTypeId: request.leaveTypeId,
-      days: request.days,
-      amount: request.amount ?? null,
+      ...request, // its kind, leave type, days and amount
       departments: ancestry(departments, employee.departmentId),
     });
     const head = headOf(departments, employee.departmentId, employee.id);
