@@ -265,7 +265,11 @@ export class ScimController {
 
   @Post('Users')
   @HttpCode(201)
-  @Scim('Provision a user (201); 409 uniqueness for a userName in use', { status: 201, body: 'ScimUser', answer: 'ScimUser' })
+  @Scim('Provision a user (201); 409 uniqueness for a userName in use', {
+    status: 201,
+    body: 'ScimUser',
+    answer: 'ScimUserResource',
+  })
   async createUser(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const user = await this.users.create(body, this.base);
     void reply.header('Location', (user.meta as Json).location);
@@ -273,14 +277,14 @@ export class ScimController {
   }
 
   @Get('Users/:id')
-  @Scim('One user', { answer: 'ScimUser' })
+  @Scim('One user', { answer: 'ScimUserResource' })
   @Projection()
   getUser(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.users.get(id, this.base, query);
   }
 
   @Put('Users/:id')
-  @Scim('Replace a user; active false deactivates it and ends its tokens', { body: 'ScimUser', answer: 'ScimUser' })
+  @Scim('Replace a user; active false deactivates it and ends its tokens', { body: 'ScimUser', answer: 'ScimUserResource' })
   replaceUser(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.users.replace(id, body, this.base);
   }
@@ -308,7 +312,7 @@ export class ScimController {
 
   @Post('Groups')
   @HttpCode(201)
-  @Scim('Create a group with its members (201)', { status: 201, body: 'ScimGroup', answer: 'ScimGroup' })
+  @Scim('Create a group with its members (201)', { status: 201, body: 'ScimGroup', answer: 'ScimGroupResource' })
   async createGroup(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const group = await this.groups.create(body, this.base);
     void reply.header('Location', (group.meta as Json).location);
@@ -316,14 +320,14 @@ export class ScimController {
   }
 
   @Get('Groups/:id')
-  @Scim('One group', { answer: 'ScimGroup' })
+  @Scim('One group', { answer: 'ScimGroupResource' })
   @Projection()
   getGroup(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.groups.get(id, this.base, query);
   }
 
   @Put('Groups/:id')
-  @Scim('Replace a group and its members', { body: 'ScimGroup', answer: 'ScimGroup' })
+  @Scim('Replace a group and its members', { body: 'ScimGroup', answer: 'ScimGroupResource' })
   replaceGroup(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.groups.replace(id, body, this.base);
   }
