@@ -320,15 +320,6 @@ describe('SCIM 2.0 provisioning', () => {
     const found = await scim('POST', '/Users/.search', search);
     expect([found.statusCode, found.json().totalResults, found.json().Resources[0].userName]).toEqual([200, 1, 'Searched']);
     expect(Object.keys(found.json().Resources[0]).sort()).toEqual(['id', 'schemas', 'userName']);
-    // An answer without the required userName, left out on request, still matches the document (the fuzz's find).
-    const without = await scim('POST', '/Users/.search', { ...search, attributes: undefined, excludedAttributes: ['userName'] });
-    expect([without.statusCode, 'userName' in without.json().Resources[0]]).toEqual([200, false]);
-    const one = await t.app.inject({
-      method: 'GET',
-      url: `/app/api/scim/v2/Users/${found.json().Resources[0].id}?excludedAttributes=userName`,
-      headers: { authorization: `Bearer ${scimToken}` },
-    });
-    expect([one.statusCode, 'userName' in one.json()]).toEqual([200, false]);
     expect(
       (await scim('POST', '/Groups/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] })).statusCode,
     ).toBe(200);

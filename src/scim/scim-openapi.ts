@@ -17,60 +17,6 @@ const multiValued = (extra: object = {}) => ({
 export const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const SCIM_ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
-const USER = {
-  type: 'object',
-  description: 'A user (RFC 7643 §4.1), with the enterprise extension; other attributes a provider sends are kept',
-  required: ['userName'],
-  properties: {
-    schemas: schemas(SCIM_USER),
-    id: str('read only'),
-    externalId: str(),
-    userName: str('the sign-in name, unique (case ignored)'),
-    name: { type: 'object', properties: { formatted: str(), givenName: str(), familyName: str() } },
-    displayName: str(),
-    active: { type: 'boolean', description: 'false deactivates the user and ends its tokens at once' },
-    emails: multiValued(),
-    phoneNumbers: multiValued(),
-    groups: {
-      type: 'array',
-      description: 'read only: the groups the user is a member of',
-      items: { type: 'object', properties: { value: str(), display: str() } },
-    },
-    [SCIM_ENTERPRISE]: {
-      type: 'object',
-      properties: {
-        employeeNumber: str("the employee's employee_id: links the user to it"),
-        department: str(),
-        manager: { type: 'object', properties: { value: str(), displayName: str() } },
-      },
-    },
-    meta: ref('ScimMeta'),
-  },
-};
-
-const GROUP = {
-  type: 'object',
-  description: 'A group (RFC 7643 §4.2); members are users',
-  required: ['displayName'],
-  properties: {
-    schemas: schemas('urn:ietf:params:scim:schemas:core:2.0:Group'),
-    id: str('read only'),
-    externalId: str(),
-    displayName: str('a name the "SCIM Group Levels" setting may map to a user level'),
-    members: {
-      type: 'array',
-      items: { type: 'object', required: ['value'], properties: { value: str('a user id'), display: str() } },
-    },
-    meta: ref('ScimMeta'),
-  },
-};
-
-/** A resource as answered: its required attributes may be left out by attributes / excludedAttributes (RFC 7644 §3.4.2.5). */
-function answer(schema: { required: string[] } & Record<string, unknown>): object {
-  const { required: _required, ...rest } = schema;
-  return rest;
-}
-
 declareSchemas({
   ScimMeta: {
     type: 'object',
@@ -81,13 +27,54 @@ declareSchemas({
       location: { type: 'string', format: 'uri' },
     },
   },
-  ScimUser: USER,
-  ScimGroup: GROUP,
-  // An answer carries what the request's attributes / excludedAttributes leave (id and schemas always).
-  ScimUserResource: answer(USER),
-  ScimGroupResource: answer(GROUP),
-  ScimUserList: list('ScimUserResource'),
-  ScimGroupList: list('ScimGroupResource'),
+  ScimUser: {
+    type: 'object',
+    description: 'A user (RFC 7643 §4.1), with the enterprise extension; other attributes a provider sends are kept',
+    required: ['userName'],
+    properties: {
+      schemas: schemas(SCIM_USER),
+      id: str('read only'),
+      externalId: str(),
+      userName: str('the sign-in name, unique (case ignored)'),
+      name: { type: 'object', properties: { formatted: str(), givenName: str(), familyName: str() } },
+      displayName: str(),
+      active: { type: 'boolean', description: 'false deactivates the user and ends its tokens at once' },
+      emails: multiValued(),
+      phoneNumbers: multiValued(),
+      groups: {
+        type: 'array',
+        description: 'read only: the groups the user is a member of',
+        items: { type: 'object', properties: { value: str(), display: str() } },
+      },
+      [SCIM_ENTERPRISE]: {
+        type: 'object',
+        properties: {
+          employeeNumber: str("the employee's employee_id: links the user to it"),
+          department: str(),
+          manager: { type: 'object', properties: { value: str(), displayName: str() } },
+        },
+      },
+      meta: ref('ScimMeta'),
+    },
+  },
+  ScimGroup: {
+    type: 'object',
+    description: 'A group (RFC 7643 §4.2); members are users',
+    required: ['displayName'],
+    properties: {
+      schemas: schemas('urn:ietf:params:scim:schemas:core:2.0:Group'),
+      id: str('read only'),
+      externalId: str(),
+      displayName: str('a name the "SCIM Group Levels" setting may map to a user level'),
+      members: {
+        type: 'array',
+        items: { type: 'object', required: ['value'], properties: { value: str('a user id'), display: str() } },
+      },
+      meta: ref('ScimMeta'),
+    },
+  },
+  ScimUserList: list('ScimUser'),
+  ScimGroupList: list('ScimGroup'),
   ScimPatchOp: {
     type: 'object',
     description: 'RFC 7644 §3.5.2, in the forms Entra ID and Okta send (op in any case, a path or a value object)',
@@ -168,14 +155,5 @@ function list(item: string): object {
 
 /** The reference of a declared SCIM schema. */
 export const scimSchema = (
-  name:
-    | 'ScimUser'
-    | 'ScimGroup'
-    | 'ScimUserResource'
-    | 'ScimGroupResource'
-    | 'ScimUserList'
-    | 'ScimGroupList'
-    | 'ScimPatchOp'
-    | 'ScimSearchRequest'
-    | 'ScimError',
+  name: 'ScimUser' | 'ScimGroup' | 'ScimUserList' | 'ScimGroupList' | 'ScimPatchOp' | 'ScimSearchRequest' | 'ScimError',
 ) => ref(name);

@@ -265,11 +265,7 @@ export class ScimController {
 
   @Post('Users')
   @HttpCode(201)
-  @Scim('Provision a user (201); 409 uniqueness for a userName in use', {
-    status: 201,
-    body: 'ScimUser',
-    answer: 'ScimUserResource',
-  })
+  @Scim('Provision a user (201); 409 uniqueness for a userName in use', { status: 201, body: 'ScimUser', answer: 'ScimUser' })
   async createUser(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const user = await this.users.create(body, this.base);
     void reply.header('Location', (user.meta as Json).location);
@@ -277,14 +273,14 @@ export class ScimController {
   }
 
   @Get('Users/:id')
-  @Scim('One user', { answer: 'ScimUserResource' })
+  @Scim('One user', { answer: 'ScimUser' })
   @Projection()
   getUser(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.users.get(id, this.base, query);
   }
 
   @Put('Users/:id')
-  @Scim('Replace a user; active false deactivates it and ends its tokens', { body: 'ScimUser', answer: 'ScimUserResource' })
+  @Scim('Replace a user; active false deactivates it and ends its tokens', { body: 'ScimUser', answer: 'ScimUser' })
   replaceUser(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.users.replace(id, body, this.base);
   }
@@ -312,7 +308,7 @@ export class ScimController {
 
   @Post('Groups')
   @HttpCode(201)
-  @Scim('Create a group with its members (201)', { status: 201, body: 'ScimGroup', answer: 'ScimGroupResource' })
+  @Scim('Create a group with its members (201)', { status: 201, body: 'ScimGroup', answer: 'ScimGroup' })
   async createGroup(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Json> {
     const group = await this.groups.create(body, this.base);
     void reply.header('Location', (group.meta as Json).location);
@@ -320,14 +316,14 @@ export class ScimController {
   }
 
   @Get('Groups/:id')
-  @Scim('One group', { answer: 'ScimGroupResource' })
+  @Scim('One group', { answer: 'ScimGroup' })
   @Projection()
   getGroup(@Param('id') id: string, @Query() query: ScimQuery): Promise<Json> {
     return this.groups.get(id, this.base, query);
   }
 
   @Put('Groups/:id')
-  @Scim('Replace a group and its members', { body: 'ScimGroup', answer: 'ScimGroupResource' })
+  @Scim('Replace a group and its members', { body: 'ScimGroup', answer: 'ScimGroup' })
   replaceGroup(@Param('id') id: string, @Body() body: unknown): Promise<Json> {
     return this.groups.replace(id, body, this.base);
   }

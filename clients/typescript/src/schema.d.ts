@@ -11374,73 +11374,6 @@ export interface components {
             }[];
             meta?: components["schemas"]["ScimMeta"];
         };
-        /** @description A user (RFC 7643 §4.1), with the enterprise extension; other attributes a provider sends are kept */
-        ScimUserResource: {
-            /**
-             * @example [
-             *       "urn:ietf:params:scim:schemas:core:2.0:User"
-             *     ]
-             */
-            schemas?: string[];
-            /** @description read only */
-            id?: string;
-            externalId?: string;
-            /** @description the sign-in name, unique (case ignored) */
-            userName?: string;
-            name?: {
-                formatted?: string;
-                givenName?: string;
-                familyName?: string;
-            };
-            displayName?: string;
-            /** @description false deactivates the user and ends its tokens at once */
-            active?: boolean;
-            emails?: {
-                value?: string;
-                type?: string;
-                primary?: boolean;
-            }[];
-            phoneNumbers?: {
-                value?: string;
-                type?: string;
-                primary?: boolean;
-            }[];
-            /** @description read only: the groups the user is a member of */
-            groups?: {
-                value?: string;
-                display?: string;
-            }[];
-            "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
-                /** @description the employee's employee_id: links the user to it */
-                employeeNumber?: string;
-                department?: string;
-                manager?: {
-                    value?: string;
-                    displayName?: string;
-                };
-            };
-            meta?: components["schemas"]["ScimMeta"];
-        };
-        /** @description A group (RFC 7643 §4.2); members are users */
-        ScimGroupResource: {
-            /**
-             * @example [
-             *       "urn:ietf:params:scim:schemas:core:2.0:Group"
-             *     ]
-             */
-            schemas?: string[];
-            /** @description read only */
-            id?: string;
-            externalId?: string;
-            /** @description a name the "SCIM Group Levels" setting may map to a user level */
-            displayName?: string;
-            members?: {
-                /** @description a user id */
-                value: string;
-                display?: string;
-            }[];
-            meta?: components["schemas"]["ScimMeta"];
-        };
         /** @description RFC 7644 §3.4.2 */
         ScimUserList: {
             /**
@@ -11464,7 +11397,7 @@ export interface components {
              * @example 1
              */
             itemsPerPage?: number;
-            Resources: components["schemas"]["ScimUserResource"][];
+            Resources: components["schemas"]["ScimUser"][];
         };
         /** @description RFC 7644 §3.4.2 */
         ScimGroupList: {
@@ -11489,7 +11422,7 @@ export interface components {
              * @example 1
              */
             itemsPerPage?: number;
-            Resources: components["schemas"]["ScimGroupResource"][];
+            Resources: components["schemas"]["ScimGroup"][];
         };
         /** @description RFC 7644 §3.5.2, in the forms Entra ID and Okta send (op in any case, a path or a value object) */
         ScimPatchOp: {
@@ -16375,8 +16308,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimUserResource"];
-                    "application/json": components["schemas"]["ScimUserResource"];
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                    "application/json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16517,8 +16450,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimUserResource"];
-                    "application/json": components["schemas"]["ScimUserResource"];
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                    "application/json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -16637,8 +16570,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimUserResource"];
-                    "application/json": components["schemas"]["ScimUserResource"];
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                    "application/json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -17154,8 +17087,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimGroupResource"];
-                    "application/json": components["schemas"]["ScimGroupResource"];
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                    "application/json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -17296,8 +17229,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimGroupResource"];
-                    "application/json": components["schemas"]["ScimGroupResource"];
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                    "application/json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
@@ -17416,8 +17349,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimGroupResource"];
-                    "application/json": components["schemas"]["ScimGroupResource"];
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                    "application/json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description SCIM error body (RFC 7644 §3.12) with scimType where one applies */
