@@ -16,6 +16,9 @@ import { canonical, GROUP_ATTRIBUTES, GROUP_SCHEMA, Json } from './scim-schema';
 import { ScimError } from './scim.error';
 
 export const GROUP_RESOURCE: ResourceSchema = { coreUrn: GROUP_SCHEMA, attrs: GROUP_ATTRIBUTES };
+
+/** Answered whatever attributes / excludedAttributes say (the schema's returned: always; the document requires it). */
+const ALWAYS = ['displayName'];
 /** Groups read a batch at a time by a list: with their members, a batch is bounded in memory and in a filter's work between yields. */
 const GROUP_BATCH = 100;
 /** Members in one request (a PUT, a POST, or a PATCH's result): identity providers send them in pages (docs/api/scim.md, "Limits"). */
@@ -56,7 +59,7 @@ export class ScimGroupsService {
   }
 
   async list(query: ScimQuery, base: string): Promise<Json> {
-    const q = parseQuery(query);
+    const q = parseQuery(query, ALWAYS);
     // displayName is not case-exact: a pinned name picks its groups from the rows in any case (a
     // WHERE on the column would be case-sensitive on SQLite), before members are read.
     const name = pinned(q.filter, 'displayname')?.toLowerCase() ?? null;
@@ -74,7 +77,7 @@ export class ScimGroupsService {
 
   async get(id: string, base: string, query: ScimQuery = {}): Promise<Json> {
     const group = await this.find(this.dataSource.manager, id);
-    return projected(query, (await this.resources([group], base))[0]);
+    return projected(query, (await this.resources([group], base))[0], ALWAYS);
   }
 
   async create(body: unknown, base: string): Promise<Json> {

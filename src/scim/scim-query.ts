@@ -49,20 +49,24 @@ function names(list: string): Set<string> {
   );
 }
 
-/** filter, startIndex (1-based; below 1 is 1), count (0..1000), attributes / excludedAttributes (RFC 7644 §3.4.2). */
-export function parseQuery(q: ScimQuery): ParsedQuery {
+/**
+ * filter, startIndex (1-based; below 1 is 1), count (0..1000), attributes / excludedAttributes (RFC
+ * 7644 §3.4.2). `always`: the resource type's attributes returned whatever those say (their schema's
+ * `returned: always`: a user's userName, a group's displayName), beside id and schemas.
+ */
+export function parseQuery(q: ScimQuery, always: readonly string[] = []): ParsedQuery {
   const filter = q.filter ? parseFilter(q.filter) : null;
   const startIndex = Math.max(1, positive(q.startIndex, 1, 'startIndex'));
   const count = Math.min(MAX_COUNT, Math.max(0, positive(q.count, DEFAULT_COUNT, 'count')));
   const include = q.attributes ? names(q.attributes) : null;
   const exclude = q.excludedAttributes ? names(q.excludedAttributes) : null;
-  const always = new Set(['id', 'schemas']);
+  const kept = new Set(['id', 'schemas', ...always.map((a) => a.toLowerCase())]);
   const project = (resource: Json): Json => {
     if (!include && !exclude) return resource;
     return Object.fromEntries(
       Object.entries(resource).filter(([key]) => {
         const k = key.toLowerCase();
-        if (always.has(k)) return true;
+        if (kept.has(k)) return true;
         return include ? include.has(k) : !exclude!.has(k);
       }),
     );
@@ -75,8 +79,8 @@ export function listResponse(total: number, startIndex: number, resources: Json[
 }
 
 /** One resource with a GET's attributes / excludedAttributes applied. */
-export function projected(query: ScimQuery, resource: Json): Json {
-  return parseQuery({ attributes: query.attributes, excludedAttributes: query.excludedAttributes }).project(resource);
+export function projected(query: ScimQuery, resource: Json, always: readonly string[] = []): Json {
+  return parseQuery({ attributes: query.attributes, excludedAttributes: query.excludedAttributes }, always).project(resource);
 }
 
 /**

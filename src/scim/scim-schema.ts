@@ -13,6 +13,8 @@ export interface AttributeDef {
   required?: boolean;
   uniqueness?: 'none' | 'server';
   caseExact?: boolean;
+  /** `always`: answered whatever attributes / excludedAttributes say (RFC 7643 §2.4); `default` otherwise. */
+  returned?: 'always';
   description: string;
   subAttributes?: AttributeDef[];
 }
@@ -38,6 +40,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   str('userName', 'Unique identifier for the User, the sign-in name (case-insensitive)', {
     required: true,
     uniqueness: 'server',
+    returned: 'always',
   }),
   {
     name: 'name',
@@ -104,6 +107,7 @@ export const GROUP_ATTRIBUTES: AttributeDef[] = [
   str('displayName', 'A name for the group; "SCIM Group Levels" maps names to user levels', {
     required: true,
     uniqueness: 'server',
+    returned: 'always',
   }),
   // displayName: what the Microsoft collection sends for a member's display.
   { ...multi('members', 'The users of the group', ['value', '$ref', 'display', 'displayName', 'type']) },
@@ -179,7 +183,7 @@ export function schemaDocument(id: string, name: string, description: string, at
     required: a.required ?? false,
     caseExact: a.caseExact ?? false,
     mutability: a.mutability ?? 'readWrite',
-    returned: a.mutability === 'writeOnly' ? 'never' : 'default',
+    returned: a.mutability === 'writeOnly' ? 'never' : (a.returned ?? 'default'),
     uniqueness: a.uniqueness ?? 'none',
     ...(a.subAttributes ? { subAttributes: a.subAttributes.map(attribute) } : {}),
   });

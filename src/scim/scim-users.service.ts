@@ -13,6 +13,9 @@ export const USER_RESOURCE: ResourceSchema = {
   attrs: USER_ATTRIBUTES,
   extension: { urn: ENTERPRISE_SCHEMA, attrs: ENTERPRISE_ATTRIBUTES },
 };
+
+/** Answered whatever attributes / excludedAttributes say (the schema's returned: always; the document requires it). */
+const ALWAYS = ['userName'];
 /** Kept by columns or made by the service, never among the stored attributes. */
 const NOT_STORED = new Set(['id', 'meta', 'schemas', 'groups', 'password', 'active', 'externalId']);
 const SCAN_BATCH = 1000;
@@ -42,7 +45,7 @@ export class ScimUsersService {
   ) {}
 
   async list(query: ScimQuery, base: string): Promise<Json> {
-    const q = parseQuery(query);
+    const q = parseQuery(query, ALWAYS);
     const byName = pinned(q.filter, 'username');
     const byExternal = pinned(q.filter, 'externalid');
     const byId = pinned(q.filter, 'id');
@@ -88,7 +91,7 @@ export class ScimUsersService {
 
   async get(id: string, base: string, query: ScimQuery = {}): Promise<Json> {
     const user = await this.find(id);
-    return projected(query, (await this.resources([user], base))[0]);
+    return projected(query, (await this.resources([user], base))[0], ALWAYS);
   }
 
   async create(body: unknown, base: string): Promise<Json> {
