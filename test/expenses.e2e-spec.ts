@@ -1,6 +1,6 @@
 import { ExpensesSetupService } from '../src/expenses/expenses-setup.service';
 import { buildCompany, Company } from './helpers/company';
-import { apiCaller, bearer, createTestApp, okCaller, TestApp } from './helpers/test-app';
+import { apiCaller, bearer, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
 /** Issue 68, its first part (docs/api/expenses.md): expense categories, the company currency, exchange rates by day. */
 describe('expenses: categories and exchange rates', () => {
@@ -112,10 +112,10 @@ describe('expenses: categories and exchange rates', () => {
     expect(res.statusCode).toBe(202);
     const id = res.json().data.id as number;
     let status = '';
-    for (let i = 0; i < 200 && !['Completed', 'Failed', 'Validated'].includes(status); i++) {
+    await until(async () => {
       status = (await ok('GET', `/imports/${id}`, admin)).status as string;
-      if (!['Completed', 'Failed', 'Validated'].includes(status)) await new Promise((r) => setTimeout(r, 50));
-    }
+      return ['Completed', 'Failed', 'Validated'].includes(status);
+    }, 20_000);
     expect(status).toBe('Completed');
     const errors = (await ok('GET', `/imports/${id}/errors`, admin)) as Array<{ row: number; field: string }>;
     expect(errors.map((e) => [e.row, e.field])).toEqual([

@@ -3,7 +3,7 @@ import { addDays } from '../src/common/time/days';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp } from './helpers/test-app';
+import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp, until } from './helpers/test-app';
 
 /** Issue 67 item 4 (docs/api/checklists.md, "A leaver's access"): a leaver's access ends on its day, not before and not later. */
 describe('a leaver on its day', () => {
@@ -112,10 +112,10 @@ describe('a leaver on its day', () => {
     });
     expect(res.statusCode).toBe(202);
     let status = '';
-    for (let i = 0; i < 200 && !['Completed', 'Failed'].includes(status); i++) {
+    await until(async () => {
       status = (await ok('GET', `/imports/${res.json().data.id}`, admin)).status as string;
-      if (!['Completed', 'Failed'].includes(status)) await new Promise((r) => setTimeout(r, 50));
-    }
+      return ['Completed', 'Failed'].includes(status);
+    }, 20_000);
     expect(status).toBe('Completed');
     expect((await ok('GET', `/employees/${id}`, admin)).status).toBe('Terminated');
     expect((await ok('GET', `/users/${user.user.id}`, admin)).active).toBe(false);

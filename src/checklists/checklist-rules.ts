@@ -1,8 +1,6 @@
 import { addDays } from '../common/time/days';
 import { ChecklistStatus, ChecklistTrigger, TemplateConditions, TemplateItem } from './entities/checklist.entities';
 
-export { ASSIGNEE_ROLE, DATED_FIELDS, MAX_ITEMS, OFFSET_RANGE } from './entities/checklist.entities';
-
 /**
  * The rules of lifecycle checklists (issue 67, docs/api/checklists.md) as pure functions: which
  * template a hire, termination or change starts, each item's due day, a checklist's progress and

@@ -84,8 +84,12 @@ export class ChecklistsService implements OnModuleInit {
   private async readable(caller: AuthUser, id: number): Promise<{ checklist: Checklist; administers: boolean }> {
     const checklist = await this.ds.getRepository(Checklist).findOneBy({ id });
     if (!checklist) throw new NotFoundException('Checklist');
-    const administers = await this.access.administersId(caller, checklist.employeeId);
-    if (administers || (await this.access.referable(caller, checklist.employeeId))) return { checklist, administers };
+    // One scope and one read of the employee: whether the caller sees it, and whether it administers it.
+    const scope = await this.access.scopeOf(caller);
+    const employee = await this.access.employee(checklist.employeeId);
+    const sees = !!employee && this.access.canSee(scope, employee);
+    const administers = sees && (scope.kind === 'all' || scope.kind === 'departments');
+    if (sees) return { checklist, administers };
     const items = await this.ds.getRepository(ChecklistItem).findBy({ checklistId: id });
     if (!items.some((i) => this.assigned(caller, checklist, i))) throw new NotFoundException('Checklist');
     return { checklist, administers };
