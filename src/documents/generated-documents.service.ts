@@ -9,6 +9,8 @@ import { DocumentFilesService } from './document-files.service';
 import { DocumentTypesService } from './document-types.service';
 import { checkValidity, DocumentWriterService } from './document-writer.service';
 import { DocumentsRepository } from './documents.repository';
+import { DocumentFileKind } from './documents.config';
+import { MultipartRequest, receiveUpload } from './document-upload';
 import { DocumentDto } from './dto/document.dto';
 
 /**
@@ -62,6 +64,34 @@ export class GeneratedDocumentsService implements OnModuleInit {
         notes: meta.notes ?? null,
         validity,
         uploadedBy: meta.uploadedBy ?? null,
+        link,
+      }),
+    );
+  }
+
+  /**
+   * An upload another module keeps as a document of the employee (an expense claim's receipt): the
+   * multipart `file` part streamed into the store within `limits` (its kind decided by its bytes:
+   * 413 too large, 415 not of `allowedTypes`), then a document of the service's own type `typeCode`
+   * named `name`, uploaded by `uploadedBy`; `link` runs in the document's transaction. The caller
+   * checked the right to upload; a failure leaves no file stored.
+   */
+  async storeUpload(
+    employeeId: number,
+    typeCode: string,
+    request: MultipartRequest,
+    limits: { maxBytes: number; allowedTypes: readonly DocumentFileKind[] },
+    meta: { name: string; uploadedBy: number },
+    link?: (em: EntityManager, documentId: number) => Promise<unknown>,
+  ): Promise<DocumentDto> {
+    const type = await this.types.byCode(typeCode);
+    const received = await receiveUpload(this.store, request, limits);
+    return this.writer.keepingFileOnSuccess(received.file, () =>
+      this.writer.insertDocument(employeeId, type, received.file, {
+        name: meta.name,
+        notes: null,
+        validity: checkValidity(type, null, null),
+        uploadedBy: meta.uploadedBy,
         link,
       }),
     );

@@ -6,7 +6,7 @@ import { DomainException, ValidationException } from '../common/errors/domain.ex
 import { CURRENCIES } from '../common/money/currencies';
 import { SettingsService } from '../settings/settings.service';
 import { ExchangeRateDto, ExpenseCategoryDto } from './dto/expenses.dto';
-import { ExchangeRate, ExpenseCategory } from './entities/expense.entities';
+import { ExchangeRate, ExpenseCategory, ExpenseItem } from './entities/expense.entities';
 import { crossRate } from './exchange-rates';
 import { COMPANY_CURRENCY } from './expenses.settings';
 
@@ -36,6 +36,10 @@ export class ExpensesSetupService {
       resource: 'expense-categories',
       repo: ds.getRepository(ExpenseCategory),
       fields: { name: 'name', account: 'account', max_amount: 'maxAmount', requires_receipt: 'requiresReceipt' },
+      checkDelete: async (id) => {
+        if (await ds.getRepository(ExpenseItem).exists({ where: { categoryId: id } }))
+          throw new DomainException('IN_USE', `Expense category ${id} is used by claims and cannot be deleted`);
+      },
     });
     this.rates = new ReferenceCrud<ExchangeRate, ExchangeRateDto>({
       label: 'Exchange rate',

@@ -27,7 +27,7 @@ export class MobileModulesDto {
   @ApiProperty() payslips: boolean;
   @ApiProperty() insights: boolean;
   @ApiProperty() tasks: boolean;
-  @ApiProperty({ description: 'always false: this service has no expenses module' }) expenses: boolean;
+  @ApiProperty() expenses: boolean;
 }
 
 /** The seed's extension entry. */

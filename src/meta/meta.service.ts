@@ -39,7 +39,7 @@ export class MetaService {
   }
 
   async mobileModules(): Promise<MobileModulesDto> {
-    // The seed's keys: a module this build lacks is not shown (expenses).
+    // The seed's keys: a module this build lacks is false.
     const out = Object.fromEntries(MOBILE_MODULE_KEYS.map((key) => [key, false])) as unknown as MobileModulesDto;
     for (const m of mobileModules())
       if (Object.hasOwn(out, m.key))

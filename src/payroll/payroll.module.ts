@@ -35,6 +35,7 @@ import { PayrollProcessingService } from './runs/payroll-processing.service';
 import { PayrollRunsService } from './runs/payroll-runs.service';
 import { PayrollRunsRepository } from './runs/payroll-runs.repository';
 import { PayrollRunInputsRepository } from './runs/payroll-run-inputs.repository';
+import { PayrollSettlements } from './runs/payroll-settlements';
 import { PayrollColumnPreviewController, PayrollExplainController } from './explain/payroll-explain.controller';
 import { PayrollPreviewService } from './explain/payroll-preview.service';
 import { PayrollExplainService } from './explain/payroll-explain.service';
@@ -127,6 +128,7 @@ declareExtension({
     PayrollRunsService,
     PayrollRunsRepository,
     PayrollRunInputsRepository,
+    PayrollSettlements,
     PayrollExplainService,
     PayrollDiffService,
     PayrollPreviewService,

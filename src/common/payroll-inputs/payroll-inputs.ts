@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Catalogue } from '../declarations/catalogue';
 import type { ErrorDetail } from '../errors/domain.exception';
 import { Dec } from '../money/dec';
@@ -91,10 +92,28 @@ export interface PayrollInputRequest {
   once: <T>(key: string, load: () => Promise<T>) => Promise<T>;
 }
 
+/**
+ * An input whose records are paid once (expense claims): payroll tells its module which records a
+ * payroll paid when it completes, and that they are unpaid when its payslips are deleted, each in
+ * payroll's own transaction, so that a record is paid by one payroll or none.
+ */
+export interface PayrollInputSettlement {
+  /**
+   * In the transaction that completes the payroll: `records` (ids of the input's source) are what
+   * its cells paid. Answers a sentence when some can no longer be paid (paid, cancelled or changed
+   * since the payroll read them): the payroll is not completed, and stays Processed with it as its error.
+   */
+  settle(em: EntityManager, payrollId: number, records: number[]): Promise<string | null>;
+  /** In the transaction that deletes the payroll's payslips: what it paid is unpaid again. */
+  unsettle(em: EntityManager, payrollId: number): Promise<void>;
+}
+
 /** Loads one input's parts for many employees in a few queries. */
 export interface PayrollInputLoader {
   readonly code: string;
   load(request: PayrollInputRequest): Promise<Iterable<PayrollInputPart>>;
+  /** Records paid once: see PayrollInputSettlement. */
+  readonly settlement?: PayrollInputSettlement;
 }
 
 /** The loaders, registered by their modules' providers when the application is built. */
@@ -111,6 +130,11 @@ export class PayrollInputs implements OnApplicationBootstrap {
 
   loader(code: string): PayrollInputLoader | undefined {
     return this.loaders.get(code);
+  }
+
+  /** The loaders whose records are paid once (PayrollInputSettlement). */
+  settling(): PayrollInputLoader[] {
+    return [...this.loaders.values()].filter((l) => l.settlement);
   }
 
   /** A declared input whose module registered no loader would give no value, silently: refused at boot. */

@@ -48,6 +48,7 @@ import { DatedExtensions1763800000052 } from './1763800000052-DatedExtensions';
 import { CustomFieldValuesByEmployee1763800000053 } from './1763800000053-CustomFieldValuesByEmployee';
 import { Checklists1763800000054 } from './1763800000054-Checklists';
 import { ExpenseSetup1763800000055 } from './1763800000055-ExpenseSetup';
+import { ExpenseClaims1763800000056 } from './1763800000056-ExpenseClaims';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -113,4 +114,5 @@ export const MIGRATIONS = [
   CustomFieldValuesByEmployee1763800000053,
   Checklists1763800000054,
   ExpenseSetup1763800000055,
+  ExpenseClaims1763800000056,
 ];

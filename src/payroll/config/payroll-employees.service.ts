@@ -226,6 +226,12 @@ export class PayrollEmployeesService implements OnModuleInit {
     return { id };
   }
 
+  /** The employee's payroll currency; null without a payroll record (what another module's amounts of the employee are kept in). */
+  async currencyOf(employeeId: number): Promise<string | null> {
+    const record = await this.payrollEmployees.findOne({ where: { employeeId }, select: { id: true, currency: true } });
+    return record?.currency ?? null;
+  }
+
   /** GET /payroll_config/employees: the employees list of the caller's scope, each with its payroll record (one extra query per page). */
   async withStatus(caller: AuthUser, query: SearchableListQueryDto): Promise<Page<PayrollStatusEmployeeDto>> {
     const page = await this.employees.list(caller, query);

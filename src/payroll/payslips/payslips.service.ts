@@ -28,6 +28,7 @@ import { PayslipPdfsService } from './payslip-pdfs.service';
 import { PdfRenderer } from '../../common/pdf/pdf-renderer';
 import { GeneratedDocumentsService } from '../../documents/generated-documents.service';
 import { FileConditions, FileResponse } from '../../common/http/file-response';
+import { PayrollSettlements } from '../runs/payroll-settlements';
 import { internalFailure, isCurrentClaim, PAYSLIPS_JOB, payrollJobId, PayrollJobData } from '../runs/payroll.jobs';
 
 function toPayslipDto(p: Payslip): PayslipDto {
@@ -43,6 +44,9 @@ function toPayslipDto(p: Payslip): PayslipDto {
     created_at: p.createdAt.toISOString(),
   };
 }
+
+/** A settling input refused the payroll's records (PayrollSettlements): its sentence is the payroll's error. */
+class SettlementRefused extends Error {}
 
 /** The rendered characters held before they are written. */
 const FLUSH_CHARS = 4_000_000;
@@ -70,6 +74,7 @@ export class PayslipsService implements OnModuleInit {
     private readonly pdfs: PayslipPdfsService,
     private readonly renderer: PdfRenderer,
     private readonly documents: GeneratedDocumentsService,
+    private readonly settlements: PayrollSettlements,
   ) {}
 
   onModuleInit(): void {
@@ -165,6 +170,9 @@ export class PayslipsService implements OnModuleInit {
         return;
       }
       await transaction(this.dataSource, async (em) => {
+        // What it paid once (expense claims) is its, or it does not complete (PayrollSettlements).
+        const refused = await this.settlements.settle(em, payroll);
+        if (refused) throw new SettlementRefused(refused);
         const moved = await PAYROLL_STATES.move(em, Payroll, { id: payrollId }, 'complete', {
           progress: 100,
           completedAt: new Date(),
@@ -173,6 +181,10 @@ export class PayslipsService implements OnModuleInit {
           await recordEvent(em, 'payroll.completed', { id: payrollId, status: 'Completed', employees: written, errors: 0 });
       });
     } catch (err) {
+      if (err instanceof SettlementRefused) {
+        await this.removePayslips(payrollId, []);
+        return this.backToProcessed(payrollId, err.message);
+      }
       this.logger.error(`payslips of payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
       await this.removePayslips(payrollId, null).catch(() => undefined);
       await this.backToProcessed(payrollId, internalFailure('generating payslips', job));
@@ -213,6 +225,7 @@ export class PayslipsService implements OnModuleInit {
       if (!(await PAYROLL_STATES.move(em, Payroll, { id }, 'delete-payslips', { completedAt: null })))
         throw PAYROLL_STATES.invalid('delete-payslips', (await this.runs.get(caller, id)).status as PayrollStatus);
       await this.pdfs.removeAll(em, id);
+      await this.settlements.unsettle(em, id);
       const payslips = await em.delete(Payslip, { payrollId: id });
       await recordAudit(em, {
         action: 'delete-payslips',
