@@ -67,7 +67,7 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET|POST|DELETE/, /^\/employees\/:id\/(certifications|educations|languages|skills|status)(\/:itemId|\/history)?$/, ANY],
   [
     /GET/,
-    /^\/employees\/:id\/(attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|payslips|payslips\/:payslipId(\/pdf)?)$/,
+    /^\/employees\/:id\/(attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|expense-claims|payslips|payslips\/:payslipId(\/pdf)?)$/,
     ANY,
   ],
   // Attendance: punches for all; maintenance by Admins.
@@ -98,6 +98,12 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/GET/, /^\/expense-categories(\/:id)?$/, ANY],
   [/POST|PUT|DELETE/, /^\/expense-categories(\/:id)?$/, ADMIN],
   [/GET|POST|PUT|DELETE/, /^\/exchange-rates(\/:id)?$/, ADMIN],
+  // Claims: everyone claims for itself and sees those it may (403/404 by record: the employee or an Admin of it writes, the approvers decide, an Admin pays).
+  [
+    /GET|POST|PUT|DELETE/,
+    /^\/expense-claims(\/:id|\/:id\/(submit|approve|reject|cancel|pay)|\/:id\/items\/:item\/receipt)?$/,
+    ANY,
+  ],
   // Payroll: Admin and Restricted Admin (its departments); configuration shared by all payrolls is Admin's.
   [
     /POST|PUT|DELETE/,
@@ -163,7 +169,7 @@ const SCOPE: Array<[RegExp, Sees | 'missing-item']> = [
   [/^\/employees\/:id\/payslips$/, OWN_OR_ADMINS],
   [/^\/employees\/:id\/(salary|audit-log)$/, VISIBLE], // Managers and Employees are refused by level first (403)
   [
-    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|changes|history|working-days))?$/,
+    /^\/employees\/:id(\/(skills|educations|certifications|languages|status|status\/history|attendance|attendance\/summary|leaves|leaves\/summary|leaves\/balance|leave-ledger|timesheets|expense-claims|changes|history|working-days))?$/,
     VISIBLE,
   ],
 ];

@@ -112,6 +112,7 @@ describeIf(!INTEGRATION, NOT_DATABASE)('declarations: what a module brings, besi
       expect(taskSources()).toEqual([
         'checklist-item',
         'document-expiry',
+        'expense-approval',
         'leave-approval',
         'password-change',
         'payroll-failed',

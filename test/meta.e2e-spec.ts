@@ -55,7 +55,7 @@ describe('meta: reference lists and what the service offers', () => {
       payslips: true,
       insights: true,
       tasks: true,
-      expenses: false,
+      expenses: true,
     });
     const set = await call('PUT', '/settings', admin, { name: 'Mobile App: Timesheets', value: 'No' });
     expect(set.statusCode).toBe(200);
@@ -75,6 +75,7 @@ describe('meta: reference lists and what the service offers', () => {
       'custom-fields',
       'documents',
       'employees',
+      'expenses',
       'identity',
       'imports',
       'insights',

@@ -277,6 +277,79 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     expect((await api.DELETE('/checklist-templates/{id}', { params: { path: { id } } })).response.status).toBe(200);
   });
 
+  it('calls every expense claim route with every parameter, the receipt as multipart (issue 68)', async () => {
+    const admin = createHrClient({ baseUrl, token: c.users.admin.token });
+    const me = createHrClient({ baseUrl, token: c.users.employee.token });
+    const manager = createHrClient({ baseUrl, token: c.users.manager.token });
+    const category = (
+      await admin.POST('/expense-categories', { body: { name: 'Typed taxi', account: '6400', requires_receipt: true } })
+    ).data!.data.id;
+    const made = await me.POST('/expense-claims', {
+      body: {
+        title: 'Typed trip',
+        items: [{ category, date: '2026-03-02', description: 'Taxi', amount: '12.50', currency: 'EUR' }],
+      },
+    });
+    expect(made.response.status).toBe(200);
+    const id = made.data!.data.id;
+    const got = (await me.GET('/expense-claims/{id}', { params: { path: { id } } })).data!.data;
+    const put = await me.PUT('/expense-claims/{id}', { params: { path: { id } }, body: { ...got, title: 'Typed trip 2' } });
+    expect(put.data?.data.title).toBe('Typed trip 2');
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      Buffer.from('IHDR'),
+      Buffer.alloc(32),
+    ]);
+    const item = got.items[0].id;
+    const uploaded = await me.PUT('/expense-claims/{id}/items/{item}/receipt', {
+      params: { path: { id, item } },
+      body: { file: 'taxi.png' },
+      bodySerializer: () => {
+        const form = new FormData();
+        form.append('file', new Blob([png], { type: 'image/png' }), 'taxi.png');
+        return form;
+      },
+    });
+    expect([uploaded.response.status, uploaded.data?.data.items[0].receipt]).toEqual([200, expect.any(Number)]);
+    expect((await me.POST('/expense-claims/{id}/submit', { params: { path: { id } } })).data?.data.status).toBe('Submitted');
+    const file = await manager.GET('/expense-claims/{id}/items/{item}/receipt', {
+      params: { path: { id, item } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(Buffer.compare(Buffer.from(file.data as ArrayBuffer), png)).toBe(0);
+    const listed = await manager.GET('/expense-claims', {
+      params: {
+        query: {
+          filters: { status: 'Submitted', employee: c.emp.report1 },
+          sortField: 'submitted_at',
+          sortOrder: 'descend',
+          page: 1,
+          limit: 5,
+        },
+      },
+    });
+    expect(listed.data?.data.map((x) => x.id)).toContain(id);
+    const own = await manager.GET('/employees/{id}/expense-claims', {
+      params: { path: { id: c.emp.report1 }, query: { limit: 5 } },
+    });
+    expect(own.data?.data.map((x) => x.id)).toContain(id);
+    const rejected = await manager.POST('/expense-claims/{id}/reject', {
+      params: { path: { id } },
+      body: { comment: 'the date' },
+    });
+    expect(rejected.data?.data.status).toBe('Rejected');
+    await me.POST('/expense-claims/{id}/submit', { params: { path: { id } } });
+    expect((await manager.POST('/expense-claims/{id}/approve', { params: { path: { id } } })).data?.data.status).toBe('Approved');
+    const paid = await admin.POST('/expense-claims/{id}/pay', { params: { path: { id } }, body: { reference: 'TRF-7' } });
+    expect(paid.data?.data.paid_reference).toBe('TRF-7');
+    const draft = (await me.POST('/expense-claims', { body: { title: 'To cancel' } })).data!.data.id;
+    expect((await me.POST('/expense-claims/{id}/cancel', { params: { path: { id: draft } } })).data?.data.status).toBe(
+      'Cancelled',
+    );
+    const other = (await me.POST('/expense-claims', { body: { title: 'To delete' } })).data!.data.id;
+    expect((await me.DELETE('/expense-claims/{id}', { params: { path: { id: other } } })).data?.data.id).toBe(other);
+  });
+
   it('calls every bank account and payroll books route with every parameter (issue 46)', async () => {
     const api = createHrClient({ baseUrl, token: c.users.admin.token });
     const path = { id: c.emp.report2 };

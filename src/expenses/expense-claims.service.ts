@@ -253,6 +253,7 @@ export class ExpenseClaimsService {
     action: ExpenseClaimAction,
     set: Partial<ExpenseClaim> = {},
   ): Promise<ExpenseClaim> {
+    EXPENSE_CLAIM_STATES.assert(action, claim.status);
     const repo = em.getRepository(ExpenseClaim);
     if (!(await EXPENSE_CLAIM_STATES.move(em, ExpenseClaim, { id: claim.id, status: claim.status }, action, set)))
       throw EXPENSE_CLAIM_STATES.invalid(action, (await repo.findOneBy({ id: claim.id }))?.status ?? claim.status);

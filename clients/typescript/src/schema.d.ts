@@ -2390,6 +2390,220 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/expense-claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expense claims the caller may see, its own included (Admin: all; Restricted Admin: its departments; Manager: itself and its direct reports; Employee: itself)
+         * @description Who may call: any signed-in user.
+         *
+         *     Newest first; sortField: id, created_at, submitted_at; filters: employee, status, paid_in.
+         */
+        get: operations["listExpenseClaims"];
+        put?: never;
+        /**
+         * Start a claim (Draft), for oneself; Admins and Restricted Admins in scope may name the employee
+         * @description Who may call: any signed-in user.
+         *
+         *     Each item is converted into the claim’s currency (the employee’s payroll currency) at the rate of its date or the last before (none: 400 naming items.N.currency), half up to the minor unit.
+         */
+        post: operations["createExpenseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One claim, with its items and approval chain (also for its approvers)
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["getExpenseClaims"];
+        /**
+         * Change a Draft or Rejected claim (the employee or an Admin of it); it becomes Draft
+         * @description Who may call: any signed-in user.
+         *
+         *     `items` replaces the items: one with the id of an item of the claim keeps it and its receipt; one without is new.
+         */
+        put: operations["updateExpenseClaims"];
+        post?: never;
+        /**
+         * Delete a Draft claim (the employee or an Admin of it); later ones are cancelled
+         * @description Who may call: any signed-in user.
+         */
+        delete: operations["removeExpenseClaims"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a Draft or Rejected claim for approval (emits expense.submitted)
+         * @description Who may call: any signed-in user.
+         *
+         *     Refused (400 naming items.N.*) when an item is above its category’s max_amount or lacks a receipt its category requires. The chain is the policy of kind expense whose min_amount the total reaches (in the company currency, at today’s rate).
+         */
+        post: operations["submitExpenseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the open step of a submitted claim (its approvers, or an Admin; never one’s own)
+         * @description Who may call: any signed-in user.
+         *
+         *     Records the caller's decision on the open step of the request's chain (approval.steps): a rejection ends it Rejected; an approval completes the step (mode any: one approver; all: every approver), the last step's approves the request. One person decides at most one step. 403 NOT_AN_APPROVER for someone who sees the request but does not decide its open step; 409 ALREADY_DECIDED for a second decision of the same person; 409 INVALID_STATE when the request was decided, cancelled, or its step was decided meanwhile. An Admin may decide any step (recorded as_admin). Body optional: {comment}.
+         */
+        post: operations["approveExpenseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a submitted claim at its open step (its approvers, or an Admin; never one’s own)
+         * @description Who may call: any signed-in user.
+         *
+         *     Records the caller's decision on the open step of the request's chain (approval.steps): a rejection ends it Rejected; an approval completes the step (mode any: one approver; all: every approver), the last step's approves the request. One person decides at most one step. 403 NOT_AN_APPROVER for someone who sees the request but does not decide its open step; 409 ALREADY_DECIDED for a second decision of the same person; 409 INVALID_STATE when the request was decided, cancelled, or its step was decided meanwhile. An Admin may decide any step (recorded as_admin). Body optional: {comment}.
+         */
+        post: operations["rejectExpenseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a claim not yet Paid (the employee or an Admin of it; emits expense.decided)
+         * @description Who may call: any signed-in user.
+         *
+         *     A payroll processed with it cannot complete until it is processed again.
+         */
+        post: operations["cancelExpenseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an Approved claim paid outside payroll, with the payment’s reference (an Admin of the employee; emits expense.paid)
+         * @description Who may call: any signed-in user.
+         *
+         *     A payroll processed with it cannot complete until it is processed again.
+         */
+        post: operations["payExpenseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/expense-claims/{id}/items/{item}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of an item, for whoever may read the claim (its approvers too); each download is audited
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["receiptExpenseClaims"];
+        /**
+         * Put the receipt of an item of a Draft or Rejected claim (the employee or an Admin of it)
+         * @description Who may call: any signed-in user.
+         *
+         *     multipart/form-data with a `file` part: a PDF, JPEG or PNG as its bytes say (415 otherwise), at most 10 MiB (413). Kept as a document of the employee (type Receipt); a receipt it replaces stays among them.
+         */
+        put: operations["putReceiptExpenseClaims"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employees/{id}/expense-claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The employee's expense claims, newest first
+         * @description Who may call: any signed-in user.
+         */
+        get: operations["listEmployeeExpenseClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leave-types": {
         parameters: {
             query?: never;
@@ -6995,7 +7209,7 @@ export interface components {
             id: number;
             name: string;
             /** @enum {string} */
-            applies_to: "leave" | "time";
+            applies_to: "expense" | "leave" | "time";
             conditions: components["schemas"]["PolicyConditionsDto"];
             steps: components["schemas"]["PolicyStepDto"][];
             /**
@@ -7008,7 +7222,7 @@ export interface components {
         CreateApprovalPolicyDto: {
             name: string;
             /** @enum {string} */
-            applies_to: "leave" | "time";
+            applies_to: "expense" | "leave" | "time";
             /** @description all must hold; none: every request of its kind */
             conditions?: components["schemas"]["PolicyConditionsDto"];
             steps: components["schemas"]["PolicyStepDto"][];
@@ -7021,7 +7235,7 @@ export interface components {
         UpdateApprovalPolicyDto: {
             name?: string;
             /** @enum {string} */
-            applies_to?: "leave" | "time";
+            applies_to?: "expense" | "leave" | "time";
             /** @description all must hold; none: every request of its kind */
             conditions?: components["schemas"]["PolicyConditionsDto"];
             steps?: components["schemas"]["PolicyStepDto"][];
@@ -7102,7 +7316,7 @@ export interface components {
         };
         PendingApprovalDto: {
             /** @enum {string} */
-            kind: "leave" | "time";
+            kind: "expense" | "leave" | "time";
             /**
              * Format: int32
              * @description the leave request or time entry
@@ -7710,6 +7924,304 @@ export interface components {
              */
             readonly id?: number;
         };
+        ExpenseItemDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @description an expense category
+             * @example 1
+             */
+            category: number;
+            /**
+             * Format: date
+             * @description the day of the expense: its rate is that day’s or the last before
+             */
+            date: string;
+            description: string;
+            /**
+             * @description in `currency`, to its minor unit
+             * @example 120.00
+             */
+            amount: string;
+            /**
+             * @description ISO 4217
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description units of the claim’s currency per unit of the item’s, as used (1 in the same currency)
+             * @example 0.9231
+             */
+            rate: string;
+            /**
+             * @description amount × rate, half up to the claim currency’s minor unit
+             * @example 110.77
+             */
+            amount_converted: string;
+            /**
+             * Format: int32
+             * @description its receipt: a document of the employee (type Receipt); null: none yet
+             * @example 1
+             */
+            receipt: number | null;
+        };
+        SubstitutionDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            approver: number;
+            /**
+             * Format: int32
+             * @description the delegate; null: skipped
+             * @example 1
+             */
+            by: number | null;
+            /**
+             * @description away on approved leave, delegated, decided an earlier step, or left the company (its termination date came)
+             * @enum {string}
+             */
+            reason: "leave" | "delegation" | "decided" | "left";
+        };
+        StepDecisionDto: {
+            /**
+             * Format: int32
+             * @description the employee who decided (null: an Admin without one)
+             * @example 1
+             */
+            by: number | null;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            user: number;
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            /** Format: date-time */
+            at: string;
+            comment: string | null;
+            /** @description an Admin who is not an approver of the step decided it */
+            as_admin: boolean;
+        };
+        ApprovalStepDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            step: number;
+            /** @enum {string} */
+            mode: "any" | "all";
+            /** @description who decides it (employee ids) */
+            approvers: number[];
+            /** @description the Admins decide it too (the role admins, or nobody else was left) */
+            admins: boolean;
+            substitutions: components["schemas"]["SubstitutionDto"][];
+            /** @description supervisors who joined after escalate_after_days */
+            escalated: number[];
+            /**
+             * Format: date-time
+             * @description null: not open yet
+             */
+            opened_at: string | null;
+            decisions: components["schemas"]["StepDecisionDto"][];
+        };
+        ApprovalViewDto: {
+            /**
+             * Format: int32
+             * @description null: no policy applied (one step, any of supervisor and approver1..3)
+             * @example 1
+             */
+            policy: number | null;
+            /** @enum {string} */
+            status: "Pending" | "Approved" | "Rejected" | "Cancelled";
+            /**
+             * Format: int32
+             * @description 1-based
+             * @example 1
+             */
+            current_step: number;
+            steps: components["schemas"]["ApprovalStepDto"][];
+        };
+        ExpenseClaimDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            employee: number;
+            title: string;
+            /**
+             * @description the employee’s payroll currency when the claim was made (else the company currency)
+             * @example EUR
+             */
+            currency: string;
+            /** @enum {string} */
+            status: "Draft" | "Submitted" | "Approved" | "Rejected" | "Paid" | "Cancelled";
+            items: components["schemas"]["ExpenseItemDto"][];
+            /**
+             * @description Σ of the items’ amount_converted
+             * @example 230.77
+             */
+            total: string;
+            /** @description its approval chain once submitted */
+            approval: components["schemas"]["ApprovalViewDto"] | (null);
+            /**
+             * Format: int32
+             * @description the payroll that paid it
+             * @example 1
+             */
+            paid_in: number | null;
+            /** @description the reference of a payment outside payroll */
+            paid_reference: string | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+        };
+        ExpenseItemInputDto: {
+            /**
+             * Format: int32
+             * @description one of the claim’s items (PUT): it keeps its receipt; absent: a new item
+             * @example 1
+             */
+            id?: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            category: number;
+            /** Format: date */
+            date: string;
+            description: string;
+            /**
+             * @description a positive decimal string, at most the currency’s minor unit of decimals
+             * @example 120.00
+             */
+            amount: string;
+            /**
+             * @description default: the claim’s currency
+             * @example USD
+             */
+            currency?: string;
+            /**
+             * @description read-only: ignored when sent (units of the claim’s currency per unit of the item’s, as used (1 in the same currency))
+             * @example 0.9231
+             */
+            readonly rate?: string;
+            /**
+             * @description read-only: ignored when sent (amount × rate, half up to the claim currency’s minor unit)
+             * @example 110.77
+             */
+            readonly amount_converted?: string;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (its receipt: a document of the employee (type Receipt); null: none yet)
+             * @example 1
+             */
+            readonly receipt?: number | null;
+        };
+        CreateExpenseClaimDto: {
+            /**
+             * Format: int32
+             * @description Admins and Restricted Admins in scope may claim for an employee; default: oneself
+             * @example 1
+             */
+            employee?: number;
+            /** @example Customer visit, Lyon */
+            title: string;
+            /** @default [] */
+            items?: components["schemas"]["ExpenseItemInputDto"][];
+        };
+        UpdateExpenseClaimDto: {
+            title?: string;
+            items?: components["schemas"]["ExpenseItemInputDto"][];
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly id?: number;
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent
+             * @example 1
+             */
+            readonly employee?: number;
+            /**
+             * @description read-only: ignored when sent (the employee’s payroll currency when the claim was made (else the company currency))
+             * @example EUR
+             */
+            readonly currency?: string;
+            /**
+             * @description read-only: ignored when sent
+             * @enum {string}
+             */
+            readonly status?: "Draft" | "Submitted" | "Approved" | "Rejected" | "Paid" | "Cancelled";
+            /**
+             * @description read-only: ignored when sent (Σ of the items’ amount_converted)
+             * @example 230.77
+             */
+            readonly total?: string;
+            /** @description read-only: ignored when sent (its approval chain once submitted) */
+            readonly approval?: components["schemas"]["ApprovalViewDto"] | (null);
+            /**
+             * Format: int32
+             * @description read-only: ignored when sent (the payroll that paid it)
+             * @example 1
+             */
+            readonly paid_in?: number | null;
+            /** @description read-only: ignored when sent (the reference of a payment outside payroll) */
+            readonly paid_reference?: string | null;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly paid_at?: string | null;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly created_at?: string;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly submitted_at?: string | null;
+            /**
+             * Format: date-time
+             * @description read-only: ignored when sent
+             */
+            readonly decided_at?: string | null;
+        };
+        ExpenseClaimDeletedDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+        };
+        DecisionBodyDto: {
+            comment?: string | null;
+        };
+        PayExpenseClaimDto: {
+            /**
+             * @description how it was paid (a bank transfer’s reference)
+             * @example TRF-2026-12-0042
+             */
+            reference: string;
+        };
         LeaveTypeDto: {
             /**
              * Format: int32
@@ -7843,83 +8355,6 @@ export interface components {
              */
             id: number;
         };
-        SubstitutionDto: {
-            /**
-             * Format: int32
-             * @example 1
-             */
-            approver: number;
-            /**
-             * Format: int32
-             * @description the delegate; null: skipped
-             * @example 1
-             */
-            by: number | null;
-            /**
-             * @description away on approved leave, delegated, decided an earlier step, or left the company (its termination date came)
-             * @enum {string}
-             */
-            reason: "leave" | "delegation" | "decided" | "left";
-        };
-        StepDecisionDto: {
-            /**
-             * Format: int32
-             * @description the employee who decided (null: an Admin without one)
-             * @example 1
-             */
-            by: number | null;
-            /**
-             * Format: int32
-             * @example 1
-             */
-            user: number;
-            /** @enum {string} */
-            decision: "approve" | "reject";
-            /** Format: date-time */
-            at: string;
-            comment: string | null;
-            /** @description an Admin who is not an approver of the step decided it */
-            as_admin: boolean;
-        };
-        ApprovalStepDto: {
-            /**
-             * Format: int32
-             * @example 1
-             */
-            step: number;
-            /** @enum {string} */
-            mode: "any" | "all";
-            /** @description who decides it (employee ids) */
-            approvers: number[];
-            /** @description the Admins decide it too (the role admins, or nobody else was left) */
-            admins: boolean;
-            substitutions: components["schemas"]["SubstitutionDto"][];
-            /** @description supervisors who joined after escalate_after_days */
-            escalated: number[];
-            /**
-             * Format: date-time
-             * @description null: not open yet
-             */
-            opened_at: string | null;
-            decisions: components["schemas"]["StepDecisionDto"][];
-        };
-        ApprovalViewDto: {
-            /**
-             * Format: int32
-             * @description null: no policy applied (one step, any of supervisor and approver1..3)
-             * @example 1
-             */
-            policy: number | null;
-            /** @enum {string} */
-            status: "Pending" | "Approved" | "Rejected" | "Cancelled";
-            /**
-             * Format: int32
-             * @description 1-based
-             * @example 1
-             */
-            current_step: number;
-            steps: components["schemas"]["ApprovalStepDto"][];
-        };
         LeaveRequestDto: {
             /**
              * Format: int32
@@ -7990,9 +8425,6 @@ export interface components {
              * @example 1
              */
             employee?: number;
-        };
-        DecisionBodyDto: {
-            comment?: string | null;
         };
         LeaveTypeBalanceDto: {
             /**
@@ -9576,7 +10008,7 @@ export interface components {
              * @description where its value came from
              * @enum {string}
              */
-            source: "attendance" | "employee" | "leave_ledger" | "leave_requests" | "payrolls" | "time_entries";
+            source: "attendance" | "employee" | "expense_claims" | "leave_ledger" | "leave_requests" | "payrolls" | "time_entries";
             /** @description ids of the source records summed */
             records: number[];
             /** @description the arrears hook: one part per earlier run it recomputed (docs/api/decisions.md §20) */
@@ -9731,7 +10163,7 @@ export interface components {
              * @description a hook: where it reads
              * @enum {string}
              */
-            source?: "attendance" | "employee" | "leave_ledger" | "leave_requests" | "payrolls" | "time_entries";
+            source?: "attendance" | "employee" | "expense_claims" | "leave_ledger" | "leave_requests" | "payrolls" | "time_entries";
             /** @description a hook: ids of the records only the newer run summed */
             added?: number[];
             /** @description a hook: ids of the records only the older run summed */
@@ -10149,7 +10581,6 @@ export interface components {
             payslips: boolean;
             insights: boolean;
             tasks: boolean;
-            /** @description always false: this service has no expenses module */
             expenses: boolean;
         };
         ExtensionDto: {
@@ -10487,7 +10918,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -10504,7 +10935,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -10521,7 +10952,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -10529,7 +10960,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             active?: boolean;
             description?: string | null;
             /**
@@ -10577,7 +11008,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["ChecklistCompletedEvent"] | components["schemas"]["ChecklistItemOverdueEvent"] | components["schemas"]["ChecklistStartedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
+        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["ChecklistCompletedEvent"] | components["schemas"]["ChecklistItemOverdueEvent"] | components["schemas"]["ChecklistStartedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["ExpenseDecidedEvent"] | components["schemas"]["ExpensePaidEvent"] | components["schemas"]["ExpenseSubmittedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
         ImportDto: {
             /**
              * Format: int32
@@ -10893,7 +11324,7 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             title: string;
             body: string;
             /** @description the API path of the record to act on */
@@ -10919,7 +11350,7 @@ export interface components {
         };
         NotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             description: string;
             /** @description e-mails of this kind */
             email: boolean;
@@ -10932,7 +11363,7 @@ export interface components {
         };
         UpdateNotificationPreferenceDto: {
             /** @enum {string} */
-            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+            kind: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
             email?: boolean;
             in_app?: boolean;
             /** @enum {string} */
@@ -11902,6 +12333,54 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["BankFileEventData"];
+        };
+        ExpenseSubmittedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expense.submitted";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        ExpenseDecidedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expense.decided";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        ExpensePaidEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expense.paid";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
         };
         TimesheetSubmittedEvent: {
             /**
@@ -35252,7 +35731,7 @@ export interface operations {
                 /**
                  * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
                  * @example {
-                 *       "applies_to": "leave"
+                 *       "applies_to": "expense"
                  *     }
                  */
                 filters?: {
@@ -35260,7 +35739,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    applies_to?: "leave" | "time";
+                    applies_to?: "expense" | "leave" | "time";
                 };
             };
             header?: never;
@@ -37081,7 +37560,7 @@ export interface operations {
                 /**
                  * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
                  * @example {
-                 *       "kind": "leave"
+                 *       "kind": "expense"
                  *     }
                  */
                 filters?: {
@@ -37089,7 +37568,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "leave" | "time";
+                    kind?: "expense" | "leave" | "time";
                     employee?: number | string;
                 };
             };
@@ -44591,6 +45070,2605 @@ export interface operations {
                      *       "error": {
                      *         "code": "INVALID_STATE",
                      *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listExpenseClaims: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "created_at" | "submitted_at";
+                /**
+                 * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
+                 * @example {
+                 *       "employee": "2,3"
+                 *     }
+                 */
+                filters?: {
+                    employee?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Draft" | "Submitted" | "Approved" | "Rejected" | "Paid" | "Cancelled";
+                    paid_in?: number | string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExpenseClaimDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateExpenseClaimDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDeletedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    submitExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    approveExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecisionBodyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    rejectExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecisionBodyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    cancelExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    payExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayExpenseClaimDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    receiptExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment, with its ETag; Range and If-None-Match as for documents */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Error */
+            416: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "RANGE_NOT_SATISFIABLE",
+                     *         "message": "The range is outside the file"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    putReceiptExpenseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type: send application/json"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listEmployeeExpenseClaims: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                limit?: number;
+                sortOrder?: "ascend" | "descend";
+                /** @description one of the sort fields documented for the endpoint; default id */
+                sortField?: "id" | "created_at" | "submitted_at";
+                /**
+                 * @description filters[field]=value; several values of a field as filters[field]=a,b (any of them; free text: repeat the parameter, filters[name]=a&filters[name]=b); or, as one parameter, a JSON object filters={"field": value} or {"field": [value, ...]}; over these fields
+                 * @example {
+                 *       "employee": "2,3"
+                 *     }
+                 */
+                filters?: {
+                    employee?: number | string;
+                    /**
+                     * @description one value (the server also takes a,b for any of them)
+                     * @enum {string}
+                     */
+                    status?: "Draft" | "Submitted" | "Approved" | "Rejected" | "Paid" | "Cancelled";
+                    paid_in?: number | string;
+                };
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["ExpenseClaimDto"][];
+                        /**
+                         * Format: int32
+                         * @example 1234
+                         */
+                        total: number;
+                        /**
+                         * Format: int32
+                         * @example 1
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @example 50
+                         */
+                        limit: number;
+                        /**
+                         * Format: int32
+                         * @example 2
+                         */
+                        nextPage: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not allowed for the caller, or its temporary password must be changed first (PASSWORD_CHANGE_REQUIRED) */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
                      *       }
                      *     }
                      */
@@ -78720,7 +81798,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
+                    kind?: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted";
                 };
             };
             header?: never;
@@ -80272,7 +83350,7 @@ export interface operations {
                      * @description one value (the server also takes a,b for any of them)
                      * @enum {string}
                      */
-                    kind?: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted" | "digest";
+                    kind?: "approval.approver_left" | "approval.escalated" | "approval.step_decided" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.failed" | "payslip.sent" | "reminder.anniversary" | "reminder.birthday" | "reminder.contract" | "reminder.probation" | "reminder.timesheet" | "task.assigned" | "timesheet.decided" | "timesheet.submitted" | "digest";
                     /** @description the value (for several, repeat the parameter or use the JSON form) */
                     lang?: string;
                 };
