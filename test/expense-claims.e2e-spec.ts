@@ -352,6 +352,36 @@ describe('expense claims', () => {
     expect(Number(await cell(first))).toBeCloseTo(before - 20, 2);
     expect((await complete(first)).status).toBe('Completed');
     expect([(await status(a.id)).status, (await status(b.id)).status]).toEqual(['Paid', 'Cancelled']);
+
+    // The journal debits each claim item's category account, the column's credit account takes the whole.
+    const map = (column: number, debit: string | null, credit: string | null) =>
+      ok('POST', '/payroll_config/accounts', admin, {
+        column,
+        debit_account: debit,
+        credit_account: credit,
+        cost_centre: 'none',
+      });
+    await map(basicCol, '6000', '1740');
+    await map(expensesCol, '6499', '1755');
+    await map(net, null, null);
+    const journal = (await ok('GET', `/payroll_config/payrolls/${first}/journal`, admin)) as {
+      lines: Array<{ account: string; debit: string; credit: string; description: string }>;
+      total_debit: string;
+      total_credit: string;
+    };
+    const claims = (await ok('GET', `/expense-claims?filters[paid_in]=${first}&limit=100`, admin)) as Claim[];
+    const byAccount = new Map<string, number>();
+    for (const x of claims)
+      for (const i of x.items) {
+        const account = i.category === cat.meals ? '6410' : i.category === cat.hotel ? '6420' : '6400';
+        byAccount.set(account, (byAccount.get(account) ?? 0) + Number(i.amount_converted));
+      }
+    const expenseLines = journal.lines.filter((l) => l.description.startsWith('Expenses,'));
+    expect(expenseLines.map((l) => [l.account, Number(l.debit), Number(l.credit)])).toEqual([
+      ...[...byAccount].sort(([x], [y]) => x.localeCompare(y)).map(([account, amount]) => [account, amount, 0]),
+      ['1755', 0, Number(await cell(first))],
+    ]);
+    expect(journal.total_debit).toBe(journal.total_credit);
   });
 
   it('an Admin marks an Approved claim paid outside payroll with its reference; nothing Paid is cancelled', async () => {

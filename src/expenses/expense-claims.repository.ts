@@ -11,6 +11,13 @@ export interface PayableClaim {
   total: string;
 }
 
+/** Ids a statement names at most (an IN list): SQLite's and MariaDB's limits are far above. */
+const CHUNK = 1000;
+
+function* chunks(ids: readonly number[]): Generator<number[]> {
+  for (let i = 0; i < ids.length; i += CHUNK) yield ids.slice(i, i + CHUNK);
+}
+
 /**
  * The claims' SQL (issue 68) beyond one record's reads: items of many claims, what a payroll pays
  * over a period, and the conditional updates that pay a claim once (a payroll's completion) or
@@ -25,16 +32,17 @@ export class ExpenseClaimsRepository {
     return this.ds.getRepository(ExpenseClaim).findOne({ where: { id }, select: { title: true, total: true, currency: true } });
   }
 
-  /** The items of some claims, in their order: claim id → items. */
+  /** The items of some claims, in their order: claim id → items (1 000 claims a query). */
   @RecordSql([1, 2])
   async itemsOf(claimIds: number[], em: EntityManager = this.ds.manager): Promise<Map<number, ExpenseItem[]>> {
     const out = new Map<number, ExpenseItem[]>(claimIds.map((id) => [id, []]));
-    if (!claimIds.length) return out;
-    const items = await em.getRepository(ExpenseItem).find({
-      where: { claimId: In(claimIds) },
-      order: { claimId: 'ASC', position: 'ASC' },
-    });
-    for (const item of items) out.get(item.claimId)?.push(item);
+    for (const ids of chunks(claimIds)) {
+      const items = await em.getRepository(ExpenseItem).find({
+        where: { claimId: In(ids) },
+        order: { claimId: 'ASC', position: 'ASC' },
+      });
+      for (const item of items) out.get(item.claimId)?.push(item);
+    }
     return out;
   }
 
@@ -53,18 +61,21 @@ export class ExpenseClaimsRepository {
   /** The Approved claims of the employees, paid by nobody yet, approved by the company's day `to`: a payroll's expenses. */
   @RecordSql([1, 2], '2026-03-31')
   async payable(employeeIds: number[], to: string): Promise<PayableClaim[]> {
-    if (!employeeIds.length) return [];
-    const rows = await this.ds
-      .getRepository(ExpenseClaim)
-      .createQueryBuilder('c')
-      .select(['c.id', 'c.employeeId', 'c.total'])
-      .where('c.status = :status', { status: 'Approved' })
-      .andWhere('c.approved_on <= :to', { to })
-      .andWhere('c.paid_in IS NULL')
-      .andWhere('c.employee_id IN (:...ids)', { ids: employeeIds })
-      .orderBy('c.id', 'ASC')
-      .getMany();
-    return rows.map((c) => ({ id: c.id, employeeId: c.employeeId, total: c.total }));
+    const out: PayableClaim[] = [];
+    for (const ids of chunks(employeeIds)) {
+      const rows = await this.ds
+        .getRepository(ExpenseClaim)
+        .createQueryBuilder('c')
+        .select(['c.id', 'c.employeeId', 'c.total'])
+        .where('c.status = :status', { status: 'Approved' })
+        .andWhere('c.approved_on <= :to', { to })
+        .andWhere('c.paid_in IS NULL')
+        .andWhere('c.employee_id IN (:...ids)', { ids })
+        .orderBy('c.id', 'ASC')
+        .getMany();
+      for (const c of rows) out.push({ id: c.id, employeeId: c.employeeId, total: c.total });
+    }
+    return out;
   }
 
   /** The claims a payroll paid. */
@@ -80,18 +91,23 @@ export class ExpenseClaimsRepository {
    */
   @RecordSql(SAMPLE_MANAGER, [1, 2], 7, new Date('2026-04-01T10:00:00Z'))
   async markPaid(em: EntityManager, claimIds: number[], payrollId: number, at: Date): Promise<number> {
-    if (!claimIds.length) return 0;
-    const result = await em
-      .getRepository(ExpenseClaim)
-      .update({ id: In(claimIds), status: 'Approved', paidIn: IsNull() }, { status: 'Paid', paidIn: payrollId, paidAt: at });
-    return result.affected ?? 0;
+    let moved = 0;
+    for (const ids of chunks(claimIds)) {
+      const result = await em
+        .getRepository(ExpenseClaim)
+        .update({ id: In(ids), status: 'Approved', paidIn: IsNull() }, { status: 'Paid', paidIn: payrollId, paidAt: at });
+      moved += result.affected ?? 0;
+    }
+    return moved;
   }
 
   /** The claims of `claimIds` that are not Approved and unpaid any more, for the payroll's error. */
   async notPayable(em: EntityManager, claimIds: number[]): Promise<ExpenseClaim[]> {
-    if (!claimIds.length) return [];
-    const found = await em.getRepository(ExpenseClaim).find({ where: { id: In(claimIds) } });
-    return found.filter((c) => c.status !== 'Approved' || c.paidIn !== null);
+    const out: ExpenseClaim[] = [];
+    for (const ids of chunks(claimIds))
+      for (const c of await em.getRepository(ExpenseClaim).find({ where: { id: In(ids) }, order: { id: 'ASC' } }))
+        if (c.status !== 'Approved' || c.paidIn !== null) out.push(c);
+    return out;
   }
 
   /** The payroll's claims are Approved and unpaid again (its payslips were deleted). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { recordAudits } from '../common/audit/audit-log';
+import { Dec } from '../common/money/dec';
 import {
   declarePayrollInput,
   PayrollInputLoader,
@@ -54,6 +55,25 @@ export class ExpensesPayrollInputs implements PayrollInputLoader, PayrollInputSe
       amount: c.total,
       records: [c.id],
     }));
+  }
+
+  /** Each claim's items by their categories' accounts: the journal debits them (the column's credit account takes the whole). */
+  async debitAccounts(records: number[]): Promise<Map<number, Array<{ account: string; amount: string }>>> {
+    const items = await this.repository.itemsOf(records);
+    const categories = await this.repository.categories([...items.values()].flat().map((i) => i.categoryId));
+    const out = new Map<number, Array<{ account: string; amount: string }>>();
+    for (const [claim, rows] of items) {
+      const byAccount = new Map<string, Dec>();
+      for (const item of rows) {
+        const account = categories.get(item.categoryId)?.account;
+        if (account) byAccount.set(account, (byAccount.get(account) ?? new Dec(0)).plus(item.amountConverted));
+      }
+      out.set(
+        claim,
+        [...byAccount].map(([account, amount]) => ({ account, amount: amount.toString() })),
+      );
+    }
+    return out;
   }
 
   async settle(em: EntityManager, payrollId: number, records: number[]): Promise<string | null> {

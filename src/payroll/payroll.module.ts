@@ -36,6 +36,7 @@ import { PayrollRunsService } from './runs/payroll-runs.service';
 import { PayrollRunsRepository } from './runs/payroll-runs.repository';
 import { PayrollRunInputsRepository } from './runs/payroll-run-inputs.repository';
 import { PayrollSettlements } from './runs/payroll-settlements';
+import { JournalSplits } from './books/journal-splits';
 import { PayrollColumnPreviewController, PayrollExplainController } from './explain/payroll-explain.controller';
 import { PayrollPreviewService } from './explain/payroll-preview.service';
 import { PayrollExplainService } from './explain/payroll-explain.service';
@@ -129,6 +130,7 @@ declareExtension({
     PayrollRunsRepository,
     PayrollRunInputsRepository,
     PayrollSettlements,
+    JournalSplits,
     PayrollExplainService,
     PayrollDiffService,
     PayrollPreviewService,

@@ -114,6 +114,12 @@ export interface PayrollInputLoader {
   load(request: PayrollInputRequest): Promise<Iterable<PayrollInputPart>>;
   /** Records paid once: see PayrollInputSettlement. */
   readonly settlement?: PayrollInputSettlement;
+  /**
+   * The accounts its records debit in the journal, when they differ by record (an expense claim's
+   * items by category): record → its amounts by account, in the currency of the record's value.
+   * What a cell holds beyond them debits the column's own account.
+   */
+  debitAccounts?(records: number[]): Promise<Map<number, Array<{ account: string; amount: string }>>>;
 }
 
 /** The loaders, registered by their modules' providers when the application is built. */

@@ -44,6 +44,51 @@ describe('the payroll journal', () => {
     }
   });
 
+  it('debits the accounts a column’s records name, the rest the column’s own, against one credit of the whole', () => {
+    const sums = new Map<number, ColumnSums>([
+      [
+        1,
+        new Map([
+          ['3:EUR', { department: 3, currency: 'EUR', digits: 2, minor: 10_000n }],
+          [':EUR', { department: null, currency: 'EUR', digits: 2, minor: -500n }],
+        ]),
+      ],
+    ]);
+    const postings = new Map<number, ColumnPosting>([[1, { debit: '6499', credit: '1755', costCentre: 'department' }]]);
+    // 60.00 to meals, 30.00 to travel: 10.00 of the cell (an edit) is the column's own; a negative sum is not split.
+    const splits = new Map([
+      [
+        1,
+        new Map([
+          [
+            '3:EUR',
+            new Map([
+              ['6410', 6000n],
+              ['6400', 3000n],
+            ]),
+          ],
+          [':EUR', new Map([['6410', 500n]])],
+        ]),
+      ],
+    ]);
+    const { lines } = journalOf({
+      payrollName: 'P',
+      columns: [{ id: 1, name: 'Expenses' }],
+      postings,
+      sums,
+      departmentNames: new Map([[3, 'Sales']]),
+      splits,
+    });
+    expect(lines.map((l) => [l.cost_centre, l.account, l.debit, l.credit])).toEqual([
+      [null, '1755', '5.00', '0.00'],
+      [null, '6499', '0.00', '5.00'],
+      ['Sales', '6400', '30.00', '0.00'],
+      ['Sales', '6410', '60.00', '0.00'],
+      ['Sales', '6499', '10.00', '0.00'],
+      ['Sales', '1755', '0.00', '100.00'],
+    ]);
+  });
+
   it('names columns with amounts and no mapping, and leaves out zero totals', () => {
     const sums = new Map<number, ColumnSums>([
       [1, new Map([['a', { department: null, currency: 'EUR', digits: 2, minor: 100n }]])],

@@ -21,6 +21,9 @@ export interface JournalLine {
 /** Σ of one column: by cost centre (a department id, or null) and currency, in minor units. */
 export type ColumnSums = Map<string, { department: number | null; currency: string; digits: number; minor: bigint }>;
 
+/** Of a column's sums, the parts that debit other accounts (an expense's category): column → sum key → account → minor units. */
+export type DebitSplits = Map<number, Map<string, Map<string, bigint>>>;
+
 export interface JournalInput {
   payrollName: string;
   /** The payroll's columns in colorder. */
@@ -28,13 +31,17 @@ export interface JournalInput {
   postings: ReadonlyMap<number, ColumnPosting>;
   sums: ReadonlyMap<number, ColumnSums>;
   departmentNames: ReadonlyMap<number, string>;
+  /** Debits of a positive sum that go to other accounts than the column's (JournalSplits); the rest debits the column's. */
+  splits?: DebitSplits;
 }
 
 /**
  * The payroll's journal (issue 46): each mapped column posts its total, per cost centre and
  * currency, as a debit line on its debit account and a credit line of the same amount on its credit
  * account (a negative total the other way round), so the journal balances by construction, line
- * pair by line pair. Employer contributions post like any column. A column mapped to no accounts
+ * pair by line pair. A column whose records name their own debit accounts (`splits`: an expense
+ * claim's categories) debits each of them its part and the column's account the rest, against one
+ * credit line of the whole. Employer contributions post like any column. A column mapped to no accounts
  * (both null) is not posted; a column with a non-zero total and no mapping is answered in
  * `unmapped`, and the caller refuses the journal.
  */
@@ -50,10 +57,13 @@ export function journalOf(input: JournalInput): { lines: JournalLine[]; unmapped
       continue;
     }
     if (posting.debit === null || posting.credit === null) continue;
-    const named = sums.map((s) => ({
-      ...s,
-      centre: s.department === null ? null : (input.departmentNames.get(s.department) ?? `Department ${s.department}`),
-    }));
+    const named = [...(input.sums.get(column.id)?.entries() ?? [])]
+      .filter(([, s]) => s.minor !== 0n)
+      .map(([key, s]) => ({
+        ...s,
+        key,
+        centre: s.department === null ? null : (input.departmentNames.get(s.department) ?? `Department ${s.department}`),
+      }));
     named.sort((a, b) => (a.centre ?? '').localeCompare(b.centre ?? '') || a.currency.localeCompare(b.currency));
     for (const s of named) {
       const amount = fromMinorUnits(s.minor < 0n ? -s.minor : s.minor, s.digits);
@@ -61,7 +71,16 @@ export function journalOf(input: JournalInput): { lines: JournalLine[]; unmapped
       const [debitAccount, creditAccount] = s.minor > 0n ? [posting.debit, posting.credit] : [posting.credit, posting.debit];
       const description = `${column.name}, ${input.payrollName}`;
       const base = { currency: s.currency, cost_centre: s.centre, description };
-      lines.push({ account: debitAccount, debit: amount, credit: zero, ...base });
+      // A positive sum whose records name their accounts debits them, the rest the column's account; one credit line of the whole.
+      const split = s.minor > 0n ? input.splits?.get(column.id)?.get(s.key) : undefined;
+      let rest = s.minor;
+      for (const [account, minor] of [...(split ?? [])].sort(([a], [b]) => a.localeCompare(b))) {
+        if (minor <= 0n || minor > rest) continue;
+        lines.push({ account, debit: fromMinorUnits(minor, s.digits), credit: zero, ...base });
+        rest -= minor;
+      }
+      if (rest !== 0n || !split)
+        lines.push({ account: debitAccount, debit: fromMinorUnits(rest < 0n ? -rest : rest, s.digits), credit: zero, ...base });
       lines.push({ account: creditAccount, debit: zero, credit: amount, ...base });
     }
   }

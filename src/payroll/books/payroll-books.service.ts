@@ -18,6 +18,7 @@ import { JournalDto } from './books.dto';
 import { PayrollAccount } from './books.entities';
 import { BooksRepository } from './books.repository';
 import { ColumnSums, journalOf, journalTotals } from './journal';
+import { JournalSplits } from './journal-splits';
 import { PayrollBooksAccess } from './payroll-books.access';
 
 /** A payroll's cells as the books read them: the employees the caller may see, their currency, department and name. */
@@ -48,6 +49,7 @@ export class PayrollBooksService {
     private readonly grid: PayrollGridService,
     private readonly facts: EmployeeFactsService,
     private readonly reference: ReferenceService,
+    private readonly splits: JournalSplits,
   ) {}
 
   async journal(caller: AuthUser, id: number): Promise<JournalDto> {
@@ -76,12 +78,21 @@ export class PayrollBooksService {
       }
       sums.set(column.id, byCentre);
     }
+    // Columns whose records name their debit accounts (an expense's category), keyed as the sums are.
+    const splits = await this.splits.of(
+      rows.payroll,
+      rows.employees,
+      (column, e) =>
+        `${postings.get(column)?.costCentre === 'department' ? (rows.department.get(e) ?? '') : ''}:${rows.currency.get(e) ?? ''}`,
+      (e) => rows.currency.get(e) ?? '',
+    );
     const { lines, unmapped } = journalOf({
       payrollName: rows.payroll.name,
       columns: rows.columns,
       postings,
       sums,
       departmentNames: rows.departmentNames,
+      splits,
     });
     if (unmapped.length)
       throw new DomainException(
