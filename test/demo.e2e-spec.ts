@@ -37,13 +37,14 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     const documentTypes = await t.app.inject({ method: 'GET', url: '/app/api/document-types', headers: admin });
     expect(documentTypes.json().data.map((d: { name: string }) => d.name)).toEqual([
       'Payslip',
+      'Receipt',
       'Passport',
       'Work permit',
       'Employment contract',
       'Certificate',
     ]);
     // Documents of twelve employees: passports and contracts, a few permits and certificates (and
-    // the payslip PDFs of the completed payroll, below).
+    // the payslip PDFs of the completed payroll, below; the expense claims' receipts in their test).
     const payslipType = documentTypes.json().data[0].id;
     const documents = await t.app.inject({
       method: 'GET',
@@ -51,7 +52,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
         JSON.stringify({
           document_type: documentTypes
             .json()
-            .data.slice(1)
+            .data.slice(2)
             .map((d: { id: number }) => d.id),
         }),
       )}`,
@@ -168,6 +169,15 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       ['Employment contract', 'No expiry'],
       ['Passport', 'Expiring'],
       ...(PDF_SKIP_REASON ? [] : [[expect.stringMatching(/^Payslip Monthly payroll \d{4}-\d{2}$/), 'No expiry']]),
+      // The receipts of its expense claims (issue 68), newest first.
+      ...[
+        'Taxi to the airport, .* Taxi',
+        'Customer visit, New York, .* Flight to New York',
+        'Conference, London, .* Conference hotel, 1 night',
+        'Conference, London, .* Flight to London',
+        'Client workshop, Hamburg, .* Hotel, 2 nights',
+        'Client workshop, Hamburg, .* Train Berlin–Hamburg and back',
+      ].map((name) => [expect.stringMatching(new RegExp(`^Receipt: ${name}$`)), 'No expiry']),
     ]);
     const hr = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=500', headers: await login('hradmin') });
     expect(hr.json().total).toBe(7); // the head of People & Finance and its six accountants
@@ -236,6 +246,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       'arrears',
       'gross',
       'tax',
+      'expenses',
       'net',
     ]);
     // The demo's payroll tests pass against its columns.
@@ -353,17 +364,21 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
         (await t.app.get(DataSource).query<Array<{ id: number }>>('SELECT id FROM employees WHERE employee_id = ?', [code]))[0]
           .id,
       );
-    const [leaver, joiner] = [await idOf('E0040'), await idOf('E0061')];
+    const [leaver, joiner, claimant] = [await idOf('E0040'), await idOf('E0061'), await idOf('E0007')];
     // Payroll on dates (issue 44): a raise from the 22nd, a raise back-dated into the month before
-    // (paid with arrears), a leaver on the 18th (prorated) and a joiner on the 10th.
-    expect([...reasons].sort((a, b) => a[0] - b[0])).toEqual([
-      [firstThree[0], ['leave_ledger']],
-      [firstThree[1], ['salary']],
-      [firstThree[2], ['attendance']],
-      [firstThree[3], ['salary', 'payrolls']],
-      [leaver, ['salary']],
-      [joiner, ['joined']],
-    ]);
+    // (paid with arrears), a leaver on the 18th (prorated) and a joiner on the 10th; and the demo
+    // Employee's expense claims, one paid each month (issue 68).
+    expect([...reasons].sort((a, b) => a[0] - b[0])).toEqual(
+      [
+        [firstThree[0], ['leave_ledger']],
+        [firstThree[1], ['salary']],
+        [firstThree[2], ['attendance']],
+        [firstThree[3], ['salary', 'payrolls']],
+        [claimant, ['expense_claims']],
+        [leaver, ['salary']],
+        [joiner, ['joined']],
+      ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
     const basicColumn = String(all.json().data.columns.find((x: { name: string }) => x.name === 'Basic').id);
     const arrearsColumn = String(all.json().data.columns.find((x: { name: string }) => x.name === 'Arrears').id);
     const rowOf = (id: number) =>
@@ -425,7 +440,8 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     // holiday, a week of leave approved at step 1 and waiting at step 2 in the manager's inbox.
     const api = async (url: string, headers = admin) =>
       (await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers })).json().data;
-    expect((await api('/approval-policies')).map((p: { steps: unknown[] }) => p.steps.length)).toEqual([2]);
+    // Leave of five days or more, and expenses from 1 000 EUR (demo-expenses): two steps each.
+    expect((await api('/approval-policies')).map((p: { steps: unknown[] }) => p.steps.length)).toEqual([2, 2]);
     const managerUser = (await t.app.get(UsersService).findByUsername('manager'))!;
     expect(await api('/approval-delegations')).toEqual([expect.objectContaining({ delegator: managerUser.employeeId })]);
     const managerToken = bearer((await t.app.get(TokenService).issue(managerUser)).access_token);
@@ -546,6 +562,65 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       days: Array<{ calendar: number }>;
     };
     expect(week.days.length).toBeGreaterThan(27);
+  });
+
+  it('has expenses: categories, rates in two currencies, claims in each state, one paid by the Completed payroll (issue 68)', async () => {
+    const tokenOf = async (username: string) =>
+      bearer((await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername(username))!)).access_token);
+    const [admin, manager] = [await tokenOf('admin'), await tokenOf('manager')];
+    const api = async (url: string, token = admin) => {
+      const res = await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: token });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      return res.json().data;
+    };
+    expect(((await api('/expense-categories')) as Array<{ name: string }>).map((x) => x.name).sort()).toEqual([
+      'Accommodation',
+      'Meals',
+      'Travel',
+    ]);
+    expect(new Set(((await api('/exchange-rates?limit=100')) as Array<{ currency: string }>).map((x) => x.currency))).toEqual(
+      new Set(['GBP', 'USD']),
+    );
+    type DemoClaim = {
+      id: number;
+      title: string;
+      status: string;
+      currency: string;
+      paid_in: number | null;
+      paid_reference: string | null;
+    };
+    const claims = (await api('/expense-claims?limit=100&sortField=id&sortOrder=ascend')) as DemoClaim[];
+    expect(claims.map((x) => [x.title, x.status, x.currency])).toEqual([
+      ['Client workshop, Hamburg', 'Paid', 'EUR'],
+      ['Conference, London', 'Approved', 'EUR'],
+      ['Customer visit, New York', 'Submitted', 'EUR'],
+      ['Team dinner', 'Rejected', 'EUR'],
+      ['Taxi to the airport', 'Cancelled', 'EUR'],
+      ['Offsite supplies', 'Draft', 'EUR'],
+      ['Trade fair, Paris', 'Paid', 'GBP'],
+    ]);
+    const payrolls = (await api('/payroll_config/payrolls?limit=10')) as Array<{ id: number; status: string }>;
+    const completed = payrolls.find((p) => p.status === 'Completed')!;
+    expect(claims[0].paid_in).toBe(completed.id);
+    expect(claims[6]).toMatchObject({ paid_in: null, paid_reference: expect.stringMatching(/^TRF-/) });
+    // Each item of a category that requires a receipt has one: a document of type Receipt.
+    const types = (await api('/document-types')) as Array<{ id: number; name: string }>;
+    const receiptType = types.find((x) => x.name === 'Receipt')!.id;
+    const receipts = await t.app.inject({
+      method: 'GET',
+      url: `/app/api/documents?limit=100&filters[document_type]=${receiptType}`,
+      headers: admin,
+    });
+    expect(receipts.json().total).toBe(8);
+    // Last month's payroll (Processed) reads the claim approved last month; the manager's inbox holds the one in dollars.
+    const processed = payrolls.find((p) => p.status === 'Processed')!;
+    const employeeId = ((await api(`/expense-claims/${claims[1].id}`)) as { employee: number }).employee;
+    const columns = (await api('/payroll_config/payroll-columns?limit=100')) as Array<{ id: number; variable: string }>;
+    const column = columns.find((x) => x.variable === 'expenses')!.id;
+    const explained = await api(`/payroll_config/payrolls/${processed.id}/cells/${employeeId}/${column}/explain`);
+    expect(JSON.stringify(explained)).toContain(`"records":[${claims[1].id}]`);
+    const inbox = (await api('/approvals/pending?limit=100', manager)) as Array<{ kind: string; id: number }>;
+    expect(inbox).toContainEqual(expect.objectContaining({ kind: 'expense', id: claims[2].id }));
   });
 
   it('has five custom fields with values: a select in lists, a dated allowance, a personal date a Manager sees as null (issue 66)', async () => {

@@ -395,6 +395,22 @@ describe('expense claims', () => {
     expect((await call('POST', `/expense-claims/${x.id}/pay`, admin, { reference: 'TRF-2' })).statusCode).toBe(409);
   });
 
+  it('gives the worked example of docs/api/expenses.md', async () => {
+    await ok('POST', '/exchange-rates', admin, { currency: 'USD', date: '2026-10-01', rate: '0.9210' });
+    await ok('POST', '/exchange-rates', admin, { currency: 'USD', date: '2026-11-01', rate: '0.9315' });
+    const made = await claim([
+      { category: cat.travel, date: '2026-11-01', description: 'Taxi', amount: '48.30', currency: 'USD' },
+      { category: cat.hotel, date: '2026-10-31', description: 'Hotel', amount: '212.00', currency: 'USD' },
+    ]);
+    expect([made.items.map((i) => [i.rate, i.amount_converted]), made.total]).toEqual([
+      [
+        ['0.9315', '44.99'],
+        ['0.921', '195.25'],
+      ],
+      '240.24',
+    ]);
+  });
+
   it('GET /meta/mobile-modules answers expenses: true', async () => {
     expect((await ok('GET', '/meta/mobile-modules', employee)).expenses).toBe(true);
   });

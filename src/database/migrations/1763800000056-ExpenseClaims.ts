@@ -86,6 +86,7 @@ export class ExpenseClaims1763800000056 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('expense_items');
     await q.dropTable('expense_claims');
-    await q.query(`DELETE FROM document_types WHERE code = 'receipt'`);
+    // The receipts stay documents: their type becomes an Admin's (up takes it back by its name).
+    await q.query(`UPDATE document_types SET code = NULL WHERE code = 'receipt'`);
   }
 }

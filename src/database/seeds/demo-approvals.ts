@@ -35,7 +35,7 @@ const day = (d: Date, plus = 0) => new Date(d.getTime() + plus * 86_400_000).toI
  */
 export async function seedDemoApprovals(app: INestApplicationContext, users: { admin: User; manager: User }): Promise<void> {
   const ds = app.get(DataSource);
-  if (await ds.getRepository(ApprovalPolicy).exists()) return;
+  if (await ds.getRepository(ApprovalPolicy).exists({ where: { appliesTo: 'leave' } })) return;
   await chainsOfSeededRequests(app);
   const code = async (c: string) => (await ds.getRepository(Employee).findOneOrFail({ where: { employeeId: c } })).id;
   const department = async (name: string) => (await ds.getRepository(Department).findOneOrFail({ where: { name } })).id;

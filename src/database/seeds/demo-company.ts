@@ -11,6 +11,7 @@ import { seedDemoLeaveAndTimesheets } from './demo-leave-timesheets';
 import { LeaveAccrualsService } from '../../leave/ledger/leave-accruals.service';
 import { seedDemoPayroll, seedDemoPayrollRuns } from './demo-payroll';
 import { seedDemoHistory } from './demo-history';
+import { seedDemoExpenses } from './demo-expenses';
 import { seedDemoCalendars } from './demo-calendars';
 import { seedDemoCustomFields } from './demo-custom-fields';
 
@@ -151,6 +152,7 @@ export async function seedDemoCompany(app: INestApplicationContext, actor: AuthU
   const pay = await seedDemoPayroll(app, actor);
   if (pay) await seedDemoHistory(app, actor, pay);
   await seedDemoCalendars(app, actor);
+  if (pay) await seedDemoExpenses(app, actor); // before the runs: the month before last pays its claims
   await seedDemoPayrollRuns(app, actor, app.get(CompanyClock).now());
   // After the history: each month's accrual by the department, status and grade of its day.
   await app.get(LeaveAccrualsService).accrue(undefined, true); // the accruals of every year up to the company's day

@@ -112,7 +112,9 @@ export async function seedDemoPayroll(app: INestApplicationContext, actor: AuthU
     ],
   });
   await column('Income tax', 'tax', { script: 'bracket("income_tax", gross)' });
-  await column('Net pay', 'net', { script: 'gross - tax' });
+  // Approved expense claims (issue 68): paid with the net pay, untaxed; the payroll that completes pays each once.
+  await column('Expenses', 'expenses', { calculation_hook: 'expenses' });
+  await column('Net pay', 'net', { script: 'gross - tax + expenses' });
   // Payroll tests pin what the columns give three representative employees (computed by hand).
   const tests = app.get(PayrollTestsService).tests;
   const pin = (name: string, salary: Record<number, string>, hooks: Record<string, string>, expected: Record<string, string>) =>
