@@ -42,6 +42,7 @@ describe('payroll configuration (/payroll_config)', () => {
       'overtime_hours',
       'approved_timesheet_hours',
       'approved_leave_days',
+      'expenses',
       'leave_encashment_days',
       'arrears',
       'employee_field',

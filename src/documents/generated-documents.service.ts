@@ -70,7 +70,7 @@ export class GeneratedDocumentsService implements OnModuleInit {
   }
 
   /**
-   * An upload another module keeps as a document of the employee (an expense claim's receipt): the
+   * An upload another module keeps as a document of the employee (a receipt of a claim): the
    * multipart `file` part streamed into the store within `limits` (its kind decided by its bytes:
    * 413 too large, 415 not of `allowedTypes`), then a document of the service's own type `typeCode`
    * named `name`, uploaded by `uploadedBy`; `link` runs in the document's transaction. The caller

@@ -25,14 +25,8 @@ import { ExpensesSetupService } from './expenses-setup.service';
 import { convert } from './exchange-rates';
 import './expenses.events';
 
-/** The events an action records: a submission, a decision (a cancellation too), a payment. */
-const EVENT_OF: Partial<Record<ExpenseClaimAction, 'expense.submitted' | 'expense.decided' | 'expense.paid'>> = {
-  submit: 'expense.submitted',
-  approve: 'expense.decided',
-  reject: 'expense.decided',
-  cancel: 'expense.decided',
-  pay: 'expense.paid',
-};
+/** The events a claim's moves record: a submission, a decision (a cancellation too), a payment. */
+type ClaimEvent = 'expense.submitted' | 'expense.decided' | 'expense.paid';
 
 /** What an approver's inbox says of a claim: "Expense claim: Customer visit, Lyon (230.77 EUR)". */
 const summaryOf = (c: ExpenseClaim) => `Expense claim: ${c.title} (${shown(c.total, c.currency)} ${c.currency})`;
@@ -133,7 +127,13 @@ export class ExpenseClaimsService {
     const today = await this.clock.today();
     const amount = convert(claim.total, await this.setup.rateOn(claim.currency, company, today), company);
     const after = await withEmployeeLock(this.ds, claim.employeeId, async (em) => {
-      const moved = await this.move(em, claim, 'submit', { submittedAt: this.clock.now(), decidedAt: null, approvedOn: null });
+      const moved = await this.move(
+        em,
+        claim,
+        'submit',
+        { submittedAt: this.clock.now(), decidedAt: null, approvedOn: null },
+        { event: 'expense.submitted' },
+      );
       await this.approvals.start(em, {
         kind: 'expense',
         requestId: id,
@@ -167,10 +167,8 @@ export class ExpenseClaimsService {
       });
       if (chain === 'Pending') return current;
       const now = this.clock.now();
-      return this.move(em, current, action, {
-        decidedAt: now,
-        approvedOn: to === 'Approved' ? await this.clock.today(now) : null,
-      });
+      const decided = { decidedAt: now, approvedOn: to === 'Approved' ? await this.clock.today(now) : null };
+      return this.move(em, current, action, decided, { event: 'expense.decided' });
     });
     return this.reader.view(after);
   }
@@ -181,7 +179,7 @@ export class ExpenseClaimsService {
     const after = await withEmployeeLock(this.ds, claim.employeeId, async (em) => {
       const current = await em.getRepository(ExpenseClaim).findOneByOrFail({ id });
       await this.approvals.cancel(em, 'expense', id);
-      return this.move(em, current, 'cancel');
+      return this.move(em, current, 'cancel', {}, { event: 'expense.decided' });
     });
     return this.reader.view(after);
   }
@@ -193,7 +191,7 @@ export class ExpenseClaimsService {
       throw new DomainException('FORBIDDEN', 'Only an Admin of the employee marks its claims paid');
     const after = await withEmployeeLock(this.ds, claim.employeeId, async (em) => {
       const current = await em.getRepository(ExpenseClaim).findOneByOrFail({ id });
-      return this.move(em, current, 'pay', { paidReference: dto.reference, paidAt: this.clock.now() });
+      return this.move(em, current, 'pay', { paidReference: dto.reference, paidAt: this.clock.now() }, { event: 'expense.paid' });
     });
     return this.reader.view(after);
   }
@@ -251,7 +249,8 @@ export class ExpenseClaimsService {
     em: EntityManager,
     claim: ExpenseClaim,
     action: ExpenseClaimAction,
-    set: Partial<ExpenseClaim> = {},
+    set: Partial<ExpenseClaim>,
+    recorded: { event: ClaimEvent },
   ): Promise<ExpenseClaim> {
     EXPENSE_CLAIM_STATES.assert(action, claim.status);
     const repo = em.getRepository(ExpenseClaim);
@@ -261,7 +260,7 @@ export class ExpenseClaimsService {
     await recordAudit(em, {
       action,
       resource: 'expense-claims',
-      event: EVENT_OF[action],
+      event: recorded.event,
       resourceId: claim.id,
       employee: claim.employeeId,
       before: claimFacts(claim),

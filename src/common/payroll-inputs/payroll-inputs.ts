@@ -93,7 +93,7 @@ export interface PayrollInputRequest {
 }
 
 /**
- * An input whose records are paid once (expense claims): payroll tells its module which records a
+ * An input whose records are paid once (reimbursements): payroll tells its module which records a
  * payroll paid when it completes, and that they are unpaid when its payslips are deleted, each in
  * payroll's own transaction, so that a record is paid by one payroll or none.
  */
@@ -115,7 +115,7 @@ export interface PayrollInputLoader {
   /** Records paid once: see PayrollInputSettlement. */
   readonly settlement?: PayrollInputSettlement;
   /**
-   * The accounts its records debit in the journal, when they differ by record (an expense claim's
+   * The accounts its records debit in the journal, when they differ by record (a reimbursement's
    * items by category): record → its amounts by account, in the currency of the record's value.
    * What a cell holds beyond them debits the column's own account.
    */

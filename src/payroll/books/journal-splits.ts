@@ -8,7 +8,7 @@ import type { DebitSplits } from './journal';
 
 /**
  * The journal's debits of a column split by the accounts its input's records name (common/
- * payroll-inputs `debitAccounts`: an expense claim's categories): column → cost-centre key → account
+ * payroll-inputs `debitAccounts`: the categories of a module's records): column → cost-centre key → account
  * → minor units, from the records the payroll's revision read. Payroll names no module here.
  */
 @Injectable()

@@ -73,7 +73,7 @@ describe('the payroll journal', () => {
     ]);
     const { lines } = journalOf({
       payrollName: 'P',
-      columns: [{ id: 1, name: 'Expenses' }],
+      columns: [{ id: 1, name: 'Reimbursements' }],
       postings,
       sums,
       departmentNames: new Map([[3, 'Sales']]),

@@ -21,7 +21,7 @@ export interface JournalLine {
 /** Σ of one column: by cost centre (a department id, or null) and currency, in minor units. */
 export type ColumnSums = Map<string, { department: number | null; currency: string; digits: number; minor: bigint }>;
 
-/** Of a column's sums, the parts that debit other accounts (an expense's category): column → sum key → account → minor units. */
+/** Of a column's sums, the parts that debit other accounts (a record's category): column → sum key → account → minor units. */
 export type DebitSplits = Map<number, Map<string, Map<string, bigint>>>;
 
 export interface JournalInput {
@@ -39,8 +39,8 @@ export interface JournalInput {
  * The payroll's journal (issue 46): each mapped column posts its total, per cost centre and
  * currency, as a debit line on its debit account and a credit line of the same amount on its credit
  * account (a negative total the other way round), so the journal balances by construction, line
- * pair by line pair. A column whose records name their own debit accounts (`splits`: an expense
- * claim's categories) debits each of them its part and the column's account the rest, against one
+ * pair by line pair. A column whose records name their own debit accounts (`splits`: the
+ * categories of reimbursed records) debits each of them its part and the column's account the rest, against one
  * credit line of the whole. Employer contributions post like any column. A column mapped to no accounts
  * (both null) is not posted; a column with a non-zero total and no mapping is answered in
  * `unmapped`, and the caller refuses the journal.

@@ -78,7 +78,7 @@ export class PayrollBooksService {
       }
       sums.set(column.id, byCentre);
     }
-    // Columns whose records name their debit accounts (an expense's category), keyed as the sums are.
+    // Columns whose records name their debit accounts (a record's category), keyed as the sums are.
     const splits = await this.splits.of(
       rows.payroll,
       rows.employees,

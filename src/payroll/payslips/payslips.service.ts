@@ -170,7 +170,7 @@ export class PayslipsService implements OnModuleInit {
         return;
       }
       await transaction(this.dataSource, async (em) => {
-        // What it paid once (expense claims) is its, or it does not complete (PayrollSettlements).
+        // What it paid once (the records a payroll input settles) is its, or it does not complete (PayrollSettlements).
         const refused = await this.settlements.settle(em, payroll);
         if (refused) throw new SettlementRefused(refused);
         const moved = await PAYROLL_STATES.move(em, Payroll, { id: payrollId }, 'complete', {
