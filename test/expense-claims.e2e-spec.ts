@@ -261,6 +261,21 @@ describe('expense claims', () => {
     const corrected = (await ok('PUT', `/expense-claims/${large.id}`, employee, { title: 'Hotel, with receipt' })) as Claim;
     expect(corrected.status).toBe('Draft');
     await ok('POST', `/expense-claims/${larger.id}/cancel`, employee);
+    // A delegation replaces the supervisor on its days, as for leave.
+    const today = new Date().toISOString().slice(0, 10);
+    const delegation = (await ok('POST', '/approval-delegations', manager, {
+      delegate: c.emp.report2,
+      date_start: today,
+      date_end: today,
+    })) as { id: number };
+    const delegated = await claim([{ category: cat.hotel, date: '2026-02-03', description: 'Hotel', amount: '80.00' }]);
+    const submitted = (await ok('POST', `/expense-claims/${delegated.id}/submit`, employee)) as Claim;
+    expect(submitted.approval?.steps[0]).toMatchObject({
+      approvers: [c.emp.report2],
+      substitutions: [{ approver: c.emp.manager, by: c.emp.report2, reason: 'delegation' }],
+    });
+    await ok('DELETE', `/approval-delegations/${delegation.id}`, manager);
+    await ok('POST', `/expense-claims/${delegated.id}/cancel`, employee);
     expect((await call('POST', `/expense-claims/${larger.id}/approve`, admin)).statusCode).toBe(409);
   });
 
