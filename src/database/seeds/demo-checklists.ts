@@ -5,6 +5,7 @@ import { ChecklistTemplatesService } from '../../checklists/checklist-templates.
 import { Checklist, ChecklistItem, ChecklistTemplate } from '../../checklists/entities/checklist.entities';
 import { AuthUser } from '../../common/auth/auth-user';
 import { transaction } from '../../common/database/transaction';
+import { isUniqueViolation } from '../../common/errors/db-errors';
 import { CompanyClock } from '../../common/time/company-clock';
 import { addDays } from '../../common/time/days';
 import { DocumentType } from '../../documents/entities/document-type.entity';
@@ -83,10 +84,19 @@ export async function seedDemoChecklists(app: INestApplicationContext, actor: Au
   }
   const leaver = await employees.findOneBy({ employeeId: DEMO_LEAVER });
   const starter = app.get(ChecklistStarter);
-  await transaction(ds, async (em) => {
-    await starter.start(em, joiner.id, 'hire', 'hire', joined);
-    if (leaver?.terminationDate) await starter.start(em, leaver.id, 'termination', 'termination', leaver.terminationDate);
-  });
+  // The outbox relay may start the joiner's onboarding meanwhile (its employee.created, with jobs on
+  // Redis): a second attempt finds it started and starts nothing twice.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transaction(ds, async (em) => {
+        await starter.start(em, joiner.id, 'hire', 'hire', joined);
+        if (leaver?.terminationDate) await starter.start(em, leaver.id, 'termination', 'termination', leaver.terminationDate);
+      });
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !isUniqueViolation(err)) throw err;
+    }
+  }
   // Half done: what was due before the first day but the accounts.
   const onboarding = await ds.getRepository(Checklist).findOneByOrFail({ employeeId: joiner.id, origin: 'hire' });
   const items = await ds.getRepository(ChecklistItem).find({ where: { checklistId: onboarding.id }, order: { position: 'ASC' } });
