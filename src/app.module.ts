@@ -9,6 +9,8 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ImportKindsModule } from './common/import/import-kinds.module';
 import { PayrollInputsModule } from './common/payroll-inputs/payroll-inputs.module';
+import { PersonalDataModule } from './common/privacy/personal-data.module';
+import { PrivacyModule } from './privacy/privacy.module';
 import { ClockModule } from './common/time/company-clock';
 import { StorageModule } from './common/storage/storage.module';
 import { ImportsModule } from './imports/imports.module';
@@ -61,6 +63,7 @@ export class AppModule {
         ImportKindsModule,
         DocumentPatchesModule,
         PayrollInputsModule,
+        PersonalDataModule,
         ClockModule,
         StorageModule,
         SettingsModule,
@@ -78,6 +81,7 @@ export class AppModule {
         CustomFieldsModule,
         ChecklistsModule,
         ExpensesModule,
+        PrivacyModule,
         LeaveModule,
         TimesheetsModule,
         PayrollModule,

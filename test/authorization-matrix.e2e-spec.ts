@@ -54,6 +54,8 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   // Employees: only Admin creates and deletes; the rest is scoped by record.
   [/POST/, /^\/employees$/, ADMIN],
   [/DELETE/, /^\/employees\/:id$/, ADMIN],
+  // Privacy (issue 69): anonymising a leaver is the Admin's.
+  [/POST/, /^\/employees\/:id\/anonymise$/, ADMIN],
   [/GET/, /^\/employees\/:id\/salary$/, ADMINS],
   [/PUT/, /^\/employees\/:id\/salary$/, ADMINS],
   [/GET|PUT/, /^\/employees(\/me|\/:id)?$/, ANY],

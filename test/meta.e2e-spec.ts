@@ -82,6 +82,7 @@ describe('meta: reference lists and what the service offers', () => {
       'leave',
       'notifications',
       'payroll',
+      'privacy',
       'scim',
       'tasks',
       'timesheets',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditPersonalData } from './audit.personal-data';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -15,7 +16,7 @@ declareExtension({ code: 'audit', label: 'Audit log', features: ['audit-log'] })
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEntry]), EmployeesModule],
   controllers: [AuditController],
-  providers: [AuditService],
+  providers: [AuditService, AuditPersonalData],
   exports: [AuditService],
 })
 export class AuditModule {}

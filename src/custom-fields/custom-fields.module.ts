@@ -1,3 +1,4 @@
+import { CustomFieldsPersonalData } from './custom-fields.personal-data';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { declareExtension } from '../common/meta/extensions';
@@ -49,6 +50,7 @@ declareDatedProperty(PROPERTY, {
   imports: [TypeOrmModule.forFeature([CustomField, CustomFieldValue]), EmployeesModule],
   controllers: [CustomFieldsController],
   providers: [
+    CustomFieldsPersonalData,
     CustomFieldsService,
     CustomFieldsRepository,
     CustomFieldDefinitions,

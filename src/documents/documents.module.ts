@@ -1,3 +1,4 @@
+import { DocumentsPersonalData } from './documents.personal-data';
 import './documents.config';
 import { DocumentsReactions } from './documents.reactions';
 import { declareApiTag } from '../common/openapi/api-tags';
@@ -38,6 +39,7 @@ declareExtension({
   ],
   controllers: [...DOCUMENT_CONTROLLERS, EmployeeDocumentsController, DocumentsController],
   providers: [
+    DocumentsPersonalData,
     DocumentsReactions,
     DocumentTypesService,
     DocumentsService,

@@ -1,3 +1,6 @@
+import { BankAccountsPersonalData } from './bank-accounts/bank-accounts.personal-data';
+import { EmploymentHistoryPersonalData } from './history/employment-history.personal-data';
+import { EmployeesPersonalData } from './employees.personal-data';
 import { declareMobileModule } from '../settings/settings.registry';
 import { SettingsModule } from '../settings/settings.module';
 import { declareApiTag } from '../common/openapi/api-tags';
@@ -77,6 +80,9 @@ declareExtension({
     ...EMPLOYEE_ITEM_CONTROLLERS,
   ],
   providers: [
+    EmployeesPersonalData,
+    EmploymentHistoryPersonalData,
+    BankAccountsPersonalData,
     EmployeesReminders,
     EmployeesService,
     EmployeeFactsService,

@@ -1,4 +1,5 @@
 import { MailerModule } from '@nestjs-modules/mailer';
+import { MailPersonalData } from './outbox/outgoing-mail.personal-data';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/config';
@@ -39,7 +40,7 @@ export class MailModule {
             ]
           : []),
       ],
-      providers: [MailService, MailOutbox, OutgoingMailRepository],
+      providers: [MailService, MailOutbox, OutgoingMailRepository, MailPersonalData],
       exports: [MailService, MailOutbox],
     };
   }

@@ -1,4 +1,5 @@
 import './notifications.config';
+import { NotificationsPersonalData } from './notifications.personal-data';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -53,6 +54,7 @@ declareExtension({ code: 'notifications', label: 'Notifications', features: ['fe
   ],
   controllers: [NotificationsController, NotificationTemplatesController],
   providers: [
+    NotificationsPersonalData,
     NotificationsRepository,
     NotificationsService,
     PreferencesService,

@@ -36,6 +36,7 @@ import { PayrollRunsService } from './runs/payroll-runs.service';
 import { PayrollRunsRepository } from './runs/payroll-runs.repository';
 import { PayrollRunInputsRepository } from './runs/payroll-run-inputs.repository';
 import { PayrollSettlements } from './runs/payroll-settlements';
+import { PayslipsPersonalData } from './payslips/payslips.personal-data';
 import { JournalSplits } from './books/journal-splits';
 import { PayrollColumnPreviewController, PayrollExplainController } from './explain/payroll-explain.controller';
 import { PayrollPreviewService } from './explain/payroll-preview.service';
@@ -130,6 +131,7 @@ declareExtension({
     PayrollRunsRepository,
     PayrollRunInputsRepository,
     PayrollSettlements,
+    PayslipsPersonalData,
     JournalSplits,
     PayrollExplainService,
     PayrollDiffService,

@@ -1,4 +1,5 @@
 import { declareMobileModule } from '../settings/settings.registry';
+import { TasksPersonalData } from './tasks.personal-data';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -19,7 +20,7 @@ declareExtension({ code: 'tasks', label: 'Tasks', features: ['task-list'] });
 @Module({
   imports: [TypeOrmModule.forFeature([Task]), UsersModule],
   controllers: [TasksController],
-  providers: [TasksService, TasksSubscriber, TasksReactions],
+  providers: [TasksService, TasksSubscriber, TasksReactions, TasksPersonalData],
   exports: [TasksService],
 })
 export class TasksModule {}

@@ -1,3 +1,4 @@
+import { UsersPersonalData } from './users.personal-data';
 import { Module } from '@nestjs/common';
 import { declareApiTag } from '../common/openapi/api-tags';
 import { declareExtension } from '../common/meta/extensions';
@@ -26,6 +27,7 @@ declareExtension({ code: 'users', label: 'Users', features: ['user-accounts', 'u
   imports: [AuthModule, EmployeesModule, ReferenceModule, SettingsModule, TypeOrmModule.forFeature([User, UserDepartment])],
   controllers: [UsersController, EmployeeUserController],
   providers: [
+    UsersPersonalData,
     UsersService,
     UserAccountsService,
     UserProvisioningService,

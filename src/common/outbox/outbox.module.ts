@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboxRelay } from './outbox-relay';
+import { OutboxPersonalData } from './outbox.personal-data';
 import { OutboxCursor, OutboxEvent } from './outbox.entities';
 import { OutboxRepository } from './outbox.repository';
 import { Reactions, Reminders } from './reactions';
@@ -13,7 +14,7 @@ import { FeedReadRules } from './feed-read-rules';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent, OutboxCursor])],
-  providers: [OutboxRepository, OutboxRelay, Reactions, Reminders, FeedReadRules],
+  providers: [OutboxRepository, OutboxRelay, Reactions, Reminders, FeedReadRules, OutboxPersonalData],
   exports: [OutboxRelay, OutboxRepository, Reactions, Reminders, FeedReadRules],
 })
 export class OutboxModule {}

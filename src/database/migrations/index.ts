@@ -49,6 +49,7 @@ import { CustomFieldValuesByEmployee1763800000053 } from './1763800000053-Custom
 import { Checklists1763800000054 } from './1763800000054-Checklists';
 import { ExpenseSetup1763800000055 } from './1763800000055-ExpenseSetup';
 import { ExpenseClaims1763800000056 } from './1763800000056-ExpenseClaims';
+import { Privacy1763800000057 } from './1763800000057-Privacy';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -115,4 +116,5 @@ export const MIGRATIONS = [
   Checklists1763800000054,
   ExpenseSetup1763800000055,
   ExpenseClaims1763800000056,
+  Privacy1763800000057,
 ];

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { CustomField } from './entities/custom-field.entity';
+import { CustomFieldValue } from './values/custom-field-value.entity';
+
+/**
+ * Personal custom fields (issue 69): the values of fields marked `pii` are the person's. The
+ * anonymisation deletes the employee's values of them; their keys are personal wherever the
+ * employee's audit entries, events and dated history carry them.
+ */
+@Injectable()
+export class CustomFieldsPersonalData {
+  constructor(registry: PersonalData) {
+    registry.register({
+      name: 'custom-fields',
+      order: 40,
+      keys: async (em) => (await this.personal(em)).map((f) => f.key),
+      values: async (em, employeeId) => {
+        const ids = (await this.personal(em)).map((f) => f.id);
+        if (!ids.length) return [];
+        return (await em.getRepository(CustomFieldValue).findBy({ employeeId, fieldId: In(ids) })).map((v) => v.text);
+      },
+      anonymise: (em, subject) => this.anonymise(em, subject),
+    });
+  }
+
+  private personal(em: EntityManager): Promise<CustomField[]> {
+    return em.getRepository(CustomField).find({ where: { pii: true }, select: { id: true, key: true } });
+  }
+
+  private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {
+    const ids = (await this.personal(em)).map((f) => f.id);
+    if (ids.length) await em.getRepository(CustomFieldValue).delete({ employeeId: subject.employeeId, fieldId: In(ids) });
+  }
+}

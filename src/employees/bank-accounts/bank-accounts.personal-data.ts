@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { PersonalData } from '../../common/privacy/personal-data';
+import { EmployeeBankAccount } from './bank-account.entity';
+
+/**
+ * A person's bank accounts (issue 69): IBANs and holder names are personal; the anonymisation
+ * deletes them. The bank files already made keep what they paid (docs/api/privacy.md).
+ */
+@Injectable()
+export class BankAccountsPersonalData {
+  constructor(registry: PersonalData) {
+    registry.register(
+      {
+        name: 'bank-accounts',
+        order: 15,
+        values: async (em, employeeId) =>
+          (await em.getRepository(EmployeeBankAccount).findBy({ employeeId })).flatMap((a) => [a.iban, a.holderName]),
+        anonymise: async (em, subject) => {
+          await em.getRepository(EmployeeBankAccount).delete({ employeeId: subject.employeeId });
+        },
+      },
+      ['iban', 'bic', 'holder_name', 'iban_masked'],
+    );
+  }
+}
