@@ -109,14 +109,17 @@ describe('privacy: anonymising a leaver', () => {
       'zvorpeltine',
     ];
     const scan = async () => {
+      const sqlite = ds.options.type === 'better-sqlite3';
       const tables = (
         await ds.query<Array<{ name: string }>>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'employees_search%'",
+          sqlite
+            ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'employees_search%'"
+            : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
         )
       ).map((r) => r.name);
       const found: string[] = [];
       for (const table of tables) {
-        const text = JSON.stringify(await ds.query(`SELECT * FROM "${table}"`));
+        const text = JSON.stringify(await ds.query(sqlite ? `SELECT * FROM "${table}"` : `SELECT * FROM \`${table}\``));
         for (const n of needles) if (text.includes(n)) found.push(`${table}: ${n}`);
       }
       return found;

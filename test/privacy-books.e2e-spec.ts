@@ -1,0 +1,93 @@
+import { DataSource } from 'typeorm';
+import { createDemoApp, DemoApp } from './helpers/demo-app';
+import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
+import { apiCaller, bearer } from './helpers/test-app';
+
+const INSIGHTS = [
+  'headcount',
+  'turnover',
+  'leave-summary',
+  'leave-type-distribution',
+  'leave-by-department',
+  'attendance-summary',
+  'timesheet-summary',
+];
+
+/**
+ * The books stay whole (issue 69, item 4): over the demo company, every payroll grid, payslip,
+ * journal and bank-file total, insight and leave total is the same number after anonymising a
+ * third of its leavers as before. Names may change; numbers may not.
+ */
+describeIf(LONG, NEEDS_LONG)('privacy: the books stay whole after anonymising leavers', () => {
+  let t: DemoApp;
+  beforeAll(async () => (t = await createDemoApp()));
+  afterAll(() => t.close());
+
+  it('gives the same numbers after anonymising a third of the demo’s leavers', async () => {
+    const { accessToken } = t.demo;
+    const call = apiCaller(t.app);
+    const get = async (url: string) => {
+      const res = await call('GET', url, accessToken);
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      return res.json();
+    };
+    const payrolls = (await get('/payroll_config/payrolls?limit=100')).data as Array<{ id: number; status: string }>;
+    const completed = payrolls.filter((p) => p.status === 'Completed');
+    expect(completed.length).toBeGreaterThan(0);
+    // A bank file of the Completed payroll, made before (its total is what it paid).
+    await call('PUT', '/settings', accessToken, { name: 'Company IBAN', value: 'NL91ABNA0417164300' });
+    for (const p of completed) {
+      const made = await call('POST', `/payroll_config/payrolls/${p.id}/bank-files`, accessToken, { skip_missing: true });
+      expect([p.id, made.statusCode]).toEqual([p.id, 201]);
+    }
+
+    /** Every number the books hold, without the names that may change. */
+    const numbers = async () => {
+      const out: Record<string, unknown> = {};
+      for (const p of payrolls) {
+        const grid = (await get(`/payroll_config/payrolls/${p.id}/data?limit=500`)).data as {
+          rows: Array<{ employee: { id: number }; values: Record<string, string | null> }>;
+        };
+        out[`grid ${p.id}`] = grid.rows.map((r) => [r.employee.id, r.values]);
+        out[`payslips ${p.id}`] = (
+          (await get(`/payroll_config/payrolls/${p.id}/payslips?limit=500`)).data as Array<{ employee: number }>
+        ).map((s) => s.employee);
+      }
+      for (const p of completed) {
+        const journal = (await get(`/payroll_config/payrolls/${p.id}/journal`)).data as {
+          lines: Array<{ account: string; debit: string; credit: string; cost_centre: string | null }>;
+          total_debit: string;
+        };
+        out[`journal ${p.id}`] = [journal.total_debit, journal.lines.map((l) => [l.account, l.debit, l.credit, l.cost_centre])];
+        out[`bank files ${p.id}`] = (
+          (await get(`/payroll_config/payrolls/${p.id}/bank-files`)).data as Array<{ total: string; transactions: number }>
+        ).map((f) => [f.total, f.transactions]);
+      }
+      for (const insight of INSIGHTS) out[insight] = (await get(`/insights/${insight}/1year`)).data;
+      const employees = (await get('/employees?limit=500')).data as Array<{ id: number }>;
+      for (const e of employees) out[`leave ${e.id}`] = (await get(`/employees/${e.id}/leaves/summary`)).data;
+      return out;
+    };
+
+    const before = await numbers();
+    const ds = t.app.get(DataSource);
+    const leavers = (
+      await ds.query<Array<{ id: number }>>("SELECT id FROM employees WHERE status = 'Terminated' ORDER BY id")
+    ).map((r) => Number(r.id));
+    expect(leavers.length).toBeGreaterThan(0);
+    const chosen = leavers.filter((_, i) => i % 3 === 0);
+    // Some of them were paid by the payrolls: their rows are part of what must not move.
+    const paid = chosen.filter((id) =>
+      Object.entries(before).some(([k, v]) => k.startsWith('grid ') && (v as Array<[number]>).some(([e]) => e === id)),
+    );
+    expect(paid.length).toBeGreaterThan(0);
+    for (const id of chosen) {
+      const res = await t.app.inject({ method: 'POST', url: `/app/api/employees/${id}/anonymise`, headers: bearer(accessToken) });
+      expect([id, res.statusCode]).toEqual([id, 200]);
+    }
+    const after = await numbers();
+    expect(after).toEqual(before);
+    // And they are anonymised.
+    for (const id of chosen) expect((await get(`/employees/${id}`)).data.first_name).toBe('Former employee');
+  }, 180_000);
+});
