@@ -54,7 +54,13 @@ describe('employees', () => {
       });
       const created = await call('POST', '/employees', admin, body);
       expect(created.statusCode).toBe(200);
-      const expected = { ...body, nationality: 'German', termination_date: null, custom_fields: {} };
+      const expected = {
+        ...body,
+        nationality: 'German',
+        termination_date: null,
+        custom_fields: {},
+        privacy: { legal_hold: false, anonymised_at: null },
+      };
       expect(created.json().data).toEqual({ id: expect.any(Number), ...expected });
       const got = await call('GET', `/employees/${created.json().data.id}`, admin);
       expect(got.json().data).toEqual(created.json().data);

@@ -185,4 +185,49 @@ describe('privacy: anonymising a leaver', () => {
     await until(() => Promise.resolve(holding().length === 0), 10_000).catch(() => undefined);
     expect(holding()).toEqual([]);
   });
+
+  it('a legal hold, set by an Admin on the employee, blocks anonymisation; the privacy property reads back and round-trips', async () => {
+    const id = (await ok('POST', '/employees', admin, employeeBody({ department: c.departments.platform }))).id as number;
+    const fresh = await ok('GET', `/employees/${id}`, admin);
+    expect(fresh.privacy).toEqual({ legal_hold: false, anonymised_at: null });
+    // Only an Admin sets it (a Restricted Admin in scope: 403 naming the field); a wrong type or key: 400.
+    const restricted = await call('PUT', `/employees/${id}`, c.users.restricted.token, { privacy: { legal_hold: true } });
+    expect([restricted.statusCode, restricted.json().error.details?.[0]?.field]).toEqual([403, 'privacy.legal_hold']);
+    for (const [body, field] of [
+      [{ legal_hold: 'yes' }, 'privacy.legal_hold'],
+      [{ hold: true }, 'privacy.hold'],
+    ] as const) {
+      const bad = await call('PUT', `/employees/${id}`, admin, { privacy: body });
+      expect([bad.statusCode, bad.json().error.details[0].field]).toEqual([400, field]);
+    }
+    const held = await ok('PUT', `/employees/${id}`, admin, { privacy: { legal_hold: true } });
+    expect(held.privacy).toEqual({ legal_hold: true, anonymised_at: null });
+    // A PUT of what the GET returned changes nothing; a Manager reads no hold.
+    expect((await ok('PUT', `/employees/${id}`, admin, await ok('GET', `/employees/${id}`, admin))).privacy.legal_hold).toBe(
+      true,
+    );
+    expect((await ok('GET', `/employees/${c.emp.report1}`, c.users.manager.token)).privacy).toEqual({
+      legal_hold: null,
+      anonymised_at: null,
+    });
+    const audit = (await ok('GET', `/audit-log?filters[resource]=employees&limit=100`, admin)) as Array<{
+      resource_id: string;
+      changes: object;
+    }>;
+    expect(audit.some((a) => a.resource_id === String(id) && JSON.stringify(a.changes).includes('legal_hold'))).toBe(true);
+
+    await ok('PUT', `/employees/${id}`, admin, { status: 'Terminated' });
+    const refused = await call('POST', `/employees/${id}/anonymise`, admin);
+    expect([refused.statusCode, refused.json().error.details]).toEqual([
+      409,
+      [{ field: 'legal_hold', message: 'the employee is under legal hold' }],
+    ]);
+    expect((await ok('GET', `/employees/${id}`, admin)).first_name).not.toBe('Former employee');
+    await ok('PUT', `/employees/${id}`, admin, { privacy: { legal_hold: false } });
+    const done = await ok('POST', `/employees/${id}/anonymise`, admin);
+    expect((await ok('GET', `/employees/${id}`, admin)).privacy).toEqual({
+      legal_hold: false,
+      anonymised_at: done.anonymised_at,
+    });
+  });
 });

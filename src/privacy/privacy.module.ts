@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { declareExtension } from '../common/meta/extensions';
 import { declareApiTag } from '../common/openapi/api-tags';
+import { declareEmployeeProperty } from '../employees/dto/employee.dto';
 import { EmployeesModule } from '../employees/employees.module';
+import { EmployeePrivacyExtension, PRIVACY_PROPERTY } from './employee-privacy.extension';
 import { PRIVACY_ENTITIES } from './entities/employee-privacy.entity';
 import { PrivacyController } from './privacy.controller';
 import { PrivacyService } from './privacy.service';
@@ -13,12 +15,19 @@ declareApiTag(
   128,
 );
 
-declareExtension({ code: 'privacy', label: 'Privacy', features: ['anonymisation'] });
+declareExtension({ code: 'privacy', label: 'Privacy', features: ['anonymisation', 'legal-hold'] });
+
+declareEmployeeProperty(PRIVACY_PROPERTY, {
+  body: '{"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md)',
+  employee:
+    '{legal_hold, anonymised_at}: legal_hold null for callers other than Admins and Restricted Admins; anonymised_at null until anonymised',
+  item: null,
+});
 
 /** Privacy (issue 69, docs/api/privacy.md): joins from its own folder; the modules that hold personal data register it (common/privacy). */
 @Module({
   imports: [EmployeesModule, TypeOrmModule.forFeature(PRIVACY_ENTITIES)],
   controllers: [PrivacyController],
-  providers: [PrivacyService],
+  providers: [PrivacyService, EmployeePrivacyExtension],
 })
 export class PrivacyModule {}

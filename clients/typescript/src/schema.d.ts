@@ -2604,6 +2604,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/employees/{id}/anonymise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anonymise a Terminated employee (Admin): its personal data cleared everywhere, its payroll results kept
+         * @description Who may call: Admin.
+         *
+         *     Names become "Former employee <id>"; contact, identity, address, birth date and personal custom fields cleared; bank accounts, documents (their files removed from the store) and users deleted; audit entries, events, notifications and tasks about it keep what happened and lose the personal values. Payroll grids, payslip amounts, journals, insights counts and leave totals stay. All or nothing, in one transaction. 409 when the employee is not Terminated (INVALID_STATE), is under legal hold or was anonymised already (CONFLICT, naming the field). Emits employee.anonymised.
+         */
+        post: operations["anonymisePrivacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leave-types": {
         parameters: {
             query?: never;
@@ -6268,6 +6290,10 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @description {legal_hold, anonymised_at}: legal_hold null for callers other than Admins and Restricted Admins; anonymised_at null until anonymised */
+            privacy: {
+                [key: string]: unknown;
+            };
             /** @description the values of the custom fields the caller sees, by key (null: none, or a personal value it may not see) */
             custom_fields: {
                 [key: string]: unknown;
@@ -6390,6 +6416,10 @@ export interface components {
              * @enum {string}
              */
             status?: "Active" | "Terminated";
+            /** @description {"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md) */
+            privacy?: {
+                [key: string]: unknown;
+            };
             /** @description custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md) */
             custom_fields?: {
                 [key: string]: unknown;
@@ -6511,6 +6541,10 @@ export interface components {
             status?: "Active" | "Terminated";
             /** @description ignored */
             id?: number | string;
+            /** @description {"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md) */
+            privacy?: {
+                [key: string]: unknown;
+            };
             /** @description custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md) */
             custom_fields?: {
                 [key: string]: unknown;
@@ -8221,6 +8255,20 @@ export interface components {
              * @example TRF-2026-12-0042
              */
             reference: string;
+        };
+        AnonymisedDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description what its names became
+             * @example Former employee 17
+             */
+            name: string;
+            /** Format: date-time */
+            anonymised_at: string;
         };
         LeaveTypeDto: {
             /**
@@ -10918,7 +10966,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.anonymised" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -10935,7 +10983,7 @@ export interface components {
             id: number;
             /** @example https://accounting.example.com/hooks/hr */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.anonymised" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @description false: nothing is delivered (set by an Admin, or after a day of failed deliveries) */
             active: boolean;
             description: string | null;
@@ -10952,7 +11000,7 @@ export interface components {
         CreateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url: string;
-            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.anonymised" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             /** @default true */
             active?: boolean;
             description?: string | null;
@@ -10960,7 +11008,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description http(s); refused when it resolves to a loopback, private or link-local address */
             url?: string;
-            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
+            events?: ("approval.escalated" | "approval.step_decided" | "calendar.changed" | "checklist.completed" | "checklist.item_overdue" | "checklist.started" | "document.expired" | "document.expiring" | "employee.anonymised" | "employee.bank_account_changed" | "employee.change_effective" | "employee.created" | "employee.deleted" | "employee.terminated" | "employee.updated" | "expense.decided" | "expense.paid" | "expense.submitted" | "leave.decided" | "leave.requested" | "payroll.bank_file_created" | "payroll.completed" | "payroll.failed" | "payroll.processed" | "payslip.failed" | "payslip.sent" | "task.assigned" | "timesheet.submitted" | "user.created" | "user.deleted" | "user.updated")[];
             active?: boolean;
             description?: string | null;
             /**
@@ -11008,7 +11056,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["ChecklistCompletedEvent"] | components["schemas"]["ChecklistItemOverdueEvent"] | components["schemas"]["ChecklistStartedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["ExpenseDecidedEvent"] | components["schemas"]["ExpensePaidEvent"] | components["schemas"]["ExpenseSubmittedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
+        FeedEventDto: components["schemas"]["ApprovalEscalatedEvent"] | components["schemas"]["ApprovalStepDecidedEvent"] | components["schemas"]["CalendarChangedEvent"] | components["schemas"]["ChecklistCompletedEvent"] | components["schemas"]["ChecklistItemOverdueEvent"] | components["schemas"]["ChecklistStartedEvent"] | components["schemas"]["DocumentExpiredEvent"] | components["schemas"]["DocumentExpiringEvent"] | components["schemas"]["EmployeeAnonymisedEvent"] | components["schemas"]["EmployeeBankAccountChangedEvent"] | components["schemas"]["EmployeeChangeEffectiveEvent"] | components["schemas"]["EmployeeCreatedEvent"] | components["schemas"]["EmployeeDeletedEvent"] | components["schemas"]["EmployeeTerminatedEvent"] | components["schemas"]["EmployeeUpdatedEvent"] | components["schemas"]["ExpenseDecidedEvent"] | components["schemas"]["ExpensePaidEvent"] | components["schemas"]["ExpenseSubmittedEvent"] | components["schemas"]["LeaveDecidedEvent"] | components["schemas"]["LeaveRequestedEvent"] | components["schemas"]["PayrollBankFileCreatedEvent"] | components["schemas"]["PayrollCompletedEvent"] | components["schemas"]["PayrollFailedEvent"] | components["schemas"]["PayrollProcessedEvent"] | components["schemas"]["PayslipFailedEvent"] | components["schemas"]["PayslipSentEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TimesheetSubmittedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["UserUpdatedEvent"];
         ImportDto: {
             /**
              * Format: int32
@@ -12026,6 +12074,22 @@ export interface components {
              * @enum {string}
              */
             type: "employee.bank_account_changed";
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        EmployeeAnonymisedEvent: {
+            /**
+             * Format: int32
+             * @description its position in the feed: events are numbered in the order they were committed
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "employee.anonymised";
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["ChangeEventData"];
@@ -47669,6 +47733,184 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A bug: INTERNAL_ERROR, logged with the request id */
+            500: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description REST API disabled (API_DISABLED) or a dependency down */
+            503: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description seconds to wait, when a dependency is down */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "API_DISABLED",
+                     *         "message": "The REST API is disabled: an Admin sets \"Enable Rest Api\" to Yes (./bin/hr settings:set \"Enable Rest Api\" Yes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    anonymisePrivacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS";
+                        data: components["schemas"]["AnonymisedDto"];
+                    };
+                };
+            };
+            /** @description Invalid input (bad JSON, failed validation, bad query parameter) */
+            400: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "work_email must be an email",
+                     *         "details": [
+                     *           {
+                     *             "field": "work_email",
+                     *             "message": "must be an email"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing, invalid or expired access token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Only an Admin may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown route or record (also records outside the caller's scope) */
+            404: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Employee 42 not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description the request id: the one sent, or one made for the request; in every log line of it */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ERROR",
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "The payroll is Completed: process is not allowed in that state"
                      *       }
                      *     }
                      */

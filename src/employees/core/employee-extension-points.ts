@@ -182,6 +182,7 @@ export class EmployeeExtensionPoints {
     const segments =
       asOf !== undefined && this.hooks.extensions.some((ext) => ext.dated) ? await this.employees.extraOn(ids, asOf) : null;
     for (const ext of this.hooks.extensions) {
+      if (ext.listed === false) continue;
       const dated = segments && datedOf(ext, ids, (id) => segments.get(id) ?? null);
       const values = await ext.read(null, reader, ids, !exported, dated ?? undefined);
       for (const item of items) (item as Record<string, unknown>)[ext.property] = values.get(item.id) ?? {};

@@ -115,6 +115,8 @@ export interface EmployeeExtension {
   /** The body's property (`custom_fields`); list terms start with `listPrefix` + '.'. */
   readonly property: string;
   readonly listPrefix: string;
+  /** false: the list's items and its exports leave the property out (one employee's record carries it). */
+  readonly listed?: boolean;
   /**
    * The property of each employee as `reader` sees it, in one read for all of them (`em`: inside a
    * transaction); `list`: only what list items carry. An employee without one is left out.

@@ -192,9 +192,10 @@ export class EmployeeListQueryDto extends SearchableListQueryDto {
 /**
  * Adds a property another module brings to employees (EmployeeExtension: custom fields) to the
  * employee schemas, when that module loads: an optional object on the bodies of POST and PUT (its
- * content checked by the extension), always there on an employee and on the list's items.
+ * content checked by the extension), always there on an employee and, unless `item` is null, on the
+ * list's items.
  */
-export function declareEmployeeProperty(name: string, docs: { body: string; employee: string; item: string }): void {
+export function declareEmployeeProperty(name: string, docs: { body: string; employee: string; item: string | null }): void {
   const object = { type: 'object', additionalProperties: true } as const;
   for (const dto of [CreateEmployeeDto, UpdateEmployeeDto]) {
     ApiPropertyOptional({ ...object, description: docs.body })(dto.prototype, name);
@@ -202,5 +203,6 @@ export function declareEmployeeProperty(name: string, docs: { body: string; empl
     IsObject({ message: `${name} must be an object` })(dto.prototype, name);
   }
   ApiProperty({ ...object, description: docs.employee })(EmployeeDto.prototype, name);
-  ApiProperty({ ...object, description: docs.item })(EmployeeListItemDto.prototype, name);
+  // `item` null: the list's items leave it out (its extension reads nothing for a list).
+  if (docs.item !== null) ApiProperty({ ...object, description: docs.item })(EmployeeListItemDto.prototype, name);
 }
