@@ -350,6 +350,23 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
     expect((await me.DELETE('/expense-claims/{id}', { params: { path: { id: other } } })).data?.data.id).toBe(other);
   });
 
+  it('sets a legal hold and anonymises a leaver through the typed client (issue 69)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    const made = await api.POST('/employees', {
+      body: { employee_id: 'TYPED-69', first_name: 'Typed', last_name: 'Leaver', joined_date: '2024-01-01' },
+    });
+    const id = made.data!.data.id;
+    const held = await api.PUT('/employees/{id}', { params: { path: { id } }, body: { privacy: { legal_hold: true } } });
+    const privacy: { legal_hold: boolean | null; anonymised_at: string | null } = held.data!.data.privacy;
+    expect(privacy).toEqual({ legal_hold: true, anonymised_at: null });
+    await api.PUT('/employees/{id}', {
+      params: { path: { id } },
+      body: { status: 'Terminated', privacy: { legal_hold: false } },
+    });
+    const done = await api.POST('/employees/{id}/anonymise', { params: { path: { id } } });
+    expect(done.data?.data.name).toBe(`Former employee ${id}`);
+  });
+
   it('calls every bank account and payroll books route with every parameter (issue 46)', async () => {
     const api = createHrClient({ baseUrl, token: c.users.admin.token });
     const path = { id: c.emp.report2 };

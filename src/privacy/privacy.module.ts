@@ -17,12 +17,39 @@ declareApiTag(
 
 declareExtension({ code: 'privacy', label: 'Privacy', features: ['anonymisation', 'legal-hold'] });
 
-declareEmployeeProperty(PRIVACY_PROPERTY, {
-  body: '{"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md)',
-  employee:
-    '{legal_hold, anonymised_at}: legal_hold null for callers other than Admins and Restricted Admins; anonymised_at null until anonymised',
-  item: null,
-});
+declareEmployeeProperty(
+  PRIVACY_PROPERTY,
+  {
+    body: '{"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md)',
+    employee:
+      '{legal_hold, anonymised_at}: legal_hold null for callers other than Admins and Restricted Admins; anonymised_at null until anonymised',
+    item: null,
+  },
+  {
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        legal_hold: { type: 'boolean' },
+        anonymised_at: {
+          type: 'string',
+          format: 'date-time',
+          nullable: true,
+          readOnly: true,
+          description: 'read-only: ignored when sent',
+        },
+      },
+    },
+    read: {
+      type: 'object',
+      required: ['legal_hold', 'anonymised_at'],
+      properties: {
+        legal_hold: { type: 'boolean', nullable: true },
+        anonymised_at: { type: 'string', format: 'date-time', nullable: true },
+      },
+    },
+  },
+);
 
 /** Privacy (issue 69, docs/api/privacy.md): joins from its own folder; the modules that hold personal data register it (common/privacy). */
 @Module({

@@ -6292,7 +6292,9 @@ export interface components {
             id: number;
             /** @description {legal_hold, anonymised_at}: legal_hold null for callers other than Admins and Restricted Admins; anonymised_at null until anonymised */
             privacy: {
-                [key: string]: unknown;
+                legal_hold: boolean | null;
+                /** Format: date-time */
+                anonymised_at: string | null;
             };
             /** @description the values of the custom fields the caller sees, by key (null: none, or a personal value it may not see) */
             custom_fields: {
@@ -6418,7 +6420,12 @@ export interface components {
             status?: "Active" | "Terminated";
             /** @description {"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md) */
             privacy?: {
-                [key: string]: unknown;
+                legal_hold?: boolean;
+                /**
+                 * Format: date-time
+                 * @description read-only: ignored when sent
+                 */
+                readonly anonymised_at?: string | null;
             };
             /** @description custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md) */
             custom_fields?: {
@@ -6543,7 +6550,12 @@ export interface components {
             id?: number | string;
             /** @description {"legal_hold": true|false}: a legal hold blocks anonymisation (an Admin sets it; 403 for others); anonymised_at is read-only (docs/api/privacy.md) */
             privacy?: {
-                [key: string]: unknown;
+                legal_hold?: boolean;
+                /**
+                 * Format: date-time
+                 * @description read-only: ignored when sent
+                 */
+                readonly anonymised_at?: string | null;
             };
             /** @description custom field values by key (GET /custom-fields): omitted keys are unchanged, null clears; a wrong type or option, a missing required value or a duplicate of a unique one is 400 naming custom_fields.<key> (docs/api/custom-fields.md) */
             custom_fields?: {

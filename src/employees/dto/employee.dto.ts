@@ -195,14 +195,20 @@ export class EmployeeListQueryDto extends SearchableListQueryDto {
  * content checked by the extension), always there on an employee and, unless `item` is null, on the
  * list's items.
  */
-export function declareEmployeeProperty(name: string, docs: { body: string; employee: string; item: string | null }): void {
+export function declareEmployeeProperty(
+  name: string,
+  docs: { body: string; employee: string; item: string | null },
+  /** The property's own schemas when its keys are fixed (a typed client reads them); default: an object of any keys. */
+  schemas: { body?: Record<string, unknown>; read?: Record<string, unknown> } = {},
+): void {
   const object = { type: 'object', additionalProperties: true } as const;
   for (const dto of [CreateEmployeeDto, UpdateEmployeeDto]) {
-    ApiPropertyOptional({ ...object, description: docs.body })(dto.prototype, name);
+    ApiPropertyOptional({ ...(schemas.body ?? object), description: docs.body })(dto.prototype, name);
     IsOptional()(dto.prototype, name);
     IsObject({ message: `${name} must be an object` })(dto.prototype, name);
   }
-  ApiProperty({ ...object, description: docs.employee })(EmployeeDto.prototype, name);
-  // `item` null: the list's items leave it out (its extension reads nothing for a list).
-  if (docs.item !== null) ApiProperty({ ...object, description: docs.item })(EmployeeListItemDto.prototype, name);
+  ApiProperty({ ...(schemas.read ?? object), description: docs.employee })(EmployeeDto.prototype, name);
+  // `item` null: the list's items leave it out (its extension marks itself `listed: false`).
+  if (docs.item !== null)
+    ApiProperty({ ...(schemas.read ?? object), description: docs.item })(EmployeeListItemDto.prototype, name);
 }
