@@ -20,7 +20,9 @@ const INSIGHTS = [
  */
 describeIf(LONG, NEEDS_LONG)('privacy: the books stay whole after anonymising leavers', () => {
   let t: DemoApp;
-  beforeAll(async () => (t = await createDemoApp()));
+  // The whole demo, seeded by this suite on MariaDB (and under .ci/run's load): a hook that timed out
+  // would leave its seeding running, holding locks the next suite of the worker waits on.
+  beforeAll(async () => (t = await createDemoApp()), 240_000);
   afterAll(() => t.close());
 
   it('gives the same numbers after anonymising a third of the demo’s leavers', async () => {
