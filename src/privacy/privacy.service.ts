@@ -6,6 +6,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { DomainException } from '../common/errors/domain.exception';
 import { AfterAnonymisation, AnonymisedSubject, PersonalData, searchable } from '../common/privacy/personal-data';
 import { CompanyClock } from '../common/time/company-clock';
+import { toWholeSecond } from '../common/time/instants';
 import { EmployeeAccessService } from '../employees/core/employee-access.service';
 import { withEmployeeLock } from '../employees/core/employee-lock';
 import { AnonymisedDto } from './dto/privacy.dto';
@@ -41,7 +42,8 @@ export class PrivacyService {
       afters.length = 0; // a deadlock victim runs again
       await this.assertAnonymisable(em, employeeId);
       const subject = await this.subjectOf(em, employeeId);
-      const now = this.clock.now();
+      // Whole seconds: what a DATETIME column keeps on MariaDB, so the answer and a later read agree.
+      const now = toWholeSecond(this.clock.now());
       await em.getRepository(EmployeePrivacy).upsert({ employeeId, anonymisedAt: now }, ['employeeId']);
       await recordAudit(em, {
         action: 'anonymise',
