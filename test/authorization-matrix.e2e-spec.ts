@@ -56,6 +56,12 @@ const TABLE: Array<[RegExp, RegExp, Rule]> = [
   [/DELETE/, /^\/employees\/:id$/, ADMIN],
   // Privacy (issue 69): anonymising a leaver is the Admin's.
   [/POST/, /^\/employees\/:id\/anonymise$/, ADMIN],
+  // Subject access: the employee itself or an Admin asks (403/404 by record); whoever asked and the Admins read (404 by record).
+  [/POST/, /^\/employees\/:id\/personal-data-exports$/, ANY],
+  [/GET/, /^\/personal-data-exports\/:id(\/file)?$/, ANY],
+  // Retention policies and their preview: the Admin's.
+  [/GET|POST|PUT|DELETE/, /^\/retention-policies(\/:id)?$/, ADMIN],
+  [/GET/, /^\/retention\/preview$/, ADMIN],
   [/GET/, /^\/employees\/:id\/salary$/, ADMINS],
   [/PUT/, /^\/employees\/:id\/salary$/, ADMINS],
   [/GET|PUT/, /^\/employees(\/me|\/:id)?$/, ANY],

@@ -11,6 +11,7 @@ import { AttendanceImport } from './attendance.import';
 import { AttendanceService } from './attendance.service';
 import { AttendanceRepository } from './attendance.repository';
 import { AttendanceRecord } from './entities/attendance.entity';
+import { AttendancePersonalData } from './attendance.personal-data';
 
 declareApiTag('Attendance', 'Punch in/out and attendance records', 110);
 
@@ -21,7 +22,7 @@ declareExtension({ code: 'attendance', label: 'Attendance', features: ['punch-in
 @Module({
   imports: [EmployeesModule, SettingsModule, TypeOrmModule.forFeature([AttendanceRecord])],
   controllers: [AttendanceController, EmployeeAttendanceController],
-  providers: [AttendanceService, AttendanceRepository, AttendanceImport, AttendancePayrollInputs],
+  providers: [AttendancePersonalData, AttendanceService, AttendanceRepository, AttendanceImport, AttendancePayrollInputs],
   exports: [AttendanceService],
 })
 export class AttendanceModule {}

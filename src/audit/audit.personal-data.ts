@@ -15,7 +15,15 @@ const PAGE = 500;
 @Injectable()
 export class AuditPersonalData {
   constructor(registry: PersonalData) {
-    registry.register({ name: 'audit', order: 98, anonymise: (em, subject) => this.anonymise(em, subject) });
+    registry.register({
+      name: 'audit',
+      order: 98,
+      anonymise: (em, subject) => this.anonymise(em, subject),
+      export: (em, employeeId, out) =>
+        out.lists('audit.json', 'the audit log entries about the employee: who did what to which record, and when', [
+          { name: 'entries', entity: AuditEntry, where: { employeeId } },
+        ]),
+    });
   }
 
   private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { SubjectExport } from '../common/privacy/subject-export';
 import { CustomField } from './entities/custom-field.entity';
 import { CustomFieldValue } from './values/custom-field-value.entity';
 
@@ -22,11 +23,28 @@ export class CustomFieldsPersonalData {
         return (await em.getRepository(CustomFieldValue).findBy({ employeeId, fieldId: In(ids) })).map((v) => v.text);
       },
       anonymise: (em, subject) => this.anonymise(em, subject),
+      export: (em, employeeId, out) => this.export(em, employeeId, out),
     });
   }
 
   private personal(em: EntityManager): Promise<CustomField[]> {
     return em.getRepository(CustomField).find({ where: { pii: true }, select: { id: true, key: true } });
+  }
+
+  /** employee.json's `custom_fields`: every field's value by key as stored (a multiselect's options in a list), personal or not. */
+  private async export(em: EntityManager, employeeId: number, out: SubjectExport): Promise<void> {
+    const fields = await em.getRepository(CustomField).find({ select: { id: true, key: true, type: true } });
+    const keyOf = new Map(fields.map((f) => [f.id, f]));
+    const values: Record<string, string | string[]> = {};
+    for (const v of await em
+      .getRepository(CustomFieldValue)
+      .find({ where: { employeeId }, order: { fieldId: 'ASC', item: 'ASC' } })) {
+      const field = keyOf.get(v.fieldId);
+      if (!field) continue;
+      if (field.type === 'multiselect') values[field.key] = [...((values[field.key] as string[] | undefined) ?? []), v.text];
+      else values[field.key] = v.text;
+    }
+    out.section('custom_fields', values);
   }
 
   private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {

@@ -64,8 +64,8 @@ export class DocumentsRepository {
 
   /** A document by its id alone: for the service's own reads (an e-mail's attachment), never a caller's. */
   @RecordSql(1)
-  byId(id: number): Promise<DocumentRecord | null> {
-    return this.ds.getRepository(DocumentRecord).findOne({ where: { id } });
+  byId(id: number, em: EntityManager = this.ds.manager): Promise<DocumentRecord | null> {
+    return em.getRepository(DocumentRecord).findOne({ where: { id } });
   }
 
   /**

@@ -117,6 +117,11 @@ export class GeneratedDocumentsService implements OnModuleInit {
     return { filename: doc.fileName, content: Buffer.concat(chunks), contentType: doc.contentType };
   }
 
+  /** The store's key of a document's current file (a payslip PDF for the subject-access export), in `em`'s transaction; null when it is gone. */
+  async fileKeyOf(em: EntityManager, id: number): Promise<string | null> {
+    return (await this.repository.byId(id, em))?.fileKey ?? null;
+  }
+
   /**
    * Deletes documents the service made (payslip PDFs), in the caller's transaction, their files
    * queued for removal; call `removeFilesSoon` once it committed. Audited by the caller's own entry.

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { storedRowList, SubjectExport } from '../common/privacy/subject-export';
 import { Employee } from './entities/employee.entity';
-import { EmployeeStatusMessage } from './entities/employee-items.entity';
+import {
+  EmployeeCertification,
+  EmployeeEducation,
+  EmployeeLanguage,
+  EmployeeSkill,
+  EmployeeStatusMessage,
+} from './entities/employee-items.entity';
 
 /** The employee's personal fields: cleared (names become the subject's name). Employment facts stay: insights and payroll count them. */
 const CLEARED: ReadonlyArray<keyof Employee> = [
@@ -84,6 +91,7 @@ export class EmployeesPersonalData {
         order: 10,
         values: (em, id) => this.values(em, id),
         anonymise: (em, subject) => this.anonymise(em, subject),
+        export: (em, id, out) => this.export(em, id, out),
       },
       EMPLOYEE_PERSONAL_KEYS,
     );
@@ -102,6 +110,24 @@ export class EmployeesPersonalData {
       ...IDENTIFYING.map((k) => e[k] as string | null),
       ...messages.map((m) => m.message),
     ];
+  }
+
+  /** employee.json: the record as stored, with its skills, education, certifications, languages and status messages. */
+  private async export(em: EntityManager, id: number, out: SubjectExport): Promise<void> {
+    const [employee] = await storedRowList(em, { name: 'employee', entity: Employee, where: { id } });
+    out.section('employee', employee ?? null);
+    const items = {
+      skills: EmployeeSkill,
+      educations: EmployeeEducation,
+      certifications: EmployeeCertification,
+      languages: EmployeeLanguage,
+    };
+    for (const [name, entity] of Object.entries(items))
+      out.section(name, await storedRowList(em, { name, entity, where: { employeeId: id } }));
+    out.section(
+      'status_messages',
+      await storedRowList(em, { name: 'status_messages', entity: EmployeeStatusMessage, where: { employeeId: id } }),
+    );
   }
 
   private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {

@@ -21,6 +21,7 @@ import { ExpensesPayrollInputs } from './expenses.payroll-inputs';
 import { ExpensesReactions } from './expenses.reactions';
 import { ExpensesSetupService } from './expenses-setup.service';
 import './expenses.settings';
+import { ExpensesPersonalData } from './expenses.personal-data';
 
 declareApiTag(
   'Expenses',
@@ -48,6 +49,7 @@ declareExtension({
   ],
   controllers: [ExpenseCategoriesController, ExchangeRatesController, ExpenseClaimsController, EmployeeExpenseClaimsController],
   providers: [
+    ExpensesPersonalData,
     ExpensesSetupService,
     ExchangeRatesImport,
     ExpenseClaimsRepository,

@@ -39,6 +39,7 @@ import {
   LeaveEntitlementsController,
   LeavesController,
 } from './leave.controllers';
+import { LeavePersonalData } from './leave.personal-data';
 
 declareApiTag('Leave', 'Leave types, periods, holidays, entitlements and leave requests', 120);
 
@@ -68,6 +69,7 @@ declareExtension({
     LeaveLedgerWritesController,
   ],
   providers: [
+    LeavePersonalData,
     LeaveReactions,
     LeaveApprovals,
     LeavePayrollInputs,

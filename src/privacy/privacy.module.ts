@@ -6,16 +6,19 @@ import { declareEmployeeProperty } from '../employees/dto/employee.dto';
 import { EmployeesModule } from '../employees/employees.module';
 import { EmployeePrivacyExtension, PRIVACY_PROPERTY } from './employee-privacy.extension';
 import { PRIVACY_ENTITIES } from './entities/employee-privacy.entity';
+import { PersonalDataExportRunner } from './personal-data-export.runner';
+import { PersonalDataExportsController } from './personal-data-exports.controller';
+import { PersonalDataExportsService } from './personal-data-exports.service';
 import { PrivacyController } from './privacy.controller';
 import { PrivacyService } from './privacy.service';
 
 declareApiTag(
   'Privacy',
-  'A leaver anonymised while the payroll books stay whole (subject access and retention: issue 69, under way)',
+  'A person’s data on request (subject access), retention by policy, leavers anonymised while the payroll books stay whole',
   128,
 );
 
-declareExtension({ code: 'privacy', label: 'Privacy', features: ['anonymisation', 'legal-hold'] });
+declareExtension({ code: 'privacy', label: 'Privacy', features: ['anonymisation', 'legal-hold', 'subject-access', 'retention'] });
 
 declareEmployeeProperty(
   PRIVACY_PROPERTY,
@@ -54,7 +57,7 @@ declareEmployeeProperty(
 /** Privacy (issue 69, docs/api/privacy.md): joins from its own folder; the modules that hold personal data register it (common/privacy). */
 @Module({
   imports: [EmployeesModule, TypeOrmModule.forFeature(PRIVACY_ENTITIES)],
-  controllers: [PrivacyController],
-  providers: [PrivacyService, EmployeePrivacyExtension],
+  controllers: [PrivacyController, PersonalDataExportsController],
+  providers: [PrivacyService, EmployeePrivacyExtension, PersonalDataExportsService, PersonalDataExportRunner],
 })
 export class PrivacyModule {}

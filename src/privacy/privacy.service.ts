@@ -55,7 +55,7 @@ export class PrivacyService {
         after: { anonymised_at: now.toISOString() },
       });
       for (const holder of this.personalData.all()) {
-        const after = await holder.anonymise(em, subject);
+        const after = await holder.anonymise?.(em, subject);
         if (after) afters.push(after);
       }
       return now;

@@ -14,6 +14,7 @@ import { Project, TimeEntry } from './entities/timesheet.entities';
 import { EmployeeTimesheetsController, ProjectsController, TimesheetsController } from './timesheets.controller';
 import { TimesheetsService } from './timesheets.service';
 import { TimesheetsRepository } from './timesheets.repository';
+import { TimesheetsPersonalData } from './timesheets.personal-data';
 
 declareApiTag('Timesheets', 'Projects and time entries', 130);
 
@@ -24,7 +25,14 @@ declareExtension({ code: 'timesheets', label: 'Timesheets', features: ['projects
 @Module({
   imports: [EmployeesModule, SettingsModule, ApprovalsModule, TypeOrmModule.forFeature([Project, TimeEntry])],
   controllers: [ProjectsController, TimesheetsController, EmployeeTimesheetsController],
-  providers: [TimesheetsService, TimesheetsRepository, TimesheetsReactions, TimesheetsReminders, TimesheetsPayrollInputs],
+  providers: [
+    TimesheetsPersonalData,
+    TimesheetsService,
+    TimesheetsRepository,
+    TimesheetsReactions,
+    TimesheetsReminders,
+    TimesheetsPayrollInputs,
+  ],
   exports: [TimesheetsService, TimesheetsRepository],
 })
 export class TimesheetsModule {}

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { TokenService } from '../auth/token.service';
 import { recordAudit } from '../common/audit/audit-log';
 import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { storedRowList } from '../common/privacy/subject-export';
 import { User } from './entities/user.entity';
 import { assertAdminsRemain } from './last-admin';
 import { userAuditView } from './users.service';
@@ -25,6 +26,17 @@ export class UsersPersonalData {
         values: async (em, employeeId) =>
           (await em.getRepository(User).findBy({ employeeId })).flatMap((u) => [u.username, u.email]),
         anonymise: (em, subject) => this.anonymise(em, subject),
+        // employee.json's `users`: the accounts as stored, never a password hash or a provider's subject.
+        export: async (em, employeeId, out) =>
+          out.section(
+            'users',
+            await storedRowList(em, {
+              name: 'users',
+              entity: User,
+              where: { employeeId },
+              omit: ['password_hash', 'oidc_subject'],
+            }),
+          ),
       },
       ['username', 'email'],
     );

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { RetentionCategory } from './retention';
+import type { SubjectExport } from './subject-export';
 
 /*
  * An employee's personal data, wherever a module keeps it (issue 69, docs/api/privacy.md). Each
@@ -43,8 +45,13 @@ export interface PersonalDataHolder {
   values?(em: EntityManager, employeeId: number): Promise<Array<string | null | undefined>>;
   /** Field names it keeps personal values under (beyond those it registered with), read before anything changes. */
   keys?(em: EntityManager): Promise<string[]>;
-  /** Anonymises what it keeps of the employee, in the anonymisation's transaction. */
-  anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<AfterAnonymisation | void>;
+  /**
+   * Anonymises what it keeps of the employee, in the anonymisation's transaction (none: what it
+   * keeps is no personal value once the others are gone, as a leave request or an attendance record).
+   */
+  anonymise?(em: EntityManager, subject: AnonymisedSubject): Promise<AfterAnonymisation | void>;
+  /** Writes what it keeps of the employee into the subject-access export (GDPR art. 15). */
+  export?(em: EntityManager, employeeId: number, out: SubjectExport): Promise<void>;
 }
 
 /** A value worth searching for in free text: trimmed, 3 characters or more. */
@@ -75,7 +82,13 @@ export function redactJson(value: unknown, subject: AnonymisedSubject): unknown 
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = subject.keys.has(k) ? (Array.isArray(v) ? v.map(() => null) : null) : redactJson(v, subject);
+      // defineProperty: a key "__proto__" (JSON.parse makes it an own key) stays a key, not the prototype.
+      Object.defineProperty(out, k, {
+        value: subject.keys.has(k) ? (Array.isArray(v) ? v.map(() => null) : null) : redactJson(v, subject),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -109,6 +122,19 @@ export class PersonalData {
 
   all(): readonly PersonalDataHolder[] {
     return this.holders;
+  }
+
+  private readonly categories = new Map<string, RetentionCategory>();
+
+  /** A category of personal data a retention policy may name, declared by the module that keeps it. */
+  retain(category: RetentionCategory): void {
+    if (this.categories.has(category.category)) throw new Error(`retention category ${category.category} declared twice`);
+    this.categories.set(category.category, category);
+  }
+
+  /** The declared retention categories, by name. */
+  retentionCategories(): ReadonlyMap<string, RetentionCategory> {
+    return this.categories;
   }
 
   /** Every personal key the holders declared. */

@@ -50,6 +50,7 @@ import { Checklists1763800000054 } from './1763800000054-Checklists';
 import { ExpenseSetup1763800000055 } from './1763800000055-ExpenseSetup';
 import { ExpenseClaims1763800000056 } from './1763800000056-ExpenseClaims';
 import { Privacy1763800000057 } from './1763800000057-Privacy';
+import { PrivacyExportsRetention1763800000058 } from './1763800000058-PrivacyExportsRetention';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -117,4 +118,5 @@ export const MIGRATIONS = [
   ExpenseSetup1763800000055,
   ExpenseClaims1763800000056,
   Privacy1763800000057,
+  PrivacyExportsRetention1763800000058,
 ];

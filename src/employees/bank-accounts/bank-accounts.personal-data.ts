@@ -15,6 +15,10 @@ export class BankAccountsPersonalData {
         order: 15,
         values: async (em, employeeId) =>
           (await em.getRepository(EmployeeBankAccount).findBy({ employeeId })).flatMap((a) => [a.iban, a.holderName]),
+        export: (em, employeeId, out) =>
+          out.lists('bank-accounts.json', 'the bank accounts, whole IBANs', [
+            { name: 'bank_accounts', entity: EmployeeBankAccount, where: { employeeId } },
+          ]),
         anonymise: async (em, subject) => {
           await em.getRepository(EmployeeBankAccount).delete({ employeeId: subject.employeeId });
         },

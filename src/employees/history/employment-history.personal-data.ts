@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AnonymisedSubject, PersonalData, redactJsonText, redactText } from '../../common/privacy/personal-data';
+import { storedRowList } from '../../common/privacy/subject-export';
 import { EmploymentChange, EmploymentSegment } from '../entities/employment-history.entities';
 
 /**
@@ -11,7 +12,16 @@ import { EmploymentChange, EmploymentSegment } from '../entities/employment-hist
 @Injectable()
 export class EmploymentHistoryPersonalData {
   constructor(registry: PersonalData) {
-    registry.register({ name: 'employment-history', order: 50, anonymise: (em, subject) => this.anonymise(em, subject) });
+    registry.register({
+      name: 'employment-history',
+      order: 50,
+      anonymise: (em, subject) => this.anonymise(em, subject),
+      export: async (em, employeeId, out) =>
+        out.section('history', {
+          segments: await storedRowList(em, { name: 'segments', entity: EmploymentSegment, where: { employeeId } }),
+          changes: await storedRowList(em, { name: 'changes', entity: EmploymentChange, where: { employeeId } }),
+        }),
+    });
   }
 
   private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {

@@ -1,4 +1,6 @@
-import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { RetentionAction } from '../../common/privacy/retention';
+import { PersonalDataExport } from './personal-data-export.entity';
 
 /**
  * What the privacy module keeps of an employee (issue 69): a legal hold, which blocks anonymisation
@@ -12,4 +14,18 @@ export class EmployeePrivacy {
   @UpdateDateColumn({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;
 }
 
-export const PRIVACY_ENTITIES = [EmployeePrivacy];
+/**
+ * A retention policy (issue 69, docs/api/privacy.md): a category of personal data kept `keepYears`
+ * after the employee's termination date, then anonymised or deleted by the daily job. One per category.
+ */
+@Entity('retention_policies')
+@Index('uq_retention_policies_category', ['category'], { unique: true })
+export class RetentionPolicy {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
+  @Column({ type: 'varchar', length: 30 }) category: string;
+  @Column({ name: 'keep_years', type: 'integer' }) keepYears: number;
+  @Column({ type: 'varchar', length: 10 }) action: RetentionAction;
+  @Column({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;
+}
+
+export const PRIVACY_ENTITIES = [EmployeePrivacy, PersonalDataExport, RetentionPolicy];

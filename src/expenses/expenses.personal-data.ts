@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { Raw } from 'typeorm';
+import { PersonalData } from '../common/privacy/personal-data';
+import { ExpenseClaim, ExpenseItem } from './entities/expense.entities';
+
+/**
+ * A person's expense claims (issue 69): in its subject-access export (their receipts are its
+ * documents, in documents/); they stay after anonymisation, as the payroll that paid them counts them.
+ */
+@Injectable()
+export class ExpensesPersonalData {
+  constructor(registry: PersonalData) {
+    registry.register({
+      name: 'expenses',
+      order: 70,
+      export: (em, employeeId, out) =>
+        out.lists('expenses.json', 'the expense claims and their items (receipts are documents, in documents/)', [
+          { name: 'claims', entity: ExpenseClaim, where: { employeeId } },
+          {
+            name: 'items',
+            entity: ExpenseItem,
+            where: {
+              claimId: Raw((column) => `${column} IN (SELECT id FROM expense_claims WHERE employee_id = :employeeId)`, {
+                employeeId,
+              }),
+            },
+          },
+        ]),
+    });
+  }
+}
