@@ -335,16 +335,16 @@ describe('the lists answer what the document says they take', () => {
   const get = (path: string, query: Record<string, string> | Array<[string, string]>) =>
     t.app.inject({ method: 'GET', url: url(path, query), headers: admin });
 
-  it('79 lists: 71 document their sort fields as an enum and their filters as an object, 8 take page, limit and sortOrder (and filters of their own)', () => {
+  it('81 lists: 72 document their sort fields as an enum and their filters as an object, 9 take page, limit and sortOrder (and filters of their own)', () => {
     const all = lists();
     const sorted = all.filter(({ params }) => params.some((p) => p.name === 'sortField'));
-    expect(all.length).toBe(79);
+    expect(all.length).toBe(81);
     expect(sorted.filter(({ params }) => !params.find((p) => p.name === 'sortField')?.schema?.enum?.length)).toEqual([]);
     expect(sorted.filter(({ params }) => params.find((p) => p.name === 'filters')?.style !== 'deepObject')).toEqual([]);
     expect(
       all.filter((l) => !sorted.includes(l)).map((l) => [l.path, l.params.map((p) => p.name).filter((n) => n !== 'id')]),
     ).toEqual([
-      ...['/settings', '/payroll_config/currencies', '/payroll_config/calculation-hooks'].map((p) => [
+      ...['/settings', '/retention/preview', '/payroll_config/currencies', '/payroll_config/calculation-hooks'].map((p) => [
         p,
         ['page', 'limit', 'sortOrder'],
       ]),

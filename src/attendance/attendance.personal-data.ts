@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PersonalData } from '../common/privacy/personal-data';
+import { rowsCategory } from '../common/privacy/retention';
 import { AttendanceRecord } from './entities/attendance.entity';
 
 /** A person's attendance (issue 69): in its subject-access export; it stays after anonymisation, as payroll counts it. */
@@ -14,5 +15,11 @@ export class AttendancePersonalData {
           { name: 'attendance', entity: AttendanceRecord, where: { employeeId } },
         ]),
     });
+    registry.retain(
+      rowsCategory('attendance', 'attendance records: anonymise clears their notes, delete deletes them', {
+        anonymise: [{ entity: AttendanceRecord, clear: ['note'] }],
+        delete: [{ entity: AttendanceRecord }],
+      }),
+    );
   }
 }

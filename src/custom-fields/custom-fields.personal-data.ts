@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { chunksOf, countByEmployee, total } from '../common/privacy/retention';
 import { SubjectExport } from '../common/privacy/subject-export';
 import { CustomField } from './entities/custom-field.entity';
 import { CustomFieldValue } from './values/custom-field-value.entity';
@@ -24,6 +25,24 @@ export class CustomFieldsPersonalData {
       },
       anonymise: (em, subject) => this.anonymise(em, subject),
       export: (em, employeeId, out) => this.export(em, employeeId, out),
+    });
+    // Both actions delete the values of personal fields (a value has nothing left to keep without them).
+    const count = async (em: EntityManager, employeeIds: readonly number[]) => {
+      const ids = (await this.personal(em)).map((f) => f.id);
+      return ids.length ? countByEmployee(em, CustomFieldValue, employeeIds, [{ fieldId: In(ids) }]) : new Map<number, number>();
+    };
+    registry.retain({
+      category: 'custom_fields',
+      description: 'the values of custom fields marked personal (pii)',
+      count,
+      apply: async (em, employeeIds) => {
+        const records = total(await count(em, employeeIds));
+        const fields = (await this.personal(em)).map((f) => f.id);
+        if (records)
+          for (const ids of chunksOf(employeeIds))
+            await em.getRepository(CustomFieldValue).delete({ employeeId: In(ids), fieldId: In(fields) });
+        return { records };
+      },
     });
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull, MoreThan, Not } from 'typeorm';
 import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { chunksOf, countByEmployee, total } from '../common/privacy/retention';
 import { anyOf, SubjectExport } from '../common/privacy/subject-export';
 import { DocumentType } from './entities/document-type.entity';
 import { DocumentWriterService } from './document-writer.service';
@@ -41,6 +42,24 @@ export class DocumentsPersonalData {
       },
       ['file_name', 'notes'],
     );
+    // Both actions delete them with their files: a document's file is personal whatever it holds.
+    registry.retain({
+      category: 'documents',
+      description: 'documents with their versions and files (payslip PDFs and receipts among them)',
+      count: (em, employeeIds) => countByEmployee(em, DocumentRecord, employeeIds),
+      apply: async (em, employeeIds) => {
+        const records = total(await countByEmployee(em, DocumentRecord, employeeIds));
+        if (!records) return { records };
+        for (const ids of chunksOf(employeeIds, 200)) {
+          const documents = (
+            await em.getRepository(DocumentRecord).find({ where: { employeeId: In(ids) }, select: { id: true } })
+          ).map((d) => d.id);
+          await this.repository.queueFileRemovals(em, { documents });
+          await this.repository.deleteMany(em, documents);
+        }
+        return { records, after: () => this.writer.removeFilesSoon() };
+      },
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AnonymisedSubject, PersonalData } from '../common/privacy/personal-data';
+import { rowsCategory } from '../common/privacy/retention';
 import { storedRowList, SubjectExport } from '../common/privacy/subject-export';
 import { Employee } from './entities/employee.entity';
 import {
@@ -50,6 +51,33 @@ const IDENTIFYING: ReadonlyArray<keyof Employee> = [
   'privateEmail',
 ];
 
+/** Retention category `contact`: the record's addresses, phone numbers and e-mail addresses. */
+const CONTACT: ReadonlyArray<keyof Employee> = [
+  'address1',
+  'address2',
+  'city',
+  'country',
+  'province',
+  'postalCode',
+  'homePhone',
+  'mobilePhone',
+  'workPhone',
+  'workEmail',
+  'privateEmail',
+];
+
+/** Retention category `identity`: identity numbers, birth date, nationality, gender, marital status. */
+const IDENTITY: ReadonlyArray<keyof Employee> = [
+  'ssnNum',
+  'nicNum',
+  'otherId',
+  'drivingLicense',
+  'birthday',
+  'nationalityId',
+  'gender',
+  'maritalStatus',
+];
+
 /** The API's names of personal fields, as audit entries and events carry them. */
 export const EMPLOYEE_PERSONAL_KEYS = [
   'first_name',
@@ -95,6 +123,14 @@ export class EmployeesPersonalData {
       },
       EMPLOYEE_PERSONAL_KEYS,
     );
+    // Retention (both actions clear the fields: the record itself stays, payroll and insights count it).
+    for (const [category, description, fields] of [
+      ['contact', 'addresses, phone numbers and e-mail addresses on the employee record', CONTACT],
+      ['identity', 'identity numbers, birth date, nationality, gender and marital status on the employee record', IDENTITY],
+    ] as const) {
+      const rule = { entity: Employee, key: 'id', clear: fields };
+      registry.retain(rowsCategory(category, description, { anonymise: [rule], delete: [rule] }));
+    }
   }
 
   private async values(em: EntityManager, employeeId: number): Promise<Array<string | null>> {

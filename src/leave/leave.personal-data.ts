@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PersonalData } from '../common/privacy/personal-data';
+import { rowsCategory } from '../common/privacy/retention';
 import { LeaveLedgerEntry } from './entities/leave-ledger.entities';
 import { LeaveDay, LeaveEntitlement, LeaveRequest } from './entities/leave.entities';
 
@@ -22,5 +23,18 @@ export class LeavePersonalData {
           ],
         ),
     });
+    registry.retain(
+      rowsCategory(
+        'leave',
+        'leave requests and the leave ledger: anonymise clears their reasons and notes, delete deletes the requests, their days and the ledger entries',
+        {
+          anonymise: [
+            { entity: LeaveRequest, clear: ['reason'] },
+            { entity: LeaveLedgerEntry, clear: ['note'] },
+          ],
+          delete: [{ entity: LeaveDay }, { entity: LeaveRequest }, { entity: LeaveLedgerEntry }],
+        },
+      ),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Raw } from 'typeorm';
+import { EntityManager, Raw } from 'typeorm';
 import { PersonalData } from '../common/privacy/personal-data';
+import { chunksOf, total } from '../common/privacy/retention';
 import { Notification } from './entities/notification.entities';
 import { replaceInText } from '../common/privacy/redact-sql';
 
@@ -31,5 +32,37 @@ export class NotificationsPersonalData {
         await replaceInText(em, 'notification_emails', ['title', 'body'], subject);
       },
     });
+    // Both actions delete the notifications to the employee's users (messages to the person).
+    registry.retain({
+      category: 'notifications',
+      description: "the notifications to the employee's users",
+      count: (em, employeeIds) => this.count(em, employeeIds),
+      apply: async (em, employeeIds) => {
+        const records = total(await this.count(em, employeeIds));
+        if (records)
+          for (const ids of chunksOf(employeeIds))
+            await em
+              .getRepository(Notification)
+              .delete({ userId: Raw((c) => `${c} IN (SELECT id FROM users WHERE employee_id IN (:...ids))`, { ids }) });
+        return { records };
+      },
+    });
+  }
+
+  private async count(em: EntityManager, employeeIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const ids of chunksOf(employeeIds)) {
+      const rows = await em
+        .getRepository(Notification)
+        .createQueryBuilder('n')
+        .innerJoin('users', 'u', 'u.id = n.user_id')
+        .select('u.employee_id', 'employee_id')
+        .addSelect('COUNT(*)', 'n')
+        .where({ userId: Raw((c) => `${c} IN (SELECT id FROM users WHERE employee_id IN (:...ids))`, { ids }) })
+        .groupBy('u.employee_id')
+        .getRawMany<{ employee_id: number | string; n: number | string }>();
+      for (const r of rows) out.set(Number(r.employee_id), Number(r.n));
+    }
+    return out;
   }
 }

@@ -11,6 +11,8 @@ import { PersonalDataExportsController } from './personal-data-exports.controlle
 import { PersonalDataExportsService } from './personal-data-exports.service';
 import { PrivacyController } from './privacy.controller';
 import { PrivacyService } from './privacy.service';
+import { RetentionPoliciesController, RetentionPreviewController } from './retention.controller';
+import { RetentionService } from './retention.service';
 
 declareApiTag(
   'Privacy',
@@ -57,7 +59,7 @@ declareEmployeeProperty(
 /** Privacy (issue 69, docs/api/privacy.md): joins from its own folder; the modules that hold personal data register it (common/privacy). */
 @Module({
   imports: [EmployeesModule, TypeOrmModule.forFeature(PRIVACY_ENTITIES)],
-  controllers: [PrivacyController, PersonalDataExportsController],
-  providers: [PrivacyService, EmployeePrivacyExtension, PersonalDataExportsService, PersonalDataExportRunner],
+  controllers: [PrivacyController, PersonalDataExportsController, RetentionPoliciesController, RetentionPreviewController],
+  providers: [PrivacyService, EmployeePrivacyExtension, PersonalDataExportsService, PersonalDataExportRunner, RetentionService],
 })
 export class PrivacyModule {}

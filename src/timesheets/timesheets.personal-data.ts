@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PersonalData } from '../common/privacy/personal-data';
+import { rowsCategory } from '../common/privacy/retention';
 import { TimeEntry } from './entities/timesheet.entities';
 
 /** A person's time entries (issue 69): in its subject-access export; they stay after anonymisation, as payroll counts them. */
@@ -14,5 +15,11 @@ export class TimesheetsPersonalData {
           { name: 'time_entries', entity: TimeEntry, where: { employeeId } },
         ]),
     });
+    registry.retain(
+      rowsCategory('timesheets', 'time entries: anonymise clears their details, delete deletes them', {
+        anonymise: [{ entity: TimeEntry, clear: ['details'] }],
+        delete: [{ entity: TimeEntry }],
+      }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { EntityManager, EntityTarget, FindOptionsWhere, In, IsNull, Not, ObjectLiteral } from 'typeorm';
 
 /*
  * Retention by policy (issue 69, docs/api/privacy.md): a module that keeps a category of personal
@@ -28,9 +28,86 @@ export interface RetentionCategory {
   ): Promise<{ records: number; after?: AfterRetention }>;
 }
 
-/** Counts of rows per employee, from rows of `{employee_id, n}` (a GROUP BY). */
-export function countsOf(rows: ReadonlyArray<{ employee_id: number | string; n: number | string }>): Map<number, number> {
+/** Employees a statement names at most. */
+export const RETENTION_CHUNK = 1000;
+
+/** `ids` in slices a statement may name. */
+export function* chunksOf<T>(ids: readonly T[], size = RETENTION_CHUNK): Generator<T[]> {
+  for (let i = 0; i < ids.length; i += size) yield ids.slice(i, i + size);
+}
+
+/**
+ * Rows of `entity` per employee of `employeeIds` (its `employeeId` property) matching any of
+ * `where` (none: every row), by a GROUP BY a thousand employees at a time.
+ */
+export async function countByEmployee<T extends ObjectLiteral>(
+  em: EntityManager,
+  entity: EntityTarget<T>,
+  employeeIds: readonly number[],
+  where: ReadonlyArray<FindOptionsWhere<T>> = [{}],
+  /** The property naming the employee. */
+  key = 'employeeId',
+): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (const r of rows) if (Number(r.n) > 0) out.set(Number(r.employee_id), Number(r.n));
+  for (const ids of chunksOf(employeeIds)) {
+    const rows = await em
+      .getRepository(entity)
+      .createQueryBuilder('r')
+      .select(`r.${key}`, 'employee_id')
+      .addSelect('COUNT(*)', 'n')
+      .where(where.map((w) => ({ ...w, [key]: In(ids) })))
+      .groupBy(`r.${key}`)
+      .getRawMany<{ employee_id: number | string; n: number | string }>();
+    for (const r of rows) if (Number(r.n) > 0) out.set(Number(r.employee_id), Number(r.n));
+  }
   return out;
+}
+
+/** The sum of a count's values. */
+export const total = (counts: ReadonlyMap<number, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+
+/** Rows of a table a category's action changes: their listed properties set to null, or (none listed) the rows deleted. */
+export interface RowsRule {
+  entity: EntityTarget<ObjectLiteral>;
+  /** The property naming the employee (default `employeeId`). */
+  key?: string;
+  /** Properties set to null (the rows stay); absent: the rows are deleted. */
+  clear?: readonly string[];
+}
+
+/**
+ * A category whose actions are plain statements on the employees' rows: `anonymise` clears
+ * columns (counting the rows that hold a value in one of them), `delete` deletes rows.
+ */
+export function rowsCategory(
+  category: string,
+  description: string,
+  rules: Record<RetentionAction, readonly RowsRule[]>,
+): RetentionCategory {
+  const where = (rule: RowsRule): FindOptionsWhere<ObjectLiteral>[] =>
+    rule.clear ? rule.clear.map((c) => ({ [c]: Not(IsNull()) })) : [{}];
+  const count = async (em: EntityManager, employeeIds: readonly number[], action: RetentionAction) => {
+    const out = new Map<number, number>();
+    for (const rule of rules[action])
+      for (const [id, n] of await countByEmployee(em, rule.entity, employeeIds, where(rule), rule.key))
+        out.set(id, (out.get(id) ?? 0) + n);
+    return out;
+  };
+  return {
+    category,
+    description,
+    count,
+    apply: async (em, employeeIds, action) => {
+      const records = total(await count(em, employeeIds, action));
+      if (!records) return { records };
+      for (const rule of rules[action])
+        for (const ids of chunksOf(employeeIds)) {
+          const criteria = { [rule.key ?? 'employeeId']: In(ids) };
+          if (rule.clear)
+            await em.getRepository(rule.entity).update(criteria, Object.fromEntries(rule.clear.map((c) => [c, null])));
+          else await em.getRepository(rule.entity).delete(criteria);
+        }
+      return { records };
+    },
+  };
 }

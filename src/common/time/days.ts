@@ -20,3 +20,11 @@ export function localDay(d: Date): string {
 export function lastOfMonth(day: string): string {
   return new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).toISOString().slice(0, 10);
 }
+
+/** `day` `years` years earlier (a 29 February becomes the 28th in a common year). */
+export function yearsBefore(day: string, years: number): string {
+  const y = Number(day.slice(0, 4)) - years;
+  const md = day.slice(5);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return `${String(y).padStart(4, '0')}-${md === '02-29' && !leap ? '02-28' : md}`;
+}

@@ -43,7 +43,7 @@ export class PrivacyExportsRetention1763800000058 implements MigrationInterface 
           { name: 'category', type: 'varchar', length: '30' },
           { name: 'keep_years', type: 'integer' },
           { name: 'action', type: 'varchar', length: '10' },
-          { name: 'updated_at', type: 'datetime' },
+          { name: 'updated_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
         ],
         indices: [new TableIndex({ name: 'uq_retention_policies_category', columnNames: ['category'], isUnique: true })],
       }),

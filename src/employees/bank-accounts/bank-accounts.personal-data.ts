@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PersonalData } from '../../common/privacy/personal-data';
+import { rowsCategory } from '../../common/privacy/retention';
 import { EmployeeBankAccount } from './bank-account.entity';
 
 /**
@@ -24,6 +25,11 @@ export class BankAccountsPersonalData {
         },
       },
       ['iban', 'bic', 'holder_name', 'iban_masked'],
+    );
+    // Both actions delete them: an account without its IBAN is nothing (the bank files made keep what they paid).
+    const rule = { entity: EmployeeBankAccount };
+    registry.retain(
+      rowsCategory('bank_accounts', 'the bank accounts (IBAN, BIC, holder)', { anonymise: [rule], delete: [rule] }),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, LessThanOrEqual, MoreThan, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import {
@@ -484,6 +484,20 @@ export class EmployeesRepository {
       for (const e of rows) out.set(e.id, { joined: e.joinedDate, terminated: e.terminationDate });
     }
     return out;
+  }
+
+  /**
+   * Leavers (Terminated, their termination date on or before `before`) after `afterId`, `limit` at a
+   * time in id order: the candidates of the retention policies (issue 69).
+   */
+  async leavers(before: string, afterId: number, limit: number): Promise<Array<{ id: number; terminated: string }>> {
+    const rows = await this.ds.getRepository(Employee).find({
+      where: { status: 'Terminated', terminationDate: LessThanOrEqual(before), id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+      select: { id: true, terminationDate: true },
+    });
+    return rows.map((e) => ({ id: e.id, terminated: e.terminationDate! }));
   }
 
   /**

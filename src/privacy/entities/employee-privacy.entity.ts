@@ -25,7 +25,7 @@ export class RetentionPolicy {
   @Column({ type: 'varchar', length: 30 }) category: string;
   @Column({ name: 'keep_years', type: 'integer' }) keepYears: number;
   @Column({ type: 'varchar', length: 10 }) action: RetentionAction;
-  @Column({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' }) updatedAt: Date;
 }
 
 export const PRIVACY_ENTITIES = [EmployeePrivacy, PersonalDataExport, RetentionPolicy];
