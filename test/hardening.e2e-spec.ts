@@ -216,7 +216,16 @@ describe('hardening (issue 8)', () => {
         })();
       fixtures['/expense-categories/{id}'] = async () =>
         adminPost('/expense-categories', { name: name(), account: '6400', max_amount: '10.00', requires_receipt: true })();
-      const categories = ['contact', 'identity', 'bank_accounts', 'documents', 'attendance', 'timesheets', 'leave', 'notifications'];
+      const categories = [
+        'contact',
+        'identity',
+        'bank_accounts',
+        'documents',
+        'attendance',
+        'timesheets',
+        'leave',
+        'notifications',
+      ];
       fixtures['/retention-policies/{id}'] = async () =>
         adminPost('/retention-policies', { category: categories.shift(), keep_years: 5, action: 'anonymise' })();
       fixtures['/exchange-rates/{id}'] = async () =>
