@@ -31,7 +31,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       expect.objectContaining({ displayName: 'HR Admins', members: [expect.objectContaining({ display: 'hradmin' })] }),
     ]);
     const list = await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin });
-    expect(list.json().total).toBe(62);
+    expect(list.json().total).toBe(64); // 60 hired, a joiner, a leaver to be, two alumni
     const departments = await t.app.inject({ method: 'GET', url: '/app/api/departments', headers: admin });
     expect(departments.json().total).toBe(6);
     const documentTypes = await t.app.inject({ method: 'GET', url: '/app/api/document-types', headers: admin });
@@ -256,9 +256,11 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
       ['Ten overtime hours, top bracket', true],
       ['Two unpaid days', true],
     ]);
+    // Every employee has a payroll record but the two alumni, who left before the company's payroll moved here.
     const status = await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/employees?limit=500', headers: admin });
-    expect(status.json().data.every((e: { configured: boolean }) => e.configured)).toBe(true);
-    expect(new Set(status.json().data.map((e: { currency: string }) => e.currency))).toEqual(new Set(['EUR', 'GBP']));
+    const statuses = status.json().data as Array<{ employee_id: string; configured: boolean; currency: string | null }>;
+    expect(statuses.filter((e) => !e.configured).map((e) => e.employee_id)).toEqual(['A0001', 'A0002']);
+    expect(new Set(statuses.filter((e) => e.configured).map((e) => e.currency))).toEqual(new Set(['EUR', 'GBP']));
     // Payroll runs: a Completed payroll with payslips (the month before last) and a Processed one (last month).
     const payrolls = (await t.app.inject({ method: 'GET', url: '/app/api/payroll_config/payrolls', headers: admin })).json().data;
     expect(payrolls.map((p: { status: string }) => p.status)).toEqual(['Processed', 'Completed']);
@@ -483,7 +485,7 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     const second = await seedDemo(t.app);
     expect(second.users.every((u) => u.password === null)).toBe(true);
     expect(second.scimToken).toBeNull();
-    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(62);
+    expect((await t.app.inject({ method: 'GET', url: '/app/api/employees?limit=1', headers: admin })).json().total).toBe(64);
     expect(await api(`/checklists?employee=${joinerId}`)).toHaveLength(1);
   }, 120_000); // the whole demo, payslip PDFs included
 
@@ -664,5 +666,40 @@ describeIf(LONG, NEEDS_LONG)('demo seed', () => {
     );
     expect(byAdmin.filter((v) => v.visa_expiry !== null).length).toBeGreaterThan(0);
     expect(seen.every((v) => 'visa_expiry' in v && v.visa_expiry === null)).toBe(true);
+  });
+
+  it('has retention policies for every category and a preview on its two alumni (issue 69)', async () => {
+    const token = bearer(
+      (await t.app.get(TokenService).issue((await t.app.get(UsersService).findByUsername('admin'))!)).access_token,
+    );
+    const api = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/app/api${url}`, headers: token });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      return res.json().data;
+    };
+    const policies = (await api('/retention-policies?limit=50')) as Array<{ category: string }>;
+    expect(policies.map((p) => p.category).sort()).toEqual([
+      'attendance',
+      'audit',
+      'bank_accounts',
+      'contact',
+      'custom_fields',
+      'documents',
+      'identity',
+      'leave',
+      'notifications',
+      'timesheets',
+    ]);
+    const alumni = await t.app
+      .get(DataSource)
+      .query<Array<{ id: number; status: string }>>(
+        "SELECT id, status FROM employees WHERE employee_id IN ('A0001', 'A0002') ORDER BY id",
+      );
+    expect(alumni.map((a) => a.status)).toEqual(['Terminated', 'Terminated']);
+    const preview = (await api('/retention/preview?limit=100')) as Array<{ employee: number; category: string; records: number }>;
+    expect(new Set(preview.map((p) => p.employee))).toEqual(new Set(alumni.map((a) => a.id)));
+    for (const a of alumni)
+      for (const category of ['attendance', 'bank_accounts', 'contact', 'identity'])
+        expect(preview.find((p) => p.employee === a.id && p.category === category)?.records).toBeGreaterThan(0);
   });
 });

@@ -38,11 +38,13 @@ describeIf(LONG, NEEDS_LONG)('LeaveLedger migration on the demo data (issue 31)'
     const types: Array<{ id: number; default_days: number }> = await ds.query(
       'SELECT id, default_days FROM leave_types ORDER BY id',
     );
-    // Those who have joined: the ledger owes next week's joiner (the demo's checklists) nothing yet, where the
-    // entitlements before it showed the default days of an employee whatever its joined date.
-    const employees: Array<{ id: number }> = await ds.query('SELECT id FROM employees WHERE joined_date <= ? ORDER BY id', [
-      today,
-    ]);
+    // Those who have joined and not left before the period: the ledger owes next week's joiner (the demo's checklists)
+    // and the alumni who left years ago (its privacy seed) nothing, where the entitlements before it showed the default
+    // days of an employee whatever its dates.
+    const employees: Array<{ id: number }> = await ds.query(
+      'SELECT id FROM employees WHERE joined_date <= ? AND (termination_date IS NULL OR termination_date >= ?) ORDER BY id',
+      [today, period.date_start],
+    );
     for (const e of employees.filter((x) => Number(x.id) % 3 === 0))
       await ds.query('INSERT INTO leave_entitlements (employee_id, leave_type_id, leave_period_id, days) VALUES (?, ?, ?, ?)', [
         e.id,

@@ -16,7 +16,7 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
   });
   afterAll(() => t?.close());
 
-  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), the mail outbox's e-mails due (issues 29, 42), notifications (issue 30), leave accruals (issue 31), dated changes and terminations taking effect (issue 43), late approval steps escalating (issue 45)", () => {
+  it("schedules the application's periodic work as jobs: stalled-run recovery, the outbox relay (issue 42), the purge, SQLite's statistics (issue 26), documents' expiry and file removals (issue 28), the mail outbox's e-mails due (issues 29, 42), notifications (issue 30), leave accruals (issue 31), dated changes and terminations taking effect (issue 43), late approval steps escalating (issue 45), overdue checklist items (issue 67), expired personal-data exports and retention (issue 69)", () => {
     expect(jobs.scheduled()).toEqual(
       new Map([
         ['schedule:outbox-relay', t.config.outbox.relayMs],
@@ -32,6 +32,8 @@ describe(`job queue facade (${INTEGRATION ? 'Bull on Redis' : 'in-process runner
         ['schedule:employment-changes', 300_000],
         ['schedule:approval-escalation', 900_000],
         ['schedule:checklist-overdue', 3_600_000],
+        ['schedule:personal-data-exports', 600_000],
+        ['schedule:retention', 86_400_000],
         // MariaDB keeps its own statistics.
         ...(t.config.database.type === 'mysql' ? [] : [['schedule:sqlite-statistics', 3_600_000] as const]),
       ]),

@@ -16,6 +16,7 @@ import { seedDemoApprovals } from './demo-approvals';
 import { seedDemoBooks } from './demo-books';
 import { seedDemoIdentity } from './demo-identity';
 import { seedDemoChecklists } from './demo-checklists';
+import { seedDemoPrivacy } from './demo-privacy';
 import { DEMO_EMPLOYEE_EMPLOYEE, DEMO_MANAGER_EMPLOYEE, DEMO_RESTRICTED_DEPARTMENT, seedDemoCompany } from './demo-company';
 
 export interface DemoCredentials {
@@ -37,7 +38,8 @@ export const DEMO_ADMIN = { username: 'admin', email: 'admin@demo.example' };
 /**
  * The demo company: settings, reference data, 60 employees (62 with last month’s joiner and next week's), and an Admin, a Manager, an Employee
  * and a Restricted Admin user; document types and the documents of twelve employees (some
- * expiring within the month); a dry run of an import of three new hires; a few notifications (a
+ * expiring within the month); a dry run of an import of three new hires; retention policies for
+ * every category and two alumni who left years ago (what the retention preview shows); a few notifications (a
  * leave request for the manager, its approval and a task for the employee); a SCIM group "HR Admins"
  * mapped to Restricted Admin and a SCIM token. Idempotent: a second
  * run keeps existing data and prints no password again.
@@ -86,6 +88,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
   for (const spec of specs.slice(1)) await ensure(spec);
   await seedDemoChecklists(app, asCaller(admin)); // after the users: the manager holds its joiner's items
   await seedDemoImports(app, admin);
+  await seedDemoPrivacy(app, asCaller(admin)); // before the notifications, whose seed relays every event recorded
   const byName = async (username: string) => (await users.findByUsername(username)) as User;
   await seedDemoApprovals(app, { admin: admin, manager: await byName('manager') });
   await seedDemoNotifications(app, {
