@@ -16,7 +16,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { FILE_STORE, FileStore, StoredObject } from '../src/common/storage/file-store';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
@@ -30,6 +30,23 @@ const YEARS = numberArg('years', 10);
 const LEAVERS = numberArg('leavers', 10_000);
 const DAY = 86_400_000;
 const MiB = 1024 * 1024;
+
+/** The longest the event loop went without running a 5 ms timer, in ms, while it is on. */
+function stallMeter(): { stop(): number } {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 5);
+    last = now;
+  }, 5);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(0, longest, performance.now() - last - 5);
+    },
+  };
+}
 
 const stored = async (store: FileStore, bytes: number) =>
   store.put(Readable.from([randomBytes(bytes)]), { maxBytes: bytes, contentType: 'application/pdf' });
@@ -153,8 +170,7 @@ async function main(): Promise<void> {
     const base = process.memoryUsage().rss;
     let peak = base;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
+    const loop = stallMeter();
     const started = Date.now();
     const made = await call<{ id: number }>('POST', `/employees/${employee}/personal-data-exports`, {}, 202);
     let view: { status: string; size: number | null } = { status: 'Queued', size: null };
@@ -164,11 +180,11 @@ async function main(): Promise<void> {
     }
     const took = (Date.now() - started) / 1000;
     clearInterval(sampler);
-    loop.disable();
+    const stalled = loop.stop();
     console.log(
       `export: ${view.status}, ${((view.size ?? 0) / MiB).toFixed(1)} MiB ZIP in ${took.toFixed(1)} s; ` +
         `RSS +${((peak - base) / MiB).toFixed(0)} MiB over ${(base / MiB).toFixed(0)} MiB; ` +
-        `event loop max ${(loop.max / 1e6).toFixed(0)} ms (target ≤ 20 s, ≤ +64 MiB)`,
+        `event loop held ${stalled.toFixed(0)} ms at most (target ≤ 20 s, ≤ +64 MiB)`,
     );
 
     // 2. Ten thousand leavers due under every category.
@@ -229,15 +245,14 @@ async function main(): Promise<void> {
     const t2 = Date.now();
     const preview = await retention.preview({ page: 1, limit: 1, sortOrder: 'ascend' });
     console.log(`preview: ${preview.total} (leaver, category) entries in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
-    const jobLoop = monitorEventLoopDelay({ resolution: 10 });
-    jobLoop.enable();
+    const jobLoop = stallMeter();
     const t3 = Date.now();
     const done = await retention.apply();
     const jobTook = (Date.now() - t3) / 1000;
-    jobLoop.disable();
+    const jobStalled = jobLoop.stop();
     console.log(
       `retention job: ${done.records} records of ${done.employees} leavers in ${jobTook.toFixed(1)} s; ` +
-        `event loop max ${(jobLoop.max / 1e6).toFixed(0)} ms (target ≤ 60 s on MariaDB, ≤ 100 ms)`,
+        `event loop held ${jobStalled.toFixed(0)} ms at most (target ≤ 60 s on MariaDB, ≤ 100 ms)`,
     );
     const after = await retention.preview({ page: 1, limit: 1, sortOrder: 'ascend' });
     console.log(`preview after: ${after.total} entries`);

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
+import { timeSlices } from '../common/async/time-slices';
 import { recordAudits } from '../common/audit/audit-log';
 import { ReferenceCrud } from '../common/crud/crud';
 import { transaction } from '../common/database/transaction';
@@ -20,8 +21,8 @@ import { EmployeePrivacy, RetentionPolicy } from './entities/employee-privacy.en
 /** Every day: the retention policies applied (docs/api/privacy.md). */
 export const RETENTION_JOB = defineJob<Record<string, never>>('schedule', 'retention');
 const EVERY_MS = 24 * 3600_000;
-/** Leavers read, counted and changed at a time (one transaction each). */
-const BATCH = 500;
+/** Leavers read, counted and changed at a time (one transaction each; an audit policy rewrites some 600 entries of 200 leavers in 40 ms). */
+const BATCH = 200;
 /** The retention job's audit action (AuditPersonalData keeps these entries). */
 const RETENTION = 'retention';
 
@@ -136,6 +137,8 @@ export class RetentionService implements OnModuleInit {
     const today = await this.clock.today();
     const cutoffs = new Map(policies.map((p) => [p.id, yearsBefore(today, p.keepYears)]));
     const latest = [...cutoffs.values()].sort().at(-1)!;
+    // On the embedded database every statement completes at once: without a pause no timer or request would run until the end.
+    const slices = timeSlices();
     for (let after = 0; ;) {
       const leavers = await this.employees.leavers(latest, after, BATCH);
       if (!leavers.length) return;
@@ -155,6 +158,7 @@ export class RetentionService implements OnModuleInit {
         const category = categories.get(policy.category)!;
         const counts = await category.count(em, ids, policy.action);
         if (counts.size) await each({ policy, category, counts });
+        if (slices.due()) await slices.pause();
       }
       if (leavers.length < BATCH) return;
     }
