@@ -363,8 +363,39 @@ describe('the typed client filters lists (issue 41, item 12)', () => {
       params: { path: { id } },
       body: { status: 'Terminated', privacy: { legal_hold: false } },
     });
+    // Its data as one ZIP before it goes.
+    const asked = await api.POST('/employees/{id}/personal-data-exports', { params: { path: { id } } });
+    const exportId = asked.data!.data.id;
+    let status = asked.data!.data.status;
+    for (let i = 0; i < 200 && (status === 'Queued' || status === 'Running'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await api.GET('/personal-data-exports/{id}', { params: { path: { id: exportId } } })).data!.data.status;
+    }
+    expect(status).toBe('Ready');
+    const zip = await api.GET('/personal-data-exports/{id}/file', { params: { path: { id: exportId } }, parseAs: 'arrayBuffer' });
+    expect(
+      Buffer.from(zip.data as ArrayBuffer)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
     const done = await api.POST('/employees/{id}/anonymise', { params: { path: { id } } });
     expect(done.data?.data.name).toBe(`Former employee ${id}`);
+  });
+
+  it('calls every retention route with every parameter (issue 69)', async () => {
+    const api = createHrClient({ baseUrl, token: c.users.admin.token });
+    const made = await api.POST('/retention-policies', { body: { category: 'notifications', keep_years: 3, action: 'delete' } });
+    const id = made.data!.data.id;
+    const listed = await api.GET('/retention-policies', {
+      params: { query: { page: 1, limit: 10, sortField: 'category', sortOrder: 'descend', search: 'notif' } },
+    });
+    expect(listed.data?.data.map((p) => p.id)).toEqual([id]);
+    const got = (await api.GET('/retention-policies/{id}', { params: { path: { id } } })).data!.data;
+    const put = await api.PUT('/retention-policies/{id}', { params: { path: { id } }, body: { ...got, keep_years: 4 } });
+    expect(put.data?.data.keep_years).toBe(4);
+    const preview = await api.GET('/retention/preview', { params: { query: { page: 1, limit: 5, sortOrder: 'descend' } } });
+    expect(Array.isArray(preview.data?.data)).toBe(true);
+    expect((await api.DELETE('/retention-policies/{id}', { params: { path: { id } } })).data?.data.id).toBe(id);
   });
 
   it('calls every bank account and payroll books route with every parameter (issue 46)', async () => {
