@@ -12,30 +12,6 @@ import {
   EmployeeStatusMessage,
 } from './entities/employee-items.entity';
 
-/** The employee's personal fields: cleared (names become the subject's name). Employment facts stay: insights and payroll count them. */
-const CLEARED: ReadonlyArray<keyof Employee> = [
-  'middleName',
-  'gender',
-  'maritalStatus',
-  'birthday',
-  'nationalityId',
-  'ssnNum',
-  'nicNum',
-  'otherId',
-  'drivingLicense',
-  'address1',
-  'address2',
-  'city',
-  'country',
-  'province',
-  'postalCode',
-  'homePhone',
-  'mobilePhone',
-  'workPhone',
-  'workEmail',
-  'privateEmail',
-];
-
 /** The fields whose values identify the person wherever they stand (an e-mail address, a passport number). */
 const IDENTIFYING: ReadonlyArray<keyof Employee> = [
   'ssnNum',
@@ -77,6 +53,9 @@ const IDENTITY: ReadonlyArray<keyof Employee> = [
   'gender',
   'maritalStatus',
 ];
+
+/** The employee's personal fields: cleared (names become the subject's name). Employment facts stay: insights and payroll count them. */
+const CLEARED: ReadonlyArray<keyof Employee> = ['middleName', ...IDENTITY, ...CONTACT];
 
 /** The API's names of personal fields, as audit entries and events carry them. */
 export const EMPLOYEE_PERSONAL_KEYS = [
