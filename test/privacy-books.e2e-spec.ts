@@ -2,6 +2,9 @@ import { DataSource } from 'typeorm';
 import { createDemoApp, DemoApp } from './helpers/demo-app';
 import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import { apiCaller, bearer } from './helpers/test-app';
+import { anonymisedIban } from '../src/payroll/books/bank-files.personal-data';
+import { PainVersion } from '../src/payroll/books/sepa-file';
+import { schemaErrors } from '../src/payroll/books/xsd-validator';
 
 const INSIGHTS = [
   'headcount',
@@ -83,13 +86,48 @@ describeIf(LONG, NEEDS_LONG)('privacy: the books stay whole after anonymising le
       Object.entries(before).some(([k, v]) => k.startsWith('grid ') && (v as Array<[number]>).some(([e]) => e === id)),
     );
     expect(paid.length).toBeGreaterThan(0);
+    // What identifies them in the bank files: their IBANs and names.
+    const identifying = new Map<number, string[]>();
+    for (const id of chosen) {
+      const employee = (await get(`/employees/${id}`)).data as { first_name: string; last_name: string };
+      const accounts = (await get(`/employees/${id}/bank-accounts`)).data as Array<{ iban: string; holder_name: string }>;
+      identifying.set(id, [`${employee.first_name} ${employee.last_name}`, ...accounts.flatMap((a) => [a.iban, a.holder_name])]);
+    }
+    const bankFiles = async () => {
+      const out: Array<{ text: string; format: PainVersion }> = [];
+      for (const p of completed)
+        for (const f of (await get(`/payroll_config/payrolls/${p.id}/bank-files`)).data as Array<{
+          id: number;
+          format: PainVersion;
+        }>) {
+          const res = await call('GET', `/payroll_config/payrolls/${p.id}/bank-files/${f.id}/file`, accessToken);
+          expect(res.statusCode).toBe(200);
+          out.push({ text: res.body, format: f.format });
+        }
+      return out;
+    };
+    const filed = (await bankFiles()).map((f) => f.text).join('\n');
+    // Those a bank file paid: their IBANs stand in it.
+    const paidInFiles = chosen.filter((id) =>
+      identifying
+        .get(id)!
+        .slice(1)
+        .some((v) => filed.includes(v)),
+    );
+    expect(paidInFiles.length).toBeGreaterThan(0);
     for (const id of chosen) {
       const res = await t.app.inject({ method: 'POST', url: `/app/api/employees/${id}/anonymise`, headers: bearer(accessToken) });
       expect([id, res.statusCode]).toEqual([id, 200]);
     }
     const after = await numbers();
     expect(after).toEqual(before);
-    // And they are anonymised.
+    // And they are anonymised: the stored bank files that paid them too, still valid for their schema.
     for (const id of chosen) expect((await get(`/employees/${id}`)).data.first_name).toBe('Former employee');
+    for (const file of await bankFiles()) {
+      for (const id of chosen) for (const value of identifying.get(id)!) expect(file.text).not.toContain(value);
+      expect(await schemaErrors(file.format, file.text)).toEqual([]);
+    }
+    const files = (await bankFiles()).map((f) => f.text).join('\n');
+    for (const id of paidInFiles) expect(files).toContain(anonymisedIban(id));
   }, 180_000);
 });

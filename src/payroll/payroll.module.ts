@@ -37,6 +37,7 @@ import { PayrollRunsRepository } from './runs/payroll-runs.repository';
 import { PayrollRunInputsRepository } from './runs/payroll-run-inputs.repository';
 import { PayrollSettlements } from './runs/payroll-settlements';
 import { PayslipsPersonalData } from './payslips/payslips.personal-data';
+import { BankFilesPersonalData } from './books/bank-files.personal-data';
 import { JournalSplits } from './books/journal-splits';
 import { PayrollColumnPreviewController, PayrollExplainController } from './explain/payroll-explain.controller';
 import { PayrollPreviewService } from './explain/payroll-preview.service';
@@ -132,6 +133,7 @@ declareExtension({
     PayrollRunInputsRepository,
     PayrollSettlements,
     PayslipsPersonalData,
+    BankFilesPersonalData,
     JournalSplits,
     PayrollExplainService,
     PayrollDiffService,
