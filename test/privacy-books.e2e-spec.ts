@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { createDemoApp, DemoApp } from './helpers/demo-app';
 import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
-import { apiCaller, bearer } from './helpers/test-app';
+import JSZip from 'jszip';
+import { apiCaller, bearer, until } from './helpers/test-app';
 import { anonymisedIban } from '../src/payroll/books/bank-files.personal-data';
 import { PainVersion } from '../src/payroll/books/sepa-file';
 import { schemaErrors } from '../src/payroll/books/xsd-validator';
@@ -115,6 +116,26 @@ describeIf(LONG, NEEDS_LONG)('privacy: the books stay whole after anonymising le
         .some((v) => filed.includes(v)),
     );
     expect(paidInFiles.length).toBeGreaterThan(0);
+    // A paid leaver's subject-access export holds every cell the payrolls computed for it, and its payslips' PDFs.
+    const subject = paidInFiles[0];
+    const asked = (await call('POST', `/employees/${subject}/personal-data-exports`, accessToken)).json().data as { id: number };
+    await until(async () => (await get(`/personal-data-exports/${asked.id}`)).data.status === 'Ready', 30_000);
+    const zip = await JSZip.loadAsync((await call('GET', `/personal-data-exports/${asked.id}/file`, accessToken)).rawPayload);
+    const payroll = JSON.parse(await zip.file('payroll.json')!.async('string')) as {
+      cells: Array<{ payroll_id: number; employee_id: number }>;
+      payrolls: Array<{ id: number }>;
+    };
+    const gridCells = Object.entries(before)
+      .filter(([k]) => k.startsWith('grid '))
+      .flatMap(([, v]) => (v as Array<[number, Record<string, unknown>]>).filter(([e]) => e === subject));
+    expect(payroll.cells.length).toBeGreaterThan(0);
+    expect(payroll.cells.every((c) => c.employee_id === subject)).toBe(true);
+    expect(payroll.payrolls.length).toBe(gridCells.length);
+    const payslips = JSON.parse(await zip.file('payslips/payslips.json')!.async('string')) as {
+      payslips: Array<{ id: number; document_id: number | null }>;
+    };
+    const pdfs = Object.keys(zip.files).filter((n) => /^payslips\/payslip-\d+\.pdf$/.test(n));
+    expect(pdfs.length).toBe(payslips.payslips.filter((p) => p.document_id !== null).length);
     for (const id of chosen) {
       const res = await t.app.inject({ method: 'POST', url: `/app/api/employees/${id}/anonymise`, headers: bearer(accessToken) });
       expect([id, res.statusCode]).toEqual([id, 200]);

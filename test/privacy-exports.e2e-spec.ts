@@ -141,6 +141,8 @@ describe('privacy: subject-access exports', () => {
       'notifications.json',
       'documents/documents.json',
       'payslips/payslips.json',
+      'payroll.json',
+      'checklists.json',
     ])
       expect(names).toContain(file);
     const json = async (name: string) => JSON.parse(await zip.file(name)!.async('string')) as Record<string, any>;

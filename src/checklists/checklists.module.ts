@@ -15,6 +15,7 @@ import { ChecklistsRepository } from './checklists.repository';
 import { ChecklistsService } from './checklists.service';
 import { ChecklistsSubscriber } from './checklists.subscriber';
 import { CHECKLIST_ENTITIES } from './entities/checklist.entities';
+import { ChecklistsPersonalData } from './checklists.personal-data';
 
 declareApiTag('Checklists', 'Lifecycle checklists: what a hire, a termination, a transfer or a dated change starts', 126);
 
@@ -29,6 +30,7 @@ declareExtension({
   imports: [EmployeesModule, ReferenceModule, TasksModule, UsersModule, TypeOrmModule.forFeature(CHECKLIST_ENTITIES)],
   controllers: [ChecklistTemplatesController, ChecklistsController],
   providers: [
+    ChecklistsPersonalData,
     ChecklistsRepository,
     ChecklistTemplatesService,
     ChecklistsService,

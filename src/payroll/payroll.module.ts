@@ -61,6 +61,7 @@ import { PayslipPdfsService } from './payslips/payslip-pdfs.service';
 import { PayslipDeliveriesRepository } from './payslips/payslip-deliveries.repository';
 import { PayslipDeliveryService } from './payslips/payslip-delivery.service';
 import { PayslipMailKind } from './payslips/payslip-mail.kind';
+import { PayrollPersonalData } from './payroll.personal-data';
 
 declareApiTag(
   'Payroll configuration',
@@ -112,6 +113,7 @@ declareExtension({
     PayrollTablesController,
   ],
   providers: [
+    PayrollPersonalData,
     BankFileService,
     BooksRepository,
     PayrollAccountsService,
