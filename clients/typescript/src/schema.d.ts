@@ -2639,7 +2639,7 @@ export interface paths {
          * Ask for everything the service holds about an employee, as one ZIP (the employee itself, or an Admin); a job builds it
          * @description Who may call: any signed-in user.
          *
-         *     The ZIP holds employee.json (the record, its history, custom fields and user accounts without password hashes), bank-accounts.json (whole IBANs), leave.json, attendance.json, timesheets.json, expenses.json, documents/ and payslips/ (the files), audit.json, notifications.json and a README.txt saying what each holds. Kept 7 days (expires_at). 404 for an employee the caller does not see; 403 for another employee’s data unless Admin; 409 while an export of the employee is Queued or Running (details name its id). Emits personal_data.exported once Ready.
+         *     The ZIP holds employee.json (the record, its history, custom fields and user accounts without password hashes), bank-accounts.json (whole IBANs), leave.json, attendance.json, timesheets.json, expenses.json, payroll.json (salary and every payroll cell), checklists.json, documents/ and payslips/ (the files), audit.json, notifications.json and a README.txt saying what each holds. Kept 7 days (expires_at). 404 for an employee the caller does not see; 403 for another employee’s data unless Admin; 409 while an export of the employee is Queued or Running (details name its id). Emits personal_data.exported once Ready.
          */
         post: operations["requestPersonalDataExports"];
         delete?: never;
