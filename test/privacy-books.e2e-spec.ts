@@ -54,10 +54,13 @@ describeIf(LONG, NEEDS_LONG)('privacy: the books stay whole after anonymising le
         const grid = (await get(`/payroll_config/payrolls/${p.id}/data?limit=500`)).data as {
           rows: Array<{ employee: { id: number }; values: Record<string, string | null> }>;
         };
-        out[`grid ${p.id}`] = grid.rows.map((r) => [r.employee.id, r.values]);
+        // By employee: the grid is in name order, and an anonymised name ("Former employee") sorts elsewhere.
+        out[`grid ${p.id}`] = grid.rows.map((r) => [r.employee.id, r.values]).sort((a, b) => (a[0] as number) - (b[0] as number));
         out[`payslips ${p.id}`] = (
           (await get(`/payroll_config/payrolls/${p.id}/payslips?limit=500`)).data as Array<{ employee: number }>
-        ).map((s) => s.employee);
+        )
+          .map((s) => s.employee)
+          .sort((a, b) => a - b);
       }
       for (const p of completed) {
         const journal = (await get(`/payroll_config/payrolls/${p.id}/journal`)).data as {
