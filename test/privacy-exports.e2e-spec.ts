@@ -6,7 +6,7 @@ import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { PersonalDataExport } from '../src/privacy/entities/personal-data-export.entity';
 import { PersonalDataExportRunner } from '../src/privacy/personal-data-export.runner';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
+import { postDocument, SAMPLE_FILES } from './helpers/multipart';
 import { apiCaller, bearer, createTestApp, createUser, okCaller, outboxEvents, TestApp, until } from './helpers/test-app';
 
 interface ExportView {
@@ -89,16 +89,10 @@ describe('privacy: subject-access exports', () => {
     });
     const type = (await ok('POST', '/document-types', admin, { name: 'Passport copy' })).id as number;
     const pdf = SAMPLE_FILES.pdf(marker.passport);
-    const form = multipartForm([
+    const upload = await postDocument(t.app, admin, id, [
       { name: 'document_type', value: String(type) },
       { name: 'file', filename: 'passport/scan.pdf', type: 'application/pdf', data: pdf },
     ]);
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: `/app/api/employees/${id}/documents`,
-      headers: { ...bearer(admin), ...form.headers },
-      payload: form.payload,
-    });
     expect(upload.statusCode).toBe(200);
     const documentId = upload.json().data.id as number;
 

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { RetentionService } from '../src/privacy/retention.service';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
-import { apiCaller, bearer, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
+import { postDocument, SAMPLE_FILES } from './helpers/multipart';
+import { apiCaller, createTestApp, okCaller, TestApp, until } from './helpers/test-app';
 
 interface PreviewItem {
   employee: number;
@@ -94,16 +94,10 @@ describe('privacy: retention policies', () => {
     const recent = await leaver('2026-10-31');
     // A document of the due leaver, whose file the delete removes from the store.
     const type = (await ok('POST', '/document-types', admin, { name: 'Contract copy' })).id as number;
-    const form = multipartForm([
+    const upload = await postDocument(t.app, admin, due, [
       { name: 'document_type', value: String(type) },
       { name: 'file', filename: 'contract.pdf', type: 'application/pdf', data: SAMPLE_FILES.pdf('contract') },
     ]);
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: `/app/api/employees/${due}/documents`,
-      headers: { ...bearer(admin), ...form.headers },
-      payload: form.payload,
-    });
     expect(upload.statusCode).toBe(200);
     const key = (
       await ds.query<Array<{ file_key: string }>>('SELECT file_key FROM documents WHERE id = ?', [upload.json().data.id])

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company, employeeBody } from './helpers/company';
-import { multipartForm, SAMPLE_FILES } from './helpers/multipart';
-import { apiCaller, bearer, createTestApp, createUser, okCaller, outboxEvents, TestApp, until } from './helpers/test-app';
+import { postDocument, SAMPLE_FILES } from './helpers/multipart';
+import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp, until } from './helpers/test-app';
 
 /** Every file under `dir` (the local file store). */
 function filesUnder(dir: string): string[] {
@@ -76,17 +76,11 @@ describe('privacy: anonymising a leaver', () => {
     await ok('PUT', `/employees/${id}`, admin, { custom_fields: { passport_no: marker.pii } });
     // A document whose file holds a marker.
     const type = (await ok('POST', '/document-types', admin, { name: 'Passport copy' })).id as number;
-    const form = multipartForm([
+    const upload = await postDocument(t.app, admin, id, [
       { name: 'document_type', value: String(type) },
       { name: 'notes', value: `scan of ${fullName}` },
       { name: 'file', filename: `passport-${marker.last}.pdf`, type: 'application/pdf', data: SAMPLE_FILES.pdf(marker.passport) },
     ]);
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: `/app/api/employees/${id}/documents`,
-      headers: { ...bearer(admin), ...form.headers },
-      payload: form.payload,
-    });
     expect(upload.statusCode).toBe(200);
     // Text elsewhere that names the person: its supervisor's notification and task of a submitted time entry.
     const entry = (await ok('POST', '/timesheets', user.token, { date: '2026-03-02', start: '09:00', end: '10:00' })).id;

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, MoreThan, Not } from 'typeorm';
 import { AnonymisedSubject, PersonalData, redactJsonText } from '../common/privacy/personal-data';
-import { chunksOf, countByEmployee, RetentionAction, total } from '../common/privacy/retention';
-
-/** The retention job's own entries: kept by its audit policy, or each day would find new ones. */
-export const RETENTION_AUDIT_ACTION = 'retention';
+import { chunksOf, countByEmployee, RETENTION_AUDIT_ACTION, RetentionAction, total } from '../common/privacy/retention';
 import { AuditEntry } from './entities/audit-entry.entity';
 
 /** Entries read and rewritten at a time. */
@@ -78,9 +75,7 @@ export class AuditPersonalData {
     employeeIds: readonly number[],
     each: (entry: AuditEntry, changes: string) => unknown,
   ): Promise<void> {
-    const keys = new Set(this.registry.personalKeys());
-    for (const holder of this.registry.all()) if (holder.keys) for (const k of await holder.keys(em)) keys.add(k);
-    const subject: AnonymisedSubject = { employeeId: 0, name: '', values: [], keys };
+    const subject: AnonymisedSubject = { employeeId: 0, name: '', values: [], keys: await this.registry.keysNow(em) };
     for (const ids of chunksOf(employeeIds))
       for (let after = 0; ;) {
         const entries = await em.getRepository(AuditEntry).find({

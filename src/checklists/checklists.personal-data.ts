@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Raw } from 'typeorm';
-import { PersonalData } from '../common/privacy/personal-data';
+import { PersonalData, underEmployees } from '../common/privacy/personal-data';
 import { Checklist, ChecklistItem } from './entities/checklist.entities';
 
 /** The lifecycle checklists of a person (issue 69): in its subject-access export; they stay after anonymisation. */
@@ -16,11 +15,7 @@ export class ChecklistsPersonalData {
           {
             name: 'items',
             entity: ChecklistItem,
-            where: {
-              checklistId: Raw((column) => `${column} IN (SELECT id FROM checklists WHERE employee_id = :employeeId)`, {
-                employeeId,
-              }),
-            },
+            where: { checklistId: underEmployees('checklists', [employeeId]) },
           },
         ]),
     });

@@ -19,7 +19,7 @@ export class CustomFieldsPersonalData {
       order: 40,
       keys: async (em) => (await this.personal(em)).map((f) => f.key),
       values: async (em, employeeId) => {
-        const ids = (await this.personal(em)).map((f) => f.id);
+        const ids = await this.personalIds(em);
         if (!ids.length) return [];
         return (await em.getRepository(CustomFieldValue).findBy({ employeeId, fieldId: In(ids) })).map((v) => v.text);
       },
@@ -27,23 +27,25 @@ export class CustomFieldsPersonalData {
       export: (em, employeeId, out) => this.export(em, employeeId, out),
     });
     // Both actions delete the values of personal fields (a value has nothing left to keep without them).
-    const count = async (em: EntityManager, employeeIds: readonly number[]) => {
-      const ids = (await this.personal(em)).map((f) => f.id);
-      return ids.length ? countByEmployee(em, CustomFieldValue, employeeIds, [{ fieldId: In(ids) }]) : new Map<number, number>();
-    };
+    const count = (em: EntityManager, employeeIds: readonly number[], fields: number[]) =>
+      fields.length ? countByEmployee(em, CustomFieldValue, employeeIds, [{ fieldId: In(fields) }]) : new Map<number, number>();
     registry.retain({
       category: 'custom_fields',
       description: 'the values of custom fields marked personal (pii)',
-      count,
+      count: async (em, employeeIds) => count(em, employeeIds, await this.personalIds(em)),
       apply: async (em, employeeIds) => {
-        const records = total(await count(em, employeeIds));
-        const fields = (await this.personal(em)).map((f) => f.id);
+        const fields = await this.personalIds(em);
+        const records = total(await count(em, employeeIds, fields));
         if (records)
           for (const ids of chunksOf(employeeIds))
             await em.getRepository(CustomFieldValue).delete({ employeeId: In(ids), fieldId: In(fields) });
         return { records };
       },
     });
+  }
+
+  private async personalIds(em: EntityManager): Promise<number[]> {
+    return (await this.personal(em)).map((f) => f.id);
   }
 
   private personal(em: EntityManager): Promise<CustomField[]> {
@@ -67,7 +69,7 @@ export class CustomFieldsPersonalData {
   }
 
   private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {
-    const ids = (await this.personal(em)).map((f) => f.id);
+    const ids = await this.personalIds(em);
     if (ids.length) await em.getRepository(CustomFieldValue).delete({ employeeId: subject.employeeId, fieldId: In(ids) });
   }
 }

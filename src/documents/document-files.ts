@@ -1,6 +1,7 @@
 import { filetypeinfo } from 'magic-bytes.js';
 import { TextDecoder } from 'node:util';
 import { Transform, TransformCallback } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { DomainException } from '../common/errors/domain.exception';
 import { XLSX_TYPE } from '../common/export/sheet-writers';
 import { FileStore } from '../common/storage/file-store';
@@ -126,10 +127,7 @@ export class SniffTap extends Transform {
 /** Reads bytes [start, end] of a stored file (both included). */
 async function readRange(store: FileStore, key: string, start: number, end: number): Promise<Buffer> {
   const opened = await store.open(key, { start, end });
-  if (!opened) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return opened ? buffer(opened.body) : Buffer.alloc(0);
 }
 
 /** The largest central directory read to tell DOCX from XLSX (an Office file's is a few KiB). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { EntityManager } from 'typeorm';
 import { NotFoundException } from '../common/errors/domain.exception';
 import { FileConditions, FileResponse } from '../common/http/file-response';
@@ -112,9 +113,7 @@ export class GeneratedDocumentsService implements OnModuleInit {
     const doc = await this.repository.byId(id);
     const opened = doc && (await this.store.open(doc.fileKey));
     if (!doc || !opened) throw new NotFoundException('Document');
-    const chunks: Buffer[] = [];
-    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-    return { filename: doc.fileName, content: Buffer.concat(chunks), contentType: doc.contentType };
+    return { filename: doc.fileName, content: await buffer(opened.body), contentType: doc.contentType };
   }
 
   /** The store's key of a document's current file (a payslip PDF for the subject-access export), in `em`'s transaction; null when it is gone. */

@@ -136,13 +136,10 @@ export class EmployeesPersonalData {
       educations: EmployeeEducation,
       certifications: EmployeeCertification,
       languages: EmployeeLanguage,
+      status_messages: EmployeeStatusMessage,
     };
     for (const [name, entity] of Object.entries(items))
       out.section(name, await storedRowList(em, { name, entity, where: { employeeId: id } }));
-    out.section(
-      'status_messages',
-      await storedRowList(em, { name: 'status_messages', entity: EmployeeStatusMessage, where: { employeeId: id } }),
-    );
   }
 
   private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<void> {

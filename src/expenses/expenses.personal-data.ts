@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Raw } from 'typeorm';
-import { PersonalData } from '../common/privacy/personal-data';
+import { PersonalData, underEmployees } from '../common/privacy/personal-data';
 import { ExpenseClaim, ExpenseItem } from './entities/expense.entities';
 
 /**
@@ -19,11 +18,7 @@ export class ExpensesPersonalData {
           {
             name: 'items',
             entity: ExpenseItem,
-            where: {
-              claimId: Raw((column) => `${column} IN (SELECT id FROM expense_claims WHERE employee_id = :employeeId)`, {
-                employeeId,
-              }),
-            },
+            where: { claimId: underEmployees('expense_claims', [employeeId]) },
           },
         ]),
     });

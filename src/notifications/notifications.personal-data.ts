@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, Raw } from 'typeorm';
-import { PersonalData } from '../common/privacy/personal-data';
+import { EntityManager } from 'typeorm';
+import { PersonalData, underEmployees } from '../common/privacy/personal-data';
 import { chunksOf, total } from '../common/privacy/retention';
 import { Notification } from './entities/notification.entities';
 import { replaceInText } from '../common/privacy/redact-sql';
@@ -22,9 +22,7 @@ export class NotificationsPersonalData {
           {
             name: 'notifications',
             entity: Notification,
-            where: {
-              userId: Raw((column) => `${column} IN (SELECT id FROM users WHERE employee_id = :employeeId)`, { employeeId }),
-            },
+            where: { userId: underEmployees('users', [employeeId]) },
           },
         ]),
       anonymise: async (em, subject) => {
@@ -41,9 +39,7 @@ export class NotificationsPersonalData {
         const records = total(await this.count(em, employeeIds));
         if (records)
           for (const ids of chunksOf(employeeIds))
-            await em
-              .getRepository(Notification)
-              .delete({ userId: Raw((c) => `${c} IN (SELECT id FROM users WHERE employee_id IN (:...ids))`, { ids }) });
+            await em.getRepository(Notification).delete({ userId: underEmployees('users', ids) });
         return { records };
       },
     });
@@ -58,7 +54,7 @@ export class NotificationsPersonalData {
         .innerJoin('users', 'u', 'u.id = n.user_id')
         .select('u.employee_id', 'employee_id')
         .addSelect('COUNT(*)', 'n')
-        .where({ userId: Raw((c) => `${c} IN (SELECT id FROM users WHERE employee_id IN (:...ids))`, { ids }) })
+        .where('u.employee_id IN (:...ids)', { ids })
         .groupBy('u.employee_id')
         .getRawMany<{ employee_id: number | string; n: number | string }>();
       for (const r of rows) out.set(Number(r.employee_id), Number(r.n));

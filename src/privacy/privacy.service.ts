@@ -89,11 +89,8 @@ export class PrivacyService {
   /** The employee's personal values and keys as every holder finds them, before anything changes. */
   private async subjectOf(em: EntityManager, employeeId: number): Promise<AnonymisedSubject> {
     const values: Array<string | null | undefined> = [];
-    const keys = new Set(this.personalData.personalKeys());
-    for (const holder of this.personalData.all()) {
-      if (holder.values) values.push(...(await holder.values(em, employeeId)));
-      if (holder.keys) for (const k of await holder.keys(em)) keys.add(k);
-    }
+    for (const holder of this.personalData.all()) if (holder.values) values.push(...(await holder.values(em, employeeId)));
+    const keys = await this.personalData.keysNow(em);
     const name = formerName(employeeId);
     return { employeeId, name, values: searchable(values).filter((v) => !name.includes(v)), keys };
   }

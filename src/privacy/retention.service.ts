@@ -9,7 +9,7 @@ import { DomainException, ValidationException } from '../common/errors/domain.ex
 import { PageQueryDto } from '../common/paging/list-query.dto';
 import { Page } from '../common/paging/page';
 import { PersonalData } from '../common/privacy/personal-data';
-import { AfterRetention, RetentionCategory } from '../common/privacy/retention';
+import { AfterRetention, RETENTION_AUDIT_ACTION, RetentionCategory } from '../common/privacy/retention';
 import { JobQueue } from '../common/queue/job-queue.service';
 import { defineJob } from '../common/queue/queue.constants';
 import { CompanyClock } from '../common/time/company-clock';
@@ -23,8 +23,6 @@ export const RETENTION_JOB = defineJob<Record<string, never>>('schedule', 'reten
 const EVERY_MS = 24 * 3600_000;
 /** Leavers read, counted and changed at a time (one transaction each; an audit policy rewrites some 600 entries of 200 leavers in 40 ms). */
 const BATCH = 200;
-/** The retention job's audit action (AuditPersonalData keeps these entries). */
-const RETENTION = 'retention';
 
 /** One policy's due leavers in a batch, and what its category would change of each. */
 interface DueBatch {
@@ -106,7 +104,7 @@ export class RetentionService implements OnModuleInit {
         await recordAudits(
           em,
           ids.map((id) => ({
-            action: RETENTION,
+            action: RETENTION_AUDIT_ACTION,
             resource: 'employees',
             resourceId: id,
             employee: id,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { zip } from './zip';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 /** A form field, or a file part. */
 export type FormPart = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
@@ -49,3 +50,14 @@ export const SAMPLE_FILES = {
     }),
   zip: () => storedZip({ 'readme.txt': 'hello', 'evil.html': '<script>alert(1)</script>' }),
 };
+
+/** POST /employees/{id}/documents as `token`'s user, `parts` as the form. */
+export function postDocument(app: NestFastifyApplication, token: string, employeeId: number, parts: FormPart[]) {
+  const form = multipartForm(parts);
+  return app.inject({
+    method: 'POST',
+    url: `/app/api/employees/${employeeId}/documents`,
+    headers: { authorization: `Bearer ${token}`, ...form.headers },
+    payload: form.payload,
+  });
+}

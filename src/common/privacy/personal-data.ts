@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { EntityManager, FindOperator, Raw } from 'typeorm';
 import type { RetentionCategory } from './retention';
 import type { SubjectExport } from './subject-export';
 
@@ -52,6 +52,16 @@ export interface PersonalDataHolder {
   anonymise?(em: EntityManager, subject: AnonymisedSubject): Promise<AfterAnonymisation | void>;
   /** Writes what it keeps of the employee into the subject-access export (GDPR art. 15). */
   export?(em: EntityManager, employeeId: number, out: SubjectExport): Promise<void>;
+}
+
+/**
+ * A condition on a column that names rows of `table` (users, expense claims, checklists) belonging
+ * to `employeeIds` (its `employee_id`): how a module finds what it keeps under those rows.
+ */
+export function underEmployees(table: string, employeeIds: readonly number[]): FindOperator<number> {
+  return Raw((column) => `${column} IN (SELECT id FROM ${table} WHERE employee_id IN (:...underEmployees))`, {
+    underEmployees: [...employeeIds],
+  }) as FindOperator<number>;
 }
 
 /** A value worth searching for in free text: trimmed, 3 characters or more. */
@@ -140,5 +150,12 @@ export class PersonalData {
   /** Every personal key the holders declared. */
   personalKeys(): ReadonlySet<string> {
     return this.keys;
+  }
+
+  /** The declared personal keys and those the holders keep today (a personal custom field's key). */
+  async keysNow(em: EntityManager): Promise<Set<string>> {
+    const keys = new Set(this.keys);
+    for (const holder of this.holders) if (holder.keys) for (const k of await holder.keys(em)) keys.add(k);
+    return keys;
   }
 }

@@ -10,6 +10,12 @@ import { EntityManager, EntityTarget, FindOptionsWhere, In, IsNull, Not, ObjectL
 export const RETENTION_ACTIONS = ['anonymise', 'delete'] as const;
 export type RetentionAction = (typeof RETENTION_ACTIONS)[number];
 
+/**
+ * The audit action of the retention job's own entries (one per leaver and category it changed): the
+ * audit category keeps them, or each day's run would find new entries to delete.
+ */
+export const RETENTION_AUDIT_ACTION = 'retention';
+
 /** What the action leaves to do once its transaction committed (files to remove from the store). */
 export type AfterRetention = () => Promise<void>;
 
@@ -77,7 +83,8 @@ export interface RowsRule {
 
 /**
  * A category whose actions are plain statements on the employees' rows: `anonymise` clears
- * columns (counting the rows that hold a value in one of them), `delete` deletes rows.
+ * columns of the rows that hold a value in one of them, `delete` deletes rows; what a statement
+ * changed is what it counts.
  */
 export function rowsCategory(
   category: string,
@@ -98,14 +105,14 @@ export function rowsCategory(
     description,
     count,
     apply: async (em, employeeIds, action) => {
-      const records = total(await count(em, employeeIds, action));
-      if (!records) return { records };
+      let records = 0;
       for (const rule of rules[action])
         for (const ids of chunksOf(employeeIds)) {
-          const criteria = { [rule.key ?? 'employeeId']: In(ids) };
-          if (rule.clear)
-            await em.getRepository(rule.entity).update(criteria, Object.fromEntries(rule.clear.map((c) => [c, null])));
-          else await em.getRepository(rule.entity).delete(criteria);
+          const criteria = where(rule).map((w) => ({ ...w, [rule.key ?? 'employeeId']: In(ids) }));
+          const done = rule.clear
+            ? await em.getRepository(rule.entity).update(criteria, Object.fromEntries(rule.clear.map((c) => [c, null])))
+            : await em.getRepository(rule.entity).delete(criteria);
+          records += done.affected ?? 0;
         }
       return { records };
     },

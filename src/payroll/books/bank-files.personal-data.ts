@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { EntityManager } from 'typeorm';
 import { AnonymisedSubject, PersonalData, redactText } from '../../common/privacy/personal-data';
 import { FILE_STORE, FileStore } from '../../common/storage/file-store';
@@ -44,9 +45,7 @@ export class BankFilesPersonalData {
         continue;
       const opened = await this.store.open(file.storageKey);
       if (!opened) continue;
-      const chunks: Buffer[] = [];
-      for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-      const before = Buffer.concat(chunks).toString('utf8');
+      const before = (await buffer(opened.body)).toString('utf8');
       let text = before;
       for (const iban of ibans) if (text.includes(iban)) text = text.split(iban).join(anonymisedIban(subject.employeeId));
       text = redactText(text, others);
