@@ -210,7 +210,8 @@ describe('hardening II (issue 24)', () => {
       try {
         const payroll = await processed('Driver failure', [column]);
         expect(payroll.status).toBe('Failed');
-        expect(payroll.error).toMatch(/^processing failed with an internal error \(job payroll-\d+-[0-9a-f-]+\)/);
+        // The chunk that failed is named (issue 70), with its job.
+        expect(payroll.error).toMatch(/^processing chunk 0 failed with an internal error \(job payroll-\d+-[0-9a-f-]+-chunk-0\)/);
         expect(payroll.error).not.toMatch(/Incorrect|payroll_cells|NaN/);
       } finally {
         spy.mockRestore();

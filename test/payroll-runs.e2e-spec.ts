@@ -2,7 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { JobQueue } from '../src/common/queue/job-queue.service';
 import { Payroll, PayrollCell } from '../src/payroll/entities/payroll-run.entities';
-import { PayrollProcessingService } from '../src/payroll/runs/payroll-processing.service';
+import { PayrollChunksService } from '../src/payroll/runs/payroll-chunks.service';
 import { PayrollTransitionsService } from '../src/payroll/runs/payroll-transitions.service';
 import { payrollJobId } from '../src/payroll/runs/payroll.jobs';
 import { buildCompany, Company, employeeBody } from './helpers/company';
@@ -313,7 +313,7 @@ describe('payroll runs: process, data grid, edits, state machine', () => {
     expect((await ok('GET', `/payroll_config/payrolls/${payroll.id}`)).status).toBe('Processing');
 
     // A job queued by an earlier claim finds a later claim and leaves the payroll alone.
-    await t.app.get(PayrollProcessingService).run({ payrollId: payroll.id, claim: '00000000-0000-4000-8000-000000000000' });
+    await t.app.get(PayrollChunksService).start({ payrollId: payroll.id, claim: '00000000-0000-4000-8000-000000000000' });
     expect(await repo.findOneByOrFail({ id: payroll.id })).toMatchObject({ status: 'Processing', claim });
     expect(await cells()).toBe(before);
 

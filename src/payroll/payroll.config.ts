@@ -1,6 +1,6 @@
 import { declareConfig } from '../config/config';
 
-/** Payroll's configuration (DIFF_*, PAYROLL_RUN_TIMEOUT), declared beside the module that reads it. */
+/** Payroll's configuration (DIFF_*, PAYROLL_RUN_TIMEOUT, PAYROLL_CHUNK_SIZE), declared beside the module that reads it. */
 declare module '../config/config' {
   interface ModuleConfig {
     /** Payroll diffs (GET /payroll_config/payrolls/{id}/diff): computed in the API process. */
@@ -12,6 +12,8 @@ declare module '../config/config' {
     };
     /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
     payrollRunTimeoutSec: number;
+    /** Employees per chunk of a run (PAYROLL_CHUNK_SIZE, issue 70): each chunk is a job any worker takes. */
+    payrollChunkSize: number;
   }
 }
 
@@ -20,3 +22,4 @@ declareConfig('diff', ({ int, size }) => ({
   cacheBytes: size('DIFF_CACHE_BYTES', '128mb'),
 }));
 declareConfig('payrollRunTimeoutSec', ({ duration }) => duration('PAYROLL_RUN_TIMEOUT', '15m'));
+declareConfig('payrollChunkSize', ({ int }) => int('PAYROLL_CHUNK_SIZE', 2000, 1, 20_000));

@@ -32,6 +32,8 @@ import { PayrollInputsService } from './runs/payroll-inputs.service';
 import { PayrollRunsController } from './runs/payroll-runs.controller';
 import { PayrollGridService } from './runs/payroll-grid.service';
 import { PayrollProcessingService } from './runs/payroll-processing.service';
+import { PayrollChunksService } from './runs/payroll-chunks.service';
+import { PayrollChunksRepository } from './runs/payroll-chunks.repository';
 import { PayrollRunsService } from './runs/payroll-runs.service';
 import { PayrollRunsRepository } from './runs/payroll-runs.repository';
 import { PayrollRunInputsRepository } from './runs/payroll-run-inputs.repository';
@@ -143,6 +145,8 @@ declareExtension({
     PayrollTransitionsService,
     PayrollGridService,
     PayrollProcessingService,
+    PayrollChunksService,
+    PayrollChunksRepository,
     PayrollProcessor,
     PayslipsService,
     PayslipContextsService,

@@ -103,10 +103,18 @@ export class BullRunner implements JobRunner {
     );
   }
 
-  async add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob> {
+  async add(
+    queue: QueueName,
+    name: string,
+    data: unknown,
+    jobId: string,
+    retry: RetryPolicy,
+    priority?: number,
+  ): Promise<EnqueuedJob> {
     const q = this.queue(queue);
     await q.add(name, data, {
       jobId,
+      ...(priority === undefined ? {} : { priority }),
       attempts: retry.attempts,
       backoff: { type: 'exponential', delay: retry.backoffMs },
       removeOnComplete: 1000,

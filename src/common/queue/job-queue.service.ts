@@ -106,10 +106,13 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     return new Map([...this.schedules].map(([key, s]) => [key, s.everyMs]));
   }
 
-  /** Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second one is added. */
-  add<T>(job: JobDefinition<T>, data: T, opts: { jobId?: string } = {}): Promise<EnqueuedJob> {
+  /**
+   * Adds a job. A deterministic `jobId` de-duplicates: while a job with that id exists, no second
+   * one is added. `priority` (1 first; with Redis): this job's place, instead of its definition's.
+   */
+  add<T>(job: JobDefinition<T>, data: T, opts: { jobId?: string; priority?: number } = {}): Promise<EnqueuedJob> {
     const policy = this.retries.get(`${job.queue}:${job.name}`) ?? job.retry ?? DEFAULT_RETRY;
-    return this.runner.add(job.queue, job.name, withTraceContext(data), opts.jobId ?? randomUUID(), policy);
+    return this.runner.add(job.queue, job.name, withTraceContext(data), opts.jobId ?? randomUUID(), policy, opts.priority ?? job.priority);
   }
 
   /** Whether a job with this id is waiting, delayed or running in a live process. */

@@ -21,6 +21,8 @@ export interface JobDefinition<TData> {
   retry?: RetryPolicy;
   /** Fields of a job's data its log lines carry (a payroll id). */
   logFields?: (data: TData) => Record<string, unknown>;
+  /** Its place among the queue's jobs (1 first, with Redis) unless JobQueue.add gives one: a queue whose jobs take turns gives every job one. */
+  priority?: number;
   /** Phantom field carrying the payload type. */
   readonly __data?: TData;
 }
@@ -33,9 +35,10 @@ export function defineJob<TData>(
   name: string,
   retry?: RetryPolicy,
   logFields?: (data: TData) => Record<string, unknown>,
+  priority?: number,
 ): JobDefinition<TData> {
   DEFINED_JOBS.add(`${queue}:${name}`);
-  return { queue, name, retry, logFields };
+  return { queue, name, retry, logFields, priority };
 }
 
 export interface JobContext {
@@ -87,7 +90,8 @@ export interface JobRunner {
   ): void;
   /** Starts consuming registered handlers. */
   start(): Promise<void>;
-  add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy): Promise<EnqueuedJob>;
+  /** `priority`: 1 first (Bull's); the in-process runner takes jobs in the order they come. */
+  add(queue: QueueName, name: string, data: unknown, jobId: string, retry: RetryPolicy, priority?: number): Promise<EnqueuedJob>;
   /**
    * Whether the job is waiting, delayed or running in a live process: false when it finished, was
    * never added, or its process died (a Bull job whose lock expired; a job of an earlier process).

@@ -51,6 +51,7 @@ import { ExpenseSetup1763800000055 } from './1763800000055-ExpenseSetup';
 import { ExpenseClaims1763800000056 } from './1763800000056-ExpenseClaims';
 import { Privacy1763800000057 } from './1763800000057-Privacy';
 import { PrivacyExportsRetention1763800000058 } from './1763800000058-PrivacyExportsRetention';
+import { PayrollChunks1763800000059 } from './1763800000059-PayrollChunks';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -119,4 +120,5 @@ export const MIGRATIONS = [
   ExpenseClaims1763800000056,
   Privacy1763800000057,
   PrivacyExportsRetention1763800000058,
+  PayrollChunks1763800000059,
 ];

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CURRENT_CELLS } from '../runs/current-cells';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
@@ -13,7 +14,7 @@ export class BooksRepository {
   @RecordSql(1, 2)
   async columnCells(payrollId: number, columnId: number): Promise<Array<[number, unknown]>> {
     const rows = await DriverReader.of(this.ds).arrays(
-      'SELECT c.employee_id, c.value FROM payroll_cells c WHERE c.payroll_id = :payrollId AND c.column_id = :columnId',
+      `SELECT c.employee_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :payrollId AND c.column_id = :columnId`,
       { payrollId, columnId },
     );
     return rows.map(([e, v]) => [Number(e), v]);
@@ -23,7 +24,7 @@ export class BooksRepository {
   @RecordSql(1)
   async cells(payrollId: number): Promise<Array<[number, number, unknown]>> {
     const rows = await DriverReader.of(this.ds).arrays(
-      'SELECT c.employee_id, c.column_id, c.value FROM payroll_cells c WHERE c.payroll_id = :payrollId',
+      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :payrollId`,
       { payrollId },
     );
     return rows.map(([e, c, v]) => [Number(e), Number(c), v]);

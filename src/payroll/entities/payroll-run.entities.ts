@@ -49,6 +49,10 @@ export class Payroll {
   @Column({ name: 'table_versions', type: 'simple-json', nullable: true }) tableVersions: UsedTableVersion[] | null;
   /** Bumped by every change of its cells (processing, edits). */
   @Column({ type: 'integer', default: 0 }) revision: number;
+  /** The revision its cells and errors are read at: the last run that finished (issue 70). */
+  @Column({ name: 'cells_revision', type: 'integer', default: 0 }) cellsRevision: number;
+  /** The revision of its latest claim to be processed: what that run's chunks write under. */
+  @Column({ name: 'run_revision', type: 'integer', default: 0 }) runRevision: number;
   /** The column that is the net pay, which the bank file pays (issue 46). */
   @Column({ name: 'net_column_id', type: 'integer', nullable: true }) netColumnId: number | null;
 }
@@ -71,11 +75,29 @@ export class PayrollRunInput {
   @Column({ type: 'simple-json' }) inputs: EmployeeInputs;
 }
 
+export const CHUNK_STATUSES = ['Waiting', 'Done'] as const;
+
+/** One chunk of a run (issue 70): its employees, what every chunk of the run computes with, and whether it is written. */
+@Entity('payroll_chunks')
+export class PayrollChunk {
+  @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  @PrimaryColumn({ type: 'integer' }) revision: number;
+  @PrimaryColumn({ type: 'integer' }) chunk: number;
+  @Column({ type: 'simple-json' }) employees: number[];
+  @Column({ type: 'integer' }) size: number;
+  @Column({ name: 'column_set_id', type: 'integer' }) columnSetId: number;
+  @Column({ name: 'table_versions', type: 'simple-json' }) tableVersions: UsedTableVersion[];
+  @Column({ type: 'varchar', length: 8 }) status: (typeof CHUNK_STATUSES)[number];
+  @Column({ type: 'integer', default: 0 }) errors: number;
+}
+
 @Entity('payroll_cells')
 export class PayrollCell {
   @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
   @PrimaryColumn({ name: 'employee_id', type: 'integer' }) employeeId: number;
   @PrimaryColumn({ name: 'column_id', type: 'integer' }) columnId: number;
+  /** The run that wrote it (Payroll.cellsRevision: the payroll's cells), last in the key. */
+  @PrimaryColumn({ type: 'integer', default: 0 }) revision: number;
   @Column({ type: 'decimal', precision: 14, scale: 3, nullable: true, transformer: DECIMAL_TEXT_COLUMN }) value: string | null;
   /** Set by POST .../data on an editable column: kept when the payroll is processed again. */
   @Column({ type: 'boolean', default: false }) edited: boolean;
@@ -85,6 +107,8 @@ export class PayrollCell {
 export class PayrollError {
   @PrimaryGeneratedColumn({ type: 'integer' }) id: number;
   @Column({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  /** The run that found it (Payroll.cellsRevision: the payroll's errors). */
+  @Column({ type: 'integer', default: 0 }) revision: number;
   @Column({ name: 'employee_id', type: 'integer', nullable: true }) employeeId: number | null;
   @Column({ name: 'column_id', type: 'integer', nullable: true }) columnId: number | null;
   @Column({ type: 'varchar', length: 500 }) message: string;
@@ -124,6 +148,7 @@ export const PAYROLL_RUN_ENTITIES = [
   Payroll,
   PayrollColumnSet,
   PayrollRunInput,
+  PayrollChunk,
   PayrollCell,
   PayrollError,
   PayslipTemplate,

@@ -57,7 +57,7 @@ export class PayrollExplainService {
     planned.tables = new Map([...tables].map(([name, t]) => [name, t.formula]));
     const editable = new Set(columns.filter((c) => c.editable).map((c) => c.id));
     const edits = new Map(
-      (await this.cells.find({ where: { payrollId, employeeId, edited: true } }))
+      (await this.cells.find({ where: { payrollId, revision: payroll.cellsRevision, employeeId, edited: true } }))
         .filter((c) => editable.has(c.columnId))
         .map((c) => [c.columnId, amountText(c.value ?? '0')]),
     );

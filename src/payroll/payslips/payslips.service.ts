@@ -204,7 +204,7 @@ export class PayslipsService implements OnModuleInit {
       async (em) => {
         await this.pdfs.removeAll(em, payrollId);
         await em.delete(Payslip, { payrollId });
-        if (errors) await this.repository.replaceErrors(em, payrollId, errors);
+        if (errors) await this.repository.replaceErrors(em, payrollId, 'current', errors);
       },
       SET_REPLACEMENT,
     );

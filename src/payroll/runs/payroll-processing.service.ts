@@ -1,31 +1,24 @@
 import { ARREARS_INPUT } from '../config/payroll.payroll-inputs';
-import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { recordEvent } from '../../common/outbox/outbox';
-import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
-import { EmployeesRepository } from '../../employees/core/employees.repository';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { ReferenceService } from '../../reference/reference.service';
-import { PayrollEmployeeRowDto } from '../dto/payroll-run.dto';
-import { computePayrollYielding, EngineResult, planColumns } from '../engine/payroll-engine';
+import { computePayrollYielding, EngineResult, planColumns, PlannedPlan } from '../engine/payroll-engine';
 import { EmployeeSalary } from '../entities/payroll-config.entities';
-import { Payroll, PayrollCell, PayrollStatus } from '../entities/payroll-run.entities';
+import { Payroll, PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollRunsRepository, Selection } from './payroll-runs.repository';
-import { engineColumnOf, toColumnDto } from '../config/payroll-columns';
+import { engineColumnOf, tableNamesOf, toColumnDto } from '../config/payroll-columns';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollRunInputsRepository } from './payroll-run-inputs.repository';
-import { employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, cellsOf, storedWorkingDays } from './run-inputs';
+import { employeeInputs, engineEmployeeOf, hookValuesOf, RunInputs, storedWorkingDays } from './run-inputs';
 import { EmployeeInputs, StoredHook } from '../engine/stored-inputs';
-import { tableNamesOf } from '../config/payroll-columns';
-import { BY_NAME, PayrollGridService, selectionRow } from './payroll-grid.service';
-import { PAYROLL_STATES } from './payroll.states';
-import '../payroll.events';
+import { PayrollGridService } from './payroll-grid.service';
 import { PayrollInputsService } from './payroll-inputs.service';
 import { PayrollArrearsService } from './payroll-arrears.service';
 import { PayrollTablesService, ResolvedTable } from '../config/payroll-tables.service';
-import { internalFailure, isCurrentClaim, payrollJobId, PayrollJobData } from './payroll.jobs';
 
-class PlanFailure extends Error {
+/** A run whose columns cannot be computed at all (a cycle, an unknown variable): Failed before any chunk, with the columns' errors. */
+export class PlanFailure extends Error {
   constructor(
     message: string,
     readonly errors: Array<{ employee: number | null; column: number | null; message: string }>,
@@ -35,20 +28,14 @@ class PlanFailure extends Error {
 }
 
 /**
- * Processing a payroll (the PAYROLL_PROCESS_JOB's body): the selection, the engine over every
- * employee, the cells and errors written in one transaction, the outcome and its events. Also the
- * computation POST .../data uses for the rows it edits.
+ * The computation of a payroll's cells: a run's inputs as they are now, the engine over some
+ * employees, the selection. A run's chunks (PayrollChunksService) and the rows POST .../data edits
+ * (recompute) compute with it.
  */
 @Injectable()
 export class PayrollProcessingService {
-  private readonly logger = new Logger('PayrollRuns');
-
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
-    @InjectRepository(PayrollCell) private readonly cells: Repository<PayrollCell>,
     @InjectRepository(EmployeeSalary) private readonly salaries: Repository<EmployeeSalary>,
-    private readonly employees: EmployeesRepository,
     private readonly repository: PayrollRunsRepository,
     private readonly reference: ReferenceService,
     private readonly inputs: PayrollInputsService,
@@ -58,69 +45,17 @@ export class PayrollProcessingService {
     private readonly tables: PayrollTablesService,
   ) {}
 
-  /** The job: computes every cell and writes them in one transaction; Processed, or Failed with the errors. */
-  async run(data: PayrollJobData): Promise<void> {
-    const payrollId = data.payrollId;
-    const payroll = await this.payrolls.findOne({ where: { id: payrollId } });
-    // Done already, deleted, or claimed again since this job was queued (that claim has its own job).
-    if (!payroll || !isCurrentClaim(data, payroll, 'Processing')) return;
-    try {
-      const selection = await this.selection(payroll);
-      await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 20 });
-      const ids = selection.map((s) => s.id);
-      const edited = await this.cells.find({ where: { payrollId, edited: true } });
-      const inputs = await this.liveInputs(payroll, ids);
-      // The inputs are written while the engine computes (the database works, this process computes);
-      // the cells' transaction makes their revision the payroll's.
-      const revision = (payroll.inputsRevision ?? 0) + 1;
-      const written = this.storedInputs.write(this.dataSource.manager, payrollId, revision, inputs.employees);
-      const computed = Promise.all([this.computeFrom(inputs, ids, edited), this.storedInputs.columnSetOf(inputs.columns)]);
-      // Both settle before anything else happens: a failed computation leaves no write running.
-      await Promise.allSettled([written, computed]);
-      const [result, columnSetId] = await computed;
-      await written;
-      await this.payrolls.update({ id: payrollId, status: 'Processing' }, { progress: 60 });
-      const tableVersions = [...(inputs.tables?.values() ?? [])].map((t) => t.used);
-      const kept = { columnSetId, inputsRevision: revision, tableVersions };
-      // Concurrent runs of other payrolls insert beside these rows: no gap locks, and a deadlock
-      // victim writes again.
-      await transaction(
-        this.dataSource,
-        async (em) => {
-          await em.delete(PayrollCell, { payrollId });
-          await this.repository.insertCells(em, payrollId, cellsOf(result, edited));
-          await this.repository.replaceErrors(em, payrollId, result.errors);
-          await em.update(Payroll, { id: payrollId }, { ...kept, revision: () => 'revision + 1' });
-        },
-        SET_REPLACEMENT,
-      );
-      await this.storedInputs.dropOlder(payrollId, revision);
-      const failed = result.errors.length > 0;
-      await this.finish(
-        payroll,
-        failed ? 'Failed' : 'Processed',
-        failed ? `${result.errors.length} cells could not be computed: see /errors` : null,
-        ids.length,
-        result.errors.length,
-      );
-    } catch (err) {
-      if (err instanceof PlanFailure) {
-        await transaction(this.dataSource, (em) => this.repository.replaceErrors(em, payrollId, err.errors), SET_REPLACEMENT);
-        await this.finish(payroll, 'Failed', err.message, 0, err.errors.length);
-        return;
-      }
-      const job = payrollJobId('Processing', payrollId, data.claim ?? 'unclaimed');
-      this.logger.error(`payroll ${payrollId} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
-      await this.finish(payroll, 'Failed', internalFailure('processing', job), 0, 0);
-    }
-  }
-
   /**
    * The inputs of a run as they are now: the payroll's columns, and per employee the salary
    * amounts, payroll-employee settings, formula fields and hook values with their records.
    * `columns`: compute with these definitions instead (a stored run's snapshot).
    */
-  async liveInputs(payroll: Payroll, employeeIds: number[], columns?: PayrollColumnDto[]): Promise<RunInputs> {
+  async liveInputs(
+    payroll: Payroll,
+    employeeIds: number[],
+    columns?: PayrollColumnDto[],
+    tables?: Map<string, ResolvedTable>,
+  ): Promise<RunInputs> {
     columns ??= await this.currentColumns(payroll);
     // Each employee's working days, read once: for working_days proration and kept with the inputs.
     const working = await this.inputs.workingDaysOf(employeeIds, payroll.dateStart, payroll.dateEnd);
@@ -181,7 +116,7 @@ export class PayrollProcessingService {
         ),
       );
     }
-    return { columns, employees, tables: await this.tables.inForce(tableNamesOf(columns), payroll.dateEnd) };
+    return { columns, employees, tables: tables ?? (await this.tables.inForce(tableNamesOf(columns), payroll.dateEnd)) };
   }
 
   /** The table versions a run computes with (PayrollTablesService.forRun). */
@@ -195,7 +130,8 @@ export class PayrollProcessingService {
     return stored ?? (await this.currentColumns(payroll));
   }
 
-  private async currentColumns(payroll: Payroll): Promise<PayrollColumnDto[]> {
+  /** The payroll's columns as they are now; PlanFailure when one of them is gone. */
+  async currentColumns(payroll: Payroll): Promise<PayrollColumnDto[]> {
     const current = await this.grid.columnsOf(payroll);
     if (current.length !== payroll.columns.length) throw new PlanFailure('a column of the payroll no longer exists', []);
     return current.map(toColumnDto);
@@ -230,13 +166,7 @@ export class PayrollProcessingService {
 
   /** Every cell of these employees from a run's inputs (edited cells of editable columns kept as they are). */
   async computeFrom(inputs: RunInputs, employeeIds: number[], edited: PayrollCell[]): Promise<EngineResult> {
-    const { plan, errors } = planColumns(inputs.columns.map(engineColumnOf));
-    if (!plan) {
-      throw new PlanFailure(
-        'the payroll columns cannot be computed: see /errors',
-        errors.map((e) => ({ employee: null, column: e.columnId, message: e.message })),
-      );
-    }
+    const plan = this.plan(inputs.columns);
     const editable = new Set(inputs.columns.filter((c) => c.editable).map((c) => c.id));
     const fixed = new Map(
       edited.filter((c) => editable.has(c.columnId)).map((c) => [`${c.employeeId}:${c.columnId}`, c.value ?? '0']),
@@ -248,31 +178,15 @@ export class PayrollProcessingService {
     );
   }
 
-  private async finish(
-    payroll: Payroll,
-    status: PayrollStatus,
-    error: string | null,
-    employees: number,
-    errors: number,
-  ): Promise<void> {
-    // The outcome and its webhook event (payroll.processed or payroll.failed) in one transaction.
-    const res = await transaction(this.dataSource, async (em) => {
-      const moved = await PAYROLL_STATES.move(em, Payroll, { id: payroll.id }, status === 'Processed' ? 'processed' : 'fail', {
-        progress: 100,
-        error,
-        processedAt: status === 'Processed' ? new Date() : payroll.processedAt,
-      });
-      if (moved)
-        await recordEvent(em, status === 'Processed' ? 'payroll.processed' : 'payroll.failed', {
-          id: payroll.id,
-          status,
-          employees,
-          errors,
-        });
-      return moved;
-    });
-    if (res)
-      this.logger.log(`payroll ${payroll.id} ${status} (claim ${payroll.claim}): ${employees} employees, ${errors} errors`);
+  /** The engine's plan of these columns; PlanFailure with the columns' errors when they cannot be computed. */
+  plan(columns: PayrollColumnDto[]): PlannedPlan {
+    const { plan, errors } = planColumns(columns.map(engineColumnOf));
+    if (!plan)
+      throw new PlanFailure(
+        'the payroll columns cannot be computed: see /errors',
+        errors.map((e) => ({ employee: null, column: e.columnId, message: e.message })),
+      );
+    return plan;
   }
 
   /**
@@ -289,9 +203,8 @@ export class PayrollProcessingService {
     };
   }
 
-  private async selection(payroll: Payroll): Promise<PayrollEmployeeRowDto[]> {
-    const selected = await this.repository.selected(await this.selectionOf(payroll));
-    const names = await this.employees.namesOf(selected.map((p) => p.employeeId));
-    return selected.map((p) => selectionRow(names, p)).sort((a, b) => BY_NAME(a.name, b.name) || a.id - b.id);
+  /** The ids of the employees a payroll selects, ascending: what a run cuts into chunks. */
+  async selectedIds(payroll: Payroll): Promise<number[]> {
+    return this.repository.selectedIds(await this.selectionOf(payroll));
   }
 }

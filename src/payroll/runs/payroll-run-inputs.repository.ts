@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { CURRENT_CELLS } from './current-cells';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThan } from 'typeorm';
-import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { isUniqueViolation } from '../../common/errors/db-errors';
@@ -56,12 +56,6 @@ export class PayrollRunInputsRepository {
   ): Promise<void> {
     await em.getRepository(PayrollRunInput).delete({ payrollId, revision });
     await this.insert(em, payrollId, revision, inputs);
-  }
-
-  /** Removes the revisions older than the payroll's current one (after its cells' transaction). */
-  @RecordSql(1, 2)
-  async dropOlder(payrollId: number, revision: number): Promise<void> {
-    await transaction(this.ds, (em) => em.delete(PayrollRunInput, { payrollId, revision: LessThan(revision) }), SET_REPLACEMENT);
   }
 
   /** Adds or replaces some employees' inputs of a revision (a grid edit that read them live). */
@@ -149,7 +143,7 @@ export class PayrollRunInputsRepository {
       cellsInto(
         out,
         await DriverReader.of(this.ds).arrays(
-          'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id ' +
+          `SELECT c.employee_id, c.column_id, c.value, c.edited FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id ` +
             'AND c.employee_id IN (:...ids) AND (c.edited = :edited OR c.column_id IN (:...columns))',
           { id: payrollId, ids: employeeIds.slice(i, i + 1000), edited: true, columns: columnIds },
         ),
@@ -161,7 +155,7 @@ export class PayrollRunInputsRepository {
   @RecordSql([1, 2])
   async cellEmployees(payrollIds: number[]): Promise<number[]> {
     const rows = await DriverReader.of(this.ds).arrays(
-      'SELECT DISTINCT c.employee_id FROM payroll_cells c WHERE c.payroll_id IN (:...ids) ORDER BY c.employee_id',
+      `SELECT DISTINCT c.employee_id FROM ${CURRENT_CELLS} WHERE c.payroll_id IN (:...ids) ORDER BY c.employee_id`,
       { ids: payrollIds },
     );
     return (rows as Array<[number | string]>).map(([id]) => Number(id));
@@ -175,7 +169,7 @@ export class PayrollRunInputsRepository {
       cellsInto(
         out,
         await DriverReader.of(this.ds).arrays(
-          'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...ids)',
+          `SELECT c.employee_id, c.column_id, c.value, c.edited FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id AND c.employee_id IN (:...ids)`,
           { id: payrollId, ids: employeeIds.slice(i, i + 1000) },
         ),
       );
@@ -186,7 +180,7 @@ export class PayrollRunInputsRepository {
   @RecordSql(1)
   async allCells(payrollId: number): Promise<Map<number, Map<number, DiffCell>>> {
     const rows = await DriverReader.of(this.ds).arrays(
-      'SELECT c.employee_id, c.column_id, c.value, c.edited FROM payroll_cells c WHERE c.payroll_id = :id',
+      `SELECT c.employee_id, c.column_id, c.value, c.edited FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id`,
       { id: payrollId },
     );
     return cellsInto(new Map(), rows);

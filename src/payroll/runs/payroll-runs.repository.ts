@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CURRENT_CELLS } from './current-cells';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
@@ -97,7 +98,12 @@ export class PayrollRunsRepository {
   /** A page of a payroll's errors: those of employees in `scope`, and those of no employee. */
   @RecordSql(1, SAMPLE_SCOPE, sampleListRequest(PAYROLL_ERROR_LIST_SPEC))
   errors(payrollId: number, scope: RowScope, request: ListRequest): Promise<Page<PayrollError>> {
-    const qb = this.ds.getRepository(PayrollError).createQueryBuilder('x').where('x.payroll_id = :id', { id: payrollId });
+    // Those of the payroll's last finished run (a run in chunks writes its own beside them).
+    const qb = this.ds
+      .getRepository(PayrollError)
+      .createQueryBuilder('x')
+      .innerJoin(Payroll, 'xr', 'xr.id = x.payroll_id AND xr.cells_revision = x.revision')
+      .where('x.payroll_id = :id', { id: payrollId });
     const condition = this.employees.inDepartments('x.employee_id', scope);
     if (condition) qb.andWhere(`(x.employee_id IS NULL OR ${condition.sql})`, condition.params);
     return findPage(qb, request);
@@ -132,6 +138,7 @@ export class PayrollRunsRepository {
       .getRepository(PayrollCell)
       .createQueryBuilder('c')
       .select('DISTINCT c.employee_id', 'employee')
+      .innerJoin(Payroll, 'cr', 'cr.id = c.payroll_id AND cr.cells_revision = c.revision')
       .where('c.payroll_id = :id', { id: payrollId });
     if (among) qb.andWhere('c.employee_id IN (:...among)', { among });
     this.within(qb, 'c.employee_id', scope);
@@ -146,10 +153,29 @@ export class PayrollRunsRepository {
   async cellValues(payrollId: number, employeeIds: number[]): Promise<Array<[employee: number, column: number, value: unknown]>> {
     if (!employeeIds.length) return [];
     const rows = await DriverReader.of(this.ds).arrays(
-      'SELECT c.employee_id, c.column_id, c.value FROM payroll_cells c WHERE c.payroll_id = :id AND c.employee_id IN (:...employeeIds)',
+      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id AND c.employee_id IN (:...employeeIds)`,
       { id: payrollId, employeeIds },
     );
     return rows.map(([employee, column, value]) => [Number(employee), Number(column), value]);
+  }
+
+  /** The edited cells of these employees among the payroll's cells (a run keeps them). */
+  @RecordSql(1, [1, 2])
+  async editedCells(payrollId: number, employeeIds: number[]): Promise<PayrollCell[]> {
+    if (!employeeIds.length) return [];
+    const rows = await DriverReader.of(this.ds).arrays(
+      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id AND c.employee_id IN (:...employeeIds) AND c.edited = :edited`,
+      { id: payrollId, employeeIds, edited: true },
+    );
+    return rows.map(([employee, column, value]) =>
+      Object.assign(new PayrollCell(), {
+        payrollId,
+        employeeId: Number(employee),
+        columnId: Number(column),
+        value: value === null ? null : String(value as string | number),
+        edited: true,
+      }),
+    );
   }
 
   /**
@@ -185,7 +211,10 @@ export class PayrollRunsRepository {
           value: () => `CASE ${values.join(' ')} ELSE ${q('value')} END`,
           ...(edited.length ? { edited: () => `CASE WHEN ${edited.join(' OR ')} THEN 1 ELSE ${q('edited')} END` } : {}),
         })
-        .where(`${q('payroll_id')} = :payrollId AND ${q('employee_id')} IN (:...employees)`)
+        .where(
+          `${q('payroll_id')} = :payrollId AND ${q('employee_id')} IN (:...employees) AND ${q('revision')} = ` +
+            `(SELECT ${q('cells_revision')} FROM ${q('payrolls')} WHERE ${q('id')} = :payrollId)`,
+        )
         .setParameters(params)
         .execute();
     }
@@ -195,13 +224,14 @@ export class PayrollRunsRepository {
    * Inserts a payroll's cells, [employee, column, value, edited] each: plain multi-row INSERTs of
    * 1 000 rows (TypeORM's entity insert costs more than the engine).
    */
-  @RecordSql(SAMPLE_MANAGER, 1, [
+  @RecordSql(SAMPLE_MANAGER, 1, 3, [
     [1, 1, '10.00', false],
     [1, 2, '20.00', true],
   ])
   async insertCells(
     em: EntityManager | null,
     payrollId: number,
+    revision: number,
     cells: Iterable<[employee: number, column: number, value: string | null, edited: boolean]>,
   ): Promise<void> {
     const manager = em ?? this.ds.manager;
@@ -209,29 +239,45 @@ export class PayrollRunsRepository {
     let rows = 0;
     const flush = async () => {
       if (!rows) return;
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
       await manager.query(
-        `INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited) VALUES ${values}`,
+        `INSERT INTO payroll_cells (payroll_id, revision, employee_id, column_id, value, edited) VALUES ${values}`,
         params,
       );
       params = [];
       rows = 0;
     };
     for (const [employee, column, value, edited] of cells) {
-      params.push(payrollId, employee, column, value, edited ? 1 : 0);
+      params.push(payrollId, revision, employee, column, value, edited ? 1 : 0);
       if (++rows === ROWS_PER_INSERT) await flush();
     }
     await flush();
   }
 
-  /** Replaces a payroll's error list (the first 10 000, messages cut at 500 characters). */
-  @RecordSql(SAMPLE_MANAGER, 1, [{ employee: 1, column: 2, message: 'division by zero' }])
-  async replaceErrors(em: EntityManager | null, payrollId: number, errors: readonly ErrorWrite[]): Promise<void> {
+  /** Replaces a payroll's errors of one revision ('current': those of its cells, which it shows) (insertErrors). */
+  @RecordSql(SAMPLE_MANAGER, 1, 2, [{ employee: 1, column: 2, message: 'division by zero' }])
+  async replaceErrors(
+    em: EntityManager | null,
+    payrollId: number,
+    at: number | 'current',
+    errors: readonly ErrorWrite[],
+  ): Promise<void> {
     const manager = em ?? this.ds.manager;
-    await manager.delete(PayrollError, { payrollId });
+    const revision =
+      at === 'current'
+        ? (await manager.findOneOrFail(Payroll, { where: { id: payrollId }, select: { id: true, cellsRevision: true } })).cellsRevision
+        : at;
+    await manager.delete(PayrollError, { payrollId, revision });
+    await this.insertErrors(em, payrollId, revision, errors);
+  }
+
+  /** Adds errors to a payroll's revision (the first 10 000, messages cut at 500 characters): a run's, or one chunk's. */
+  @RecordSql(SAMPLE_MANAGER, 1, 2, [{ employee: 1, column: 2, message: 'division by zero' }])
+  async insertErrors(em: EntityManager | null, payrollId: number, revision: number, errors: readonly ErrorWrite[]): Promise<void> {
+    const manager = em ?? this.ds.manager;
     const rows = errors
       .slice(0, 10_000)
-      .map((e) => ({ payrollId, employeeId: e.employee, columnId: e.column, message: e.message.slice(0, 500) }));
+      .map((e) => ({ payrollId, revision, employeeId: e.employee, columnId: e.column, message: e.message.slice(0, 500) }));
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
       await manager
         .createQueryBuilder()
@@ -263,6 +309,14 @@ export class PayrollRunsRepository {
   @RecordSql(SAMPLE_SELECTION)
   selected(selection: Selection): Promise<PayrollEmployee[]> {
     return this.selectionQuery(selection).getMany();
+  }
+
+  /** The ids of the employees selected() selects, ascending, without their rows (a million of them is a run). */
+  @RecordSql(SAMPLE_SELECTION)
+  async selectedIds(selection: Selection): Promise<number[]> {
+    const [sql, params] = this.selectionQuery(selection).select('p.employee_id', 'employee').orderBy('p.employee_id').getQueryAndParameters();
+    const rows = await DriverReader.of(this.ds).rows(sql, params);
+    return rows.map(([id]) => Number(id));
   }
 
   /** A page of selected(), sorted and paged by SELECTION_SPEC. */

@@ -209,7 +209,7 @@ export class PayrollRunsService {
       this.dataSource,
       async (em) => {
         const previous = await em.getRepository(PayrollCell).find({
-          where: { payrollId: id, employeeId: In(employeeIds) },
+          where: { payrollId: id, revision: payroll.cellsRevision, employeeId: In(employeeIds) },
           select: { employeeId: true, columnId: true, value: true, edited: true },
         });
         const old = new Map(previous.map((c) => [`${c.employeeId}:${c.columnId}`, c.value]));

@@ -13,7 +13,19 @@ import { PayrollDto } from '../dto/payroll-run.dto';
 import { Payroll } from '../entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService, toPayrollDto } from './payroll-runs.service';
 import { PAYROLL_STATES } from './payroll.states';
-import { JOB_STATES, JobRunState, PAYROLL_PROCESS_JOB, PayrollJobData, payrollJobId } from './payroll.jobs';
+import {
+  chunkJobId,
+  finishJobId,
+  JOB_STATES,
+  JobRunState,
+  PAYROLL_CHUNK_JOB,
+  PAYROLL_FINISH_JOB,
+  PAYROLL_PROCESS_JOB,
+  PayrollJobData,
+  payrollJobId,
+  PayrollRunJobData,
+} from './payroll.jobs';
+import { PayrollChunksRepository } from './payroll-chunks.repository';
 
 /**
  * The payroll runs' transitions that start or recover a job (issue 26): claiming Processing or
@@ -30,6 +42,7 @@ export class PayrollTransitionsService {
     @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
     private readonly runs: PayrollRunsService,
     private readonly jobs: JobQueue,
+    private readonly chunks: PayrollChunksRepository,
   ) {}
 
   /**
@@ -59,6 +72,8 @@ export class PayrollTransitionsService {
         error: null,
         claimedAt: new Date(),
         claim,
+        // Processing: the revision this claim's chunks write under, its own (issue 70).
+        ...(action === 'process' ? { runRevision: () => 'run_revision + 1' } : {}),
       });
       if (!moved) return null;
       // The caller's request to run the job (the job's own outcome is the service's).
@@ -89,6 +104,19 @@ export class PayrollTransitionsService {
   }
 
   /**
+   * Whether a job of the claim is waiting or running: its first job, and for a run in chunks (issue
+   * 70) a chunk not written yet or the last step.
+   */
+  private async hasLiveJob(state: JobRunState, run: PayrollRunJobData): Promise<boolean> {
+    if (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, run.payrollId, run.claim))) return true;
+    if (state !== 'Processing') return false;
+    if (await this.jobs.isLive(PAYROLL_FINISH_JOB, finishJobId(run))) return true;
+    for (const chunk of await this.chunks.waiting(run.payrollId, run.revision))
+      if (await this.jobs.isLive(PAYROLL_CHUNK_JOB, chunkJobId(run, chunk))) return true;
+    return false;
+  }
+
+  /**
    * A payroll left in Processing or Completing past PAYROLL_RUN_TIMEOUT whose job is no longer
    * live (its worker died and no stalled-job check took it up, or the queue lost it) goes to Failed
    * (Processing) or back to Processed (Completing), with an error saying so. A job still waiting
@@ -97,14 +125,14 @@ export class PayrollTransitionsService {
   async failStalled(): Promise<number> {
     const cutoff = new Date(Date.now() - this.config.payrollRunTimeoutSec * 1000);
     const stale = await this.payrolls.find({
-      select: { id: true, status: true, claim: true },
+      select: { id: true, status: true, claim: true, runRevision: true },
       where: { status: In(Object.keys(JOB_STATES)), claimedAt: LessThan(cutoff) },
     });
     let reset = 0;
     for (const p of stale) {
       const state = p.status as JobRunState;
       // A claim without a token predates tokens: its job cannot be looked up, the timeout decides.
-      if (p.claim && (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, p.id, p.claim)))) continue;
+      if (p.claim && (await this.hasLiveJob(state, { payrollId: p.id, claim: p.claim, revision: p.runRevision }))) continue;
       const moved = await PAYROLL_STATES.move(
         this.payrolls.manager,
         Payroll,

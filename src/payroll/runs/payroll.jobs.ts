@@ -12,13 +12,64 @@ export interface PayrollJobData {
   claim?: string;
 }
 
-/** Processing a payroll (Processing → Processed | Failed). */
+/**
+ * Queue priorities on `payroll` (1 first): a run's first and last steps and payslips 1, its n-th
+ * chunk n + 1, so that the chunks of concurrent runs take turns: a small payroll queued behind a
+ * large one waits for one chunk of it, not for all of them.
+ */
+export function chunkPriority(chunk: number): number {
+  return Math.min(chunk + 1, 2_000_000);
+}
+export const STEP_PRIORITY = 1;
+
 const payrollOf = (data: PayrollJobData) => ({ payroll: data.payrollId });
 
-export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>('payroll', 'process', { attempts: 3, backoffMs: 5000 }, payrollOf);
+/** Processing a payroll (Processing → Processed | Failed): its first step. */
+export const PAYROLL_PROCESS_JOB = defineJob<PayrollJobData>(
+  'payroll',
+  'process',
+  { attempts: 3, backoffMs: 5000 },
+  payrollOf,
+  STEP_PRIORITY,
+);
+
+/** A run of a claim (issue 70): the revision its chunks write under. */
+export interface PayrollRunJobData extends PayrollJobData {
+  claim: string;
+  revision: number;
+}
+
+/** One chunk of a run: computes and writes its employees' cells (docs/api/payroll.md, "Processing in chunks"). */
+export interface PayrollChunkJobData extends PayrollRunJobData {
+  chunk: number;
+}
+
+export const PAYROLL_CHUNK_JOB = defineJob<PayrollChunkJobData>('payroll', 'chunk', { attempts: 3, backoffMs: 2000 }, (d) => ({
+  payroll: d.payrollId,
+  chunk: d.chunk,
+}));
+
+/** A run's last step, once every chunk is written: makes the revision the payroll's; Processed or Failed. */
+export const PAYROLL_FINISH_JOB = defineJob<PayrollRunJobData>(
+  'payroll',
+  'finish',
+  { attempts: 5, backoffMs: 2000 },
+  payrollOf,
+  STEP_PRIORITY,
+);
+
+/** The job of a run's chunk: deterministic, as payrollJobId. */
+export function chunkJobId(data: PayrollRunJobData, chunk: number): string {
+  return `payroll-${data.payrollId}-${data.claim}-chunk-${chunk}`;
+}
+
+export function finishJobId(data: PayrollRunJobData): string {
+  return `payroll-${data.payrollId}-${data.claim}-finish`;
+}
+
 
 /** Rendering its payslips (Completing → Completed). */
-export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 }, payrollOf);
+export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 }, payrollOf, STEP_PRIORITY);
 
 /**
  * Finds the runs whose job is gone past PAYROLL_RUN_TIMEOUT and sets them back (failStalled), every
