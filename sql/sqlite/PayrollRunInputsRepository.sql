@@ -1,22 +1,22 @@
 -- PayrollRunInputsRepository.allCells
 SELECT c.employee_id, c.column_id, c.value, c.edited
-  FROM payroll_cells c
+  FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
   WHERE c.payroll_id = ?;
 
 -- PayrollRunInputsRepository.cellEmployees
 SELECT DISTINCT c.employee_id
-  FROM payroll_cells c
+  FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
   WHERE c.payroll_id IN (?, ?)
   ORDER BY c.employee_id;
 
 -- PayrollRunInputsRepository.cellsOf
 SELECT c.employee_id, c.column_id, c.value, c.edited
-  FROM payroll_cells c
+  FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
   WHERE c.payroll_id = ? AND c.employee_id IN (?, ?) AND (c.edited = ? OR c.column_id IN (?));
 
 -- PayrollRunInputsRepository.cellsOfEmployees
 SELECT c.employee_id, c.column_id, c.value, c.edited
-  FROM payroll_cells c
+  FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
   WHERE c.payroll_id = ? AND c.employee_id IN (?, ?);
 
 -- PayrollRunInputsRepository.columnSetOf
@@ -29,13 +29,6 @@ SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id"
 SELECT "PayrollColumnSet"."id" AS "PayrollColumnSet_id", "PayrollColumnSet"."created_at" AS "PayrollColumnSet_created_at"
   FROM "payroll_column_sets" "PayrollColumnSet"
   WHERE "PayrollColumnSet"."id" = 1;
-
--- PayrollRunInputsRepository.dropOlder
-BEGIN IMMEDIATE TRANSACTION;
-COMMIT;
-DELETE
-  FROM "payroll_run_inputs"
-  WHERE ("payroll_id" = 1 AND "revision" < 2);
 
 -- PayrollRunInputsRepository.inputsOf
 SELECT employee_id, inputs

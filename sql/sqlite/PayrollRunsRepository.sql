@@ -1,18 +1,25 @@
 -- PayrollRunsRepository.cellEmployees
 SELECT DISTINCT "c"."employee_id" AS "employee"
   FROM "payroll_cells" "c"
+  INNER JOIN "payrolls" "cr" ON "cr"."id" = "c"."payroll_id" AND "cr"."cells_revision" = "c"."revision"
   WHERE "c"."payroll_id" = 1 AND "c"."employee_id" IN (?, ?) AND "c"."employee_id" IN (SELECT scope_e.id
   FROM employees scope_e
   WHERE scope_e.department_id IN (?, ?));
 
 -- PayrollRunsRepository.cellValues
 SELECT c.employee_id, c.column_id, c.value
-  FROM payroll_cells c
+  FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
   WHERE c.payroll_id = ? AND c.employee_id IN (?, ?);
 
+-- PayrollRunsRepository.editedCells
+SELECT c.employee_id, c.column_id, c.value
+  FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
+  WHERE c.payroll_id = ? AND c.employee_id IN (?, ?) AND c.edited = ?;
+
 -- PayrollRunsRepository.errors
-SELECT "x"."id" AS "x_id", "x"."payroll_id" AS "x_payroll_id", "x"."employee_id" AS "x_employee_id", "x"."column_id" AS "x_column_id", "x"."message" AS "x_message"
+SELECT "x"."id" AS "x_id", "x"."payroll_id" AS "x_payroll_id", "x"."revision" AS "x_revision", "x"."employee_id" AS "x_employee_id", "x"."column_id" AS "x_column_id", "x"."message" AS "x_message"
   FROM "payroll_errors" "x"
+  INNER JOIN "payrolls" "xr" ON "xr"."id" = "x"."payroll_id" AND "xr"."cells_revision" = "x"."revision"
   WHERE "x"."payroll_id" = 1 AND ("x"."employee_id" IS NULL OR "x"."employee_id" IN (SELECT scope_e.id
   FROM employees scope_e
   WHERE scope_e.department_id IN (?, ?)))
@@ -20,13 +27,21 @@ SELECT "x"."id" AS "x_id", "x"."payroll_id" AS "x_payroll_id", "x"."employee_id"
   LIMIT 50 OFFSET 0;
 SELECT COUNT(*) AS "total"
   FROM "payroll_errors" "x"
+  INNER JOIN "payrolls" "xr" ON "xr"."id" = "x"."payroll_id" AND "xr"."cells_revision" = "x"."revision"
   WHERE "x"."payroll_id" = 1 AND ("x"."employee_id" IS NULL OR "x"."employee_id" IN (SELECT scope_e.id
   FROM employees scope_e
   WHERE scope_e.department_id IN (?, ?)));
 
 -- PayrollRunsRepository.insertCells
-INSERT INTO payroll_cells (payroll_id, employee_id, column_id, value, edited)
-  VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?);
+INSERT INTO payroll_cells (payroll_id, revision, employee_id, column_id, value, edited)
+  VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?);
+
+-- PayrollRunsRepository.insertErrors
+INSERT INTO "payroll_errors"("id", "payroll_id", "revision", "employee_id", "column_id", "message")
+  VALUES (NULL, 1, 2, 1, 2, ?);
+SELECT "PayrollError"."id" AS "PayrollError_id", "PayrollError"."revision" AS "PayrollError_revision"
+  FROM "payroll_errors" "PayrollError"
+  WHERE "PayrollError"."id" = 2;
 
 -- PayrollRunsRepository.insertPayslips
 INSERT INTO "payslips"("id", "payroll_id", "employee_id", "html", "document_id", "delivery_status", "delivered_at", "delivery_error", "created_at")
@@ -36,7 +51,7 @@ SELECT "Payslip"."id" AS "Payslip_id", "Payslip"."delivery_status" AS "Payslip_d
   WHERE "Payslip"."id" = 1;
 
 -- PayrollRunsRepository.payrolls
-SELECT "p"."id" AS "p_id", "p"."name" AS "p_name", "p"."pay_period" AS "p_pay_period", "p"."department_id" AS "p_department_id", "p"."deduction_group_id" AS "p_deduction_group_id", "p"."date_start" AS "p_date_start", "p"."date_end" AS "p_date_end", "p"."proration" AS "p_proration", "p"."columns" AS "p_columns", "p"."payslip_template_id" AS "p_payslip_template_id", "p"."status" AS "p_status", "p"."progress" AS "p_progress", "p"."error" AS "p_error", "p"."processing_started_at" AS "p_processing_started_at", "p"."claim" AS "p_claim", "p"."processed_at" AS "p_processed_at", "p"."completed_at" AS "p_completed_at", "p"."created_at" AS "p_created_at", "p"."column_set_id" AS "p_column_set_id", "p"."inputs_revision" AS "p_inputs_revision", "p"."table_versions" AS "p_table_versions", "p"."revision" AS "p_revision", "p"."net_column_id" AS "p_net_column_id"
+SELECT "p"."id" AS "p_id", "p"."name" AS "p_name", "p"."pay_period" AS "p_pay_period", "p"."department_id" AS "p_department_id", "p"."deduction_group_id" AS "p_deduction_group_id", "p"."date_start" AS "p_date_start", "p"."date_end" AS "p_date_end", "p"."proration" AS "p_proration", "p"."columns" AS "p_columns", "p"."payslip_template_id" AS "p_payslip_template_id", "p"."status" AS "p_status", "p"."progress" AS "p_progress", "p"."error" AS "p_error", "p"."processing_started_at" AS "p_processing_started_at", "p"."claim" AS "p_claim", "p"."processed_at" AS "p_processed_at", "p"."completed_at" AS "p_completed_at", "p"."created_at" AS "p_created_at", "p"."column_set_id" AS "p_column_set_id", "p"."inputs_revision" AS "p_inputs_revision", "p"."table_versions" AS "p_table_versions", "p"."revision" AS "p_revision", "p"."cells_revision" AS "p_cells_revision", "p"."run_revision" AS "p_run_revision", "p"."net_column_id" AS "p_net_column_id"
   FROM "payrolls" "p"
   WHERE "p"."department_id" IN (?, ?) AND ("p"."status" IN (?))
   ORDER BY "p"."date_start" DESC, "p"."id" DESC
@@ -72,9 +87,12 @@ SELECT COUNT(*) AS "total"
 -- PayrollRunsRepository.replaceErrors
 DELETE
   FROM "payroll_errors"
-  WHERE "payroll_id" = 1;
-INSERT INTO "payroll_errors"("id", "payroll_id", "employee_id", "column_id", "message")
-  VALUES (NULL, 1, 1, 2, ?);
+  WHERE ("payroll_id" = 1 AND "revision" = 2);
+INSERT INTO "payroll_errors"("id", "payroll_id", "revision", "employee_id", "column_id", "message")
+  VALUES (NULL, 1, 2, 1, 2, ?);
+SELECT "PayrollError"."id" AS "PayrollError_id", "PayrollError"."revision" AS "PayrollError_revision"
+  FROM "payroll_errors" "PayrollError"
+  WHERE "PayrollError"."id" = 1;
 
 -- PayrollRunsRepository.selected
 SELECT "p"."id" AS "p_id", "p"."employee_id" AS "p_employee_id", "p"."pay_frequency_id" AS "p_pay_frequency_id", "p"."currency" AS "p_currency", "p"."deduction_group_id" AS "p_deduction_group_id"
@@ -82,6 +100,14 @@ SELECT "p"."id" AS "p_id", "p"."employee_id" AS "p_employee_id", "p"."pay_freque
   INNER JOIN "employees" "je" ON "je"."id" = "p"."employee_id"
   LEFT JOIN "employment_segments" "jg" ON "jg"."employee_id" = "je"."id" AND "jg"."effective_from" <= ? AND ("jg"."effective_to" IS NULL OR "jg"."effective_to" >= ?)
   WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" >= ? OR ("je"."termination_date" IS NULL AND "je"."status" = 'Active')) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?);
+
+-- PayrollRunsRepository.selectedIds
+SELECT "p"."employee_id" AS "employee"
+  FROM "payroll_employees" "p"
+  INNER JOIN "employees" "je" ON "je"."id" = "p"."employee_id"
+  LEFT JOIN "employment_segments" "jg" ON "jg"."employee_id" = "je"."id" AND "jg"."effective_from" <= ? AND ("jg"."effective_to" IS NULL OR "jg"."effective_to" >= ?)
+  WHERE "p"."pay_frequency_id" = 1 AND "p"."deduction_group_id" = 1 AND "je"."joined_date" <= ? AND ("je"."termination_date" >= ? OR ("je"."termination_date" IS NULL AND "je"."status" = 'Active')) AND CASE WHEN "jg"."employee_id" IS NULL THEN "je"."department_id" ELSE "jg"."department_id" END IN (?, ?)
+  ORDER BY "p"."employee_id" ASC;
 
 -- PayrollRunsRepository.selectedPage
 SELECT "p"."id" AS "p_id", "p"."employee_id" AS "p_employee_id", "p"."pay_frequency_id" AS "p_pay_frequency_id", "p"."currency" AS "p_currency", "p"."deduction_group_id" AS "p_deduction_group_id"
@@ -108,4 +134,6 @@ SELECT COUNT(*) AS "total"
 -- PayrollRunsRepository.updateCells
 UPDATE "payroll_cells"
   SET "value" = CASE WHEN "employee_id" = 1 AND "column_id" = 1 THEN ? WHEN "employee_id" = 1 AND "column_id" = 2 THEN ? ELSE "value" END, "edited" = CASE WHEN ("employee_id" = 1 AND "column_id" = 1) THEN 1 ELSE "edited" END
-  WHERE "payroll_id" = 1 AND "employee_id" IN (?);
+  WHERE "payroll_id" = 1 AND "employee_id" IN (?) AND "revision" = (SELECT "cells_revision"
+  FROM "payrolls"
+  WHERE "id" = 1);

@@ -49,12 +49,18 @@ export class PayrollChunks1763800000059 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('payroll_chunks');
     await q.dropIndex('payroll_errors', 'ix_payroll_errors_revision');
-    await q.query('DELETE FROM payroll_errors WHERE revision <> (SELECT p.cells_revision FROM payrolls p WHERE p.id = payroll_errors.payroll_id)');
+    await q.query(
+      'DELETE FROM payroll_errors WHERE revision <> (SELECT p.cells_revision FROM payrolls p WHERE p.id = payroll_errors.payroll_id)',
+    );
     await q.query('ALTER TABLE payroll_errors DROP COLUMN revision');
-    await q.query('DELETE FROM payroll_cells WHERE revision <> (SELECT p.cells_revision FROM payrolls p WHERE p.id = payroll_cells.payroll_id)');
+    await q.query(
+      'DELETE FROM payroll_cells WHERE revision <> (SELECT p.cells_revision FROM payrolls p WHERE p.id = payroll_cells.payroll_id)',
+    );
     if (q.connection.options.type === 'better-sqlite3') await this.cellsKeySqlite(q, false);
     else
-      await q.query('ALTER TABLE payroll_cells DROP PRIMARY KEY, ADD PRIMARY KEY (payroll_id, employee_id, column_id), DROP COLUMN revision');
+      await q.query(
+        'ALTER TABLE payroll_cells DROP PRIMARY KEY, ADD PRIMARY KEY (payroll_id, employee_id, column_id), DROP COLUMN revision',
+      );
     await q.query('ALTER TABLE payrolls DROP COLUMN run_revision');
     await q.query('ALTER TABLE payrolls DROP COLUMN cells_revision');
   }
@@ -62,7 +68,9 @@ export class PayrollChunks1763800000059 implements MigrationInterface {
   /** SQLite changes no primary key in place: payroll_cells is built again, with or without `revision`. */
   private async cellsKeySqlite(q: QueryRunner, withRevision: boolean): Promise<void> {
     const revision = withRevision ? ', "revision" integer NOT NULL DEFAULT (0)' : '';
-    const key = withRevision ? '"payroll_id", "employee_id", "column_id", "revision"' : '"payroll_id", "employee_id", "column_id"';
+    const key = withRevision
+      ? '"payroll_id", "employee_id", "column_id", "revision"'
+      : '"payroll_id", "employee_id", "column_id"';
     await q.query(
       'CREATE TABLE "payroll_cells_new" ("payroll_id" integer NOT NULL, "employee_id" integer NOT NULL, ' +
         `"column_id" integer NOT NULL, "value" decimal(14,3), "edited" boolean NOT NULL DEFAULT (0)${revision}, ` +

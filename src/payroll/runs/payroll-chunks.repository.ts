@@ -46,6 +46,7 @@ export class PayrollChunksRepository {
         .insert()
         .into(PayrollChunk)
         .values(rows.slice(i, i + CHUNKS_PER_INSERT))
+        .updateEntity(false)
         .execute();
     return rows.length;
   }
@@ -92,11 +93,16 @@ export class PayrollChunksRepository {
     revision: number,
     chunk: number,
   ): Promise<{ payroll: Pick<Payroll, 'status' | 'claim'> | null; done: boolean }> {
-    const payroll = await em.getRepository(Payroll).findOne({
-      where: { id: payrollId },
-      select: { id: true, status: true, claim: true },
-      lock: em.connection.options.type === 'mysql' ? { mode: 'pessimistic_read' } : undefined,
-    });
+    // TypeORM spells the shared lock FOR SHARE, which MariaDB does not know; SQLite's writer holds the whole database.
+    const payroll =
+      em.connection.options.type === 'mysql'
+        ? ((
+            await em.query<Array<Pick<Payroll, 'status' | 'claim'>>>(
+              'SELECT status, claim FROM payrolls WHERE id = ? LOCK IN SHARE MODE',
+              [payrollId],
+            )
+          )[0] ?? null)
+        : await em.getRepository(Payroll).findOne({ where: { id: payrollId }, select: { id: true, status: true, claim: true } });
     const row = await em
       .getRepository(PayrollChunk)
       .findOne({ where: { payrollId, revision, chunk }, select: { chunk: true, status: true } });

@@ -84,12 +84,13 @@ export class PayrollChunksService {
         if (!count) return void (await this.finish(run));
       }
       const waiting = await this.chunks.waiting(run.payrollId, run.revision);
-      if (this.jobs.kind === 'in-process') {
-        for (const chunk of waiting) await this.chunk({ ...run, chunk });
-        return;
-      }
+      if (this.jobs.kind === 'in-process') return void (await this.runInline(run, waiting));
       for (const chunk of waiting)
-        await this.jobs.add(PAYROLL_CHUNK_JOB, { ...run, chunk }, { jobId: chunkJobId(run, chunk), priority: chunkPriority(chunk) });
+        await this.jobs.add(
+          PAYROLL_CHUNK_JOB,
+          { ...run, chunk },
+          { jobId: chunkJobId(run, chunk), priority: chunkPriority(chunk) },
+        );
       if (!waiting.length) await this.queueFinish(run);
     } catch (err) {
       if (err instanceof PlanFailure) {
@@ -107,6 +108,11 @@ export class PayrollChunksService {
     }
   }
 
+  /** With jobs in process (no Redis): the run's chunks one after another, in this job. */
+  async runInline(run: PayrollRunJobData, chunks: number[]): Promise<void> {
+    for (const chunk of chunks) await this.chunk({ ...run, chunk });
+  }
+
   /**
    * One chunk: its employees' inputs read now, computed with the run's columns and table versions,
    * written with the chunk marked Done in one transaction. A failed attempt is retried; the last
@@ -114,11 +120,13 @@ export class PayrollChunksService {
    */
   async chunk(data: PayrollChunkJobData, ctx?: JobContext): Promise<void> {
     try {
-      if (!(await this.computeChunk(data))) return;
+      if ((await this.computeChunk(data)) === 'superseded') return;
     } catch (err) {
       if (ctx && ctx.attempt < ctx.attempts) throw err;
       const job = chunkJobId(data, data.chunk);
-      this.logger.error(`payroll ${data.payrollId} chunk ${data.chunk} failed (job ${job}): ${(err as Error).stack ?? String(err)}`);
+      this.logger.error(
+        `payroll ${data.payrollId} chunk ${data.chunk} failed (job ${job}): ${(err as Error).stack ?? String(err)}`,
+      );
       return void (await this.fail(data, internalFailure(`processing chunk ${data.chunk}`, job), 0, 0));
     }
     const progress = await this.chunks.progress(data.payrollId, data.revision);
@@ -129,12 +137,17 @@ export class PayrollChunksService {
     if (progress.done === progress.total) await this.queueFinish(data);
   }
 
-  /** The chunk's work; false when there was none to do (superseded, or written by an earlier attempt). */
-  private async computeChunk(data: PayrollChunkJobData): Promise<boolean> {
+  /**
+   * The chunk's work. 'done': written now or by an earlier attempt (whose worker died before the
+   * queue heard, and maybe before it queued the last step: the caller looks again);
+   * 'superseded': its claim is no longer the payroll's.
+   */
+  private async computeChunk(data: PayrollChunkJobData): Promise<'done' | 'superseded'> {
     const payroll = await this.payrolls.findOne({ where: { id: data.payrollId } });
-    if (!payroll || !isCurrentClaim(data, payroll, 'Processing')) return false;
+    if (!payroll || !isCurrentClaim(data, payroll, 'Processing')) return 'superseded';
     const row = await this.chunks.one(data.payrollId, data.revision, data.chunk);
-    if (!row || row.status === 'Done') return false;
+    if (!row) return 'superseded';
+    if (row.status === 'Done') return 'done';
     const columns = await this.storedInputs.columnSet(row.columnSetId);
     if (!columns) throw new Error(`column set ${row.columnSetId} of the run is gone`);
     const tables = await this.tables.used(row.tableVersions);
@@ -148,12 +161,13 @@ export class PayrollChunksService {
       async (em) => {
         // Under the payroll's row lock: a chunk of a claim superseded meanwhile writes nothing.
         const now = await this.chunks.lockForChunk(em, data.payrollId, data.revision, data.chunk);
-        if (!now.payroll || !isCurrentClaim(data, now.payroll, 'Processing') || now.done) return false;
+        if (!now.payroll || !isCurrentClaim(data, now.payroll, 'Processing')) return 'superseded';
+        if (now.done) return 'done';
         await this.storedInputs.upsert(em, data.payrollId, data.revision, inputs.employees);
         await this.repository.insertCells(em, data.payrollId, data.revision, cellsOf(result, edited));
         await this.repository.insertErrors(em, data.payrollId, data.revision, result.errors);
         await this.chunks.markDone(em, data.payrollId, data.revision, data.chunk, result.errors.length);
-        return true;
+        return 'done' as const;
       },
       SET_REPLACEMENT,
     );
@@ -171,7 +185,11 @@ export class PayrollChunksService {
    */
   async finish(run: PayrollRunJobData): Promise<void> {
     const payroll = await this.payrolls.findOne({ where: { id: run.payrollId } });
-    if (!payroll || !isCurrentClaim(run, payroll, 'Processing')) return;
+    if (!payroll) return;
+    // Moved by an earlier attempt whose worker died while removing what earlier runs left: removes it.
+    if (payroll.claim === run.claim && payroll.cellsRevision === run.revision && payroll.status !== 'Processing')
+      return void (await this.cleanUp(run));
+    if (!isCurrentClaim(run, payroll, 'Processing')) return;
     const progress = await this.chunks.progress(run.payrollId, run.revision);
     if (progress.done < progress.total) return;
     const plan = await this.chunks.plan(run.payrollId, run.revision);
@@ -187,7 +205,10 @@ export class PayrollChunksService {
       employees: progress.employees,
       errors: progress.errors,
     });
-    if (!moved) return;
+    if (moved) await this.cleanUp(run);
+  }
+
+  private async cleanUp(run: PayrollRunJobData): Promise<void> {
     await this.chunks.dropOlder(run.payrollId, run.revision);
     await this.chunks.dropRun(run.payrollId, run.revision);
   }
@@ -218,12 +239,19 @@ export class PayrollChunksService {
           status === 'Processed' ? 'processed' : 'fail',
           { progress: 100, ...fields } as QueryDeepPartialEntity<Payroll>,
         );
-        if (done) await recordEvent(em, status === 'Processed' ? 'payroll.processed' : 'payroll.failed', { id: run.payrollId, status, employees, errors });
+        if (done)
+          await recordEvent(em, status === 'Processed' ? 'payroll.processed' : 'payroll.failed', {
+            id: run.payrollId,
+            status,
+            employees,
+            errors,
+          });
         return done;
       },
       SET_REPLACEMENT,
     );
-    if (moved) this.logger.log(`payroll ${run.payrollId} ${status} (claim ${run.claim}): ${employees} employees, ${errors} errors`);
+    if (moved)
+      this.logger.log(`payroll ${run.payrollId} ${status} (claim ${run.claim}): ${employees} employees, ${errors} errors`);
     return moved;
   }
 }

@@ -265,7 +265,8 @@ export class PayrollRunsRepository {
     const manager = em ?? this.ds.manager;
     const revision =
       at === 'current'
-        ? (await manager.findOneOrFail(Payroll, { where: { id: payrollId }, select: { id: true, cellsRevision: true } })).cellsRevision
+        ? (await manager.findOneOrFail(Payroll, { where: { id: payrollId }, select: { id: true, cellsRevision: true } }))
+            .cellsRevision
         : at;
     await manager.delete(PayrollError, { payrollId, revision });
     await this.insertErrors(em, payrollId, revision, errors);
@@ -273,7 +274,12 @@ export class PayrollRunsRepository {
 
   /** Adds errors to a payroll's revision (the first 10 000, messages cut at 500 characters): a run's, or one chunk's. */
   @RecordSql(SAMPLE_MANAGER, 1, 2, [{ employee: 1, column: 2, message: 'division by zero' }])
-  async insertErrors(em: EntityManager | null, payrollId: number, revision: number, errors: readonly ErrorWrite[]): Promise<void> {
+  async insertErrors(
+    em: EntityManager | null,
+    payrollId: number,
+    revision: number,
+    errors: readonly ErrorWrite[],
+  ): Promise<void> {
     const manager = em ?? this.ds.manager;
     const rows = errors
       .slice(0, 10_000)
@@ -314,7 +320,10 @@ export class PayrollRunsRepository {
   /** The ids of the employees selected() selects, ascending, without their rows (a million of them is a run). */
   @RecordSql(SAMPLE_SELECTION)
   async selectedIds(selection: Selection): Promise<number[]> {
-    const [sql, params] = this.selectionQuery(selection).select('p.employee_id', 'employee').orderBy('p.employee_id').getQueryAndParameters();
+    const [sql, params] = this.selectionQuery(selection)
+      .select('p.employee_id', 'employee')
+      .orderBy('p.employee_id')
+      .getQueryAndParameters();
     const rows = await DriverReader.of(this.ds).rows(sql, params);
     return rows.map(([id]) => Number(id));
   }

@@ -67,9 +67,14 @@ export function finishJobId(data: PayrollRunJobData): string {
   return `payroll-${data.payrollId}-${data.claim}-finish`;
 }
 
-
 /** Rendering its payslips (Completing → Completed). */
-export const PAYSLIPS_JOB = defineJob<PayrollJobData>('payroll', 'payslips', { attempts: 3, backoffMs: 5000 }, payrollOf, STEP_PRIORITY);
+export const PAYSLIPS_JOB = defineJob<PayrollJobData>(
+  'payroll',
+  'payslips',
+  { attempts: 3, backoffMs: 5000 },
+  payrollOf,
+  STEP_PRIORITY,
+);
 
 /**
  * Finds the runs whose job is gone past PAYROLL_RUN_TIMEOUT and sets them back (failStalled), every

@@ -1,0 +1,149 @@
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../src/config/config';
+import { APP_CONFIG } from '../src/config/config.module';
+import { ReferenceService } from '../src/reference/reference.service';
+import { PayrollChunksService } from '../src/payroll/runs/payroll-chunks.service';
+import { PayrollRunInputsRepository } from '../src/payroll/runs/payroll-run-inputs.repository';
+import { PayrollChunkJobData, PayrollRunJobData } from '../src/payroll/runs/payroll.jobs';
+import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
+import { buildCompany } from './helpers/company';
+import { rng } from './helpers/random';
+import { apiCaller, createTestApp, TestApp, until } from './helpers/test-app';
+
+/**
+ * Issue 70's property: random chunk sizes, two payrolls' chunks interleaved in random order, chunks
+ * run twice (a retry after a commit), and a run superseded mid-way (a chunk given up, the payroll
+ * processed again while the old claim's chunks are still queued): every payroll ends Processed
+ * with cells equal to those of the run computed whole, each cell once in the table, nothing of the
+ * superseded claim left. CHUNK_SEQUENCES sets the number (4 in npm test; .ci/run runs more).
+ */
+const SEQUENCES = Number(process.env.CHUNK_SEQUENCES ?? 4);
+const EMPLOYEES = 240;
+
+describe('payroll runs in chunks: the cells of the engine run whole, whatever the chunks (issue 70)', () => {
+  let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
+  let admin: string;
+  let ds: DataSource;
+  let config: AppConfig;
+  let department: number;
+  const columns = benchColumns().map((c) => c.id);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    call = apiCaller(t.app);
+    admin = (await buildCompany(t.app)).users.admin.token;
+    ds = t.app.get(DataSource);
+    config = t.app.get<AppConfig>(APP_CONFIG);
+    department = await t.app.get(ReferenceService).addDepartment('Chunked', null);
+    await loadPayrollDataset(t.app, department, EMPLOYEES, 'PC');
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const createPayroll = async (name: string): Promise<number> => {
+    const res = await call('POST', '/payroll_config/payrolls', admin, {
+      name,
+      pay_period: 4,
+      department,
+      date_start: '2026-01-01',
+      date_end: '2026-01-31',
+      columns,
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json().data.id;
+  };
+  const status = async (id: number) => (await call('GET', `/payroll_config/payrolls/${id}`, admin)).json().data;
+  const process = async (id: number) =>
+    expect((await call('POST', `/payroll_config/payrolls/${id}/process`, admin)).statusCode).toBe(200);
+  /** The payroll's cells as its readers see them, in a fixed order. */
+  const cells = async (id: number) =>
+    [...(await t.app.get(PayrollRunInputsRepository).allCells(id))]
+      .flatMap(([employee, row]) => [...row].map(([column, cell]) => `${employee}:${column}=${cell.value}`))
+      .sort();
+  const stored = async (table: string, id: number) =>
+    Number((await ds.query<Array<{ n: number }>>(`SELECT COUNT(*) AS n FROM ${table} WHERE payroll_id = ?`, [id]))[0].n);
+
+  it('random chunk sizes, interleaved payrolls, repeated chunks and a superseded claim give the whole run’s cells', async () => {
+    // The reference: one chunk holds every employee (the run as it was computed before chunks).
+    config.payrollChunkSize = 20_000;
+    const reference = await createPayroll('Whole');
+    await process(reference);
+    await until(async () => (await status(reference)).status !== 'Processing', 60_000);
+    expect(await status(reference)).toMatchObject({ status: 'Processed', error: null });
+    const expected = await cells(reference);
+    expect(expected.length).toBeGreaterThan(EMPLOYEES * columns.length * 0.8); // the Active ones, each column
+
+    const service = t.app.get(PayrollChunksService);
+    const pending: PayrollChunkJobData[] = [];
+    // The first step queues the chunks here instead of running them: the sequence runs them.
+    const inline = jest.spyOn(service, 'runInline').mockImplementation(async (run: PayrollRunJobData, chunks: number[]) => {
+      pending.push(...chunks.map((chunk) => ({ ...run, chunk })));
+    });
+    try {
+      const payrolls = [await createPayroll('Chunked A'), await createPayroll('Chunked B')];
+      let supersededRuns = 0;
+      for (let n = 0; n < SEQUENCES; n++) {
+        const seed = 0x70 * 1000 + n;
+        const r = rng(seed);
+        config.payrollChunkSize = r.int(1, 120);
+        for (const id of payrolls) await process(id);
+        await until(() => new Set(pending.map((p) => p.payrollId)).size === 2, 10_000);
+        let superseded = false;
+        while (pending.length) {
+          const [data] = pending.splice(r.int(0, pending.length - 1), 1);
+          if (r.chance(0.15)) {
+            // The worker dies right after the chunk's commit, before it counts the run's chunks
+            // (and maybe queues the last step): the retry writes nothing again and looks again.
+            await (service as unknown as { computeChunk(d: PayrollChunkJobData): Promise<unknown> }).computeChunk(data);
+            pending.push(data);
+            continue;
+          }
+          await service.chunk(data);
+          // A retry after a whole attempt (the queue never heard of its end): writes nothing again.
+          if (r.chance(0.1)) pending.push(data);
+          // Once a sequence: a chunk of the first payroll given up, and the payroll processed again
+          // while its old claim's chunks are still queued.
+          if (
+            !superseded &&
+            data.payrollId === payrolls[0] &&
+            r.chance(0.2) &&
+            (await status(payrolls[0])).status === 'Processing'
+          ) {
+            superseded = true;
+            supersededRuns++;
+            await service.abandonChunk(data, 'the test gave it up');
+            expect(await status(payrolls[0])).toMatchObject({
+              status: 'Failed',
+              error: expect.stringContaining(`chunk ${data.chunk}`),
+            });
+            await process(payrolls[0]);
+            await until(() => pending.some((p) => p.payrollId === payrolls[0] && p.claim !== data.claim), 10_000);
+          }
+        }
+        for (const id of payrolls) {
+          await until(async () => (await status(id)).status !== 'Processing', 30_000);
+          const run = await status(id);
+          expect({ seed, id, status: run.status, progress: run.progress, error: run.error }).toEqual({
+            seed,
+            id,
+            status: 'Processed',
+            progress: 100,
+            error: null,
+          });
+          expect({ seed, id, cells: await cells(id) }).toEqual({ seed, id, cells: expected });
+          // Each cell once in the table (no earlier revision, nothing of a superseded claim), each employee's inputs once, no chunk rows.
+          await until(async () => (await stored('payroll_chunks', id)) === 0, 10_000);
+          expect({ seed, rows: await stored('payroll_cells', id), inputs: await stored('payroll_run_inputs', id) }).toEqual({
+            seed,
+            rows: expected.length,
+            inputs: expected.length / columns.length,
+          });
+        }
+      }
+      // The seeds are fixed: the sequences did supersede a run.
+      expect(supersededRuns).toBeGreaterThan(0);
+    } finally {
+      inline.mockRestore();
+    }
+  }, 240_000);
+});
