@@ -75,8 +75,8 @@ describe('payroll runs in chunks: the cells of the engine run whole, whatever th
 
     const service = t.app.get(PayrollChunksService);
     const pending: PayrollChunkJobData[] = [];
-    // The first step queues the chunks here instead of running them: the sequence runs them.
-    const inline = jest.spyOn(service, 'runInline').mockImplementation(async (run: PayrollRunJobData, chunks: number[]) => {
+    // The first step queues the chunks here instead of running or queueing them: the sequence runs them.
+    const inline = jest.spyOn(service, 'dispatch').mockImplementation(async (run: PayrollRunJobData, chunks: number[]) => {
       pending.push(...chunks.map((chunk) => ({ ...run, chunk })));
     });
     try {

@@ -84,14 +84,8 @@ export class PayrollChunksService {
         if (!count) return void (await this.finish(run));
       }
       const waiting = await this.chunks.waiting(run.payrollId, run.revision);
-      if (this.jobs.kind === 'in-process') return void (await this.runInline(run, waiting));
-      for (const chunk of waiting)
-        await this.jobs.add(
-          PAYROLL_CHUNK_JOB,
-          { ...run, chunk },
-          { jobId: chunkJobId(run, chunk), priority: chunkPriority(chunk) },
-        );
-      if (!waiting.length) await this.queueFinish(run);
+      if (waiting.length) await this.dispatch(run, waiting);
+      else await this.queueFinish(run);
     } catch (err) {
       if (err instanceof PlanFailure) {
         // The errors the payroll shows (those of its current cells) are the columns'.
@@ -108,9 +102,21 @@ export class PayrollChunksService {
     }
   }
 
-  /** With jobs in process (no Redis): the run's chunks one after another, in this job. */
-  async runInline(run: PayrollRunJobData, chunks: number[]): Promise<void> {
-    for (const chunk of chunks) await this.chunk({ ...run, chunk });
+  /**
+   * A job for each of these chunks of the run, which any worker takes; with jobs in process (no
+   * Redis), the chunks one after another in this job.
+   */
+  async dispatch(run: PayrollRunJobData, chunks: number[]): Promise<void> {
+    if (this.jobs.kind === 'in-process') {
+      for (const chunk of chunks) await this.chunk({ ...run, chunk });
+      return;
+    }
+    for (const chunk of chunks)
+      await this.jobs.add(
+        PAYROLL_CHUNK_JOB,
+        { ...run, chunk },
+        { jobId: chunkJobId(run, chunk), priority: chunkPriority(chunk) },
+      );
   }
 
   /**
