@@ -339,7 +339,7 @@ describeIf(FAULTS, NEEDS_FAULTS)('faults: real processes, MariaDB and Redis stop
     }
   }, 60_000);
 
-  it('SIGTERM to a worker during a payroll run: the run finishes before exit 0, a run queued meanwhile is processed once', async () => {
+  it('SIGTERM to a worker during a payroll run: the chunks it took are written before exit 0; the run and a run queued meanwhile are processed once', async () => {
     const { api, base } = await startApi();
     const create = async (name: string) => {
       const res = await post(base, '/payroll_config/payrolls', {

@@ -1,0 +1,150 @@
+/**
+ * A payroll in chunks across worker processes (issue 70), run by hand on MariaDB + Redis:
+ *
+ *   DATABASE_URL=mysql://root:@127.0.0.1:3306/hr_bench REDIS_URL=redis://127.0.0.1:6379/0 \
+ *     npm run bench:payroll-scale [employees] [--workers 1,2] [--chunk 2000]
+ *
+ * (that database is emptied first!). Loads N employees (default 100 000) with salaries and payroll
+ * employees and the 30 benchmark columns; then, for each worker count, starts that many workers as
+ * `npm run worker` starts them (`node --max-old-space-size=256 dist/src/worker.js`, PAYROLL_CHUNK_SIZE
+ * from --chunk), processes a new payroll of those employees through HTTP and polls until it ends.
+ * Prints the seconds, the time per 100 000 employees, each worker's peak RSS (sampled from /proc
+ * every 100 ms), the ratio of each run to the one-worker run, and whether every run's cells are the
+ * same (count and sum). Targets: 100 000 × 30 with one worker ≤ 60 s, with two ≤ 0.65× one; at
+ * 1 000 000 each worker ≤ 400 MiB.
+ */
+import 'reflect-metadata';
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { ReferenceService } from '../src/reference/reference.service';
+import { adminCaller, withBenchApp } from './bench-tools';
+import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const COUNT = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith('--')) ?? 100_000);
+const WORKERS = option('--workers', '1,2').split(',').map(Number);
+const CHUNK = option('--chunk', '2000');
+const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
+
+/** One worker process as `npm run worker` starts it, with its peak RSS. */
+class Worker {
+  readonly proc: ChildProcess;
+  peakMiB = 0;
+  private readonly sampler: NodeJS.Timeout;
+  private readonly ready: Promise<void>;
+
+  constructor(env: Record<string, string>) {
+    this.proc = spawn(process.execPath, ['--max-old-space-size=256', WORKER_JS], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    this.ready = new Promise((resolve, reject) => {
+      this.proc.stdout?.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('worker consuming jobs')) resolve();
+        if (out.length > 100_000) out = out.slice(-10_000);
+      });
+      this.proc.stderr?.on('data', (b: Buffer) => process.stderr.write(b));
+      this.proc.on('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready:\n${out.slice(-2000)}`)));
+    });
+    this.sampler = setInterval(() => {
+      try {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'))?.[1] ?? 0);
+        this.peakMiB = Math.max(this.peakMiB, Math.round(kb / 1024));
+      } catch {
+        // gone
+      }
+    }, 100);
+  }
+
+  started(): Promise<void> {
+    return this.ready;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sampler);
+    if (this.proc.exitCode !== null) return;
+    const exited = new Promise((r) => this.proc.once('exit', r));
+    this.proc.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function main(): Promise<void> {
+  const prefix = `bench-scale-${Date.now()}`;
+  await withBenchApp(
+    'payroll-scale',
+    { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: prefix, QUEUE_CONSUMER: 'false' },
+    async (app, config) => {
+      if (config.database.type !== 'mysql' || !config.redisUrl) throw new Error('needs DATABASE_URL=mysql://… and REDIS_URL');
+      const ds = app.get(DataSource);
+      const department = await app.get(ReferenceService).addDepartment('Bench', null);
+      const t0 = Date.now();
+      await loadPayrollDataset(app, department, COUNT, 'S');
+      console.log(
+        `MariaDB + Redis: loaded ${COUNT.toLocaleString('en-US')} employees with salaries in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      const call = await adminCaller(app);
+      const columns = benchColumns().map((c) => c.id);
+      const results: Array<{ workers: number; seconds: number; peaks: number[]; cells: string }> = [];
+      for (const n of WORKERS) {
+        const workers = Array.from(
+          { length: n },
+          () =>
+            new Worker({
+              DATABASE_URL: process.env.DATABASE_URL as string,
+              REDIS_URL: config.redisUrl as string,
+              QUEUE_PREFIX: prefix,
+              PAYROLL_CHUNK_SIZE: CHUNK,
+              LOG_LEVEL: 'info',
+              WORKER_METRICS_PORT: 'off',
+            }),
+        );
+        try {
+          await Promise.all(workers.map((w) => w.started()));
+          const payroll = (
+            await call('POST', '/payroll_config/payrolls', {
+              name: `Scale ${n}`,
+              pay_period: 4,
+              department,
+              date_start: '2026-01-01',
+              date_end: '2026-01-31',
+              columns,
+            })
+          ).json<{ data: { id: number } }>().data.id;
+          const start = process.hrtime.bigint();
+          const res = await call('POST', `/payroll_config/payrolls/${payroll}/process`);
+          if (res.statusCode !== 200) throw new Error(res.body);
+          let run = { status: 'Processing', error: null as string | null };
+          while (run.status === 'Processing') {
+            await new Promise((r) => setTimeout(r, 100));
+            run = (await call('GET', `/payroll_config/payrolls/${payroll}`)).json<{ data: typeof run }>().data;
+          }
+          const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+          if (run.status !== 'Processed') throw new Error(`payroll ${payroll} ${run.status}: ${run.error}`);
+          const [sum] = await ds.query<Array<{ n: string; total: string }>>(
+            'SELECT COUNT(*) AS n, SUM(c.value) AS total FROM payroll_cells c JOIN payrolls p ON p.id = c.payroll_id AND p.cells_revision = c.revision WHERE c.payroll_id = ?',
+            [payroll],
+          );
+          results.push({ workers: n, seconds, peaks: workers.map((w) => w.peakMiB), cells: `${sum.n} cells, sum ${sum.total}` });
+          console.log(
+            `${n} worker(s), chunks of ${CHUNK}: ${COUNT.toLocaleString('en-US')} × ${columns.length} Processed in ${seconds.toFixed(1)} s ` +
+              `(${((seconds * 100_000) / COUNT).toFixed(1)} s per 100 000 employees); peak RSS per worker ${workers.map((w) => `${w.peakMiB} MiB`).join(', ')}`,
+          );
+        } finally {
+          await Promise.all(workers.map((w) => w.stop()));
+        }
+      }
+      const one = results.find((r) => r.workers === 1);
+      for (const r of results)
+        if (one && r !== one) console.log(`${r.workers} workers / 1 worker: ${(r.seconds / one.seconds).toFixed(2)}× the time`);
+      console.log(`cells of every run the same: ${new Set(results.map((r) => r.cells)).size === 1} (${results[0]?.cells})`);
+    },
+  );
+}
+
+void main();
