@@ -14,7 +14,7 @@
  * 1 000 000 each worker ≤ 400 MiB.
  */
 import 'reflect-metadata';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -28,6 +28,25 @@ const COUNT = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.starts
 const WORKERS = option('--workers', '1,2').split(',').map(Number);
 const CHUNK = option('--chunk', '2000');
 const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
+
+/** CPU seconds a process has used (user + system), from /proc; 0 once it is gone. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/** The database server's process on this machine, when there is one (its CPU is printed beside the workers'). */
+function databasePid(): number | undefined {
+  try {
+    return Number(execFileSync('pidof', ['mariadbd', 'mysqld'], { encoding: 'utf8' }).trim().split(/\s+/)[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** One worker process as `npm run worker` starts it, with its peak RSS. */
 class Worker {
@@ -116,6 +135,8 @@ async function main(): Promise<void> {
               columns,
             })
           ).json<{ data: { id: number } }>().data.id;
+          const db = databasePid();
+          const before = { workers: workers.map((w) => cpuSeconds(w.proc.pid)), db: cpuSeconds(db), api: process.cpuUsage() };
           const start = process.hrtime.bigint();
           const res = await call('POST', `/payroll_config/payrolls/${payroll}/process`);
           if (res.statusCode !== 200) throw new Error(res.body);
@@ -125,6 +146,9 @@ async function main(): Promise<void> {
             run = (await call('GET', `/payroll_config/payrolls/${payroll}`)).json<{ data: typeof run }>().data;
           }
           const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+          const workerCpu = workers.map((w, k) => cpuSeconds(w.proc.pid) - before.workers[k]);
+          const dbCpu = cpuSeconds(db) - before.db;
+          const api = process.cpuUsage(before.api);
           if (run.status !== 'Processed') throw new Error(`payroll ${payroll} ${run.status}: ${run.error}`);
           const [sum] = await ds.query<Array<{ n: string; total: string }>>(
             'SELECT COUNT(*) AS n, SUM(c.value) AS total FROM payroll_cells c JOIN payrolls p ON p.id = c.payroll_id AND p.cells_revision = c.revision WHERE c.payroll_id = ?',
@@ -134,6 +158,10 @@ async function main(): Promise<void> {
           console.log(
             `${n} worker(s), chunks of ${CHUNK}: ${COUNT.toLocaleString('en-US')} × ${columns.length} Processed in ${seconds.toFixed(1)} s ` +
               `(${((seconds * 100_000) / COUNT).toFixed(1)} s per 100 000 employees); peak RSS per worker ${workers.map((w) => `${w.peakMiB} MiB`).join(', ')}`,
+          );
+          console.log(
+            `  CPU seconds: workers ${workerCpu.map((c) => c.toFixed(1)).join(' + ')}, database ${db ? dbCpu.toFixed(1) : 'not on this machine'}, ` +
+              `this process (the API) ${((api.user + api.system) / 1e6).toFixed(1)}`,
           );
         } finally {
           await Promise.all(workers.map((w) => w.stop()));

@@ -52,6 +52,14 @@ UPDATE `payroll_chunks`
   SET `status` = ?, `errors` = ?
   WHERE (`payroll_id` = ? AND `revision` = ? AND `chunk` = ?);
 
+-- PayrollChunksRepository.mayHaveOlderCells
+SELECT 1 AS `row_exists`
+  FROM (SELECT 1 AS dummy_column) `dummy_table`
+  WHERE EXISTS (SELECT 1
+  FROM `payroll_run_inputs` `PayrollRunInput`
+  WHERE ((`PayrollRunInput`.`payroll_id` = ?) AND (`PayrollRunInput`.`revision` < ?)))
+  LIMIT 1;
+
 -- PayrollChunksRepository.one
 SELECT `PayrollChunk`.`payroll_id` AS `PayrollChunk_payroll_id`, `PayrollChunk`.`revision` AS `PayrollChunk_revision`, `PayrollChunk`.`chunk` AS `PayrollChunk_chunk`, `PayrollChunk`.`employees` AS `PayrollChunk_employees`, `PayrollChunk`.`size` AS `PayrollChunk_size`, `PayrollChunk`.`column_set_id` AS `PayrollChunk_column_set_id`, `PayrollChunk`.`table_versions` AS `PayrollChunk_table_versions`, `PayrollChunk`.`status` AS `PayrollChunk_status`, `PayrollChunk`.`errors` AS `PayrollChunk_errors`
   FROM `payroll_chunks` `PayrollChunk`
@@ -69,6 +77,13 @@ SELECT `k`.`status` AS `status`, COUNT(*) AS `chunks`, SUM(`k`.`size`) AS `emplo
   FROM `payroll_chunks` `k`
   WHERE `k`.`payroll_id` = ? AND `k`.`revision` = ?
   GROUP BY `k`.`status`;
+
+-- PayrollChunksRepository.showProgress
+COMMIT;
+SELECT id
+  FROM payrolls
+  WHERE id = ? FOR UPDATE SKIP LOCKED;
+START TRANSACTION;
 
 -- PayrollChunksRepository.waiting
 SELECT `PayrollChunk`.`chunk` AS `PayrollChunk_chunk`, `PayrollChunk`.`payroll_id` AS `PayrollChunk_payroll_id`, `PayrollChunk`.`revision` AS `PayrollChunk_revision`

@@ -14,7 +14,7 @@ SELECT c.employee_id, c.column_id, c.value
 -- PayrollRunsRepository.editedCells
 SELECT c.employee_id, c.column_id, c.value
   FROM payroll_cells c JOIN payrolls cr ON cr.id = c.payroll_id AND cr.cells_revision = c.revision
-  WHERE c.payroll_id = ? AND c.employee_id IN (?, ?) AND c.edited = ?;
+  WHERE c.payroll_id = ? AND c.employee_id BETWEEN ? AND ? AND c.employee_id IN (?, ?) AND c.edited = ?;
 
 -- PayrollRunsRepository.errors
 SELECT "x"."id" AS "x_id", "x"."payroll_id" AS "x_payroll_id", "x"."revision" AS "x_revision", "x"."employee_id" AS "x_employee_id", "x"."column_id" AS "x_column_id", "x"."message" AS "x_message"

@@ -26,6 +26,9 @@ export class PayrollChunks1763800000059 implements MigrationInterface {
         'ALTER TABLE payroll_cells ADD COLUMN revision integer NOT NULL DEFAULT 0, ' +
           'DROP PRIMARY KEY, ADD PRIMARY KEY (payroll_id, employee_id, column_id, revision)',
       );
+    // Nothing reads cells by column alone, and every cell a run writes went into this index too
+    // (SQLite's table was built again without it).
+    if (q.connection.options.type === 'mysql') await q.query('DROP INDEX ix_payroll_cells_column ON payroll_cells');
     await q.query('ALTER TABLE payroll_errors ADD COLUMN revision integer NOT NULL DEFAULT 0');
     await q.query('CREATE INDEX ix_payroll_errors_revision ON payroll_errors (payroll_id, revision)');
     await q.createTable(
@@ -48,6 +51,7 @@ export class PayrollChunks1763800000059 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('payroll_chunks');
+    if (q.connection.options.type === 'mysql') await q.query('CREATE INDEX ix_payroll_cells_column ON payroll_cells (column_id)');
     await q.dropIndex('payroll_errors', 'ix_payroll_errors_revision');
     await q.query(
       'DELETE FROM payroll_errors WHERE revision <> (SELECT p.cells_revision FROM payrolls p WHERE p.id = payroll_errors.payroll_id)',
@@ -82,6 +86,6 @@ export class PayrollChunks1763800000059 implements MigrationInterface {
     );
     await q.query('DROP TABLE "payroll_cells"');
     await q.query('ALTER TABLE "payroll_cells_new" RENAME TO "payroll_cells"');
-    await q.query('CREATE INDEX "ix_payroll_cells_column" ON "payroll_cells" ("column_id")');
+    if (!withRevision) await q.query('CREATE INDEX "ix_payroll_cells_column" ON "payroll_cells" ("column_id")');
   }
 }

@@ -114,6 +114,27 @@ export class PayrollChunksRepository {
     await em.update(PayrollChunk, { payrollId, revision, chunk }, { status: 'Done', errors });
   }
 
+  /**
+   * Raises the payroll's `progress` to `percent` (never lowers it: chunks finish in any order). On
+   * MariaDB only when no chunk's transaction holds the payroll's row (SKIP LOCKED): waiting for it
+   * would queue every other chunk's shared lock behind this write, one chunk at a time; a later
+   * chunk, or the last step, writes it then.
+   */
+  @RecordSql({ payrollId: 1, claim: 'c', revision: 2 }, 50)
+  async showProgress(run: { payrollId: number; claim: string }, percent: number): Promise<void> {
+    const mysql = this.ds.options.type === 'mysql';
+    await transaction(this.ds, async (em) => {
+      if (mysql) {
+        const free = await em.query<unknown[]>('SELECT id FROM payrolls WHERE id = ? FOR UPDATE SKIP LOCKED', [run.payrollId]);
+        if (!free.length) return;
+      }
+      await em.query(
+        "UPDATE payrolls SET progress = CASE WHEN progress < ? THEN ? ELSE progress END WHERE id = ? AND status = 'Processing' AND claim = ?",
+        [percent, percent, run.payrollId, run.claim],
+      );
+    });
+  }
+
   /** How far the run is: chunks done of all, employees and errors. */
   @RecordSql(1, 2)
   async progress(payrollId: number, revision: number): Promise<RunProgress> {
@@ -146,7 +167,31 @@ export class PayrollChunksRepository {
    * transaction.
    */
   @RecordSql(1, 2)
-  async dropOlder(payrollId: number, revision: number): Promise<void> {
+  async dropOlder(payrollId: number, revision: number, cells = true): Promise<void> {
+    if (cells) await this.dropOlderCells(payrollId, revision);
+    await transaction(
+      this.ds,
+      async (em) => {
+        await em.delete(PayrollError, { payrollId, revision: LessThan(revision) });
+        await em.delete(PayrollRunInput, { payrollId, revision: LessThan(revision) });
+        await em.delete(PayrollChunk, { payrollId, revision: LessThan(revision) });
+      },
+      SET_REPLACEMENT,
+    );
+  }
+
+  /**
+   * Whether runs before `revision` may have left cells: the payroll had cells (processed before,
+   * or cells of a revision), or some earlier claim's chunk wrote (each writes its inputs with its
+   * cells). A first run skips the clean-up's pass over its own cells.
+   */
+  @RecordSql({ id: 1, cellsRevision: 0, processedAt: null }, 2)
+  async mayHaveOlderCells(payroll: Pick<Payroll, 'id' | 'cellsRevision' | 'processedAt'>, revision: number): Promise<boolean> {
+    if (payroll.cellsRevision !== 0 || payroll.processedAt !== null) return true;
+    return this.ds.getRepository(PayrollRunInput).exists({ where: { payrollId: payroll.id, revision: LessThan(revision) } });
+  }
+
+  private async dropOlderCells(payrollId: number, revision: number): Promise<void> {
     const q = (name: string) => this.ds.driver.escape(name);
     const [{ top }] = await this.ds.query<Array<{ top: number | string | null }>>(
       `SELECT MAX(${q('employee_id')}) AS ${q('top')} FROM ${q('payroll_cells')} WHERE ${q('payroll_id')} = ?`,
@@ -162,15 +207,6 @@ export class PayrollChunksRepository {
           ),
         SET_REPLACEMENT,
       );
-    await transaction(
-      this.ds,
-      async (em) => {
-        await em.delete(PayrollError, { payrollId, revision: LessThan(revision) });
-        await em.delete(PayrollRunInput, { payrollId, revision: LessThan(revision) });
-        await em.delete(PayrollChunk, { payrollId, revision: LessThan(revision) });
-      },
-      SET_REPLACEMENT,
-    );
   }
 
   /** A finished run's chunks (its last step has made its revision the payroll's, or the payroll failed). */

@@ -136,10 +136,7 @@ export class PayrollChunksService {
       return void (await this.fail(data, internalFailure(`processing chunk ${data.chunk}`, job), 0, 0));
     }
     const progress = await this.chunks.progress(data.payrollId, data.revision);
-    await this.payrolls.update(
-      { id: data.payrollId, status: 'Processing', claim: data.claim },
-      { progress: Math.min(99, Math.floor((progress.done * 100) / progress.total)) },
-    );
+    await this.chunks.showProgress(data, Math.min(99, Math.floor((progress.done * 100) / progress.total)));
     if (progress.done === progress.total) await this.queueFinish(data);
   }
 
@@ -169,7 +166,7 @@ export class PayrollChunksService {
         const now = await this.chunks.lockForChunk(em, data.payrollId, data.revision, data.chunk);
         if (!now.payroll || !isCurrentClaim(data, now.payroll, 'Processing')) return 'superseded';
         if (now.done) return 'done';
-        await this.storedInputs.upsert(em, data.payrollId, data.revision, inputs.employees);
+        await this.storedInputs.insert(em, data.payrollId, data.revision, inputs.employees);
         await this.repository.insertCells(em, data.payrollId, data.revision, cellsOf(result, edited));
         await this.repository.insertErrors(em, data.payrollId, data.revision, result.errors);
         await this.chunks.markDone(em, data.payrollId, data.revision, data.chunk, result.errors.length);
@@ -199,6 +196,7 @@ export class PayrollChunksService {
     const progress = await this.chunks.progress(run.payrollId, run.revision);
     if (progress.done < progress.total) return;
     const plan = await this.chunks.plan(run.payrollId, run.revision);
+    const older = await this.chunks.mayHaveOlderCells(payroll, run.revision);
     const failed = progress.errors > 0;
     const status: PayrollStatus = failed ? 'Failed' : 'Processed';
     const moved = await this.move(run, status, {
@@ -211,11 +209,11 @@ export class PayrollChunksService {
       employees: progress.employees,
       errors: progress.errors,
     });
-    if (moved) await this.cleanUp(run);
+    if (moved) await this.cleanUp(run, older);
   }
 
-  private async cleanUp(run: PayrollRunJobData): Promise<void> {
-    await this.chunks.dropOlder(run.payrollId, run.revision);
+  private async cleanUp(run: PayrollRunJobData, cells = true): Promise<void> {
+    await this.chunks.dropOlder(run.payrollId, run.revision, cells);
     await this.chunks.dropRun(run.payrollId, run.revision);
   }
 

@@ -70,8 +70,11 @@ export class PayrollRunInputsRepository {
     await this.insert(em, payrollId, revision, inputs);
   }
 
-  /** Plain multi-row INSERTs: the query builder's per-row metadata work cost more than the writes. */
-  private async insert(
+  /**
+   * Adds employees' inputs to a revision (a chunk's, which writes them once). Plain multi-row
+   * INSERTs: the query builder's per-row metadata work cost more than the writes.
+   */
+  async insert(
     em: EntityManager,
     payrollId: number,
     revision: number,

@@ -159,13 +159,18 @@ export class PayrollRunsRepository {
     return rows.map(([employee, column, value]) => [Number(employee), Number(column), value]);
   }
 
-  /** The edited cells of these employees among the payroll's cells (a run keeps them). */
+  /**
+   * The edited cells of these employees among the payroll's cells (a run keeps them). The range of
+   * their ids bounds the scan: with a list of 2 000 ids MariaDB reads the payroll's whole key range
+   * instead of 2 000 seeks, which grows with every chunk a run has written.
+   */
   @RecordSql(1, [1, 2])
   async editedCells(payrollId: number, employeeIds: number[]): Promise<PayrollCell[]> {
     if (!employeeIds.length) return [];
     const rows = await DriverReader.of(this.ds).arrays(
-      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id AND c.employee_id IN (:...employeeIds) AND c.edited = :edited`,
-      { id: payrollId, employeeIds, edited: true },
+      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :id ` +
+        'AND c.employee_id BETWEEN :low AND :high AND c.employee_id IN (:...employeeIds) AND c.edited = :edited',
+      { id: payrollId, low: Math.min(...employeeIds), high: Math.max(...employeeIds), employeeIds, edited: true },
     );
     return rows.map(([employee, column, value]) =>
       Object.assign(new PayrollCell(), {
