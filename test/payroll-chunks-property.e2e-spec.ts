@@ -146,4 +146,31 @@ describe('payroll runs in chunks: the cells of the engine run whole, whatever th
       inline.mockRestore();
     }
   }, 240_000);
+
+  it('a payroll deleted while chunks of its failed run are queued: its chunks go with it, a late chunk writes nothing', async () => {
+    config.payrollChunkSize = 50;
+    const service = t.app.get(PayrollChunksService);
+    const pending: PayrollChunkJobData[] = [];
+    const inline = jest.spyOn(service, 'dispatch').mockImplementation(async (run: PayrollRunJobData, chunks: number[]) => {
+      pending.push(...chunks.map((chunk) => ({ ...run, chunk })));
+    });
+    try {
+      const id = await createPayroll('Deleted mid-run');
+      await process(id);
+      await until(() => pending.length > 1, 10_000);
+      await service.chunk(pending.shift() as PayrollChunkJobData);
+      expect(await stored('payroll_chunks', id)).toBeGreaterThan(1);
+      await service.abandonChunk(pending[0], 'the test gave it up');
+      expect((await call('DELETE', `/payroll_config/payrolls/${id}`, admin)).statusCode).toBe(200);
+      expect(await stored('payroll_chunks', id)).toBe(0);
+      for (const data of pending) await service.chunk(data);
+      expect([
+        await stored('payroll_cells', id),
+        await stored('payroll_run_inputs', id),
+        await stored('payroll_chunks', id),
+      ]).toEqual([0, 0, 0]);
+    } finally {
+      inline.mockRestore();
+    }
+  }, 60_000);
 });

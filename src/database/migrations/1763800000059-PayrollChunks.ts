@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableForeignKey } from 'typeorm';
 
 /**
  * Issue 70 (docs/api/payroll.md, "Processing in chunks"): a run's cells and errors are written
@@ -44,6 +44,16 @@ export class PayrollChunks1763800000059 implements MigrationInterface {
           { name: 'table_versions', type: 'text' },
           { name: 'status', type: 'varchar', length: '8' },
           { name: 'errors', type: 'integer', default: 0 },
+        ],
+        // A deleted payroll takes its runs' chunks along.
+        foreignKeys: [
+          new TableForeignKey({
+            name: 'fk_payroll_chunks_payroll_id',
+            columnNames: ['payroll_id'],
+            referencedTableName: 'payrolls',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );
