@@ -9683,7 +9683,7 @@ export interface components {
             status: "Draft" | "Processing" | "Processed" | "Failed" | "Completing" | "Completed";
             /**
              * Format: int32
-             * @description 0-100 while Processing or Completing
+             * @description 0-100 while Processing (the share of the run's chunks written) or Completing
              * @example 1
              */
             progress: number;

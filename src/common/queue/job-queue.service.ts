@@ -112,7 +112,14 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
    */
   add<T>(job: JobDefinition<T>, data: T, opts: { jobId?: string; priority?: number } = {}): Promise<EnqueuedJob> {
     const policy = this.retries.get(`${job.queue}:${job.name}`) ?? job.retry ?? DEFAULT_RETRY;
-    return this.runner.add(job.queue, job.name, withTraceContext(data), opts.jobId ?? randomUUID(), policy, opts.priority ?? job.priority);
+    return this.runner.add(
+      job.queue,
+      job.name,
+      withTraceContext(data),
+      opts.jobId ?? randomUUID(),
+      policy,
+      opts.priority ?? job.priority,
+    );
   }
 
   /** Whether a job with this id is waiting, delayed or running in a live process. */

@@ -42,7 +42,7 @@ export class PayrollDto {
   })
   net_column: number | null;
   @ApiProperty({ enum: PAYROLL_STATUSES }) status: string;
-  @ApiInt({ description: '0-100 while Processing or Completing' }) progress: number;
+  @ApiInt({ description: "0-100 while Processing (the share of the run's chunks written) or Completing" }) progress: number;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) processed_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completed_at: string | null;
