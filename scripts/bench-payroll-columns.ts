@@ -73,6 +73,21 @@ export async function ensureBenchColumns(app: INestApplicationContext): Promise<
 }
 
 /**
+ * The body of a POST /payroll_config/payrolls for a January 2026 payroll of `department`'s employees
+ * on the benchmark columns (pay frequency 4, monthly: loadPayrollDataset's).
+ */
+export function benchPayrollBody(name: string, department: number) {
+  return {
+    name,
+    pay_period: 4,
+    department,
+    date_start: '2026-01-01',
+    date_end: '2026-01-31',
+    columns: benchColumns().map((c) => c.id),
+  };
+}
+
+/**
  * Loads `count` employees of `department` (bulk inserts, employee ids `prefix`000000…; every 7th Terminated) with three salary components and monthly
  * payroll employees (every tenth in JPY), and on first use the components and the 30 columns of
  * benchColumns(). Returns the employees' ids. For the payroll benchmark and the worker tests.

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
 import { adminCaller, withBenchApp } from './bench-tools';
-import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
+import { benchColumns, benchPayrollBody, loadPayrollDataset } from './bench-payroll-columns';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -125,16 +125,9 @@ async function main(): Promise<void> {
         );
         try {
           await Promise.all(workers.map((w) => w.started()));
-          const payroll = (
-            await call('POST', '/payroll_config/payrolls', {
-              name: `Scale ${n}`,
-              pay_period: 4,
-              department,
-              date_start: '2026-01-01',
-              date_end: '2026-01-31',
-              columns,
-            })
-          ).json<{ data: { id: number } }>().data.id;
+          const payroll = (await call('POST', '/payroll_config/payrolls', benchPayrollBody(`Scale ${n}`, department))).json<{
+            data: { id: number };
+          }>().data.id;
           const db = databasePid();
           const before = { workers: workers.map((w) => cpuSeconds(w.proc.pid)), db: cpuSeconds(db), api: process.cpuUsage() };
           const start = process.hrtime.bigint();

@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { ReferenceService } from '../src/reference/reference.service';
 import { adminCaller, withBenchApp } from './bench-tools';
-import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
+import { benchColumns, benchPayrollBody, loadPayrollDataset } from './bench-payroll-columns';
 
 const args = process.argv.slice(2);
 const COUNT = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--changed') ?? 10_000);
@@ -30,16 +30,9 @@ async function main(): Promise<void> {
       );
 
       const call = await adminCaller(app);
-      const payroll = (
-        await call('POST', '/payroll_config/payrolls', {
-          name: 'Bench',
-          pay_period: 4,
-          department,
-          date_start: '2026-01-01',
-          date_end: '2026-01-31',
-          columns: benchColumns().map((c) => c.id),
-        })
-      ).json<{ data: { id: number } }>().data;
+      const payroll = (await call('POST', '/payroll_config/payrolls', benchPayrollBody('Bench', department))).json<{
+        data: { id: number };
+      }>().data;
       peak = process.memoryUsage().rss;
       const start = process.hrtime.bigint();
       const res = await call('POST', `/payroll_config/payrolls/${payroll.id}/process`);

@@ -2,7 +2,7 @@ import { describeIf, NEEDS_FAULTS } from './helpers/skip';
 import { createServer, IncomingHttpHeaders, request as httpRequest, ServerResponse } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createConnection } from 'mysql2/promise';
-import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
+import { benchColumns, benchPayrollBody, loadPayrollDataset } from '../scripts/bench-payroll-columns';
 import { ReferenceService } from '../src/reference/reference.service';
 import { buildCompany, employeeBody } from './helpers/company';
 import { NodeProcess } from './helpers/node-process';
@@ -342,14 +342,7 @@ describeIf(FAULTS, NEEDS_FAULTS)('faults: real processes, MariaDB and Redis stop
   it('SIGTERM to a worker during a payroll run: the chunks it took are written before exit 0; the run and a run queued meanwhile are processed once', async () => {
     const { api, base } = await startApi();
     const create = async (name: string) => {
-      const res = await post(base, '/payroll_config/payrolls', {
-        name,
-        pay_period: 4,
-        department: payrollDepartment,
-        date_start: '2026-01-01',
-        date_end: '2026-01-31',
-        columns,
-      });
+      const res = await post(base, '/payroll_config/payrolls', benchPayrollBody(name, payrollDepartment));
       expect(res.status).toBe(200);
       return res.body.data.id as number;
     };
@@ -402,14 +395,7 @@ describeIf(FAULTS, NEEDS_FAULTS)('faults: real processes, MariaDB and Redis stop
 
   it('workers SIGKILLed in the middle of chunks, and in the last step, again and again: Processed once, every cell once (issue 70)', async () => {
     const { api, base } = await startApi();
-    const res = await post(base, '/payroll_config/payrolls', {
-      name: 'Killed again and again',
-      pay_period: 4,
-      department: payrollDepartment,
-      date_start: '2026-01-01',
-      date_end: '2026-01-31',
-      columns,
-    });
+    const res = await post(base, '/payroll_config/payrolls', benchPayrollBody('Killed again and again', payrollDepartment));
     const id = res.body.data.id as number;
     const run = async () =>
       (

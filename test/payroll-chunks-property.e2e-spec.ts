@@ -5,7 +5,7 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { PayrollChunksService } from '../src/payroll/runs/payroll-chunks.service';
 import { PayrollRunInputsRepository } from '../src/payroll/runs/payroll-run-inputs.repository';
 import { PayrollChunkJobData, PayrollRunJobData } from '../src/payroll/runs/payroll.jobs';
-import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
+import { benchColumns, benchPayrollBody, loadPayrollDataset } from '../scripts/bench-payroll-columns';
 import { buildCompany } from './helpers/company';
 import { rng } from './helpers/random';
 import { apiCaller, createTestApp, TestApp, until } from './helpers/test-app';
@@ -41,14 +41,7 @@ describe('payroll runs in chunks: the cells of the engine run whole, whatever th
   afterAll(() => t.close());
 
   const createPayroll = async (name: string): Promise<number> => {
-    const res = await call('POST', '/payroll_config/payrolls', admin, {
-      name,
-      pay_period: 4,
-      department,
-      date_start: '2026-01-01',
-      date_end: '2026-01-31',
-      columns,
-    });
+    const res = await call('POST', '/payroll_config/payrolls', admin, benchPayrollBody(name, department));
     expect(res.statusCode).toBe(200);
     return res.json().data.id;
   };

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
-import { benchColumns, loadPayrollDataset } from '../scripts/bench-payroll-columns';
+import { benchColumns, benchPayrollBody, loadPayrollDataset } from '../scripts/bench-payroll-columns';
 import { buildCompany } from './helpers/company';
 import { DIST, WorkerProcess } from './helpers/node-process';
 import { INTEGRATION, TestApp, apiCaller, createTestApp, sleep, until } from './helpers/test-app';
@@ -59,14 +59,7 @@ describeIf(INTEGRATION, NEEDS_SERVERS)('payroll runs with worker processes (Mari
     return w;
   };
   const createPayroll = async (department: number, name: string): Promise<number> => {
-    const res = await call('POST', '/payroll_config/payrolls', admin, {
-      name,
-      pay_period: 4,
-      department,
-      date_start: '2026-01-01',
-      date_end: '2026-01-31',
-      columns,
-    });
+    const res = await call('POST', '/payroll_config/payrolls', admin, benchPayrollBody(name, department));
     expect(res.statusCode).toBe(200);
     return res.json().data.id;
   };

@@ -94,13 +94,6 @@ SELECT `PayrollError`.`id` AS `PayrollError_id`, `PayrollError`.`revision` AS `P
   FROM `payroll_errors` `PayrollError`
   WHERE `PayrollError`.`id` = ?;
 
--- PayrollRunsRepository.selected
-SELECT `p`.`id` AS `p_id`, `p`.`employee_id` AS `p_employee_id`, `p`.`pay_frequency_id` AS `p_pay_frequency_id`, `p`.`currency` AS `p_currency`, `p`.`deduction_group_id` AS `p_deduction_group_id`
-  FROM `payroll_employees` `p`
-  INNER JOIN `employees` `je` ON `je`.`id` = `p`.`employee_id`
-  LEFT JOIN `employment_segments` `jg` ON `jg`.`employee_id` = `je`.`id` AND `jg`.`effective_from` <= ? AND (`jg`.`effective_to` IS NULL OR `jg`.`effective_to` >= ?)
-  WHERE `p`.`pay_frequency_id` = ? AND `p`.`deduction_group_id` = ? AND `je`.`joined_date` <= ? AND (`je`.`termination_date` >= ? OR (`je`.`termination_date` IS NULL AND `je`.`status` = 'Active')) AND CASE WHEN `jg`.`employee_id` IS NULL THEN `je`.`department_id` ELSE `jg`.`department_id` END IN (?, ?);
-
 -- PayrollRunsRepository.selectedIds
 SELECT `p`.`employee_id` AS `employee`
   FROM `payroll_employees` `p`

@@ -44,10 +44,3 @@ SELECT employee_id, inputs
 SELECT employee_id, inputs
   FROM payroll_run_inputs
   WHERE payroll_id = ? AND revision = ? AND employee_id IN (?, ?);
-
--- PayrollRunInputsRepository.write
-DELETE
-  FROM "payroll_run_inputs"
-  WHERE ("payroll_id" = 1 AND "revision" = 2);
-INSERT INTO payroll_run_inputs (payroll_id, revision, employee_id, inputs)
-  VALUES (?, ?, ?, ?);

@@ -3,7 +3,7 @@ import { CURRENT_CELLS } from './current-cells';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
-import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { RecordSql, RecordSqlAs } from '../../common/database/record-sql';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { PayrollColumnDto } from '../dto/payroll-config.dto';
 import { PayrollColumnSet, PayrollRunInput } from '../entities/payroll-run.entities';
@@ -40,22 +40,6 @@ export class PayrollRunInputsRepository {
 
   async columnSet(id: number): Promise<PayrollColumnDto[] | null> {
     return (await this.ds.getRepository(PayrollColumnSet).findOne({ where: { id } }))?.columns ?? null;
-  }
-
-  /**
-   * Writes a processing's inputs under its revision: with the data source's manager, autocommitted
-   * statements while the engine computes (the cells' transaction then makes the revision the
-   * payroll's). Rows a failed attempt left under the same revision go first.
-   */
-  @RecordSql(SAMPLE_MANAGER, 1, 2, new Map([[1, { salary: { 1: '100.00' } }]]))
-  async write(
-    em: EntityManager,
-    payrollId: number,
-    revision: number,
-    inputs: ReadonlyMap<number, EmployeeInputs>,
-  ): Promise<void> {
-    await em.getRepository(PayrollRunInput).delete({ payrollId, revision });
-    await this.insert(em, payrollId, revision, inputs);
   }
 
   /** Adds or replaces some employees' inputs of a revision (a grid edit that read them live). */

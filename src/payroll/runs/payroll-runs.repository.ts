@@ -314,15 +314,10 @@ export class PayrollRunsRepository {
   }
 
   /**
-   * The payroll employees a payroll selects (what it processes and GET .../{id}/employees lists):
-   * the pay frequency, and deduction group when set; Active; in the department subtree.
+   * The ids of the payroll employees a payroll selects (what it processes; GET .../{id}/employees
+   * pages them with selectedPage): the pay frequency, and deduction group when set; employed in the
+   * period; in the department subtree. Ascending, without their rows (a million of them is a run).
    */
-  @RecordSql(SAMPLE_SELECTION)
-  selected(selection: Selection): Promise<PayrollEmployee[]> {
-    return this.selectionQuery(selection).getMany();
-  }
-
-  /** The ids of the employees selected() selects, ascending, without their rows (a million of them is a run). */
   @RecordSql(SAMPLE_SELECTION)
   async selectedIds(selection: Selection): Promise<number[]> {
     const [sql, params] = this.selectionQuery(selection)
@@ -333,7 +328,7 @@ export class PayrollRunsRepository {
     return rows.map(([id]) => Number(id));
   }
 
-  /** A page of selected(), sorted and paged by SELECTION_SPEC. */
+  /** A page of the payroll employees selectedIds() selects, as rows, sorted and paged by SELECTION_SPEC. */
   @RecordSql(SAMPLE_SELECTION, sampleListRequest(SELECTION_SPEC, { sortField: 'last_name' }))
   selectedPage(selection: Selection, request: ListRequest): Promise<Page<PayrollEmployee>> {
     return findPage(this.selectionQuery(selection), request);
