@@ -12,7 +12,10 @@ declare module '../config/config' {
     };
     /** A payroll left in Processing longer than this (its worker died) is marked Failed. */
     payrollRunTimeoutSec: number;
-    /** Employees per chunk of a run (PAYROLL_CHUNK_SIZE, issue 70): each chunk is a job any worker takes. */
+    /**
+     * Employees per chunk of a run (PAYROLL_CHUNK_SIZE, issue 70): each chunk is a job any worker takes;
+     * also per window of the books (bank file, journal, register), which read a payroll a window at a time.
+     */
     payrollChunkSize: number;
   }
 }

@@ -10,6 +10,8 @@ import { BankFileService } from './books/bank-file.service';
 import { PayrollAccountsController, PayrollBooksController } from './books/books.controller';
 import { PayrollAccount, PayrollBankFile } from './books/books.entities';
 import { BooksRepository } from './books/books.repository';
+import { BookWindows } from './books/book-windows';
+import { BankFileDocuments } from './books/bank-file-documents';
 import { PayrollAccountsService } from './books/payroll-accounts.service';
 import { PayrollBooksAccess } from './books/payroll-books.access';
 import { PayrollBooksService } from './books/payroll-books.service';
@@ -118,6 +120,8 @@ declareExtension({
     PayrollPersonalData,
     BankFileService,
     BooksRepository,
+    BookWindows,
+    BankFileDocuments,
     PayrollAccountsService,
     PayrollBooksAccess,
     PayrollBooksService,

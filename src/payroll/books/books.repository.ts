@@ -5,28 +5,47 @@ import { DataSource } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
 import { RecordSql } from '../../common/database/record-sql';
 
-/** The books' reads of a payroll's cells (issue 46), as arrays of values: 375 000 cells of a 12 500 × 30 run with no object per row. */
+/**
+ * The books' reads of a payroll's cells (issue 46), as arrays of values with no object per row, a
+ * window of employees at a time (issue 70).
+ */
 @Injectable()
 export class BooksRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Each employee's cell of one column (the net pay): [employee, value]. */
-  @RecordSql(1, 2)
-  async columnCells(payrollId: number, columnId: number): Promise<Array<[number, unknown]>> {
+  /**
+   * Up to `limit` employees with cells after employee `after`, in id order: the books read a payroll
+   * a window of employees at a time (issue 70), so that memory holds a window, not the payroll.
+   */
+  @RecordSql(1, 0, 2000)
+  async employeesAfter(payrollId: number, after: number, limit: number): Promise<number[]> {
     const rows = await DriverReader.of(this.ds).arrays(
-      `SELECT c.employee_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :payrollId AND c.column_id = :columnId`,
-      { payrollId, columnId },
+      `SELECT DISTINCT c.employee_id FROM ${CURRENT_CELLS} WHERE c.payroll_id = :payrollId AND c.employee_id > :after ` +
+        'ORDER BY c.employee_id LIMIT :limit',
+      { payrollId, after, limit },
     );
-    return rows.map(([e, v]) => [Number(e), v]);
+    return rows.map(([e]) => Number(e));
   }
 
-  /** Every cell of the payroll: [employee, column, value]. */
-  @RecordSql(1)
-  async cells(payrollId: number): Promise<Array<[number, number, unknown]>> {
+  /** The cells of the employees from `first` to `last` (a window): [employee, column, value]. */
+  @RecordSql(1, 1, 2000)
+  async cellsBetween(payrollId: number, first: number, last: number): Promise<Array<[number, number, unknown]>> {
     const rows = await DriverReader.of(this.ds).arrays(
-      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :payrollId`,
-      { payrollId },
+      `SELECT c.employee_id, c.column_id, c.value FROM ${CURRENT_CELLS} ` +
+        'WHERE c.payroll_id = :payrollId AND c.employee_id BETWEEN :first AND :last',
+      { payrollId, first, last },
     );
     return rows.map(([e, c, v]) => [Number(e), Number(c), v]);
+  }
+
+  /** Up to `limit` employees' cells of one column (the net pay) after employee `after`, in id order: [employee, value]. */
+  @RecordSql(1, 2, 0, 2000)
+  async columnCellsAfter(payrollId: number, columnId: number, after: number, limit: number): Promise<Array<[number, unknown]>> {
+    const rows = await DriverReader.of(this.ds).arrays(
+      `SELECT c.employee_id, c.value FROM ${CURRENT_CELLS} WHERE c.payroll_id = :payrollId AND c.column_id = :columnId ` +
+        'AND c.employee_id > :after ORDER BY c.employee_id LIMIT :limit',
+      { payrollId, columnId, after, limit },
+    );
+    return rows.map(([e, v]) => [Number(e), v]);
   }
 }

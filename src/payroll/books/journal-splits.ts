@@ -53,3 +53,16 @@ export class JournalSplits {
     return out;
   }
 }
+
+/** Adds a window's debit splits to the payroll's (the journal reads a payroll a window of employees at a time). */
+export function addSplits(into: DebitSplits, part: DebitSplits): void {
+  for (const [column, byKey] of part) {
+    const intoColumn = into.get(column) ?? new Map<string, Map<string, bigint>>();
+    into.set(column, intoColumn);
+    for (const [key, accounts] of byKey) {
+      const intoKey = intoColumn.get(key) ?? new Map<string, bigint>();
+      intoColumn.set(key, intoKey);
+      for (const [account, minor] of accounts) intoKey.set(account, (intoKey.get(account) ?? 0n) + minor);
+    }
+  }
+}

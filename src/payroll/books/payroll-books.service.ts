@@ -6,37 +6,43 @@ import { AuthUser } from '../../common/auth/auth-user';
 import { timeSlices } from '../../common/async/time-slices';
 import { transaction } from '../../common/database/transaction';
 import { DomainException } from '../../common/errors/domain.exception';
+import { externalSort } from '../../common/export/external-sort';
 import { ExportColumn } from '../../common/export/sheet-writers';
 import { minorUnitOf } from '../../common/money/currencies';
-import { DECIMAL_TEXT_COLUMN, fromMinorUnits, toMinorUnits } from '../../common/money/money';
+import { fromMinorUnits } from '../../common/money/money';
 import { EmployeeFactsService } from '../../employees/employee-facts.service';
 import { ReferenceService } from '../../reference/reference.service';
 import { Payroll } from '../entities/payroll-run.entities';
 import { BY_NAME, PayrollGridService, rowEmployee } from '../runs/payroll-grid.service';
-import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
+import { RowScope } from '../runs/payroll-runs.repository';
 import { JournalDto } from './books.dto';
 import { PayrollAccount } from './books.entities';
-import { BooksRepository } from './books.repository';
-import { ColumnSums, journalOf, journalTotals } from './journal';
-import { JournalSplits } from './journal-splits';
+import { BookWindows } from './book-windows';
+import { ColumnSums, DebitSplits, journalOf, journalTotals } from './journal';
+import { addSplits, JournalSplits } from './journal-splits';
 import { PayrollBooksAccess } from './payroll-books.access';
 
-/** A payroll's cells as the books read them: the employees the caller may see, their currency, department and name. */
-interface BookRows {
-  payroll: Payroll;
-  columns: Array<{ id: number; name: string }>;
-  employees: number[];
-  cells: Map<number, Map<number, bigint>>;
-  currency: Map<number, string>;
-  department: Map<number, number | null>;
-  departmentNames: Map<number, string>;
+/** An employee's row of the register as it is sorted (on disk past a run: JSON, so amounts are minor units as text). */
+interface RegisterRecord {
+  department: string;
+  name: string;
+  id: number;
+  employee_id: string;
+  /** Decimals of the employee's currency. */
+  digits: number;
+  /** Per column of the payroll, in order: minor units, or null for no amount. */
+  minor: Array<string | null>;
 }
+
+const REGISTER_ORDER = (a: RegisterRecord, b: RegisterRecord) =>
+  BY_NAME(a.department, b.department) || BY_NAME(a.name, b.name) || a.id - b.id;
 
 /**
  * The payroll's journal and register (issue 46, docs/api/decisions.md §22), for a Completed payroll, scoped as its
  * grid is (a Restricted Admin: the employees of its departments). Amounts are the grid's (each cell
  * rounded to its employee's currency), summed exactly in minor units; an employee's department is
- * the one of the payroll's last day.
+ * the one of the payroll's last day. Both read the payroll a window of employees at a time
+ * (BookWindows, issue 70): the journal sums the windows, the register sorts them in bounded memory.
  */
 @Injectable()
 export class PayrollBooksService {
@@ -44,8 +50,7 @@ export class PayrollBooksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(PayrollAccount) private readonly accounts: Repository<PayrollAccount>,
     private readonly access: PayrollBooksAccess,
-    private readonly repository: BooksRepository,
-    private readonly runs: PayrollRunsRepository,
+    private readonly windows: BookWindows,
     private readonly grid: PayrollGridService,
     private readonly facts: EmployeeFactsService,
     private readonly reference: ReferenceService,
@@ -53,45 +58,52 @@ export class PayrollBooksService {
   ) {}
 
   async journal(caller: AuthUser, id: number): Promise<JournalDto> {
-    const rows = await this.rows(caller, id);
+    const payroll = await this.access.completed(caller, id);
+    const scope = await this.access.rowScope(caller);
+    const columns = await this.columnsOf(payroll);
     const postings = new Map(
-      (await this.accounts.find({ where: { columnId: In(rows.columns.map((c) => c.id)) } })).map((a) => [
+      (await this.accounts.find({ where: { columnId: In(columns.map((c) => c.id)) } })).map((a) => [
         a.columnId,
         { debit: a.debitAccount, credit: a.creditAccount, costCentre: a.costCentre },
       ]),
     );
-    const sums = new Map<number, ColumnSums>();
+    const byDepartment = (column: number) => postings.get(column)?.costCentre === 'department';
+    const sums = new Map<number, ColumnSums>(columns.map((c) => [c.id, new Map()]));
+    const splits: DebitSplits = new Map();
+    const departments = new Set<number>();
     const slices = timeSlices();
-    for (const column of rows.columns) {
-      if (slices.due()) await slices.pause();
-      const byCentre: ColumnSums = new Map();
-      const split = postings.get(column.id)?.costCentre === 'department';
-      for (const e of rows.employees) {
-        const minor = rows.cells.get(e)?.get(column.id);
-        if (minor === undefined) continue;
-        const currency = rows.currency.get(e) ?? '';
-        const department = split ? (rows.department.get(e) ?? null) : null;
-        const key = `${department ?? ''}:${currency}`;
-        const sum = byCentre.get(key);
-        if (sum) sum.minor += minor;
-        else byCentre.set(key, { department, currency, digits: minorUnitOf(currency), minor });
+    for await (const w of this.windows.of(payroll, scope, { departments: columns.some((c) => byDepartment(c.id)) })) {
+      for (const column of columns) {
+        if (slices.due()) await slices.pause();
+        const byCentre = sums.get(column.id)!;
+        const split = byDepartment(column.id);
+        for (const e of w.employees) {
+          const minor = w.cells.get(e)?.get(column.id);
+          if (minor === undefined) continue;
+          const currency = w.currency.get(e) ?? '';
+          const department = split ? (w.department.get(e) ?? null) : null;
+          const key = `${department ?? ''}:${currency}`;
+          const sum = byCentre.get(key);
+          if (sum) sum.minor += minor;
+          else byCentre.set(key, { department, currency, digits: minorUnitOf(currency), minor });
+        }
       }
-      sums.set(column.id, byCentre);
+      // Columns whose records name their debit accounts (a record's category), keyed as the sums are.
+      const part = await this.splits.of(
+        payroll,
+        w.employees,
+        (column, e) => `${byDepartment(column) ? (w.department.get(e) ?? '') : ''}:${w.currency.get(e) ?? ''}`,
+        (e) => w.currency.get(e) ?? '',
+      );
+      addSplits(splits, part);
+      for (const d of w.department.values()) if (d !== null) departments.add(d);
     }
-    // Columns whose records name their debit accounts (a record's category), keyed as the sums are.
-    const splits = await this.splits.of(
-      rows.payroll,
-      rows.employees,
-      (column, e) =>
-        `${postings.get(column)?.costCentre === 'department' ? (rows.department.get(e) ?? '') : ''}:${rows.currency.get(e) ?? ''}`,
-      (e) => rows.currency.get(e) ?? '',
-    );
     const { lines, unmapped } = journalOf({
-      payrollName: rows.payroll.name,
-      columns: rows.columns,
+      payrollName: payroll.name,
+      columns,
       postings,
       sums,
-      departmentNames: rows.departmentNames,
+      departmentNames: await this.reference.namesOf('departments', [...departments]),
       splits,
     });
     if (unmapped.length)
@@ -105,93 +117,107 @@ export class PayrollBooksService {
     return { payroll: id, lines, total_debit: totals.debit, total_credit: totals.credit };
   }
 
-  /** The grid by department (by name, then employees by name), each followed by its subtotal, then the total. */
-  async register(caller: AuthUser, id: number): Promise<{ columns: ExportColumn[]; rows: Array<Record<string, unknown>> }> {
-    const rows = await this.rows(caller, id);
-    const names = await this.facts.namesOf(rows.employees);
-    const deptName = (e: number) => {
-      const d = rows.department.get(e) ?? null;
-      return d === null ? '' : (rows.departmentNames.get(d) ?? `Department ${d}`);
-    };
-    const ordered = rows.employees
-      .map((e) => ({ ...rowEmployee(names, e), department: deptName(e) }))
-      .sort((a, b) => BY_NAME(a.department, b.department) || BY_NAME(a.name, b.name) || a.id - b.id);
-    const digits = Math.max(0, ...[...rows.currency.values()].map(minorUnitOf));
-    const key = (c: number) => `column_${c}`;
-    const amounts = (sums: Map<number, bigint>) =>
-      Object.fromEntries(rows.columns.map((c) => [key(c.id), fromMinorUnits(sums.get(c.id) ?? 0n, digits)]));
-    const out: Array<Record<string, unknown>> = [];
-    const total = new Map<number, bigint>();
-    let subtotal = new Map<number, bigint>();
-    const slices = timeSlices();
-    for (const [i, r] of ordered.entries()) {
-      if (i % 100 === 0 && slices.due()) await slices.pause();
-      const cells = rows.cells.get(r.id) ?? new Map<number, bigint>();
-      const values: Record<string, unknown> = {};
-      for (const c of rows.columns) {
-        const minor = cells.get(c.id);
-        const d = minorUnitOf(rows.currency.get(r.id) ?? '');
-        values[key(c.id)] = minor === undefined ? null : fromMinorUnits(minor, d);
-        const scaled = (minor ?? 0n) * 10n ** BigInt(digits - d);
-        subtotal.set(c.id, (subtotal.get(c.id) ?? 0n) + scaled);
-        total.set(c.id, (total.get(c.id) ?? 0n) + scaled);
-      }
-      out.push({ row: 'employee', department: r.department, employee_id: r.employee_id, name: r.name, ...values });
-      if (ordered[i + 1]?.department !== r.department) {
-        out.push({
-          row: 'subtotal',
-          department: r.department,
-          employee_id: null,
-          name: `Subtotal ${r.department}`.trim(),
-          ...amounts(subtotal),
-        });
-        subtotal = new Map();
-      }
-    }
-    out.push({ row: 'total', department: null, employee_id: null, name: 'Total', ...amounts(total) });
-    const columns: ExportColumn[] = [
+  /**
+   * The grid by department (by name, then employees by name), each followed by its subtotal, then
+   * the total: the sheet's columns, and its rows page by page as the client takes them.
+   */
+  async register(
+    caller: AuthUser,
+    id: number,
+  ): Promise<{ columns: ExportColumn[]; rows: AsyncIterable<Array<Record<string, unknown>>> }> {
+    const payroll = await this.access.completed(caller, id);
+    const scope = await this.access.rowScope(caller);
+    const columns = await this.columnsOf(payroll);
+    const sheet: ExportColumn[] = [
       { field: 'row', kind: 'other' },
       { field: 'department', kind: 'other' },
       { field: 'employee_id', kind: 'other' },
       { field: 'name', kind: 'other' },
-      ...rows.columns.map((c) => ({ field: key(c.id), header: c.name, kind: 'amount' as const })),
+      ...columns.map((c) => ({ field: `column_${c.id}`, header: c.name, kind: 'amount' as const })),
     ];
-    await this.audit(id, 'register', ordered.length);
-    return { columns, rows: out };
+    return { columns: sheet, rows: this.registerRows(payroll, scope, columns) };
   }
 
-  private async rows(caller: AuthUser, id: number): Promise<BookRows> {
-    const payroll = await this.access.completed(caller, id);
-    const scope = await this.access.rowScope(caller);
-    const columns = (await this.grid.columnsOf(payroll)).map((c) => ({ id: c.id, name: c.name }));
-    const all = await this.repository.cells(id);
-    // The rows are the cells' employees; a Restricted Admin's, those of its departments (one more
-    // query only then: the cells are read once either way).
-    const employees = (scope ? await this.runs.cellEmployees(id, scope) : [...new Set(all.map(([e]) => e))]).sort(
-      (a, b) => a - b,
-    );
-    const [currency, department] = await Promise.all([
-      this.grid.currenciesOf(employees),
-      this.facts.departmentsOn(employees, payroll.dateEnd),
-    ]);
-    const visible = scope ? new Set(employees) : null;
-    const cells = new Map<number, Map<number, bigint>>();
-    // Hundreds of thousands of cells: the event loop runs other requests between slices.
-    const slices = timeSlices();
-    for (const [n, [e, c, value]] of all.entries()) {
-      if (n % 1000 === 0 && slices.due()) await slices.pause();
-      if (visible && !visible.has(e)) continue;
-      // Rounded to the employee's currency as the grid shows it; an empty cell is no amount.
-      const text = DECIMAL_TEXT_COLUMN.from(value as string | number | null);
-      if (text === null) continue;
-      const minor = toMinorUnits(text, minorUnitOf(currency.get(e) ?? ''));
-      let row = cells.get(e);
-      if (!row) cells.set(e, (row = new Map<number, bigint>()));
-      row.set(c, minor);
+  private async *registerRows(
+    payroll: Payroll,
+    scope: RowScope,
+    columns: Array<{ id: number; name: string }>,
+  ): AsyncGenerator<Array<Record<string, unknown>>> {
+    const read = { employees: 0, digits: 0 };
+    // Runs of five windows sorted in memory (10 000 rows by default), merged from temporary files past one.
+    const sorted = externalSort(this.registerRecords(payroll, scope, columns, read), REGISTER_ORDER, {
+      runSize: 5 * this.windows.size,
+    });
+    const zeros = () => columns.map(() => 0n);
+    const amounts = (sums: bigint[]) =>
+      Object.fromEntries(columns.map((c, i) => [`column_${c.id}`, fromMinorUnits(sums[i], read.digits)]));
+    const subtotalRow = (department: string, sums: bigint[]) => ({
+      row: 'subtotal',
+      department,
+      employee_id: null,
+      name: `Subtotal ${department}`.trim(),
+      ...amounts(sums),
+    });
+    const total = zeros();
+    let [subtotal, department, audited] = [zeros(), undefined as string | undefined, false];
+    for await (const page of sorted) {
+      // Every employee has been read once the first page is sorted.
+      if (!audited) await this.audit(payroll.id, 'register', read.employees);
+      audited = true;
+      const out: Array<Record<string, unknown>> = [];
+      for (const r of page) {
+        if (department !== undefined && r.department !== department) {
+          out.push(subtotalRow(department, subtotal));
+          subtotal = zeros();
+        }
+        department = r.department;
+        const values: Record<string, unknown> = {};
+        for (const [i, c] of columns.entries()) {
+          const minor = r.minor[i] === null ? null : BigInt(r.minor[i]);
+          values[`column_${c.id}`] = minor === null ? null : fromMinorUnits(minor, r.digits);
+          const scaled = (minor ?? 0n) * 10n ** BigInt(read.digits - r.digits);
+          subtotal[i] += scaled;
+          total[i] += scaled;
+        }
+        out.push({ row: 'employee', department: r.department, employee_id: r.employee_id, name: r.name, ...values });
+      }
+      yield out;
     }
-    const departmentIds = [...new Set([...department.values()].filter((d): d is number => d !== null))];
-    const departmentNames = await this.reference.namesOf('departments', departmentIds);
-    return { payroll, columns, employees, cells, currency, department, departmentNames };
+    if (!audited) await this.audit(payroll.id, 'register', 0);
+    const tail = department === undefined ? [] : [subtotalRow(department, subtotal)];
+    yield [...tail, { row: 'total', department: null, employee_id: null, name: 'Total', ...amounts(total) }];
+  }
+
+  /** The register's rows unsorted, a window at a time; counts the employees and the most decimals of their currencies. */
+  private async *registerRecords(
+    payroll: Payroll,
+    scope: RowScope,
+    columns: Array<{ id: number; name: string }>,
+    read: { employees: number; digits: number },
+  ): AsyncGenerator<RegisterRecord[]> {
+    const departmentNames = new Map<number, string>();
+    for await (const w of this.windows.of(payroll, scope, { departments: true })) {
+      const unnamed = [...new Set(w.department.values())].filter((d): d is number => d !== null && !departmentNames.has(d));
+      for (const [d, name] of await this.reference.namesOf('departments', unnamed)) departmentNames.set(d, name);
+      const names = await this.facts.namesOf(w.employees);
+      yield w.employees.map((e) => {
+        const d = w.department.get(e) ?? null;
+        const digits = minorUnitOf(w.currency.get(e) ?? '');
+        read.digits = Math.max(read.digits, digits);
+        read.employees++;
+        const cells = w.cells.get(e);
+        return {
+          ...rowEmployee(names, e),
+          department: d === null ? '' : (departmentNames.get(d) ?? `Department ${d}`),
+          digits,
+          minor: columns.map((c) => cells?.get(c.id)?.toString() ?? null),
+        };
+      });
+    }
+  }
+
+  private async columnsOf(payroll: Payroll): Promise<Array<{ id: number; name: string }>> {
+    return (await this.grid.columnsOf(payroll)).map((c) => ({ id: c.id, name: c.name }));
   }
 
   private audit(id: number, what: 'journal' | 'register', rows: number): Promise<void> {

@@ -40,8 +40,8 @@ export interface BankFile {
 /** Escapes what XML text may not hold as is; SEPA text (sepaText) has none of them but the apostrophe, which text content allows. */
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Σ of transfers in minor units, and their control sum as the schema's decimal (digits of the first currency; mixed currencies add their decimals). */
-export function controlSum(transfers: readonly Transfer[]): string {
+/** Σ of transfers (or of per-currency sums) in minor units, as the schema's decimal (digits of the first currency; mixed currencies add their decimals). */
+export function controlSum(transfers: ReadonlyArray<Pick<Transfer, 'minor' | 'digits'>>): string {
   const digits = Math.max(0, ...transfers.map((t) => t.digits));
   const total = transfers.reduce((sum, t) => sum + t.minor * 10n ** BigInt(digits - t.digits), 0n);
   return fromMinorUnits(total, digits);
@@ -54,48 +54,91 @@ function agent(version: PainVersion, bic: string | null): string {
     : `<FinInstnId><BICFI>${bic}</BICFI></FinInstnId>`;
 }
 
+/** A file's transfers of one currency, counted and summed (a payment information block). */
+export interface PaymentTotals {
+  currency: string;
+  count: number;
+  /** Σ in minor units of the currency. */
+  minor: bigint;
+  digits: number;
+}
+
+/** What a file says before and around its transfers: the file without them, and its totals per currency. */
+export type BankFileHead = Omit<BankFile, 'transfers'>;
+
+/** The document's start and group header: the number of transfers and their control sum over all currencies. */
+export function painHeader(head: BankFileHead, payments: readonly PaymentTotals[]): string {
+  const debtorName = xml(sepaText(head.debtor.name, 70));
+  const count = payments.reduce((n, p) => n + p.count, 0);
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:${head.version}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n<CstmrCdtTrfInitn>\n` +
+    `<GrpHdr><MsgId>${xml(sepaId(head.msgId))}</MsgId><CreDtTm>${head.createdAt}</CreDtTm><NbOfTxs>${count}</NbOfTxs>` +
+    `<CtrlSum>${controlSum(payments)}</CtrlSum><InitgPty><Nm>${debtorName}</Nm></InitgPty></GrpHdr>\n`
+  );
+}
+
+/** A payment information block's start, up to its first transfer: SEPA's service level for EUR. */
+export function paymentHeader(head: BankFileHead, payment: PaymentTotals): string {
+  const { version, debtor } = head;
+  const serviceLevel = payment.currency === 'EUR' ? '<SvcLvl><Cd>SEPA</Cd></SvcLvl>' : '';
+  const executionDate = version === 'pain.001.001.03' ? head.executionDate : `<Dt>${head.executionDate}</Dt>`;
+  return (
+    `<PmtInf><PmtInfId>${xml(sepaId(`${head.msgId}-${payment.currency}`))}</PmtInfId><PmtMtd>TRF</PmtMtd><BtchBookg>true</BtchBookg>` +
+    `<NbOfTxs>${payment.count}</NbOfTxs><CtrlSum>${controlSum([payment])}</CtrlSum>` +
+    `<PmtTpInf>${serviceLevel}<CtgyPurp><Cd>SALA</Cd></CtgyPurp></PmtTpInf><ReqdExctnDt>${executionDate}</ReqdExctnDt>` +
+    `<Dbtr><Nm>${xml(sepaText(debtor.name, 70))}</Nm></Dbtr><DbtrAcct><Id><IBAN>${debtor.iban}</IBAN></Id></DbtrAcct><DbtrAgt>${agent(version, debtor.bic)}</DbtrAgt>` +
+    '<ChrgBr>SLEV</ChrgBr>\n'
+  );
+}
+
+/** One credit transfer: category purpose and purpose SALA (salary), names and remittance in SEPA's Latin set. */
+export function transferText(head: BankFileHead, t: Transfer): string {
+  return (
+    `<CdtTrfTxInf><PmtId><EndToEndId>${xml(sepaId(t.endToEndId))}</EndToEndId></PmtId>` +
+    `<Amt><InstdAmt Ccy="${t.currency}">${fromMinorUnits(t.minor, t.digits)}</InstdAmt></Amt>` +
+    (t.bic ? `<CdtrAgt>${agent(head.version, t.bic)}</CdtrAgt>` : '') +
+    `<Cdtr><Nm>${xml(sepaText(t.name, 70))}</Nm></Cdtr><CdtrAcct><Id><IBAN>${t.iban}</IBAN></Id></CdtrAcct>` +
+    `<Purp><Cd>SALA</Cd></Purp><RmtInf><Ustrd>${xml(sepaText(head.remittance, 140))}</Ustrd></RmtInf></CdtTrfTxInf>\n`
+  );
+}
+
+export const PAYMENT_END = '</PmtInf>\n';
+export const DOCUMENT_END = '</CstmrCdtTrfInitn>\n</Document>\n';
+
+/** The transfers counted and summed per currency, in the order each currency first appears. */
+export function paymentTotals(transfers: readonly Transfer[], into = new Map<string, PaymentTotals>()): Map<string, PaymentTotals> {
+  for (const t of transfers) {
+    const p = into.get(t.currency);
+    if (p) {
+      p.count++;
+      p.minor += t.minor;
+    } else into.set(t.currency, { currency: t.currency, count: 1, minor: t.minor, digits: t.digits });
+  }
+  return into;
+}
+
 /**
  * A customer credit transfer initiation (pain.001) as text chunks, in schema order: the group
  * header with the number of transfers and their control sum, then one payment information block per
- * currency (SEPA's service level for EUR), each with its transfers: category purpose and purpose
- * SALA (salary), charges shared (SLEV), names and remittance in SEPA's Latin set.
+ * currency (in the order each first appears), each with its transfers, charges shared (SLEV). A
+ * file of any size is written from the same parts (BankFileDocuments, issue 70).
  */
 export function* painDocument(file: BankFile): Generator<string> {
-  const { version, debtor } = file;
-  const debtorName = xml(sepaText(debtor.name, 70));
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:${version}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n<CstmrCdtTrfInitn>\n`;
-  yield `<GrpHdr><MsgId>${xml(sepaId(file.msgId))}</MsgId><CreDtTm>${file.createdAt}</CreDtTm><NbOfTxs>${file.transfers.length}</NbOfTxs>`;
-  yield `<CtrlSum>${controlSum(file.transfers)}</CtrlSum><InitgPty><Nm>${debtorName}</Nm></InitgPty></GrpHdr>\n`;
-  const byCurrency = new Map<string, Transfer[]>();
-  for (const t of file.transfers) {
-    const list = byCurrency.get(t.currency);
-    if (list) list.push(t);
-    else byCurrency.set(t.currency, [t]);
-  }
-  const executionDate = version === 'pain.001.001.03' ? file.executionDate : `<Dt>${file.executionDate}</Dt>`;
-  const remittance = xml(sepaText(file.remittance, 140));
-  for (const [currency, transfers] of byCurrency) {
-    const serviceLevel = currency === 'EUR' ? '<SvcLvl><Cd>SEPA</Cd></SvcLvl>' : '';
-    yield `<PmtInf><PmtInfId>${xml(sepaId(`${file.msgId}-${currency}`))}</PmtInfId><PmtMtd>TRF</PmtMtd><BtchBookg>true</BtchBookg>`;
-    yield `<NbOfTxs>${transfers.length}</NbOfTxs><CtrlSum>${controlSum(transfers)}</CtrlSum>`;
-    yield `<PmtTpInf>${serviceLevel}<CtgyPurp><Cd>SALA</Cd></CtgyPurp></PmtTpInf><ReqdExctnDt>${executionDate}</ReqdExctnDt>`;
-    yield `<Dbtr><Nm>${debtorName}</Nm></Dbtr><DbtrAcct><Id><IBAN>${debtor.iban}</IBAN></Id></DbtrAcct><DbtrAgt>${agent(version, debtor.bic)}</DbtrAgt>`;
-    yield '<ChrgBr>SLEV</ChrgBr>\n';
+  const payments = paymentTotals(file.transfers);
+  yield painHeader(file, [...payments.values()]);
+  for (const payment of payments.values()) {
+    yield paymentHeader(file, payment);
     let chunk = '';
-    for (const t of transfers) {
-      chunk +=
-        `<CdtTrfTxInf><PmtId><EndToEndId>${xml(sepaId(t.endToEndId))}</EndToEndId></PmtId>` +
-        `<Amt><InstdAmt Ccy="${t.currency}">${fromMinorUnits(t.minor, t.digits)}</InstdAmt></Amt>` +
-        (t.bic ? `<CdtrAgt>${agent(version, t.bic)}</CdtrAgt>` : '') +
-        `<Cdtr><Nm>${xml(sepaText(t.name, 70))}</Nm></Cdtr><CdtrAcct><Id><IBAN>${t.iban}</IBAN></Id></CdtrAcct>` +
-        `<Purp><Cd>SALA</Cd></Purp><RmtInf><Ustrd>${remittance}</Ustrd></RmtInf></CdtTrfTxInf>\n`;
+    for (const t of file.transfers) {
+      if (t.currency !== payment.currency) continue;
+      chunk += transferText(file, t);
       if (chunk.length > 65_536) {
         yield chunk;
         chunk = '';
       }
     }
     if (chunk) yield chunk;
-    yield '</PmtInf>\n';
+    yield PAYMENT_END;
   }
-  yield '</CstmrCdtTrfInitn>\n</Document>\n';
+  yield DOCUMENT_END;
 }
