@@ -222,12 +222,18 @@ export async function smtpSink(): Promise<{ url: string; messages: () => number;
 export async function adminCaller(
   app: NestFastifyApplication,
 ): Promise<
-  (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => ReturnType<NestFastifyApplication['inject']>
+  (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+    /** A response read as a stream (res.stream()), not kept: a large download's bytes counted, not held. */
+    options?: { payloadAsStream?: boolean },
+  ) => ReturnType<NestFastifyApplication['inject']>
 > {
   const admin = await app
     .get(UsersService)
     .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
   const token = (await app.get(TokenService).issue(admin)).access_token;
-  return (method, url, payload) =>
-    app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload });
+  return (method, url, payload, options) =>
+    app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload, ...options });
 }

@@ -16,7 +16,7 @@ function weekday(weeks: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-const sortDirs = () => readdirSync(tmpdir()).filter((f) => f.startsWith('hr-sort-')).length;
+const tempDirs = (prefix: string) => readdirSync(tmpdir()).filter((f) => f.startsWith(prefix)).length;
 
 /**
  * The books read a payroll a window of employees at a time (issue 70, docs/api/payroll.md "The
@@ -68,7 +68,7 @@ describe('payroll books in windows (issue 70)', () => {
     const whole = await books(0);
     expect(whole.register.split('\n').filter((l) => l.startsWith('employee,'))).toHaveLength(60);
     expect(whole.bankFile).toContain('<NbOfTxs>60</NbOfTxs>');
-    const before = sortDirs();
+    const before = [tempDirs('hr-sort-'), tempDirs('hr-bank-file-')];
     for (const [round, size] of [1, 4, 7].entries()) {
       config.payrollChunkSize = size;
       try {
@@ -77,30 +77,43 @@ describe('payroll books in windows (issue 70)', () => {
         config.payrollChunkSize = 2000;
       }
     }
-    expect(sortDirs()).toBe(before);
+    expect([tempDirs('hr-sort-'), tempDirs('hr-bank-file-')]).toEqual(before);
   });
 
-  it('refuses a bank file whose transfers changed while it was made (409), and one that pays no one (409), keeping nothing', async () => {
-    const documents = t.app.get(BankFileDocuments);
-    const totals = documents.totals.bind(documents);
-    // An account added between the count and the writing: the headers would not match the transfers.
+  it('keeps nothing of a file a part of which fails the schema (500): no record, no stored bytes, no temporary file', async () => {
+    const documents = t.app.get<{ validate(...args: unknown[]): Promise<void> }>(BankFileDocuments);
+    // The second part of four-transfer windows (parts of eight) is refused, once the first is stored.
     const spy = jest
-      .spyOn(documents, 'totals')
-      .mockImplementation(async (...args) => (await totals(...args)).map((p) => ({ ...p, count: p.count - 1 })));
+      .spyOn(documents, 'validate')
+      .mockResolvedValueOnce(undefined)
+      .mockRejectedValueOnce(new Error('bank file of payroll failed schema validation'));
     const url = `/payroll_config/payrolls/${payroll}/bank-files`;
-    const files = async () => ((await call('GET', url, admin)).json().data as unknown[]).length;
-    const kept = await files();
+    const stored = () => readdirSync((t.config.fileStorage as { dir: string }).dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length;
+    const [records, bytes, temp] = [(await call('GET', url, admin)).json().data.length, stored(), tempDirs('hr-bank-file-')];
+    config.payrollChunkSize = 4;
     try {
-      const changed = await call('POST', url, admin, { execution_date: weekday(9) });
-      expect([changed.statusCode, changed.json().error.code]).toEqual([409, 'CONFLICT']);
-      expect(changed.json().error.message).toContain('changed while its bank file was made');
+      const failed = await call('POST', url, admin, { execution_date: weekday(10) });
+      expect([failed.statusCode, failed.json().error.code]).toEqual([500, 'INTERNAL_ERROR']);
+      expect(spy).toHaveBeenCalledTimes(3); // two in flight when the second fails
     } finally {
+      config.payrollChunkSize = 2000;
       spy.mockRestore();
     }
+    expect([(await call('GET', url, admin)).json().data.length, stored(), tempDirs('hr-bank-file-')]).toEqual([records, bytes, temp]);
+  });
+
+  it('refuses a bank file that pays no one (409), keeping nothing and no temporary file', async () => {
+    const url = `/payroll_config/payrolls/${payroll}/bank-files`;
+    const files = async () => ((await call('GET', url, admin)).json().data as unknown[]).length;
+    const [kept, before] = [await files(), tempDirs('hr-bank-file-')];
     await t.app.get(DataSource).query('UPDATE employee_bank_accounts SET is_primary = ?', [false]);
+    const missing = await call('POST', url, admin, { execution_date: weekday(9) });
+    expect([missing.statusCode, missing.json().error.code]).toEqual([409, 'MISSING_BANK_ACCOUNTS']);
+    expect(missing.json().error.message).toMatch(/^60 employees with a net pay/);
     const none = await call('POST', url, admin, { execution_date: weekday(9), skip_missing: true });
     expect([none.statusCode, none.json().error.code]).toEqual([409, 'INVALID_STATE']);
     expect(none.json().error.message).toContain('pays no one');
     expect(await files()).toBe(kept);
+    expect(tempDirs('hr-bank-file-')).toBe(before);
   });
 });

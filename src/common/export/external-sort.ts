@@ -1,8 +1,8 @@
 import { FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { timeSlices } from '../async/time-slices';
+import { LineReader, LineWriter } from './line-files';
 
 export interface ExternalSortOptions {
   /** Items sorted in memory at a time; more are written to a temporary file per run of this many and merged. */
@@ -11,52 +11,6 @@ export interface ExternalSortOptions {
   pageSize?: number;
   /** Where the runs' temporary directory is made (the system's temporary directory by default). */
   directory?: string;
-}
-
-/** Bytes written or read at a time per run. */
-const IO_BYTES = 1 << 16;
-
-/** A run's items as JSON lines, read back one at a time through a 64 KiB buffer. */
-class RunReader<T> {
-  private readonly buffer = Buffer.allocUnsafe(IO_BYTES);
-  private readonly decoder = new StringDecoder('utf8');
-  private lines: string[] = [];
-  private next = 0;
-  private rest = '';
-  private ended = false;
-
-  constructor(private readonly file: FileHandle) {}
-
-  async read(): Promise<T | undefined> {
-    while (this.next >= this.lines.length) {
-      if (this.ended) return undefined;
-      const { bytesRead } = await this.file.read(this.buffer, 0, IO_BYTES, null);
-      const text = this.rest + (bytesRead ? this.decoder.write(this.buffer.subarray(0, bytesRead)) : this.decoder.end());
-      if (!bytesRead) this.ended = true;
-      const lines = text.split('\n');
-      this.rest = lines.pop() ?? '';
-      this.lines = lines;
-      this.next = 0;
-    }
-    return JSON.parse(this.lines[this.next++]) as T;
-  }
-}
-
-async function writeRun<T>(path: string, items: readonly T[]): Promise<void> {
-  const file = await open(path, 'w');
-  try {
-    let chunk = '';
-    for (const item of items) {
-      chunk += `${JSON.stringify(item)}\n`;
-      if (chunk.length >= IO_BYTES) {
-        await file.write(chunk);
-        chunk = '';
-      }
-    }
-    if (chunk) await file.write(chunk);
-  } finally {
-    await file.close();
-  }
 }
 
 /** A min-heap of the runs' current items (k-way merge): the smallest first, ties by run (stable). */
@@ -129,7 +83,12 @@ export async function* externalSort<T>(
   const spill = async () => {
     dir ??= await mkdtemp(join(options.directory ?? tmpdir(), 'hr-sort-'));
     const path = join(dir, `run-${runs.length}.jsonl`);
-    await writeRun(path, buffer.sort(compare));
+    const run = await LineWriter.create(path);
+    try {
+      for (const item of buffer.sort(compare)) await run.write(JSON.stringify(item));
+    } finally {
+      await run.close();
+    }
     runs.push(path);
     buffer = [];
     await slices.pause();
@@ -146,7 +105,13 @@ export async function* externalSort<T>(
     }
     if (buffer.length) await spill();
     for (const path of runs) files.push(await open(path, 'r'));
-    const readers = files.map((f) => new RunReader<T>(f));
+    const lines = files.map((f) => new LineReader(f));
+    const readers = lines.map((r) => ({
+      read: async () => {
+        const line = await r.read();
+        return line === undefined ? undefined : (JSON.parse(line) as T);
+      },
+    }));
     const heads = new Heads(compare);
     for (const [run, reader] of readers.entries()) {
       const item = await reader.read();

@@ -1,6 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { timeSlices } from '../../common/async/time-slices';
 import { bicProblem, ibanProblem } from '../../common/banking/iban';
 import { DomainException } from '../../common/errors/domain.exception';
+import { LineReader, LineWriter } from '../../common/export/line-files';
 import { minorUnitOf } from '../../common/money/currencies';
 import { DECIMAL_TEXT_COLUMN, toMinorUnits } from '../../common/money/money';
 import { BankAccountsRepository } from '../../employees/bank-accounts/bank-accounts.repository';
@@ -28,14 +33,26 @@ const WINDOWS_PER_PART = 2;
 /** Employees named in MISSING_BANK_ACCOUNTS. */
 const NAMED_MISSING = 50;
 
+/** A bank file's transfers, counted and written: its document is read from them; `dispose` removes them. */
+export interface BankFileText {
+  /** Per currency, in the order each first appears by employee id. */
+  payments: PaymentTotals[];
+  /** The document's text, chunk by chunk, each part of transfers validated against the schema before it is given out. */
+  document(): AsyncGenerator<string>;
+  /** Removes the temporary files (once the document is stored, or given up). */
+  dispose(): Promise<void>;
+}
+
 /**
  * A payroll's pain.001 document made a window of employees at a time (issue 70, docs/api/payroll.md
- * "The books at scale"): a first pass counts and sums the transfers per currency (the group and
- * payment headers come before them) and finds employees without an account; the second writes the
- * document as text chunks, each payment's transfers in parts of two windows validated against the
- * schema before they are given out, each part inside the real headers. pain.001's schemas have no
- * identity constraints: a document is valid when each of its transfers and its headers are, so the
- * parts together check every byte. Memory holds a window and a part, whatever the payroll's size.
+ * "The books at scale"). The group and payment headers, which count and sum the transfers, come
+ * before them: one pass over the payroll writes each currency's transfers to a temporary file and
+ * counts them (one read of the payroll, so the headers and the transfers cannot disagree), then the
+ * document is the headers and those files, each payment's transfers in parts of two windows
+ * validated against the schema inside the real headers before they are given out. pain.001's
+ * schemas have no identity constraints: a document is valid when its headers and each of its
+ * transfers are, so the parts together check every byte. Memory holds a window and a part,
+ * whatever the payroll's size.
  */
 @Injectable()
 export class BankFileDocuments {
@@ -50,88 +67,121 @@ export class BankFileDocuments {
   ) {}
 
   /**
-   * The transfers counted and summed per currency, in the order each currency first appears by
-   * employee id; 409 MISSING_BANK_ACCOUNTS naming employees without a valid primary account unless
-   * skipMissing; 409 INVALID_STATE when no one is paid.
+   * The payroll's transfers, counted per currency and written to temporary files; 409
+   * MISSING_BANK_ACCOUNTS naming employees without a valid primary account unless skipMissing;
+   * 409 INVALID_STATE when it pays no one.
    */
-  async totals(payroll: Payroll, netColumn: number, skipMissing: boolean): Promise<PaymentTotals[]> {
+  async collect(payroll: Payroll, netColumn: number, head: BankFileHead, skipMissing: boolean): Promise<BankFileText> {
+    const dir = await mkdtemp(join(tmpdir(), 'hr-bank-file-'));
+    const dispose = () => rm(dir, { recursive: true, force: true });
     const payments = new Map<string, PaymentTotals>();
+    const files = new Map<string, { path: string; writer: LineWriter }>();
     const missing: number[] = [];
     let missingCount = 0;
-    for await (const w of this.windows(payroll, netColumn)) {
-      paymentTotals(w.transfers, payments);
-      missingCount += w.missing.length;
-      missing.push(...w.missing.slice(0, NAMED_MISSING - missing.length));
+    try {
+      for await (const w of this.windows(payroll, netColumn)) {
+        paymentTotals(w.transfers, payments);
+        for (const t of w.transfers) {
+          let file = files.get(t.currency);
+          if (!file) {
+            const path = join(dir, `payment-${files.size}.xml`);
+            files.set(t.currency, (file = { path, writer: await LineWriter.create(path) }));
+          }
+          // One line per transfer (its text ends with the newline the writer adds).
+          await file.writer.write(transferText(head, t).slice(0, -1));
+        }
+        missingCount += w.missing.length;
+        missing.push(...w.missing.slice(0, NAMED_MISSING - missing.length));
+      }
+      for (const { writer } of files.values()) await writer.close();
+      if (missingCount && !skipMissing) throw await this.missingAccounts(missing, missingCount);
+      if (!payments.size)
+        throw new DomainException(
+          'INVALID_STATE',
+          `Payroll ${payroll.id} pays no one: no employee has a positive net pay and a valid primary bank account`,
+        );
+    } catch (err) {
+      await Promise.all([...files.values()].map((f) => f.writer.close().catch(() => undefined)));
+      await dispose();
+      throw err;
     }
-    if (missingCount && !skipMissing) {
-      const names = await this.facts.namesOf(missing);
-      throw new DomainException(
-        'MISSING_BANK_ACCOUNTS',
-        `${missingCount} employees with a net pay have no valid primary bank account (skip_missing=true leaves them out)`,
-        missing.map((e) => {
-          const who = names.get(e);
-          return {
-            field: 'employees',
-            message: `${who ? `${who.employee_id} ${who.name}` : 'employee'} (id ${e}) has no valid primary bank account`,
-          };
-        }),
-      );
-    }
-    if (!payments.size)
-      throw new DomainException(
-        'INVALID_STATE',
-        `Payroll ${payroll.id} pays no one: no employee has a positive net pay and a valid primary bank account`,
-      );
-    return [...payments.values()];
+    const totals = [...payments.values()];
+    return { payments: totals, document: () => this.document(payroll, head, totals, files), dispose };
   }
 
-  /**
-   * The document's text, chunk by chunk, each part of transfers validated before it is given out.
-   * A transfer that changed since `payments` were counted (an account added or removed meanwhile)
-   * fails it with 409 CONFLICT: the headers would not match the transfers.
-   */
-  async *document(payroll: Payroll, netColumn: number, head: BankFileHead, payments: PaymentTotals[]): AsyncGenerator<string> {
+  private async missingAccounts(missing: number[], count: number): Promise<DomainException> {
+    const names = await this.facts.namesOf(missing);
+    return new DomainException(
+      'MISSING_BANK_ACCOUNTS',
+      `${count} employees with a net pay have no valid primary bank account (skip_missing=true leaves them out)`,
+      missing.map((e) => {
+        const who = names.get(e);
+        return {
+          field: 'employees',
+          message: `${who ? `${who.employee_id} ${who.name}` : 'employee'} (id ${e}) has no valid primary bank account`,
+        };
+      }),
+    );
+  }
+
+  private async *document(
+    payroll: Payroll,
+    head: BankFileHead,
+    payments: PaymentTotals[],
+    files: Map<string, { path: string }>,
+  ): AsyncGenerator<string> {
     const header = painHeader(head, payments);
     yield header;
+    const perPart = WINDOWS_PER_PART * this.bookWindows.size;
     for (const payment of payments) {
       const start = paymentHeader(head, payment);
       yield start;
-      const written = { count: 0, minor: 0n };
-      let [part, inPart] = ['', 0];
-      const checked = async () => {
-        const errors = await schemaErrors(head.version, header + start + part + PAYMENT_END + DOCUMENT_END);
-        if (!errors.length) return part;
-        this.logger.error(
-          `bank file of payroll ${payroll.id} (${head.version}) is not valid against its schema: ${errors.slice(0, 20).join(' | ')}`,
-        );
-        throw new Error(`bank file of payroll ${payroll.id} failed schema validation`);
-      };
-      for await (const w of this.windows(payroll, netColumn)) {
-        for (const t of w.transfers) {
-          if (t.currency !== payment.currency) continue;
-          part += transferText(head, t);
-          inPart++;
-          written.count++;
-          written.minor += t.minor;
+      const file = await open(files.get(payment.currency)!.path, 'r');
+      try {
+        const lines = new LineReader(file);
+        // Two parts validated at once (each in its own worker thread): the next is read while one is checked.
+        const pending: Array<{ part: string; valid: Promise<void> }> = [];
+        for (;;) {
+          let [part, count] = ['', 0];
+          for (let line = await lines.read(); line !== undefined; line = count < perPart ? await lines.read() : undefined) {
+            part += `${line}\n`;
+            count++;
+          }
+          if (count) {
+            const valid = this.validate(payroll, head, header + start + part + PAYMENT_END + DOCUMENT_END);
+            valid.catch(() => undefined); // awaited in turn below; a reader that stopped leaves none unhandled
+            pending.push({ part, valid });
+          }
+          if (pending.length && (pending.length === 2 || !count)) {
+            const done = pending.shift()!;
+            await done.valid;
+            yield done.part;
+          }
+          if (!count && !pending.length) break;
         }
-        if (inPart < WINDOWS_PER_PART * this.bookWindows.size) continue;
-        yield await checked();
-        [part, inPart] = ['', 0];
+      } finally {
+        await file.close();
       }
-      if (written.count !== payment.count || written.minor !== payment.minor)
-        throw new DomainException(
-          'CONFLICT',
-          `The ${payment.currency} transfers of payroll ${payroll.id} changed while its bank file was made (an account added or removed): make it again`,
-        );
-      if (part) yield await checked();
       yield PAYMENT_END;
     }
     yield DOCUMENT_END;
   }
 
+  private async validate(payroll: Payroll, head: BankFileHead, document: string): Promise<void> {
+    const errors = await schemaErrors(head.version, document);
+    if (!errors.length) return;
+    this.logger.error(
+      `bank file of payroll ${payroll.id} (${head.version}) is not valid against its schema: ${errors.slice(0, 20).join(' | ')}`,
+    );
+    throw new Error(`bank file of payroll ${payroll.id} failed schema validation`);
+  }
+
   /** The transfers of a window of employees (one per employee with a positive net, in id order), and those without a valid account. */
   private async *windows(payroll: Payroll, netColumn: number): AsyncGenerator<{ transfers: Transfer[]; missing: number[] }> {
+    // On SQLite every read resolves at once: without a pause a whole payroll would be one turn of the event loop.
+    const slices = timeSlices();
     for (let after = 0; ; ) {
+      if (slices.due()) await slices.pause();
       const cells = await this.repository.columnCellsAfter(payroll.id, netColumn, after, this.bookWindows.size);
       if (!cells.length) return;
       after = cells[cells.length - 1][0];

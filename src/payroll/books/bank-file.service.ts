@@ -85,16 +85,18 @@ export class BankFileService {
       debtor: await this.debtor(),
       remittance: `Salary ${payroll.name}`,
     };
-    const payments = await this.documents.totals(payroll, payroll.netColumnId, skipMissing);
+    const text = await this.documents.collect(payroll, payroll.netColumnId, head, skipMissing);
+    const { payments } = text;
     const transfers = payments.reduce((n, p) => n + p.count, 0);
     // Written to the store as it is made, part by part (memory holds a part, not the file).
-    const text = this.documents.document(payroll, payroll.netColumnId, head, payments);
     const bytes = Readable.from(
       (async function* () {
-        for await (const chunk of text) yield Buffer.from(chunk, 'utf8');
+        for await (const chunk of text.document()) yield Buffer.from(chunk, 'utf8');
       })(),
     );
-    const stored = await this.files.put(bytes, { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'application/xml' });
+    const stored = await this.files
+      .put(bytes, { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'application/xml' })
+      .finally(() => text.dispose());
     try {
       const record = await transaction(this.dataSource, async (em) => {
         const saved = await em.getRepository(PayrollBankFile).save(

@@ -46,6 +46,8 @@ export class BookWindows {
   async *of(payroll: Payroll, scope: RowScope, options: { departments: boolean }): AsyncGenerator<BookWindow> {
     const slices = timeSlices();
     for (let after = 0; ; ) {
+      // On SQLite every read resolves at once: without pauses a whole payroll would be one turn of the event loop.
+      if (slices.due()) await slices.pause();
       const ids = await this.repository.employeesAfter(payroll.id, after, this.size);
       if (!ids.length) return;
       const [first, last] = [ids[0], ids[ids.length - 1]];
@@ -57,6 +59,7 @@ export class BookWindows {
         options.departments ? this.facts.departmentsOn(employees, payroll.dateEnd) : new Map<number, number | null>(),
         this.repository.cellsBetween(payroll.id, first, last),
       ]);
+      if (slices.due()) await slices.pause();
       const visible = scope ? new Set(employees) : null;
       const cells = new Map<number, Map<number, bigint>>();
       for (const [n, [e, c, value]] of all.entries()) {
