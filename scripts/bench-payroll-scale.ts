@@ -14,84 +14,17 @@
  * 1 000 000 each worker ≤ 400 MiB.
  */
 import 'reflect-metadata';
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ReferenceService } from '../src/reference/reference.service';
 import { adminCaller, withBenchApp } from './bench-tools';
 import { benchColumns, benchPayrollBody, loadPayrollDataset } from './bench-payroll-columns';
+import { BenchWorker as Worker, cpuSeconds, databasePid } from './bench-workers';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const COUNT = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith('--')) ?? 100_000);
 const WORKERS = option('--workers', '1,2').split(',').map(Number);
 const CHUNK = option('--chunk', '2000');
-const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
-
-/** CPU seconds a process has used (user + system), from /proc; 0 once it is gone. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return 0;
-  }
-}
-
-/** The database server's process on this machine, when there is one (its CPU is printed beside the workers'). */
-function databasePid(): number | undefined {
-  try {
-    return Number(execFileSync('pidof', ['mariadbd', 'mysqld'], { encoding: 'utf8' }).trim().split(/\s+/)[0]) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** One worker process as `npm run worker` starts it, with its peak RSS. */
-class Worker {
-  readonly proc: ChildProcess;
-  peakMiB = 0;
-  private readonly sampler: NodeJS.Timeout;
-  private readonly ready: Promise<void>;
-
-  constructor(env: Record<string, string>) {
-    this.proc = spawn(process.execPath, ['--max-old-space-size=256', WORKER_JS], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    this.ready = new Promise((resolve, reject) => {
-      this.proc.stdout?.on('data', (b: Buffer) => {
-        out += b.toString();
-        if (out.includes('worker consuming jobs')) resolve();
-        if (out.length > 100_000) out = out.slice(-10_000);
-      });
-      this.proc.stderr?.on('data', (b: Buffer) => process.stderr.write(b));
-      this.proc.on('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready:\n${out.slice(-2000)}`)));
-    });
-    this.sampler = setInterval(() => {
-      try {
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'))?.[1] ?? 0);
-        this.peakMiB = Math.max(this.peakMiB, Math.round(kb / 1024));
-      } catch {
-        // gone
-      }
-    }, 100);
-  }
-
-  started(): Promise<void> {
-    return this.ready;
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.sampler);
-    if (this.proc.exitCode !== null) return;
-    const exited = new Promise((r) => this.proc.once('exit', r));
-    this.proc.kill('SIGTERM');
-    await exited;
-  }
-}
 
 async function main(): Promise<void> {
   const prefix = `bench-scale-${Date.now()}`;

@@ -18,18 +18,11 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
 import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 import { BENCH_PASSWORD, pssMiB, rssMiB, smtpSink, withBenchApp } from './bench-tools';
+import { PAYSLIP_BENCH_TEMPLATE as TEMPLATE } from './bench-payslips-template';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 
-const TEMPLATE = `<!doctype html><html><head><style>
-  body { font-family: sans-serif; font-size: 11pt; margin: 2cm; } h1 { font-size: 16pt; }
-  table { border-collapse: collapse; width: 100%; } td { border-bottom: 1px solid #ccc; padding: 3px 6px; }
-  td:last-child { text-align: right; }
-</style></head><body>
-<h1>{{company.name}}</h1><h2>Payslip {{payroll.name}} ({{payroll.date_start}} to {{payroll.date_end}})</h2>
-<p>{{employee.name}} ({{employee.employee_id}}), {{employee.department}}; paid in {{employee.currency}}</p>
-<table>{{#each columns}}<tr><td>{{name}}</td><td>{{value}}</td></tr>{{/each}}</table>
-</body></html>`;
+
 
 async function main(): Promise<void> {
   const sink = await smtpSink();

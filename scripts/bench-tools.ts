@@ -33,7 +33,8 @@ export async function withBenchApp(
     LOG_LEVEL: 'warn',
     ...env,
   });
-  if (config.database.type === 'mysql') {
+  // BENCH_REUSE=1 keeps a MariaDB database an earlier run loaded (a benchmark that knows how to reuse it).
+  if (config.database.type === 'mysql' && !process.env.BENCH_REUSE) {
     const ds = await new DataSource(dataSourceOptions(config.database)).initialize();
     await ds.dropDatabase();
     await ds.destroy();
@@ -230,9 +231,11 @@ export async function adminCaller(
     options?: { payloadAsStream?: boolean },
   ) => ReturnType<NestFastifyApplication['inject']>
 > {
-  const admin = await app
-    .get(UsersService)
-    .create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' });
+  // A database kept from an earlier run (BENCH_REUSE) has it already.
+  const users = app.get(UsersService);
+  const admin =
+    (await users.findByUsername('bench-admin')) ??
+    (await users.create({ username: 'bench-admin', email: 'bench@x.test', password: BENCH_PASSWORD, level: 'Admin' }));
   const token = (await app.get(TokenService).issue(admin)).access_token;
   return (method, url, payload, options) =>
     app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload, ...options });

@@ -94,7 +94,7 @@ describe('payroll books in windows (issue 70)', () => {
     try {
       const failed = await call('POST', url, admin, { execution_date: weekday(10) });
       expect([failed.statusCode, failed.json().error.code]).toEqual([500, 'INTERNAL_ERROR']);
-      expect(spy).toHaveBeenCalledTimes(3); // two in flight when the second fails
+      expect(spy).toHaveBeenCalledTimes(2); // the third part is read, never validated
     } finally {
       config.payrollChunkSize = 2000;
       spy.mockRestore();

@@ -82,7 +82,7 @@ BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 UPDATE payrolls
   SET progress = CASE WHEN progress < ? THEN ? ELSE progress END
-  WHERE id = ? AND status = 'Processing' AND claim = ?;
+  WHERE id = ? AND status = ? AND claim = ?;
 
 -- PayrollChunksRepository.waiting
 SELECT "PayrollChunk"."chunk" AS "PayrollChunk_chunk", "PayrollChunk"."payroll_id" AS "PayrollChunk_payroll_id", "PayrollChunk"."revision" AS "PayrollChunk_revision"

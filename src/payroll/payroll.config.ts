@@ -1,6 +1,6 @@
 import { declareConfig } from '../config/config';
 
-/** Payroll's configuration (DIFF_*, PAYROLL_RUN_TIMEOUT, PAYROLL_CHUNK_SIZE), declared beside the module that reads it. */
+/** Payroll's configuration (DIFF_*, PAYROLL_RUN_TIMEOUT, PAYROLL_CHUNK_SIZE, PAYSLIP_CHUNK_SIZE), declared beside the module that reads it. */
 declare module '../config/config' {
   interface ModuleConfig {
     /** Payroll diffs (GET /payroll_config/payrolls/{id}/diff): computed in the API process. */
@@ -17,6 +17,8 @@ declare module '../config/config' {
      * also per window of the books (bank file, journal, register), which read a payroll a window at a time.
      */
     payrollChunkSize: number;
+    /** Employees per chunk of a payslip generation (PAYSLIP_CHUNK_SIZE, issue 70): their payslips and PDFs, one job any worker takes. */
+    payslipChunkSize: number;
   }
 }
 
@@ -26,3 +28,4 @@ declareConfig('diff', ({ int, size }) => ({
 }));
 declareConfig('payrollRunTimeoutSec', ({ duration }) => duration('PAYROLL_RUN_TIMEOUT', '15m'));
 declareConfig('payrollChunkSize', ({ int }) => int('PAYROLL_CHUNK_SIZE', 2000, 1, 20_000));
+declareConfig('payslipChunkSize', ({ int }) => int('PAYSLIP_CHUNK_SIZE', 200, 1, 2000));

@@ -56,6 +56,8 @@ import {
   PayslipTemplatesController,
 } from './payslips/payslips.controller';
 import { PayslipsService } from './payslips/payslips.service';
+import { PayslipChunksService } from './payslips/payslip-chunks.service';
+import { PayslipChunksRepository } from './runs/payslip-chunks.repository';
 import { PayslipContextsService } from './payslips/payslip-contexts.service';
 import { PayslipTemplatesService } from './payslips/payslip-templates.service';
 import { SettingsModule } from '../settings/settings.module';
@@ -151,6 +153,8 @@ declareExtension({
     PayrollProcessingService,
     PayrollChunksService,
     PayrollChunksRepository,
+    PayslipChunksRepository,
+    PayslipChunksService,
     PayrollProcessor,
     PayslipsService,
     PayslipContextsService,

@@ -60,13 +60,19 @@ class Heads<T> {
   }
 }
 
+/** Items one at a time, in order: a sorted page in memory, or a run on disk (undefined past the last). */
+interface Sorted<T> {
+  read(): Promise<T | undefined> | T | undefined;
+}
+
 /**
  * Sorts what `source` yields (pages of items that JSON round-trips unchanged) in bounded memory
- * (issue 70): items are sorted in runs of `runSize` in memory; past one run each is written to a
- * temporary file as JSON lines and the runs are merged (a k-way merge through a heap), so memory
- * holds one run and a read buffer per run whatever the number of items. Stable: equal items keep
- * their order. Yields pages of `pageSize` in order. The temporary files are removed when the
- * iteration ends, however it ends (a client that hung up stops it through `return()`).
+ * (issue 70): each page is sorted as it comes (one page's sort is the longest the event loop
+ * waits), up to `runSize` items are merged in memory; past one run each is written to a temporary
+ * file as JSON lines and the runs are merged (a k-way merge through a heap), so memory holds one
+ * run and a read buffer per run whatever the number of items. Stable: equal items keep their order.
+ * Yields pages of `pageSize` in order. The temporary files are removed when the iteration ends,
+ * however it ends (a client that hung up stops it through `return()`).
  */
 export async function* externalSort<T>(
   source: AsyncIterable<readonly T[]>,
@@ -76,62 +82,84 @@ export async function* externalSort<T>(
   const runSize = options.runSize ?? 10_000;
   const pageSize = options.pageSize ?? 1000;
   const slices = timeSlices();
+  const pause = async () => {
+    if (slices.due()) await slices.pause();
+  };
   let dir: string | undefined;
   const runs: string[] = [];
   const files: FileHandle[] = [];
-  let buffer: T[] = [];
+  let pages: T[][] = [];
+  let buffered = 0;
+  const inMemory = () =>
+    pages.map((p) => {
+      let i = 0;
+      return { read: () => (i < p.length ? p[i++] : undefined) };
+    });
   const spill = async () => {
     dir ??= await mkdtemp(join(options.directory ?? tmpdir(), 'hr-sort-'));
     const path = join(dir, `run-${runs.length}.jsonl`);
     const run = await LineWriter.create(path);
     try {
-      for (const item of buffer.sort(compare)) await run.write(JSON.stringify(item));
+      for await (const page of mergePages(inMemory(), compare, 1000, pause))
+        for (const item of page) await run.write(JSON.stringify(item));
     } finally {
       await run.close();
     }
     runs.push(path);
-    buffer = [];
-    await slices.pause();
+    [pages, buffered] = [[], 0];
   };
   try {
     for await (const page of source) {
-      for (const item of page) buffer.push(item);
-      if (buffer.length >= runSize) await spill();
+      pages.push([...page].sort(compare));
+      buffered += page.length;
+      await pause();
+      if (buffered >= runSize) await spill();
     }
     if (!runs.length) {
-      buffer.sort(compare);
-      for (let i = 0; i < buffer.length; i += pageSize) yield buffer.slice(i, i + pageSize);
+      yield* mergePages(inMemory(), compare, pageSize, pause);
       return;
     }
-    if (buffer.length) await spill();
+    if (buffered) await spill();
     for (const path of runs) files.push(await open(path, 'r'));
-    const lines = files.map((f) => new LineReader(f));
-    const readers = lines.map((r) => ({
-      read: async () => {
-        const line = await r.read();
-        return line === undefined ? undefined : (JSON.parse(line) as T);
-      },
-    }));
-    const heads = new Heads(compare);
-    for (const [run, reader] of readers.entries()) {
-      const item = await reader.read();
-      if (item !== undefined) heads.push(item, run);
-    }
-    let page: T[] = [];
-    while (heads.size) {
-      const { item, run } = heads.pop();
-      page.push(item);
-      const next = await readers[run].read();
-      if (next !== undefined) heads.push(next, run);
-      if (page.length >= pageSize) {
-        yield page;
-        page = [];
-        if (slices.due()) await slices.pause();
-      }
-    }
-    if (page.length) yield page;
+    const readers = files.map((f) => {
+      const lines = new LineReader(f);
+      return {
+        read: async () => {
+          const line = await lines.read();
+          return line === undefined ? undefined : (JSON.parse(line) as T);
+        },
+      };
+    });
+    yield* mergePages(readers, compare, pageSize, pause);
   } finally {
     await Promise.all(files.map((f) => f.close().catch(() => undefined)));
     if (dir) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The merge of sorted sources as pages of `pageSize`, pausing between pages when due. */
+async function* mergePages<T>(
+  sources: Array<Sorted<T>>,
+  compare: (a: T, b: T) => number,
+  pageSize: number,
+  pause: () => Promise<void>,
+): AsyncGenerator<T[]> {
+  const heads = new Heads(compare);
+  for (const [k, source] of sources.entries()) {
+    const item = await source.read();
+    if (item !== undefined) heads.push(item, k);
+  }
+  let page: T[] = [];
+  while (heads.size) {
+    const { item, run } = heads.pop();
+    page.push(item);
+    const next = await sources[run].read();
+    if (next !== undefined) heads.push(next, run);
+    if (page.length >= pageSize) {
+      yield page;
+      page = [];
+      await pause();
+    }
+  }
+  if (page.length) yield page;
 }

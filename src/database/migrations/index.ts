@@ -52,6 +52,7 @@ import { ExpenseClaims1763800000056 } from './1763800000056-ExpenseClaims';
 import { Privacy1763800000057 } from './1763800000057-Privacy';
 import { PrivacyExportsRetention1763800000058 } from './1763800000058-PrivacyExportsRetention';
 import { PayrollChunks1763800000059 } from './1763800000059-PayrollChunks';
+import { PayslipChunks1763800000060 } from './1763800000060-PayslipChunks';
 import { PayrollBankFiles1763800000046 } from './1763800000046-PayrollBankFiles';
 import { Identity1763800000041 } from './1763800000041-Identity';
 import { OidcLogins1763800000042 } from './1763800000042-OidcLogins';
@@ -121,4 +122,5 @@ export const MIGRATIONS = [
   Privacy1763800000057,
   PrivacyExportsRetention1763800000058,
   PayrollChunks1763800000059,
+  PayslipChunks1763800000060,
 ];

@@ -139,25 +139,24 @@ export class BankFileDocuments {
       const file = await open(files.get(payment.currency)!.path, 'r');
       try {
         const lines = new LineReader(file);
-        // Two parts validated at once (each in its own worker thread): the next is read while one is checked.
-        const pending: Array<{ part: string; valid: Promise<void> }> = [];
+        // A part is validated (in a worker thread) while the next is read: one validation at a time,
+        // each worker holds its own WebAssembly memory.
+        let previous: { part: string; valid: Promise<void> } | undefined;
         for (;;) {
           let [part, count] = ['', 0];
           for (let line = await lines.read(); line !== undefined; line = count < perPart ? await lines.read() : undefined) {
             part += `${line}\n`;
             count++;
           }
-          if (count) {
-            const valid = this.validate(payroll, head, header + start + part + PAYMENT_END + DOCUMENT_END);
-            valid.catch(() => undefined); // awaited in turn below; a reader that stopped leaves none unhandled
-            pending.push({ part, valid });
+          if (previous) {
+            await previous.valid;
+            yield previous.part;
+            previous = undefined;
           }
-          if (pending.length && (pending.length === 2 || !count)) {
-            const done = pending.shift()!;
-            await done.valid;
-            yield done.part;
-          }
-          if (!count && !pending.length) break;
+          if (!count) break;
+          const valid = this.validate(payroll, head, header + start + part + PAYMENT_END + DOCUMENT_END);
+          valid.catch(() => undefined); // awaited above; a reader that stopped leaves none unhandled
+          previous = { part, valid };
         }
       } finally {
         await file.close();

@@ -69,9 +69,10 @@ export class PayrollBooksController {
       '"Company IBAN" (and "Company BIC"); NbOfTxs and CtrlSum are its transactions and total. MsgId and EndToEndIds come from the ' +
       'payroll and its revision. The same revision and parameters give the same record (200, made once: 201 the first time), so a ' +
       'payment is never filed twice by a retry; the bytes are kept and downloaded from .../bank-files/{fid}/file. 409 ' +
-      'MISSING_BANK_ACCOUNTS names employees without a valid primary account unless skip_missing is true; 409 INVALID_STATE for a ' +
-      'payroll that is not Completed, has no net_column, or a company without a valid IBAN; 400 for an execution date in the past ' +
-      'or on a weekend. Audited; event payroll.bank_file_created when made.',
+      'MISSING_BANK_ACCOUNTS counts the employees without a valid primary account and names the first 50, unless skip_missing is ' +
+      'true; 409 INVALID_STATE for a payroll that is not Completed, has no net_column, a company without a valid IBAN, or a file ' +
+      'that pays no one; 400 for an execution date in the past or on a weekend. Audited; event payroll.bank_file_created when made. ' +
+      'Made a window of employees at a time, validated part by part before it is kept (docs/api/payroll.md, "The books at scale").',
   })
   @ApiOkEnvelope(BankFileDto, 'Made now', 201)
   @ApiOkEnvelope(BankFileDto, 'Made before for the same revision and parameters')

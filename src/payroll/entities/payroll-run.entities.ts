@@ -91,6 +91,26 @@ export class PayrollChunk {
   @Column({ type: 'integer', default: 0 }) errors: number;
 }
 
+/** A payslip that could not be made (its template's render, or its PDF), and why. */
+export interface PayslipFailure {
+  employee: number;
+  message: string;
+}
+
+/** One chunk of a claim to generate a payroll's payslips (issue 70): its employees, whether it is written, what failed. */
+@Entity('payslip_chunks')
+export class PayslipChunk {
+  @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
+  /** The claim (Payroll.claim) of the generation it belongs to. */
+  @PrimaryColumn({ type: 'varchar', length: 36 }) claim: string;
+  @PrimaryColumn({ type: 'integer' }) chunk: number;
+  @Column({ type: 'simple-json' }) employees: number[];
+  @Column({ type: 'integer' }) size: number;
+  @Column({ type: 'varchar', length: 8 }) status: (typeof CHUNK_STATUSES)[number];
+  /** The chunk's payslips that could not be made (none kept for the payroll then). */
+  @Column({ type: 'simple-json' }) failures: PayslipFailure[];
+}
+
 @Entity('payroll_cells')
 export class PayrollCell {
   @PrimaryColumn({ name: 'payroll_id', type: 'integer' }) payrollId: number;
@@ -149,6 +169,7 @@ export const PAYROLL_RUN_ENTITIES = [
   PayrollColumnSet,
   PayrollRunInput,
   PayrollChunk,
+  PayslipChunk,
   PayrollCell,
   PayrollError,
   PayslipTemplate,

@@ -28,7 +28,7 @@ export class PayslipContextsService {
   ) {}
 
   /** The render contexts of a page of the payroll's grid, a row each: one query for the page's employees. */
-  async of(payroll: Payroll, grid: PayrollDataDto): Promise<PayslipContextDto[]> {
+  async of(payroll: Payroll, grid: Pick<PayrollDataDto, 'columns' | 'rows'>): Promise<PayslipContextDto[]> {
     const employees = await this.employeeContexts(grid.rows.map((r) => r.employee.id));
     const company = await companyContext(this.settings);
     const payrollContext = { id: payroll.id, name: payroll.name, date_start: payroll.dateStart, date_end: payroll.dateEnd };

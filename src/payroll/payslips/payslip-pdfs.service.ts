@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, MoreThan, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, MoreThan, Not } from 'typeorm';
 import { PaperSize, PdfRenderer } from '../../common/pdf/pdf-renderer';
 import { DocumentTypesService, PAYSLIP_DOCUMENT_TYPE } from '../../documents/document-types.service';
 import { GeneratedDocumentsService } from '../../documents/generated-documents.service';
@@ -68,11 +68,12 @@ export class PayslipPdfsService {
   }
 
   /**
-   * Renders and keeps the PDF of every payslip of the payroll that has none yet, PDF_PAGES at a
-   * time; `progress(done, total)` after each chunk. The failures, by employee (their payslips keep
-   * no PDF). Nothing happens without a browser.
+   * Renders and keeps the PDF of every payslip of the payroll that has none yet (of the employees
+   * `among` only, given: a payslip chunk's), the browser's pages at a time. The failures, by employee
+   * (their payslips keep no PDF). Nothing happens without a browser. A payslip removed meanwhile (a
+   * superseded generation) keeps no document: its link finds no row and the document is rolled back.
    */
-  async renderAll(payroll: Payroll, progress?: (done: number, total: number) => Promise<void>): Promise<PdfFailure[]> {
+  async renderAll(payroll: Payroll, among?: number[]): Promise<PdfFailure[]> {
     const reason = await this.unavailableReason();
     if (reason) {
       this.logger.warn(`payslips of payroll ${payroll.id} have no PDFs: ${reason}`);
@@ -82,13 +83,16 @@ export class PayslipPdfsService {
     const mode = (await this.settings.get(PAYSLIP_PDF_PASSWORD)) as PdfPasswordMode;
     const type = await this.types.byCode(PAYSLIP_DOCUMENT_TYPE);
     const payslips = this.ds.getRepository(Payslip);
-    const total = await payslips.count({ where: { payrollId: payroll.id, documentId: IsNull() } });
     const failures: PdfFailure[] = [];
-    let done = 0;
     for (let after = 0; ;) {
       const chunk = await payslips.find({
         select: { id: true, employeeId: true, html: true },
-        where: { payrollId: payroll.id, documentId: IsNull(), id: MoreThan(after) },
+        where: {
+          payrollId: payroll.id,
+          documentId: IsNull(),
+          id: MoreThan(after),
+          ...(among ? { employeeId: In(among) } : {}),
+        },
         order: { id: 'ASC' },
         take: CHUNK,
       });
@@ -108,14 +112,15 @@ export class PayslipPdfsService {
             type.id,
             { content: pdf, fileName: fileName(payroll, employee, payslip.employeeId), contentType: 'application/pdf' },
             { name: `Payslip ${payroll.name}`.slice(0, 200), validFrom: payroll.dateStart },
-            (em, documentId) => em.getRepository(Payslip).update({ id: payslip.id }, { documentId }),
+            async (em, documentId) => {
+              const linked = await em.getRepository(Payslip).update({ id: payslip.id }, { documentId });
+              if (!linked.affected) throw new Error('its payslip was removed meanwhile');
+            },
           );
         } catch (err) {
           failures.push({ employee: payslip.employeeId, message: `no PDF: ${(err as Error).message}`.slice(0, 500) });
         }
       });
-      done += chunk.length;
-      await progress?.(done, total);
     }
     return failures;
   }
@@ -125,6 +130,17 @@ export class PayslipPdfsService {
     const rows = await em
       .getRepository(Payslip)
       .find({ select: { documentId: true }, where: { payrollId, documentId: Not(IsNull()) } });
+    await this.documents.removeGenerated(
+      em,
+      rows.map((r) => r.documentId!),
+    );
+  }
+
+  /** Deletes the PDFs of these employees' payslips of the payroll in `em`'s transaction (a payslip chunk's earlier attempt). */
+  async removeOf(em: EntityManager, payrollId: number, employees: number[]): Promise<void> {
+    const rows = await em
+      .getRepository(Payslip)
+      .find({ select: { documentId: true }, where: { payrollId, employeeId: In(employees), documentId: Not(IsNull()) } });
     await this.documents.removeGenerated(
       em,
       rows.map((r) => r.documentId!),

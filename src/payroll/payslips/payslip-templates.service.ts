@@ -148,6 +148,16 @@ export class PayslipTemplatesService {
     return this.preview(caller, (await this.find(id)).content);
   }
 
+  /** The template's bounded renderer, or why it cannot be used (its syntax: a template changed since it was saved under older rules). */
+  async renderer(id: number): Promise<RenderTemplate | string> {
+    try {
+      return compileBoundedTemplate((await this.find(id)).content, PAYSLIP_CONTEXT_SHAPE);
+    } catch (err) {
+      if (!(err instanceof TemplateSyntaxError)) throw err;
+      return `the payslip template ${id} cannot be used: ${err.message}`;
+    }
+  }
+
   /** The template, or 404. */
   async find(id: number): Promise<PayslipTemplate> {
     const template = await this.templates.findOne({ where: { id } });

@@ -121,7 +121,12 @@ export class PayrollChunksRepository {
    * chunk, or the last step, writes it then.
    */
   @RecordSql({ payrollId: 1, claim: 'c', revision: 2 }, 50)
-  async showProgress(run: { payrollId: number; claim: string }, percent: number): Promise<void> {
+  async showProgress(
+    run: { payrollId: number; claim: string },
+    percent: number,
+    /** Completing: a payslip generation's chunks (issue 70). */
+    state: 'Processing' | 'Completing' = 'Processing',
+  ): Promise<void> {
     const mysql = this.ds.options.type === 'mysql';
     await transaction(this.ds, async (em) => {
       if (mysql) {
@@ -129,8 +134,8 @@ export class PayrollChunksRepository {
         if (!free.length) return;
       }
       await em.query(
-        "UPDATE payrolls SET progress = CASE WHEN progress < ? THEN ? ELSE progress END WHERE id = ? AND status = 'Processing' AND claim = ?",
-        [percent, percent, run.payrollId, run.claim],
+        'UPDATE payrolls SET progress = CASE WHEN progress < ? THEN ? ELSE progress END WHERE id = ? AND status = ? AND claim = ?',
+        [percent, percent, run.payrollId, state, run.claim],
       );
     });
   }

@@ -64,12 +64,28 @@ export class PayrollGridService {
     const key = `${id}:${payroll.claim ?? ''}:${payroll.status}:${payroll.processedAt?.getTime() ?? ''}`;
     const ordered = scope ? await this.rowOrder(id, scope) : await this.rows.get(key, () => this.rowOrder(id, null));
     const rowPage = pageOf(ordered, query); // rows are by employee name (descend: reversed)
-    const pageIds = rowPage.items;
-    const names = await this.employees.namesOf(pageIds);
-    const pageRows = pageIds.map((e) => rowEmployee(names, e));
-    const cells = await this.repository.cellValues(id, pageIds);
-    const currencies = await this.currenciesOf(pageIds);
-    const digits = new Map(pageIds.map((e) => [e, minorUnitOf(currencies.get(e) ?? '')]));
+    const { rows } = await this.rowsOf(payroll, rowPage.items, columns);
+    return {
+      columns: columns.map((c) => ({ id: c.id, name: c.name, editable: c.editable })),
+      rows,
+      total: rowPage.total,
+      page: rowPage.page,
+      limit: rowPage.limit,
+      nextPage: rowPage.nextPage,
+    };
+  }
+
+  /** The grid's rows of these employees, in this order (a payslip chunk's), with the payroll's columns. */
+  async rowsOf(
+    payroll: Payroll,
+    employeeIds: number[],
+    columns?: PayrollColumn[],
+  ): Promise<Pick<PayrollDataDto, 'columns' | 'rows'>> {
+    columns ??= await this.columnsOf(payroll);
+    const names = await this.employees.namesOf(employeeIds);
+    const cells = await this.repository.cellValues(payroll.id, employeeIds);
+    const currencies = await this.currenciesOf(employeeIds);
+    const digits = new Map(employeeIds.map((e) => [e, minorUnitOf(currencies.get(e) ?? '')]));
     const byEmployee = new Map<number, Map<number, string | null>>();
     for (const [employee, col, value] of cells) {
       const text = DECIMAL_TEXT_COLUMN.from(value as string | number | null);
@@ -79,14 +95,10 @@ export class PayrollGridService {
     }
     return {
       columns: columns.map((c) => ({ id: c.id, name: c.name, editable: c.editable })),
-      rows: pageRows.map((employee) => ({
-        employee,
-        values: Object.fromEntries(columns.map((c) => [String(c.id), byEmployee.get(employee.id)?.get(c.id) ?? null])),
+      rows: employeeIds.map((id) => ({
+        employee: rowEmployee(names, id),
+        values: Object.fromEntries(columns.map((c) => [String(c.id), byEmployee.get(id)?.get(c.id) ?? null])),
       })),
-      total: rowPage.total,
-      page: rowPage.page,
-      limit: rowPage.limit,
-      nextPage: rowPage.nextPage,
     };
   }
 

@@ -24,13 +24,18 @@ import {
   PayrollJobData,
   payrollJobId,
   PayrollRunJobData,
+  PAYSLIP_CHUNK_JOB,
+  payslipChunkJobId,
+  PAYSLIPS_FINISH_JOB,
+  payslipsFinishJobId,
 } from './payroll.jobs';
 import { PayrollChunksRepository } from './payroll-chunks.repository';
+import { PayslipChunksRepository } from './payslip-chunks.repository';
 
 /**
  * The payroll runs' transitions that start or recover a job (issue 26): claiming Processing or
  * Completing with one conditional UPDATE, queueing the job, and recovering runs whose job is gone.
- * The jobs' own outcomes are PayrollProcessingService's and PayslipsService's.
+ * The jobs' own outcomes are PayrollChunksService's and PayslipChunksService's.
  */
 @Injectable()
 export class PayrollTransitionsService {
@@ -43,6 +48,7 @@ export class PayrollTransitionsService {
     private readonly runs: PayrollRunsService,
     private readonly jobs: JobQueue,
     private readonly chunks: PayrollChunksRepository,
+    private readonly payslipChunks: PayslipChunksRepository,
   ) {}
 
   /**
@@ -109,7 +115,12 @@ export class PayrollTransitionsService {
    */
   private async hasLiveJob(state: JobRunState, run: PayrollRunJobData): Promise<boolean> {
     if (await this.jobs.isLive(JOB_STATES[state].job, payrollJobId(state, run.payrollId, run.claim))) return true;
-    if (state !== 'Processing') return false;
+    if (state === 'Completing') {
+      if (await this.jobs.isLive(PAYSLIPS_FINISH_JOB, payslipsFinishJobId(run))) return true;
+      for (const chunk of await this.payslipChunks.waiting(run.payrollId, run.claim))
+        if (await this.jobs.isLive(PAYSLIP_CHUNK_JOB, payslipChunkJobId(run, chunk))) return true;
+      return false;
+    }
     if (await this.jobs.isLive(PAYROLL_FINISH_JOB, finishJobId(run))) return true;
     for (const chunk of await this.chunks.waiting(run.payrollId, run.revision))
       if (await this.jobs.isLive(PAYROLL_CHUNK_JOB, chunkJobId(run, chunk))) return true;

@@ -76,6 +76,40 @@ export const PAYSLIPS_JOB = defineJob<PayrollJobData>(
   STEP_PRIORITY,
 );
 
+/** A claim to generate a payroll's payslips (issue 70): the claim its chunks belong to. */
+export interface PayslipsJobData extends PayrollJobData {
+  claim: string;
+}
+
+/** One chunk of a claim to generate payslips: its employees' payslips and PDFs (docs/api/payroll.md, "Payslips in chunks"). */
+export interface PayslipChunkJobData extends PayslipsJobData {
+  chunk: number;
+}
+
+export const PAYSLIP_CHUNK_JOB = defineJob<PayslipChunkJobData>(
+  'payroll',
+  'payslip-chunk',
+  { attempts: 3, backoffMs: 2000 },
+  (d) => ({ payroll: d.payrollId, chunk: d.chunk }),
+);
+
+/** A generation's last step, once every chunk is written: settles and completes, or back to Processed with the failures. */
+export const PAYSLIPS_FINISH_JOB = defineJob<PayslipsJobData>(
+  'payroll',
+  'payslips-finish',
+  { attempts: 5, backoffMs: 2000 },
+  payrollOf,
+  STEP_PRIORITY,
+);
+
+export function payslipChunkJobId(data: PayslipsJobData, chunk: number): string {
+  return `payslips-${data.payrollId}-${data.claim}-chunk-${chunk}`;
+}
+
+export function payslipsFinishJobId(data: PayslipsJobData): string {
+  return `payslips-${data.payrollId}-${data.claim}-finish`;
+}
+
 /**
  * Finds the runs whose job is gone past PAYROLL_RUN_TIMEOUT and sets them back (failStalled), every
  * RECOVER_STALLED_EVERY_MS on the `schedule` queue: once across all processes, never in a read.

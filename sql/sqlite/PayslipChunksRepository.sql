@@ -1,0 +1,55 @@
+-- PayslipChunksRepository.create
+INSERT INTO "payslip_chunks"("payroll_id", "claim", "chunk", "employees", "size", "status", "failures")
+  VALUES (1, ?, 0, ?, 2, ?, ?), (1, ?, 1, ?, 1, ?, ?);
+
+-- PayslipChunksRepository.dropOthers
+DELETE
+  FROM "payslip_chunks"
+  WHERE ("payroll_id" = 1 AND "claim" != ?);
+
+-- PayslipChunksRepository.exists
+SELECT 1 AS "row_exists"
+  FROM (SELECT 1 AS dummy_column) "dummy_table"
+  WHERE EXISTS (SELECT 1
+  FROM "payslip_chunks" "PayslipChunk"
+  WHERE (("PayslipChunk"."payroll_id" = 1) AND ("PayslipChunk"."claim" = ?)))
+  LIMIT 1;
+
+-- PayslipChunksRepository.lockForChunk
+SELECT "Payroll"."id" AS "Payroll_id", "Payroll"."status" AS "Payroll_status", "Payroll"."claim" AS "Payroll_claim"
+  FROM "payrolls" "Payroll"
+  WHERE (("Payroll"."id" = 1))
+  LIMIT 1;
+SELECT "PayslipChunk"."chunk" AS "PayslipChunk_chunk", "PayslipChunk"."status" AS "PayslipChunk_status", "PayslipChunk"."payroll_id" AS "PayslipChunk_payroll_id", "PayslipChunk"."claim" AS "PayslipChunk_claim"
+  FROM "payslip_chunks" "PayslipChunk"
+  WHERE (("PayslipChunk"."payroll_id" = 1) AND ("PayslipChunk"."claim" = ?) AND ("PayslipChunk"."chunk" = 0))
+  LIMIT 1;
+
+-- PayslipChunksRepository.markDone
+UPDATE "payslip_chunks"
+  SET "status" = ?, "failures" = ?
+  WHERE ("payroll_id" = 1 AND "claim" = ? AND "chunk" = 0);
+
+-- PayslipChunksRepository.one
+SELECT "PayslipChunk"."payroll_id" AS "PayslipChunk_payroll_id", "PayslipChunk"."claim" AS "PayslipChunk_claim", "PayslipChunk"."chunk" AS "PayslipChunk_chunk", "PayslipChunk"."employees" AS "PayslipChunk_employees", "PayslipChunk"."size" AS "PayslipChunk_size", "PayslipChunk"."status" AS "PayslipChunk_status", "PayslipChunk"."failures" AS "PayslipChunk_failures"
+  FROM "payslip_chunks" "PayslipChunk"
+  WHERE (("PayslipChunk"."payroll_id" = 1) AND ("PayslipChunk"."claim" = ?) AND ("PayslipChunk"."chunk" = 0))
+  LIMIT 1;
+
+-- PayslipChunksRepository.outcome
+SELECT "PayslipChunk"."chunk" AS "PayslipChunk_chunk", "PayslipChunk"."size" AS "PayslipChunk_size", "PayslipChunk"."failures" AS "PayslipChunk_failures", "PayslipChunk"."payroll_id" AS "PayslipChunk_payroll_id", "PayslipChunk"."claim" AS "PayslipChunk_claim"
+  FROM "payslip_chunks" "PayslipChunk"
+  WHERE (("PayslipChunk"."payroll_id" = 1) AND ("PayslipChunk"."claim" = ?))
+  ORDER BY "PayslipChunk_chunk" ASC;
+
+-- PayslipChunksRepository.progress
+SELECT "k"."status" AS "status", COUNT(*) AS "chunks"
+  FROM "payslip_chunks" "k"
+  WHERE "k"."payroll_id" = 1 AND "k"."claim" = ?
+  GROUP BY "k"."status";
+
+-- PayslipChunksRepository.waiting
+SELECT "PayslipChunk"."chunk" AS "PayslipChunk_chunk", "PayslipChunk"."payroll_id" AS "PayslipChunk_payroll_id", "PayslipChunk"."claim" AS "PayslipChunk_claim"
+  FROM "payslip_chunks" "PayslipChunk"
+  WHERE (("PayslipChunk"."payroll_id" = 1) AND ("PayslipChunk"."claim" = ?) AND ("PayslipChunk"."status" = ?))
+  ORDER BY "PayslipChunk_chunk" ASC;
