@@ -19,7 +19,7 @@ import { ReferenceService } from '../src/reference/reference.service';
 import { benchPayrollBody, loadPayrollDataset } from './bench-payroll-columns';
 import { PAYSLIP_BENCH_TEMPLATE } from './bench-payslips-template';
 import { adminCaller, pssMiB, withBenchApp } from './bench-tools';
-import { BenchWorker, cpuSeconds } from './bench-workers';
+import { BenchWorker, cpuSeconds, machineCpu } from './bench-workers';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -84,10 +84,13 @@ async function main(): Promise<void> {
             if (processed.status !== 'Processed') throw new Error(`payroll ${processed.status}: ${processed.error}`);
           }
           const cpu0 = workers.map((w) => cpuSeconds(w.proc.pid));
+          const machine0 = machineCpu();
           const start = process.hrtime.bigint();
           await ok('POST', `/payroll_config/payrolls/${payroll}/generate-payslips`);
           const run = await until('Completing');
           const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+          const machine = machineCpu();
+          const busy = (machine.busy - machine0.busy) / (machine.total - machine0.total);
           if (run.status !== 'Completed') throw new Error(`payslips: ${run.status}: ${run.error}`);
           const [{ n: pdfs }] = await app
             .get(DataSource)
@@ -98,7 +101,8 @@ async function main(): Promise<void> {
           console.log(
             `${n} worker(s), chunks of ${CHUNK}: ${pdfs} payslips with their PDFs in ${seconds.toFixed(1)} s ` +
               `(${(Number(pdfs) / seconds).toFixed(1)} PDFs/s); CPU seconds per worker ${workers.map((w, k) => (cpuSeconds(w.proc.pid) - cpu0[k]).toFixed(1)).join(' + ')}; ` +
-              `peak RSS per worker ${workers.map((w) => `${w.peakMiB} MiB`).join(', ')}, with its browser (PSS) ${peakPss.map((p) => `${p} MiB`).join(', ')}`,
+              `peak RSS per worker ${workers.map((w) => `${w.peakMiB} MiB`).join(', ')}, with its browser (PSS) ${peakPss.map((p) => `${Math.round(p)} MiB`).join(', ')}; ` +
+              `the machine's CPUs ${Math.round(busy * 100)} % busy`,
           );
           await ok('POST', `/payroll_config/payrolls/${payroll}/delete-payslips`);
         } finally {

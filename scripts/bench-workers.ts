@@ -16,6 +16,14 @@ export function cpuSeconds(pid: number | undefined): number {
 }
 
 /** The database server's process on this machine, when there is one (its CPU is printed beside the workers'). */
+/** The machine's CPU time so far, busy and all (jiffies, from /proc/stat): the share busy over a run is its load. */
+export function machineCpu(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = fields.map(Number);
+  const total = n.reduce((a, b) => a + b, 0);
+  return { busy: total - n[3] - n[4], total }; // idle, iowait
+}
+
 export function databasePid(): number | undefined {
   try {
     return Number(execFileSync('pidof', ['mariadbd', 'mysqld'], { encoding: 'utf8' }).trim().split(/\s+/)[0]) || undefined;

@@ -19,6 +19,22 @@ export interface RunProgress {
   errors: number;
 }
 
+/**
+ * The payroll's state and claim inside a chunk's transaction (a run's or a payslip generation's),
+ * read under a shared lock on MariaDB: a new claim, or the last step, waits for the chunk's commit.
+ * TypeORM spells the shared lock FOR SHARE, which MariaDB does not know; SQLite's writer holds the
+ * whole database.
+ */
+export async function claimUnderShareLock(em: EntityManager, payrollId: number): Promise<Pick<Payroll, 'status' | 'claim'> | null> {
+  if (em.connection.options.type !== 'mysql')
+    return em.getRepository(Payroll).findOne({ where: { id: payrollId }, select: { id: true, status: true, claim: true } });
+  const rows = await em.query<Array<Pick<Payroll, 'status' | 'claim'>>>(
+    'SELECT status, claim FROM payrolls WHERE id = ? LOCK IN SHARE MODE',
+    [payrollId],
+  );
+  return rows[0] ?? null;
+}
+
 /** The chunks of payroll runs (issue 70): one row per chunk, written by the run's first step, marked Done in the chunk's transaction. */
 @Injectable()
 export class PayrollChunksRepository {
@@ -93,16 +109,7 @@ export class PayrollChunksRepository {
     revision: number,
     chunk: number,
   ): Promise<{ payroll: Pick<Payroll, 'status' | 'claim'> | null; done: boolean }> {
-    // TypeORM spells the shared lock FOR SHARE, which MariaDB does not know; SQLite's writer holds the whole database.
-    const payroll =
-      em.connection.options.type === 'mysql'
-        ? ((
-            await em.query<Array<Pick<Payroll, 'status' | 'claim'>>>(
-              'SELECT status, claim FROM payrolls WHERE id = ? LOCK IN SHARE MODE',
-              [payrollId],
-            )
-          )[0] ?? null)
-        : await em.getRepository(Payroll).findOne({ where: { id: payrollId }, select: { id: true, status: true, claim: true } });
+    const payroll = await claimUnderShareLock(em, payrollId);
     const row = await em
       .getRepository(PayrollChunk)
       .findOne({ where: { payrollId, revision, chunk }, select: { chunk: true, status: true } });

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
 import { Payroll, PayslipChunk, PayslipFailure } from '../entities/payroll-run.entities';
+import { claimUnderShareLock } from './payroll-chunks.repository';
 
 /** Chunk rows per INSERT: each holds up to PAYSLIP_CHUNK_SIZE employee ids as JSON. */
 const CHUNKS_PER_INSERT = 50;
@@ -68,16 +69,7 @@ export class PayslipChunksRepository {
     claim: string,
     chunk: number,
   ): Promise<{ payroll: Pick<Payroll, 'status' | 'claim'> | null; done: boolean }> {
-    // TypeORM spells the shared lock FOR SHARE, which MariaDB does not know; SQLite's writer holds the whole database.
-    const payroll =
-      em.connection.options.type === 'mysql'
-        ? ((
-            await em.query<Array<Pick<Payroll, 'status' | 'claim'>>>(
-              'SELECT status, claim FROM payrolls WHERE id = ? LOCK IN SHARE MODE',
-              [payrollId],
-            )
-          )[0] ?? null)
-        : await em.getRepository(Payroll).findOne({ where: { id: payrollId }, select: { id: true, status: true, claim: true } });
+    const payroll = await claimUnderShareLock(em, payrollId);
     const row = await em
       .getRepository(PayslipChunk)
       .findOne({ where: { payrollId, claim, chunk }, select: { chunk: true, status: true } });
