@@ -49,7 +49,8 @@ describeLongWithPdf('payslip delivery', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ SMTP_URL: smtp.url, MAIL_RETRY_BACKOFF_MS: '10' });
+    // Chunks of one payslip (issue 70): generated one employee a chunk, sent one payslip a window.
+    t = await createTestApp({ SMTP_URL: smtp.url, MAIL_RETRY_BACKOFF_MS: '10', PAYSLIP_CHUNK_SIZE: '1' });
     c = await buildCompany(t.app);
     call = apiCaller(t.app);
     ok = okCaller(t.app);

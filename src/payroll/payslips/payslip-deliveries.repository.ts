@@ -20,19 +20,47 @@ export class PayslipDeliveriesRepository {
     private readonly employees: EmployeesRepository,
   ) {}
 
-  /** The payroll's payslips in `scope` (null: all), of `employees` only when given. */
-  @RecordSql(1, [1, 2], [3, 4])
-  async toSend(payrollId: number, scope: RowScope, employees: number[] | null): Promise<PayslipToSend[]> {
-    const qb = this.ds
-      .getRepository(Payslip)
-      .createQueryBuilder('s')
+  /**
+   * Up to `limit` of the payroll's payslips in `scope` (null: all) after payslip `after`, in id
+   * order, of `employees` only when given: sending reads a payroll a window at a time (issue 70).
+   */
+  @RecordSql(1, [1, 2], [3, 4], 0, 200)
+  async toSend(
+    payrollId: number,
+    scope: RowScope,
+    employees: number[] | null,
+    after = 0,
+    limit?: number,
+  ): Promise<PayslipToSend[]> {
+    const qb = this.selection(payrollId, scope, employees)
       .select(['s.id', 's.employeeId', 's.documentId', 's.deliveryStatus'])
-      .where('s.payroll_id = :payrollId', { payrollId })
+      .andWhere('s.id > :after', { after })
       .orderBy('s.id', 'ASC');
+    if (limit !== undefined) qb.take(limit);
+    return qb.getMany();
+  }
+
+  /** How many of those payslips have no PDF (made without a browser): none of them can be sent. */
+  @RecordSql(1, [1, 2], [3, 4])
+  withoutPdf(payrollId: number, scope: RowScope, employees: number[] | null): Promise<number> {
+    return this.selection(payrollId, scope, employees).andWhere('s.document_id IS NULL').getCount();
+  }
+
+  /** One payslip of the payroll in `scope`, or null. */
+  @RecordSql(1, [1, 2], 3)
+  async oneToSend(payrollId: number, scope: RowScope, id: number): Promise<PayslipToSend | null> {
+    return this.selection(payrollId, scope, null)
+      .select(['s.id', 's.employeeId', 's.documentId', 's.deliveryStatus'])
+      .andWhere('s.id = :id', { id })
+      .getOne();
+  }
+
+  private selection(payrollId: number, scope: RowScope, employees: number[] | null) {
+    const qb = this.ds.getRepository(Payslip).createQueryBuilder('s').where('s.payroll_id = :payrollId', { payrollId });
     const condition = this.employees.inDepartments('s.employee_id', scope);
     if (condition) qb.andWhere(condition.sql, condition.params);
     if (employees) qb.andWhere(employees.length ? 's.employee_id IN (:...employees)' : '1 = 0', { employees });
-    return qb.getMany();
+    return qb;
   }
 
   /** Sets the delivery status of payslips (and clears or sets their error), BATCH ids a statement. */

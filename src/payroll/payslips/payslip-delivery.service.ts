@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,8 @@ import { transaction } from '../../common/database/transaction';
 import { DomainException, NotFoundException, ValidationException } from '../../common/errors/domain.exception';
 import { PdfRenderer } from '../../common/pdf/pdf-renderer';
 import { EmployeesRepository } from '../../employees/core/employees.repository';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { MailService } from '../../mail/mail.service';
 import { MailOutbox } from '../../mail/outbox/mail-outbox.service';
 import { PAYSLIP_EMAIL_ADDRESS, PAYSLIP_EMAIL_BODY, PAYSLIP_EMAIL_SUBJECT } from '../config/payroll.settings';
@@ -17,6 +19,13 @@ import { Payroll } from '../entities/payroll-run.entities';
 import { PAYROLLS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { PayslipDeliveriesRepository, PayslipToSend } from './payslip-deliveries.repository';
 import { compileBoundedTemplate, shapeOf, TemplateSyntaxError } from '../../common/template/template';
+
+/** A send request: its id, when its e-mails may go, and the address they go to. */
+interface SendRequest {
+  id: string;
+  sendAfter: Date | null;
+  field: 'privateEmail' | 'workEmail';
+}
 
 /** The mail outbox's purpose of payslip e-mails (PayslipMailKind); the ref is the payslip's id. */
 export const PAYSLIP_MAIL = 'payslip';
@@ -39,6 +48,7 @@ export const PAYSLIP_EMAIL_SHAPE = shapeOf(SAMPLE_EMAIL_CONTEXT);
 @Injectable()
 export class PayslipDeliveryService implements OnModuleInit {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly repository: PayslipDeliveriesRepository,
     private readonly runs: PayrollRunsService,
@@ -62,14 +72,17 @@ export class PayslipDeliveryService implements OnModuleInit {
       });
   }
 
-  /** POST .../send-payslips: every payslip of a Completed payroll in the caller's scope not sent yet (or those of `employees`). */
+  /**
+   * POST .../send-payslips: every payslip of a Completed payroll in the caller's scope not sent yet
+   * (or those of `employees`), queued a window of PAYSLIP_CHUNK_SIZE payslips at a time, each window
+   * in its own transaction (issue 70: memory holds a window, not the payroll).
+   */
   async send(caller: AuthUser, payrollId: number, dto: SendPayslipsDto): Promise<SendPayslipsResultDto> {
     const payroll = await this.completed(caller, payrollId);
     const scope = await this.runs.rowScope(caller);
     const employees = dto.employees ? [...new Set(dto.employees)] : null;
-    const payslips = await this.repository.toSend(payrollId, scope, employees);
     if (employees) {
-      const found = new Set(payslips.map((p) => p.employeeId));
+      const found = new Set((await this.repository.toSend(payrollId, scope, employees)).map((p) => p.employeeId));
       const missing = employees.filter((e) => !found.has(e));
       if (missing.length)
         throw ValidationException.field(
@@ -77,21 +90,32 @@ export class PayslipDeliveryService implements OnModuleInit {
           `have no payslip in this payroll you may send: ${missing.slice(0, 20).join(', ')}`,
         );
     }
-    const open = payslips.filter((p) => !['sent', 'queued', 'unknown'].includes(p.deliveryStatus));
-    const result = await this.queue(caller, payroll, open, dto.send_after);
-    return { ...result, skipped: payslips.length - open.length };
+    this.assertPdfs(await this.repository.withoutPdf(payrollId, scope, employees));
+    const request = await this.request(dto.send_after);
+    const totals = { queued: 0, no_address: 0, skipped: 0 };
+    for (let after = 0; ; ) {
+      const page = await this.repository.toSend(payrollId, scope, employees, after, this.config.payslipChunkSize);
+      if (!page.length) break;
+      after = page[page.length - 1].id;
+      const open = page.filter((p) => !['sent', 'queued', 'unknown'].includes(p.deliveryStatus));
+      totals.skipped += page.length - open.length;
+      const queued = await this.queue(caller, open, request);
+      totals.queued += queued.queued;
+      totals.no_address += queued.no_address;
+    }
+    return this.audited(payroll, request, totals);
   }
 
   /** POST .../payslips/{payslipId}/send: one payslip, sent again whatever its status, unless a delivery is under way. */
   async sendOne(caller: AuthUser, payrollId: number, payslipId: number, dto: SendPayslipDto): Promise<SendPayslipsResultDto> {
     const payroll = await this.completed(caller, payrollId);
-    const payslip = (await this.repository.toSend(payrollId, await this.runs.rowScope(caller), null)).find(
-      (p) => p.id === payslipId,
-    );
+    const payslip = await this.repository.oneToSend(payrollId, await this.runs.rowScope(caller), payslipId);
     if (!payslip) throw new NotFoundException('Payslip');
     if (payslip.deliveryStatus === 'queued')
       throw new DomainException('CONFLICT', 'An e-mail of this payslip is queued already: it goes out by itself');
-    return { ...(await this.queue(caller, payroll, [payslip], dto.send_after)), skipped: 0 };
+    this.assertPdfs(payslip.documentId === null ? 1 : 0);
+    const request = await this.request(dto.send_after);
+    return this.audited(payroll, request, { ...(await this.queue(caller, [payslip], request)), skipped: 0 });
   }
 
   private async completed(caller: AuthUser, payrollId: number): Promise<Payroll> {
@@ -106,22 +130,26 @@ export class PayslipDeliveryService implements OnModuleInit {
     return this.ds.getRepository(Payroll).findOneByOrFail({ id: payrollId });
   }
 
-  /** Records one delivery per payslip with an address (no_address for the others) and queues those due now. */
-  private async queue(
-    caller: AuthUser,
-    payroll: Payroll,
-    payslips: PayslipToSend[],
-    sendAfterText: string | undefined,
-  ): Promise<Omit<SendPayslipsResultDto, 'skipped'>> {
-    const withoutPdf = payslips.filter((p) => p.documentId === null).length;
+  private assertPdfs(withoutPdf: number): void {
     if (withoutPdf)
       throw new DomainException(
         'CONFLICT',
         `${withoutPdf} payslips have no PDF (generated without a browser): delete the payslips and generate them again`,
       );
-    const sendAfter = sendAfterText ? new Date(sendAfterText) : null;
-    const request = randomUUID();
+  }
+
+  private async request(sendAfter: string | undefined): Promise<SendRequest> {
     const field = (await this.settings.get(PAYSLIP_EMAIL_ADDRESS)) === 'private' ? 'privateEmail' : 'workEmail';
+    return { id: randomUUID(), sendAfter: sendAfter ? new Date(sendAfter) : null, field };
+  }
+
+  /** Records one delivery per payslip with an address (no_address for the others) and queues those due now, in one transaction. */
+  private async queue(
+    caller: AuthUser,
+    payslips: PayslipToSend[],
+    request: SendRequest,
+  ): Promise<{ queued: number; no_address: number }> {
+    const { field, sendAfter } = request;
     const people = await this.employees.deliveryFieldsOf(payslips.map((p) => p.employeeId));
     const addressOf = (p: PayslipToSend) => people.get(p.employeeId)?.[field] ?? null;
     const reachable = payslips.filter((p) => addressOf(p));
@@ -132,7 +160,7 @@ export class PayslipDeliveryService implements OnModuleInit {
         reachable.map((p) => ({
           purpose: PAYSLIP_MAIL,
           ref: String(p.id),
-          requestId: request,
+          requestId: request.id,
           address: addressOf(p)!,
           documentId: p.documentId,
           sendAfter,
@@ -151,25 +179,32 @@ export class PayslipDeliveryService implements OnModuleInit {
         'no_address',
         `the employee has no ${field === 'workEmail' ? 'work' : 'private'} e-mail`,
       );
-      await recordAudit(em, {
-        action: 'send-payslips',
-        resource: PAYROLLS,
-        resourceId: payroll.id,
-        after: {
-          request,
-          queued: reachable.length,
-          no_address: unreachable.length,
-          send_after: sendAfter?.toISOString() ?? null,
-        },
-      });
     });
     await this.outbox.dispatch(
       await this.outbox.queuedOf(
         PAYSLIP_MAIL,
         reachable.map((p) => String(p.id)),
-        request,
+        request.id,
       ),
     );
-    return { request, queued: reachable.length, no_address: unreachable.length, send_after: sendAfter?.toISOString() ?? null };
+    return { queued: reachable.length, no_address: unreachable.length };
+  }
+
+  /** The request audited with what it queued, and its answer. */
+  private async audited(
+    payroll: Payroll,
+    request: SendRequest,
+    totals: { queued: number; no_address: number; skipped: number },
+  ): Promise<SendPayslipsResultDto> {
+    const sendAfter = request.sendAfter?.toISOString() ?? null;
+    await transaction(this.ds, (em) =>
+      recordAudit(em, {
+        action: 'send-payslips',
+        resource: PAYROLLS,
+        resourceId: payroll.id,
+        after: { request: request.id, queued: totals.queued, no_address: totals.no_address, send_after: sendAfter },
+      }),
+    );
+    return { request: request.id, ...totals, send_after: sendAfter };
   }
 }
