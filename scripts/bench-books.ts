@@ -60,7 +60,10 @@ async function main(): Promise<void> {
       }
       if (status !== 'Processed') throw new Error(`payroll ${status}`);
       // Completed without rendering 12 500 payslips (what the books read is the cells).
-      await ds.query(`UPDATE payrolls SET status = 'Completed', completed_at = ? WHERE id = ?`, [sqlTime(Date.now()), payroll.id]);
+      await ds.query(`UPDATE payrolls SET status = 'Completed', completed_at = ? WHERE id = ?`, [
+        sqlTime(Date.now()),
+        payroll.id,
+      ]);
       const employees = (
         await ds.query<Array<{ id: number }>>('SELECT DISTINCT employee_id AS id FROM payroll_cells WHERE payroll_id = ?', [
           payroll.id,
@@ -71,7 +74,13 @@ async function main(): Promise<void> {
         'employee_bank_accounts',
         ['employee_id', 'iban', 'bic', 'holder_name', 'is_primary'],
         employees.length,
-        (i) => [employees[i], testIban(100_000 + employees[i]), i % 2 ? 'COBADEFFXXX' : null, `Bénédicte Müller-Łukasz ${i}`, true],
+        (i) => [
+          employees[i],
+          testIban(100_000 + employees[i]),
+          i % 2 ? 'COBADEFFXXX' : null,
+          `Bénédicte Müller-Łukasz ${i}`,
+          true,
+        ],
       );
       await bulkInsert(
         ds,
@@ -86,9 +95,10 @@ async function main(): Promise<void> {
     console.log(`${config.database.type}: ${employees} employees × ${columns.length} columns, Completed`);
     // A bank file is made by a POST (once per revision and parameters): each round a new execution date.
     // Past the files an earlier run made (BENCH_REUSE): the same parameters would answer those.
-    const [{ n: made }] = await ds.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM payroll_bank_files WHERE payroll_id = ?', [
-      payroll.id,
-    ]);
+    const [{ n: made }] = await ds.query<Array<{ n: number }>>(
+      'SELECT COUNT(*) AS n FROM payroll_bank_files WHERE payroll_id = ?',
+      [payroll.id],
+    );
     const day = (round: number) => {
       const d = new Date(Date.now() + (7 * (round + Number(made)) + 7) * 86_400_000);
       while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);

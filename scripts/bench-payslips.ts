@@ -22,8 +22,6 @@ import { PAYSLIP_BENCH_TEMPLATE as TEMPLATE } from './bench-payslips-template';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 
-
-
 async function main(): Promise<void> {
   const sink = await smtpSink();
   try {

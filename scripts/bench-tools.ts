@@ -220,9 +220,7 @@ export async function smtpSink(): Promise<{ url: string; messages: () => number;
 }
 
 /** An Admin user of the benchmark app and a caller of its API as that user (app.inject, no sockets). */
-export async function adminCaller(
-  app: NestFastifyApplication,
-): Promise<
+export async function adminCaller(app: NestFastifyApplication): Promise<
   (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,

@@ -76,4 +76,3 @@ export class BenchWorker {
     await exited;
   }
 }
-

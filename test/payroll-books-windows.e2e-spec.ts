@@ -88,7 +88,10 @@ describe('payroll books in windows (issue 70)', () => {
       .mockResolvedValueOnce(undefined)
       .mockRejectedValueOnce(new Error('bank file of payroll failed schema validation'));
     const url = `/payroll_config/payrolls/${payroll}/bank-files`;
-    const stored = () => readdirSync((t.config.fileStorage as { dir: string }).dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length;
+    const stored = () =>
+      readdirSync((t.config.fileStorage as { dir: string }).dir, { recursive: true, withFileTypes: true }).filter((f) =>
+        f.isFile(),
+      ).length;
     const [records, bytes, temp] = [(await call('GET', url, admin)).json().data.length, stored(), tempDirs('hr-bank-file-')];
     config.payrollChunkSize = 4;
     try {
@@ -99,7 +102,11 @@ describe('payroll books in windows (issue 70)', () => {
       config.payrollChunkSize = 2000;
       spy.mockRestore();
     }
-    expect([(await call('GET', url, admin)).json().data.length, stored(), tempDirs('hr-bank-file-')]).toEqual([records, bytes, temp]);
+    expect([(await call('GET', url, admin)).json().data.length, stored(), tempDirs('hr-bank-file-')]).toEqual([
+      records,
+      bytes,
+      temp,
+    ]);
   });
 
   it('refuses a bank file that pays no one (409), keeping nothing and no temporary file', async () => {

@@ -43,7 +43,9 @@ describe('payslips in chunks (issue 70)', () => {
     return { rows: rows.length, html: Object.fromEntries(rows.map((r) => [Number(r.employee_id), r.html])) };
   };
   const chunkRows = async () =>
-    Number((await ds.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM payslip_chunks WHERE payroll_id = ?', [payroll]))[0].n);
+    Number(
+      (await ds.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM payslip_chunks WHERE payroll_id = ?', [payroll]))[0].n,
+    );
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -27,7 +27,7 @@ describe('externalSort', () => {
 
   it('gives what an in-memory stable sort gives, across runs on disk, and removes its files', async () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const [count, runSize] of [
       [0, 5],
       [1, 5],

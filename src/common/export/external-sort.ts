@@ -33,7 +33,7 @@ class Heads<T> {
 
   push(item: T, run: number): void {
     this.heap.push({ item, run });
-    for (let i = this.heap.length - 1; i > 0; ) {
+    for (let i = this.heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!this.less(i, parent)) break;
       this.swap(i, parent);
@@ -46,7 +46,7 @@ class Heads<T> {
     const last = this.heap.pop()!;
     if (this.heap.length) {
       this.heap[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const [l, r] = [2 * i + 1, 2 * i + 2];
         let least = i;
         if (l < this.heap.length && this.less(l, least)) least = l;

@@ -179,7 +179,7 @@ export class BankFileDocuments {
   private async *windows(payroll: Payroll, netColumn: number): AsyncGenerator<{ transfers: Transfer[]; missing: number[] }> {
     // On SQLite every read resolves at once: without a pause a whole payroll would be one turn of the event loop.
     const slices = timeSlices();
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       if (slices.due()) await slices.pause();
       const cells = await this.repository.columnCellsAfter(payroll.id, netColumn, after, this.bookWindows.size);
       if (!cells.length) return;

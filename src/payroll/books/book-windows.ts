@@ -45,7 +45,7 @@ export class BookWindows {
 
   async *of(payroll: Payroll, scope: RowScope, options: { departments: boolean }): AsyncGenerator<BookWindow> {
     const slices = timeSlices();
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       // On SQLite every read resolves at once: without pauses a whole payroll would be one turn of the event loop.
       if (slices.due()) await slices.pause();
       const ids = await this.repository.employeesAfter(payroll.id, after, this.size);

@@ -107,7 +107,10 @@ export const PAYMENT_END = '</PmtInf>\n';
 export const DOCUMENT_END = '</CstmrCdtTrfInitn>\n</Document>\n';
 
 /** The transfers counted and summed per currency, in the order each currency first appears. */
-export function paymentTotals(transfers: readonly Transfer[], into = new Map<string, PaymentTotals>()): Map<string, PaymentTotals> {
+export function paymentTotals(
+  transfers: readonly Transfer[],
+  into = new Map<string, PaymentTotals>(),
+): Map<string, PaymentTotals> {
   for (const t of transfers) {
     const p = into.get(t.currency);
     if (p) {

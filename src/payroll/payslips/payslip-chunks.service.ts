@@ -186,9 +186,7 @@ export class PayslipChunksService implements OnModuleInit {
     await this.pdfs.removeFilesSoon();
     if (written !== 'written') return written;
     if (!failures.length) failures.push(...(await this.pdfs.renderAll(payroll, row.employees)));
-    const done = await this.underClaim(data, (em) =>
-      this.chunks.markDone(em, data.payrollId, data.claim, data.chunk, failures),
-    );
+    const done = await this.underClaim(data, (em) => this.chunks.markDone(em, data.payrollId, data.claim, data.chunk, failures));
     return done === 'superseded' ? 'superseded' : 'done';
   }
 
@@ -227,7 +225,10 @@ export class PayslipChunksService implements OnModuleInit {
     if (progress.done < progress.total) return;
     const { employees, failures } = await this.chunks.outcome(run.payrollId, run.claim);
     if (failures.length) {
-      await this.removePayslips(run.payrollId, failures.map((f) => ({ ...f, column: null })));
+      await this.removePayslips(
+        run.payrollId,
+        failures.map((f) => ({ ...f, column: null })),
+      );
       await this.backToProcessed(run, `${failures.length} payslips could not be rendered: see /errors`);
       return void (await this.chunks.dropOthers(run.payrollId, null));
     }
@@ -240,8 +241,7 @@ export class PayslipChunksService implements OnModuleInit {
           progress: 100,
           completedAt: new Date(),
         });
-        if (moved)
-          await recordEvent(em, 'payroll.completed', { id: run.payrollId, status: 'Completed', employees, errors: 0 });
+        if (moved) await recordEvent(em, 'payroll.completed', { id: run.payrollId, status: 'Completed', employees, errors: 0 });
       });
     } catch (err) {
       if (!(err instanceof SettlementRefused)) throw err;
@@ -253,7 +253,10 @@ export class PayslipChunksService implements OnModuleInit {
 
   /** Back to Processed without payslips, with `error`, for the run's claim only. */
   private async failRun(run: PayslipsJobData, error: string): Promise<void> {
-    const payroll = await this.payrolls.findOne({ where: { id: run.payrollId }, select: { id: true, status: true, claim: true } });
+    const payroll = await this.payrolls.findOne({
+      where: { id: run.payrollId },
+      select: { id: true, status: true, claim: true },
+    });
     if (!payroll || !isCurrentClaim(run, payroll, 'Completing')) return;
     await this.removePayslips(run.payrollId, null).catch(() => undefined);
     await this.backToProcessed(run, error);

@@ -93,7 +93,7 @@ export class PayslipDeliveryService implements OnModuleInit {
     this.assertPdfs(await this.repository.withoutPdf(payrollId, scope, employees));
     const request = await this.request(dto.send_after);
     const totals = { queued: 0, no_address: 0, skipped: 0 };
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await this.repository.toSend(payrollId, scope, employees, after, this.config.payslipChunkSize);
       if (!page.length) break;
       after = page[page.length - 1].id;

@@ -25,7 +25,10 @@ export interface RunProgress {
  * TypeORM spells the shared lock FOR SHARE, which MariaDB does not know; SQLite's writer holds the
  * whole database.
  */
-export async function claimUnderShareLock(em: EntityManager, payrollId: number): Promise<Pick<Payroll, 'status' | 'claim'> | null> {
+export async function claimUnderShareLock(
+  em: EntityManager,
+  payrollId: number,
+): Promise<Pick<Payroll, 'status' | 'claim'> | null> {
   if (em.connection.options.type !== 'mysql')
     return em.getRepository(Payroll).findOne({ where: { id: payrollId }, select: { id: true, status: true, claim: true } });
   const rows = await em.query<Array<Pick<Payroll, 'status' | 'claim'>>>(
