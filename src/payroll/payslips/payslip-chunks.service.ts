@@ -178,7 +178,7 @@ export class PayslipChunksService implements OnModuleInit {
     }
     const written = await this.underClaim(data, async (em) => {
       // An earlier attempt's payslips of these employees, and their PDFs, go first.
-      await this.pdfs.removeOf(em, data.payrollId, row.employees);
+      await this.pdfs.removeAll(em, data.payrollId, row.employees);
       await em.delete(Payslip, { payrollId: data.payrollId, employeeId: In(row.employees) });
       // A chunk with failures keeps no payslip: the payroll goes back to Processed with them.
       if (!failures.length) await this.repository.insertPayslips(em, payslips);

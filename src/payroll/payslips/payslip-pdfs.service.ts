@@ -125,22 +125,15 @@ export class PayslipPdfsService {
     return failures;
   }
 
-  /** Deletes the PDFs of the payroll's payslips in `em`'s transaction (their files by the removal job: call `removeFilesSoon` after). */
-  async removeAll(em: EntityManager, payrollId: number): Promise<void> {
-    const rows = await em
-      .getRepository(Payslip)
-      .find({ select: { documentId: true }, where: { payrollId, documentId: Not(IsNull()) } });
-    await this.documents.removeGenerated(
-      em,
-      rows.map((r) => r.documentId!),
-    );
-  }
-
-  /** Deletes the PDFs of these employees' payslips of the payroll in `em`'s transaction (a payslip chunk's earlier attempt). */
-  async removeOf(em: EntityManager, payrollId: number, employees: number[]): Promise<void> {
-    const rows = await em
-      .getRepository(Payslip)
-      .find({ select: { documentId: true }, where: { payrollId, employeeId: In(employees), documentId: Not(IsNull()) } });
+  /**
+   * Deletes the PDFs of the payroll's payslips (of `employees` only, given: a payslip chunk's earlier
+   * attempt) in `em`'s transaction (their files by the removal job: call `removeFilesSoon` after).
+   */
+  async removeAll(em: EntityManager, payrollId: number, employees?: number[]): Promise<void> {
+    const rows = await em.getRepository(Payslip).find({
+      select: { documentId: true },
+      where: { payrollId, documentId: Not(IsNull()), ...(employees ? { employeeId: In(employees) } : {}) },
+    });
     await this.documents.removeGenerated(
       em,
       rows.map((r) => r.documentId!),

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
@@ -12,14 +12,12 @@ import { JobQueue } from '../../common/queue/job-queue.service';
 import { EmployeeAccessService } from '../../employees/core/employee-access.service';
 import { PayrollDto, PayslipDto } from '../dto/payroll-run.dto';
 import { Payroll, PayrollStatus, Payslip } from '../entities/payroll-run.entities';
-import { PayrollGridService } from '../runs/payroll-grid.service';
 import { PayrollRunsRepository } from '../runs/payroll-runs.repository';
 import { PAYROLLS, PayrollRunsService } from '../runs/payroll-runs.service';
 import { PayrollTransitionsService } from '../runs/payroll-transitions.service';
 import { PAYROLL_STATES } from '../runs/payroll.states';
 import { EMPLOYEE_PAYSLIP_LIST_SPEC, PAYROLL_PAYSLIP_LIST_SPEC } from '../entities/payroll-lists';
 import '../payroll.events';
-import { PayslipContextsService } from './payslip-contexts.service';
 import { PayslipTemplatesService } from './payslip-templates.service';
 import { PayslipPdfsService } from './payslip-pdfs.service';
 import { PdfRenderer } from '../../common/pdf/pdf-renderer';
@@ -48,18 +46,13 @@ function toPayslipDto(p: Payslip): PayslipDto {
  */
 @Injectable()
 export class PayslipsService {
-  private readonly logger = new Logger('Payslips');
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Payslip) private readonly payslips: Repository<Payslip>,
-    @InjectRepository(Payroll) private readonly payrolls: Repository<Payroll>,
     private readonly repository: PayrollRunsRepository,
     private readonly runs: PayrollRunsService,
     private readonly transitions: PayrollTransitionsService,
     private readonly templates: PayslipTemplatesService,
-    private readonly contexts: PayslipContextsService,
-    private readonly grid: PayrollGridService,
     private readonly access: EmployeeAccessService,
     private readonly jobs: JobQueue,
     private readonly pdfs: PayslipPdfsService,
