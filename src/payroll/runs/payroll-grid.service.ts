@@ -58,16 +58,13 @@ export class PayrollGridService {
    */
   async page(payroll: Payroll, query: PageQueryDto, scope: RowScope): Promise<PayrollDataDto> {
     const id = payroll.id;
-    const columns = await this.columnsOf(payroll);
     // A Restricted Admin's rows follow where its employees are now: read each time, not reused
     // (an employee moved out of its departments must leave the grid at once, its total too).
     const key = `${id}:${payroll.claim ?? ''}:${payroll.status}:${payroll.processedAt?.getTime() ?? ''}`;
     const ordered = scope ? await this.rowOrder(id, scope) : await this.rows.get(key, () => this.rowOrder(id, null));
     const rowPage = pageOf(ordered, query); // rows are by employee name (descend: reversed)
-    const { rows } = await this.rowsOf(payroll, rowPage.items, columns);
     return {
-      columns: columns.map((c) => ({ id: c.id, name: c.name, editable: c.editable })),
-      rows,
+      ...(await this.rowsOf(payroll, rowPage.items)),
       total: rowPage.total,
       page: rowPage.page,
       limit: rowPage.limit,
@@ -76,12 +73,8 @@ export class PayrollGridService {
   }
 
   /** The grid's rows of these employees, in this order (a payslip chunk's), with the payroll's columns. */
-  async rowsOf(
-    payroll: Payroll,
-    employeeIds: number[],
-    columns?: PayrollColumn[],
-  ): Promise<Pick<PayrollDataDto, 'columns' | 'rows'>> {
-    columns ??= await this.columnsOf(payroll);
+  async rowsOf(payroll: Payroll, employeeIds: number[]): Promise<Pick<PayrollDataDto, 'columns' | 'rows'>> {
+    const columns = await this.columnsOf(payroll);
     const names = await this.employees.namesOf(employeeIds);
     const cells = await this.repository.cellValues(payroll.id, employeeIds);
     const currencies = await this.currenciesOf(employeeIds);
