@@ -27,10 +27,14 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  // On MariaDB (HR_TEST_INTEGRATION) a worker's first app migrates its database from nothing
-  // (test/helpers/mysql-baseline.ts): 4.5 s idle, and over 30 s in CI beside the other steps, where
-  // a demo suite's beforeAll timed out on it. Hooks and tests get twice the time there.
-  testTimeout: process.env.HR_TEST_INTEGRATION ? 60000 : 30000,
+  // On MariaDB (HR_TEST_INTEGRATION) every worker's database is made and migrated before the suites
+  // (test/helpers/integration-setup.ts): 4.5 s idle, over 60 s in CI beside the other steps, where a
+  // worker's first hook did it and timed out. Hooks and tests get twice the time there all the same.
+  globalSetup: process.env.HR_TEST_INTEGRATION ? '<rootDir>/test/helpers/integration-setup.ts' : undefined,
+  // HR_TEST_TIME_SCALE multiplies every hang guard on a shared machine (test/helpers/time-scale.ts):
+  // this default here, the timeouts tests and hooks are given in the setup file.
+  testTimeout: (process.env.HR_TEST_INTEGRATION ? 60000 : 30000) * Math.max(1, Number(process.env.HR_TEST_TIME_SCALE) || 1),
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/scale-timeouts.ts'],
   // Suites wait on timers, SMTP and child processes as much as on the CPU: three workers on two
   // cores ran npm test in a third of the in-band time (jest's default is cores - 1, in band here).
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),

@@ -21,7 +21,7 @@ import { withEmployeeLock } from '../src/employees/core/employee-lock';
 import { EmploymentHistoryWriter } from '../src/employees/history/employment-history.writer';
 import { LeaveCalendarService } from '../src/leave/leave-calendar.service';
 import { ReferenceService } from '../src/reference/reference.service';
-import { bulkInsert, numberArg, withBenchApp } from './bench-tools';
+import { bulkInsert, numberArg, percentile, withBenchApp } from './bench-tools';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { expandLeaveDays } from '../src/leave/leave-days';
 import { CALENDAR_CHANGES_SUBSCRIBER } from '../src/leave/calendar-changes.subscriber';
@@ -34,8 +34,6 @@ const PLACES: Array<[string, string, string | null]> = [
   ['Lyon', 'FR', null],
   ['Manchester', 'GB', 'GB-ENG'],
 ];
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 async function timed(runs: number, fn: (i: number) => Promise<unknown>): Promise<string> {
   const times: number[] = [];

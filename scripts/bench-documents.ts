@@ -12,7 +12,7 @@
  * Options: `--documents N`, `--port P` (3993).
  */
 import 'reflect-metadata';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,18 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/config';
 import { dataSourceOptions } from '../src/database/data-source';
-import { assertPortFree, benchToken, bulkInsert, isoDay, numberArg, PRODUCTION_NODE_FLAGS, rssMiB, waitFor } from './bench-tools';
+import {
+  assertPortFree,
+  benchToken,
+  bulkInsert,
+  isoDay,
+  multipartPdf,
+  numberArg,
+  percentile,
+  rssMiB,
+  startProductionApi,
+  waitFor,
+} from './bench-tools';
 
 const DOCUMENTS = numberArg('documents', 1_000_000);
 const PORT = numberArg('port', 3993);
@@ -85,38 +96,7 @@ async function addDocuments(ds: DataSource): Promise<number> {
 }
 
 function startApi(databaseUrl: string, files: string): ChildProcess {
-  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, join(__dirname, '..', 'src', 'main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      TZ: 'UTC',
-      DATABASE_URL: databaseUrl,
-      FILE_STORAGE: `local:${files}`,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      API_PROCESSES: '1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  // A benchmark stopped half-way (Ctrl-C, a closed pipe) does not leave the API listening.
-  process.once('exit', () => child.kill('SIGKILL'));
-  return child;
-}
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-
-/** A multipart/form-data body: the fields, then `file` as a PDF of `content`. */
-function multipart(fields: Record<string, string>, content: Buffer): { body: Buffer; type: string } {
-  const boundary = `bench${randomBytes(8).toString('hex')}`;
-  const head = Object.entries(fields)
-    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-    .join('');
-  const filePart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
-  return {
-    body: Buffer.concat([Buffer.from(head + filePart), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    type: `multipart/form-data; boundary=${boundary}`,
-  };
+  return startProductionApi(PORT, { DATABASE_URL: databaseUrl, FILE_STORAGE: `local:${files}` });
 }
 
 async function main(): Promise<void> {
@@ -160,7 +140,7 @@ async function main(): Promise<void> {
         total = page.total;
       }
       console.log(
-        `GET /documents?status=Expiring ${who.padEnd(16)} p50 ${percentile(times, 0.5).toFixed(1)} ms   p99 ${percentile(times, 0.99).toFixed(1)} ms   (total ${total.toLocaleString('en-US')})`,
+        `GET /documents?status=Expiring ${who.padEnd(16)} p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms   (total ${total.toLocaleString('en-US')})`,
       );
     }
 
@@ -168,7 +148,7 @@ async function main(): Promise<void> {
     // One 20 MB file up and down, five times.
     const content = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(SIZE - 9)]);
     const upload = async (): Promise<{ id: number }> => {
-      const form = multipart({ document_type: String(typeId), valid_until: isoDay(Date.now() + 400 * DAY) }, content);
+      const form = multipartPdf({ document_type: String(typeId), valid_until: isoDay(Date.now() + 400 * DAY) }, content);
       const res = await fetch(`${base}/employees/${employee}/documents`, {
         method: 'POST',
         headers: { authorization: admin, 'content-type': form.type },

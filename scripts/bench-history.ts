@@ -19,7 +19,7 @@ import { withEmployeeLock } from '../src/employees/core/employee-lock';
 import { DATED_FIELDS, segmentsAt, RecordedChange } from '../src/employees/history/employment-history';
 import { EmploymentHistoryJobs } from '../src/employees/history/employment-history.jobs';
 import { EmploymentHistoryWriter } from '../src/employees/history/employment-history.writer';
-import { DATED_COLUMNS, moveIntoHistory } from '../src/database/migrations/1763800000033-EmploymentHistory';
+import { moveIntoHistory } from '../src/database/migrations/1763800000033-EmploymentHistory';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     await bulkInsert(
       ds,
       'employment_segments',
-      ['employee_id', 'effective_from', 'effective_to', ...DATED_COLUMNS, 'salary', 'change_id'],
+      // Every dated field's column (`calendar` came after migration 033's list, which the bench once used).
+      ['employee_id', 'effective_from', 'effective_to', ...DATED_FIELDS.map((f) => `${f}_id`), 'salary', 'change_id'],
       rows.length,
       (i) => rows[i],
     );

@@ -32,7 +32,7 @@ import { LeaveLedgerRepository } from '../src/leave/ledger/leave-ledger.reposito
 import { LeaveLiabilityService } from '../src/leave/ledger/leave-liability.service';
 import { ReferenceService } from '../src/reference/reference.service';
 import { UsersService } from '../src/users/users.service';
-import { BENCH_PASSWORD, bulkInsert, numberArg, withBenchApp } from './bench-tools';
+import { BENCH_PASSWORD, bulkInsert, numberArg, percentile, withBenchApp } from './bench-tools';
 import { spreadOverCalendars } from './bench-calendar-spread';
 
 const EMPLOYEES = numberArg('employees', 100_000);
@@ -41,8 +41,6 @@ const CALENDARS = numberArg('calendars', 1);
 const TAKEN = ['03-02', '06-15', '08-10', '08-11', '11-20'];
 
 const seconds = (t0: number) => ((Date.now() - t0) / 1000).toFixed(1);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-
 async function load(ds: DataSource, reference: ReferenceService): Promise<{ first: number; types: number[] }> {
   const company = await reference.addDepartment('Bench', null);
   const departments = [company];

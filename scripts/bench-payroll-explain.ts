@@ -18,7 +18,7 @@ import { UsersService } from '../src/users/users.service';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { AppConfig } from '../src/config/config';
-import { assertPortFree, BENCH_PASSWORD, PRODUCTION_NODE_FLAGS, rssMiB, waitFor, withBenchApp } from './bench-tools';
+import { assertPortFree, BENCH_PASSWORD, percentile, PRODUCTION_NODE_FLAGS, rssMiB, waitFor, withBenchApp } from './bench-tools';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PayrollDiffService } from '../src/payroll/explain/payroll-diff.service';
@@ -37,10 +37,6 @@ import { benchColumns, loadPayrollDataset } from './bench-payroll-columns';
 const COUNT = Number(process.argv[2] ?? 12_500);
 /** The port of the API started in a process of its own. */
 const API_PORT = 3391;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-}
 
 /**
  * The same reads served by the production API in a process of its own, as it runs in production

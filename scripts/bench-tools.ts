@@ -1,4 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -160,6 +162,40 @@ export const WORKER_NODE_FLAGS: readonly string[] = (() => {
  * Fails when something already listens on `port`: the run would measure that server instead of the
  * one it starts (a stray service from an earlier run answered a whole run once, cold start 54 ms).
  */
+/**
+ * The API of a build (`root`: a checkout, this one's by default) as `npm start` runs it in
+ * production (its node flags, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1:`port`, with `env`
+ * besides; killed when this process exits, so that a benchmark stopped half-way (Ctrl-C, a closed
+ * pipe) does not leave it listening.
+ */
+export function startProductionApi(
+  port: number,
+  env: Record<string, string | undefined>,
+  root = join(__dirname, '..', '..'),
+): ChildProcess {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, join(root, 'dist', 'src', 'main.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      TZ: 'UTC',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      API_PROCESSES: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  return child;
+}
+
+/** The `p`th percentile (50, 99) of `xs`, in any order. */
+export function percentile(xs: readonly number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+}
+
 export function assertPortFree(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -237,4 +273,17 @@ export async function adminCaller(app: NestFastifyApplication): Promise<
   const token = (await app.get(TokenService).issue(admin)).access_token;
   return (method, url, payload, options) =>
     app.inject({ method, url: `/app/api${url}`, headers: { authorization: `Bearer ${token}` }, payload, ...options });
+}
+
+/** A multipart/form-data body: the fields, then `file` as a PDF of `content`. */
+export function multipartPdf(fields: Record<string, string>, content: Buffer): { body: Buffer; type: string } {
+  const boundary = `bench${randomBytes(8).toString('hex')}`;
+  const head = Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('');
+  const filePart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head + filePart), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }

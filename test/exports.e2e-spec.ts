@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { bulkEmployees } from '../src/database/seeds/bulk-employees';
 import { EmployeeListItemDto } from '../src/employees/dto/employee.dto';
 import ExcelJS from 'exceljs';
-import { EXPORT_PAGE_SIZE, exportColumns } from '../src/common/export/exportable';
+import { EXPORT_PAGE_SIZE, exportColumns, jsonData } from '../src/common/export/exportable';
 import { XLSX_TYPE } from '../src/common/export/sheet-writers';
 import { AttendanceDto } from '../src/attendance/dto/attendance.dto';
 import { EmployeesService } from '../src/employees/employees.service';
@@ -69,6 +69,42 @@ describe('exports of lists as CSV and XLSX (issue 27, docs/api/decisions.md §13
     expect(guessed.json().nextPage).toBe(paged.json().nextPage);
     const res = await csv('/employees?format=csv', c.users.admin.token);
     expect(parseCsv(res.body).length - 1).toBe(paged.json().total);
+  });
+
+  it('reads its pages as the list handler answered them, never through JSON text; the hand-over header alone changes nothing', async () => {
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const res = await csv('/employees?format=csv', c.users.admin.token);
+      expect(parseCsv(res.body).length - 1).toBeGreaterThan(ROWS);
+      // Without the hand-over, each page of 5 000 employees was parsed from about 2 MB of JSON.
+      expect(parse.mock.calls.map(([text]) => String(text).length).filter((n) => n > 100_000)).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
+    // A client that names a read without the process's key gets its page as JSON, as any client does.
+    const guessed = await t.app.inject({
+      method: 'GET',
+      url: '/app/api/employees?limit=3',
+      headers: { ...bearer(c.users.admin.token), 'x-export-read': '1' },
+    });
+    expect(guessed.json()).toMatchObject({ status: 'SUCCESS', data: [{}, {}, {}] });
+  });
+
+  it("hands a page over as it is only when it is JSON's own data (what a JSON round trip gives back unchanged)", () => {
+    expect(jsonData({ data: [{ id: 1, name: 'a', ok: true, none: null, tags: ['x'], nested: { n: 1.5 } }], nextPage: 2 })).toBe(
+      true,
+    );
+    expect(jsonData(Object.assign(Object.create(null) as object, { id: 1 }))).toBe(true);
+    for (const odd of [
+      { at: new Date(0) },
+      { gone: undefined },
+      [undefined],
+      { n: NaN },
+      { n: Infinity },
+      new (class Dto {})(),
+      { big: 1n },
+    ])
+      expect(jsonData(odd)).toBe(false);
   });
 
   it('answers every matching row, not a page, in the order and with the filters of the JSON list', async () => {

@@ -210,6 +210,28 @@ describe('imports of CSV and XLSX files (issue 27, docs/api/decisions.md §13)',
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("an import runs with SQLite's page cache raised to 64 MiB and puts SQLITE_CACHE_MB back after it (MariaDB: untouched)", async () => {
+    const sqlite = t.config.database.type === 'sqlite';
+    // An earlier test's import puts the cache back just after it ends: wait for that first.
+    const usual = async () => (await ds.query<Array<{ cache_size: number }>>('PRAGMA cache_size'))[0].cache_size === -2048;
+    if (sqlite) await until(usual, 5000);
+    const query = jest.spyOn(ds, 'query');
+    try {
+      const done = await imported(
+        'employee_id,first_name,last_name,joined_date\nC001,Cache,Row,2024-01-01\n',
+        'kind=employees&dry_run=false',
+      );
+      expect(done.status).toBe('Completed');
+      const sizes = () => query.mock.calls.map(([sql]) => String(sql)).filter((sql) => sql.startsWith('PRAGMA cache_size ='));
+      // The import is Completed inside the work; the cache is put back right after it.
+      if (sqlite) await until(() => sizes().length === 2, 5000);
+      expect(sizes()).toEqual(sqlite ? ['PRAGMA cache_size = -65536', 'PRAGMA cache_size = -2048'] : []);
+      if (sqlite) expect(await usual()).toBe(true);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   it('all-or-nothing writes nothing when one row is invalid; a valid file is imported whole, updates matched on employee_id', async () => {
     const before = await countEmployees();
     const bad = await imported(

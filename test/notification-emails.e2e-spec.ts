@@ -8,12 +8,13 @@ import { nextLocalHour } from '../src/notifications/preferences.service';
 import { buildCompany, Company } from './helpers/company';
 import { SmtpSink, startSmtp } from './helpers/smtp';
 import { apiCaller, createTestApp, INTEGRATION, okCaller, TestApp, until } from './helpers/test-app';
+import { scaled } from './helpers/time-scale';
 
 const PUBLIC_URL = 'https://hr.example.com/hr';
 
 // The e-mails go dispatcher → queue → SMTP sink; beside the integration run's other worker on
 // MariaDB one took over 10 s once (a clean-clone .ci/run, 1 of 4 runs): 20 s waits, 60 s tests.
-jest.setTimeout(60_000);
+jest.setTimeout(scaled(60_000));
 
 /** Notification e-mails (issue 30): once per event and user, preferences, digests, the rate limit, templates. */
 describe('notification e-mails', () => {

@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { UserDepartment } from '../src/users/entities/user-department.entity';
+import { ReferenceRepository } from '../src/reference/reference.repository';
+import { employeeBody } from './helpers/company';
 import { TestApp, apiCaller, bearer, createTestApp, createUser } from './helpers/test-app';
 
 describe('reference data', () => {
@@ -32,6 +34,35 @@ describe('reference data', () => {
       expect((await call('GET', `/${path}/${id}`, admin)).statusCode).toBe(404);
     },
   );
+
+  it("an employee's nationality by name: read once a while per process, a rename here seen at once, another process's within SETTINGS_CACHE_MS", async () => {
+    // The process's clock stands still while the name is kept (SETTINGS_CACHE_MS is 200 ms in the
+    // tests: on MariaDB beside another worker, three reads took longer), then moves past it.
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    const lookups = jest.spyOn(ReferenceRepository.prototype, 'nameOf');
+    try {
+      const nationality = (await call('POST', '/nationalities', admin, { name: 'Frisian' })).json().data.id;
+      const created = await call('POST', '/employees', admin, employeeBody({ nationality: 'Frisian' }));
+      expect(created.statusCode).toBe(200);
+      const read = async () => (await call('GET', `/employees/${created.json().data.id}`, admin)).json().data.nationality;
+      lookups.mockClear();
+      for (let i = 0; i < 3; i++) expect(await read()).toBe('Frisian');
+      expect(lookups).toHaveBeenCalledTimes(0);
+      // Renamed through this process: the next read has the new name.
+      expect((await call('PUT', `/nationalities/${nationality}`, admin, { name: 'West Frisian' })).statusCode).toBe(200);
+      expect(await read()).toBe('West Frisian');
+      // Renamed by another process (here: the table itself): seen once the process's copy has expired.
+      await t.app.get(DataSource).query('UPDATE nationalities SET name = ? WHERE id = ?', ['Westlauwers', nationality]);
+      expect(await read()).toBe('West Frisian');
+      clock.mockReturnValue(now + Number(t.config.settingsCacheMs));
+      expect(await read()).toBe('Westlauwers');
+      expect(lookups).toHaveBeenCalledTimes(2);
+    } finally {
+      clock.mockRestore();
+      lookups.mockRestore();
+    }
+  });
 
   it('refuses duplicate names with 409 DUPLICATE and empty or unknown fields with 400', async () => {
     await call('POST', '/skills', admin, { name: 'Welding' });

@@ -81,8 +81,8 @@ SELECT "k"."status" AS "status", COUNT(*) AS "chunks", SUM("k"."size") AS "emplo
 BEGIN IMMEDIATE TRANSACTION;
 COMMIT;
 UPDATE payrolls
-  SET progress = CASE WHEN progress < ? THEN ? ELSE progress END
-  WHERE id = ? AND status = ? AND claim = ?;
+  SET progress = CASE WHEN progress < ? AND status = ? AND claim = ? THEN ? ELSE progress END
+  WHERE id = ?;
 
 -- PayrollChunksRepository.waiting
 SELECT "PayrollChunk"."chunk" AS "PayrollChunk_chunk", "PayrollChunk"."payroll_id" AS "PayrollChunk_payroll_id", "PayrollChunk"."revision" AS "PayrollChunk_revision"

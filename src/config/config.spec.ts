@@ -2,7 +2,9 @@
 import '../documents/documents.config';
 import '../webhooks/webhooks.config';
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig, parseByteSize, parseDatabaseUrl, parseDuration } from './config';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../database/data-source';
+import { ConfigError, defaultHashConcurrency, loadConfig, parseByteSize, parseDatabaseUrl, parseDuration } from './config';
 
 describe('configuration', () => {
   it('TRUST_PROXY takes a hop count or proxy addresses/CIDRs, never "every hop"', () => {
@@ -64,6 +66,33 @@ describe('configuration', () => {
     });
     expect(() => loadConfig({ DOCUMENT_ALLOWED_TYPES: 'pdf,html' })).toThrow(/DOCUMENT_ALLOWED_TYPES: a list of pdf, png/);
     expect(() => loadConfig({ DOCUMENT_ALLOWED_TYPES: ' , ' })).toThrow(/DOCUMENT_ALLOWED_TYPES/);
+  });
+
+  it('PASSWORD_HASH_CONCURRENCY: by default the cores shared among the API processes, 1 to 2 a process', () => {
+    // Two cores: two hashes at once on the machine, whether one process runs them or two do.
+    expect(defaultHashConcurrency(1, 2)).toBe(2);
+    expect(defaultHashConcurrency(2, 2)).toBe(1);
+    expect(defaultHashConcurrency(4, 2)).toBe(1);
+    expect(defaultHashConcurrency(1, 1)).toBe(1);
+    // Never more than half of libuv's four threads in one process.
+    expect(defaultHashConcurrency(1, 16)).toBe(2);
+    expect(defaultHashConcurrency(4, 16)).toBe(2);
+    const cores = availableParallelism();
+    expect(loadConfig({ API_PROCESSES: '2' }).passwordHashConcurrency).toBe(defaultHashConcurrency(2, cores));
+    expect(loadConfig({ API_PROCESSES: '2', PASSWORD_HASH_CONCURRENCY: '3' }).passwordHashConcurrency).toBe(3);
+  });
+
+  it("SQLITE_CACHE_MB: SQLite's page cache, its own 2 MiB by default, applied to the connection", async () => {
+    expect(loadConfig({}).database).toMatchObject({ type: 'sqlite', cacheMb: 2 });
+    expect(loadConfig({ SQLITE_CACHE_MB: '256' }).database).toMatchObject({ cacheMb: 256 });
+    expect(() => loadConfig({ SQLITE_CACHE_MB: '1' })).toThrow(/SQLITE_CACHE_MB/);
+    expect(loadConfig({ DATABASE_URL: 'mysql://u:p@h:3306/db' }).database).not.toHaveProperty('cacheMb');
+    const ds = await new DataSource(dataSourceOptions({ type: 'sqlite', path: ':memory:', cacheMb: 96 })).initialize();
+    try {
+      expect(await ds.query('PRAGMA cache_size')).toEqual([{ cache_size: -96 * 1024 }]);
+    } finally {
+      await ds.destroy();
+    }
   });
 
   it('has working defaults', () => {

@@ -13,12 +13,22 @@ export { parseByteSize, parseDuration } from './config-reader';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** SQLITE_CACHE_MB's default: SQLite's own page cache, about 2 MiB. */
+export const SQLITE_CACHE_MB = 2;
+
 export type DatabaseConfig =
   /**
    * ':memory:' for an in-memory database; `snapshot` (never from the environment): an in-memory
    * database starts as a copy of these bytes (a serialized SQLite database, the tests' migrated one).
    */
-  { type: 'sqlite'; path: string; snapshot?: Buffer } | { type: 'mysql'; url: string };
+  | {
+      type: 'sqlite';
+      path: string;
+      snapshot?: Buffer;
+      /** SQLITE_CACHE_MB: the connection's page cache (SQLite's own default is 2 MiB). */
+      cacheMb?: number;
+    }
+  | { type: 'mysql'; url: string };
 
 /** The kinds of document file the service can recognise by their bytes (never HTML or SVG: they run script in a browser). */
 export interface S3Settings {
@@ -138,8 +148,9 @@ export interface PlatformConfig {
    */
   passwordScryptCost: number;
   /**
-   * Password hashes at once in one process (PASSWORD_HASH_CONCURRENCY, 2: half of libuv's threads)
-   * and waiting for a turn (PASSWORD_HASH_QUEUE, 32): past them a sign-in answers 503 SIGN_IN_BUSY.
+   * Password hashes at once in one process (PASSWORD_HASH_CONCURRENCY; by default the machine's cores
+   * shared among the API processes, at most 2: half of libuv's threads, at least 1) and waiting for
+   * a turn (PASSWORD_HASH_QUEUE, 32): past them a sign-in answers 503 SIGN_IN_BUSY.
    */
   passwordHashConcurrency: number;
   passwordHashQueue: number;
@@ -240,6 +251,16 @@ export function parseTrustProxy(raw: string | undefined): false | number | strin
   return bad.length ? `not an address or CIDR: ${bad.join(', ')}` : list;
 }
 
+/**
+ * Hashes at once per process unless PASSWORD_HASH_CONCURRENCY says: the machine's cores shared
+ * among the API processes, at most 2 (half of libuv's threads) and at least 1. Each process has its
+ * own gate, so two processes with 2 each on two cores ran four hashes at once during a sign-in
+ * flood, and the reads' p99 went to 2-6× idle (docs/performance.md, "Sign-ins at their real cost").
+ */
+export function defaultHashConcurrency(apiProcesses: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(2, Math.floor(cores / apiProcesses)));
+}
+
 /** Reads and validates the configuration; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Env): AppConfig {
   const read = new ConfigReader(env);
@@ -256,6 +277,8 @@ export function loadConfig(env: Env): AppConfig {
   if (!database) {
     problems.push('DATABASE_URL: must be sqlite:<file>, sqlite::memory: or mysql://user:pass@host:3306/db');
   }
+  // Imports raise it while they run (common/database/sqlite-cache.ts).
+  if (database?.type === 'sqlite') database.cacheMb = int('SQLITE_CACHE_MB', SQLITE_CACHE_MB, 2, 4096);
 
   const bodyRaw = get('BODY_LIMIT') ?? '1mb';
   const bodyLimit = parseByteSize(bodyRaw);
@@ -397,7 +420,7 @@ export function loadConfig(env: Env): AppConfig {
       windowSec: duration('LOGIN_RATE_LIMIT_WINDOW', '1m'),
     },
     passwordScryptCost: int('PASSWORD_SCRYPT_COST', 15, 10, 20),
-    passwordHashConcurrency: int('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+    passwordHashConcurrency: int('PASSWORD_HASH_CONCURRENCY', defaultHashConcurrency(apiProcesses), 1, 64),
     passwordHashQueue: int('PASSWORD_HASH_QUEUE', 32, 0, 10_000),
     listTotalsCacheMs: int('LIST_TOTALS_CACHE_MS', 5_000, 0, 600_000),
     fileStorage: fileStorage(),

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { optimizeSqlite } from '../common/database/sqlite-statistics';
 import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { DatabaseConfig } from '../config/config';
+import { DatabaseConfig, SQLITE_CACHE_MB } from '../config/config';
 import { MIGRATIONS } from './migrations';
 
 /** Connection options for DATABASE_URL: better-sqlite3 (WAL) or mysql2 for MySQL/MariaDB. */
@@ -29,6 +29,8 @@ export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        // Negative: KiB rather than pages.
+        conn.pragma(`cache_size = ${-1024 * (db.cacheMb ?? SQLITE_CACHE_MB)}`);
       },
     };
   }

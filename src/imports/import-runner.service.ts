@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { withBulkWriteCache } from '../common/database/sqlite-cache';
 import { runAs } from '../common/audit/audit-context';
 import { isDeadlock } from '../common/errors/db-errors';
 import { DomainException } from '../common/errors/domain.exception';
@@ -85,12 +86,14 @@ export class ImportRunner {
       const copy = await this.files.localCopy(record);
       if (!copy) throw new SheetFileError('The uploaded file is no longer stored; upload it again');
       try {
-        await runAs(caller.id, `import-${record.id}`, async () => {
-          const tally = new Tally();
-          const source = await openSource(copy.path, record, kind, tally, this.config.imports, session);
-          if (resumes) await this.validRows(record, session, source, tally);
-          else await this.wholeFile(record, kind, session, source, tally);
-        });
+        await runAs(caller.id, `import-${record.id}`, () =>
+          withBulkWriteCache(this.ds, this.config.database, async () => {
+            const tally = new Tally();
+            const source = await openSource(copy.path, record, kind, tally, this.config.imports, session);
+            if (resumes) await this.validRows(record, session, source, tally);
+            else await this.wholeFile(record, kind, session, source, tally);
+          }),
+        );
       } finally {
         await copy.done();
       }

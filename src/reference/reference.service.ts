@@ -1,6 +1,9 @@
 import type { ChangeEvent } from '../common/outbox/outbox';
 import './reference.events';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/config';
+import { ReferenceNames } from './reference-names';
 import { ReferenceRepository } from './reference.repository';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
@@ -49,10 +52,16 @@ export class ReferenceService {
   readonly payGrades: ReferenceCrud<PayGrade, PayGradeDto>;
   private readonly named = new Map<NamedKind, ReferenceCrud<NamedReference, ReferenceDto>>();
 
+  private readonly names: ReferenceNames<ReferenceKind>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queries: ReferenceRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.names = new ReferenceNames(config.settingsCacheMs, (kind, id) =>
+      this.queries.nameOf(this.repository(kind).metadata.tableName, id),
+    );
     const departments = dataSource.getRepository(Department);
     this.departments = new ReferenceCrud<Department, DepartmentDto>({
       label: 'Department',
@@ -62,6 +71,7 @@ export class ReferenceService {
       fields: { name: 'name', parent: 'parentId', head: 'headId' },
       check: (d, id) => this.checkParent(departments, d, id),
       listSpec: DEPARTMENT_LIST,
+      written: () => this.names.forget('departments'),
     });
     this.payGrades = new ReferenceCrud<PayGrade, PayGradeDto>({
       label: 'Pay grade',
@@ -74,6 +84,7 @@ export class ReferenceService {
           throw ValidationException.field('max_salary', 'must not be below min_salary');
         }
       },
+      written: () => this.names.forget('pay-grades'),
     });
     for (const [kind, { entity, label }] of Object.entries(NAMED_KINDS) as Array<[NamedKind, (typeof NAMED_KINDS)[NamedKind]]>) {
       this.named.set(
@@ -84,6 +95,7 @@ export class ReferenceService {
           event: (NAMED_KINDS[kind] as { event?: ChangeEvent }).event,
           repo: dataSource.getRepository<NamedReference>(entity),
           fields: { name: 'name' },
+          written: () => this.names.forget(kind),
         }),
       );
     }
@@ -106,8 +118,9 @@ export class ReferenceService {
     return row && { id: row.id, name: row.name };
   }
 
-  async nameOf(kind: ReferenceKind, id: number): Promise<string | null> {
-    return this.queries.nameOf(this.repository(kind).metadata.tableName, id);
+  /** The name of a row (an employee's nationality), kept in this process a while (ReferenceNames). */
+  nameOf(kind: ReferenceKind, id: number): Promise<string | null> {
+    return this.names.nameOf(kind, id);
   }
 
   /** The names of `ids` (nulls skipped), one query: a page of payslips names its employees' departments. */

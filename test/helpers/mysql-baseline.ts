@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { runMigrations } from '../../src/database/data-source';
+import { dataSourceOptions, runMigrations } from '../../src/database/data-source';
 import { writeWhole } from './write-whole';
 
 /**
@@ -112,13 +112,32 @@ async function restore(ds: DataSource, baseline: Baseline): Promise<void> {
   }
 }
 
+/** Creates the databases of these URLs when missing (utf8mb4, as .ci/services.sh makes its own), through a connection to `serverUrl`'s. */
+export async function createDatabases(serverUrl: string, urls: readonly string[]): Promise<void> {
+  const server = await new DataSource(dataSourceOptions({ type: 'mysql', url: serverUrl })).initialize();
+  try {
+    for (const url of urls) {
+      const name = new URL(url).pathname.slice(1);
+      await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    }
+  } finally {
+    await server.destroy();
+  }
+}
+
+/** An integration worker's own database: DATABASE_URL's name with `_w<worker>` appended. */
+export function workerDatabaseUrl(base: string, worker: number | string): string {
+  return base.replace(/\/([^/?]+)(\?.*)?$/, (_m, name: string, query?: string) => `/${name}_w${worker}${query ?? ''}`);
+}
+
 /**
  * Resets the integration database `ds` is connected to (see above). `stamp` names the sources
- * (a baseline made by other migrations is not this one's); kept per jest run (the workers' parent).
+ * (a baseline made by other migrations is not this one's); kept per jest run: the workers' parent,
+ * named by HR_TEST_RUN_OWNER where test/helpers/integration-setup.ts set it.
  */
 export async function resetToMigrated(ds: DataSource, stamp: string): Promise<void> {
   const database = (ds.options as { database?: string }).database ?? String((await ds.query('SELECT DATABASE() AS d'))[0].d);
-  const dir = join(tmpdir(), `hr-test-mysql-${process.ppid}`);
+  const dir = join(tmpdir(), `hr-test-mysql-${process.env.HR_TEST_RUN_OWNER ?? process.ppid}`);
   const file = join(dir, `${database}-${createHash('sha1').update(stamp).digest('hex').slice(0, 16)}.json`);
   let baseline: Baseline | undefined;
   try {

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { JobDefinition, QueueName, RetryPolicy } from '../../src/common/queue/queue.constants';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
@@ -15,9 +15,11 @@ import { UserLevel } from '../../src/common/auth/user-level';
 import { User } from '../../src/users/entities/user.entity';
 import { UsersService } from '../../src/users/users.service';
 import { ContractCheck } from './contract';
-import { resetToMigrated } from './mysql-baseline';
+import { createDatabases, resetToMigrated, workerDatabaseUrl } from './mysql-baseline';
 import { writeWhole } from './write-whole';
+import { SOURCES_STAMP } from './sources-stamp';
 import { itIf } from './skip';
+import { scaled } from './time-scale';
 
 /** True under `npm run test:integration`: suites use DATABASE_URL / REDIS_URL from the environment. */
 export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
@@ -31,22 +33,16 @@ export const INTEGRATION = process.env.HR_TEST_INTEGRATION === '1';
 if (INTEGRATION && process.env.DATABASE_URL && !process.env.HR_TEST_BASE_DATABASE_URL) {
   const base = process.env.DATABASE_URL;
   process.env.HR_TEST_BASE_DATABASE_URL = base;
-  process.env.DATABASE_URL = base.replace(/\/([^/?]+)(\?.*)?$/, (_m, name: string, query?: string) => {
-    return `/${name}_w${process.env.JEST_WORKER_ID ?? '1'}${query ?? ''}`;
-  });
+  process.env.DATABASE_URL = workerDatabaseUrl(base, process.env.JEST_WORKER_ID ?? '1');
 }
-/** Creates this worker's database before the file's suites run (a connection to DATABASE_URL's own database to do it). */
+/**
+ * Creates this worker's database before the file's suites run (a connection to DATABASE_URL's own
+ * database to do it); test/helpers/integration-setup.ts has made and migrated it already unless the
+ * worker's number is beyond the run's --maxWorkers.
+ */
 if (process.env.HR_TEST_BASE_DATABASE_URL) {
   const base = process.env.HR_TEST_BASE_DATABASE_URL;
-  const name = new URL(process.env.DATABASE_URL!).pathname.slice(1);
-  beforeAll(async () => {
-    const server = await new DataSource(dataSourceOptions({ type: 'mysql', url: base })).initialize();
-    try {
-      await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    } finally {
-      await server.destroy();
-    }
-  });
+  beforeAll(() => createDatabases(base, [process.env.DATABASE_URL!]));
 }
 
 let apps = 0;
@@ -157,20 +153,6 @@ export async function createTestApp(
   if (opts.enableApi !== false) await app.get(SettingsService).set('Enable Rest Api', 'Yes');
   return { app, config, logs, close: () => app.close() };
 }
-
-/** The newest modification time under src/: a document cached by an earlier run of other sources is not this one's. */
-export const SOURCES_STAMP = (() => {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  walk(join(__dirname, '..', '..', 'src'));
-  return String(newest);
-})();
 
 /**
  * The contract check of the app's OpenAPI document, one per configuration in a test file (parsing
@@ -309,11 +291,13 @@ export function okCaller(app: NestFastifyApplication) {
 }
 
 export { writeWhole } from './write-whole';
+export { SOURCES_STAMP } from './sources-stamp';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `fn` until it holds; returns the milliseconds waited, throws after `ms`. */
-export async function until(fn: () => boolean | Promise<boolean>, ms: number): Promise<number> {
+/** Polls `fn` until it holds; returns the milliseconds waited, throws after `limit` times HR_TEST_TIME_SCALE. */
+export async function until(fn: () => boolean | Promise<boolean>, limit: number): Promise<number> {
+  const ms = scaled(limit);
   const start = Date.now();
   while (!(await fn())) {
     if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);

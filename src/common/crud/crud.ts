@@ -43,6 +43,8 @@ export interface CrudKind<E extends CrudEntity> {
   listSpec?: Partial<ListSpec>;
   /** Names must be unique (default true). */
   uniqueName?: boolean;
+  /** Called once a create, update or delete has committed (a cache of the rows forgets them). */
+  written?(): void;
 }
 
 /** A CRUD list's spec: sort by id or name, search the name, unless the kind says more (its controller documents the same). */
@@ -92,6 +94,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
         await em.getRepository(this.kind.repo.target).delete(id);
         await recordAudit(em, { action: 'delete', resource: this.kind.resource, resourceId: id, before, event: this.kind.event });
       });
+      this.kind.written?.();
     } catch (err) {
       if (isForeignKeyViolation(err))
         throw new DomainException('IN_USE', `${this.kind.label} ${id} is in use and cannot be deleted`);
@@ -130,7 +133,7 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
   /** Saves with its audit record (`before`: null for a create) in one transaction. */
   private async save(entity: E, before: object | null): Promise<E> {
     try {
-      return await transaction(this.kind.repo.manager.dataSource, async (em) => {
+      const written = await transaction(this.kind.repo.manager.dataSource, async (em) => {
         const saved = await em.getRepository(this.kind.repo.target).save(entity);
         await recordAudit(em, {
           action: before ? 'update' : 'create',
@@ -142,6 +145,8 @@ export class ReferenceCrud<E extends CrudEntity, Dto> implements CrudOperations 
         });
         return saved;
       });
+      this.kind.written?.();
+      return written;
     } catch (err) {
       if (isUniqueViolation(err)) this.duplicate(this.kind.uniqueName === false ? String(entity.id ?? '') : (entity.name ?? ''));
       throw err;

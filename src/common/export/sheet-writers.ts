@@ -11,6 +11,15 @@ export interface ExportColumn {
   header?: string;
   /** How an XLSX cell types it; an amount is decimal text (a number with its own decimals). */
   kind: 'date' | 'date-time' | 'amount' | 'other';
+  /** A value inside an object property (custom_fields.badge): the property and the name; a list's values joined by ";". */
+  within?: { property: string; name: string };
+}
+
+/** A row's value of a column. */
+function cellOf(item: Record<string, unknown>, c: ExportColumn): unknown {
+  if (!c.within) return item[c.field];
+  const value = (item[c.within.property] as Record<string, unknown> | null | undefined)?.[c.within.name];
+  return Array.isArray(value) ? value.join(';') : value;
 }
 
 /** Writes an export's rows to `out`, in order: the header once, rows page by page, then end. */
@@ -41,7 +50,7 @@ function write(out: Writable, chunk: string): Promise<void> {
 export async function csvWriter(out: PassThrough, columns: readonly ExportColumn[]): Promise<SheetWriter> {
   await write(out, csvLine(columns.map((c) => c.header ?? c.field)));
   return {
-    rows: (items) => write(out, items.map((item) => csvLine(columns.map((c) => item[c.field]))).join('')),
+    rows: (items) => write(out, items.map((item) => csvLine(columns.map((c) => cellOf(item, c)))).join('')),
     end: async () => {
       out.end();
     },
@@ -92,9 +101,10 @@ export async function xlsxWriter(out: PassThrough, columns: readonly ExportColum
   return {
     rows: async (items) => {
       for (const item of items) {
-        const row = sheet.addRow(columns.map((c) => cellValue(item[c.field], c.kind)));
+        const values = columns.map((c) => cellOf(item, c));
+        const row = sheet.addRow(columns.map((c, i) => cellValue(values[i], c.kind)));
         columns.forEach((c, i) => {
-          if (c.kind === 'amount' && item[c.field] !== null) row.getCell(i + 1).numFmt = amountFormat(item[c.field]);
+          if (c.kind === 'amount' && values[i] !== null) row.getCell(i + 1).numFmt = amountFormat(values[i]);
         });
         row.commit();
       }

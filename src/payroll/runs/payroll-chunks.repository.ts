@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
-import { SET_REPLACEMENT, transaction } from '../../common/database/transaction';
+import { RETRY_DEADLOCKS, SET_REPLACEMENT, transaction } from '../../common/database/transaction';
 import { Payroll, PayrollChunk, PayrollError, PayrollRunInput, UsedTableVersion } from '../entities/payroll-run.entities';
 
 /** Chunk rows per INSERT: each holds up to PAYROLL_CHUNK_SIZE employee ids as JSON. */
@@ -128,7 +128,9 @@ export class PayrollChunksRepository {
    * Raises the payroll's `progress` to `percent` (never lowers it: chunks finish in any order). On
    * MariaDB only when no chunk's transaction holds the payroll's row (SKIP LOCKED): waiting for it
    * would queue every other chunk's shared lock behind this write, one chunk at a time; a later
-   * chunk, or the last step, writes it then.
+   * chunk, or the last step, writes it then. The UPDATE finds the row by its key alone: with
+   * `status = ?` in its WHERE, MariaDB went through the (status, id) index and waited there for a
+   * last step's move (which takes that index first and the row after): a deadlock (2026-12-06).
    */
   @RecordSql({ payrollId: 1, claim: 'c', revision: 2 }, 50)
   async showProgress(
@@ -138,16 +140,20 @@ export class PayrollChunksRepository {
     state: 'Processing' | 'Completing' = 'Processing',
   ): Promise<void> {
     const mysql = this.ds.options.type === 'mysql';
-    await transaction(this.ds, async (em) => {
-      if (mysql) {
-        const free = await em.query<unknown[]>('SELECT id FROM payrolls WHERE id = ? FOR UPDATE SKIP LOCKED', [run.payrollId]);
-        if (!free.length) return;
-      }
-      await em.query(
-        'UPDATE payrolls SET progress = CASE WHEN progress < ? THEN ? ELSE progress END WHERE id = ? AND status = ? AND claim = ?',
-        [percent, percent, run.payrollId, state, run.claim],
-      );
-    });
+    await transaction(
+      this.ds,
+      async (em) => {
+        if (mysql) {
+          const free = await em.query<unknown[]>('SELECT id FROM payrolls WHERE id = ? FOR UPDATE SKIP LOCKED', [run.payrollId]);
+          if (!free.length) return;
+        }
+        await em.query(
+          'UPDATE payrolls SET progress = CASE WHEN progress < ? AND status = ? AND claim = ? THEN ? ELSE progress END WHERE id = ?',
+          [percent, state, run.claim, percent, run.payrollId],
+        );
+      },
+      RETRY_DEADLOCKS,
+    );
   }
 
   /** How far the run is: chunks done of all, employees and errors. */
