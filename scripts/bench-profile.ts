@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Profile, report } from './cpu-profile';
 import { assertPortFree, benchToken, numberArg, PRODUCTION_NODE_FLAGS, textArg, waitFor } from './bench-tools';
 
 const PORT = 3993;
@@ -21,56 +22,10 @@ const INSPECTOR_PORT = 9339;
 const DURATION = numberArg('duration', 6);
 const TOP = numberArg('top', 40);
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /** user + system CPU ticks of a process (1/100 s). */
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Where a frame's code lives: a package of node_modules, one of our modules, Node's own, or native. */
-function placeOf(url: string, name: string): string {
-  const path = url.replace(/^file:\/\//, '');
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  if (inModules) return inModules[1];
-  const ours = /\/dist\/(src\/[^/]+(?:\/[^/]+)?)/.exec(path);
-  if (ours) return ours[1].replace(/\.js$/, '');
-  if (path.startsWith('node:')) return path.split('/')[0];
-  return name || '(native)';
-}
-
-function report(profile: Profile): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const byPlace = new Map<string, number>();
-  const byFunction = new Map<string, number>();
-  let busy = 0;
-  for (const [id, micros] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    if (functionName === '(idle)') continue;
-    busy += micros;
-    const place = placeOf(url, functionName);
-    byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
-    const fn = `${functionName || '(anonymous)'} ${url ? `${place}:${lineNumber + 1}` : '(native)'}`;
-    byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros);
-  }
-  const print = (title: string, rows: Map<string, number>) => {
-    console.log(`\n${title}`);
-    for (const [name, micros] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, TOP))
-      console.log(`${((100 * micros) / busy).toFixed(1).padStart(6)} %  ${name}`);
-  };
-  print('self time by place (share of busy time)', byPlace);
-  print('self time by function', byFunction);
 }
 
 async function inspectorCall(ws: WebSocket, pending: Map<number, (r: unknown) => void>, id: number, method: string, params = {}) {
@@ -144,7 +99,7 @@ async function main(): Promise<void> {
       `${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, non-2xx ${run.non2xx}, ` +
         `CPU ${((cpu * 10_000) / run.requests.total).toFixed(1)} µs per request (profiler on)`,
     );
-    report(profile);
+    report(profile, TOP);
   } finally {
     service.kill('SIGTERM');
   }

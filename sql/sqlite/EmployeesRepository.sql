@@ -32,8 +32,8 @@ SELECT "s"."department_id" AS "department", COUNT(*) AS "count"
   GROUP BY "s"."department_id";
 
 -- EmployeesRepository.insertMany
-INSERT INTO "employees"("id", "employee_id", "first_name", "middle_name", "last_name", "gender", "marital_status", "birthday", "joined_date", "confirmation_date", "termination_date", "nationality_id", "ssn_num", "nic_num", "other_id", "driving_license", "address1", "address2", "city", "country", "province", "postal_code", "home_phone", "mobile_phone", "work_phone", "work_email", "private_email", "employment_status_id", "job_title_id", "pay_grade_id", "department_id", "supervisor_id", "approver1_id", "approver2_id", "approver3_id", "calendar_id", "status", "created_at", "updated_at")
-  VALUES (NULL, ?, ?, NULL, ?, NULL, NULL, NULL, ?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ?, datetime('now'), datetime('now'));
+INSERT INTO "employees" ("employee_id", "first_name", "last_name", "joined_date", "status", "created_at", "updated_at")
+  VALUES (?, ?, ?, ?, ?, ?, ?);
 SELECT "Employee"."id" AS "Employee_id", "Employee"."employee_id" AS "Employee_employee_id"
   FROM "employees" "Employee"
   WHERE (("Employee"."employee_id" IN (?)));

@@ -46,4 +46,17 @@ describe('insertRows', () => {
     }
     await expect(insertRows(ds.manager, Thing, [])).resolves.toBeUndefined();
   });
+
+  it('a column some rows leave undefined takes its literal default there, as the builder writes it (employees.status in an import)', async () => {
+    await ds.getRepository(Thing).clear();
+    await insertRows(ds.manager, Thing, [
+      { name: 'given', kind: 'special', flag: true },
+      { name: 'left', note: 'n' },
+    ]);
+    const stored = await ds.getRepository(Thing).find({ order: { id: 'ASC' } });
+    expect(stored.map((t) => [t.name, t.kind, t.flag, t.note])).toEqual([
+      ['given', 'special', true, null],
+      ['left', 'plain', false, 'n'],
+    ]);
+  });
 });

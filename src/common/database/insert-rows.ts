@@ -10,7 +10,8 @@ const MAX_PARAMETERS = 30_000;
  * longer than the database took to write them (an import of 10 000 employees spent 0.35 s in it
  * for their history's segments). A generated id is left to the database; a creation or update
  * instant left undefined is now (as the builder writes it); another column undefined in every row
- * takes its default, one undefined in some rows only is NULL there.
+ * takes its default, one undefined in some rows only is its literal default there (a string, number
+ * or boolean), otherwise NULL.
  */
 export async function insertRows<T extends ObjectLiteral>(
   em: EntityManager,
@@ -26,7 +27,9 @@ export async function insertRows<T extends ObjectLiteral>(
   const columns = meta.columns.filter(
     (c) => c.isInsert && !c.isGenerated && (stamped(c) || rows.some((r) => c.getEntityValue(r) !== undefined)),
   );
-  const fallback = columns.map((c) => (stamped(c) ? now : undefined));
+  // A literal default stands where a row leaves its column undefined, as the builder writes it.
+  const literal = (d: unknown) => (['string', 'number', 'boolean'].includes(typeof d) ? d : undefined);
+  const fallback = columns.map((c) => (stamped(c) ? now : literal(c.default)));
   const head =
     `INSERT INTO ${driver.escape(meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) ` + 'VALUES ';
   const tuple = `(${columns.map(() => '?').join(', ')})`;

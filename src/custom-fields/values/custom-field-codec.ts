@@ -44,20 +44,26 @@ export const SORTABLE_TYPES: readonly CustomFieldType[] = [
 
 export type Encoded = { value: CustomValue; rows: StoredValue[] } | { problem: string };
 
-const codePoints = (s: string, n: number) => Array.from(s).slice(0, n).join('');
+/** The first `n` code points of `s` (a string of at most `n` UTF-16 units has at most `n` code points: itself). */
+const codePoints = (s: string, n: number) => (s.length <= n ? s : Array.from(s).slice(0, n).join(''));
+/** Whether `s` has more than `n` code points (never when it has at most `n` UTF-16 units). */
+const longer = (s: string, n: number) => s.length > n && Array.from(s).length > n;
 
 function row(
   field: CustomField,
   text: string,
   opts: { key?: string | null; number?: number | null; item?: string; fold?: boolean },
 ): StoredValue {
-  const canonical = opts.fold ? text.normalize('NFC').toLowerCase() : text;
   return {
     item: opts.item ?? '',
     text,
     key: opts.key === undefined ? codePoints(text, KEY_LENGTH) : opts.key,
     number: opts.number ?? null,
-    unique: field.unique ? createHash('sha256').update(canonical).digest('hex') : null,
+    unique: field.unique
+      ? createHash('sha256')
+          .update(opts.fold ? text.normalize('NFC').toLowerCase() : text)
+          .digest('hex')
+      : null,
   };
 }
 
@@ -86,7 +92,7 @@ export function encode(field: CustomField, raw: unknown): Encoded {
     case 'email':
     case 'url': {
       if (typeof raw !== 'string') return { problem: 'must be a string' };
-      if (Array.from(raw).length > limit!) return { problem: `must be at most ${limit} characters` };
+      if (longer(raw, limit!)) return { problem: `must be at most ${limit} characters` };
       if (field.type === 'email' && !EMAIL.test(raw)) return { problem: 'must be an e-mail address' };
       if (field.type === 'url' && !isWebAddress(raw)) return { problem: 'must be an http or https URL' };
       return { value: raw, rows: [row(field, raw, { key: field.type === 'long_text' ? null : undefined, fold: true })] };

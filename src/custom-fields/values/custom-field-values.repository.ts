@@ -30,6 +30,23 @@ const ONE_EMPLOYEE = 'SELECT field_id, employee_id, item, value_text FROM custom
 const DELETE_CHUNK = 100;
 
 /** The custom fields' values (issue 66): a row per employee and field, a multiselect's per option. */
+/**
+ * Rows in the order of the values' filter indexes (field, key, number, employee): an import's batch
+ * inserted so walks each index once from left to right instead of jumping about it: its 200 000
+ * values beside 3.1 million wrote in 0.95-0.98 s instead of 1.14-1.24 (docs/api/custom-fields.md).
+ * Keys compare as SQLite's BINARY collation and MariaDB's binary order of ASCII do; either way the
+ * order changes only the speed.
+ */
+export function inIndexOrder(
+  a: StoredValue & { fieldId: number; employeeId: number },
+  b: StoredValue & { fieldId: number; employeeId: number },
+): number {
+  if (a.fieldId !== b.fieldId) return a.fieldId - b.fieldId;
+  if (a.key !== b.key) return a.key === null ? -1 : b.key === null ? 1 : a.key < b.key ? -1 : 1;
+  if (a.number !== b.number) return a.number === null ? -1 : b.number === null ? 1 : a.number - b.number;
+  return a.employeeId - b.employeeId;
+}
+
 @Injectable()
 export class CustomFieldValuesRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -109,10 +126,10 @@ export class CustomFieldValuesRepository {
       });
       await em.createQueryBuilder().delete().from(CustomFieldValue).where(tests.join(' OR '), params).execute();
     }
-    await this.insert(
-      em,
-      writes.flatMap((w) => w.fields.flatMap((f) => f.rows.map((r) => ({ fieldId: f.fieldId, employeeId: w.employeeId, ...r })))),
+    const rows = writes.flatMap((w) =>
+      w.fields.flatMap((f) => f.rows.map((r) => ({ fieldId: f.fieldId, employeeId: w.employeeId, ...r }))),
     );
+    await this.insert(em, rows.sort(inIndexOrder));
   }
 
   /** Replaces an employee's values of these fields (replaceMany of one; `created`: a new employee). */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThanOrEqual, MoreThan, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuthUser } from '../../common/auth/auth-user';
 import { RecordSql, RecordSqlAs, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { insertRows } from '../../common/database/insert-rows';
 import {
   Condition,
   findKeyedRowsPage,
@@ -307,7 +308,7 @@ export class EmployeesRepository {
     const ids = new Map<string, number>();
     for (let i = 0; i < rows.length; i += 200) {
       const chunk = rows.slice(i, i + 200);
-      await em.createQueryBuilder().insert().into(Employee).values(chunk).updateEntity(false).execute();
+      await insertRows(em, Employee, chunk);
       const saved = await em
         .getRepository(Employee)
         .find({ select: { id: true, employeeId: true }, where: { employeeId: In(chunk.map((r) => r.employeeId!)) } });
