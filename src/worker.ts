@@ -27,31 +27,19 @@ async function main(): Promise<void> {
   await checkDatabase(config.database);
   const logger = createRootLogger(config.logLevel);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new PinoNestLogger(logger) });
-  await app.init();
-  logger.info({ queues: QUEUE_NAMES, prefix: config.queuePrefix }, 'worker consuming jobs');
-  const dashboard =
-    config.queueDashboardPort === null
-      ? null
-      : await startQueueDashboard(
-          QUEUE_NAMES.map((name) => app.get<Queue>(getQueueToken(name))),
-          config.queueDashboardPort,
-        );
-  if (dashboard) logger.info({ url: `http://127.0.0.1:${dashboard.port}${QUEUE_DASHBOARD_PATH}` }, 'queue dashboard');
-  const metrics = await startMetricsListener(app.get(Metrics), config.metrics);
-  if (metrics)
-    logger[metrics.movedFromDefault ? 'warn' : 'info'](
-      { url: `http://${config.metrics.workerHost}:${metrics.port}/metrics` },
-      metrics.movedFromDefault
-        ? `worker metrics: port ${config.metrics.workerPort} is taken (another worker?), set WORKER_METRICS_PORT per worker`
-        : 'worker metrics',
-    );
-
+  let dashboard: Awaited<ReturnType<typeof startQueueDashboard>> | null = null;
+  let metrics: Awaited<ReturnType<typeof startMetricsListener>> = null;
   // SIGTERM/SIGINT: stop taking jobs, let the running ones finish (Bull's close waits for them),
-  // then exit 0. A second signal exits at once.
+  // then exit 0. A second signal exits at once. The handlers are in place before the queues are
+  // consumed: a signal during the start-up steps below waits for them, then stops as any other
+  // (it killed the process outright when it came between "worker consuming jobs" and the
+  // listeners' start, exit code null, a job in hand left to the stalled-job check).
+  let started: Promise<void> = Promise.resolve();
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'worker stopping: finishing running jobs');
     process.once(signal, () => process.exit(1));
     void (async () => {
+      await started.catch(() => undefined);
       await dashboard?.close();
       await metrics?.close();
       await app.close();
@@ -65,6 +53,28 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+
+  started = (async () => {
+    await app.init();
+    logger.info({ queues: QUEUE_NAMES, prefix: config.queuePrefix }, 'worker consuming jobs');
+    dashboard =
+      config.queueDashboardPort === null
+        ? null
+        : await startQueueDashboard(
+            QUEUE_NAMES.map((name) => app.get<Queue>(getQueueToken(name))),
+            config.queueDashboardPort,
+          );
+    if (dashboard) logger.info({ url: `http://127.0.0.1:${dashboard.port}${QUEUE_DASHBOARD_PATH}` }, 'queue dashboard');
+    metrics = await startMetricsListener(app.get(Metrics), config.metrics);
+    if (metrics)
+      logger[metrics.movedFromDefault ? 'warn' : 'info'](
+        { url: `http://${config.metrics.workerHost}:${metrics.port}/metrics` },
+        metrics.movedFromDefault
+          ? `worker metrics: port ${config.metrics.workerPort} is taken (another worker?), set WORKER_METRICS_PORT per worker`
+          : 'worker metrics',
+      );
+  })();
+  await started;
 }
 
 main().catch((err: unknown) => {

@@ -92,6 +92,18 @@ describeIf(INTEGRATION, NEEDS_SERVERS)('imports with worker processes killed mid
     ]);
   const rowsDone = async (id: number) => count('SELECT rows_done AS n FROM imports WHERE id = ?', [id]);
 
+  // The CI run at bdc6c0a: "worker consuming jobs" was logged before the signal handlers were in
+  // place (the metrics listener started in between); a SIGTERM then killed the worker outright.
+  it('a SIGTERM the moment the worker consumes jobs: it stops cleanly, exit 0', async () => {
+    const w = new WorkerProcess(workerEnv);
+    workers.push(w);
+    w.onLine((line) => {
+      if (line.includes('worker consuming jobs')) w.proc.kill('SIGTERM');
+    });
+    expect(await w.exit()).toBe(0);
+    expect(w.messages()).toContain('worker stopped');
+  }, 60_000);
+
   it('all-or-nothing: the killed attempt leaves nothing; the next worker imports the file once', async () => {
     const first = await start();
     const id = await upload('KA', 'all-or-nothing');
