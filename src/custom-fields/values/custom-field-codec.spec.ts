@@ -1,6 +1,6 @@
 import { CustomField } from '../entities/custom-field.entity';
-import { encode, StoredValue } from './custom-field-codec';
-import { inIndexOrder } from './custom-field-values.repository';
+import { encode } from './custom-field-codec';
+import { inIndexOrder, ValueInsert } from './custom-field-values.repository';
 
 const field = (type: CustomField['type'], unique = false) => Object.assign(new CustomField(), { id: 1, key: 'f', type, unique });
 const rowsOf = (e: ReturnType<typeof encode>) => ('rows' in e ? e.rows : []);
@@ -32,10 +32,7 @@ describe('custom field values: bounds in code points, keys, unique digests, the 
 
   it('inIndexOrder: by field, then key (none first), then number (none first), then employee', () => {
     const r = (fieldId: number, employeeId: number, key: string | null, number: number | null) =>
-      ({ fieldId, employeeId, key, number, item: '', text: '', unique: null }) as StoredValue & {
-        fieldId: number;
-        employeeId: number;
-      };
+      ({ fieldId, employeeId, key, number, item: '', text: '', unique: null }) as ValueInsert;
     const rows = [
       r(2, 1, 'b', null),
       r(1, 9, null, 5),

@@ -29,7 +29,9 @@ const ONE_EMPLOYEE = 'SELECT field_id, employee_id, item, value_text FROM custom
 /** How many employees' values one DELETE clears. */
 const DELETE_CHUNK = 100;
 
-/** The custom fields' values (issue 66): a row per employee and field, a multiselect's per option. */
+/** A value's row as written: its field and employee with what the codec made of it. */
+export type ValueInsert = StoredValue & { fieldId: number; employeeId: number };
+
 /**
  * Rows in the order of the values' filter indexes (field, key, number, employee): an import's batch
  * inserted so walks each index once from left to right instead of jumping about it: its 200 000
@@ -37,16 +39,14 @@ const DELETE_CHUNK = 100;
  * Keys compare as SQLite's BINARY collation and MariaDB's binary order of ASCII do; either way the
  * order changes only the speed.
  */
-export function inIndexOrder(
-  a: StoredValue & { fieldId: number; employeeId: number },
-  b: StoredValue & { fieldId: number; employeeId: number },
-): number {
+export function inIndexOrder(a: ValueInsert, b: ValueInsert): number {
   if (a.fieldId !== b.fieldId) return a.fieldId - b.fieldId;
   if (a.key !== b.key) return a.key === null ? -1 : b.key === null ? 1 : a.key < b.key ? -1 : 1;
   if (a.number !== b.number) return a.number === null ? -1 : b.number === null ? 1 : a.number - b.number;
   return a.employeeId - b.employeeId;
 }
 
+/** The custom fields' values (issue 66): a row per employee and field, a multiselect's per option. */
 @Injectable()
 export class CustomFieldValuesRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -143,7 +143,7 @@ export class CustomFieldValuesRepository {
   }
 
   /** Inserts rows in multi-row INSERTs (insertRows: TypeORM's builder took 1.6 s of CPU composing a 10 000-row import's 200 000 values). */
-  insert(em: EntityManager, rows: ReadonlyArray<StoredValue & { fieldId: number; employeeId: number }>): Promise<void> {
+  insert(em: EntityManager, rows: ReadonlyArray<ValueInsert>): Promise<void> {
     return insertRows(em, CustomFieldValue, rows);
   }
 
