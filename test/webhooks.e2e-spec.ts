@@ -196,6 +196,48 @@ describe('webhooks', () => {
     await ok('DELETE', `/webhooks/${hook.id}`, admin);
   });
 
+  // The clean-clone CI of 2026-12-06 on MariaDB: a rotation answered 409 (a deadlock victim). A failed
+  // delivery inserted its attempt (the foreign key's shared lock on the subscription's row) and then
+  // marked the subscription failing (an exclusive lock): a rotation's UPDATE waiting between the two
+  // closed the cycle, as did two failed deliveries to one subscription. The row is now locked first.
+  it('secrets rotated while deliveries to the subscription fail: every rotation and every attempt recorded, no deadlock', async () => {
+    const r = await receiver([503]);
+    const hook = await ok('POST', '/webhooks', admin, { url: r.url, events: ['employee.created'] });
+    const ds = t.app.get(DataSource);
+    const events = (
+      await ds.query<Array<{ event_id: string }>>(`SELECT event_id FROM outbox_events ORDER BY id DESC LIMIT 24`)
+    ).map((e) => e.event_id);
+    const processor = t.app.get(WebhookDeliveryProcessor);
+    const failures: string[] = [];
+    try {
+      for (let round = 0; round < 6; round++) {
+        // Each round starts with a subscription not yet failing, so that every attempt marks it.
+        await ok('PUT', `/webhooks/${hook.id}`, admin, { active: true });
+        const attempts = [0, 1, 2, 3].map((k) =>
+          processor
+            .deliver({ eventId: events[(round * 4 + k) % events.length], webhookId: hook.id }, { attempt: 1 } as never)
+            .then(
+              () => failures.push('delivered to a receiver answering 503'),
+              (err: Error) => {
+                if (err.message !== `webhook ${hook.id}: answered 503`) failures.push(err.message);
+              },
+            ),
+        );
+        const rotations = [0, 1].map(async () => {
+          const res = await call('POST', `/webhooks/${hook.id}/rotate-secret`, admin);
+          if (res.statusCode !== 200) failures.push(`rotation: ${res.statusCode} ${res.body}`);
+        });
+        await Promise.all([...attempts, ...rotations]);
+      }
+      expect(failures).toEqual([]);
+      const deliveries = (await ok('GET', `/webhooks/${hook.id}/deliveries?limit=100`, admin)) as unknown[];
+      expect(deliveries).toHaveLength(24);
+    } finally {
+      await r.close();
+      await ok('DELETE', `/webhooks/${hook.id}`, admin);
+    }
+  });
+
   it('POST /webhooks/{id}/test sends a signed ping and answers with the attempt', async () => {
     const r = await receiver([204]);
     try {

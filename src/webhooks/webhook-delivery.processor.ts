@@ -106,7 +106,22 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber 
     const disable = result.error !== null && now.getTime() - since.getTime() >= this.config.webhooks.disableAfterSec * 1000;
     const reason = `deliveries failed since ${since.toISOString()}; last: ${result.error}`.slice(0, 500);
     // The attempt and what it means for the subscription (its failures' start, or its disabling), together.
+    // The subscription's row is written before the attempt is inserted: the insert's foreign key takes a
+    // shared lock on that row, and a shared lock raised to an exclusive one deadlocked on MariaDB with
+    // any other writer of the row waiting in between (a secret's rotation, another attempt's update).
     const disabled = await transaction(this.dataSource, async (em) => {
+      let off = false;
+      if (result.error === null) {
+        if (hook.failingSince) await em.update(Webhook, { id: webhookId }, { failingSince: null });
+      } else {
+        if (!hook.failingSince) await em.update(Webhook, { id: webhookId, failingSince: IsNull() }, { failingSince: now });
+        if (disable) {
+          off =
+            (await em.update(Webhook, { id: webhookId, active: true }, { active: false, disabledReason: reason })).affected === 1;
+          // Disabled here and now (once, whichever attempt got here first): the Admins' task is its reaction.
+          if (off) await recordEvent(em, 'webhook.disabled', { webhook: webhookId, url: hook.url, reason });
+        }
+      }
       await em.insert(WebhookDelivery, {
         webhookId,
         eventId,
@@ -118,16 +133,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit, OutboxSubscriber 
         delivered: result.error === null,
         at: now,
       });
-      if (result.error === null) {
-        if (hook.failingSince) await em.update(Webhook, { id: webhookId }, { failingSince: null });
-        return false;
-      }
-      if (!hook.failingSince) await em.update(Webhook, { id: webhookId, failingSince: IsNull() }, { failingSince: now });
-      if (!disable) return false;
-      const off = await em.update(Webhook, { id: webhookId, active: true }, { active: false, disabledReason: reason });
-      // Disabled here and now (once, whichever attempt got here first): the Admins' task is its reaction.
-      if (off.affected === 1) await recordEvent(em, 'webhook.disabled', { webhook: webhookId, url: hook.url, reason });
-      return off.affected === 1;
+      return off;
     });
     if (result.error === null) return;
     if (disable) {
