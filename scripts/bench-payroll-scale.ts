@@ -9,8 +9,9 @@
  * `npm run worker` starts them (`node --max-old-space-size=256 dist/src/worker.js`, PAYROLL_CHUNK_SIZE
  * from --chunk), processes a new payroll of those employees through HTTP and polls until it ends.
  * Prints the seconds, the time per 100 000 employees, each worker's peak RSS (sampled from /proc
- * every 100 ms), the ratio of each run to the one-worker run, and whether every run's cells are the
- * same (count and sum). Targets: 100 000 × 30 with one worker ≤ 60 s, with two ≤ 0.65× one; at
+ * every 100 ms), the CPU seconds of the workers and the database, the database's statements and
+ * bytes during the run (its global counters), the ratio of each run to the one-worker run, and
+ * whether every run's cells are the same (count and sum). Targets: 100 000 × 30 with one worker ≤ 60 s, with two ≤ 0.65× one; at
  * 1 000 000 each worker ≤ 400 MiB.
  */
 import 'reflect-metadata';
@@ -25,6 +26,25 @@ const option = (name: string, fallback: string) => (args.includes(name) ? args[a
 const COUNT = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith('--')) ?? 100_000);
 const WORKERS = option('--workers', '1,2').split(',').map(Number);
 const CHUNK = option('--chunk', '2000');
+
+/** MariaDB's counters of statements and bytes, for what a run asked of the database. */
+const COUNTERS = ['Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Bytes_received', 'Bytes_sent', 'Innodb_data_written'];
+
+async function serverStatus(ds: DataSource): Promise<Map<string, number>> {
+  const rows = await ds.query<Array<{ Variable_name: string; Value: string }>>(
+    `SHOW GLOBAL STATUS WHERE Variable_name IN (${COUNTERS.map(() => '?').join(', ')})`,
+    COUNTERS,
+  );
+  return new Map(rows.map((r) => [r.Variable_name, Number(r.Value)]));
+}
+
+function statusDelta(before: Map<string, number>, after: Map<string, number>): string {
+  const size = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`);
+  return COUNTERS.map((name) => {
+    const d = (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    return `${name.replace(/^Innodb_|^Com_/, '')} ${/Bytes|data_written/.test(name) ? size(d) : d.toLocaleString('en-US')}`;
+  }).join(', ');
+}
 
 async function main(): Promise<void> {
   const prefix = `bench-scale-${Date.now()}`;
@@ -62,6 +82,7 @@ async function main(): Promise<void> {
             data: { id: number };
           }>().data.id;
           const db = databasePid();
+          const status = await serverStatus(ds);
           const before = { workers: workers.map((w) => cpuSeconds(w.proc.pid)), db: cpuSeconds(db), api: process.cpuUsage() };
           const start = process.hrtime.bigint();
           const res = await call('POST', `/payroll_config/payrolls/${payroll}/process`);
@@ -88,6 +109,9 @@ async function main(): Promise<void> {
           console.log(
             `  CPU seconds: workers ${workerCpu.map((c) => c.toFixed(1)).join(' + ')}, database ${db ? dbCpu.toFixed(1) : 'not on this machine'}, ` +
               `this process (the API) ${((api.user + api.system) / 1e6).toFixed(1)}`,
+          );
+          console.log(
+            `  the database's work (its global counters, whatever else it served meanwhile): ${statusDelta(status, await serverStatus(ds))}`,
           );
         } finally {
           await Promise.all(workers.map((w) => w.stop()));
