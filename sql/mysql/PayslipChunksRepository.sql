@@ -2,6 +2,11 @@
 INSERT INTO `payslip_chunks`(`payroll_id`, `claim`, `chunk`, `employees`, `size`, `status`, `failures`)
   VALUES (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?);
 
+-- PayslipChunksRepository.dropClaim
+DELETE
+  FROM `payslip_chunks`
+  WHERE (`payroll_id` = ? AND `claim` = ?);
+
 -- PayslipChunksRepository.dropOthers
 DELETE
   FROM `payslip_chunks`

@@ -2,6 +2,11 @@
 INSERT INTO "payslip_chunks"("payroll_id", "claim", "chunk", "employees", "size", "status", "failures")
   VALUES (1, ?, 0, ?, 2, ?, ?), (1, ?, 1, ?, 1, ?, ?);
 
+-- PayslipChunksRepository.dropClaim
+DELETE
+  FROM "payslip_chunks"
+  WHERE ("payroll_id" = 1 AND "claim" = ?);
+
 -- PayslipChunksRepository.dropOthers
 DELETE
   FROM "payslip_chunks"

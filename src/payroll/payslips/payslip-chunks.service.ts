@@ -230,7 +230,7 @@ export class PayslipChunksService implements OnModuleInit {
         failures.map((f) => ({ ...f, column: null })),
       );
       await this.backToProcessed(run, `${failures.length} payslips could not be rendered: see /errors`);
-      return void (await this.chunks.dropOthers(run.payrollId, null));
+      return void (await this.chunks.dropClaim(null, run.payrollId, run.claim));
     }
     try {
       await transaction(this.dataSource, async (em) => {
@@ -242,13 +242,15 @@ export class PayslipChunksService implements OnModuleInit {
           completedAt: new Date(),
         });
         if (moved) await recordEvent(em, 'payroll.completed', { id: run.payrollId, status: 'Completed', employees, errors: 0 });
+        // With the move: once Completed shows, none of the generation's chunks is left.
+        await this.chunks.dropClaim(em, run.payrollId, run.claim);
       });
     } catch (err) {
       if (!(err instanceof SettlementRefused)) throw err;
       await this.removePayslips(run.payrollId, []);
       await this.backToProcessed(run, err.message);
+      await this.chunks.dropClaim(null, run.payrollId, run.claim);
     }
-    await this.chunks.dropOthers(run.payrollId, null);
   }
 
   /** Back to Processed without payslips, with `error`, for the run's claim only. */
@@ -260,7 +262,7 @@ export class PayslipChunksService implements OnModuleInit {
     if (!payroll || !isCurrentClaim(run, payroll, 'Completing')) return;
     await this.removePayslips(run.payrollId, null).catch(() => undefined);
     await this.backToProcessed(run, error);
-    await this.chunks.dropOthers(run.payrollId, null);
+    await this.chunks.dropClaim(null, run.payrollId, run.claim);
   }
 
   /**

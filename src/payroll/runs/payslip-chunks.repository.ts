@@ -111,9 +111,18 @@ export class PayslipChunksRepository {
     return { employees: rows.reduce((n, r) => n + r.size, 0), failures: rows.flatMap((r) => r.failures) };
   }
 
-  /** The payroll's chunks of other claims than `claim` (all of them without one): earlier generations'. */
+  /** The payroll's chunks of other claims than `claim`: earlier generations'. */
   @RecordSql(1, 'c')
-  async dropOthers(payrollId: number, claim: string | null): Promise<void> {
-    await this.ds.getRepository(PayslipChunk).delete(claim === null ? { payrollId } : { payrollId, claim: Not(claim) });
+  async dropOthers(payrollId: number, claim: string): Promise<void> {
+    await this.ds.getRepository(PayslipChunk).delete({ payrollId, claim: Not(claim) });
+  }
+
+  /**
+   * The chunks of the claim's generation, once it has ended (`em`: in the transaction that ends it).
+   * Only its own: a generation started since has chunks of its own claim, which are not its to drop.
+   */
+  @RecordSql(SAMPLE_MANAGER, 1, 'c')
+  async dropClaim(em: EntityManager | null, payrollId: number, claim: string): Promise<void> {
+    await (em ?? this.ds.manager).getRepository(PayslipChunk).delete({ payrollId, claim });
   }
 }
