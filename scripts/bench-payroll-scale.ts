@@ -11,8 +11,8 @@
  * Prints the seconds, the time per 100 000 employees, each worker's peak RSS (sampled from /proc
  * every 100 ms), the CPU seconds of the workers and the database, the database's statements and
  * bytes during the run (its global counters), the ratio of each run to the one-worker run, and
- * whether every run's cells are the same (count and sum). Targets: 100 000 × 30 with one worker ≤ 60 s, with two ≤ 0.65× one; at
- * 1 000 000 each worker ≤ 400 MiB.
+ * whether every run's cells are the same (count and sum). Targets: 100 000 × 30 with one worker
+ * ≤ 60 s, with two ≤ 0.65× one; at 1 000 000 each worker ≤ 400 MiB.
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';

@@ -199,7 +199,7 @@ describe('webhooks', () => {
   // The clean-clone CI of 2026-12-06 on MariaDB: a rotation answered 409 (a deadlock victim). A failed
   // delivery inserted its attempt (the foreign key's shared lock on the subscription's row) and then
   // marked the subscription failing (an exclusive lock): a rotation's UPDATE waiting between the two
-  // closed the cycle, as did two failed deliveries to one subscription. The row is now locked first.
+  // closed the cycle, as did two failed deliveries to one subscription. The row is now written first.
   it('secrets rotated while deliveries to the subscription fail: every rotation and every attempt recorded, no deadlock', async () => {
     const r = await receiver([503]);
     const hook = await ok('POST', '/webhooks', admin, { url: r.url, events: ['employee.created'] });

@@ -229,8 +229,7 @@ export class PayslipChunksService implements OnModuleInit {
         run.payrollId,
         failures.map((f) => ({ ...f, column: null })),
       );
-      await this.backToProcessed(run, `${failures.length} payslips could not be rendered: see /errors`);
-      return void (await this.chunks.dropClaim(null, run.payrollId, run.claim));
+      return void (await this.backToProcessed(run, `${failures.length} payslips could not be rendered: see /errors`));
     }
     try {
       await transaction(this.dataSource, async (em) => {
@@ -249,7 +248,6 @@ export class PayslipChunksService implements OnModuleInit {
       if (!(err instanceof SettlementRefused)) throw err;
       await this.removePayslips(run.payrollId, []);
       await this.backToProcessed(run, err.message);
-      await this.chunks.dropClaim(null, run.payrollId, run.claim);
     }
   }
 
@@ -262,7 +260,6 @@ export class PayslipChunksService implements OnModuleInit {
     if (!payroll || !isCurrentClaim(run, payroll, 'Completing')) return;
     await this.removePayslips(run.payrollId, null).catch(() => undefined);
     await this.backToProcessed(run, error);
-    await this.chunks.dropClaim(null, run.payrollId, run.claim);
   }
 
   /**
@@ -285,10 +282,14 @@ export class PayslipChunksService implements OnModuleInit {
     await this.pdfs.removeFilesSoon();
   }
 
+  /** The generation ended without payslips: the payroll back to Processed with `error`, the claim's chunks gone with the move. */
   private async backToProcessed(run: PayslipsJobData, error: string): Promise<void> {
-    await PAYROLL_STATES.move(this.payrolls.manager, Payroll, { id: run.payrollId, claim: run.claim }, 'payslips-failed', {
-      progress: 100,
-      error: error.slice(0, 1000),
+    await transaction(this.dataSource, async (em) => {
+      await PAYROLL_STATES.move(em, Payroll, { id: run.payrollId, claim: run.claim }, 'payslips-failed', {
+        progress: 100,
+        error: error.slice(0, 1000),
+      });
+      await this.chunks.dropClaim(em, run.payrollId, run.claim);
     });
   }
 }
