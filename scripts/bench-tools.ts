@@ -7,6 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { scripts } from '../package.json';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory';
 import { transaction } from '../src/common/database/transaction';
@@ -22,7 +23,9 @@ export const BENCH_PASSWORD = 'bench-Secret-1';
 /**
  * The application a benchmark runs against: DATABASE_URL from the environment (a MariaDB database
  * is emptied first!) or a SQLite file in a temporary directory, `env` on top, the REST API enabled.
- * `run` gets the app and its config; the app is closed and the directory removed afterwards.
+ * `run` gets the app and its config; the app is closed and the directory removed afterwards, and
+ * so are the Redis keys under a QUEUE_PREFIX the benchmark gave in `env` (its own queues: a run of
+ * bench:payroll-scale left about a thousand Bull keys behind).
  */
 export async function withBenchApp(
   name: string,
@@ -48,7 +51,25 @@ export async function withBenchApp(
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
+    if (env.QUEUE_PREFIX && config.redisUrl) await removeRedisKeys(config.redisUrl, env.QUEUE_PREFIX);
   }
+}
+
+/** Deletes every Redis key under `prefix:` (a benchmark's own queues), by SCAN in pages. */
+export async function removeRedisKeys(url: string, prefix: string): Promise<number> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
 }
 
 /** Multi-row INSERTs of 2 000 rows a statement, one transaction; `row(i)` gives row i of `count`. */
