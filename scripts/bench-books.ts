@@ -9,6 +9,8 @@
  * BENCH_REUSE=1 with DATABASE_URL reuses the Completed payroll an earlier run left there. Targets (issue 46): a bank file for 12 500
  * employees ≤ 2 s with RSS growth ≤ 50 MiB; the journal of a 12 500 × 30 run ≤ 2 s; (issue 70) at
  * 1 000 000 employees on MariaDB, each of bank file, journal and register with RSS growth ≤ 64 MiB.
+ * Last, a leaver the payroll paid is anonymised (issue 69): its stored bank files are rewritten,
+ * streamed (the MiB printed are theirs).
  */
 import 'reflect-metadata';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -104,8 +106,9 @@ async function main(): Promise<void> {
       while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
       return d.toISOString().slice(0, 10);
     };
-    const time = async (label: string, url: string, bankFormat?: string) => {
-      for (let round = 1; round <= ROUNDS; round++) {
+    /** `request` ROUNDS times (or once), each with its seconds, bytes, RSS growth, heap retained and longest event-loop delay. */
+    const measure = async (label: string, request: (round: number) => Promise<number>, rounds = ROUNDS) => {
+      for (let round = 1; round <= rounds; round++) {
         global.gc?.();
         const { rss: rss0, heapUsed: heap0 } = process.memoryUsage();
         let peak = rss0;
@@ -113,24 +116,11 @@ async function main(): Promise<void> {
         const loop = monitorEventLoopDelay({ resolution: 5 });
         loop.enable();
         const start = process.hrtime.bigint();
-        const res = bankFormat
-          ? await call('POST', url, { format: bankFormat, execution_date: day(round) })
-          : await call('GET', url, undefined, { payloadAsStream: true });
-        // A sheet is counted as it comes; a bank file is in the store (its size is counted from its download below).
-        let bytes = 0;
-        if (!bankFormat) for await (const chunk of res.stream()) bytes += (chunk as Buffer).length;
+        const bytes = await request(round);
         const seconds = Number(process.hrtime.bigint() - start) / 1e9;
         loop.disable();
         clearInterval(sampler);
         peak = Math.max(peak, process.memoryUsage().rss);
-        if (res.statusCode !== 200 && res.statusCode !== 201)
-          throw new Error(`${label}: ${res.statusCode} ${bankFormat ? res.body.slice(0, 300) : ''}`);
-        if (bankFormat) {
-          const file = await call('GET', `${url}/${res.json<{ data: { id: number } }>().data.id}/file`, undefined, {
-            payloadAsStream: true,
-          });
-          for await (const chunk of file.stream()) bytes += (chunk as Buffer).length;
-        }
         // What the request left behind once garbage is collected (a leak, or a cache growing with the payroll).
         global.gc?.();
         const retained = (process.memoryUsage().heapUsed - heap0) / 1048576;
@@ -141,10 +131,49 @@ async function main(): Promise<void> {
         );
       }
     };
+    // A sheet is counted as it comes; a bank file is in the store (its size is counted from its download, after the timing).
+    const time = (label: string, url: string, bankFormat?: string) =>
+      measure(label, async (round) => {
+        const res = bankFormat
+          ? await call('POST', url, { format: bankFormat, execution_date: day(round) })
+          : await call('GET', url, undefined, { payloadAsStream: true });
+        let bytes = 0;
+        if (!bankFormat) for await (const chunk of res.stream()) bytes += (chunk as Buffer).length;
+        if (res.statusCode !== 200 && res.statusCode !== 201)
+          throw new Error(`${label}: ${res.statusCode} ${bankFormat ? res.body.slice(0, 300) : ''}`);
+        if (bankFormat) {
+          const file = await call('GET', `${url}/${res.json<{ data: { id: number } }>().data.id}/file`, undefined, {
+            payloadAsStream: true,
+          });
+          for await (const chunk of file.stream()) bytes += (chunk as Buffer).length;
+        }
+        return bytes;
+      });
     await time('bank file pain.001.001.03', `/payroll_config/payrolls/${payroll.id}/bank-files`, 'pain.001.001.03');
     await time('bank file pain.001.001.09', `/payroll_config/payrolls/${payroll.id}/bank-files`, 'pain.001.001.09');
     await time('journal (JSON)', `/payroll_config/payrolls/${payroll.id}/journal`);
     await time('register (CSV)', `/payroll_config/payrolls/${payroll.id}/register`);
+    // Anonymising a leaver the payroll paid rewrites every stored bank file of it (issue 69): their bytes are what it reads.
+    const files = (await call('GET', `/payroll_config/payrolls/${payroll.id}/bank-files`)).json<{ data: Array<{ id: number }> }>()
+      .data.length;
+    const [leaver] = await ds.query<Array<{ id: number }>>(
+      'SELECT employee_id AS id FROM payroll_cells WHERE payroll_id = ? ORDER BY employee_id DESC LIMIT 1',
+      [payroll.id],
+    );
+    await ds.query("UPDATE employees SET status = 'Terminated', termination_date = '2026-01-31' WHERE id = ?", [leaver.id]);
+    await measure(
+      `anonymising a leaver paid in ${files} bank files`,
+      async () => {
+        const res = await call('POST', `/employees/${leaver.id}/anonymise`);
+        if (res.statusCode !== 200) throw new Error(`anonymise: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        const [{ n }] = await ds.query<Array<{ n: number }>>(
+          'SELECT SUM(size) AS n FROM payroll_bank_files WHERE payroll_id = ?',
+          [payroll.id],
+        );
+        return Number(n);
+      },
+      1,
+    );
   });
 }
 
