@@ -1,4 +1,7 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { PersonalData } from '../src/common/privacy/personal-data';
 import { createDemoApp, DemoApp } from './helpers/demo-app';
 import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import JSZip from 'jszip';
@@ -6,6 +9,15 @@ import { apiCaller, bearer, until } from './helpers/test-app';
 import { anonymisedIban } from '../src/payroll/books/bank-files.personal-data';
 import { PainVersion } from '../src/payroll/books/sepa-file';
 import { schemaErrors } from '../src/payroll/books/xsd-validator';
+
+/** Every file under `dir` (the local file store). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
 
 const INSIGHTS = [
   'headcount',
@@ -139,6 +151,27 @@ describeIf(LONG, NEEDS_LONG)('privacy: the books stay whole after anonymising le
     };
     const pdfs = Object.keys(zip.files).filter((n) => /^payslips\/payslip-\d+\.pdf$/.test(n));
     expect(pdfs.length).toBe(payslips.payslips.filter((p) => p.document_id !== null).length);
+    // An anonymisation that fails after the bank files were redacted (a later module's holder
+    // fails) changes nothing: the redacted copies it stored go with it, the files stay as they were.
+    const storedFiles = () => filesUnder((t.config.fileStorage as { dir: string }).dir).sort();
+    const storedBefore = storedFiles();
+    let failing = true;
+    t.app.get(PersonalData).register({
+      name: 'test: a holder that fails after the bank files',
+      order: 98,
+      anonymise: async () => {
+        if (failing) throw new Error('a later holder failed');
+      },
+    });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/app/api/employees/${subject}/anonymise`,
+      headers: bearer(accessToken),
+    });
+    expect(refused.statusCode).toBe(500);
+    expect(storedFiles()).toEqual(storedBefore);
+    expect((await bankFiles()).map((f) => f.text).join('\n')).toBe(filed);
+    failing = false;
     for (const id of chosen) {
       const res = await t.app.inject({ method: 'POST', url: `/app/api/employees/${id}/anonymise`, headers: bearer(accessToken) });
       expect([id, res.statusCode]).toEqual([id, 200]);

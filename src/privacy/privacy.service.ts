@@ -38,28 +38,45 @@ export class PrivacyService {
   async anonymise(caller: AuthUser, employeeId: number): Promise<AnonymisedDto> {
     await this.access.visible(caller, employeeId);
     const afters: AfterAnonymisation[] = [];
-    const at = await withEmployeeLock(this.ds, employeeId, async (em) => {
-      afters.length = 0; // a deadlock victim runs again
-      await this.assertAnonymisable(em, employeeId);
-      const subject = await this.subjectOf(em, employeeId);
-      // Whole seconds: what a DATETIME column keeps on MariaDB, so the answer and a later read agree.
-      const now = toWholeSecond(this.clock.now());
-      await em.getRepository(EmployeePrivacy).upsert({ employeeId, anonymisedAt: now }, ['employeeId']);
-      await recordAudit(em, {
-        action: 'anonymise',
-        resource: 'employees',
-        event: 'employee.anonymised',
-        resourceId: employeeId,
-        employee: employeeId,
-        before: { anonymised_at: null },
-        after: { anonymised_at: now.toISOString() },
+    // What holders wrote outside the database for an attempt that did not commit.
+    const undos: AfterAnonymisation[] = [];
+    const undo = async () => {
+      for (const u of undos.splice(0))
+        await u().catch((err: Error) => this.logger.warn(`undoing an attempt to anonymise ${employeeId}: ${err.message}`));
+    };
+    let at: Date;
+    try {
+      at = await withEmployeeLock(this.ds, employeeId, async (em) => {
+        afters.length = 0; // a deadlock victim runs again
+        await undo();
+        await this.assertAnonymisable(em, employeeId);
+        const subject = await this.subjectOf(em, employeeId);
+        // Whole seconds: what a DATETIME column keeps on MariaDB, so the answer and a later read agree.
+        const now = toWholeSecond(this.clock.now());
+        await em.getRepository(EmployeePrivacy).upsert({ employeeId, anonymisedAt: now }, ['employeeId']);
+        await recordAudit(em, {
+          action: 'anonymise',
+          resource: 'employees',
+          event: 'employee.anonymised',
+          resourceId: employeeId,
+          employee: employeeId,
+          before: { anonymised_at: null },
+          after: { anonymised_at: now.toISOString() },
+        });
+        for (const holder of this.personalData.all()) {
+          const done = await holder.anonymise?.(em, subject);
+          if (typeof done === 'function') afters.push(done);
+          else if (done) {
+            if (done.afterCommit) afters.push(done.afterCommit);
+            if (done.ifRolledBack) undos.push(done.ifRolledBack);
+          }
+        }
+        return now;
       });
-      for (const holder of this.personalData.all()) {
-        const after = await holder.anonymise?.(em, subject);
-        if (after) afters.push(after);
-      }
-      return now;
-    });
+    } catch (err) {
+      await undo();
+      throw err;
+    }
     for (const after of afters)
       await after().catch((err: Error) => this.logger.warn(`after anonymising ${employeeId}: ${err.message}`));
     return { id: employeeId, name: formerName(employeeId), anonymised_at: at.toISOString() };

@@ -33,6 +33,16 @@ export interface AnonymisedSubject {
 /** What a holder may leave to do once the anonymisation committed (files to remove from the store). */
 export type AfterAnonymisation = () => Promise<void>;
 
+/**
+ * What a holder that wrote outside the database gives back: what to do once the anonymisation
+ * committed, and what to undo when it does not (the files it stored for it: another holder failed
+ * after it, the commit failed, or a deadlock victim's attempt runs again).
+ */
+export interface AnonymisationEffects {
+  afterCommit?: AfterAnonymisation;
+  ifRolledBack?: AfterAnonymisation;
+}
+
 export interface PersonalDataHolder {
   /** The module (in logs and errors). */
   readonly name: string;
@@ -49,7 +59,7 @@ export interface PersonalDataHolder {
    * Anonymises what it keeps of the employee, in the anonymisation's transaction (none: what it
    * keeps is no personal value once the others are gone, as a leave request or an attendance record).
    */
-  anonymise?(em: EntityManager, subject: AnonymisedSubject): Promise<AfterAnonymisation | void>;
+  anonymise?(em: EntityManager, subject: AnonymisedSubject): Promise<AfterAnonymisation | AnonymisationEffects | void>;
   /** Writes what it keeps of the employee into the subject-access export (GDPR art. 15). */
   export?(em: EntityManager, employeeId: number, out: SubjectExport): Promise<void>;
 }

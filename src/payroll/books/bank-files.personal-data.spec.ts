@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
-import { AnonymisedSubject, PersonalData, PersonalDataHolder } from '../../common/privacy/personal-data';
+import { AnonymisationEffects, AnonymisedSubject, PersonalData, PersonalDataHolder } from '../../common/privacy/personal-data';
 import { FileStore, OpenedObject, StoredObject } from '../../common/storage/file-store';
 import { PayrollCell } from '../entities/payroll-run.entities';
 import { anonymisedIban, BankFilesPersonalData, XmlRedaction } from './bank-files.personal-data';
@@ -136,7 +136,7 @@ describe('BankFilesPersonalData', () => {
     const holder = registry.all().find((h) => h.name === 'bank-files') as PersonalDataHolder;
     const subject: AnonymisedSubject = { employeeId: 7, name: 'Former employee 7', values: [NAME, IBAN], keys: new Set() };
     const updates: unknown[] = [];
-    const after = await holder.anonymise!(manager(updates), subject);
+    const effects = (await holder.anonymise!(manager(updates), subject)) as AnonymisationEffects;
 
     expect(state.produced).toBeGreaterThan(40 * 1024 * 1024);
     // Read whole (as before), the file was all given out before a byte was written: 47 MiB ahead.
@@ -146,8 +146,10 @@ describe('BankFilesPersonalData', () => {
     expect(state.written!.tail).not.toContain(IBAN);
     expect(updates).toEqual([{ storageKey: 'b'.repeat(48), size: state.written!.size, sha256: state.written!.sha256 }]);
     expect(removed).toEqual([]);
-    await (after as () => Promise<void>)();
+    await effects.afterCommit!();
     expect(removed).toEqual(['a'.repeat(48)]); // the old copy, once the anonymisation committed
+    await effects.ifRolledBack!();
+    expect(removed).toEqual(['a'.repeat(48), 'b'.repeat(48)]); // the new one, had it not committed
   });
 
   it('keeps a file that does not name the person as it was (its new copy removed)', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { pipeline, Transform, TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { EntityManager } from 'typeorm';
-import { AnonymisedSubject, PersonalData, redactText } from '../../common/privacy/personal-data';
+import { AnonymisationEffects, AnonymisedSubject, PersonalData, redactText } from '../../common/privacy/personal-data';
 import { FILE_STORE, FileStore } from '../../common/storage/file-store';
 import { PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollBankFile } from './books.entities';
@@ -78,7 +78,7 @@ export class BankFilesPersonalData {
     registry.register({ name: 'bank-files', order: 55, anonymise: (em, subject) => this.anonymise(em, subject) });
   }
 
-  private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<(() => Promise<void>) | void> {
+  private async anonymise(em: EntityManager, subject: AnonymisedSubject): Promise<AnonymisationEffects | void> {
     const ibans = subject.values.filter((v) => IBAN.test(v));
     // As the XML holds them: escaped (a raw value with '<' cannot stand in its text).
     const others: AnonymisedSubject = {
@@ -97,7 +97,10 @@ export class BankFilesPersonalData {
       ...others.values.map((v) => Buffer.byteLength(subject.name) - Buffer.byteLength(v)),
     );
     const replaced: string[] = [];
-    const written: string[] = [];
+    const copies: string[] = [];
+    const remove = async (keys: string[]) => {
+      for (const key of keys) await this.store.remove(key);
+    };
     try {
       for (const file of await em.getRepository(PayrollBankFile).find({ order: { id: 'ASC' } })) {
         if (
@@ -111,14 +114,17 @@ export class BankFilesPersonalData {
         const stored = await this.store
           .put(
             pipeline(opened.body, redaction, () => undefined),
-            { maxBytes: (opened.size + 1024) * (growth + 1), contentType: 'application/xml' },
+            {
+              maxBytes: (opened.size + 1024) * (growth + 1),
+              contentType: 'application/xml',
+            },
           )
           .finally(() => redaction.destroy()); // the stored file is closed whatever the store did
-        written.push(stored.key);
         if (!redaction.changed) {
           await this.store.remove(stored.key);
           continue;
         }
+        copies.push(stored.key);
         await em
           .getRepository(PayrollBankFile)
           .update({ id: file.id }, { storageKey: stored.key, size: stored.size, sha256: stored.sha256 });
@@ -126,12 +132,10 @@ export class BankFilesPersonalData {
       }
     } catch (err) {
       // The anonymisation rolls back: the copies written so far are nobody's.
-      for (const key of written) await this.store.remove(key).catch(() => undefined);
+      await remove(copies).catch(() => undefined);
       throw err;
     }
-    if (replaced.length)
-      return async () => {
-        for (const key of replaced) await this.store.remove(key);
-      };
+    // The old copies go once it committed; the new ones if it does not (a later holder failed).
+    if (replaced.length) return { afterCommit: () => remove(replaced), ifRolledBack: () => remove(copies) };
   }
 }
