@@ -1,23 +1,13 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { PersonalData } from '../src/common/privacy/personal-data';
 import { createDemoApp, DemoApp } from './helpers/demo-app';
 import { describeIf, LONG, NEEDS_LONG } from './helpers/skip';
 import JSZip from 'jszip';
+import { filesUnder } from './helpers/stored-files';
 import { apiCaller, bearer, until } from './helpers/test-app';
 import { anonymisedIban } from '../src/payroll/books/bank-files.personal-data';
 import { PainVersion } from '../src/payroll/books/sepa-file';
 import { schemaErrors } from '../src/payroll/books/xsd-validator';
-
-/** Every file under `dir` (the local file store). */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 const INSIGHTS = [
   'headcount',

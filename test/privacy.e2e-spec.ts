@@ -1,19 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from '../src/common/outbox/outbox-relay';
 import { buildCompany, Company, employeeBody } from './helpers/company';
 import { postDocument, SAMPLE_FILES } from './helpers/multipart';
+import { filesUnder } from './helpers/stored-files';
 import { apiCaller, createTestApp, createUser, okCaller, outboxEvents, TestApp, until } from './helpers/test-app';
-
-/** Every file under `dir` (the local file store). */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 /**
  * Anonymisation of a leaver (issue 69, docs/api/privacy.md): its personal values gone from every

@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
 import { AnonymisationEffects, AnonymisedSubject, PersonalData, PersonalDataHolder } from '../../common/privacy/personal-data';
 import { FileStore, OpenedObject, StoredObject } from '../../common/storage/file-store';
-import { PayrollCell } from '../entities/payroll-run.entities';
 import { anonymisedIban, BankFilesPersonalData, XmlRedaction } from './bank-files.personal-data';
 import { PayrollBankFile } from './books.entities';
+import { BooksRepository } from './books.repository';
 
 /** A deterministic generator (mulberry32). */
 function random(seed: number): () => number {
@@ -117,22 +117,20 @@ describe('BankFilesPersonalData', () => {
     return { store, state, removed };
   }
 
+  /** The bank file of a payroll that paid the person, and a manager that records the file's updates. */
+  const file = { id: 1, payrollId: 2, storageKey: 'a'.repeat(48) } as PayrollBankFile;
+  const books = { bankFilesPaying: async () => [file] } as unknown as BooksRepository;
   function manager(updates: unknown[]): EntityManager {
-    const file = { id: 1, payrollId: 2, storageKey: 'a'.repeat(48) } as PayrollBankFile;
     return {
       getRepository: (entity: unknown) =>
-        entity === PayrollBankFile
-          ? { find: async () => [file], update: async (_where: unknown, values: unknown) => void updates.push(values) }
-          : entity === PayrollCell
-            ? { exists: async () => true }
-            : null,
+        entity === PayrollBankFile ? { update: async (_where: unknown, values: unknown) => void updates.push(values) } : null,
     } as unknown as EntityManager;
   }
 
   it('streams a stored file into its redacted copy: what it holds at once does not grow with the file', async () => {
     const registry = new PersonalData();
     const { store, state, removed } = bigFileStore(200_000); // about 47 MiB of transfers
-    new BankFilesPersonalData(registry, store);
+    new BankFilesPersonalData(registry, store, books);
     const holder = registry.all().find((h) => h.name === 'bank-files') as PersonalDataHolder;
     const subject: AnonymisedSubject = { employeeId: 7, name: 'Former employee 7', values: [NAME, IBAN], keys: new Set() };
     const updates: unknown[] = [];
@@ -155,7 +153,7 @@ describe('BankFilesPersonalData', () => {
   it('keeps a file that does not name the person as it was (its new copy removed)', async () => {
     const registry = new PersonalData();
     const { store, removed } = bigFileStore(100);
-    new BankFilesPersonalData(registry, store);
+    new BankFilesPersonalData(registry, store, books);
     const holder = registry.all().find((h) => h.name === 'bank-files') as PersonalDataHolder;
     const updates: unknown[] = [];
     const subject: AnonymisedSubject = { employeeId: 8, name: 'Former employee 8', values: ['Nobody Here'], keys: new Set() };

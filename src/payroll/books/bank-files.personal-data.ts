@@ -4,8 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { EntityManager } from 'typeorm';
 import { AnonymisationEffects, AnonymisedSubject, PersonalData, redactText } from '../../common/privacy/personal-data';
 import { FILE_STORE, FileStore } from '../../common/storage/file-store';
-import { PayrollCell } from '../entities/payroll-run.entities';
 import { PayrollBankFile } from './books.entities';
+import { BooksRepository } from './books.repository';
 
 /** An IBAN as the bank files write it: compact, upper case. */
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/;
@@ -65,7 +65,7 @@ export class XmlRedaction extends Transform {
  * `XX00ANONYMISED<id>`, which the pain.001 schema's IBAN pattern still accepts) and its name (the
  * person's new one); their message id, transfers, amounts and control sum stay, and so does the
  * file made for every other employee. Only the files of payrolls the employee has cells in are
- * read (a primary-key lookup each); a redacted copy is streamed into a new key (XmlRedaction: memory
+ * read (BooksRepository.bankFilesPaying); a redacted copy is streamed into a new key (XmlRedaction: memory
  * does not grow with the file), its size and SHA-256 recorded, and the old copy removed once the
  * anonymisation committed.
  */
@@ -74,6 +74,7 @@ export class BankFilesPersonalData {
   constructor(
     registry: PersonalData,
     @Inject(FILE_STORE) private readonly store: FileStore,
+    private readonly books: BooksRepository,
   ) {
     registry.register({ name: 'bank-files', order: 55, anonymise: (em, subject) => this.anonymise(em, subject) });
   }
@@ -102,11 +103,7 @@ export class BankFilesPersonalData {
       for (const key of keys) await this.store.remove(key);
     };
     try {
-      for (const file of await em.getRepository(PayrollBankFile).find({ order: { id: 'ASC' } })) {
-        if (
-          !(await em.getRepository(PayrollCell).exists({ where: { payrollId: file.payrollId, employeeId: subject.employeeId } }))
-        )
-          continue;
+      for (const file of await this.books.bankFilesPaying(em, subject.employeeId)) {
         const opened = await this.store.open(file.storageKey);
         if (!opened) continue;
         // Streamed: a million employees' file is 292 MiB (docs/performance.md, "The books and payslips at scale").

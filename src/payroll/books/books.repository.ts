@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CURRENT_CELLS } from '../runs/current-cells';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DriverReader } from '../../common/database/driver-reader';
-import { RecordSql } from '../../common/database/record-sql';
+import { RecordSql, SAMPLE_MANAGER } from '../../common/database/record-sql';
+import { PayrollBankFile } from './books.entities';
 
 /**
  * The books' reads of a payroll's cells (issue 46), as arrays of values with no object per row, a
@@ -47,5 +48,21 @@ export class BooksRepository {
       { payrollId, columnId, after, limit },
     );
     return rows.map(([e, v]) => [Number(e), v]);
+  }
+
+  /**
+   * The bank files of the payrolls the employee has cells in (any run's), in id order: those its
+   * anonymisation redacts. One statement: each file's payroll is a probe of the cells' primary key.
+   */
+  @RecordSql(SAMPLE_MANAGER, 10)
+  bankFilesPaying(em: EntityManager, employeeId: number): Promise<PayrollBankFile[]> {
+    return em
+      .getRepository(PayrollBankFile)
+      .createQueryBuilder('f')
+      .where('EXISTS (SELECT 1 FROM payroll_cells c WHERE c.payroll_id = f.payroll_id AND c.employee_id = :employeeId)', {
+        employeeId,
+      })
+      .orderBy('f.id')
+      .getMany();
   }
 }

@@ -122,7 +122,7 @@ export class PayslipChunksRepository {
    * Only its own: a generation started since has chunks of its own claim, which are not its to drop.
    */
   @RecordSql(SAMPLE_MANAGER, 1, 'c')
-  async dropClaim(em: EntityManager | null, payrollId: number, claim: string): Promise<void> {
-    await (em ?? this.ds.manager).getRepository(PayslipChunk).delete({ payrollId, claim });
+  async dropClaim(em: EntityManager, payrollId: number, claim: string): Promise<void> {
+    await em.getRepository(PayslipChunk).delete({ payrollId, claim });
   }
 }
